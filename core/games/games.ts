@@ -1,0 +1,241 @@
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { nextId } from '../platform/counters.js';
+import type { Deps } from '../platform/deps.js';
+import { conflict, forbidden, notFound } from '../platform/errors.js';
+import { sortableInt } from '../platform/table.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import { merchantKey, requireMerchant } from '../merchants/merchants.js';
+import { MerchantStatus, type Merchant } from '../merchants/models.js';
+import type { GameCreate, GameListRecord, GameRecord, GameUpdate } from './models.js';
+
+/**
+ * The game catalogue. Access patterns (docs/data-model.md):
+ * - "game by code" (unique platform-wide): pk `GAME#<code>`, sk `GAME`;
+ * - "games of a merchant, newest first": gsi1pk `MERCHANT_GAMES#<accountId>`, gsi1sk zero-padded id;
+ * - "all games, newest first" (gamelist): gsi2pk `GAME`, gsi2sk zero-padded id; the total is kept on the
+ *   game counter item (`COUNTER#game`, attribute `total`), incremented in the creating transaction;
+ * - "live games, newest first" (games of active merchants): sparse gsi3pk `LIVE_GAME`, gsi3sk zero-padded id.
+ */
+interface GameItem extends Omit<GameCreate, 'dcNum' | 'dclink'> {
+  id: number;
+  accountId: string;
+  merchantId: number;
+  live: boolean;
+  createdAt: string;
+  updatedAt: string;
+  dcNum?: string;
+  dclink?: string;
+}
+
+const gameKey = (code: string) => ({ pk: `GAME#${code}`, sk: 'GAME' });
+const counterKey = { pk: 'COUNTER#game', sk: 'COUNTER' };
+/** The most games a single catalogue read returns (query_new_merchant, a merchant's own list). */
+export const CATALOGUE_LIMIT = 1000;
+
+export function toGameRecord(item: GameItem): GameRecord {
+  return {
+    id: item.id,
+    game_url: item.game_url,
+    describe: item.describe,
+    logo: item.logo,
+    merchant_id: item.merchantId,
+    code: item.code,
+    head_image: item.coverImg,
+    gameName: item.game_name,
+    dev: item.dev,
+    genre: item.genre,
+    platform: item.platform,
+    tags: item.tags,
+    create_time: item.createdAt,
+    images: item.images,
+    link: item.link,
+    releaseDate: item.releaseDate,
+    ...(item.dcNum !== undefined ? { dcNum: item.dcNum } : {}),
+    ...(item.dclink !== undefined ? { dclink: item.dclink } : {}),
+  };
+}
+
+function toGameListRecord(item: GameItem, merchant: Merchant | undefined): GameListRecord {
+  return {
+    id: item.id,
+    game_url: item.game_url,
+    describe: item.describe,
+    logo: item.logo,
+    merchant_id: item.merchantId,
+    code: item.code,
+    back_ground_image: merchant?.back_ground_image ?? null,
+    social_links: merchant?.social_links ?? null,
+    merchant_email: merchant?.merchant_email ?? '',
+    account_id: item.accountId,
+    merchant_name: merchant?.merchant_name ?? '',
+  };
+}
+
+/** savemerchantgame. The game is live at once if its merchant is active (see setMerchantStatus). */
+export async function createGame(deps: Deps, caller: TokenClaims, input: GameCreate): Promise<GameRecord> {
+  const merchant = await requireMerchant(deps, caller.sub);
+  if (merchant.status === MerchantStatus.suspended) throw forbidden('merchant is suspended');
+  const id = await nextId(deps, 'game');
+  const now = deps.now().toISOString();
+  const live = merchant.status === MerchantStatus.active;
+  const item: GameItem = { ...input, id, accountId: caller.sub, merchantId: merchant.id, live, createdAt: now, updatedAt: now };
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: deps.table,
+              Item: {
+                ...gameKey(input.code),
+                type: 'game',
+                ...item,
+                gsi1pk: `MERCHANT_GAMES#${caller.sub}`,
+                gsi1sk: sortableInt(id),
+                gsi2pk: 'GAME',
+                gsi2sk: sortableInt(id),
+                ...(live ? { gsi3pk: 'LIVE_GAME', gsi3sk: sortableInt(id) } : {}),
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            // Guards the liveness chosen above against a concurrent status change, and counts the game so
+            // a status change sees every game it has to move.
+            Update: {
+              TableName: deps.table,
+              Key: merchantKey(caller.sub),
+              UpdateExpression: 'ADD gameCount :one',
+              ConditionExpression: '#status = :seen',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':one': 1, ':seen': merchant.status },
+            },
+          },
+          {
+            Update: {
+              TableName: deps.table,
+              Key: counterKey,
+              UpdateExpression: 'ADD #total :one',
+              ExpressionAttributeNames: { '#total': 'total' },
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw conflict(`code: game ${input.code} exists already`);
+    if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw conflict('merchant status changed meanwhile; retry');
+    throw error;
+  }
+  return toGameRecord(item);
+}
+
+/** Reads a whole index partition, newest first, up to `limit` items. */
+async function queryNewest(deps: Deps, index: 'gsi1' | 'gsi2' | 'gsi3', partition: string, limit: number) {
+  const items: GameItem[] = [];
+  let cursor: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const out = await deps.db.send(
+      new QueryCommand({
+        TableName: deps.table,
+        IndexName: index,
+        KeyConditionExpression: `${index}pk = :pk`,
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: limit - items.length,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    items.push(...((out.Items ?? []) as GameItem[]));
+    cursor = out.LastEvaluatedKey;
+  } while (cursor && items.length < limit);
+  return items;
+}
+
+/** query merchant game: the caller's games, newest first, zero-based pages. */
+export async function listMerchantGames(deps: Deps, accountId: string, page: number, pageSize: number) {
+  const items = await queryNewest(deps, 'gsi1', `MERCHANT_GAMES#${accountId}`, CATALOGUE_LIMIT);
+  return {
+    total: String(items.length),
+    games: items.slice(page * pageSize, (page + 1) * pageSize).map(toGameRecord),
+  };
+}
+
+/**
+ * gamelist: every game with its merchant's fields, newest first. Page p costs reading (p + 1) * pageSize
+ * index entries (DynamoDB has no offset); the catalogue is small enough for that to stay cheap.
+ */
+export async function listAllGames(deps: Deps, page: number, pageSize: number) {
+  const [items, counter] = await Promise.all([
+    queryNewest(deps, 'gsi2', 'GAME', (page + 1) * pageSize),
+    deps.db.send(new GetCommand({ TableName: deps.table, Key: counterKey, ProjectionExpression: '#total', ExpressionAttributeNames: { '#total': 'total' } })),
+  ]);
+  const pageItems = items.slice(page * pageSize);
+  const merchants = await merchantsByAccount(deps, [...new Set(pageItems.map((item) => item.accountId))]);
+  return {
+    total: String(counter.Item?.total ?? 0),
+    games: pageItems.map((item) => toGameListRecord(item, merchants.get(item.accountId))),
+  };
+}
+
+async function merchantsByAccount(deps: Deps, accountIds: string[]): Promise<Map<string, Merchant>> {
+  const found = new Map<string, Merchant>();
+  let keys = accountIds.map(merchantKey);
+  while (keys.length > 0) {
+    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys } } }));
+    for (const item of out.Responses?.[deps.table] ?? []) found.set(item.account_id as string, item as Merchant);
+    keys = (out.UnprocessedKeys?.[deps.table]?.Keys as typeof keys | undefined) ?? [];
+  }
+  return found;
+}
+
+/** query_new_merchant: code -> game for the games of active merchants, newest first. */
+export async function liveGamesByCode(deps: Deps): Promise<Record<string, GameRecord>> {
+  const items = await queryNewest(deps, 'gsi3', 'LIVE_GAME', CATALOGUE_LIMIT);
+  return Object.fromEntries(items.map((item) => [item.code, toGameRecord(item)]));
+}
+
+/** game_detail: a live game by code; a game of a merchant that is not active is not public. */
+export async function liveGame(deps: Deps, code: string): Promise<GameRecord> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));
+  const item = out.Item as GameItem | undefined;
+  if (!item?.live) throw notFound(`code: no published game ${code}`);
+  return toGameRecord(item);
+}
+
+const updatable = ['describe', 'logo', 'coverImg', 'game_name', 'dev', 'genre', 'platform', 'tags', 'images', 'link', 'game_url', 'releaseDate', 'dcNum', 'dclink'] as const;
+
+/** update_single_game: changes the fields present, only on the caller's own game, in one conditional write. */
+export async function updateGame(deps: Deps, caller: TokenClaims, input: GameUpdate) {
+  const names: Record<string, string> = { '#updatedAt': 'updatedAt', '#owner': 'accountId' };
+  const values: Record<string, unknown> = { ':now': deps.now().toISOString(), ':me': caller.sub };
+  const sets = ['#updatedAt = :now'];
+  for (const field of updatable) {
+    if (input[field] === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = input[field];
+    sets.push(`#${field} = :${field}`);
+  }
+  try {
+    const out = await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: gameKey(input.code),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND #owner = :me',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    const name = String(out.Attributes?.game_name ?? '');
+    return { response: 'success', status: 201, message: `game ${input.code} updated`, name };
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if ((error as { Item?: unknown }).Item) throw forbidden(`code: game ${input.code} belongs to another merchant`);
+    throw notFound(`code: no game ${input.code}`);
+  }
+}

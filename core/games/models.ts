@@ -1,0 +1,95 @@
+import * as z from 'zod/mini';
+import { gameCode, httpUrl, paging, relativePath, requiredText, text } from '../shared/fields.js';
+
+const labels = z.array(requiredText(50)).check(z.maxLength(20));
+/** `link`: platform name -> URL, e.g. `{web}` or `{apple, android}`. */
+const links = z.record(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,30}$/, 'expected a platform name')), httpUrl);
+
+/** The seed's Game update payload: `code` names the game; every other field present is changed. */
+export const GameUpdate = z.object({
+  code: gameCode,
+  describe: z.optional(text(5000)),
+  logo: z.optional(relativePath),
+  coverImg: z.optional(relativePath),
+  game_name: z.optional(requiredText(100)),
+  dev: z.optional(text(100)),
+  genre: z.optional(text(50)),
+  platform: z.optional(labels),
+  tags: z.optional(labels),
+  images: z.optional(z.array(relativePath).check(z.maxLength(20))),
+  link: z.optional(links),
+  game_url: z.optional(z.union([httpUrl, z.literal('')])),
+  releaseDate: z.optional(text(40)),
+  dcNum: z.optional(text(40)),
+  dclink: z.optional(z.union([httpUrl, z.literal('')])),
+});
+export type GameUpdate = z.infer<typeof GameUpdate>;
+
+/** savemerchantgame: the Game payload plus `game_url` and `releaseDate`; code and name are required. */
+export const GameCreate = z.object({
+  code: gameCode,
+  game_name: requiredText(100),
+  describe: z._default(text(5000), ''),
+  logo: z._default(z.union([relativePath, z.literal('')]), ''),
+  coverImg: z._default(z.union([relativePath, z.literal('')]), ''),
+  dev: z._default(text(100), ''),
+  genre: z._default(text(50), ''),
+  platform: z._default(labels, []),
+  tags: z._default(labels, []),
+  images: z._default(z.array(relativePath).check(z.maxLength(20)), []),
+  link: z._default(links, {}),
+  game_url: z._default(z.union([httpUrl, z.literal('')]), ''),
+  releaseDate: z._default(text(40), ''),
+  dcNum: z.optional(text(40)),
+  dclink: z.optional(z.union([httpUrl, z.literal('')])),
+});
+export type GameCreate = z.infer<typeof GameCreate>;
+
+/** Game record, new-merchant page shape (query_new_merchant, game_detail, the merchant's own games). */
+export const GameRecord = z.object({
+  id: z.int(),
+  game_url: z.string(),
+  describe: z.string(),
+  logo: z.string(),
+  merchant_id: z.int(),
+  code: z.string(),
+  head_image: z.string(),
+  gameName: z.string(),
+  dev: z.string(),
+  genre: z.string(),
+  platform: z.array(z.string()),
+  tags: z.array(z.string()),
+  create_time: z.string(),
+  images: z.array(z.string()),
+  link: z.record(z.string(), z.string()),
+  releaseDate: z.string(),
+  dcNum: z.optional(z.string()),
+  dclink: z.optional(z.string()),
+});
+export type GameRecord = z.infer<typeof GameRecord>;
+
+/** Game record, games list shape (gamelist): the game with its merchant's fields. */
+export const GameListRecord = z.object({
+  id: z.int(),
+  game_url: z.string(),
+  describe: z.string(),
+  logo: z.string(),
+  merchant_id: z.int(),
+  code: z.string(),
+  back_ground_image: z.nullable(z.array(z.string())),
+  social_links: z.nullable(z.array(z.object({ name: z.string(), url: z.string() }))),
+  merchant_email: z.string(),
+  account_id: z.string(),
+  merchant_name: z.string(),
+});
+export type GameListRecord = z.infer<typeof GameListRecord>;
+
+export const GamePage = z.object({ total: z.string(), games: z.array(GameListRecord) });
+export const MerchantGamePage = z.object({ total: z.string(), games: z.array(GameRecord) });
+export const NewMerchantPage = z.record(z.string(), GameRecord);
+
+export const PageQuery = z.object(paging);
+export const CodeQuery = z.object({ code: gameCode });
+
+/** update_single_game's 201 body (seed). */
+export const GameUpdated = z.object({ response: z.string(), status: z.int(), message: z.string(), name: z.string() });

@@ -1,0 +1,94 @@
+import { Hono, type Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { heroBasePath, mainBasePath } from '../platform/stages.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError, badRequest } from '../platform/errors.js';
+import { authenticate } from './auth.js';
+import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
+import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
+import { parseOrThrow } from './validation.js';
+
+export function basePathOf(base: Base, stage: string): string {
+  return base === 'hero' ? heroBasePath(stage) : mainBasePath(stage);
+}
+
+/** Maps any error to the envelope of the path it happened on. Unexpected errors are logged and answered 500. */
+export function errorResponder(base: Base, basePath: string) {
+  return (error: unknown, c: Context) => {
+    const envelope = errorEnvelopeOf(base, c.req.path.slice(basePath.length));
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(errorBody(envelope, error.status, error.message), error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json(errorBody(envelope, error.status, error.message || 'bad request'), error.status as ContentfulStatusCode);
+    }
+    console.error(JSON.stringify({ level: 'error', path: c.req.path, error: String((error as Error)?.stack ?? error) }));
+    return c.json(errorBody(envelope, 500, 'internal error'), 500);
+  };
+}
+
+export function notFoundResponder(base: Base, basePath: string) {
+  return (c: Context) =>
+    c.json(errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`), 404);
+}
+
+async function readBody(c: Context, op: OperationSpec): Promise<unknown> {
+  if (!op.body) return undefined;
+  if (op.body === 'multipart') {
+    const type = c.req.header('content-type') ?? '';
+    if (!type.startsWith('multipart/form-data')) throw badRequest('body: expected multipart/form-data');
+    return c.req.parseBody();
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') return parseOrThrow(op.body, {}, 'body');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw badRequest('body: must be valid JSON');
+  }
+  return parseOrThrow(op.body, json, 'body');
+}
+
+/**
+ * Builds one operation group's Hono app: every operation of the route table gets its route, with auth,
+ * validation at the edge and the envelope of its path. Handlers hold no HTTP: they take parsed input and
+ * return the record.
+ */
+export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, handlers: Handlers<G>): Hono {
+  const basePath = basePathOf(routes.base, deps.stage);
+  const app = new Hono().basePath(basePath);
+  app.onError(errorResponder(routes.base, basePath));
+  app.notFound(notFoundResponder(routes.base, basePath));
+
+  for (const [name, op] of Object.entries(routes.ops) as [string, OperationSpec][]) {
+    const handler = (handlers as Record<string, (input: unknown) => Promise<unknown>>)[name]!;
+    app.on(op.method, op.path, async (c) => {
+      const auth = await authenticate(c, op.auth, deps);
+      const params = op.params ? parseOrThrow(op.params, c.req.param(), 'path') : undefined;
+      const query = op.query ? parseOrThrow(op.query, c.req.query(), 'query') : undefined;
+      const body = await readBody(c, op);
+      const result = await handler({ query, params, body, auth, deps, req: c.req });
+      if (op.raw) return result as Response;
+      return c.json(successBody(op.envelope, op.status, result) as object, op.status);
+    });
+  }
+  return app;
+}
+
+/**
+ * Serves several group apps from one Hono app (the local server, and the meta function that answers on both
+ * bases). A path no app knows gets a 404 in the envelope of the base and path it was asked on.
+ */
+export function composeApps(stage: string, apps: Hono[]): Hono {
+  const root = new Hono();
+  for (const app of apps) root.route('/', app);
+  const hero = basePathOf('hero', stage);
+  root.notFound((c) => {
+    const base: Base = c.req.path.startsWith(`${hero}/`) || c.req.path === hero ? 'hero' : 'main';
+    return notFoundResponder(base, basePathOf(base, stage))(c);
+  });
+  return root;
+}

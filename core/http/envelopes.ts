@@ -1,0 +1,40 @@
+/**
+ * The three envelopes of API.md. Which one a response uses depends on the base and the path:
+ * - merchant paths (`/merchant/...`): `{code, message, data}`, `code` equal to the HTTP status; errors carry
+ *   `data: null`;
+ * - account, wallet and store paths: the bare record, or `{data, statusCode, message, totalPage}` for lists and
+ *   the seed's wrapped operations; errors are `{statusCode, message}`;
+ * - the hero base: bare JSON; errors are `{message, statusCode}`.
+ */
+export type ErrorEnvelope = 'merchant' | 'account' | 'hero';
+/** How an operation wraps its result: `merchant` and `paged` envelopes, or the bare record. */
+export type SuccessEnvelope = 'merchant' | 'paged' | 'bare';
+
+export function errorEnvelopeOf(base: 'main' | 'hero', pathInBase: string): ErrorEnvelope {
+  if (base === 'hero') return 'hero';
+  return pathInBase === '/merchant' || pathInBase.startsWith('/merchant/') ? 'merchant' : 'account';
+}
+
+export function errorBody(envelope: ErrorEnvelope, status: number, message: string) {
+  switch (envelope) {
+    case 'merchant':
+      return { code: status, message, data: null };
+    case 'account':
+      return { statusCode: status, message };
+    case 'hero':
+      return { message, statusCode: status };
+  }
+}
+
+export function successBody(envelope: SuccessEnvelope, status: number, result: unknown) {
+  switch (envelope) {
+    case 'merchant':
+      return { code: status, message: 'success', data: result };
+    case 'paged': {
+      const { data, totalPage } = result as { data: unknown; totalPage?: number };
+      return { data, statusCode: status, message: 'success', totalPage: totalPage ?? 1 };
+    }
+    case 'bare':
+      return result;
+  }
+}

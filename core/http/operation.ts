@@ -1,0 +1,89 @@
+import type * as z from 'zod/mini';
+import type { HonoRequest } from 'hono';
+import type { Deps } from '../platform/deps.js';
+import type { TokenClaims, TokenKind } from '../platform/tokens.js';
+import type { SuccessEnvelope } from './envelopes.js';
+
+/**
+ * An operation's contract: where it is routed, who may call it, what it takes and what it answers. The
+ * route tables in functions/routes are made of these; the same objects drive the Hono apps, the API Gateway
+ * routes in infra and the OpenAPI documents, so the three cannot drift apart.
+ */
+export type GroupName =
+  | 'inner'
+  | 'outer'
+  | 'withoutkey'
+  | 'chain'
+  | 'third-pay'
+  | 'pay'
+  | 'partner-store'
+  | 'hero'
+  | 'meta';
+
+export type Base = 'main' | 'hero';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** `open`, or the token kinds accepted (any one of them), optionally restricted to admin merchant accounts. */
+export type AuthRule = 'open' | { readonly tokens: readonly TokenKind[]; readonly role?: 'admin' };
+
+type Schema = z.ZodMiniType;
+
+export interface OperationSpec {
+  /** The catalogue's name for the operation (the seed's), used as the OpenAPI operationId. */
+  readonly name: string;
+  readonly method: Method;
+  /** Hono path inside the base, e.g. `/merchant/create` or `/account/vendor/goods/:goodsId`. */
+  readonly path: string;
+  readonly auth: AuthRule;
+  readonly summary: string;
+  readonly description?: string;
+  readonly query?: Schema;
+  readonly params?: Schema;
+  /** A JSON body schema, or `multipart` for file uploads (described by `multipartFields`). */
+  readonly body?: Schema | 'multipart';
+  readonly multipartFields?: Record<string, string>;
+  readonly status: 200 | 201;
+  readonly envelope: SuccessEnvelope;
+  /** The record inside the envelope (`data` for merchant and paged envelopes), or the whole bare body. */
+  readonly response: Schema;
+  /** Error statuses this operation can answer, with what causes each (for the reference). */
+  readonly errors: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503, string>>>;
+  /** A non-JSON success response (the docs page, raw files): the handler returns a Response itself. */
+  readonly raw?: boolean;
+}
+
+export interface RouteGroup<Ops extends Record<string, OperationSpec> = Record<string, OperationSpec>> {
+  readonly group: GroupName;
+  readonly base: Base;
+  readonly ops: Ops;
+}
+
+export function defineGroup<const Ops extends Record<string, OperationSpec>>(
+  group: GroupName,
+  base: Base,
+  ops: Ops,
+): RouteGroup<Ops> {
+  return { group, base, ops };
+}
+
+type Infer<S> = S extends Schema ? z.infer<S> : undefined;
+
+export interface HandlerInput<O extends OperationSpec> {
+  query: Infer<O['query']>;
+  params: Infer<O['params']>;
+  body: O['body'] extends 'multipart' ? Record<string, string | File> : Infer<O['body']>;
+  /** The verified token's claims; undefined on open operations. */
+  auth: O['auth'] extends 'open' ? undefined : TokenClaims;
+  deps: Deps;
+  req: HonoRequest;
+}
+
+export type HandlerOutput<O extends OperationSpec> = O['raw'] extends true
+  ? Response
+  : O['envelope'] extends 'paged'
+    ? { data: z.input<O['response']>; totalPage: number }
+    : z.input<O['response']>;
+
+export type Handlers<G extends RouteGroup> = {
+  [K in keyof G['ops']]: (input: HandlerInput<G['ops'][K]>) => Promise<HandlerOutput<G['ops'][K]>>;
+};

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../platform/deps.js';
+import { AppError, badRequest } from '../platform/errors.js';
+import { requireMerchant } from './merchants.js';
+
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+/** Image types accepted by save_file, recognised by their leading bytes, never by the name or the header. */
+const signatures: { type: string; ext: string; matches: (b: Uint8Array) => boolean }[] = [
+  { type: 'image/png', ext: 'png', matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  { type: 'image/jpeg', ext: 'jpg', matches: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
+  { type: 'image/gif', ext: 'gif', matches: (b) => ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a' },
+  { type: 'image/webp', ext: 'webp', matches: (b) => ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP' },
+];
+
+const startsWith = (bytes: Uint8Array, prefix: number[]) => prefix.every((value, i) => bytes[i] === value);
+const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+
+export function detectImageType(bytes: Uint8Array) {
+  return signatures.find((signature) => signature.matches(bytes));
+}
+
+/** save_file: stores one image of the caller's merchant and returns its relative path. */
+export async function saveMerchantFile(deps: Deps, accountId: string, file: unknown) {
+  if (!(file instanceof File)) throw badRequest('body.file: expected a file part named "file"');
+  if (file.size === 0) throw badRequest('body.file: file is empty');
+  if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, `body.file: larger than ${MAX_UPLOAD_BYTES} bytes`);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const kind = detectImageType(bytes);
+  if (!kind) throw new AppError(415, 'body.file: expected a png, jpeg, webp or gif image');
+  const merchant = await requireMerchant(deps, accountId);
+  const path = `merchant/${merchant.id}/${randomUUID()}.${kind.ext}`;
+  await deps.files.put(path, bytes, kind.type);
+  return { path, content_type: kind.type, size: bytes.length };
+}

@@ -1,0 +1,18 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { FileStore } from './files.js';
+import type { TokenService } from './tokens.js';
+
+/**
+ * Everything a domain operation needs from the outside world, passed in rather than imported so the same
+ * code runs in a Lambda (functions/deployed.ts builds it from SST's linked resources), in the local server
+ * and in tests (each test file on its own table).
+ */
+export interface Deps {
+  stage: string;
+  production: boolean;
+  db: DynamoDBDocumentClient;
+  table: string;
+  tokens: TokenService;
+  files: FileStore;
+  now: () => Date;
+}

@@ -1,0 +1,26 @@
+/**
+ * Stage naming, shared by infra and the functions so both agree on base paths.
+ *
+ * - The main base is `/{stage}` (the seed's `{base_url}` ends in `v2-testing`, the stage's name).
+ * - The hero base is `/hero-{environment}`, where the environment is the stage without a leading API version
+ *   (`v2-testing` -> `hero-testing`, `prod` -> `hero-prod`), matching the seed's "last segment names a
+ *   test environment".
+ * - Production stages retain and protect data, and refuse operations meant for testing.
+ */
+export const LOCAL_STAGE = 'v2-testing';
+
+export function isProductionStage(stage: string): boolean {
+  return /^(v\d+-)?(prod|production)$/.test(stage);
+}
+
+export function environmentOf(stage: string): string {
+  return stage.replace(/^v\d+-/, '');
+}
+
+export function mainBasePath(stage: string): string {
+  return `/${stage}`;
+}
+
+export function heroBasePath(stage: string): string {
+  return `/hero-${environmentOf(stage)}`;
+}

@@ -1,0 +1,50 @@
+/**
+ * The single table: its definition (shared by infra/table.ts, the local server and the tests, so all three
+ * build the same table) and the key vocabulary. Every access pattern and the keys that serve it are listed in
+ * docs/data-model.md; key builders live in the domain modules next to the pattern they serve.
+ */
+export const tableDefinition = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'expiresAt',
+  /** Generic secondary indexes: name -> [partition attribute, sort attribute]. Projection ALL. */
+  indexes: {
+    gsi1: ['gsi1pk', 'gsi1sk'],
+    gsi2: ['gsi2pk', 'gsi2sk'],
+    gsi3: ['gsi3pk', 'gsi3sk'],
+  },
+} as const;
+
+export type IndexName = keyof typeof tableDefinition.indexes;
+
+/** The CreateTable input for DynamoDB Local and the tests (infra/table.ts maps the same definition to SST). */
+export function createTableInput(tableName: string) {
+  const { partitionKey, sortKey, indexes } = tableDefinition;
+  const attributes = new Set<string>([partitionKey, sortKey]);
+  for (const [pk, sk] of Object.values(indexes)) {
+    attributes.add(pk);
+    attributes.add(sk);
+  }
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: Object.entries(indexes).map(([name, [pk, sk]]) => ({
+      IndexName: name,
+      KeySchema: [
+        { AttributeName: pk, KeyType: 'HASH' as const },
+        { AttributeName: sk, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
+
+/** Zero-pads a non-negative integer so that string order equals numeric order in sort keys. */
+export function sortableInt(value: number, width = 12): string {
+  return String(value).padStart(width, '0');
+}

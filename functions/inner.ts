@@ -1,0 +1,26 @@
+import { createGroupApp } from '../core/http/app.js';
+import type { Deps } from '../core/platform/deps.js';
+import { createGame, listAllGames, listMerchantGames, liveGame, liveGamesByCode, updateGame } from '../core/games/games.js';
+import { createMerchant, issueServerToken, merchantStatusOf, requireMerchant, setMerchantStatus } from '../core/merchants/merchants.js';
+import { saveMerchantFile } from '../core/merchants/uploads.js';
+import { innerRoutes } from './routes/inner.js';
+import { lambdaHandler } from './deployed.js';
+
+/** The inner group: merchant console and game catalogue. Routes only translate HTTP to the core domains. */
+export const createInnerApp = (deps: Deps) =>
+  createGroupApp(deps, innerRoutes, {
+    create_merchant: ({ deps, auth, body }) => createMerchant(deps, auth, body),
+    get_token: ({ deps, auth }) => issueServerToken(deps, auth),
+    get_merchant_info: ({ deps, auth }) => requireMerchant(deps, auth.sub),
+    save_file: ({ deps, auth, body }) => saveMerchantFile(deps, auth.sub, body.file),
+    savemerchantgame: ({ deps, auth, body }) => createGame(deps, auth, body),
+    query_merchant_game: ({ deps, auth, query }) => listMerchantGames(deps, auth.sub, query.page, query.pageSize),
+    gamelist: ({ deps, query }) => listAllGames(deps, query.page, query.pageSize),
+    merchantStatus: ({ deps, auth, query }) => merchantStatusOf(deps, auth, query.merchant_id),
+    merchantStatus_set: ({ deps, body }) => setMerchantStatus(deps, body.merchant_id, body.status),
+    game_detail: ({ deps, query }) => liveGame(deps, query.code),
+    query_new_merchant: ({ deps }) => liveGamesByCode(deps),
+    update_single_game: ({ deps, auth, body }) => updateGame(deps, auth, body),
+  });
+
+export const handler = lambdaHandler(createInnerApp);

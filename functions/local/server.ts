@@ -1,0 +1,73 @@
+import { serve } from '@hono/node-server';
+import { join } from 'node:path';
+import { createDocumentClient } from '../../core/platform/db.js';
+import type { Deps } from '../../core/platform/deps.js';
+import { diskFileStore } from '../../core/platform/files.js';
+import { LOCAL_STAGE, heroBasePath, mainBasePath } from '../../core/platform/stages.js';
+import { createTokenService } from '../../core/platform/tokens.js';
+import { createAllApps } from '../apps.js';
+import { ensureTable, startDynamoLocal } from './dynamo.js';
+import { seedLocal } from './seed.js';
+import { localSigningKey } from './signing-key.js';
+
+/**
+ * `npm start`: the embedded default. DynamoDB Local with its data under DATA_DIR, the table made from the
+ * shared definition, every group under /v2-testing and the hero group under /hero-testing.
+ */
+const port = Number(process.env.PORT ?? 3000);
+const dataDir = process.env.DATA_DIR ?? '.data';
+const stage = LOCAL_STAGE;
+const table = 'game-platform';
+const log = (line: string) => console.log(`[local] ${line}`);
+
+const dynamo = await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') });
+let server: ReturnType<typeof serve> | undefined;
+let stopping = false;
+
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: stopping`);
+  await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  await dynamo.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+
+try {
+  await ensureTable(dynamo.endpoint, table);
+  const now = () => new Date();
+  const files = diskFileStore(join(dataDir, 'files'));
+  const deps: Deps = {
+    stage,
+    production: false,
+    db: createDocumentClient({ endpoint: dynamo.endpoint }),
+    table,
+    files,
+    tokens: await createTokenService({ signingKey: await localSigningKey(dataDir), issuer: `game-platform/${stage}`, now }),
+    now,
+  };
+  await seedLocal(deps, dataDir, process.env, log);
+
+  const app = createAllApps(deps);
+  // Stored files: S3 serves them in a stage; locally this route does, below the main base.
+  const filesPrefix = `${mainBasePath(stage)}/files/`;
+  const local = async (request: Request) => {
+    const url = new URL(request.url);
+    if (request.method === 'GET' && url.pathname.startsWith(filesPrefix)) {
+      const file = await files.get(decodeURIComponent(url.pathname.slice(filesPrefix.length)));
+      if (file) return new Response(file.body, { headers: { 'content-type': file.contentType } });
+    }
+    return app.fetch(request);
+  };
+  server = serve({ fetch: local, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
+    const host = `http://localhost:${info.port}`;
+    log(`serving ${host}${mainBasePath(stage)} and ${host}${heroBasePath(stage)}`);
+    log(`API reference: ${host}${mainBasePath(stage)}/docs and ${host}${heroBasePath(stage)}/docs`);
+  });
+} catch (error) {
+  console.error(error);
+  await dynamo.stop();
+  process.exit(1);
+}

@@ -1,0 +1,34 @@
+import { basePathOf, composeApps, createGroupApp } from '../core/http/app.js';
+import type { RouteGroup } from '../core/http/operation.js';
+import { openApiDocument } from '../core/http/openapi.js';
+import { referencePage } from '../core/http/reference-page.js';
+import type { Deps } from '../core/platform/deps.js';
+import { heroMetaRoutes, metaRoutes, routeTable } from './routes/index.js';
+import { lambdaHandler } from './deployed.js';
+
+/**
+ * The meta function: on each base, the token keys (JWKS), the API reference (OpenAPI 3.1 document and an
+ * interactive page) and a health check. One Lambda serves both bases.
+ */
+function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>) {
+  const basePath = basePathOf(routes.base, deps.stage);
+  let document: string | undefined;
+  return createGroupApp(deps, routes, {
+    health: async () => ({ status: 'ok' as const, stage: deps.stage }),
+    jwks: async () => deps.tokens.jwks() as never,
+    openapi: async () => {
+      // Generated on first request, not at cold start: only this route needs it.
+      document ??= JSON.stringify(openApiDocument(routeTable, routes.base, { basePath }));
+      return new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    },
+    docs: async () =>
+      new Response(referencePage(`${basePath}/openapi.json`, routes.base === 'hero' ? 'Hero game API' : 'Game platform API'), {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      }),
+  });
+}
+
+export const createMetaApp = (deps: Deps) =>
+  composeApps(deps.stage, [createBaseMetaApp(deps, metaRoutes), createBaseMetaApp(deps, heroMetaRoutes)]);
+
+export const handler = lambdaHandler(createMetaApp);

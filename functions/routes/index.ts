@@ -1,0 +1,31 @@
+import { defineGroup, type RouteGroup } from '../../core/http/operation.js';
+import { innerRoutes } from './inner.js';
+import { heroMetaRoutes, metaRoutes } from './meta.js';
+import { withoutkeyRoutes } from './withoutkey.js';
+
+/**
+ * The route table: every operation of every group, on its base. The Hono apps, the API Gateway routes
+ * (infra/api.ts) and the OpenAPI documents are all derived from it. A group lists only implemented
+ * operations; a group with none is not deployed.
+ */
+export const outerRoutes = defineGroup('outer', 'main', {});
+export const chainRoutes = defineGroup('chain', 'main', {});
+export const thirdPayRoutes = defineGroup('third-pay', 'main', {});
+export const payRoutes = defineGroup('pay', 'main', {});
+export const partnerStoreRoutes = defineGroup('partner-store', 'main', {});
+export const heroRoutes = defineGroup('hero', 'hero', {});
+
+export { innerRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
+
+export const routeTable: readonly RouteGroup[] = [
+  innerRoutes,
+  outerRoutes,
+  withoutkeyRoutes,
+  chainRoutes,
+  thirdPayRoutes,
+  payRoutes,
+  partnerStoreRoutes,
+  heroRoutes,
+  metaRoutes,
+  heroMetaRoutes,
+];
