@@ -1,0 +1,88 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createInnerApp } from '../functions/inner.js';
+import { call } from './support/http.js';
+import { createTestDeps, type TestDeps } from './support/deps.js';
+import { accountWithToken, merchantWithToken } from './support/merchants.js';
+import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches } from './contract/seed-shapes.js';
+
+/** The seed's shapes for this issue's operations: status code, envelope, every field's name and type. */
+let deps: TestDeps;
+let app: ReturnType<typeof createInnerApp>;
+const base = '/v2-testing';
+let owner: Awaited<ReturnType<typeof merchantWithToken>>;
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createInnerApp(deps);
+  owner = await merchantWithToken(deps);
+  const withDc = {
+    code: 'contract-dc',
+    game_name: 'With Discord',
+    describe: 'd',
+    logo: 'merchant/1/l.png',
+    coverImg: 'merchant/1/c.png',
+    dev: 'dev',
+    genre: 'genre',
+    platform: ['ios', 'android'],
+    tags: ['t'],
+    images: ['merchant/1/i.png'],
+    link: { apple: 'https://apps.example.com/a', android: 'https://play.example.com/a' },
+    game_url: 'https://example.com/g',
+    releaseDate: '2026-01-01',
+    dcNum: '12000',
+    dclink: 'https://discord.example.com/x',
+  };
+  await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: withDc });
+  await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: { code: 'contract-plain', game_name: 'Plain', link: { web: 'https://example.com' } } });
+});
+
+describe('seed contract', () => {
+  it('create_merchant: POST /merchant/create, 200, JSON object', async () => {
+    const fresh = await accountWithToken(deps);
+    const body = { merchant_name: 'n', logo_url: 'https://example.com/l.png', description: 'd', back_ground_image: ['b'], social_links: [{ name: 'x', url: 'https://x.com' }] };
+    const res = await call(app, 'POST', `${base}/merchant/create`, { token: fresh.token, body });
+    expect(res.status).toBe(200);
+    expect(mismatches(res.body, merchantEnvelope('object'))).toEqual([]);
+    expect(res.body.code).toBe(200);
+  });
+
+  it('update_single_game: 201 {response, status, message, name}', async () => {
+    const res = await call(app, 'POST', `${base}/merchant/games/update`, {
+      token: owner.token,
+      body: { describe: 'x', logo: 'a.png', code: 'contract-plain', coverImg: 'b.png', game_name: 'g', dev: 'd', genre: 'g', platform: ['web'], tags: [], images: [], link: { web: 'https://e.com' } },
+    });
+    expect(res.status).toBe(201);
+    expect(mismatches(res.body, gameUpdated)).toEqual([]);
+  });
+
+  it('query_new_merchant: 200 {code, message, data: map code -> Game record}', async () => {
+    const res = await call(app, 'GET', `${base}/merchant/merchant/page`);
+    expect(res.status).toBe(200);
+    expect(mismatches(res.body, merchantEnvelope('object'))).toEqual([]);
+    expect(Object.keys(res.body.data).sort()).toEqual(['contract-dc', 'contract-plain']);
+    for (const [code, game] of Object.entries(res.body.data)) {
+      expect(mismatches(game, gameRecordNewMerchant)).toEqual([]);
+      expect((game as { code: string }).code).toBe(code);
+    }
+    expect(res.body.data['contract-dc']).toMatchObject({ dcNum: '12000', dclink: 'https://discord.example.com/x' });
+    expect(res.body.data['contract-plain']).not.toHaveProperty('dcNum');
+  });
+
+  it('gamelist: {code, message, data: {total: string, games}}; zero-based pages', async () => {
+    const res = await call(app, 'GET', `${base}/merchant/games/list`, { token: owner.token, query: { pageSize: 10, page: 0 } });
+    expect(res.status).toBe(200);
+    expect(mismatches(res.body, gameList)).toEqual([]);
+    expect(res.body.data.games.length).toBe(2);
+  });
+
+  it('gamelist 401: the same envelope, code 401', async () => {
+    const res = await call(app, 'GET', `${base}/merchant/games/list`, { query: { pageSize: 10, page: 0 } });
+    expect(res.status).toBe(401);
+    expect(mismatches(res.body, merchantEnvelope('nullable'))).toEqual([]);
+    expect(res.body.code).toBe(401);
+  });
+
+  it('the shape checker itself catches wrong types and missing fields', () => {
+    expect(mismatches({ code: '200', message: 'm' }, merchantEnvelope('object'))).toEqual(['$.code: expected integer, got string "200"', '$.data: missing']);
+  });
+});

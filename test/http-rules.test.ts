@@ -1,0 +1,114 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
+import { createAllApps } from '../functions/apps.js';
+import { innerRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
+import { createTokenService, generateSigningJwk } from '../core/platform/tokens.js';
+import { call } from './support/http.js';
+import { createTestDeps, type TestDeps } from './support/deps.js';
+import { merchantWithToken } from './support/merchants.js';
+
+let deps: TestDeps;
+let app: ReturnType<typeof createAllApps>;
+const base = '/v2-testing';
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createAllApps(deps);
+});
+
+async function itemCount() {
+  const out = await deps.db.send(new ScanCommand({ TableName: deps.table, Select: 'COUNT', ConsistentRead: true }));
+  return out.Count ?? 0;
+}
+
+const protectedOps = [...Object.values(innerRoutes.ops), ...Object.values(withoutkeyRoutes.ops)].filter((op) => op.auth !== 'open');
+
+describe('auth rules on every protected operation', () => {
+  it.each(protectedOps.map((op) => [op.name, op] as const))('%s: no token, expired, forged, unsigned or wrong-audience tokens are 401', async (_name, op) => {
+    const { accountId, email } = await merchantWithToken(deps);
+    const path = `${base}${op.path}`;
+    const envelopeOf = (status: number) =>
+      op.path.startsWith('/merchant') ? { code: status, message: expect.any(String), data: null } : { statusCode: status, message: expect.any(String) };
+
+    const none = await call(app, op.method, path);
+    expect(none.status).toBe(401);
+    expect(none.body).toEqual(envelopeOf(401));
+
+    deps.setNow(new Date(Date.now() - 48 * 3600_000));
+    const old = await deps.tokens.issue('merchant', accountId, { role: 'admin', email });
+    deps.setNow(new Date());
+    const expired = await call(app, op.method, path, { token: old.token });
+    expect(expired.status).toBe(401);
+    expect(expired.body.message).toMatch(/expired/);
+
+    const otherKey = await createTokenService({ signingKey: { ...(await generateSigningJwk()), kid: deps.signingKey.kid }, issuer: 'game-platform/v2-testing' });
+    const forged = await otherKey.issue('merchant', accountId, { role: 'admin', email });
+    expect((await call(app, op.method, path, { token: forged.token })).status).toBe(401);
+
+    const unsigned = new UnsecuredJWT({ role: 'admin' }).setAudience('merchant').setSubject(accountId).setIssuer('game-platform/v2-testing').setExpirationTime('1h').encode();
+    expect((await call(app, op.method, path, { token: unsigned })).status).toBe(401);
+
+    const wrongAudience = await deps.tokens.issue('server', accountId, { merchant_id: 1 });
+    const refused = await call(app, op.method, path, { token: wrongAudience.token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toMatch(/expected a merchant token/);
+
+    // Right key, right audience, but another issuer (another stage's key would also fail on the signature).
+    const key = await importJWK(deps.signingKey, 'ES256');
+    const otherStage = await new SignJWT({ role: 'admin' })
+      .setProtectedHeader({ alg: 'ES256', kid: deps.signingKey.kid })
+      .setAudience('merchant').setSubject(accountId).setIssuer('game-platform/prod').setExpirationTime('1h').sign(key);
+    expect((await call(app, op.method, path, { token: otherStage })).status).toBe(401);
+  });
+});
+
+describe('bad input: 400 naming the field, nothing written', () => {
+  const cases: { op: string; method: string; path: string; body?: unknown; query?: Record<string, string>; field: RegExp }[] = [
+    { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: { merchant_name: 5 }, field: /^body\.merchant_name/ },
+    { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: { merchant_name: 'A', social_links: [{ name: 'x', url: 'javascript:alert(1)' }] }, field: /^body\.social_links\.0\.url/ },
+    { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: '{"merchant_name": ', field: /^body: must be valid JSON/ },
+    { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: { merchant_name: '   ' }, field: /^body\.merchant_name/ },
+    { op: 'savemerchantgame', method: 'POST', path: '/merchant/games/save', body: { code: 'bad code!', game_name: 'x' }, field: /^body\.code/ },
+    { op: 'savemerchantgame', method: 'POST', path: '/merchant/games/save', body: { code: 'ok', game_name: 'x', images: ['../etc/passwd'] }, field: /^body\.images\.0/ },
+    { op: 'savemerchantgame', method: 'POST', path: '/merchant/games/save', body: { code: 'ok' }, field: /^body\.game_name/ },
+    { op: 'update_single_game', method: 'POST', path: '/merchant/games/update', body: { code: 'ok', link: { web: 'not a url' } }, field: /^body\.link\.web/ },
+    { op: 'update_single_game', method: 'POST', path: '/merchant/games/update', body: { game_name: 'x' }, field: /^body\.code/ },
+    { op: 'query merchant game', method: 'GET', path: '/merchant/games', query: { page: '-1' }, field: /^query\.page/ },
+    { op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { pageSize: '1000' }, field: /^query\.pageSize/ },
+    { op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { page: 'abc' }, field: /^query\.page/ },
+    { op: 'merchantStatus', method: 'GET', path: '/merchant/status', query: { merchant_id: 'abc' }, field: /^query\.merchant_id/ },
+    { op: 'merchantStatus (set)', method: 'POST', path: '/merchant/status', body: { merchant_id: 1, status: 9 }, field: /^body\.status/ },
+    { op: 'merchantStatus (set)', method: 'POST', path: '/merchant/status', body: { status: 1 }, field: /^body\.merchant_id/ },
+    { op: 'game_detail', method: 'GET', path: '/merchant/games/detail', query: {}, field: /^query\.code/ },
+    { op: 'save_file', method: 'POST', path: '/merchant/file', body: { file: 'x' }, field: /^body: expected multipart/ },
+    { op: 'merchant_login', method: 'POST', path: '/merchant/login', body: { email: 'a@b.co' }, field: /^body\.password/ },
+  ];
+
+  it('covers every operation that takes input', () => {
+    const withInput = [...Object.values(innerRoutes.ops), ...Object.values(withoutkeyRoutes.ops)].filter((op) => op.body || op.query || op.params);
+    expect(new Set(cases.map((c) => c.op))).toEqual(new Set(withInput.map((op) => op.name)));
+  });
+
+  it.each(cases.map((c) => [`${c.op} ${JSON.stringify(c.body ?? c.query)}`, c] as const))('%s', async (_label, c) => {
+    const admin = await merchantWithToken(deps);
+    const token = (await deps.tokens.issue('merchant', admin.accountId, { role: 'admin', email: admin.email })).token;
+    const before = await itemCount();
+    const res = await call(app, c.method, `${base}${c.path}`, { token, body: c.body, query: c.query });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message: expect.stringMatching(c.field), data: null });
+    expect(await itemCount()).toBe(before);
+  });
+});
+
+describe('unknown routes', () => {
+  it('answer 404 JSON in the envelope of their path', async () => {
+    const merchantPath = await call(app, 'GET', `${base}/merchant/nope`);
+    expect(merchantPath.status).toBe(404);
+    expect(merchantPath.body).toEqual({ code: 404, message: expect.any(String), data: null });
+    const accountPath = await call(app, 'POST', `${base}/account/nope`);
+    expect(accountPath.body).toEqual({ statusCode: 404, message: expect.any(String) });
+    const heroPath = await call(app, 'GET', '/hero-testing/heroes');
+    expect(heroPath.body).toEqual({ message: expect.any(String), statusCode: 404 });
+  });
+});
