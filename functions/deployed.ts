@@ -26,7 +26,8 @@ export function deployedDeps(): Promise<Deps> {
     return {
       stage,
       production: isProductionStage(stage),
-      db: createDocumentClient(),
+      // DYNAMODB_ENDPOINT is for running the Lambda handlers against DynamoDB Local (npm run bench).
+      db: createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }),
       table: resources.Table.name,
       files: s3FileStore(resources.Files.name),
       tokens: await createTokenService({

@@ -22,8 +22,8 @@ const toMerchant = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, ...mer
   merchant as unknown as Merchant;
 
 export async function createMerchant(deps: Deps, owner: TokenClaims, input: MerchantPayload): Promise<Merchant> {
-  const existing = await findMerchant(deps, owner.sub);
-  if (existing) throw conflict(`this account already has merchant ${existing.id}`);
+  // No read first: the conditional put is what decides, also between concurrent creates. A refused create
+  // leaves a gap in the merchant ids, which are unique but not dense.
   const id = await nextId(deps, 'merchant');
   const now = deps.now().toISOString();
   const merchant: Merchant = {
@@ -44,7 +44,6 @@ export async function createMerchant(deps: Deps, owner: TokenClaims, input: Merc
       }),
     );
   } catch (error) {
-    // Two concurrent creates for one account: exactly one wins, the other is told so.
     if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('this account already has a merchant');
     throw error;
   }

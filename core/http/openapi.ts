@@ -1,0 +1,230 @@
+import * as z from 'zod/mini';
+import packageJson from '../../package.json' with { type: 'json' };
+import { errorBody, errorEnvelopeOf, type ErrorEnvelope } from './envelopes.js';
+import type { AuthRule, Base, OperationSpec, RouteGroup } from './operation.js';
+
+/**
+ * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
+ * Hono apps serve. Schemas come from the operations' Zod schemas (`z.toJSONSchema`, draft 2020-12, which is
+ * OpenAPI 3.1's schema dialect): requests as the client sends them (`io: 'input'`, so defaulted fields are
+ * optional), responses as the server answers (`io: 'output'`).
+ *
+ * Paths are relative to the stage's base path, given once as `servers[0].url` (a relative URL, resolved
+ * against the host the document was fetched from), so the same paths read alike on every stage.
+ * Schemas are inlined per operation; only the three error envelopes are shared components.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+export function openApiDocument(groups: readonly RouteGroup[], base: Base, options: { basePath: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags: { name: string }[] = [];
+  const operationIds = new Set<string>();
+  const errorSchemas: Record<string, JsonSchema> = {};
+  const tokenKinds = new Set<string>();
+
+  for (const group of groups) {
+    const ops = Object.values(group.ops);
+    if (group.base !== base || ops.length === 0) continue;
+    tags.push({ name: group.group });
+    for (const op of ops) {
+      const envelope = errorEnvelopeOf(base, op.path);
+      if (Object.keys(op.errors).length > 0) errorSchemas[errorSchemaName(envelope)] = errorEnvelopeSchemas[envelope];
+      if (op.auth !== 'open') for (const kind of op.auth.tokens) tokenKinds.add(kind);
+
+      const item = (paths[openApiPath(op.path)] ??= {});
+      const method = op.method.toLowerCase();
+      if (item[method]) throw new Error(`openapi: ${op.method} ${op.path} is defined by two operations`);
+      item[method] = operation(op, group.group, envelope, uniqueOperationId(op.name, operationIds));
+    }
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: base === 'hero' ? 'Hero game API' : 'Game platform API',
+      version: packageJson.version,
+      description: overview(base, [...tokenKinds]),
+    },
+    servers: [{ url: options.basePath, description: "this stage's base; every path below is relative to it" }],
+    tags,
+    paths,
+    components: {
+      schemas: errorSchemas,
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'An ES256 JWT issued by this stage; its audience is the token kind. Public keys: `GET /.well-known/jwks.json`.',
+        },
+      },
+    },
+  };
+}
+
+function overview(base: Base, tokenKinds: string[]): string {
+  const envelopes =
+    base === 'hero'
+      ? 'Successes are bare JSON; errors are `{message, statusCode}`.'
+      : 'Merchant paths (`/merchant/...`) answer `{code, message, data}` with `code` equal to the HTTP status, and ' +
+        'errors as `{code, message, data: null}`. Account, wallet and store paths answer the bare record, or ' +
+        '`{data, statusCode, message, totalPage}` for lists; their errors are `{statusCode, message}`.';
+  const tokens = tokenKinds.length
+    ? `Protected operations take \`Authorization: Bearer <token>\`. The token's kind is its audience; each operation ` +
+      `lists the kinds it accepts (\`x-token-kinds\`, here: ${tokenKinds.join(', ')}). A missing, invalid or expired ` +
+      `token, or one of another kind, is 401; a token without the right to the resource is 403.`
+    : 'Every operation here is open.';
+  return [
+    '**Envelopes.** ' + envelopes + " Each operation's responses show its own envelope. An unexpected failure is 500 in the same error envelope.",
+    '**Tokens.** ' + tokens,
+  ].join('\n\n');
+}
+
+function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, operationId: string): JsonSchema {
+  const where = `openapi: ${op.name}`;
+  const parameters = [...pathParameters(op, where), ...queryParameters(op, where)];
+  return {
+    operationId,
+    // The catalogue (API.md) names some operations with spaces or brackets; keep that name findable.
+    ...(operationId !== op.name && { 'x-catalogue-name': op.name }),
+    summary: op.summary,
+    description: [op.description, authText(op.auth)].filter(Boolean).join('\n\n'),
+    tags: [group],
+    ...(parameters.length > 0 && { parameters }),
+    ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where) }),
+    responses: {
+      [op.status]: successResponse(op, where),
+      ...Object.fromEntries(Object.entries(op.errors).map(([status, cause]) => [status, errorResponse(envelope, Number(status), cause)])),
+    },
+    security: op.auth === 'open' ? [] : [{ bearer: [] }],
+    ...(op.auth !== 'open' && { 'x-token-kinds': op.auth.tokens }),
+    ...(op.auth !== 'open' && op.auth.role && { 'x-role': op.auth.role }),
+  };
+}
+
+function authText(auth: AuthRule): string {
+  if (auth === 'open') return 'Open: no token needed.';
+  const kinds = auth.tokens.map((kind) => `\`${kind}\``).join(' or ');
+  return `Requires a Bearer ${kinds} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
+}
+
+/** Hono's `/games/:code` is OpenAPI's `/games/{code}`. */
+function openApiPath(honoPath: string): string {
+  return honoPath.replace(/:(\w+)/g, '{$1}');
+}
+
+/** operationIds must be unique, and code generators want identifiers: `merchantStatus (set)` → `merchantStatus_set`. */
+function uniqueOperationId(name: string, taken: Set<string>): string {
+  const safe = name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'operation';
+  let id = safe;
+  for (let n = 2; taken.has(id); n++) id = `${safe}_${n}`;
+  taken.add(id);
+  return id;
+}
+
+/** Every `:name` of the path is a required parameter (OpenAPI demands it), typed by `params` where it says. */
+function pathParameters(op: OperationSpec, where: string): JsonSchema[] {
+  const schema = op.params ? objectSchema(op.params, `${where} params`) : undefined;
+  return [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: schema?.properties[name!] ?? { type: 'string' },
+  }));
+}
+
+function queryParameters(op: OperationSpec, where: string): JsonSchema[] {
+  if (!op.query) return [];
+  const { properties, required } = objectSchema(op.query, `${where} query`);
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: required.includes(name),
+    ...(typeof schema.description === 'string' && { description: schema.description }),
+    schema,
+  }));
+}
+
+function objectSchema(schema: z.ZodMiniType, where: string) {
+  const json = toJsonSchema(schema, 'input', where);
+  if (json.type !== 'object' || typeof json.properties !== 'object') throw new Error(`${where}: expected an object schema`);
+  return { properties: json.properties as Record<string, JsonSchema>, required: (json.required as string[] | undefined) ?? [] };
+}
+
+function requestBody(body: z.ZodMiniType | 'multipart', fields: Record<string, string> = {}, where: string): JsonSchema {
+  if (body === 'multipart') {
+    // The spec names the parts but not their kinds; the only multipart operations take files.
+    const properties = Object.fromEntries(
+      Object.entries(fields).map(([name, description]) => [name, { type: 'string', contentMediaType: 'application/octet-stream', description }]),
+    );
+    return { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties, required: Object.keys(fields) } } } };
+  }
+  // An empty body is read as `{}` (core/http/app.ts), so the body is optional exactly when `{}` passes.
+  return { required: !body.safeParse({}).success, content: { 'application/json': { schema: toJsonSchema(body, 'input', `${where} body`) } } };
+}
+
+function successResponse(op: OperationSpec, where: string): JsonSchema {
+  const record = toJsonSchema(op.response, 'output', `${where} response`);
+  if (op.raw) {
+    // A raw handler writes its own Response; a text schema means an HTML page (the reference), else JSON.
+    const mediaType = record.type === 'string' ? 'text/html' : 'application/json';
+    return { description: op.summary, content: { [mediaType]: { schema: record } } };
+  }
+  const status = { type: 'integer', const: op.status };
+  const bodies = {
+    merchant: {
+      description: 'Success, in the merchant envelope `{code, message, data}`.',
+      schema: envelopeSchema({ code: status, message: { type: 'string' }, data: record }),
+    },
+    paged: {
+      description: 'Success, in the paged envelope `{data, statusCode, message, totalPage}`.',
+      schema: envelopeSchema({ data: record, statusCode: status, message: { type: 'string' }, totalPage: { type: 'integer', minimum: 0 } }),
+    },
+    bare: { description: 'Success: the record itself.', schema: record },
+  };
+  const { description, schema } = bodies[op.envelope];
+  return { description, content: { 'application/json': { schema } } };
+}
+
+function envelopeSchema(properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'object', properties, required: Object.keys(properties) };
+}
+
+const errorEnvelopeSchemas: Record<ErrorEnvelope, JsonSchema> = {
+  merchant: envelopeSchema({ code: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, data: { type: 'null' } }),
+  account: envelopeSchema({ statusCode: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' } }),
+  hero: envelopeSchema({ message: { type: 'string' }, statusCode: { type: 'integer', description: 'the HTTP status' } }),
+};
+
+function errorSchemaName(envelope: ErrorEnvelope): string {
+  return `${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`;
+}
+
+function errorResponse(envelope: ErrorEnvelope, status: number, cause: string): JsonSchema {
+  return {
+    description: cause,
+    content: {
+      'application/json': {
+        schema: { $ref: `#/components/schemas/${errorSchemaName(envelope)}` },
+        example: errorBody(envelope, status, cause),
+      },
+    },
+  };
+}
+
+function toJsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', where: string): JsonSchema {
+  let json: JsonSchema;
+  try {
+    json = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema;
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
+  }
+  // Inlined schemas cannot carry references: `#/$defs/...` would resolve against the OpenAPI document.
+  // Recursive schemas or schemas registered with an id would need hoisting into components first.
+  if (JSON.stringify(json).includes('"$ref"')) throw new Error(`${where}: recursive or registered schemas are not supported`);
+  // `$schema` belongs to a standalone schema document, not to one embedded in OpenAPI; zod sets it at the root only.
+  const { $schema: _dialect, ...embedded } = json;
+  return embedded;
+}
