@@ -4,6 +4,7 @@ import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
 import { createAllApps } from '../functions/apps.js';
 import { innerRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
 import { createTokenService, generateSigningJwk } from '../core/platform/tokens.js';
+import type { OperationSpec } from '../core/http/operation.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { merchantWithToken } from './support/merchants.js';
@@ -86,7 +87,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
   ];
 
   it('covers every operation that takes input', () => {
-    const withInput = [...Object.values(innerRoutes.ops), ...Object.values(withoutkeyRoutes.ops)].filter((op) => op.body || op.query || op.params);
+    const withInput = ([...Object.values(innerRoutes.ops), ...Object.values(withoutkeyRoutes.ops)] as OperationSpec[]).filter((op) => op.body || op.query || op.params);
     expect(new Set(cases.map((c) => c.op))).toEqual(new Set(withInput.map((op) => op.name)));
   });
 

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { heroBasePath, mainBasePath } from '../platform/stages.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
 import { authenticate } from './auth.js';
 import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
@@ -15,7 +16,7 @@ export function basePathOf(base: Base, stage: string): string {
 
 /** Maps any error to the envelope of the path it happened on. Unexpected errors are logged and answered 500. */
 export function errorResponder(base: Base, basePath: string) {
-  return (error: unknown, c: Context) => {
+  return async (error: unknown, c: Context) => {
     const envelope = errorEnvelopeOf(base, c.req.path.slice(basePath.length));
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
@@ -24,7 +25,7 @@ export function errorResponder(base: Base, basePath: string) {
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody(envelope, error.status, error.message || 'bad request'), error.status as ContentfulStatusCode);
     }
-    console.error(JSON.stringify({ level: 'error', path: c.req.path, error: String((error as Error)?.stack ?? error) }));
+    await logError('unhandled error', { method: c.req.method, path: c.req.path, error });
     return c.json(errorBody(envelope, 500, 'internal error'), 500);
   };
 }

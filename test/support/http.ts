@@ -16,10 +16,10 @@ export interface CallResult {
 
 /** One real HTTP request through the app (Hono's `app.request`), JSON in and out. */
 export async function call(app: Hono, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
-  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : '';
+  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: BodyInit | undefined;
+  let body: RequestInit["body"];
   if (options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {
     headers['content-type'] ??= 'application/json';

@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { open } from '../core/http/auth.js';
+import { errorEnvelopeOf } from '../core/http/envelopes.js';
+import { openApiDocument } from '../core/http/openapi.js';
+import { defineGroup, type OperationSpec } from '../core/http/operation.js';
+import { referencePage } from '../core/http/reference-page.js';
+import { routeTable } from '../functions/routes/index.js';
+
+type Json = Record<string, any>;
+
+const methods = ['get', 'post', 'put', 'delete'];
+const openApiPath = (honoPath: string) => honoPath.replace(/:(\w+)/g, '{$1}');
+
+function operationsOf(document: Json) {
+  return Object.entries(document.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json)
+      .filter(([method]) => methods.includes(method))
+      .map(([method, operation]) => ({ path, method, operation: operation as Json })),
+  );
+}
+
+/** Every Schema Object of the document: parameters, bodies, responses and components. */
+function schemasOf(document: Json): Json[] {
+  const contents = (owner: Json | undefined) => Object.values((owner?.content ?? {}) as Json).map((media) => media.schema);
+  return [
+    ...Object.values(document.components.schemas as Json),
+    ...operationsOf(document).flatMap(({ operation }) => [
+      ...(operation.parameters ?? []).map((parameter: Json) => parameter.schema),
+      ...contents(operation.requestBody),
+      ...Object.values(operation.responses as Json).flatMap(contents),
+    ]),
+  ];
+}
+
+const op = (overrides: Partial<OperationSpec>): OperationSpec => ({
+  name: 'op',
+  method: 'GET',
+  path: '/op',
+  auth: open,
+  summary: 'an operation',
+  status: 200,
+  envelope: 'bare',
+  response: z.object({ ok: z.boolean() }),
+  errors: {},
+  ...overrides,
+});
+
+describe.each([
+  ['main', '/v2-testing'],
+  ['hero', '/hero-testing'],
+] as const)('the %s base document', (base, basePath) => {
+  const document = openApiDocument(routeTable, base, { basePath }) as Json;
+  const operations = operationsOf(document);
+  const specs = routeTable.filter((group) => group.base === base).flatMap((group) => Object.values(group.ops).map((spec) => ({ group: group.group, spec })));
+
+  it('is valid OpenAPI 3.1, with every schema valid JSON Schema 2020-12', async () => {
+    expect(await new Validator().validate(structuredClone(document))).toEqual({ valid: true });
+    expect(document.openapi).toMatch(/^3\.1\./);
+    const ajv = new Ajv2020();
+    for (const schema of schemasOf(document)) expect(ajv.validateSchema(schema), JSON.stringify(schema)).toBe(true);
+    expect(JSON.stringify(document)).not.toContain('"$schema"');
+  });
+
+  it('serves paths relative to the base path, with the bearer scheme and the token kinds described', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: basePath })]);
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    const kinds = new Set(specs.flatMap(({ spec }) => (spec.auth === 'open' ? [] : spec.auth.tokens)));
+    for (const kind of kinds) expect(document.info.description).toContain(kind);
+    expect(document.info.description).toContain(kinds.size > 0 ? 'x-token-kinds' : 'open');
+  });
+
+  it('has every operation of the base exactly once, and nothing else', () => {
+    expect(operations).toHaveLength(specs.length);
+    for (const { group, spec } of specs) {
+      const found = operations.filter(({ path, method }) => path === openApiPath(spec.path) && method === spec.method.toLowerCase());
+      expect(found, `${spec.method} ${spec.path}`).toHaveLength(1);
+      expect(found[0]!.operation).toMatchObject({ summary: spec.summary, tags: [group] });
+    }
+    const ids = operations.map(({ operation }) => operation.operationId as string);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_]+$/);
+  });
+
+  it.each(specs.map(({ spec }) => [spec.name, spec] as const))('%s: statuses, body, security and envelopes', (_name, spec) => {
+    const { operation } = operations.find(({ path, method }) => path === openApiPath(spec.path) && method === spec.method.toLowerCase())!;
+
+    expect(Object.keys(operation.responses).sort()).toEqual([String(spec.status), ...Object.keys(spec.errors)].sort());
+    const envelope = errorEnvelopeOf(base, spec.path);
+    for (const [status, cause] of Object.entries(spec.errors)) {
+      const media = operation.responses[status].content['application/json'];
+      expect(operation.responses[status].description).toBe(cause);
+      expect(media.schema.$ref).toBe(`#/components/schemas/${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`);
+      expect(media.example.message).toBe(cause);
+    }
+
+    expect('requestBody' in operation).toBe(spec.body !== undefined);
+    if (spec.body) expect(Object.keys(operation.requestBody.content)).toEqual([spec.body === 'multipart' ? 'multipart/form-data' : 'application/json']);
+
+    if (spec.auth === 'open') {
+      expect(operation.security).toEqual([]);
+      expect(operation['x-token-kinds']).toBeUndefined();
+    } else {
+      expect(operation.security).toEqual([{ bearer: [] }]);
+      expect(operation['x-token-kinds']).toEqual(spec.auth.tokens);
+      expect(operation.description).toContain(spec.auth.tokens[0]);
+    }
+
+    if (spec.raw) return;
+    const properties = Object.keys(operation.responses[spec.status].content['application/json'].schema.properties ?? {});
+    if (spec.envelope === 'merchant') expect(properties).toEqual(['code', 'message', 'data']);
+    if (spec.envelope === 'paged') expect(properties).toEqual(['data', 'statusCode', 'message', 'totalPage']);
+  });
+});
+
+describe('details of the main document', () => {
+  const document = openApiDocument(routeTable, 'main', { basePath: '/v2-testing' }) as Json;
+  const find = (name: string) => operationsOf(document).find(({ operation }) => (operation['x-catalogue-name'] ?? operation.operationId) === name)!.operation;
+
+  it('makes catalogue names into identifiers and keeps the original', () => {
+    expect(find('merchantStatus (set)')).toMatchObject({ operationId: 'merchantStatus_set', 'x-role': 'admin' });
+    expect(find('merchantStatus (set)').description).toContain('admin');
+    expect(find('query merchant game').operationId).toBe('query_merchant_game');
+  });
+
+  it('derives parameters and body requirements from the schemas', () => {
+    expect(find('game_detail').parameters).toEqual([{ name: 'code', in: 'query', required: true, schema: expect.objectContaining({ type: 'string' }) }]);
+    expect(find('gamelist').parameters).toEqual([
+      expect.objectContaining({ name: 'page', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', default: 0 }) }),
+      expect.objectContaining({ name: 'pageSize', in: 'query', required: false }),
+    ]);
+    expect(find('create_merchant').requestBody.required).toBe(true);
+    expect(find('save_file').requestBody.content['multipart/form-data'].schema).toMatchObject({ required: ['file'], properties: { file: { type: 'string' } } });
+  });
+
+  it('wraps records in their envelope, and errors in the envelope of their path', () => {
+    const info = find('get_merchant_info').responses['200'].content['application/json'].schema;
+    expect(info.properties.code).toEqual({ type: 'integer', const: 200 });
+    expect(info.properties.data.required).toContain('merchant_name');
+    expect(find('get_merchant_info').responses['401'].content['application/json'].example).toEqual({ code: 401, message: expect.any(String), data: null });
+    const updated = find('update_single_game').responses['201'].content['application/json'].schema;
+    expect(Object.keys(updated.properties)).toEqual(['response', 'status', 'message', 'name']);
+    expect(document.components.schemas.MerchantError.required).toEqual(['code', 'message', 'data']);
+  });
+
+  it('describes the raw meta responses by their media type', () => {
+    expect(Object.keys(find('openapi').responses['200'].content)).toEqual(['application/json']);
+    expect(Object.keys(find('docs').responses['200'].content)).toEqual(['text/html']);
+  });
+});
+
+describe('generation from a route table', () => {
+  it('converts path parameters, typing them from params where given', () => {
+    const group = defineGroup('hero', 'hero', {
+      item: op({ path: '/heroes/:heroId/items/:itemId', params: z.object({ heroId: z.coerce.number().check(z.int()) }), errors: { 404: 'no such item' } }),
+    });
+    const document = openApiDocument([group], 'hero', { basePath: '/hero-testing' }) as Json;
+    const operation = document.paths['/heroes/{heroId}/items/{itemId}'].get;
+    expect(operation.parameters).toEqual([
+      { name: 'heroId', in: 'path', required: true, schema: expect.objectContaining({ type: 'integer' }) },
+      { name: 'itemId', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+    expect(operation.responses['404'].content['application/json'].example).toEqual({ message: 'no such item', statusCode: 404 });
+  });
+
+  it('skips groups of the other base and keeps operationIds unique', () => {
+    const main = defineGroup('inner', 'main', { a: op({ name: 'a b', path: '/a' }), b: op({ name: 'a_b', path: '/b' }) });
+    const hero = defineGroup('hero', 'hero', { c: op({ name: 'c', path: '/c' }) });
+    const document = openApiDocument([main, hero], 'main', { basePath: '/v2-testing' }) as Json;
+    expect(Object.keys(document.paths)).toEqual(['/a', '/b']);
+    expect([document.paths['/a'].get.operationId, document.paths['/b'].get.operationId]).toEqual(['a_b', 'a_b_2']);
+    expect(document.tags).toEqual([{ name: 'inner' }]);
+  });
+
+  it('refuses what it cannot describe: one route twice, or a schema needing references', () => {
+    const twice = defineGroup('inner', 'main', { a: op({ name: 'a' }), b: op({ name: 'b' }) });
+    expect(() => openApiDocument([twice], 'main', { basePath: '/v2-testing' })).toThrow(/GET \/op is defined by two operations/);
+
+    const Node: z.ZodMiniType = z.object({ get children() { return z.array(Node); } });
+    const recursive = defineGroup('inner', 'main', { tree: op({ name: 'tree', response: Node }) });
+    expect(() => openApiDocument([recursive], 'main', { basePath: '/v2-testing' })).toThrow(/tree response: recursive/);
+  });
+});
+
+describe('the reference page', () => {
+  it('loads the document URL from an escaped attribute', () => {
+    const hostile = '/v2-testing/openapi.json?x="><script>alert(1)</script>&y=\'';
+    const html = referencePage(hostile, 'API <b>&</b>');
+    const attribute = html.match(/data-openapi-url="([^"]*)"/)![1]!;
+    const unescaped = attribute.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+    expect(unescaped).toBe(hostile);
+    expect(attribute).not.toMatch(/[<>"']/);
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).toContain('<title>API &#60;b&#62;&#38;&#60;/b&#62;</title>');
+  });
+
+  it('pins the Scalar bundle with Subresource Integrity', () => {
+    const html = referencePage('/v2-testing/openapi.json', 'Game platform API');
+    expect(html).toMatch(/<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@\d+\.\d+\.\d+\/[^"]+" integrity="sha384-[A-Za-z0-9+/=]+" crossorigin="anonymous">/);
+    expect(html).toContain('data-openapi-url="/v2-testing/openapi.json"');
+  });
+});
