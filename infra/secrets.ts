@@ -1,0 +1,10 @@
+/**
+ * Per-stage secrets, set with `npx sst secret set <Name> <value> --stage <stage>` before the first deploy.
+ * Every function is linked to all of them (infra/functions.ts) and reads them through `Resource` (functions/deployed.ts).
+ */
+
+/** The private ES256 (EC P-256) JWK, as JSON with a `kid`, that signs this stage's tokens; its public half is served at /.well-known/jwks.json. */
+export const tokenSigningKey = new sst.Secret('TokenSigningKey');
+
+/** Every secret the functions read. Later issues add theirs here. */
+export const secrets = [tokenSigningKey];

@@ -1,0 +1,27 @@
+/// <reference path="./.sst/platform/config.d.ts" />
+
+// SST refuses top-level imports in this file: everything is imported inside app() and run().
+export default $config({
+  async app(input) {
+    const { isProductionStage } = await import('./core/platform/stages.js');
+    const production = isProductionStage(input?.stage ?? '');
+    return {
+      name: 'game-platform',
+      // Production keeps its table and bucket on `sst remove` and refuses to be removed at all.
+      removal: production ? 'retain' : 'remove',
+      protect: production,
+      home: 'aws',
+    };
+  },
+  async run() {
+    // infra/api.ts pulls in the functions, which pull in the table, bucket and secrets they are linked to.
+    const { apiUrl, heroApiUrl } = await import('./infra/api.js');
+    const { files } = await import('./infra/storage.js');
+    return {
+      api: apiUrl,
+      heroApi: heroApiUrl,
+      filesBucket: files.name,
+      filesDomain: files.domain,
+    };
+  },
+});

@@ -1,0 +1,221 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { appFactories } from '../functions/apps.js';
+import { routeTable } from '../functions/routes/index.js';
+import { heroBasePath, isProductionStage, mainBasePath } from '../core/platform/stages.js';
+import { tableDefinition } from '../core/platform/table.js';
+import { createTestDeps } from './support/deps.js';
+import {
+  deployWithStandins,
+  dynamoTableArgs,
+  type BucketArgs,
+  type Component,
+  type Deployment,
+  type DynamoArgs,
+  type FunctionArgs,
+  type Route,
+} from './support/sst-standins.js';
+
+/**
+ * The deployment wiring (sst.config.ts and infra/), run against recording stand-ins of SST's globals: API Gateway
+ * routes every operation the Hono apps serve to its group's function and nothing else, the functions are built
+ * and linked as the design says, and production stages keep their data.
+ */
+const STAGE = 'v2-testing';
+
+const ofType = <A>(deployment: Deployment, type: string) =>
+  deployment.components.filter((c) => c.type === type) as Component<A>[];
+const only = <A>(deployment: Deployment, type: string) => {
+  const found = ofType<A>(deployment, type);
+  expect(found, type).toHaveLength(1);
+  return found[0]!;
+};
+
+/** `GET /v2-testing/x/{id}` (API Gateway) and `GET /v2-testing/x/:id{[0-9]+}` (Hono) both become `GET /v2-testing/x/:id`. */
+const gatewayKey = (route: Route) => `${route.method} ${route.path.replace(/\{(\w+)\}/g, ':$1')}`;
+const honoKey = (route: { method: string; path: string }) => `${route.method} ${route.path.replace(/(:\w+)\{[^}]*\}/g, '$1')}`;
+
+const groupsWithOps = [...new Set(routeTable.filter((g) => Object.keys(g.ops).length > 0).map((g) => g.group))];
+const groupsWithoutOps = [...new Set(routeTable.map((g) => g.group))].filter((g) => !groupsWithOps.includes(g));
+
+let dev: Deployment;
+/** Group -> its function's component, for the dev deployment. */
+let functionOf: Map<string, Component<FunctionArgs>>;
+
+beforeAll(async () => {
+  dev = await deployWithStandins(STAGE);
+  functionOf = new Map();
+  for (const fn of ofType<FunctionArgs>(dev, 'sst.aws.Function')) {
+    const group = /^functions\/(.+)\.handler$/.exec(fn.args.handler)?.[1];
+    expect(group, `handler of ${fn.name}`).toBeDefined();
+    functionOf.set(group!, fn);
+  }
+});
+
+const arnOf = (fn: Component<FunctionArgs> | undefined) => (fn?.instance as { arn?: string } | undefined)?.arn;
+
+describe('API Gateway routes = Hono routes', () => {
+  it('every group app has exactly the routes infra sends to its function', async () => {
+    const deps = await createTestDeps({ stage: STAGE });
+    expect(Object.keys(appFactories).sort()).toEqual([...new Set(routeTable.map((g) => g.group))].sort());
+
+    for (const [group, create] of Object.entries(appFactories)) {
+      const app = create(deps);
+      // Hono lists middleware as method ALL; operations are registered with their own method.
+      const served = app.routes.filter((r) => r.method !== 'ALL').map(honoKey);
+      expect(new Set(served).size, `${group} registers a route twice`).toBe(served.length);
+      const arn = arnOf(functionOf.get(group));
+      const routed = dev.routes.filter((r) => arn !== undefined && r.handler === arn).map(gatewayKey);
+      expect(routed.sort(), `routes of ${group}`).toEqual(served.sort());
+    }
+  });
+
+  it('no infra route lacks an app route: every route targets a group function that serves it', () => {
+    const arns = new Map([...functionOf].map(([group, fn]) => [arnOf(fn), group]));
+    expect(dev.routes.length).toBeGreaterThan(0);
+    for (const route of dev.routes) {
+      // A handler path or function args here would make SST create a separate function for the route.
+      expect(typeof route.handler, gatewayKey(route)).toBe('string');
+      expect(arns.has(route.handler as string), `${gatewayKey(route)} targets no group function`).toBe(true);
+    }
+    const opCount = routeTable.reduce((n, g) => n + Object.keys(g.ops).length, 0);
+    expect(dev.routes).toHaveLength(opCount);
+  });
+
+  it('the hero API routes only hero-base operations and the main API only main-base ones', () => {
+    const apis = ofType(dev, 'sst.aws.ApiGatewayV2').map((a) => a.name).sort();
+    expect(apis).toEqual(['Api', 'HeroApi']);
+    const basePathOf = { Api: mainBasePath(STAGE), HeroApi: heroBasePath(STAGE) } as Record<string, string>;
+    expect(basePathOf.Api).toBe('/v2-testing');
+    expect(basePathOf.HeroApi).toBe('/hero-testing');
+
+    for (const base of ['main', 'hero'] as const) {
+      const api = base === 'main' ? 'Api' : 'HeroApi';
+      const expected = routeTable
+        .filter((g) => g.base === base)
+        .flatMap((g) => Object.values(g.ops).map((op) => `${op.method} ${basePathOf[api]}${op.path}`));
+      const routed = dev.routes.filter((r) => r.api === api).map(gatewayKey);
+      expect(routed.sort(), api).toEqual(expected.map((key) => key.replace(/(:\w+)\{[^}]*\}/g, '$1')).sort());
+      for (const route of dev.routes.filter((r) => r.api === api)) {
+        expect(route.path.startsWith(`${basePathOf[api]}/`), gatewayKey(route)).toBe(true);
+      }
+    }
+    // The meta function answers on both bases.
+    const meta = arnOf(functionOf.get('meta'));
+    expect(new Set(dev.routes.filter((r) => r.handler === meta).map((r) => r.api))).toEqual(new Set(['Api', 'HeroApi']));
+  });
+
+  it('maps Hono path parameters to API Gateway ones and routes each group on its own base (synthetic route table)', async () => {
+    const op = (method: string, path: string) => ({ method, path });
+    vi.doMock('../functions/routes/index.js', () => ({
+      routeTable: [
+        { group: 'inner', base: 'main', ops: { a: op('GET', '/account/goods/:goodsId'), b: op('DELETE', '/x/:id{[0-9]+}/y') } },
+        { group: 'hero', base: 'hero', ops: { c: op('PUT', '/heroes/:heroId') } },
+        { group: 'pay', base: 'main', ops: {} },
+      ],
+    }));
+    try {
+      const deployment = await deployWithStandins(STAGE);
+      const fns = ofType<FunctionArgs>(deployment, 'sst.aws.Function');
+      expect(fns.map((f) => f.args.handler).sort()).toEqual(['functions/hero.handler', 'functions/inner.handler']);
+      const arnOfGroup = (group: string) => arnOf(fns.find((f) => f.args.handler === `functions/${group}.handler`));
+      expect(deployment.routes).toEqual([
+        { api: 'Api', method: 'GET', path: '/v2-testing/account/goods/{goodsId}', handler: arnOfGroup('inner') },
+        { api: 'Api', method: 'DELETE', path: '/v2-testing/x/{id}/y', handler: arnOfGroup('inner') },
+        { api: 'HeroApi', method: 'PUT', path: '/hero-testing/heroes/{heroId}', handler: arnOfGroup('hero') },
+      ]);
+    } finally {
+      vi.doUnmock('../functions/routes/index.js');
+    }
+  });
+
+  it('outputs the deployed base URLs and the files bucket', () => {
+    expect(dev.outputs).toEqual({
+      api: 'https://api.execute-api.standin.amazonaws.com/v2-testing',
+      heroApi: 'https://heroapi.execute-api.standin.amazonaws.com/hero-testing',
+      filesBucket: (only(dev, 'sst.aws.Bucket').instance as { name: string }).name,
+      filesDomain: (only(dev, 'sst.aws.Bucket').instance as { domain: string }).domain,
+    });
+  });
+});
+
+describe('functions', () => {
+  it('one per group with at least one route, none for a group without routes', () => {
+    expect([...functionOf.keys()].sort()).toEqual([...groupsWithOps].sort());
+    expect(groupsWithoutOps.length).toBeGreaterThan(0);
+    for (const group of groupsWithoutOps) expect(functionOf.has(group), group).toBe(false);
+  });
+
+  it('are arm64, on a Node LTS runtime, bundled as minified ESM, from a handler that exists', () => {
+    for (const [group, fn] of functionOf) {
+      const { architecture, runtime, nodejs, handler } = fn.args;
+      expect(architecture, group).toBe('arm64');
+      const major = Number(/^nodejs(\d+)\.x$/.exec(runtime ?? '')?.[1]);
+      // LTS lines are the even majors; 22 and 24 are the ones Lambda runs today.
+      expect(major % 2 === 0 && major >= 22, `${group} runtime ${runtime}`).toBe(true);
+      expect(nodejs, group).toEqual({ format: 'esm', minify: true });
+      const file = `${handler.replace(/\.handler$/, '')}.ts`;
+      expect(existsSync(file), file).toBe(true);
+      expect(readFileSync(file, 'utf8'), file).toMatch(/export (const|async function|function) handler\b/);
+    }
+  });
+
+  it('are linked to the table, the files bucket and every secret, under the names functions/deployed.ts reads', () => {
+    const table = only<DynamoArgs>(dev, 'sst.aws.Dynamo');
+    const bucket = only<BucketArgs>(dev, 'sst.aws.Bucket');
+    const secrets = ofType(dev, 'sst.Secret');
+    expect([table.name, bucket.name, ...secrets.map((s) => s.name)]).toEqual(['Table', 'Files', 'TokenSigningKey']);
+    for (const [group, fn] of functionOf) {
+      const link = fn.args.link ?? [];
+      for (const linked of [table, bucket, ...secrets]) expect(link, `${group} -> ${linked.name}`).toContain(linked.instance);
+    }
+  });
+
+  it('the files bucket is publicly readable', () => {
+    expect(only<BucketArgs>(dev, 'sst.aws.Bucket').args.access).toBe('public');
+  });
+});
+
+describe('table', () => {
+  it('has the fields, keys, indexes and TTL of tableDefinition', () => {
+    const { args } = only<DynamoArgs>(dev, 'sst.aws.Dynamo');
+    const { partitionKey, sortKey, ttlAttribute, indexes } = tableDefinition;
+    const keyAttributes = [partitionKey, sortKey, ...Object.values(indexes).flat()];
+    expect(args.fields).toEqual(Object.fromEntries(keyAttributes.map((a) => [a, 'string'])));
+    expect(args.primaryIndex).toEqual({ hashKey: partitionKey, rangeKey: sortKey });
+    expect(args.globalIndexes).toEqual(
+      Object.fromEntries(Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }])),
+    );
+    expect(args.ttl).toBe(ttlAttribute);
+    expect(args.stream).toBeUndefined();
+  });
+});
+
+describe('stages', () => {
+  const effective = (deployment: Deployment) => {
+    const table = dynamoTableArgs(only<DynamoArgs>(deployment, 'sst.aws.Dynamo').args);
+    return {
+      removal: deployment.app.removal,
+      protect: deployment.app.protect,
+      deletionProtection: table.deletionProtectionEnabled,
+      pointInTimeRecovery: (table.pointInTimeRecovery as { enabled?: boolean } | undefined)?.enabled,
+    };
+  };
+
+  it.each(['production', 'prod', 'v2-prod'])('%s retains and protects its data', async (stage) => {
+    expect(isProductionStage(stage)).toBe(true);
+    const deployment = await deployWithStandins(stage);
+    expect(effective(deployment)).toEqual({ removal: 'retain', protect: true, deletionProtection: true, pointInTimeRecovery: true });
+    expect(deployment.outputs.api).toBe(`https://api.execute-api.standin.amazonaws.com/${stage}`);
+  });
+
+  it.each([STAGE, 'dev', 'pr-12'])('%s is disposable: removed with the stage, no deletion protection or PITR', async (stage) => {
+    expect(isProductionStage(stage)).toBe(false);
+    const deployment = stage === STAGE ? dev : await deployWithStandins(stage);
+    expect(effective(deployment)).toEqual({ removal: 'remove', protect: false, deletionProtection: false, pointInTimeRecovery: false });
+  });
+
+  it('every stage names its app game-platform on AWS', () => {
+    expect(dev.app).toMatchObject({ name: 'game-platform', home: 'aws' });
+  });
+});

@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../functions/local/dynamo.js';
+
+/**
+ * `npm start`'s interface, which other tools rely on: PORT, DATA_DIR, SEED_ADMIN_*, /health, a clean stop on
+ * SIGINT/SIGTERM that also stops DynamoDB Local, and data that survives a restart.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'local-server-'));
+const running: ChildProcess[] = [];
+
+async function startServer(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const health = await fetch(`${base}/v2-testing/health`).catch(() => undefined);
+    if (health?.status === 200) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { child, base, output: () => output };
+}
+
+function stopped(child: ChildProcess) {
+  return new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+}
+
+async function post(url: string, body: unknown, token?: string) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+afterAll(() => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('the local server', () => {
+  it('seeds the admin, serves both bases, stops cleanly on SIGINT and finds its data again after a restart', async () => {
+    const credentials = { email: 'admin@example.com', password: 'local admin password' };
+    const first = await startServer({ SEED_ADMIN_EMAIL: credentials.email, SEED_ADMIN_PASSWORD: credentials.password });
+    expect(first.output()).toContain('admin account admin@example.com created');
+
+    const login = await post(`${first.base}/v2-testing/merchant/login`, credentials);
+    expect(login.body.data.role).toBe('admin');
+    const created = await post(`${first.base}/v2-testing/merchant/create`, { merchant_name: 'Kept Across Restarts' }, login.body.data.accessToken);
+    expect(created.status).toBe(200);
+    const heroJwks = await fetch(`${first.base}/hero-testing/.well-known/jwks.json`);
+    expect(((await heroJwks.json()) as { keys: unknown[] }).keys).toHaveLength(1);
+
+    first.child.kill('SIGINT');
+    expect(await stopped(first.child)).toBe(0);
+    expect(first.output()).toContain('SIGINT: stopping');
+
+    // The same port of DynamoDB Local is not needed again: a restart spawns a new one on the same data.
+    const second = await startServer({ SEED_ADMIN_EMAIL: credentials.email, SEED_ADMIN_PASSWORD: credentials.password });
+    expect(second.output()).toContain('admin account admin@example.com exists');
+    const again = await post(`${second.base}/v2-testing/merchant/login`, credentials);
+    // Tokens of the first run stay valid too: the signing key is kept in DATA_DIR.
+    const info = await fetch(`${second.base}/v2-testing/merchant/info`, { headers: { authorization: `Bearer ${login.body.data.accessToken}` } });
+    expect(((await info.json()) as any).data.merchant_name).toBe('Kept Across Restarts');
+    expect(again.status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await stopped(second.child)).toBe(0);
+  }, 180_000);
+
+  it('loads demo data into an empty table and prints the demo credentials', async () => {
+    const demoDir = mkdtempSync(join(tmpdir(), 'local-demo-'));
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
+      env: { ...process.env, PORT: String(port), DATA_DIR: demoDir, SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+    const deadline = Date.now() + 90_000;
+    while (!output.includes('serving') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 250));
+    const match = output.match(/demo merchant account: (\S+) \/ (\S+)/);
+    expect(match).not.toBeNull();
+    const login = await post(`http://127.0.0.1:${port}/v2-testing/merchant/login`, { email: match![1], password: match![2] });
+    expect(login.status).toBe(200);
+    const page = await fetch(`http://127.0.0.1:${port}/v2-testing/merchant/merchant/page`);
+    expect(Object.keys(((await page.json()) as any).data)).toHaveLength(2);
+    child.kill('SIGINT');
+    expect(await stopped(child)).toBe(0);
+  }, 180_000);
+});

@@ -1,0 +1,226 @@
+import { vi } from 'vitest';
+
+/**
+ * Recording stand-ins of the globals SST gives sst.config.ts and infra/ (`$config`, `$app`, `$interpolate`,
+ * `sst.*`). SST's real components need `sst install`, which downloads Pulumi; these only record what infra asks
+ * for, so a test can run sst.config.ts for a stage and inspect the result. Outputs are plain strings here.
+ * A component infra uses without a stand-in fails loudly: add one below, mirroring SST's constructor.
+ */
+
+/** The subset of SST's component args the tests read (names as in SST's FunctionArgs, DynamoArgs, ...). */
+export interface FunctionArgs {
+  handler: string;
+  architecture?: string;
+  runtime?: string;
+  nodejs?: { format?: string; minify?: boolean };
+  link?: unknown[];
+}
+
+export interface DynamoArgs {
+  fields: Record<string, string>;
+  primaryIndex: { hashKey: string; rangeKey?: string };
+  globalIndexes?: Record<string, { hashKey: string; rangeKey?: string }>;
+  ttl?: string;
+  stream?: string;
+  transform?: { table?: Transform };
+}
+
+export interface BucketArgs {
+  access?: 'public' | 'cloudfront';
+}
+
+/** SST's Transform<T>: partial args merged over the defaults, or a callback that edits them in place. */
+type Transform = Record<string, unknown> | ((args: Record<string, unknown>, opts: object, name: string) => void);
+
+export interface Component<A = unknown> {
+  type: string;
+  /** The component name (e.g. `Table`), which is also the `Resource.<name>` key a linked function sees. */
+  name: string;
+  args: A;
+  instance: object;
+}
+
+export interface Route {
+  api: string;
+  method: string;
+  /** The API Gateway path, e.g. `/v2-testing/merchant/create` or `/x/{id}`. */
+  path: string;
+  /** What the route invokes: a function ARN, a handler path or function args. */
+  handler: unknown;
+}
+
+export interface AppConfig {
+  name: string;
+  removal?: 'remove' | 'retain' | 'retain-all';
+  protect?: boolean;
+  home: string;
+}
+
+interface SstConfig {
+  app(input: { stage: string }): AppConfig | Promise<AppConfig>;
+  run(): Promise<Record<string, unknown> | void>;
+}
+
+export interface Deployment {
+  stage: string;
+  /** What app() returned for the stage. */
+  app: AppConfig;
+  /** What run() returned. */
+  outputs: Record<string, unknown>;
+  components: Component[];
+  routes: Route[];
+}
+
+const physical = (stage: string, name: string) => `game-platform-${stage}-${name.toLowerCase()}-standin`;
+
+function recorder(stage: string) {
+  const components: Component[] = [];
+  const routes: Route[] = [];
+  const record = <A>(type: string, name: string, args: A, instance: object) => {
+    if (components.some((c) => c.name === name)) throw new Error(`two components are named ${name}`);
+    components.push({ type, name, args, instance });
+  };
+
+  class Dynamo {
+    readonly name: string;
+    readonly arn: string;
+    constructor(componentName: string, args: DynamoArgs) {
+      this.name = physical(stage, componentName);
+      this.arn = `arn:aws:dynamodb:standin:000000000000:table/${this.name}`;
+      record('sst.aws.Dynamo', componentName, args, this);
+    }
+  }
+
+  class Bucket {
+    readonly name: string;
+    readonly arn: string;
+    readonly domain: string;
+    constructor(componentName: string, args: BucketArgs = {}) {
+      this.name = physical(stage, componentName);
+      this.arn = `arn:aws:s3:::${this.name}`;
+      this.domain = `${this.name}.s3.amazonaws.com`;
+      record('sst.aws.Bucket', componentName, args, this);
+    }
+  }
+
+  class Secret {
+    readonly name: string;
+    readonly value: string;
+    constructor(name: string, placeholder?: string) {
+      this.name = name;
+      this.value = placeholder ?? `standin-value-of-${name}`;
+      record('sst.Secret', name, { placeholder }, this);
+    }
+  }
+
+  class LambdaFunction {
+    readonly name: string;
+    readonly arn: string;
+    constructor(componentName: string, args: FunctionArgs) {
+      this.name = physical(stage, componentName);
+      this.arn = `arn:aws:lambda:standin:000000000000:function:${this.name}`;
+      record('sst.aws.Function', componentName, args, this);
+    }
+  }
+
+  class ApiGatewayV2 {
+    readonly componentName: string;
+    readonly url: string;
+    constructor(componentName: string, args: object = {}) {
+      this.componentName = componentName;
+      this.url = `https://${componentName.toLowerCase()}.execute-api.standin.amazonaws.com`;
+      record('sst.aws.ApiGatewayV2', componentName, args, this);
+    }
+
+    /** Validates the route as SST's ApiGatewayV2.parseRoute does, and refuses duplicates as API Gateway does. */
+    route(rawRoute: string, handler: unknown, args: object = {}) {
+      const parts = rawRoute.split(' ');
+      const [method, path] = parts;
+      if (parts.length !== 2 || !method || !path) throw new Error(`Invalid route ${rawRoute}: expected "METHOD /path"`);
+      if (!['ANY', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'].includes(method)) {
+        throw new Error(`Invalid method ${method} in route ${rawRoute}`);
+      }
+      if (!path.startsWith('/')) throw new Error(`Invalid path ${path} in route ${rawRoute}`);
+      if (routes.some((r) => r.api === this.componentName && r.method === method && r.path === path)) {
+        throw new Error(`duplicate route ${rawRoute} on ${this.componentName}`);
+      }
+      routes.push({ api: this.componentName, method, path, handler });
+      return { rawRoute, handler, args };
+    }
+  }
+
+  const sst = strict('sst', {
+    aws: strict('sst.aws', { Dynamo, Bucket, Function: LambdaFunction, ApiGatewayV2 }),
+    Secret,
+  });
+  return { components, routes, sst };
+}
+
+/** A namespace that throws on members it lacks, so a component without a stand-in fails with its name. */
+function strict<T extends object>(label: string, target: T): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      if (typeof key === 'string' && key !== 'then' && !(key in object)) {
+        throw new Error(`${label}.${key} has no stand-in: add one to test/support/sst-standins.ts`);
+      }
+      return Reflect.get(object, key, receiver);
+    },
+  });
+}
+
+const globals = globalThis as Record<string, unknown>;
+const installed = ['$config', '$app', '$interpolate', 'sst'];
+
+/**
+ * Runs sst.config.ts for a stage as `sst deploy` would (app(), then run() with `$app` set), against fresh
+ * stand-ins and freshly evaluated infra modules (they create their components when imported).
+ */
+export async function deployWithStandins(stage: string): Promise<Deployment> {
+  vi.resetModules();
+  const { components, routes, sst } = recorder(stage);
+  globals.$config = (config: SstConfig) => config;
+  globals.$interpolate = (strings: TemplateStringsArray, ...values: unknown[]) => String.raw({ raw: strings }, ...values);
+  globals.sst = sst;
+  delete globals.$app;
+  try {
+    const config = ((await import('../../sst.config.js' as string)) as { default: SstConfig }).default;
+    const app = await config.app({ stage });
+    // SST defaults removal to 'retain' when app() leaves it out.
+    globals.$app = { name: app.name, stage, removal: app.removal ?? 'retain', protect: app.protect ?? false };
+    const outputs = (await config.run()) ?? {};
+    return { stage, app, outputs, components, routes };
+  } finally {
+    for (const name of installed) delete globals[name];
+  }
+}
+
+/**
+ * The aws.dynamodb.Table args SST's Dynamo builds (platform/src/components/aws/dynamo.ts), after `transform.table`
+ * is applied the way SST's transform() does. Includes SST's own defaults, notably point-in-time recovery on.
+ */
+export function dynamoTableArgs(args: DynamoArgs): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {
+    attributes: Object.entries(args.fields).map(([name, type]) => ({
+      name,
+      type: type === 'string' ? 'S' : type === 'number' ? 'N' : 'B',
+    })),
+    billingMode: 'PAY_PER_REQUEST',
+    hashKey: args.primaryIndex.hashKey,
+    rangeKey: args.primaryIndex.rangeKey,
+    streamEnabled: Boolean(args.stream),
+    pointInTimeRecovery: { enabled: true },
+    ttl: args.ttl === undefined ? undefined : { attributeName: args.ttl, enabled: true },
+    globalSecondaryIndexes: Object.entries(args.globalIndexes ?? {}).map(([name, index]) => ({
+      name,
+      hashKey: index.hashKey,
+      rangeKey: index.rangeKey,
+      projectionType: 'ALL',
+    })),
+  };
+  const transform = args.transform?.table;
+  if (typeof transform === 'function') {
+    transform(defaults, {}, 'TableTable');
+    return defaults;
+  }
+  return { ...defaults, ...transform };
+}
