@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors, type JWK, type CryptoKey } from 'jose';
 import { unauthorized } from './errors.js';
 
@@ -48,7 +49,7 @@ export type SigningJwk = JWK & { kid: string; d: string };
 export async function generateSigningJwk(): Promise<SigningJwk> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(privateKey);
-  const kid = `dev-${new Date().toISOString().slice(0, 10)}-${Math.random().toString(36).slice(2, 8)}`;
+  const kid = `es256-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
   return { ...jwk, kid, alg: 'ES256', use: 'sig' } as SigningJwk;
 }
 
