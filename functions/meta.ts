@@ -1,9 +1,8 @@
 import { basePathOf, composeApps, createGroupApp } from '../core/http/app.js';
 import type { RouteGroup } from '../core/http/operation.js';
-import { openApiDocument } from '../core/http/openapi.js';
 import { referencePage } from '../core/http/reference-page.js';
 import type { Deps } from '../core/platform/deps.js';
-import { heroMetaRoutes, metaRoutes, routeTable } from './routes/index.js';
+import { heroMetaRoutes, metaRoutes } from './routes/meta.js';
 import { lambdaHandler } from './deployed.js';
 
 /**
@@ -17,8 +16,12 @@ function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>
     health: async () => ({ status: 'ok' as const, stage: deps.stage }),
     jwks: async () => deps.tokens.jwks() as never,
     openapi: async () => {
-      // Generated on first request, not at cold start: only this route needs it.
-      document ??= JSON.stringify(openApiDocument(routeTable, routes.base, { basePath }));
+      // Generated on the first request, from modules imported then (their own chunk when deployed): the
+      // generator and every group's schemas are not needed for the health check or the keys.
+      if (!document) {
+        const [{ openApiDocument }, { routeTable }] = await Promise.all([import('../core/http/openapi.js'), import('./routes/index.js')]);
+        document = JSON.stringify(openApiDocument(routeTable, routes.base, { basePath }));
+      }
       return new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     },
     docs: async () =>

@@ -153,7 +153,7 @@ describe('functions', () => {
       const major = Number(/^nodejs(\d+)\.x$/.exec(runtime ?? '')?.[1]);
       // LTS lines are the even majors; 22 and 24 are the ones Lambda runs today.
       expect(major % 2 === 0 && major >= 22, `${group} runtime ${runtime}`).toBe(true);
-      expect(nodejs, group).toEqual({ format: 'esm', minify: true });
+      expect(nodejs, group).toEqual({ format: 'esm', minify: true, splitting: true });
       const file = `${handler.replace(/\.handler$/, '')}.ts`;
       expect(existsSync(file), file).toBe(true);
       expect(readFileSync(file, 'utf8'), file).toMatch(/export (const|async function|function) handler\b/);

@@ -12,7 +12,7 @@ export interface FunctionArgs {
   handler: string;
   architecture?: string;
   runtime?: string;
-  nodejs?: { format?: string; minify?: boolean };
+  nodejs?: { format?: string; minify?: boolean; splitting?: boolean };
   link?: unknown[];
 }
 

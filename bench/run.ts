@@ -1,0 +1,160 @@
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
+import { benchBundles, type BundleResult } from './bundles.js';
+import { createBenchDeps } from './fixtures.js';
+import { benchRequests, unbenchedOperations, type RequestResult } from './requests.js';
+import { envInt, round } from './stats.js';
+import { benchWarm, type WarmResult } from './warm.js';
+
+/**
+ * `npm run bench`: the measures the project owns (docs: ARCHITECTURE.md, "Measures the project owns").
+ *   1. each deployed group's bundle: size and cold init, as ratios to a floor bundle built in the same run;
+ *   2. DynamoDB requests per operation against DynamoDB Local, beside the minimum of its access pattern;
+ *   3. warm cost per request through the Lambda handler, as a ratio to a framework-free floor, and load.
+ * Prints markdown tables and writes bench/results.json.
+ *
+ * Environment: BENCH_PARTS (default 1,2,3), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
+ * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3); BENCH_STRICT=1 exits 1 when a budget is missed.
+ */
+const budgets = { coldInitRatio: 1.3, warmRatio: 1.5 };
+const config = {
+  parts: (process.env.BENCH_PARTS ?? '1,2,3').split(',').map((p) => p.trim()),
+  coldRuns: envInt('BENCH_COLD_RUNS', 15),
+  warmRequests: envInt('BENCH_WARM_REQUESTS', 1000),
+  concurrency: envInt('BENCH_CONCURRENCY', 8),
+  loadSeconds: envInt('BENCH_LOAD_SECONDS', 3),
+};
+// The AWS SDK warns once per client that it will drop Node 20; that is not a finding of the bench.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (!`${warning.name} ${warning.message}`.includes('NodeVersionSupportWarning')) console.warn(`${warning.name}: ${warning.message}`);
+});
+
+const outDir = join(import.meta.dirname, 'out');
+const mark = (pass: boolean) => (pass ? 'pass' : '**FAIL**');
+
+function table(headers: string[], rows: (string | number)[][]): string {
+  const lines = [headers, headers.map(() => '---'), ...rows.map((r) => r.map(String))];
+  return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function printBundles(bundles: BundleResult[]) {
+  console.log(`\n## 1. Bundles (cold init: median of ${config.coldRuns} fresh node processes; budget <= ${budgets.coldInitRatio}x floor)\n`);
+  console.log(
+    table(
+      ['bundle', 'entry KB', 'with chunks KB', 'size x floor', 'cold init ms', 'cold x floor', 'budget', 'top packages (KB)'],
+      bundles.map((b) => [
+        b.name,
+        b.kb,
+        b.totalKb,
+        b.sizeRatio,
+        b.coldInitMs,
+        b.coldInitRatio,
+        b.name === 'floor' ? '-' : mark(b.pass),
+        b.top.map((t) => `${t.package} ${t.kb}`).join(', '),
+      ]),
+    ),
+  );
+}
+
+function printRequests(requests: RequestResult[], unbenched: string[]) {
+  console.log('\n## 2. DynamoDB requests per call (steady state, DynamoDB Local)\n');
+  console.log(
+    table(
+      ['operation', 'group', 'requests', 'minimum', 'check', 'commands', 'minimum because'],
+      requests.map((r) => [
+        r.operation,
+        r.group,
+        r.measured,
+        r.minimum,
+        r.status !== r.expectedStatus ? `**HTTP ${r.status}**` : r.measured === r.minimum ? 'ok' : r.measured > r.minimum ? '**ABOVE**' : '**BELOW**',
+        Object.entries(r.commands).map(([name, n]) => `${name} x${n}`).join(', ') || '-',
+        r.reason,
+      ]),
+    ),
+  );
+  if (unbenched.length) console.warn(`\nWARNING: operations of the route table with no entry in bench/operations.ts: ${unbenched.join(', ')}`);
+}
+
+function printWarm(warm: WarmResult[]) {
+  const c = warm[0]?.load.concurrency ?? config.concurrency;
+  console.log(`\n## 3. Warm Lambda handler vs floor (median latency of ${config.warmRequests} sequential requests; budget <= ${budgets.warmRatio}x)\n`);
+  console.log(
+    table(
+      ['operation', 'handler ms', 'floor ms', 'x floor', 'budget', 'CPU us/req handler / floor', `handler rps / p99 ms (c=${c})`, `floor rps / p99 ms (c=${c})`],
+      warm.map((w) => [
+        w.operation,
+        w.appMedianMs,
+        w.floorMedianMs,
+        w.ratio,
+        mark(w.pass),
+        `${w.appCpuUsPerRequest} / ${w.floorCpuUsPerRequest} (${w.cpuRatio}x)`,
+        `${w.load.app.rps} / ${w.load.app.p99Ms}`,
+        `${w.load.floor.rps} / ${w.load.floor.p99Ms}`,
+      ]),
+    ),
+  );
+}
+
+async function main() {
+  const started = performance.now();
+  const results: Record<string, unknown> = {
+    timestamp: new Date().toISOString(),
+    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, platform: process.platform, arch: process.arch, memoryGB: round(totalmem() / 2 ** 30, 1) },
+    config,
+    budgets,
+  };
+  let failed = false;
+
+  if (config.parts.includes('1')) {
+    const bundles = await benchBundles({ outDir, runs: config.coldRuns, budget: budgets.coldInitRatio, env: process.env });
+    results.bundles = bundles;
+    failed ||= bundles.some((b) => !b.pass);
+    printBundles(bundles);
+  }
+
+  let dynamo: LocalDynamo | undefined;
+  const stop = () => dynamo?.stop();
+  process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
+  try {
+    if (config.parts.includes('2') || config.parts.includes('3')) {
+      dynamo = await startDynamoLocal();
+      const deps = await createBenchDeps(dynamo.endpoint);
+      if (config.parts.includes('2')) {
+        const requests = await benchRequests(deps);
+        const unbenched = unbenchedOperations();
+        results.requests = requests;
+        results.unbenched = unbenched;
+        failed ||= requests.some((r) => !r.ok);
+        printRequests(requests, unbenched);
+      }
+      if (config.parts.includes('3')) {
+        const warm = await benchWarm(deps, {
+          outDir,
+          requests: config.warmRequests,
+          concurrency: config.concurrency,
+          seconds: config.loadSeconds,
+          budget: budgets.warmRatio,
+        });
+        results.warm = warm;
+        failed ||= warm.some((w) => !w.pass);
+        printWarm(warm);
+      }
+    }
+  } finally {
+    await stop();
+  }
+
+  results.durationSeconds = round((performance.now() - started) / 1000, 1);
+  const file = join(import.meta.dirname, 'results.json');
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\n${failed ? 'Some budgets are missed (marked above).' : 'All budgets met.'} Took ${results.durationSeconds} s; results in bench/results.json`);
+  if (failed && process.env.BENCH_STRICT === '1') process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
