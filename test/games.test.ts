@@ -157,3 +157,20 @@ describe('update_single_game', () => {
     expect(unchanged.body.data.gameName).toBe('Renamed');
   });
 });
+
+describe('status change racing game creation', () => {
+  it('leaves every game of the merchant with the liveness of its final status', async () => {
+    const owner = await merchantWithToken(deps, 0);
+    const admin = await accountWithToken(deps, 'admin');
+    const saves = Array.from({ length: 6 }, () => call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gamePayload(newCode()) }));
+    const activate = call(app, 'POST', `${base}/merchant/status`, { token: admin.token, body: { merchant_id: owner.merchant.id, status: 1 } });
+    const results = await Promise.all([...saves, activate]);
+    expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    const final = await call(app, 'GET', `${base}/merchant/status`, { token: owner.token });
+    const mine = await call(app, 'GET', `${base}/merchant/games`, { token: owner.token, query: { pageSize: 100 } });
+    for (const game of mine.body.data.games) {
+      const detail = await call(app, 'GET', `${base}/merchant/games/detail`, { query: { code: game.code } });
+      expect(detail.status).toBe(final.body.data.status === 1 ? 200 : 404);
+    }
+  });
+});

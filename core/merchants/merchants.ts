@@ -93,6 +93,20 @@ export async function merchantStatusOf(deps: Deps, caller: TokenClaims, merchant
  * change or a game created meanwhile makes this fail and be retried rather than leave a game behind.
  */
 export async function setMerchantStatus(deps: Deps, merchantId: number, status: number) {
+  // The merchant and its games are read from indexes, which lag writes slightly; a transaction refused
+  // because of that (or of a concurrent change) is tried again on fresh reads before giving up.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await trySetMerchantStatus(deps, merchantId, status);
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+      if (attempt === 3) throw conflict('merchant or its games changed meanwhile; retry');
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
+
+async function trySetMerchantStatus(deps: Deps, merchantId: number, status: number) {
   const merchant = await findMerchantById(deps, merchantId);
   if (!merchant) throw notFound(`merchant_id: no merchant ${merchantId}`);
   const games = await deps.db.send(
