@@ -1,65 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createGame } from '../core/games/games.js';
 import { GameCreate } from '../core/games/models.js';
-import { createDocumentClient } from '../core/platform/db.js';
 import type { Deps } from '../core/platform/deps.js';
-import { diskFileStore } from '../core/platform/files.js';
-import { LOCAL_STAGE } from '../core/platform/stages.js';
-import { createTokenService, generateSigningJwk, type SigningJwk } from '../core/platform/tokens.js';
-import { ensureTable } from '../functions/local/dynamo.js';
+import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
+import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
 
-export { accountWithToken, merchantWithToken };
+export { accountWithToken, merchantWithToken, gamePayload };
 
-export interface BenchDeps extends Deps {
-  endpoint: string;
-  signingKey: SigningJwk;
-  filesDir: string;
-}
+export type BenchDeps = LocalDeps;
 
-/** Deps as test/support/deps.ts builds them (fresh table, signing key and file folder), outside vitest. */
-export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
-  const table = `bench-${randomUUID()}`;
-  await ensureTable(endpoint, table);
-  const stage = LOCAL_STAGE;
-  const signingKey = await generateSigningJwk();
-  const filesDir = mkdtempSync(join(tmpdir(), 'bench-files-'));
-  const now = () => new Date();
-  return {
-    stage,
-    production: false,
-    db: createDocumentClient({ endpoint }),
-    table,
-    files: diskFileStore(filesDir),
-    tokens: await createTokenService({ signingKey, issuer: `game-platform/${stage}`, now }),
-    now,
-    endpoint,
-    signingKey,
-    filesDir,
-  };
-}
+/** Deps as the tests build them (fresh table, signing key and file folder), outside vitest. */
+export const createBenchDeps = (endpoint: string): Promise<BenchDeps> => createLocalDeps(endpoint, { tablePrefix: 'bench' });
 
-let codes = 0;
-export const newCode = () => `bench-${++codes}-${Date.now().toString(36)}`;
-
-export const gamePayload = (code: string) => ({
-  code,
-  game_name: `Name of ${code}`,
-  describe: 'A game',
-  logo: 'merchant/1/logo.png',
-  coverImg: 'merchant/1/cover.png',
-  dev: 'Dev Team',
-  genre: 'rpg',
-  platform: ['web'],
-  tags: ['fun'],
-  images: ['merchant/1/a.png'],
-  link: { web: 'https://play.example.com' },
-  game_url: 'https://play.example.com',
-  releaseDate: '2026-05-01',
-});
+export const newCode = () => newGameCode('bench');
 
 type Owner = Awaited<ReturnType<typeof merchantWithToken>>;
 

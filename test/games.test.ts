@@ -3,6 +3,7 @@ import { createInnerApp } from '../functions/inner.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
+import { gamePayload, newCode } from './support/games.js';
 
 let deps: TestDeps;
 let app: ReturnType<typeof createInnerApp>;
@@ -11,24 +12,6 @@ const base = '/v2-testing';
 beforeAll(async () => {
   deps = await createTestDeps();
   app = createInnerApp(deps);
-});
-
-let codes = 0;
-const newCode = () => `game-${++codes}-${Date.now().toString(36)}`;
-const gamePayload = (code: string) => ({
-  code,
-  game_name: `Name of ${code}`,
-  describe: 'A game',
-  logo: 'merchant/1/logo.png',
-  coverImg: 'merchant/1/cover.png',
-  dev: 'Dev Team',
-  genre: 'rpg',
-  platform: ['web'],
-  tags: ['fun'],
-  images: ['merchant/1/a.png'],
-  link: { web: 'https://play.example.com' },
-  game_url: 'https://play.example.com',
-  releaseDate: '2026-05-01',
 });
 
 async function saveGame(token: string, code = newCode()) {

@@ -38,7 +38,7 @@ describe('auth rules on every protected operation', () => {
 
     deps.setNow(new Date(Date.now() - 48 * 3600_000));
     const old = await deps.tokens.issue('merchant', accountId, { role: 'admin', email });
-    deps.setNow(new Date());
+    deps.setNow(undefined);
     const expired = await call(app, op.method, path, { token: old.token });
     expect(expired.status).toBe(401);
     expect(expired.body.message).toMatch(/expired/);

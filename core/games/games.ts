@@ -32,14 +32,19 @@ const counterKey = { pk: 'COUNTER#game', sk: 'COUNTER' };
 /** The most games a single catalogue read returns (query_new_merchant, a merchant's own list). */
 export const CATALOGUE_LIMIT = 1000;
 
+/** The fields both game record shapes of the seed share. */
+const commonFields = (item: GameItem) => ({
+  id: item.id,
+  game_url: item.game_url,
+  describe: item.describe,
+  logo: item.logo,
+  merchant_id: item.merchantId,
+  code: item.code,
+});
+
 export function toGameRecord(item: GameItem): GameRecord {
   return {
-    id: item.id,
-    game_url: item.game_url,
-    describe: item.describe,
-    logo: item.logo,
-    merchant_id: item.merchantId,
-    code: item.code,
+    ...commonFields(item),
     head_image: item.coverImg,
     gameName: item.game_name,
     dev: item.dev,
@@ -57,12 +62,7 @@ export function toGameRecord(item: GameItem): GameRecord {
 
 function toGameListRecord(item: GameItem, merchant: Merchant | undefined): GameListRecord {
   return {
-    id: item.id,
-    game_url: item.game_url,
-    describe: item.describe,
-    logo: item.logo,
-    merchant_id: item.merchantId,
-    code: item.code,
+    ...commonFields(item),
     back_ground_image: merchant?.back_ground_image ?? null,
     social_links: merchant?.social_links ?? null,
     merchant_email: merchant?.merchant_email ?? '',

@@ -45,14 +45,18 @@ export const GameCreate = z.object({
 });
 export type GameCreate = z.infer<typeof GameCreate>;
 
-/** Game record, new-merchant page shape (query_new_merchant, game_detail, the merchant's own games). */
-export const GameRecord = z.object({
+/** The fields both game record shapes of the seed share. */
+const GameCommon = z.object({
   id: z.int(),
   game_url: z.string(),
   describe: z.string(),
   logo: z.string(),
   merchant_id: z.int(),
   code: z.string(),
+});
+
+/** Game record, new-merchant page shape (query_new_merchant, game_detail, the merchant's own games). */
+export const GameRecord = z.extend(GameCommon, {
   head_image: z.string(),
   gameName: z.string(),
   dev: z.string(),
@@ -69,13 +73,7 @@ export const GameRecord = z.object({
 export type GameRecord = z.infer<typeof GameRecord>;
 
 /** Game record, games list shape (gamelist): the game with its merchant's fields. */
-export const GameListRecord = z.object({
-  id: z.int(),
-  game_url: z.string(),
-  describe: z.string(),
-  logo: z.string(),
-  merchant_id: z.int(),
-  code: z.string(),
+export const GameListRecord = z.extend(GameCommon, {
   back_ground_image: z.nullable(z.array(z.string())),
   social_links: z.nullable(z.array(z.object({ name: z.string(), url: z.string() }))),
   merchant_email: z.string(),
