@@ -20,4 +20,3 @@ export const unauthorized = (message = 'a valid bearer token is required') => ne
 export const forbidden = (message: string) => new AppError(403, message);
 export const notFound = (message: string) => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
-export const unavailable = (message: string) => new AppError(503, message);

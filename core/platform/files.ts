@@ -1,5 +1,5 @@
 import { mkdir, writeFile, readFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 
 /**
  * Object storage behind one interface: S3 in a deployed stage, a folder on local disk in the embedded
@@ -62,5 +62,3 @@ export function s3FileStore(bucket: string): FileStore {
     },
   };
 }
-
-export const joinKey = (...parts: string[]) => join(...parts).split(sep).join('/');

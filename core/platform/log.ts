@@ -17,7 +17,3 @@ function load(): Promise<Logger> {
 export async function logError(message: string, details: Record<string, unknown>) {
   (await load()).error(message, details);
 }
-
-export async function logInfo(message: string, details: Record<string, unknown> = {}) {
-  (await load()).info(message, details);
-}

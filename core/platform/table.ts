@@ -15,8 +15,6 @@ export const tableDefinition = {
   },
 } as const;
 
-export type IndexName = keyof typeof tableDefinition.indexes;
-
 /** The CreateTable input for DynamoDB Local and the tests (infra/table.ts maps the same definition to SST). */
 export function createTableInput(tableName: string) {
   const { partitionKey, sortKey, indexes } = tableDefinition;

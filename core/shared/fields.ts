@@ -24,5 +24,3 @@ export const paging = {
   page: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 0),
   pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
 };
-
-export const pageCount = (total: number, pageSize: number) => Math.ceil(total / pageSize);
