@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { Resource } from 'sst/resource';
+import { createIdTokenVerifier, parseOAuthProviders } from '../core/identity/id-tokens.js';
 import { createDocumentClient } from '../core/platform/db.js';
 import type { Deps } from '../core/platform/deps.js';
 import { s3FileStore } from '../core/platform/files.js';
@@ -13,6 +14,7 @@ interface LinkedResources {
   Table: { name: string };
   Files: { name: string };
   TokenSigningKey: { value: string };
+  OAuthProviders: { value: string };
 }
 
 let deps: Promise<Deps> | undefined;
@@ -35,6 +37,7 @@ export function deployedDeps(): Promise<Deps> {
         issuer: `game-platform/${stage}`,
         now,
       }),
+      idTokens: createIdTokenVerifier(parseOAuthProviders(resources.OAuthProviders.value), { now }),
       now,
     };
   })());

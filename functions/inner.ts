@@ -3,10 +3,11 @@ import type { Deps } from '../core/platform/deps.js';
 import { createGame, listAllGames, listMerchantGames, liveGame, liveGamesByCode, updateGame } from '../core/games/games.js';
 import { createMerchant, issueServerToken, merchantStatusOf, requireMerchant, setMerchantStatus } from '../core/merchants/merchants.js';
 import { saveMerchantFile } from '../core/merchants/uploads.js';
+import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The inner group: merchant console and game catalogue. Routes only translate HTTP to the core domains. */
+/** The inner group: merchant console, game catalogue and wallet sign-in. Routes only translate HTTP to the core domains. */
 export const createInnerApp = (deps: Deps) =>
   createGroupApp(deps, innerRoutes, {
     create_merchant: ({ deps, auth, body }) => createMerchant(deps, auth, body),
@@ -21,6 +22,8 @@ export const createInnerApp = (deps: Deps) =>
     game_detail: ({ deps, query }) => liveGame(deps, query.code),
     query_new_merchant: ({ deps }) => liveGamesByCode(deps),
     update_single_game: ({ deps, auth, body }) => updateGame(deps, auth, body),
+    chainwallet_register: ({ deps, body }) => registerWallet(deps, body),
+    chainwallet_token: ({ deps, auth, query }) => gameTokenFor(deps, auth.sub, query.game_code),
   });
 
 export const handler = lambdaHandler(createInnerApp);

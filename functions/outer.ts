@@ -1,9 +1,15 @@
 import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/platform/deps.js';
-import { outerRoutes } from './routes/index.js';
+import { issueNonce } from '../core/identity/wallet.js';
+import { loginZk } from '../core/identity/zklogin.js';
+import { outerRoutes } from './routes/outer.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The outer group. No operation of it is implemented yet, so it answers 404 in its envelope to every path. */
-export const createOuterApp = (deps: Deps) => createGroupApp(deps, outerRoutes, {});
+/** The outer group: player sign-in (the wallet's nonce, zkLogin). */
+export const createOuterApp = (deps: Deps) =>
+  createGroupApp(deps, outerRoutes, {
+    getNonce: ({ deps, query }) => issueNonce(deps, query.address),
+    login_zk: ({ deps, body }) => loginZk(deps, body.id_token, body.game_code),
+  });
 
 export const handler = lambdaHandler(createOuterApp);

@@ -1,13 +1,25 @@
+import { bearerToken } from '../core/http/auth.js';
 import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/platform/deps.js';
+import { saveParams } from '../core/identity/params.js';
+import { bindSocial, listSocialBindings, userBySocialId } from '../core/identity/social.js';
+import { zkInfo } from '../core/identity/zklogin.js';
 import { login } from '../core/merchants/accounts.js';
 import { withoutkeyRoutes } from './routes/withoutkey.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The withoutkey group: operations that need no token. */
+/** The withoutkey group: console sign-in, social binding, player parameters and zkLogin lookups. */
 export const createWithoutkeyApp = (deps: Deps) =>
   createGroupApp(deps, withoutkeyRoutes, {
     merchant_login: ({ deps, body }) => login(deps, body.email, body.password),
+    query_social_bind: async ({ deps, auth }) => {
+      const bindings = await listSocialBindings(deps, auth.sub);
+      return { data: bindings, totalPage: 1 };
+    },
+    bind_social: ({ deps, auth, body }) => bindSocial(deps, auth.sub, body.id_token),
+    save_params: ({ deps, auth, body }) => saveParams(deps, auth.sub, body),
+    querybysocialid: ({ deps, query }) => userBySocialId(deps, query.provider, query.socialId),
+    query_zk_info: ({ deps, req }) => zkInfo(deps, bearerToken(req.header('authorization'))),
   });
 
 export const handler = lambdaHandler(createWithoutkeyApp);

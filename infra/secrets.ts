@@ -6,5 +6,12 @@
 /** The private ES256 (EC P-256) JWK, as JSON with a `kid`, that signs this stage's tokens; its public half is served at /.well-known/jwks.json. */
 export const tokenSigningKey = new sst.Secret('TokenSigningKey');
 
+/**
+ * The OpenID Connect providers whose id_tokens zkLogin and social binding accept, as JSON:
+ * `[{"name":"google","issuer":"https://accounts.google.com","jwksUri":"https://www.googleapis.com/oauth2/v3/certs","clientIds":["…"]}]`.
+ * Not secret, but per stage and set the same way; "[]" turns those operations off (503).
+ */
+export const oauthProviders = new sst.Secret('OAuthProviders', '[]');
+
 /** Every secret the functions read. Later issues add theirs here. */
-export const secrets = [tokenSigningKey];
+export const secrets = [tokenSigningKey, oauthProviders];

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
 import { createAllApps } from '../functions/apps.js';
-import { innerRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
+import { innerRoutes, outerRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
+import type { TokenKind } from '../core/platform/tokens.js';
 import { createTokenService, generateSigningJwk } from '../core/platform/tokens.js';
 import type { OperationSpec } from '../core/http/operation.js';
 import { call } from './support/http.js';
@@ -23,7 +25,10 @@ async function itemCount() {
   return out.Count ?? 0;
 }
 
-const protectedOps = [...Object.values(innerRoutes.ops), ...Object.values(withoutkeyRoutes.ops)].filter((op) => op.auth !== 'open');
+const allOps = [innerRoutes, outerRoutes, withoutkeyRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
+const protectedOps = allOps.filter((op) => op.auth !== 'open');
+const kindsOf = (op: OperationSpec) => (op.auth === 'open' ? [] : op.auth.tokens);
+const allKinds: TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];
 
 describe('auth rules on every protected operation', () => {
   it.each(protectedOps.map((op) => [op.name, op] as const))('%s: no token, expired, forged, unsigned or wrong-audience tokens are 401', async (_name, op) => {
@@ -36,30 +41,33 @@ describe('auth rules on every protected operation', () => {
     expect(none.status).toBe(401);
     expect(none.body).toEqual(envelopeOf(401));
 
-    deps.setNow(new Date(Date.now() - 48 * 3600_000));
-    const old = await deps.tokens.issue('merchant', accountId, { role: 'admin', email });
+    const kind = kindsOf(op)[0]!;
+    deps.setNow(new Date(Date.now() - 40 * 24 * 3600_000));
+    const old = await deps.tokens.issue(kind, accountId, { role: 'admin', email });
     deps.setNow(undefined);
     const expired = await call(app, op.method, path, { token: old.token });
     expect(expired.status).toBe(401);
     expect(expired.body.message).toMatch(/expired/);
 
     const otherKey = await createTokenService({ signingKey: { ...(await generateSigningJwk()), kid: deps.signingKey.kid }, issuer: 'game-platform/v2-testing' });
-    const forged = await otherKey.issue('merchant', accountId, { role: 'admin', email });
+    const forged = await otherKey.issue(kind, accountId, { role: 'admin', email });
     expect((await call(app, op.method, path, { token: forged.token })).status).toBe(401);
 
-    const unsigned = new UnsecuredJWT({ role: 'admin' }).setAudience('merchant').setSubject(accountId).setIssuer('game-platform/v2-testing').setExpirationTime('1h').encode();
+    const unsigned = new UnsecuredJWT({ role: 'admin' }).setAudience(kind).setSubject(accountId).setIssuer('game-platform/v2-testing').setExpirationTime('1h').encode();
     expect((await call(app, op.method, path, { token: unsigned })).status).toBe(401);
 
-    const wrongAudience = await deps.tokens.issue('server', accountId, { merchant_id: 1 });
-    const refused = await call(app, op.method, path, { token: wrongAudience.token });
-    expect(refused.status).toBe(401);
-    expect(refused.body.message).toMatch(/expected a merchant token/);
+    for (const wrong of allKinds.filter((k) => !kindsOf(op).includes(k))) {
+      const wrongAudience = await deps.tokens.issue(wrong, accountId, { role: 'admin', merchant_id: 1 });
+      const refused = await call(app, op.method, path, { token: wrongAudience.token });
+      expect(refused.status, `${wrong} token`).toBe(401);
+      expect(refused.body.message).toMatch(/^token is not valid here: expected a /);
+    }
 
     // Right key, right audience, but another issuer (another stage's key would also fail on the signature).
     const key = await importJWK(deps.signingKey, 'ES256');
     const otherStage = await new SignJWT({ role: 'admin' })
       .setProtectedHeader({ alg: 'ES256', kid: deps.signingKey.kid })
-      .setAudience('merchant').setSubject(accountId).setIssuer('game-platform/prod').setExpirationTime('1h').sign(key);
+      .setAudience(kind).setSubject(accountId).setIssuer('game-platform/prod').setExpirationTime('1h').sign(key);
     expect((await call(app, op.method, path, { token: otherStage })).status).toBe(401);
   });
 });
@@ -84,20 +92,32 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'game_detail', method: 'GET', path: '/merchant/games/detail', query: {}, field: /^query\.code/ },
     { op: 'save_file', method: 'POST', path: '/merchant/file', body: { file: 'x' }, field: /^body: expected multipart/ },
     { op: 'merchant_login', method: 'POST', path: '/merchant/login', body: { email: 'a@b.co' }, field: /^body\.password/ },
+    { op: 'getNonce', method: 'GET', path: '/account/nonce', query: { address: '0x12' }, field: /^query\.address/ },
+    { op: 'login_zk', method: 'POST', path: '/account/login/zk', body: { id_token: 'not a jwt' }, field: /^body\.id_token/ },
+    { op: 'chainwallet_register', method: 'POST', path: '/account/register/chainwallet', body: { uuid: 'x', address: '0x1', signature: 'AA==' }, field: /^body\.uuid/ },
+    { op: 'chainwallet/token', method: 'GET', path: '/account/chainwallet/token', query: {}, field: /^query\.game_code/ },
+    { op: 'bind social', method: 'POST', path: '/account/social/bind', body: {}, field: /^body\.id_token/ },
+    { op: 'save_params', method: 'POST', path: '/account/params', body: { 'bad key!': 'x' }, field: /^body\.bad key!/ },
+    { op: 'save_params', method: 'POST', path: '/account/params', body: { ref: 'x'.repeat(513) }, field: /^body\.ref/ },
+    { op: 'querybysocialid', method: 'GET', path: '/account/social', query: { provider: 'google' }, field: /^query\.socialId/ },
   ];
 
   it('covers every operation that takes input', () => {
-    const withInput = ([...Object.values(innerRoutes.ops), ...Object.values(withoutkeyRoutes.ops)] as OperationSpec[]).filter((op) => op.body || op.query || op.params);
+    const withInput = allOps.filter((op) => op.body || op.query || op.params);
     expect(new Set(cases.map((c) => c.op))).toEqual(new Set(withInput.map((op) => op.name)));
   });
 
   it.each(cases.map((c) => [`${c.op} ${JSON.stringify(c.body ?? c.query)}`, c] as const))('%s', async (_label, c) => {
     const admin = await merchantWithToken(deps);
-    const token = (await deps.tokens.issue('merchant', admin.accountId, { role: 'admin', email: admin.email })).token;
+    const op = allOps.find((o) => o.name === c.op)!;
+    // A valid token of the kind the operation takes, so that only the input is wrong.
+    const kind = kindsOf(op)[0] ?? 'merchant';
+    const token = (await deps.tokens.issue(kind, kind === 'merchant' ? admin.accountId : randomUUID(), { role: 'admin', email: admin.email, merchant_id: admin.merchant.id })).token;
     const before = await itemCount();
     const res = await call(app, c.method, `${base}${c.path}`, { token, body: c.body, query: c.query });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 400, message: expect.stringMatching(c.field), data: null });
+    const envelope = c.path.startsWith('/merchant') ? { code: 400, message: expect.stringMatching(c.field), data: null } : { statusCode: 400, message: expect.stringMatching(c.field) };
+    expect(res.body).toEqual(envelope);
     expect(await itemCount()).toBe(before);
   });
 });

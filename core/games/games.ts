@@ -197,6 +197,13 @@ export async function liveGamesByCode(deps: Deps): Promise<Record<string, GameRe
   return Object.fromEntries(items.map((item) => [item.code, toGameRecord(item)]));
 }
 
+/** The game of a code, published or not; 404 naming `field` when there is none. */
+export async function requireGame(deps: Deps, code: string, field = 'game_code') {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));
+  if (!out.Item) throw notFound(`${field}: no game ${code}`);
+  return out.Item as GameItem;
+}
+
 /** game_detail: a live game by code; a game of a merchant that is not active is not public. */
 export async function liveGame(deps: Deps, code: string): Promise<GameRecord> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));

@@ -12,10 +12,14 @@ export const adminAuth: AuthRule = { tokens: ['merchant'], role: 'admin' };
 /** Reads `Authorization: Bearer …` and verifies it against the rule; 401 without a valid token, 403 without the role. */
 export async function authenticate(c: Context, rule: AuthRule, deps: Deps): Promise<TokenClaims | undefined> {
   if (rule === 'open') return undefined;
-  const header = c.req.header('authorization');
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  if (!match) throw unauthorized('Authorization header with a Bearer token is required');
-  const claims = await deps.tokens.verify(match[1]!, rule.tokens);
+  const claims = await deps.tokens.verify(bearerToken(c.req.header('authorization')), rule.tokens);
   if (rule.role === 'admin' && claims.role !== 'admin') throw forbidden('this operation is for admin accounts');
   return claims;
+}
+
+/** The token of an `Authorization: Bearer <token>` header; 401 when there is none. */
+export function bearerToken(header: string | undefined): string {
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  if (!match) throw unauthorized('Authorization header with a Bearer token is required');
+  return match[1]!;
 }

@@ -7,8 +7,11 @@
  * - the hero base: bare JSON; errors are `{message, statusCode}`.
  */
 export type ErrorEnvelope = 'merchant' | 'account' | 'hero';
-/** How an operation wraps its result: `merchant` and `paged` envelopes, or the bare record. */
-export type SuccessEnvelope = 'merchant' | 'paged' | 'bare';
+/**
+ * How an operation wraps its result: the merchant envelope; `paged`, a list in `{data, statusCode, message,
+ * totalPage}`; `data`, one record in that envelope with totalPage 1; or the bare record.
+ */
+export type SuccessEnvelope = 'merchant' | 'paged' | 'data' | 'bare';
 
 export function errorEnvelopeOf(base: 'main' | 'hero', pathInBase: string): ErrorEnvelope {
   if (base === 'hero') return 'hero';
@@ -34,6 +37,8 @@ export function successBody(envelope: SuccessEnvelope, status: number, result: u
       const { data, totalPage } = result as { data: unknown; totalPage?: number };
       return { data, statusCode: status, message: 'success', totalPage: totalPage ?? 1 };
     }
+    case 'data':
+      return { data: result, statusCode: status, message: 'success', totalPage: 1 };
     case 'bare':
       return result;
   }

@@ -182,6 +182,10 @@ function successResponse(op: OperationSpec, where: string): JsonSchema {
       description: 'Success, in the paged envelope `{data, statusCode, message, totalPage}`.',
       schema: envelopeSchema({ data: record, statusCode: status, message: { type: 'string' }, totalPage: { type: 'integer', minimum: 0 } }),
     },
+    data: {
+      description: 'Success, one record in the account envelope `{data, statusCode, message, totalPage}` (totalPage 1).',
+      schema: envelopeSchema({ data: record, statusCode: status, message: { type: 'string' }, totalPage: { type: 'integer', const: 1 } }),
+    },
     bare: { description: 'Success: the record itself.', schema: record },
   };
   const { description, schema } = bodies[op.envelope];

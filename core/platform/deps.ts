@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { IdTokenVerifier } from '../identity/id-tokens.js';
 import type { FileStore } from './files.js';
 import type { TokenService } from './tokens.js';
 
@@ -14,5 +15,7 @@ export interface Deps {
   table: string;
   tokens: TokenService;
   files: FileStore;
+  /** OpenID Connect id_tokens of the stage's configured providers (zkLogin, social binding). */
+  idTokens: IdTokenVerifier;
   now: () => Date;
 }

@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server';
 import { join } from 'node:path';
+import { createIdTokenVerifier, parseOAuthProviders } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
 import type { Deps } from '../../core/platform/deps.js';
 import { diskFileStore } from '../../core/platform/files.js';
@@ -46,6 +47,8 @@ try {
     table,
     files,
     tokens: await createTokenService({ signingKey: await localSigningKey(dataDir), issuer: `game-platform/${stage}`, now }),
+    // OAUTH_PROVIDERS: the providers zkLogin and social binding accept (JSON, see docs/api.md); none by default.
+    idTokens: createIdTokenVerifier(parseOAuthProviders(process.env.OAUTH_PROVIDERS), { now }),
     now,
   };
   await seedLocal(deps, dataDir, process.env, log);

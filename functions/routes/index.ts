@@ -1,6 +1,7 @@
 import { defineGroup, type RouteGroup } from '../../core/http/operation.js';
 import { innerRoutes } from './inner.js';
 import { heroMetaRoutes, metaRoutes } from './meta.js';
+import { outerRoutes } from './outer.js';
 import { withoutkeyRoutes } from './withoutkey.js';
 
 /**
@@ -8,14 +9,13 @@ import { withoutkeyRoutes } from './withoutkey.js';
  * (infra/api.ts) and the OpenAPI documents are all derived from it. A group lists only implemented
  * operations; a group with none is not deployed.
  */
-export const outerRoutes = defineGroup('outer', 'main', {});
 export const chainRoutes = defineGroup('chain', 'main', {});
 export const thirdPayRoutes = defineGroup('third-pay', 'main', {});
 export const payRoutes = defineGroup('pay', 'main', {});
 export const partnerStoreRoutes = defineGroup('partner-store', 'main', {});
 export const heroRoutes = defineGroup('hero', 'hero', {});
 
-export { innerRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
+export { innerRoutes, outerRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
 
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,

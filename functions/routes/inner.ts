@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import { adminAuth, merchantAuth, open } from '../../core/http/auth.js';
+import { adminAuth, merchantAuth, open, tokens } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { CodeQuery, GameCreate, GamePage, GameRecord, GameUpdate, GameUpdated, MerchantGamePage, NewMerchantPage, PageQuery } from '../../core/games/models.js';
+import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
 import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile, merchantStatus } from '../../core/merchants/models.js';
 
 const noMerchant = 'the account has no merchant yet';
@@ -159,5 +160,35 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'bare',
     response: GameUpdated,
     errors: { 400: 'a field is invalid', ...tokenErrors, 403: "the game is another merchant's", 404: 'no game with that code' },
+  },
+  chainwallet_register: {
+    name: 'chainwallet_register',
+    method: 'POST',
+    path: '/account/register/chainwallet',
+    auth: open,
+    summary: 'Sign in with a Sui wallet',
+    description:
+      "`signature` is the wallet's Sui personal-message signature (Ed25519, Secp256k1 or Secp256r1) of the message getNonce gave for `address`. The nonce is consumed with the binding, so a signature works once. The address is bound to user `uuid` (a new account with wallet_type 1 if unseen); signing in again with the same pair returns a new token pair.",
+    body: RegisterBody,
+    status: 200,
+    envelope: 'bare',
+    response: TokenPair,
+    errors: {
+      400: 'uuid, address or signature malformed',
+      401: 'no live nonce for the address, or the signature is not by the address over that nonce',
+      409: 'the address is bound to another user, or the user to another address',
+    },
+  },
+  chainwallet_token: {
+    name: 'chainwallet/token',
+    method: 'GET',
+    path: '/account/chainwallet/token',
+    auth: tokens('platform'),
+    summary: 'A fresh game token for one game',
+    query: GameCodeQuery,
+    status: 200,
+    envelope: 'data',
+    response: GameTokenResult,
+    errors: { 400: 'game_code malformed', 401: 'no platform token, or an invalid or expired one', 404: 'no game with that code' },
   },
 });

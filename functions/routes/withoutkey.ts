@@ -1,6 +1,10 @@
-import { open } from '../../core/http/auth.js';
+import * as z from 'zod/mini';
+import { open, tokens } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
+import { Params, SavedParams, SocialBindBody, SocialBinding, SocialQuery, SocialUser, ZkInfo } from '../../core/identity/models.js';
 import { Credentials, LoginResult } from '../../core/merchants/models.js';
+
+const platformErrors = { 401: 'no platform token, or an invalid or expired one' } as const;
 
 /** The withoutkey group (API.md "outer and withoutkey"): operations callable without a token. */
 export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
@@ -16,5 +20,75 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     envelope: 'merchant',
     response: LoginResult,
     errors: { 400: 'email or password missing or malformed', 401: 'email or password is wrong', 429: 'account locked after repeated failures' },
+  },
+  query_social_bind: {
+    name: 'query social bind',
+    method: 'GET',
+    path: '/account/social/bind',
+    auth: tokens('platform'),
+    summary: "The caller's bound social accounts",
+    status: 200,
+    envelope: 'paged',
+    response: z.array(SocialBinding),
+    errors: { ...platformErrors },
+  },
+  bind_social: {
+    name: 'bind social',
+    method: 'POST',
+    path: '/account/social/bind',
+    auth: tokens('platform'),
+    summary: 'Bind a social account to the caller',
+    description: "The provider's id_token proves the social account; one social account belongs to one user. Binding it again to the same user is a no-op.",
+    body: SocialBindBody,
+    status: 200,
+    envelope: 'data',
+    response: SocialBinding,
+    errors: {
+      400: 'id_token missing or not a JWT',
+      401: 'no platform token, or the id_token failed verification',
+      409: 'the social account is bound to another user',
+      503: 'no OAuth provider is configured in this stage',
+    },
+  },
+  save_params: {
+    name: 'save_params',
+    method: 'POST',
+    path: '/account/params',
+    auth: tokens('platform'),
+    summary: "Save the caller's launch or referral parameters",
+    description: 'The body is the whole map (at most 32 keys of `[A-Za-z0-9_.-]{1,64}`, values of at most 512 characters); it replaces what was saved.',
+    body: Params,
+    status: 200,
+    envelope: 'data',
+    response: SavedParams,
+    errors: { 400: 'a key or value out of bounds', ...platformErrors },
+  },
+  querybysocialid: {
+    name: 'querybysocialid',
+    method: 'GET',
+    path: '/account/social',
+    auth: tokens('server'),
+    summary: 'The platform user bound to a social account (game servers)',
+    query: SocialQuery,
+    status: 200,
+    envelope: 'data',
+    response: SocialUser,
+    errors: { 400: 'provider or socialId missing', 401: 'no server token, or an invalid or expired one', 404: 'no user is bound to that social account' },
+  },
+  query_zk_info: {
+    name: 'query_zk_info',
+    method: 'GET',
+    path: '/account/zk/info',
+    auth: open,
+    summary: 'Salt and zkLogin address of an OAuth identity',
+    description:
+      'The OAuth id_token goes in `Authorization: Bearer <id_token>`. The salt is created on first use and never changes. `query_zk_info Copy` of the source collection is this same operation.',
+    status: 200,
+    envelope: 'data',
+    response: ZkInfo,
+    errors: {
+      401: 'no id_token, or it failed verification',
+      503: 'no OAuth provider is configured in this stage',
+    },
   },
 });

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTable } from '../../functions/local/dynamo.js';
+import { createIdTokenVerifier, type OAuthProvider } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
 import type { Deps } from '../../core/platform/deps.js';
 import { diskFileStore } from '../../core/platform/files.js';
@@ -23,7 +24,7 @@ export interface LocalDeps extends Deps {
  */
 export async function createLocalDeps(
   endpoint: string,
-  options: { stage?: string; production?: boolean; tablePrefix?: string } = {},
+  options: { stage?: string; production?: boolean; tablePrefix?: string; oauthProviders?: OAuthProvider[] } = {},
 ): Promise<LocalDeps> {
   const table = `${options.tablePrefix ?? 'test'}-${randomUUID()}`;
   await ensureTable(endpoint, table);
@@ -39,6 +40,7 @@ export async function createLocalDeps(
     table,
     files: diskFileStore(filesDir),
     tokens: await createTokenService({ signingKey, issuer: `game-platform/${stage}`, now }),
+    idTokens: createIdTokenVerifier(options.oauthProviders ?? [], { now }),
     now,
     endpoint,
     signingKey,

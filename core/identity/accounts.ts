@@ -1,0 +1,139 @@
+import { BatchGetCommand, GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { nextId } from '../platform/counters.js';
+import type { Deps } from '../platform/deps.js';
+import { conflict } from '../platform/errors.js';
+import { AccountStatus, type AccountRecord } from './models.js';
+
+/**
+ * Player accounts. A user (`uid`, a UUID) has one account with one wallet address; an address belongs to one
+ * user. Access patterns:
+ * - "account of a user": pk `USER#<uid>`, sk `ACCOUNT` (the seed's Account/wallet record);
+ * - "user of an address": pk `WALLET#<address>`, sk `WALLET` (attribute uid; makes an address unique).
+ */
+export const userKey = (uid: string) => ({ pk: `USER#${uid}`, sk: 'ACCOUNT' });
+export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'WALLET' });
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const toRecord = (item: Record<string, unknown>): AccountRecord => ({
+  id: item.id as number,
+  create_time: item.create_time as string,
+  update_time: item.update_time as string,
+  wallet_address: item.wallet_address as string,
+  wallet_type: item.wallet_type as number,
+  status: item.status as number,
+  uid: item.uid as string,
+  private_key: '',
+});
+
+export async function findAccount(deps: Deps, uid: string): Promise<AccountRecord | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: userKey(uid), ConsistentRead: true }));
+  return out.Item ? toRecord(out.Item) : undefined;
+}
+
+/** The user bound to an address, if any. */
+export async function userOfAddress(deps: Deps, address: string): Promise<string | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: walletKey(address), ConsistentRead: true }));
+  return out.Item?.uid as string | undefined;
+}
+
+export class BindingRefused extends Error {
+  constructor(readonly reason: 'precondition') {
+    super('a condition of the binding transaction failed');
+  }
+}
+
+/** What a binding depends on, read in one request; `extra` holds any other items the caller asked for. */
+export interface BindingState {
+  user?: Record<string, unknown>;
+  wallet?: Record<string, unknown>;
+  extra: Record<string, unknown>[];
+}
+
+type Key = { pk: string; sk: string };
+
+/** Reads the user, the address and `extraKeys` (e.g. the sign-in nonce) in one BatchGetItem. */
+export async function readBinding(deps: Deps, uid: string, address: string, extraKeys: Key[] = []): Promise<BindingState> {
+  const keys = [userKey(uid), walletKey(address), ...extraKeys];
+  const found: Record<string, unknown>[] = [];
+  let pending: Key[] = keys;
+  while (pending.length > 0) {
+    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: true } } }));
+    found.push(...(out.Responses?.[deps.table] ?? []));
+    pending = (out.UnprocessedKeys?.[deps.table]?.Keys as Key[] | undefined) ?? [];
+  }
+  const same = (item: Record<string, unknown>, key: Key) => item.pk === key.pk && item.sk === key.sk;
+  return {
+    user: found.find((item) => same(item, userKey(uid))),
+    wallet: found.find((item) => same(item, walletKey(address))),
+    extra: extraKeys.map((key) => found.find((item) => same(item, key))).filter((item) => item !== undefined),
+  };
+}
+
+/**
+ * Binds `address` to user `uid`, creating the account if the user is new, in one transaction together with
+ * `withItems` (e.g. consuming the sign-in nonce, so a replay binds nothing). Binding the same pair again is
+ * a sign-in: it writes only `withItems`. An address of another user, or a user with another address, is
+ * 409; a failure of one of `withItems`' conditions is reported as BindingRefused for the caller to map.
+ * `state` is what readBinding returned, when the caller read it already.
+ */
+export async function bindWallet(
+  deps: Deps,
+  binding: { uid: string; address: string; walletType: number },
+  withItems: TransactItem[] = [],
+  state?: BindingState,
+): Promise<AccountRecord> {
+  const { uid, address, walletType } = binding;
+  const { user, wallet } = state ?? (await readBinding(deps, uid, address));
+  if (wallet && wallet.uid !== uid) throw conflict('address: bound to another user');
+  if (user && user.wallet_address !== address) throw conflict('uuid: this user is bound to another address');
+
+  if (user && wallet) {
+    if (withItems.length > 0) await transact(deps, withItems, withItems.length);
+    return toRecord(user);
+  }
+  const now = deps.now().toISOString();
+  const record: AccountRecord = {
+    id: await nextId(deps, 'account'),
+    create_time: now,
+    update_time: now,
+    wallet_address: address,
+    wallet_type: walletType,
+    status: AccountStatus.active,
+    uid,
+    private_key: '',
+  };
+  const { private_key: _none, ...stored } = record;
+  await transact(deps, [
+    ...withItems,
+    { Put: { TableName: deps.table, Item: { ...userKey(uid), type: 'account', ...stored }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: deps.table, Item: { ...walletKey(address), type: 'wallet', uid, wallet_type: walletType }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  ], withItems.length);
+  return record;
+}
+
+/** Runs the transaction; the first `ownItems` items are the caller's, the rest the binding's. */
+async function transact(deps: Deps, items: TransactItem[], ownItems: number) {
+  try {
+    await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if (!reasons) throw error;
+    if (reasons.slice(0, ownItems).some((r) => r.Code === 'ConditionalCheckFailed')) throw new BindingRefused('precondition');
+    // The user or the address was bound meanwhile by a concurrent request: the same answer as if seen before.
+    if (reasons.some((r) => r.Code === 'ConditionalCheckFailed')) throw conflict('address: bound meanwhile by another request');
+    throw error;
+  }
+}
+
+/** The token pair a player gets on sign-in: a platform token, and a game token (for one game if named). */
+export async function issueTokenPair(deps: Deps, uid: string, gameCode?: string) {
+  const [platform, game] = await Promise.all([
+    deps.tokens.issue('platform', uid),
+    deps.tokens.issue('game', uid, gameCode ? { game_code: gameCode } : {}),
+  ]);
+  return {
+    platformToken: { accessToken: platform.token, expiresAt: platform.expiresAt },
+    gameToken: { accessToken: game.token, expiresAt: game.expiresAt },
+  };
+}

@@ -1,0 +1,82 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod/mini';
+import type { Deps } from '../platform/deps.js';
+import { conflict, notFound } from '../platform/errors.js';
+import { findAccount } from './accounts.js';
+import type { SocialBinding, SocialUser } from './models.js';
+
+/**
+ * Social accounts bound to platform users. A social account (provider, sub of its id_token) belongs to one
+ * user; a user may bind several. Access patterns:
+ * - "user of a social account": pk `SOCIAL#<provider>#<socialId>`, sk `SOCIAL` (makes the binding unique);
+ * - "social accounts of a user": pk `USER#<uid>`, sk `SOCIAL#<provider>#<socialId>`.
+ * Both items are written in one transaction, so neither exists without the other.
+ */
+type Binding = z.infer<typeof SocialBinding>;
+
+const socialKey = (provider: string, socialId: string) => ({ pk: `SOCIAL#${provider}#${socialId}`, sk: 'SOCIAL' });
+const listingKey = (uid: string, provider: string, socialId: string) => ({ pk: `USER#${uid}`, sk: `SOCIAL#${provider}#${socialId}` });
+
+const toBinding = (item: Record<string, unknown>): Binding => ({
+  provider: item.provider as string,
+  socialId: item.socialId as string,
+  ...(typeof item.email === 'string' ? { email: item.email } : {}),
+  bound_at: item.bound_at as string,
+});
+
+/** query social bind: the caller's bindings, in one Query (sorted by provider, then social id). */
+export async function listSocialBindings(deps: Deps, uid: string): Promise<Binding[]> {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :social)',
+      ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':social': 'SOCIAL#' },
+    }),
+  );
+  return (out.Items ?? []).map(toBinding);
+}
+
+/**
+ * bind social: binds the social account the id_token proves to `uid`. Binding it again to the same user
+ * returns the first binding unchanged; a social account of another user is 409.
+ */
+export async function bindSocial(deps: Deps, uid: string, idToken: string): Promise<Binding> {
+  const token = await deps.idTokens.verify(idToken);
+  const binding: Binding = {
+    provider: token.provider,
+    socialId: token.sub,
+    ...(token.email ? { email: token.email } : {}),
+    bound_at: deps.now().toISOString(),
+  };
+  const key = socialKey(binding.provider, binding.socialId);
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          // Only the first binding writes: a repeated one fails here and is answered from what is stored.
+          { Put: { TableName: deps.table, Item: { ...key, type: 'social', uid, ...binding }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: deps.table, Item: { ...listingKey(uid, binding.provider, binding.socialId), type: 'social_binding', ...binding } } },
+        ],
+      }),
+    );
+    return binding;
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if (reasons?.[0]?.Code !== 'ConditionalCheckFailed') throw error;
+  }
+  const holder = (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }))).Item!;
+  if (holder.uid !== uid) throw conflict(`id_token: this ${binding.provider} account is bound to another user`);
+  return toBinding(holder);
+}
+
+/**
+ * querybysocialid: the user bound to a social account, with the user's wallet address (null before the user
+ * has an account). Two reads: the account's key is only known from the binding.
+ */
+export async function userBySocialId(deps: Deps, provider: string, socialId: string): Promise<z.infer<typeof SocialUser>> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: socialKey(provider, socialId), ConsistentRead: true }));
+  if (!out.Item) throw notFound('no user is bound to that social account');
+  const uid = out.Item.uid as string;
+  const account = await findAccount(deps, uid);
+  return { uid, provider, socialId, wallet_address: account?.wallet_address ?? null };
+}

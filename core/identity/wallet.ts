@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod/mini';
+import { requireGame } from '../games/games.js';
+import type { Deps } from '../platform/deps.js';
+import { unauthorized } from '../platform/errors.js';
+import { BindingRefused, bindWallet, issueTokenPair, readBinding } from './accounts.js';
+import { WalletType, type RegisterBody } from './models.js';
+
+/**
+ * Wallet sign-in (API.md flow 1). getNonce stores a single-use message per address; the wallet signs it as
+ * a Sui personal message; chainwallet_register verifies the signature for that address and consumes the
+ * nonce in the same transaction that binds the address, so a signature can never be used twice.
+ * Access pattern "live nonce of an address": pk `NONCE#<address>`, sk `NONCE` (TTL `expiresAt`).
+ */
+export const NONCE_TTL_SECONDS = 5 * 60;
+const nonceKey = (address: string) => ({ pk: `NONCE#${address}`, sk: 'NONCE' });
+
+export function signInMessage(stage: string, address: string, nonce: string, issuedAt: string, expiresAt: string) {
+  return [
+    `Sign in to the game platform (${stage}) with your Sui account:`,
+    address,
+    '',
+    `Nonce: ${nonce}`,
+    `Issued At: ${issuedAt}`,
+    `Expiration Time: ${expiresAt}`,
+  ].join('\n');
+}
+
+export async function issueNonce(deps: Deps, address: string) {
+  const nonce = randomBytes(16).toString('hex');
+  const now = deps.now();
+  const expires = new Date(now.getTime() + NONCE_TTL_SECONDS * 1000);
+  const message = signInMessage(deps.stage, address, nonce, now.toISOString(), expires.toISOString());
+  await deps.db.send(
+    new PutCommand({
+      TableName: deps.table,
+      // A new nonce replaces the address's previous one: only the latest message can be signed in with.
+      Item: { ...nonceKey(address), type: 'nonce', nonce, message, expiresAt: Math.floor(expires.getTime() / 1000) },
+    }),
+  );
+  return { address, nonce, message, expiresAt: expires.toISOString() };
+}
+
+/** Signature schemes of ordinary wallets (the serialized signature's flag byte): Ed25519, Secp256k1, Secp256r1. */
+const walletSchemes = new Set(['ED25519', 'Secp256k1', 'Secp256r1']);
+
+/**
+ * True when `signature` is a personal-message signature of `message` by `address`. @mysten/sui's verifier is
+ * imported on first use: it is large (it brings the zkLogin and GraphQL code along), and in the split bundle
+ * this keeps it off every cold start. zkLogin, multisig and passkey signatures are refused before it is
+ * called, so verification never reaches for the network.
+ */
+async function signedBy(message: string, signature: string, address: string): Promise<boolean> {
+  const [{ parseSerializedSignature }, { verifyPersonalMessageSignature }] = await Promise.all([
+    import('@mysten/sui/cryptography'),
+    import('@mysten/sui/verify'),
+  ]);
+  try {
+    if (!walletSchemes.has(parseSerializedSignature(signature).signatureScheme)) return false;
+    await verifyPersonalMessageSignature(new TextEncoder().encode(message), signature, { address });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** chainwallet_register: verifies, binds and signs in; answers the seed's token pair. */
+export async function registerWallet(deps: Deps, input: z.infer<typeof RegisterBody>) {
+  const { uuid, address, signature } = input;
+  const state = await readBinding(deps, uuid, address, [nonceKey(address)]);
+  const nonce = state.extra[0] as { nonce: string; message: string; expiresAt: number } | undefined;
+  const nowSeconds = Math.floor(deps.now().getTime() / 1000);
+  if (!nonce || nonce.expiresAt <= nowSeconds) throw unauthorized('address: no live sign-in nonce; ask getNonce for one');
+  if (!(await signedBy(nonce.message, signature, address))) {
+    throw unauthorized('signature: not a signature of the sign-in message by this address');
+  }
+  const consumeNonce = {
+    Delete: {
+      TableName: deps.table,
+      Key: nonceKey(address),
+      ConditionExpression: 'nonce = :nonce AND expiresAt > :now',
+      ExpressionAttributeValues: { ':nonce': nonce.nonce, ':now': nowSeconds },
+    },
+  };
+  try {
+    await bindWallet(deps, { uid: uuid, address, walletType: WalletType.external }, [consumeNonce], state);
+  } catch (error) {
+    if (error instanceof BindingRefused) throw unauthorized('signature: this sign-in message was used already');
+    throw error;
+  }
+  return issueTokenPair(deps, uuid);
+}
+
+/** chainwallet/token: a game token for one existing game. */
+export async function gameTokenFor(deps: Deps, uid: string, gameCode: string) {
+  await requireGame(deps, gameCode);
+  const { token, expiresAt } = await deps.tokens.issue('game', uid, { game_code: gameCode });
+  return { accessToken: token, expiresAt, game_code: gameCode };
+}
+

@@ -1,0 +1,110 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import type { z } from 'zod/mini';
+import { requireGame } from '../games/games.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError, badRequest } from '../platform/errors.js';
+import { bindWallet, issueTokenPair, userOfAddress } from './accounts.js';
+import type { VerifiedIdToken } from './id-tokens.js';
+import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
+
+/**
+ * zkLogin (API.md flow 2). An OAuth identity (iss, aud, sub) has one salt, created on first use and never
+ * changed, because the Sui address is derived from the salt: a new salt would be a new address and lose the
+ * user's assets. Access pattern "salt of an identity": pk `ZKSALT#<iss>#<aud>#<sub>`, sk `SALT`.
+ */
+const saltKey = (token: VerifiedIdToken) => ({ pk: `ZKSALT#${token.iss}#${token.aud}#${token.sub}`, sk: 'SALT' });
+
+/** query_zk_info: the identity's salt and zkLogin address (the salt is created if this is its first use). */
+export async function zkInfo(deps: Deps, idToken: string): Promise<z.infer<typeof ZkInfo>> {
+  const token = await deps.idTokens.verify(idToken);
+  const { salt, address } = await zkIdentity(deps, token);
+  return { provider: token.provider, iss: token.iss, aud: token.aud, sub: token.sub, salt, address };
+}
+
+/** login_zk: the identity's account (wallet_type 2), created on first sign-in, and its token pair. */
+export async function loginZk(deps: Deps, idToken: string, gameCode?: string): Promise<z.infer<typeof ZkLoginResult>> {
+  const token = await deps.idTokens.verify(idToken);
+  if (gameCode) await requireGame(deps, gameCode);
+  const { address } = await zkIdentity(deps, token);
+  const uid = await userOfZkAddress(deps, address);
+  return { ...(await issueTokenPair(deps, uid, gameCode)), uid, address };
+}
+
+/** The salt and zkLogin address of a verified identity. */
+async function zkIdentity(deps: Deps, token: VerifiedIdToken) {
+  assertProvable(token);
+  const salt = await saltOf(deps, token);
+  return { salt, address: await addressOf(token.jwt, salt) };
+}
+
+/**
+ * Refuses, before anything is stored, a verified token that zkLogin cannot use: its circuit proves RS256
+ * signatures over a token with a single `aud`, so any other token would give an address no one can sign for.
+ */
+function assertProvable(token: VerifiedIdToken) {
+  if (decodeProtectedHeader(token.jwt).alg !== 'RS256') throw badRequest('id_token: zkLogin needs an RS256-signed id_token');
+  if (typeof decodeJwt(token.jwt).aud !== 'string') throw badRequest('id_token: zkLogin needs an id_token with a single aud');
+}
+
+/**
+ * The identity's salt: 16 random bytes as decimal text (below 2^128, as zkLogin requires). A conditional put
+ * makes the first writer win; a loser reads the winner's salt, so concurrent first uses agree on one salt.
+ * The first read may be eventually consistent: a salt never changes, so a stale read can only miss a new
+ * salt, and the conditional put catches that.
+ */
+async function saltOf(deps: Deps, token: VerifiedIdToken): Promise<string> {
+  const key = saltKey(token);
+  const read = async (consistent: boolean) =>
+    (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: consistent }))).Item?.salt as string | undefined;
+
+  const stored = await read(false);
+  if (stored) return stored;
+  const salt = BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
+  try {
+    await deps.db.send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: { ...key, type: 'zksalt', iss: token.iss, aud: token.aud, sub: token.sub, salt, created_at: deps.now().toISOString() },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return salt;
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    return (await read(true))!;
+  }
+}
+
+/**
+ * The zkLogin address of the token's identity with this salt. `@mysten/sui/zklogin` is imported here, on first
+ * use, rather than at the top: the bundle is split, and this keeps its ~600 KB out of the group's cold start.
+ */
+async function addressOf(jwt: string, salt: string): Promise<string> {
+  const { jwtToAddress } = await import('@mysten/sui/zklogin');
+  try {
+    return jwtToAddress(jwt, salt);
+  } catch (error) {
+    // Limits of the circuit assertProvable does not check: the token's length, the sub's and aud's lengths.
+    throw badRequest(`id_token: not usable for zkLogin (${(error as Error).message})`);
+  }
+}
+
+/**
+ * The user of a zkLogin address, created with its account on the first sign-in. When concurrent first
+ * sign-ins race, one transaction binds the address; the others get a 409 and read the winner's user.
+ */
+async function userOfZkAddress(deps: Deps, address: string): Promise<string> {
+  const existing = await userOfAddress(deps, address);
+  if (existing) return existing;
+  try {
+    // A fresh uid has no account and the address had no user just now: bindWallet need not read them again.
+    const account = await bindWallet(deps, { uid: randomUUID(), address, walletType: WalletType.zkLogin }, [], { extra: [] });
+    return account.uid;
+  } catch (error) {
+    const winner = error instanceof AppError && error.status === 409 ? await userOfAddress(deps, address) : undefined;
+    if (winner) return winner;
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+import { open } from '../../core/http/auth.js';
+import { defineGroup } from '../../core/http/operation.js';
+import { Nonce, NonceQuery, ZkLoginBody, ZkLoginResult } from '../../core/identity/models.js';
+
+/** The outer group (API.md "outer and withoutkey"): player sign-in. */
+export const outerRoutes = defineGroup('outer', 'main', {
+  getNonce: {
+    name: 'getNonce',
+    method: 'GET',
+    path: '/account/nonce',
+    auth: open,
+    summary: 'A single-use sign-in message for a Sui address',
+    description:
+      'The wallet signs `message` as a Sui personal message and sends the signature to chainwallet_register within 5 minutes. A new nonce for the same address replaces the previous one.',
+    query: NonceQuery,
+    status: 200,
+    envelope: 'data',
+    response: Nonce,
+    errors: { 400: 'address is not 0x followed by 64 hex digits' },
+  },
+  login_zk: {
+    name: 'login_zk',
+    method: 'POST',
+    path: '/account/login/zk',
+    auth: open,
+    summary: 'Sign in with zkLogin',
+    description:
+      "Verifies the OAuth id_token against its issuer's keys (the stage's configured providers), keeps one salt per (iss, sub, aud), derives the zkLogin address and creates or finds its account (wallet_type 2). Returns the token pair; the game token names `game_code` when given.",
+    body: ZkLoginBody,
+    status: 200,
+    envelope: 'bare',
+    response: ZkLoginResult,
+    errors: {
+      400: 'id_token missing or not a JWT',
+      401: 'unknown issuer, bad signature, expired, or wrong audience',
+      404: 'game_code names no game',
+      409: 'the zkLogin address is bound to another user',
+      503: 'no OAuth provider is configured in this stage',
+    },
+  },
+});
