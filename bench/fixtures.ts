@@ -3,14 +3,22 @@ import { GameCreate } from '../core/games/models.js';
 import type { Deps } from '../core/platform/deps.js';
 import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
+import { startOAuthIssuer, type TestIssuer } from '../test/support/oauth-issuer.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
 
 export { accountWithToken, merchantWithToken, gamePayload };
 
-export type BenchDeps = LocalDeps;
+export interface BenchDeps extends LocalDeps {
+  /** A loopback OpenID Connect issuer the deps accept id_tokens of (provider `bench`, client `bench-client`). */
+  issuer: TestIssuer;
+}
 
-/** Deps as the tests build them (fresh table, signing key and file folder), outside vitest. */
-export const createBenchDeps = (endpoint: string): Promise<BenchDeps> => createLocalDeps(endpoint, { tablePrefix: 'bench' });
+/** Deps as the tests build them (fresh table, signing key, file folder, a loopback issuer), outside vitest. */
+export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
+  const issuer = await startOAuthIssuer();
+  const deps = await createLocalDeps(endpoint, { tablePrefix: 'bench', oauthProviders: [issuer.provider('bench', ['bench-client'])] });
+  return { ...deps, issuer };
+}
 
 export const newCode = () => newGameCode('bench');
 

@@ -2,6 +2,11 @@ import type { Base, GroupName } from '../core/http/operation.js';
 import { MerchantStatus } from '../core/merchants/models.js';
 import { createAccount } from '../core/merchants/accounts.js';
 import type { CallOptions } from '../test/support/http.js';
+import { randomUUID } from 'node:crypto';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { bindSocial } from '../core/identity/social.js';
+import { issueNonce, registerWallet } from '../core/identity/wallet.js';
+import { loginZk, zkInfo } from '../core/identity/zklogin.js';
 import { accountWithToken, gamePayload, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
 
 /**
@@ -35,6 +40,129 @@ const metaOps = (base: Base): OperationBench[] =>
     reason: 'answered from memory',
     prepare: async () => ({}),
   }));
+
+/** A wallet's signed sign-in request for user `uuid` (the nonce is issued directly, outside the count). */
+async function signedRegistration(deps: BenchDeps, keypair: Ed25519Keypair, uuid: string) {
+  const address = keypair.toSuiAddress();
+  const { message } = await issueNonce(deps, address);
+  const { signature } = await keypair.signPersonalMessage(new TextEncoder().encode(message));
+  return { uuid, address, signature };
+}
+
+/** A player with a wallet account and a platform token. */
+async function player(deps: BenchDeps) {
+  const keypair = Ed25519Keypair.generate();
+  const uuid = randomUUID();
+  await registerWallet(deps, await signedRegistration(deps, keypair, uuid));
+  const { token } = await deps.tokens.issue('platform', uuid);
+  return { keypair, uuid, token };
+}
+
+const idTokenFor = (deps: BenchDeps, sub: string) => deps.issuer.sign({ sub, aud: 'bench-client' });
+
+export const identityOperations: OperationBench[] = [
+  {
+    group: 'outer',
+    op: 'getNonce',
+    minimum: 1,
+    reason: 'nonce PutItem (replaces the previous one)',
+    prepare: async () => ({ query: { address: Ed25519Keypair.generate().toSuiAddress() } }),
+  },
+  {
+    group: 'inner',
+    op: 'chainwallet_register',
+    label: 'chainwallet_register (new user)',
+    minimum: 3,
+    reason: 'one BatchGet (nonce, user, address) + account id counter + one transaction (nonce consumed, account, address)',
+    prepare: async (deps) => ({ body: await signedRegistration(deps, Ed25519Keypair.generate(), randomUUID()) }),
+  },
+  {
+    group: 'inner',
+    op: 'chainwallet_register',
+    label: 'chainwallet_register (returning user)',
+    minimum: 2,
+    reason: 'one BatchGet (nonce, user, address) + the nonce consumed conditionally',
+    prepare: async (deps) => {
+      const { keypair, uuid } = await player(deps);
+      return { body: await signedRegistration(deps, keypair, uuid) };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'chainwallet_token',
+    minimum: 1,
+    reason: 'game GetItem (the game must exist)',
+    prepare: async (deps) => {
+      const owner = await merchantWithGames(deps, 1);
+      return { token: (await player(deps)).token, query: { game_code: owner.games[0]!.code } };
+    },
+  },
+  {
+    group: 'outer',
+    op: 'login_zk',
+    label: 'login_zk (returning user)',
+    minimum: 2,
+    reason: 'salt GetItem + user-of-address GetItem (the address derives from the salt)',
+    prepare: async (deps) => {
+      const id_token = await idTokenFor(deps, `returning-${newCode()}`);
+      await loginZk(deps, id_token);
+      return { body: { id_token } };
+    },
+  },
+  {
+    group: 'outer',
+    op: 'login_zk',
+    label: 'login_zk (first sign-in)',
+    minimum: 5,
+    reason: 'salt GetItem + conditional Put + user-of-address GetItem + account id counter + one transaction',
+    prepare: async (deps) => ({ body: { id_token: await idTokenFor(deps, `first-${newCode()}`) } }),
+  },
+  {
+    group: 'withoutkey',
+    op: 'query_zk_info',
+    minimum: 1,
+    reason: 'salt GetItem (existing identity)',
+    prepare: async (deps) => {
+      const token = await idTokenFor(deps, `info-${newCode()}`);
+      await zkInfo(deps, token);
+      return { headers: { authorization: `Bearer ${token}` } };
+    },
+  },
+  {
+    group: 'withoutkey',
+    op: 'bind_social',
+    minimum: 1,
+    reason: 'one transaction (the social id claimed conditionally + the user\'s listing item)',
+    prepare: async (deps) => ({ token: (await player(deps)).token, body: { id_token: await idTokenFor(deps, `social-${newCode()}`) } }),
+  },
+  {
+    group: 'withoutkey',
+    op: 'query_social_bind',
+    minimum: 1,
+    reason: "Query of the user's social listing items",
+    prepare: async (deps) => ({ token: (await player(deps)).token }),
+  },
+  {
+    group: 'withoutkey',
+    op: 'querybysocialid',
+    minimum: 2,
+    reason: 'binding GetItem, then the account GetItem (its key comes from the binding)',
+    prepare: async (deps) => {
+      const p = await player(deps);
+      const socialId = `lookup-${newCode()}`;
+      await bindSocial(deps, p.uuid, await idTokenFor(deps, socialId));
+      const { token } = await deps.tokens.issue('server', randomUUID(), { merchant_id: 1 });
+      return { token, query: { provider: 'bench', socialId } };
+    },
+  },
+  {
+    group: 'withoutkey',
+    op: 'save_params',
+    minimum: 1,
+    reason: 'one PutItem of the whole map',
+    prepare: async (deps) => ({ token: (await player(deps)).token, body: { ref: 'friend-42', utm_source: 'bench' } }),
+  },
+];
 
 export const operations: OperationBench[] = [
   {
@@ -166,4 +294,6 @@ export const operations: OperationBench[] = [
   },
   ...metaOps('main'),
   ...metaOps('hero'),
+  ...identityOperations,
 ];
+

@@ -116,12 +116,13 @@ async function main() {
   }
 
   let dynamo: LocalDynamo | undefined;
-  const stop = () => dynamo?.stop();
+  let deps: Awaited<ReturnType<typeof createBenchDeps>> | undefined;
+  const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
     if (config.parts.includes('2') || config.parts.includes('3')) {
       dynamo = await startDynamoLocal();
-      const deps = await createBenchDeps(dynamo.endpoint);
+      deps = await createBenchDeps(dynamo.endpoint);
       if (config.parts.includes('2')) {
         const requests = await benchRequests(deps);
         const unbenched = unbenchedOperations();
