@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { createAllApps } from '../functions/apps.js';
 import { createInnerApp } from '../functions/inner.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
-import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches } from './contract/seed-shapes.js';
+import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches, tokenPair } from './contract/seed-shapes.js';
 
 /** The seed's shapes for this issue's operations: status code, envelope, every field's name and type. */
 let deps: TestDeps;
@@ -80,6 +83,17 @@ describe('seed contract', () => {
     expect(res.status).toBe(401);
     expect(mismatches(res.body, merchantEnvelope('nullable'))).toEqual([]);
     expect(res.body.code).toBe(401);
+  });
+
+  it('chainwallet_register: 200 token pair {platformToken: {accessToken}, gameToken: {accessToken}}', async () => {
+    const all = createAllApps(deps);
+    const keypair = Ed25519Keypair.generate();
+    const address = keypair.toSuiAddress();
+    const nonce = await call(all, 'GET', `${base}/account/nonce`, { query: { address } });
+    const { signature } = await keypair.signPersonalMessage(new TextEncoder().encode(nonce.body.data.message));
+    const res = await call(all, 'POST', `${base}/account/register/chainwallet`, { body: { uuid: randomUUID(), address, signature } });
+    expect(res.status).toBe(200);
+    expect(mismatches(res.body, tokenPair)).toEqual([]);
   });
 
   it('the shape checker itself catches wrong types and missing fields', () => {

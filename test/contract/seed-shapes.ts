@@ -53,6 +53,9 @@ export const gameRecordList: Shape = {
 /** update_single_game 201. */
 export const gameUpdated: Shape = { response: 'string', status: 'integer', message: 'string', name: 'string' };
 
+/** Token pair (wallet registration response). */
+export const tokenPair: Shape = { platformToken: { accessToken: 'string' }, gameToken: { accessToken: 'string' } };
+
 /** The merchant envelope `{code, message, data}` around `data`. */
 export const merchantEnvelope = (data: FieldType): Shape => ({ code: 'integer', message: 'string', data });
 
