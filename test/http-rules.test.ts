@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
 import { createAllApps } from '../functions/apps.js';
 import { innerRoutes, outerRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
@@ -8,7 +7,7 @@ import type { TokenKind } from '../core/platform/tokens.js';
 import { createTokenService, generateSigningJwk } from '../core/platform/tokens.js';
 import type { OperationSpec } from '../core/http/operation.js';
 import { call } from './support/http.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
 import { merchantWithToken } from './support/merchants.js';
 
 let deps: TestDeps;
@@ -20,10 +19,7 @@ beforeAll(async () => {
   app = createAllApps(deps);
 });
 
-async function itemCount() {
-  const out = await deps.db.send(new ScanCommand({ TableName: deps.table, Select: 'COUNT', ConsistentRead: true }));
-  return out.Count ?? 0;
-}
+const itemCount = () => countItems(deps);
 
 const allOps = [innerRoutes, outerRoutes, withoutkeyRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
 const protectedOps = allOps.filter((op) => op.auth !== 'open');

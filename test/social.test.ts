@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createOuterApp } from '../functions/outer.js';
 import { createWithoutkeyApp } from '../functions/withoutkey.js';
 import { call } from './support/http.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
 import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
 
 let issuer: TestIssuer;
@@ -21,10 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => issuer.stop());
 
-async function itemCount() {
-  const out = await deps.db.send(new ScanCommand({ TableName: deps.table, Select: 'COUNT', ConsistentRead: true }));
-  return out.Count ?? 0;
-}
+const itemCount = () => countItems(deps);
 
 /** A user signed in with zkLogin (so with an account and a wallet address), and a platform token. */
 async function zkUser() {

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Secp256k1Keypair } from '@mysten/sui/keypairs/secp256k1';
@@ -8,7 +7,7 @@ import type { Keypair } from '@mysten/sui/cryptography';
 import { createAllApps } from '../functions/apps.js';
 import { findAccount } from '../core/identity/accounts.js';
 import { call } from './support/http.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
 import { merchantWithToken } from './support/merchants.js';
 import { gamePayload, newCode } from './support/games.js';
 
@@ -21,10 +20,7 @@ beforeAll(async () => {
   app = createAllApps(deps);
 });
 
-async function itemCount() {
-  const out = await deps.db.send(new ScanCommand({ TableName: deps.table, Select: 'COUNT', ConsistentRead: true }));
-  return out.Count ?? 0;
-}
+const itemCount = () => countItems(deps);
 
 async function nonceFor(address: string) {
   const res = await call(app, 'GET', `${base}/account/nonce`, { query: { address } });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnsecuredJWT } from 'jose';
 import { computeZkLoginAddress, jwtToAddress } from '@mysten/sui/zklogin';
 import { createOuterApp } from '../functions/outer.js';
@@ -11,7 +11,7 @@ import { createGame } from '../core/games/games.js';
 import { GameCreate } from '../core/games/models.js';
 import type { Deps } from '../core/platform/deps.js';
 import { call } from './support/http.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
 import { gamePayload, newCode } from './support/games.js';
 import { merchantWithToken } from './support/merchants.js';
 import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
@@ -30,10 +30,7 @@ const loginZk = (body: unknown, on: Deps = deps) => call(createOuterApp(on), 'PO
 const zkInfo = (idToken: string | undefined, on: Deps = deps) =>
   call(createWithoutkeyApp(on), 'GET', `${base}/account/zk/info`, idToken === undefined ? {} : { token: idToken });
 
-async function itemCount() {
-  const out = await deps.db.send(new ScanCommand({ TableName: deps.table, Select: 'COUNT', ConsistentRead: true }));
-  return out.Count ?? 0;
-}
+const itemCount = () => countItems(deps);
 
 async function itemsWhere(attribute: string, value: string) {
   const out = await deps.db.send(

@@ -1,3 +1,5 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../core/platform/deps.js';
 import { inject } from 'vitest';
 import { createLocalDeps, type LocalDeps } from './local-deps.js';
 import type { OAuthProvider } from '../../core/identity/id-tokens.js';
@@ -7,4 +9,10 @@ export type TestDeps = LocalDeps;
 /** Deps on a fresh table of the run's DynamoDB Local (started by the global setup). */
 export function createTestDeps(options: { stage?: string; production?: boolean; oauthProviders?: OAuthProvider[] } = {}): Promise<TestDeps> {
   return createLocalDeps(inject('dynamoEndpoint'), options);
+}
+
+/** How many items the deps' table holds: "nothing written" checks compare it before and after. */
+export async function itemCount(deps: Deps): Promise<number> {
+  const out = await deps.db.send(new ScanCommand({ TableName: deps.table, Select: 'COUNT', ConsistentRead: true }));
+  return out.Count ?? 0;
 }
