@@ -17,6 +17,7 @@ export default $config({
     // infra/api.ts pulls in the functions, which pull in the table, bucket and secrets they are linked to.
     const { apiUrl, heroApiUrl } = await import('./infra/api.js');
     const { files } = await import('./infra/storage.js');
+    await import('./infra/jobs.js');
     return {
       api: apiUrl,
       heroApi: heroApiUrl,

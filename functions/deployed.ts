@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { Resource } from 'sst/resource';
+import { chainFromSetting } from '../core/chain/source.js';
 import { createIdTokenVerifier, parseOAuthProviders } from '../core/identity/id-tokens.js';
 import { createDocumentClient } from '../core/platform/db.js';
 import type { Deps } from '../core/platform/deps.js';
@@ -15,6 +16,7 @@ interface LinkedResources {
   Files: { name: string };
   TokenSigningKey: { value: string };
   OAuthProviders: { value: string };
+  ChainConfig: { value: string };
 }
 
 let deps: Promise<Deps> | undefined;
@@ -38,6 +40,7 @@ export function deployedDeps(): Promise<Deps> {
         now,
       }),
       idTokens: createIdTokenVerifier(parseOAuthProviders(resources.OAuthProviders.value), { now }),
+      chain: chainFromSetting(resources.ChainConfig.value),
       now,
     };
   })());

@@ -4,10 +4,12 @@ import { createGame, listAllGames, listMerchantGames, liveGame, liveGamesByCode,
 import { createMerchant, issueServerToken, merchantStatusOf, requireMerchant, setMerchantStatus } from '../core/merchants/merchants.js';
 import { saveMerchantFile } from '../core/merchants/uploads.js';
 import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
+import { createProject, projectsOf, saveLevel, updateProject } from '../core/payments/projects.js';
+import { innerVendorHandlers } from './vendor-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The inner group: merchant console, game catalogue and wallet sign-in. Routes only translate HTTP to the core domains. */
+/** The inner group: merchant console, game catalogue, projects and goods, wallet sign-in, vendor wallet. Routes only translate HTTP to the core domains. */
 export const createInnerApp = (deps: Deps) =>
   createGroupApp(deps, innerRoutes, {
     create_merchant: ({ deps, auth, body }) => createMerchant(deps, auth, body),
@@ -24,6 +26,11 @@ export const createInnerApp = (deps: Deps) =>
     update_single_game: ({ deps, auth, body }) => updateGame(deps, auth, body),
     chainwallet_register: ({ deps, body }) => registerWallet(deps, body),
     chainwallet_token: ({ deps, auth, query }) => gameTokenFor(deps, auth.sub, query.game_code),
+    project_create: ({ deps, auth, body }) => createProject(deps, auth, body),
+    project_update: ({ deps, auth, body }) => updateProject(deps, auth, body),
+    project_list: ({ deps, auth }) => projectsOf(deps, auth.sub),
+    level_save: ({ deps, auth, body }) => saveLevel(deps, auth, body),
+    ...innerVendorHandlers,
   });
 
 export const handler = lambdaHandler(createInnerApp);

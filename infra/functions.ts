@@ -16,18 +16,18 @@ export const functionName = (group: string) =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
 
+/** How every Lambda of the stage is built and linked (the groups here, the scheduled jobs in infra/jobs.ts). */
+export const functionArgs = (handler: string) => ({
+  handler,
+  architecture: 'arm64' as const,
+  // Node 24 is the Active LTS line and a Lambda runtime (SST 4's default; pinned so upgrades are deliberate).
+  runtime: 'nodejs24.x' as const,
+  // Splitting puts what is imported dynamically (the S3 client, the logger, the OpenAPI generator) in chunks
+  // of their own, loaded on first use instead of at cold start.
+  nodejs: { format: 'esm' as const, minify: true, splitting: true },
+  link: [table, files, ...secrets],
+});
+
 export const functions = Object.fromEntries(
-  deployedGroups.map((group) => [
-    group,
-    new sst.aws.Function(functionName(group), {
-      handler: `functions/${group}.handler`,
-      architecture: 'arm64',
-      // Node 24 is the Active LTS line and a Lambda runtime (SST 4's default; pinned so upgrades are deliberate).
-      runtime: 'nodejs24.x',
-      // Splitting puts what is imported dynamically (the S3 client, the logger, the OpenAPI generator) in chunks
-      // of their own, loaded on first use instead of at cold start.
-      nodejs: { format: 'esm', minify: true, splitting: true },
-      link: [table, files, ...secrets],
-    }),
-  ]),
+  deployedGroups.map((group) => [group, new sst.aws.Function(functionName(group), functionArgs(`functions/${group}.handler`))]),
 );

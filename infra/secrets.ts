@@ -13,5 +13,11 @@ export const tokenSigningKey = new sst.Secret('TokenSigningKey');
  */
 export const oauthProviders = new sst.Secret('OAuthProviders', '[]');
 
+/**
+ * The stage's chain (payments, the indexer), as JSON: `{"kind":"jsonrpc"|"graphql","url":"…","paymentEventType":
+ * "0x…::pay::PaymentEvent","paymentFunction":"0x…::pay::pay"}` (core/chain/source.ts). "" turns chain features off (503).
+ */
+export const chainConfig = new sst.Secret('ChainConfig', '');
+
 /** Every secret the functions read. Later issues add theirs here. */
-export const secrets = [tokenSigningKey, oauthProviders];
+export const secrets = [tokenSigningKey, oauthProviders, chainConfig];

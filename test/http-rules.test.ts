@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
 import { createAllApps } from '../functions/apps.js';
-import { innerRoutes, outerRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
+import { innerRoutes, outerRoutes, payRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
 import type { TokenKind } from '../core/platform/tokens.js';
 import { createTokenService, generateSigningJwk } from '../core/platform/tokens.js';
 import type { OperationSpec } from '../core/http/operation.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 const itemCount = () => countItems(deps);
 
-const allOps = [innerRoutes, outerRoutes, withoutkeyRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
+const allOps = [innerRoutes, outerRoutes, withoutkeyRoutes, payRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
 const protectedOps = allOps.filter((op) => op.auth !== 'open');
 const kindsOf = (op: OperationSpec) => (op.auth === 'open' ? [] : op.auth.tokens);
 const allKinds: TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];
@@ -96,6 +96,28 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'save_params', method: 'POST', path: '/account/params', body: { 'bad key!': 'x' }, field: /^body\.bad key!/ },
     { op: 'save_params', method: 'POST', path: '/account/params', body: { ref: 'x'.repeat(513) }, field: /^body\.ref/ },
     { op: 'querybysocialid', method: 'GET', path: '/account/social', query: { provider: 'google' }, field: /^query\.socialId/ },
+    { op: 'project create', method: 'POST', path: '/merchant/projects', body: { project_name: 'p1', receive_address: '0x1', coin_type: '0x2::sui::SUI', precison: 9 }, field: /^body\.receive_address/ },
+    { op: 'project update', method: 'POST', path: '/merchant/projects/update', body: { project_name: 'p1', status: 5 }, field: /^body\.status/ },
+    { op: 'level save', method: 'POST', path: '/merchant/projects/levels', body: { project_name: 'p1', level: 1, amount: 1.5, tickets: 1 }, field: /^body\.amount/ },
+    { op: 'user/project/level', method: 'GET', path: '/account/user/project/level', query: {}, field: /^query\.project/ },
+    { op: 'rechargeOrder', method: 'POST', path: '/account/user/rechargeOrder', body: { userId: randomUUID(), project: 'p1', priceId: 0, prevId: -1, level: 1, amount: 1 }, field: /^body\.priceId/ },
+    { op: 'getDepositaddress', method: 'GET', path: '/account/user/getDepositaddress', query: { project: 'bad name!' }, field: /^query\.project/ },
+    { op: 'user/orderComplete', method: 'POST', path: '/account/user/orderComplete', body: { orderId: 1, transactionId: 'not-a-digest' }, field: /^body\.transactionId/ },
+    { op: 'user/deposit', method: 'GET', path: '/account/user/deposit', query: { pageSize: '0' }, field: /^query\.pageSize/ },
+    { op: 'game/pay/coins', method: 'GET', path: '/account/game/pay/coins', query: { page: '-1' }, field: /^query\.page/ },
+    { op: 'game/tickets', method: 'GET', path: '/account/game/tickets', query: { projectName: 'p1' }, field: /^query\.level/ },
+    { op: 'minus_tickets', method: 'POST', path: '/account/game/minus_tickets', body: { userId: randomUUID(), projectName: 'p1', level: 1, amount: 0 }, field: /^body\.amount/ },
+    { op: 'remainBalance', method: 'GET', path: '/account/game/remainBalance', query: { projectName: 'bad name!' }, field: /^query\.projectName/ },
+    { op: 'vendor_pay_query', method: 'GET', path: '/wallet/vendor/pay', query: {}, field: /^query\.billNo/ },
+    { op: 'vendor_reward', method: 'POST', path: '/wallet/vendor/reward', body: { billNo: 'R-1', userId: randomUUID(), projectName: 'p', level: 1, amount: 0 }, field: /^body\.amount/ },
+    { op: 'vendor/signature', method: 'GET', path: '/wallet/vendor/signature', query: { billNo: 'R-1' }, field: /^query\.billNo/ },
+    { op: 'goods_create', method: 'POST', path: '/merchant/goods', body: { name: 'x', projectName: 'p', level: 1, price: 0 }, field: /^body\.price/ },
+    { op: 'goods_list', method: 'GET', path: '/merchant/goods', query: { pageSize: '101' }, field: /^query\.pageSize/ },
+    { op: 'createOrder', method: 'POST', path: '/account/vendor/order', body: { userId: randomUUID(), goodsId: 1, quantity: 0, projectName: 'p1' }, field: /^body\.quantity/ },
+    { op: 'customGoods', method: 'POST', path: '/account/vendor/goods/abc', body: { userId: randomUUID(), quantity: 1, projectName: 'p1', outerOrderId: 'o-1' }, field: /^path\.goodsId/ },
+    { op: 'customGoods', method: 'POST', path: '/account/vendor/goods/1', body: { userId: randomUUID(), quantity: 1, projectName: 'p1' }, field: /^body\.outerOrderId/ },
+    { op: 'traceKey', method: 'GET', path: '/account/vendor/traceKey', query: {}, field: /^query\.key/ },
+    { op: 'customGoods_query', method: 'GET', path: '/account/vendor/goods/query', query: {}, field: /^query\.outerOrderId/ },
   ];
 
   it('covers every operation that takes input', () => {

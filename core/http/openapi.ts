@@ -82,9 +82,20 @@ function overview(base: Base, tokenKinds: string[]): string {
   ].join('\n\n');
 }
 
+/** Request headers an operation reads besides Authorization (e.g. Idempotency-Key); all optional. */
+function headerParameters(op: OperationSpec): JsonSchema[] {
+  return Object.entries(op.headers ?? {}).map(([name, description]) => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string' },
+  }));
+}
+
 function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, operationId: string): JsonSchema {
   const where = `openapi: ${op.name}`;
-  const parameters = [...pathParameters(op, where), ...queryParameters(op, where)];
+  const parameters = [...pathParameters(op, where), ...queryParameters(op, where), ...headerParameters(op)];
   return {
     operationId,
     // The catalogue (API.md) names some operations with spaces or brackets; keep that name findable.

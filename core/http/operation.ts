@@ -42,6 +42,8 @@ export interface OperationSpec {
   /** A JSON body schema, or `multipart` for file uploads (described by `multipartFields`). */
   readonly body?: Schema | 'multipart';
   readonly multipartFields?: Record<string, string>;
+  /** Optional request headers the handler reads (name -> what it does), for the reference. */
+  readonly headers?: Record<string, string>;
   readonly status: 200 | 201;
   readonly envelope: SuccessEnvelope;
   /** The record inside the envelope (`data` for merchant and paged envelopes), or the whole bare body. */

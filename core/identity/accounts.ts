@@ -15,7 +15,7 @@ export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'W
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const toRecord = (item: Record<string, unknown>): AccountRecord => ({
+export const toAccountRecord = (item: Record<string, unknown>): AccountRecord => ({
   id: item.id as number,
   create_time: item.create_time as string,
   update_time: item.update_time as string,
@@ -28,7 +28,7 @@ const toRecord = (item: Record<string, unknown>): AccountRecord => ({
 
 export async function findAccount(deps: Deps, uid: string): Promise<AccountRecord | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: userKey(uid), ConsistentRead: true }));
-  return out.Item ? toRecord(out.Item) : undefined;
+  return out.Item ? toAccountRecord(out.Item) : undefined;
 }
 
 /** The user bound to an address, if any. */
@@ -90,7 +90,7 @@ export async function bindWallet(
 
   if (user && wallet) {
     if (withItems.length > 0) await transact(deps, withItems, withItems.length);
-    return toRecord(user);
+    return toAccountRecord(user);
   }
   const now = deps.now().toISOString();
   const record: AccountRecord = {

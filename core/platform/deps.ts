@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Chain } from '../chain/types.js';
 import type { IdTokenVerifier } from '../identity/id-tokens.js';
 import type { FileStore } from './files.js';
 import type { TokenService } from './tokens.js';
@@ -17,5 +18,7 @@ export interface Deps {
   files: FileStore;
   /** OpenID Connect id_tokens of the stage's configured providers (zkLogin, social binding). */
   idTokens: IdTokenVerifier;
+  /** The stage's chain (payments, the indexer); undefined where none is configured: those features answer 503. */
+  chain?: Chain;
   now: () => Date;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors, type JWK, type CryptoKey } from 'jose';
 import { unauthorized } from './errors.js';
 
@@ -41,6 +41,12 @@ export interface TokenService {
   verify(token: string, kinds: readonly TokenKind[]): Promise<TokenClaims>;
   /** The public key set published at /.well-known/jwks.json. */
   jwks(): { keys: JWK[] };
+  /**
+   * Signs bytes with the same key for on-chain verification: ECDSA P-256 over SHA-256, as Sui Move's
+   * `ecdsa_r1::secp256r1_verify(signature, public_key, msg, 1)` checks it. The signature is r||s (64 bytes)
+   * with s normalised low, as Sui requires; the public key is compressed (33 bytes).
+   */
+  signBytes(bytes: Uint8Array): Promise<{ signature: Uint8Array; publicKey: Uint8Array }>;
 }
 
 /** A private EC P-256 JWK with a `kid`, as kept in the stage's TokenSigningKey secret. */
@@ -64,6 +70,8 @@ export async function createTokenService(options: {
   const privateKey = (await importJWK(signingKey, 'ES256')) as CryptoKey;
   const { d: _private, ...publicJwk } = signingKey;
   const publicKey = (await importJWK(publicJwk, 'ES256')) as CryptoKey;
+  const nodeKey = createPrivateKey({ key: signingKey as import('node:crypto').JsonWebKey, format: 'jwk' });
+  const compressedPublicKey = compress(signingKey);
   const publishedKey: JWK = { kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x, y: publicJwk.y, kid: signingKey.kid, alg: 'ES256', use: 'sig' };
 
   return {
@@ -103,5 +111,26 @@ export async function createTokenService(options: {
     jwks() {
       return { keys: [publishedKey] };
     },
+
+    async signBytes(bytes) {
+      const der = sign('sha256', bytes, { key: nodeKey, dsaEncoding: 'ieee-p1363' });
+      return { signature: lowS(new Uint8Array(der)), publicKey: compressedPublicKey };
+    },
   };
+}
+
+/** The order of P-256's group: a signature (r, s) and (r, n - s) are both valid; Sui accepts only s <= n/2. */
+const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+
+function lowS(signature: Uint8Array): Uint8Array {
+  const s = BigInt(`0x${Buffer.from(signature.subarray(32)).toString('hex')}`);
+  if (s <= P256_ORDER / 2n) return signature;
+  const flipped = Buffer.from((P256_ORDER - s).toString(16).padStart(64, '0'), 'hex');
+  return Uint8Array.from([...signature.subarray(0, 32), ...flipped]);
+}
+
+function compress(jwk: JWK): Uint8Array {
+  const x = Buffer.from(jwk.x!, 'base64url');
+  const y = Buffer.from(jwk.y!, 'base64url');
+  return Uint8Array.from([y[y.length - 1]! % 2 === 0 ? 0x02 : 0x03, ...x]);
 }

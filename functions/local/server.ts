@@ -1,5 +1,7 @@
 import { serve } from '@hono/node-server';
 import { join } from 'node:path';
+import { startIndexerLoop, type IndexerLoop } from '../../core/chain/loop.js';
+import { chainFromSetting } from '../../core/chain/source.js';
 import { createIdTokenVerifier, parseOAuthProviders } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
 import type { Deps } from '../../core/platform/deps.js';
@@ -23,6 +25,7 @@ const log = (line: string) => console.log(`[local] ${line}`);
 
 const dynamo = await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') });
 let server: ReturnType<typeof serve> | undefined;
+let indexer: IndexerLoop | undefined;
 let stopping = false;
 
 async function stop(signal: string) {
@@ -30,6 +33,7 @@ async function stop(signal: string) {
   stopping = true;
   log(`${signal}: stopping`);
   await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  await indexer?.stop();
   await dynamo.stop();
   process.exit(0);
 }
@@ -49,9 +53,13 @@ try {
     tokens: await createTokenService({ signingKey: await localSigningKey(dataDir), issuer: `game-platform/${stage}`, now }),
     // OAUTH_PROVIDERS: the providers zkLogin and social binding accept (JSON, see docs/api.md); none by default.
     idTokens: createIdTokenVerifier(parseOAuthProviders(process.env.OAUTH_PROVIDERS), { now }),
+    // CHAIN_CONFIG: the chain node and payment event type (JSON, see docs/api.md); unset turns chain features off.
+    chain: chainFromSetting(process.env.CHAIN_CONFIG),
     now,
   };
   await seedLocal(deps, dataDir, process.env, log);
+  // The local stand-in for the deployed cron: index chain events every INDEXER_INTERVAL_MS.
+  if (deps.chain) indexer = startIndexerLoop(deps, { intervalMs: Number(process.env.INDEXER_INTERVAL_MS ?? 10_000) });
 
   const app = createAllApps(deps);
   // Stored files: S3 serves them in a stage; locally this route does, below the main base.

@@ -2,6 +2,7 @@ import { defineGroup, type RouteGroup } from '../../core/http/operation.js';
 import { innerRoutes } from './inner.js';
 import { heroMetaRoutes, metaRoutes } from './meta.js';
 import { outerRoutes } from './outer.js';
+import { payRoutes } from './pay.js';
 import { withoutkeyRoutes } from './withoutkey.js';
 
 /**
@@ -11,11 +12,10 @@ import { withoutkeyRoutes } from './withoutkey.js';
  */
 export const chainRoutes = defineGroup('chain', 'main', {});
 export const thirdPayRoutes = defineGroup('third-pay', 'main', {});
-export const payRoutes = defineGroup('pay', 'main', {});
 export const partnerStoreRoutes = defineGroup('partner-store', 'main', {});
 export const heroRoutes = defineGroup('hero', 'hero', {});
 
-export { innerRoutes, outerRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
+export { innerRoutes, outerRoutes, payRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
 
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,

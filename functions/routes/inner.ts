@@ -2,8 +2,11 @@ import * as z from 'zod/mini';
 import { adminAuth, merchantAuth, open, tokens } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { CodeQuery, GameCreate, GamePage, GameRecord, GameUpdate, GameUpdated, MerchantGamePage, NewMerchantPage, PageQuery } from '../../core/games/models.js';
+import { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from '../../core/payments/models.js';
 import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
 import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile, merchantStatus } from '../../core/merchants/models.js';
+
+import { innerVendorOps } from './vendor.js';
 
 const noMerchant = 'the account has no merchant yet';
 const tokenErrors = { 401: 'no token, or an invalid or expired merchant token' } as const;
@@ -191,4 +194,55 @@ export const innerRoutes = defineGroup('inner', 'main', {
     response: GameTokenResult,
     errors: { 400: 'game_code malformed', 401: 'no platform token, or an invalid or expired one', 404: 'no game with that code' },
   },
+  project_create: {
+    name: 'project create',
+    method: 'POST',
+    path: '/merchant/projects',
+    auth: merchantAuth,
+    summary: 'Create a project players buy tickets of (extra operation)',
+    description: 'The project is paid in `coin_type` to `receive_address`; prices are integers of its base units (`precison` decimals). Its name is unique platform-wide and is the `projectName` of ticket operations.',
+    body: ProjectCreate,
+    status: 200,
+    envelope: 'merchant',
+    response: Project,
+    errors: { 400: 'a field is missing or invalid', ...tokenErrors, 404: noMerchant, 409: 'the name is taken' },
+  },
+  project_update: {
+    name: 'project update',
+    method: 'POST',
+    path: '/merchant/projects/update',
+    auth: merchantAuth,
+    summary: "Change one of the caller's projects (extra operation)",
+    description: 'Description, receiving address and status (1 on sale, 0 withdrawn). The coin and its precision never change: prices and paid orders are in them.',
+    body: ProjectUpdate,
+    status: 200,
+    envelope: 'merchant',
+    response: Project,
+    errors: { 400: 'a field is invalid', ...tokenErrors, 403: "another merchant's project", 404: 'no such project' },
+  },
+  project_list: {
+    name: 'project list',
+    method: 'GET',
+    path: '/merchant/projects',
+    auth: merchantAuth,
+    summary: "The caller's projects (extra operation)",
+    status: 200,
+    envelope: 'merchant',
+    response: z.array(Project),
+    errors: { ...tokenErrors },
+  },
+  level_save: {
+    name: 'level save',
+    method: 'POST',
+    path: '/merchant/projects/levels',
+    auth: merchantAuth,
+    summary: "Create or change a price level of the caller's project (extra operation)",
+    description: '`amount` is the price in base units (an integer); `tickets` what one purchase grants. A level keeps its priceId when changed; pending orders keep the price they were made at.',
+    body: LevelSave,
+    status: 200,
+    envelope: 'merchant',
+    response: PriceLevel,
+    errors: { 400: 'a field is missing or invalid', ...tokenErrors, 403: "another merchant's project", 404: 'no such project', 409: 'changed concurrently' },
+  },
+  ...innerVendorOps,
 });

@@ -56,6 +56,51 @@ export const gameUpdated: Shape = { response: 'string', status: 'integer', messa
 /** Token pair (wallet registration response). */
 export const tokenPair: Shape = { platformToken: { accessToken: 'string' }, gameToken: { accessToken: 'string' } };
 
+/** Pay order record (recharge order response; the coins list element adds project_name). */
+export const payOrder: Shape = {
+  id: 'integer',
+  project_id: 'integer',
+  deposit_id: 'nullable',
+  amount: 'string',
+  wallet_address: 'string',
+  coin_type: 'string',
+  tx_type: 'integer',
+  status: 'integer',
+  created_at: 'string',
+  updated_at: 'string',
+  user_id: 'string',
+  level: 'integer',
+  precison: 'integer',
+};
+
+/** Account/wallet record (order completion response). */
+export const accountRecord: Shape = {
+  id: 'integer',
+  create_time: 'string',
+  update_time: 'string',
+  wallet_address: 'string',
+  wallet_type: 'integer',
+  status: 'integer',
+  uid: 'string',
+  private_key: 'string',
+};
+
+/** Vendor payment event record. */
+export const vendorPaymentEvent: Shape = {
+  id: 'integer',
+  bill_no: 'string',
+  amount: 'string',
+  fromer: 'string',
+  toer: 'string',
+  event_type: 'integer',
+  cursor: { eventSeq: 'string', txDigest: 'string' },
+  created_at: 'string',
+  updated_at: 'string',
+};
+
+/** `{data, statusCode, message, totalPage}` (coins list, minus_tickets, vendor pay query). */
+export const pagedEnvelope: Shape = { data: 'nullable', statusCode: 'integer', message: 'string', totalPage: 'integer' };
+
 /** The merchant envelope `{code, message, data}` around `data`. */
 export const merchantEnvelope = (data: FieldType): Shape => ({ code: 'integer', message: 'string', data });
 

@@ -16,6 +16,15 @@ export interface FunctionArgs {
   link?: unknown[];
 }
 
+/** SST's CronV2Args (platform/src/components/aws/cron-v2.ts): a function (handler path or FunctionArgs) on a schedule. */
+export interface CronV2Args {
+  schedule: string;
+  function?: string | (FunctionArgs & { timeout?: string });
+  retries?: number;
+  enabled?: boolean;
+  timezone?: string;
+}
+
 export interface DynamoArgs {
   fields: Record<string, string>;
   primaryIndex: { hashKey: string; rangeKey?: string };
@@ -123,6 +132,15 @@ function recorder(stage: string) {
     }
   }
 
+  /** SST's CronV2 also builds the function (`<name>Handler`); the stand-in records only the cron and its args. */
+  class CronV2 {
+    constructor(componentName: string, args: CronV2Args) {
+      if (!/^(rate|cron|at)\(.+\)$/.test(args.schedule)) throw new Error(`Invalid schedule ${args.schedule} of ${componentName}`);
+      if (!args.function) throw new Error(`CronV2 ${componentName} has no function`);
+      record('sst.aws.CronV2', componentName, args, this);
+    }
+  }
+
   class ApiGatewayV2 {
     readonly componentName: string;
     readonly url: string;
@@ -150,7 +168,7 @@ function recorder(stage: string) {
   }
 
   const sst = strict('sst', {
-    aws: strict('sst.aws', { Dynamo, Bucket, Function: LambdaFunction, ApiGatewayV2 }),
+    aws: strict('sst.aws', { Dynamo, Bucket, Function: LambdaFunction, ApiGatewayV2, CronV2 }),
     Secret,
   });
   return { components, routes, sst };

@@ -1,0 +1,276 @@
+import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { nextId } from '../platform/counters.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
+import { sortableInt } from '../platform/table.js';
+import { ChainNodeError } from './errors.js';
+import { VendorEventType, type VendorPaymentEvent } from './models.js';
+import { canonicalType } from './source.js';
+import type { ChainEvent } from './types.js';
+
+/**
+ * Payments on chain, as vendor payment event records.
+ *
+ * Our Move payment event (the stage's `paymentEventType`, emitted by its `paymentFunction`) has these fields,
+ * read from the event's parsedJson:
+ *   bill_no: the bill number the payment is for: a Move `String` (JSON text) or `vector<u8>` (an array of
+ *            byte values, decoded as UTF-8); 1 to 128 characters.
+ *   amount:  u64, the amount paid in the coin's base units (JSON text, as nodes render u64; a JSON number is
+ *            accepted too).
+ *   from:    address of the payer.
+ *   to:      address paid.
+ * Any other field is ignored. An event without these is skipped and logged, never stored and never fatal.
+ *
+ * Access patterns (docs/data-model.md):
+ * - "payment events of a bill", and the idempotent store: pk `BILL#<billNo>`, sk `PAY#<txDigest>#<eventSeq>`
+ *   (the event's position on chain, so storing it again hits the same item);
+ * - "payment events of a transaction": gsi1pk `TX#<txDigest>`, gsi1sk the eventSeq zero-padded;
+ * - "a payer's payment events, newest first": gsi2pk `PAYER#<from>`, gsi2sk `<created_at>#<txDigest>#<eventSeq>`;
+ * - "the first payment of a bill": gsi3pk `BILL_PAY#<billNo>`, gsi3sk `<time on chain>#<txDigest>#<eventSeq>`
+ *   (time on chain when the node gives it, else created_at), so one Query with Limit 1 finds it.
+ */
+
+type TableDeps = Pick<Deps, 'db' | 'table' | 'now'>;
+
+/** The fields of a payment event, normalised: amount as canonical decimal text, addresses in full lower case. */
+export interface Payment {
+  billNo: string;
+  amount: string;
+  from: string;
+  to: string;
+}
+
+const U64_MAX = 2n ** 64n - 1n;
+const BILL_NO_MAX = 128;
+
+/** The payment an event records, or undefined when the event is not in the layout above. */
+export function parsePayment(event: ChainEvent): Payment | undefined {
+  const read = readPayment(event);
+  return typeof read === 'string' ? undefined : read;
+}
+
+/** The payment, or the reason the event is not one (for the log). */
+function readPayment(event: ChainEvent): Payment | string {
+  const json = event.parsedJson;
+  if (!/^\d{1,6}$/.test(event.eventSeq)) return 'eventSeq: expected a small integer';
+  const billNo = readBillNo(json.bill_no);
+  if (billNo === undefined) return `bill_no: expected text or UTF-8 bytes of 1-${BILL_NO_MAX} characters`;
+  const amount = readU64(json.amount);
+  if (amount === undefined) return 'amount: expected a u64';
+  const from = readAddress(json.from);
+  if (from === undefined) return 'from: expected an address';
+  const to = readAddress(json.to);
+  if (to === undefined) return 'to: expected an address';
+  return { billNo, amount, from, to };
+}
+
+function readBillNo(value: unknown): string | undefined {
+  let text: string | undefined;
+  if (typeof value === 'string') text = value;
+  else if (Array.isArray(value) && value.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(value as number[]));
+    } catch {
+      return undefined;
+    }
+  }
+  // Control characters have no place in a bill number and would only make keys and logs ambiguous.
+  if (text === undefined || text.length === 0 || [...text].length > BILL_NO_MAX || /\p{Cc}/u.test(text)) return undefined;
+  return text;
+}
+
+function readU64(value: unknown): string | undefined {
+  let amount: bigint;
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) amount = BigInt(value);
+  else if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) amount = BigInt(value);
+  else return undefined;
+  return amount <= U64_MAX ? amount.toString() : undefined;
+}
+
+/** An address in its full form: 0x and 64 lower-case hex digits (nodes may shorten leading zeros). */
+export function normalizeAddress(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) return undefined;
+  return `0x${value.slice(2).toLowerCase().padStart(64, '0')}`;
+}
+const readAddress = normalizeAddress;
+
+export const paymentKey = (billNo: string, txDigest: string, eventSeq: string) => ({ pk: `BILL#${billNo}`, sk: `PAY#${txDigest}#${eventSeq}` });
+
+const ITEM_TYPE = 'payment_event';
+
+/**
+ * Stores the payment event as a vendor payment event record, once: the item's key is the event's place on
+ * chain, written on condition that it is new, so a re-read page, a second indexer run or the orderComplete
+ * fallback storing the same event finds the first record and returns it. An event that is not a payment in
+ * our layout is logged and skipped (undefined). `eventType` is the record's event_type (1 payment, 2 reward payout).
+ */
+export async function storePaymentEvent(
+  deps: TableDeps,
+  event: ChainEvent,
+  eventType: number = VendorEventType.payment,
+): Promise<VendorPaymentEvent | undefined> {
+  const payment = readPayment(event);
+  if (typeof payment === 'string') {
+    await logError('chain: event skipped, not a payment in our layout', { txDigest: event.txDigest, eventSeq: event.eventSeq, type: event.type, problem: payment });
+    return undefined;
+  }
+  const key = paymentKey(payment.billNo, event.txDigest, event.eventSeq);
+  const now = deps.now().toISOString();
+  const chainTime = event.timestampMs && /^\d+$/.test(event.timestampMs) ? new Date(Number(event.timestampMs)).toISOString() : undefined;
+  const record: VendorPaymentEvent = {
+    // Taken before the conditional put: a duplicate wastes an id (ids are unique, not dense).
+    id: await nextId(deps, 'payment_event'),
+    bill_no: payment.billNo,
+    amount: payment.amount,
+    fromer: payment.from,
+    toer: payment.to,
+    event_type: eventType,
+    cursor: { eventSeq: event.eventSeq, txDigest: event.txDigest },
+    created_at: now,
+    updated_at: now,
+  };
+  const position = `${event.txDigest}#${event.eventSeq}`;
+  try {
+    await deps.db.send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: {
+          ...key,
+          type: ITEM_TYPE,
+          gsi1pk: `TX#${event.txDigest}`,
+          gsi1sk: sortableInt(Number(event.eventSeq)),
+          gsi2pk: `PAYER#${payment.from}`,
+          gsi2sk: `${now}#${position}`,
+          gsi3pk: `BILL_PAY#${payment.billNo}`,
+          gsi3sk: `${chainTime ?? now}#${position}`,
+          ...record,
+          // Internal: what the event was on chain, for audits; not part of the seed's record.
+          move_type: event.type,
+          sender: event.sender,
+          chain_time: chainTime,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return record;
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }));
+    return toRecord(stored.Item!);
+  }
+}
+
+/** The seed's fields of a stored item (internal attributes and keys stay inside). */
+export function toRecord(item: Record<string, unknown>): VendorPaymentEvent {
+  const cursor = item.cursor as { eventSeq: string; txDigest: string };
+  return {
+    id: item.id as number,
+    bill_no: item.bill_no as string,
+    amount: item.amount as string,
+    fromer: item.fromer as string,
+    toer: item.toer as string,
+    event_type: item.event_type as number,
+    cursor: { eventSeq: cursor.eventSeq, txDigest: cursor.txDigest },
+    created_at: item.created_at as string,
+    updated_at: item.updated_at as string,
+  };
+}
+
+/**
+ * The payment records of a transaction, in event order. When none is stored yet and the stage has a chain,
+ * the transaction is read from the node and its payment events are stored first (orderComplete must not wait
+ * for the indexer); [] when the node does not know the transaction either. A node that cannot be read is 503.
+ */
+export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'now' | 'chain'>, digest: string): Promise<VendorPaymentEvent[]> {
+  const stored = await queryAll(deps, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    FilterExpression: '#type = :type',
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':pk': `TX#${digest}`, ':type': ITEM_TYPE },
+  });
+  if (stored.length > 0 || !deps.chain) return stored.map(toRecord);
+
+  let events: ChainEvent[] | undefined;
+  try {
+    events = await deps.chain.source.transactionEvents(digest);
+  } catch (error) {
+    if (!(error instanceof ChainNodeError)) throw error;
+    // The node's own words stay in the log: they may name the node's address.
+    await logError('chain: transaction read failed', { digest, error: error.message });
+    throw new AppError(503, 'transactionId: the chain node could not be read; try again shortly');
+  }
+  const paymentType = canonicalType(deps.chain.config.paymentEventType);
+  const records: VendorPaymentEvent[] = [];
+  for (const event of events ?? []) {
+    if (event.type !== paymentType) continue;
+    const record = await storePaymentEvent(deps, event);
+    if (record) records.push(record);
+  }
+  return records;
+}
+
+/** The first payment of a bill (earliest on chain), or undefined: vendor_pay_query. */
+export async function paymentOfBill(deps: Pick<Deps, 'db' | 'table'>, billNo: string): Promise<VendorPaymentEvent | undefined> {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk',
+      ExpressionAttributeValues: { ':pk': `BILL_PAY#${billNo}` },
+      ScanIndexForward: true,
+      Limit: 1,
+    }),
+  );
+  const item = out.Items?.[0];
+  return item ? toRecord(item) : undefined;
+}
+
+/**
+ * A payer's payment records, newest first, page `page` (zero-based) of `pageSize`, with how many there are
+ * in all. Like gamelist, page p reads (p + 1) * pageSize index entries; the count is a second Query, in parallel.
+ */
+export async function paymentsOfPayer(
+  deps: Pick<Deps, 'db' | 'table'>,
+  address: string,
+  page: number,
+  pageSize: number,
+): Promise<{ records: VendorPaymentEvent[]; total: number }> {
+  const payer = normalizeAddress(address) ?? address.toLowerCase();
+  const query: Omit<QueryCommandInput, 'TableName'> = {
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': `PAYER#${payer}` },
+  };
+  const [items, total] = await Promise.all([
+    queryAll(deps, { ...query, ScanIndexForward: false }, (page + 1) * pageSize),
+    countAll(deps, query),
+  ]);
+  return { records: items.slice(page * pageSize, (page + 1) * pageSize).map(toRecord), total };
+}
+
+/** Every item of a Query (following LastEvaluatedKey), or the first `max`. */
+async function queryAll(deps: Pick<Deps, 'db' | 'table'>, input: Omit<QueryCommandInput, 'TableName'>, max = Infinity) {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(
+      new QueryCommand({ ...input, TableName: deps.table, ExclusiveStartKey: start, ...(max < Infinity ? { Limit: max - items.length } : {}) }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start && items.length < max);
+  return items;
+}
+
+async function countAll(deps: Pick<Deps, 'db' | 'table'>, input: Omit<QueryCommandInput, 'TableName'>) {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(new QueryCommand({ ...input, TableName: deps.table, Select: 'COUNT', ExclusiveStartKey: start }));
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
+}

@@ -1,0 +1,92 @@
+import type { Chain, ChainConfig, ChainSource } from './types.js';
+
+/**
+ * The stage's chain: which source it reads (configuration, not code, decides: JSON-RPC is what the seed
+ * shows, GraphQL is what Sui keeps once JSON-RPC is switched off) and the Move types it cares about.
+ */
+
+/** How long one request to the node may take unless the caller says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+export interface ChainOptions {
+  /** Per request to the node; a request that takes longer fails as a node error. */
+  timeoutMs?: number;
+}
+
+const MOVE_TYPE = /^0x[0-9a-fA-F]{1,64}::\w+::\w+(<.+>)?$/;
+const MOVE_FUNCTION = /^0x[0-9a-fA-F]{1,64}::\w+::\w+$/;
+
+/**
+ * Parses the stage's chain setting (CHAIN_CONFIG locally, the ChainConfig secret deployed): JSON of a
+ * ChainConfig. Unset or blank means the stage has no chain (undefined); anything else that is not a valid
+ * configuration is an Error naming the field, so a bad setting fails loudly at start rather than per request.
+ */
+export function parseChainConfig(json: string | undefined): ChainConfig | undefined {
+  if (!json?.trim()) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new Error('chain config: not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('chain config: expected a JSON object');
+  const { kind, url, paymentEventType, paymentFunction } = value as Record<string, unknown>;
+  if (kind !== 'jsonrpc' && kind !== 'graphql') throw new Error('chain config: kind must be "jsonrpc" or "graphql"');
+  if (typeof url !== 'string' || !isHttpUrl(url)) throw new Error('chain config: url must be an http(s) URL');
+  if (typeof paymentEventType !== 'string' || !MOVE_TYPE.test(paymentEventType)) {
+    throw new Error('chain config: paymentEventType must be a Move type such as 0xabc::pay::PaymentEvent');
+  }
+  if (paymentFunction !== undefined && (typeof paymentFunction !== 'string' || !MOVE_FUNCTION.test(paymentFunction))) {
+    throw new Error('chain config: paymentFunction must be a Move function such as 0xabc::pay::pay');
+  }
+  return { kind, url, paymentEventType: canonicalType(paymentEventType), ...(paymentFunction === undefined ? {} : { paymentFunction }) };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The chain a configuration describes. The SDK behind the chosen source is imported on first use, so a
+ * function that never talks to the node does not load it at cold start, and a stage loads only the one it uses.
+ */
+export function createChain(config: ChainConfig, options: ChainOptions = {}): Chain {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const source =
+    config.kind === 'graphql'
+      ? lazySource(() => import('./graphql.js').then((m) => m.graphqlSource(config.url, { timeoutMs })))
+      : lazySource(() => import('./jsonrpc.js').then((m) => m.jsonRpcSource(config.url, { timeoutMs })));
+  return { config, source };
+}
+
+/** parseChainConfig then createChain: what the deployed and local Deps call with the raw setting. */
+export function chainFromSetting(json: string | undefined, options: ChainOptions = {}): Chain | undefined {
+  const config = parseChainConfig(json);
+  return config && createChain(config, options);
+}
+
+function lazySource(load: () => Promise<ChainSource>): ChainSource {
+  let loaded: Promise<ChainSource> | undefined;
+  const get = () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+  return {
+    queryEvents: async (eventType, cursor, limit) => (await get()).queryEvents(eventType, cursor, limit),
+    transactionEvents: async (digest) => (await get()).transactionEvents(digest),
+  };
+}
+
+/**
+ * A Move type with every address in full (0x and 64 lower-case hex digits), the form both node APIs answer
+ * with: `0x2::coin::Coin<0x2::sui::SUI>` and `0x0…02::coin::Coin<0x0…02::sui::SUI>` name the same type, and
+ * configured types are compared with the types of events in this form.
+ */
+export function canonicalType(type: string): string {
+  return type.replace(/0x([0-9a-fA-F]{1,64})(?=::)/g, (_, hex: string) => `0x${hex.toLowerCase().padStart(64, '0')}`);
+}

@@ -1,0 +1,98 @@
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { paymentsOfPayer } from '../chain/payments.js';
+import { findAccount } from '../identity/accounts.js';
+import type { Deps } from '../platform/deps.js';
+import { notFound } from '../platform/errors.js';
+import { OrderStatus } from './models.js';
+import { orderIdOfBill, orderKey } from './order-keys.js';
+import { toPayOrder, type StoredOrder } from './orders.js';
+import { projectKey, type StoredProject } from './projects.js';
+
+/** The most paid orders game/pay/coins reads for a user (one Query). */
+const PAID_ORDERS_LIMIT = 1000;
+
+/** game/pay/coins: the caller's paid orders, newest first, each with its project's name. */
+export async function paidOrders(deps: Deps, uid: string, page: number, pageSize: number) {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': `PAID#${uid}` },
+      ScanIndexForward: false,
+      Limit: PAID_ORDERS_LIMIT,
+    }),
+  );
+  const orders = (out.Items ?? []) as StoredOrder[];
+  return {
+    data: orders.slice(page * pageSize, (page + 1) * pageSize).map((order) => ({ ...toPayOrder(order), project_name: order.project_name })),
+    totalPage: Math.ceil(orders.length / pageSize),
+  };
+}
+
+/**
+ * getDepositaddress: where and how to pay for a project, and the bill number to pay with: that of the
+ * named order, or else of the caller's newest pending order of the project (null when there is none).
+ */
+export async function depositAddress(deps: Deps, uid: string, projectName: string, orderId?: number) {
+  const [projectOut, order] = await Promise.all([
+    deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(projectName) })),
+    orderId !== undefined ? ownOrder(deps, uid, orderId) : newestPendingOrder(deps, uid, projectName),
+  ]);
+  const project = projectOut.Item as StoredProject | undefined;
+  if (!project) throw notFound(`project: no project ${projectName}`);
+  if (order && order.project_name !== projectName) throw notFound(`orderId: order ${orderId} is not of project ${projectName}`);
+  return {
+    project_name: project.project_name,
+    receive_address: project.receive_address,
+    coin_type: project.coin_type,
+    precison: project.precison,
+    payment_function: deps.chain?.config.paymentFunction ?? null,
+    order: order ? { id: order.id, bill_no: order.bill_no, amount: toPayOrder(order).amount, status: order.status } : null,
+  };
+}
+
+async function ownOrder(deps: Deps, uid: string, orderId: number) {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }));
+  const order = out.Item as StoredOrder | undefined;
+  if (!order || order.user_id !== uid) throw notFound(`orderId: the caller has no order ${orderId}`);
+  return order;
+}
+
+async function newestPendingOrder(deps: Deps, uid: string, projectName: string) {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      FilterExpression: '#status = :pending AND project_name = :project',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pk': `USER_ORDERS#${uid}`, ':pending': OrderStatus.pending, ':project': projectName },
+      ScanIndexForward: false,
+      // The newest orders are where a pending one is; an older pending order is found by its id.
+      Limit: 20,
+    }),
+  );
+  return (out.Items?.[0] as StoredOrder | undefined) ?? undefined;
+}
+
+/** user/deposit: the caller's chain payments (from their wallet address), each with the order it paid. */
+export async function deposits(deps: Deps, uid: string, page: number, pageSize: number) {
+  const account = await findAccount(deps, uid);
+  if (!account) return { data: [], totalPage: 0 };
+  const { records, total } = await paymentsOfPayer(deps, account.wallet_address, page, pageSize);
+  const ids = [...new Set(records.map((r) => orderIdOfBill(r.bill_no)).filter((id): id is number => id !== undefined))];
+  const orders = new Map<number, StoredOrder>();
+  if (ids.length > 0) {
+    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: ids.map(orderKey) } } }));
+    for (const item of out.Responses?.[deps.table] ?? []) orders.set(item.id as number, item as StoredOrder);
+  }
+  return {
+    data: records.map((record) => {
+      const order = orders.get(orderIdOfBill(record.bill_no) ?? -1);
+      // Only the caller's own orders are shown: a payment may name someone else's bill.
+      return { payment: record, order: order && order.user_id === uid ? toPayOrder(order) : null };
+    }),
+    totalPage: Math.ceil(total / pageSize),
+  };
+}

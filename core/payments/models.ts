@@ -1,0 +1,131 @@
+import * as z from 'zod/mini';
+import { paging, text } from '../shared/fields.js';
+import { suiAddress, userId } from '../identity/models.js';
+
+/** Pay order `status` (API.md): 0 pending, 1 paid, 2 cancelled (replaced or expired), 3 refunded. */
+export const OrderStatus = { pending: 0, paid: 1, cancelled: 2, refunded: 3 } as const;
+/** Pay order `tx_type`: 1 chain payment, 2 App Store, 3 Google Play, 4 vendor payment. */
+export const TxType = { chain: 1, appStore: 2, googlePlay: 3, vendor: 4 } as const;
+
+/** A project's name: what players buy tickets of, and the `projectName` of ticket operations. */
+export const projectName = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, _ or -'));
+/** A Move coin type such as `0x2::sui::SUI`. */
+export const coinType = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,64}::\w+::\w+(<.+>)?$/, 'expected a coin type such as 0x2::sui::SUI'), z.maxLength(300));
+const positiveInt = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
+const level = z.int().check(z.minimum(0), z.maximum(1_000_000));
+
+export const Project = z.object({
+  project_id: z.int(),
+  project_name: z.string(),
+  description: z.string(),
+  receive_address: z.string(),
+  coin_type: z.string(),
+  precison: z.int(),
+  /** 1 on sale, 0 withdrawn. */
+  status: z.int(),
+  merchant_id: z.int(),
+  create_time: z.string(),
+  update_time: z.string(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const ProjectCreate = z.object({
+  project_name: projectName,
+  description: z._default(text(2000), ''),
+  receive_address: suiAddress,
+  coin_type: coinType,
+  precison: z.int().check(z.minimum(0), z.maximum(18)),
+});
+/** What may change on a project: not its coin or precision, which its prices and paid orders are in. */
+export const ProjectUpdate = z.object({
+  project_name: projectName,
+  description: z.optional(text(2000)),
+  receive_address: z.optional(suiAddress),
+  status: z.optional(z.int().check(z.minimum(0), z.maximum(1))),
+});
+
+/** A price level of a project: pay `amount` (base units, shown as decimal text) and get `tickets`. */
+export const PriceLevel = z.object({
+  priceId: z.int(),
+  project_id: z.int(),
+  project_name: z.string(),
+  level: z.int(),
+  amount: z.string(),
+  coin_type: z.string(),
+  precison: z.int(),
+  tickets: z.int(),
+  status: z.int(),
+});
+export type PriceLevel = z.infer<typeof PriceLevel>;
+
+export const LevelSave = z.object({
+  project_name: projectName,
+  level,
+  /** The price in the coin's base units (an integer: 1 SUI = 10^9). */
+  amount: positiveInt,
+  tickets: positiveInt,
+  status: z._default(z.int().check(z.minimum(0), z.maximum(1)), 1),
+});
+
+export const ProjectQuery = z.object({ project: projectName });
+
+/** The seed's Pay order record (plus bill_no, the reference the payment must carry, and tickets). */
+export const PayOrder = z.object({
+  id: z.int(),
+  project_id: z.int(),
+  deposit_id: z.nullable(z.int()),
+  amount: z.string(),
+  wallet_address: z.string(),
+  coin_type: z.string(),
+  tx_type: z.int(),
+  status: z.int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  user_id: z.string(),
+  level: z.int(),
+  precison: z.int(),
+  bill_no: z.string(),
+  tickets: z.int(),
+});
+export type PayOrder = z.infer<typeof PayOrder>;
+export const PaidOrder = z.extend(PayOrder, { project_name: z.string() });
+
+export const RechargeOrderBody = z.object({
+  userId,
+  project: projectName,
+  priceId: positiveInt,
+  /** An earlier pending order of the caller to cancel in the same transaction; negative for none. */
+  prevId: z.int(),
+  level,
+  /** The level's price in base units, as the client showed it: a changed price is refused, never charged. */
+  amount: positiveInt,
+});
+
+export const OrderCompleteBody = z.object({
+  orderId: positiveInt,
+  transactionId: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)')),
+});
+
+export const DepositQuery = z.object({ project: projectName, orderId: z.optional(z.coerce.number().check(z.int(), z.positive())) });
+export const DepositAddress = z.object({
+  project_name: z.string(),
+  receive_address: z.string(),
+  coin_type: z.string(),
+  precison: z.int(),
+  payment_function: z.nullable(z.string()),
+  order: z.nullable(z.object({ id: z.int(), bill_no: z.string(), amount: z.string(), status: z.int() })),
+});
+
+export const PageQuery = z.object(paging);
+
+/** Ticket operations: the seed's minus_tickets body, and the reads. */
+export const MinusTicketsBody = z.object({ userId, projectName, level, amount: positiveInt });
+export const TicketsQuery = z.object({ projectName, level: z.coerce.number().check(z.int(), z.minimum(0)), userId: z.optional(userId) });
+export const TicketBalance = z.object({ userId: z.string(), projectName: z.string(), level: z.int(), balance: z.int() });
+export const RemainQuery = z.object({ projectName: z.optional(projectName), userId: z.optional(userId) });
+export const RemainBalance = z.object({
+  userId: z.string(),
+  total: z.int(),
+  balances: z.array(z.object({ projectName: z.string(), level: z.int(), balance: z.int() })),
+});
+

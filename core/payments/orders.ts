@@ -1,0 +1,120 @@
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod/mini';
+import { findAccount, userKey } from '../identity/accounts.js';
+import { nextId } from '../platform/counters.js';
+import type { Deps } from '../platform/deps.js';
+import { conflict, forbidden, notFound } from '../platform/errors.js';
+import { sortableInt } from '../platform/table.js';
+import { transactOrFailedConditions } from '../platform/transactions.js';
+import { formatUnits } from './money.js';
+import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
+import { billNoOf, orderKey } from './order-keys.js';
+import { levelKey, projectKey, type StoredLevel, type StoredProject } from './projects.js';
+
+/** An order as stored: the seed's record plus what completing and listing it need. */
+export interface StoredOrder extends Omit<PayOrder, 'amount'> {
+  /** The price in base units, decimal text of the integer. */
+  amount_base: string;
+  project_name: string;
+  receive_address: string;
+  /** The transaction that paid it, once paid. */
+  tx_digest?: string;
+}
+
+export function toPayOrder(order: StoredOrder): PayOrder {
+  return {
+    id: order.id,
+    project_id: order.project_id,
+    deposit_id: order.deposit_id,
+    amount: formatUnits(order.amount_base, order.precison),
+    wallet_address: order.wallet_address,
+    coin_type: order.coin_type,
+    tx_type: order.tx_type,
+    status: order.status,
+    created_at: order.created_at,
+    updated_at: order.updated_at,
+    user_id: order.user_id,
+    level: order.level,
+    precison: order.precison,
+    bill_no: order.bill_no,
+    tickets: order.tickets,
+  };
+}
+
+export async function findOrder(deps: Deps, id: number): Promise<StoredOrder | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(id), ConsistentRead: true }));
+  return out.Item as StoredOrder | undefined;
+}
+
+/**
+ * rechargeOrder: a pending order for one price level, paid later on chain with its bill number. The project,
+ * the level and the buyer's account are read in one request; a `prevId` >= 0 cancels that pending order of
+ * the caller in the same transaction that creates the new one (a retried payment replaces its order).
+ */
+export async function createRechargeOrder(deps: Deps, uid: string, input: z.infer<typeof RechargeOrderBody>): Promise<PayOrder> {
+  if (input.userId !== uid) throw forbidden('userId: not the signed-in user');
+  const keys = [projectKey(input.project), levelKey(input.project, input.level), userKey(uid)];
+  const read = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys, ConsistentRead: true } } }));
+  const items = read.Responses?.[deps.table] ?? [];
+  const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
+  const project = find(keys[0]!) as StoredProject | undefined;
+  const level = find(keys[1]!) as StoredLevel | undefined;
+  const account = find(keys[2]!);
+  if (!project || project.status !== 1) throw notFound(`project: no project ${input.project} on sale`);
+  if (!level || level.status !== 1) throw notFound(`level: project ${input.project} has no level ${input.level} on sale`);
+  if (level.priceId !== input.priceId) throw conflict(`priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);
+  if (String(input.amount) !== level.amount_base) {
+    throw conflict(`amount: the price of level ${input.level} is ${level.amount_base} base units (${formatUnits(level.amount_base, level.precison)})`);
+  }
+  if (!account) throw notFound('userId: the user has no wallet account yet; sign in with a wallet or zkLogin first');
+
+  const id = await nextId(deps, 'order');
+  const now = deps.now().toISOString();
+  const order: StoredOrder = {
+    id,
+    project_id: project.project_id,
+    deposit_id: null,
+    amount_base: level.amount_base,
+    wallet_address: account.wallet_address as string,
+    coin_type: level.coin_type,
+    tx_type: TxType.chain,
+    status: OrderStatus.pending,
+    created_at: now,
+    updated_at: now,
+    user_id: uid,
+    level: level.level,
+    precison: level.precison,
+    bill_no: billNoOf(id),
+    tickets: level.tickets,
+    project_name: project.project_name,
+    receive_address: project.receive_address,
+  };
+  const put = {
+    TableName: deps.table,
+    Item: { ...orderKey(id), type: 'order', ...order, gsi1pk: `USER_ORDERS#${uid}`, gsi1sk: sortableInt(id) },
+  };
+  if (input.prevId < 0) {
+    await deps.db.send(new PutCommand(put));
+    return toPayOrder(order);
+  }
+  const failed = await transactOrFailedConditions(deps, [
+    { Put: put },
+    {
+      Update: {
+        TableName: deps.table,
+        Key: orderKey(input.prevId),
+        UpdateExpression: 'SET #status = :cancelled, updated_at = :now',
+        ConditionExpression: 'user_id = :me AND #status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':cancelled': OrderStatus.cancelled, ':pending': OrderStatus.pending, ':me': uid, ':now': now },
+      },
+    },
+  ]);
+  if (failed.length > 0) {
+    const previous = await findOrder(deps, input.prevId);
+    if (!previous || previous.user_id !== uid) throw notFound(`prevId: the caller has no order ${input.prevId}`);
+    throw conflict(`prevId: order ${input.prevId} is not pending`);
+  }
+  return toPayOrder(order);
+}
+

@@ -1,0 +1,180 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod/mini';
+import { requireMerchant } from '../merchants/merchants.js';
+import { nextId } from '../platform/counters.js';
+import type { Deps } from '../platform/deps.js';
+import { conflict, forbidden, notFound } from '../platform/errors.js';
+import { sortableInt } from '../platform/table.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import { formatUnits } from './money.js';
+import type { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from './models.js';
+
+/**
+ * Projects (what players buy tickets of) and their price levels, managed by the owner merchant.
+ * - "project by name": pk `PROJECT#<name>`, sk `PROJECT`;
+ * - "price level of a project": pk `PROJECT#<name>`, sk `LEVEL#<level, zero-padded>` (a level number is
+ *   unique in its project; `priceId` is a platform-wide integer id);
+ * - "all projects": gsi1pk `PROJECTS`, gsi1sk name; "projects of a merchant": gsi2pk
+ *   `MERCHANT_PROJECTS#<accountId>`, gsi2sk name.
+ */
+export interface StoredProject extends Project {
+  accountId: string;
+}
+export interface StoredLevel extends Omit<PriceLevel, 'amount'> {
+  /** The price in base units, as decimal text of the integer. */
+  amount_base: string;
+}
+
+export const projectKey = (name: string) => ({ pk: `PROJECT#${name}`, sk: 'PROJECT' });
+export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
+
+const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, accountId: _o, ...rest }: Record<string, unknown>) =>
+  rest as T;
+
+export const toProject = (item: Record<string, unknown>) => strip<Project>(item);
+export function toPriceLevel(item: Record<string, unknown>): PriceLevel {
+  const { amount_base, ...level } = strip<StoredLevel>(item);
+  return { ...level, amount: formatUnits(amount_base, level.precison) };
+}
+
+export async function createProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectCreate>) {
+  const merchant = await requireMerchant(deps, caller.sub);
+  const now = deps.now().toISOString();
+  const project: StoredProject = {
+    project_id: await nextId(deps, 'project'),
+    ...input,
+    status: 1,
+    merchant_id: merchant.id,
+    accountId: caller.sub,
+    create_time: now,
+    update_time: now,
+  };
+  try {
+    await deps.db.send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: {
+          ...projectKey(input.project_name),
+          type: 'project',
+          ...project,
+          gsi1pk: 'PROJECTS',
+          gsi1sk: input.project_name,
+          gsi2pk: `MERCHANT_PROJECTS#${caller.sub}`,
+          gsi2sk: input.project_name,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict(`project_name: project ${input.project_name} exists already`);
+    throw error;
+  }
+  return toProject(project as unknown as Record<string, unknown>);
+}
+
+export async function findProject(deps: Deps, name: string): Promise<StoredProject | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
+  return out.Item as StoredProject | undefined;
+}
+
+/** The project, if the caller's merchant account owns it: 404 for none, 403 for another merchant's. */
+export async function ownedProject(deps: Deps, caller: TokenClaims, name: string, field = 'project_name'): Promise<StoredProject> {
+  const project = await findProject(deps, name);
+  if (!project) throw notFound(`${field}: no project ${name}`);
+  if (project.accountId !== caller.sub) throw forbidden(`${field}: project ${name} belongs to another merchant`);
+  return project;
+}
+
+export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
+  const { project_name, ...changes } = input;
+  const sets = Object.entries(changes).filter(([, value]) => value !== undefined);
+  const out = await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: projectKey(project_name),
+      UpdateExpression: `SET update_time = :now${sets.map(([field]) => `, #${field} = :${field}`).join('')}`,
+      ConditionExpression: 'accountId = :me',
+      ExpressionAttributeNames: Object.fromEntries(sets.map(([field]) => [`#${field}`, field])),
+      ExpressionAttributeValues: { ':now': deps.now().toISOString(), ':me': caller.sub, ...Object.fromEntries(sets.map(([field, value]) => [`:${field}`, value])) },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    }),
+  ).catch((error: { name?: string; Item?: unknown }) => {
+    if (error.name !== 'ConditionalCheckFailedException') throw error;
+    throw error.Item ? forbidden(`project_name: project ${project_name} belongs to another merchant`) : notFound(`project_name: no project ${project_name}`);
+  });
+  return toProject(out.Attributes!);
+}
+
+/** Creates a level, or changes the price and tickets of an existing one (it keeps its priceId). */
+export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
+  const project = await ownedProject(deps, caller, input.project_name);
+  const existing = await deps.db.send(new GetCommand({ TableName: deps.table, Key: levelKey(input.project_name, input.level), ConsistentRead: true }));
+  const level: StoredLevel = {
+    priceId: (existing.Item?.priceId as number | undefined) ?? (await nextId(deps, 'price')),
+    project_id: project.project_id,
+    project_name: project.project_name,
+    level: input.level,
+    amount_base: String(input.amount),
+    coin_type: project.coin_type,
+    precison: project.precison,
+    tickets: input.tickets,
+    status: input.status,
+  };
+  await deps.db.send(
+    new PutCommand({
+      TableName: deps.table,
+      Item: { ...levelKey(input.project_name, input.level), type: 'price_level', ...level },
+      // A concurrent create of the same level must not give it two priceIds.
+      ConditionExpression: existing.Item ? 'priceId = :id' : 'attribute_not_exists(pk)',
+      ...(existing.Item ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
+    }),
+  ).catch((error: { name?: string }) => {
+    if (error.name === 'ConditionalCheckFailedException') throw conflict('level: changed concurrently; retry');
+    throw error;
+  });
+  return toPriceLevel(level as unknown as Record<string, unknown>);
+}
+
+/** user/project: projects on sale (one Query; projects are few, so the on-sale filter reads little). */
+export async function projectsOnSale(deps: Deps): Promise<Project[]> {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      FilterExpression: '#status = :on',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pk': 'PROJECTS', ':on': 1 },
+    }),
+  );
+  return (out.Items ?? []).map(toProject);
+}
+
+/** The caller merchant's projects (one Query). */
+export async function projectsOf(deps: Deps, accountId: string): Promise<Project[]> {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': `MERCHANT_PROJECTS#${accountId}` },
+    }),
+  );
+  return (out.Items ?? []).map(toProject);
+}
+
+/** user/project/level: a project's levels on sale, by level (one Query; 404 for an unknown project is not
+ * worth a second read: an unknown project simply has no levels). */
+export async function levelsOf(deps: Deps, name: string): Promise<PriceLevel[]> {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :level)',
+      FilterExpression: '#status = :on',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pk': `PROJECT#${name}`, ':level': 'LEVEL#', ':on': 1 },
+    }),
+  );
+  return (out.Items ?? []).map(toPriceLevel);
+}

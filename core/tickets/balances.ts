@@ -1,0 +1,102 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../platform/deps.js';
+import type { TransactItem } from '../platform/transactions.js';
+
+/**
+ * Ticket balances: integers per (user, project, level), changed only by condition expressions inside
+ * transactions, each change with a ledger entry whose key makes it happen once (an order, an
+ * Idempotency-Key, a goods order). Access patterns:
+ * - "balance of a user in a project level": pk `USER#<uid>`, sk `TICKETS#<project>#<level>`;
+ * - "all balances of a user": the same partition, sk begins_with `TICKETS#`;
+ * - "ledger entry": pk `USER#<uid>`, sk `LEDGER#<ref>` (ref: `order#<id>`, `minus#<key>`, `goods#<id>`, …).
+ */
+export interface TicketTarget {
+  uid: string;
+  projectName: string;
+  level: number;
+}
+
+export const balanceKey = ({ uid, projectName, level }: TicketTarget) => ({ pk: `USER#${uid}`, sk: `TICKETS#${projectName}#${level}` });
+export const ledgerKey = (uid: string, ref: string) => ({ pk: `USER#${uid}`, sk: `LEDGER#${ref}` });
+
+export interface LedgerEntry extends TicketTarget {
+  ref: string;
+  /** Positive for credits, negative for debits. */
+  change: number;
+  created_at: string;
+  /** What the change answered, for replays of an idempotent request. */
+  response?: unknown;
+  /** A fingerprint of the request, so that a key reused for another request is refused. */
+  request?: string;
+}
+
+/** Transaction items that add `amount` tickets once (the ledger entry `ref` must not exist yet). */
+export function creditItems(deps: Deps, target: TicketTarget, amount: number, ref: string, extra: Partial<LedgerEntry> = {}): TransactItem[] {
+  const now = deps.now().toISOString();
+  return [
+    {
+      Update: {
+        TableName: deps.table,
+        Key: balanceKey(target),
+        UpdateExpression: 'ADD balance :amount SET projectName = :project, #level = :level, updated_at = :now, #type = :type',
+        ExpressionAttributeNames: { '#level': 'level', '#type': 'type' },
+        ExpressionAttributeValues: { ':amount': amount, ':project': target.projectName, ':level': target.level, ':now': now, ':type': 'tickets' },
+      },
+    },
+    ledgerPut(deps, target, amount, ref, now, extra),
+  ];
+}
+
+/**
+ * Transaction items that take `amount` tickets once: the balance's condition keeps it from going below zero
+ * (item 0 fails when short), the ledger entry's keeps a retried request from taking twice (item 1 fails).
+ */
+export function debitItems(deps: Deps, target: TicketTarget, amount: number, ref: string, extra: Partial<LedgerEntry> = {}): TransactItem[] {
+  const now = deps.now().toISOString();
+  return [
+    {
+      Update: {
+        TableName: deps.table,
+        Key: balanceKey(target),
+        UpdateExpression: 'SET balance = balance - :amount, updated_at = :now',
+        ConditionExpression: 'balance >= :amount',
+        ExpressionAttributeValues: { ':amount': amount, ':now': now },
+      },
+    },
+    ledgerPut(deps, target, -amount, ref, now, extra),
+  ];
+}
+
+function ledgerPut(deps: Deps, target: TicketTarget, change: number, ref: string, now: string, extra: Partial<LedgerEntry>): TransactItem {
+  const entry: LedgerEntry = { ...target, ref, change, created_at: now, ...extra };
+  return {
+    Put: {
+      TableName: deps.table,
+      Item: { ...ledgerKey(target.uid, ref), type: 'ledger', ...entry },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export async function findLedgerEntry(deps: Deps, uid: string, ref: string): Promise<LedgerEntry | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: ledgerKey(uid, ref), ConsistentRead: true }));
+  return out.Item as LedgerEntry | undefined;
+}
+
+export async function balanceOf(deps: Deps, target: TicketTarget): Promise<number> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: balanceKey(target), ConsistentRead: true }));
+  return Number(out.Item?.balance ?? 0);
+}
+
+/** Every balance of a user (one Query), optionally of one project. */
+export async function balancesOf(deps: Deps, uid: string, projectName?: string) {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':prefix': projectName ? `TICKETS#${projectName}#` : 'TICKETS#' },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).map((item) => ({ projectName: item.projectName as string, level: item.level as number, balance: Number(item.balance) }));
+}

@@ -1,0 +1,70 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod/mini';
+import { requireMerchant } from '../merchants/merchants.js';
+import { MerchantStatus } from '../merchants/models.js';
+import { ownedProject } from '../payments/projects.js';
+import { nextId } from '../platform/counters.js';
+import type { Deps } from '../platform/deps.js';
+import { forbidden } from '../platform/errors.js';
+import { sortableInt } from '../platform/table.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import type { Goods, GoodsCreate } from './models.js';
+
+/**
+ * Vendor goods: a catalogue per project, managed by the project's owner merchant, paid in tickets.
+ * - "goods by id": pk `GOODS#<id>`, sk `GOODS`;
+ * - "a merchant's goods, newest first": gsi1pk `MERCHANT_GOODS#<accountId>`, gsi1sk zero-padded id.
+ */
+export interface StoredGoods extends Goods {
+  /** The owner merchant's console account: server tokens carry it as their subject. */
+  accountId: string;
+}
+
+export const goodsKey = (id: number) => ({ pk: `GOODS#${id}`, sk: 'GOODS' });
+const merchantGoodsPartition = (accountId: string) => `MERCHANT_GOODS#${accountId}`;
+
+export const toGoods = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, accountId: _a, ...goods }: Record<string, unknown>) =>
+  goods as unknown as Goods;
+
+export async function createGoods(deps: Deps, caller: TokenClaims, input: z.infer<typeof GoodsCreate>): Promise<Goods> {
+  // As with games: a suspended merchant builds no catalogue.
+  const merchant = await requireMerchant(deps, caller.sub);
+  if (merchant.status === MerchantStatus.suspended) throw forbidden('merchant is suspended');
+  await ownedProject(deps, caller, input.projectName, 'projectName');
+  const now = deps.now().toISOString();
+  const goods: StoredGoods = { id: await nextId(deps, 'goods'), ...input, merchant_id: merchant.id, accountId: caller.sub, created_at: now, updated_at: now };
+  await deps.db.send(
+    new PutCommand({
+      TableName: deps.table,
+      Item: { ...goodsKey(goods.id), type: 'goods', ...goods, gsi1pk: merchantGoodsPartition(caller.sub), gsi1sk: sortableInt(goods.id) },
+    }),
+  );
+  return toGoods({ ...goods });
+}
+
+export async function findGoods(deps: Deps, id: number): Promise<StoredGoods | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: goodsKey(id), ConsistentRead: true }));
+  return out.Item as StoredGoods | undefined;
+}
+
+/** goods_list: one page of the caller's goods, newest first, and how many there are. */
+export async function listGoods(deps: Deps, accountId: string, page: number, pageSize: number) {
+  const partition = { ':pk': merchantGoodsPartition(accountId) };
+  const [items, count] = await Promise.all([
+    // No offset in DynamoDB: page p reads (p + 1) * pageSize index entries (fine for a catalogue, as gamelist).
+    deps.db.send(
+      new QueryCommand({
+        TableName: deps.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: partition,
+        ScanIndexForward: false,
+        Limit: (page + 1) * pageSize,
+      }),
+    ),
+    deps.db.send(
+      new QueryCommand({ TableName: deps.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: partition, Select: 'COUNT' }),
+    ),
+  ]);
+  return { total: String(count.Count ?? 0), goods: (items.Items ?? []).slice(page * pageSize).map(toGoods) };
+}

@@ -1,0 +1,115 @@
+import * as z from 'zod/mini';
+import { suiAddress, userId } from '../identity/models.js';
+import { projectName } from '../payments/models.js';
+import { orderIdOfBill } from '../payments/order-keys.js';
+import { paging, requiredText } from '../shared/fields.js';
+
+/** Goods `status`: 1 on sale, 0 withdrawn (orders of withdrawn goods are refused). */
+export const GoodsStatus = { withdrawn: 0, onSale: 1 } as const;
+/** Vendor goods order `status`: an order exists only once paid (the debit and the order are one write). */
+export const VendorOrderStatus = { paid: 1 } as const;
+
+const positiveId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
+/** A ticket level, as in the ticket operations. */
+const level = z.int().check(z.minimum(0), z.maximum(1_000_000));
+/** Bounds that keep price × quantity far inside the safe integers (at most 10^15 tickets). */
+const quantity = z.int().check(z.positive(), z.maximum(1_000_000));
+const price = z.int().check(z.positive(), z.maximum(1_000_000_000));
+const tickets = z.int().check(z.positive(), z.maximum(1_000_000_000_000));
+
+/** goods_create: a catalogue entry paid in tickets of (projectName, level). */
+export const GoodsCreate = z.object({
+  name: requiredText(100),
+  projectName,
+  level,
+  /** Tickets per unit. */
+  price,
+  status: z._default(z.int().check(z.minimum(0), z.maximum(1)), GoodsStatus.onSale),
+});
+
+export const Goods = z.object({
+  id: z.int(),
+  name: z.string(),
+  projectName: z.string(),
+  level: z.int(),
+  price: z.int(),
+  status: z.int(),
+  merchant_id: z.int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Goods = z.infer<typeof Goods>;
+
+/** goods_list: `total` is text, like the other console lists (gamelist, query merchant game). */
+export const GoodsPage = z.object({ total: z.string(), goods: z.array(Goods) });
+export const GoodsPageQuery = z.object(paging);
+
+/** The partner's order id: what makes customGoods idempotent. */
+export const outerOrderId = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -'));
+/** A trace key as returned on creation (22 base64url characters today; a little room either way). */
+const traceKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'expected a trace key as returned with the order'));
+
+/** The seed's createOrder body. */
+export const CreateOrderBody = z.object({ userId, goodsId: positiveId, quantity, projectName });
+/** The seed's customGoods body; the goods are named by the path. */
+export const CustomGoodsBody = z.object({ userId, quantity, projectName, outerOrderId });
+export const GoodsIdParams = z.object({ goodsId: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)) });
+export const TraceKeyQuery = z.object({ key: traceKey });
+export const OuterOrderQuery = z.object({ outerOrderId });
+
+/** A vendor goods order (ours: the seed shows no success body). `total` = price × quantity tickets. */
+export const VendorOrder = z.object({
+  id: z.int(),
+  goodsId: z.int(),
+  quantity: z.int(),
+  projectName: z.string(),
+  level: z.int(),
+  userId: z.string(),
+  total: z.int(),
+  outerOrderId: z.nullable(z.string()),
+  trace_key: z.string(),
+  status: z.int(),
+  merchant_id: z.int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type VendorOrder = z.infer<typeof VendorOrder>;
+
+const billText = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a bill number: 1-64 letters, digits, _ or -'));
+/** vendor_pay_query: a pay order's bill (`PO…`) or a reward's. */
+export const BillQuery = z.object({ billNo: billText });
+/** vendor/signature: only pay orders are paid through the vendor's contract. */
+export const OrderBillQuery = z.object({
+  billNo: billText.check(z.refine((bill) => orderIdOfBill(bill) !== undefined, 'expected a pay order bill number such as PO0000000001')),
+});
+/** A reward's bill number is the merchant's; `PO` and ten or more digits would read as a pay order's bill. */
+const rewardBillNo = billText.check(z.refine((bill) => orderIdOfBill(bill) === undefined, 'PO followed by digits names a pay order; use another bill number'));
+
+export const RewardBody = z.object({
+  billNo: rewardBillNo,
+  userId,
+  projectName,
+  level,
+  /** Tickets credited. */
+  amount: tickets,
+  walletAddress: z.optional(suiAddress),
+});
+export type RewardBody = z.infer<typeof RewardBody>;
+
+/** vendor/signature: the payment request, its BCS bytes and the stage key's signature over them. */
+export const PaymentSignature = z.object({
+  bill_no: z.string(),
+  amount: z.string(),
+  amount_base: z.string(),
+  recipient: z.string(),
+  coin_type: z.string(),
+  expires_at_ms: z.int(),
+  /** BCS of `{bill_no, amount, recipient, coin_type, expires_at_ms}`, hex. */
+  message: z.string(),
+  /** 64-byte r||s (low s), base64. */
+  signature: z.string(),
+  /** 33-byte compressed P-256 key, base64. */
+  public_key: z.string(),
+  scheme: z.literal('secp256r1-sha256'),
+});
+export type PaymentSignature = z.infer<typeof PaymentSignature>;

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod/mini';
+import { nextId } from '../platform/counters.js';
+import type { Deps } from '../platform/deps.js';
+import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
+import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import { debitItems } from '../tickets/balances.js';
+import { findGoods, type StoredGoods } from './goods.js';
+import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
+import { isTransactionConflict, retryPause, transactRetryingConflicts } from './retry.js';
+
+/**
+ * Vendor goods orders, paid from the user's ticket balance of the goods' (project, level). The debit, the
+ * order and its lookup items are one TransactWriteItems, so an order exists exactly when it was paid.
+ * - "order by id": pk `VORDER#<id>`, sk `VORDER`;
+ * - "order by trace key": pk `TRACE#<key>`, sk `TRACE` (attribute orderId; written with the order, so a key
+ *   is readable as soon as it is returned, which an index would not guarantee);
+ * - "order by outer id": pk `OUTER#<accountId>#<outerOrderId>`, sk `OUTER` (attributes orderId and the
+ *   request's fingerprint): the claim that makes customGoods idempotent per merchant.
+ * The debit's ledger entry is `goods#<orderId>`.
+ */
+interface StoredOrder extends VendorOrder {
+  accountId: string;
+}
+
+const orderKey = (id: number) => ({ pk: `VORDER#${id}`, sk: 'VORDER' });
+const traceKey = (key: string) => ({ pk: `TRACE#${key}`, sk: 'TRACE' });
+const outerKey = (accountId: string, outerOrderId: string) => ({ pk: `OUTER#${accountId}#${outerOrderId}`, sk: 'OUTER' });
+
+/** The order as answered: without its keys and owner account. */
+function toOrder(item: StoredOrder): VendorOrder {
+  const { pk: _pk, sk: _sk, type: _t, accountId: _a, ...order } = item as StoredOrder & Record<string, unknown>;
+  return order as VendorOrder;
+}
+
+/** createOrder: the player (platform token) buys goods for themself. */
+export async function createOrder(deps: Deps, caller: TokenClaims, body: z.infer<typeof CreateOrderBody>): Promise<VendorOrder> {
+  if (body.userId !== caller.sub) throw forbidden('userId: a player may only order for themself');
+  const goods = await orderableGoods(deps, body.goodsId, body.projectName);
+  const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, null);
+  const failed = await transactRetryingConflicts(deps, orderItems(deps, goods, order), 'userId');
+  if (failed.length > 0) throw shortBalance(goods, order);
+  return toOrder(order);
+}
+
+/**
+ * customGoods: a merchant's server orders goods of its own for a user. Idempotent on the merchant's
+ * outerOrderId: the claim item is put, on condition it is new, in the transaction that debits, so among any
+ * number of concurrent requests one debits and the others answer its order (or a 400 if theirs differs).
+ */
+export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: number, body: z.infer<typeof CustomGoodsBody>): Promise<VendorOrder> {
+  const claim = outerKey(caller.sub, body.outerOrderId);
+  const fingerprint = JSON.stringify([goodsId, body.userId, body.quantity, body.projectName]);
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    // A replay answers the first order even if the goods or the balance changed since.
+    const claimed = await deps.db.send(new GetCommand({ TableName: deps.table, Key: claim, ConsistentRead: true }));
+    if (claimed.Item) return replay(deps, claimed.Item, fingerprint, body.outerOrderId);
+
+    const goods = await orderableGoods(deps, goodsId, body.projectName);
+    if (goods.accountId !== caller.sub) throw forbidden(`goodsId: goods ${goodsId} belong to another merchant`);
+    const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, body.outerOrderId);
+    const items = orderItems(deps, goods, order);
+    const claimIndex = items.length;
+    items.push({
+      Put: {
+        TableName: deps.table,
+        Item: { ...claim, type: 'outer_order', orderId: order.id, request: fingerprint, created_at: order.created_at },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+    try {
+      const failed = await transactOrFailedConditions(deps, items);
+      if (failed.length === 0) return toOrder(order);
+      if (!failed.includes(claimIndex)) throw shortBalance(goods, order);
+      // Another request claimed the id first: the next round reads its claim, at once.
+      continue;
+    } catch (error) {
+      // Another transaction held one of the items (the claim, usually): try again on fresh reads.
+      if (!isTransactionConflict(error)) throw error;
+    }
+    await retryPause(attempt);
+  }
+  throw conflict(`outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`);
+}
+
+/** customGoods_query: the caller merchant's order with that outer id. */
+export async function orderByOuterId(deps: Deps, caller: TokenClaims, outerOrderId: string): Promise<VendorOrder> {
+  const claimed = await deps.db.send(new GetCommand({ TableName: deps.table, Key: outerKey(caller.sub, outerOrderId), ConsistentRead: true }));
+  const order = claimed.Item && (await findOrder(deps, claimed.Item.orderId as number));
+  if (!order) throw notFound(`outerOrderId: no order ${outerOrderId}`);
+  return toOrder(order);
+}
+
+/** traceKey: an order by its trace key, for the merchant whose goods it bought; the same 404 for others. */
+export async function orderByTraceKey(deps: Deps, caller: TokenClaims, key: string): Promise<VendorOrder> {
+  const traced = await deps.db.send(new GetCommand({ TableName: deps.table, Key: traceKey(key), ConsistentRead: true }));
+  const order = traced.Item && (await findOrder(deps, traced.Item.orderId as number));
+  if (!order || order.accountId !== caller.sub) throw notFound('key: no order with that trace key');
+  return toOrder(order);
+}
+
+async function findOrder(deps: Deps, id: number): Promise<StoredOrder | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(id), ConsistentRead: true }));
+  return out.Item as StoredOrder | undefined;
+}
+
+async function orderableGoods(deps: Deps, goodsId: number, projectName: string): Promise<StoredGoods> {
+  const goods = await findGoods(deps, goodsId);
+  if (!goods) throw notFound(`goodsId: no goods ${goodsId}`);
+  if (goods.projectName !== projectName) throw badRequest(`projectName: goods ${goodsId} are sold in project ${goods.projectName}`);
+  if (goods.status !== GoodsStatus.onSale) throw conflict(`goodsId: goods ${goodsId} are not on sale`);
+  return goods;
+}
+
+function newOrder(deps: Deps, goods: StoredGoods, id: number, userId: string, quantity: number, outerOrderId: string | null): StoredOrder {
+  const now = deps.now().toISOString();
+  return {
+    id,
+    goodsId: goods.id,
+    quantity,
+    projectName: goods.projectName,
+    level: goods.level,
+    userId,
+    total: goods.price * quantity,
+    outerOrderId,
+    // 128 random bits: a trace key is a capability to read the order, so it must not be guessable.
+    trace_key: randomBytes(16).toString('base64url'),
+    status: VendorOrderStatus.paid,
+    merchant_id: goods.merchant_id,
+    accountId: goods.accountId,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** The debit (items 0 and 1: balance, ledger), the order and its trace item. */
+function orderItems(deps: Deps, goods: StoredGoods, order: StoredOrder): TransactItem[] {
+  const target = { uid: order.userId, projectName: goods.projectName, level: goods.level };
+  return [
+    ...debitItems(deps, target, order.total, `goods#${order.id}`),
+    { Put: { TableName: deps.table, Item: { ...orderKey(order.id), type: 'vendor_order', ...order }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: deps.table, Item: { ...traceKey(order.trace_key), type: 'trace', orderId: order.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  ];
+}
+
+async function replay(deps: Deps, claim: Record<string, unknown>, fingerprint: string, outerOrderId: string): Promise<VendorOrder> {
+  if (claim.request !== fingerprint) {
+    throw badRequest(`outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`);
+  }
+  const order = await findOrder(deps, claim.orderId as number);
+  // The claim and its order are written together, so a claim without its order cannot be.
+  if (!order) throw new Error(`order ${String(claim.orderId)} of outer id ${outerOrderId} is missing`);
+  return toOrder(order);
+}
+
+/**
+ * A refused order transaction: the order id and trace key are fresh (their conditions cannot fail), so the
+ * balance's condition (item 0) is what failed.
+ */
+function shortBalance(goods: StoredGoods, order: StoredOrder) {
+  return conflict(`quantity: the balance of project ${goods.projectName} level ${goods.level} is less than the ${order.total} tickets the order costs`);
+}

@@ -1,0 +1,76 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { toRecord } from '../chain/payments.js';
+import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
+import { findAccount } from '../identity/accounts.js';
+import { ownedProject } from '../payments/projects.js';
+import { nextId } from '../platform/counters.js';
+import type { Deps } from '../platform/deps.js';
+import { conflict } from '../platform/errors.js';
+import { transactOrFailedConditions } from '../platform/transactions.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import { creditItems } from '../tickets/balances.js';
+import type { RewardBody } from './models.js';
+import { isTransactionConflict, retryPause } from './retry.js';
+
+/**
+ * vendor_reward: a merchant's server pays a user a reward in tickets. The credit (ledger entry
+ * `reward#<billNo>`) and a vendor payment event record (event_type 2) are one transaction, the record put on
+ * condition that the bill is new, so a bill number pays once however often it is sent.
+ * - "reward of a bill": pk `BILL#<billNo>`, sk `REWARD` (next to the bill's chain payments, `PAY#…`).
+ * The record is not on chain: its cursor is `{eventSeq: '0', txDigest: ''}`. `fromer` is the paying merchant's
+ * id as text (the reward comes from the merchant's account on the platform, not from a wallet); `toer` the
+ * user's wallet address when known (the request's, else the account's), else the user id.
+ */
+export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWARD' });
+
+export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBody): Promise<VendorPaymentEvent> {
+  const project = await ownedProject(deps, caller, body.projectName, 'projectName');
+  const fingerprint = JSON.stringify([caller.sub, body.userId, body.projectName, body.level, body.amount, body.walletAddress ?? null]);
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const stored = await findReward(deps, body.billNo);
+    if (stored) {
+      if (stored.request !== fingerprint) throw conflict(`billNo: ${body.billNo} was already used for another reward`);
+      return toRecord(stored);
+    }
+
+    const toer = body.walletAddress ?? (await findAccount(deps, body.userId))?.wallet_address ?? body.userId;
+    const now = deps.now().toISOString();
+    const record: VendorPaymentEvent = {
+      id: await nextId(deps, 'payment_event'),
+      bill_no: body.billNo,
+      amount: String(body.amount),
+      fromer: String(project.merchant_id),
+      toer,
+      event_type: VendorEventType.rewardPayout,
+      cursor: { eventSeq: '0', txDigest: '' },
+      created_at: now,
+      updated_at: now,
+    };
+    const target = { uid: body.userId, projectName: body.projectName, level: body.level };
+    try {
+      const failed = await transactOrFailedConditions(deps, [
+        {
+          Put: {
+            TableName: deps.table,
+            Item: { ...rewardKey(body.billNo), type: 'reward', ...record, accountId: caller.sub, request: fingerprint },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        ...creditItems(deps, target, body.amount, `reward#${body.billNo}`),
+      ]);
+      if (failed.length === 0) return record;
+      // The bill was paid meanwhile (the record and its ledger entry are written together): the next round reads it, at once.
+      continue;
+    } catch (error) {
+      if (!isTransactionConflict(error)) throw error;
+    }
+    await retryPause(attempt);
+  }
+  throw conflict(`billNo: ${body.billNo} is being paid concurrently; retry`);
+}
+
+/** The stored reward of a bill with its payer (`accountId`) and request fingerprint. */
+export async function findReward(deps: Deps, billNo: string) {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: rewardKey(billNo), ConsistentRead: true }));
+  return out.Item as (Record<string, unknown> & { accountId: string; request: string }) | undefined;
+}

@@ -1,0 +1,73 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { OrderStatus } from '../payments/models.js';
+import { formatUnits } from '../payments/money.js';
+import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
+import type { Deps } from '../platform/deps.js';
+import { conflict, notFound } from '../platform/errors.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import type { PaymentSignature } from './models.js';
+
+/**
+ * vendor/signature: a payment request for a pending pay order, signed with the stage's key so the vendor's
+ * Move contract can check it before taking the payment:
+ *
+ *   public struct PaymentRequest has drop { bill_no: String, amount: u64, recipient: address,
+ *                                           coin_type: String, expires_at_ms: u64 }
+ *   assert!(ecdsa_r1::secp256r1_verify(&signature, &PLATFORM_KEY, &bcs::to_bytes(&request), 1), EBadSignature);
+ *
+ * (hash 1 = SHA-256). `coin_type` is in the form `type_name::get<T>().into_string()` renders
+ * (64 hex digits without 0x), so the contract compares it with the paid coin's type as bytes.
+ * `expires_at_ms` is 10 minutes on, compared with `clock.timestamp_ms()`.
+ */
+export const PAYMENT_REQUEST_TTL_MS = 10 * 60_000;
+
+export interface PaymentRequest {
+  bill_no: string;
+  /** Base units, decimal text. */
+  amount: string;
+  recipient: string;
+  coin_type: string;
+  expires_at_ms: number;
+}
+
+export async function signPaymentRequest(deps: Deps, caller: TokenClaims, billNo: string): Promise<PaymentSignature> {
+  const orderId = orderIdOfBill(billNo);
+  const order = orderId === undefined ? undefined : (await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+  // Another player's order is as unknown as a missing one.
+  if (!order || order.user_id !== caller.sub) throw notFound(`billNo: no order ${billNo}`);
+  if (order.status !== OrderStatus.pending) throw conflict(`billNo: order ${billNo} is not pending`);
+
+  const request: PaymentRequest = {
+    bill_no: billNo,
+    amount: order.amount_base as string,
+    recipient: order.receive_address as string,
+    coin_type: moveTypeName(order.coin_type as string),
+    expires_at_ms: deps.now().getTime() + PAYMENT_REQUEST_TTL_MS,
+  };
+  const message = await paymentRequestBytes(request);
+  const { signature, publicKey } = await deps.tokens.signBytes(message);
+  return {
+    ...request,
+    amount: formatUnits(request.amount, order.precison as number),
+    amount_base: request.amount,
+    message: Buffer.from(message).toString('hex'),
+    signature: Buffer.from(signature).toString('base64'),
+    public_key: Buffer.from(publicKey).toString('base64'),
+    scheme: 'secp256r1-sha256',
+  };
+}
+
+/** BCS of the PaymentRequest struct above: field order and types must stay those of the Move struct. */
+export async function paymentRequestBytes(request: PaymentRequest): Promise<Uint8Array> {
+  // Loaded on first use: only this operation needs the SDK's BCS.
+  const { bcs } = await import('@mysten/sui/bcs');
+  return bcs
+    .struct('PaymentRequest', { bill_no: bcs.string(), amount: bcs.u64(), recipient: bcs.Address, coin_type: bcs.string(), expires_at_ms: bcs.u64() })
+    .serialize(request)
+    .toBytes();
+}
+
+/** `0x2::sui::SUI` → `0000…0002::sui::SUI`: every address in the type full-length, lower case, without 0x. */
+export function moveTypeName(coinType: string): string {
+  return coinType.replace(/0x([0-9a-fA-F]{1,64})(?=::)/g, (_, hex: string) => hex.toLowerCase().padStart(64, '0'));
+}

@@ -1,0 +1,26 @@
+import { indexEvents, paymentHandlers, type TypeSummary } from '../core/chain/indexer.js';
+import { deployedDeps } from './deployed.js';
+
+/**
+ * The chain indexer's scheduled Lambda (infra/jobs.ts runs it every minute): one pass over the configured
+ * event types, from their stored cursors, stopping before the Lambda's time is up. A stage without a chain
+ * configured does nothing.
+ */
+
+/** Time kept back from the Lambda's limit: a page in flight (a node request and its 50 writes) finishes in it. */
+const MARGIN_MS = 15_000;
+
+/** The part of the Lambda context this handler reads. */
+interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+}
+
+export async function handler(_event: unknown, context: LambdaContext): Promise<Record<string, TypeSummary>> {
+  const deps = await deployedDeps();
+  if (!deps.chain) return {};
+  // Issue 5 adds the claim events' handlers here: { ...paymentHandlers(deps), ...claimHandlers(deps) }.
+  return indexEvents(deps, {
+    handlers: paymentHandlers(deps),
+    deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS,
+  });
+}

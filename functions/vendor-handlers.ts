@@ -1,0 +1,24 @@
+import type { Handlers, RouteGroup } from '../core/http/operation.js';
+import { createGoods, listGoods } from '../core/vendor/goods.js';
+import { createOrder, customGoods, orderByOuterId, orderByTraceKey } from '../core/vendor/orders.js';
+import { vendorPayment } from '../core/vendor/pay-query.js';
+import { payReward } from '../core/vendor/rewards.js';
+import { signPaymentRequest } from '../core/vendor/signature.js';
+import type { innerVendorOps, payVendorOps } from './routes/vendor.js';
+
+/** Vendor operations of the inner group, spread into its handlers. Routes only translate HTTP to core/vendor. */
+export const innerVendorHandlers: Handlers<RouteGroup<typeof innerVendorOps>> = {
+  vendor_pay_query: ({ deps, auth, query }) => vendorPayment(deps, auth, query.billNo),
+  vendor_reward: ({ deps, auth, body }) => payReward(deps, auth, body),
+  vendor_signature: ({ deps, auth, query }) => signPaymentRequest(deps, auth, query.billNo),
+  goods_create: ({ deps, auth, body }) => createGoods(deps, auth, body),
+  goods_list: ({ deps, auth, query }) => listGoods(deps, auth.sub, query.page, query.pageSize),
+};
+
+/** Vendor goods orders of the pay group, spread into its handlers. */
+export const payVendorHandlers: Handlers<RouteGroup<typeof payVendorOps>> = {
+  createOrder: ({ deps, auth, body }) => createOrder(deps, auth, body),
+  customGoods: ({ deps, auth, params, body }) => customGoods(deps, auth, params.goodsId, body),
+  traceKey: ({ deps, auth, query }) => orderByTraceKey(deps, auth, query.key),
+  customGoods_query: ({ deps, auth, query }) => orderByOuterId(deps, auth, query.outerOrderId),
+};

@@ -1,0 +1,46 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deployWithStandins, type Component, type CronV2Args, type Deployment, type FunctionArgs } from './support/sst-standins.js';
+
+/** The scheduled jobs of infra/jobs.ts, run through sst.config.ts against the SST stand-ins. */
+let dev: Deployment;
+let indexer: Component<CronV2Args>;
+
+beforeAll(async () => {
+  dev = await deployWithStandins('v2-testing');
+  const crons = dev.components.filter((c) => c.type === 'sst.aws.CronV2') as Component<CronV2Args>[];
+  expect(crons.map((c) => c.name)).toEqual(['Indexer']);
+  indexer = crons[0]!;
+});
+
+describe('chain indexer job', () => {
+  it('runs every minute, without scheduler retries (the next run is the retry)', () => {
+    expect(indexer.args.schedule).toBe('rate(1 minute)');
+    expect(indexer.args.retries ?? 0).toBe(0);
+    expect(indexer.args.enabled ?? true).toBe(true);
+  });
+
+  it('runs functions/indexer.handler, built like the group functions, within a minute', () => {
+    const fn = indexer.args.function as FunctionArgs & { timeout?: string };
+    expect(typeof fn).toBe('object');
+    expect(fn.handler).toBe('functions/indexer.handler');
+    expect(fn.architecture).toBe('arm64');
+    expect(fn.runtime).toBe('nodejs24.x');
+    expect(fn.nodejs).toEqual({ format: 'esm', minify: true, splitting: true });
+    expect(fn.timeout).toBe('60 seconds');
+    expect(existsSync('functions/indexer.ts')).toBe(true);
+    expect(readFileSync('functions/indexer.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+  });
+
+  it('is linked to the table, the files bucket and every secret, ChainConfig among them (deployedDeps reads them all)', () => {
+    const linked = (indexer.args.function as FunctionArgs).link ?? [];
+    const expected = dev.components.filter((c) => ['sst.aws.Dynamo', 'sst.aws.Bucket', 'sst.Secret'].includes(c.type));
+    expect(expected.map((c) => c.name)).toContain('ChainConfig');
+    for (const component of expected) expect(linked, component.name).toContain(component.instance);
+  });
+
+  it('keeps chain features off by default: ChainConfig defaults to the empty string', () => {
+    const secret = dev.components.find((c) => c.name === 'ChainConfig')!;
+    expect(secret.args).toEqual({ placeholder: '' });
+  });
+});

@@ -1,0 +1,157 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createPayApp } from '../functions/pay.js';
+import { storePaymentEvent } from '../core/chain/payments.js';
+import type { ChainEvent } from '../core/chain/types.js';
+import { balanceOf } from '../core/tickets/balances.js';
+import { call } from './support/http.js';
+import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
+import { playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
+import { mismatches, payOrder, accountRecord, pagedEnvelope } from './contract/seed-shapes.js';
+
+let deps: TestDeps;
+let app: ReturnType<typeof createPayApp>;
+const base = '/v2-testing/account';
+const PAYMENT_TYPE = '0xfeed::pay::PaymentEvent';
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createPayApp(deps);
+});
+
+async function shopAndPlayer() {
+  const shop = await projectWithLevel(deps);
+  const player = await playerWithTokens(deps);
+  const orderBody = (extra: Record<string, unknown> = {}) => ({
+    userId: player.uid,
+    project: shop.project.project_name,
+    priceId: shop.level.priceId,
+    prevId: -1,
+    level: 1,
+    amount: 1_500_000_000,
+    ...extra,
+  });
+  const recharge = (extra: Record<string, unknown> = {}) => call(app, 'POST', `${base}/user/rechargeOrder`, { token: player.platform, body: orderBody(extra) });
+  return { shop, player, recharge };
+}
+
+/** Records a payment as the chain indexer would have. */
+async function paid(order: { bill_no: string }, from: string, to: string, amount = '1500000000', digest = randomDigest()) {
+  const event: ChainEvent = { type: PAYMENT_TYPE, txDigest: digest, eventSeq: '0', sender: from, parsedJson: { bill_no: order.bill_no, amount, from, to } };
+  await storePaymentEvent(deps, event);
+  return digest;
+}
+
+describe('projects and levels', () => {
+  it('lists projects on sale and their levels with the price as decimal text', async () => {
+    const { shop } = await shopAndPlayer();
+    const projects = await call(app, 'GET', `${base}/user/project`);
+    expect(projects.body.data.map((p: { project_name: string }) => p.project_name)).toContain(shop.project.project_name);
+    const levels = await call(app, 'GET', `${base}/user/project/level`, { query: { project: shop.project.project_name } });
+    expect(levels.body.data).toEqual([expect.objectContaining({ level: 1, amount: '1.5', precison: 9, tickets: 100, priceId: shop.level.priceId })]);
+  });
+});
+
+describe('rechargeOrder', () => {
+  it('creates a pending order in the seed shape, amount as decimal text', async () => {
+    const { shop, player, recharge } = await shopAndPlayer();
+    const res = await recharge();
+    expect(res.status).toBe(200);
+    expect(mismatches(res.body, payOrder)).toEqual([]);
+    expect(res.body).toMatchObject({ amount: '1.5', precison: 9, status: 0, tx_type: 1, deposit_id: null, user_id: player.uid, wallet_address: player.address, project_id: shop.project.project_id, level: 1 });
+    const where = await call(app, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name } });
+    expect(where.body.data).toMatchObject({ receive_address: shop.receiveAddress, coin_type: '0x2::sui::SUI', order: { id: res.body.id, bill_no: res.body.bill_no, amount: '1.5', status: 0 } });
+  });
+
+  it('replaces a pending order named by prevId in the same transaction', async () => {
+    const { shop, player, recharge } = await shopAndPlayer();
+    const first = (await recharge()).body;
+    const second = await recharge({ prevId: first.id });
+    expect(second.status).toBe(200);
+    const statusOf = async (orderId: number) =>
+      (await call(app, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId } })).body.data.order.status;
+    expect(await statusOf(first.id)).toBe(2);
+    expect(await statusOf(second.body.id)).toBe(0);
+    const again = await recharge({ prevId: first.id });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/^prevId/);
+  });
+
+  it('refuses a changed price, a wrong priceId, another user, unknown projects and foreign prevIds, writing nothing', async () => {
+    const { recharge, shop } = await shopAndPlayer();
+    const other = await shopAndPlayer();
+    const foreign = (await other.recharge()).body;
+    const before = await itemCount(deps);
+    expect((await recharge({ amount: 1_000_000_000 })).status).toBe(409);
+    expect((await recharge({ priceId: shop.level.priceId + 1000 })).status).toBe(409);
+    expect((await recharge({ userId: other.player.uid })).status).toBe(403);
+    expect((await recharge({ project: 'no-such-project' })).status).toBe(404);
+    expect((await recharge({ level: 7 })).status).toBe(404);
+    const prev = await recharge({ prevId: foreign.id });
+    expect(prev.status).toBe(404);
+    expect(prev.body.message).toMatch(/^prevId/);
+    // Counters may move (ids are unique, not dense); no order or other item is written.
+    expect(await itemCount(deps)).toBe(before);
+  });
+});
+
+describe('orderComplete', () => {
+  it('completes a paid order once: tickets credited, order paid, the account record answered', async () => {
+    const { shop, player, recharge } = await shopAndPlayer();
+    const order = (await recharge()).body;
+    const digest = await paid(order, player.address, shop.receiveAddress);
+    const complete = () => call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } });
+    const res = await complete();
+    expect(res.status).toBe(200);
+    expect(mismatches(res.body, accountRecord)).toEqual([]);
+    expect(res.body).toMatchObject({ uid: player.uid, wallet_address: player.address, private_key: '' });
+    const target = { uid: player.uid, projectName: shop.project.project_name, level: 1 };
+    expect(await balanceOf(deps, target)).toBe(100);
+
+    const again = await complete();
+    expect(again.body).toEqual(res.body);
+    expect(await balanceOf(deps, target)).toBe(100);
+
+    const coins = await call(app, 'GET', `${base}/game/pay/coins`, { token: player.platform });
+    expect(mismatches(coins.body, pagedEnvelope)).toEqual([]);
+    expect(coins.body.data).toEqual([expect.objectContaining({ id: order.id, status: 1, project_name: shop.project.project_name, amount: '1.5' })]);
+    for (const element of coins.body.data) expect(mismatches(element, { ...payOrder, project_name: 'string' })).toEqual([]);
+    expect(coins.body.data[0].deposit_id).toEqual(expect.any(Number));
+
+    const deposits = await call(app, 'GET', `${base}/user/deposit`, { token: player.platform });
+    expect(deposits.body.data).toEqual([{ payment: expect.objectContaining({ bill_no: order.bill_no, fromer: player.address }), order: expect.objectContaining({ id: order.id, status: 1 }) }]);
+  });
+
+  it('credits once when 50 identical calls race', async () => {
+    const { shop, player, recharge } = await shopAndPlayer();
+    const order = (await recharge()).body;
+    const digest = await paid(order, player.address, shop.receiveAddress);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(100);
+  });
+
+  it('refuses a transaction used by another order, paying another bill, amount or address, or unknown', async () => {
+    const { shop, player, recharge } = await shopAndPlayer();
+    const first = (await recharge()).body;
+    const second = (await recharge()).body;
+    const digest = await paid(first, player.address, shop.receiveAddress);
+    const complete = (orderId: number, transactionId: string) => call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId, transactionId } });
+    expect((await complete(first.id, digest)).status).toBe(200);
+    const reuse = await complete(second.id, digest);
+    expect(reuse.status).toBe(409);
+    expect(reuse.body.message).toMatch(/^transactionId/);
+
+    const cheap = await paid(second, player.address, shop.receiveAddress, '1499999999');
+    expect((await complete(second.id, cheap)).status).toBe(409);
+    const elsewhere = await paid(second, player.address, player.address);
+    expect((await complete(second.id, elsewhere)).status).toBe(409);
+    const unknown = await complete(second.id, randomDigest());
+    expect(unknown.status).toBe(404);
+    const otherPlayer = await playerWithTokens(deps);
+    const notMine = await call(app, 'POST', `${base}/user/orderComplete`, { token: otherPlayer.platform, body: { orderId: second.id, transactionId: digest } });
+    expect(notMine.status).toBe(404);
+    expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(100);
+  });
+});

@@ -1,0 +1,59 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { bindWallet } from '../../core/identity/accounts.js';
+import { ProjectCreate } from '../../core/payments/models.js';
+import { createProject, saveLevel } from '../../core/payments/projects.js';
+import type { Deps } from '../../core/platform/deps.js';
+import { transactOrFailedConditions } from '../../core/platform/transactions.js';
+import { creditItems } from '../../core/tickets/balances.js';
+import { merchantWithToken } from './merchants.js';
+
+let projects = 0;
+
+/** An active merchant with a project paid in SUI (9 decimals) and level 1: 1.5 SUI for 100 tickets. */
+export async function projectWithLevel(deps: Deps, options: { price?: number; tickets?: number } = {}) {
+  const owner = await merchantWithToken(deps);
+  const receiveAddress = Ed25519Keypair.generate().toSuiAddress();
+  const project = await createProject(
+    deps,
+    owner.claims,
+    ProjectCreate.parse({ project_name: `proj-${++projects}-${Date.now().toString(36)}`, receive_address: receiveAddress, coin_type: '0x2::sui::SUI', precison: 9 }),
+  );
+  const level = await saveLevel(deps, owner.claims, {
+    project_name: project.project_name,
+    level: 1,
+    amount: options.price ?? 1_500_000_000,
+    tickets: options.tickets ?? 100,
+    status: 1,
+  });
+  const server = (await deps.tokens.issue('server', owner.accountId, { merchant_id: owner.merchant.id })).token;
+  return { owner, project, level, server, receiveAddress };
+}
+
+/** A player with a wallet account, a platform token and a game token. */
+export async function playerWithTokens(deps: Deps) {
+  const keypair = Ed25519Keypair.generate();
+  const uid = randomUUID();
+  const address = keypair.toSuiAddress();
+  await bindWallet(deps, { uid, address, walletType: 1 });
+  const [platform, game] = await Promise.all([deps.tokens.issue('platform', uid), deps.tokens.issue('game', uid)]);
+  return { uid, address, keypair, platform: platform.token, game: game.token };
+}
+
+/** Gives a user `amount` tickets of a project level (as a paid order would). */
+export async function giveTickets(deps: Deps, uid: string, projectName: string, level: number, amount: number) {
+  const failed = await transactOrFailedConditions(deps, creditItems(deps, { uid, projectName, level }, amount, `test#${randomUUID()}`));
+  if (failed.length > 0) throw new Error('could not credit tickets');
+}
+
+/** A base58 transaction digest (32 random bytes), as Sui writes them. */
+export function randomDigest(): string {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  let value = BigInt(`0x${randomBytes(32).toString('hex')}`);
+  let out = '';
+  while (value > 0n) {
+    out = alphabet[Number(value % 58n)] + out;
+    value /= 58n;
+  }
+  return out.padStart(43, '1');
+}

@@ -1,0 +1,297 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toBase58 } from '@mysten/sui/utils';
+
+/**
+ * A loopback Sui full node: JSON-RPC 2.0 on 127.0.0.1, answering `suix_queryEvents` and
+ * `sui_getTransactionBlock` from a scripted chain, in the real node's response format, with the real node's
+ * behaviours the indexer depends on: ascending order unless `descending` is true, `limit` capped at 50 (as
+ * QUERY_MAX_RESULT_LIMIT), an empty page answering the cursor it was given, -32602 "Could not find the
+ * referenced transaction" for an unknown digest. Failures can be switched on per request: a JSON-RPC error,
+ * an HTTP 503, a dropped connection, or no answer at all (for timeouts). Every request is logged.
+ *
+ * The chain script (events and the transactions that emitted them) is shared with the loopback GraphQL
+ * service (sui-graphql.ts), so both sources can be asked about the same chain.
+ */
+
+/** One event on the scripted chain, as the JSON-RPC node renders it, plus its type's layout for GraphQL. */
+export interface ScriptEvent {
+  txDigest: string;
+  eventSeq: number;
+  /** Fully qualified Move type, addresses in full. */
+  type: string;
+  sender: string;
+  /** JSON-RPC's parsedJson: u64 as text, `vector<u8>` as an array of numbers. */
+  parsedJson: Record<string, unknown>;
+  timestampMs: string;
+  /** The Move type layout (GraphQL's MoveTypeLayout), which says how GraphQL renders each field. */
+  layout: unknown;
+}
+
+/** The chain: events in chain order (oldest first), and transactions known to the node without events. */
+export class ChainScript {
+  readonly events: ScriptEvent[] = [];
+  readonly quietTransactions = new Set<string>();
+
+  add(...events: ScriptEvent[]) {
+    this.events.push(...events);
+    return this;
+  }
+
+  /** The events of a transaction, or undefined when the node does not know it. */
+  transaction(digest: string): ScriptEvent[] | undefined {
+    const events = this.events.filter((e) => e.txDigest === digest);
+    return events.length > 0 || this.quietTransactions.has(digest) ? events : undefined;
+  }
+}
+
+/** A fresh transaction digest: 32 random bytes in base58, as Sui's are. */
+export const randomDigest = () => toBase58(randomBytes(32));
+export const randomAddress = () => `0x${randomBytes(32).toString('hex')}`;
+
+export const PACKAGE = `0x${'ab'.repeat(32)}`;
+export const PAYMENT_TYPE = `${PACKAGE}::pay::PaymentEvent`;
+
+const u8Vector = { vector: 'u8' };
+const moveString = { struct: { type: `0x${'0'.repeat(63)}1::string::String`, fields: [{ name: 'bytes', layout: u8Vector }] } };
+
+/** The layout of our payment event, with bill_no as a Move String or as vector<u8>. */
+export function paymentLayout(type: string, billNoAs: 'string' | 'bytes') {
+  return {
+    struct: {
+      type,
+      fields: [
+        { name: 'bill_no', layout: billNoAs === 'bytes' ? u8Vector : moveString },
+        { name: 'amount', layout: 'u64' },
+        { name: 'from', layout: 'address' },
+        { name: 'to', layout: 'address' },
+      ],
+    },
+  };
+}
+
+let clock = Date.UTC(2026, 0, 1);
+
+/** A payment event in our layout; a new transaction unless `txDigest` is given. */
+export function paymentEvent(options: {
+  billNo: string;
+  amount?: string;
+  from?: string;
+  to?: string;
+  /** Send bill_no as vector<u8> (UTF-8 bytes) instead of a Move String. */
+  billNoAsBytes?: boolean;
+  txDigest?: string;
+  eventSeq?: number;
+  type?: string;
+}): ScriptEvent {
+  const type = options.type ?? PAYMENT_TYPE;
+  const from = options.from ?? randomAddress();
+  clock += 1000;
+  return {
+    txDigest: options.txDigest ?? randomDigest(),
+    eventSeq: options.eventSeq ?? 0,
+    type,
+    sender: from,
+    parsedJson: {
+      bill_no: options.billNoAsBytes ? [...Buffer.from(options.billNo, 'utf8')] : options.billNo,
+      amount: options.amount ?? '1000000',
+      from,
+      to: options.to ?? randomAddress(),
+    },
+    timestampMs: String(clock),
+    layout: paymentLayout(type, options.billNoAsBytes ? 'bytes' : 'string'),
+  };
+}
+
+/** How a request can be made to fail. `error` is the API's own error format (JSON-RPC or GraphQL). */
+export type Failure = 'error' | 'http-503' | 'drop' | 'hang';
+
+export interface LoggedRequest {
+  /** 1-based, over every request the server received. */
+  n: number;
+  body: unknown;
+  failed?: Failure;
+}
+
+/** What both loopback servers share: numbering, logging and scripted failures of requests. */
+export interface Loopback {
+  url: string;
+  requests: LoggedRequest[];
+  /** Makes request number `n` (1-based, counting from the server's start) fail. */
+  failAt(n: number, failure: Failure): void;
+  /** Makes the next `times` requests fail. */
+  failNext(failure: Failure, times?: number): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a loopback HTTP server that parses each POSTed JSON body, answers it with `answer`, or fails it as
+ * scheduled (`errorBody` renders the API's error format for the `error` failure).
+ */
+export async function startLoopback(
+  answer: (body: unknown) => Promise<unknown> | unknown,
+  errorBody: (body: unknown) => unknown,
+): Promise<Loopback> {
+  const requests: LoggedRequest[] = [];
+  const failures = new Map<number, Failure>();
+  const hanging: ServerResponse[] = [];
+
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const n = requests.length + 1;
+    const failed = failures.get(n);
+    requests.push({ n, body, ...(failed ? { failed } : {}) });
+    if (failed === 'hang') return void hanging.push(res);
+    if (failed === 'drop') return void res.socket?.destroy();
+    if (failed === 'http-503') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream unavailable');
+    if (failed === 'error') return json(res, 200, errorBody(body));
+    try {
+      json(res, 200, await answer(body));
+    } catch (error) {
+      json(res, 500, { message: String(error) });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    requests,
+    failAt: (n, failure) => void failures.set(n, failure),
+    failNext(failure, times = 1) {
+      for (let i = 1; i <= times; i++) failures.set(requests.length + i, failure);
+    },
+    async stop() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The node's page size limit (QUERY_MAX_RESULT_LIMIT): a larger, zero or missing limit is served as 50. */
+const QUERY_MAX_RESULT_LIMIT = 50;
+
+export interface SuiNode extends Loopback {
+  script: ChainScript;
+  /** The logged JSON-RPC calls of one method, with their params. */
+  calls(method: string): { n: number; params: unknown[] }[];
+}
+
+interface RpcRequest {
+  jsonrpc: '2.0';
+  id: number | string | null;
+  method: string;
+  params?: unknown[];
+}
+
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the loopback JSON-RPC node over `script` (a fresh empty one by default). */
+export async function startSuiNode(script = new ChainScript()): Promise<SuiNode> {
+  const reply = (id: unknown, result: unknown) => ({ jsonrpc: '2.0', result, id });
+  const fail = (id: unknown, code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id });
+
+  const loopback = await startLoopback(
+    (body) => {
+      const request = body as RpcRequest | undefined;
+      if (!request || request.jsonrpc !== '2.0' || typeof request.method !== 'string') return fail(null, -32700, 'Parse error');
+      try {
+        if (request.method === 'suix_queryEvents') return reply(request.id, queryEvents(script, request.params ?? []));
+        if (request.method === 'sui_getTransactionBlock') return reply(request.id, transactionBlock(script, request.params ?? []));
+        return fail(request.id, -32601, 'Method not found');
+      } catch (error) {
+        if (error instanceof RpcError) return fail(request.id, error.code, error.message);
+        throw error;
+      }
+    },
+    // What a node under load answers (jsonrpsee's internal error), with status 200 as JSON-RPC errors have.
+    (body) => fail((body as RpcRequest | undefined)?.id ?? null, -32603, 'Internal error'),
+  );
+
+  return {
+    ...loopback,
+    script,
+    calls: (method) =>
+      loopback.requests
+        .filter((r) => (r.body as RpcRequest | undefined)?.method === method)
+        .map((r) => ({ n: r.n, params: (r.body as RpcRequest).params ?? [] })),
+  };
+}
+
+/** The node's JSON rendering of an event (SuiEvent). */
+function renderEvent(event: ScriptEvent) {
+  return {
+    id: { txDigest: event.txDigest, eventSeq: String(event.eventSeq) },
+    packageId: event.type.split('::')[0],
+    transactionModule: event.type.split('::')[1],
+    sender: event.sender,
+    type: event.type,
+    parsedJson: event.parsedJson,
+    bcsEncoding: 'base64',
+    bcs: '',
+    timestampMs: event.timestampMs,
+  };
+}
+
+/** `suix_queryEvents(query, cursor, limit, descending_order)`. */
+function queryEvents(script: ChainScript, params: unknown[]) {
+  const [query, cursor, limit, descending] = params as [
+    { MoveEventType?: string } | undefined,
+    { txDigest: string; eventSeq: string } | null | undefined,
+    number | null | undefined,
+    boolean | null | undefined,
+  ];
+  if (typeof query?.MoveEventType !== 'string') throw new RpcError(-32602, 'Invalid params: expected an event filter');
+  const matching = script.events.filter((e) => e.type === query.MoveEventType);
+  const ordered = descending ? [...matching].reverse() : matching;
+  let start = 0;
+  if (cursor) {
+    const at = ordered.findIndex((e) => e.txDigest === cursor.txDigest && String(e.eventSeq) === cursor.eventSeq);
+    if (at < 0) throw new RpcError(-32602, `Could not find the referenced transaction events [TransactionDigest(${cursor.txDigest})].`);
+    start = at + 1;
+  }
+  const size = !limit || limit > QUERY_MAX_RESULT_LIMIT ? QUERY_MAX_RESULT_LIMIT : limit;
+  const data = ordered.slice(start, start + size).map(renderEvent);
+  const last = data.at(-1);
+  return { data, nextCursor: last ? last.id : (cursor ?? null), hasNextPage: ordered.length > start + size };
+}
+
+/** `sui_getTransactionBlock(digest, options)`: only the parts this project reads (digest, time, events). */
+function transactionBlock(script: ChainScript, params: unknown[]) {
+  const [digest, options] = params as [string, { showEvents?: boolean } | null | undefined];
+  const events = script.transaction(digest);
+  if (!events) throw new RpcError(-32602, `Could not find the referenced transaction [TransactionDigest(${digest})].`);
+  return {
+    digest,
+    timestampMs: events[0]?.timestampMs ?? String(Date.UTC(2026, 0, 1)),
+    checkpoint: '1000',
+    ...(options?.showEvents ? { events: events.map(renderEvent) } : {}),
+  };
+}
