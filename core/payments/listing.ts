@@ -35,13 +35,13 @@ export async function paidOrders(deps: Deps, uid: string, page: number, pageSize
  * named order, or else of the caller's newest pending order of the project (null when there is none).
  */
 export async function depositAddress(deps: Deps, uid: string, projectName: string, orderId?: number) {
-  const [projectOut, order] = await Promise.all([
-    deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(projectName) })),
-    orderId !== undefined ? ownOrder(deps, uid, orderId) : newestPendingOrder(deps, uid, projectName),
-  ]);
-  const project = projectOut.Item as StoredProject | undefined;
+  const { project, order } = orderId !== undefined
+    ? await projectAndOrder(deps, uid, projectName, orderId)
+    : await Promise.all([
+        deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(projectName) })).then((out) => out.Item as StoredProject | undefined),
+        newestPendingOrder(deps, uid, projectName),
+      ]).then(([project, order]) => ({ project, order }));
   if (!project) throw notFound(`project: no project ${projectName}`);
-  if (order && order.project_name !== projectName) throw notFound(`orderId: order ${orderId} is not of project ${projectName}`);
   return {
     project_name: project.project_name,
     receive_address: project.receive_address,
@@ -52,11 +52,18 @@ export async function depositAddress(deps: Deps, uid: string, projectName: strin
   };
 }
 
-async function ownOrder(deps: Deps, uid: string, orderId: number) {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }));
-  const order = out.Item as StoredOrder | undefined;
-  if (!order || order.user_id !== uid) throw notFound(`orderId: the caller has no order ${orderId}`);
-  return order;
+/** The project and the caller's named order of it, in one BatchGetItem. */
+async function projectAndOrder(deps: Deps, uid: string, projectName: string, orderId: number) {
+  const out = await deps.db.send(
+    new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: [projectKey(projectName), orderKey(orderId)], ConsistentRead: true } } }),
+  );
+  const items = out.Responses?.[deps.table] ?? [];
+  const project = items.find((item) => item.pk === projectKey(projectName).pk) as StoredProject | undefined;
+  const order = items.find((item) => item.pk === orderKey(orderId).pk) as StoredOrder | undefined;
+  if (!order || order.user_id !== uid || order.project_name !== projectName) {
+    throw notFound(`orderId: the caller has no order ${orderId} of project ${projectName}`);
+  }
+  return { project, order };
 }
 
 async function newestPendingOrder(deps: Deps, uid: string, projectName: string) {
