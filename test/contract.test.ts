@@ -6,7 +6,9 @@ import { createInnerApp } from '../functions/inner.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
-import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches, tokenPair } from './contract/seed-shapes.js';
+import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches, pagedEnvelope, tokenPair, vendorPaymentEvent } from './contract/seed-shapes.js';
+import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
+import { storePaymentEvent } from '../core/chain/payments.js';
 
 /** The seed's shapes for this issue's operations: status code, envelope, every field's name and type. */
 let deps: TestDeps;
@@ -94,6 +96,41 @@ describe('seed contract', () => {
     const res = await call(all, 'POST', `${base}/account/register/chainwallet`, { body: { uuid: randomUUID(), address, signature } });
     expect(res.status).toBe(200);
     expect(mismatches(res.body, tokenPair)).toEqual([]);
+  });
+
+  it('vendor_pay_query: 200 {data: Vendor payment event record, statusCode, message, totalPage}', async () => {
+    const all = createAllApps(deps);
+    const shop = await projectWithLevel(deps);
+    const player = await playerWithTokens(deps);
+    const order = await call(all, 'POST', `${base}/account/user/rechargeOrder`, {
+      token: player.platform,
+      body: { userId: player.uid, project: shop.project.project_name, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 },
+    });
+    const txDigest = randomDigest();
+    await storePaymentEvent(deps, {
+      type: '0xfeed::pay::PaymentEvent',
+      txDigest,
+      eventSeq: '0',
+      sender: player.address,
+      parsedJson: { bill_no: order.body.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress },
+    });
+    const res = await call(all, 'GET', `${base}/wallet/vendor/pay`, { token: player.platform, query: { billNo: order.body.bill_no } });
+    expect(res.status).toBe(200);
+    expect(mismatches(res.body, { ...pagedEnvelope, data: vendorPaymentEvent })).toEqual([]);
+    expect(res.body.data.cursor).toEqual({ eventSeq: '0', txDigest });
+  });
+
+  it('minus_tickets: 201 {data: string, statusCode, message, totalPage}', async () => {
+    const all = createAllApps(deps);
+    const shop = await projectWithLevel(deps);
+    const player = await playerWithTokens(deps);
+    await giveTickets(deps, player.uid, shop.project.project_name, 1, 5);
+    const res = await call(all, 'POST', `${base}/account/game/minus_tickets`, {
+      token: shop.server,
+      body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 2 },
+    });
+    expect(res.status).toBe(201);
+    expect(mismatches(res.body, { ...pagedEnvelope, data: 'string' })).toEqual([]);
   });
 
   it('the shape checker itself catches wrong types and missing fields', () => {
