@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
@@ -80,9 +80,13 @@ export async function findProject(deps: Deps, name: string): Promise<StoredProje
 /** The project, if the caller's merchant account owns it: 404 for none, 403 for another merchant's. */
 export async function ownedProject(deps: Deps, caller: TokenClaims, name: string, field = 'project_name'): Promise<StoredProject> {
   const project = await findProject(deps, name);
+  assertOwner(project, caller, name, field);
+  return project;
+}
+
+export function assertOwner(project: StoredProject | undefined, caller: TokenClaims, name: string, field = 'project_name'): asserts project is StoredProject {
   if (!project) throw notFound(`${field}: no project ${name}`);
   if (project.accountId !== caller.sub) throw forbidden(`${field}: project ${name} belongs to another merchant`);
-  return project;
 }
 
 export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
@@ -108,10 +112,15 @@ export async function updateProject(deps: Deps, caller: TokenClaims, input: z.in
 
 /** Creates a level, or changes the price and tickets of an existing one (it keeps its priceId). */
 export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
-  const project = await ownedProject(deps, caller, input.project_name);
-  const existing = await deps.db.send(new GetCommand({ TableName: deps.table, Key: levelKey(input.project_name, input.level), ConsistentRead: true }));
+  // The project (for its owner, coin and precision) and the level share a partition: one read for both.
+  const keys = [projectKey(input.project_name), levelKey(input.project_name, input.level)];
+  const read = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys, ConsistentRead: true } } }));
+  const items = read.Responses?.[deps.table] ?? [];
+  const project = items.find((item) => item.sk === keys[0]!.sk) as StoredProject | undefined;
+  const existing = items.find((item) => item.sk === keys[1]!.sk);
+  assertOwner(project, caller, input.project_name);
   const level: StoredLevel = {
-    priceId: (existing.Item?.priceId as number | undefined) ?? (await nextId(deps, 'price')),
+    priceId: (existing?.priceId as number | undefined) ?? (await nextId(deps, 'price')),
     project_id: project.project_id,
     project_name: project.project_name,
     level: input.level,
@@ -126,8 +135,8 @@ export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<
       TableName: deps.table,
       Item: { ...levelKey(input.project_name, input.level), type: 'price_level', ...level },
       // A concurrent create of the same level must not give it two priceIds.
-      ConditionExpression: existing.Item ? 'priceId = :id' : 'attribute_not_exists(pk)',
-      ...(existing.Item ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
+      ConditionExpression: existing ? 'priceId = :id' : 'attribute_not_exists(pk)',
+      ...(existing ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
     }),
   ).catch((error: { name?: string }) => {
     if (error.name === 'ConditionalCheckFailedException') throw conflict('level: changed concurrently; retry');

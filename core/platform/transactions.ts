@@ -1,21 +1,42 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from './deps.js';
+import { conflict } from './errors.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
+ * DynamoDB cancels a transaction that touches an item another transaction is writing at that moment
+ * (reason `TransactionConflict`, no condition failed). Nothing was written, so it can run again.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return reasons?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
+}
+
+/** A short, growing, jittered pause, so that racing requests do not collide again in step. */
+export const retryPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
+
+const CONFLICT_ATTEMPTS = 5;
+
+/**
  * Runs one TransactWriteItems. When DynamoDB cancels it because conditions failed, resolves to the indexes of
- * the items whose condition failed (never empty), so the caller can say which rule was broken; any other
- * failure is thrown. Resolves to `[]` when the transaction was written.
+ * the items whose condition failed (never empty), so the caller can say which rule was broken; resolves to
+ * `[]` when the transaction was written. A cancellation by a concurrent transaction on the same items
+ * (many players spending from one project, many reports to one board) is retried a few times with a
+ * jittered pause, then answered 409; any other failure is thrown at once.
  */
 export async function transactOrFailedConditions(deps: Pick<Deps, 'db'>, items: TransactItem[]): Promise<number[]> {
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
-    return [];
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    const failed = (reasons ?? []).flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
-    if (failed.length === 0) throw error;
-    return failed;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
+      return [];
+    } catch (error) {
+      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+      const failed = (reasons ?? []).flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+      if (failed.length > 0) return failed;
+      if (!isTransactionConflict(error)) throw error;
+      if (attempt === CONFLICT_ATTEMPTS) throw conflict('the data changed concurrently; retry');
+    }
+    await retryPause(attempt);
   }
 }

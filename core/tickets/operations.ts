@@ -1,12 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod/mini';
-import { projectKey } from '../payments/projects.js';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { assertOwner, projectKey, type StoredProject } from '../payments/projects.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, conflict, forbidden, notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import type { MinusTicketsBody } from '../payments/models.js';
-import { balanceOf, balancesOf, debitItems, findLedgerEntry } from './balances.js';
+import { balanceKey, balanceOf, balancesOf, debitItems, findLedgerEntry } from './balances.js';
 import { findProject } from '../payments/projects.js';
 
 /**
@@ -35,9 +36,15 @@ function subjectOf(caller: TokenClaims, userId: string | undefined): string {
 
 export async function ticketBalance(deps: Deps, caller: TokenClaims, query: { projectName: string; level: number; userId?: string }) {
   const userId = subjectOf(caller, query.userId);
-  if (caller.kind === 'server') await assertMayAct(deps, caller, userId, query.projectName);
-  const balance = await balanceOf(deps, { uid: userId, projectName: query.projectName, level: query.level });
-  return { userId, projectName: query.projectName, level: query.level, balance };
+  const target = { uid: userId, projectName: query.projectName, level: query.level };
+  const answer = (balance: number) => ({ userId, projectName: query.projectName, level: query.level, balance });
+  if (caller.kind !== 'server') return answer(await balanceOf(deps, target));
+  // A game server: the project (for its owner) and the balance in one read.
+  const keys = [projectKey(query.projectName), balanceKey(target)];
+  const read = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys, ConsistentRead: true } } }));
+  const items = read.Responses?.[deps.table] ?? [];
+  assertOwner(items.find((item) => item.pk === keys[0]!.pk) as StoredProject | undefined, caller, query.projectName, 'projectName');
+  return answer(Number(items.find((item) => item.pk === keys[1]!.pk && item.sk === keys[1]!.sk)?.balance ?? 0));
 }
 
 /** remainBalance: the sum of what is left over the user's levels (of one project if named). */
