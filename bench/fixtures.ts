@@ -1,10 +1,15 @@
+import { storePaymentEvent } from '../core/chain/payments.js';
 import { createGame } from '../core/games/games.js';
 import { GameCreate } from '../core/games/models.js';
+import { completeOrder } from '../core/payments/complete.js';
+import { createRechargeOrder } from '../core/payments/orders.js';
 import type { Deps } from '../core/platform/deps.js';
 import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
 import { startOAuthIssuer, type TestIssuer } from '../test/support/oauth-issuer.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
+import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from '../test/support/payments.js';
+import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/support/vendor.js';
 
 export { accountWithToken, merchantWithToken, gamePayload };
 
@@ -33,4 +38,64 @@ export async function merchantWithGames(deps: Deps, games: number, status?: numb
   const made = [];
   for (let i = 0; i < games; i++) made.push(await gameOf(deps, owner));
   return { ...owner, games: made };
+}
+
+/** The price of level 1 of the bench's projects, in base units (1.5 SUI). */
+export const LEVEL_PRICE = 1_500_000_000;
+
+/** An active merchant (merchant and server tokens) with a project on sale and its level 1 at LEVEL_PRICE. */
+export const shopWithLevel = (deps: Deps) => projectWithLevel(deps, { price: LEVEL_PRICE });
+export { playerWithTokens, giveTickets };
+
+type Shop = Awaited<ReturnType<typeof shopWithLevel>>;
+type Player = Awaited<ReturnType<typeof playerWithTokens>>;
+
+/** The rechargeOrder body for level 1 of the shop at its price; `prevId` names an order to replace. */
+export const rechargeBody = (shop: Shop, player: Player, prevId = -1) => ({
+  userId: player.uid,
+  project: shop.project.project_name,
+  priceId: shop.level.priceId,
+  prevId,
+  level: 1,
+  amount: LEVEL_PRICE,
+});
+
+/** A shop, a player with a wallet account, and the player's pending recharge order of level 1. */
+export async function pendingPurchase(deps: Deps) {
+  const shop = await shopWithLevel(deps);
+  const player = await playerWithTokens(deps);
+  const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
+  return { shop, player, order };
+}
+
+/** A pending purchase whose payment the chain indexer has stored: orderComplete's usual state. */
+export async function indexedPurchase(deps: Deps) {
+  const purchase = await pendingPurchase(deps);
+  const { shop, player, order } = purchase;
+  const digest = randomDigest();
+  await storePaymentEvent(deps, {
+    type: '0xbe9c::pay::PaymentEvent',
+    txDigest: digest,
+    eventSeq: '0',
+    sender: player.address,
+    parsedJson: { bill_no: order.bill_no, amount: String(LEVEL_PRICE), from: player.address, to: shop.receiveAddress },
+  });
+  return { ...purchase, digest };
+}
+
+/** A completed purchase: the order paid and its tickets credited. */
+export async function paidPurchase(deps: Deps) {
+  const purchase = await indexedPurchase(deps);
+  await completeOrder(deps, purchase.player.uid, { orderId: purchase.order.id, transactionId: purchase.digest });
+  return purchase;
+}
+
+/** A merchant's project with goods (4 tickets each, level 1) and a user holding 100 tickets of that level. */
+export async function goodsAndBuyer(deps: Deps) {
+  const owner = await merchantWithProject(deps);
+  const goods = await goodsFor(deps, owner, { price: 4 });
+  const buyer = await vendorPlayer(deps);
+  await giveTickets(deps, buyer.uid, goods.projectName, goods.level, 100);
+  const server = await deps.tokens.verify(owner.serverToken, ['server']);
+  return { owner, goods, buyer, server };
 }

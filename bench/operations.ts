@@ -8,6 +8,8 @@ import { bindSocial } from '../core/identity/social.js';
 import { issueNonce, registerWallet } from '../core/identity/wallet.js';
 import { loginZk, zkInfo } from '../core/identity/zklogin.js';
 import { accountWithToken, gamePayload, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
+import { paymentOperations } from './payment-operations.js';
+import { vendorOperations } from './vendor-operations.js';
 
 /**
  * The operations measured by the DynamoDB request count (bench/requests.ts), one entry each: which route
@@ -24,8 +26,13 @@ export interface OperationBench {
   label?: string;
   minimum: number;
   reason: string;
-  /** Makes the fixtures and returns the request (token, query, body); run before counting starts. */
-  prepare: (deps: BenchDeps) => Promise<CallOptions>;
+  /** Makes the fixtures and returns the request (token, query, body, path params); run before counting starts. */
+  prepare: (deps: BenchDeps) => Promise<BenchRequest>;
+}
+
+export interface BenchRequest extends CallOptions {
+  /** Values of the path's `:name` segments. */
+  params?: Record<string, string | number>;
 }
 
 const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
@@ -295,5 +302,7 @@ export const operations: OperationBench[] = [
   ...metaOps('main'),
   ...metaOps('hero'),
   ...identityOperations,
+  ...paymentOperations,
+  ...vendorOperations,
 ];
 

@@ -29,6 +29,14 @@ const specOf = (entry: OperationBench): OperationSpec => {
   return spec;
 };
 
+/** The route's path with its `:name` segments filled in from the entry's request. */
+function withParams(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => {
+    if (params[name] === undefined) throw new Error(`bench/operations.ts: no value for path parameter :${name} of ${path}`);
+    return encodeURIComponent(String(params[name]));
+  });
+}
+
 /** Operations of the route table with no entry in bench/operations.ts. */
 export function unbenchedOperations(): string[] {
   const missing: string[] = [];
@@ -75,8 +83,9 @@ export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
     const spec = specOf(entry);
     const base = entry.base ?? 'main';
     const request = await entry.prepare(deps);
+    const path = `${basePathOf(base, deps.stage)}${withParams(spec.path, request.params)}`;
     counter.start();
-    const response = await call(appOf(entry.group), spec.method, `${basePathOf(base, deps.stage)}${spec.path}`, request);
+    const response = await call(appOf(entry.group), spec.method, path, request);
     const commands = counter.stop();
     const measured = Object.values(commands).reduce((a, b) => a + b, 0);
     if (response.status !== spec.status) {

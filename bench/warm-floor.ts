@@ -1,5 +1,6 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 
 /**
@@ -7,11 +8,14 @@ import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
  * the operation needs one, make the same DynamoDB calls, serialise the item) with no framework work: no
  * router, no validation, no envelopes. Bundled like a function and driven with the same API Gateway v2
  * events as the group's handler (bench/warm.ts). Configured from the same SST_RESOURCE_* variables.
+ * Item keys are written out here as the domain modules build them (named beside each); a key that drifts
+ * makes the floor answer an error status, which stops the bench.
  */
 interface Event {
   rawPath: string;
   headers: Record<string, string | undefined>;
   queryStringParameters?: Record<string, string | undefined>;
+  body?: string;
 }
 
 interface Setup {
@@ -40,11 +44,15 @@ const load = () =>
 
 const json = (statusCode: number, body: unknown) => ({ statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-async function subjectOf(s: Setup, event: Event): Promise<string> {
+/** The bearer token's subject, once its signature, issuer, expiry and audience (token kind) check out. */
+async function subjectOf(s: Setup, event: Event, audience = 'merchant'): Promise<string> {
   const token = event.headers.authorization?.slice('Bearer '.length) ?? '';
-  const { payload } = await jwtVerify(token, s.publicKey, { algorithms: ['ES256'], issuer: s.issuer, audience: 'merchant' });
+  const { payload } = await jwtVerify(token, s.publicKey, { algorithms: ['ES256'], issuer: s.issuer, audience });
   return String(payload.sub);
 }
+
+const bodyOf = <T>(event: Event) => JSON.parse(event.body ?? '{}') as T;
+const sortable = (value: number, width = 12) => String(value).padStart(width, '0');
 
 export const handlers = {
   async get_merchant_info(event: Event) {
@@ -58,5 +66,106 @@ export const handlers = {
     const code = event.queryStringParameters?.code ?? '';
     const out = await s.db.send(new GetCommand({ TableName: s.table, Key: { pk: `GAME#${code}`, sk: 'GAME' } }));
     return json(200, { code: 200, data: out.Item });
+  },
+  /** The pay group's minus_tickets for a server token, without an Idempotency-Key (core/tickets). */
+  async minus_tickets(event: Event) {
+    const s = await load();
+    const sub = await subjectOf(s, event, 'server');
+    const input = bodyOf<{ userId: string; projectName: string; level: number; amount: number }>(event);
+    const ref = `minus#${randomUUID()}`;
+    const now = new Date().toISOString();
+    const request = createHash('sha256').update(JSON.stringify(input)).digest('base64url');
+    const { userId: uid, projectName, level, amount } = input;
+    try {
+      await s.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: s.table,
+                Key: { pk: `USER#${uid}`, sk: `TICKETS#${projectName}#${level}` },
+                UpdateExpression: 'SET balance = balance - :amount, updated_at = :now',
+                ConditionExpression: 'balance >= :amount',
+                ExpressionAttributeValues: { ':amount': amount, ':now': now },
+              },
+            },
+            {
+              Put: {
+                TableName: s.table,
+                Item: { pk: `USER#${uid}`, sk: `LEDGER#${ref}`, type: 'ledger', uid, projectName, level, ref, change: -amount, created_at: now, request, response: ref },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              ConditionCheck: {
+                TableName: s.table,
+                Key: { pk: `PROJECT#${projectName}`, sk: 'PROJECT' },
+                ConditionExpression: 'accountId = :me',
+                ExpressionAttributeValues: { ':me': sub },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name === 'TransactionCanceledException') return json(409, { statusCode: 409, message: 'refused' });
+      throw error;
+    }
+    return json(201, { data: ref, statusCode: 201, message: 'success', totalPage: 1 });
+  },
+  /** The pay group's rechargeOrder with prevId -1 (core/payments/orders.ts). */
+  async rechargeOrder(event: Event) {
+    const s = await load();
+    const uid = await subjectOf(s, event, 'platform');
+    const input = bodyOf<{ userId: string; project: string; priceId: number; level: number; amount: number }>(event);
+    if (input.userId !== uid) return json(403, { statusCode: 403, message: 'userId' });
+    const keys = [
+      { pk: `PROJECT#${input.project}`, sk: 'PROJECT' },
+      { pk: `PROJECT#${input.project}`, sk: `LEVEL#${sortable(input.level, 8)}` },
+      { pk: `USER#${uid}`, sk: 'ACCOUNT' },
+    ];
+    const read = await s.db.send(new BatchGetCommand({ RequestItems: { [s.table]: { Keys: keys, ConsistentRead: true } } }));
+    const items = read.Responses?.[s.table] ?? [];
+    const [project, level, account] = keys.map((key) => items.find((item) => item.pk === key.pk && item.sk === key.sk));
+    if (project?.status !== 1 || level?.status !== 1 || !account) return json(404, { statusCode: 404, message: 'not found' });
+    if (level.priceId !== input.priceId || level.amount_base !== String(input.amount)) return json(409, { statusCode: 409, message: 'price' });
+    const counter = await s.db.send(
+      new UpdateCommand({
+        TableName: s.table,
+        Key: { pk: 'COUNTER#order', sk: 'COUNTER' },
+        UpdateExpression: 'ADD #value :one',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const id = Number(counter.Attributes?.value);
+    const now = new Date().toISOString();
+    const order = {
+      id,
+      project_id: project.project_id,
+      deposit_id: null,
+      amount_base: level.amount_base,
+      wallet_address: account.wallet_address,
+      coin_type: level.coin_type,
+      tx_type: 1,
+      status: 0,
+      created_at: now,
+      updated_at: now,
+      user_id: uid,
+      level: level.level,
+      precison: level.precison,
+      bill_no: `PO${sortable(id, 10)}`,
+      tickets: level.tickets,
+      project_name: project.project_name,
+      receive_address: project.receive_address,
+    };
+    await s.db.send(
+      new PutCommand({
+        TableName: s.table,
+        Item: { pk: `ORDER#${id}`, sk: 'ORDER', type: 'order', ...order, gsi1pk: `USER_ORDERS#${uid}`, gsi1sk: sortable(id) },
+      }),
+    );
+    return json(200, order);
   },
 };

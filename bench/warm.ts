@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { basePathOf } from '../core/http/app.js';
-import { innerRoutes } from '../functions/routes/index.js';
+import type { GroupName, OperationSpec } from '../core/http/operation.js';
+import { innerRoutes, payRoutes } from '../functions/routes/index.js';
 import { bundle } from './bundles.js';
-import { merchantWithGames, type BenchDeps } from './fixtures.js';
+import { giveTickets, merchantWithGames, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
+import type { handlers as floorHandlers } from './warm-floor.js';
 import { median, percentile, round } from './stats.js';
 
 /**
@@ -14,35 +16,85 @@ import { median, percentile, round } from './stats.js';
  */
 type LambdaHandler = (event: ApiEvent, context: object) => Promise<{ statusCode: number; body?: string }>;
 type ApiEvent = ReturnType<typeof apiEvent>;
-type Fixture = Awaited<ReturnType<typeof merchantWithGames>>;
 
 interface WarmBench {
   /** Also the key of its floor in bench/warm-floor.ts. */
-  name: 'get_merchant_info' | 'game_detail';
-  group: string;
-  event: (stage: string, fixture: Fixture) => ApiEvent;
+  name: keyof typeof floorHandlers;
+  group: GroupName;
+  spec: OperationSpec;
+  /**
+   * Makes the fixtures (outside the timing) and returns one request per concurrent caller; the sequential
+   * runs send the first. A caller sends its request again and again, so it must be able to run again: a
+   * read, or a write that adds (a new order) or takes from a balance that lasts.
+   */
+  requests: (deps: BenchDeps, callers: number) => Promise<RequestParts[]>;
 }
 
-const mainPath = (stage: string, path: string) => `${basePathOf('main', stage)}${path}`;
+/** The request's event as the deployed API delivers it, for an operation of the main base. */
+const eventOf = (stage: string, spec: OperationSpec, request: RequestParts) =>
+  apiEvent(spec.method, `${basePathOf('main', stage)}${spec.path}`, request);
+
+const repeat = <T>(value: T, count: number) => Array.from({ length: count }, () => value);
 
 const warmBenches: WarmBench[] = [
   {
     name: 'get_merchant_info',
     group: 'inner',
-    event: (stage, f) => apiEvent('GET', mainPath(stage, innerRoutes.ops.get_merchant_info.path), { token: f.token }),
+    spec: innerRoutes.ops.get_merchant_info,
+    requests: async (deps, callers) => repeat({ token: (await merchantWithGames(deps, 1)).token }, callers),
   },
   {
     name: 'game_detail',
     group: 'inner',
-    event: (stage, f) => apiEvent('GET', mainPath(stage, innerRoutes.ops.game_detail.path), { query: { code: f.games[0]!.code } }),
+    spec: innerRoutes.ops.game_detail,
+    requests: async (deps, callers) => repeat({ query: { code: (await merchantWithGames(deps, 1)).games[0]!.code } }, callers),
+  },
+  {
+    // The project's game server takes 1 ticket per request, without an Idempotency-Key: each request is a
+    // new deduction (the operation keys its ledger entry with a fresh id, as with a fresh key per request).
+    // Each concurrent caller debits its own player (10^9 tickets, so no run goes short): concurrent debits
+    // of one balance would measure transaction conflicts, not the handler.
+    name: 'minus_tickets',
+    group: 'pay',
+    spec: payRoutes.ops.minus_tickets,
+    requests: async (deps, callers) => {
+      const shop = await shopWithLevel(deps);
+      const projectName = shop.project.project_name;
+      return Promise.all(
+        Array.from({ length: callers }, async () => {
+          const player = await playerWithTokens(deps);
+          await giveTickets(deps, player.uid, projectName, 1, 1e9);
+          return { token: shop.server, body: { userId: player.uid, projectName, level: 1, amount: 1 } };
+        }),
+      );
+    },
+  },
+  {
+    // A new pending order per request (prevId -1): one player may make any number of them.
+    name: 'rechargeOrder',
+    group: 'pay',
+    spec: payRoutes.ops.rechargeOrder,
+    requests: async (deps, callers) => {
+      const shop = await shopWithLevel(deps);
+      const player = await playerWithTokens(deps);
+      return repeat({ token: player.platform, body: rechargeBody(shop, player) }, callers);
+    },
   },
 ];
 
+interface RequestParts {
+  token?: string;
+  query?: Record<string, string>;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
 /** An API Gateway HTTP API (payload format 2.0) event, as the `$default` stage delivers it. */
-function apiEvent(method: string, path: string, options: { token?: string; query?: Record<string, string> } = {}) {
+function apiEvent(method: string, path: string, options: RequestParts = {}) {
   const host = 'bench.execute-api.us-east-1.amazonaws.com';
   const headers: Record<string, string> = { host, 'user-agent': 'bench', accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
   const routeKey = `${method} ${path}`;
   return {
     version: '2.0' as const,
@@ -51,6 +103,7 @@ function apiEvent(method: string, path: string, options: { token?: string; query
     rawQueryString: new URLSearchParams(options.query ?? {}).toString(),
     headers,
     ...(options.query ? { queryStringParameters: options.query } : {}),
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     requestContext: {
       accountId: '123456789012',
       apiId: 'bench',
@@ -69,43 +122,50 @@ function apiEvent(method: string, path: string, options: { token?: string; query
 
 const lambdaContext = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 30_000 };
 
-async function invoke(handler: LambdaHandler, event: ApiEvent): Promise<number> {
+/** What every request of one bench sends (`events[i]` by caller i) and must answer. */
+interface Workload {
+  events: ApiEvent[];
+  status: number;
+}
+
+async function invoke(handler: LambdaHandler, event: ApiEvent, status: number): Promise<number> {
   const t0 = performance.now();
   const result = await handler(event, lambdaContext);
   const ms = performance.now() - t0;
-  if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}: ${result.body?.slice(0, 300)}`);
+  if (result.statusCode !== status) throw new Error(`handler answered ${result.statusCode}, not ${status}: ${result.body?.slice(0, 300)}`);
   return ms;
 }
 
-/** Sequential requests: latency of each, and process CPU per request. */
-async function sequential(handler: LambdaHandler, event: ApiEvent, count: number) {
+/** Sequential requests (the first caller's event): latency of each, and process CPU per request. */
+async function sequential(handler: LambdaHandler, work: Workload, count: number) {
   const latencies: number[] = [];
   const cpu = process.cpuUsage();
-  for (let i = 0; i < count; i++) latencies.push(await invoke(handler, event));
+  for (let i = 0; i < count; i++) latencies.push(await invoke(handler, work.events[0]!, work.status));
   const used = process.cpuUsage(cpu);
   return { latencies, cpuUs: (used.user + used.system) / count };
 }
 
 /** `concurrency` callers, each sending its next request when the previous answers, for `seconds`. */
-async function load(handler: LambdaHandler, event: ApiEvent, concurrency: number, seconds: number) {
+async function load(handler: LambdaHandler, work: Workload, concurrency: number, seconds: number) {
   const latencies: number[] = [];
   const start = performance.now();
   const end = start + seconds * 1000;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) latencies.push(await invoke(handler, event));
+    Array.from({ length: concurrency }, async (_, caller) => {
+      const event = work.events[caller % work.events.length]!;
+      while (performance.now() < end) latencies.push(await invoke(handler, event, work.status));
     }),
   );
   return { latencies, seconds: (performance.now() - start) / 1000 };
 }
 
 /** Load on both handlers in alternating slices, so that neither gets the warmer DynamoDB Local. */
-async function compareUnderLoad(app: LambdaHandler, floor: LambdaHandler, event: ApiEvent, concurrency: number, seconds: number) {
+async function compareUnderLoad(app: LambdaHandler, floor: LambdaHandler, work: Workload, concurrency: number, seconds: number) {
   const slices = 4;
   const runs = { app: [] as Awaited<ReturnType<typeof load>>[], floor: [] as Awaited<ReturnType<typeof load>>[] };
   for (let i = 0; i < slices; i++) {
     const order = i % 2 ? (['floor', 'app'] as const) : (['app', 'floor'] as const);
-    for (const side of order) runs[side].push(await load(side === 'app' ? app : floor, event, concurrency, seconds / slices));
+    for (const side of order) runs[side].push(await load(side === 'app' ? app : floor, work, concurrency, seconds / slices));
   }
   const summary = (all: Awaited<ReturnType<typeof load>>[]) => {
     const latencies = all.flatMap((r) => r.latencies);
@@ -132,12 +192,17 @@ export async function benchWarm(
   deps: BenchDeps,
   options: { outDir: string; requests: number; concurrency: number; seconds: number; budget: number },
 ): Promise<WarmResult[]> {
-  // Configure the deployed handlers (functions/deployed.ts reads these lazily, on the first invocation).
+  // Configure the deployed handlers (functions/deployed.ts reads these lazily, on the first invocation):
+  // every resource infra links to a function, with no OAuth provider and no chain (none of the benched
+  // operations uses them).
   Object.assign(process.env, {
     SST_RESOURCE_App: JSON.stringify({ name: 'game-platform', stage: deps.stage }),
     SST_RESOURCE_Table: JSON.stringify({ name: deps.table }),
     SST_RESOURCE_Files: JSON.stringify({ name: 'bench-files' }),
     SST_RESOURCE_TokenSigningKey: JSON.stringify({ value: JSON.stringify(deps.signingKey) }),
+    SST_RESOURCE_OAuthProviders: JSON.stringify({ value: '[]' }),
+    SST_RESOURCE_ChainConfig: JSON.stringify({ value: '' }),
+    SST_RESOURCE_ClaimSigningKey: JSON.stringify({ value: '' }),
     DYNAMODB_ENDPOINT: deps.endpoint,
   });
 
@@ -150,26 +215,26 @@ export async function benchWarm(
     return loaded.get(name)!;
   };
   const floor = (await importBundle('floor', join(import.meta.dirname, 'warm-floor.ts'))).handlers as Record<string, LambdaHandler>;
-  const fixture = await merchantWithGames(deps, 1);
 
   const results: WarmResult[] = [];
   for (const bench of warmBenches) {
     const app = (await importBundle(bench.group, join(import.meta.dirname, '..', 'functions', `${bench.group}.ts`))).handler as LambdaHandler;
     const base = floor[bench.name]!;
-    const event = bench.event(deps.stage, fixture);
+    const requests = await bench.requests(deps, options.concurrency);
+    const work: Workload = { events: requests.map((request) => eventOf(deps.stage, bench.spec, request)), status: bench.spec.status };
 
     // Warm up both (the first invocation builds Deps; JIT, here and in DynamoDB Local's JVM), then alternate
     // rounds so drift hits both alike.
-    await load(app, event, options.concurrency, 0.5);
-    await load(base, event, options.concurrency, 0.5);
+    await load(app, work, options.concurrency, 0.5);
+    await load(base, work, options.concurrency, 0.5);
     const rounds = 10;
     const perRound = Math.max(1, Math.round(options.requests / rounds));
     const appRuns: Awaited<ReturnType<typeof sequential>>[] = [];
     const floorRuns: typeof appRuns = [];
     for (let r = 0; r < rounds; r++) {
-      if (r % 2) floorRuns.push(await sequential(base, event, perRound));
-      appRuns.push(await sequential(app, event, perRound));
-      if (!(r % 2)) floorRuns.push(await sequential(base, event, perRound));
+      if (r % 2) floorRuns.push(await sequential(base, work, perRound));
+      appRuns.push(await sequential(app, work, perRound));
+      if (!(r % 2)) floorRuns.push(await sequential(base, work, perRound));
     }
     const appMedian = median(appRuns.flatMap((x) => x.latencies));
     const floorMedian = median(floorRuns.flatMap((x) => x.latencies));
@@ -186,7 +251,7 @@ export async function benchWarm(
       appCpuUsPerRequest: round(appCpu, 0),
       floorCpuUsPerRequest: round(floorCpu, 0),
       cpuRatio: round(appCpu / floorCpu),
-      load: await compareUnderLoad(app, base, event, options.concurrency, options.seconds),
+      load: await compareUnderLoad(app, base, work, options.concurrency, options.seconds),
     });
   }
   return results;

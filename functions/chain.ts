@@ -1,9 +1,16 @@
 import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/platform/deps.js';
-import { chainRoutes } from './routes/index.js';
+import { submitScores } from '../core/rankings/reports.js';
+import { chainRoutes } from './routes/chain.js';
+import { chainRewardHandlers } from './rewards-handlers.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The chain group. No operation of it is implemented yet, so it answers 404 in its envelope to every path. */
-export const createChainApp = (deps: Deps) => createGroupApp(deps, chainRoutes, {});
+/** The chain group: game results into the seasons. Routes only translate HTTP to the core domains. */
+export const createChainApp = (deps: Deps) =>
+  createGroupApp(deps, chainRoutes, {
+    submitgamescore: ({ deps, auth, body }) => submitScores(deps, auth, body),
+    // Rewards (issue 5).
+    ...chainRewardHandlers,
+  });
 
 export const handler = lambdaHandler(createChainApp);

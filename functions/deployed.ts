@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { Resource } from 'sst/resource';
 import { chainFromSetting } from '../core/chain/source.js';
+import { claimSignerFromSetting } from '../core/rewards/claim-key.js';
 import { createIdTokenVerifier, parseOAuthProviders } from '../core/identity/id-tokens.js';
 import { createDocumentClient } from '../core/platform/db.js';
 import type { Deps } from '../core/platform/deps.js';
@@ -17,6 +18,7 @@ interface LinkedResources {
   TokenSigningKey: { value: string };
   OAuthProviders: { value: string };
   ChainConfig: { value: string };
+  ClaimSigningKey: { value: string };
 }
 
 let deps: Promise<Deps> | undefined;
@@ -41,6 +43,7 @@ export function deployedDeps(): Promise<Deps> {
       }),
       idTokens: createIdTokenVerifier(parseOAuthProviders(resources.OAuthProviders.value), { now }),
       chain: chainFromSetting(resources.ChainConfig.value),
+      claims: await claimSignerFromSetting(resources.ClaimSigningKey.value),
       now,
     };
   })());

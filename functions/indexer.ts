@@ -1,4 +1,5 @@
 import { indexEvents, paymentHandlers, type TypeSummary } from '../core/chain/indexer.js';
+import { claimHandlers } from '../core/rewards/claim-events.js';
 import { deployedDeps } from './deployed.js';
 
 /**
@@ -18,9 +19,9 @@ interface LambdaContext {
 export async function handler(_event: unknown, context: LambdaContext): Promise<Record<string, TypeSummary>> {
   const deps = await deployedDeps();
   if (!deps.chain) return {};
-  // Issue 5 adds the claim events' handlers here: { ...paymentHandlers(deps), ...claimHandlers(deps) }.
+  // Payments, and reward claims paid on chain when the stage names a claimEventType.
   return indexEvents(deps, {
-    handlers: paymentHandlers(deps),
+    handlers: { ...paymentHandlers(deps), ...claimHandlers(deps) },
     deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS,
   });
 }

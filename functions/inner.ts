@@ -5,7 +5,10 @@ import { createMerchant, issueServerToken, merchantStatusOf, requireMerchant, se
 import { saveMerchantFile } from '../core/merchants/uploads.js';
 import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
 import { createProject, projectsOf, saveLevel, updateProject } from '../core/payments/projects.js';
+import { addWin } from '../core/rankings/reports.js';
+import { gameRank } from '../core/rankings/boards.js';
 import { innerVendorHandlers } from './vendor-handlers.js';
+import { innerRewardHandlers } from './rewards-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -31,6 +34,11 @@ export const createInnerApp = (deps: Deps) =>
     project_list: ({ deps, auth }) => projectsOf(deps, auth.sub),
     level_save: ({ deps, auth, body }) => saveLevel(deps, auth, body),
     ...innerVendorHandlers,
+    // Rankings (issue 5).
+    addWin: ({ deps, auth, body }) => addWin(deps, auth, body),
+    gameRank: ({ deps, query }) => gameRank(deps, query.game_code, query.limit),
+    // Rewards (issue 5).
+    ...innerRewardHandlers,
   });
 
 export const handler = lambdaHandler(createInnerApp);

@@ -13,3 +13,13 @@ export const indexer = new sst.aws.CronV2('Indexer', {
   function: { ...functionArgs('functions/indexer.handler'), timeout: '60 seconds' },
   retries: 0,
 });
+
+/**
+ * Settlement (functions/settlement.ts) every 10 minutes: closes every season that has ended into history
+ * entries. Concurrent or repeated runs settle each season once; no scheduler retries (the next run is the retry).
+ */
+export const settlement = new sst.aws.CronV2('Settlement', {
+  schedule: 'rate(10 minutes)',
+  function: { ...functionArgs('functions/settlement.handler'), timeout: '5 minutes' },
+  retries: 0,
+});

@@ -19,5 +19,12 @@ export const oauthProviders = new sst.Secret('OAuthProviders', '[]');
  */
 export const chainConfig = new sst.Secret('ChainConfig', '');
 
+/**
+ * The Ed25519 key that signs reward claims (sign_code), verified on chain with `sui::ed25519::ed25519_verify`: a
+ * private JWK as JSON (`{"kty":"OKP","crv":"Ed25519","d":…,"x":…}`) or Sui's `suiprivkey1…` (`sui keytool
+ * generate ed25519`). "" turns claims off (503).
+ */
+export const claimSigningKey = new sst.Secret('ClaimSigningKey', '');
+
 /** Every secret the functions read. Later issues add theirs here. */
-export const secrets = [tokenSigningKey, oauthProviders, chainConfig];
+export const secrets = [tokenSigningKey, oauthProviders, chainConfig, claimSigningKey];

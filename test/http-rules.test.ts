@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
 import { createAllApps } from '../functions/apps.js';
-import { innerRoutes, outerRoutes, payRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
+import { chainRoutes, innerRoutes, outerRoutes, payRoutes, withoutkeyRoutes } from '../functions/routes/index.js';
 import type { TokenKind } from '../core/platform/tokens.js';
 import { createTokenService, generateSigningJwk } from '../core/platform/tokens.js';
 import type { OperationSpec } from '../core/http/operation.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 const itemCount = () => countItems(deps);
 
-const allOps = [innerRoutes, outerRoutes, withoutkeyRoutes, payRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
+const allOps = [innerRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
 const protectedOps = allOps.filter((op) => op.auth !== 'open');
 const kindsOf = (op: OperationSpec) => (op.auth === 'open' ? [] : op.auth.tokens);
 const allKinds: TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];
@@ -118,6 +118,21 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'customGoods', method: 'POST', path: '/account/vendor/goods/1', body: { userId: randomUUID(), quantity: 1, projectName: 'p1' }, field: /^body\.outerOrderId/ },
     { op: 'traceKey', method: 'GET', path: '/account/vendor/traceKey', query: {}, field: /^query\.key/ },
     { op: 'customGoods_query', method: 'GET', path: '/account/vendor/goods/query', query: {}, field: /^query\.outerOrderId/ },
+    { op: 'addWin', method: 'POST', path: '/merchant/games/addWin', body: { game_code: 'g1', game_player_id: 'p', game_player_name: '', kills: -1, wins: 1 }, field: /^body\.kills/ },
+    { op: 'addWin', method: 'POST', path: '/merchant/games/addWin', body: { game_code: 'g1', game_player_id: 'p', game_player_name: '', kills: 0, wins: 0 }, field: /^body\.kills/ },
+    { op: 'gameRank', method: 'GET', path: '/merchant/games/rank', query: {}, field: /^query\.game_code/ },
+    { op: 'gameRank', method: 'GET', path: '/merchant/games/rank', query: { game_code: 'g1', limit: '101' }, field: /^query\.limit/ },
+    { op: 'submitgamescore', method: 'POST', path: '/chain/game/score', body: { game_code: 'g1', result_id: 'r1', scores: [] }, field: /^body\.scores/ },
+    // Rewards (issue 5): reward table, history, claims.
+    { op: 'reward table set', method: 'POST', path: '/merchant/games/rewards', body: { game_code: 'g1', rewards: [{ rank: 1, amount: 1 }, { rank: 1, amount: 2 }] }, field: /^body\.rewards/ },
+    { op: 'reward table set', method: 'POST', path: '/merchant/games/rewards', body: { game_code: 'g1', rewards: [{ rank: 100, amount: 1 }] }, field: /^body\.rewards\.0\.rank/ },
+    { op: 'reward table get', method: 'GET', path: '/merchant/games/rewards', query: {}, field: /^query\.game_code/ },
+    { op: 'history rank', method: 'GET', path: '/merchant/games/history/rank', query: { game_code: 'g1', season_type: '1', season_range: '2026-03-03-03-09' }, field: /^query\.season_range/ },
+    { op: 'history rank', method: 'GET', path: '/merchant/games/history/rank', query: { game_code: 'g1', season_type: '3', season_range: '2026-03-02-03-08' }, field: /^query\.season_type/ },
+    { op: 'history test', method: 'POST', path: '/merchant/games/history/test', body: { game_code: 'g1', season_type: 2, season_range: '2026-03-02-03-08' }, field: /^body\.season_range/ },
+    { op: 'sign_code', method: 'POST', path: '/merchant/sign/code', body: { id: 0 }, field: /^body\.id/ },
+    { op: 'get_sign', method: 'GET', path: '/merchant/sign', query: { id: 'abc' }, field: /^query\.id/ },
+    { op: 'rewrad_history', method: 'GET', path: '/chain/reward/history', query: { pageSize: '0' }, field: /^query\.pageSize/ },
   ];
 
   it('covers every operation that takes input', () => {

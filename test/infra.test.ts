@@ -164,7 +164,7 @@ describe('functions', () => {
     const table = only<DynamoArgs>(dev, 'sst.aws.Dynamo');
     const bucket = only<BucketArgs>(dev, 'sst.aws.Bucket');
     const secrets = ofType(dev, 'sst.Secret');
-    expect([table.name, bucket.name, ...secrets.map((s) => s.name)]).toEqual(['Table', 'Files', 'TokenSigningKey', 'OAuthProviders', 'ChainConfig']);
+    expect([table.name, bucket.name, ...secrets.map((s) => s.name)]).toEqual(['Table', 'Files', 'TokenSigningKey', 'OAuthProviders', 'ChainConfig', 'ClaimSigningKey']);
     for (const [group, fn] of functionOf) {
       const link = fn.args.link ?? [];
       for (const linked of [table, bucket, ...secrets]) expect(link, `${group} -> ${linked.name}`).toContain(linked.instance);

@@ -30,7 +30,7 @@ export function parseChainConfig(json: string | undefined): ChainConfig | undefi
     throw new Error('chain config: not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('chain config: expected a JSON object');
-  const { kind, url, paymentEventType, paymentFunction } = value as Record<string, unknown>;
+  const { kind, url, paymentEventType, paymentFunction, claimEventType } = value as Record<string, unknown>;
   if (kind !== 'jsonrpc' && kind !== 'graphql') throw new Error('chain config: kind must be "jsonrpc" or "graphql"');
   if (typeof url !== 'string' || !isHttpUrl(url)) throw new Error('chain config: url must be an http(s) URL');
   if (typeof paymentEventType !== 'string' || !MOVE_TYPE.test(paymentEventType)) {
@@ -39,7 +39,16 @@ export function parseChainConfig(json: string | undefined): ChainConfig | undefi
   if (paymentFunction !== undefined && (typeof paymentFunction !== 'string' || !MOVE_FUNCTION.test(paymentFunction))) {
     throw new Error('chain config: paymentFunction must be a Move function such as 0xabc::pay::pay');
   }
-  return { kind, url, paymentEventType: canonicalType(paymentEventType), ...(paymentFunction === undefined ? {} : { paymentFunction }) };
+  if (claimEventType !== undefined && (typeof claimEventType !== 'string' || !MOVE_TYPE.test(claimEventType))) {
+    throw new Error('chain config: claimEventType must be a Move type such as 0xabc::rewards::RewardClaimed');
+  }
+  return {
+    kind,
+    url,
+    paymentEventType: canonicalType(paymentEventType),
+    ...(paymentFunction === undefined ? {} : { paymentFunction }),
+    ...(claimEventType === undefined ? {} : { claimEventType: canonicalType(claimEventType) }),
+  };
 }
 
 function isHttpUrl(text: string): boolean {

@@ -42,6 +42,8 @@ export interface ChainConfig {
   paymentEventType: string;
   /** Move call target clients pay with, shown by getDepositaddress, e.g. `0xabc::pay::pay`. */
   paymentFunction?: string;
+  /** The Move event type of reward claims paid on chain (history_id, recipient, amount, nonce); unset: none indexed. */
+  claimEventType?: string;
 }
 
 export interface Chain {

@@ -27,7 +27,7 @@ interface GameItem extends Omit<GameCreate, 'dcNum' | 'dclink'> {
   dclink?: string;
 }
 
-const gameKey = (code: string) => ({ pk: `GAME#${code}`, sk: 'GAME' });
+export const gameKey = (code: string) => ({ pk: `GAME#${code}`, sk: 'GAME' });
 const counterKey = { pk: 'COUNTER#game', sk: 'COUNTER' };
 /** The most games a single catalogue read returns (query_new_merchant, a merchant's own list). */
 export const CATALOGUE_LIMIT = 1000;
@@ -57,6 +57,8 @@ export function toGameRecord(item: GameItem): GameRecord {
     releaseDate: item.releaseDate,
     ...(item.dcNum !== undefined ? { dcNum: item.dcNum } : {}),
     ...(item.dclink !== undefined ? { dclink: item.dclink } : {}),
+    ...(item.package_id ? { package_id: item.package_id } : {}),
+    ...(item.object_id ? { object_id: item.object_id } : {}),
   };
 }
 
@@ -212,7 +214,7 @@ export async function liveGame(deps: Deps, code: string): Promise<GameRecord> {
   return toGameRecord(item);
 }
 
-const updatable = ['describe', 'logo', 'coverImg', 'game_name', 'dev', 'genre', 'platform', 'tags', 'images', 'link', 'game_url', 'releaseDate', 'dcNum', 'dclink'] as const;
+const updatable = ['describe', 'logo', 'coverImg', 'game_name', 'dev', 'genre', 'platform', 'tags', 'images', 'link', 'game_url', 'releaseDate', 'dcNum', 'dclink', 'package_id', 'object_id'] as const;
 
 /** update_single_game: changes the fields present, only on the caller's own game, in one conditional write. */
 export async function updateGame(deps: Deps, caller: TokenClaims, input: GameUpdate) {

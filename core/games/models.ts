@@ -1,5 +1,9 @@
 import * as z from 'zod/mini';
+import { suiAddress } from '../identity/models.js';
 import { gameCode, httpUrl, paging, relativePath, requiredText, text } from '../shared/fields.js';
+
+/** A Sui object or package id: 0x and 64 hex digits, stored in lower case. */
+const objectId = suiAddress;
 
 const labels = z.array(requiredText(50)).check(z.maxLength(20));
 /** `link`: platform name -> URL, e.g. `{web}` or `{apple, android}`. */
@@ -22,6 +26,9 @@ export const GameUpdate = z.object({
   releaseDate: z.optional(text(40)),
   dcNum: z.optional(text(40)),
   dclink: z.optional(z.union([httpUrl, z.literal('')])),
+  /** On-chain ids of the game (gameCode); '' clears one. */
+  package_id: z.optional(z.union([objectId, z.literal('')])),
+  object_id: z.optional(z.union([objectId, z.literal('')])),
 });
 export type GameUpdate = z.infer<typeof GameUpdate>;
 
@@ -42,6 +49,9 @@ export const GameCreate = z.object({
   releaseDate: z._default(text(40), ''),
   dcNum: z.optional(text(40)),
   dclink: z.optional(z.union([httpUrl, z.literal('')])),
+  /** The game's Move package and shared object on chain (gameCode lists them). */
+  package_id: z.optional(objectId),
+  object_id: z.optional(objectId),
 });
 export type GameCreate = z.infer<typeof GameCreate>;
 
@@ -69,6 +79,8 @@ export const GameRecord = z.extend(GameCommon, {
   releaseDate: z.string(),
   dcNum: z.optional(z.string()),
   dclink: z.optional(z.string()),
+  package_id: z.optional(z.string()),
+  object_id: z.optional(z.string()),
 });
 export type GameRecord = z.infer<typeof GameRecord>;
 

@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Chain } from '../chain/types.js';
 import type { IdTokenVerifier } from '../identity/id-tokens.js';
+import type { ClaimSigner } from '../rewards/claim-key.js';
 import type { FileStore } from './files.js';
 import type { TokenService } from './tokens.js';
 
@@ -20,5 +21,7 @@ export interface Deps {
   idTokens: IdTokenVerifier;
   /** The stage's chain (payments, the indexer); undefined where none is configured: those features answer 503. */
   chain?: Chain;
+  /** The stage's claim key (sign_code); undefined where none is configured: claims answer 503. */
+  claims?: ClaimSigner;
   now: () => Date;
 }

@@ -4,12 +4,18 @@ import { seasonKey } from './seasons.js';
 /**
  * Leaderboard keys. One item per (game, season, player) holds the player's kills and wins in that season:
  * - "a player's score in a season": pk `SCORE#<game>#<season>`, sk `PLAYER#<game_player_id>`;
- * - "kills board of a season, highest first": gsi4pk `KILLS#<game>#<season>`, gsi4sk = kills (a number);
- * - "wins board of a season, highest first": gsi5pk `WINS#<game>#<season>`, gsi5sk = wins (a number).
- * `ADD kills :k, wins :w` updates score and board position in one atomic write; `killsAt`/`winsAt` record
- * when the player reached the current score, which breaks ties (earlier first).
+ * - "kills board of a season, highest first": gsi4pk `KILLS#<game>#<season>`, gsi4sk = the kills (a number);
+ * - "wins board of a season, highest first": gsi5pk `WINS#<game>#<season>`, gsi5sk = the wins (a number).
+ * The scores are stored IN the board sort keys (there is no separate `kills`/`wins` attribute): an index sort
+ * key cannot be derived from another attribute, and `ADD gsi4sk :k` updates score and board position in one
+ * atomic write (reports.ts `toScoreItem` reads them back as kills and wins). Boards are sparse: gsi4pk/gsi5pk
+ * are set only once the score is positive, so players at 0 are on no board. `killsAt`/`winsAt` record when
+ * the player reached the current score, which breaks ties (earlier first).
  * - "a reported result" (makes a resubmission count once): pk `RESULT#<game>#<result id>`, sk `RESULT`;
- * - "seasons to settle" (each season with any score, until settled): pk `SEASONS`, sk `<end ISO>#<game>#<season>`.
+ * - "seasons to settle" (each season with any score, until settled): pk `SEASONS`, sk `<end ISO>#<game>#<season>`,
+ *   attributes game_code, season_type, season_range, start, end (ISO). Written in the transaction of the first
+ *   report of the season in each process, not of every report (rankings/known.ts): otherwise all reports of
+ *   a game would conflict on it and all reports of the platform would write one partition.
  */
 export type Board = 'kills' | 'wins';
 

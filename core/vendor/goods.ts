@@ -1,14 +1,15 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
-import { requireMerchant } from '../merchants/merchants.js';
-import { MerchantStatus } from '../merchants/models.js';
-import { ownedProject } from '../payments/projects.js';
+import { merchantKey } from '../merchants/merchants.js';
+import { MerchantStatus, type Merchant } from '../merchants/models.js';
+import { assertOwner, projectKey, type StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
-import { forbidden } from '../platform/errors.js';
+import { forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import type { Goods, GoodsCreate } from './models.js';
+import { readItems } from './reads.js';
 
 /**
  * Vendor goods: a catalogue per project, managed by the project's owner merchant, paid in tickets.
@@ -22,15 +23,20 @@ export interface StoredGoods extends Goods {
 
 export const goodsKey = (id: number) => ({ pk: `GOODS#${id}`, sk: 'GOODS' });
 const merchantGoodsPartition = (accountId: string) => `MERCHANT_GOODS#${accountId}`;
+/** The most goods goods_list reads (and counts): a catalogue, bounded as a merchant's games are. */
+export const GOODS_LIST_LIMIT = 1000;
 
 export const toGoods = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, accountId: _a, ...goods }: Record<string, unknown>) =>
   goods as unknown as Goods;
 
 export async function createGoods(deps: Deps, caller: TokenClaims, input: z.infer<typeof GoodsCreate>): Promise<Goods> {
+  // The merchant and the project in one request; then requireMerchant's and ownedProject's checks, in their order.
+  const [merchantItem, projectItem] = await readItems(deps, [merchantKey(caller.sub), projectKey(input.projectName)]);
+  const merchant = merchantItem as Merchant | undefined;
+  if (!merchant) throw notFound('this account has no merchant yet: create one with POST /merchant/create');
   // As with games: a suspended merchant builds no catalogue.
-  const merchant = await requireMerchant(deps, caller.sub);
   if (merchant.status === MerchantStatus.suspended) throw forbidden('merchant is suspended');
-  await ownedProject(deps, caller, input.projectName, 'projectName');
+  assertOwner(projectItem as StoredProject | undefined, caller, input.projectName, 'projectName');
   const now = deps.now().toISOString();
   const goods: StoredGoods = { id: await nextId(deps, 'goods'), ...input, merchant_id: merchant.id, accountId: caller.sub, created_at: now, updated_at: now };
   await deps.db.send(
@@ -47,24 +53,28 @@ export async function findGoods(deps: Deps, id: number): Promise<StoredGoods | u
   return out.Item as StoredGoods | undefined;
 }
 
-/** goods_list: one page of the caller's goods, newest first, and how many there are. */
+/**
+ * goods_list: one page of the caller's goods, newest first, and how many there are (up to GOODS_LIST_LIMIT),
+ * both from one read of the merchant's goods: DynamoDB has no offset nor a count with the items.
+ */
 export async function listGoods(deps: Deps, accountId: string, page: number, pageSize: number) {
-  const partition = { ':pk': merchantGoodsPartition(accountId) };
-  const [items, count] = await Promise.all([
-    // No offset in DynamoDB: page p reads (p + 1) * pageSize index entries (fine for a catalogue, as gamelist).
-    deps.db.send(
+  const items: Record<string, unknown>[] = [];
+  let cursor: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    // One request unless the goods exceed a 1 MB page.
+    const out = await deps.db.send(
       new QueryCommand({
         TableName: deps.table,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: partition,
+        ExpressionAttributeValues: { ':pk': merchantGoodsPartition(accountId) },
         ScanIndexForward: false,
-        Limit: (page + 1) * pageSize,
+        Limit: GOODS_LIST_LIMIT - items.length,
+        ExclusiveStartKey: cursor,
       }),
-    ),
-    deps.db.send(
-      new QueryCommand({ TableName: deps.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: partition, Select: 'COUNT' }),
-    ),
-  ]);
-  return { total: String(count.Count ?? 0), goods: (items.Items ?? []).slice(page * pageSize).map(toGoods) };
+    );
+    items.push(...(out.Items ?? []));
+    cursor = out.LastEvaluatedKey;
+  } while (cursor && items.length < GOODS_LIST_LIMIT);
+  return { total: String(items.length), goods: items.slice(page * pageSize, (page + 1) * pageSize).map(toGoods) };
 }

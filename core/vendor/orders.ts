@@ -4,12 +4,13 @@ import type { z } from 'zod/mini';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
-import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import type { TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { debitItems } from '../tickets/balances.js';
-import { findGoods, type StoredGoods } from './goods.js';
+import { findGoods, goodsKey, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
-import { isTransactionConflict, retryPause, transactRetryingConflicts } from './retry.js';
+import { readItems } from './reads.js';
+import { transactOr409, transactRetryingConflicts } from './retry.js';
 
 /**
  * Vendor goods orders, paid from the user's ticket balance of the goods' (project, level). The debit, the
@@ -19,6 +20,9 @@ import { isTransactionConflict, retryPause, transactRetryingConflicts } from './
  *   is readable as soon as it is returned, which an index would not guarantee);
  * - "order by outer id": pk `OUTER#<accountId>#<outerOrderId>`, sk `OUTER` (attributes orderId and the
  *   request's fingerprint): the claim that makes customGoods idempotent per merchant.
+ * An order never changes after that transaction, so both lookup items also carry a copy of the stored order
+ * (attribute `order`) and a lookup is one GetItem. Items written before the copy was added name only the
+ * order id: those lookups read the order item too.
  * The debit's ledger entry is `goods#<orderId>`.
  */
 interface StoredOrder extends VendorOrder {
@@ -54,11 +58,12 @@ export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: numb
   const claim = outerKey(caller.sub, body.outerOrderId);
   const fingerprint = JSON.stringify([goodsId, body.userId, body.quantity, body.projectName]);
   for (let attempt = 1; attempt <= 5; attempt++) {
-    // A replay answers the first order even if the goods or the balance changed since.
-    const claimed = await deps.db.send(new GetCommand({ TableName: deps.table, Key: claim, ConsistentRead: true }));
-    if (claimed.Item) return replay(deps, claimed.Item, fingerprint, body.outerOrderId);
+    // The claim and the goods in one request. A replay answers the first order even if the goods or the
+    // balance changed since.
+    const [claimed, goodsItem] = await readItems(deps, [claim, goodsKey(goodsId)]);
+    if (claimed) return replay(deps, claimed, fingerprint, body.outerOrderId);
 
-    const goods = await orderableGoods(deps, goodsId, body.projectName);
+    const goods = orderable(goodsItem as StoredGoods | undefined, goodsId, body.projectName);
     if (goods.accountId !== caller.sub) throw forbidden(`goodsId: goods ${goodsId} belong to another merchant`);
     const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, body.outerOrderId);
     const items = orderItems(deps, goods, order);
@@ -66,29 +71,26 @@ export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: numb
     items.push({
       Put: {
         TableName: deps.table,
-        Item: { ...claim, type: 'outer_order', orderId: order.id, request: fingerprint, created_at: order.created_at },
+        Item: { ...claim, type: 'outer_order', orderId: order.id, request: fingerprint, created_at: order.created_at, order },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
-    try {
-      const failed = await transactOrFailedConditions(deps, items);
-      if (failed.length === 0) return toOrder(order);
-      if (!failed.includes(claimIndex)) throw shortBalance(goods, order);
-      // Another request claimed the id first: the next round reads its claim, at once.
-      continue;
-    } catch (error) {
-      // Another transaction held one of the items (the claim, usually): try again on fresh reads.
-      if (!isTransactionConflict(error)) throw error;
-    }
-    await retryPause(attempt);
+    // A transaction colliding with another (on the claim, usually) is run again by the platform; if that
+    // other wrote the claim, the claim's condition fails then.
+    const busy = `outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`;
+    const failed = await transactOr409(deps, items, busy);
+    if (failed.length === 0) return toOrder(order);
+    if (!failed.includes(claimIndex)) throw shortBalance(goods, order);
+    // Another request claimed the id first: the next round reads its claim, at once.
   }
+  // Not reached: a round ends only when the claim exists, and the next round then finds it.
   throw conflict(`outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`);
 }
 
 /** customGoods_query: the caller merchant's order with that outer id. */
 export async function orderByOuterId(deps: Deps, caller: TokenClaims, outerOrderId: string): Promise<VendorOrder> {
   const claimed = await deps.db.send(new GetCommand({ TableName: deps.table, Key: outerKey(caller.sub, outerOrderId), ConsistentRead: true }));
-  const order = claimed.Item && (await findOrder(deps, claimed.Item.orderId as number));
+  const order = claimed.Item && (await orderOf(deps, claimed.Item));
   if (!order) throw notFound(`outerOrderId: no order ${outerOrderId}`);
   return toOrder(order);
 }
@@ -96,18 +98,23 @@ export async function orderByOuterId(deps: Deps, caller: TokenClaims, outerOrder
 /** traceKey: an order by its trace key, for the merchant whose goods it bought; the same 404 for others. */
 export async function orderByTraceKey(deps: Deps, caller: TokenClaims, key: string): Promise<VendorOrder> {
   const traced = await deps.db.send(new GetCommand({ TableName: deps.table, Key: traceKey(key), ConsistentRead: true }));
-  const order = traced.Item && (await findOrder(deps, traced.Item.orderId as number));
+  const order = traced.Item && (await orderOf(deps, traced.Item));
   if (!order || order.accountId !== caller.sub) throw notFound('key: no order with that trace key');
   return toOrder(order);
 }
 
-async function findOrder(deps: Deps, id: number): Promise<StoredOrder | undefined> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(id), ConsistentRead: true }));
+/** The order a lookup item (trace item or claim) names: its copy, or for an item without one the order item. */
+async function orderOf(deps: Deps, lookup: Record<string, unknown>): Promise<StoredOrder | undefined> {
+  if (lookup.order) return lookup.order as StoredOrder;
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(lookup.orderId as number), ConsistentRead: true }));
   return out.Item as StoredOrder | undefined;
 }
 
 async function orderableGoods(deps: Deps, goodsId: number, projectName: string): Promise<StoredGoods> {
-  const goods = await findGoods(deps, goodsId);
+  return orderable(await findGoods(deps, goodsId), goodsId, projectName);
+}
+
+function orderable(goods: StoredGoods | undefined, goodsId: number, projectName: string): StoredGoods {
   if (!goods) throw notFound(`goodsId: no goods ${goodsId}`);
   if (goods.projectName !== projectName) throw badRequest(`projectName: goods ${goodsId} are sold in project ${goods.projectName}`);
   if (goods.status !== GoodsStatus.onSale) throw conflict(`goodsId: goods ${goodsId} are not on sale`);
@@ -135,13 +142,13 @@ function newOrder(deps: Deps, goods: StoredGoods, id: number, userId: string, qu
   };
 }
 
-/** The debit (items 0 and 1: balance, ledger), the order and its trace item. */
+/** The debit (items 0 and 1: balance, ledger), the order and its trace item (carrying a copy of the order). */
 function orderItems(deps: Deps, goods: StoredGoods, order: StoredOrder): TransactItem[] {
   const target = { uid: order.userId, projectName: goods.projectName, level: goods.level };
   return [
     ...debitItems(deps, target, order.total, `goods#${order.id}`),
     { Put: { TableName: deps.table, Item: { ...orderKey(order.id), type: 'vendor_order', ...order }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: deps.table, Item: { ...traceKey(order.trace_key), type: 'trace', orderId: order.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: deps.table, Item: { ...traceKey(order.trace_key), type: 'trace', orderId: order.id, order }, ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
 }
 
@@ -149,7 +156,7 @@ async function replay(deps: Deps, claim: Record<string, unknown>, fingerprint: s
   if (claim.request !== fingerprint) {
     throw badRequest(`outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`);
   }
-  const order = await findOrder(deps, claim.orderId as number);
+  const order = await orderOf(deps, claim);
   // The claim and its order are written together, so a claim without its order cannot be.
   if (!order) throw new Error(`order ${String(claim.orderId)} of outer id ${outerOrderId} is missing`);
   return toOrder(order);

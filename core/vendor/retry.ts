@@ -1,28 +1,24 @@
-import type { Deps } from '../platform/deps.js';
-import { conflict } from '../platform/errors.js';
+import { AppError, conflict } from '../platform/errors.js';
 import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import type { Deps } from '../platform/deps.js';
+
+// Moved to the platform with the retry itself; still exported here for the modules that import them from here.
+export { isTransactionConflict, retryPause } from '../platform/transactions.js';
 
 /**
- * DynamoDB cancels a transaction that touches an item another transaction is writing at that moment
- * (reason `TransactionConflict`, no condition failed). Nothing was written, so the request can run again.
+ * transactOrFailedConditions, whose 409 (it gives up after running a transaction cancelled by collisions
+ * with other transactions again a few times) is answered with `message`, naming what the request raced on.
+ * It throws no other 409.
  */
-export function isTransactionConflict(error: unknown): boolean {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return reasons?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
+export async function transactOr409(deps: Pick<Deps, 'db'>, items: TransactItem[], message: string): Promise<number[]> {
+  try {
+    return await transactOrFailedConditions(deps, items);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 409) throw conflict(message);
+    throw error;
+  }
 }
-
-/** A short, growing, jittered pause, so that racing requests do not collide again in step. */
-export const retryPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
 
 /** transactOrFailedConditions, run again while it collides with other transactions (for items that stay valid). */
-export async function transactRetryingConflicts(deps: Pick<Deps, 'db'>, items: TransactItem[], what: string): Promise<number[]> {
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    try {
-      return await transactOrFailedConditions(deps, items);
-    } catch (error) {
-      if (!isTransactionConflict(error)) throw error;
-    }
-    await retryPause(attempt);
-  }
-  throw conflict(`${what}: changed concurrently; retry`);
-}
+export const transactRetryingConflicts = (deps: Pick<Deps, 'db'>, items: TransactItem[], what: string) =>
+  transactOr409(deps, items, `${what}: changed concurrently; retry`);

@@ -1,16 +1,16 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { toRecord } from '../chain/payments.js';
 import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
-import { findAccount } from '../identity/accounts.js';
-import { ownedProject } from '../payments/projects.js';
+import { userKey } from '../identity/accounts.js';
+import { assertOwner, projectKey, type StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
-import { transactOrFailedConditions } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import type { RewardBody } from './models.js';
-import { isTransactionConflict, retryPause } from './retry.js';
+import { readItems } from './reads.js';
+import { transactOr409 } from './retry.js';
 
 /**
  * vendor_reward: a merchant's server pays a user a reward in tickets. The credit (ledger entry
@@ -24,16 +24,21 @@ import { isTransactionConflict, retryPause } from './retry.js';
 export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWARD' });
 
 export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBody): Promise<VendorPaymentEvent> {
-  const project = await ownedProject(deps, caller, body.projectName, 'projectName');
   const fingerprint = JSON.stringify([caller.sub, body.userId, body.projectName, body.level, body.amount, body.walletAddress ?? null]);
+  // What a round depends on, in one request: the project (its owner, its merchant id), the bill's reward, and
+  // the user's account (its wallet address) unless the request names the recipient's address.
+  const keys = [projectKey(body.projectName), rewardKey(body.billNo), ...(body.walletAddress ? [] : [userKey(body.userId)])];
   for (let attempt = 1; attempt <= 5; attempt++) {
-    const stored = await findReward(deps, body.billNo);
+    const [projectItem, rewardItem, account] = await readItems(deps, keys);
+    const project = projectItem as StoredProject | undefined;
+    assertOwner(project, caller, body.projectName, 'projectName');
+    const stored = rewardItem as StoredReward | undefined;
     if (stored) {
       if (stored.request !== fingerprint) throw conflict(`billNo: ${body.billNo} was already used for another reward`);
       return toRecord(stored);
     }
 
-    const toer = body.walletAddress ?? (await findAccount(deps, body.userId))?.wallet_address ?? body.userId;
+    const toer = body.walletAddress ?? (account?.wallet_address as string | undefined) ?? body.userId;
     const now = deps.now().toISOString();
     const record: VendorPaymentEvent = {
       id: await nextId(deps, 'payment_event'),
@@ -47,8 +52,10 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
       updated_at: now,
     };
     const target = { uid: body.userId, projectName: body.projectName, level: body.level };
-    try {
-      const failed = await transactOrFailedConditions(deps, [
+    // A transaction colliding with another is run again by the platform, then answered with this 409.
+    const failed = await transactOr409(
+      deps,
+      [
         {
           Put: {
             TableName: deps.table,
@@ -57,20 +64,21 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
           },
         },
         ...creditItems(deps, target, body.amount, `reward#${body.billNo}`),
-      ]);
-      if (failed.length === 0) return record;
-      // The bill was paid meanwhile (the record and its ledger entry are written together): the next round reads it, at once.
-      continue;
-    } catch (error) {
-      if (!isTransactionConflict(error)) throw error;
-    }
-    await retryPause(attempt);
+      ],
+      `billNo: ${body.billNo} is being paid concurrently; retry`,
+    );
+    if (failed.length === 0) return record;
+    // The bill was paid meanwhile (the record and its ledger entry are written together): the next round reads it, at once.
   }
+  // Not reached: a round ends only when the reward exists, and the next round then finds it.
   throw conflict(`billNo: ${body.billNo} is being paid concurrently; retry`);
 }
 
-/** The stored reward of a bill with its payer (`accountId`) and request fingerprint. */
+/** A stored reward: the record with its payer (`accountId`) and request fingerprint. */
+type StoredReward = Record<string, unknown> & { accountId: string; request: string };
+
+/** The stored reward of a bill. */
 export async function findReward(deps: Deps, billNo: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: rewardKey(billNo), ConsistentRead: true }));
-  return out.Item as (Record<string, unknown> & { accountId: string; request: string }) | undefined;
+  return out.Item as StoredReward | undefined;
 }

@@ -108,5 +108,15 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, exis
         GlobalSecondaryIndexUpdates: [{ Create: index }],
       }),
     );
+    // DynamoDB builds one new index at a time per table: wait for this one before asking for the next.
+    await untilIndexesActive(client, tableName);
+  }
+}
+
+async function untilIndexesActive(client: DynamoDBClient, tableName: string) {
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE')) return;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

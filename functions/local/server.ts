@@ -1,6 +1,10 @@
 import { serve } from '@hono/node-server';
 import { join } from 'node:path';
+import { paymentHandlers } from '../../core/chain/indexer.js';
 import { startIndexerLoop, type IndexerLoop } from '../../core/chain/loop.js';
+import { claimHandlers } from '../../core/rewards/claim-events.js';
+import { createClaimSigner } from '../../core/rewards/claim-key.js';
+import { startSettlementLoop, type SettlementLoop } from '../../core/rewards/loop.js';
 import { chainFromSetting } from '../../core/chain/source.js';
 import { createIdTokenVerifier, parseOAuthProviders } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
@@ -12,6 +16,7 @@ import { createAllApps } from '../apps.js';
 import { ensureTable, startDynamoLocal } from './dynamo.js';
 import { seedLocal } from './seed.js';
 import { localSigningKey } from './signing-key.js';
+import { localClaimKey } from './claim-key.js';
 
 /**
  * `npm start`: the embedded default. DynamoDB Local with its data under DATA_DIR, the table made from the
@@ -26,6 +31,7 @@ const log = (line: string) => console.log(`[local] ${line}`);
 const dynamo = await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') });
 let server: ReturnType<typeof serve> | undefined;
 let indexer: IndexerLoop | undefined;
+let settlement: SettlementLoop | undefined;
 let stopping = false;
 
 async function stop(signal: string) {
@@ -33,7 +39,7 @@ async function stop(signal: string) {
   stopping = true;
   log(`${signal}: stopping`);
   await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-  await indexer?.stop();
+  await Promise.all([indexer?.stop(), settlement?.stop()]);
   await dynamo.stop();
   process.exit(0);
 }
@@ -55,11 +61,18 @@ try {
     idTokens: createIdTokenVerifier(parseOAuthProviders(process.env.OAUTH_PROVIDERS), { now }),
     // CHAIN_CONFIG: the chain node and payment event type (JSON, see docs/api.md); unset turns chain features off.
     chain: chainFromSetting(process.env.CHAIN_CONFIG),
+    // CLAIM_SIGNING_KEY: the reward claim key; by default one generated into DATA_DIR.
+    claims: await createClaimSigner(process.env.CLAIM_SIGNING_KEY || (await localClaimKey(dataDir))),
     now,
   };
   await seedLocal(deps, dataDir, process.env, log);
   // The local stand-in for the deployed cron: index chain events every INDEXER_INTERVAL_MS.
-  if (deps.chain) indexer = startIndexerLoop(deps, { intervalMs: Number(process.env.INDEXER_INTERVAL_MS ?? 10_000) });
+  if (deps.chain) {
+    const handlers = { ...paymentHandlers(deps), ...claimHandlers(deps) };
+    indexer = startIndexerLoop(deps, { intervalMs: Number(process.env.INDEXER_INTERVAL_MS ?? 10_000), handlers });
+  }
+  // The local stand-in for the deployed settlement cron: close finished seasons every SETTLEMENT_INTERVAL_MS.
+  settlement = startSettlementLoop(deps, { intervalMs: Number(process.env.SETTLEMENT_INTERVAL_MS ?? 60_000) });
 
   const app = createAllApps(deps);
   // Stored files: S3 serves them in a stage; locally this route does, below the main base.

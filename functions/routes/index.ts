@@ -1,4 +1,5 @@
 import { defineGroup, type RouteGroup } from '../../core/http/operation.js';
+import { chainRoutes } from './chain.js';
 import { innerRoutes } from './inner.js';
 import { heroMetaRoutes, metaRoutes } from './meta.js';
 import { outerRoutes } from './outer.js';
@@ -10,12 +11,11 @@ import { withoutkeyRoutes } from './withoutkey.js';
  * (infra/api.ts) and the OpenAPI documents are all derived from it. A group lists only implemented
  * operations; a group with none is not deployed.
  */
-export const chainRoutes = defineGroup('chain', 'main', {});
 export const thirdPayRoutes = defineGroup('third-pay', 'main', {});
 export const partnerStoreRoutes = defineGroup('partner-store', 'main', {});
 export const heroRoutes = defineGroup('hero', 'hero', {});
 
-export { innerRoutes, outerRoutes, payRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
+export { chainRoutes, innerRoutes, outerRoutes, payRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
 
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,

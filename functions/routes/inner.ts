@@ -6,7 +6,9 @@ import { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from '..
 import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
 import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile, merchantStatus } from '../../core/merchants/models.js';
 
+import { AddWinBody, AddWinResult, GameRank, MAX_BOARD, RankQuery } from '../../core/rankings/models.js';
 import { innerVendorOps } from './vendor.js';
+import { innerRewardOps } from './rewards.js';
 
 const noMerchant = 'the account has no merchant yet';
 const tokenErrors = { 401: 'no token, or an invalid or expired merchant token' } as const;
@@ -245,4 +247,45 @@ export const innerRoutes = defineGroup('inner', 'main', {
     errors: { 400: 'a field is missing or invalid', ...tokenErrors, 403: "another merchant's project", 404: 'no such project', 409: 'changed concurrently' },
   },
   ...innerVendorOps,
+  // Rankings (issue 5): addWin and gameRank.
+  addWin: {
+    name: 'addWin',
+    method: 'POST',
+    path: '/merchant/games/addWin',
+    auth: tokens('server'),
+    summary: "Add a player's kills and wins to the current week and month (server token of the game's merchant)",
+    description:
+      'Seasons are UTC: a week starts Monday 00:00, a month on the 1st. `kills` and `wins` are what to add (non-negative integers, at least one positive). ' +
+      '`game_player_id` is the player\'s platform user id or the game\'s own id for the player; the latest `game_player_name` is the one shown (may be empty). ' +
+      'With `result_id` the report counts once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. ' +
+      'A player reaching a score earlier ranks above players reaching it later.',
+    body: AddWinBody,
+    status: 200,
+    envelope: 'merchant',
+    response: AddWinResult,
+    errors: {
+      400: 'a field is missing or invalid',
+      401: 'no token, or an invalid or expired server token',
+      403: "the game is another merchant's",
+      404: 'no game with that code',
+      409: 'the result id was reported with other content, or the scores changed concurrently too often',
+    },
+  },
+  gameRank: {
+    name: 'gameRank',
+    method: 'GET',
+    path: '/merchant/games/rank',
+    auth: open,
+    summary: 'The four boards of the current week and month',
+    description:
+      `Kills and wins of the game's current week and month (UTC), highest first, top \`limit\` of each (default and most ${MAX_BOARD}). ` +
+      '`total` is the score as text. Equal scores rank by who reached the score first. Players with 0 of a metric are not on its board.',
+    query: RankQuery,
+    status: 200,
+    envelope: 'merchant',
+    response: GameRank,
+    errors: { 400: 'game_code missing or malformed, or limit out of range', 404: 'no game with that code' },
+  },
+  // Rewards (issue 5): reward table, history rank, history/test, sign_code, get_sign.
+  ...innerRewardOps,
 });

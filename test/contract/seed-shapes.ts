@@ -107,6 +107,12 @@ export const merchantEnvelope = (data: FieldType): Shape => ({ code: 'integer', 
 /** gamelist's body (also its 401 body, with data null). */
 export const gameList = merchantEnvelope({ total: 'string', games: [gameRecordList] });
 
+/** Rank entry (current rankings). */
+export const rankEntry: Shape = { total: 'string', game_player_id: 'string', game_player_name: 'string' };
+
+/** gameRank's body: four arrays of Rank entry, spelled as the seed spells them. */
+export const gameRank = merchantEnvelope({ gameWeekKillRank: [rankEntry], gameWeekWinRank: [rankEntry], gameMothKillRank: [rankEntry], gameMothWinRank: [rankEntry] });
+
 /** Checks `value` against `type`; returns the list of mismatches as `path: expected X, got Y`. */
 export function mismatches(value: unknown, type: FieldType, path = '$'): string[] {
   if (typeof type === 'object' && !Array.isArray(type) && 'optional' in type && Object.keys(type).length === 1) {
@@ -135,3 +141,21 @@ export function mismatches(value: unknown, type: FieldType, path = '$'): string[
     return mismatches(record[field], fieldType, `${path}.${field}`);
   });
 }
+
+/** History rank entry (Game history rank's `data` elements; also rewrad_history's). */
+export const historyEntry: Shape = {
+  id: 'integer',
+  season_type: 'integer',
+  create_time: 'string',
+  season_range: 'string',
+  game_code: 'string',
+  platform_player_id: 'string',
+  wallet_address: 'string',
+  rank: 'integer',
+  achievement: 'integer',
+  reward_amount: 'integer',
+  status: 'integer',
+};
+
+/** Game history rank's body: the merchant envelope around an array of History rank entry. */
+export const historyRank = merchantEnvelope([historyEntry]);

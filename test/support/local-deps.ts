@@ -9,6 +9,7 @@ import type { Deps } from '../../core/platform/deps.js';
 import { diskFileStore } from '../../core/platform/files.js';
 import { LOCAL_STAGE } from '../../core/platform/stages.js';
 import { createTokenService, generateSigningJwk, type SigningJwk } from '../../core/platform/tokens.js';
+import { createClaimSigner, generateClaimKey } from '../../core/rewards/claim-key.js';
 
 export interface LocalDeps extends Deps {
   endpoint: string;
@@ -41,6 +42,7 @@ export async function createLocalDeps(
     files: diskFileStore(filesDir),
     tokens: await createTokenService({ signingKey, issuer: `game-platform/${stage}`, now }),
     idTokens: createIdTokenVerifier(options.oauthProviders ?? [], { now }),
+    claims: await createClaimSigner(generateClaimKey()),
     now,
     endpoint,
     signingKey,

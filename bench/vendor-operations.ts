@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { payReward } from '../core/vendor/rewards.js';
+import { customGoods } from '../core/vendor/orders.js';
+import { goodsAndBuyer, paidPurchase, pendingPurchase, playerWithTokens, shopWithLevel, type BenchDeps } from './fixtures.js';
+import type { OperationBench } from './operations.js';
+
+/** A customGoods request body for one unit of the goods, with a fresh outer order id. */
+const customBody = (buyer: { uid: string }, goods: { projectName: string }) => ({
+  userId: buyer.uid,
+  quantity: 1,
+  projectName: goods.projectName,
+  outerOrderId: `partner-${randomUUID()}`,
+});
+
+/** A vendor order a merchant's server placed with customGoods (its trace key and outer id are the lookups). */
+async function placedOrder(deps: BenchDeps) {
+  const { owner, goods, buyer, server } = await goodsAndBuyer(deps);
+  const order = await customGoods(deps, server, goods.id, customBody(buyer, goods));
+  return { owner, order };
+}
+
+/**
+ * Vendor operations: goods (console), goods orders paid in tickets, reward payouts, payment records and
+ * signed payment requests. A vendor order never changes after the one transaction that writes it with its
+ * lookup items (trace key, outer id claim), so a lookup item could carry the order itself: the minimum of
+ * reading an order by either key is one GetItem.
+ */
+export const vendorOperations: OperationBench[] = [
+  {
+    group: 'inner',
+    op: 'goods_create',
+    minimum: 3,
+    reason: 'one BatchGet (merchant for id and status, project for its owner) + goods id counter + Put',
+    prepare: async (deps) => {
+      const shop = await shopWithLevel(deps);
+      return { token: shop.owner.token, body: { name: 'Sword', projectName: shop.project.project_name, level: 1, price: 5 } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'goods_list',
+    minimum: 1,
+    reason: "one Query of the merchant's goods (page and total from one read, as coins does)",
+    prepare: async (deps) => {
+      const { owner } = await goodsAndBuyer(deps);
+      return { token: owner.token };
+    },
+  },
+  {
+    group: 'pay',
+    op: 'createOrder',
+    minimum: 3,
+    reason: 'goods GetItem (price, project, status) + order id counter + one transaction (debit, ledger, order, trace item)',
+    prepare: async (deps) => {
+      const { goods, buyer } = await goodsAndBuyer(deps);
+      return { token: buyer.token, body: { userId: buyer.uid, goodsId: goods.id, quantity: 1, projectName: goods.projectName } };
+    },
+  },
+  {
+    group: 'pay',
+    op: 'customGoods',
+    label: 'customGoods (new outerOrderId)',
+    minimum: 3,
+    reason: 'one BatchGet (outer id claim, goods) + order id counter + one transaction (debit, ledger, order, trace item, claim)',
+    prepare: async (deps) => {
+      const { owner, goods, buyer } = await goodsAndBuyer(deps);
+      return { token: owner.serverToken, params: { goodsId: goods.id }, body: customBody(buyer, goods) };
+    },
+  },
+  {
+    group: 'pay',
+    op: 'traceKey',
+    minimum: 1,
+    reason: 'trace item GetItem (it can carry the order, which never changes)',
+    prepare: async (deps) => {
+      const { owner, order } = await placedOrder(deps);
+      return { token: owner.serverToken, query: { key: order.trace_key } };
+    },
+  },
+  {
+    group: 'pay',
+    op: 'customGoods_query',
+    minimum: 1,
+    reason: 'outer id claim GetItem (it can carry the order, which never changes)',
+    prepare: async (deps) => {
+      const { owner, order } = await placedOrder(deps);
+      return { token: owner.serverToken, query: { outerOrderId: order.outerOrderId! } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'vendor_pay_query',
+    label: 'vendor_pay_query (player, order bill)',
+    minimum: 2,
+    reason: "order GetItem (whose it is) ∥ Query of the bill's first payment",
+    prepare: async (deps) => {
+      const { player, order } = await paidPurchase(deps);
+      return { token: player.platform, query: { billNo: order.bill_no } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'vendor_pay_query',
+    label: 'vendor_pay_query (server, reward bill)',
+    minimum: 1,
+    reason: 'reward GetItem (its payer is in it)',
+    prepare: async (deps) => {
+      const shop = await shopWithLevel(deps);
+      const server = await deps.tokens.verify(shop.server, ['server']);
+      const billNo = `R-${randomUUID()}`;
+      await payReward(deps, server, { billNo, userId: randomUUID(), projectName: shop.project.project_name, level: 1, amount: 3 });
+      return { token: shop.server, query: { billNo } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'vendor_reward',
+    label: 'vendor_reward (new bill)',
+    minimum: 3,
+    reason: "one BatchGet (project for its owner, the bill's reward, the user's account) + payment event id counter + one transaction",
+    prepare: async (deps) => {
+      const shop = await shopWithLevel(deps);
+      const user = await playerWithTokens(deps);
+      // No walletAddress: the payout names the account's, so the account is read too.
+      return { token: shop.server, body: { billNo: `R-${randomUUID()}`, userId: user.uid, projectName: shop.project.project_name, level: 1, amount: 40 } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'vendor_signature',
+    minimum: 1,
+    reason: 'order GetItem (owner, status, amount, recipient)',
+    prepare: async (deps) => {
+      const { player, order } = await pendingPurchase(deps);
+      return { token: player.platform, query: { billNo: order.bill_no } };
+    },
+  },
+];

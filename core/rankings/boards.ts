@@ -1,0 +1,105 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../platform/deps.js';
+import { tableDefinition } from '../platform/table.js';
+import { boardIndex, boardPartition, type Board } from './keys.js';
+import { gameOwner } from './known.js';
+import type { GameRank, RankEntry } from './models.js';
+import { toScoreItem, type ScoreItem } from './reports.js';
+import { monthOf, weekOf, type Season } from './seasons.js';
+
+/** A player's place on one board: the score of that board and when the player reached it. */
+export interface BoardRow {
+  item: ScoreItem;
+  score: number;
+  /** When the player reached `score` (ISO); ties go to the earlier. */
+  at: string;
+}
+
+const atOf = (board: Board, item: ScoreItem) => (board === 'kills' ? item.killsAt : item.winsAt) ?? '';
+
+/** Higher score first; on equal scores who got there first; then by player id, so the order is total. */
+function compareRows(a: BoardRow, b: BoardRow): number {
+  if (a.score !== b.score) return b.score - a.score;
+  if (a.at !== b.at) return a.at < b.at ? -1 : 1;
+  const [x, y] = [a.item.game_player_id, b.item.game_player_id];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Reads a board's index, highest score first, until `max` rows or the end. `score` narrows it to the rows of
+ * exactly that score (all of them when `max` is Infinity). Items on the board always have a positive score
+ * (boards are sparse, reports.ts); the key condition `> 0` states it and costs nothing.
+ */
+async function readIndex(deps: Deps, board: Board, game: string, season: Season, max: number, score?: number): Promise<BoardRow[]> {
+  const index = boardIndex[board];
+  const [pk, sk] = tableDefinition.indexes[index];
+  const rows: BoardRow[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(
+      new QueryCommand({
+        TableName: deps.table,
+        IndexName: index,
+        KeyConditionExpression: score === undefined ? '#pk = :p AND #sk > :score' : '#pk = :p AND #sk = :score',
+        ExpressionAttributeNames: { '#pk': pk, '#sk': sk },
+        ExpressionAttributeValues: { ':p': boardPartition(board, game, season), ':score': score ?? 0 },
+        ScanIndexForward: false,
+        ...(Number.isFinite(max) ? { Limit: max - rows.length } : {}),
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const raw of out.Items ?? []) {
+      const item = toScoreItem(raw);
+      rows.push({ item, score: board === 'kills' ? item.kills : item.wins, at: atOf(board, item) });
+    }
+    start = out.LastEvaluatedKey;
+  } while (start && rows.length < max);
+  return rows;
+}
+
+/**
+ * The top `limit` of a board, ties broken by who reached the score first: one Query of `limit + 1` rows on the
+ * board's index, ordered by score. DynamoDB orders equal sort keys by nothing we control, so the rows read are
+ * put in order (an in-memory sort of at most `limit + 1` rows, never of the season). That order is final
+ * unless the row after the cut has the cut's score: then players we did not read may have that score too,
+ * some of them earlier, and the last places belong to the earliest of ALL of them. So a second Query reads
+ * every row of exactly that score (`sk = :score`, paged to the end) and the places from that score down are
+ * filled from it. Its cost grows with the number of players tied at the cut (the usual case, no tie at the
+ * cut, is one Query); the time cannot go into the sort key instead, because `ADD` cannot rewrite a combined
+ * score-and-time number atomically.
+ */
+export async function boardTop(deps: Deps, board: Board, game: string, season: Season, limit: number): Promise<BoardRow[]> {
+  const read = (await readIndex(deps, board, game, season, limit + 1)).sort(compareRows);
+  if (read.length <= limit || read[limit]!.score !== read[limit - 1]!.score) return read.slice(0, limit);
+  const cut = read[limit - 1]!.score;
+  const tied = (await readIndex(deps, board, game, season, Infinity, cut)).sort(compareRows);
+  return [...read.filter((row) => row.score > cut), ...tied].slice(0, limit);
+}
+
+const toRankEntry = (row: BoardRow): RankEntry => ({
+  total: String(row.score),
+  game_player_id: row.item.game_player_id,
+  game_player_name: row.item.game_player_name,
+});
+
+/**
+ * gameRank: the four boards of the game's current week and month, top `limit` each, read in parallel (with the
+ * game's existence, a cached read: games are never deleted).
+ */
+export async function gameRank(deps: Deps, game: string, limit: number): Promise<GameRank> {
+  const now = deps.now();
+  const [week, month] = [weekOf(now), monthOf(now)];
+  const [, weekKills, weekWins, monthKills, monthWins] = await Promise.all([
+    gameOwner(deps, game),
+    boardTop(deps, 'kills', game, week, limit),
+    boardTop(deps, 'wins', game, week, limit),
+    boardTop(deps, 'kills', game, month, limit),
+    boardTop(deps, 'wins', game, month, limit),
+  ]);
+  return {
+    gameWeekKillRank: weekKills.map(toRankEntry),
+    gameWeekWinRank: weekWins.map(toRankEntry),
+    gameMothKillRank: monthKills.map(toRankEntry),
+    gameMothWinRank: monthWins.map(toRankEntry),
+  };
+}

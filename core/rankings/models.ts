@@ -1,0 +1,109 @@
+import * as z from 'zod/mini';
+import { suiAddress } from '../identity/models.js';
+import { gameCode, text } from '../shared/fields.js';
+
+/** The most kills or wins one report may add for one player (a bound against typos and overflow). */
+export const MAX_POINTS = 1_000_000;
+/**
+ * The most players of one submitgamescore report. The report is one TransactWriteItems (at most 100 items):
+ * 2 score updates per player (week and month) + the result record + up to 2 open-season records = 99 at 48.
+ */
+export const MAX_REPORT_PLAYERS = 48;
+/** gameRank's default and largest `limit`. */
+export const MAX_BOARD = 100;
+
+const points = z.int().check(z.minimum(0), z.maximum(MAX_POINTS));
+
+/** A player of a game: the player's platform user id, or the game's own id for the player. */
+export const gamePlayerId = z
+  .string()
+  .check(z.trim(), z.minLength(1), z.maxLength(128), z.regex(/^[^\p{Cc}]*$/u, 'no control characters'));
+/** The name shown on the boards; may be empty. The latest report's name is the one shown. */
+const gamePlayerName = text(64).check(z.regex(/^[^\p{Cc}]*$/u, 'no control characters'));
+/** A game's id for one finished match or report: the same id is counted once. */
+export const resultId = z.string().check(z.regex(/^[\w.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -'));
+
+const positiveSomewhere = z.refine<{ kills: number; wins: number }>((entry) => entry.kills > 0 || entry.wins > 0, {
+  error: 'kills or wins must be positive',
+  path: ['kills'],
+});
+
+/** addWin: one player's kills and wins, added to the current week and month. */
+export const AddWinBody = z
+  .object({
+    game_code: gameCode,
+    game_player_id: gamePlayerId,
+    game_player_name: gamePlayerName,
+    wallet_address: z.optional(suiAddress),
+    kills: points,
+    wins: points,
+    result_id: z.optional(resultId),
+  })
+  .check(positiveSomewhere);
+export type AddWinBody = z.infer<typeof AddWinBody>;
+
+/** One player's line of a submitgamescore report. A line of 0 kills and 0 wins records the player at 0. */
+export const ScoreLine = z.object({
+  game_player_id: gamePlayerId,
+  game_player_name: gamePlayerName,
+  wallet_address: z.optional(suiAddress),
+  kills: points,
+  wins: points,
+});
+
+/** submitgamescore: the result of one match, counted once per result id. */
+export const ScoreReport = z.object({
+  game_code: gameCode,
+  result_id: resultId,
+  scores: z.array(ScoreLine).check(z.minLength(1), z.maxLength(MAX_REPORT_PLAYERS)),
+});
+export type ScoreReport = z.infer<typeof ScoreReport>;
+
+export const SeasonRef = z.object({
+  /** 1 week, 2 month. */
+  season_type: z.int(),
+  season_range: z.string(),
+});
+
+export const AddWinResult = z.object({
+  game_code: z.string(),
+  game_player_id: z.string(),
+  /** What this report added (not the new totals). */
+  kills: z.int(),
+  wins: z.int(),
+  result_id: z.optional(z.string()),
+  /** The seasons it was added to: the week and the month current when it was first received. */
+  seasons: z.array(SeasonRef),
+});
+export type AddWinResult = z.infer<typeof AddWinResult>;
+
+export const ScoreResult = z.object({
+  game_code: z.string(),
+  result_id: z.string(),
+  /** Distinct players counted (lines of the same player are added together). */
+  players: z.int(),
+  seasons: z.array(SeasonRef),
+});
+export type ScoreResult = z.infer<typeof ScoreResult>;
+
+export const RankQuery = z.object({
+  game_code: gameCode,
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_BOARD)), MAX_BOARD),
+});
+
+/** The seed's Rank entry. */
+export const RankEntry = z.object({
+  total: z.string(),
+  game_player_id: z.string(),
+  game_player_name: z.string(),
+});
+export type RankEntry = z.infer<typeof RankEntry>;
+
+/** gameRank's data (the seed's names, `Moth` included). */
+export const GameRank = z.object({
+  gameWeekKillRank: z.array(RankEntry),
+  gameWeekWinRank: z.array(RankEntry),
+  gameMothKillRank: z.array(RankEntry),
+  gameMothWinRank: z.array(RankEntry),
+});
+export type GameRank = z.infer<typeof GameRank>;

@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../platform/deps.js';
+import { conflict, forbidden } from '../platform/errors.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import type { TransactItem } from '../platform/transactions.js';
+import { transactRetryingConflicts } from '../vendor/retry.js';
+import { boardPartition, openSeasonKey, resultKey, scoreKey } from './keys.js';
+import { gameOwner, isOpenSeasonWritten, rememberOpenSeason } from './known.js';
+import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
+import { monthOf, weekOf, type Season } from './seasons.js';
+
+/**
+ * addWin and submitgamescore (API.md flow 6): a game server of the game's merchant adds kills and wins of
+ * players to the current week and month of the game. Each report is ONE TransactWriteItems:
+ * - per player and season, an Update of the score item (keys.ts) that ADDs the points to the board sort keys
+ *   themselves (`gsi4sk` = kills, `gsi5sk` = wins: a GSI sort key cannot be computed from another attribute,
+ *   so the score IS the sort key) and stamps `killsAt`/`winsAt` when that score grows (ties: earlier first);
+ * - with a result id, a Put of the result record on condition it is absent, so a resubmission adds nothing;
+ * - the open-season records of the two seasons (what settlement closes), unless this process wrote them
+ *   already (known.ts): every report of a game would otherwise write the same two items, which serialises the
+ *   game's reports on them (concurrent transactions on one item conflict) and puts every report of the
+ *   platform on the one `SEASONS` partition.
+ * The owner check is a read (cached per process), not a ConditionCheck in the transaction, for the same reason:
+ * a ConditionCheck on the game item would make all reports of a game conflict with each other.
+ *
+ * Boards are sparse: a score item joins the kills board (`gsi4pk` set) only when it gets kills, and the wins
+ * board only when it gets wins, so players at 0 are on no board. Scores never decrease, so once on a board an
+ * item stays on it. Item attributes: game_code, season_type, season_range, game_player_id, game_player_name,
+ * wallet_address (when ever given), gsi4pk/gsi4sk/killsAt, gsi5pk/gsi5sk/winsAt (when positive), updatedAt.
+ */
+
+/** One player's points in a report (lines of one player summed). */
+export interface PlayerPoints {
+  id: string;
+  name: string;
+  wallet?: string;
+  kills: number;
+  wins: number;
+}
+
+/** A score item as stored, read back with its scores named (settlement reads these too). */
+export interface ScoreItem {
+  game_code: string;
+  season_type: number;
+  season_range: string;
+  game_player_id: string;
+  game_player_name: string;
+  wallet_address?: string;
+  kills: number;
+  wins: number;
+  killsAt?: string;
+  winsAt?: string;
+}
+
+export function toScoreItem(item: Record<string, unknown>): ScoreItem {
+  return {
+    game_code: String(item.game_code),
+    season_type: Number(item.season_type),
+    season_range: String(item.season_range),
+    game_player_id: String(item.game_player_id),
+    game_player_name: typeof item.game_player_name === 'string' ? item.game_player_name : '',
+    ...(typeof item.wallet_address === 'string' ? { wallet_address: item.wallet_address } : {}),
+    kills: Number(item.gsi4sk ?? 0),
+    wins: Number(item.gsi5sk ?? 0),
+    ...(typeof item.killsAt === 'string' ? { killsAt: item.killsAt } : {}),
+    ...(typeof item.winsAt === 'string' ? { winsAt: item.winsAt } : {}),
+  };
+}
+
+/** How long a result id is remembered (TTL): a resubmission within this time is counted once. */
+export const RESULT_TTL_DAYS = 400;
+
+async function assertOwner(deps: Deps, caller: TokenClaims, game: string) {
+  const owner = await gameOwner(deps, game);
+  if (owner !== caller.sub) throw forbidden(`game_code: game ${game} belongs to another merchant`);
+}
+
+const seasonRefs = (seasons: Season[]) => seasons.map((s) => ({ season_type: s.type, season_range: s.range }));
+const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+
+/** addWin: one player's kills and wins into the current week and month; once per `result_id` when given. */
+export async function addWin(deps: Deps, caller: TokenClaims, input: AddWinBody): Promise<AddWinResult> {
+  await assertOwner(deps, caller, input.game_code);
+  const player: PlayerPoints = { id: input.game_player_id, name: input.game_player_name, wallet: input.wallet_address, kills: input.kills, wins: input.wins };
+  return record(deps, input.game_code, [player], input.result_id, { op: 'addWin', ...input }, (seasons) => ({
+    game_code: input.game_code,
+    game_player_id: input.game_player_id,
+    kills: input.kills,
+    wins: input.wins,
+    ...(input.result_id !== undefined ? { result_id: input.result_id } : {}),
+    seasons: seasonRefs(seasons),
+  }));
+}
+
+/**
+ * submitgamescore: a match's scores into the current week and month, once per `result_id`. Lines of the same
+ * player are added together (one transaction may not touch an item twice); the last non-empty name and the
+ * last wallet given are kept. The same result id with the same content answers the first answer; with other
+ * content it is 409.
+ */
+export async function submitScores(deps: Deps, caller: TokenClaims, input: ScoreReport): Promise<ScoreResult> {
+  await assertOwner(deps, caller, input.game_code);
+  const byId = new Map<string, PlayerPoints>();
+  for (const line of input.scores) {
+    const seen = byId.get(line.game_player_id);
+    if (!seen) {
+      byId.set(line.game_player_id, { id: line.game_player_id, name: line.game_player_name, wallet: line.wallet_address, kills: line.kills, wins: line.wins });
+      continue;
+    }
+    seen.kills += line.kills;
+    seen.wins += line.wins;
+    if (line.game_player_name !== '') seen.name = line.game_player_name;
+    if (line.wallet_address !== undefined) seen.wallet = line.wallet_address;
+  }
+  // The content is the players' points, whatever the order of the lines.
+  const players = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return record(deps, input.game_code, players, input.result_id, { op: 'submitgamescore', game: input.game_code, players }, (seasons) => ({
+    game_code: input.game_code,
+    result_id: input.result_id,
+    players: players.length,
+    seasons: seasonRefs(seasons),
+  }));
+}
+
+/**
+ * Writes one report in one transaction (see the top of the file), retried (retry.ts: bounded, jittered) while
+ * it collides with concurrent transactions on the same items: DynamoDB then cancels it with
+ * `TransactionConflict` and nothing was written, so running it again cannot count twice. The only condition is
+ * the result record's: when it fails, the stored record says whether this is the same report (answer what it
+ * answered) or another one (409).
+ */
+async function record<R>(
+  deps: Deps,
+  game: string,
+  players: PlayerPoints[],
+  resultId: string | undefined,
+  content: unknown,
+  answer: (seasons: Season[]) => R,
+): Promise<R> {
+  const now = deps.now();
+  const at = now.toISOString();
+  const seasons = [weekOf(now), monthOf(now)];
+  const response = answer(seasons);
+  const request = fingerprint(content);
+  const items: TransactItem[] = [];
+  if (resultId !== undefined) {
+    items.push({
+      Put: {
+        TableName: deps.table,
+        Item: {
+          ...resultKey(game, resultId),
+          game_code: game,
+          result_id: resultId,
+          request,
+          response,
+          createdAt: at,
+          expiresAt: Math.floor(now.getTime() / 1000) + RESULT_TTL_DAYS * 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  const unwritten = seasons.filter((season) => !isOpenSeasonWritten(deps, openSeasonKey(game, season).sk));
+  for (const season of unwritten) items.push(openSeasonUpdate(deps, game, season, at));
+  for (const season of seasons) for (const player of players) items.push(scoreUpdate(deps, game, season, player, at));
+
+  const failed = await transactRetryingConflicts(deps, items, 'scores');
+  if (failed.length === 0) {
+    for (const season of unwritten) rememberOpenSeason(deps, openSeasonKey(game, season).sk);
+    return response;
+  }
+  // Only the result record has a condition: the result id was counted before.
+  const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: resultKey(game, resultId!), ConsistentRead: true }));
+  if (stored.Item?.request === request) return stored.Item.response as R;
+  throw conflict(`result_id: ${resultId} was reported already with other content`);
+}
+
+function openSeasonUpdate(deps: Deps, game: string, season: Season, at: string): TransactItem {
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: openSeasonKey(game, season),
+      UpdateExpression: 'SET #game = :game, #type = :type, #range = :range, #start = :start, #end = :end, #opened = if_not_exists(#opened, :at)',
+      ExpressionAttributeNames: { '#game': 'game_code', '#type': 'season_type', '#range': 'season_range', '#start': 'start', '#end': 'end', '#opened': 'openedAt' },
+      ExpressionAttributeValues: {
+        ':game': game,
+        ':type': season.type,
+        ':range': season.range,
+        ':start': season.start.toISOString(),
+        ':end': season.end.toISOString(),
+        ':at': at,
+      },
+    },
+  };
+}
+
+function scoreUpdate(deps: Deps, game: string, season: Season, player: PlayerPoints, at: string): TransactItem {
+  const names: Record<string, string> = { '#game': 'game_code', '#type': 'season_type', '#range': 'season_range', '#id': 'game_player_id', '#name': 'game_player_name', '#updated': 'updatedAt' };
+  const values: Record<string, unknown> = { ':game': game, ':type': season.type, ':range': season.range, ':id': player.id, ':name': player.name, ':at': at };
+  const sets = ['#game = :game', '#type = :type', '#range = :range', '#id = :id', '#name = :name', '#updated = :at'];
+  const adds: string[] = [];
+  if (player.wallet !== undefined) {
+    names['#wallet'] = 'wallet_address';
+    values[':wallet'] = player.wallet;
+    sets.push('#wallet = :wallet');
+  }
+  // Only a metric that grows joins its board and moves its "reached at" time (sparse boards, see above).
+  if (player.kills > 0) {
+    values[':killsBoard'] = boardPartition('kills', game, season);
+    values[':kills'] = player.kills;
+    sets.push('gsi4pk = :killsBoard', 'killsAt = :at');
+    adds.push('gsi4sk :kills');
+  }
+  if (player.wins > 0) {
+    values[':winsBoard'] = boardPartition('wins', game, season);
+    values[':wins'] = player.wins;
+    sets.push('gsi5pk = :winsBoard', 'winsAt = :at');
+    adds.push('gsi5sk :wins');
+  }
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: scoreKey(game, season, player.id),
+      UpdateExpression: `SET ${sets.join(', ')}${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventHandler, IndexerDeps } from '../chain/indexer.js';
+import { normalizeAddress } from '../chain/payments.js';
+import { canonicalType } from '../chain/source.js';
+import type { ChainEvent } from '../chain/types.js';
+import type { Deps } from '../platform/deps.js';
+import { logError } from '../platform/log.js';
+import { historyEntryKey } from './keys.js';
+import { HistoryStatus } from './models.js';
+
+/**
+ * Claims paid on chain. The reward contract emits, when it pays a signed claim, an event of the stage's
+ * `claimEventType` (chain settings) whose fields are those of the signed RewardClaim:
+ *   history_id: u64, recipient: address, amount: u64, nonce: u64
+ * (u64s as the node renders them: decimal text; a JSON number is accepted too). Any other field is ignored.
+ * The indexer hands each such event to recordClaimEvent, which moves the entry from 1 (claim signed) to 2
+ * (claimed on chain) when the event matches the signed claim (recipient, amount and nonce). It is
+ * idempotent: an entry already at 2 is left as it is. An event that matches no signed claim is logged and
+ * skipped (never fatal: the indexer moves on).
+ */
+
+/** The handlers of claim events: the stage's claimEventType -> recordClaimEvent (none when it is unset). */
+export function claimHandlers(deps: Pick<Deps, 'chain'>): Record<string, EventHandler> {
+  const type = deps.chain?.config.claimEventType;
+  if (!type) return {};
+  return {
+    [canonicalType(type)]: async (handlerDeps, event) => {
+      await recordClaimEvent(handlerDeps, event);
+    },
+  };
+}
+
+export interface ClaimEvent {
+  historyId: number;
+  recipient: string;
+  amount: string;
+  nonce: string;
+}
+
+const U64_MAX = 2n ** 64n - 1n;
+
+function readU64(value: unknown): string | undefined {
+  let n: bigint;
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) n = BigInt(value);
+  else if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) n = BigInt(value);
+  else return undefined;
+  return n <= U64_MAX ? n.toString() : undefined;
+}
+
+/** The claim an event records, or the reason it is not one. */
+export function parseClaimEvent(event: ChainEvent): ClaimEvent | string {
+  const json = event.parsedJson;
+  const id = readU64(json.history_id);
+  if (id === undefined || BigInt(id) > BigInt(Number.MAX_SAFE_INTEGER) || id === '0') return 'history_id: expected a u64 history id';
+  const recipient = normalizeAddress(json.recipient);
+  if (!recipient) return 'recipient: expected an address';
+  const amount = readU64(json.amount);
+  if (amount === undefined) return 'amount: expected a u64';
+  const nonce = readU64(json.nonce);
+  if (nonce === undefined) return 'nonce: expected a u64';
+  return { historyId: Number(id), recipient, amount, nonce };
+}
+
+export type ClaimOutcome = 'claimed' | 'already-claimed' | 'skipped';
+
+/** Moves the entry of a claim event to status 2 (see above). */
+export async function recordClaimEvent(deps: Pick<IndexerDeps, 'db' | 'table' | 'now'>, event: ChainEvent): Promise<ClaimOutcome> {
+  const claim = parseClaimEvent(event);
+  const where = { txDigest: event.txDigest, eventSeq: event.eventSeq, type: event.type };
+  if (typeof claim === 'string') {
+    await logError('claims: event skipped, not a claim in our layout', { ...where, problem: claim });
+    return 'skipped';
+  }
+  try {
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: historyEntryKey(claim.historyId),
+        UpdateExpression: 'SET #status = :claimed, claimed_tx = :tx, claimed_event_seq = :seq, claimed_at = :now',
+        ConditionExpression: '#status = :signed AND claim.recipient = :recipient AND claim.amount = :amount AND claim.nonce = :nonce',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':claimed': HistoryStatus.claimed,
+          ':signed': HistoryStatus.signed,
+          ':tx': event.txDigest,
+          ':seq': event.eventSeq,
+          ':now': deps.now().toISOString(),
+          ':recipient': claim.recipient,
+          ':amount': claim.amount,
+          ':nonce': claim.nonce,
+        },
+      }),
+    );
+    return 'claimed';
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  }
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: historyEntryKey(claim.historyId), ConsistentRead: true }));
+  const item = out.Item;
+  if (item?.status === HistoryStatus.claimed && item.claimed_tx === event.txDigest && item.claimed_event_seq === event.eventSeq) return 'already-claimed';
+  await logError('claims: event matches no signed claim; skipped', {
+    ...where,
+    historyId: claim.historyId,
+    problem: !item ? 'no such entry' : item.status === HistoryStatus.claimed ? 'entry already claimed by another event' : 'status or claim fields differ',
+  });
+  return item?.status === HistoryStatus.claimed ? 'already-claimed' : 'skipped';
+}

@@ -1,0 +1,77 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../platform/deps.js';
+import { badRequest } from '../platform/errors.js';
+import { parseSeasonRange, type Season, type SeasonTypeValue } from '../rankings/seasons.js';
+import { playerRewardsPartition, seasonHistoryPartition } from './keys.js';
+import type { HistoryEntry } from './models.js';
+
+/** The seed's fields of a stored history entry (keys, the claim and internal attributes stay inside). */
+export function toHistoryEntry(item: Record<string, unknown>): HistoryEntry {
+  return {
+    id: item.id as number,
+    season_type: item.season_type as number,
+    create_time: item.create_time as string,
+    season_range: item.season_range as string,
+    game_code: item.game_code as string,
+    platform_player_id: item.platform_player_id as string,
+    wallet_address: item.wallet_address as string,
+    rank: item.rank as number,
+    achievement: item.achievement as number,
+    reward_amount: item.reward_amount as number,
+    status: item.status as number,
+  };
+}
+
+/** The season a (type, range) pair names; 400 naming `field` when the range is not a season of that type. */
+export function seasonNamed(type: number, range: string, field: string): Season {
+  const season = parseSeasonRange(type as SeasonTypeValue, range);
+  if (!season) {
+    const what = type === 1 ? 'a week (Monday to Sunday, UTC)' : 'a calendar month';
+    throw badRequest(`${field}: ${range} is not ${what}; expected YYYY-MM-DD-MM-DD of its first and last day`);
+  }
+  return season;
+}
+
+/**
+ * history rank: the entries of one season of a game, by rank, in one Query (gsi2 `HISTORY#<game>#<type>#<range>`).
+ * A season not settled yet, or of an unknown game, has none: an empty list.
+ */
+export async function seasonHistory(deps: Pick<Deps, 'db' | 'table'>, game: string, season: Season): Promise<HistoryEntry[]> {
+  const items = await queryAll(deps, {
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': seasonHistoryPartition(game, season) },
+    ScanIndexForward: true,
+  });
+  return items.map(toHistoryEntry);
+}
+
+/**
+ * rewrad_history: the caller's history entries (platform_player_id = the token's subject), newest first, with
+ * their claim status, in one Query of the player's partition (gsi1 `REWARDS#<uid>`); a page is a slice of it.
+ * A player has a few entries per game and season, so the whole partition is small; past 1 MB the Query
+ * follows its pages.
+ */
+export async function rewardHistory(deps: Pick<Deps, 'db' | 'table'>, uid: string, page: number, pageSize: number) {
+  const items = await queryAll(deps, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': playerRewardsPartition(uid) },
+    ScanIndexForward: false,
+  });
+  return {
+    data: items.slice(page * pageSize, (page + 1) * pageSize).map(toHistoryEntry),
+    totalPage: Math.ceil(items.length / pageSize),
+  };
+}
+
+async function queryAll(deps: Pick<Deps, 'db' | 'table'>, input: Omit<QueryCommandInput, 'TableName'>) {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(new QueryCommand({ ...input, TableName: deps.table, ExclusiveStartKey: start }));
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}

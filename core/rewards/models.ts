@@ -1,0 +1,111 @@
+import * as z from 'zod/mini';
+import { gameCode, paging } from '../shared/fields.js';
+
+/**
+ * Rewards of finished seasons (issue 5 items 3-5): the reward table a game's merchant sets, the history rank
+ * entries settlement writes from it, and the signed claims of those rewards.
+ */
+
+/** History rank entry `status` (API.md): 0 unclaimed, 1 claim signed, 2 claimed on chain. */
+export const HistoryStatus = { unclaimed: 0, signed: 1, claimed: 2 } as const;
+
+/** Highest rank a reward table may pay: a season settles in one transaction of at most 100 items. */
+export const MAX_REWARDED_RANK = 99;
+/** Largest reward of one rank, in base units of the payout coin (10^12: 1,000 of a 9-decimal coin). */
+export const MAX_REWARD_AMOUNT = 1_000_000_000_000;
+
+export const boardName = z.enum(['wins', 'kills']);
+export const seasonType = z.union([z.literal(1), z.literal(2)]);
+
+const rank = z.int().check(z.minimum(1), z.maximum(MAX_REWARDED_RANK));
+const amount = z.int().check(z.positive(), z.maximum(MAX_REWARD_AMOUNT));
+
+/** The reward table of a game: which board pays, and what each rewarded rank gets. */
+export const RewardTableSave = z.object({
+  game_code: gameCode,
+  board: z._default(boardName, 'wins'),
+  rewards: z
+    .array(z.object({ rank, amount }))
+    .check(
+      z.minLength(1),
+      z.maxLength(MAX_REWARDED_RANK),
+      z.refine((rows) => new Set(rows.map((row) => row.rank)).size === rows.length, 'each rank may appear once'),
+    ),
+});
+export type RewardTableSave = z.infer<typeof RewardTableSave>;
+
+export const RewardTable = z.object({
+  game_code: z.string(),
+  board: z.string(),
+  rewards: z.array(z.object({ rank: z.int(), amount: z.int() })),
+  /** When the merchant last set it; null while the game has none (no season of it pays anything). */
+  updated_at: z.nullable(z.string()),
+});
+export type RewardTable = z.infer<typeof RewardTable>;
+
+export const GameCodeQuery = z.object({ game_code: gameCode });
+
+/** A season as the history operations name it (season_range is checked against the type by the handler). */
+const seasonRange = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'));
+/** season_type: 1 week, 2 month. */
+const seasonTypeQuery = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2));
+export const SeasonQuery = z.object({ game_code: gameCode, season_type: seasonTypeQuery, season_range: seasonRange });
+export const SeasonBody = z.object({ game_code: gameCode, season_type: seasonType, season_range: seasonRange });
+
+/** The seed's History rank entry. */
+export const HistoryEntry = z.object({
+  id: z.int(),
+  season_type: z.int(),
+  create_time: z.string(),
+  season_range: z.string(),
+  game_code: z.string(),
+  platform_player_id: z.string(),
+  wallet_address: z.string(),
+  rank: z.int(),
+  achievement: z.int(),
+  reward_amount: z.int(),
+  status: z.int(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/** history/test's answer: what the season's settlement wrote (now or earlier). */
+export const SettlementResult = z.object({
+  game_code: z.string(),
+  season_type: z.int(),
+  season_range: z.string(),
+  /** The board that paid; null when the game had no reward table at settlement. */
+  board: z.nullable(z.string()),
+  /** How many history entries the settlement wrote. */
+  entries: z.int(),
+  settled_at: z.string(),
+  /** False when the season had been settled before (this call wrote nothing). */
+  settled_now: z.boolean(),
+});
+export type SettlementResult = z.infer<typeof SettlementResult>;
+
+export const RewardHistoryQuery = z.object(paging);
+
+const historyId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
+export const ClaimBody = z.object({ id: historyId });
+export const ClaimQuery = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)) });
+
+/** sign_code / get_sign: the signed claim of a history reward. */
+export const ClaimSignature = z.object({
+  id: z.int(),
+  recipient: z.string(),
+  /** Base units of the payout coin, decimal text (a u64). */
+  amount: z.string(),
+  /** Decimal text of a u64. */
+  nonce: z.string(),
+  /** The signed bytes (BCS of RewardClaim), hex. */
+  message: z.string(),
+  /** Ed25519 signature, 64 bytes, base64. */
+  signature: z.string(),
+  /** The stage's claim public key, 32 bytes, base64. */
+  public_key: z.string(),
+  scheme: z.literal('ed25519'),
+});
+export type ClaimSignature = z.infer<typeof ClaimSignature>;
+
+/** gameCode: a game's code with its on-chain ids (null when unset). */
+export const GameChainIds = z.object({ code: z.string(), package_id: z.nullable(z.string()), object_id: z.nullable(z.string()) });

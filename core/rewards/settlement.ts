@@ -1,0 +1,267 @@
+import { BatchGetCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { boardTop } from '../rankings/boards.js';
+import { userKey } from '../identity/accounts.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError, conflict } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
+import { isTransactionConflict, retryPause, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import { openSeasonKey } from '../rankings/keys.js';
+import { SeasonType, seasonOf, type Season } from '../rankings/seasons.js';
+import { historyEntryKey, historyIndexKeys, rewardTableKey, settledKey } from './keys.js';
+import { HistoryStatus, type HistoryEntry, type SettlementResult } from './models.js';
+import type { StoredRewardTable } from './table.js';
+
+/**
+ * Settlement (issue 5 item 3): a finished season of a game becomes history rank entries, exactly once.
+ *
+ * - Who is ranked: the players of the paying board (the reward table's `board`; boards hold only scores above
+ *   0), in the boards' order (core/rankings/boards.ts `boardTop`): score descending, then who reached that
+ *   score first (`killsAt`/`winsAt`), then player id. Ranks are positions 1, 2, 3… (a tie never shares a rank;
+ *   reaching the score first wins it).
+ * - Who gets an entry: the top N, N = the highest rank of the reward table; a rank the table skips is an entry
+ *   with reward_amount 0 (its player still sees the placing). Fewer players than N: fewer entries.
+ * - A game without a reward table at settlement: the season is closed with no entries (nothing to pay).
+ * - Exactly once: the entries and a `SETTLED` marker of the season are put in one TransactWriteItems, the marker
+ *   on condition it is absent; a second or concurrent run fails that condition and writes nothing. N <= 99, so
+ *   the transaction (marker + entries) stays within DynamoDB's 100 items.
+ * - The season's "to settle" item (pk `SEASONS`, from the score writes) is deleted in the same transaction (or
+ *   right after it when 99 entries leave no room); a run that finds the marker deletes a leftover one.
+ * - Ids: one counter `ADD n` gives the season's entries a block of n integer ids.
+ */
+
+type SettleDeps = Deps;
+
+/** Seasons whose end is less than this long ago are left to the next run, so writes in flight at the end land first. */
+export const SETTLE_GRACE_MS = 60_000;
+const MAX_TRANSACTION_ITEMS = 100;
+
+/** Settles one season of one game (idempotent: a settled season answers what its settlement wrote). */
+export async function settleSeason(deps: SettleDeps, game: string, season: Season): Promise<SettlementResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await settleOnce(deps, game, season);
+    } catch (error) {
+      // Concurrent settlements of one season cancel each other's transactions (TransactionConflict, retried by
+      // transactOrFailedConditions, then a 409); running the whole settlement again reads the marker of the one
+      // that won, or writes the season itself if none did.
+      const collided = isTransactionConflict(error) || (error instanceof AppError && error.status === 409);
+      if (!collided || attempt >= 5) throw error;
+      await retryPause(attempt);
+    }
+  }
+}
+
+/** history/test: settles a season that has ended (409 while it is still running). */
+export async function settleEndedSeason(deps: SettleDeps, game: string, season: Season): Promise<SettlementResult> {
+  if (deps.now().getTime() < season.end.getTime()) {
+    throw conflict(`season_range: the season ${season.range} has not ended yet (it ends ${season.end.toISOString()})`);
+  }
+  return settleSeason(deps, game, season);
+}
+
+async function settleOnce(deps: SettleDeps, game: string, season: Season): Promise<SettlementResult> {
+  const { table, marker } = await readTableAndMarker(deps, game, season);
+  if (marker) {
+    await deleteOpenSeason(deps, game, season);
+    return resultOf(game, season, marker, false);
+  }
+
+  const now = deps.now().toISOString();
+  const rewards = table?.rewards ?? [];
+  const amountOf = new Map(rewards.map((row) => [row.rank, row.amount]));
+  let entries: HistoryEntry[] = [];
+  /** The board's display name of each entry's player (kept on the item, not part of the seed's entry). */
+  let names: string[] = [];
+  if (table && rewards.length > 0) {
+    const topRank = Math.max(...rewards.map((row) => row.rank));
+    // The boards' own order and tie rule (core/rankings/boards.ts): one Query, a second only for a tie at the cut.
+    const players = (await boardTop(deps, table.board, game, season, topRank)).map(({ item, score }) => ({
+      playerId: item.game_player_id,
+      score,
+      name: item.game_player_name,
+      wallet: item.wallet_address || undefined,
+    }));
+    const wallets = await accountWallets(deps, players.filter((player) => !player.wallet).map((player) => player.playerId));
+    const ids = await allocateIds(deps, players.length);
+    entries = players.map((player, i) => ({
+      id: ids[i]!,
+      season_type: season.type,
+      create_time: now,
+      season_range: season.range,
+      game_code: game,
+      platform_player_id: player.playerId,
+      wallet_address: player.wallet ?? wallets.get(player.playerId) ?? '',
+      rank: i + 1,
+      achievement: player.score,
+      reward_amount: amountOf.get(i + 1) ?? 0,
+      status: HistoryStatus.unclaimed,
+    }));
+    names = players.map((player) => player.name);
+  }
+
+  const markerItem = { board: table?.board ?? null, entries: entries.length, settled_at: now };
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...settledKey(game, season), type: 'season_settled', game_code: game, season_type: season.type, season_range: season.range, ...markerItem },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...entries.map(
+      (entry, i): TransactItem => ({
+        Put: {
+          TableName: deps.table,
+          Item: {
+            ...historyEntryKey(entry.id),
+            ...historyIndexKeys(entry, season),
+            type: 'history_rank',
+            ...entry,
+            game_player_name: names[i] ?? '',
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      }),
+    ),
+  ];
+  const deleteInTransaction = items.length < MAX_TRANSACTION_ITEMS;
+  if (deleteInTransaction) items.push({ Delete: { TableName: deps.table, Key: openSeasonKey(game, season) } });
+
+  const failed = await transactOrFailedConditions(deps, items);
+  if (failed.length > 0) {
+    // Another run settled the season first (its marker is there): answer what it wrote.
+    const { marker: theirs } = await readTableAndMarker(deps, game, season);
+    if (!theirs) throw new Error(`settlement of ${game} ${season.range}: transaction refused without a settled marker`);
+    await deleteOpenSeason(deps, game, season);
+    return resultOf(game, season, theirs, false);
+  }
+  if (!deleteInTransaction) await deleteOpenSeason(deps, game, season);
+  return resultOf(game, season, markerItem, true);
+}
+
+interface Marker {
+  board: string | null;
+  entries: number;
+  settled_at: string;
+}
+
+const resultOf = (game: string, season: Season, marker: Marker, settledNow: boolean): SettlementResult => ({
+  game_code: game,
+  season_type: season.type,
+  season_range: season.range,
+  board: marker.board,
+  entries: marker.entries,
+  settled_at: marker.settled_at,
+  settled_now: settledNow,
+});
+
+/** The reward table and the season's settled marker, in one BatchGetItem. */
+async function readTableAndMarker(deps: SettleDeps, game: string, season: Season) {
+  const keys = [rewardTableKey(game), settledKey(game, season)];
+  const found = await batchGet(deps, keys);
+  return {
+    table: found.find((item) => item.pk === keys[0]!.pk) as StoredRewardTable | undefined,
+    marker: found.find((item) => item.pk === keys[1]!.pk && item.sk === keys[1]!.sk) as Marker | undefined,
+  };
+}
+
+/** The wallet addresses of players that are platform users with an account (USER#<uid>), in one BatchGetItem. */
+async function accountWallets(deps: SettleDeps, playerIds: string[]): Promise<Map<string, string>> {
+  if (playerIds.length === 0) return new Map();
+  const found = await batchGet(deps, playerIds.map(userKey));
+  return new Map(found.filter((item) => typeof item.wallet_address === 'string' && item.wallet_address !== '').map((item) => [item.uid as string, item.wallet_address as string]));
+}
+
+async function batchGet(deps: SettleDeps, keys: { pk: string; sk: string }[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let pending = keys;
+  while (pending.length > 0) {
+    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: true } } }));
+    found.push(...(out.Responses?.[deps.table] ?? []));
+    pending = (out.UnprocessedKeys?.[deps.table]?.Keys as typeof keys | undefined) ?? [];
+  }
+  return found;
+}
+
+/** A block of `count` history ids from one counter `ADD` (ids are unique, not dense: a losing run wastes its block). */
+async function allocateIds(deps: SettleDeps, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const out = await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: { pk: 'COUNTER#history_rank', sk: 'COUNTER' },
+      UpdateExpression: 'ADD #value :n',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':n': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const last = Number(out.Attributes?.value);
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+}
+
+async function deleteOpenSeason(deps: SettleDeps, game: string, season: Season) {
+  await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: openSeasonKey(game, season) }));
+}
+
+/** A season named by its "to settle" sort key `<end ISO>#<game>#<W|M>#<first day>` (core/rankings/keys.ts). */
+export function parseOpenSeason(sk: string): { game: string; season: Season } | undefined {
+  const [, game, kind, firstDay, ...rest] = sk.split('#');
+  if (!game || !firstDay || rest.length > 0 || (kind !== 'W' && kind !== 'M')) return undefined;
+  const start = new Date(`${firstDay}T00:00:00.000Z`);
+  if (Number.isNaN(start.getTime())) return undefined;
+  const season = seasonOf(kind === 'W' ? SeasonType.week : SeasonType.month, start);
+  return season.start.getTime() === start.getTime() ? { game, season } : undefined;
+}
+
+export interface SettlementRun {
+  /** Every season found due, with what its settlement wrote (settled_now false: another run had done it). */
+  settled: SettlementResult[];
+  /** Seasons whose settlement failed this time (logged); the next run tries them again. */
+  failed: number;
+}
+
+/**
+ * The scheduled settlement: every season that ended (more than SETTLE_GRACE_MS ago) and is still to settle,
+ * found with one Query on pk `SEASONS` (sk, the end instant first, < now - grace), settled a few at a time.
+ * Safe to run twice or concurrently: each season is settled once (see settleSeason).
+ */
+export async function settleDueSeasons(deps: SettleDeps, options: { deadline?: number; concurrency?: number } = {}): Promise<SettlementRun> {
+  const before = new Date(deps.now().getTime() - SETTLE_GRACE_MS).toISOString();
+  const due: { game: string; season: Season }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(
+      new QueryCommand({
+        TableName: deps.table,
+        KeyConditionExpression: 'pk = :pk AND sk < :before',
+        ExpressionAttributeValues: { ':pk': 'SEASONS', ':before': before },
+        ProjectionExpression: 'sk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const parsed = parseOpenSeason(String(item.sk));
+      if (parsed) due.push(parsed);
+      else await logError('settlement: unreadable season item skipped', { sk: item.sk });
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+
+  const run: SettlementRun = { settled: [], failed: 0 };
+  let next = 0;
+  const worker = async () => {
+    while (next < due.length) {
+      if (options.deadline !== undefined && Date.now() >= options.deadline) return;
+      const { game, season } = due[next++]!;
+      try {
+        run.settled.push(await settleSeason(deps, game, season));
+      } catch (error) {
+        run.failed++;
+        await logError('settlement: season failed; the next run retries it', { game, range: season.range, type: season.type, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+  return run;
+}

@@ -1,0 +1,33 @@
+import { tokens } from '../../core/http/auth.js';
+import { defineGroup } from '../../core/http/operation.js';
+import { chainRewardOps } from './rewards.js';
+import { MAX_REPORT_PLAYERS, ScoreReport, ScoreResult } from '../../core/rankings/models.js';
+
+/** The chain group (API.md "chain"): game results into the seasons, and the chain-facing reads. */
+export const chainRoutes = defineGroup('chain', 'main', {
+  submitgamescore: {
+    name: 'submitgamescore',
+    method: 'POST',
+    path: '/chain/game/score',
+    auth: tokens('server'),
+    summary: "A game result into the current week and month (server token of the game's merchant)",
+    description:
+      `Adds each line's kills and wins to the player's score in the game's current week and month (UTC; weeks start Monday 00:00, months on the 1st). ` +
+      `At most ${MAX_REPORT_PLAYERS} lines, so that the report is one atomic write; lines of the same player are added together. ` +
+      '`result_id` makes the report count once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. ' +
+      'A line of 0 kills and 0 wins records the player (name, wallet) without putting them on a board.',
+    body: ScoreReport,
+    status: 200,
+    envelope: 'data',
+    response: ScoreResult,
+    errors: {
+      400: 'a field is missing or invalid',
+      401: 'no token, or an invalid or expired server token',
+      403: "the game is another merchant's",
+      404: 'no game with that code',
+      409: 'the result id was reported with other content, or the scores changed concurrently too often',
+    },
+  },
+  // Rewards (issue 5): gameCode and rewrad_history.
+  ...chainRewardOps,
+});

@@ -1,0 +1,152 @@
+import * as z from 'zod/mini';
+import { adminAuth, merchantAuth, open, tokens } from '../../core/http/auth.js';
+import type { OperationSpec } from '../../core/http/operation.js';
+import {
+  ClaimBody,
+  ClaimQuery,
+  ClaimSignature,
+  GameChainIds,
+  GameCodeQuery,
+  HistoryEntry,
+  RewardHistoryQuery,
+  RewardTable,
+  RewardTableSave,
+  SeasonBody,
+  SeasonQuery,
+  SettlementResult,
+} from '../../core/rewards/models.js';
+
+const merchantToken = { 401: 'no token, or an invalid or expired merchant token' } as const;
+const platformToken = { 401: 'no token, or an invalid or expired platform token' } as const;
+
+const claimDescription =
+  'The message is the BCS of the Move struct `RewardClaim {history_id: u64, recipient: address, amount: u64, nonce: u64}` (56 bytes; `amount` is the entry\'s reward_amount in base units of the payout coin; `recipient` the entry\'s wallet_address, else the caller\'s account address; `nonce` a random u64 drawn once per entry). `signature` is Ed25519 (64 bytes) of the message itself with the stage\'s claim key, `public_key` that key (32 bytes): a contract checks it with `sui::ed25519::ed25519_verify(&signature, &public_key, &message)`.';
+
+/**
+ * Rewards of finished seasons in the inner group (issue 5 items 3-5): the reward table (console operations of
+ * ours), settlement on demand, the history rank (seed) and the claim signatures.
+ */
+export const innerRewardOps = {
+  reward_table_set: {
+    name: 'reward table set',
+    method: 'POST',
+    path: '/merchant/games/rewards',
+    auth: merchantAuth,
+    summary: "Set the reward table of one of the caller's games (extra operation)",
+    description:
+      '`board` names the board whose ranking pays (`wins`, the default, or `kills`); `rewards` the amount of each rewarded rank (ranks 1-99, each once, contiguous or not; amounts positive integers up to 10^12 in base units of the coin the game\'s reward contract pays). A season settles with the table as it is when the season closes: entries for ranks 1 to the highest rank of the table, reward_amount 0 for a rank the table skips. Replaces the previous table.',
+    body: RewardTableSave,
+    status: 200,
+    envelope: 'merchant',
+    response: RewardTable,
+    errors: { 400: 'a field is missing or invalid, or a rank appears twice', ...merchantToken, 403: "the game is another merchant's", 404: 'no game with that code' },
+  },
+  reward_table_get: {
+    name: 'reward table get',
+    method: 'GET',
+    path: '/merchant/games/rewards',
+    auth: merchantAuth,
+    summary: "The reward table of one of the caller's games (extra operation)",
+    description: 'An empty table (`rewards: []`, `updated_at: null`) while none is set: the game\'s seasons then close without entries.',
+    query: GameCodeQuery,
+    status: 200,
+    envelope: 'merchant',
+    response: RewardTable,
+    errors: { 400: 'game_code missing or malformed', ...merchantToken, 403: "the game is another merchant's", 404: 'no game with that code' },
+  },
+  history_rank: {
+    name: 'history rank',
+    method: 'GET',
+    path: '/merchant/games/history/rank',
+    auth: open,
+    summary: 'History rank entries of one settled season of a game, by rank',
+    description:
+      '`season_type` 1 is a week (Monday 00:00 to Sunday 23:59:59.999 UTC), 2 a calendar month (UTC); `season_range` is `YYYY-MM-DD-MM-DD`: the first day\'s year, month and day, then the last day\'s month and day (a week across New Year keeps the first day\'s year). A season that is not settled yet, or a game without entries, answers an empty list. `status`: 0 unclaimed, 1 claim signed, 2 claimed on chain.',
+    query: SeasonQuery,
+    status: 200,
+    envelope: 'merchant',
+    response: z.array(HistoryEntry),
+    errors: { 400: 'game_code, season_type or season_range missing or malformed, or season_range is not a season of that type' },
+  },
+  history_test: {
+    name: 'history test',
+    method: 'POST',
+    path: '/merchant/games/history/test',
+    auth: adminAuth,
+    summary: 'Settle one finished season of a game now (admins, non-production stages)',
+    description:
+      'What the scheduled settlement does for one season: history entries of the paying board\'s top players from the game\'s reward table, written once. Calling it again (or after the schedule settled the season) writes nothing and answers the first settlement with `settled_now: false`. Refused (403) on production stages.',
+    body: SeasonBody,
+    status: 200,
+    envelope: 'merchant',
+    response: SettlementResult,
+    errors: {
+      400: 'game_code, season_type or season_range missing or malformed, or season_range is not a season of that type',
+      ...merchantToken,
+      403: 'not an admin account, or a production stage',
+      409: 'the season has not ended yet',
+    },
+  },
+  sign_code: {
+    name: 'sign_code',
+    method: 'POST',
+    path: '/merchant/sign/code',
+    auth: tokens('platform'),
+    summary: "Sign the claim of one of the caller's history rewards",
+    description: `${claimDescription} The entry moves from status 0 to 1; signing again answers the same signature (same nonce).`,
+    body: ClaimBody,
+    status: 200,
+    envelope: 'merchant',
+    response: ClaimSignature,
+    errors: {
+      400: 'id missing or not a positive integer',
+      ...platformToken,
+      403: "the entry is another player's",
+      404: 'no history entry with that id',
+      409: 'the entry has no reward (reward_amount 0), or no wallet address is known to pay it to',
+      503: 'the stage has no claim key configured',
+    },
+  },
+  get_sign: {
+    name: 'get_sign',
+    method: 'GET',
+    path: '/merchant/sign',
+    auth: tokens('platform'),
+    summary: "The signed claim of one of the caller's history rewards, again",
+    description: `What sign_code answered for the entry. ${claimDescription}`,
+    query: ClaimQuery,
+    status: 200,
+    envelope: 'merchant',
+    response: ClaimSignature,
+    errors: { 400: 'id missing or not a positive integer', ...platformToken, 403: "the entry is another player's", 404: 'no history entry with that id', 409: 'the claim is not signed yet (call sign_code)' },
+  },
+} as const satisfies Record<string, OperationSpec>;
+
+/** Chain group operations of rewards: gameCode and rewrad_history. */
+export const chainRewardOps = {
+  gameCode: {
+    name: 'gameCode',
+    method: 'GET',
+    path: '/chain/game/code',
+    auth: open,
+    summary: 'Game codes with their on-chain ids',
+    description: 'Every game, newest first: its code, Move package id and shared object id (0x and 64 hex digits; null when its merchant has not set them with savemerchantgame or update_single_game).',
+    status: 200,
+    envelope: 'data',
+    response: z.array(GameChainIds),
+    errors: {},
+  },
+  rewrad_history: {
+    name: 'rewrad_history',
+    method: 'GET',
+    path: '/chain/reward/history',
+    auth: tokens('platform'),
+    summary: "The caller's history rewards with their claim status, newest first",
+    description: 'History rank entries whose platform_player_id is the caller (the platform user id games report as game_player_id). `status`: 0 unclaimed, 1 claim signed (sign_code), 2 claimed on chain. Zero-based pages.',
+    query: RewardHistoryQuery,
+    status: 200,
+    envelope: 'paged',
+    response: z.array(HistoryEntry),
+    errors: { 400: 'page or pageSize out of range', ...platformToken },
+  },
+} as const satisfies Record<string, OperationSpec>;

@@ -1,0 +1,22 @@
+import { settleDueSeasons, type SettlementRun } from '../core/rewards/settlement.js';
+import { deployedDeps } from './deployed.js';
+
+/**
+ * Settlement's scheduled Lambda (infra/jobs.ts runs it every 10 minutes): settles every season of every game
+ * that has ended, stopping before the Lambda's time is up (what is left is the next run's). Runs overlapping
+ * each other are safe: each season is settled once (core/rewards/settlement.ts).
+ */
+
+/** Time kept back from the Lambda's limit: a season in flight (a few requests) finishes in it. */
+const MARGIN_MS = 20_000;
+
+/** The part of the Lambda context this handler reads. */
+interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+}
+
+export async function handler(_event: unknown, context: LambdaContext): Promise<{ settled: number; settledNow: number; failed: number }> {
+  const deps = await deployedDeps();
+  const run: SettlementRun = await settleDueSeasons(deps, { deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS });
+  return { settled: run.settled.length, settledNow: run.settled.filter((s) => s.settled_now).length, failed: run.failed };
+}

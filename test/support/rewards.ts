@@ -1,0 +1,104 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { addWin } from '../../core/rankings/reports.js';
+import { AddWinBody } from '../../core/rankings/models.js';
+import { weekOf, monthOf, type Season } from '../../core/rankings/seasons.js';
+import { setRewardTable } from '../../core/rewards/table.js';
+import { RewardTableSave } from '../../core/rewards/models.js';
+import type { Deps } from '../../core/platform/deps.js';
+import type { TestDeps } from './deps.js';
+import { gameWithServer } from './rankings.js';
+
+/**
+ * Fixtures of the rewards tests: scores put into PAST seasons through the real addWin (the clock of the deps is
+ * moved into the season for the call), reward tables, and test-only reads of what settlement wrote.
+ */
+
+/** A past week and month (UTC): Monday 2 March 2026 to Sunday 8 March, and March 2026. */
+export const PAST = new Date('2026-03-04T12:00:00.000Z');
+export const pastWeek = (): Season => weekOf(PAST);
+export const pastMonth = (): Season => monthOf(PAST);
+
+export interface Points {
+  id: string;
+  kills?: number;
+  wins?: number;
+  name?: string;
+  wallet?: string;
+}
+
+/** A game of an active merchant, with the merchant's claims (for the domain calls) and server token. */
+export async function rewardGame(deps: TestDeps, rewards?: { rank: number; amount: number }[], board: 'wins' | 'kills' = 'wins') {
+  const game = await gameWithServer(deps);
+  if (rewards) await setRewardTable(deps, game.owner.claims, RewardTableSave.parse({ game_code: game.code, board, rewards }));
+  return game;
+}
+
+/**
+ * addWin at instant `at` (the deps' clock moved there for the call): the points go into the week and month of
+ * `at`, and `at` is when the player reached the new score. Calls must not overlap (one clock).
+ */
+export async function addWinAt(deps: TestDeps, game: Awaited<ReturnType<typeof rewardGame>>, at: Date, points: Points) {
+  deps.setNow(at);
+  try {
+    await addWin(
+      deps,
+      game.owner.claims,
+      AddWinBody.parse({
+        game_code: game.code,
+        game_player_id: points.id,
+        game_player_name: points.name ?? `name of ${points.id}`,
+        ...(points.wallet ? { wallet_address: points.wallet } : {}),
+        kills: points.kills ?? 0,
+        wins: points.wins ?? 0,
+      }),
+    );
+  } finally {
+    deps.setNow(undefined);
+  }
+}
+
+/** Each player's points in the past week, one second apart in the given order (earlier in the list = reached first). */
+export async function scoresInPastWeek(deps: TestDeps, game: Awaited<ReturnType<typeof rewardGame>>, players: Points[], from = PAST) {
+  for (const [i, points] of players.entries()) await addWinAt(deps, game, new Date(from.getTime() + i * 1000), points);
+}
+
+/** Every item of a type (a test-only Scan). */
+export async function itemsOfType(deps: Deps, type: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(
+      new ScanCommand({
+        TableName: deps.table,
+        FilterExpression: '#type = :type',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':type': type },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** The "to settle" items (pk SEASONS) still in the table. */
+export async function openSeasons(deps: Deps): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(
+      new ScanCommand({
+        TableName: deps.table,
+        FilterExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'SEASONS' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
