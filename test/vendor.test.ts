@@ -11,7 +11,7 @@ import { setMerchantStatus } from '../core/merchants/merchants.js';
 import { MerchantStatus } from '../core/merchants/models.js';
 import type { TokenKind } from '../core/platform/tokens.js';
 import { balanceOf, findLedgerEntry } from '../core/tickets/balances.js';
-import { transactRetryingConflicts } from '../core/vendor/retry.js';
+import { transactOrFailedConditions } from '../core/platform/transactions.js';
 import { innerVendorOps, payVendorOps } from '../functions/routes/vendor.js';
 import { innerVendorHandlers, payVendorHandlers } from '../functions/vendor-handlers.js';
 import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
@@ -430,9 +430,9 @@ describe('transactions colliding with others', () => {
 
   it('are run again, and given up on with a 409 that says to retry', async () => {
     const recovering = flakyDb(2);
-    expect(await transactRetryingConflicts(recovering, [], 'userId')).toEqual([]);
+    expect(await transactOrFailedConditions(recovering, [], 'userId: changed concurrently; retry')).toEqual([]);
     expect(recovering.calls()).toBe(3);
-    await expect(transactRetryingConflicts(flakyDb(99), [], 'userId')).rejects.toMatchObject({ status: 409, message: 'userId: changed concurrently; retry' });
+    await expect(transactOrFailedConditions(flakyDb(99), [], 'userId: changed concurrently; retry')).rejects.toMatchObject({ status: 409, message: 'userId: changed concurrently; retry' });
   });
 });
 

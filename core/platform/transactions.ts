@@ -25,7 +25,12 @@ const CONFLICT_ATTEMPTS = 5;
  * (many players spending from one project, many reports to one board) is retried a few times with a
  * jittered pause, then answered 409; any other failure is thrown at once.
  */
-export async function transactOrFailedConditions(deps: Pick<Deps, 'db'>, items: TransactItem[]): Promise<number[]> {
+export async function transactOrFailedConditions(
+  deps: Pick<Deps, 'db'>,
+  items: TransactItem[],
+  /** The 409's message when collisions persist, naming what the request raced on. */
+  conflictMessage = 'the data changed concurrently; retry',
+): Promise<number[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -35,7 +40,7 @@ export async function transactOrFailedConditions(deps: Pick<Deps, 'db'>, items: 
       const failed = (reasons ?? []).flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
       if (failed.length > 0) return failed;
       if (!isTransactionConflict(error)) throw error;
-      if (attempt === CONFLICT_ATTEMPTS) throw conflict('the data changed concurrently; retry');
+      if (attempt === CONFLICT_ATTEMPTS) throw conflict(conflictMessage);
     }
     await retryPause(attempt);
   }

@@ -3,8 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
 import { conflict, forbidden } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import type { TransactItem } from '../platform/transactions.js';
-import { transactRetryingConflicts } from '../vendor/retry.js';
+import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { boardPartition, openSeasonKey, resultKey, scoreKey } from './keys.js';
 import { gameOwner, isOpenSeasonWritten, rememberOpenSeason } from './known.js';
 import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
@@ -165,7 +164,7 @@ async function record<R>(
   for (const season of unwritten) items.push(openSeasonUpdate(deps, game, season, at));
   for (const season of seasons) for (const player of players) items.push(scoreUpdate(deps, game, season, player, at));
 
-  const failed = await transactRetryingConflicts(deps, items, 'scores');
+  const failed = await transactOrFailedConditions(deps, items, 'scores: changed concurrently; retry');
   if (failed.length === 0) {
     for (const season of unwritten) rememberOpenSeason(deps, openSeasonKey(game, season).sk);
     return response;

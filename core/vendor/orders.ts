@@ -4,13 +4,12 @@ import type { z } from 'zod/mini';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
-import type { TransactItem } from '../platform/transactions.js';
+import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { debitItems } from '../tickets/balances.js';
 import { findGoods, goodsKey, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { readItems } from './reads.js';
-import { transactOr409, transactRetryingConflicts } from './retry.js';
 
 /**
  * Vendor goods orders, paid from the user's ticket balance of the goods' (project, level). The debit, the
@@ -44,7 +43,7 @@ export async function createOrder(deps: Deps, caller: TokenClaims, body: z.infer
   if (body.userId !== caller.sub) throw forbidden('userId: a player may only order for themself');
   const goods = await orderableGoods(deps, body.goodsId, body.projectName);
   const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, null);
-  const failed = await transactRetryingConflicts(deps, orderItems(deps, goods, order), 'userId');
+  const failed = await transactOrFailedConditions(deps, orderItems(deps, goods, order), 'userId: changed concurrently; retry');
   if (failed.length > 0) throw shortBalance(goods, order);
   return toOrder(order);
 }
@@ -78,7 +77,7 @@ export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: numb
     // A transaction colliding with another (on the claim, usually) is run again by the platform; if that
     // other wrote the claim, the claim's condition fails then.
     const busy = `outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`;
-    const failed = await transactOr409(deps, items, busy);
+    const failed = await transactOrFailedConditions(deps, items, busy);
     if (failed.length === 0) return toOrder(order);
     if (!failed.includes(claimIndex)) throw shortBalance(goods, order);
     // Another request claimed the id first: the next round reads its claim, at once.

@@ -5,12 +5,12 @@ import { userKey } from '../identity/accounts.js';
 import { assertOwner, projectKey, type StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
+import { transactOrFailedConditions } from '../platform/transactions.js';
 import { conflict } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import type { RewardBody } from './models.js';
 import { readItems } from './reads.js';
-import { transactOr409 } from './retry.js';
 
 /**
  * vendor_reward: a merchant's server pays a user a reward in tickets. The credit (ledger entry
@@ -53,7 +53,7 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
     };
     const target = { uid: body.userId, projectName: body.projectName, level: body.level };
     // A transaction colliding with another is run again by the platform, then answered with this 409.
-    const failed = await transactOr409(
+    const failed = await transactOrFailedConditions(
       deps,
       [
         {
