@@ -9,6 +9,7 @@ import { issueNonce, registerWallet } from '../core/identity/wallet.js';
 import { loginZk, zkInfo } from '../core/identity/zklogin.js';
 import { accountWithToken, gamePayload, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
 import { paymentOperations } from './payment-operations.js';
+import { rankingOperations } from './ranking-operations.js';
 import { vendorOperations } from './vendor-operations.js';
 
 /**
@@ -304,5 +305,6 @@ export const operations: OperationBench[] = [
   ...identityOperations,
   ...paymentOperations,
   ...vendorOperations,
+  ...rankingOperations,
 ];
 

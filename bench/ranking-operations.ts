@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { ScoreReport } from '../core/rankings/models.js';
+import { submitScores } from '../core/rankings/reports.js';
+import { signClaim } from '../core/rewards/claims.js';
+import { seasonHistory } from '../core/rewards/history.js';
+import { settleSeason } from '../core/rewards/settlement.js';
+import { pastWeek, rewardGame, scoresInPastWeek } from '../test/support/rewards.js';
+import { accountWithToken, playerWithTokens, type BenchDeps } from './fixtures.js';
+import type { OperationBench } from './operations.js';
+
+type Game = Awaited<ReturnType<typeof rewardGame>>;
+
+const wallet = () => Ed25519Keypair.generate().toSuiAddress();
+const line = (id: string, kills: number, wins: number) => ({ game_player_id: id, game_player_name: `Player ${id}`, kills, wins });
+const report = (game: Game, lines = [line('p1', 3, 1), line('p2', 1, 2), line('p3', 2, 0)]) =>
+  ScoreReport.parse({ game_code: game.code, result_id: `match-${randomUUID()}`, scores: lines });
+
+/**
+ * A game this process has reported scores of already (a match of three players). That is the steady
+ * state of addWin, submitgamescore and gameRank: the game's owner is remembered and the open-season records of
+ * the current week and month are written (core/rankings/known.ts). A process's first report of a game makes one
+ * more GetItem (the owner), as does its first gameRank of the game.
+ */
+async function reportedGame(deps: BenchDeps) {
+  const game = await rewardGame(deps);
+  await submitScores(deps, game.owner.claims, report(game));
+  return game;
+}
+
+/** A game paying ranks 1-3 whose past week (ended) has four players, reported with their wallets. */
+async function endedWeek(deps: BenchDeps, first = { id: `p-${randomUUID()}`, wallet: wallet() }) {
+  const game = await rewardGame(deps, [{ rank: 1, amount: 500 }, { rank: 2, amount: 200 }, { rank: 3, amount: 100 }]);
+  const rivals = [3, 2, 1].map((wins) => ({ id: `p-${randomUUID()}`, wallet: wallet(), wins }));
+  await scoresInPastWeek(deps, game, [{ ...first, wins: 9 }, ...rivals]);
+  return game;
+}
+
+const seasonBody = (game: Game) => ({ game_code: game.code, season_type: 1, season_range: pastWeek().range });
+
+/** A player with a wallet account and a platform token, first of a settled week: their entry pays 500. */
+async function playerReward(deps: BenchDeps) {
+  const player = await playerWithTokens(deps);
+  const game = await endedWeek(deps, { id: player.uid, wallet: player.address });
+  await settleSeason(deps, game.code, pastWeek());
+  const [entry] = await seasonHistory(deps, game.code, pastWeek());
+  return { player, game, id: entry!.id };
+}
+
+async function signedReward(deps: BenchDeps) {
+  const reward = await playerReward(deps);
+  await signClaim(deps, await deps.tokens.verify(reward.player.platform, ['platform']), reward.id);
+  return reward;
+}
+
+/** Scores of the current seasons (addWin, submitgamescore, gameRank), reward tables, settlement, history and claims. */
+export const rankingOperations: OperationBench[] = [
+  {
+    group: 'inner',
+    op: 'addWin',
+    minimum: 1,
+    reason: "one transaction (the player's week and month scores); owner remembered per process (its first report of the game: +1 GetItem)",
+    prepare: async (deps) => {
+      const game = await reportedGame(deps);
+      return { token: game.server, body: { ...line('p1', 1, 1), game_code: game.code } };
+    },
+  },
+  {
+    group: 'chain',
+    op: 'submitgamescore',
+    minimum: 1,
+    reason: 'one transaction (result record on condition, week and month scores of each player); owner remembered per process',
+    prepare: async (deps) => {
+      const game = await reportedGame(deps);
+      return { token: game.server, body: report(game) };
+    },
+  },
+  {
+    group: 'chain',
+    op: 'submitgamescore',
+    label: 'submitgamescore (same result_id again)',
+    minimum: 1,
+    reason: 'one transaction refused on the result record, whose cancellation can carry the stored record (ReturnValuesOnConditionCheckFailure) to compare and answer',
+    prepare: async (deps) => {
+      const game = await reportedGame(deps);
+      const body = report(game);
+      await submitScores(deps, game.owner.claims, body);
+      return { token: game.server, body };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'gameRank',
+    minimum: 4,
+    reason: 'one Query per board (kills and wins of the week and the month), in parallel; game existence remembered per process (first time: +1 GetItem)',
+    prepare: async (deps) => ({ query: { game_code: (await reportedGame(deps)).code } }),
+  },
+  {
+    group: 'inner',
+    op: 'reward_table_set',
+    minimum: 1,
+    reason: 'one transaction (game owner ConditionCheck + table Put)',
+    prepare: async (deps) => {
+      const game = await rewardGame(deps);
+      return { token: game.owner.token, body: { game_code: game.code, rewards: [{ rank: 1, amount: 500 }, { rank: 2, amount: 200 }] } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'reward_table_get',
+    minimum: 1,
+    reason: 'one BatchGet (game for its owner, table)',
+    prepare: async (deps) => {
+      const game = await rewardGame(deps, [{ rank: 1, amount: 500 }]);
+      return { token: game.owner.token, query: { game_code: game.code } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'history_test',
+    label: 'history test (settles the season)',
+    minimum: 4,
+    reason:
+      'one BatchGet (reward table, settled marker) + board Query + history id counter + one transaction (marker, entries, season item deleted); players reported with wallets (else +1 BatchGet of accounts)',
+    prepare: async (deps) => ({ token: (await accountWithToken(deps, 'admin')).token, body: seasonBody(await endedWeek(deps)) }),
+  },
+  {
+    group: 'inner',
+    op: 'history_test',
+    label: 'history test (settled already)',
+    minimum: 1,
+    reason: 'one BatchGet (reward table, settled marker, the season item): a leftover season item is deleted only when there',
+    prepare: async (deps) => {
+      const game = await endedWeek(deps);
+      await settleSeason(deps, game.code, pastWeek());
+      return { token: (await accountWithToken(deps, 'admin')).token, body: seasonBody(game) };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'history_rank',
+    minimum: 1,
+    reason: "Query of the season's history index, by rank",
+    prepare: async (deps) => ({ query: seasonBody((await playerReward(deps)).game) }),
+  },
+  {
+    group: 'inner',
+    op: 'sign_code',
+    label: 'sign_code (first time)',
+    minimum: 2,
+    reason: 'entry GetItem (owner, amount, wallet: the signed message is made from it) + conditional UpdateItem storing the claim',
+    prepare: async (deps) => {
+      const { player, id } = await playerReward(deps);
+      return { token: player.platform, body: { id } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'sign_code',
+    label: 'sign_code (signed already)',
+    minimum: 1,
+    reason: 'entry GetItem (the stored claim answers)',
+    prepare: async (deps) => {
+      const { player, id } = await signedReward(deps);
+      return { token: player.platform, body: { id } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'get_sign',
+    minimum: 1,
+    reason: 'entry GetItem (the stored claim)',
+    prepare: async (deps) => {
+      const { player, id } = await signedReward(deps);
+      return { token: player.platform, query: { id } };
+    },
+  },
+  {
+    group: 'chain',
+    op: 'gameCode',
+    minimum: 1,
+    reason: 'Query of the all-games index, projected to code and chain ids',
+    prepare: async (deps) => {
+      await rewardGame(deps);
+      return {};
+    },
+  },
+  {
+    group: 'chain',
+    op: 'rewrad_history',
+    minimum: 1,
+    reason: "Query of the player's rewards index, newest first",
+    prepare: async (deps) => ({ token: (await playerReward(deps)).player.platform }),
+  },
+];
