@@ -1,4 +1,6 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from './deps.js';
 import { conflict } from './errors.js';
 
@@ -18,30 +20,44 @@ export const retryPause = (attempt: number) => new Promise((resolve) => setTimeo
 
 const CONFLICT_ATTEMPTS = 5;
 
+/** An item of the transaction whose condition failed, with the item as stored when the transaction item
+ * asked for it (`ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`). */
+export interface FailedCondition {
+  index: number;
+  item?: Record<string, unknown>;
+}
+
 /**
- * Runs one TransactWriteItems. When DynamoDB cancels it because conditions failed, resolves to the indexes of
- * the items whose condition failed (never empty), so the caller can say which rule was broken; resolves to
- * `[]` when the transaction was written. A cancellation by a concurrent transaction on the same items
- * (many players spending from one project, many reports to one board) is retried a few times with a
+ * Runs one TransactWriteItems. When DynamoDB cancels it because conditions failed, resolves to the items whose
+ * condition failed (never empty), so the caller can say which rule was broken, or answer from what is stored;
+ * resolves to `[]` when the transaction was written. A cancellation by a concurrent transaction on the same
+ * items (many players spending from one project, many reports to one board) is retried a few times with a
  * jittered pause, then answered 409; any other failure is thrown at once.
  */
-export async function transactOrFailedConditions(
+export async function transactOrFailures(
   deps: Pick<Deps, 'db'>,
   items: TransactItem[],
   /** The 409's message when collisions persist, naming what the request raced on. */
   conflictMessage = 'the data changed concurrently; retry',
-): Promise<number[]> {
+): Promise<FailedCondition[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
       return [];
     } catch (error) {
-      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-      const failed = (reasons ?? []).flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+      const reasons = (error as { CancellationReasons?: { Code?: string; Item?: Record<string, AttributeValue> }[] }).CancellationReasons;
+      const failed = (reasons ?? []).flatMap((reason, index) =>
+        reason.Code === 'ConditionalCheckFailed' ? [{ index, ...(reason.Item ? { item: unmarshall(reason.Item) } : {}) }] : [],
+      );
       if (failed.length > 0) return failed;
       if (!isTransactionConflict(error)) throw error;
       if (attempt === CONFLICT_ATTEMPTS) throw conflict(conflictMessage);
     }
     await retryPause(attempt);
   }
+}
+
+/** transactOrFailures, answering only the indexes of the items whose condition failed. */
+export async function transactOrFailedConditions(deps: Pick<Deps, 'db'>, items: TransactItem[], conflictMessage?: string): Promise<number[]> {
+  return (await transactOrFailures(deps, items, conflictMessage)).map((failure) => failure.index);
 }

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
 import { conflict, forbidden } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { boardPartition, openSeasonKey, resultKey, scoreKey } from './keys.js';
 import { gameOwner, isOpenSeasonWritten, rememberOpenSeason } from './known.js';
 import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
@@ -157,6 +156,8 @@ async function record<R>(
           expiresAt: Math.floor(now.getTime() / 1000) + RESULT_TTL_DAYS * 86_400,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
+        // A resubmission is answered from the stored result the cancellation carries: no second read.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     });
   }
@@ -164,14 +165,14 @@ async function record<R>(
   for (const season of unwritten) items.push(openSeasonUpdate(deps, game, season, at));
   for (const season of seasons) for (const player of players) items.push(scoreUpdate(deps, game, season, player, at));
 
-  const failed = await transactOrFailedConditions(deps, items, 'scores: changed concurrently; retry');
+  const failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
   if (failed.length === 0) {
     for (const season of unwritten) rememberOpenSeason(deps, openSeasonKey(game, season).sk);
     return response;
   }
   // Only the result record has a condition: the result id was counted before.
-  const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: resultKey(game, resultId!), ConsistentRead: true }));
-  if (stored.Item?.request === request) return stored.Item.response as R;
+  const stored = failed[0]!.item;
+  if (stored?.request === request) return stored.response as R;
   throw conflict(`result_id: ${resultId} was reported already with other content`);
 }
 

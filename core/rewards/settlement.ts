@@ -60,9 +60,11 @@ export async function settleEndedSeason(deps: SettleDeps, game: string, season: 
 }
 
 async function settleOnce(deps: SettleDeps, game: string, season: Season): Promise<SettlementResult> {
-  const { table, marker } = await readTableAndMarker(deps, game, season);
+  const { table, marker, open } = await readTableAndMarker(deps, game, season);
   if (marker) {
-    await deleteOpenSeason(deps, game, season);
+    // The settling transaction deletes the season's "to settle" item; one is left only if a report wrote it
+    // again afterwards (a late report of the ended season), and only then is there something to delete.
+    if (open) await deleteOpenSeason(deps, game, season);
     return resultOf(game, season, marker, false);
   }
 
@@ -157,11 +159,13 @@ const resultOf = (game: string, season: Season, marker: Marker, settledNow: bool
 
 /** The reward table and the season's settled marker, in one BatchGetItem. */
 async function readTableAndMarker(deps: SettleDeps, game: string, season: Season) {
-  const keys = [rewardTableKey(game), settledKey(game, season)];
+  const keys = [rewardTableKey(game), settledKey(game, season), openSeasonKey(game, season)];
   const found = await batchGet(deps, keys);
+  const has = (key: { pk: string; sk: string }) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
   return {
-    table: found.find((item) => item.pk === keys[0]!.pk) as StoredRewardTable | undefined,
-    marker: found.find((item) => item.pk === keys[1]!.pk && item.sk === keys[1]!.sk) as Marker | undefined,
+    table: has(keys[0]!) as StoredRewardTable | undefined,
+    marker: has(keys[1]!) as Marker | undefined,
+    open: has(keys[2]!) !== undefined,
   };
 }
 
