@@ -1,21 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { adminClient, ensureTable } from '../functions/local/dynamo.js';
+import { adminClient, ensureTable, startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
 import { createTableInput, tableDefinition } from '../core/platform/table.js';
+
+// Its own DynamoDB Local: building indexes on the run's shared one waits behind every other test file's work.
+let dynamo: LocalDynamo;
+beforeAll(async () => {
+  dynamo = await startDynamoLocal();
+}, 120_000);
+afterAll(() => dynamo?.stop());
 
 describe('ensureTable', () => {
   it('adds the indexes a table made by an older definition lacks, keeping the table', async () => {
-    const endpoint = inject('dynamoEndpoint');
     const name = `old-${randomUUID()}`;
     const full = createTableInput(name);
     const old = { ...full, GlobalSecondaryIndexes: full.GlobalSecondaryIndexes.slice(0, 2) };
     old.AttributeDefinitions = full.AttributeDefinitions.filter((a) => ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'].includes(a.AttributeName));
-    await adminClient(endpoint).send(new CreateTableCommand(old));
-    expect(await ensureTable(endpoint, name)).toBe(false);
-    const { Table } = await adminClient(endpoint).send(new DescribeTableCommand({ TableName: name }));
+    await adminClient(dynamo.endpoint).send(new CreateTableCommand(old));
+    expect(await ensureTable(dynamo.endpoint, name)).toBe(false);
+    const { Table } = await adminClient(dynamo.endpoint).send(new DescribeTableCommand({ TableName: name }));
     expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName).sort()).toEqual(Object.keys(tableDefinition.indexes).sort());
     expect(Table?.AttributeDefinitions?.find((a) => a.AttributeName === 'gsi4sk')?.AttributeType).toBe('N');
-    // DynamoDB Local builds indexes one after another, slowly when the machine is busy.
-  }, 180_000);
+  }, 120_000);
 });

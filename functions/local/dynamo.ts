@@ -114,9 +114,12 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, exis
 }
 
 async function untilIndexesActive(client: DynamoDBClient, tableName: string) {
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if ((Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE')) return;
+    const building = (Table?.GlobalSecondaryIndexes ?? []).filter((index) => index.IndexStatus !== 'ACTIVE');
+    if (building.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`DynamoDB Local is still building ${building.map((i) => i.IndexName).join(', ')} of ${tableName}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
