@@ -4,6 +4,7 @@ import type { OperationSpec } from '../core/http/operation.js';
 import { appFactories } from '../functions/apps.js';
 import { routeTable } from '../functions/routes/index.js';
 import { call } from '../test/support/http.js';
+import { commandCounter } from '../test/support/rankings.js';
 import type { BenchDeps } from './fixtures.js';
 import { operations, type OperationBench } from './operations.js';
 
@@ -50,32 +51,10 @@ export function unbenchedOperations(): string[] {
   return missing;
 }
 
-/** Counts every command sent through the document client while `counting` is on. */
-function countCommands(deps: BenchDeps) {
-  let counts: Record<string, number> | undefined;
-  deps.db.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (counts) {
-        const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
-        counts[name] = (counts[name] ?? 0) + 1;
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchRequestCounter' },
-  );
-  return {
-    start: () => (counts = {}),
-    stop: () => {
-      const result = counts ?? {};
-      counts = undefined;
-      return result;
-    },
-  };
-}
 
 /** Calls each benched operation once in its steady state through its group's app and counts its DynamoDB requests. */
 export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
-  const counter = countCommands(deps);
+  const counter = commandCounter(deps);
   const apps = new Map<string, Hono>();
   const appOf = (group: string) => apps.get(group) ?? apps.set(group, appFactories[group]!(deps)).get(group)!;
   const results: RequestResult[] = [];

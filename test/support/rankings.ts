@@ -13,7 +13,7 @@ export async function gameWithServer(deps: Deps) {
   return { owner, code, server };
 }
 
-/** Counts the DynamoDB commands the deps' client sends while `start()`ed, by name (GetItem, Query, …). */
+/** Counts the DynamoDB commands the deps' client sends while `start()`ed, by name (GetItem, Query, …); the bench counts with it too. */
 export function commandCounter(deps: Deps) {
   let counts: Record<string, number> | undefined;
   deps.db.middlewareStack.add(
