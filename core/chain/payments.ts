@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
+import { queryItems } from '../platform/query.js';
 import { AppError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
@@ -183,7 +184,7 @@ export function toRecord(item: Record<string, unknown>): VendorPaymentEvent {
  * for the indexer); [] when the node does not know the transaction either. A node that cannot be read is 503.
  */
 export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'now' | 'chain'>, digest: string): Promise<VendorPaymentEvent[]> {
-  const stored = await queryAll(deps, {
+  const stored = await queryItems(deps, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     FilterExpression: '#type = :type',
@@ -247,21 +248,7 @@ export async function paymentsOfPayer(
     ExpressionAttributeValues: { ':pk': `PAYER#${payer}` },
   };
   // One read gives the page and the total: a payer's payments are few (bounded by PAYER_PAYMENTS_LIMIT).
-  const items = await queryAll(deps, { ...query, ScanIndexForward: false }, PAYER_PAYMENTS_LIMIT);
+  const items = await queryItems(deps, { ...query, ScanIndexForward: false }, PAYER_PAYMENTS_LIMIT);
   return { records: items.slice(page * pageSize, (page + 1) * pageSize).map(toRecord), total: items.length };
-}
-
-/** Every item of a Query (following LastEvaluatedKey), or the first `max`. */
-async function queryAll(deps: Pick<Deps, 'db' | 'table'>, input: Omit<QueryCommandInput, 'TableName'>, max = Infinity) {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await deps.db.send(
-      new QueryCommand({ ...input, TableName: deps.table, ExclusiveStartKey: start, ...(max < Infinity ? { Limit: max - items.length } : {}) }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < max);
-  return items;
 }
 

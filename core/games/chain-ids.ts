@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
+import { queryItems } from '../platform/query.js';
 
 export interface GameChainIds {
   code: string;
@@ -15,25 +15,17 @@ export interface GameChainIds {
  * thousands of games).
  */
 export async function gameChainIds(deps: Pick<Deps, 'db' | 'table'>): Promise<GameChainIds[]> {
-  const games: GameChainIds[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': 'GAME' },
-        ProjectionExpression: '#code, #package, #object',
-        ExpressionAttributeNames: { '#code': 'code', '#package': 'package_id', '#object': 'object_id' },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      games.push({ code: item.code as string, package_id: (item.package_id as string | undefined) || null, object_id: (item.object_id as string | undefined) || null });
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return games;
+  const items = await queryItems(deps, {
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': 'GAME' },
+    ProjectionExpression: '#code, #package, #object',
+    ExpressionAttributeNames: { '#code': 'code', '#package': 'package_id', '#object': 'object_id' },
+    ScanIndexForward: false,
+  });
+  return items.map((item) => ({
+    code: item.code as string,
+    package_id: (item.package_id as string | undefined) || null,
+    object_id: (item.object_id as string | undefined) || null,
+  }));
 }

@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryItems } from '../platform/query.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict, forbidden, notFound } from '../platform/errors.js';
@@ -136,24 +137,12 @@ export async function createGame(deps: Deps, caller: TokenClaims, input: GameCre
 
 /** Reads a whole index partition, newest first, up to `limit` items. */
 async function queryNewest(deps: Deps, index: 'gsi1' | 'gsi2' | 'gsi3', partition: string, limit: number) {
-  const items: GameItem[] = [];
-  let cursor: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const out = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: index,
-        KeyConditionExpression: `${index}pk = :pk`,
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-        Limit: limit - items.length,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...((out.Items ?? []) as GameItem[]));
-    cursor = out.LastEvaluatedKey;
-  } while (cursor && items.length < limit);
-  return items;
+  const items = await queryItems(
+    deps,
+    { IndexName: index, KeyConditionExpression: `${index}pk = :pk`, ExpressionAttributeValues: { ':pk': partition }, ScanIndexForward: false },
+    limit,
+  );
+  return items as unknown as GameItem[];
 }
 
 /** query merchant game: the caller's games, newest first, zero-based pages. */

@@ -1,5 +1,5 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
+import { queryItems } from '../platform/query.js';
 import { badRequest } from '../platform/errors.js';
 import { parseSeasonRange, type Season, type SeasonTypeValue } from '../rankings/seasons.js';
 import { playerRewardsPartition, seasonHistoryPartition } from './keys.js';
@@ -37,7 +37,7 @@ export function seasonNamed(type: number, range: string, field: string): Season 
  * A season not settled yet, or of an unknown game, has none: an empty list.
  */
 export async function seasonHistory(deps: Pick<Deps, 'db' | 'table'>, game: string, season: Season): Promise<HistoryEntry[]> {
-  const items = await queryAll(deps, {
+  const items = await queryItems(deps, {
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk',
     ExpressionAttributeValues: { ':pk': seasonHistoryPartition(game, season) },
@@ -53,7 +53,7 @@ export async function seasonHistory(deps: Pick<Deps, 'db' | 'table'>, game: stri
  * follows its pages.
  */
 export async function rewardHistory(deps: Pick<Deps, 'db' | 'table'>, uid: string, page: number, pageSize: number) {
-  const items = await queryAll(deps, {
+  const items = await queryItems(deps, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': playerRewardsPartition(uid) },
@@ -63,15 +63,4 @@ export async function rewardHistory(deps: Pick<Deps, 'db' | 'table'>, uid: strin
     data: items.slice(page * pageSize, (page + 1) * pageSize).map(toHistoryEntry),
     totalPage: Math.ceil(items.length / pageSize),
   };
-}
-
-async function queryAll(deps: Pick<Deps, 'db' | 'table'>, input: Omit<QueryCommandInput, 'TableName'>) {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await deps.db.send(new QueryCommand({ ...input, TableName: deps.table, ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
 }

@@ -1,10 +1,11 @@
-import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { merchantKey } from '../merchants/merchants.js';
 import { MerchantStatus, type Merchant } from '../merchants/models.js';
 import { assertOwner, projectKey, type StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
+import { queryItems } from '../platform/query.js';
 import { forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -58,23 +59,10 @@ export async function findGoods(deps: Deps, id: number): Promise<StoredGoods | u
  * both from one read of the merchant's goods: DynamoDB has no offset nor a count with the items.
  */
 export async function listGoods(deps: Deps, accountId: string, page: number, pageSize: number) {
-  const items: Record<string, unknown>[] = [];
-  let cursor: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    // One request unless the goods exceed a 1 MB page.
-    const out = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': merchantGoodsPartition(accountId) },
-        ScanIndexForward: false,
-        Limit: GOODS_LIST_LIMIT - items.length,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    cursor = out.LastEvaluatedKey;
-  } while (cursor && items.length < GOODS_LIST_LIMIT);
+  const items = await queryItems(
+    deps,
+    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': merchantGoodsPartition(accountId) }, ScanIndexForward: false },
+    GOODS_LIST_LIMIT,
+  );
   return { total: String(items.length), goods: items.slice(page * pageSize, (page + 1) * pageSize).map(toGoods) };
 }
