@@ -10,7 +10,7 @@ const labels = z.array(requiredText(50)).check(z.maxLength(20));
 const links = z.record(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,30}$/, 'expected a platform name')), httpUrl);
 
 /** The seed's Game update payload: `code` names the game; every other field present is changed. */
-export const GameUpdate = z.object({
+export const GameUpdate = z.lazy(() => z.object({
   code: gameCode,
   describe: z.optional(text(5000)),
   logo: z.optional(relativePath),
@@ -29,11 +29,11 @@ export const GameUpdate = z.object({
   /** On-chain ids of the game (gameCode); '' clears one. */
   package_id: z.optional(z.union([objectId, z.literal('')])),
   object_id: z.optional(z.union([objectId, z.literal('')])),
-});
+}));
 export type GameUpdate = z.infer<typeof GameUpdate>;
 
 /** savemerchantgame: the Game payload plus `game_url` and `releaseDate`; code and name are required. */
-export const GameCreate = z.object({
+export const GameCreate = z.lazy(() => z.object({
   code: gameCode,
   game_name: requiredText(100),
   describe: z._default(text(5000), ''),
@@ -52,7 +52,7 @@ export const GameCreate = z.object({
   /** The game's Move package and shared object on chain (gameCode lists them). */
   package_id: z.optional(objectId),
   object_id: z.optional(objectId),
-});
+}));
 export type GameCreate = z.infer<typeof GameCreate>;
 
 /** The fields both game record shapes of the seed share. */
@@ -66,7 +66,7 @@ const GameCommon = z.object({
 });
 
 /** Game record, new-merchant page shape (query_new_merchant, game_detail, the merchant's own games). */
-export const GameRecord = z.extend(GameCommon, {
+export const GameRecord = z.lazy(() => z.extend(GameCommon, {
   head_image: z.string(),
   gameName: z.string(),
   dev: z.string(),
@@ -81,25 +81,25 @@ export const GameRecord = z.extend(GameCommon, {
   dclink: z.optional(z.string()),
   package_id: z.optional(z.string()),
   object_id: z.optional(z.string()),
-});
+}));
 export type GameRecord = z.infer<typeof GameRecord>;
 
 /** Game record, games list shape (gamelist): the game with its merchant's fields. */
-export const GameListRecord = z.extend(GameCommon, {
+export const GameListRecord = z.lazy(() => z.extend(GameCommon, {
   back_ground_image: z.nullable(z.array(z.string())),
   social_links: z.nullable(z.array(z.object({ name: z.string(), url: z.string() }))),
   merchant_email: z.string(),
   account_id: z.string(),
   merchant_name: z.string(),
-});
+}));
 export type GameListRecord = z.infer<typeof GameListRecord>;
 
-export const GamePage = z.object({ total: z.string(), games: z.array(GameListRecord) });
-export const MerchantGamePage = z.object({ total: z.string(), games: z.array(GameRecord) });
-export const NewMerchantPage = z.record(z.string(), GameRecord);
+export const GamePage = z.lazy(() => z.object({ total: z.string(), games: z.array(GameListRecord) }));
+export const MerchantGamePage = z.lazy(() => z.object({ total: z.string(), games: z.array(GameRecord) }));
+export const NewMerchantPage = z.lazy(() => z.record(z.string(), GameRecord));
 
-export const PageQuery = z.object(paging);
-export const CodeQuery = z.object({ code: gameCode });
+export const PageQuery = z.lazy(() => z.object(paging));
+export const CodeQuery = z.lazy(() => z.object({ code: gameCode }));
 
 /** update_single_game's 201 body (seed). */
-export const GameUpdated = z.object({ response: z.string(), status: z.int(), message: z.string(), name: z.string() });
+export const GameUpdated = z.lazy(() => z.object({ response: z.string(), status: z.int(), message: z.string(), name: z.string() }));

@@ -8,17 +8,17 @@ export const merchantStatus = z.int().check(z.minimum(0), z.maximum(2));
 export const SocialLink = z.object({ name: requiredText(50), url: httpUrl });
 
 /** The seed's Merchant create payload. Only the name is required; lists default to empty. */
-export const MerchantPayload = z.object({
+export const MerchantPayload = z.lazy(() => z.object({
   merchant_name: requiredText(100),
   logo_url: z._default(z.union([httpUrl, z.literal('')]), ''),
   description: z._default(text(2000), ''),
   back_ground_image: z._default(z.array(z.string().check(z.maxLength(2048))).check(z.maxLength(10)), []),
   social_links: z._default(z.array(SocialLink).check(z.maxLength(20)), []),
-});
+}));
 export type MerchantPayload = z.infer<typeof MerchantPayload>;
 
 /** The merchant record in responses (the seed does not show one; these are ours). */
-export const Merchant = z.object({
+export const Merchant = z.lazy(() => z.object({
   id: z.int(),
   account_id: z.string(),
   merchant_email: z.string(),
@@ -30,20 +30,20 @@ export const Merchant = z.object({
   status: z.int(),
   create_time: z.string(),
   update_time: z.string(),
-});
+}));
 export type Merchant = z.infer<typeof Merchant>;
 
-export const MerchantStatusView = z.object({ merchant_id: z.int(), status: z.int() });
+export const MerchantStatusView = z.lazy(() => z.object({ merchant_id: z.int(), status: z.int() }));
 
-export const Credentials = z.object({ email, password: z.string().check(z.minLength(1), z.maxLength(256)) });
+export const Credentials = z.lazy(() => z.object({ email, password: z.string().check(z.minLength(1), z.maxLength(256)) }));
 
-export const LoginResult = z.object({
+export const LoginResult = z.lazy(() => z.object({
   accessToken: z.string(),
   expiresAt: z.string(),
   account_id: z.string(),
   role: z.enum(['merchant', 'admin']),
-});
+}));
 
-export const ServerToken = z.object({ accessToken: z.string(), expiresAt: z.string(), merchant_id: z.int() });
+export const ServerToken = z.lazy(() => z.object({ accessToken: z.string(), expiresAt: z.string(), merchant_id: z.int() }));
 
-export const StoredFile = z.object({ path: z.string(), content_type: z.string(), size: z.int() });
+export const StoredFile = z.lazy(() => z.object({ path: z.string(), content_type: z.string(), size: z.int() }));

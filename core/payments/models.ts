@@ -14,7 +14,7 @@ export const coinType = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,64}::\w+::\w+
 const positiveInt = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 const level = z.int().check(z.minimum(0), z.maximum(1_000_000));
 
-export const Project = z.object({
+export const Project = z.lazy(() => z.object({
   project_id: z.int(),
   project_name: z.string(),
   description: z.string(),
@@ -26,26 +26,26 @@ export const Project = z.object({
   merchant_id: z.int(),
   create_time: z.string(),
   update_time: z.string(),
-});
+}));
 export type Project = z.infer<typeof Project>;
 
-export const ProjectCreate = z.object({
+export const ProjectCreate = z.lazy(() => z.object({
   project_name: projectName,
   description: z._default(text(2000), ''),
   receive_address: suiAddress,
   coin_type: coinType,
   precison: z.int().check(z.minimum(0), z.maximum(18)),
-});
+}));
 /** What may change on a project: not its coin or precision, which its prices and paid orders are in. */
-export const ProjectUpdate = z.object({
+export const ProjectUpdate = z.lazy(() => z.object({
   project_name: projectName,
   description: z.optional(text(2000)),
   receive_address: z.optional(suiAddress),
   status: z.optional(z.int().check(z.minimum(0), z.maximum(1))),
-});
+}));
 
 /** A price level of a project: pay `amount` (base units, shown as decimal text) and get `tickets`. */
-export const PriceLevel = z.object({
+export const PriceLevel = z.lazy(() => z.object({
   priceId: z.int(),
   project_id: z.int(),
   project_name: z.string(),
@@ -55,19 +55,19 @@ export const PriceLevel = z.object({
   precison: z.int(),
   tickets: z.int(),
   status: z.int(),
-});
+}));
 export type PriceLevel = z.infer<typeof PriceLevel>;
 
-export const LevelSave = z.object({
+export const LevelSave = z.lazy(() => z.object({
   project_name: projectName,
   level,
   /** The price in the coin's base units (an integer: 1 SUI = 10^9). */
   amount: positiveInt,
   tickets: positiveInt,
   status: z._default(z.int().check(z.minimum(0), z.maximum(1)), 1),
-});
+}));
 
-export const ProjectQuery = z.object({ project: projectName });
+export const ProjectQuery = z.lazy(() => z.object({ project: projectName }));
 
 /** The seed's Pay order record (plus bill_no, the reference the payment must carry, and tickets). */
 export const PayOrder = z.object({
@@ -88,9 +88,9 @@ export const PayOrder = z.object({
   tickets: z.int(),
 });
 export type PayOrder = z.infer<typeof PayOrder>;
-export const PaidOrder = z.extend(PayOrder, { project_name: z.string() });
+export const PaidOrder = z.lazy(() => z.extend(PayOrder, { project_name: z.string() }));
 
-export const RechargeOrderBody = z.object({
+export const RechargeOrderBody = z.lazy(() => z.object({
   userId,
   project: projectName,
   priceId: positiveInt,
@@ -99,33 +99,33 @@ export const RechargeOrderBody = z.object({
   level,
   /** The level's price in base units, as the client showed it: a changed price is refused, never charged. */
   amount: positiveInt,
-});
+}));
 
-export const OrderCompleteBody = z.object({
+export const OrderCompleteBody = z.lazy(() => z.object({
   orderId: positiveInt,
   transactionId: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)')),
-});
+}));
 
-export const DepositQuery = z.object({ project: projectName, orderId: z.optional(z.coerce.number().check(z.int(), z.positive())) });
-export const DepositAddress = z.object({
+export const DepositQuery = z.lazy(() => z.object({ project: projectName, orderId: z.optional(z.coerce.number().check(z.int(), z.positive())) }));
+export const DepositAddress = z.lazy(() => z.object({
   project_name: z.string(),
   receive_address: z.string(),
   coin_type: z.string(),
   precison: z.int(),
   payment_function: z.nullable(z.string()),
   order: z.nullable(z.object({ id: z.int(), bill_no: z.string(), amount: z.string(), status: z.int() })),
-});
+}));
 
-export const PageQuery = z.object(paging);
+export const PageQuery = z.lazy(() => z.object(paging));
 
 /** Ticket operations: the seed's minus_tickets body, and the reads. */
-export const MinusTicketsBody = z.object({ userId, projectName, level, amount: positiveInt });
-export const TicketsQuery = z.object({ projectName, level: z.coerce.number().check(z.int(), z.minimum(0)), userId: z.optional(userId) });
-export const TicketBalance = z.object({ userId: z.string(), projectName: z.string(), level: z.int(), balance: z.int() });
-export const RemainQuery = z.object({ projectName: z.optional(projectName), userId: z.optional(userId) });
-export const RemainBalance = z.object({
+export const MinusTicketsBody = z.lazy(() => z.object({ userId, projectName, level, amount: positiveInt }));
+export const TicketsQuery = z.lazy(() => z.object({ projectName, level: z.coerce.number().check(z.int(), z.minimum(0)), userId: z.optional(userId) }));
+export const TicketBalance = z.lazy(() => z.object({ userId: z.string(), projectName: z.string(), level: z.int(), balance: z.int() }));
+export const RemainQuery = z.lazy(() => z.object({ projectName: z.optional(projectName), userId: z.optional(userId) }));
+export const RemainBalance = z.lazy(() => z.object({
   userId: z.string(),
   total: z.int(),
   balances: z.array(z.object({ projectName: z.string(), level: z.int(), balance: z.int() })),
-});
+}));
 

@@ -43,29 +43,29 @@ export const AddWinBody = z
 export type AddWinBody = z.infer<typeof AddWinBody>;
 
 /** One player's line of a submitgamescore report. A line of 0 kills and 0 wins records the player at 0. */
-export const ScoreLine = z.object({
+export const ScoreLine = z.lazy(() => z.object({
   game_player_id: gamePlayerId,
   game_player_name: gamePlayerName,
   wallet_address: z.optional(suiAddress),
   kills: points,
   wins: points,
-});
+}));
 
 /** submitgamescore: the result of one match, counted once per result id. */
-export const ScoreReport = z.object({
+export const ScoreReport = z.lazy(() => z.object({
   game_code: gameCode,
   result_id: resultId,
   scores: z.array(ScoreLine).check(z.minLength(1), z.maxLength(MAX_REPORT_PLAYERS)),
-});
+}));
 export type ScoreReport = z.infer<typeof ScoreReport>;
 
-export const SeasonRef = z.object({
+export const SeasonRef = z.lazy(() => z.object({
   /** 1 week, 2 month. */
   season_type: z.int(),
   season_range: z.string(),
-});
+}));
 
-export const AddWinResult = z.object({
+export const AddWinResult = z.lazy(() => z.object({
   game_code: z.string(),
   game_player_id: z.string(),
   /** What this report added (not the new totals). */
@@ -74,36 +74,36 @@ export const AddWinResult = z.object({
   result_id: z.optional(z.string()),
   /** The seasons it was added to: the week and the month current when it was first received. */
   seasons: z.array(SeasonRef),
-});
+}));
 export type AddWinResult = z.infer<typeof AddWinResult>;
 
-export const ScoreResult = z.object({
+export const ScoreResult = z.lazy(() => z.object({
   game_code: z.string(),
   result_id: z.string(),
   /** Distinct players counted (lines of the same player are added together). */
   players: z.int(),
   seasons: z.array(SeasonRef),
-});
+}));
 export type ScoreResult = z.infer<typeof ScoreResult>;
 
-export const RankQuery = z.object({
+export const RankQuery = z.lazy(() => z.object({
   game_code: gameCode,
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_BOARD)), MAX_BOARD),
-});
+}));
 
 /** The seed's Rank entry. */
-export const RankEntry = z.object({
+export const RankEntry = z.lazy(() => z.object({
   total: z.string(),
   game_player_id: z.string(),
   game_player_name: z.string(),
-});
+}));
 export type RankEntry = z.infer<typeof RankEntry>;
 
 /** gameRank's data (the seed's names, `Moth` included). */
-export const GameRank = z.object({
+export const GameRank = z.lazy(() => z.object({
   gameWeekKillRank: z.array(RankEntry),
   gameWeekWinRank: z.array(RankEntry),
   gameMothKillRank: z.array(RankEntry),
   gameMothWinRank: z.array(RankEntry),
-});
+}));
 export type GameRank = z.infer<typeof GameRank>;

@@ -21,7 +21,7 @@ const rank = z.int().check(z.minimum(1), z.maximum(MAX_REWARDED_RANK));
 const amount = z.int().check(z.positive(), z.maximum(MAX_REWARD_AMOUNT));
 
 /** The reward table of a game: which board pays, and what each rewarded rank gets. */
-export const RewardTableSave = z.object({
+export const RewardTableSave = z.lazy(() => z.object({
   game_code: gameCode,
   board: z._default(boardName, 'wins'),
   rewards: z
@@ -31,29 +31,29 @@ export const RewardTableSave = z.object({
       z.maxLength(MAX_REWARDED_RANK),
       z.refine((rows) => new Set(rows.map((row) => row.rank)).size === rows.length, 'each rank may appear once'),
     ),
-});
+}));
 export type RewardTableSave = z.infer<typeof RewardTableSave>;
 
-export const RewardTable = z.object({
+export const RewardTable = z.lazy(() => z.object({
   game_code: z.string(),
   board: z.string(),
   rewards: z.array(z.object({ rank: z.int(), amount: z.int() })),
   /** When the merchant last set it; null while the game has none (no season of it pays anything). */
   updated_at: z.nullable(z.string()),
-});
+}));
 export type RewardTable = z.infer<typeof RewardTable>;
 
-export const GameCodeQuery = z.object({ game_code: gameCode });
+export const GameCodeQuery = z.lazy(() => z.object({ game_code: gameCode }));
 
 /** A season as the history operations name it (season_range is checked against the type by the handler). */
 const seasonRange = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'));
 /** season_type: 1 week, 2 month. */
 const seasonTypeQuery = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2));
-export const SeasonQuery = z.object({ game_code: gameCode, season_type: seasonTypeQuery, season_range: seasonRange });
-export const SeasonBody = z.object({ game_code: gameCode, season_type: seasonType, season_range: seasonRange });
+export const SeasonQuery = z.lazy(() => z.object({ game_code: gameCode, season_type: seasonTypeQuery, season_range: seasonRange }));
+export const SeasonBody = z.lazy(() => z.object({ game_code: gameCode, season_type: seasonType, season_range: seasonRange }));
 
 /** The seed's History rank entry. */
-export const HistoryEntry = z.object({
+export const HistoryEntry = z.lazy(() => z.object({
   id: z.int(),
   season_type: z.int(),
   create_time: z.string(),
@@ -65,11 +65,11 @@ export const HistoryEntry = z.object({
   achievement: z.int(),
   reward_amount: z.int(),
   status: z.int(),
-});
+}));
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /** history/test's answer: what the season's settlement wrote (now or earlier). */
-export const SettlementResult = z.object({
+export const SettlementResult = z.lazy(() => z.object({
   game_code: z.string(),
   season_type: z.int(),
   season_range: z.string(),
@@ -80,17 +80,17 @@ export const SettlementResult = z.object({
   settled_at: z.string(),
   /** False when the season had been settled before (this call wrote nothing). */
   settled_now: z.boolean(),
-});
+}));
 export type SettlementResult = z.infer<typeof SettlementResult>;
 
-export const RewardHistoryQuery = z.object(paging);
+export const RewardHistoryQuery = z.lazy(() => z.object(paging));
 
 const historyId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
-export const ClaimBody = z.object({ id: historyId });
-export const ClaimQuery = z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)) });
+export const ClaimBody = z.lazy(() => z.object({ id: historyId }));
+export const ClaimQuery = z.lazy(() => z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)) }));
 
 /** sign_code / get_sign: the signed claim of a history reward. */
-export const ClaimSignature = z.object({
+export const ClaimSignature = z.lazy(() => z.object({
   id: z.int(),
   recipient: z.string(),
   /** Base units of the payout coin, decimal text (a u64). */
@@ -104,8 +104,8 @@ export const ClaimSignature = z.object({
   /** The stage's claim public key, 32 bytes, base64. */
   public_key: z.string(),
   scheme: z.literal('ed25519'),
-});
+}));
 export type ClaimSignature = z.infer<typeof ClaimSignature>;
 
 /** gameCode: a game's code with its on-chain ids (null when unset). */
-export const GameChainIds = z.object({ code: z.string(), package_id: z.nullable(z.string()), object_id: z.nullable(z.string()) });
+export const GameChainIds = z.lazy(() => z.object({ code: z.string(), package_id: z.nullable(z.string()), object_id: z.nullable(z.string()) }));

@@ -18,16 +18,16 @@ const price = z.int().check(z.positive(), z.maximum(1_000_000_000));
 const tickets = z.int().check(z.positive(), z.maximum(1_000_000_000_000));
 
 /** goods_create: a catalogue entry paid in tickets of (projectName, level). */
-export const GoodsCreate = z.object({
+export const GoodsCreate = z.lazy(() => z.object({
   name: requiredText(100),
   projectName,
   level,
   /** Tickets per unit. */
   price,
   status: z._default(z.int().check(z.minimum(0), z.maximum(1)), GoodsStatus.onSale),
-});
+}));
 
-export const Goods = z.object({
+export const Goods = z.lazy(() => z.object({
   id: z.int(),
   name: z.string(),
   projectName: z.string(),
@@ -37,12 +37,12 @@ export const Goods = z.object({
   merchant_id: z.int(),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}));
 export type Goods = z.infer<typeof Goods>;
 
 /** goods_list: `total` is text, like the other console lists (gamelist, query merchant game). */
-export const GoodsPage = z.object({ total: z.string(), goods: z.array(Goods) });
-export const GoodsPageQuery = z.object(paging);
+export const GoodsPage = z.lazy(() => z.object({ total: z.string(), goods: z.array(Goods) }));
+export const GoodsPageQuery = z.lazy(() => z.object(paging));
 
 /** The partner's order id: what makes customGoods idempotent. */
 export const outerOrderId = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -'));
@@ -50,15 +50,15 @@ export const outerOrderId = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/,
 const traceKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'expected a trace key as returned with the order'));
 
 /** The seed's createOrder body. */
-export const CreateOrderBody = z.object({ userId, goodsId: positiveId, quantity, projectName });
+export const CreateOrderBody = z.lazy(() => z.object({ userId, goodsId: positiveId, quantity, projectName }));
 /** The seed's customGoods body; the goods are named by the path. */
-export const CustomGoodsBody = z.object({ userId, quantity, projectName, outerOrderId });
-export const GoodsIdParams = z.object({ goodsId: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)) });
-export const TraceKeyQuery = z.object({ key: traceKey });
-export const OuterOrderQuery = z.object({ outerOrderId });
+export const CustomGoodsBody = z.lazy(() => z.object({ userId, quantity, projectName, outerOrderId }));
+export const GoodsIdParams = z.lazy(() => z.object({ goodsId: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)) }));
+export const TraceKeyQuery = z.lazy(() => z.object({ key: traceKey }));
+export const OuterOrderQuery = z.lazy(() => z.object({ outerOrderId }));
 
 /** A vendor goods order (ours: the seed shows no success body). `total` = price × quantity tickets. */
-export const VendorOrder = z.object({
+export const VendorOrder = z.lazy(() => z.object({
   id: z.int(),
   goodsId: z.int(),
   quantity: z.int(),
@@ -72,20 +72,20 @@ export const VendorOrder = z.object({
   merchant_id: z.int(),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}));
 export type VendorOrder = z.infer<typeof VendorOrder>;
 
 const billText = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a bill number: 1-64 letters, digits, _ or -'));
 /** vendor_pay_query: a pay order's bill (`PO…`) or a reward's. */
-export const BillQuery = z.object({ billNo: billText });
+export const BillQuery = z.lazy(() => z.object({ billNo: billText }));
 /** vendor/signature: only pay orders are paid through the vendor's contract. */
-export const OrderBillQuery = z.object({
+export const OrderBillQuery = z.lazy(() => z.object({
   billNo: billText.check(z.refine((bill) => orderIdOfBill(bill) !== undefined, 'expected a pay order bill number such as PO0000000001')),
-});
+}));
 /** A reward's bill number is the merchant's; `PO` and ten or more digits would read as a pay order's bill. */
 const rewardBillNo = billText.check(z.refine((bill) => orderIdOfBill(bill) === undefined, 'PO followed by digits names a pay order; use another bill number'));
 
-export const RewardBody = z.object({
+export const RewardBody = z.lazy(() => z.object({
   billNo: rewardBillNo,
   userId,
   projectName,
@@ -93,11 +93,11 @@ export const RewardBody = z.object({
   /** Tickets credited. */
   amount: tickets,
   walletAddress: z.optional(suiAddress),
-});
+}));
 export type RewardBody = z.infer<typeof RewardBody>;
 
 /** vendor/signature: the payment request, its BCS bytes and the stage key's signature over them. */
-export const PaymentSignature = z.object({
+export const PaymentSignature = z.lazy(() => z.object({
   bill_no: z.string(),
   amount: z.string(),
   amount_base: z.string(),
@@ -111,5 +111,5 @@ export const PaymentSignature = z.object({
   /** 33-byte compressed P-256 key, base64. */
   public_key: z.string(),
   scheme: z.literal('secp256r1-sha256'),
-});
+}));
 export type PaymentSignature = z.infer<typeof PaymentSignature>;
