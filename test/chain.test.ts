@@ -1,4 +1,4 @@
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChainNodeError } from '../core/chain/errors.js';
 import { cursorKey, indexEvents, paymentHandlers, type IndexerOptions } from '../core/chain/indexer.js';
@@ -8,7 +8,7 @@ import { parsePayment, paymentOfBill, paymentsOfPayer, paymentsOfTransaction, st
 import { createChain, parseChainConfig } from '../core/chain/source.js';
 import type { ChainEvent, ChainSource, EventCursor } from '../core/chain/types.js';
 import { mismatches, vendorPaymentEvent as seedShape } from './contract/seed-shapes.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 import {
   ChainScript,
@@ -81,26 +81,8 @@ function recordingSleep() {
 const run = (deps: TestDeps, options: Partial<IndexerOptions> = {}) =>
   indexEvents(deps, { handlers: paymentHandlers(deps), sleep: async () => {}, ...options });
 
-/** Every stored payment record (a test-only Scan). */
-async function stored(deps: TestDeps) {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await deps.db.send(
-      new ScanCommand({
-        TableName: deps.table,
-        FilterExpression: '#type = :type',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':type': 'payment_event' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+/** Every stored payment record. */
+const stored = (deps: TestDeps) => itemsOfType(deps, 'payment_event');
 
 async function storedCursor(deps: TestDeps): Promise<EventCursor | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: cursorKey(PAYMENT_TYPE), ConsistentRead: true }));

@@ -11,11 +11,11 @@ import { setRewardTable } from '../core/rewards/table.js';
 import { SETTLE_GRACE_MS, parseOpenSeason, settleDueSeasons, settleSeason } from '../core/rewards/settlement.js';
 import { startSettlementLoop } from '../core/rewards/loop.js';
 import { call } from './support/http.js';
-import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
+import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
 import { gamePayload, newCode } from './support/games.js';
 import { commandCounter } from './support/rankings.js';
-import { PAST, addWinAt, itemsOfType, openSeasons, pastMonth, pastWeek, rewardGame, scoresInPastWeek, type Points } from './support/rewards.js';
+import { PAST, addWinAt, openSeasons, pastMonth, pastWeek, rewardGame, scoresInPastWeek, type Points } from './support/rewards.js';
 import { historyEntry, historyRank, mismatches, pagedEnvelope } from './contract/seed-shapes.js';
 
 /**

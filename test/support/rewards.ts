@@ -1,10 +1,10 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { addWin } from '../../core/rankings/reports.js';
 import { AddWinBody } from '../../core/rankings/models.js';
 import { weekOf, monthOf, type Season } from '../../core/rankings/seasons.js';
 import { setRewardTable } from '../../core/rewards/table.js';
 import { RewardTableSave } from '../../core/rewards/models.js';
 import type { Deps } from '../../core/platform/deps.js';
+import { queryItems } from '../../core/platform/query.js';
 import type { TestDeps } from './deps.js';
 import { gameWithServer } from './rankings.js';
 
@@ -62,43 +62,5 @@ export async function scoresInPastWeek(deps: TestDeps, game: Awaited<ReturnType<
   for (const [i, points] of players.entries()) await addWinAt(deps, game, new Date(from.getTime() + i * 1000), points);
 }
 
-/** Every item of a type (a test-only Scan). */
-export async function itemsOfType(deps: Deps, type: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await deps.db.send(
-      new ScanCommand({
-        TableName: deps.table,
-        FilterExpression: '#type = :type',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':type': type },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 /** The "to settle" items (pk SEASONS) still in the table. */
-export async function openSeasons(deps: Deps): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await deps.db.send(
-      new ScanCommand({
-        TableName: deps.table,
-        FilterExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': 'SEASONS' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+export const openSeasons = (deps: Deps) => queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'SEASONS' }, ConsistentRead: true });
