@@ -2,6 +2,7 @@ import { tokens } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { chainRewardOps } from './rewards.js';
 import { MAX_REPORT_PLAYERS, ScoreReport, ScoreResult } from '../../core/rankings/models.js';
+import { scoreReportErrors } from './errors.js';
 
 /** The chain group (API.md "chain"): game results into the seasons, and the chain-facing reads. */
 export const chainRoutes = defineGroup('chain', 'main', {
@@ -20,13 +21,7 @@ export const chainRoutes = defineGroup('chain', 'main', {
     status: 200,
     envelope: 'data',
     response: ScoreResult,
-    errors: {
-      400: 'a field is missing or invalid',
-      401: 'no token, or an invalid or expired server token',
-      403: "the game is another merchant's",
-      404: 'no game with that code',
-      409: 'the result id was reported with other content, or the scores changed concurrently too often',
-    },
+    errors: scoreReportErrors,
   },
   // Rewards (issue 5): gameCode and rewrad_history.
   ...chainRewardOps,

@@ -9,9 +9,9 @@ import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile,
 import { AddWinBody, AddWinResult, GameRank, MAX_BOARD, RankQuery } from '../../core/rankings/models.js';
 import { innerVendorOps } from './vendor.js';
 import { innerRewardOps } from './rewards.js';
+import { merchantToken, scoreReportErrors } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
-const tokenErrors = { 401: 'no token, or an invalid or expired merchant token' } as const;
 
 /** The inner group's operations (API.md "inner"): merchants and the game catalogue. */
 export const innerRoutes = defineGroup('inner', 'main', {
@@ -26,7 +26,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: Merchant,
-    errors: { 400: 'a field is missing or invalid', ...tokenErrors, 409: 'the account already has a merchant' },
+    errors: { 400: 'a field is missing or invalid', ...merchantToken, 409: 'the account already has a merchant' },
   },
   get_token: {
     name: 'get_token',
@@ -38,7 +38,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: ServerToken,
-    errors: { ...tokenErrors, 403: 'the merchant is suspended', 404: noMerchant },
+    errors: { ...merchantToken, 403: 'the merchant is suspended', 404: noMerchant },
   },
   get_merchant_info: {
     name: 'get_merchant_info',
@@ -49,7 +49,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: Merchant,
-    errors: { ...tokenErrors, 404: noMerchant },
+    errors: { ...merchantToken, 404: noMerchant },
   },
   save_file: {
     name: 'save_file',
@@ -64,7 +64,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: StoredFile,
-    errors: { 400: 'no file part, or an empty file', ...tokenErrors, 404: noMerchant, 413: 'larger than 5 MiB', 415: 'not a png, jpeg, webp or gif image' },
+    errors: { 400: 'no file part, or an empty file', ...merchantToken, 404: noMerchant, 413: 'larger than 5 MiB', 415: 'not a png, jpeg, webp or gif image' },
   },
   savemerchantgame: {
     name: 'savemerchantgame',
@@ -77,7 +77,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: GameRecord,
-    errors: { 400: 'a field is missing or invalid', ...tokenErrors, 403: 'the merchant is suspended', 404: noMerchant, 409: 'the code is taken' },
+    errors: { 400: 'a field is missing or invalid', ...merchantToken, 403: 'the merchant is suspended', 404: noMerchant, 409: 'the code is taken' },
   },
   query_merchant_game: {
     name: 'query merchant game',
@@ -89,7 +89,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: MerchantGamePage,
-    errors: { 400: 'page or pageSize out of range', ...tokenErrors },
+    errors: { 400: 'page or pageSize out of range', ...merchantToken },
   },
   gamelist: {
     name: 'gamelist',
@@ -102,7 +102,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: GamePage,
-    errors: { 400: 'page or pageSize out of range', ...tokenErrors },
+    errors: { 400: 'page or pageSize out of range', ...merchantToken },
   },
   merchantStatus: {
     name: 'merchantStatus',
@@ -115,7 +115,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: MerchantStatusView,
-    errors: { 400: 'merchant_id is not a positive integer', ...tokenErrors, 403: "another merchant's status, asked by a non-admin", 404: 'no such merchant' },
+    errors: { 400: 'merchant_id is not a positive integer', ...merchantToken, 403: "another merchant's status, asked by a non-admin", 404: 'no such merchant' },
   },
   merchantStatus_set: {
     name: 'merchantStatus (set)',
@@ -128,7 +128,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: MerchantStatusView,
-    errors: { 400: 'merchant_id or status invalid', ...tokenErrors, 403: 'not an admin account', 404: 'no such merchant', 409: 'changed concurrently; retry' },
+    errors: { 400: 'merchant_id or status invalid', ...merchantToken, 403: 'not an admin account', 404: 'no such merchant', 409: 'changed concurrently; retry' },
   },
   game_detail: {
     name: 'game_detail',
@@ -164,7 +164,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 201,
     envelope: 'bare',
     response: GameUpdated,
-    errors: { 400: 'a field is invalid', ...tokenErrors, 403: "the game is another merchant's", 404: 'no game with that code' },
+    errors: { 400: 'a field is invalid', ...merchantToken, 403: "the game is another merchant's", 404: 'no game with that code' },
   },
   chainwallet_register: {
     name: 'chainwallet_register',
@@ -207,7 +207,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: Project,
-    errors: { 400: 'a field is missing or invalid', ...tokenErrors, 404: noMerchant, 409: 'the name is taken' },
+    errors: { 400: 'a field is missing or invalid', ...merchantToken, 404: noMerchant, 409: 'the name is taken' },
   },
   project_update: {
     name: 'project update',
@@ -220,7 +220,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: Project,
-    errors: { 400: 'a field is invalid', ...tokenErrors, 403: "another merchant's project", 404: 'no such project' },
+    errors: { 400: 'a field is invalid', ...merchantToken, 403: "another merchant's project", 404: 'no such project' },
   },
   project_list: {
     name: 'project list',
@@ -231,7 +231,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: z.array(Project),
-    errors: { ...tokenErrors },
+    errors: { ...merchantToken },
   },
   level_save: {
     name: 'level save',
@@ -244,7 +244,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: PriceLevel,
-    errors: { 400: 'a field is missing or invalid', ...tokenErrors, 403: "another merchant's project", 404: 'no such project', 409: 'changed concurrently' },
+    errors: { 400: 'a field is missing or invalid', ...merchantToken, 403: "another merchant's project", 404: 'no such project', 409: 'changed concurrently' },
   },
   ...innerVendorOps,
   // Rankings (issue 5): addWin and gameRank.
@@ -263,13 +263,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: AddWinResult,
-    errors: {
-      400: 'a field is missing or invalid',
-      401: 'no token, or an invalid or expired server token',
-      403: "the game is another merchant's",
-      404: 'no game with that code',
-      409: 'the result id was reported with other content, or the scores changed concurrently too often',
-    },
+    errors: scoreReportErrors,
   },
   gameRank: {
     name: 'gameRank',

@@ -21,8 +21,8 @@ import {
   TicketsQuery,
 } from '../../core/payments/models.js';
 import { payVendorOps } from './vendor.js';
+import { platformToken } from './errors.js';
 
-const player = { 401: 'no platform token, or an invalid or expired one' } as const;
 const playerOrServer = { 401: 'no platform or server token, or an invalid or expired one', 403: "another user's tickets, or a project of another merchant" } as const;
 
 /** The pay group (API.md "pay"): what can be bought, recharge orders, tickets, vendor goods. */
@@ -65,7 +65,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     response: PayOrder,
     errors: {
       400: 'a field is missing or malformed',
-      ...player,
+      ...platformToken,
       403: 'userId is not the caller',
       404: 'no such project or level on sale, prevId names no order of the caller, or the caller has no wallet account',
       409: 'priceId or amount differ from the level, or prevId is not pending',
@@ -82,7 +82,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     status: 200,
     envelope: 'data',
     response: DepositAddress,
-    errors: { 400: 'project missing or malformed', ...player, 404: 'no such project, or no such order of the caller' },
+    errors: { 400: 'project missing or malformed', ...platformToken, 404: 'no such project, or no such order of the caller' },
   },
   orderComplete: {
     name: 'user/orderComplete',
@@ -98,7 +98,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     response: AccountRecord,
     errors: {
       400: 'orderId or transactionId malformed',
-      ...player,
+      ...platformToken,
       404: 'no such order of the caller, or no payment in that transaction',
       409: 'the transaction pays another bill, amount or address; it completed another order; or the order is not pending',
     },
@@ -113,7 +113,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     status: 200,
     envelope: 'paged',
     response: z.array(z.object({ payment: VendorPaymentEvent, order: z.nullable(PayOrder) })),
-    errors: { 400: 'page or pageSize out of range', ...player },
+    errors: { 400: 'page or pageSize out of range', ...platformToken },
   },
   coins: {
     name: 'game/pay/coins',
@@ -125,7 +125,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     status: 200,
     envelope: 'paged',
     response: z.array(PaidOrder),
-    errors: { 400: 'page or pageSize out of range', ...player },
+    errors: { 400: 'page or pageSize out of range', ...platformToken },
   },
   tickets: {
     name: 'game/tickets',

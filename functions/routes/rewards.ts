@@ -15,9 +15,8 @@ import {
   SeasonQuery,
   SettlementResult,
 } from '../../core/rewards/models.js';
+import { merchantToken, platformToken } from './errors.js';
 
-const merchantToken = { 401: 'no token, or an invalid or expired merchant token' } as const;
-const platformToken = { 401: 'no token, or an invalid or expired platform token' } as const;
 
 const claimDescription =
   'The message is the BCS of the Move struct `RewardClaim {history_id: u64, recipient: address, amount: u64, nonce: u64}` (56 bytes; `amount` is the entry\'s reward_amount in base units of the payout coin; `recipient` the entry\'s wallet_address, else the caller\'s account address; `nonce` a random u64 drawn once per entry). `signature` is Ed25519 (64 bytes) of the message itself with the stage\'s claim key, `public_key` that key (32 bytes): a contract checks it with `sui::ed25519::ed25519_verify(&signature, &public_key, &message)`.';

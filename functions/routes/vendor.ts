@@ -17,10 +17,7 @@ import {
   TraceKeyQuery,
   VendorOrder,
 } from '../../core/vendor/models.js';
-
-const serverToken = { 401: 'no token, or an invalid or expired server token' } as const;
-const platformToken = { 401: 'no token, or an invalid or expired platform token' } as const;
-const merchantToken = { 401: 'no token, or an invalid or expired merchant token' } as const;
+import { merchantToken, platformToken, serverToken } from './errors.js';
 
 /**
  * Vendor operations of the inner group (API.md flow 8), and the goods catalogue that vendor orders buy from

@@ -3,8 +3,7 @@ import { open, tokens } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { Params, SavedParams, SocialBindBody, SocialBinding, SocialQuery, SocialUser, ZkInfo } from '../../core/identity/models.js';
 import { Credentials, LoginResult } from '../../core/merchants/models.js';
-
-const platformErrors = { 401: 'no platform token, or an invalid or expired one' } as const;
+import { platformToken } from './errors.js';
 
 /** The withoutkey group (API.md "outer and withoutkey"): operations callable without a token. */
 export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
@@ -30,7 +29,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     status: 200,
     envelope: 'paged',
     response: z.array(SocialBinding),
-    errors: { ...platformErrors },
+    errors: { ...platformToken },
   },
   bind_social: {
     name: 'bind social',
@@ -61,7 +60,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     status: 200,
     envelope: 'data',
     response: SavedParams,
-    errors: { 400: 'a key or value out of bounds', ...platformErrors },
+    errors: { 400: 'a key or value out of bounds', ...platformToken },
   },
   querybysocialid: {
     name: 'querybysocialid',
