@@ -4,6 +4,7 @@ import { logError } from '../platform/log.js';
 import { storePaymentEvent } from './payments.js';
 import { canonicalType } from './source.js';
 import type { ChainEvent, EventCursor } from './types.js';
+import { wait } from '../platform/loop.js';
 
 /**
  * The chain indexer (API.md flow 7): for each Move event type it has a handler for, reads the events after
@@ -178,18 +179,4 @@ async function saveCursor(deps: IndexerDeps, eventType: string, cursor: EventCur
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** setTimeout as a promise that ends early when `signal` aborts. */
-export function wait(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
