@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 async function setup(balance: number) {
   const shop = await projectWithLevel(deps);
-  const player = await playerWithTokens(deps);
+  const player = await playerWithTokens(deps, shop.gameCode);
   if (balance > 0) await giveTickets(deps, player.uid, shop.project.project_name, 1, balance);
   const body = (amount: number) => ({ userId: player.uid, projectName: shop.project.project_name, level: 1, amount });
   const balanceNow = () => balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 });

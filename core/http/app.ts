@@ -6,6 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { authenticate } from './auth.js';
+import { enforcePolicy } from './policy.js';
 import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import { parseOrThrow } from './validation.js';
@@ -71,6 +72,7 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       const params = op.params ? parseOrThrow(op.params, c.req.param(), 'path') : undefined;
       const query = op.query ? parseOrThrow(op.query, c.req.query(), 'query') : undefined;
       const body = await readBody(c, op);
+      if (op.auth !== 'open') await enforcePolicy(deps, op.auth, auth!, { query, params, body });
       const result = await handler({ query, params, body, auth, deps, req: c.req });
       if (op.raw) return result as Response;
       return c.json(successBody(op.envelope, op.status, result) as object, op.status);

@@ -2,12 +2,41 @@ import type { Context } from 'hono';
 import type { Deps } from '../platform/deps.js';
 import { forbidden, unauthorized } from '../platform/errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
-import type { AuthRule } from './operation.js';
+import type { AuthRule, FieldRef, Ownership, TokenRule } from './operation.js';
 
+/**
+ * The vocabulary of the route tables' policies: `auth: open`, or
+ * `auth: allow(['server', 'game'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true })`.
+ */
 export const open = 'open' as const;
-export const tokens = (...kinds: TokenKind[]): AuthRule => ({ tokens: kinds });
-export const merchantAuth: AuthRule = { tokens: ['merchant'] };
-export const adminAuth: AuthRule = { tokens: ['merchant'], role: 'admin' };
+
+export const allow = (kinds: TokenKind[], rules: Ownership[], options: Pick<TokenRule, 'movesValue' | 'whileSuspended'> = {}): TokenRule => ({
+  tokens: kinds,
+  owns: rules,
+  ...options,
+});
+
+/** A console (merchant token) operation. */
+export const consoleAuth = (rules: Ownership[], options: Pick<TokenRule, 'movesValue' | 'whileSuspended'> = {}) => allow(['merchant'], rules, options);
+
+/** An admin console operation: admins act on any merchant's records. */
+export const adminOnly = (why: string, options: Pick<TokenRule, 'movesValue'> = {}): TokenRule => ({
+  tokens: ['merchant'],
+  role: 'admin',
+  owns: [owns.any(why)],
+  ...options,
+});
+
+/** The ownership rules (operation.ts `Ownership` says what each means). */
+export const owns = {
+  own: { rule: 'own' } as Ownership,
+  self: (field: FieldRef): Ownership => ({ rule: 'self', field }),
+  project: (field: FieldRef): Ownership => ({ rule: 'project', field }),
+  game: (field: FieldRef): Ownership => ({ rule: 'game', field }),
+  goods: (field: FieldRef): Ownership => ({ rule: 'goods', field }),
+  record: (field: FieldRef, record: string, owner: string): Ownership => ({ rule: 'record', field, record, owner }),
+  any: (why: string): Ownership => ({ rule: 'any', why }),
+};
 
 /** Reads `Authorization: Bearer …` and verifies it against the rule; 401 without a valid token, 403 without the role. */
 export async function authenticate(c: Context, rule: AuthRule, deps: Deps): Promise<TokenClaims | undefined> {

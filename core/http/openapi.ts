@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import packageJson from '../../package.json' with { type: 'json' };
 import { errorBody, errorEnvelopeOf, type ErrorEnvelope } from './envelopes.js';
-import type { AuthRule, Base, OperationSpec, RouteGroup } from './operation.js';
+import type { Base, OperationSpec, RouteGroup } from './operation.js';
+import { describePolicy } from './policy-text.js';
 
 /**
  * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
@@ -101,7 +102,7 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     // The catalogue (API.md) names some operations with spaces or brackets; keep that name findable.
     ...(operationId !== op.name && { 'x-catalogue-name': op.name }),
     summary: op.summary,
-    description: [op.description, authText(op.auth)].filter(Boolean).join('\n\n'),
+    description: [op.description, describePolicy(op.auth)].filter(Boolean).join('\n\n'),
     tags: [group],
     ...(parameters.length > 0 && { parameters }),
     ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where) }),
@@ -112,13 +113,8 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     security: op.auth === 'open' ? [] : [{ bearer: [] }],
     ...(op.auth !== 'open' && { 'x-token-kinds': op.auth.tokens }),
     ...(op.auth !== 'open' && op.auth.role && { 'x-role': op.auth.role }),
+    ...(op.auth !== 'open' && { 'x-ownership': op.auth.owns }),
   };
-}
-
-function authText(auth: AuthRule): string {
-  if (auth === 'open') return 'Open: no token needed.';
-  const kinds = auth.tokens.map((kind) => `\`${kind}\``).join(' or ');
-  return `Requires a Bearer ${kinds} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
 }
 
 /** Hono's `/games/:code` is OpenAPI's `/games/{code}`. */

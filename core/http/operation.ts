@@ -23,8 +23,46 @@ export type GroupName =
 export type Base = 'main' | 'hero';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** `open`, or the token kinds accepted (any one of them), optionally restricted to admin merchant accounts. */
-export type AuthRule = 'open' | { readonly tokens: readonly TokenKind[]; readonly role?: 'admin' };
+/** A field of the validated input an ownership rule is about, e.g. `body.projectName` or `query.userId`. */
+export type FieldRef = `${'body' | 'query' | 'params'}.${string}`;
+
+/**
+ * Which records a caller may touch (docs/security.md). The authorization layer (core/http/policy.ts) enforces
+ * every rule but `record` before the handler runs:
+ * - `own`: the operation acts only on the caller's own records, selected by the token's subject; nothing in the
+ *   input names another's.
+ * - `self`: the field names a user; a player token's subject must be that user (403). A server token may name
+ *   any user: its `project` rule bounds what it touches.
+ * - `project`, `game`, `goods`: the field names one (404 when there is none); a merchant or server token's
+ *   account must own it (403); for `project`, a game token's game must belong to the project's merchant (403).
+ *   Absent optional fields are not checked.
+ * - `record`: the field names a record (an order, a history entry, a bill) whose `owner` attribute must be the
+ *   caller; the domain reads that record anyway, so the rule is checked where it is read, by the one shared
+ *   check `assertRecordOwner` (core/access/records.ts), and answers 404 so ids cannot be probed.
+ * - `any`: the operation reaches any record for the reason given (admins, a catalogue, a server's lookup).
+ */
+export type Ownership =
+  | { readonly rule: 'own' }
+  | { readonly rule: 'self' | 'project' | 'game' | 'goods'; readonly field: FieldRef }
+  | { readonly rule: 'record'; readonly field: FieldRef; readonly record: string; readonly owner: string }
+  | { readonly rule: 'any'; readonly why: string };
+
+/** A token operation's policy: who may call it and which records it may touch. */
+export interface TokenRule {
+  /** The token kinds accepted (any one of them). */
+  readonly tokens: readonly TokenKind[];
+  /** Restricted to admin console accounts. */
+  readonly role?: 'admin';
+  /** Every rule must hold; at least one is declared (test/policy.test.ts walks every route). */
+  readonly owns: readonly Ownership[];
+  /** Moves value (tickets, orders, rewards, payouts): a merchant's suspension and revocations are read fresh. */
+  readonly movesValue?: boolean;
+  /** A suspended merchant's console token may still call it: reads of its own records, so it sees its status. */
+  readonly whileSuspended?: boolean;
+}
+
+/** `open` (no token: catalogue reads, sign-in, signed callbacks), or a token policy. */
+export type AuthRule = 'open' | TokenRule;
 
 type Schema = z.ZodMiniType;
 

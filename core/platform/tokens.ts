@@ -26,6 +26,8 @@ export interface TokenClaims {
   email?: string;
   merchant_id?: number;
   game_code?: string;
+  /** Issued at (epoch seconds): a token issued at or before its account's revocation instant is refused. */
+  iat?: number;
   exp: number;
 }
 

@@ -1,4 +1,4 @@
-import { tokens } from '../../core/http/auth.js';
+import { allow, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { chainRewardOps } from './rewards.js';
 import { MAX_REPORT_PLAYERS, ScoreReport, ScoreResult } from '../../core/rankings/models.js';
@@ -10,7 +10,7 @@ export const chainRoutes = defineGroup('chain', 'main', {
     name: 'submitgamescore',
     method: 'POST',
     path: '/chain/game/score',
-    auth: tokens('server'),
+    auth: allow(['server'], [owns.game('body.game_code')], { movesValue: true }),
     summary: "A game result into the current week and month (server token of the game's merchant)",
     description:
       `Adds each line's kills and wins to the player's score in the game's current week and month (UTC; weeks start Monday 00:00, months on the 1st). ` +

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { open, tokens } from '../../core/http/auth.js';
+import { allow, open, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { VendorPaymentEvent } from '../../core/chain/models.js';
 import { AccountRecord } from '../../core/identity/models.js';
@@ -55,7 +55,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'rechargeOrder',
     method: 'POST',
     path: '/account/user/rechargeOrder',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.self('body.userId'), owns.project('body.project'), owns.record('body.prevId', 'pay order', 'user_id')], { movesValue: true }),
     summary: 'Create a pending recharge order',
     description:
       '`amount` is the level\'s price in base units as the client showed it (a changed price is 409, never charged). `prevId` >= 0 cancels that pending order of the caller in the same transaction; negative for none. Pay the order on chain with its `bill_no` (getDepositaddress), then call orderComplete.',
@@ -75,7 +75,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'getDepositaddress',
     method: 'GET',
     path: '/account/user/getDepositaddress',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.project('query.project'), owns.record('query.orderId', 'pay order', 'user_id')]),
     summary: 'Where and how to pay, and the bill number to pay with',
     description: "The bill number is the named order's (`orderId`), or else that of the caller's newest pending order of the project.",
     query: DepositQuery,
@@ -88,7 +88,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'user/orderComplete',
     method: 'POST',
     path: '/account/user/orderComplete',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.record('body.orderId', 'pay order', 'user_id')], { movesValue: true }),
     summary: "Complete a paid order and credit its tickets",
     description:
       "Checks that a payment event of `transactionId` (indexed, or read from the chain node) paid the order's bill number and amount to its project's address; then the order turns paid and the tickets are credited in one transaction. The same call again answers the same and credits nothing; a transaction that paid another order is 409. Answers the caller's Account/wallet record (`private_key` is always \"\").",
@@ -107,7 +107,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'user/deposit',
     method: 'GET',
     path: '/account/user/deposit',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.own]),
     summary: "The caller's chain payments and the orders they paid",
     query: PageQuery,
     status: 200,
@@ -119,7 +119,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'game/pay/coins',
     method: 'GET',
     path: '/account/game/pay/coins',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.own]),
     summary: "The caller's paid orders, newest first, with their project's name",
     query: PageQuery,
     status: 200,
@@ -131,7 +131,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'game/tickets',
     method: 'GET',
     path: '/account/game/tickets',
-    auth: tokens('platform', 'server'),
+    auth: allow(['platform', 'server'], [owns.self('query.userId'), owns.project('query.projectName')]),
     summary: 'A ticket balance of one project level',
     description: "A player reads their own; a game server names `userId` and must own the project.",
     query: TicketsQuery,
@@ -144,7 +144,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'minus_tickets',
     method: 'POST',
     path: '/account/game/minus_tickets',
-    auth: tokens('server', 'game'),
+    auth: allow(['server', 'game'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
     summary: 'Spend tickets',
     description:
       "A game server of the project's merchant, or the player's own game token. Never below zero (409 when short). With an `Idempotency-Key` header (1-128 of `[A-Za-z0-9_.:-]`), a retried request takes once and answers the first answer; the key reused for another request is 409. `data` is the deduction's reference (`minus#<key>`).",
@@ -165,7 +165,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'remainBalance',
     method: 'GET',
     path: '/account/game/remainBalance',
-    auth: tokens('platform', 'server'),
+    auth: allow(['platform', 'server'], [owns.self('query.userId'), owns.project('query.projectName')]),
     summary: "What is left of a user's tickets, in total and per level",
     description: 'A game server names `userId` and `projectName` (a project it owns).',
     query: RemainQuery,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { adminAuth, merchantAuth, open, tokens } from '../../core/http/auth.js';
+import { adminOnly, allow, consoleAuth, open, owns } from '../../core/http/auth.js';
 import type { OperationSpec } from '../../core/http/operation.js';
 import {
   ClaimBody,
@@ -30,7 +30,7 @@ export const innerRewardOps = {
     name: 'reward table set',
     method: 'POST',
     path: '/merchant/games/rewards',
-    auth: merchantAuth,
+    auth: consoleAuth([owns.game('body.game_code')]),
     summary: "Set the reward table of one of the caller's games (extra operation)",
     description:
       '`board` names the board whose ranking pays (`wins`, the default, or `kills`); `rewards` the amount of each rewarded rank (ranks 1-99, each once, contiguous or not; amounts positive integers up to 10^12 in base units of the coin the game\'s reward contract pays). A season settles with the table as it is when the season closes: entries for ranks 1 to the highest rank of the table, reward_amount 0 for a rank the table skips. Replaces the previous table.',
@@ -44,7 +44,7 @@ export const innerRewardOps = {
     name: 'reward table get',
     method: 'GET',
     path: '/merchant/games/rewards',
-    auth: merchantAuth,
+    auth: consoleAuth([owns.game('query.game_code')], { whileSuspended: true }),
     summary: "The reward table of one of the caller's games (extra operation)",
     description: 'An empty table (`rewards: []`, `updated_at: null`) while none is set: the game\'s seasons then close without entries.',
     query: GameCodeQuery,
@@ -71,7 +71,7 @@ export const innerRewardOps = {
     name: 'history test',
     method: 'POST',
     path: '/merchant/games/history/test',
-    auth: adminAuth,
+    auth: adminOnly('admins settle any game\'s past season on test stages'),
     summary: 'Settle one finished season of a game now (admins, non-production stages)',
     description:
       'What the scheduled settlement does for one season: history entries of the paying board\'s top players from the game\'s reward table, written once. Calling it again (or after the schedule settled the season) writes nothing and answers the first settlement with `settled_now: false`. Refused (403) on production stages.',
@@ -90,7 +90,7 @@ export const innerRewardOps = {
     name: 'sign_code',
     method: 'POST',
     path: '/merchant/sign/code',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.record('body.id', 'history entry', 'platform_player_id')], { movesValue: true }),
     summary: "Sign the claim of one of the caller's history rewards",
     description: `${claimDescription} The entry moves from status 0 to 1; signing again answers the same signature (same nonce).`,
     body: ClaimBody,
@@ -110,7 +110,7 @@ export const innerRewardOps = {
     name: 'get_sign',
     method: 'GET',
     path: '/merchant/sign',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.record('query.id', 'history entry', 'platform_player_id')]),
     summary: "The signed claim of one of the caller's history rewards, again",
     description: `What sign_code answered for the entry. ${claimDescription}`,
     query: ClaimQuery,
@@ -139,7 +139,7 @@ export const chainRewardOps = {
     name: 'rewrad_history',
     method: 'GET',
     path: '/chain/reward/history',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.own]),
     summary: "The caller's history rewards with their claim status, newest first",
     description: 'History rank entries whose platform_player_id is the caller (the platform user id games report as game_player_id). `status`: 0 unclaimed, 1 claim signed (sign_code), 2 claimed on chain. Zero-based pages.',
     query: RewardHistoryQuery,

@@ -1,5 +1,5 @@
 import { VendorPaymentEvent } from '../../core/chain/models.js';
-import { merchantAuth, tokens } from '../../core/http/auth.js';
+import { allow, consoleAuth, owns } from '../../core/http/auth.js';
 import type { OperationSpec } from '../../core/http/operation.js';
 import {
   BillQuery,
@@ -28,7 +28,7 @@ export const innerVendorOps = {
     name: 'vendor_pay_query',
     method: 'GET',
     path: '/wallet/vendor/pay',
-    auth: tokens('platform', 'server'),
+    auth: allow(['platform', 'server'], [owns.record('query.billNo', 'bill', "the order's user (platform), or the merchant of the order's project or of the reward (server)")]),
     summary: 'The vendor payment event record of a bill',
     description:
       "A pay order's bill (`PO…`): its first payment on chain, for the order's player (platform token) or the merchant owning the order's project (server token). Any other bill: a reward the calling merchant paid with vendor_reward (event_type 2).",
@@ -46,7 +46,7 @@ export const innerVendorOps = {
     name: 'vendor_reward',
     method: 'POST',
     path: '/wallet/vendor/reward',
-    auth: tokens('server'),
+    auth: allow(['server'], [owns.project('body.projectName')], { movesValue: true }),
     summary: 'Pay a user a reward in tickets through the vendor',
     description:
       "Credits `amount` tickets of (projectName, level) to userId and records a vendor payment event (event_type 2) under billNo, in one write. billNo is the merchant's, unique platform-wide: the same billNo with the same contents answers the first record and credits nothing more. `fromer` is the merchant's id; `toer` the user's wallet address (walletAddress, else the account's), else the user id. The record is not on chain: its cursor is `{eventSeq: '0', txDigest: ''}`.",
@@ -66,7 +66,7 @@ export const innerVendorOps = {
     name: 'vendor/signature',
     method: 'GET',
     path: '/wallet/vendor/signature',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.record('query.billNo', 'pay order', 'user_id')]),
     summary: "Sign a payment request for one of the caller's pending pay orders",
     description:
       "The message is the BCS of the Move struct `PaymentRequest {bill_no: String, amount: u64, recipient: address, coin_type: String, expires_at_ms: u64}` (amount in base units; coin_type as `std::type_name` renders it, 64 hex digits without 0x; valid 10 minutes). `signature` is ECDSA P-256 over SHA-256 of the message with the stage's key (64 bytes r||s, low s), `public_key` that key compressed (33 bytes): a contract checks it with `sui::ecdsa_r1::secp256r1_verify(signature, public_key, message, 1)`.",
@@ -80,7 +80,7 @@ export const innerVendorOps = {
     name: 'goods_create',
     method: 'POST',
     path: '/merchant/goods',
-    auth: merchantAuth,
+    auth: consoleAuth([owns.project('body.projectName')]),
     summary: 'Add goods to the catalogue of one of your projects',
     description: '`price` is tickets of (projectName, level) per unit; status 1 on sale (default), 0 withdrawn. The goods id is what customGoods takes in its path and createOrder in goodsId.',
     body: GoodsCreate,
@@ -98,7 +98,7 @@ export const innerVendorOps = {
     name: 'goods_list',
     method: 'GET',
     path: '/merchant/goods',
-    auth: merchantAuth,
+    auth: consoleAuth([owns.own], { whileSuspended: true }),
     summary: "The caller's goods, newest first",
     description: 'Zero-based paging; `total` counts all of them, as text.',
     query: GoodsPageQuery,
@@ -117,7 +117,7 @@ export const payVendorOps = {
     name: 'createOrder',
     method: 'POST',
     path: '/account/vendor/order',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
     summary: 'Buy goods with tickets',
     description:
       "The player buys `quantity` of the goods; price × quantity tickets of the goods' project and level are taken from their balance with the order, never below zero. The order's trace_key is the merchant's handle for traceKey.",
@@ -137,7 +137,7 @@ export const payVendorOps = {
     name: 'customGoods',
     method: 'POST',
     path: '/account/vendor/goods/:goodsId',
-    auth: tokens('server'),
+    auth: allow(['server'], [owns.goods('params.goodsId'), owns.project('body.projectName')], { movesValue: true }),
     summary: "Order the merchant's goods for a user, idempotent on outerOrderId",
     description:
       "The merchant's server orders goods of its own projects for a user, paid from the user's tickets. outerOrderId is the merchant's order id: sending it again with the same goods, userId, quantity and projectName answers the first order (nothing more is taken); with other contents it is 400.",
@@ -158,7 +158,7 @@ export const payVendorOps = {
     name: 'traceKey',
     method: 'GET',
     path: '/account/vendor/traceKey',
-    auth: tokens('server'),
+    auth: allow(['server'], [owns.record('query.key', 'vendor order', 'accountId')]),
     summary: 'An order of your goods by its trace key',
     query: TraceKeyQuery,
     status: 200,
@@ -170,7 +170,7 @@ export const payVendorOps = {
     name: 'customGoods_query',
     method: 'GET',
     path: '/account/vendor/goods/query',
-    auth: tokens('server'),
+    auth: allow(['server'], [owns.own]),
     summary: 'Your order with that outerOrderId',
     query: OuterOrderQuery,
     status: 200,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { open, tokens } from '../../core/http/auth.js';
+import { allow, open, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { Params, SavedParams, SocialBindBody, SocialBinding, SocialQuery, SocialUser, ZkInfo } from '../../core/identity/models.js';
 import { Credentials, LoginResult } from '../../core/merchants/models.js';
@@ -24,7 +24,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'query social bind',
     method: 'GET',
     path: '/account/social/bind',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.own]),
     summary: "The caller's bound social accounts",
     status: 200,
     envelope: 'paged',
@@ -35,7 +35,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'bind social',
     method: 'POST',
     path: '/account/social/bind',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.own]),
     summary: 'Bind a social account to the caller',
     description: "The provider's id_token proves the social account; one social account belongs to one user. Binding it again to the same user is a no-op.",
     body: SocialBindBody,
@@ -53,7 +53,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'save_params',
     method: 'POST',
     path: '/account/params',
-    auth: tokens('platform'),
+    auth: allow(['platform'], [owns.own]),
     summary: "Save the caller's launch or referral parameters",
     description: 'The body is the whole map (at most 32 keys of `[A-Za-z0-9_.-]{1,64}`, values of at most 512 characters); it replaces what was saved.',
     body: Params,
@@ -66,7 +66,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'querybysocialid',
     method: 'GET',
     path: '/account/social',
-    auth: tokens('server'),
+    auth: allow(['server'], [owns.any('a game server finds which platform user a social account belongs to')]),
     summary: 'The platform user bound to a social account (game servers)',
     query: SocialQuery,
     status: 200,

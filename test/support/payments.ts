@@ -7,6 +7,9 @@ import type { Deps } from '../../core/platform/deps.js';
 import { transactOrFailedConditions } from '../../core/platform/transactions.js';
 import { creditItems } from '../../core/tickets/balances.js';
 import { merchantWithToken } from './merchants.js';
+import { createGame } from '../../core/games/games.js';
+import { GameCreate } from '../../core/games/models.js';
+import { gamePayload, newCode } from './games.js';
 
 let projects = 0;
 
@@ -27,16 +30,21 @@ export async function projectWithLevel(deps: Deps, options: { price?: number; ti
     status: 1,
   });
   const server = (await deps.tokens.issue('server', owner.accountId, { merchant_id: owner.merchant.id })).token;
-  return { owner, project, level, server, receiveAddress };
+  // A game of the same merchant: game tokens for it may spend in the project.
+  const game = await createGame(deps, owner.claims, GameCreate.parse(gamePayload(newCode('shop'))));
+  return { owner, project, level, server, receiveAddress, gameCode: game.code };
 }
 
-/** A player with a wallet account, a platform token and a game token. */
-export async function playerWithTokens(deps: Deps) {
+/** A player with a wallet account, a platform token and a game token (for `gameCode` when given). */
+export async function playerWithTokens(deps: Deps, gameCode?: string) {
   const keypair = Ed25519Keypair.generate();
   const uid = randomUUID();
   const address = keypair.toSuiAddress();
   await bindWallet(deps, { uid, address, walletType: 1 });
-  const [platform, game] = await Promise.all([deps.tokens.issue('platform', uid), deps.tokens.issue('game', uid)]);
+  const [platform, game] = await Promise.all([
+    deps.tokens.issue('platform', uid),
+    deps.tokens.issue('game', uid, gameCode === undefined ? {} : { game_code: gameCode }),
+  ]);
   return { uid, address, keypair, platform: platform.token, game: game.token };
 }
 

@@ -1,0 +1,45 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { gameKey } from '../games/games.js';
+import { projectKey } from '../payments/projects.js';
+import type { Deps } from '../platform/deps.js';
+import { goodsKey } from '../vendor/goods.js';
+
+/**
+ * Who owns a project, a game or a goods item: the console account id (`accountId`) stored on it. Owners never
+ * change (no update path writes `accountId`, and none of these items is ever deleted), so an owner read once
+ * is remembered for the life of the process (a warm Lambda, the local server): the authorization layer checks
+ * ownership with no DynamoDB request on the hot paths, and never with a ConditionCheck on the shared item
+ * inside a player's transaction (ARCHITECTURE.md "Contention").
+ *
+ * A missing item is not remembered (it may be created later). Keys carry the table name, so deps on different
+ * tables (tests, bench) never share an entry. Past LIMIT entries the memory is emptied: one read again, never a
+ * wrong answer.
+ */
+export type OwnedKind = 'project' | 'game' | 'goods';
+
+const keys: Record<OwnedKind, (id: string) => { pk: string; sk: string }> = {
+  project: projectKey,
+  game: gameKey,
+  goods: (id) => goodsKey(Number(id)),
+};
+
+const LIMIT = 10_000;
+const known = new Map<string, Promise<string | undefined>>();
+
+/** The account id owning the item, or undefined when there is no such item. */
+export function ownerOf(deps: Pick<Deps, 'db' | 'table'>, kind: OwnedKind, id: string): Promise<string | undefined> {
+  const key = [deps.table, kind, id].join('\u0000');
+  const remembered = known.get(key);
+  if (remembered) return remembered;
+  if (known.size >= LIMIT) known.clear();
+  const read = deps.db
+    .send(new GetCommand({ TableName: deps.table, Key: keys[kind](id), ProjectionExpression: 'accountId', ConsistentRead: true }))
+    .then((out) => out.Item?.accountId as string | undefined);
+  known.set(key, read);
+  // Forget what is not a fact yet (no such item) or a failed read, so the next call reads again.
+  read.then(
+    (owner) => owner === undefined && known.get(key) === read && known.delete(key),
+    () => known.get(key) === read && known.delete(key),
+  );
+  return read;
+}

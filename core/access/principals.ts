@@ -1,0 +1,73 @@
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { merchantKey } from '../merchants/merchants.js';
+import { MerchantStatus } from '../merchants/models.js';
+import type { Deps } from '../platform/deps.js';
+
+/**
+ * What the platform knows of a console account that holds merchant (console) or server (game server) tokens:
+ * its merchant's status, and the instants before which its tokens are revoked. Both live beside the account:
+ * - the merchant item `MERCHANT#<accountId>` (status);
+ * - the revocation item `REVOKE#<accountId>`, sk `TOKENS`: `consoleBefore` and `serverBefore`, epoch seconds.
+ *   A token issued at or before that second is refused (401). Revoking never changes a key.
+ * One BatchGet reads both.
+ *
+ * Reads are remembered per process for STATE_TTL_MS, except for operations that move value, which read the
+ * state fresh (strongly consistent) on every call: a suspension or revocation stops value moving at once and
+ * everything else within STATE_TTL_MS (docs/security.md).
+ */
+export const STATE_TTL_MS = 60_000;
+
+export interface PrincipalState {
+  /** The account's merchant is suspended (status 2). An account without a merchant is not. */
+  suspended: boolean;
+  consoleBefore: number;
+  serverBefore: number;
+}
+
+export const revocationKey = (accountId: string) => ({ pk: `REVOKE#${accountId}`, sk: 'TOKENS' });
+
+const LIMIT = 10_000;
+const remembered = new Map<string, { state: PrincipalState; at: number }>();
+
+export async function principalState(deps: Pick<Deps, 'db' | 'table' | 'now'>, accountId: string, fresh: boolean): Promise<PrincipalState> {
+  const key = `${deps.table}\u0000${accountId}`;
+  const now = deps.now().getTime();
+  const cached = remembered.get(key);
+  if (!fresh && cached && now - cached.at < STATE_TTL_MS) return cached.state;
+  const keys = [merchantKey(accountId), revocationKey(accountId)];
+  const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys, ConsistentRead: true } } }));
+  const items = out.Responses?.[deps.table] ?? [];
+  const merchant = items.find((item) => item.pk === keys[0]!.pk);
+  const revocation = items.find((item) => item.pk === keys[1]!.pk);
+  const state: PrincipalState = {
+    suspended: merchant?.status === MerchantStatus.suspended,
+    consoleBefore: Number(revocation?.consoleBefore ?? 0),
+    serverBefore: Number(revocation?.serverBefore ?? 0),
+  };
+  if (remembered.size >= LIMIT) remembered.clear();
+  remembered.set(key, { state, at: now });
+  return state;
+}
+
+/**
+ * Revokes every token of `which` kind issued to the account up to now: console (merchant) tokens, or its
+ * merchant's server tokens. Idempotent; a later revocation only moves the instant forward.
+ */
+export async function revokeTokens(deps: Pick<Deps, 'db' | 'table' | 'now'>, accountId: string, which: 'console' | 'server'): Promise<number> {
+  const before = Math.floor(deps.now().getTime() / 1000);
+  const field = which === 'console' ? 'consoleBefore' : 'serverBefore';
+  await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: revocationKey(accountId),
+      UpdateExpression: 'SET #field = :before, #type = :type',
+      ConditionExpression: 'attribute_not_exists(#field) OR #field < :before',
+      ExpressionAttributeNames: { '#field': field, '#type': 'type' },
+      ExpressionAttributeValues: { ':before': before, ':type': 'revocation' },
+    }),
+  ).catch((error: Error) => {
+    if (error.name !== 'ConditionalCheckFailedException') throw error;
+  });
+  remembered.delete(`${deps.table}\u0000${accountId}`);
+  return before;
+}
