@@ -9,6 +9,7 @@ import { addWin } from '../core/rankings/reports.js';
 import { gameRank } from '../core/rankings/boards.js';
 import { innerVendorHandlers } from './vendor-handlers.js';
 import { innerRewardHandlers } from './rewards-handlers.js';
+import { innerAccessHandlers } from './access-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -39,6 +40,8 @@ export const createInnerApp = (deps: Deps) =>
     gameRank: ({ deps, query }) => gameRank(deps, query.game_code, query.limit),
     // Rewards (issue 5).
     ...innerRewardHandlers,
+    // Token revocation (issue 9).
+    ...innerAccessHandlers,
   });
 
 export const handler = lambdaHandler(createInnerApp);

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import packageJson from '../../package.json' with { type: 'json' };
 import { errorBody, errorEnvelopeOf, type ErrorEnvelope } from './envelopes.js';
 import type { Base, OperationSpec, RouteGroup } from './operation.js';
-import { describePolicy } from './policy-text.js';
+import { describePolicy, errorsOf } from './policy-text.js';
 
 /**
  * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
@@ -30,7 +30,7 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
     tags.push({ name: group.group });
     for (const op of ops) {
       const envelope = errorEnvelopeOf(base, op.path);
-      if (Object.keys(op.errors).length > 0) errorSchemas[errorSchemaName(envelope)] = errorEnvelopeSchemas[envelope];
+      if (Object.keys(errorsOf(op)).length > 0) errorSchemas[errorSchemaName(envelope)] = errorEnvelopeSchemas[envelope];
       if (op.auth !== 'open') for (const kind of op.auth.tokens) tokenKinds.add(kind);
 
       const item = (paths[openApiPath(op.path)] ??= {});
@@ -108,7 +108,7 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where) }),
     responses: {
       [op.status]: successResponse(op, where),
-      ...Object.fromEntries(Object.entries(op.errors).map(([status, cause]) => [status, errorResponse(envelope, Number(status), cause)])),
+      ...Object.fromEntries(Object.entries(errorsOf(op)).map(([status, cause]) => [status, errorResponse(envelope, Number(status), cause)])),
     },
     security: op.auth === 'open' ? [] : [{ bearer: [] }],
     ...(op.auth !== 'open' && { 'x-token-kinds': op.auth.tokens }),

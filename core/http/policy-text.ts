@@ -1,4 +1,4 @@
-import type { AuthRule, Ownership } from './operation.js';
+import type { AuthRule, OperationSpec, Ownership } from './operation.js';
 
 /**
  * A policy in words, for the reference (the OpenAPI description of every operation) and the table of
@@ -33,4 +33,37 @@ export function describeOwnership(rule: Ownership): string {
     case 'any':
       return `Any record: ${rule.why}.`;
   }
+}
+
+type ErrorStatus = keyof OperationSpec['errors'];
+
+/**
+ * Every error an operation can answer: what its route table entry lists, plus what its policy makes the
+ * authorization layer answer (a revoked token, a suspended merchant, a named record that does not exist or is
+ * another's). The reference documents exactly these.
+ */
+export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
+  const causes = new Map<ErrorStatus, string[]>();
+  const add = (status: ErrorStatus, cause: string) => {
+    const list = causes.get(status) ?? [];
+    if (!list.includes(cause)) list.push(cause);
+    causes.set(status, list);
+  };
+  for (const [status, cause] of Object.entries(op.errors)) add(Number(status) as ErrorStatus, cause);
+  if (op.auth !== 'open') {
+    const merchantKinds = op.auth.tokens.filter((kind) => kind === 'merchant' || kind === 'server');
+    if (merchantKinds.length > 0) {
+      add(401, `a ${merchantKinds.join(' or ')} token revoked by its account`);
+      if (!op.auth.whileSuspended) add(403, 'the merchant is suspended');
+    }
+    for (const rule of op.auth.owns) {
+      if (rule.rule === 'self') add(403, `${rule.field.split('.')[1]} is not the signed-in player`);
+      if (rule.rule === 'project' || rule.rule === 'game' || rule.rule === 'goods') {
+        const field = rule.field.split('.')[1];
+        add(404, `${field} names no ${rule.rule}`);
+        add(403, `${field} names a ${rule.rule} of another merchant${rule.rule === 'project' && op.auth.tokens.includes('game') ? ", or not of the game token's merchant" : ''}`);
+      }
+    }
+  }
+  return Object.fromEntries([...causes].sort(([a], [b]) => a - b).map(([status, list]) => [status, list.join('; ')]));
 }

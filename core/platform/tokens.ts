@@ -8,11 +8,16 @@ import { unauthorized } from './errors.js';
  */
 export type TokenKind = 'merchant' | 'server' | 'platform' | 'game' | 'hero' | 'store';
 
-/** How long each kind lives, in seconds. */
+/**
+ * How long each kind lives, in seconds (docs/security.md "Token lifetimes"). Console sessions last a working
+ * day. Server tokens are machine credentials a game server keeps: 30 days, revocable per merchant and checked
+ * against the merchant's suspension on every use. Player tokens carry no revocation, so they live a day:
+ * a client signs in again (a wallet signature or a zkLogin id_token) rather than holding a week-long bearer.
+ */
 export const tokenLifetimes: Record<TokenKind, number> = {
-  merchant: 12 * 3600,
+  merchant: 8 * 3600,
   server: 30 * 24 * 3600,
-  platform: 7 * 24 * 3600,
+  platform: 24 * 3600,
   game: 24 * 3600,
   hero: 24 * 3600,
   store: 3600,

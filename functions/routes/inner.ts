@@ -9,6 +9,7 @@ import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile,
 import { AddWinBody, AddWinResult, GameRank, MAX_BOARD, RankQuery } from '../../core/rankings/models.js';
 import { innerVendorOps } from './vendor.js';
 import { innerRewardOps } from './rewards.js';
+import { innerAccessOps } from './access.js';
 import { merchantToken, scoreReportErrors } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
@@ -282,4 +283,5 @@ export const innerRoutes = defineGroup('inner', 'main', {
   },
   // Rewards (issue 5): reward table, history rank, history/test, sign_code, get_sign.
   ...innerRewardOps,
+  ...innerAccessOps,
 });
