@@ -67,3 +67,11 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
   }
   return Object.fromEntries([...causes].sort(([a], [b]) => a - b).map(([status, list]) => [status, list.join('; ')]));
 }
+
+/** The table of docs/security.md: every operation of every group with its policy (test/policy.test.ts keeps them equal). */
+export function policyTable(groups: readonly { group: string; ops: Record<string, OperationSpec> }[]): string {
+  const rows = groups.flatMap(({ group, ops }) =>
+    Object.values(ops).map((op) => `| ${group} | ${op.name} | ${op.method} ${op.path} | ${describePolicy(op.auth).replaceAll('|', '\\|')} |`),
+  );
+  return ['| group | operation | method path | policy |', '|---|---|---|---|', ...rows].join('\n');
+}
