@@ -10,22 +10,46 @@ import { diskFileStore } from '../../core/platform/files.js';
 import { LOCAL_STAGE } from '../../core/platform/stages.js';
 import { createTokenService, generateSigningJwk, type SigningJwk } from '../../core/platform/tokens.js';
 import { createClaimSigner, generateClaimKey } from '../../core/rewards/claim-key.js';
+import { ConflictEmulator } from './conflict-emulator.js';
+import { keepJournal, runJournalDir } from './transaction-journal.js';
 
 export interface LocalDeps extends Deps {
   endpoint: string;
+  /** The token key (the ring's current key). */
   signingKey: SigningJwk;
+  /** The vendor PaymentRequest key: a key of its own, never the token key. */
+  vendorKey: SigningJwk;
   filesDir: string;
   /** Moves the clock the deps see (token expiry, lockouts); `undefined` goes back to real time. */
   setNow(date: Date | undefined): void;
+  /** The emulated transaction conflict rule the deps' client runs under; undefined when turned off. */
+  conflicts?: ConflictEmulator;
+}
+
+/**
+ * The emulator every deps of this process shares unless told otherwise, as clients of one table share the
+ * service; in a test run it journals the transactions (test/support/transaction-journal.ts).
+ */
+let processEmulator: ConflictEmulator | undefined;
+function sharedEmulator(): ConflictEmulator {
+  if (!processEmulator) {
+    processEmulator = new ConflictEmulator();
+    const journal = runJournalDir();
+    if (journal) keepJournal(processEmulator, journal);
+  }
+  return processEmulator;
 }
 
 /**
  * Deps on a fresh table of a running DynamoDB Local, with a fresh signing key and a temporary file folder:
- * what every test file (test/support/deps.ts) and the bench (bench/fixtures.ts) run against.
+ * what every test file (test/support/deps.ts) and the bench (bench/fixtures.ts) run against. The client runs
+ * under DynamoDB's transaction conflict rule (test/support/conflict-emulator.ts), which DynamoDB Local does
+ * not apply, so that an item shared by concurrent transactions fails here as it would in production;
+ * `conflicts: false` turns it off, an emulator of its own isolates a test's counts.
  */
 export async function createLocalDeps(
   endpoint: string,
-  options: { stage?: string; production?: boolean; tablePrefix?: string; oauthProviders?: OAuthProvider[] } = {},
+  options: { stage?: string; production?: boolean; tablePrefix?: string; oauthProviders?: OAuthProvider[]; conflicts?: ConflictEmulator | false } = {},
 ): Promise<LocalDeps> {
   const table = `${options.tablePrefix ?? 'test'}-${randomUUID()}`;
   await ensureTable(endpoint, table);
@@ -33,20 +57,26 @@ export async function createLocalDeps(
   const now = () => current ?? new Date();
   const stage = options.stage ?? LOCAL_STAGE;
   const signingKey = await generateSigningJwk();
+  const vendorKey = await generateSigningJwk('vendor');
   const filesDir = mkdtempSync(join(tmpdir(), 'files-'));
+  const db = createDocumentClient({ endpoint });
+  const conflicts = options.conflicts === false ? undefined : (options.conflicts ?? sharedEmulator());
+  conflicts?.attach(db);
   return {
     stage,
     production: options.production ?? false,
-    db: createDocumentClient({ endpoint }),
+    db,
     table,
     files: diskFileStore(filesDir),
-    tokens: await createTokenService({ signingKey, issuer: `game-platform/${stage}`, now }),
+    tokens: await createTokenService({ signingKey, vendorKey, issuer: `game-platform/${stage}`, now }),
     idTokens: createIdTokenVerifier(options.oauthProviders ?? [], { now }),
     claims: await createClaimSigner(generateClaimKey()),
     now,
     endpoint,
     signingKey,
+    vendorKey,
     filesDir,
     setNow: (date) => (current = date),
+    conflicts,
   };
 }
