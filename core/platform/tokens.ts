@@ -1,18 +1,27 @@
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
-import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors, type JWK, type CryptoKey } from 'jose';
-import { unauthorized } from './errors.js';
+import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors, type JWK, type CryptoKey, type JWTHeaderParameters } from 'jose';
+import { AppError, unauthorized } from './errors.js';
 
 /**
- * Tokens of API.md: every token is an ES256 JWT signed with the stage's key. The audience says what kind of
- * token it is; a verifier names the audiences it accepts, so a token of one kind never passes for another.
+ * Tokens of API.md: every token is an ES256 JWT signed with the stage's token key. The audience says what kind
+ * of token it is; a verifier names the audiences it accepts, so a token of one kind never passes for another.
+ *
+ * Keys (docs/security.md "Key custody and rotation", README "Rotating the token key"): the stage's token keys
+ * are a ring, each key with a `kid`. The ring's `current` key signs; tokens are verified with the key their
+ * header's `kid` names among `current`, `next` (staged for the next rotation) and `previous` (retired from
+ * signing, kept until the tokens it signed have expired). JWKS publishes all three. A token whose `kid` is not in
+ * the ring (a retired key, another stage's key) is refused.
+ *
+ * Vendor PaymentRequests are signed with a key of their own (the VendorSigningKey secret), never with a token
+ * key: `vendor` below. A service without one answers vendor/signature with 503.
  */
 export type TokenKind = 'merchant' | 'server' | 'platform' | 'game' | 'hero' | 'store';
 
 /**
- * How long each kind lives, in seconds (docs/security.md "Token lifetimes"). Console sessions last a working
- * day. Server tokens are machine credentials a game server keeps: 30 days, revocable per merchant and checked
- * against the merchant's suspension on every use. Player tokens carry no revocation, so they live a day:
- * a client signs in again (a wallet signature or a zkLogin id_token) rather than holding a week-long bearer.
+ * How long each kind lives, in seconds (docs/security.md "Who holds which token"). Console sessions last a
+ * working day. Server tokens are machine credentials a game server keeps: 30 days, revocable per merchant and
+ * checked against the merchant's suspension on every use. Player tokens carry no revocation, so they live a
+ * day: a client signs in again (a wallet signature or a zkLogin id_token) rather than holding a week-long bearer.
  */
 export const tokenLifetimes: Record<TokenKind, number> = {
   merchant: 8 * 3600,
@@ -22,6 +31,9 @@ export const tokenLifetimes: Record<TokenKind, number> = {
   hero: 24 * 3600,
   store: 3600,
 };
+
+/** The longest a token lives: how long a rotated-out key stays in the ring as `previous` before it is retired. */
+export const longestTokenLifetime = (): number => Math.max(...Object.values(tokenLifetimes));
 
 export interface TokenClaims {
   kind: TokenKind;
@@ -42,51 +54,193 @@ export interface IssuedToken {
   expiresAt: string;
 }
 
+/**
+ * Signs vendor PaymentRequests for on-chain verification: ECDSA P-256 over SHA-256, as Sui Move's
+ * `ecdsa_r1::secp256r1_verify(signature, public_key, msg, 1)` checks it. The signature is r||s (64 bytes) with s
+ * normalised low, as Sui requires; the public key is compressed (33 bytes).
+ */
+export interface PaymentRequestSigner {
+  readonly kid: string;
+  /** The compressed public key (33 bytes): what the vendor's Move contract stores. */
+  readonly publicKey: Uint8Array;
+  sign(bytes: Uint8Array): Promise<Uint8Array>;
+}
+
 export interface TokenService {
+  /** Signs with the ring's current key; throws where the service holds only public keys (a verify-only function). */
   issue(kind: TokenKind, sub: string, claims?: Partial<Omit<TokenClaims, 'kind' | 'sub' | 'exp'>>): Promise<IssuedToken>;
-  /** Verifies signature, issuer, expiry and that the audience is one of `kinds`; throws a 401 otherwise. */
+  /** Verifies signature (by the key the header's kid names), issuer, expiry and that the audience is one of `kinds`; throws a 401 otherwise. */
   verify(token: string, kinds: readonly TokenKind[]): Promise<TokenClaims>;
-  /** The public key set published at /.well-known/jwks.json. */
+  /** The public key set published at /.well-known/jwks.json: the ring's current, next and previous keys. */
   jwks(): { keys: JWK[] };
+  /** The stage's vendor payment request signer (its own key); undefined where none is configured (vendor/signature is 503). */
+  readonly vendor?: PaymentRequestSigner;
   /**
-   * Signs bytes with the same key for on-chain verification: ECDSA P-256 over SHA-256, as Sui Move's
-   * `ecdsa_r1::secp256r1_verify(signature, public_key, msg, 1)` checks it. The signature is r||s (64 bytes)
-   * with s normalised low, as Sui requires; the public key is compressed (33 bytes).
+   * Signs bytes with the vendor key (never a token key), as `vendor.sign` does, and names its public key.
+   * Throws a 503 where no vendor key is configured.
    */
   signBytes(bytes: Uint8Array): Promise<{ signature: Uint8Array; publicKey: Uint8Array }>;
 }
 
-/** A private EC P-256 JWK with a `kid`, as kept in the stage's TokenSigningKey secret. */
+/** A private EC P-256 JWK with a `kid`, as kept in the stage's TokenSigningKey and VendorSigningKey secrets. */
 export type SigningJwk = JWK & { kid: string; d: string };
 
-export async function generateSigningJwk(): Promise<SigningJwk> {
+/** A public EC P-256 JWK with a `kid`, as JWKS publishes it. */
+export type PublicJwk = JWK & { kid: string };
+
+/**
+ * The stage's token keys. `current` signs; `next` is published ahead of the rotation that promotes it; `previous`
+ * verifies tokens it signed until they expire (its private part is not needed and not kept).
+ */
+export interface TokenKeyRing {
+  current: SigningJwk;
+  next?: SigningJwk;
+  previous?: PublicJwk;
+}
+
+export async function generateSigningJwk(purpose: 'token' | 'vendor' = 'token'): Promise<SigningJwk> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(privateKey);
-  const kid = `es256-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
+  const kid = `es256-${purpose === 'vendor' ? 'vendor-' : ''}${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
   return { ...jwk, kid, alg: 'ES256', use: 'sig' } as SigningJwk;
 }
 
+/** The public half of a P-256 JWK, as JWKS serves it: kty, crv, x, y, kid, alg, use. */
+export function publicJwk(jwk: JWK & { kid: string }): PublicJwk {
+  return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: jwk.kid, alg: 'ES256', use: 'sig' };
+}
+
+/** The keys of a ring in the order JWKS lists them: current, next, previous. */
+export function ringKeys(ring: TokenKeyRing): PublicJwk[] {
+  return [ring.current, ring.next, ring.previous].filter((key): key is PublicJwk => key !== undefined).map(publicJwk);
+}
+
+/**
+ * The ring of a TokenSigningKey setting: either one private JWK (the original form: that key alone, current) or
+ * `{"current": <private jwk>, "next": <private jwk>?, "previous": <public or private jwk>?}`. Errors name the
+ * problem, never the key material.
+ */
+export function parseTokenKeys(setting: string | object): TokenKeyRing {
+  let value: unknown = setting;
+  if (typeof setting === 'string') {
+    try {
+      value = JSON.parse(setting);
+    } catch {
+      throw new Error('token keys: expected a private ES256 JWK or a key ring {"current", "next"?, "previous"?} as JSON');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('token keys: expected a JSON object');
+  const object = value as Record<string, unknown>;
+  if ('kty' in object) return { current: privateKeyOf(object, 'token key') };
+  const unknown = Object.keys(object).filter((name) => !['current', 'next', 'previous'].includes(name));
+  if (unknown.length > 0) throw new Error(`token keys: unknown field ${unknown[0]}; a ring has current, next and previous`);
+  if (object.current === undefined) throw new Error('token keys: the ring has no current key');
+  const ring: TokenKeyRing = { current: privateKeyOf(object.current, 'current') };
+  if (object.next !== undefined) ring.next = privateKeyOf(object.next, 'next');
+  if (object.previous !== undefined) ring.previous = publicKeyOf(object.previous, 'previous');
+  const keys = ringKeys(ring);
+  if (new Set(keys.map((k) => k.kid)).size !== keys.length) throw new Error('token keys: two keys of the ring have the same kid');
+  if (new Set(keys.map((k) => k.x)).size !== keys.length) throw new Error('token keys: the same key appears twice in the ring');
+  return ring;
+}
+
+/** The VendorSigningKey setting: one private ES256 JWK with a kid; blank means none (vendor/signature is 503). */
+export function parseVendorKey(setting: string | undefined): SigningJwk | undefined {
+  if (!setting?.trim()) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(setting);
+  } catch {
+    throw new Error('vendor key: expected a private ES256 JWK as JSON');
+  }
+  return privateKeyOf(value, 'vendor key');
+}
+
+/** The ring as the secret's JSON (what the admin CLI prints for `npx sst secret set TokenSigningKey`). */
+export function serializeTokenKeys(ring: TokenKeyRing): string {
+  return JSON.stringify({ current: ring.current, ...(ring.next ? { next: ring.next } : {}), ...(ring.previous ? { previous: ring.previous } : {}) });
+}
+
+/**
+ * One step of the rotation procedure (README "Rotating the token key"), from the ring deployed now to the next:
+ * - `next`: generate a key and publish it as `next` (it does not sign yet). Deploy, then wait for JWKS caches.
+ * - `promote`: `next` becomes `current` and signs; the old current becomes `previous` (public half only) and keeps
+ *   verifying the tokens it signed. Refused while a `previous` is still in the ring: its tokens may be live.
+ * - `retire`: drop `previous`, once the longest token lifetime has passed since `promote`: its tokens are refused.
+ * - `replace`: a compromised key: a new current and nothing else; every token issued so far is refused.
+ */
+export type RotationStep = 'next' | 'promote' | 'retire' | 'replace';
+export const rotationSteps: readonly RotationStep[] = ['next', 'promote', 'retire', 'replace'];
+
+export async function rotateTokenKeys(ring: TokenKeyRing, step: RotationStep, generate = () => generateSigningJwk()): Promise<TokenKeyRing> {
+  switch (step) {
+    case 'next':
+      if (ring.next) throw new Error(`rotate: key ${ring.next.kid} is staged as next already; promote it first`);
+      return { ...ring, next: await generate() };
+    case 'promote':
+      if (!ring.next) throw new Error('rotate: no next key to promote; run the next step and deploy it first');
+      if (ring.previous) throw new Error(`rotate: key ${ring.previous.kid} is still the previous key; retire it first, once the tokens it signed have expired`);
+      return { current: ring.next, previous: publicJwk(ring.current) };
+    case 'retire':
+      if (!ring.previous) throw new Error('rotate: no previous key to retire');
+      return { current: ring.current, ...(ring.next ? { next: ring.next } : {}) };
+    case 'replace':
+      return { current: await generate() };
+  }
+}
+
+/**
+ * A token service for a key ring (`signingKey`: a ring, or one private JWK as before), or a verify-only one for
+ * public keys alone (`verifyKeys`, what the TokenPublicKeys link gives functions that never issue tokens).
+ * `vendorKey`, when given, signs vendor PaymentRequests; it must not be one of the token keys.
+ */
 export async function createTokenService(options: {
-  signingKey: SigningJwk;
+  signingKey?: SigningJwk | TokenKeyRing;
+  verifyKeys?: readonly JWK[];
+  vendorKey?: SigningJwk;
   issuer: string;
   now?: () => Date;
 }): Promise<TokenService> {
-  const { signingKey, issuer } = options;
+  const { issuer } = options;
   const now = options.now ?? (() => new Date());
-  if (!signingKey.kid || !signingKey.d) throw new Error('token signing key must be a private JWK with a kid');
-  const privateKey = (await importJWK(signingKey, 'ES256')) as CryptoKey;
-  const { d: _private, ...publicJwk } = signingKey;
-  const publicKey = (await importJWK(publicJwk, 'ES256')) as CryptoKey;
-  const nodeKey = createPrivateKey({ key: signingKey as import('node:crypto').JsonWebKey, format: 'jwk' });
-  const compressedPublicKey = compress(signingKey);
-  const publishedKey: JWK = { kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x, y: publicJwk.y, kid: signingKey.kid, alg: 'ES256', use: 'sig' };
+  let signing: SigningJwk | undefined;
+  let published: PublicJwk[];
+  if (options.signingKey) {
+    const ring = 'current' in options.signingKey ? parseTokenKeys(options.signingKey as object) : { current: privateKeyOf(options.signingKey, 'token key') };
+    signing = ring.current;
+    published = ringKeys(ring);
+  } else if (options.verifyKeys) {
+    published = options.verifyKeys.map((key, i) => publicKeyOf(key, `verify key ${i}`));
+  } else {
+    throw new Error('token service: needs a signing key ring or the public keys to verify with');
+  }
+  if (published.length === 0) throw new Error('token service: no keys');
+
+  const verifyKeys = new Map<string, CryptoKey>();
+  for (const key of published) verifyKeys.set(key.kid, (await importJWK(key, 'ES256')) as CryptoKey);
+  const privateKey = signing ? ((await importJWK(signing, 'ES256')) as CryptoKey) : undefined;
+  const keyOf = (header: JWTHeaderParameters) => {
+    const key = header.kid === undefined ? undefined : verifyKeys.get(header.kid);
+    if (!key) throw new errors.JWKSNoMatchingKey();
+    return key;
+  };
+
+  let vendor: PaymentRequestSigner | undefined;
+  if (options.vendorKey) {
+    const vendorKey = privateKeyOf(options.vendorKey, 'vendor key');
+    if (published.some((key) => key.x === vendorKey.x && key.y === vendorKey.y)) {
+      throw new Error('vendor key: must be a key of its own, not one of the token keys');
+    }
+    vendor = paymentRequestSigner(vendorKey);
+  }
 
   return {
     async issue(kind, sub, claims = {}) {
+      if (!signing || !privateKey) throw new Error('token service: this function holds only the public token keys and cannot issue tokens');
       const iat = Math.floor(now().getTime() / 1000);
       const exp = iat + tokenLifetimes[kind];
       const token = await new SignJWT({ ...claims })
-        .setProtectedHeader({ alg: 'ES256', kid: signingKey.kid, typ: 'JWT' })
+        .setProtectedHeader({ alg: 'ES256', kid: signing.kid, typ: 'JWT' })
         .setIssuer(issuer)
         .setAudience(kind)
         .setSubject(sub)
@@ -98,7 +252,7 @@ export async function createTokenService(options: {
 
     async verify(token, kinds) {
       try {
-        const { payload } = await jwtVerify(token, publicKey, {
+        const { payload } = await jwtVerify(token, keyOf, {
           algorithms: ['ES256'],
           issuer,
           audience: [...kinds],
@@ -116,14 +270,46 @@ export async function createTokenService(options: {
     },
 
     jwks() {
-      return { keys: [publishedKey] };
+      return { keys: published.map((key) => ({ ...key })) };
     },
 
+    vendor,
+
     async signBytes(bytes) {
-      const der = sign('sha256', bytes, { key: nodeKey, dsaEncoding: 'ieee-p1363' });
-      return { signature: lowS(new Uint8Array(der)), publicKey: compressedPublicKey };
+      if (!vendor) throw vendorKeyMissing();
+      return { signature: await vendor.sign(bytes), publicKey: vendor.publicKey };
     },
   };
+}
+
+/** The answer where a stage has no VendorSigningKey: vendor/signature is off. */
+export const vendorKeyMissing = () => new AppError(503, 'vendor payment signing is not configured on this stage');
+
+/** A PaymentRequestSigner of a private P-256 JWK. */
+export function paymentRequestSigner(jwk: SigningJwk): PaymentRequestSigner {
+  const nodeKey = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+  return {
+    kid: jwk.kid,
+    publicKey: compressedPublicKey(jwk),
+    sign: async (bytes) => lowS(new Uint8Array(sign('sha256', bytes, { key: nodeKey, dsaEncoding: 'ieee-p1363' }))),
+  };
+}
+
+function privateKeyOf(value: unknown, label: string): SigningJwk {
+  const key = publicKeyOf(value, label) as SigningJwk;
+  if (typeof (value as JWK).d !== 'string' || !(value as JWK).d) throw new Error(`${label}: expected a private JWK (with d)`);
+  return { ...key, d: (value as JWK).d! };
+}
+
+function publicKeyOf(value: unknown, label: string): PublicJwk {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${label}: expected a JWK object`);
+  const jwk = value as JWK;
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') {
+    throw new Error(`${label}: expected an EC P-256 (ES256) JWK`);
+  }
+  if (typeof jwk.kid !== 'string' || !jwk.kid) throw new Error(`${label}: the key has no kid`);
+  if (jwk.alg !== undefined && jwk.alg !== 'ES256') throw new Error(`${label}: alg must be ES256`);
+  return publicJwk(jwk as JWK & { kid: string });
 }
 
 /** The order of P-256's group: a signature (r, s) and (r, n - s) are both valid; Sui accepts only s <= n/2. */
@@ -136,7 +322,8 @@ function lowS(signature: Uint8Array): Uint8Array {
   return Uint8Array.from([...signature.subarray(0, 32), ...flipped]);
 }
 
-function compress(jwk: JWK): Uint8Array {
+/** The compressed (33-byte) form of a P-256 public key. */
+export function compressedPublicKey(jwk: JWK): Uint8Array {
   const x = Buffer.from(jwk.x!, 'base64url');
   const y = Buffer.from(jwk.y!, 'base64url');
   return Uint8Array.from([y[y.length - 1]! % 2 === 0 ? 0x02 : 0x03, ...x]);

@@ -4,12 +4,13 @@ import { formatUnits } from '../payments/money.js';
 import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict, notFound } from '../platform/errors.js';
-import type { TokenClaims } from '../platform/tokens.js';
+import { vendorKeyMissing, type TokenClaims } from '../platform/tokens.js';
 import type { PaymentSignature } from './models.js';
 
 /**
- * vendor/signature: a payment request for a pending pay order, signed with the stage's key so the vendor's
- * Move contract can check it before taking the payment:
+ * vendor/signature: a payment request for a pending pay order, signed with the stage's vendor key (the
+ * VendorSigningKey secret, `vendor-key.json` in DATA_DIR locally; a key of its own, never a token key) so the
+ * vendor's Move contract can check it before taking the payment:
  *
  *   public struct PaymentRequest has drop { bill_no: String, amount: u64, recipient: address,
  *                                           coin_type: String, expires_at_ms: u64 }
@@ -17,7 +18,8 @@ import type { PaymentSignature } from './models.js';
  *
  * (hash 1 = SHA-256). `coin_type` is in the form `type_name::get<T>().into_string()` renders
  * (64 hex digits without 0x), so the contract compares it with the paid coin's type as bytes.
- * `expires_at_ms` is 10 minutes on, compared with `clock.timestamp_ms()`.
+ * `expires_at_ms` is 10 minutes on, compared with `clock.timestamp_ms()`. A stage without a vendor key answers 503
+ * before reading anything.
  */
 export const PAYMENT_REQUEST_TTL_MS = 10 * 60_000;
 
@@ -31,6 +33,8 @@ export interface PaymentRequest {
 }
 
 export async function signPaymentRequest(deps: Deps, caller: TokenClaims, billNo: string): Promise<PaymentSignature> {
+  const signer = deps.tokens.vendor;
+  if (!signer) throw vendorKeyMissing();
   const orderId = orderIdOfBill(billNo);
   const order = orderId === undefined ? undefined : (await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }))).Item;
   // Another player's order is as unknown as a missing one.
@@ -45,14 +49,14 @@ export async function signPaymentRequest(deps: Deps, caller: TokenClaims, billNo
     expires_at_ms: deps.now().getTime() + PAYMENT_REQUEST_TTL_MS,
   };
   const message = await paymentRequestBytes(request);
-  const { signature, publicKey } = await deps.tokens.signBytes(message);
+  const signature = await signer.sign(message);
   return {
     ...request,
     amount: formatUnits(request.amount, order.precison as number),
     amount_base: request.amount,
     message: Buffer.from(message).toString('hex'),
     signature: Buffer.from(signature).toString('base64'),
-    public_key: Buffer.from(publicKey).toString('base64'),
+    public_key: Buffer.from(signer.publicKey).toString('base64'),
     scheme: 'secp256r1-sha256',
   };
 }

@@ -1,29 +1,96 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Resource } from 'sst/resource';
 import { ensureAccount, type Role } from '../../core/merchants/accounts.js';
 import { createDocumentClient } from '../../core/platform/db.js';
 import type { Deps } from '../../core/platform/deps.js';
-import { generateSigningJwk } from '../../core/platform/tokens.js';
+import {
+  compressedPublicKey,
+  generateSigningJwk,
+  parseTokenKeys,
+  ringKeys,
+  rotateTokenKeys,
+  rotationSteps,
+  serializeTokenKeys,
+  type RotationStep,
+  type TokenKeyRing,
+} from '../../core/platform/tokens.js';
 
 /**
- * Operator commands (`npm run admin -- <command>`):
+ * Operator commands (`npm run admin -- <command>`). Key material goes to stdout only, for `npx sst secret set`
+ * to read from stdin; what the operator reads (kids, public keys) goes to stderr.
  *
  *   create-account --email E --password P [--role admin] [--table T] [--endpoint URL]
  *       Creates a merchant console account in a stage's table. Run it inside `npx sst shell --stage NAME`
  *       so the stage's linked table is found, or name the table (and DynamoDB Local's endpoint) yourself.
  *   generate-signing-key
- *       Prints a new ES256 private JWK for `npx sst secret set TokenSigningKey '<json>' --stage NAME`.
+ *       Prints a new token key ring `{"current": <ES256 private JWK>}` for `npx sst secret set TokenSigningKey`.
+ *   generate-vendor-key
+ *       Prints a new ES256 private JWK for `npx sst secret set VendorSigningKey`; stderr shows the compressed
+ *       public key the vendors' Move contracts hold.
+ *   rotate-signing-key --step next|promote|retire|replace [--from FILE|-]
+ *       Reads the stage's TokenSigningKey (a file, stdin with `-`, or by default the linked secret inside
+ *       `npx sst shell --stage NAME`) and prints the ring of the next rotation step (README "Rotating the token key").
  */
 const usage = `usage:
   npm run admin -- create-account --email E --password P [--role merchant|admin] [--table T] [--endpoint URL]
-  npm run admin -- generate-signing-key`;
+  npm run admin -- generate-signing-key
+  npm run admin -- generate-vendor-key
+  npm run admin -- rotate-signing-key --step ${rotationSteps.join('|')} [--from FILE|-]`;
+
+const note = (line: string) => process.stderr.write(`${line}\n`);
+
+async function keyCommand(command: string, rest: string[]): Promise<boolean> {
+  if (command === 'generate-signing-key') {
+    const ring: TokenKeyRing = { current: await generateSigningJwk() };
+    console.log(serializeTokenKeys(ring));
+    note(`token key ring: current ${ring.current.kid}`);
+    return true;
+  }
+  if (command === 'generate-vendor-key') {
+    const key = await generateSigningJwk('vendor');
+    console.log(JSON.stringify(key));
+    const publicKey = Buffer.from(compressedPublicKey(key));
+    note(`vendor key ${key.kid}: public key (compressed P-256) hex ${publicKey.toString('hex')} base64 ${publicKey.toString('base64')}`);
+    return true;
+  }
+  if (command === 'rotate-signing-key') {
+    const { values } = parseArgs({ args: rest, options: { step: { type: 'string' }, from: { type: 'string' } } });
+    const step = values.step as RotationStep;
+    if (!rotationSteps.includes(step)) throw new Error(`--step must be one of ${rotationSteps.join(', ')}\n${usage}`);
+    const ring = await rotateTokenKeys(parseTokenKeys(await currentTokenKeys(values.from)), step);
+    console.log(serializeTokenKeys(ring));
+    note(`token key ring after ${step}: ${describeRing(ring)}`);
+    return true;
+  }
+  return false;
+}
+
+/** The TokenSigningKey value: from a file, stdin (`-`), or the linked secret (inside `npx sst shell`). */
+async function currentTokenKeys(from: string | undefined): Promise<string> {
+  if (from === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  if (from) return readFile(from, 'utf8');
+  try {
+    return (Resource as unknown as { TokenSigningKey: { value: string } }).TokenSigningKey.value;
+  } catch {
+    throw new Error('no TokenSigningKey: run inside `npx sst shell --stage NAME -- npm run -s admin -- …`, or pass --from FILE (or - for stdin)');
+  }
+}
+
+function describeRing(ring: TokenKeyRing): string {
+  const [current, ...others] = ringKeys(ring);
+  return [`current ${current!.kid}`, ring.next ? `next ${ring.next.kid}` : '', ring.previous ? `previous ${ring.previous.kid}` : '']
+    .filter(Boolean)
+    .join(', ') + (others.length === 0 ? ' (no other key: tokens of any other key are refused)' : '');
+}
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
-  if (command === 'generate-signing-key') {
-    console.log(JSON.stringify(await generateSigningJwk()));
-    return;
-  }
+  if (command && (await keyCommand(command, rest))) return;
   if (command !== 'create-account') throw new Error(usage);
   const { values } = parseArgs({
     args: rest,

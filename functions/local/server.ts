@@ -15,7 +15,7 @@ import { createTokenService } from '../../core/platform/tokens.js';
 import { createAllApps } from '../apps.js';
 import { ensureTable, startDynamoLocal } from './dynamo.js';
 import { seedLocal } from './seed.js';
-import { localSigningKey } from './signing-key.js';
+import { localSigningKey, localVendorKey } from './signing-key.js';
 import { localClaimKey } from './claim-key.js';
 
 /**
@@ -56,7 +56,8 @@ try {
     db: createDocumentClient({ endpoint: dynamo.endpoint }),
     table,
     files,
-    tokens: await createTokenService({ signingKey: await localSigningKey(dataDir), issuer: `game-platform/${stage}`, now }),
+    // The token keys and the vendor PaymentRequest key: separate keys, each kept in DATA_DIR (signing-key.ts).
+    tokens: await createTokenService({ signingKey: await localSigningKey(dataDir), vendorKey: await localVendorKey(dataDir), issuer: `game-platform/${stage}`, now }),
     // OAUTH_PROVIDERS: the providers zkLogin and social binding accept (JSON, see docs/api.md); none by default.
     idTokens: createIdTokenVerifier(parseOAuthProviders(process.env.OAUTH_PROVIDERS), { now }),
     // CHAIN_CONFIG: the chain node and payment event type (JSON, see docs/api.md); unset turns chain features off.

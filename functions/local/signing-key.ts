@@ -1,19 +1,39 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateSigningJwk, type SigningJwk } from '../../core/platform/tokens.js';
+import { generateSigningJwk, parseTokenKeys, parseVendorKey, type SigningJwk, type TokenKeyRing } from '../../core/platform/tokens.js';
 
 /**
- * The local server's token key: generated on first start and kept in the data folder (readable by its owner
- * only) so that tokens stay valid across restarts. Deployed stages use the TokenSigningKey secret instead.
+ * The local server's keys, each generated on first start and kept in the data folder (readable by its owner only)
+ * so that tokens and signatures stay valid across restarts. Deployed stages use the TokenSigningKey and
+ * VendorSigningKey secrets instead.
+ *
+ * `signing-key.json` holds the token keys in either form the secret takes (one private JWK, or the ring
+ * `{"current", "next"?, "previous"?}`), so a ring made by `npm run admin -- rotate-signing-key` can be tried
+ * locally by writing it there. `vendor-key.json` holds the vendor PaymentRequest key, a key of its own.
  */
-export async function localSigningKey(dataDir: string): Promise<SigningJwk> {
-  const path = join(dataDir, 'signing-key.json');
+export async function localSigningKey(dataDir: string): Promise<TokenKeyRing> {
+  return parseTokenKeys(await keyFile(join(dataDir, 'signing-key.json'), dataDir, 'token'));
+}
+
+export async function localVendorKey(dataDir: string): Promise<SigningJwk> {
+  return parseVendorKey(await keyFile(join(dataDir, 'vendor-key.json'), dataDir, 'vendor'))!;
+}
+
+/** The file's text; a new key written there first if there is no file (a file that does not parse is an error, not replaced). */
+async function keyFile(path: string, dataDir: string, purpose: 'token' | 'vendor'): Promise<string> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as SigningJwk;
-  } catch {
-    const key = await generateSigningJwk();
-    await mkdir(dataDir, { recursive: true });
-    await writeFile(path, JSON.stringify(key), { mode: 0o600 });
-    return key;
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const text = JSON.stringify(await generateSigningJwk(purpose));
+  await mkdir(dataDir, { recursive: true });
+  try {
+    // `wx`: two servers starting on one folder never overwrite each other's key.
+    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+    return text;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readFile(path, 'utf8');
   }
 }
