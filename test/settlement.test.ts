@@ -220,7 +220,7 @@ describe('settleSeason', () => {
     const first = await settleSeason(deps, game.code, pastWeek());
     expect(first).toMatchObject({ board: null, entries: 0, settled_now: true });
     // A table set afterwards does not reopen the settled season.
-    await setRewardTable(deps, game.owner.claims, RewardTableSave.parse({ game_code: game.code, rewards: [{ rank: 1, amount: 1 }] }));
+    await setRewardTable(deps, RewardTableSave.parse({ game_code: game.code, rewards: [{ rank: 1, amount: 1 }] }));
     const again = await settleSeason(deps, game.code, pastWeek());
     expect(again).toEqual({ ...first, settled_now: false });
     expect((await historyOf(game.code, 1, pastWeek().range)).body.data).toEqual([]);

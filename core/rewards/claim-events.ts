@@ -9,14 +9,16 @@ import { historyEntryKey } from './keys.js';
 import { HistoryStatus } from './models.js';
 
 /**
- * Claims paid on chain. The reward contract emits, when it pays a signed claim, an event of the stage's
- * `claimEventType` (chain settings) whose fields are those of the signed RewardClaim:
- *   history_id: u64, recipient: address, amount: u64, nonce: u64
- * (u64s as the node renders them: decimal text; a JSON number is accepted too). Any other field is ignored.
- * The indexer hands each such event to recordClaimEvent, which moves the entry from 1 (claim signed) to 2
- * (claimed on chain) when the event matches the signed claim (recipient, amount and nonce). It is
- * idempotent: an entry already at 2 is left as it is. An event that matches no signed claim is logged and
- * skipped (never fatal: the indexer moves on).
+ * Claims paid on chain. The reward verifier (docs/claims.md) emits, when it pays a signed claim, an event of
+ * the stage's `claimEventType` (chain settings) with these fields of the signed RewardClaim:
+ *   game: ID, history_id: u64, recipient: address, amount: u64, nonce: u64
+ * (u64s as the node renders them: decimal text; a JSON number is accepted too; `game` as 0x hex). Any other
+ * field is ignored. The indexer hands each such event to recordClaimEvent, which moves the entry from 1 (claim
+ * signed) to 2 (claimed on chain) when the event matches the entry's signed claim: its game object, recipient
+ * and amount, and a nonce signed for the entry (the current claim's or one it replaced after expiry: an old
+ * claim redeemed just before it expired is still a payment of the entry). It is idempotent: an entry already
+ * at 2 is left as it is. An event that matches no signed claim (another game's object among them) is logged
+ * and skipped (never fatal: the indexer moves on).
  */
 
 /** The handlers of claim events: the stage's claimEventType -> recordClaimEvent (none when it is unset). */
@@ -31,6 +33,8 @@ export function claimHandlers(deps: Pick<Deps, 'chain'>): Record<string, EventHa
 }
 
 export interface ClaimEvent {
+  /** The verifier's game object, 0x + 64 hex. */
+  game: string;
   historyId: number;
   recipient: string;
   amount: string;
@@ -50,6 +54,8 @@ function readU64(value: unknown): string | undefined {
 /** The claim an event records, or the reason it is not one. */
 export function parseClaimEvent(event: ChainEvent): ClaimEvent | string {
   const json = event.parsedJson;
+  const game = normalizeAddress(json.game);
+  if (!game) return 'game: expected the game object id';
   const id = readU64(json.history_id);
   if (id === undefined || BigInt(id) > BigInt(Number.MAX_SAFE_INTEGER) || id === '0') return 'history_id: expected a u64 history id';
   const recipient = normalizeAddress(json.recipient);
@@ -58,7 +64,7 @@ export function parseClaimEvent(event: ChainEvent): ClaimEvent | string {
   if (amount === undefined) return 'amount: expected a u64';
   const nonce = readU64(json.nonce);
   if (nonce === undefined) return 'nonce: expected a u64';
-  return { historyId: Number(id), recipient, amount, nonce };
+  return { game, historyId: Number(id), recipient, amount, nonce };
 }
 
 export type ClaimOutcome = 'claimed' | 'already-claimed' | 'skipped';
@@ -77,7 +83,8 @@ export async function recordClaimEvent(deps: Pick<IndexerDeps, 'db' | 'table' | 
         TableName: deps.table,
         Key: historyEntryKey(claim.historyId),
         UpdateExpression: 'SET #status = :claimed, claimed_tx = :tx, claimed_event_seq = :seq, claimed_at = :now',
-        ConditionExpression: '#status = :signed AND claim.recipient = :recipient AND claim.amount = :amount AND claim.nonce = :nonce',
+        ConditionExpression:
+          '#status = :signed AND claim.game = :game AND claim.recipient = :recipient AND claim.amount = :amount AND (claim.nonce = :nonce OR contains(claim_nonces, :nonce))',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':claimed': HistoryStatus.claimed,
@@ -85,6 +92,7 @@ export async function recordClaimEvent(deps: Pick<IndexerDeps, 'db' | 'table' | 
           ':tx': event.txDigest,
           ':seq': event.eventSeq,
           ':now': deps.now().toISOString(),
+          ':game': claim.game,
           ':recipient': claim.recipient,
           ':amount': claim.amount,
           ':nonce': claim.nonce,

@@ -97,13 +97,24 @@ export const ClaimSignature = z.lazy(() => z.object({
   amount: z.string(),
   /** Decimal text of a u64. */
   nonce: z.string(),
-  /** The signed bytes (BCS of RewardClaim), hex. */
+  /** The signed bytes (BCS of RewardClaim, docs/claims.md), hex. */
   message: z.string(),
   /** Ed25519 signature, 64 bytes, base64. */
   signature: z.string(),
   /** The stage's claim public key, 32 bytes, base64. */
   public_key: z.string(),
   scheme: z.literal('ed25519'),
+  /**
+   * Where the claim may be redeemed, and until when (the RewardClaim fields chain, game, coin_type and
+   * expires_at_ms). Absent only on a claim signed before claims named their game; sign_code renews such a claim.
+   */
+  chain: z.optional(z.string()),
+  /** The game's on-chain object (its object_id), 0x + 64 hex. */
+  game: z.optional(z.string()),
+  /** The payout coin as `std::type_name` renders it (64 hex digits without 0x), e.g. `0000…0002::sui::SUI`. */
+  coin_type: z.optional(z.string()),
+  /** Milliseconds since the epoch; the verifier refuses the claim from then on (the chain's Clock). */
+  expires_at_ms: z.optional(z.int()),
 }));
 export type ClaimSignature = z.infer<typeof ClaimSignature>;
 

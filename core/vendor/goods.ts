@@ -1,16 +1,12 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
-import { merchantKey } from '../merchants/merchants.js';
-import { MerchantStatus, type Merchant } from '../merchants/models.js';
-import { assertOwner, projectKey, type StoredProject } from '../payments/projects.js';
+import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
-import { forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import type { Goods, GoodsCreate } from './models.js';
-import { readItems } from './reads.js';
 
 /**
  * Vendor goods: a catalogue per project, managed by the project's owner merchant, paid in tickets.
@@ -31,13 +27,9 @@ export const toGoods = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, ac
   goods as unknown as Goods;
 
 export async function createGoods(deps: Deps, caller: TokenClaims, input: z.infer<typeof GoodsCreate>): Promise<Goods> {
-  // The merchant and the project in one request; then requireMerchant's and ownedProject's checks, in their order.
-  const [merchantItem, projectItem] = await readItems(deps, [merchantKey(caller.sub), projectKey(input.projectName)]);
-  const merchant = merchantItem as Merchant | undefined;
-  if (!merchant) throw notFound('this account has no merchant yet: create one with POST /merchant/create');
-  // As with games: a suspended merchant builds no catalogue.
-  if (merchant.status === MerchantStatus.suspended) throw forbidden('merchant is suspended');
-  assertOwner(projectItem as StoredProject | undefined, caller, input.projectName, 'projectName');
+  // The authorization layer has checked the project is the caller's and the merchant not suspended (the route's
+  // policy); the merchant is read for its id.
+  const merchant = await requireMerchant(deps, caller.sub);
   const now = deps.now().toISOString();
   const goods: StoredGoods = { id: await nextId(deps, 'goods'), ...input, merchant_id: merchant.id, accountId: caller.sub, created_at: now, updated_at: now };
   await deps.db.send(

@@ -19,7 +19,7 @@ import { merchantToken, platformToken } from './errors.js';
 
 
 const claimDescription =
-  'The message is the BCS of the Move struct `RewardClaim {history_id: u64, recipient: address, amount: u64, nonce: u64}` (56 bytes; `amount` is the entry\'s reward_amount in base units of the payout coin; `recipient` the entry\'s wallet_address, else the caller\'s account address; `nonce` a random u64 drawn once per entry). `signature` is Ed25519 (64 bytes) of the message itself with the stage\'s claim key, `public_key` that key (32 bytes): a contract checks it with `sui::ed25519::ed25519_verify(&signature, &public_key, &message)`.';
+  'The message is the BCS of the Move struct `RewardClaim {chain: String, game: ID, coin_type: String, history_id: u64, recipient: address, amount: u64, nonce: u64, expires_at_ms: u64}` (docs/claims.md): `chain` the network the stage pays on (e.g. `sui:mainnet`), `game` the on-chain object of the entry\'s game (its `object_id`), `coin_type` the payout coin as `std::type_name` renders it, `amount` the entry\'s reward_amount in base units of that coin, `recipient` the entry\'s wallet_address, else the caller\'s account address (the verifier pays only that sender), `nonce` a random u64 of this signing, `expires_at_ms` one hour after signing; the answer repeats these fields. `signature` is Ed25519 (64 bytes) of the message itself with the stage\'s claim key, `public_key` that key (32 bytes): the game\'s verifier checks it with `sui::ed25519::ed25519_verify(&signature, &public_key, &message)`, then the chain, its own game object, its coin type, the expiry against the Clock, and pays each history_id once.';
 
 /**
  * Rewards of finished seasons in the inner group (issue 5 items 3-5): the reward table (console operations of
@@ -92,7 +92,7 @@ export const innerRewardOps = {
     path: '/merchant/sign/code',
     auth: allow(['platform'], [owns.record('body.id', 'history entry', 'platform_player_id')], { movesValue: true }),
     summary: "Sign the claim of one of the caller's history rewards",
-    description: `${claimDescription} The entry moves from status 0 to 1; signing again answers the same signature (same nonce).`,
+    description: `${claimDescription} The entry moves from status 0 to 1; signing again answers the same signature (same nonce) while it is valid, and after it is paid (status 2). Once it has expired unpaid (status 1), signing again signs a fresh claim of the same terms (chain, game, coin, recipient, amount) with a new nonce and expiry: both name the same verifier, which pays the history_id once.`,
     body: ClaimBody,
     status: 200,
     envelope: 'merchant',
@@ -102,7 +102,7 @@ export const innerRewardOps = {
       ...platformToken,
       403: "the entry is another player's",
       404: 'no history entry with that id',
-      409: 'the entry has no reward (reward_amount 0), or no wallet address is known to pay it to',
+      409: "the entry has no reward (reward_amount 0), no wallet address is known to pay it to, or its game has no object_id (the on-chain object a claim names)",
       503: 'the stage has no claim key configured',
     },
   },
@@ -112,7 +112,7 @@ export const innerRewardOps = {
     path: '/merchant/sign',
     auth: allow(['platform'], [owns.record('query.id', 'history entry', 'platform_player_id')]),
     summary: "The signed claim of one of the caller's history rewards, again",
-    description: `What sign_code answered for the entry. ${claimDescription}`,
+    description: `What sign_code stored for the entry, expired or not (compare \`expires_at_ms\`; sign_code renews an expired unpaid claim). ${claimDescription}`,
     query: ClaimQuery,
     status: 200,
     envelope: 'merchant',

@@ -1,12 +1,15 @@
 import { addWin } from '../../core/rankings/reports.js';
 import { AddWinBody } from '../../core/rankings/models.js';
 import { weekOf, monthOf, type Season } from '../../core/rankings/seasons.js';
+import { updateGame } from '../../core/games/games.js';
+import { GameUpdate } from '../../core/games/models.js';
 import { setRewardTable } from '../../core/rewards/table.js';
 import { RewardTableSave } from '../../core/rewards/models.js';
 import type { Deps } from '../../core/platform/deps.js';
 import { queryItems } from '../../core/platform/query.js';
 import type { TestDeps } from './deps.js';
 import { gameWithServer } from './rankings.js';
+import { randomAddress } from './sui-node.js';
 
 /**
  * Fixtures of the rewards tests: scores put into PAST seasons through the real addWin (the clock of the deps is
@@ -31,6 +34,21 @@ export async function rewardGame(deps: TestDeps, rewards?: { rank: number; amoun
   const game = await gameWithServer(deps);
   if (rewards) await setRewardTable(deps, game.owner.claims, RewardTableSave.parse({ game_code: game.code, board, rewards }));
   return game;
+}
+
+/**
+ * A rewardGame whose merchant registered the game's on-chain object (`object_id`, the object a claim names and
+ * its verifier is); `objectId: null` leaves it unset (sign_code refuses such a game's claims).
+ */
+export async function claimableGame(deps: TestDeps, rewards: { rank: number; amount: number }[], objectId: string | null = randomAddress()) {
+  const game = await rewardGame(deps, rewards);
+  if (objectId !== null) await setGameObject(deps, game, objectId);
+  return { ...game, objectId };
+}
+
+/** What the merchant's update_single_game does: sets (or with '' clears) the game's object_id. */
+export async function setGameObject(deps: Deps, game: { code: string; owner: { claims: Parameters<typeof updateGame>[1] } }, objectId: string) {
+  await updateGame(deps, game.owner.claims, GameUpdate.parse({ code: game.code, object_id: objectId }));
 }
 
 /**
