@@ -32,7 +32,7 @@ export interface Points {
 /** A game of an active merchant, with the merchant's claims (for the domain calls) and server token. */
 export async function rewardGame(deps: TestDeps, rewards?: { rank: number; amount: number }[], board: 'wins' | 'kills' = 'wins') {
   const game = await gameWithServer(deps);
-  if (rewards) await setRewardTable(deps, game.owner.claims, RewardTableSave.parse({ game_code: game.code, board, rewards }));
+  if (rewards) await setRewardTable(deps, RewardTableSave.parse({ game_code: game.code, board, rewards }));
   return game;
 }
 
