@@ -9,8 +9,8 @@ import type { chainRewardOps, innerRewardOps } from './routes/rewards.js';
 
 /** Reward operations of the inner group, spread into its handlers. Routes only translate HTTP to core/rewards. */
 export const innerRewardHandlers: Handlers<RouteGroup<typeof innerRewardOps>> = {
-  reward_table_set: ({ deps, auth, body }) => setRewardTable(deps, body),
-  reward_table_get: ({ deps, auth, query }) => rewardTableOf(deps, query.game_code),
+  reward_table_set: ({ deps, body }) => setRewardTable(deps, body),
+  reward_table_get: ({ deps, query }) => rewardTableOf(deps, query.game_code),
   history_rank: ({ deps, query }) => seasonHistory(deps, query.game_code, seasonNamed(query.season_type, query.season_range, 'query.season_range')),
   history_test: async ({ deps, body }) => {
     if (deps.production) throw forbidden('history/test is refused on production stages');

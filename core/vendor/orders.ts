@@ -10,6 +10,7 @@ import { debitItems } from '../tickets/balances.js';
 import { findGoods, goodsKey, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { readItems } from './reads.js';
+import { ownedRecord } from '../access/records.js';
 
 /**
  * Vendor goods orders, paid from the user's ticket balance of the goods' (project, level). The debit, the
@@ -96,8 +97,7 @@ export async function orderByOuterId(deps: Deps, caller: TokenClaims, outerOrder
 export async function orderByTraceKey(deps: Deps, caller: TokenClaims, key: string): Promise<VendorOrder> {
   const traced = await deps.db.send(new GetCommand({ TableName: deps.table, Key: traceKey(key), ConsistentRead: true }));
   const order = traced.Item && (await orderOf(deps, traced.Item));
-  if (!order || order.accountId !== caller.sub) throw notFound('key: no order with that trace key');
-  return toOrder(order);
+  return toOrder(ownedRecord(order as (StoredOrder & Record<string, unknown>) | undefined, (found) => found.accountId === caller.sub, 'key: no order with that trace key'));
 }
 
 /** The order a lookup item (trace item or claim) names: its copy, or for an item without one the order item. */

@@ -2,7 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentOfBill, toRecord } from '../chain/payments.js';
 import type { VendorPaymentEvent } from '../chain/models.js';
 import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
-import { findProject } from '../payments/projects.js';
+import { ownerOf } from '../access/owners.js';
+import { ownedRecord } from '../access/records.js';
 import type { Deps } from '../platform/deps.js';
 import { notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -16,22 +17,17 @@ import { findReward } from './rewards.js';
  * - any other bill: a reward; readable by the merchant that paid it (server token).
  */
 export async function vendorPayment(deps: Deps, caller: TokenClaims, billNo: string): Promise<VendorPaymentEvent> {
-  const missing = notFound(`billNo: no payment for bill ${billNo}`);
+  const missing = `billNo: no payment for bill ${billNo}`;
   const orderId = orderIdOfBill(billNo);
   if (orderId === undefined) {
     const reward = caller.kind === 'server' ? await findReward(deps, billNo) : undefined;
-    if (!reward || reward.accountId !== caller.sub) throw missing;
-    return toRecord(reward);
+    return toRecord(ownedRecord(reward, (paid) => paid.accountId === caller.sub, missing));
   }
   const order = (await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }))).Item;
-  if (!order || !(await mayReadOrder(deps, caller, order))) throw missing;
+  // The order's player, or the merchant owning its project (owners are remembered per process).
+  const projectOwner = caller.kind === 'server' && order ? await ownerOf(deps, 'project', String(order.project_name)) : undefined;
+  ownedRecord(order, (record) => (caller.kind === 'platform' ? record.user_id === caller.sub : projectOwner === caller.sub), missing);
   const payment = await paymentOfBill(deps, billNo);
-  if (!payment) throw missing;
+  if (!payment) throw notFound(missing);
   return payment;
-}
-
-async function mayReadOrder(deps: Deps, caller: TokenClaims, order: Record<string, unknown>): Promise<boolean> {
-  if (caller.kind === 'platform') return order.user_id === caller.sub;
-  const project = await findProject(deps, order.project_name as string);
-  return project?.accountId === caller.sub;
 }
