@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../functions/local/dynamo.js';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { adminClient, freePort, startDynamoLocal } from '../functions/local/dynamo.js';
 
 /**
  * `npm start`'s interface, which other tools rely on: PORT, DATA_DIR, SEED_ADMIN_*, /health, a clean stop on
@@ -15,7 +16,8 @@ const running: ChildProcess[] = [];
 async function startServer(env: Record<string, string>) {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env },
+    // A developer's own AWS_ENDPOINT_URL_DYNAMODB would turn the embedded DynamoDB Local off.
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, AWS_ENDPOINT_URL_DYNAMODB: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
@@ -55,6 +57,7 @@ describe('the local server', () => {
     const credentials = { email: 'admin@example.com', password: 'local admin password' };
     const first = await startServer({ SEED_ADMIN_EMAIL: credentials.email, SEED_ADMIN_PASSWORD: credentials.password });
     expect(first.output()).toContain('admin account admin@example.com created');
+    expect(first.output()).toMatch(/DynamoDB: the embedded DynamoDB Local at http:\/\/127\.0\.0\.1:\d+, data in /);
 
     const login = await post(`${first.base}/v2-testing/merchant/login`, credentials);
     expect(login.body.data.role).toBe('admin');
@@ -83,7 +86,7 @@ describe('the local server', () => {
     const demoDir = mkdtempSync(join(tmpdir(), 'local-demo-'));
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: demoDir, SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '' },
+      env: { ...process.env, PORT: String(port), DATA_DIR: demoDir, SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '', AWS_ENDPOINT_URL_DYNAMODB: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     running.push(child);
@@ -99,5 +102,43 @@ describe('the local server', () => {
     expect(Object.keys(((await page.json()) as any).data)).toHaveLength(2);
     child.kill('SIGINT');
     expect(await stopped(child)).toBe(0);
+  }, 180_000);
+
+  it('uses the DynamoDB that AWS_ENDPOINT_URL_DYNAMODB names: makes the table there, and starts and stops none', async () => {
+    // The user's DynamoDB Local, running before the server and after it.
+    const theirs = await startDynamoLocal();
+    try {
+      const ownDir = mkdtempSync(join(tmpdir(), 'local-external-'));
+      const env = {
+        DATA_DIR: ownDir,
+        AWS_ENDPOINT_URL_DYNAMODB: theirs.endpoint,
+        AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: 'someone',
+        AWS_SECRET_ACCESS_KEY: 'their secret',
+        SEED_ADMIN_EMAIL: 'ops@example.com',
+        SEED_ADMIN_PASSWORD: 'external dynamo password',
+      };
+      const first = await startServer(env);
+      expect(first.output()).toContain(`DynamoDB: ${theirs.endpoint} (AWS_ENDPOINT_URL_DYNAMODB), region eu-west-1`);
+      expect(first.output()).toContain('table game-platform created');
+      const client = adminClient({ endpoint: theirs.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'someone', secretAccessKey: 'their secret' } });
+      expect((await client.send(new ListTablesCommand({}))).TableNames).toContain('game-platform');
+      // No embedded DynamoDB Local was started: nothing was stored in DATA_DIR's DynamoDB folder.
+      expect(existsSync(join(ownDir, 'dynamodb'))).toBe(false);
+      const login = await post(`${first.base}/v2-testing/merchant/login`, { email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD });
+      expect(login.status).toBe(200);
+      first.child.kill('SIGTERM');
+      expect(await stopped(first.child)).toBe(0);
+
+      // Their DynamoDB still runs, and a second start finds the table and its data there.
+      const second = await startServer(env);
+      expect(second.output()).toContain('table game-platform found');
+      expect(second.output()).toContain('admin account ops@example.com exists');
+      second.child.kill('SIGINT');
+      expect(await stopped(second.child)).toBe(0);
+      expect((await client.send(new ListTablesCommand({}))).TableNames).toContain('game-platform');
+    } finally {
+      await theirs.stop();
+    }
   }, 180_000);
 });

@@ -54,8 +54,47 @@ export async function startDynamoLocal(options: { dataDir?: string; port?: numbe
   };
 }
 
-export function adminClient(endpoint: string) {
-  return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+/**
+ * How to reach a DynamoDB that is not AWS's: its address, and the region and credentials to sign with (a
+ * DynamoDB Local started without `-sharedDb` keeps one database per access key and region, so they choose
+ * which tables are seen).
+ */
+export interface DynamoConnection {
+  endpoint: string;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}
+
+/** The embedded DynamoDB Local's connection: any credentials do, fixed ones keep a real AWS profile out of it. */
+export const localConnection = (endpoint: string): DynamoConnection => ({
+  endpoint,
+  region: 'local',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+
+/**
+ * The DynamoDB the AWS SDK's standard `AWS_ENDPOINT_URL_DYNAMODB` names (a DynamoDB Local the user runs, in a
+ * container or elsewhere), with the region and credentials of the SDK's usual variables (`AWS_REGION` or
+ * `AWS_DEFAULT_REGION`, `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`), each defaulting
+ * to the embedded one's; undefined when the variable is unset or empty.
+ */
+export function configuredDynamo(env: NodeJS.ProcessEnv): DynamoConnection | undefined {
+  const endpoint = env.AWS_ENDPOINT_URL_DYNAMODB?.trim();
+  if (!endpoint) return undefined;
+  const local = localConnection(endpoint);
+  const keyId = env.AWS_ACCESS_KEY_ID;
+  const secret = env.AWS_SECRET_ACCESS_KEY;
+  return {
+    endpoint,
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || local.region,
+    credentials: keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) } : local.credentials,
+  };
+}
+
+/** A client for table administration; an endpoint alone means the embedded DynamoDB Local's connection. */
+export function adminClient(target: string | DynamoConnection) {
+  const { endpoint, region, credentials } = typeof target === 'string' ? localConnection(target) : target;
+  return new DynamoDBClient({ endpoint, region, credentials });
 }
 
 async function waitUntilServing(endpoint: string) {
@@ -77,8 +116,8 @@ async function waitUntilServing(endpoint: string) {
  * made by an older version of the definition gets the indexes it lacks, so a local data folder keeps
  * working across upgrades.
  */
-export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {
-  const client = adminClient(endpoint);
+export async function ensureTable(target: string | DynamoConnection, tableName: string): Promise<boolean> {
+  const client = adminClient(target);
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName!)));

@@ -13,14 +13,17 @@ import { diskFileStore } from '../../core/platform/files.js';
 import { LOCAL_STAGE, heroBasePath, mainBasePath } from '../../core/platform/stages.js';
 import { createTokenService } from '../../core/platform/tokens.js';
 import { createAllApps } from '../apps.js';
-import { ensureTable, startDynamoLocal } from './dynamo.js';
+import { configuredDynamo, ensureTable, localConnection, startDynamoLocal, type LocalDynamo } from './dynamo.js';
 import { seedLocal } from './seed.js';
 import { localSigningKey, localVendorKey } from './signing-key.js';
 import { localClaimKey } from './claim-key.js';
 
 /**
  * `npm start`: the embedded default. DynamoDB Local with its data under DATA_DIR, the table made from the
- * shared definition, every group under /v2-testing and the hero group under /hero-testing.
+ * shared definition, every group under /v2-testing and the hero group under /hero-testing. With the AWS SDK's
+ * standard AWS_ENDPOINT_URL_DYNAMODB set, the DynamoDB it names instead (one the user runs, in a container or
+ * elsewhere; region and credentials from the SDK's usual variables): nothing is started or stopped, the table
+ * is made there when it is missing.
  */
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DATA_DIR ?? '.data';
@@ -28,7 +31,9 @@ const stage = LOCAL_STAGE;
 const table = 'game-platform';
 const log = (line: string) => console.log(`[local] ${line}`);
 
-const dynamo = await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') });
+const configured = configuredDynamo(process.env);
+const dynamo: LocalDynamo | undefined = configured ? undefined : await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') });
+const connection = configured ?? localConnection(dynamo!.endpoint);
 let server: ReturnType<typeof serve> | undefined;
 let indexer: IndexerLoop | undefined;
 let settlement: SettlementLoop | undefined;
@@ -40,20 +45,26 @@ async function stop(signal: string) {
   log(`${signal}: stopping`);
   await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
   await Promise.all([indexer?.stop(), settlement?.stop()]);
-  await dynamo.stop();
+  await dynamo?.stop();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
 
 try {
-  await ensureTable(dynamo.endpoint, table);
+  log(
+    configured
+      ? `DynamoDB: ${connection.endpoint} (AWS_ENDPOINT_URL_DYNAMODB), region ${connection.region}`
+      : `DynamoDB: the embedded DynamoDB Local at ${connection.endpoint}, data in ${join(dataDir, 'dynamodb')}`,
+  );
+  const created = await ensureTable(connection, table);
+  log(`table ${table} ${created ? 'created' : 'found'}`);
   const now = () => new Date();
   const files = diskFileStore(join(dataDir, 'files'));
   const deps: Deps = {
     stage,
     production: false,
-    db: createDocumentClient({ endpoint: dynamo.endpoint }),
+    db: createDocumentClient(connection),
     table,
     files,
     // The token keys and the vendor PaymentRequest key: separate keys, each kept in DATA_DIR (signing-key.ts).
@@ -93,6 +104,6 @@ try {
   });
 } catch (error) {
   console.error(error);
-  await dynamo.stop();
+  await dynamo?.stop();
   process.exit(1);
 }
