@@ -9,7 +9,7 @@ import { createChain, parseChainConfig } from '../core/chain/source.js';
 import type { ChainEvent } from '../core/chain/types.js';
 import { claimHandlers, recordClaimEvent } from '../core/rewards/claim-events.js';
 import { createClaimSigner, generateClaimKey } from '../core/rewards/claim-key.js';
-import { CLAIM_TTL_MS, claimTerms } from '../core/rewards/claims.js';
+import { CLAIM_TTL_MS, MAX_CLAIM_SIGNINGS, claimTerms } from '../core/rewards/claims.js';
 import { historyEntryKey } from '../core/rewards/keys.js';
 import { settleSeason } from '../core/rewards/settlement.js';
 import { call } from './support/http.js';
@@ -394,6 +394,20 @@ describe("a claim is redeemable only at its own game's verifier, on its chain, i
     const renewed = bytesOf(fresh);
     expect(await redeem(atGame, old.message, old.signature, { sender: player.address, clockMs: expired - 1 })).toMatchObject({ paid: { nonce: first.nonce } });
     expect(await redeem(atGame, renewed.message, renewed.signature, { sender: player.address, clockMs: expired + 1 })).toEqual({ refused: 'EAlreadyRedeemed' });
+  });
+
+  it('an entry is renewed at most MAX_CLAIM_SIGNINGS times: then 409 and nothing written', async () => {
+    const player = await playerWithTokens(deps);
+    const { entries: [entry] } = await settled(deps, [{ id: player.uid }]);
+    const first = (await call(app, 'POST', signPath, { token: player.platform, body: { id: entry!.id } })).body.data;
+    // As if it had been renewed until the bound: MAX_CLAIM_SIGNINGS nonces on the entry.
+    const nonces = new Set(Array.from({ length: MAX_CLAIM_SIGNINGS }, (_, i) => String(i === 0 ? first.nonce : i)));
+    await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: historyEntryKey(entry!.id), UpdateExpression: 'SET claim_nonces = :n', ExpressionAttributeValues: { ':n': nonces } }));
+    const before = await entryItem(deps, entry!.id);
+    const refused = await call(appAt(deps, first.expires_at_ms), 'POST', signPath, { token: player.platform, body: { id: entry!.id } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/^id: .*signed 1000 times/);
+    expect(await entryItem(deps, entry!.id)).toEqual(before);
   });
 
   it('a claim stored before claims named their game (no expiry) is re-signed with the game and the stage terms', async () => {

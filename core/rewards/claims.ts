@@ -40,11 +40,14 @@ import { HistoryStatus, type ClaimSignature } from './models.js';
  * stored claim is still the expired one. Both claims name the same verifier object, which pays a history_id
  * once, so an old claim redeemed just before it expired and the new one can never both pay. A claim stored
  * before claims named their game (no expires_at_ms) is re-signed the same way, with the game's current terms.
- * Every nonce signed for an entry is kept (claim_nonces) so the claim event of any of them marks the entry paid.
+ * Every nonce signed for an entry is kept (claim_nonces) so the claim event of any of them marks the entry paid;
+ * an entry is signed at most MAX_CLAIM_SIGNINGS times (then 409), which bounds that set.
  */
 
 /** How long a signed claim may be redeemed: an hour, then sign_code signs a fresh one. */
 export const CLAIM_TTL_MS = 60 * 60_000;
+/** How many claims one entry may be signed (the first and its renewals): bounds the item's claim_nonces. */
+export const MAX_CLAIM_SIGNINGS = 1000;
 /** The payout coin when the claim settings name none. */
 export const DEFAULT_COIN_TYPE = '0x2::sui::SUI';
 
@@ -156,7 +159,8 @@ async function callersEntry(deps: Deps, caller: TokenClaims, id: number) {
 /** The on-chain object of the entry's game; 409 naming object_id when the game has none. */
 async function gameObject(deps: Deps, id: number, code: string): Promise<string> {
   const out = await deps.db.send(
-    new GetCommand({ TableName: deps.table, Key: gameKey(code), ProjectionExpression: '#object', ExpressionAttributeNames: { '#object': 'object_id' } }),
+    // Strongly consistent: the entry's claims name this object for good, so a change just made must be seen.
+    new GetCommand({ TableName: deps.table, Key: gameKey(code), ProjectionExpression: '#object', ExpressionAttributeNames: { '#object': 'object_id' }, ConsistentRead: true }),
   );
   if (!out.Item) throw conflict(`id: the game ${code} of history entry ${id} no longer exists`);
   const object = normalizeAddress(out.Item.object_id);
@@ -244,12 +248,17 @@ export async function signClaim(deps: Deps, caller: TokenClaims, id: number): Pr
   return toSignature(id, claim);
 }
 
+const signings = (item: Record<string, unknown>) => (item.claim_nonces as Set<string> | undefined)?.size ?? 0;
+const tooManySignings = (id: number) =>
+  conflict(`id: the claim of history entry ${id} has been signed ${MAX_CLAIM_SIGNINGS} times without being redeemed; it is not renewed again`);
+
 /**
  * A fresh claim for an entry at status 1 whose claim expired (or predates expiry): the stored terms (a claim of
  * the old layout takes the game's and stage's current ones), a new nonce and expiry, written on condition the
  * entry still holds the expired claim at status 1. A concurrent re-signing that won is answered instead.
  */
 async function resign(deps: Deps, caller: TokenClaims, id: number, item: Record<string, unknown>, stored: StoredClaim): Promise<ClaimSignature> {
+  if (signings(item) >= MAX_CLAIM_SIGNINGS) throw tooManySignings(id);
   const terms = isCurrent(stored)
     ? { chain: stored.chain, game: stored.game, coin_type: stored.coin_type }
     : { ...claimTerms(deps), game: await gameObject(deps, id, item.game_code as string) };
@@ -260,9 +269,15 @@ async function resign(deps: Deps, caller: TokenClaims, id: number, item: Record<
         TableName: deps.table,
         Key: historyEntryKey(id),
         UpdateExpression: 'SET claim = :claim ADD claim_nonces :nonces',
-        ConditionExpression: '#status = :signed AND claim.nonce = :previous',
+        ConditionExpression: '#status = :signed AND claim.nonce = :previous AND (attribute_not_exists(claim_nonces) OR size(claim_nonces) < :max)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':signed': HistoryStatus.signed, ':claim': claim, ':previous': stored.nonce, ':nonces': new Set([claim.nonce]) },
+        ExpressionAttributeValues: {
+          ':signed': HistoryStatus.signed,
+          ':claim': claim,
+          ':previous': stored.nonce,
+          ':max': MAX_CLAIM_SIGNINGS,
+          ':nonces': new Set([claim.nonce]),
+        },
       }),
     );
   } catch (error) {
@@ -272,6 +287,7 @@ async function resign(deps: Deps, caller: TokenClaims, id: number, item: Record<
     const theirs = now.claim as StoredClaim | undefined;
     if (theirs && theirs.nonce !== stored.nonce) return toSignature(id, theirs);
     if (theirs && now.status === HistoryStatus.claimed) return toSignature(id, theirs);
+    if (signings(now) >= MAX_CLAIM_SIGNINGS) throw tooManySignings(id);
     throw conflict(`id: history entry ${id} changed meanwhile; retry`);
   }
   return toSignature(id, claim);
