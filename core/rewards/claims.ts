@@ -4,7 +4,8 @@ import { normalizeAddress } from '../chain/payments.js';
 import { gameKey } from '../games/games.js';
 import { findAccount } from '../identity/accounts.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, conflict, forbidden, notFound } from '../platform/errors.js';
+import { AppError, conflict, notFound } from '../platform/errors.js';
+import { ownedRecord } from '../access/records.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { historyEntryKey } from './keys.js';
 import { HistoryStatus, type ClaimSignature } from './models.js';
@@ -147,13 +148,10 @@ function toSignature(id: number, claim: StoredClaim): ClaimSignature {
   };
 }
 
-/** The caller's entry; 404 unknown, 403 another player's. */
+/** The caller's entry (the route's `record` rule): another player's is as unknown as a missing one (404). */
 async function callersEntry(deps: Deps, caller: TokenClaims, id: number) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: historyEntryKey(id), ConsistentRead: true }));
-  const item = out.Item;
-  if (!item) throw notFound(`id: no history entry ${id}`);
-  if (item.platform_player_id !== caller.sub) throw forbidden(`id: history entry ${id} is another player's`);
-  return item;
+  return ownedRecord(out.Item, (entry) => entry.platform_player_id === caller.sub, `id: no history entry ${id}`);
 }
 
 /** The on-chain object of the entry's game; 409 naming object_id when the game has none. */

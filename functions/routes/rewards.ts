@@ -100,8 +100,7 @@ export const innerRewardOps = {
     errors: {
       400: 'id missing or not a positive integer',
       ...platformToken,
-      403: "the entry is another player's",
-      404: 'no history entry with that id',
+      404: "no history entry with that id (another player's is as unknown)",
       409: "the entry has no reward (reward_amount 0), no wallet address is known to pay it to, or its game has no object_id (the on-chain object a claim names)",
       503: 'the stage has no claim key configured',
     },
@@ -117,7 +116,7 @@ export const innerRewardOps = {
     status: 200,
     envelope: 'merchant',
     response: ClaimSignature,
-    errors: { 400: 'id missing or not a positive integer', ...platformToken, 403: "the entry is another player's", 404: 'no history entry with that id', 409: 'the claim is not signed yet (call sign_code)' },
+    errors: { 400: 'id missing or not a positive integer', ...platformToken, 404: "no history entry with that id (another player's is as unknown)", 409: 'the claim is not signed yet (call sign_code)' },
   },
 } as const satisfies Record<string, OperationSpec>;
 
