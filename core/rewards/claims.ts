@@ -4,7 +4,7 @@ import { normalizeAddress } from '../chain/payments.js';
 import { gameKey } from '../games/games.js';
 import { findAccount } from '../identity/accounts.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, conflict, notFound } from '../platform/errors.js';
+import { AppError, conflict } from '../platform/errors.js';
 import { ownedRecord } from '../access/records.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { historyEntryKey } from './keys.js';
