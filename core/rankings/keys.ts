@@ -13,9 +13,10 @@ import { seasonKey } from './seasons.js';
  * the player reached the current score, which breaks ties (earlier first).
  * - "a reported result" (makes a resubmission count once): pk `RESULT#<game>#<result id>`, sk `RESULT`;
  * - "seasons to settle" (each season with any score, until settled): pk `SEASONS`, sk `<end ISO>#<game>#<season>`,
- *   attributes game_code, season_type, season_range, start, end (ISO). Written in the transaction of the first
- *   report of the season in each process, not of every report (rankings/known.ts): otherwise all reports of
- *   a game would conflict on it and all reports of the platform would write one partition.
+ *   attributes game_code, season_type, season_range, start, end (ISO). Written by an UpdateItem of its own
+ *   before the first report of the season in each process, not in any report's transaction and not by every
+ *   report (reports.ts, rankings/known.ts): in a transaction, all reports of a game would conflict on it, and
+ *   by every report, all reports of the platform would write one partition.
  */
 export type Board = 'kills' | 'wins';
 

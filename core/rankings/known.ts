@@ -7,13 +7,14 @@ import type { Deps } from '../platform/deps.js';
  * - a game's owner: games are never deleted and never change owner (`accountId` is not updatable), so the
  *   owner read once stays right;
  * - an open-season record written: it stays until settlement closes the season, which happens only after the
- *   season has ended, when no new report goes into it.
+ *   season has ended, when no new report goes into it. The write is shared too: the concurrent first reports
+ *   of a season in one process (a cold start, a week's or month's rollover) make one write, not one each.
  * Keys carry the table name, so deps on different tables (tests, bench) never share an entry. The sets are
  * bounded: past the bound they are emptied, which costs one read or write again, never a wrong answer.
  */
 const LIMIT = 10_000;
 const owners = new Map<string, Promise<string>>();
-const openSeasons = new Set<string>();
+const openSeasons = new Map<string, Promise<void>>();
 
 const keyOf = (deps: Pick<Deps, 'table'>, ...parts: string[]) => [deps.table, ...parts].join('\u0000');
 
@@ -32,9 +33,17 @@ export function gameOwner(deps: Deps, code: string): Promise<string> {
   return read;
 }
 
-export const isOpenSeasonWritten = (deps: Pick<Deps, 'table'>, sk: string) => openSeasons.has(keyOf(deps, sk));
-
-export function rememberOpenSeason(deps: Pick<Deps, 'table'>, sk: string): void {
+/**
+ * Runs `write` (the open-season record `sk`) once per process: the first caller writes, callers meanwhile wait
+ * for that write, later callers return at once. A failed write is forgotten, so the next report writes again.
+ */
+export function openSeasonOnce(deps: Pick<Deps, 'table'>, sk: string, write: () => Promise<void>): Promise<void> {
+  const key = keyOf(deps, sk);
+  const known = openSeasons.get(key);
+  if (known !== undefined) return known;
   if (openSeasons.size >= LIMIT) openSeasons.clear();
-  openSeasons.add(keyOf(deps, sk));
+  const written = write();
+  openSeasons.set(key, written);
+  written.catch(() => openSeasons.get(key) === written && openSeasons.delete(key));
+  return written;
 }

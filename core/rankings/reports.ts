@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
-import { conflict, forbidden } from '../platform/errors.js';
+import { AppError, conflict, forbidden } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
+import { retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
 import { boardPartition, openSeasonKey, resultKey, scoreKey } from './keys.js';
-import { gameOwner, isOpenSeasonWritten, rememberOpenSeason } from './known.js';
+import { gameOwner, openSeasonOnce } from './known.js';
 import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 
@@ -15,12 +17,16 @@ import { monthOf, weekOf, type Season } from './seasons.js';
  *   themselves (`gsi4sk` = kills, `gsi5sk` = wins: a GSI sort key cannot be computed from another attribute,
  *   so the score IS the sort key) and stamps `killsAt`/`winsAt` when that score grows (ties: earlier first);
  * - with a result id, a Put of the result record on condition it is absent, so a resubmission adds nothing;
- * - the open-season records of the two seasons (what settlement closes), unless this process wrote them
- *   already (known.ts): every report of a game would otherwise write the same two items, which serialises the
- *   game's reports on them (concurrent transactions on one item conflict) and puts every report of the
- *   platform on the one `SEASONS` partition.
- * The owner check is a read (cached per process), not a ConditionCheck in the transaction, for the same reason:
- * a ConditionCheck on the game item would make all reports of a game conflict with each other.
+ * Nothing in it is shared by reports of other players: the score items are the players', the result record
+ * the report's. What all reports of a game share stays out of it, because DynamoDB cancels a transaction that
+ * includes an item another transaction in flight includes (TransactionConflict):
+ * - the open-season records of the two seasons (what settlement finds and closes) are written after the
+ *   transaction, by an idempotent UpdateItem, once per process and season (known.ts; concurrent first reports
+ *   share the one write). After, so that a refused report writes nothing. If that write fails (or the process
+ *   stops between the two), the report still counted: the next report of the game in that season, from any
+ *   process, writes the record; only a season whose last report lost it stays unsettled, which an admin
+ *   settles on demand (history/test);
+ * - the owner check is a read (cached per process), not a ConditionCheck on the game item.
  *
  * Boards are sparse: a score item joins the kills board (`gsi4pk` set) only when it gets kills, and the wins
  * board only when it gets wins, so players at 0 are on no board. Scores never decrease, so once on a board an
@@ -122,7 +128,7 @@ export async function submitScores(deps: Deps, caller: TokenClaims, input: Score
 }
 
 /**
- * Writes one report in one transaction (see the top of the file), retried (retry.ts: bounded, jittered) while
+ * Writes one report in one transaction (see the top of the file), retried (transactOrFailures: bounded, jittered) while
  * it collides with concurrent transactions on the same items: DynamoDB then cancels it with
  * `TransactionConflict` and nothing was written, so running it again cannot count twice. The only condition is
  * the result record's: when it fails, the stored record says whether this is the same report (answer what it
@@ -161,36 +167,80 @@ async function record<R>(
       },
     });
   }
-  const unwritten = seasons.filter((season) => !isOpenSeasonWritten(deps, openSeasonKey(game, season).sk));
-  for (const season of unwritten) items.push(openSeasonUpdate(deps, game, season, at));
   for (const season of seasons) for (const player of players) items.push(scoreUpdate(deps, game, season, player, at));
 
-  const failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
-  if (failed.length === 0) {
-    for (const season of unwritten) rememberOpenSeason(deps, openSeasonKey(game, season).sk);
-    return response;
+  const answerStored = (stored: Record<string, unknown> | undefined): R => {
+    if (stored?.request === request) return stored.response as R;
+    throw conflict(`result_id: ${resultId} was reported already with other content`);
+  };
+
+  let failed: FailedCondition[];
+  try {
+    failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
+  } catch (error) {
+    // Submissions of one result racing each other cancel each other on the result record until one is written
+    // (DynamoDB's TransactionConflict); a submission that ran out of attempts answers what that one stored.
+    if (resultId === undefined || !(error instanceof AppError && error.status === 409)) throw error;
+    const stored = await findResult(deps, game, resultId);
+    if (!stored) throw error;
+    return answerStored(stored);
   }
-  // Only the result record has a condition: the result id was counted before.
-  const stored = failed[0]!.item;
-  if (stored?.request === request) return stored.response as R;
-  throw conflict(`result_id: ${resultId} was reported already with other content`);
+  if (failed.length > 0) {
+    // Only the result record has a condition: the result id was counted before.
+    return answerStored(failed[0]!.item);
+  }
+  await recordOpenSeasons(deps, game, seasons, at);
+  return response;
 }
 
-function openSeasonUpdate(deps: Deps, game: string, season: Season, at: string): TransactItem {
+async function findResult(deps: Deps, game: string, resultId: string) {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: resultKey(game, resultId), ConsistentRead: true }));
+  return out.Item;
+}
+
+/** The seasons' "to settle" records (see the top of the file); a failure is logged, the report has counted. */
+async function recordOpenSeasons(deps: Deps, game: string, seasons: Season[], at: string) {
+  try {
+    await Promise.all(seasons.map((season) => openSeasonOnce(deps, openSeasonKey(game, season).sk, () => writeOpenSeason(deps, game, season, at))));
+  } catch (error) {
+    await logError('scores: a season to settle was not recorded; the next report of the season records it', {
+      game,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/**
+ * The season's "to settle" record, set if absent and left as it is otherwise (`openedAt` keeps the first
+ * time). A lone UpdateItem conflicts only with a transaction in flight on the same record, which is
+ * settlement's deleting it; that happens only to an ended season, so a late report of one retries briefly.
+ */
+async function writeOpenSeason(deps: Deps, game: string, season: Season, at: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.db.send(new UpdateCommand(openSeasonUpdate(deps, game, season, at)));
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionConflictException') throw error;
+      if (attempt === 5) throw conflict('scores: changed concurrently; retry');
+    }
+    await retryPause(attempt);
+  }
+}
+
+function openSeasonUpdate(deps: Deps, game: string, season: Season, at: string) {
   return {
-    Update: {
-      TableName: deps.table,
-      Key: openSeasonKey(game, season),
-      UpdateExpression: 'SET #game = :game, #type = :type, #range = :range, #start = :start, #end = :end, #opened = if_not_exists(#opened, :at)',
-      ExpressionAttributeNames: { '#game': 'game_code', '#type': 'season_type', '#range': 'season_range', '#start': 'start', '#end': 'end', '#opened': 'openedAt' },
-      ExpressionAttributeValues: {
-        ':game': game,
-        ':type': season.type,
-        ':range': season.range,
-        ':start': season.start.toISOString(),
-        ':end': season.end.toISOString(),
-        ':at': at,
-      },
+    TableName: deps.table,
+    Key: openSeasonKey(game, season),
+    UpdateExpression: 'SET #game = :game, #type = :type, #range = :range, #start = :start, #end = :end, #opened = if_not_exists(#opened, :at)',
+    ExpressionAttributeNames: { '#game': 'game_code', '#type': 'season_type', '#range': 'season_range', '#start': 'start', '#end': 'end', '#opened': 'openedAt' },
+    ExpressionAttributeValues: {
+      ':game': game,
+      ':type': season.type,
+      ':range': season.range,
+      ':start': season.start.toISOString(),
+      ':end': season.end.toISOString(),
+      ':at': at,
     },
   };
 }

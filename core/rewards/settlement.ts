@@ -24,8 +24,9 @@ import type { StoredRewardTable } from './table.js';
  * - Exactly once: the entries and a `SETTLED` marker of the season are put in one TransactWriteItems, the marker
  *   on condition it is absent; a second or concurrent run fails that condition and writes nothing. N <= 99, so
  *   the transaction (marker + entries) stays within DynamoDB's 100 items.
- * - The season's "to settle" item (pk `SEASONS`, from the score writes) is deleted in the same transaction (or
- *   right after it when 99 entries leave no room); a run that finds the marker deletes a leftover one.
+ * - The season's "to settle" item (pk `SEASONS`, written after a process's first report of the season) is
+ *   deleted in the same transaction (or right after it when 99 entries leave no room); a run that finds the
+ *   marker deletes a leftover one.
  * - Ids: one counter `ADD n` gives the season's entries a block of n integer ids.
  */
 
@@ -42,9 +43,11 @@ export async function settleSeason(deps: SettleDeps, game: string, season: Seaso
       return await settleOnce(deps, game, season);
     } catch (error) {
       // Concurrent settlements of one season cancel each other's transactions (TransactionConflict, retried by
-      // transactOrFailedConditions, then a 409); running the whole settlement again reads the marker of the one
-      // that won, or writes the season itself if none did.
-      const collided = isTransactionConflict(error) || (error instanceof AppError && error.status === 409);
+      // transactOrFailedConditions, then a 409), and refuse the lone DeleteItem of the season item that another
+      // one's transaction holds (TransactionConflictException); running the whole settlement again reads the
+      // marker of the one that won, or writes the season itself if none did.
+      const collided =
+        isTransactionConflict(error) || (error as Error).name === 'TransactionConflictException' || (error instanceof AppError && error.status === 409);
       if (!collided || attempt >= 5) throw error;
       await retryPause(attempt);
     }
