@@ -14,6 +14,7 @@ import {
   ChainScript,
   PACKAGE,
   PAYMENT_TYPE,
+  SUI,
   paymentEvent,
   randomAddress,
   randomDigest,
@@ -36,14 +37,18 @@ afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
 
-/** A chain of `count` payment events in chain order: some transactions emit two, some bill numbers are bytes. */
+/**
+ * A chain of `count` payment events in chain order: some transactions emit two, some bill numbers are bytes,
+ * every event names its coin (our contract's layout), as text or as a TypeName.
+ */
 function paymentScript(count: number): ChainScript {
   const script = new ChainScript();
   for (let i = 0; i < count; ) {
     const txDigest = randomDigest();
     const inTx = i % 7 === 3 && i + 1 < count ? 2 : 1;
     for (let seq = 0; seq < inTx; seq++, i++) {
-      script.add(paymentEvent({ billNo: `BILL-${i}`, amount: String(1000 + i), txDigest, eventSeq: seq, billNoAsBytes: i % 5 === 0 }));
+      const coin = { coinType: SUI, coinTypeAs: i % 3 === 0 ? ('type_name' as const) : ('string' as const) };
+      script.add(paymentEvent({ billNo: `BILL-${i}`, amount: String(1000 + i), txDigest, eventSeq: seq, billNoAsBytes: i % 5 === 0, ...coin }));
     }
     // Events of another type in between: the node filters them out of a type's stream.
     if (i % 20 === 0) script.add({ ...paymentEvent({ billNo: 'not-ours', type: OTHER_TYPE }) });
@@ -471,9 +476,9 @@ describe('payment records', () => {
     const script = paymentScript(5);
     const txDigest = randomDigest();
     const tx = [
-      paymentEvent({ billNo: 'FB-1', txDigest, eventSeq: 0 }),
+      paymentEvent({ billNo: 'FB-1', txDigest, eventSeq: 0, coinType: SUI, coinTypeAs: 'string' }),
       { ...paymentEvent({ billNo: 'other', txDigest, type: OTHER_TYPE }), eventSeq: 1 },
-      paymentEvent({ billNo: 'FB-2', txDigest, eventSeq: 2, billNoAsBytes: true }),
+      paymentEvent({ billNo: 'FB-2', txDigest, eventSeq: 2, billNoAsBytes: true, coinType: SUI, coinTypeAs: 'type_name' }),
     ];
     script.add(...tx);
     const rpc = await node(script);

@@ -3,7 +3,7 @@ import { graphql, type ResultOf } from '@mysten/sui/graphql/schemas/latest';
 import { isValidTransactionDigest } from '@mysten/sui/utils';
 import { ChainNodeError, nodeFailure } from './errors.js';
 import { canonicalType } from './source.js';
-import type { ChainEvent, ChainSource, EventCursor } from './types.js';
+import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './types.js';
 
 /**
  * The chain source on Sui's GraphQL service (the successor of JSON-RPC), through `@mysten/sui`'s GraphQL
@@ -53,7 +53,22 @@ const TransactionEventsQuery = graphql(
   [EventFields],
 );
 
+const BalanceChangesQuery = graphql(`
+  query TransactionBalanceChanges($digest: String!, $first: Int!, $after: String) {
+    transaction(digest: $digest) {
+      digest
+      effects {
+        balanceChanges(first: $first, after: $after) {
+          pageInfo { hasNextPage endCursor }
+          nodes { amount coinType { repr } owner { address } }
+        }
+      }
+    }
+  }
+`);
+
 type EventNode = ResultOf<typeof EventFields>;
+type BalanceChangeNode = NonNullable<NonNullable<NonNullable<ResultOf<typeof BalanceChangesQuery>['transaction']>['effects']>['balanceChanges']>['nodes'][number];
 
 export function graphqlSource(url: string, { timeoutMs }: { timeoutMs: number }): ChainSource {
   const client = new SuiGraphQLClient({ url });
@@ -103,7 +118,35 @@ export function graphqlSource(url: string, { timeoutMs }: { timeoutMs: number })
         after = connection.pageInfo.endCursor;
       }
     },
+
+    async balanceChanges(digest) {
+      if (!isValidTransactionDigest(digest)) return undefined;
+      const changes: BalanceChange[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const data: ResultOf<typeof BalanceChangesQuery> = await run('transaction balance changes', (signal) =>
+          client.query({ query: BalanceChangesQuery, variables: { digest, first: MAX_PAGE, after }, signal }),
+        );
+        if (!data.transaction) return undefined;
+        const connection = data.transaction.effects?.balanceChanges;
+        if (!connection) return changes;
+        changes.push(...connection.nodes.map(toBalanceChange));
+        if (!connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor) return changes;
+        after = connection.pageInfo.endCursor;
+      }
+    },
   };
+}
+
+/** A GraphQL balance change in the JSON-RPC source's conventions (owner and coin type in full, amount as text). */
+function toBalanceChange(node: BalanceChangeNode): BalanceChange {
+  const amount = node.amount as unknown;
+  const coinType = node.coinType?.repr;
+  const text = typeof amount === 'string' || typeof amount === 'number' ? String(amount) : '';
+  if (!coinType || !/^-?\d+$/.test(text)) throw new ChainNodeError('the service answered a balance change without its coin type or an integer amount');
+  const owner = node.owner?.address as string | undefined;
+  const address = typeof owner === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(owner) ? `0x${owner.slice(2).toLowerCase().padStart(64, '0')}` : '';
+  return { owner: address, coinType: canonicalType(coinType), amount: text };
 }
 
 /** A GraphQL event as a ChainEvent, in the JSON-RPC source's conventions. */

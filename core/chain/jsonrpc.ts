@@ -1,8 +1,8 @@
-import { JsonRpcError, SuiClient, type SuiEvent } from '@mysten/sui/client';
+import { JsonRpcError, SuiClient, type BalanceChange as RpcBalanceChange, type SuiEvent } from '@mysten/sui/client';
 import { isValidTransactionDigest } from '@mysten/sui/utils';
 import { ChainNodeError, nodeFailure } from './errors.js';
 import { canonicalType } from './source.js';
-import type { ChainEvent, ChainSource, EventCursor } from './types.js';
+import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './types.js';
 
 /**
  * The seed's chain source: a Sui full node's JSON-RPC (`suix_queryEvents`, `sui_getTransactionBlock`) through
@@ -56,8 +56,39 @@ export function jsonRpcSource(url: string, { timeoutMs }: { timeoutMs: number })
         throw nodeFailure('sui_getTransactionBlock', error, timeoutMs);
       }
     },
+
+    async balanceChanges(digest) {
+      if (!isValidTransactionDigest(digest)) return undefined;
+      try {
+        const tx = await client.getTransactionBlock({ digest, options: { showBalanceChanges: true }, signal: AbortSignal.timeout(timeoutMs) });
+        return (tx.balanceChanges ?? []).map(toBalanceChange);
+      } catch (error) {
+        if (error instanceof JsonRpcError && NOT_FOUND.test(error.message)) return undefined;
+        throw nodeFailure('sui_getTransactionBlock', error, timeoutMs);
+      }
+    },
   };
 }
+
+/**
+ * The node's balance change (`{owner: ObjectOwner, coinType, amount}`) with the owner as a plain address: an
+ * address owner (`AddressOwner`, or `ConsensusAddressOwner.owner`) or an owning object (`ObjectOwner`); shared
+ * and immutable owners hold no balance of anyone's and read as ''.
+ */
+function toBalanceChange(change: RpcBalanceChange): BalanceChange {
+  const { owner, coinType, amount } = change as { owner: unknown; coinType: unknown; amount: unknown };
+  if (typeof coinType !== 'string' || typeof amount !== 'string' || !/^-?\d+$/.test(amount)) {
+    throw new ChainNodeError('the node answered a balance change without coinType or an integer amount');
+  }
+  let address: unknown;
+  if (isObject(owner)) {
+    address = owner.AddressOwner ?? owner.ObjectOwner ?? (isObject(owner.ConsensusAddressOwner) ? owner.ConsensusAddressOwner.owner : undefined);
+  }
+  return { owner: fullAddress(address), coinType: canonicalType(coinType), amount };
+}
+
+const fullAddress = (value: unknown) =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value) ? `0x${value.slice(2).toLowerCase().padStart(64, '0')}` : '';
 
 /** The node's event JSON as a ChainEvent; an event without its id or type is not in the API's format. */
 function toChainEvent(event: SuiEvent): ChainEvent {

@@ -5,10 +5,11 @@ import { queryItems } from '../platform/query.js';
 import { AppError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
+import { recordPayment } from '../payments/stranded.js';
 import { ChainNodeError } from './errors.js';
 import { VendorEventType, type VendorPaymentEvent } from './models.js';
 import { canonicalType } from './source.js';
-import type { ChainEvent } from './types.js';
+import type { BalanceChange, ChainEvent } from './types.js';
 
 /**
  * Payments on chain, as vendor payment event records.
@@ -21,7 +22,14 @@ import type { ChainEvent } from './types.js';
  *            accepted too).
  *   from:    address of the payer.
  *   to:      address paid.
- * Any other field is ignored. An event without these is skipped and logged, never stored and never fatal.
+ *   coin_type (optional): the coin paid, as the contract knows it: a Move `String`/`ascii::String` such as
+ *            `0x2::sui::SUI` or `std::type_name`'s rendering (`000…002::sui::SUI`, no 0x), or a `TypeName`
+ *            struct (`{name: …}`). A contract that does not emit it is still accepted: the coin is then read
+ *            from the transaction's balance changes (see coinFromBalanceChanges). Either way every stored
+ *            payment carries the coin it was verified to be paid in, or none when it could not be (such a
+ *            payment never completes an order).
+ * Any other field is ignored. An event without bill_no, amount, from and to is skipped and logged, never
+ * stored and never fatal.
  *
  * Access patterns (docs/data-model.md):
  * - "payment events of a bill", and the idempotent store: pk `BILL#<billNo>`, sk `PAY#<txDigest>#<eventSeq>`
@@ -32,7 +40,8 @@ import type { ChainEvent } from './types.js';
  *   (time on chain when the node gives it, else created_at), so one Query with Limit 1 finds it.
  */
 
-type TableDeps = Pick<Deps, 'db' | 'table' | 'now'>;
+/** What storing needs: the table, and the chain when the stage has one (for balance changes). */
+type StoreDeps = Pick<Deps, 'db' | 'table' | 'now'> & Partial<Pick<Deps, 'chain'>>;
 
 /** The fields of a payment event, normalised: amount as canonical decimal text, addresses in full lower case. */
 export interface Payment {
@@ -40,6 +49,18 @@ export interface Payment {
   amount: string;
   from: string;
   to: string;
+  /** The event's coin_type in full form (canonicalType); absent when the event has none. */
+  coinType?: string;
+  /** Why the event's coin_type could not be read, when it has one that is not a coin type. */
+  coinProblem?: string;
+}
+
+/** A stored payment as the payment flows read it: the seed's record plus what the platform checked. */
+export interface IndexedPayment extends VendorPaymentEvent {
+  /** The coin it was paid in (full form), or null when neither the event nor the transaction tells. */
+  coin_type: string | null;
+  /** It matched its bill's open order when it was stored: that order then carries it (and cannot be cancelled). */
+  matched: boolean;
 }
 
 const U64_MAX = 2n ** 64n - 1n;
@@ -63,7 +84,40 @@ function readPayment(event: ChainEvent): Payment | string {
   if (from === undefined) return 'from: expected an address';
   const to = readAddress(json.to);
   if (to === undefined) return 'to: expected an address';
-  return { billNo, amount, from, to };
+  if (json.coin_type === undefined || json.coin_type === null) return { billNo, amount, from, to };
+  const coinType = readCoinType(json.coin_type);
+  return coinType === undefined ? { billNo, amount, from, to, coinProblem: 'coin_type: not a coin type' } : { billNo, amount, from, to, coinType };
+}
+
+const COIN_TYPE = /^(?:0x)?[0-9a-fA-F]{1,64}::\w+::\w+(?:<.+>)?$/;
+
+/**
+ * A coin type as an event may carry it: text (`0x2::sui::SUI`, or type_name's `000…002::sui::SUI` without 0x)
+ * or a TypeName struct `{name}`; answered in full form (canonicalType), or undefined when it is none.
+ */
+export function readCoinType(value: unknown): string | undefined {
+  const text = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { name?: unknown }).name : value;
+  if (typeof text !== 'string' || text.length > 512 || !COIN_TYPE.test(text)) return undefined;
+  // type_name renders addresses without 0x, at the start and inside type arguments.
+  return canonicalType(text.replace(/(^|[<,\s])(?:0x)?([0-9a-fA-F]{1,64})(?=::)/g, (_, before: string, hex: string) => `${before}0x${hex}`));
+}
+
+/**
+ * The coin a payment of `amount` to `to` was made in, from its transaction's balance changes (for a contract
+ * whose event does not name the coin): the one coin type of which `to` gained at least `amount`. None, or more
+ * than one (a second coin sent to the same address in the same transaction), leaves the coin unknown: such a
+ * payment is kept (stranded) and never completes an order.
+ */
+export function coinFromBalanceChanges(changes: BalanceChange[], to: string, amount: string): { coinType: string } | { problem: string } {
+  const gained = new Map<string, bigint>();
+  for (const change of changes) {
+    if (change.owner !== to) continue;
+    gained.set(change.coinType, (gained.get(change.coinType) ?? 0n) + BigInt(change.amount));
+  }
+  const candidates = [...gained].filter(([, total]) => total > 0n && total >= BigInt(amount)).map(([coinType]) => coinType);
+  if (candidates.length === 1) return { coinType: candidates[0]! };
+  if (candidates.length === 0) return { problem: `the transaction's balance changes show no coin of which ${to} gained ${amount}` };
+  return { problem: `the transaction's balance changes show ${to} gaining ${amount} in several coins (${candidates.join(', ')})` };
 }
 
 function readBillNo(value: unknown): string | undefined {
@@ -105,17 +159,28 @@ const ITEM_TYPE = 'payment_event';
  * chain, written on condition that it is new, so a re-read page, a second indexer run or the orderComplete
  * fallback storing the same event finds the first record and returns it. An event that is not a payment in
  * our layout is logged and skipped (undefined). `eventType` is the record's event_type (1 payment, 2 reward payout).
+ *
+ * A payment (event_type 1) is matched against the open order its bill names in the same write
+ * (core/payments/stranded.ts recordPayment): it either becomes that order's payment (the order can then not
+ * be cancelled) or is kept as a stranded payment for the merchant. Nothing indexed is dropped.
  */
 export async function storePaymentEvent(
-  deps: TableDeps,
+  deps: StoreDeps,
   event: ChainEvent,
   eventType: number = VendorEventType.payment,
 ): Promise<VendorPaymentEvent | undefined> {
+  const item = await storePayment(deps, event, eventType);
+  return item && toRecord(item);
+}
+
+/** storePaymentEvent, answering the stored item (undefined for an event not in our layout). */
+async function storePayment(deps: StoreDeps, event: ChainEvent, eventType: number): Promise<Record<string, unknown> | undefined> {
   const payment = readPayment(event);
   if (typeof payment === 'string') {
     await logError('chain: event skipped, not a payment in our layout', { txDigest: event.txDigest, eventSeq: event.eventSeq, type: event.type, problem: payment });
     return undefined;
   }
+  const coin = eventType === VendorEventType.payment ? await coinOf(deps, event, payment) : undefined;
   const key = paymentKey(payment.billNo, event.txDigest, event.eventSeq);
   const now = deps.now().toISOString();
   const chainTime = event.timestampMs && /^\d+$/.test(event.timestampMs) ? new Date(Number(event.timestampMs)).toISOString() : undefined;
@@ -132,34 +197,65 @@ export async function storePaymentEvent(
     updated_at: now,
   };
   const position = `${event.txDigest}#${event.eventSeq}`;
+  const item: Record<string, unknown> = {
+    ...key,
+    type: ITEM_TYPE,
+    gsi1pk: `TX#${event.txDigest}`,
+    gsi1sk: sortableInt(Number(event.eventSeq)),
+    gsi2pk: `PAYER#${payment.from}`,
+    gsi2sk: `${now}#${position}`,
+    gsi3pk: `BILL_PAY#${payment.billNo}`,
+    gsi3sk: `${chainTime ?? now}#${position}`,
+    ...record,
+    // Internal: what the event was on chain, for audits; not part of the seed's record.
+    move_type: event.type,
+    sender: event.sender,
+    chain_time: chainTime,
+    // Internal: the coin it was verified to be paid in, and how (or why it could not be).
+    ...(coin && 'coinType' in coin ? { coin_type: coin.coinType, coin_from: coin.from } : {}),
+    ...(coin && 'problem' in coin ? { coin_problem: coin.problem } : {}),
+  };
+  if (eventType !== VendorEventType.payment) return putOnce(deps, key, item);
+  return recordPayment(deps, {
+    item,
+    paymentId: record.id,
+    billNo: payment.billNo,
+    amount: payment.amount,
+    from: payment.from,
+    to: payment.to,
+    coinType: coin && 'coinType' in coin ? coin.coinType : null,
+    coinProblem: coin && 'problem' in coin ? coin.problem : undefined,
+    txDigest: event.txDigest,
+    eventSeq: event.eventSeq,
+    time: chainTime ?? now,
+  });
+}
+
+/** Puts the item on condition it is new; the stored item when it was there already. */
+async function putOnce(deps: StoreDeps, key: { pk: string; sk: string }, item: Record<string, unknown>) {
   try {
-    await deps.db.send(
-      new PutCommand({
-        TableName: deps.table,
-        Item: {
-          ...key,
-          type: ITEM_TYPE,
-          gsi1pk: `TX#${event.txDigest}`,
-          gsi1sk: sortableInt(Number(event.eventSeq)),
-          gsi2pk: `PAYER#${payment.from}`,
-          gsi2sk: `${now}#${position}`,
-          gsi3pk: `BILL_PAY#${payment.billNo}`,
-          gsi3sk: `${chainTime ?? now}#${position}`,
-          ...record,
-          // Internal: what the event was on chain, for audits; not part of the seed's record.
-          move_type: event.type,
-          sender: event.sender,
-          chain_time: chainTime,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return record;
+    await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+    return item;
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
     const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }));
-    return toRecord(stored.Item!);
+    return stored.Item!;
   }
+}
+
+/**
+ * The coin of a payment: the event's coin_type when it has one; else the transaction's balance changes, read
+ * from the node (a node that cannot be read is a ChainNodeError: the indexer keeps its place and retries, the
+ * orderComplete fallback answers 503); else (no chain) unknown.
+ */
+async function coinOf(deps: StoreDeps, event: ChainEvent, payment: Payment): Promise<{ coinType: string; from: 'event' | 'balance_changes' } | { problem: string }> {
+  if (payment.coinType) return { coinType: payment.coinType, from: 'event' };
+  if (payment.coinProblem) return { problem: payment.coinProblem };
+  if (!deps.chain) return { problem: 'the event names no coin_type and the stage has no chain to read the balance changes from' };
+  const changes = await deps.chain.source.balanceChanges(event.txDigest);
+  if (!changes) return { problem: `the node does not know transaction ${event.txDigest}` };
+  const coin = coinFromBalanceChanges(changes, payment.to, payment.amount);
+  return 'coinType' in coin ? { coinType: coin.coinType, from: 'balance_changes' } : coin;
 }
 
 /** The seed's fields of a stored item (internal attributes and keys stay inside). */
@@ -178,12 +274,17 @@ export function toRecord(item: Record<string, unknown>): VendorPaymentEvent {
   };
 }
 
+/** A stored item as the payment flows read it (IndexedPayment). */
+export function toIndexed(item: Record<string, unknown>): IndexedPayment {
+  return { ...toRecord(item), coin_type: typeof item.coin_type === 'string' ? item.coin_type : null, matched: item.matched === true };
+}
+
 /**
  * The payment records of a transaction, in event order. When none is stored yet and the stage has a chain,
  * the transaction is read from the node and its payment events are stored first (orderComplete must not wait
  * for the indexer); [] when the node does not know the transaction either. A node that cannot be read is 503.
  */
-export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'now' | 'chain'>, digest: string): Promise<VendorPaymentEvent[]> {
+export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'now' | 'chain'>, digest: string): Promise<IndexedPayment[]> {
   const stored = await queryItems(deps, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
@@ -191,7 +292,7 @@ export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'n
     ExpressionAttributeNames: { '#type': 'type' },
     ExpressionAttributeValues: { ':pk': `TX#${digest}`, ':type': ITEM_TYPE },
   });
-  if (stored.length > 0 || !deps.chain) return stored.map(toRecord);
+  if (stored.length > 0 || !deps.chain) return stored.map(toIndexed);
 
   let events: ChainEvent[] | undefined;
   try {
@@ -203,11 +304,17 @@ export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'n
     throw new AppError(503, 'transactionId: the chain node could not be read; try again shortly');
   }
   const paymentType = canonicalType(deps.chain.config.paymentEventType);
-  const records: VendorPaymentEvent[] = [];
-  for (const event of events ?? []) {
-    if (event.type !== paymentType) continue;
-    const record = await storePaymentEvent(deps, event);
-    if (record) records.push(record);
+  const records: IndexedPayment[] = [];
+  try {
+    for (const event of events ?? []) {
+      if (event.type !== paymentType) continue;
+      const item = await storePayment(deps, event, VendorEventType.payment);
+      if (item) records.push(toIndexed(item));
+    }
+  } catch (error) {
+    if (!(error instanceof ChainNodeError)) throw error;
+    await logError('chain: balance changes read failed', { digest, error: error.message });
+    throw new AppError(503, 'transactionId: the chain node could not be read; try again shortly');
   }
   return records;
 }

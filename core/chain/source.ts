@@ -88,6 +88,7 @@ function lazySource(load: () => Promise<ChainSource>): ChainSource {
   return {
     queryEvents: async (eventType, cursor, limit) => (await get()).queryEvents(eventType, cursor, limit),
     transactionEvents: async (digest) => (await get()).transactionEvents(digest),
+    balanceChanges: async (digest) => (await get()).balanceChanges(digest),
   };
 }
 

@@ -25,11 +25,27 @@ export interface EventPage {
   hasNextPage: boolean;
 }
 
+/**
+ * One balance change of a transaction: the net amount of one coin type an owner gained (positive) or spent
+ * (negative), as both node APIs report it (JSON-RPC `balanceChanges` of sui_getTransactionBlock with
+ * showBalanceChanges; GraphQL `effects.balanceChanges`).
+ */
+export interface BalanceChange {
+  /** The owning address or object id in full (0x and 64 lower-case hex digits); '' for an owner that is neither. */
+  owner: string;
+  /** The coin type with every address in full (canonicalType), e.g. `0x0…02::sui::SUI`. */
+  coinType: string;
+  /** Signed decimal text of base units. */
+  amount: string;
+}
+
 export interface ChainSource {
   /** Events of one type after `cursor` (null: from the beginning), oldest first, at most `limit` (<= 50). */
   queryEvents(eventType: string, cursor: EventCursor | null, limit: number): Promise<EventPage>;
   /** The events a transaction emitted; undefined when the node does not know the transaction. */
   transactionEvents(digest: string): Promise<ChainEvent[] | undefined>;
+  /** The balance changes of a transaction; undefined when the node does not know the transaction. */
+  balanceChanges(digest: string): Promise<BalanceChange[] | undefined>;
 }
 
 /** A stage's chain settings (CHAIN_CONFIG locally, the ChainConfig secret deployed), as JSON. */
@@ -38,7 +54,7 @@ export interface ChainConfig {
   kind: 'jsonrpc' | 'graphql';
   /** The full node's JSON-RPC URL, or the GraphQL service's URL. */
   url: string;
-  /** The Move event type of payments (bill_no, amount, from, to). */
+  /** The Move event type of payments (bill_no, amount, from, to, and optionally coin_type). */
   paymentEventType: string;
   /** Move call target clients pay with, shown by getDepositaddress, e.g. `0xabc::pay::pay`. */
   paymentFunction?: string;

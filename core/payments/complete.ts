@@ -1,10 +1,11 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { paymentsOfTransaction } from '../chain/payments.js';
+import { canonicalType } from '../chain/source.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import type { AccountRecord } from '../identity/models.js';
 import type { Deps } from '../platform/deps.js';
-import { conflict, notFound } from '../platform/errors.js';
+import { AppError, conflict, notFound } from '../platform/errors.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, type OrderCompleteBody } from './models.js';
@@ -13,8 +14,10 @@ import { findOrder, type StoredOrder } from './orders.js';
 
 /**
  * user/orderComplete (API.md flow 3). Completes the caller's pending order when a payment event of
- * `transactionId` paid its bill number, its amount, to its project's address. The order turns paid, the
- * transaction is claimed for it and the tickets are credited in one transaction, so that:
+ * `transactionId` paid its bill number, in its coin, its amount, to its project's address, and is the payment
+ * that matched the order when it was stored (a second payment of the same order is stranded, for the merchant:
+ * core/payments/stranded.ts). A payment whose coin could not be verified never completes an order. The order
+ * turns paid, the transaction is claimed for it and the tickets are credited in one transaction, so that:
  * - a repeated call with the same transaction answers the same and credits nothing more;
  * - another order cannot reuse the transaction (409);
  * - concurrent calls credit once.
@@ -38,47 +41,71 @@ export async function completeOrder(deps: Deps, uid: string, input: z.infer<type
   if (payments.length === 0) throw notFound(`transactionId: no payment found in transaction ${transactionId}`);
   const payment = payments.find((p) => p.event_type === 1 && p.bill_no === order.bill_no);
   if (!payment) throw conflict(`transactionId: the transaction pays no bill ${order.bill_no}`);
+  if (payment.coin_type === null) {
+    throw conflict(`transactionId: the coin it paid in could not be verified; order ${orderId} is paid in ${order.coin_type}`);
+  }
+  if (payment.coin_type !== canonicalType(order.coin_type)) {
+    throw conflict(`transactionId: it paid in ${payment.coin_type}; order ${orderId} is paid in ${order.coin_type}`);
+  }
   if (BigInt(payment.amount) !== BigInt(order.amount_base)) {
     throw conflict(`transactionId: it paid ${payment.amount} base units; order ${orderId} costs ${order.amount_base}`);
   }
   if (payment.toer.toLowerCase() !== order.receive_address.toLowerCase()) {
     throw conflict(`transactionId: it paid ${payment.toer}, not the project's address`);
   }
+  const position = `${payment.cursor.txDigest}#${payment.cursor.eventSeq}`;
+  if (!payment.matched) {
+    throw conflict(`transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`);
+  }
 
   const now = deps.now().toISOString();
-  const failed = await transactOrFailedConditions(deps, [
-    {
-      Update: {
-        TableName: deps.table,
-        Key: orderKey(orderId),
-        UpdateExpression: 'SET #status = :paid, tx_digest = :tx, deposit_id = :deposit, updated_at = :now, gsi2pk = :paidPk, gsi2sk = :paidSk',
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':paid': OrderStatus.paid,
-          ':pending': OrderStatus.pending,
-          ':tx': transactionId,
-          ':deposit': payment.id,
-          ':now': now,
-          ':paidPk': `PAID#${uid}`,
-          ':paidSk': `${now}#${orderId}`,
+  let failed: number[];
+  try {
+    failed = await transactOrFailedConditions(deps, [
+      {
+        Update: {
+          TableName: deps.table,
+          Key: orderKey(orderId),
+          UpdateExpression: 'SET #status = :paid, tx_digest = :tx, deposit_id = :deposit, updated_at = :now, gsi2pk = :paidPk, gsi2sk = :paidSk',
+          // Only the payment that matched the order when it was stored completes it.
+          ConditionExpression: '#status = :pending AND payment_seen = :position',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':paid': OrderStatus.paid,
+            ':pending': OrderStatus.pending,
+            ':tx': transactionId,
+            ':deposit': payment.id,
+            ':position': position,
+            ':now': now,
+            ':paidPk': `PAID#${uid}`,
+            ':paidSk': `${now}#${orderId}`,
+          },
         },
       },
-    },
-    {
-      Put: {
-        TableName: deps.table,
-        Item: { ...txUseKey(transactionId), type: 'tx_use', orderId, bill_no: order.bill_no },
-        ConditionExpression: 'attribute_not_exists(pk)',
+      {
+        Put: {
+          TableName: deps.table,
+          Item: { ...txUseKey(transactionId), type: 'tx_use', orderId, bill_no: order.bill_no },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    },
-    ...creditItems(deps, { uid, projectName: order.project_name, level: order.level }, order.tickets, `order#${orderId}`),
-  ]);
+      ...creditItems(deps, { uid, projectName: order.project_name, level: order.level }, order.tickets, `order#${orderId}`),
+    ]);
+  } catch (error) {
+    // Racing calls kept colliding (TransactionConflict): one of them may have completed the order meanwhile.
+    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    const current = await findOrder(deps, orderId);
+    if (current?.status === OrderStatus.paid) return paidBy(current, transactionId, answer);
+    throw error;
+  }
   if (failed.length === 0) return answer;
   // Refused: a concurrent call completed the order (the same answer), or the transaction paid another order.
   const current = await findOrder(deps, orderId);
   if (current?.status === OrderStatus.paid) return paidBy(current, transactionId, answer);
   if (failed.includes(1)) throw conflict(`transactionId: transaction ${transactionId} completed another order`);
+  if (current?.status === OrderStatus.pending && current.payment_seen !== position) {
+    throw conflict(`transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`);
+  }
   throw conflict(`orderId: order ${orderId} changed meanwhile; retry`);
 }
 

@@ -129,3 +129,48 @@ export const RemainBalance = z.lazy(() => z.object({
   balances: z.array(z.object({ projectName: z.string(), level: z.int(), balance: z.int() })),
 }));
 
+
+/** Stranded payment `status`: 0 stranded (awaiting the merchant), 1 credited, 2 refunded. */
+export const StrandedStatus = { stranded: 0, credited: 1, refunded: 2 } as const;
+
+const txDigest = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)'));
+const eventSeq = z.string().check(z.regex(/^\d{1,6}$/, "expected the payment's eventSeq (its cursor.eventSeq)"));
+
+/**
+ * A payment on chain that matched no open order (late, for a cancelled or paid order, in another coin, of
+ * another amount, to another address, a second payment of an order, or naming no order), kept for the
+ * merchant. `id`, `bill_no`, `amount` (base units), `fromer`, `toer` and `cursor` are those of its vendor
+ * payment event record.
+ */
+export const StrandedPayment = z.lazy(() => z.object({
+  id: z.int(),
+  bill_no: z.string(),
+  amount: z.string(),
+  /** The coin it was paid in (every address in full), or null when it could not be verified. */
+  coin_type: z.nullable(z.string()),
+  fromer: z.string(),
+  toer: z.string(),
+  cursor: z.object({ eventSeq: z.string(), txDigest: z.string() }),
+  /** Time on chain (else when it was indexed). */
+  paid_at: z.string(),
+  order_id: z.nullable(z.int()),
+  project_name: z.nullable(z.string()),
+  user_id: z.nullable(z.string()),
+  /** no_order, order_cancelled, order_paid, order_refunded, coin_unknown, coin, amount, address, duplicate. */
+  reason: z.string(),
+  detail: z.string(),
+  status: z.int(),
+  refund_digest: z.nullable(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+}));
+export type StrandedPayment = z.infer<typeof StrandedPayment>;
+export const StrandedPage = z.lazy(() => z.object({ total: z.string(), payments: z.array(StrandedPayment) }));
+
+export const StrandedQuery = z.lazy(() => z.object({
+  project: projectName,
+  status: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(2))),
+  ...paging,
+}));
+export const StrandedCreditBody = z.lazy(() => z.object({ project_name: projectName, tx_digest: txDigest, event_seq: eventSeq }));
+export const StrandedRefundBody = z.lazy(() => z.object({ project_name: projectName, tx_digest: txDigest, event_seq: eventSeq, refund_digest: txDigest }));

@@ -19,6 +19,11 @@ export interface StoredOrder extends Omit<PayOrder, 'amount'> {
   receive_address: string;
   /** The transaction that paid it, once paid. */
   tx_digest?: string;
+  /**
+   * The payment on chain that matched it (`<txDigest>#<eventSeq>`), set when that payment was stored
+   * (core/payments/stranded.ts): from then on the order cannot be cancelled, and only that payment completes it.
+   */
+  payment_seen?: string;
 }
 
 export function toPayOrder(order: StoredOrder): PayOrder {
@@ -49,7 +54,9 @@ export async function findOrder(deps: Deps, id: number): Promise<StoredOrder | u
 /**
  * rechargeOrder: a pending order for one price level, paid later on chain with its bill number. The project,
  * the level and the buyer's account are read in one request; a `prevId` >= 0 cancels that pending order of
- * the caller in the same transaction that creates the new one (a retried payment replaces its order).
+ * the caller in the same transaction that creates the new one (a retried payment replaces its order), on
+ * condition that no payment of it has arrived (`payment_seen` absent, set in the transaction that stores the
+ * payment): an order whose payment is on chain is completed, never cancelled (409).
  */
 export async function createRechargeOrder(deps: Deps, uid: string, input: z.infer<typeof RechargeOrderBody>): Promise<PayOrder> {
   if (input.userId !== uid) throw forbidden('userId: not the signed-in user');
@@ -104,7 +111,7 @@ export async function createRechargeOrder(deps: Deps, uid: string, input: z.infe
         TableName: deps.table,
         Key: orderKey(input.prevId),
         UpdateExpression: 'SET #status = :cancelled, updated_at = :now',
-        ConditionExpression: 'user_id = :me AND #status = :pending',
+        ConditionExpression: 'user_id = :me AND #status = :pending AND attribute_not_exists(payment_seen)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':cancelled': OrderStatus.cancelled, ':pending': OrderStatus.pending, ':me': uid, ':now': now },
       },
@@ -113,6 +120,10 @@ export async function createRechargeOrder(deps: Deps, uid: string, input: z.infe
   if (failed.length > 0) {
     const previous = await findOrder(deps, input.prevId);
     if (!previous || previous.user_id !== uid) throw notFound(`prevId: the caller has no order ${input.prevId}`);
+    if (previous.status === OrderStatus.pending && previous.payment_seen !== undefined) {
+      const [txDigest] = previous.payment_seen.split('#');
+      throw conflict(`prevId: order ${input.prevId} has a payment on chain (transaction ${txDigest}); complete it with orderComplete instead of replacing it`);
+    }
     throw conflict(`prevId: order ${input.prevId} is not pending`);
   }
   return toPayOrder(order);

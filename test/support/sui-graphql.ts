@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GraphQLError, buildSchema, graphql, type GraphQLSchema } from 'graphql';
-import { ChainScript, startLoopback, type Loopback, type ScriptEvent } from './sui-node.js';
+import { ChainScript, fullCoinType, startLoopback, type Loopback, type ScriptBalanceChange, type ScriptEvent } from './sui-node.js';
 
 /**
  * A loopback Sui GraphQL service over a chain script. Queries are executed by graphql-js against the schema
@@ -65,7 +65,10 @@ function root(script: ChainScript) {
       if (!events) return null;
       return {
         digest,
-        effects: { events: (args: PageArgs) => connection(events, args, eventNode) },
+        effects: {
+          events: (args: PageArgs) => connection(events, args, eventNode),
+          balanceChanges: (args: PageArgs) => connection(script.balanceChanges.get(digest) ?? [], args, balanceChangeNode),
+        },
       };
     },
   };
@@ -108,6 +111,11 @@ function eventNode(event: ScriptEvent) {
     sender: { address: event.sender },
     contents: { json: asGraphQLJson(event.parsedJson, event.layout), type: { repr: event.type, layout: event.layout } },
   };
+}
+
+/** GraphQL's BalanceChange: the owner as an Address, the coin type's repr with every address in full. */
+function balanceChangeNode(change: ScriptBalanceChange) {
+  return { owner: { address: change.owner }, coinType: { repr: fullCoinType(change.coinType) }, amount: change.amount };
 }
 
 /** GraphQL's MoveValue.json: as JSON-RPC's parsedJson, but byte vectors as Base64 text. */

@@ -29,22 +29,71 @@ export interface ScriptEvent {
   layout: unknown;
 }
 
-/** The chain: events in chain order (oldest first), and transactions known to the node without events. */
+/** One balance change of a scripted transaction: an address gained (positive) or spent (negative) a coin. */
+export interface ScriptBalanceChange {
+  /** An address in full (0x and 64 hex digits). */
+  owner: string;
+  /** The coin type, addresses in full or short (`0x2::sui::SUI`); each server renders it as its API does. */
+  coinType: string;
+  /** Signed decimal text of base units. */
+  amount: string;
+}
+
+/**
+ * The chain: events in chain order (oldest first), transactions known to the node without events, and the
+ * balance changes of transactions (a transaction without scripted changes has none).
+ */
 export class ChainScript {
   readonly events: ScriptEvent[] = [];
   readonly quietTransactions = new Set<string>();
+  readonly balanceChanges = new Map<string, ScriptBalanceChange[]>();
 
   add(...events: ScriptEvent[]) {
     this.events.push(...events);
     return this;
   }
 
+  /** Gives a transaction balance changes (the node then knows it, events or not). */
+  changes(digest: string, ...changes: ScriptBalanceChange[]) {
+    this.balanceChanges.set(digest, [...(this.balanceChanges.get(digest) ?? []), ...changes]);
+    return this;
+  }
+
   /** The events of a transaction, or undefined when the node does not know it. */
   transaction(digest: string): ScriptEvent[] | undefined {
     const events = this.events.filter((e) => e.txDigest === digest);
-    return events.length > 0 || this.quietTransactions.has(digest) ? events : undefined;
+    return events.length > 0 || this.quietTransactions.has(digest) || this.balanceChanges.has(digest) ? events : undefined;
+  }
+
+  /**
+   * A payment as a wallet makes it: the payment event (emitting coin_type as text or as a TypeName struct, or
+   * not at all) and the transaction's balance changes: the payer spends the amount in the coin and gas in SUI,
+   * the receiver gains the amount. `extra` adds changes (a second coin sent along).
+   */
+  pay(options: PaymentOptions & { coinType: string; emit?: 'string' | 'type_name' | false; extra?: ScriptBalanceChange[] }): ScriptEvent {
+    const from = options.from ?? randomAddress();
+    const to = options.to ?? randomAddress();
+    const amount = options.amount ?? '1000000';
+    const event = paymentEvent({ ...options, from, to, amount, ...(options.emit === false ? {} : { coinTypeAs: options.emit ?? 'string' }) });
+    const changes: ScriptBalanceChange[] = [
+      { owner: from, coinType: options.coinType, amount: `-${amount}` },
+      { owner: to, coinType: options.coinType, amount },
+      { owner: from, coinType: SUI, amount: '-1997880' },
+      ...(options.extra ?? []),
+    ];
+    this.add(event).changes(event.txDigest, ...changes);
+    return event;
   }
 }
+
+export const SUI = '0x2::sui::SUI';
+
+/** A coin type in full form (64 hex digits), as GraphQL and type_name render it. */
+export const fullCoinType = (type: string) => type.replace(/0x([0-9a-fA-F]{1,64})(?=::)/g, (_, hex: string) => `0x${hex.toLowerCase().padStart(64, '0')}`);
+
+/** A coin type as JSON-RPC's balance changes render it: the framework's 0x1/0x2 short, other packages in full. */
+export const rpcCoinType = (type: string) =>
+  fullCoinType(type).replace(/0x0{62}0([12])(?=::)/g, '0x$1');
 
 /** A fresh transaction digest: 32 random bytes in base58, as Sui's are. */
 export const randomDigest = () => toBase58(randomBytes(32));
@@ -56,8 +105,14 @@ export const PAYMENT_TYPE = `${PACKAGE}::pay::PaymentEvent`;
 const u8Vector = { vector: 'u8' };
 const moveString = { struct: { type: `0x${'0'.repeat(63)}1::string::String`, fields: [{ name: 'bytes', layout: u8Vector }] } };
 
-/** The layout of our payment event, with bill_no as a Move String or as vector<u8>. */
-export function paymentLayout(type: string, billNoAs: 'string' | 'bytes') {
+const asciiString = { struct: { type: `0x${'0'.repeat(63)}1::ascii::String`, fields: [{ name: 'bytes', layout: u8Vector }] } };
+const typeName = { struct: { type: `0x${'0'.repeat(63)}1::type_name::TypeName`, fields: [{ name: 'name', layout: asciiString }] } };
+
+/**
+ * The layout of our payment event, with bill_no as a Move String or as vector<u8>, and optionally coin_type
+ * as a Move String or as a `std::type_name::TypeName`.
+ */
+export function paymentLayout(type: string, billNoAs: 'string' | 'bytes', coinTypeAs?: 'string' | 'type_name') {
   return {
     struct: {
       type,
@@ -66,6 +121,7 @@ export function paymentLayout(type: string, billNoAs: 'string' | 'bytes') {
         { name: 'amount', layout: 'u64' },
         { name: 'from', layout: 'address' },
         { name: 'to', layout: 'address' },
+        ...(coinTypeAs ? [{ name: 'coin_type', layout: coinTypeAs === 'string' ? moveString : typeName }] : []),
       ],
     },
   };
@@ -73,8 +129,7 @@ export function paymentLayout(type: string, billNoAs: 'string' | 'bytes') {
 
 let clock = Date.UTC(2026, 0, 1);
 
-/** A payment event in our layout; a new transaction unless `txDigest` is given. */
-export function paymentEvent(options: {
+export interface PaymentOptions {
   billNo: string;
   amount?: string;
   from?: string;
@@ -84,7 +139,14 @@ export function paymentEvent(options: {
   txDigest?: string;
   eventSeq?: number;
   type?: string;
-}): ScriptEvent {
+}
+
+/**
+ * A payment event in our layout; a new transaction unless `txDigest` is given. With `coinType` and
+ * `coinTypeAs`, the event carries coin_type: as text (`string`, as given) or as the TypeName `type_name::get`
+ * makes (`type_name`: `{name}`, 64 hex digits without 0x).
+ */
+export function paymentEvent(options: PaymentOptions & { coinType?: string; coinTypeAs?: 'string' | 'type_name' }): ScriptEvent {
   const type = options.type ?? PAYMENT_TYPE;
   const from = options.from ?? randomAddress();
   clock += 1000;
@@ -98,9 +160,12 @@ export function paymentEvent(options: {
       amount: options.amount ?? '1000000',
       from,
       to: options.to ?? randomAddress(),
+      ...(options.coinType && options.coinTypeAs
+        ? { coin_type: options.coinTypeAs === 'string' ? options.coinType : { name: fullCoinType(options.coinType).replace(/0x(?=[0-9a-f]{64}::)/g, '') } }
+        : {}),
     },
     timestampMs: String(clock),
-    layout: paymentLayout(type, options.billNoAsBytes ? 'bytes' : 'string'),
+    layout: paymentLayout(type, options.billNoAsBytes ? 'bytes' : 'string', options.coinType ? options.coinTypeAs : undefined),
   };
 }
 
@@ -283,9 +348,13 @@ function queryEvents(script: ChainScript, params: unknown[]) {
   return { data, nextCursor: last ? last.id : (cursor ?? null), hasNextPage: ordered.length > start + size };
 }
 
-/** `sui_getTransactionBlock(digest, options)`: only the parts this project reads (digest, time, events). */
+/**
+ * `sui_getTransactionBlock(digest, options)`: only the parts this project reads (digest, time, events, balance
+ * changes). Balance changes are rendered as the node does: `{owner: {AddressOwner}, coinType, amount}`, the
+ * framework's coin types short (`0x2::sui::SUI`).
+ */
 function transactionBlock(script: ChainScript, params: unknown[]) {
-  const [digest, options] = params as [string, { showEvents?: boolean } | null | undefined];
+  const [digest, options] = params as [string, { showEvents?: boolean; showBalanceChanges?: boolean } | null | undefined];
   const events = script.transaction(digest);
   if (!events) throw new RpcError(-32602, `Could not find the referenced transaction [TransactionDigest(${digest})].`);
   return {
@@ -293,5 +362,14 @@ function transactionBlock(script: ChainScript, params: unknown[]) {
     timestampMs: events[0]?.timestampMs ?? String(Date.UTC(2026, 0, 1)),
     checkpoint: '1000',
     ...(options?.showEvents ? { events: events.map(renderEvent) } : {}),
+    ...(options?.showBalanceChanges
+      ? {
+          balanceChanges: (script.balanceChanges.get(digest) ?? []).map((change) => ({
+            owner: { AddressOwner: change.owner },
+            coinType: rpcCoinType(change.coinType),
+            amount: change.amount,
+          })),
+        }
+      : {}),
   };
 }

@@ -1,0 +1,399 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod/mini';
+import { ChainNodeError } from '../chain/errors.js';
+import { canonicalType } from '../chain/source.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError, conflict, forbidden, notFound } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
+import { queryItems } from '../platform/query.js';
+import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import { creditItems } from '../tickets/balances.js';
+import { OrderStatus, StrandedStatus, type StrandedCreditBody, type StrandedPayment, type StrandedQuery, type StrandedRefundBody } from './models.js';
+import { orderIdOfBill, orderKey } from './order-keys.js';
+import type { StoredOrder } from './orders.js';
+import { projectKey, type StoredProject } from './projects.js';
+
+/**
+ * What a payment on chain means for the orders (API.md flow 7), decided once, when the payment is stored, in
+ * the same transaction that stores it:
+ * - it **matches** the open order its bill names when that order is pending, has no payment yet, and the
+ *   payment is in the order's coin, of exactly its amount, to its receiving address. The order is marked with
+ *   the payment (`payment_seen`, the payment's `<txDigest>#<eventSeq>`): from then on it cannot be cancelled
+ *   (rechargeOrder's cancel is conditional on `payment_seen` being absent), and only this payment completes it;
+ * - any other payment is **stranded**: kept as a stranded payment record for the merchant, who credits it
+ *   (the order's tickets to the order's user; a still-open order is completed by it) or records that it was
+ *   refunded on chain. Nothing indexed is ever dropped.
+ *
+ * Keys (docs/data-model.md):
+ * - "stranded payment by its payment": pk `STRANDED#<txDigest>#<eventSeq>`, sk `STRANDED` (one per payment:
+ *   the idempotent store, and what credit and refund address);
+ * - "stranded payments of a project, newest first": gsi1pk `STRANDED_OF#<project>`, gsi1sk
+ *   `<time on chain>#<txDigest>#<eventSeq>`, for payments whose bill names an order of the project;
+ * - "stranded payments to an address, newest first": gsi1pk `STRANDED_TO#<address>`, same sort key, for
+ *   payments whose bill names no order (listed for the project whose receiving address it is);
+ * - "refund transaction used": pk `REFUNDTX#<digest>`, sk `REFUNDTX` (a refund is recorded for one payment).
+ *
+ * Contention (ARCHITECTURE.md): every transaction here holds only per-payment and per-player items (the payment,
+ * its stranded record, the order, the user's balance and ledger); never a project, merchant or counter item.
+ * Ownership of the project is read, not a ConditionCheck.
+ */
+
+export const strandedKey = (txDigest: string, eventSeq: string) => ({ pk: `STRANDED#${txDigest}#${eventSeq}`, sk: 'STRANDED' });
+export const refundUseKey = (digest: string) => ({ pk: `REFUNDTX#${digest}`, sk: 'REFUNDTX' });
+const ofProject = (project: string) => `STRANDED_OF#${project}`;
+const toAddress = (address: string) => `STRANDED_TO#${address}`;
+
+/** Why a payment matched no open order. */
+export type StrandedReason =
+  | 'no_order'
+  | 'order_cancelled'
+  | 'order_paid'
+  | 'order_refunded'
+  | 'coin_unknown'
+  | 'coin'
+  | 'amount'
+  | 'address'
+  | 'duplicate';
+
+type RecordDeps = Pick<Deps, 'db' | 'table' | 'now'>;
+
+/** A payment being stored (built by core/chain/payments.ts storePaymentEvent). */
+export interface IncomingPayment {
+  /** The payment event item to put, keys included. */
+  item: Record<string, unknown>;
+  paymentId: number;
+  billNo: string;
+  /** Base units, decimal text. */
+  amount: string;
+  /** Addresses in full lower case. */
+  from: string;
+  to: string;
+  /** Full form, or null when it could not be verified. */
+  coinType: string | null;
+  coinProblem?: string | undefined;
+  txDigest: string;
+  eventSeq: string;
+  /** Time on chain, else when indexed (ISO). */
+  time: string;
+}
+
+type Verdict = { matched: true } | { matched: false; reason: StrandedReason; detail: string };
+
+const ATTEMPTS = 5;
+
+/**
+ * Stores a payment once, matched to its open order or kept as stranded (see above), in one transaction; the
+ * stored payment item. When the order changes between the read and the write (the player cancels it, another
+ * payment matches it first), the transaction is refused and the payment judged again against the new state.
+ */
+export async function recordPayment(deps: RecordDeps, payment: IncomingPayment): Promise<Record<string, unknown>> {
+  const orderId = orderIdOfBill(payment.billNo);
+  const position = `${payment.txDigest}#${payment.eventSeq}`;
+  for (let attempt = 1; ; attempt++) {
+    const order = orderId === undefined ? undefined : await readOrder(deps, orderId);
+    const verdict = judge(order, payment, position);
+    const item = {
+      ...payment.item,
+      matched: verdict.matched,
+      ...(order ? { order_id: order.id } : {}),
+      ...(verdict.matched ? {} : { stranded_reason: verdict.reason }),
+    };
+    const items: TransactItem[] = [{ Put: { TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    if (verdict.matched) {
+      items.push({
+        Update: {
+          TableName: deps.table,
+          Key: orderKey(order!.id),
+          UpdateExpression: 'SET payment_seen = :position',
+          ConditionExpression: '#status = :pending AND attribute_not_exists(payment_seen)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':position': position, ':pending': OrderStatus.pending },
+        },
+      });
+    } else {
+      items.push({ Put: { TableName: deps.table, Item: strandedItem(deps, payment, order, verdict), ConditionExpression: 'attribute_not_exists(pk)' } });
+    }
+    const failed = await transactOrFailedConditions(deps, items, `payment ${position}: its order changed concurrently; retry`);
+    if (failed.length === 0) return item;
+    if (failed.includes(0)) {
+      // Stored before (a re-read page, the orderComplete fallback): that record stands.
+      const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: { pk: payment.item.pk, sk: payment.item.sk }, ConsistentRead: true }));
+      if (stored.Item) return stored.Item;
+    }
+    if (attempt === ATTEMPTS) throw conflict(`payment ${position}: its order kept changing; retry`);
+  }
+}
+
+async function readOrder(deps: RecordDeps, id: number): Promise<StoredOrder | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(id), ConsistentRead: true }));
+  return out.Item as StoredOrder | undefined;
+}
+
+const fullAddress = (address: string) => (/^0x[0-9a-fA-F]{1,64}$/.test(address) ? `0x${address.slice(2).toLowerCase().padStart(64, '0')}` : address.toLowerCase());
+
+/** Whether the payment is the open order's, and if not, why not. */
+function judge(order: StoredOrder | undefined, payment: IncomingPayment, position: string): Verdict {
+  const stranded = (reason: StrandedReason, detail: string): Verdict => ({ matched: false, reason, detail });
+  if (!order) return stranded('no_order', `no order has bill ${payment.billNo}`);
+  if (order.status === OrderStatus.cancelled) return stranded('order_cancelled', `order ${order.id} was cancelled before the payment arrived`);
+  if (order.status === OrderStatus.paid) return stranded('order_paid', `order ${order.id} was already paid`);
+  if (order.status !== OrderStatus.pending) return stranded('order_refunded', `order ${order.id} is not open (status ${order.status})`);
+  if (payment.coinType === null) return stranded('coin_unknown', `the coin paid could not be verified: ${payment.coinProblem ?? 'unknown'}`);
+  if (payment.coinType !== canonicalType(order.coin_type)) {
+    return stranded('coin', `paid in ${payment.coinType}; order ${order.id} is paid in ${order.coin_type}`);
+  }
+  if (BigInt(payment.amount) !== BigInt(order.amount_base)) {
+    return stranded('amount', `paid ${payment.amount} base units; order ${order.id} costs ${order.amount_base}`);
+  }
+  if (payment.to !== fullAddress(order.receive_address)) return stranded('address', `paid ${payment.to}, not the project's address ${order.receive_address}`);
+  if (order.payment_seen !== undefined && order.payment_seen !== position) {
+    return stranded('duplicate', `order ${order.id} already has payment ${order.payment_seen}`);
+  }
+  return { matched: true };
+}
+
+function strandedItem(deps: RecordDeps, payment: IncomingPayment, order: StoredOrder | undefined, verdict: Verdict & { matched: false }) {
+  const now = deps.now().toISOString();
+  const position = `${payment.txDigest}#${payment.eventSeq}`;
+  return {
+    ...strandedKey(payment.txDigest, payment.eventSeq),
+    type: 'stranded_payment',
+    payment_id: payment.paymentId,
+    bill_no: payment.billNo,
+    amount: payment.amount,
+    coin_type: payment.coinType,
+    fromer: payment.from,
+    toer: payment.to,
+    tx_digest: payment.txDigest,
+    event_seq: payment.eventSeq,
+    paid_at: payment.time,
+    order_id: order?.id ?? null,
+    project_name: order?.project_name ?? null,
+    user_id: order?.user_id ?? null,
+    reason: verdict.reason,
+    detail: verdict.detail,
+    status: StrandedStatus.stranded,
+    refund_digest: null,
+    created_at: now,
+    updated_at: now,
+    gsi1pk: order ? ofProject(order.project_name) : toAddress(payment.to),
+    gsi1sk: `${payment.time}#${position}`,
+  };
+}
+
+export function toStrandedPayment(item: Record<string, unknown>): StrandedPayment {
+  return {
+    id: item.payment_id as number,
+    bill_no: item.bill_no as string,
+    amount: item.amount as string,
+    coin_type: (item.coin_type as string | null | undefined) ?? null,
+    fromer: item.fromer as string,
+    toer: item.toer as string,
+    cursor: { txDigest: item.tx_digest as string, eventSeq: item.event_seq as string },
+    paid_at: item.paid_at as string,
+    order_id: (item.order_id as number | null | undefined) ?? null,
+    project_name: (item.project_name as string | null | undefined) ?? null,
+    user_id: (item.user_id as string | null | undefined) ?? null,
+    reason: item.reason as string,
+    detail: item.detail as string,
+    status: item.status as number,
+    refund_digest: (item.refund_digest as string | null | undefined) ?? null,
+    created_at: item.created_at as string,
+    updated_at: item.updated_at as string,
+  };
+}
+
+/**
+ * The project, when the caller's merchant account owns it: 404 for none, 403 for another merchant's. The
+ * ownership rule of the stranded-payment operations (the route tables declare it as `owns.project`); the
+ * authorization layer may take it over.
+ */
+export async function projectOfCaller(deps: Pick<Deps, 'db' | 'table'>, caller: TokenClaims, name: string): Promise<StoredProject> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
+  const project = out.Item as StoredProject | undefined;
+  if (!project) throw notFound(`project_name: no project ${name}`);
+  if (project.accountId !== caller.sub) throw forbidden(`project_name: project ${name} belongs to another merchant`);
+  return project;
+}
+
+/**
+ * Whether a stranded payment is the project's to handle: it names an order of the project, or it names no
+ * order and was paid to the project's (current) receiving address. The second half of the ownership rule.
+ */
+export function belongsTo(item: Record<string, unknown>, project: StoredProject): boolean {
+  if (item.project_name !== null && item.project_name !== undefined) return item.project_name === project.project_name;
+  return item.toer === fullAddress(project.receive_address);
+}
+
+/** The most stranded payments listed per partition (newest first). */
+const LIST_LIMIT = 1000;
+
+/** The project's stranded payments, newest first (two Queries in parallel: by order's project, by address). */
+export async function listStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedQuery>) {
+  const project = await projectOfCaller(deps, caller, input.project);
+  const query = (pk: string) =>
+    queryItems(
+      deps,
+      {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ScanIndexForward: false,
+        ...(input.status === undefined
+          ? { ExpressionAttributeValues: { ':pk': pk } }
+          : { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pk': pk, ':status': input.status } }),
+      },
+      LIST_LIMIT,
+    );
+  const [ofOrders, toAddr] = await Promise.all([query(ofProject(project.project_name)), query(toAddress(fullAddress(project.receive_address)))]);
+  const items = [...ofOrders, ...toAddr].sort((a, b) => String(b.gsi1sk).localeCompare(String(a.gsi1sk)));
+  const { page, pageSize } = input;
+  return { total: String(items.length), payments: items.slice(page * pageSize, (page + 1) * pageSize).map(toStrandedPayment) };
+}
+
+/** The stranded payment, if it is the project's: 404 otherwise (the same answer for another's). */
+async function strandedOf(deps: Deps, project: StoredProject, txDigest: string, eventSeq: string) {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: strandedKey(txDigest, eventSeq), ConsistentRead: true }));
+  if (!out.Item || !belongsTo(out.Item, project)) {
+    throw notFound(`tx_digest: project ${project.project_name} has no stranded payment ${txDigest}#${eventSeq}`);
+  }
+  return out.Item;
+}
+
+/**
+ * Credits a stranded payment: the order's tickets to the order's user, once (ledger ref
+ * `stranded#<txDigest>#<eventSeq>`), and the order completed by it when it is still pending with no payment;
+ * the stranded record turns credited in the same transaction. Crediting again answers the same record.
+ * A payment naming no order has no one to credit (409: refund it); a refunded one is 409.
+ */
+export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedCreditBody>): Promise<StrandedPayment> {
+  const project = await projectOfCaller(deps, caller, input.project_name);
+  const position = `${input.tx_digest}#${input.event_seq}`;
+  for (let attempt = 1; ; attempt++) {
+    const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
+    if (stranded.status === StrandedStatus.credited) return toStrandedPayment(stranded);
+    if (stranded.status === StrandedStatus.refunded) throw conflict(`tx_digest: payment ${position} was refunded (${String(stranded.refund_digest)})`);
+    if (stranded.order_id === null || stranded.order_id === undefined) {
+      throw conflict(`tx_digest: payment ${position} names no order, so there is no one to credit; refund it`);
+    }
+    const order = await readOrder(deps, stranded.order_id as number);
+    if (!order) throw conflict(`tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
+    const now = deps.now().toISOString();
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: deps.table,
+          Key: strandedKey(input.tx_digest, input.event_seq),
+          UpdateExpression: 'SET #status = :credited, credited_at = :now, resolved_by = :me, updated_at = :now',
+          ConditionExpression: '#status = :stranded',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':credited': StrandedStatus.credited, ':stranded': StrandedStatus.stranded, ':now': now, ':me': caller.sub },
+        },
+      },
+    ];
+    if (order.status === OrderStatus.pending && order.payment_seen === undefined) {
+      // The order is still open and nothing else paid it: this payment completes it.
+      items.push({
+        Update: {
+          TableName: deps.table,
+          Key: orderKey(order.id),
+          UpdateExpression:
+            'SET #status = :paid, tx_digest = :tx, deposit_id = :deposit, payment_seen = :position, updated_at = :now, gsi2pk = :paidPk, gsi2sk = :paidSk',
+          ConditionExpression: '#status = :pending AND attribute_not_exists(payment_seen)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':paid': OrderStatus.paid,
+            ':pending': OrderStatus.pending,
+            ':tx': input.tx_digest,
+            ':deposit': stranded.payment_id,
+            ':position': position,
+            ':now': now,
+            ':paidPk': `PAID#${order.user_id}`,
+            ':paidSk': `${now}#${order.id}`,
+          },
+        },
+      });
+    }
+    items.push(...creditItems(deps, { uid: order.user_id, projectName: order.project_name, level: order.level }, order.tickets, `stranded#${position}`));
+    const failed = await transactOrFailedConditions(deps, items, `tx_digest: payment ${position} is being handled concurrently; retry`);
+    if (failed.length === 0) {
+      return toStrandedPayment({ ...stranded, status: StrandedStatus.credited, updated_at: now });
+    }
+    // Credited or refunded meanwhile (answered from the record on the next pass), or the order changed.
+    if (attempt === 3) throw conflict(`tx_digest: payment ${position} changed concurrently; retry`);
+  }
+}
+
+/**
+ * Records that a stranded payment was refunded on chain by `refund_digest`, once. The refund is checked on
+ * chain: the transaction must pay the payer (`fromer`) at least the amount in the payment's coin (any one
+ * coin when the payment's coin is unknown); a refund transaction is recorded for one payment only. The same
+ * digest again answers the same record; another digest, or a credited payment, is 409.
+ */
+export async function refundStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedRefundBody>): Promise<StrandedPayment> {
+  const project = await projectOfCaller(deps, caller, input.project_name);
+  const position = `${input.tx_digest}#${input.event_seq}`;
+  const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
+  const settled = answerSettled(stranded, input.refund_digest, position);
+  if (settled) return settled;
+  await verifyRefund(deps, stranded, input.refund_digest);
+
+  const now = deps.now().toISOString();
+  const failed = await transactOrFailedConditions(deps, [
+    {
+      Update: {
+        TableName: deps.table,
+        Key: strandedKey(input.tx_digest, input.event_seq),
+        UpdateExpression: 'SET #status = :refunded, refund_digest = :refund, refunded_at = :now, resolved_by = :me, updated_at = :now',
+        ConditionExpression: '#status = :stranded',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':refunded': StrandedStatus.refunded, ':stranded': StrandedStatus.stranded, ':refund': input.refund_digest, ':now': now, ':me': caller.sub },
+      },
+    },
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...refundUseKey(input.refund_digest), type: 'refund_use', payment: position, created_at: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (failed.length === 0) return toStrandedPayment({ ...stranded, status: StrandedStatus.refunded, refund_digest: input.refund_digest, updated_at: now });
+  const current = await strandedOf(deps, project, input.tx_digest, input.event_seq);
+  const answer = answerSettled(current, input.refund_digest, position);
+  if (answer) return answer;
+  if (failed.includes(1)) throw conflict(`refund_digest: transaction ${input.refund_digest} is recorded as the refund of another payment`);
+  throw conflict(`tx_digest: payment ${position} changed concurrently; retry`);
+}
+
+/** The answer for a payment already credited or refunded (idempotent replay or 409); undefined while stranded. */
+function answerSettled(item: Record<string, unknown>, refundDigest: string, position: string): StrandedPayment | undefined {
+  if (item.status === StrandedStatus.credited) throw conflict(`tx_digest: payment ${position} was credited; it cannot be refunded too`);
+  if (item.status !== StrandedStatus.refunded) return undefined;
+  if (item.refund_digest === refundDigest) return toStrandedPayment(item);
+  throw conflict(`tx_digest: payment ${position} was refunded by ${String(item.refund_digest)}`);
+}
+
+async function verifyRefund(deps: Deps, stranded: Record<string, unknown>, digest: string) {
+  if (!deps.chain) throw new AppError(503, 'refund_digest: the stage has no chain configured to check the refund on');
+  let changes;
+  try {
+    changes = await deps.chain.source.balanceChanges(digest);
+  } catch (error) {
+    if (!(error instanceof ChainNodeError)) throw error;
+    await logError('chain: refund read failed', { digest, error: error.message });
+    throw new AppError(503, 'refund_digest: the chain node could not be read; try again shortly');
+  }
+  if (!changes) throw notFound(`refund_digest: the chain has no transaction ${digest}`);
+  const payer = stranded.fromer as string;
+  const amount = BigInt(stranded.amount as string);
+  const coin = stranded.coin_type as string | null;
+  const received = new Map<string, bigint>();
+  for (const change of changes) {
+    if (change.owner === payer) received.set(change.coinType, (received.get(change.coinType) ?? 0n) + BigInt(change.amount));
+  }
+  const enough = coin === null ? [...received.values()].some((total) => total >= amount) : (received.get(coin) ?? 0n) >= amount;
+  if (!enough) {
+    throw conflict(`refund_digest: transaction ${digest} does not pay ${payer} ${String(amount)} base units of ${coin ?? 'the coin paid'}`);
+  }
+}
