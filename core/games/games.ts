@@ -1,9 +1,10 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryItems } from '../platform/query.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict, forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
+import { retryPause, transactOrFailedConditions } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { merchantKey, requireMerchant } from '../merchants/merchants.js';
 import { MerchantStatus, type Merchant } from '../merchants/models.js';
@@ -78,61 +79,75 @@ function toGameListRecord(item: GameItem, merchant: Merchant | undefined): GameL
 export async function createGame(deps: Deps, caller: TokenClaims, input: GameCreate): Promise<GameRecord> {
   const merchant = await requireMerchant(deps, caller.sub);
   if (merchant.status === MerchantStatus.suspended) throw forbidden('merchant is suspended');
-  const id = await nextId(deps, 'game');
+  const id = await nextGameId(deps);
   const now = deps.now().toISOString();
   const live = merchant.status === MerchantStatus.active;
   const item: GameItem = { ...input, id, accountId: caller.sub, merchantId: merchant.id, live, createdAt: now, updatedAt: now };
-  try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: deps.table,
-              Item: {
-                ...gameKey(input.code),
-                type: 'game',
-                ...item,
-                gsi1pk: `MERCHANT_GAMES#${caller.sub}`,
-                gsi1sk: sortableInt(id),
-                gsi2pk: 'GAME',
-                gsi2sk: sortableInt(id),
-                ...(live ? { gsi3pk: 'LIVE_GAME', gsi3sk: sortableInt(id) } : {}),
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+  // A concurrent transaction on the merchant item (another create of this merchant, a status change) cancels
+  // this one with nothing written; transactOrFailures runs it again, then answers 409 if collisions persist.
+  const failed = await transactOrFailedConditions(
+    deps,
+    [
+      {
+        Put: {
+          TableName: deps.table,
+          Item: {
+            ...gameKey(input.code),
+            type: 'game',
+            ...item,
+            gsi1pk: `MERCHANT_GAMES#${caller.sub}`,
+            gsi1sk: sortableInt(id),
+            gsi2pk: 'GAME',
+            gsi2sk: sortableInt(id),
+            ...(live ? { gsi3pk: 'LIVE_GAME', gsi3sk: sortableInt(id) } : {}),
           },
-          {
-            // Guards the liveness chosen above against a concurrent status change, and counts the game so
-            // a status change sees every game it has to move.
-            Update: {
-              TableName: deps.table,
-              Key: merchantKey(caller.sub),
-              UpdateExpression: 'ADD gameCount :one',
-              ConditionExpression: '#status = :seen',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':one': 1, ':seen': merchant.status },
-            },
-          },
-          {
-            Update: {
-              TableName: deps.table,
-              Key: counterKey,
-              UpdateExpression: 'ADD #total :one',
-              ExpressionAttributeNames: { '#total': 'total' },
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw conflict(`code: game ${input.code} exists already`);
-    if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw conflict('merchant status changed meanwhile; retry');
-    throw error;
-  }
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        // Guards the liveness chosen above against a concurrent status change, and counts the game so
+        // a status change sees every game it has to move.
+        Update: {
+          TableName: deps.table,
+          Key: merchantKey(caller.sub),
+          UpdateExpression: 'ADD gameCount :one',
+          ConditionExpression: '#status = :seen',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':one': 1, ':seen': merchant.status },
+        },
+      },
+      {
+        Update: {
+          TableName: deps.table,
+          Key: counterKey,
+          UpdateExpression: 'ADD #total :one',
+          ExpressionAttributeNames: { '#total': 'total' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ],
+    'the merchant changed concurrently; retry',
+  );
+  if (failed.includes(0)) throw conflict(`code: game ${input.code} exists already`);
+  if (failed.includes(1)) throw conflict('merchant status changed meanwhile; retry');
   return toGameRecord(item);
+}
+
+/**
+ * The next game id. The id counter's item also holds the games total, which every create transaction adds to:
+ * an increment that meets one of those transactions in flight is refused (TransactionConflictException, nothing
+ * written) and is tried again, then answered 409 if collisions persist.
+ */
+async function nextGameId(deps: Deps): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await nextId(deps, 'game');
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionConflictException') throw error;
+      if (attempt === 5) throw conflict('games are being created concurrently; retry');
+    }
+    await retryPause(attempt);
+  }
 }
 
 /** Reads a whole index partition, newest first, up to `limit` items. */

@@ -1,4 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryItems } from '../platform/query.js';
+import { retryPause, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { nextId } from '../platform/counters.js';
 import { sortableInt } from '../platform/table.js';
 import type { Deps } from '../platform/deps.js';
@@ -87,73 +89,129 @@ export async function merchantStatusOf(deps: Deps, caller: TokenClaims, merchant
   return { merchant_id: merchant.id, status: merchant.status };
 }
 
+/** Games a status-change transaction moves beside its merchant item (TransactWriteItems holds 100 items). */
+export const STATUS_CHUNK = 99;
 /**
- * Sets a merchant's status (admins). A game is public ("live") exactly while its merchant is active, so the
- * merchant and each of its games change in one transaction, guarded by the status read, so a concurrent
- * change or a game created meanwhile makes this fail and be retried rather than leave a game behind.
+ * The most games one status change moves: every game is written within the one request, which must end within
+ * the function's timeout (about 100 transactions of 100 items); a merchant with more is refused, writing nothing.
+ */
+export const MAX_STATUS_GAMES = 10_000;
+/** Fresh reads a status change tries when a game was created or the status changed between its read and its write. */
+const STATUS_ATTEMPTS = 5;
+
+/**
+ * Sets a merchant's status (admins). A game is public ("live", in the sparse LIVE_GAME index) exactly while its
+ * merchant is active. Every write of a game's liveness is in a transaction that holds the merchant's status to the
+ * one that liveness follows (createGame: the status it read; here: the new status), so whatever the order of
+ * concurrent changes and creates, the last write to each game follows the status at that moment.
+ * 1. The merchant's games are read (games index), then one transaction sets the status on condition that the
+ *    status and the game count are still those read (so no game was missed), and moves the first 99 games.
+ *    A merchant with at most 99 games changes with its games at once; a refused transaction wrote nothing and is
+ *    tried again on fresh reads.
+ * 2. The other games move 99 per transaction, each with a ConditionCheck that the merchant still has the new
+ *    status. When it has not, a later change has taken over the games and this one stops (its answer stands: it
+ *    was applied, then overtaken). Until the last transaction, those games still show the previous visibility.
+ * The writes are idempotent: repeating the request with the same status completes a change interrupted after its
+ * first transaction (a timeout, or a 409 from writes that kept colliding).
  */
 export async function setMerchantStatus(deps: Deps, merchantId: number, status: number) {
-  // The merchant and its games are read from indexes, which lag writes slightly; a transaction refused
-  // because of that (or of a concurrent change) is tried again on fresh reads before giving up.
   for (let attempt = 1; ; attempt++) {
-    try {
-      return await trySetMerchantStatus(deps, merchantId, status);
-    } catch (error) {
-      if ((error as Error).name !== 'TransactionCanceledException') throw error;
-      if (attempt === 3) throw conflict('merchant or its games changed meanwhile; retry');
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    // The merchant and its games come from indexes, which lag writes slightly: a transaction refused because
+    // of that (or of a concurrent create or change) is tried again on fresh reads before giving up.
+    const merchant = await findMerchantById(deps, merchantId);
+    if (!merchant) throw notFound(`merchant_id: no merchant ${merchantId}`);
+    const games = await merchantGameKeys(deps, merchant.account_id);
+    if (games.length > MAX_STATUS_GAMES) {
+      throw conflict(`merchant has ${games.length} games, more than one status change moves (${MAX_STATUS_GAMES}); contact support`);
     }
+    const [first = [], ...rest] = chunks(games, STATUS_CHUNK);
+    const now = deps.now().toISOString();
+    const flip: TransactItem = {
+      Update: {
+        TableName: deps.table,
+        Key: merchantKey(merchant.account_id),
+        UpdateExpression: 'SET #status = :status, update_time = :now, gameCount = :count',
+        ConditionExpression: '#status = :seen AND (attribute_not_exists(gameCount) OR gameCount = :count)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status, ':now': now, ':seen': merchant.status, ':count': games.length },
+      },
+    };
+    const failed = await transactOrFailures(deps, [flip, ...first.map((game) => moveGame(deps, game, status))], 'merchant or its games changed meanwhile; retry');
+    if (failed.length === 0) {
+      await moveRemainingGames(deps, merchant.account_id, status, rest);
+      return { merchant_id: merchant.id, status };
+    }
+    if (attempt === STATUS_ATTEMPTS) throw conflict('merchant or its games changed meanwhile; retry');
+    await retryPause(attempt);
   }
 }
 
-async function trySetMerchantStatus(deps: Deps, merchantId: number, status: number) {
-  const merchant = await findMerchantById(deps, merchantId);
-  if (!merchant) throw notFound(`merchant_id: no merchant ${merchantId}`);
-  const games = await deps.db.send(
-    new QueryCommand({
-      TableName: deps.table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `MERCHANT_GAMES#${merchant.account_id}` },
-      ProjectionExpression: 'pk, sk, id',
-    }),
-  );
-  const gameKeys = (games.Items ?? []).map((item) => ({ pk: item.pk as string, sk: item.sk as string, id: item.id as number }));
-  if (gameKeys.length > 99) throw conflict('merchant has more games than one status change can move; contact support');
+interface GameKey {
+  pk: string;
+  sk: string;
+  id: number;
+}
+
+/** Every game of a merchant (games index, all pages), keys only. */
+async function merchantGameKeys(deps: Deps, accountId: string): Promise<GameKey[]> {
+  const items = await queryItems(deps, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': `MERCHANT_GAMES#${accountId}` },
+    ProjectionExpression: 'pk, sk, id',
+  });
+  return items.map((item) => ({ pk: item.pk as string, sk: item.sk as string, id: item.id as number }));
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** A game's liveness for a merchant status: `live`, and the sparse LIVE_GAME keys set or removed (idempotent). */
+function moveGame(deps: Deps, { pk, sk, id }: GameKey, status: number): TransactItem {
   const live = status === MerchantStatus.active;
-  const now = deps.now().toISOString();
-  await deps.db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: deps.table,
-            Key: merchantKey(merchant.account_id),
-            UpdateExpression: 'SET #status = :status, update_time = :now, gameCount = :count',
-            ConditionExpression: '#status = :seen AND (attribute_not_exists(gameCount) OR gameCount = :count)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':status': status, ':now': now, ':seen': merchant.status, ':count': gameKeys.length },
-          },
-        },
-        ...gameKeys.map(({ pk, sk, id }) => ({
-          Update: {
-            TableName: deps.table,
-            Key: { pk, sk },
-            ...(live
-              ? {
-                  UpdateExpression: 'SET live = :true, gsi3pk = :livePk, gsi3sk = :liveSk',
-                  ExpressionAttributeValues: { ':true': true, ':livePk': 'LIVE_GAME', ':liveSk': sortableInt(id) },
-                }
-              : {
-                  UpdateExpression: 'SET live = :false REMOVE gsi3pk, gsi3sk',
-                  ExpressionAttributeValues: { ':false': false },
-                }),
-          },
-        })),
-      ],
-    }),
-  );
-  return { merchant_id: merchant.id, status };
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: { pk, sk },
+      ...(live
+        ? {
+            UpdateExpression: 'SET live = :true, gsi3pk = :livePk, gsi3sk = :liveSk',
+            ExpressionAttributeValues: { ':true': true, ':livePk': 'LIVE_GAME', ':liveSk': sortableInt(id) },
+          }
+        : {
+            UpdateExpression: 'SET live = :false REMOVE gsi3pk, gsi3sk',
+            ExpressionAttributeValues: { ':false': false },
+          }),
+    },
+  };
+}
+
+/**
+ * Step 2 of setMerchantStatus: the games beyond the first transaction, 99 per transaction, each while the
+ * merchant still has `status`. Stops, leaving the rest to the later change, once it has not.
+ */
+async function moveRemainingGames(deps: Deps, accountId: string, status: number, rest: GameKey[][]) {
+  for (const chunk of rest) {
+    const held: TransactItem = {
+      ConditionCheck: {
+        TableName: deps.table,
+        Key: merchantKey(accountId),
+        ConditionExpression: '#status = :status',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status },
+      },
+    };
+    const failed = await transactOrFailures(
+      deps,
+      [held, ...chunk.map((game) => moveGame(deps, game, status))],
+      'the status is set but some games have not moved yet (concurrent writes): repeat the request to finish',
+    );
+    // Only the merchant's condition can fail (games are never deleted, and their moves have no condition).
+    if (failed.length > 0) return;
+  }
 }
 
 export async function issueServerToken(deps: Deps, caller: TokenClaims) {
