@@ -1,21 +1,75 @@
 import type { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
+import type { JWK } from 'jose';
 import { Resource } from 'sst/resource';
-import { chainFromSetting } from '../core/chain/source.js';
-import { claimSignerFromSetting } from '../core/rewards/claim-key.js';
-import { createIdTokenVerifier, parseOAuthProviders } from '../core/identity/id-tokens.js';
-import { createDocumentClient } from '../core/platform/db.js';
 import type { Deps } from '../core/platform/deps.js';
-import { s3FileStore } from '../core/platform/files.js';
 import { isProductionStage } from '../core/platform/stages.js';
-import { createTokenService, type SigningJwk } from '../core/platform/tokens.js';
+import { sourceOfEnv, withRequestSource } from '../core/platform/request-source.js';
+import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/platform/tokens.js';
 
-/** The resources infra links to every function (infra/functions.ts), as SST exposes them. */
+/**
+ * What a deployed function uses of the stage, each need read from one linked resource. infra/functions.ts links
+ * each function to the resources of its needs and nothing else (docs/security.md "Secrets and permissions"):
+ * - `table`: the single table (DynamoDB permissions on it).
+ * - `files`: the files bucket (S3 permissions on it): save_file.
+ * - `issueTokens`: TokenSigningKey, the private token key ring: functions that sign tokens in (it verifies too).
+ * - `verifyTokens`: TokenPublicKeys, the ring's public keys only (infra derives them from TokenSigningKey at
+ *   deploy): functions that only verify tokens, and JWKS.
+ * - `vendorKey`: VendorSigningKey, which signs vendor PaymentRequests (vendor/signature).
+ * - `oauthProviders`: OAuthProviders, for the id_tokens of zkLogin and social binding.
+ * - `chain`: ChainConfig, the chain node (payments, the indexer).
+ * - `claimKey`: ClaimSigningKey, which signs reward claims (sign_code, get_sign).
+ */
+export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey';
+
+/** The `Resource.<name>` each need reads (the SST component name infra gives it). */
+export const resourceOfNeed = {
+  table: 'Table',
+  files: 'Files',
+  issueTokens: 'TokenSigningKey',
+  verifyTokens: 'TokenPublicKeys',
+  vendorKey: 'VendorSigningKey',
+  oauthProviders: 'OAuthProviders',
+  chain: 'ChainConfig',
+  claimKey: 'ClaimSigningKey',
+} as const satisfies Record<Need, string>;
+
+/**
+ * Each deployed function's needs: what its code reads of Deps (test/infra.test.ts derives the same from each
+ * function's bundle and fails when they differ, so a handler that starts reading a secret is linked to it).
+ * A group without operations is not deployed; it is listed with what its routes will at least need.
+ */
+export const functionNeeds = {
+  // Console and player sign-in (tokens issued), save_file, vendor/signature, sign_code, stranded payment refunds
+  // (checked on chain).
+  inner: ['table', 'files', 'issueTokens', 'vendorKey', 'claimKey', 'chain'],
+  // login_zk: id_tokens in, tokens out.
+  outer: ['table', 'issueTokens', 'oauthProviders'],
+  // merchant_login, social binding, zkLogin lookups.
+  withoutkey: ['table', 'issueTokens', 'oauthProviders'],
+  chain: ['table', 'verifyTokens'],
+  // orderComplete and the deposit listings read the chain.
+  pay: ['table', 'verifyTokens', 'chain'],
+  'third-pay': ['table', 'verifyTokens'],
+  'partner-store': ['table', 'verifyTokens'],
+  hero: ['table', 'verifyTokens'],
+  // JWKS, the API reference and the health check: open routes only, no table.
+  meta: ['verifyTokens'],
+  // Scheduled jobs (infra/jobs.ts).
+  indexer: ['table', 'chain'],
+  settlement: ['table'],
+} as const satisfies Record<string, readonly Need[]>;
+
+export type DeployedFunction = keyof typeof functionNeeds;
+
+/** The resources infra may link to a function (infra/functions.ts), as SST exposes them. */
 interface LinkedResources {
   App: { name: string; stage: string };
   Table: { name: string };
   Files: { name: string };
   TokenSigningKey: { value: string };
+  TokenPublicKeys: { keys: JWK[] };
+  VendorSigningKey: { value: string };
   OAuthProviders: { value: string };
   ChainConfig: { value: string };
   ClaimSigningKey: { value: string };
@@ -23,37 +77,87 @@ interface LinkedResources {
 
 let deps: Promise<Deps> | undefined;
 
-/** Builds the deployed stage's Deps once per Lambda instance, on the first request. */
+/**
+ * Builds the deployed stage's Deps once per Lambda instance, on the first request, from the resources linked to
+ * this function only: a part whose resource is not linked is never read, and using it throws an error naming
+ * the resource (a 500 in the log; test/infra.test.ts keeps links and code in step). The vendor key is the one
+ * optional part: unlinked or blank, vendor/signature answers 503.
+ */
 export function deployedDeps(): Promise<Deps> {
-  return (deps ??= (async () => {
-    const resources = Resource as unknown as LinkedResources;
-    const stage = resources.App.stage;
-    const now = () => new Date();
-    return {
-      stage,
-      production: isProductionStage(stage),
-      // DYNAMODB_ENDPOINT is for running the Lambda handlers against DynamoDB Local (npm run bench).
-      db: createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }),
-      table: resources.Table.name,
-      files: s3FileStore(resources.Files.name),
-      tokens: await createTokenService({
-        signingKey: JSON.parse(resources.TokenSigningKey.value) as SigningJwk,
-        issuer: `game-platform/${stage}`,
-        now,
-      }),
-      idTokens: createIdTokenVerifier(parseOAuthProviders(resources.OAuthProviders.value), { now }),
-      chain: chainFromSetting(resources.ChainConfig.value),
-      claims: await claimSignerFromSetting(resources.ClaimSigningKey.value),
-      now,
-    };
-  })());
+  return (deps ??= buildDeps());
 }
 
-/** A Lambda handler for an app built from the deployed Deps (built on the first invocation). */
-export function lambdaHandler(createApp: (deps: Deps) => Hono) {
+async function buildDeps(): Promise<Deps> {
+  const resources = Resource as unknown as LinkedResources;
+  const linked = (name: keyof LinkedResources) => name in (Resource as object);
+  const stage = resources.App.stage;
+  const now = () => new Date();
+  const built: Partial<Deps> = { stage, production: isProductionStage(stage), now };
+
+  if (linked('Table')) {
+    const { createDocumentClient } = await import('../core/platform/db.js');
+    // DYNAMODB_ENDPOINT is for running the Lambda handlers against DynamoDB Local (npm run bench).
+    built.db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+    built.table = resources.Table.name;
+  }
+  if (linked('Files')) {
+    const { s3FileStore } = await import('../core/platform/files.js');
+    built.files = s3FileStore(resources.Files.name);
+  }
+  const vendorKey = linked('VendorSigningKey') ? parseVendorKey(resources.VendorSigningKey.value) : undefined;
+  const issuer = `game-platform/${stage}`;
+  if (linked('TokenSigningKey')) {
+    built.tokens = await createTokenService({ signingKey: parseTokenKeys(resources.TokenSigningKey.value), vendorKey, issuer, now });
+  } else if (linked('TokenPublicKeys')) {
+    built.tokens = await createTokenService({ verifyKeys: resources.TokenPublicKeys.keys, vendorKey, issuer, now });
+  }
+  if (linked('OAuthProviders')) {
+    const { createIdTokenVerifier, parseOAuthProviders } = await import('../core/identity/id-tokens.js');
+    built.idTokens = createIdTokenVerifier(parseOAuthProviders(resources.OAuthProviders.value), { now });
+  }
+  if (linked('ChainConfig')) {
+    const { chainFromSetting } = await import('../core/chain/source.js');
+    built.chain = chainFromSetting(resources.ChainConfig.value);
+  }
+  if (linked('ClaimSigningKey')) {
+    const { claimSignerFromSetting } = await import('../core/rewards/claim-key.js');
+    built.claims = await claimSignerFromSetting(resources.ClaimSigningKey.value);
+  }
+
+  const unlinked: Record<string, string> = {
+    db: 'Table',
+    table: 'Table',
+    files: 'Files',
+    tokens: 'TokenSigningKey or TokenPublicKeys',
+    idTokens: 'OAuthProviders',
+    chain: 'ChainConfig',
+    claims: 'ClaimSigningKey',
+  };
+  for (const [field, resource] of Object.entries(unlinked)) {
+    if (field in built) continue;
+    Object.defineProperty(built, field, {
+      enumerable: false,
+      get() {
+        throw new Error(`deps.${field}: ${resource} is not linked to this function (its needs in functions/deployed.ts)`);
+      },
+    });
+  }
+  return built as Deps;
+}
+
+/** The Lambda event fields read here: the API Gateway request context, for the client's address. */
+type LambdaEvent = Parameters<ReturnType<typeof handle>>[0];
+
+/**
+ * A Lambda handler for an app built from the deployed Deps (built on the first invocation). Each request runs
+ * with its client's address (API Gateway's requestContext.http.sourceIp) as the request source that login
+ * throttling keys on (core/platform/request-source.ts).
+ */
+export function lambdaHandler(createApp: (deps: Deps) => Hono, depsOf: () => Promise<Deps> = deployedDeps) {
   let handler: ReturnType<typeof handle> | undefined;
-  return async (event: Parameters<ReturnType<typeof handle>>[0], context: Parameters<ReturnType<typeof handle>>[1]) => {
-    handler ??= handle(createApp(await deployedDeps()));
-    return handler(event, context);
+  return async (event: LambdaEvent, context: Parameters<ReturnType<typeof handle>>[1]) => {
+    handler ??= handle(createApp(await depsOf()));
+    const source = sourceOfEnv({ requestContext: (event as { requestContext?: unknown }).requestContext });
+    return withRequestSource(source, () => handler!(event, context));
   };
 }

@@ -1,5 +1,6 @@
+import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
 import { routeTable } from '../functions/routes/index.js';
-import { secrets } from './secrets.js';
+import { chainConfig, claimSigningKey, oauthProviders, tokenPublicKeys, tokenSigningKey, vendorSigningKey } from './secrets.js';
 import { files } from './storage.js';
 import { table } from './table.js';
 
@@ -16,18 +17,40 @@ export const functionName = (group: string) =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
 
+/**
+ * The component each need of functions/deployed.ts is read from. Linking grants the permissions that go with it
+ * (DynamoDB on the table, S3 on the bucket) and nothing else: a function gets only what its needs name.
+ */
+const components: Record<Need, unknown> = {
+  table,
+  files,
+  issueTokens: tokenSigningKey,
+  verifyTokens: tokenPublicKeys,
+  vendorKey: vendorSigningKey,
+  oauthProviders,
+  chain: chainConfig,
+  claimKey: claimSigningKey,
+};
+
+/** The links of a deployed function (a group's, or a scheduled job's): the components of its declared needs. */
+export function linksOf(name: string): unknown[] {
+  const needs = (functionNeeds as Record<string, readonly Need[]>)[name];
+  if (!needs) throw new Error(`functions/deployed.ts declares no needs for ${name}: add it to functionNeeds`);
+  return needs.map((need) => components[need]);
+}
+
 /** How every Lambda of the stage is built and linked (the groups here, the scheduled jobs in infra/jobs.ts). */
-export const functionArgs = (handler: string) => ({
-  handler,
+export const functionArgs = (name: DeployedFunction) => ({
+  handler: `functions/${name}.handler`,
   architecture: 'arm64' as const,
   // Node 24 is the Active LTS line and a Lambda runtime (SST 4's default; pinned so upgrades are deliberate).
   runtime: 'nodejs24.x' as const,
   // Splitting puts what is imported dynamically (the S3 client, the logger, the OpenAPI generator) in chunks
   // of their own, loaded on first use instead of at cold start.
   nodejs: { format: 'esm' as const, minify: true, splitting: true },
-  link: [table, files, ...secrets],
+  link: linksOf(name),
 });
 
 export const functions = Object.fromEntries(
-  deployedGroups.map((group) => [group, new sst.aws.Function(functionName(group), functionArgs(`functions/${group}.handler`))]),
+  deployedGroups.map((group) => [group, new sst.aws.Function(functionName(group), functionArgs(group as DeployedFunction))]),
 );

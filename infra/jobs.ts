@@ -1,7 +1,9 @@
 import { functionArgs } from './functions.js';
 
 /**
- * Scheduled jobs (EventBridge Scheduler through SST's CronV2).
+ * Scheduled jobs (EventBridge Scheduler through SST's CronV2), linked like the group functions to what their
+ * code reads (functions/deployed.ts `functionNeeds`): the indexer to the table and ChainConfig, settlement to the
+ * table.
  *
  * The chain indexer (functions/indexer.ts) runs every minute, the shortest schedule there is. A run stops
  * itself 15 s before its timeout; a run that still overlaps the next one is safe (the indexer's cursor is
@@ -10,7 +12,7 @@ import { functionArgs } from './functions.js';
  */
 export const indexer = new sst.aws.CronV2('Indexer', {
   schedule: 'rate(1 minute)',
-  function: { ...functionArgs('functions/indexer.handler'), timeout: '60 seconds' },
+  function: { ...functionArgs('indexer'), timeout: '60 seconds' },
   retries: 0,
 });
 
@@ -20,6 +22,6 @@ export const indexer = new sst.aws.CronV2('Indexer', {
  */
 export const settlement = new sst.aws.CronV2('Settlement', {
   schedule: 'rate(10 minutes)',
-  function: { ...functionArgs('functions/settlement.handler'), timeout: '5 minutes' },
+  function: { ...functionArgs('settlement'), timeout: '5 minutes' },
   retries: 0,
 });

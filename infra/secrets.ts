@@ -1,10 +1,34 @@
+import { parseTokenKeys, ringKeys } from '../core/platform/tokens.js';
+
 /**
- * Per-stage secrets, set with `npx sst secret set <Name> <value> --stage <stage>` before the first deploy.
- * Every function is linked to all of them (infra/functions.ts) and reads them through `Resource` (functions/deployed.ts).
+ * Per-stage secrets, set with `npx sst secret set <Name> <value> --stage <stage>` (or `< file`, from stdin) before
+ * the first deploy, and deployed again after a change. Each function is linked only to the ones its code reads
+ * (functions/deployed.ts `functionNeeds`, infra/functions.ts) and reads them through `Resource`.
  */
 
-/** The private ES256 (EC P-256) JWK, as JSON with a `kid`, that signs this stage's tokens; its public half is served at /.well-known/jwks.json. */
+/**
+ * The ES256 (EC P-256) token keys: one private JWK with a `kid` (the original form), or the ring
+ * `{"current": <private jwk>, "next": <private jwk>?, "previous": <public jwk>?}` that the rotation procedure
+ * (README "Rotating the token key", `npm run admin -- rotate-signing-key`) moves through. Only functions that
+ * issue tokens are linked to it.
+ */
 export const tokenSigningKey = new sst.Secret('TokenSigningKey');
+
+/**
+ * The ring's public keys alone, derived from TokenSigningKey at deploy: what functions that only verify tokens
+ * (and JWKS) are linked to, so they never hold a private token key. A TokenSigningKey that does not parse fails
+ * the deploy here, before any function gets it.
+ */
+export const tokenPublicKeys = new sst.Linkable('TokenPublicKeys', {
+  properties: { keys: tokenSigningKey.value.apply((setting: string) => ringKeys(parseTokenKeys(setting))) },
+});
+
+/**
+ * The ES256 private JWK (with a `kid`) that signs vendor PaymentRequests (vendor/signature), verified on chain with
+ * `sui::ecdsa_r1::secp256r1_verify`. A key of its own, never a token key (`npm run admin -- generate-vendor-key`).
+ * "" turns vendor/signature off (503).
+ */
+export const vendorSigningKey = new sst.Secret('VendorSigningKey', '');
 
 /**
  * The OpenID Connect providers whose id_tokens zkLogin and social binding accept, as JSON:
@@ -22,9 +46,9 @@ export const chainConfig = new sst.Secret('ChainConfig', '');
 /**
  * The Ed25519 key that signs reward claims (sign_code), verified on chain with `sui::ed25519::ed25519_verify`: a
  * private JWK as JSON (`{"kty":"OKP","crv":"Ed25519","d":…,"x":…}`) or Sui's `suiprivkey1…` (`sui keytool
- * generate ed25519`). "" turns claims off (503).
+ * generate ed25519`), or the claim settings form of core/rewards/claim-key.ts. "" turns claims off (503).
  */
 export const claimSigningKey = new sst.Secret('ClaimSigningKey', '');
 
-/** Every secret the functions read. Later issues add theirs here. */
-export const secrets = [tokenSigningKey, oauthProviders, chainConfig, claimSigningKey];
+/** Every secret of the stage. */
+export const secrets = [tokenSigningKey, vendorSigningKey, oauthProviders, chainConfig, claimSigningKey];

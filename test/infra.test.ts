@@ -12,9 +12,12 @@ import {
   type Component,
   type Deployment,
   type DynamoArgs,
+  type CronV2Args,
   type FunctionArgs,
   type Route,
+  type StandinOutput,
 } from './support/sst-standins.js';
+import type { JWK } from 'jose';
 
 /**
  * The deployment wiring (sst.config.ts and infra/), run against recording stand-ins of SST's globals: API Gateway
@@ -160,17 +163,6 @@ describe('functions', () => {
     }
   });
 
-  it('are linked to the table, the files bucket and every secret, under the names functions/deployed.ts reads', () => {
-    const table = only<DynamoArgs>(dev, 'sst.aws.Dynamo');
-    const bucket = only<BucketArgs>(dev, 'sst.aws.Bucket');
-    const secrets = ofType(dev, 'sst.Secret');
-    expect([table.name, bucket.name, ...secrets.map((s) => s.name)]).toEqual(['Table', 'Files', 'TokenSigningKey', 'OAuthProviders', 'ChainConfig', 'ClaimSigningKey']);
-    for (const [group, fn] of functionOf) {
-      const link = fn.args.link ?? [];
-      for (const linked of [table, bucket, ...secrets]) expect(link, `${group} -> ${linked.name}`).toContain(linked.instance);
-    }
-  });
-
   it('the files bucket is publicly readable', () => {
     expect(only<BucketArgs>(dev, 'sst.aws.Bucket').args.access).toBe('public');
   });
@@ -217,5 +209,132 @@ describe('stages', () => {
 
   it('every stage names its app game-platform on AWS', () => {
     expect(dev.app).toMatchObject({ name: 'game-platform', home: 'aws' });
+  });
+});
+
+describe('secrets and permissions: each function is linked to what its code reads, and nothing else', () => {
+  /** The expected links, by component name: a table a reviewer can check against the code. */
+  const expectedLinks: Record<string, string[]> = {
+    // Issues tokens (sign-in, server tokens), stores files, signs vendor payment requests and reward claims, checks
+    // stranded payment refunds on chain.
+    inner: ['Table', 'Files', 'TokenSigningKey', 'VendorSigningKey', 'ClaimSigningKey', 'ChainConfig'],
+    // Issue tokens from wallet signatures and OAuth id_tokens.
+    outer: ['Table', 'TokenSigningKey', 'OAuthProviders'],
+    withoutkey: ['Table', 'TokenSigningKey', 'OAuthProviders'],
+    // Only verify tokens: the public keys, never the private ring.
+    chain: ['Table', 'TokenPublicKeys'],
+    pay: ['Table', 'TokenPublicKeys', 'ChainConfig'],
+    // JWKS and the reference: the public keys alone; no table, no bucket.
+    meta: ['TokenPublicKeys'],
+  };
+  const namesOf = (link: unknown[] | undefined) =>
+    (link ?? []).map((linked) => dev.components.find((c) => c.instance === linked)?.name ?? 'an unknown component').sort();
+
+  it('links each group function to its own resources, under the names functions/deployed.ts reads', () => {
+    expect([...functionOf.keys()].sort()).toEqual(Object.keys(expectedLinks).sort());
+    for (const [group, fn] of functionOf) expect(namesOf(fn.args.link), group).toEqual([...expectedLinks[group]!].sort());
+  });
+
+  it('links the scheduled jobs to theirs: the indexer to the table and the chain, settlement to the table', () => {
+    const cron = (name: string) => (dev.components.find((c) => c.name === name)!.args as CronV2Args).function as FunctionArgs;
+    expect(namesOf(cron('Indexer').link)).toEqual(['ChainConfig', 'Table']);
+    expect(namesOf(cron('Settlement').link)).toEqual(['Table']);
+  });
+
+  it('gives the private token keys only to functions that issue tokens, the files bucket only to inner, no secret to meta', () => {
+    const holders = (name: string) => [...functionOf].filter(([, fn]) => namesOf(fn.args.link).includes(name)).map(([group]) => group).sort();
+    expect(holders('TokenSigningKey')).toEqual(['inner', 'outer', 'withoutkey']);
+    expect(holders('VendorSigningKey')).toEqual(['inner']);
+    expect(holders('ClaimSigningKey')).toEqual(['inner']);
+    expect(holders('Files')).toEqual(['inner']);
+    expect(holders('ChainConfig')).toEqual(['inner', 'pay']);
+    expect(namesOf(functionOf.get('meta')!.args.link).filter((name) => ofType(dev, 'sst.Secret').some((c) => c.name === name))).toEqual([]);
+    // Every function verifies tokens with either the ring or its public keys, never both.
+    for (const [group, fn] of functionOf) {
+      const names = namesOf(fn.args.link);
+      expect(names.filter((n) => n === 'TokenSigningKey' || n === 'TokenPublicKeys'), group).toHaveLength(1);
+    }
+  });
+
+  it('declares for every function exactly what its bundle reads of Deps (derived from the code, tree-shaken)', async () => {
+    const { build } = await import('esbuild');
+    const { functionNeeds } = await import('../functions/deployed.js');
+    const reads: Record<string, RegExp> = {
+      table: /\bdeps\.(db|table)\b/,
+      files: /\bdeps\.files\b/,
+      issueTokens: /\bdeps\.tokens\.issue\b/,
+      verifyTokens: /\bdeps\.tokens\.(verify|jwks)\b/,
+      vendorKey: /\bdeps\.tokens\.(vendor|signBytes)\b/,
+      oauthProviders: /\bdeps\.idTokens\b/,
+      chain: /\bdeps\.chain\b/,
+      claimKey: /\bdeps\.claims\b/,
+    };
+    const openOnly = (group: string) => routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open'));
+    const deployed = [...functionOf.keys(), 'indexer', 'settlement'];
+    for (const name of deployed) {
+      // functions/deployed.ts builds Deps from the links, so it is left out. A group whose routes are all open never
+      // runs the authorization layer (authenticate returns before reading anything), so that is left out too.
+      const external = openOnly(name) ? /(\/deployed|\/http\/auth|\/http\/policy)\.js$|\/access\// : /\/deployed\.js$/;
+      const out = await build({
+        entryPoints: [`functions/${name}.ts`],
+        bundle: true,
+        write: false,
+        platform: 'node',
+        format: 'esm',
+        packages: 'external',
+        treeShaking: true,
+        logLevel: 'silent',
+        plugins: [{ name: 'leave-out', setup: (b) => b.onResolve({ filter: external }, (a) => ({ path: a.path, external: true })) }],
+      });
+      const text = out.outputFiles.map((f) => f.text).join('\n');
+      const derived = Object.keys(reads).filter((need) => reads[need]!.test(text));
+      // Issuing needs the private ring, which verifies as well.
+      const needed = derived.includes('issueTokens') ? derived.filter((n) => n !== 'verifyTokens') : derived;
+      expect([...(functionNeeds as Record<string, readonly string[]>)[name]!].sort(), `functionNeeds.${name} (functions/deployed.ts)`).toEqual(needed.sort());
+    }
+  }, 120_000);
+
+  it('derives TokenPublicKeys from TokenSigningKey at deploy: the public halves of the ring, no private part', async () => {
+    const { generateSigningJwk, rotateTokenKeys, serializeTokenKeys } = await import('../core/platform/tokens.js');
+    const ring = await rotateTokenKeys({ current: await generateSigningJwk() }, 'next');
+    const deployment = await deployWithStandins(STAGE, { secrets: { TokenSigningKey: serializeTokenKeys(ring) } });
+    const linkable = deployment.components.find((c) => c.name === 'TokenPublicKeys')!;
+    expect(linkable.type).toBe('sst.Linkable');
+    const keys = ((linkable.args as { properties: { keys: StandinOutput<JWK[]> } }).properties.keys).resolved;
+    expect(keys.map((k) => k.kid)).toEqual([ring.current.kid, ring.next!.kid]);
+    expect(JSON.stringify(keys)).not.toContain(ring.current.d);
+    expect(JSON.stringify(keys)).not.toContain(ring.next!.d);
+    for (const key of keys) expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
+    // A TokenSigningKey that does not parse fails the deploy there, naming the problem but not the value.
+    const broken = await deployWithStandins(STAGE, { secrets: { TokenSigningKey: '{"current": {"kty": "EC"}}' } });
+    const brokenKeys = (broken.components.find((c) => c.name === 'TokenPublicKeys')!.args as { properties: { keys: StandinOutput<JWK[]> } }).properties.keys;
+    expect(() => brokenKeys.resolved).toThrow(/current: expected an EC P-256/);
+  });
+
+  it('keeps VendorSigningKey off by default (the empty string: vendor/signature answers 503)', () => {
+    expect(dev.components.find((c) => c.name === 'VendorSigningKey')!.args).toEqual({ placeholder: '' });
+  });
+
+  it('builds Deps at run time from the linked resources only: meta verifies and serves JWKS, and reads no table or private key', async () => {
+    const { generateSigningJwk, ringKeys } = await import('../core/platform/tokens.js');
+    const ring = { current: await generateSigningJwk() };
+    const raw = (globalThis as { __SST_RESOURCE_RAW__?: Record<string, unknown> }).__SST_RESOURCE_RAW__;
+    const linked = { App: { name: 'game-platform', stage: STAGE }, TokenPublicKeys: { keys: ringKeys(ring) } };
+    vi.resetModules();
+    const { Resource } = await import('sst/resource');
+    // The SDK keeps what it loaded on globalThis; this test links exactly what infra links to meta.
+    const store = (globalThis as { __SST_RESOURCE_RAW__?: Record<string, unknown> }).__SST_RESOURCE_RAW__ ?? raw!;
+    for (const key of Object.keys(store)) delete store[key];
+    Object.assign(store, linked);
+    expect('Table' in (Resource as object)).toBe(false);
+    const { deployedDeps } = await import('../functions/deployed.js');
+    const deps = await deployedDeps();
+    expect(deps.tokens.jwks().keys.map((k) => k.kid)).toEqual([ring.current.kid]);
+    expect(() => deps.table).toThrow(/Table is not linked to this function/);
+    expect(() => deps.db).toThrow(/Table is not linked/);
+    expect(() => deps.idTokens).toThrow(/OAuthProviders is not linked/);
+    await expect(deps.tokens.issue('merchant', 'someone')).rejects.toThrow(/only the public token keys/);
+    expect(deps.tokens.vendor).toBeUndefined();
+    for (const key of Object.keys(store)) delete store[key];
   });
 });

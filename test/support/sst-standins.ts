@@ -82,7 +82,32 @@ export interface Deployment {
 
 const physical = (stage: string, name: string) => `game-platform-${stage}-${name.toLowerCase()}-standin`;
 
-function recorder(stage: string) {
+/**
+ * A stand-in of Pulumi's Output, for the values infra derives from a secret (`secret.value.apply(...)`): `apply`
+ * maps the value when it is read, as Pulumi runs it once the value is known; a test reads it with `resolved`.
+ * Nothing is computed for a deployment whose test never reads it.
+ */
+export class StandinOutput<T> {
+  constructor(private readonly read: () => T) {}
+  apply<U>(map: (value: T) => U): StandinOutput<U> {
+    return new StandinOutput(() => map(this.read()));
+  }
+  get resolved(): T {
+    return this.read();
+  }
+}
+
+/** SST's LinkableArgs: the properties a linked function sees as `Resource.<name>.<property>`. */
+export interface LinkableArgs {
+  properties: Record<string, unknown>;
+}
+
+/** What a deployment runs with: the values `npx sst secret set` gave the stage's secrets (else their placeholder). */
+export interface StandinOptions {
+  secrets?: Record<string, string>;
+}
+
+function recorder(stage: string, options: StandinOptions = {}) {
   const components: Component[] = [];
   const routes: Route[] = [];
   const record = <A>(type: string, name: string, args: A, instance: object) => {
@@ -114,11 +139,23 @@ function recorder(stage: string) {
 
   class Secret {
     readonly name: string;
-    readonly value: string;
+    /** An Output in SST: the value set for the stage, else the placeholder. */
+    readonly value: StandinOutput<string>;
     constructor(name: string, placeholder?: string) {
       this.name = name;
-      this.value = placeholder ?? `standin-value-of-${name}`;
+      this.value = new StandinOutput(() => options.secrets?.[name] ?? placeholder ?? `standin-value-of-${name}`);
       record('sst.Secret', name, { placeholder }, this);
+    }
+  }
+
+  /** SST's Linkable: a name and properties that linked functions read as `Resource.<name>`. */
+  class Linkable {
+    readonly name: string;
+    readonly properties: Record<string, unknown>;
+    constructor(name: string, args: LinkableArgs) {
+      this.name = name;
+      this.properties = args.properties;
+      record('sst.Linkable', name, args, this);
     }
   }
 
@@ -170,6 +207,7 @@ function recorder(stage: string) {
   const sst = strict('sst', {
     aws: strict('sst.aws', { Dynamo, Bucket, Function: LambdaFunction, ApiGatewayV2, CronV2 }),
     Secret,
+    Linkable,
   });
   return { components, routes, sst };
 }
@@ -193,9 +231,9 @@ const installed = ['$config', '$app', '$interpolate', 'sst'];
  * Runs sst.config.ts for a stage as `sst deploy` would (app(), then run() with `$app` set), against fresh
  * stand-ins and freshly evaluated infra modules (they create their components when imported).
  */
-export async function deployWithStandins(stage: string): Promise<Deployment> {
+export async function deployWithStandins(stage: string, options: StandinOptions = {}): Promise<Deployment> {
   vi.resetModules();
-  const { components, routes, sst } = recorder(stage);
+  const { components, routes, sst } = recorder(stage, options);
   globals.$config = (config: SstConfig) => config;
   globals.$interpolate = (strings: TemplateStringsArray, ...values: unknown[]) => String.raw({ raw: strings }, ...values);
   globals.sst = sst;
