@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
 import { AppError, conflict, unauthorized } from '../platform/errors.js';
 import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.js';
+import { requestSource, sourceKey } from '../platform/request-source.js';
 
 /**
  * Merchant console accounts (email + password). Access pattern "account by email": pk `ACCOUNT#<email>`,
@@ -15,14 +16,8 @@ interface AccountItem {
   email: string;
   passwordHash: string;
   role: Role;
-  failedLogins?: number;
-  lockedUntil?: string;
   createdAt: string;
 }
-
-/** Lockout policy: this many consecutive failures lock the account for LOCK_MINUTES. */
-export const MAX_FAILED_LOGINS = 5;
-export const LOCK_MINUTES = 15;
 
 const accountKey = (email: string) => ({ pk: `ACCOUNT#${email.toLowerCase()}`, sk: 'ACCOUNT' });
 
@@ -60,31 +55,33 @@ export async function findAccount(deps: Deps, email: string) {
 
 /**
  * Checks the password and issues a merchant token. Unknown emails and wrong passwords get the same answer
- * and the same work (a decoy hash is verified), so the response does not reveal which accounts exist.
+ * and the same work (a decoy hash is verified), so the response does not reveal which accounts exist; the
+ * throttle below keys on the email whether or not an account has it, so its 429s reveal nothing either.
+ *
+ * Login throttling (docs/security.md "Login throttling"): there is no lock that anyone who knows an email can
+ * set. Failures are counted per (email, source) pair, the source being the client's address (requestSource,
+ * core/platform/request-source.ts): after `loginThrottle.freeFailures` the pair waits an exponentially growing delay
+ * (429 with Retry-After) before its next try, so a guesser at one address gets a few tries an hour while the
+ * owner at another address signs in untouched. Two looser limits catch many addresses: per email and per
+ * source, over a window; a source that signed in to the account recently is exempt from both. A success resets
+ * its pair. A refused request (429) writes nothing; the failure counters are the one documented exception to
+ * "a refused request writes nothing": a 401 records the failure.
  */
 export async function login(deps: Deps, email: string, password: string) {
-  const account = await findAccount(deps, email);
+  const normalizedEmail = email.toLowerCase();
+  const source = sourceKey(requestSource());
   const now = deps.now();
-  if (account?.lockedUntil && account.lockedUntil > now.toISOString()) {
-    const seconds = Math.ceil((Date.parse(account.lockedUntil) - now.getTime()) / 1000);
-    throw new AppError(429, `account is locked after repeated failed logins; try again in ${seconds} s`, {
-      'Retry-After': String(seconds),
-    });
-  }
+  const state = await readThrottle(deps, normalizedEmail, source, now);
+  refuseWhileThrottled(state, now);
+  await reserveAttempt(deps, normalizedEmail, source, state, now);
+
+  const account = state.account;
   const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
   if (!account || !ok) {
-    if (account) await recordFailure(deps, account.email);
+    await recordFailure(deps, normalizedEmail, source, now);
     throw unauthorized('email or password is wrong');
   }
-  if (account.failedLogins) {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.table,
-        Key: accountKey(account.email),
-        UpdateExpression: 'REMOVE failedLogins, lockedUntil',
-      }),
-    );
-  }
+  await recordSuccess(deps, normalizedEmail, source, now);
   const { token, expiresAt } = await deps.tokens.issue('merchant', account.accountId, {
     role: account.role,
     email: account.email,
@@ -92,28 +89,185 @@ export async function login(deps: Deps, email: string, password: string) {
   return { accessToken: token, expiresAt, account_id: account.accountId, role: account.role };
 }
 
-/** Counts a failure atomically; the one that reaches the limit sets the lock and starts the count again. */
-async function recordFailure(deps: Deps, email: string) {
-  const out = await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: accountKey(email),
-      UpdateExpression: 'ADD failedLogins :one',
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  if (Number(out.Attributes?.failedLogins) >= MAX_FAILED_LOGINS) {
-    const lockedUntil = new Date(deps.now().getTime() + LOCK_MINUTES * 60_000).toISOString();
-    await deps.db.send(
+/** The throttle's numbers (docs/security.md "Login throttling" explains each). */
+export const loginThrottle = {
+  /** Failures of one (email, source) pair before back-off starts: typos cost nothing. */
+  freeFailures: 3,
+  /** The wait after the first failure past the free ones; it doubles with each further failure ... */
+  baseDelaySeconds: 2,
+  /** ... up to this. */
+  maxDelaySeconds: 15 * 60,
+  /** A pair's failures are forgotten this long after its last failure. */
+  pairMemorySeconds: 24 * 3600,
+  /** Failures of an email from all sources together, per window, before sources not known to it are refused. */
+  accountMaxFailures: 50,
+  /** Failures from one source over all emails, per window, before that source is refused (but for its known accounts). */
+  sourceMaxFailures: 100,
+  windowSeconds: 3600,
+  /** A source that signed in to an account within this is known to it: the looser limits do not apply to it. */
+  knownSourceSeconds: 30 * 24 * 3600,
+} as const;
+
+/** The wait after a pair's `failures`-th failure: none for the free ones, then base × 2^k up to the maximum. */
+export function backoffSeconds(failures: number): number {
+  const over = failures - loginThrottle.freeFailures;
+  if (over <= 0) return 0;
+  return Math.min(loginThrottle.baseDelaySeconds * 2 ** Math.min(over - 1, 30), loginThrottle.maxDelaySeconds);
+}
+
+const THROTTLE_TYPE = 'login-throttle';
+const pairKey = (email: string, source: string) => ({ pk: `LOGINTHROTTLE#${email}`, sk: `SOURCE#${source}` });
+const accountWindowKey = (email: string, window: string) => ({ pk: `LOGINTHROTTLE#${email}`, sk: `WINDOW#${window}` });
+const sourceWindowKey = (source: string, window: string) => ({ pk: `LOGINSOURCE#${source}`, sk: `WINDOW#${window}` });
+
+interface PairItem {
+  failures?: number;
+  lastFailureAt?: string;
+  blockedUntil?: string;
+  lastSuccessAt?: string;
+}
+
+interface ThrottleState {
+  account?: AccountItem;
+  pair?: PairItem;
+  /** The pair's failures still remembered (0 once pairMemorySeconds have passed since the last one). */
+  failures: number;
+  accountFailures: number;
+  sourceFailures: number;
+  window: { start: Date; end: Date };
+  known: boolean;
+}
+
+function windowOf(now: Date) {
+  const size = loginThrottle.windowSeconds * 1000;
+  const start = new Date(Math.floor(now.getTime() / size) * size);
+  return { start, end: new Date(start.getTime() + size) };
+}
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const secondsUntil = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+
+/** The account and the three counters in one request. */
+async function readThrottle(deps: Deps, email: string, source: string, now: Date): Promise<ThrottleState> {
+  const window = windowOf(now);
+  const windowName = window.start.toISOString();
+  const keys = {
+    account: accountKey(email),
+    pair: pairKey(email, source),
+    accountWindow: accountWindowKey(email, windowName),
+    sourceWindow: sourceWindowKey(source, windowName),
+  };
+  const found = new Map<string, Record<string, unknown>>();
+  let pending: Record<string, unknown>[] = Object.values(keys);
+  for (let round = 0; pending.length > 0; round++) {
+    if (round === 5) throw new AppError(503, 'sign-in is busy; try again shortly');
+    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: true } } }));
+    for (const item of out.Responses?.[deps.table] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+    pending = out.UnprocessedKeys?.[deps.table]?.Keys ?? [];
+  }
+  const get = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
+  const pair = get(keys.pair) as PairItem | undefined;
+  const remembered = pair?.lastFailureAt !== undefined && now.getTime() - Date.parse(pair.lastFailureAt) < loginThrottle.pairMemorySeconds * 1000;
+  return {
+    account: get(keys.account) as AccountItem | undefined,
+    pair,
+    failures: remembered ? Number(pair?.failures ?? 0) : 0,
+    accountFailures: Number(get(keys.accountWindow)?.failures ?? 0),
+    sourceFailures: Number(get(keys.sourceWindow)?.failures ?? 0),
+    window,
+    known: pair?.lastSuccessAt !== undefined && now.getTime() - Date.parse(pair.lastSuccessAt) < loginThrottle.knownSourceSeconds * 1000,
+  };
+}
+
+function tooMany(message: string, until: Date, now: Date): AppError {
+  const seconds = secondsUntil(until, now);
+  return new AppError(429, `${message}; try again in ${seconds} s`, { 'Retry-After': String(seconds) });
+}
+
+/** 429 while the pair waits out its back-off, or (for a source not known to the account) past a looser limit. */
+function refuseWhileThrottled(state: ThrottleState, now: Date) {
+  const blockedUntil = state.pair?.blockedUntil ? new Date(state.pair.blockedUntil) : undefined;
+  if (blockedUntil && blockedUntil > now) throw tooMany('too many failed sign-ins to this account from this address', blockedUntil, now);
+  if (state.known) return;
+  if (state.accountFailures >= loginThrottle.accountMaxFailures) throw tooMany('too many failed sign-ins to this account', state.window.end, now);
+  if (state.sourceFailures >= loginThrottle.sourceMaxFailures) throw tooMany('too many failed sign-ins from this address', state.window.end, now);
+}
+
+/**
+ * Counts the attempt against its pair before the password is checked, conditional on the count read: of
+ * concurrent attempts from one pair, each is counted in turn and those past the free ones find the back-off
+ * set, so firing guesses in parallel buys no extra tries. A success takes the count back (recordSuccess).
+ */
+async function reserveAttempt(deps: Deps, email: string, source: string, state: ThrottleState, now: Date) {
+  let current = state;
+  for (let round = 0; ; round++) {
+    const failures = current.failures + 1;
+    const wait = backoffSeconds(failures);
+    const seen = current.pair?.failures;
+    try {
+      await deps.db.send(
+        new UpdateCommand({
+          TableName: deps.table,
+          Key: pairKey(email, source),
+          UpdateExpression: `SET #type = :type, failures = :failures, lastFailureAt = :now, #expires = :expires${wait > 0 ? ', blockedUntil = :until' : ''}${wait > 0 ? '' : ' REMOVE blockedUntil'}`,
+          ConditionExpression: seen === undefined ? 'attribute_not_exists(failures)' : 'failures = :seen',
+          ExpressionAttributeNames: { '#type': 'type', '#expires': 'expiresAt' },
+          ExpressionAttributeValues: {
+            ':type': THROTTLE_TYPE,
+            ':failures': failures,
+            ':now': now.toISOString(),
+            ':expires': throttleExpiry(now, current.pair?.lastSuccessAt),
+            ...(wait > 0 ? { ':until': new Date(now.getTime() + wait * 1000).toISOString() } : {}),
+            ...(seen === undefined ? {} : { ':seen': seen }),
+          },
+        }),
+      );
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      // Another attempt of the pair was counted meanwhile: read again; it may have set the back-off.
+      if (round === 4) throw new AppError(429, 'too many concurrent sign-ins to this account from this address; try again in 1 s', { 'Retry-After': '1' });
+      current = await readThrottle(deps, email, source, now);
+      refuseWhileThrottled(current, now);
+    }
+  }
+}
+
+/** When the pair's item may go (TTL): once its failures are forgotten and its success no longer makes the source known. */
+function throttleExpiry(now: Date, lastSuccessAt: string | undefined): number {
+  const forgotten = epochSeconds(now) + loginThrottle.pairMemorySeconds;
+  const unknownAgain = lastSuccessAt ? epochSeconds(new Date(lastSuccessAt)) + loginThrottle.knownSourceSeconds : 0;
+  return Math.max(forgotten, unknownAgain);
+}
+
+/** A failed password: the looser per-email and per-source counters of the window (the pair was counted already). */
+async function recordFailure(deps: Deps, email: string, source: string, now: Date) {
+  const window = windowOf(now);
+  const windowName = window.start.toISOString();
+  const count = (Key: Record<string, string>) =>
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
-        Key: accountKey(email),
-        UpdateExpression: 'SET lockedUntil = :until REMOVE failedLogins',
-        ExpressionAttributeValues: { ':until': lockedUntil },
+        Key,
+        UpdateExpression: 'SET #type = :type, #expires = :expires ADD failures :one',
+        ExpressionAttributeNames: { '#type': 'type', '#expires': 'expiresAt' },
+        ExpressionAttributeValues: { ':type': THROTTLE_TYPE, ':expires': epochSeconds(window.end) + loginThrottle.windowSeconds, ':one': 1 },
       }),
     );
-  }
+  await Promise.all([count(accountWindowKey(email, windowName)), count(sourceWindowKey(source, windowName))]);
+}
+
+/** A success resets its pair and makes the source known to the account. */
+async function recordSuccess(deps: Deps, email: string, source: string, now: Date) {
+  await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: pairKey(email, source),
+      UpdateExpression: 'SET #type = :type, lastSuccessAt = :now, #expires = :expires REMOVE failures, lastFailureAt, blockedUntil',
+      ExpressionAttributeNames: { '#type': 'type', '#expires': 'expiresAt' },
+      ExpressionAttributeValues: { ':type': THROTTLE_TYPE, ':now': now.toISOString(), ':expires': epochSeconds(now) + loginThrottle.knownSourceSeconds },
+    }),
+  );
 }
 
 /** Creates the account unless one exists for the email (the local server's SEED_ADMIN_* and the admin CLI). */

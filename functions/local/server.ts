@@ -12,6 +12,7 @@ import type { Deps } from '../../core/platform/deps.js';
 import { diskFileStore } from '../../core/platform/files.js';
 import { LOCAL_STAGE, heroBasePath, mainBasePath } from '../../core/platform/stages.js';
 import { createTokenService } from '../../core/platform/tokens.js';
+import { sourceOfEnv, withRequestSource } from '../../core/platform/request-source.js';
 import { createAllApps } from '../apps.js';
 import { configuredDynamo, ensureTable, localConnection, startDynamoLocal, type LocalDynamo } from './dynamo.js';
 import { seedLocal } from './seed.js';
@@ -89,13 +90,14 @@ try {
   const app = createAllApps(deps);
   // Stored files: S3 serves them in a stage; locally this route does, below the main base.
   const filesPrefix = `${mainBasePath(stage)}/files/`;
-  const local = async (request: Request) => {
+  const local = async (request: Request, env: unknown) => {
     const url = new URL(request.url);
     if (request.method === 'GET' && url.pathname.startsWith(filesPrefix)) {
       const file = await files.get(decodeURIComponent(url.pathname.slice(filesPrefix.length)));
       if (file) return new Response(file.body, { headers: { 'content-type': file.contentType } });
     }
-    return app.fetch(request);
+    // The socket's address is the request source login throttling keys on (core/platform/request-source.ts).
+    return withRequestSource(sourceOfEnv(env), () => app.fetch(request, env));
   };
   server = serve({ fetch: local, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
     const host = `http://localhost:${info.port}`;

@@ -18,7 +18,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     status: 200,
     envelope: 'merchant',
     response: LoginResult,
-    errors: { 400: 'email or password missing or malformed', 401: 'email or password is wrong', 429: 'account locked after repeated failures' },
+    errors: { 400: 'email or password missing or malformed', 401: 'email or password is wrong', 429: 'too many failed sign-ins from this address (exponential back-off) or, from addresses the account does not know, to this account or from this address overall; Retry-After says when to try again (docs/security.md "Login throttling")' },
   },
   query_social_bind: {
     name: 'query social bind',
