@@ -172,8 +172,8 @@ const MEANT_TO_BE_SHARED: { prefixes: string[]; why: string }[] = [
     why: 'a sign-in identity (an address, a social account, a zkLogin subject, a sign-in nonce) belongs to one user: the item is there so that a second user claiming it is refused',
   },
   {
-    prefixes: ['TXUSE#', 'OUTER#', 'BILL#', 'RESULT#'],
-    why: 'one payment, partner order, bill or match result is used once: the item is there so that a second request naming it is refused or answered from it, whoever it is for',
+    prefixes: ['TXUSE#', 'OUTER#', 'BILL#', 'RESULT#', 'IDEMPOTENCY#'],
+    why: 'one payment, partner order, bill, match result or Idempotency-Key is used once: the item is there so that a second request naming it is refused or answered from it, whoever it is for',
   },
 ];
 const meantToBeShared = (key: ItemKey) => MEANT_TO_BE_SHARED.some(({ prefixes }) => prefixes.some((prefix) => key.pk.startsWith(prefix)));
