@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import { createAccount, findAccount, LOCK_MINUTES, MAX_FAILED_LOGINS } from '../core/merchants/accounts.js';
+import { createAccount, findAccount } from '../core/merchants/accounts.js';
 import { createWithoutkeyApp } from '../functions/withoutkey.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
@@ -38,31 +38,7 @@ describe('merchant_login', () => {
     expect(wrong.body).toEqual(unknown.body);
   });
 
-  it(`locks the account after ${MAX_FAILED_LOGINS} failures, even for the right password, until the lock ends`, async () => {
-    await createAccount(deps, { email: 'locked@example.com', password: 'right password', role: 'merchant' });
-    const start = new Date('2026-03-01T10:00:00Z');
-    deps.setNow(start);
-    try {
-      for (let i = 0; i < MAX_FAILED_LOGINS; i++) expect((await login('locked@example.com', `wrong ${i}`)).status).toBe(401);
-      const locked = await login('locked@example.com', 'right password');
-      expect(locked.status).toBe(429);
-      expect(Number(locked.headers.get('retry-after'))).toBe(LOCK_MINUTES * 60);
-      expect(locked.body).toEqual({ code: 429, message: expect.stringContaining('locked'), data: null });
-
-      deps.setNow(new Date(start.getTime() + LOCK_MINUTES * 60_000 + 1000));
-      expect((await login('locked@example.com', 'right password')).status).toBe(200);
-    } finally {
-      deps.setNow(undefined);
-    }
-  });
-
-  it('counts concurrent failures without losing any', async () => {
-    await createAccount(deps, { email: 'race@example.com', password: 'right password', role: 'merchant' });
-    await Promise.all(Array.from({ length: MAX_FAILED_LOGINS - 1 }, (_, i) => login('race@example.com', `bad ${i}`)));
-    expect((await findAccount(deps, 'race@example.com'))?.failedLogins).toBe(MAX_FAILED_LOGINS - 1);
-    expect((await login('race@example.com', 'right password')).status).toBe(200);
-    expect((await findAccount(deps, 'race@example.com'))?.failedLogins).toBeUndefined();
-  });
+  // Throttling of failed logins (per account and source, with back-off) is test/login-throttle.test.ts.
 
   it('rejects a malformed body naming the field', async () => {
     const res = await login('not-an-email', 'x');

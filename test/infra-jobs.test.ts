@@ -33,13 +33,6 @@ describe('chain indexer job', () => {
     expect(readFileSync('functions/indexer.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
   });
 
-  it('is linked to the table, the files bucket and every secret, ChainConfig among them (deployedDeps reads them all)', () => {
-    const linked = (indexer.args.function as FunctionArgs).link ?? [];
-    const expected = dev.components.filter((c) => ['sst.aws.Dynamo', 'sst.aws.Bucket', 'sst.Secret'].includes(c.type));
-    expect(expected.map((c) => c.name)).toContain('ChainConfig');
-    for (const component of expected) expect(linked, component.name).toContain(component.instance);
-  });
-
   it('keeps chain features off by default: ChainConfig defaults to the empty string', () => {
     const secret = dev.components.find((c) => c.name === 'ChainConfig')!;
     expect(secret.args).toEqual({ placeholder: '' });
@@ -47,6 +40,7 @@ describe('chain indexer job', () => {
 });
 
 describe('settlement job', () => {
+  // What each job is linked to (only what it uses) is checked per function in test/infra.test.ts.
   it('runs every 10 minutes, without scheduler retries (the next run is the retry)', () => {
     expect(settlement.args.schedule).toBe('rate(10 minutes)');
     expect(settlement.args.retries ?? 0).toBe(0);
@@ -61,12 +55,6 @@ describe('settlement job', () => {
     expect(fn.nodejs).toEqual({ format: 'esm', minify: true, splitting: true });
     expect(fn.timeout).toBe('5 minutes');
     expect(readFileSync('functions/settlement.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
-  });
-
-  it('is linked to the table and every secret (deployedDeps reads them all)', () => {
-    const linked = (settlement.args.function as FunctionArgs).link ?? [];
-    const expected = dev.components.filter((c) => ['sst.aws.Dynamo', 'sst.aws.Bucket', 'sst.Secret'].includes(c.type));
-    for (const component of expected) expect(linked, component.name).toContain(component.instance);
   });
 
   it('keeps claims off by default: ClaimSigningKey defaults to the empty string', () => {

@@ -13,7 +13,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     path: '/merchant/login',
     auth: open,
     summary: 'Sign in to the merchant console',
-    description: `Email and password; returns a merchant token (role merchant or admin). Five failed attempts in a row lock the account for 15 minutes (429 with Retry-After).`,
+    description: `Email and password; returns a merchant token (role merchant or admin). Failed attempts are throttled per account and source with a growing back-off (429 with Retry-After; docs/security.md "Login throttling"), never a lock an attacker can hold.`,
     body: Credentials,
     status: 200,
     envelope: 'merchant',
