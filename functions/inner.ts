@@ -10,6 +10,7 @@ import { gameRank } from '../core/rankings/boards.js';
 import { innerVendorHandlers } from './vendor-handlers.js';
 import { innerRewardHandlers } from './rewards-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
+import { innerStrandedHandlers } from './stranded-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -42,6 +43,7 @@ export const createInnerApp = (deps: Deps) =>
     ...innerRewardHandlers,
     // Token revocation (issue 9).
     ...innerAccessHandlers,
+    ...innerStrandedHandlers,
   });
 
 export const handler = lambdaHandler(createInnerApp);

@@ -4,7 +4,7 @@ import { ChainNodeError } from '../core/chain/errors.js';
 import { cursorKey, indexEvents, paymentHandlers, type IndexerOptions } from '../core/chain/indexer.js';
 import { startIndexerLoop } from '../core/chain/loop.js';
 import { VendorPaymentEvent } from '../core/chain/models.js';
-import { parsePayment, paymentOfBill, paymentsOfPayer, paymentsOfTransaction, storePaymentEvent } from '../core/chain/payments.js';
+import { coinFromBalanceChanges, parsePayment, paymentOfBill, paymentsOfPayer, paymentsOfTransaction, storePaymentEvent } from '../core/chain/payments.js';
 import { createChain, parseChainConfig } from '../core/chain/source.js';
 import type { ChainEvent, ChainSource, EventCursor } from '../core/chain/types.js';
 import { mismatches, vendorPaymentEvent as seedShape } from './contract/seed-shapes.js';
@@ -538,6 +538,91 @@ describe('payment records', () => {
     expect(first.records.map((r) => r.bill_no)).toEqual(['P-4', 'P-3']);
     expect((await paymentsOfPayer(deps, payer, 2, 2)).records.map((r) => r.bill_no)).toEqual(['P-0']);
     expect(await paymentsOfPayer(deps, randomAddress(), 0, 20)).toEqual({ records: [], total: 0 });
+  });
+});
+
+describe('payment coin types (issue 9: the coin of every payment is verified)', () => {
+  const FAKE = `0x${'fa'.repeat(32)}::fake::FAKE`;
+  const FULL_SUI = `0x${'0'.repeat(63)}2::sui::SUI`;
+
+  it("reads a transaction's balance changes alike from JSON-RPC and GraphQL, in full form; undefined for an unknown digest", async () => {
+    const script = new ChainScript();
+    const payer = randomAddress();
+    const to = randomAddress();
+    const event = script.pay({ billNo: 'BC-1', amount: '250', from: payer, to, coinType: FAKE, emit: false, extra: [{ owner: to, coinType: SUI, amount: '7' }] });
+    const rpc = await node(script);
+    const gql = await graphqlService(script);
+    const rpcSource = createChain({ kind: 'jsonrpc', url: rpc.url, paymentEventType: PAYMENT_TYPE }).source;
+    const gqlSource = createChain({ kind: 'graphql', url: gql.url, paymentEventType: PAYMENT_TYPE }).source;
+
+    const fromRpc = await rpcSource.balanceChanges(event.txDigest);
+    expect(fromRpc).toEqual([
+      { owner: payer, coinType: FAKE, amount: '-250' },
+      { owner: to, coinType: FAKE, amount: '250' },
+      { owner: payer, coinType: FULL_SUI, amount: '-1997880' },
+      { owner: to, coinType: FULL_SUI, amount: '7' },
+    ]);
+    expect(await gqlSource.balanceChanges(event.txDigest)).toEqual(fromRpc);
+    // The node was asked for balance changes only, and rendered SUI short as real nodes do.
+    expect(rpc.calls('sui_getTransactionBlock')[0]!.params).toEqual([event.txDigest, { showBalanceChanges: true }]);
+    expect(gql.queries()[0]!.query).toMatch(/balanceChanges\(first: \$first, after: \$after\)/);
+
+    for (const source of [rpcSource, gqlSource]) {
+      expect(await source.balanceChanges(randomDigest())).toBeUndefined();
+      expect(await source.balanceChanges('not-a-digest')).toBeUndefined();
+    }
+    rpc.failNext('http-503');
+    await expect(rpcSource.balanceChanges(event.txDigest)).rejects.toBeInstanceOf(ChainNodeError);
+    gql.failNext('error');
+    await expect(gqlSource.balanceChanges(event.txDigest)).rejects.toBeInstanceOf(ChainNodeError);
+  });
+
+  it('parsePayment reads coin_type as text, as type_name renders it, or as a TypeName; anything else is a problem, not a coin', () => {
+    const base = { bill_no: 'C-1', amount: '1', from: '0x1', to: '0x2' };
+    const read = (coin_type: unknown) => parsePayment({ type: PAYMENT_TYPE, txDigest: randomDigest(), eventSeq: '0', sender: '0x1', parsedJson: { ...base, coin_type } });
+    expect(read('0x2::sui::SUI')).toMatchObject({ coinType: FULL_SUI });
+    expect(read(`${'0'.repeat(63)}2::sui::SUI`)).toMatchObject({ coinType: FULL_SUI });
+    expect(read({ name: `${'fa'.repeat(32)}::fake::FAKE` })).toMatchObject({ coinType: FAKE });
+    expect(read(`0x2::coin::Coin<${'0'.repeat(63)}2::sui::SUI>`)).toMatchObject({ coinType: `0x${'0'.repeat(63)}2::coin::Coin<${FULL_SUI}>` });
+    expect(read(undefined)).not.toHaveProperty('coinType');
+    for (const bad of ['SUI', 42, { name: 7 }, ['0x2::sui::SUI']]) {
+      expect(read(bad)).toMatchObject({ coinProblem: expect.stringMatching(/^coin_type/) });
+      expect(read(bad)).not.toHaveProperty('coinType');
+    }
+  });
+
+  it('coinFromBalanceChanges: the one coin of which the receiver gained the amount; none or several leave it unknown', () => {
+    const to = randomAddress();
+    const payer = randomAddress();
+    const change = (owner: string, coinType: string, amount: string) => ({ owner, coinType, amount });
+    expect(coinFromBalanceChanges([change(payer, FAKE, '-10'), change(to, FAKE, '10'), change(payer, FULL_SUI, '-3')], to, '10')).toEqual({ coinType: FAKE });
+    // Gas paid by the receiver itself does not count as a coin it gained.
+    expect(coinFromBalanceChanges([change(to, FULL_SUI, '-3'), change(to, FAKE, '10')], to, '10')).toEqual({ coinType: FAKE });
+    expect(coinFromBalanceChanges([change(to, FAKE, '9')], to, '10')).toMatchObject({ problem: expect.stringMatching(/no coin/) });
+    expect(coinFromBalanceChanges([change(payer, FAKE, '10')], to, '10')).toMatchObject({ problem: expect.stringMatching(/no coin/) });
+    expect(coinFromBalanceChanges([change(to, FAKE, '10'), change(to, FULL_SUI, '10')], to, '10')).toMatchObject({ problem: expect.stringMatching(/several coins/) });
+  });
+
+  it('the indexer stores the coin from the event, else from the balance changes; a node failing on them keeps the page for the next run', async () => {
+    const script = new ChainScript();
+    const emitted = script.pay({ billNo: 'COIN-EVENT', coinType: FAKE, emit: 'type_name' });
+    const silent = script.pay({ billNo: 'COIN-SILENT', coinType: SUI, emit: false });
+    const rpc = await node(script);
+    const deps = await depsOn(rpc);
+    // Call 1 reads the page; call 2 is the silent payment's balance changes: it fails, so the run stops there.
+    rpc.failAt(2, 'http-503');
+    expect((await run(deps))[PAYMENT_TYPE]).toMatchObject({ events: 1, errors: 1, stopped: 'handler-error' });
+    expect(await storedCursor(deps)).toBeUndefined();
+
+    expect((await run(deps))[PAYMENT_TYPE]).toMatchObject({ events: 2, errors: 0, stopped: 'caught-up' });
+    const items = await expectStoredOnce(deps, [emitted, silent]);
+    const byBill = new Map(items.map((item) => [item.bill_no, item]));
+    expect(byBill.get('COIN-EVENT')).toMatchObject({ coin_type: FAKE, coin_from: 'event' });
+    expect(byBill.get('COIN-SILENT')).toMatchObject({ coin_type: FULL_SUI, coin_from: 'balance_changes' });
+    // The event named its coin: the node was asked for balance changes only for the silent one.
+    expect(rpc.calls('sui_getTransactionBlock').map((c) => c.params[0])).toEqual([silent.txDigest, silent.txDigest]);
+    // Neither names an order: both are kept as stranded payments, none dropped.
+    expect((await itemsOfType(deps, 'stranded_payment')).map((item) => item.reason)).toEqual(['no_order', 'no_order']);
   });
 });
 

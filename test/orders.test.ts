@@ -1,10 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayApp } from '../functions/pay.js';
+import { indexEvents, paymentHandlers } from '../core/chain/indexer.js';
 import { storePaymentEvent } from '../core/chain/payments.js';
+import { createChain } from '../core/chain/source.js';
 import type { ChainEvent } from '../core/chain/types.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { call } from './support/http.js';
-import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
+import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';
+import { startSuiGraphQL } from './support/sui-graphql.js';
+import { ChainScript, PAYMENT_TYPE as SCRIPT_PAYMENT_TYPE, startSuiNode } from './support/sui-node.js';
 import { playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
 import { mismatches, payOrder, accountRecord, pagedEnvelope } from './contract/seed-shapes.js';
 
@@ -12,6 +16,7 @@ let deps: TestDeps;
 let app: ReturnType<typeof createPayApp>;
 const base = '/v2-testing/account';
 const PAYMENT_TYPE = '0xfeed::pay::PaymentEvent';
+const stops: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   deps = await createTestDeps();
@@ -153,5 +158,151 @@ describe('orderComplete', () => {
     const notMine = await call(app, 'POST', `${base}/user/orderComplete`, { token: otherPlayer.platform, body: { orderId: second.id, transactionId: digest } });
     expect(notMine.status).toBe(404);
     expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(100);
+  });
+});
+
+describe('payment coin type (issue 9: an order is never completed by another coin)', () => {
+  const FAKE = `0x${'fa'.repeat(32)}::fake::FAKE`;
+
+  /** A pay app on its own table whose stage reads a loopback node of `kind`, with a shop, a player and an order. */
+  async function onChain(kind: 'jsonrpc' | 'graphql') {
+    const script = new ChainScript();
+    const server = kind === 'jsonrpc' ? await startSuiNode(script) : await startSuiGraphQL(script);
+    stops.push(server.stop);
+    const chainDeps = await createTestDeps();
+    chainDeps.chain = createChain({ kind, url: server.url, paymentEventType: SCRIPT_PAYMENT_TYPE }, { timeoutMs: 2000 });
+    const chainApp = createPayApp(chainDeps);
+    const shop = await projectWithLevel(chainDeps);
+    const player = await playerWithTokens(chainDeps);
+    const newOrder = async () =>
+      (
+        await call(chainApp, 'POST', `${base}/user/rechargeOrder`, {
+          token: player.platform,
+          body: { userId: player.uid, project: shop.project.project_name, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 },
+        })
+      ).body as { id: number; bill_no: string };
+    const complete = (orderId: number, transactionId: string) =>
+      call(chainApp, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId, transactionId } });
+    const pay = (order: { bill_no: string }, coinType: string, emit: 'string' | 'type_name' | false, extra = {}) =>
+      script.pay({ billNo: order.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress, coinType, emit, ...extra });
+    const tickets = () => balanceOf(chainDeps, { uid: player.uid, projectName: shop.project.project_name, level: 1 });
+    const statusOf = async (orderId: number) =>
+      (await call(chainApp, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId } })).body.data.order.status;
+    return { chainDeps, shop, player, newOrder, complete, pay, tickets, statusOf };
+  }
+
+  afterAll(async () => {
+    await Promise.all(stops.splice(0).map((stop) => stop()));
+  });
+
+  it.each(['jsonrpc', 'graphql'] as const)('%s: an order for SUI paid in another coin is 409 naming the coin, and writes nothing', async (kind) => {
+    const { chainDeps, newOrder, complete, pay, tickets, statusOf } = await onChain(kind);
+
+    // The contract names the coin in the event; the indexer has stored the payment.
+    const order = await newOrder();
+    const named = pay(order, FAKE, 'type_name');
+    await indexEvents(chainDeps, { handlers: paymentHandlers(chainDeps), sleep: async () => {} });
+    const before = await itemCount(chainDeps);
+    const refused = await complete(order.id, named.txDigest);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(`transactionId: it paid in ${FAKE}; order ${order.id} is paid in 0x2::sui::SUI`);
+    expect(await itemCount(chainDeps)).toBe(before);
+    expect(await tickets()).toBe(0);
+    expect(await statusOf(order.id)).toBe(0);
+
+    // The contract does not name the coin: the transaction's balance changes do (read by orderComplete itself).
+    const silentOrder = await newOrder();
+    const silent = pay(silentOrder, FAKE, false);
+    const refusedToo = await complete(silentOrder.id, silent.txDigest);
+    expect(refusedToo.status).toBe(409);
+    expect(refusedToo.body.message).toMatch(new RegExp(`^transactionId: it paid in ${FAKE}; order ${silentOrder.id} is paid in 0x2::sui::SUI$`));
+    expect(await tickets()).toBe(0);
+    expect(await statusOf(silentOrder.id)).toBe(0);
+    // What it wrote is the chain's record, kept for the merchant: the payment and its stranded record.
+    expect((await itemsOfType(chainDeps, 'stranded_payment')).filter((item) => item.bill_no === silentOrder.bill_no)).toEqual([
+      expect.objectContaining({ reason: 'coin', coin_type: FAKE, status: 0 }),
+    ]);
+    expect(await itemsOfType(chainDeps, 'tx_use')).toEqual([]);
+
+    // The same flows in the order's coin complete it: the refusals above were the coin's.
+    const suiOrder = await newOrder();
+    const good = pay(suiOrder, '0x2::sui::SUI', false);
+    const ok = await complete(suiOrder.id, good.txDigest);
+    expect(ok.status).toBe(200);
+    expect(await tickets()).toBe(100);
+  });
+
+  it('a transaction that pays the project both coins is 409: the coin could not be verified', async () => {
+    const { newOrder, complete, pay, tickets, statusOf, shop } = await onChain('jsonrpc');
+    const order = await newOrder();
+    const tx = pay(order, '0x2::sui::SUI', false, { extra: [{ owner: shop.receiveAddress, coinType: FAKE, amount: '1500000000' }] });
+    const res = await complete(order.id, tx.txDigest);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(`transactionId: the coin it paid in could not be verified; order ${order.id} is paid in 0x2::sui::SUI`);
+    expect(await tickets()).toBe(0);
+    expect(await statusOf(order.id)).toBe(0);
+  });
+});
+
+describe('an order whose payment arrived cannot be cancelled (issue 9)', () => {
+  it('prevId naming an order with an indexed payment is 409 and writes nothing; the payment still completes the order', async () => {
+    const { shop, player, recharge } = await shopAndPlayer();
+    const first = (await recharge()).body;
+    const digest = await paid(first, player.address, shop.receiveAddress);
+    const before = await itemCount(deps);
+    const replace = await recharge({ prevId: first.id });
+    expect(replace.status).toBe(409);
+    expect(replace.body.message).toBe(`prevId: order ${first.id} has a payment on chain (transaction ${digest}); complete it with orderComplete instead of replacing it`);
+    expect(await itemCount(deps)).toBe(before);
+
+    const complete = await call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId: first.id, transactionId: digest } });
+    expect(complete.status).toBe(200);
+    expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(100);
+  });
+
+  it('a cancel racing the payment: either the cancel is refused and the payment is the order’s, or the order is cancelled and the payment stranded', async () => {
+    const outcomes: string[] = [];
+    for (let round = 0; round < 12; round++) {
+      const { shop, player, recharge } = await shopAndPlayer();
+      const order = (await recharge()).body;
+      const digest = randomDigest();
+      const event: ChainEvent = {
+        type: PAYMENT_TYPE,
+        txDigest: digest,
+        eventSeq: '0',
+        sender: player.address,
+        parsedJson: { bill_no: order.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress, coin_type: '0x2::sui::SUI' },
+      };
+      // The indexer retries a page that failed (a persistent conflict): so does this stand-in.
+      const store = async () => {
+        for (;;) {
+          try {
+            return await storePaymentEvent(deps, event);
+          } catch {
+            // the next run reads the page again
+          }
+        }
+      };
+      const [replaced] = await Promise.all([recharge({ prevId: order.id }), store()]);
+      const stored = (await itemsOfType(deps, 'payment_event')).find((item) => item.bill_no === order.bill_no)!;
+      const stranded = (await itemsOfType(deps, 'stranded_payment')).filter((item) => item.bill_no === order.bill_no);
+      const current = await call(app, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId: order.id } });
+      const status = current.body.data.order.status;
+      if (status === 2) {
+        expect(replaced.status).toBe(200);
+        expect(stored.matched).toBe(false);
+        expect(stranded).toEqual([expect.objectContaining({ reason: 'order_cancelled', order_id: order.id, status: 0 })]);
+        outcomes.push('cancelled, payment stranded');
+      } else {
+        expect(status).toBe(0);
+        expect(replaced.status).toBe(409);
+        expect(stored.matched).toBe(true);
+        expect(stranded).toEqual([]);
+        const complete = await call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } });
+        expect(complete.status).toBe(200);
+        outcomes.push('kept, payment completes it');
+      }
+    }
+    expect(outcomes).toHaveLength(12);
   });
 });

@@ -276,6 +276,7 @@ export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.i
     if (stranded.order_id === null || stranded.order_id === undefined) {
       throw conflict(`tx_digest: payment ${position} names no order, so there is no one to credit; refund it`);
     }
+    if (attempt > 3) throw conflict(`tx_digest: payment ${position} changed concurrently; retry`);
     const order = await readOrder(deps, stranded.order_id as number);
     if (!order) throw conflict(`tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
     const now = deps.now().toISOString();
@@ -315,12 +316,18 @@ export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.i
       });
     }
     items.push(...creditItems(deps, { uid: order.user_id, projectName: order.project_name, level: order.level }, order.tickets, `stranded#${position}`));
-    const failed = await transactOrFailedConditions(deps, items, `tx_digest: payment ${position} is being handled concurrently; retry`);
+    let failed: number[];
+    try {
+      failed = await transactOrFailedConditions(deps, items, `tx_digest: payment ${position} is being handled concurrently; retry`);
+    } catch (error) {
+      // Racing calls kept colliding: the next pass answers from the record if one of them credited it.
+      if (!(error instanceof AppError) || error.status !== 409) throw error;
+      continue;
+    }
     if (failed.length === 0) {
       return toStrandedPayment({ ...stranded, status: StrandedStatus.credited, updated_at: now });
     }
     // Credited or refunded meanwhile (answered from the record on the next pass), or the order changed.
-    if (attempt === 3) throw conflict(`tx_digest: payment ${position} changed concurrently; retry`);
   }
 }
 
@@ -339,25 +346,34 @@ export async function refundStranded(deps: Deps, caller: TokenClaims, input: z.i
   await verifyRefund(deps, stranded, input.refund_digest);
 
   const now = deps.now().toISOString();
-  const failed = await transactOrFailedConditions(deps, [
-    {
-      Update: {
-        TableName: deps.table,
-        Key: strandedKey(input.tx_digest, input.event_seq),
-        UpdateExpression: 'SET #status = :refunded, refund_digest = :refund, refunded_at = :now, resolved_by = :me, updated_at = :now',
-        ConditionExpression: '#status = :stranded',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':refunded': StrandedStatus.refunded, ':stranded': StrandedStatus.stranded, ':refund': input.refund_digest, ':now': now, ':me': caller.sub },
+  let failed: number[];
+  try {
+    failed = await transactOrFailedConditions(deps, [
+      {
+        Update: {
+          TableName: deps.table,
+          Key: strandedKey(input.tx_digest, input.event_seq),
+          UpdateExpression: 'SET #status = :refunded, refund_digest = :refund, refunded_at = :now, resolved_by = :me, updated_at = :now',
+          ConditionExpression: '#status = :stranded',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':refunded': StrandedStatus.refunded, ':stranded': StrandedStatus.stranded, ':refund': input.refund_digest, ':now': now, ':me': caller.sub },
+        },
       },
-    },
-    {
-      Put: {
-        TableName: deps.table,
-        Item: { ...refundUseKey(input.refund_digest), type: 'refund_use', payment: position, created_at: now },
-        ConditionExpression: 'attribute_not_exists(pk)',
+      {
+        Put: {
+          TableName: deps.table,
+          Item: { ...refundUseKey(input.refund_digest), type: 'refund_use', payment: position, created_at: now },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    },
-  ]);
+    ]);
+  } catch (error) {
+    // Racing calls kept colliding: answer from the record if one of them recorded this refund.
+    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    const answer = answerSettled(await strandedOf(deps, project, input.tx_digest, input.event_seq), input.refund_digest, position);
+    if (answer) return answer;
+    throw error;
+  }
   if (failed.length === 0) return toStrandedPayment({ ...stranded, status: StrandedStatus.refunded, refund_digest: input.refund_digest, updated_at: now });
   const current = await strandedOf(deps, project, input.tx_digest, input.event_seq);
   const answer = answerSettled(current, input.refund_digest, position);

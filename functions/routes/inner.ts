@@ -10,6 +10,7 @@ import { AddWinBody, AddWinResult, GameRank, MAX_BOARD, RankQuery } from '../../
 import { innerVendorOps } from './vendor.js';
 import { innerRewardOps } from './rewards.js';
 import { innerAccessOps } from './access.js';
+import { innerStrandedOps } from './stranded.js';
 import { merchantToken, scoreReportErrors } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
@@ -284,4 +285,5 @@ export const innerRoutes = defineGroup('inner', 'main', {
   // Rewards (issue 5): reward table, history rank, history/test, sign_code, get_sign.
   ...innerRewardOps,
   ...innerAccessOps,
+  ...innerStrandedOps,
 });
