@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPayApp } from '../functions/pay.js';
 import { balanceOf } from '../core/tickets/balances.js';
+import { queryItems } from '../core/platform/query.js';
+import { commandCounter } from './support/rankings.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
@@ -49,29 +52,130 @@ describe('minus_tickets', () => {
     expect(await balanceNow()).toBe(5);
   });
 
-  it('honours Idempotency-Key: a retry answers the first answer and deducts once; another request with the key is 409', async () => {
+  it('honours Idempotency-Key: a retry answers the first answer and deducts once; another request with the key is 422', async () => {
     const { shop, body, balanceNow } = await setup(10);
     const headers = { 'idempotency-key': 'order-77.retry' };
     const first = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(4), headers });
     const again = await Promise.all(Array.from({ length: 5 }, () => call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(4), headers })));
     expect(first.status).toBe(201);
+    expect(first.body.data).toBe('minus#order-77.retry');
     for (const retry of again) expect(retry.body).toEqual(first.body);
     expect(await balanceNow()).toBe(6);
+    // The draft's sf-string form of the same key is the same key.
+    const quoted = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(4), headers: { 'idempotency-key': '"order-77.retry"' } });
+    expect(quoted.body).toEqual(first.body);
     const reused = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(5), headers });
-    expect(reused.status).toBe(409);
-    expect(reused.body.message).toMatch(/^Idempotency-Key/);
+    expect(reused.status).toBe(422);
+    expect(reused.body).toEqual({ statusCode: 422, message: expect.stringMatching(/^Idempotency-Key/) });
     const bad = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(1), headers: { 'idempotency-key': 'has spaces' } });
     expect(bad.status).toBe(400);
     expect(await balanceNow()).toBe(6);
   });
 
-  it('200 simultaneous deductions of 1 from a balance of 100: exactly 100 succeed and the balance is 0', async () => {
-    const { shop, body, balanceNow } = await setup(100);
-    const results = await Promise.all(Array.from({ length: 200 }, () => call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(1) })));
+  it('200 clients deducting 1 at once from a balance of 100, each retrying a 409 that says retry: exactly 100 succeed and the balance is 0', async () => {
+    const { shop, player, body, balanceNow } = await setup(100);
+    // One balance item takes one transaction at a time (DynamoDB's conflict rule, emulated in the tests): a
+    // request that keeps colliding ends in a 409 asking to retry, and a client does. A short balance is final.
+    const client = async () => {
+      for (;;) {
+        const res = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(1) });
+        if (res.status !== 409 || !/retry/.test(res.body.message)) return res;
+      }
+    };
+    const results = await Promise.all(Array.from({ length: 200 }, client));
     expect(results.filter((r) => r.status === 201)).toHaveLength(100);
-    expect(results.filter((r) => r.status === 409)).toHaveLength(100);
-    expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    const refused = results.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(100);
+    for (const r of refused) expect(r.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^amount:/) });
     expect(await balanceNow()).toBe(0);
+    const ledger = await queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :minus)', ExpressionAttributeValues: { ':pk': `USER#${player.uid}`, ':minus': 'LEDGER#minus#' }, ConsistentRead: true });
+    expect(ledger).toHaveLength(100);
+  });
+});
+
+describe('minus_tickets Idempotency-Key scope: (caller, operation, key)', () => {
+  const deduct = (token: string, body: unknown, key: string) =>
+    call(app, 'POST', `${base}/minus_tickets`, { token, body, headers: { 'Idempotency-Key': key } });
+  const ledgerOf = (uid: string) =>
+    queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :minus)', ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':minus': 'LEDGER#minus#' }, ConsistentRead: true });
+
+  it("another caller's key is its own: the player's game token reusing the game server's key deducts, and never gets the server's answer", async () => {
+    const { shop, player, body, balanceNow } = await setup(10);
+    const key = `shared-${randomUUID()}`;
+    const byServer = await deduct(shop.server, body(4), key);
+    expect(byServer.status).toBe(201);
+    expect(await balanceNow()).toBe(6);
+
+    // The same key and the same body from the player: not a retry of the server's request, so it runs.
+    const byPlayer = await deduct(player.game, body(4), key);
+    expect(byPlayer.status).toBe(201);
+    expect(await balanceNow()).toBe(2);
+    // Each caller's retry answers its own request and deducts nothing more.
+    expect((await deduct(player.game, body(4), key)).body).toEqual(byPlayer.body);
+    expect((await deduct(shop.server, body(4), key)).body).toEqual(byServer.body);
+    expect(await balanceNow()).toBe(2);
+    const entries = await ledgerOf(player.uid);
+    expect(entries.map((e) => [e.caller, e.change]).sort()).toEqual([[`merchant:${shop.owner.accountId}`, -4], [`user:${player.uid}`, -4]].sort());
+
+    // Another player's game token with the same key, for their own tickets: their own request too.
+    const other = await playerWithTokens(deps, shop.gameCode);
+    await giveTickets(deps, other.uid, shop.project.project_name, 1, 3);
+    const byOther = await deduct(other.game, { ...body(1), userId: other.uid }, key);
+    expect(byOther.status).toBe(201);
+    expect(await balanceOf(deps, { uid: other.uid, projectName: shop.project.project_name, level: 1 })).toBe(2);
+  });
+
+  it('the same key with another body is 422 and writes nothing: another amount, level or user', async () => {
+    const { shop, player, body, balanceNow } = await setup(10);
+    const second = await playerWithTokens(deps, shop.gameCode);
+    await giveTickets(deps, second.uid, shop.project.project_name, 1, 10);
+    const key = `k-${randomUUID()}`;
+    expect((await deduct(shop.server, body(4), key)).status).toBe(201);
+    const before = await itemCount(deps);
+    for (const changed of [body(5), { ...body(4), level: 2 }, { ...body(4), userId: second.uid }]) {
+      const res = await deduct(shop.server, changed, key);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ statusCode: 422, message: expect.stringMatching(/^Idempotency-Key: .* another request/) });
+    }
+    // The player's own reuse of their key is judged alike.
+    expect((await deduct(player.game, body(1), key)).status).toBe(201);
+    const withPlayer = await itemCount(deps);
+    expect((await deduct(player.game, body(2), key)).status).toBe(422);
+    expect(await itemCount(deps)).toBe(withPlayer);
+    expect(withPlayer).toBe(before + 2); // the player's deduction: its ledger entry and its key's record
+    expect(await balanceNow()).toBe(5);
+    expect(await balanceOf(deps, { uid: second.uid, projectName: shop.project.project_name, level: 1 })).toBe(10);
+  });
+
+  it('concurrent requests with one key deduct once: the others answer the first answer or 409 (still running)', async () => {
+    const { shop, player, body, balanceNow } = await setup(100);
+    const key = `c-${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 12 }, () => deduct(shop.server, body(7), key)));
+    const ok = results.filter((r) => r.status === 201);
+    expect(ok.length).toBeGreaterThan(0);
+    for (const r of ok) expect(r.body.data).toBe(`minus#${key}`);
+    for (const r of results.filter((r) => r.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(r.body.message).toMatch(/^Idempotency-Key: .* still running/);
+    }
+    expect(await balanceNow()).toBe(93);
+    expect(await ledgerOf(player.uid)).toHaveLength(1);
+  });
+
+  it('is one TransactWriteItems for a keyed deduction and one for its retry', async () => {
+    const { shop, body, balanceNow } = await setup(10);
+    const key = `n-${randomUUID()}`;
+    await deduct(shop.server, body(1), `warm-${randomUUID()}`);
+    const counter = commandCounter(deps);
+    counter.start();
+    expect((await deduct(shop.server, body(2), key)).status).toBe(201);
+    const first = counter.stop();
+    counter.start();
+    expect((await deduct(shop.server, body(2), key)).status).toBe(201);
+    const retry = counter.stop();
+    expect(first.TransactWriteItems).toBe(1);
+    expect(retry.TransactWriteItems).toBe(1);
+    expect(await balanceNow()).toBe(7);
   });
 });
 

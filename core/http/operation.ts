@@ -87,7 +87,7 @@ export interface OperationSpec {
   /** The record inside the envelope (`data` for merchant and paged envelopes), or the whole bare body. */
   readonly response: Schema;
   /** Error statuses this operation can answer, with what causes each (for the reference). */
-  readonly errors: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503, string>>>;
+  readonly errors: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503, string>>>;
   /** A non-JSON success response (the docs page, raw files): the handler returns a Response itself. */
   readonly raw?: boolean;
 }

@@ -5,7 +5,7 @@
  */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503,
     message: string,
     /** Extra response headers, e.g. Retry-After for a locked account. */
     readonly headers: Record<string, string> = {},

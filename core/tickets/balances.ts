@@ -8,7 +8,7 @@ import type { TransactItem } from '../platform/transactions.js';
  * Idempotency-Key, a goods order). Access patterns:
  * - "balance of a user in a project level": pk `USER#<uid>`, sk `TICKETS#<project>#<level>`;
  * - "all balances of a user": the same partition, sk begins_with `TICKETS#`;
- * - "ledger entry": pk `USER#<uid>`, sk `LEDGER#<ref>` (ref: `order#<id>`, `minus#<key>`, `goods#<id>`, …).
+ * - "ledger entry": pk `USER#<uid>`, sk `LEDGER#<ref>` (ref: `order#<id>`, `minus#<caller>#<Idempotency-Key>` or `minus#<random id>`, `goods#<id>`, `reward#<billNo>`, …).
  */
 export interface TicketTarget {
   uid: string;
@@ -24,10 +24,13 @@ export interface LedgerEntry extends TicketTarget {
   /** Positive for credits, negative for debits. */
   change: number;
   created_at: string;
-  /** What the change answered, for replays of an idempotent request. */
-  response?: unknown;
-  /** A fingerprint of the request, so that a key reused for another request is refused. */
-  request?: string;
+  /** For a change made under an Idempotency-Key (core/platform/idempotency.ts): the key's caller and key, */
+  caller?: string;
+  key?: string;
+  /** the request's fingerprint, so that the key reused for another request is refused, */
+  fingerprint?: string;
+  /** and what the change answered, for retries. */
+  answer?: unknown;
 }
 
 /** Transaction items that add `amount` tickets once (the ledger entry `ref` must not exist yet). */
@@ -74,6 +77,8 @@ function ledgerPut(deps: Deps, target: TicketTarget, change: number, ref: string
       TableName: deps.table,
       Item: { ...ledgerKey(target.uid, ref), type: 'ledger', ...entry },
       ConditionExpression: 'attribute_not_exists(pk)',
+      // A retried change is answered from the entry that made it, with no read.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }

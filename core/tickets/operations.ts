@@ -1,13 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod/mini';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { assertOwner, projectKey, type StoredProject } from '../payments/projects.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, conflict, forbidden, notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
+import { answerOf, idempotencyKeyOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import type { MinusTicketsBody } from '../payments/models.js';
-import { balanceKey, balanceOf, balancesOf, debitItems, findLedgerEntry } from './balances.js';
+import { balanceKey, balanceOf, balancesOf, debitItems } from './balances.js';
 import { findProject } from '../payments/projects.js';
 
 /**
@@ -59,37 +60,43 @@ export async function remainingBalance(deps: Deps, caller: TokenClaims, query: {
 }
 
 /**
- * minus_tickets (API.md flow 5): takes `amount` tickets in one transaction whose conditions keep the
- * balance from going below zero (409 when short) and, through the ledger entry keyed by the
- * Idempotency-Key, make a retried request take once and answer what the first answered. A server token's
- * merchant must own the project; the ownership is checked inside the same transaction.
+ * minus_tickets (API.md flow 5): takes `amount` tickets in one TransactWriteItems whose conditions keep the
+ * balance from going below zero (409 when short). A server token's merchant must own the project, and a game
+ * token's user must be `userId`: the authorization layer checks both before the handler, never inside the
+ * transaction (no shared item in a player's transaction, ARCHITECTURE.md "Contention"). One request: the
+ * TransactWriteItems (and on a retry, its cancellation answers).
+ *
+ * With an Idempotency-Key (core/platform/idempotency.ts) the key is the caller's, for this operation: the
+ * transaction also puts the key's record, so a retry of the same request by the same caller deducts nothing
+ * and answers the first answer (`minus#<key>`) from the cancelled transaction; the key reused by that caller
+ * for another request is 422; the key of another caller is another key. The ledger entry is keyed by
+ * (caller, key) in the user's partition (`minus#<caller>#<key>`): it outlives the record's expiry, so a
+ * retry for the same user never deducts twice, however late.
  */
 export async function minusTickets(deps: Deps, caller: TokenClaims, input: z.infer<typeof MinusTicketsBody>, idempotencyKey?: string) {
+  // The route's policy (owns.self, owns.project) is enforced before the handler by the authorization layer
+  // (core/http/policy.ts), from owners it remembers: the project item is neither read here nor checked in the
+  // transaction. The player's own id is compared again here, at no cost.
   if (caller.kind !== 'server' && caller.sub !== input.userId) throw forbidden('userId: not the signed-in user');
-  if (idempotencyKey !== undefined && !/^[\w.:-]{1,128}$/.test(idempotencyKey)) {
-    throw new AppError(400, 'Idempotency-Key: expected 1-128 letters, digits, _ . : or -');
-  }
-  const ref = `minus#${idempotencyKey ?? randomUUID()}`;
-  const request = fingerprint(input);
+  const key = idempotencyKeyOf(idempotencyKey);
   const target = { uid: input.userId, projectName: input.projectName, level: input.level };
-  const ownership = caller.kind === 'server'
-    ? [{ ConditionCheck: { TableName: deps.table, Key: projectKey(input.projectName), ConditionExpression: 'accountId = :me', ExpressionAttributeValues: { ':me': caller.sub } } }]
-    : [];
-  const failed = await transactOrFailedConditions(deps, [
-    ...debitItems(deps, target, input.amount, ref, { request, response: ref }),
-    ...ownership,
-  ]);
-  if (failed.length === 0) return ref;
-  if (failed.includes(2)) {
-    await assertMayAct(deps, caller, input.userId, input.projectName);
-  }
-  if (failed.includes(1)) {
-    // The key was used before: the same request answers what it answered; another request is refused.
-    const entry = await findLedgerEntry(deps, input.userId, ref);
-    if (entry?.request === request) return entry.response as string;
-    throw conflict('Idempotency-Key: used already for another request');
-  }
-  throw conflict(`amount: the balance of ${input.projectName} level ${input.level} is less than ${input.amount}`);
-}
+  const short = () => conflict(`amount: the balance of ${input.projectName} level ${input.level} is less than ${input.amount}`);
 
-const fingerprint = (input: object) => createHash('sha256').update(JSON.stringify(input)).digest('base64url');
+  if (key === undefined) {
+    const ref = `minus#${randomUUID()}`;
+    const failed = await transactOrFailedConditions(deps, debitItems(deps, target, input.amount, ref));
+    if (failed.length > 0) throw short();
+    return ref;
+  }
+
+  const request = idempotentRequest(caller, 'minus_tickets', key, input);
+  const answer = `minus#${key}`;
+  const keyed = { caller: request.caller, key, fingerprint: request.fingerprint, answer };
+  // Work items: 0 the balance, 1 the ledger entry.
+  const outcome = await transactOnce(deps, request, answer, debitItems(deps, target, input.amount, `minus#${request.caller}#${key}`, keyed));
+  if ('answer' in outcome) return outcome.answer;
+  // The key's record expired, but this caller's deduction for this user with this key was made: its entry answers.
+  const entry = outcome.refused.find((failure) => failure.index === 1);
+  if (entry?.item) return answerOf<string>(entry.item, request);
+  throw short();
+}

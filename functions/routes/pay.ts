@@ -147,9 +147,9 @@ export const payRoutes = defineGroup('pay', 'main', {
     auth: allow(['server', 'game'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
     summary: 'Spend tickets',
     description:
-      "A game server of the project's merchant, or the player's own game token. Never below zero (409 when short). With an `Idempotency-Key` header (1-128 of `[A-Za-z0-9_.:-]`), a retried request takes once and answers the first answer; the key reused for another request is 409. `data` is the deduction's reference (`minus#<key>`).",
+      "A game server of the project's merchant, or the player's own game token. Never below zero (409 when short). With an `Idempotency-Key` header (1-128 of `[A-Za-z0-9_.:-]`, bare or in double quotes), the key is the caller's for this operation (the merchant's for a server token, the player's for a game token), kept 30 days: the same request again takes nothing more and answers the first answer; the key reused by the caller for another request is 422; while the first request is still running, 409. The same key from another caller is another key. `data` is the deduction's reference (`minus#<key>`, or `minus#<random id>` without a key).",
     body: MinusTicketsBody,
-    headers: { 'Idempotency-Key': 'makes a retried request take once and answer the first answer (1-128 of [A-Za-z0-9_.:-])' },
+    headers: { 'Idempotency-Key': "the caller's key for this request (1-128 of [A-Za-z0-9_.:-]): a retry takes once and answers the first answer; see the description" },
     status: 201,
     envelope: 'data',
     response: z.string(),
@@ -158,7 +158,8 @@ export const payRoutes = defineGroup('pay', 'main', {
       401: 'no server or game token, or an invalid or expired one',
       403: "another user's tickets, or a project of another merchant",
       404: 'no such project',
-      409: 'the balance is short, or the Idempotency-Key was used for another request',
+      409: 'the balance is short, or a request with the same Idempotency-Key is still running (retry)',
+      422: 'the Idempotency-Key was used by this caller for another request (another userId, projectName, level or amount)',
     },
   },
   remainBalance: {

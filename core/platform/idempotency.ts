@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from './deps.js';
+import { AppError, badRequest, conflict } from './errors.js';
+import type { TokenClaims } from './tokens.js';
+import { transactOrFailures, type FailedCondition, type TransactItem } from './transactions.js';
+
+/**
+ * The `Idempotency-Key` request header (IETF httpapi draft "The Idempotency-Key HTTP Header Field") for
+ * operations that move value. docs/api.md publishes the rules below, as the draft asks of a server.
+ *
+ * Scope. A key is scoped to (caller, operation, key): one record per scope,
+ *   pk `IDEMPOTENCY#<caller>#<operation>#<key>`, sk `IDEMPOTENCY`,
+ * holding the request's fingerprint (a SHA-256 of its canonical JSON) and the answer. `caller` is
+ * `merchant:<account id>` for merchant and server tokens (the merchant), `user:<uid>` for platform and game
+ * tokens (the player), `<kind>:<sub>` for other kinds. So:
+ * - the same scope with the same request answers the stored answer, and does nothing more;
+ * - the same scope with another request is 422 and writes nothing;
+ * - the same key from another caller, or for another operation, is another scope: it runs as its own request
+ *   and never sees the first one's answer.
+ *
+ * In the work's transaction. The record is put, on condition it is absent, inside the one TransactWriteItems
+ * that does the work (`recordItem`), so it exists exactly when the work was done, and a retry is answered from
+ * the cancelled transaction itself (the record comes back with `ReturnValuesOnConditionCheckFailure`): no
+ * request is added on either path.
+ *
+ * "Still running". With the record in the work's transaction there is no in-progress state to store: a request
+ * is running while its transaction is in flight, and DynamoDB cancels any other transaction on the same record
+ * meanwhile (TransactionConflict). transactOrFailures runs a cancelled transaction again a few times with a
+ * pause: once the first has committed, the retry finds its record and answers the first answer; while it has
+ * not, the request ends in 409 (`stillRunning`). (DynamoDB Local serialises transactions, so there a second
+ * request always sees the committed record.) A record written with status "running" before the work would add
+ * a request to every call and leave a lock behind a crash; it is what an operation whose work is not one
+ * transaction would need, and none is so far.
+ *
+ * What is stored. Only answers of work that was done: a refused request (short balance, 403, ...) writes
+ * nothing, so its retry is judged again.
+ *
+ * Expiry. A record lives IDEMPOTENCY_TTL_DAYS after the first request (TTL attribute `expiresAt`); after that
+ * the key is free again in its scope. An operation may keep a longer guard of its own (minus_tickets: its
+ * ledger entry, per caller, user and key, forever).
+ */
+export const IDEMPOTENCY_TTL_DAYS = 30;
+
+/** The published key format: 1-128 of `[A-Za-z0-9_.:-]`, bare or as the draft's sf-string (in double quotes). */
+const KEY_FORMAT = /^[\w.:-]{1,128}$/;
+
+/** The key of an `Idempotency-Key` header value, undefined without the header; 400 when malformed. */
+export function idempotencyKeyOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const quoted = /^"(.*)"$/.exec(header);
+  const key = quoted ? quoted[1]! : header;
+  if (!KEY_FORMAT.test(key)) throw badRequest('Idempotency-Key: expected 1-128 letters, digits, _ . : or -');
+  return key;
+}
+
+/** Who a key belongs to: the merchant for merchant and server tokens, the player for player tokens. */
+export function callerOf(claims: Pick<TokenClaims, 'kind' | 'sub'>): string {
+  if (claims.kind === 'server' || claims.kind === 'merchant') return `merchant:${claims.sub}`;
+  if (claims.kind === 'platform' || claims.kind === 'game') return `user:${claims.sub}`;
+  return `${claims.kind}:${claims.sub}`;
+}
+
+/** A SHA-256 of the canonical JSON of `value` (object keys sorted), so field order never matters. */
+export function fingerprintOf(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('base64url');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** One keyed request: its scope and fingerprint. */
+export interface IdempotentRequest {
+  caller: string;
+  operation: string;
+  key: string;
+  fingerprint: string;
+}
+
+export function idempotentRequest(claims: Pick<TokenClaims, 'kind' | 'sub'>, operation: string, key: string, request: unknown): IdempotentRequest {
+  return { caller: callerOf(claims), operation, key, fingerprint: fingerprintOf(request) };
+}
+
+export const idempotencyRecordKey = (request: Pick<IdempotentRequest, 'caller' | 'operation' | 'key'>) => ({
+  pk: `IDEMPOTENCY#${request.caller}#${request.operation}#${request.key}`,
+  sk: 'IDEMPOTENCY',
+});
+
+/** The record's Put, to run inside the work's transaction: absent before, it comes back when its condition fails. */
+export function recordItem(deps: Pick<Deps, 'table' | 'now'>, request: IdempotentRequest, answer: unknown): TransactItem {
+  const now = deps.now();
+  return {
+    Put: {
+      TableName: deps.table,
+      Item: {
+        ...idempotencyRecordKey(request),
+        type: 'idempotency',
+        ...request,
+        answer,
+        created_at: now.toISOString(),
+        expiresAt: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_DAYS * 24 * 3600,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** What a keyed transaction came to: done now, answered from the first request, or refused by the work's conditions. */
+export type KeyedOutcome<T> = { answer: T; replayed: boolean } | { refused: FailedCondition[] };
+
+/**
+ * Runs the work's TransactWriteItems once per scope: the key's record is put with `work` (as item 0, so the
+ * work's items keep their order after it). Outcomes:
+ * - written: `{answer, replayed: false}`;
+ * - the record existed: the stored answer (`replayed: true`), or 422 for another request; nothing written;
+ * - still colliding with a request in flight after the platform's retries: the record is read once, and answers
+ *   if that request has committed meanwhile; else 409 (`stillRunning`);
+ * - a condition of the work failed (and the record was new): `{refused}`, indexes relative to `work`; nothing
+ *   was written and nothing is stored, so the caller says which rule was broken.
+ */
+export async function transactOnce<T>(
+  deps: Pick<Deps, 'db' | 'table' | 'now'>,
+  request: IdempotentRequest,
+  answer: T,
+  work: TransactItem[],
+): Promise<KeyedOutcome<T>> {
+  const running = stillRunningMessage(request.key);
+  let failures: FailedCondition[];
+  try {
+    failures = await transactOrFailures(deps, [recordItem(deps, request, answer), ...work], running);
+  } catch (error) {
+    if (!(error instanceof AppError && error.message === running)) throw error;
+    return { answer: await storedAnswer<T>(deps, request, { index: 0 }), replayed: true };
+  }
+  if (failures.length === 0) return { answer, replayed: false };
+  const record = failures.find((failure) => failure.index === 0);
+  if (record) return { answer: await storedAnswer<T>(deps, request, record), replayed: true };
+  return { refused: failures.map((failure) => ({ ...failure, index: failure.index - 1 })) };
+}
+
+/**
+ * The answer for a request whose record's condition failed (`failure`, from transactOrFailures): the stored
+ * answer when the request is the same, 422 when it is another. Should the record not have come back with the
+ * failure, it is read (it was written by a committed transaction, so a strongly consistent read sees it).
+ */
+export async function storedAnswer<T>(deps: Pick<Deps, 'db' | 'table'>, request: IdempotentRequest, failure: FailedCondition): Promise<T> {
+  let record = failure.item;
+  if (!record) {
+    const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: idempotencyRecordKey(request), ConsistentRead: true }));
+    record = out.Item;
+  }
+  if (!record) throw stillRunning(request.key);
+  return answerOf<T>(record, request);
+}
+
+/** The answer a stored record (or any item carrying `fingerprint` and `answer`) gives this request. */
+export function answerOf<T>(stored: Record<string, unknown>, request: Pick<IdempotentRequest, 'key' | 'fingerprint'>): T {
+  if (stored.fingerprint !== request.fingerprint) throw keyReused(request.key);
+  return stored.answer as T;
+}
+
+export const keyReused = (key: string) =>
+  new AppError(422, `Idempotency-Key: ${key} was used for another request of this caller and operation; use a new key for a new request`);
+
+/** The 409 of a request whose key's first request is still running (the message of transactOrFailures). */
+export const stillRunning = (key: string) => conflict(`Idempotency-Key: a request with ${key} is still running; retry`);
+export const stillRunningMessage = (key: string) => stillRunning(key).message;
