@@ -29,7 +29,7 @@ export const createInnerApp = (deps: Deps) =>
     game_detail: ({ deps, query }) => liveGame(deps, query.code),
     query_new_merchant: ({ deps }) => liveGamesByCode(deps),
     update_single_game: ({ deps, auth, body }) => updateGame(deps, auth, body),
-    chainwallet_register: ({ deps, body }) => registerWallet(deps, body),
+    chainwallet_register: ({ deps, body, req }) => registerWallet(deps, body, req.header('authorization')),
     chainwallet_token: ({ deps, auth, query }) => gameTokenFor(deps, auth.sub, query.game_code),
     project_create: ({ deps, auth, body }) => createProject(deps, auth, body),
     project_update: ({ deps, auth, body }) => updateProject(deps, auth, body),

@@ -121,9 +121,10 @@ describe('createOrder', () => {
     expect(await itemCount()).toBe(before);
 
     const stranger = await player(deps);
+    const withStranger = await itemCount();
     const noBalance = await call(app, 'POST', `${base}/account/vendor/order`, { token: stranger.token, body: { ...body, userId: stranger.uid } });
     expect(noBalance.status).toBe(409);
-    expect(await itemCount()).toBe(before);
+    expect(await itemCount()).toBe(withStranger);
   });
 
   it("refuses ordering for another user (403), another project's name (400), unknown (404) and withdrawn goods (409)", async () => {
@@ -139,9 +140,13 @@ describe('createOrder', () => {
     const forOther = await order({ userId: randomUUID() });
     expect(forOther.status).toBe(403);
     expect(forOther.body.message).toMatch(/^userId/);
-    const wrongProject = await order({ projectName: 'another-project' });
+    const another = await merchantWithProject(deps);
+    const wrongProject = await order({ projectName: another.project.project_name });
     expect(wrongProject.status).toBe(400);
     expect(wrongProject.body.message).toMatch(/^projectName/);
+    const unknownProject = await order({ projectName: 'no-such-project' });
+    expect(unknownProject.status).toBe(404);
+    expect(unknownProject.body.message).toMatch(/^projectName: no project/);
     expect((await order({ goodsId: 999_999_999 })).status).toBe(404);
     const off = await order({ goodsId: withdrawn.id });
     expect(off.status).toBe(409);
@@ -286,7 +291,7 @@ describe('vendor_pay_query', () => {
 describe('vendor_reward', () => {
   it('credits the tickets and records a reward payout (event_type 2), once per bill number', async () => {
     const owner = await merchantWithProject(deps);
-    const user = randomUUID();
+    const user = (await player(deps)).uid;
     const projectName = owner.project.project_name;
     const wallet = Ed25519Keypair.generate().toSuiAddress();
     const body = { billNo: `R-${randomUUID()}`, userId: user, projectName, level: 2, amount: 40, walletAddress: wallet };
@@ -316,21 +321,21 @@ describe('vendor_reward', () => {
 
   it('credits once when 10 requests with one bill number arrive together', async () => {
     const owner = await merchantWithProject(deps);
-    const user = randomUUID();
+    const { uid: user, address } = await player(deps);
     const projectName = owner.project.project_name;
     const body = { billNo: `R-${randomUUID()}`, userId: user, projectName, level: 1, amount: 5 };
     const results = await Promise.all(Array.from({ length: 10 }, () => call(app, 'POST', `${base}/wallet/vendor/reward`, { token: owner.serverToken, body })));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     expect(await ticketsOf(user, projectName)).toBe(5);
-    // Without a wallet address in the request or an account, the user id stands for the recipient.
-    expect(results[0]!.body.data.toer).toBe(user);
+    // Without a wallet address in the request, the account's address is the recipient.
+    expect(results[0]!.body.data.toer).toBe(address);
   });
 
   it("refuses a used bill number with other contents (409), another merchant's project (403) and writes nothing", async () => {
     const owner = await merchantWithProject(deps);
     const stranger = await merchantWithProject(deps);
-    const user = randomUUID();
+    const user = (await player(deps)).uid;
     const projectName = owner.project.project_name;
     const body = { billNo: `R-${randomUUID()}`, userId: user, projectName, level: 1, amount: 5 };
     expect((await call(app, 'POST', `${base}/wallet/vendor/reward`, { token: owner.serverToken, body })).status).toBe(200);
@@ -346,6 +351,23 @@ describe('vendor_reward', () => {
     expect(foreign.body.message).toMatch(/^projectName/);
     expect(await itemCount()).toBe(before);
     expect(await ticketsOf(user, projectName)).toBe(5);
+  });
+
+  it('refuses a user id without an account (404) and writes nothing, so no value waits for whoever registers the id', async () => {
+    const owner = await merchantWithProject(deps);
+    const projectName = owner.project.project_name;
+    const nobody = randomUUID();
+    const before = await itemCount();
+    for (const extra of [{}, { walletAddress: Ed25519Keypair.generate().toSuiAddress() }]) {
+      const res = await call(app, 'POST', `${base}/wallet/vendor/reward`, {
+        token: owner.serverToken,
+        body: { billNo: `R-${randomUUID()}`, userId: nobody, projectName, level: 1, amount: 50, ...extra },
+      });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, message: expect.stringMatching(/^userId: no account/) });
+    }
+    expect(await itemCount()).toBe(before);
+    expect(await ticketsOf(nobody, projectName)).toBe(0);
   });
 });
 
@@ -378,12 +400,12 @@ describe('vendor/signature', () => {
     const PaymentRequest = bcs.struct('PaymentRequest', { bill_no: bcs.string(), amount: bcs.u64(), recipient: bcs.Address, coin_type: bcs.string(), expires_at_ms: bcs.u64() });
     expect(PaymentRequest.parse(message)).toEqual({ bill_no: order.bill_no, amount: '1500000000', recipient: owner.project.receive_address, coin_type: coinType, expires_at_ms: String(signed.expires_at_ms) });
 
-    // The key is the stage's token key, compressed; the signature checks with the Sui SDK's verifier and with node:crypto.
+    // The key is the stage's vendor key (never a token key), compressed; the signature checks with the Sui SDK's verifier and with node:crypto.
     const publicKey = new Secp256r1PublicKey(Buffer.from(signed.public_key, 'base64'));
     const signature = Buffer.from(signed.signature, 'base64');
     expect(signature).toHaveLength(64);
     expect(await publicKey.verify(message, signature)).toBe(true);
-    const stageKey = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: deps.signingKey.x, y: deps.signingKey.y }, format: 'jwk' });
+    const stageKey = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: deps.vendorKey.x, y: deps.vendorKey.y }, format: 'jwk' });
     expect(verify('sha256', message, { key: stageKey, dsaEncoding: 'ieee-p1363' }, signature)).toBe(true);
     expect(await publicKey.verify(Buffer.concat([message, Buffer.from([0])]), signature)).toBe(false);
   });

@@ -10,6 +10,9 @@ import { call } from './support/http.js';
 import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
 import { merchantWithToken } from './support/merchants.js';
 import { gamePayload, newCode } from './support/games.js';
+import { giveTickets } from './support/payments.js';
+import { pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
+import { settleSeason } from '../core/rewards/settlement.js';
 
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
@@ -171,6 +174,77 @@ describe('chainwallet_register', () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(field);
     }
+  });
+});
+
+describe('chainwallet_register: a uuid the platform knows is taken only by that user', () => {
+  /** An attacker who learned a player's id signs in with their own wallet under it. */
+  async function takeOver(uuid: string, token?: string) {
+    const attacker = Ed25519Keypair.generate();
+    const signed = await signedNonce(attacker);
+    const before = await itemCount();
+    const res = await call(app, 'POST', `${base}/account/register/chainwallet`, { body: { uuid, address: signed.address, signature: signed.signature }, token });
+    return { res, before, signed };
+  }
+
+  it('refuses a uuid holding tickets but no account (409, nothing written); a platform token of that user proves it', async () => {
+    const uuid = randomUUID();
+    // Value held for the id without an account (tickets credited before credits required one).
+    await giveTickets(deps, uuid, 'legacy-project', 1, 500);
+    const otherPlayer = (await register({ uuid: randomUUID(), ...(await signedNonce(Ed25519Keypair.generate())) })).body;
+
+    const attempts = [
+      undefined, // no proof
+      otherPlayer.platformToken.accessToken, // a platform token of another user
+      otherPlayer.gameToken.accessToken, // not a platform token
+      (await deps.tokens.issue('game', uuid)).token, // the user's game token: not a platform token
+      'not-a-token',
+    ];
+    for (const token of attempts) {
+      const { res, before } = await takeOver(uuid, token);
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^uuid: the platform already holds records/) });
+      expect(await itemCount()).toBe(before);
+    }
+    expect(await findAccount(deps, uuid)).toBeUndefined();
+
+    // The user, proven by a platform token of the uuid, binds a wallet.
+    const own = await takeOver(uuid, (await deps.tokens.issue('platform', uuid)).token);
+    expect(own.res.status).toBe(200);
+    expect(await deps.tokens.verify(own.res.body.platformToken.accessToken, ['platform'])).toMatchObject({ sub: uuid });
+    expect(await findAccount(deps, uuid)).toMatchObject({ uid: uuid, wallet_address: own.signed.address });
+  });
+
+  it('refuses a uuid that has reward history from a settled season (409, nothing written), so its rewards cannot be claimed by another wallet', async () => {
+    const game = await rewardGame(deps, [{ rank: 1, amount: 1000 }]);
+    const player = randomUUID();
+    // The game's server reported the player's wins (no wallet named); the season was settled: rank 1, 1000.
+    await scoresInPastWeek(deps, game, [{ id: player, wins: 5 }]);
+    await settleSeason(deps, game.code, pastWeek());
+
+    const { res, before } = await takeOver(player);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/^uuid: the platform already holds rewards/);
+    expect(await itemCount()).toBe(before);
+    expect(await findAccount(deps, player)).toBeUndefined();
+  });
+
+  it("keeps an account's wallet: another address is 409 even with the account's own platform token", async () => {
+    const owner = Ed25519Keypair.generate();
+    const uuid = randomUUID();
+    const pair = (await register({ uuid, ...(await signedNonce(owner)) })).body;
+    for (const token of [undefined, pair.platformToken.accessToken]) {
+      const { res, before } = await takeOver(uuid, token);
+      expect(res.status).toBe(409);
+      expect(res.body.message).toMatch(/^uuid/);
+      expect(await itemCount()).toBe(before);
+    }
+    expect((await findAccount(deps, uuid))?.wallet_address).toBe(owner.toSuiAddress());
+  });
+
+  it('binds a uuid the platform knows nothing of with no token, as before', async () => {
+    const { res } = await takeOver(randomUUID());
+    expect(res.status).toBe(200);
   });
 });
 

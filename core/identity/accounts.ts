@@ -1,7 +1,9 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
+import { transactOrFailedConditions } from '../platform/transactions.js';
+import { playerRewardsPartition } from '../rewards/keys.js';
 import { AccountStatus, type AccountRecord } from './models.js';
 
 /**
@@ -35,6 +37,27 @@ export async function findAccount(deps: Deps, uid: string): Promise<AccountRecor
 export async function userOfAddress(deps: Deps, address: string): Promise<string | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: walletKey(address), ConsistentRead: true }));
   return out.Item?.uid as string | undefined;
+}
+
+/**
+ * What the platform holds for a user id that has no account yet, if anything (chainwallet_register binds a
+ * wallet to such an id only for a caller proven to be that user):
+ * - any item of the user's partition `USER#<uid>`: ticket balances, ledger entries (every credit and debit),
+ *   saved params, social bindings;
+ * - a reward history entry (gsi1 `REWARDS#<uid>`): the claimable value of the user's scores once a season is
+ *   settled.
+ * Not covered: scores of seasons not settled yet (keyed by game and season, not by player): they become
+ * history entries at settlement, and only then does the id count as known. Two one-item Queries in parallel;
+ * the history index is eventually consistent (an entry written a moment before may not be seen yet).
+ */
+export async function knownWithoutAccount(deps: Deps, uid: string): Promise<'records' | 'rewards' | undefined> {
+  const first = (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>) =>
+    deps.db.send(new QueryCommand({ TableName: deps.table, Limit: 1, ...input })).then((out) => (out.Items ?? []).length > 0);
+  const [records, rewards] = await Promise.all([
+    first({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${uid}` }, ProjectionExpression: 'pk', ConsistentRead: true }),
+    first({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': playerRewardsPartition(uid) }, ProjectionExpression: 'pk' }),
+  ]);
+  return records ? 'records' : rewards ? 'rewards' : undefined;
 }
 
 export class BindingRefused extends Error {
@@ -112,18 +135,17 @@ export async function bindWallet(
   return record;
 }
 
-/** Runs the transaction; the first `ownItems` items are the caller's, the rest the binding's. */
+/**
+ * Runs the transaction; the first `ownItems` items are the caller's, the rest the binding's. A transaction
+ * cancelled by a concurrent one on the same items (two sign-ins racing for one address or nonce) is run again
+ * by the platform, then answered 409; once the other has committed, a condition fails and says which.
+ */
 async function transact(deps: Deps, items: TransactItem[], ownItems: number) {
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (!reasons) throw error;
-    if (reasons.slice(0, ownItems).some((r) => r.Code === 'ConditionalCheckFailed')) throw new BindingRefused('precondition');
-    // The user or the address was bound meanwhile by a concurrent request: the same answer as if seen before.
-    if (reasons.some((r) => r.Code === 'ConditionalCheckFailed')) throw conflict('address: bound meanwhile by another request');
-    throw error;
-  }
+  const failed = await transactOrFailedConditions(deps, items, 'address: being bound concurrently by another request; retry');
+  if (failed.length === 0) return;
+  if (failed.some((index) => index < ownItems)) throw new BindingRefused('precondition');
+  // The user or the address was bound meanwhile by a concurrent request: the same answer as if seen before.
+  throw conflict('address: bound meanwhile by another request');
 }
 
 /** The token pair a player gets on sign-in: a platform token, and a game token (for one game if named). */

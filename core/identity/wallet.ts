@@ -3,8 +3,8 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
 import type { Deps } from '../platform/deps.js';
-import { unauthorized } from '../platform/errors.js';
-import { BindingRefused, bindWallet, issueTokenPair, readBinding } from './accounts.js';
+import { conflict, unauthorized } from '../platform/errors.js';
+import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBinding } from './accounts.js';
 import { WalletType, type RegisterBody } from './models.js';
 
 /**
@@ -65,15 +65,31 @@ async function signedBy(message: string, signature: string, address: string): Pr
   }
 }
 
-/** chainwallet_register: verifies, binds and signs in; answers the seed's token pair. */
-export async function registerWallet(deps: Deps, input: z.infer<typeof RegisterBody>) {
+/**
+ * chainwallet_register: verifies, binds and signs in; answers the seed's token pair.
+ *
+ * The uuid is the client's choice, so naming a user id must not be enough to become that user. A uuid with an
+ * account gets no other address (409), and its own address signs in with a signature by it. A uuid without an
+ * account that the platform already holds something for (knownWithoutAccount: tickets, ledger, params, social
+ * bindings, reward history) gets a wallet only when the request proves the caller is that user, with a valid
+ * platform token of the uuid in `Authorization: Bearer`; otherwise 409, and nothing is written (the nonce stays
+ * live). A uuid the platform knows nothing of is new: the first signed request binds it.
+ */
+export async function registerWallet(deps: Deps, input: z.infer<typeof RegisterBody>, authorization?: string) {
   const { uuid, address, signature } = input;
   const state = await readBinding(deps, uuid, address, [nonceKey(address)]);
   const nonce = state.extra[0] as { nonce: string; message: string; expiresAt: number } | undefined;
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (!nonce || nonce.expiresAt <= nowSeconds) throw unauthorized('address: no live sign-in nonce; ask getNonce for one');
-  if (!(await signedBy(nonce.message, signature, address))) {
-    throw unauthorized('signature: not a signature of the sign-in message by this address');
+  const [signed, known] = await Promise.all([
+    signedBy(nonce.message, signature, address),
+    state.user ? undefined : knownWithoutAccount(deps, uuid),
+  ]);
+  if (!signed) throw unauthorized('signature: not a signature of the sign-in message by this address');
+  if (known && !(await isUser(deps, authorization, uuid))) {
+    throw conflict(
+      `uuid: the platform already holds ${known === 'rewards' ? 'rewards' : 'records'} for this user; only the user may bind a wallet to it (send a platform token of this user as Authorization: Bearer)`,
+    );
   }
   const consumeNonce = {
     Delete: {
@@ -90,6 +106,17 @@ export async function registerWallet(deps: Deps, input: z.infer<typeof RegisterB
     throw error;
   }
   return issueTokenPair(deps, uuid);
+}
+
+/** True when `authorization` is `Bearer <a valid platform token of uid>`. */
+async function isUser(deps: Deps, authorization: string | undefined, uid: string): Promise<boolean> {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (!token) return false;
+  try {
+    return (await deps.tokens.verify(token, ['platform'])).sub === uid;
+  } catch {
+    return false;
+  }
 }
 
 /** chainwallet/token: a game token for one existing game. */

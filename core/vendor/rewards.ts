@@ -6,7 +6,7 @@ import { assertOwner, projectKey, type StoredProject } from '../payments/project
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
-import { conflict } from '../platform/errors.js';
+import { AppError, conflict, notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import type { RewardBody } from './models.js';
@@ -19,16 +19,21 @@ import { readItems } from './reads.js';
  * - "reward of a bill": pk `BILL#<billNo>`, sk `REWARD` (next to the bill's chain payments, `PAY#…`).
  * The record is not on chain: its cursor is `{eventSeq: '0', txDigest: ''}`. `fromer` is the paying merchant's
  * id as text (the reward comes from the merchant's account on the platform, not from a wallet); `toer` the
- * user's wallet address when known (the request's, else the account's), else the user id.
+ * user's wallet address (the request's, else the account's).
+ * The user must have an account (404 otherwise): value credited to an id nobody holds could be taken by whoever
+ * registers that id first. The account is read with the round's other items (no request added) and not checked
+ * again in the transaction: accounts are never deleted.
  */
 export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWARD' });
+
+const ROUNDS = 5;
 
 export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBody): Promise<VendorPaymentEvent> {
   const fingerprint = JSON.stringify([caller.sub, body.userId, body.projectName, body.level, body.amount, body.walletAddress ?? null]);
   // What a round depends on, in one request: the project (its owner, its merchant id), the bill's reward, and
-  // the user's account (its wallet address) unless the request names the recipient's address.
-  const keys = [projectKey(body.projectName), rewardKey(body.billNo), ...(body.walletAddress ? [] : [userKey(body.userId)])];
-  for (let attempt = 1; attempt <= 5; attempt++) {
+  // the user's account (that it exists; its wallet address).
+  const keys = [projectKey(body.projectName), rewardKey(body.billNo), userKey(body.userId)];
+  for (let attempt = 1; attempt <= ROUNDS; attempt++) {
     const [projectItem, rewardItem, account] = await readItems(deps, keys);
     const project = projectItem as StoredProject | undefined;
     assertOwner(project, caller, body.projectName, 'projectName');
@@ -37,8 +42,9 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
       if (stored.request !== fingerprint) throw conflict(`billNo: ${body.billNo} was already used for another reward`);
       return toRecord(stored);
     }
+    if (!account) throw notFound(`userId: no account ${body.userId}; a reward is paid to a user who has signed in`);
 
-    const toer = body.walletAddress ?? (account?.wallet_address as string | undefined) ?? body.userId;
+    const toer = body.walletAddress ?? (account.wallet_address as string);
     const now = deps.now().toISOString();
     const record: VendorPaymentEvent = {
       id: await nextId(deps, 'payment_event'),
@@ -52,7 +58,9 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
       updated_at: now,
     };
     const target = { uid: body.userId, projectName: body.projectName, level: body.level };
-    // A transaction colliding with another is run again by the platform, then answered with this 409.
+    // A transaction colliding with another is run again by the platform, then answered with this 409; a round
+    // but the last reads again instead, and finds the reward when the colliding request was paying this bill.
+    const busy = `billNo: ${body.billNo} is being paid concurrently; retry`;
     const failed = await transactOrFailedConditions(
       deps,
       [
@@ -65,10 +73,14 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
         },
         ...creditItems(deps, target, body.amount, `reward#${body.billNo}`),
       ],
-      `billNo: ${body.billNo} is being paid concurrently; retry`,
-    );
-    if (failed.length === 0) return record;
-    // The bill was paid meanwhile (the record and its ledger entry are written together): the next round reads it, at once.
+      busy,
+    ).catch((error: unknown) => {
+      if (attempt < ROUNDS && error instanceof AppError && error.message === busy) return 'collided' as const;
+      throw error;
+    });
+    if (failed !== 'collided' && failed.length === 0) return record;
+    // The bill was paid meanwhile (the record and its ledger entry are written together), or a colliding request
+    // is paying it: the next round reads it, at once.
   }
   // Not reached: a round ends only when the reward exists, and the next round then finds it.
   throw conflict(`billNo: ${body.billNo} is being paid concurrently; retry`);

@@ -183,7 +183,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     errors: {
       400: 'uuid, address or signature malformed',
       401: 'no live nonce for the address, or the signature is not by the address over that nonce',
-      409: 'the address is bound to another user, or the user to another address',
+      409: 'the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts',
     },
   },
   chainwallet_token: {

@@ -58,7 +58,7 @@ export const innerVendorOps = {
       400: 'a field is missing or invalid (billNo may not be a pay order bill, PO and ten digits)',
       ...serverToken,
       403: "the project is another merchant's",
-      404: 'no such project',
+      404: 'no such project, or userId has no account (a reward is paid to a user who has signed in)',
       409: 'billNo was already used for another reward, or is being paid concurrently',
     },
   },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { bindWallet } from '../../core/identity/accounts.js';
 import { ProjectCreate } from '../../core/payments/models.js';
 import { billNoOf, orderKey } from '../../core/payments/order-keys.js';
 import { createProject } from '../../core/payments/projects.js';
@@ -35,10 +36,12 @@ export async function goodsFor(deps: Deps, owner: Awaited<ReturnType<typeof merc
   return createGoods(deps, owner.claims, { name: 'Sword', projectName: owner.project.project_name, level: fields.level ?? 1, price: fields.price ?? 5, status: fields.status ?? 1 });
 }
 
-/** A player id with a platform token. */
+/** A player with a wallet account (as chainwallet_register makes it) and a platform token. */
 export async function player(deps: Deps) {
   const uid = randomUUID();
-  return { uid, token: (await deps.tokens.issue('platform', uid)).token };
+  const address = Ed25519Keypair.generate().toSuiAddress();
+  await bindWallet(deps, { uid, address, walletType: 1 });
+  return { uid, address, token: (await deps.tokens.issue('platform', uid)).token };
 }
 
 /** Puts tickets on a balance the way payments do (a credit with its own ledger entry). */
