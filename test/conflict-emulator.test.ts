@@ -150,7 +150,7 @@ describe('the platform retry (transactOrFailures) under the emulated rule', () =
 });
 
 describe('the tests\' deps', () => {
-  it('run under the emulator unless turned off', async () => {
+  it.skipIf(process.env.CONFLICT_EMULATION === 'off')('run under the emulator unless turned off', async () => {
     const standard = await createTestDeps();
     expect(standard.conflicts).toBeInstanceOf(ConflictEmulator);
     const off = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: false });

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { storePaymentEvent } from '../core/chain/payments.js';
 import { createRechargeOrder } from '../core/payments/orders.js';
 import { openSeasonKey } from '../core/rankings/keys.js';
 import { monthOf, weekOf } from '../core/rankings/seasons.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
-import type { ConflictEmulator, ConflictStats, ItemKey, SentTransaction } from './support/conflict-emulator.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import { ConflictEmulator, type ConflictStats, type ItemKey, type SentTransaction } from './support/conflict-emulator.js';
+import { createLocalDeps, type LocalDeps } from './support/local-deps.js';
 import { call } from './support/http.js';
 import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
 import { gameWithServer } from './support/rankings.js';
-import { itemsSharedByPlayers, playersOf, readJournal, removeEndedRunJournals, runJournalDir } from './support/transaction-journal.js';
+import { itemsSharedByPlayers, keepJournal, playersOf, readJournal, removeEndedRunJournals, runJournalDir } from './support/transaction-journal.js';
 import { goodsFor, merchantWithProject, giveTickets as giveVendorTickets } from './support/vendor.js';
 
 /**
@@ -24,15 +24,17 @@ import { goodsFor, merchantWithProject, giveTickets as giveVendorTickets } from 
  * transactions every test file of the run has sent so far (this one's included) for items that two different
  * players' transactions share.
  */
-let deps: TestDeps;
+let deps: LocalDeps;
 let app: Hono;
-let emulator: ConflictEmulator;
 const base = '/v2-testing';
+// An emulator of this file's own, journalled like the run's default one: these tests run under the rule even
+// when a run turns the default off (CONFLICT_EMULATION=off).
+const emulator = new ConflictEmulator();
+keepJournal(emulator, runJournalDir()!);
 
 beforeAll(async () => {
-  deps = await createTestDeps();
+  deps = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: emulator });
   app = createAllApps(deps);
-  emulator = deps.conflicts!;
 });
 
 /** The emulator's counts while `run` runs (the tests of a file run one at a time). */
@@ -194,9 +196,14 @@ describe('the transactions of the run', () => {
     // One player's own transactions may share anything; a claim item is shared on purpose.
     expect(itemsSharedByPlayers([sent('u1', 'PROJECT#p'), sent('u1', 'PROJECT#p')], meantToBeShared)).toEqual([]);
     expect(itemsSharedByPlayers([sent('u1', 'TXUSE#d'), sent('u2', 'TXUSE#d')], meantToBeShared)).toEqual([]);
-    // A score report is for the players it scores.
-    const report: SentTransaction = { cancelled: false, items: [{ table: 't', pk: 'SCORE#g#W#2026-11-23', sk: 'PLAYER#a', action: 'Update' }, { table: 't', pk: 'SCORE#g#W#2026-11-23', sk: 'PLAYER#b', action: 'Update' }] };
-    expect(playersOf(report)).toEqual(['a', 'b']);
+    // A score report is for the players it scores; two matches that both had a player share that player's items.
+    const score = (player: string) => ({ table: 't', pk: 'SCORE#g#W#2026-11-23', sk: `PLAYER#${player}`, action: 'Update' as const });
+    const match = (...players: string[]): SentTransaction => ({ cancelled: false, items: players.map(score) });
+    expect(playersOf(match('b', 'a'))).toEqual(['a', 'b']);
+    expect(itemsSharedByPlayers([match('a', 'b', 'c'), match('a', 'b'), match('b', 'd')], meantToBeShared)).toEqual([]);
+    // An item in transactions that have no player in common is shared, even when each pair has one.
+    const board = (...players: string[]): SentTransaction => ({ cancelled: false, items: [...players.map(score), { table: 't', pk: 'BOARD#g', sk: 'TOP', action: 'Update' }] });
+    expect(itemsSharedByPlayers([board('a', 'b'), board('b', 'c'), board('c', 'a')], meantToBeShared).map((item) => item.pk)).toEqual(['BOARD#g']);
   });
 
   it("share no item between two different players' transactions, but for the allowed claims", () => {

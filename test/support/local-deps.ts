@@ -45,7 +45,8 @@ function sharedEmulator(): ConflictEmulator {
  * what every test file (test/support/deps.ts) and the bench (bench/fixtures.ts) run against. The client runs
  * under DynamoDB's transaction conflict rule (test/support/conflict-emulator.ts), which DynamoDB Local does
  * not apply, so that an item shared by concurrent transactions fails here as it would in production;
- * `conflicts: false` turns it off, an emulator of its own isolates a test's counts.
+ * `conflicts: false` turns it off, an emulator of its own isolates a test's counts, and CONFLICT_EMULATION=off
+ * in the environment turns the default off for a whole run (a test that passes an emulator keeps it).
  */
 export async function createLocalDeps(
   endpoint: string,
@@ -60,7 +61,8 @@ export async function createLocalDeps(
   const vendorKey = await generateSigningJwk('vendor');
   const filesDir = mkdtempSync(join(tmpdir(), 'files-'));
   const db = createDocumentClient({ endpoint });
-  const conflicts = options.conflicts === false ? undefined : (options.conflicts ?? sharedEmulator());
+  const byDefault = process.env.CONFLICT_EMULATION === 'off' ? undefined : sharedEmulator();
+  const conflicts = options.conflicts === false ? undefined : (options.conflicts ?? byDefault);
   conflicts?.attach(db);
   return {
     stage,

@@ -76,24 +76,30 @@ export interface SharedItem extends ItemKey {
 }
 
 /**
- * The items that transactions of different players (different player sets) both include: each is a place
- * where the real service cancels one player's request because of another's. `allowed` says which keys are
- * meant to be shared (see its caller).
+ * The items that transactions of different players include: those whose transactions have no player in
+ * common. Each is a place where the real service cancels one player's request because of another's. Items
+ * whose transactions all have some player in common are that player's (their balance, their score in two
+ * matches that both had them in): those collide only among that player's own requests. `allowed` says which
+ * keys are meant to be shared (see its caller).
  */
 export function itemsSharedByPlayers(transactions: SentTransaction[], allowed: (key: ItemKey) => boolean): SharedItem[] {
-  const byItem = new Map<string, { key: ItemKey; action: string; players: Set<string> }>();
+  const byItem = new Map<string, { key: ItemKey; action: string; players: Set<string>; common: Set<string> }>();
   for (const transaction of transactions) {
     const players = playersOf(transaction);
     if (players.length === 0) continue;
     for (const item of transaction.items) {
       if (allowed(item)) continue;
       const id = JSON.stringify([item.table, item.pk, item.sk]);
-      const seen = byItem.get(id) ?? { key: { table: item.table, pk: item.pk, sk: item.sk }, action: item.action, players: new Set<string>() };
+      const seen = byItem.get(id);
+      if (!seen) {
+        byItem.set(id, { key: { table: item.table, pk: item.pk, sk: item.sk }, action: item.action, players: new Set([JSON.stringify(players)]), common: new Set(players) });
+        continue;
+      }
       seen.players.add(JSON.stringify(players));
-      byItem.set(id, seen);
+      for (const player of seen.common) if (!players.includes(player)) seen.common.delete(player);
     }
   }
   return [...byItem.values()]
-    .filter((entry) => entry.players.size > 1)
+    .filter((entry) => entry.common.size === 0)
     .map((entry) => ({ ...entry.key, action: entry.action, players: [...entry.players].map((set) => JSON.parse(set) as string[]) }));
 }
