@@ -206,20 +206,22 @@ describe('addWin', () => {
     expect(boards.gameWeekKillRank).toEqual([{ total: '1', game_player_id: player.uid, game_player_name: '' }]);
   });
 
-  it('is one TransactWriteItems per call once the game is known; gameRank is four Queries', async () => {
+  it("is the merchant's state read and one TransactWriteItems per call once the game is known; gameRank is four Queries", async () => {
     const { code, server } = await gameWithServer(deps);
     await addWin(server, win(code, 'warm', 1, 1));
     await rank(code);
     const counter = commandCounter(deps);
+    // A report moves value (rewards are paid from the boards): the authorization layer reads the merchant's
+    // suspension and revocations fresh (one BatchGetItem); the owner check is remembered.
     counter.start();
     await addWin(server, win(code, 'p', 1, 1));
-    expect(counter.stop()).toEqual({ TransactWriteItems: 1 });
+    expect(counter.stop()).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
     counter.start();
     await addWin(server, win(code, 'p', 1, 1, { result_id: 'r-count' }));
-    expect(counter.stop()).toEqual({ TransactWriteItems: 1 });
+    expect(counter.stop()).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
     counter.start();
     await call(app, 'POST', scorePath, { token: server, body: { game_code: code, result_id: 'm-count', scores: [{ game_player_id: 'a', game_player_name: '', kills: 1, wins: 0 }] } });
-    expect(counter.stop()).toEqual({ TransactWriteItems: 1 });
+    expect(counter.stop()).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
     counter.start();
     await rank(code);
     expect(counter.stop()).toEqual({ Query: 4 });
@@ -306,27 +308,36 @@ describe('addWin', () => {
     expect(await itemCount(deps)).toBe(before);
   });
 
-  it('500 concurrent addWin calls sum exactly, kills and wins, in both seasons', async () => {
+  // 500 reports at once on ONE player's score items: DynamoDB (and the conflict emulator in front of DynamoDB
+  // Local) cancels transactions that overlap in flight, so some reports answer 409 "changed concurrently" after
+  // the platform's retries. What must hold: every answer is 200 or that 409, and the scores are exactly the sum
+  // of the accepted reports: nothing lost, nothing counted twice.
+  it('500 concurrent addWin calls on one player: every accepted report counts exactly once, in both seasons', async () => {
     const { code, server } = await gameWithServer(deps);
-    const results = await Promise.all(Array.from({ length: 500 }, (_, i) => addWin(server, win(code, 'hot', 1, i % 2 === 0 ? 2 : 1))));
-    expect(results.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
+    const wins = (i: number) => (i % 2 === 0 ? 2 : 1);
+    const results = await Promise.all(Array.from({ length: 500 }, (_, i) => addWin(server, win(code, 'hot', 1, wins(i)))));
+    const accepted = results.flatMap((r, i) => (r.status === 200 ? [i] : []));
+    expect(results.filter((r) => r.status !== 200 && !(r.status === 409 && /changed concurrently/.test(r.body.message))).map((r) => r.body)).toEqual([]);
+    expect(accepted.length).toBeGreaterThan(0);
+    const expected = { kills: accepted.length, wins: accepted.reduce((sum, i) => sum + wins(i), 0) };
     const now = new Date();
     for (const season of [weekOf(now), monthOf(now)]) {
-      expect(await scoreItem(code, season, 'hot')).toMatchObject({ kills: 500, wins: 750 });
+      expect(await scoreItem(code, season, 'hot')).toMatchObject(expected);
     }
     const boards = await rank(code);
-    expect(boards.gameWeekKillRank).toEqual([{ total: '500', game_player_id: 'hot', game_player_name: 'Name hot' }]);
-    expect(boards.gameMothWinRank).toEqual([{ total: '750', game_player_id: 'hot', game_player_name: 'Name hot' }]);
+    expect(boards.gameWeekKillRank).toEqual([{ total: String(expected.kills), game_player_id: 'hot', game_player_name: 'Name hot' }]);
+    expect(boards.gameMothWinRank).toEqual([{ total: String(expected.wins), game_player_id: 'hot', game_player_name: 'Name hot' }]);
   }, 120_000);
 
-  it('500 concurrent addWin calls over 25 players of one game sum exactly per player', async () => {
+  it("500 concurrent addWin calls over 25 players of one game: each player's score is exactly its accepted reports", async () => {
     const { code, server } = await gameWithServer(deps);
     const results = await Promise.all(Array.from({ length: 500 }, (_, i) => addWin(server, win(code, `p${i % 25}`, 1, 1))));
-    expect(results.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
+    expect(results.filter((r) => r.status !== 200 && !(r.status === 409 && /changed concurrently/.test(r.body.message))).map((r) => r.body)).toEqual([]);
+    const acceptedOf = (player: number) => results.filter((r, i) => i % 25 === player && r.status === 200).length;
     const boards = await rank(code);
     for (const board of Object.values(boards)) {
       expect(board).toHaveLength(25);
-      expect(new Set(board.map((e) => e.total))).toEqual(new Set(['20']));
+      for (const entry of board) expect(entry.total).toBe(String(acceptedOf(Number(entry.game_player_id.slice(1)))));
     }
   }, 120_000);
 });
