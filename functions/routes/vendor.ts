@@ -69,12 +69,12 @@ export const innerVendorOps = {
     auth: allow(['platform'], [owns.record('query.billNo', 'pay order', 'user_id')]),
     summary: "Sign a payment request for one of the caller's pending pay orders",
     description:
-      "The message is the BCS of the Move struct `PaymentRequest {bill_no: String, amount: u64, recipient: address, coin_type: String, expires_at_ms: u64}` (amount in base units; coin_type as `std::type_name` renders it, 64 hex digits without 0x; valid 10 minutes). `signature` is ECDSA P-256 over SHA-256 of the message with the stage's key (64 bytes r||s, low s), `public_key` that key compressed (33 bytes): a contract checks it with `sui::ecdsa_r1::secp256r1_verify(signature, public_key, message, 1)`.",
+      "The message is the BCS of the Move struct `PaymentRequest {bill_no: String, amount: u64, recipient: address, coin_type: String, expires_at_ms: u64}` (amount in base units; coin_type as `std::type_name` renders it, 64 hex digits without 0x; valid 10 minutes). `signature` is ECDSA P-256 over SHA-256 of the message with the stage's vendor key (`VendorSigningKey`, never a token key; 64 bytes r||s, low s), `public_key` that key compressed (33 bytes): a contract checks it with `sui::ecdsa_r1::secp256r1_verify(signature, public_key, message, 1)`.",
     query: OrderBillQuery,
     status: 200,
     envelope: 'data',
     response: PaymentSignature,
-    errors: { 400: 'billNo is not a pay order bill number', ...platformToken, 404: "no order with that bill among the caller's", 409: 'the order is not pending' },
+    errors: { 400: 'billNo is not a pay order bill number', ...platformToken, 404: "no order with that bill among the caller's", 409: 'the order is not pending', 503: 'the stage has no vendor signing key' },
   },
   goods_create: {
     name: 'goods_create',
