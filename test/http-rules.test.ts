@@ -133,6 +133,11 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'sign_code', method: 'POST', path: '/merchant/sign/code', body: { id: 0 }, field: /^body\.id/ },
     { op: 'get_sign', method: 'GET', path: '/merchant/sign', query: { id: 'abc' }, field: /^query\.id/ },
     { op: 'rewrad_history', method: 'GET', path: '/chain/reward/history', query: { pageSize: '0' }, field: /^query\.pageSize/ },
+    { op: 'revoke_tokens', method: 'POST', path: '/merchant/tokens/revoke', body: { tokens: 'all' }, field: /^body\.tokens/ },
+    { op: 'admin_revoke_tokens', method: 'POST', path: '/merchant/admin/tokens/revoke', body: { account_id: 'not an id!', tokens: 'server' }, field: /^body\.account_id/ },
+    { op: 'stranded_list', method: 'GET', path: '/merchant/payments/stranded', query: { project: 'p1', status: '7' }, field: /^query\.status/ },
+    { op: 'stranded_credit', method: 'POST', path: '/merchant/payments/stranded/credit', body: { project_name: 'p1', tx_digest: 'not-a-digest', event_seq: '0' }, field: /^body\.tx_digest/ },
+    { op: 'stranded_refund', method: 'POST', path: '/merchant/payments/stranded/refund', body: { project_name: 'p1', tx_digest: '11111111111111111111111111111111', event_seq: 'x', refund_digest: '11111111111111111111111111111111' }, field: /^body\.event_seq/ },
   ];
 
   it('covers every operation that takes input', () => {

@@ -135,12 +135,12 @@ describe('createOrder', () => {
     const projectName = owner.project.project_name;
     await giveTickets(deps, { uid: buyer.uid, projectName, level: 1 }, 100);
     const order = (body: object) => call(app, 'POST', `${base}/account/vendor/order`, { token: buyer.token, body: { userId: buyer.uid, goodsId: goods.id, quantity: 1, projectName, ...body } });
+    const another = await merchantWithProject(deps);
     const before = await itemCount();
 
     const forOther = await order({ userId: randomUUID() });
     expect(forOther.status).toBe(403);
     expect(forOther.body.message).toMatch(/^userId/);
-    const another = await merchantWithProject(deps);
     const wrongProject = await order({ projectName: another.project.project_name });
     expect(wrongProject.status).toBe(400);
     expect(wrongProject.body.message).toMatch(/^projectName/);

@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { transactOrFailedConditions } from '../platform/transactions.js';
 import type { z } from 'zod/mini';
 import type { Deps } from '../platform/deps.js';
 import { conflict, notFound } from '../platform/errors.js';
@@ -49,21 +50,17 @@ export async function bindSocial(deps: Deps, uid: string, idToken: string): Prom
     bound_at: deps.now().toISOString(),
   };
   const key = socialKey(binding.provider, binding.socialId);
-  try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          // Only the first binding writes: a repeated one fails here and is answered from what is stored.
-          { Put: { TableName: deps.table, Item: { ...key, type: 'social', uid, ...binding }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: deps.table, Item: { ...listingKey(uid, binding.provider, binding.socialId), type: 'social_binding', ...binding } } },
-        ],
-      }),
-    );
-    return binding;
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (reasons?.[0]?.Code !== 'ConditionalCheckFailed') throw error;
-  }
+  // Only the first binding writes: a repeated one fails its condition and is answered from what is stored.
+  // Racing binders collide on the social item (DynamoDB cancels overlapping transactions); the platform retries.
+  const failed = await transactOrFailedConditions(
+    deps,
+    [
+      { Put: { TableName: deps.table, Item: { ...key, type: 'social', uid, ...binding }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: deps.table, Item: { ...listingKey(uid, binding.provider, binding.socialId), type: 'social_binding', ...binding } } },
+    ],
+    'id_token: this social account is being bound concurrently; retry',
+  );
+  if (failed.length === 0) return binding;
   const holder = (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }))).Item!;
   if (holder.uid !== uid) throw conflict(`id_token: this ${binding.provider} account is bound to another user`);
   return toBinding(holder);

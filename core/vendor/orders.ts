@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
-import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
 import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { debitItems } from '../tickets/balances.js';
@@ -76,12 +76,18 @@ export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: numb
     // A transaction colliding with another (on the claim, usually) is run again by the platform; if that
     // other wrote the claim, the claim's condition fails then.
     const busy = `outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`;
-    const failed = await transactOrFailedConditions(deps, items, busy);
+    // Still colliding after the platform's retries (many requests with one id at once): the next round reads
+    // the claim again and answers the winner's order.
+    const failed = await transactOrFailedConditions(deps, items, busy).catch((error: unknown) => {
+      if (error instanceof AppError && error.status === 409) return undefined;
+      throw error;
+    });
+    if (failed === undefined) continue;
     if (failed.length === 0) return toOrder(order);
     if (!failed.includes(claimIndex)) throw shortBalance(goods, order);
     // Another request claimed the id first: the next round reads its claim, at once.
   }
-  // Not reached: a round ends only when the claim exists, and the next round then finds it.
+  // Reached only when every round kept colliding with other requests of this id.
   throw conflict(`outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`);
 }
 
