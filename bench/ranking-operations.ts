@@ -24,7 +24,7 @@ const report = (game: Game, lines = [line('p1', 3, 1), line('p2', 1, 2), line('p
  */
 async function reportedGame(deps: BenchDeps) {
   const game = await rewardGame(deps);
-  await submitScores(deps, game.owner.claims, report(game));
+  await submitScores(deps, report(game));
   return game;
 }
 
@@ -84,7 +84,7 @@ export const rankingOperations: OperationBench[] = [
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       const body = report(game);
-      await submitScores(deps, game.owner.claims, body);
+      await submitScores(deps, body);
       return { token: game.server, body };
     },
   },

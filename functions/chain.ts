@@ -8,7 +8,7 @@ import { lambdaHandler } from './deployed.js';
 /** The chain group: game results into the seasons. Routes only translate HTTP to the core domains. */
 export const createChainApp = (deps: Deps) =>
   createGroupApp(deps, chainRoutes, {
-    submitgamescore: ({ deps, auth, body }) => submitScores(deps, auth, body),
+    submitgamescore: ({ deps, body }) => submitScores(deps, body),
     // Rewards (issue 5).
     ...chainRewardHandlers,
   });

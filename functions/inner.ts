@@ -37,7 +37,7 @@ export const createInnerApp = (deps: Deps) =>
     level_save: ({ deps, auth, body }) => saveLevel(deps, auth, body),
     ...innerVendorHandlers,
     // Rankings (issue 5).
-    addWin: ({ deps, auth, body }) => addWin(deps, auth, body),
+    addWin: ({ deps, body }) => addWin(deps, body),
     gameRank: ({ deps, query }) => gameRank(deps, query.game_code, query.limit),
     // Rewards (issue 5).
     ...innerRewardHandlers,

@@ -1,8 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
+import { notFound } from '../platform/errors.js';
 import { tableDefinition } from '../platform/table.js';
 import { boardIndex, boardPartition, type Board } from './keys.js';
-import { gameOwner } from './known.js';
+import { ownerOf } from '../access/owners.js';
 import type { GameRank, RankEntry } from './models.js';
 import { toScoreItem, type ScoreItem } from './reports.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
@@ -89,13 +90,14 @@ const toRankEntry = (row: BoardRow): RankEntry => ({
 export async function gameRank(deps: Deps, game: string, limit: number): Promise<GameRank> {
   const now = deps.now();
   const [week, month] = [weekOf(now), monthOf(now)];
-  const [, weekKills, weekWins, monthKills, monthWins] = await Promise.all([
-    gameOwner(deps, game),
+  const [owner, weekKills, weekWins, monthKills, monthWins] = await Promise.all([
+    ownerOf(deps, 'game', game),
     boardTop(deps, 'kills', game, week, limit),
     boardTop(deps, 'wins', game, week, limit),
     boardTop(deps, 'kills', game, month, limit),
     boardTop(deps, 'wins', game, month, limit),
   ]);
+  if (owner === undefined) throw notFound(`game_code: no game ${game}`);
   return {
     gameWeekKillRank: weekKills.map(toRankEntry),
     gameWeekWinRank: weekWins.map(toRankEntry),

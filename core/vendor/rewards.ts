@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { toRecord } from '../chain/payments.js';
 import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
 import { userKey } from '../identity/accounts.js';
-import { assertOwner, projectKey, type StoredProject } from '../payments/projects.js';
+import { projectKey, type StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
@@ -36,7 +36,8 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
   for (let attempt = 1; attempt <= ROUNDS; attempt++) {
     const [projectItem, rewardItem, account] = await readItems(deps, keys);
     const project = projectItem as StoredProject | undefined;
-    assertOwner(project, caller, body.projectName, 'projectName');
+    // The authorization layer checked the project is the caller's merchant's; it is read for its merchant id.
+    if (!project) throw notFound(`projectName: no project ${body.projectName}`);
     const stored = rewardItem as StoredReward | undefined;
     if (stored) {
       if (stored.request !== fingerprint) throw conflict(`billNo: ${body.billNo} was already used for another reward`);

@@ -60,7 +60,6 @@ export async function addWinAt(deps: TestDeps, game: Awaited<ReturnType<typeof r
   try {
     await addWin(
       deps,
-      game.owner.claims,
       AddWinBody.parse({
         game_code: game.code,
         game_player_id: points.id,
