@@ -3,7 +3,7 @@ import type { z } from 'zod/mini';
 import { ChainNodeError } from '../chain/errors.js';
 import { canonicalType } from '../chain/source.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, conflict, forbidden, notFound } from '../platform/errors.js';
+import { AppError, conflict, notFound } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { queryItems } from '../platform/query.js';
 import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
@@ -205,15 +205,13 @@ export function toStrandedPayment(item: Record<string, unknown>): StrandedPaymen
 }
 
 /**
- * The project, when the caller's merchant account owns it: 404 for none, 403 for another merchant's. The
- * ownership rule of the stranded-payment operations (the route tables declare it as `owns.project`); the
- * authorization layer may take it over.
+ * The named project, read for its receiving address. That it is the caller's merchant's is the route's policy
+ * (`owns.project`), checked by the authorization layer before the handler.
  */
-export async function projectOfCaller(deps: Pick<Deps, 'db' | 'table'>, caller: TokenClaims, name: string): Promise<StoredProject> {
+async function projectNamed(deps: Pick<Deps, 'db' | 'table'>, name: string): Promise<StoredProject> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
   const project = out.Item as StoredProject | undefined;
   if (!project) throw notFound(`project_name: no project ${name}`);
-  if (project.accountId !== caller.sub) throw forbidden(`project_name: project ${name} belongs to another merchant`);
   return project;
 }
 
@@ -231,7 +229,7 @@ const LIST_LIMIT = 1000;
 
 /** The project's stranded payments, newest first (two Queries in parallel: by order's project, by address). */
 export async function listStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedQuery>) {
-  const project = await projectOfCaller(deps, caller, input.project);
+  const project = await projectNamed(deps, input.project);
   const query = (pk: string) =>
     queryItems(
       deps,
@@ -267,7 +265,7 @@ async function strandedOf(deps: Deps, project: StoredProject, txDigest: string, 
  * A payment naming no order has no one to credit (409: refund it); a refunded one is 409.
  */
 export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedCreditBody>): Promise<StrandedPayment> {
-  const project = await projectOfCaller(deps, caller, input.project_name);
+  const project = await projectNamed(deps, input.project_name);
   const position = `${input.tx_digest}#${input.event_seq}`;
   for (let attempt = 1; ; attempt++) {
     const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
@@ -338,7 +336,7 @@ export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.i
  * digest again answers the same record; another digest, or a credited payment, is 409.
  */
 export async function refundStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedRefundBody>): Promise<StrandedPayment> {
-  const project = await projectOfCaller(deps, caller, input.project_name);
+  const project = await projectNamed(deps, input.project_name);
   const position = `${input.tx_digest}#${input.event_seq}`;
   const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
   const settled = answerSettled(stranded, input.refund_digest, position);
