@@ -68,8 +68,11 @@ export async function pendingPurchase(deps: Deps) {
   return { shop, player, order };
 }
 
-/** A pending purchase whose payment the chain indexer has stored: orderComplete's usual state. */
-export async function indexedPurchase(deps: Deps) {
+/**
+ * A pending purchase whose payment the chain indexer has stored: orderComplete's usual state. With another
+ * `amount`, the payment matches no open order and is kept as a stranded payment of the project.
+ */
+export async function indexedPurchase(deps: Deps, amount = LEVEL_PRICE) {
   const purchase = await pendingPurchase(deps);
   const { shop, player, order } = purchase;
   const digest = randomDigest();
@@ -78,7 +81,7 @@ export async function indexedPurchase(deps: Deps) {
     txDigest: digest,
     eventSeq: '0',
     sender: player.address,
-    parsedJson: { bill_no: order.bill_no, amount: String(LEVEL_PRICE), from: player.address, to: shop.receiveAddress },
+    parsedJson: { bill_no: order.bill_no, amount: String(amount), from: player.address, to: shop.receiveAddress, coin_type: '0x2::sui::SUI' },
   });
   return { ...purchase, digest };
 }

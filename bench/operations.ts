@@ -7,7 +7,7 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { bindSocial } from '../core/identity/social.js';
 import { issueNonce, registerWallet } from '../core/identity/wallet.js';
 import { loginZk, zkInfo } from '../core/identity/zklogin.js';
-import { accountWithToken, gamePayload, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
+import { accountWithToken, gamePayload, indexedPurchase, LEVEL_PRICE, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
 import { paymentOperations } from './payment-operations.js';
 import { rankingOperations } from './ranking-operations.js';
 import { vendorOperations } from './vendor-operations.js';
@@ -68,6 +68,51 @@ async function player(deps: BenchDeps) {
 
 const idTokenFor = (deps: BenchDeps, sub: string) => deps.issuer.sign({ sub, aud: 'bench-client' });
 
+/**
+ * Token revocation and stranded payments: console operations of issue 9. stranded_refund is not benched: it
+ * reads the refund transaction from a chain node, which the bench does not run.
+ */
+export const accessOperations: OperationBench[] = [
+  {
+    group: 'inner',
+    op: 'revoke_tokens',
+    minimum: 1,
+    reason: "the revocation item's conditional UpdateItem (the console's account state is remembered per process)",
+    prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token, body: { tokens: 'server' } }),
+  },
+  {
+    group: 'inner',
+    op: 'admin_revoke_tokens',
+    minimum: 1,
+    reason: "the revocation item's conditional UpdateItem",
+    prepare: async (deps) => {
+      const admin = await accountWithToken(deps, 'admin');
+      const other = await merchantWithToken(deps);
+      return { token: admin.token, body: { account_id: other.accountId, tokens: 'console' } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'stranded_list',
+    minimum: 3,
+    reason: "project GetItem (its receiving address) + two Queries in parallel (payments naming the project's orders, payments to its address naming none)",
+    prepare: async (deps) => {
+      const { shop } = await indexedPurchase(deps, LEVEL_PRICE + 1);
+      return { token: shop.owner.token, query: { project: shop.project.project_name } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'stranded_credit',
+    minimum: 5,
+    reason: "the account state read fresh (it moves value) + project GetItem (its address) + the stranded payment's GetItem + its order's GetItem (user, level, tickets) + one transaction (stranded record credited on condition, order, balance, ledger)",
+    prepare: async (deps) => {
+      const { shop, digest } = await indexedPurchase(deps, LEVEL_PRICE + 1);
+      return { token: shop.owner.token, body: { project_name: shop.project.project_name, tx_digest: digest, event_seq: '0' } };
+    },
+  },
+];
+
 export const identityOperations: OperationBench[] = [
   {
     group: 'outer',
@@ -80,8 +125,8 @@ export const identityOperations: OperationBench[] = [
     group: 'inner',
     op: 'chainwallet_register',
     label: 'chainwallet_register (new user)',
-    minimum: 3,
-    reason: 'one BatchGet (nonce, user, address) + account id counter + one transaction (nonce consumed, account, address)',
+    minimum: 5,
+    reason: "one BatchGet (nonce, user, address) + whether the platform holds anything for the uuid (a Query of its partition ∥ a Query of its reward history: a known id needs its own token) + account id counter + one transaction (nonce consumed, account, address)",
     prepare: async (deps) => ({ body: await signedRegistration(deps, Ed25519Keypair.generate(), randomUUID()) }),
   },
   {
@@ -255,8 +300,8 @@ export const operations: OperationBench[] = [
     group: 'inner',
     op: 'merchantStatus_set',
     label: 'merchantStatus POST',
-    minimum: 3,
-    reason: "merchant-by-id Query + its games Query + one transaction",
+    minimum: 4,
+    reason: "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + merchant-by-id Query + its games Query + one transaction",
     prepare: async (deps) => {
       const { merchant } = await merchantWithGames(deps, 2, MerchantStatus.pending);
       return { token: (await accountWithToken(deps, 'admin')).token, body: { merchant_id: merchant.id, status: MerchantStatus.active } };
@@ -292,8 +337,8 @@ export const operations: OperationBench[] = [
   {
     group: 'withoutkey',
     op: 'merchant_login',
-    minimum: 1,
-    reason: 'account GetItem (no prior failures to clear)',
+    minimum: 3,
+    reason: "one BatchGet (account, the (email, source) throttle pair, the email's and the source's failure windows) + the attempt counted on its pair before the password is checked (parallel guesses buy no tries) + the success resetting the pair and making the source known",
     prepare: async (deps) => {
       const email = `login-${newCode()}@example.com`;
       await createAccount(deps, { email, password: 'correct horse battery', role: 'merchant' });
@@ -303,6 +348,7 @@ export const operations: OperationBench[] = [
   ...metaOps('main'),
   ...metaOps('hero'),
   ...identityOperations,
+  ...accessOperations,
   ...paymentOperations,
   ...vendorOperations,
   ...rankingOperations,

@@ -17,7 +17,8 @@ import type { OperationBench } from './operations.js';
 /** A shop and a player holding `tickets` of its level 1: the state of every ticket operation. */
 async function playerWithTickets(deps: BenchDeps, tickets = 50) {
   const shop = await shopWithLevel(deps);
-  const player = await playerWithTokens(deps);
+  // Its game token is for a game of the shop's merchant: a game token spends only in its merchant's projects.
+  const player = await playerWithTokens(deps, shop.gameCode);
   await giveTickets(deps, player.uid, shop.project.project_name, 1, tickets);
   return { shop, player, projectName: shop.project.project_name };
 }
@@ -197,8 +198,8 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'minus_tickets',
     label: 'minus_tickets (server token)',
-    minimum: 1,
-    reason: 'one transaction (balance debit on condition, ledger entry, project ownership as a ConditionCheck)',
+    minimum: 2,
+    reason: "the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record); the project's owner is remembered",
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, headers: { 'idempotency-key': `bench-${randomUUID()}` }, body: { userId: player.uid, projectName, level: 1, amount: 3 } };
@@ -227,8 +228,8 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'remainBalance',
     label: 'remainBalance (server token)',
-    minimum: 2,
-    reason: "project GetItem (its owner) ∥ Query of the user's balances of it (another partition)",
+    minimum: 1,
+    reason: "Query of the user's balances of the project; the project's owner and the server's account state are remembered (per process)",
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, query: { userId: player.uid, projectName } };

@@ -5,9 +5,10 @@ import { submitScores } from '../core/rankings/reports.js';
 import { signClaim } from '../core/rewards/claims.js';
 import { seasonHistory } from '../core/rewards/history.js';
 import { settleSeason } from '../core/rewards/settlement.js';
-import { pastWeek, rewardGame, scoresInPastWeek } from '../test/support/rewards.js';
+import { claimableGame, pastWeek, rewardGame, scoresInPastWeek } from '../test/support/rewards.js';
 import { accountWithToken, playerWithTokens, type BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
+import { ownerOf } from '../core/access/owners.js';
 
 type Game = Awaited<ReturnType<typeof rewardGame>>;
 
@@ -18,19 +19,22 @@ const report = (game: Game, lines = [line('p1', 3, 1), line('p2', 1, 2), line('p
 
 /**
  * A game this process has reported scores of already (a match of three players). That is the steady
- * state of addWin, submitgamescore and gameRank: the game's owner is remembered and the open-season records of
- * the current week and month are written (core/rankings/known.ts). A process's first report of a game makes one
- * more GetItem (the owner), as does its first gameRank of the game.
+ * state of addWin, submitgamescore and gameRank: the game's owner is remembered (core/access/owners.ts, as the
+ * authorization layer reads it for a report) and the open-season records of the current week and month are
+ * written (core/rankings/known.ts). A process's first report of a game makes one more GetItem (the owner), as
+ * does its first gameRank of the game.
  */
 async function reportedGame(deps: BenchDeps) {
   const game = await rewardGame(deps);
+  await ownerOf(deps, 'game', game.code);
   await submitScores(deps, report(game));
   return game;
 }
 
 /** A game paying ranks 1-3 whose past week (ended) has four players, reported with their wallets. */
 async function endedWeek(deps: BenchDeps, first = { id: `p-${randomUUID()}`, wallet: wallet() }) {
-  const game = await rewardGame(deps, [{ rank: 1, amount: 500 }, { rank: 2, amount: 200 }, { rank: 3, amount: 100 }]);
+  // A game with its on-chain object: a claim names the object that may pay it.
+  const game = await claimableGame(deps, [{ rank: 1, amount: 500 }, { rank: 2, amount: 200 }, { rank: 3, amount: 100 }]);
   const rivals = [3, 2, 1].map((wins) => ({ id: `p-${randomUUID()}`, wallet: wallet(), wins }));
   await scoresInPastWeek(deps, game, [{ ...first, wins: 9 }, ...rivals]);
   return game;
@@ -58,8 +62,8 @@ export const rankingOperations: OperationBench[] = [
   {
     group: 'inner',
     op: 'addWin',
-    minimum: 1,
-    reason: "one transaction (the player's week and month scores); owner remembered per process (its first report of the game: +1 GetItem)",
+    minimum: 2,
+    reason: "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores); the game's owner is remembered per process (its first report of the game: +1 GetItem)",
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: { ...line('p1', 1, 1), game_code: game.code } };
@@ -68,8 +72,8 @@ export const rankingOperations: OperationBench[] = [
   {
     group: 'chain',
     op: 'submitgamescore',
-    minimum: 1,
-    reason: 'one transaction (result record on condition, week and month scores of each player); owner remembered per process',
+    minimum: 2,
+    reason: 'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player); owner remembered per process',
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: report(game) };
@@ -79,8 +83,8 @@ export const rankingOperations: OperationBench[] = [
     group: 'chain',
     op: 'submitgamescore',
     label: 'submitgamescore (same result_id again)',
-    minimum: 1,
-    reason: 'one transaction refused on the result record, whose cancellation can carry the stored record (ReturnValuesOnConditionCheckFailure) to compare and answer',
+    minimum: 2,
+    reason: 'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction refused on the result record, whose cancellation can carry the stored record (ReturnValuesOnConditionCheckFailure) to compare and answer',
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       const body = report(game);
@@ -99,7 +103,7 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'reward_table_set',
     minimum: 1,
-    reason: 'one transaction (game owner ConditionCheck + table Put)',
+    reason: "table Put (the game's owner is checked by the authorization layer, remembered per process)",
     prepare: async (deps) => {
       const game = await rewardGame(deps);
       return { token: game.owner.token, body: { game_code: game.code, rewards: [{ rank: 1, amount: 500 }, { rank: 2, amount: 200 }] } };
@@ -109,7 +113,7 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'reward_table_get',
     minimum: 1,
-    reason: 'one BatchGet (game for its owner, table)',
+    reason: "table GetItem (the game's owner is remembered per process)",
     prepare: async (deps) => {
       const game = await rewardGame(deps, [{ rank: 1, amount: 500 }]);
       return { token: game.owner.token, query: { game_code: game.code } };
@@ -147,8 +151,8 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'sign_code',
     label: 'sign_code (first time)',
-    minimum: 2,
-    reason: 'entry GetItem (owner, amount, wallet: the signed message is made from it) + conditional UpdateItem storing the claim',
+    minimum: 3,
+    reason: "entry GetItem (owner, amount, wallet: the signed message is made from it) + the game's GetItem (its on-chain object, which the claim names) + conditional UpdateItem storing the claim",
     prepare: async (deps) => {
       const { player, id } = await playerReward(deps);
       return { token: player.platform, body: { id } };

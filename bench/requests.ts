@@ -6,7 +6,9 @@ import { routeTable } from '../functions/routes/index.js';
 import { call } from '../test/support/http.js';
 import { commandCounter } from '../test/support/rankings.js';
 import type { BenchDeps } from './fixtures.js';
-import { operations, type OperationBench } from './operations.js';
+import { operations, type BenchRequest, type OperationBench } from './operations.js';
+import { ownerOf } from '../core/access/owners.js';
+import { principalState } from '../core/access/principals.js';
 
 export interface RequestResult {
   operation: string;
@@ -52,6 +54,27 @@ export function unbenchedOperations(): string[] {
 }
 
 
+/**
+ * The steady state of the authorization layer for this request: in a warm process the owners of the project,
+ * game or goods the request names are remembered (they never change), and so is a game server's account state
+ * for calls that move no value (STATE_TTL_MS). The measured call then makes only the requests a warm Lambda
+ * makes; what stays is the fresh state read of value-moving calls.
+ */
+async function warmAuthorization(deps: BenchDeps, spec: OperationSpec, request: BenchRequest) {
+  if (spec.auth === 'open' || !request.token) return;
+  const claims = await deps.tokens.verify(request.token, spec.auth.tokens).catch(() => undefined);
+  if (!claims) return;
+  const parts: Record<string, unknown> = { body: request.body, query: request.query, params: request.params };
+  for (const rule of spec.auth.owns) {
+    if (rule.rule !== 'project' && rule.rule !== 'game' && rule.rule !== 'goods') continue;
+    const [part, name] = rule.field.split('.') as [string, string];
+    const value = (parts[part] as Record<string, unknown> | undefined)?.[name];
+    if (value !== undefined) await ownerOf(deps, rule.rule, String(value));
+  }
+  if (claims.game_code) await ownerOf(deps, 'game', claims.game_code);
+  if ((claims.kind === 'server' || claims.kind === 'merchant') && !spec.auth.movesValue) await principalState(deps, claims.sub, false);
+}
+
 /** Calls each benched operation once in its steady state through its group's app and counts its DynamoDB requests. */
 export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
   const counter = commandCounter(deps);
@@ -63,6 +86,7 @@ export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
     const base = entry.base ?? 'main';
     const request = await entry.prepare(deps);
     const path = `${basePathOf(base, deps.stage)}${withParams(spec.path, request.params)}`;
+    await warmAuthorization(deps, spec, request);
     counter.start();
     const response = await call(appOf(entry.group), spec.method, path, request);
     const commands = counter.stop();

@@ -60,8 +60,8 @@ export const vendorOperations: OperationBench[] = [
     group: 'pay',
     op: 'customGoods',
     label: 'customGoods (new outerOrderId)',
-    minimum: 3,
-    reason: 'one BatchGet (outer id claim, goods) + order id counter + one transaction (debit, ledger, order, trace item, claim)',
+    minimum: 4,
+    reason: 'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (outer id claim, goods) + order id counter + one transaction (debit, ledger, order, trace item, claim)',
     prepare: async (deps) => {
       const { owner, goods, buyer } = await goodsAndBuyer(deps);
       return { token: owner.serverToken, params: { goodsId: goods.id }, body: customBody(buyer, goods) };
@@ -108,7 +108,8 @@ export const vendorOperations: OperationBench[] = [
       const shop = await shopWithLevel(deps);
       const server = await deps.tokens.verify(shop.server, ['server']);
       const billNo = `R-${randomUUID()}`;
-      await payReward(deps, server, { billNo, userId: randomUUID(), projectName: shop.project.project_name, level: 1, amount: 3 });
+      const user = await playerWithTokens(deps);
+      await payReward(deps, server, { billNo, userId: user.uid, projectName: shop.project.project_name, level: 1, amount: 3 });
       return { token: shop.server, query: { billNo } };
     },
   },
@@ -116,8 +117,8 @@ export const vendorOperations: OperationBench[] = [
     group: 'inner',
     op: 'vendor_reward',
     label: 'vendor_reward (new bill)',
-    minimum: 3,
-    reason: "one BatchGet (project for its owner, the bill's reward, the user's account) + payment event id counter + one transaction",
+    minimum: 4,
+    reason: "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (project for its merchant id, the bill's reward, the user's account) + payment event id counter + one transaction",
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       const user = await playerWithTokens(deps);

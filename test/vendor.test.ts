@@ -9,6 +9,7 @@ import { composeApps, createGroupApp } from '../core/http/app.js';
 import { defineGroup, type OperationSpec } from '../core/http/operation.js';
 import { setMerchantStatus } from '../core/merchants/merchants.js';
 import { MerchantStatus } from '../core/merchants/models.js';
+import { STATE_TTL_MS } from '../core/access/principals.js';
 import type { TokenKind } from '../core/platform/tokens.js';
 import { balanceOf, findLedgerEntry } from '../core/tickets/balances.js';
 import { transactOrFailedConditions } from '../core/platform/transactions.js';
@@ -64,8 +65,16 @@ describe('goods catalogue', () => {
     const unknown = await call(app, 'POST', `${base}/merchant/goods`, { token: other.token, body: { name: 'x', projectName: 'no-such-project', level: 1, price: 1 } });
     expect(unknown.status).toBe(404);
     await setMerchantStatus(deps, other.merchant.id, MerchantStatus.suspended);
-    const suspended = await call(app, 'POST', `${base}/merchant/goods`, { token: other.token, body: { name: 'x', projectName: other.project.project_name, level: 1, price: 1 } });
-    expect(suspended.status).toBe(403);
+    // Goods creation moves no value: a suspension stops it within the documented bound (STATE_TTL_MS), the
+    // state this process read for the calls above being remembered until then.
+    deps.setNow(new Date(Date.now() + STATE_TTL_MS + 1_000));
+    try {
+      const suspended = await call(app, 'POST', `${base}/merchant/goods`, { token: other.token, body: { name: 'x', projectName: other.project.project_name, level: 1, price: 1 } });
+      expect(suspended.status).toBe(403);
+      expect(suspended.body.message).toBe('merchant is suspended');
+    } finally {
+      deps.setNow(undefined);
+    }
     expect(await itemCount()).toBe(before);
   });
 });

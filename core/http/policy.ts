@@ -27,9 +27,8 @@ export async function enforcePolicy(deps: Deps, rule: TokenRule, caller: TokenCl
 }
 
 async function checkAccountState(deps: Deps, rule: TokenRule, caller: TokenClaims) {
-  // Console traffic is light, so a console token's account is always read fresh; a game server's hot reads may
-  // use the state remembered for STATE_TTL_MS, its value-moving calls never.
-  const state = await principalState(deps, caller.sub, rule.movesValue === true || caller.kind === 'merchant');
+  // Value-moving calls read the account's state fresh; others may use the state remembered for STATE_TTL_MS.
+  const state = await principalState(deps, caller.sub, rule.movesValue === true);
   const before = caller.kind === 'server' ? state.serverBefore : state.consoleBefore;
   if (before > 0 && (caller.iat ?? 0) <= before) throw unauthorized('token has been revoked');
   if (!state.suspended) return;
