@@ -5,8 +5,8 @@ import { canonicalType } from '../chain/source.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import type { AccountRecord } from '../identity/models.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, conflict, notFound } from '../platform/errors.js';
-import { transactOrFailedConditions } from '../platform/transactions.js';
+import { conflict, notFound } from '../platform/errors.js';
+import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, type OrderCompleteBody } from './models.js';
 import { orderKey, txUseKey } from './order-keys.js';
@@ -93,7 +93,7 @@ export async function completeOrder(deps: Deps, uid: string, input: z.infer<type
     ]);
   } catch (error) {
     // Racing calls kept colliding (TransactionConflict): one of them may have completed the order meanwhile.
-    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    if (!(error instanceof ConcurrentChange)) throw error;
     const current = await findOrder(deps, orderId);
     if (current?.status === OrderStatus.paid) return paidBy(current, transactionId, answer);
     throw error;

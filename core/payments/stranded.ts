@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { AppError, conflict, notFound } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { queryItems } from '../platform/query.js';
-import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, StrandedStatus, type StrandedCreditBody, type StrandedPayment, type StrandedQuery, type StrandedRefundBody } from './models.js';
@@ -319,7 +319,7 @@ export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.i
       failed = await transactOrFailedConditions(deps, items, `tx_digest: payment ${position} is being handled concurrently; retry`);
     } catch (error) {
       // Racing calls kept colliding: the next pass answers from the record if one of them credited it.
-      if (!(error instanceof AppError) || error.status !== 409) throw error;
+      if (!(error instanceof ConcurrentChange)) throw error;
       continue;
     }
     if (failed.length === 0) {
@@ -367,7 +367,7 @@ export async function refundStranded(deps: Deps, caller: TokenClaims, input: z.i
     ]);
   } catch (error) {
     // Racing calls kept colliding: answer from the record if one of them recorded this refund.
-    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    if (!(error instanceof ConcurrentChange)) throw error;
     const answer = answerSettled(await strandedOf(deps, project, input.tx_digest, input.event_seq), input.refund_digest, position);
     if (answer) return answer;
     throw error;

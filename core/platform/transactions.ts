@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from './deps.js';
-import { conflict } from './errors.js';
+import { AppError } from './errors.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -19,6 +19,16 @@ export function isTransactionConflict(error: unknown): boolean {
 export const retryPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
 
 const CONFLICT_ATTEMPTS = 5;
+
+/**
+ * The 409 of a transaction that concurrent transactions kept cancelling: nothing was written. A caller that can
+ * answer from what the winner stored (a retried request racing its first try) catches exactly this error.
+ */
+export class ConcurrentChange extends AppError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
 
 /** An item of the transaction whose condition failed, with the item as stored when the transaction item
  * asked for it (`ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`). */
@@ -51,7 +61,7 @@ export async function transactOrFailures(
       );
       if (failed.length > 0) return failed;
       if (!isTransactionConflict(error)) throw error;
-      if (attempt === CONFLICT_ATTEMPTS) throw conflict(conflictMessage);
+      if (attempt === CONFLICT_ATTEMPTS) throw new ConcurrentChange(conflictMessage);
     }
     await retryPause(attempt);
   }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
-import { AppError, conflict } from '../platform/errors.js';
+import { conflict } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
-import { retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
+import { ConcurrentChange, retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
 import { boardPartition, openSeasonKey, resultKey, scoreKey } from './keys.js';
 import { openSeasonOnce } from './known.js';
 import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
@@ -173,7 +173,7 @@ async function record<R>(
   } catch (error) {
     // Submissions of one result racing each other cancel each other on the result record until one is written
     // (DynamoDB's TransactionConflict); a submission that ran out of attempts answers what that one stored.
-    if (resultId === undefined || !(error instanceof AppError && error.status === 409)) throw error;
+    if (resultId === undefined || !(error instanceof ConcurrentChange)) throw error;
     const stored = await findResult(deps, game, resultId);
     if (!stored) throw error;
     return answerStored(stored);

@@ -2,9 +2,9 @@ import { BatchGetCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aw
 import { boardTop } from '../rankings/boards.js';
 import { userKey } from '../identity/accounts.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, conflict } from '../platform/errors.js';
+import { conflict } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
-import { isTransactionConflict, retryPause, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import { ConcurrentChange, isTransactionConflict, retryPause, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { openSeasonKey } from '../rankings/keys.js';
 import { SeasonType, seasonOf, type Season } from '../rankings/seasons.js';
 import { historyEntryKey, historyIndexKeys, rewardTableKey, settledKey } from './keys.js';
@@ -47,7 +47,7 @@ export async function settleSeason(deps: SettleDeps, game: string, season: Seaso
       // one's transaction holds (TransactionConflictException); running the whole settlement again reads the
       // marker of the one that won, or writes the season itself if none did.
       const collided =
-        isTransactionConflict(error) || (error as Error).name === 'TransactionConflictException' || (error instanceof AppError && error.status === 409);
+        isTransactionConflict(error) || (error as Error).name === 'TransactionConflictException' || error instanceof ConcurrentChange;
       if (!collided || attempt >= 5) throw error;
       await retryPause(attempt);
     }

@@ -3,8 +3,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
-import { transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { debitItems } from '../tickets/balances.js';
 import { findGoods, goodsKey, type StoredGoods } from './goods.js';
@@ -79,7 +79,7 @@ export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: numb
     // Still colliding after the platform's retries (many requests with one id at once): the next round reads
     // the claim again and answers the winner's order.
     const failed = await transactOrFailedConditions(deps, items, busy).catch((error: unknown) => {
-      if (error instanceof AppError && error.status === 409) return undefined;
+      if (error instanceof ConcurrentChange) return undefined;
       throw error;
     });
     if (failed === undefined) continue;

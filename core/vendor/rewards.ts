@@ -5,8 +5,8 @@ import { userKey } from '../identity/accounts.js';
 import { projectKey, type StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
-import { transactOrFailedConditions } from '../platform/transactions.js';
-import { AppError, conflict, notFound } from '../platform/errors.js';
+import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
+import { conflict, notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import type { RewardBody } from './models.js';
@@ -76,7 +76,7 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
       ],
       busy,
     ).catch((error: unknown) => {
-      if (attempt < ROUNDS && error instanceof AppError && error.message === busy) return 'collided' as const;
+      if (attempt < ROUNDS && error instanceof ConcurrentChange) return 'collided' as const;
       throw error;
     });
     if (failed !== 'collided' && failed.length === 0) return record;
