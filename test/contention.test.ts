@@ -21,8 +21,8 @@ import { goodsFor, merchantWithProject, giveTickets as giveVendorTickets } from 
  * emulated for every test's deps (test/support/conflict-emulator.ts), many players acting at once on one
  * project, merchant, goods or game must not cancel each other. Each test below counts the emulator's
  * cancellations and refusals while its requests run: 0, and every request succeeds. The last test walks the
- * transactions every test file of the run has sent so far (this one's included) for items that two different
- * players' transactions share.
+ * transactions every test file of the run has sent (this file runs in a group of its own, after the whole
+ * suite: vitest.config.ts) for items that two different players' transactions share.
  */
 let deps: LocalDeps;
 let app: Hono;
