@@ -335,6 +335,25 @@ describe('history/test (POST /merchant/games/history/test)', () => {
     expect(await itemCount(deps)).toBe(before);
   });
 
+  it('is 404 for a game that does not exist, and writes nothing (no settled marker)', async () => {
+    const admin = await accountWithToken(deps, 'admin');
+    const missing = `no-such-${newCode('game')}`;
+    const before = await itemCount(deps);
+    for (const body of [
+      { game_code: missing, season_type: 1, season_range: pastWeek().range },
+      { game_code: missing, season_type: 2, season_range: pastMonth().range },
+    ]) {
+      const res = await call(app, 'POST', testPath, { token: admin.token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(404);
+      expect(res.body).toEqual({ code: 404, message: `game_code: no game ${missing}`, data: null });
+    }
+    expect(await itemCount(deps)).toBe(before);
+    for (const season of [pastWeek(), pastMonth()]) {
+      const marker = await deps.db.send(new GetCommand({ TableName: deps.table, Key: settledKey(missing, season), ConsistentRead: true }));
+      expect(marker.Item).toBeUndefined();
+    }
+  });
+
   it('is refused (403) on a production stage', async () => {
     const prod = await createTestDeps({ production: true, stage: 'prod' });
     const prodApp = createAllApps(prod);

@@ -18,8 +18,10 @@ export function startIndexerLoop(
   },
 ): IndexerLoop {
   const handlers = options.handlers ?? paymentHandlers(deps);
-  // A failed pass (a table error) ends only that pass; the next starts from the saved cursors.
+  // A failed pass (a table error) ends only that pass, logged; the next, after a back-off, starts from the saved
+  // cursors. The pass always runs; onPass is only told its summary.
   return repeatEvery(options.intervalMs, 'chain indexer', async (signal) => {
-    options.onPass?.(await indexEvents(deps, { handlers, signal }));
+    const summary = await indexEvents(deps, { handlers, signal });
+    options.onPass?.(summary);
   });
 }

@@ -9,8 +9,10 @@ import { settleDueSeasons, type SettlementRun } from './settlement.js';
 export type SettlementLoop = Loop;
 
 export function startSettlementLoop(deps: Deps, options: { intervalMs: number; onPass?: (run: SettlementRun) => void }): SettlementLoop {
-  // A failed pass (a table error) ends only that pass; the seasons stay due and the next pass tries them again.
+  // A failed pass (a table error) ends only that pass, logged; the seasons stay due and the next pass, after a
+  // back-off, tries them again. The pass always runs; onPass is only told what it did.
   return repeatEvery(options.intervalMs, 'settlement', async () => {
-    options.onPass?.(await settleDueSeasons(deps));
+    const run = await settleDueSeasons(deps);
+    options.onPass?.(run);
   });
 }

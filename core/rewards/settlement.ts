@@ -1,5 +1,6 @@
 import { BatchGetCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { boardTop } from '../rankings/boards.js';
+import { requireGame } from '../games/games.js';
 import { userKey } from '../identity/accounts.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
@@ -54,11 +55,15 @@ export async function settleSeason(deps: SettleDeps, game: string, season: Seaso
   }
 }
 
-/** history/test: settles a season that has ended (409 while it is still running). */
+/**
+ * history/test: settles a season that has ended (409 while it is still running) of a game that exists (404
+ * otherwise, before anything is written: a settled marker of no game would stay forever).
+ */
 export async function settleEndedSeason(deps: SettleDeps, game: string, season: Season): Promise<SettlementResult> {
   if (deps.now().getTime() < season.end.getTime()) {
     throw conflict(`season_range: the season ${season.range} has not ended yet (it ends ${season.end.toISOString()})`);
   }
+  await requireGame(deps, game);
   return settleSeason(deps, game, season);
 }
 

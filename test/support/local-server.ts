@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from '../../functions/local/dynamo.js';
+
+/**
+ * `npm start` as a child process (functions/local/server.ts, as test/local-server.test.ts runs it): the real
+ * entry with the environment given, nothing else. Resolves once /v2-testing/health answers 200.
+ */
+export interface LocalServer {
+  child: ChildProcess;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM, and its exit code once it has exited. */
+  stop(): Promise<number | null>;
+}
+
+const started: ChildProcess[] = [];
+
+export async function startLocalServer(env: Record<string, string>): Promise<LocalServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
+    // A developer's own AWS_ENDPOINT_URL_DYNAMODB would turn the embedded DynamoDB Local off: empty unless given.
+    env: { ...process.env, PORT: String(port), AWS_ENDPOINT_URL_DYNAMODB: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const health = await fetch(`${base}/v2-testing/health`).catch(() => undefined);
+    if (health?.status === 200) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    child,
+    base,
+    output: () => output,
+    stop() {
+      const exited = new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Kills every server still running (an afterAll of the test files that start them). */
+export function killLocalServers() {
+  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+export interface HttpResult {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** One JSON request to a running server. */
+export async function request(base: string, method: string, path: string, options: { token?: string; body?: unknown; query?: Record<string, string | number> } = {}): Promise<HttpResult> {
+  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
+  const res = await fetch(`${base}${path}${query}`, {
+    method,
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body };
+}
+
+/** The structured log lines (JSON, core/platform/log.ts) a process wrote, parsed. */
+export function logLines(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+}
