@@ -83,6 +83,7 @@ export const innerRewardOps = {
       400: 'game_code, season_type or season_range missing or malformed, or season_range is not a season of that type',
       ...merchantToken,
       403: 'not an admin account, or a production stage',
+      404: 'no game with that code (nothing is written)',
       409: 'the season has not ended yet',
     },
   },
