@@ -80,11 +80,19 @@ describe('seed contract', () => {
     expect(res.body.data.games.length).toBe(2);
   });
 
-  it('gamelist 401: the same envelope, code 401', async () => {
-    const res = await call(app, 'GET', `${base}/merchant/games/list`, { query: { pageSize: 10, page: 0 } });
-    expect(res.status).toBe(401);
-    expect(mismatches(res.body, merchantEnvelope('nullable'))).toEqual([]);
-    expect(res.body.code).toBe(401);
+  it('gamelist 401: resembles the success body (the seed status table): {code: 401, message, data: {total: "0", games: []}}', async () => {
+    const expired = await deps.tokens.issue('merchant', owner.accountId, { role: 'merchant', email: owner.email });
+    for (const token of [undefined, 'not-a-jwt', `${expired.token}x`]) {
+      const res = await call(app, 'GET', `${base}/merchant/games/list`, { token, query: { pageSize: 10, page: 0 } });
+      expect(res.status).toBe(401);
+      expect(mismatches(res.body, gameList)).toEqual([]);
+      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] } });
+    }
+    // Only gamelist's 401 is so: its 400 and other operations' 401 keep data: null.
+    const bad = await call(app, 'GET', `${base}/merchant/games/list`, { token: owner.token, query: { page: '0x1' } });
+    expect(bad.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.page/), data: null });
+    const other = await call(app, 'GET', `${base}/merchant/games`, { query: { pageSize: 10, page: 0 } });
+    expect(other.body).toEqual({ code: 401, message: expect.any(String), data: null });
   });
 
   it('chainwallet_register: 200 token pair {platformToken: {accessToken}, gameToken: {accessToken}}', async () => {

@@ -110,10 +110,10 @@ describe('query merchant game, gamelist, query_new_merchant', () => {
     expect(Object.keys(page.body.data)).toEqual([codesMade[2], codesMade[0]]);
   });
 
-  it('answers 401 in the gamelist envelope without a token', async () => {
+  it('answers 401 in the gamelist envelope without a token: an empty page, as the seed shows (issue 10 item 11)', async () => {
     const res = await call(app, 'GET', `${base}/merchant/games/list`, { query: { page: 0, pageSize: 10 } });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 401, message: expect.any(String), data: null });
+    expect(res.body).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] } });
   });
 });
 

@@ -30,8 +30,9 @@ describe('auth rules on every protected operation', () => {
   it.each(protectedOps.map((op) => [op.name, op] as const))('%s: no token, expired, forged, unsigned or wrong-audience tokens are 401', async (_name, op) => {
     const { accountId, email } = await merchantWithToken(deps);
     const path = `${base}${op.path}`;
-    const envelopeOf = (status: number) =>
-      op.path.startsWith('/merchant') ? { code: status, message: expect.any(String), data: null } : { statusCode: status, message: expect.any(String) };
+    // A merchant-path error carries data: null, or what the operation declares for that status (gamelist's 401).
+    const envelopeOf = (status: 401) =>
+      op.path.startsWith('/merchant') ? { code: status, message: expect.any(String), data: op.errorData?.[status] ?? null } : { statusCode: status, message: expect.any(String) };
 
     const none = await call(app, op.method, path);
     expect(none.status).toBe(401);
@@ -98,6 +99,8 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'querybysocialid', method: 'GET', path: '/account/social', query: { provider: 'google' }, field: /^query\.socialId/ },
     { op: 'project create', method: 'POST', path: '/merchant/projects', body: { project_name: 'p1', receive_address: '0x1', coin_type: '0x2::sui::SUI', precison: 9 }, field: /^body\.receive_address/ },
     { op: 'project update', method: 'POST', path: '/merchant/projects/update', body: { project_name: 'p1', status: 5 }, field: /^body\.status/ },
+    // Issue 10 item 3: an update that changes nothing is 400 naming the body (it was a 500).
+    { op: 'project update', method: 'POST', path: '/merchant/projects/update', body: { project_name: 'p1' }, field: /^body: nothing to change: give at least one of description, receive_address, status$/ },
     { op: 'level save', method: 'POST', path: '/merchant/projects/levels', body: { project_name: 'p1', level: 1, amount: 1.5, tickets: 1 }, field: /^body\.amount/ },
     { op: 'user/project/level', method: 'GET', path: '/account/user/project/level', query: {}, field: /^query\.project/ },
     { op: 'rechargeOrder', method: 'POST', path: '/account/user/rechargeOrder', body: { userId: randomUUID(), project: 'p1', priceId: 0, prevId: -1, level: 1, amount: 1 }, field: /^body\.priceId/ },
@@ -138,6 +141,28 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'stranded_list', method: 'GET', path: '/merchant/payments/stranded', query: { project: 'p1', status: '7' }, field: /^query\.status/ },
     { op: 'stranded_credit', method: 'POST', path: '/merchant/payments/stranded/credit', body: { project_name: 'p1', tx_digest: 'not-a-digest', event_seq: '0' }, field: /^body\.tx_digest/ },
     { op: 'stranded_refund', method: 'POST', path: '/merchant/payments/stranded/refund', body: { project_name: 'p1', tx_digest: '11111111111111111111111111111111', event_seq: 'x', refund_digest: '11111111111111111111111111111111' }, field: /^body\.event_seq/ },
+    // Issue 10 item 7: integer query and path parameters are an optional '-' and decimal digits, no leading zeros, in range.
+    ...['', '0x10', '1e1', '+1', ' 1', '1 ', '01', '-0', '1.0', '1_0', '١'].map((page) => ({ op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { page }, field: /^query\.page: expected an integer of at least 0 in decimal digits/ })),
+    { op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { pageSize: '101' }, field: /^query\.pageSize: expected an integer from 1 to 100$/ },
+    { op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { pageSize: '00' }, field: /^query\.pageSize: expected an integer from 1 to 100 in decimal digits/ },
+    { op: 'merchantStatus', method: 'GET', path: '/merchant/status', query: { merchant_id: '' }, field: /^query\.merchant_id/ },
+    { op: 'merchantStatus', method: 'GET', path: '/merchant/status', query: { merchant_id: '0x10' }, field: /^query\.merchant_id/ },
+    { op: 'get_sign', method: 'GET', path: '/merchant/sign', query: { id: '1e1' }, field: /^query\.id/ },
+    { op: 'get_sign', method: 'GET', path: '/merchant/sign', query: { id: '9007199254740992' }, field: /^query\.id: expected an integer of at least 1$/ },
+    { op: 'get_sign', method: 'GET', path: '/merchant/sign', query: { id: '99999999999999999999999' }, field: /^query\.id: expected an integer of at least 1$/ },
+    { op: 'get_sign', method: 'GET', path: '/merchant/sign', query: { id: '0' }, field: /^query\.id: expected an integer of at least 1$/ },
+    { op: 'customGoods', method: 'POST', path: '/account/vendor/goods/0x10', body: { userId: randomUUID(), quantity: 1, projectName: 'p1', outerOrderId: 'o-1' }, field: /^path\.goodsId/ },
+    { op: 'customGoods', method: 'POST', path: '/account/vendor/goods/+1', body: { userId: randomUUID(), quantity: 1, projectName: 'p1', outerOrderId: 'o-1' }, field: /^path\.goodsId/ },
+    { op: 'customGoods', method: 'POST', path: '/account/vendor/goods/%201', body: { userId: randomUUID(), quantity: 1, projectName: 'p1', outerOrderId: 'o-1' }, field: /^path\.goodsId/ },
+    { op: 'customGoods', method: 'POST', path: '/account/vendor/goods/01', body: { userId: randomUUID(), quantity: 1, projectName: 'p1', outerOrderId: 'o-1' }, field: /^path\.goodsId/ },
+    { op: 'game/tickets', method: 'GET', path: '/account/game/tickets', query: { projectName: 'p1', level: '1e1' }, field: /^query\.level/ },
+    { op: 'game/tickets', method: 'GET', path: '/account/game/tickets', query: { projectName: 'p1', level: '' }, field: /^query\.level/ },
+    { op: 'getDepositaddress', method: 'GET', path: '/account/user/getDepositaddress', query: { project: 'p1', orderId: '+1' }, field: /^query\.orderId/ },
+    { op: 'history rank', method: 'GET', path: '/merchant/games/history/rank', query: { game_code: 'g1', season_type: ' 1', season_range: '2026-03-02-03-08' }, field: /^query\.season_type/ },
+    { op: 'gameRank', method: 'GET', path: '/merchant/games/rank', query: { game_code: 'g1', limit: '01' }, field: /^query\.limit/ },
+    { op: 'stranded_list', method: 'GET', path: '/merchant/payments/stranded', query: { project: 'p1', status: '0x1' }, field: /^query\.status/ },
+    { op: 'rewrad_history', method: 'GET', path: '/chain/reward/history', query: { page: '1e1' }, field: /^query\.page/ },
+    { op: 'user/deposit', method: 'GET', path: '/account/user/deposit', query: { page: '-1' }, field: /^query\.page/ },
   ];
 
   it('covers every operation that takes input', () => {
@@ -145,7 +170,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
     expect(new Set(cases.map((c) => c.op))).toEqual(new Set(withInput.map((op) => op.name)));
   });
 
-  it.each(cases.map((c) => [`${c.op} ${JSON.stringify(c.body ?? c.query)}`, c] as const))('%s', async (_label, c) => {
+  it.each(cases.map((c) => [`${c.op} ${c.path} ${JSON.stringify(c.body ?? c.query)}`, c] as const))('%s', async (_label, c) => {
     const admin = await merchantWithToken(deps);
     const op = allOps.find((o) => o.name === c.op)!;
     // A valid token of the kind the operation takes, so that only the input is wrong.

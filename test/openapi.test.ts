@@ -97,9 +97,20 @@ describe.each([
     for (const [status, cause] of Object.entries(errors)) {
       const media = operation.responses[status].content['application/json'];
       expect(operation.responses[status].description).toBe(cause);
-      expect(media.schema.$ref).toBe(`#/components/schemas/${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`);
+      const data = spec.errorData?.[Number(status) as keyof OperationSpec['errors']];
+      if (data === undefined) {
+        expect(media.schema.$ref).toBe(`#/components/schemas/${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`);
+      } else {
+        // A declared error `data`: the merchant envelope around the success record's schema, and the value in the example.
+        expect(media.schema.required).toEqual(['code', 'message', 'data']);
+        expect(media.schema.properties.data).toEqual(operation.responses[spec.status].content['application/json'].schema.properties.data);
+        expect(media.example).toEqual({ code: Number(status), message: cause, data });
+      }
       expect(media.example.message).toBe(cause);
     }
+    // Every JSON-body operation documents the platform's 413 and 415 (core/http/json-body.ts).
+    const jsonBody = spec.body !== undefined && spec.body !== 'multipart';
+    for (const status of ['413', '415']) if (jsonBody) expect(operation.responses, `${spec.name} ${status}`).toHaveProperty(status);
 
     expect('requestBody' in operation).toBe(spec.body !== undefined);
     if (spec.body) expect(Object.keys(operation.requestBody.content)).toEqual([spec.body === 'multipart' ? 'multipart/form-data' : 'application/json']);
@@ -137,6 +148,10 @@ describe('details of the main document', () => {
       expect.objectContaining({ name: 'pageSize', in: 'query', required: false }),
     ]);
     expect(find('create_merchant').requestBody.required).toBe(true);
+    // Strict integer parameters (core/shared/fields.ts intParam) are documented as integers with their range.
+    expect(find('get_sign').parameters).toEqual([{ name: 'id', in: 'query', required: true, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }]);
+    expect(find('gamelist').parameters[1].schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(find('customGoods').parameters[0]).toEqual({ name: 'goodsId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } });
     expect(find('save_file').requestBody.content['multipart/form-data'].schema).toMatchObject({ required: ['file'], properties: { file: { type: 'string' } } });
   });
 
@@ -148,6 +163,20 @@ describe('details of the main document', () => {
     const updated = find('update_single_game').responses['201'].content['application/json'].schema;
     expect(Object.keys(updated.properties)).toEqual(['response', 'status', 'message', 'name']);
     expect(document.components.schemas.MerchantError.required).toEqual(['code', 'message', 'data']);
+  });
+
+  it("documents gamelist's 401 as the seed shows it: an empty page, not data: null", () => {
+    const unauthorized = find('gamelist').responses['401'].content['application/json'];
+    expect(unauthorized.example).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] } });
+    expect(unauthorized.schema.properties.code).toEqual({ type: 'integer', const: 401 });
+    expect(unauthorized.schema.properties.data.required).toEqual(['total', 'games']);
+  });
+
+  it('documents the JSON body limits on every JSON-body operation, and not on the multipart upload', () => {
+    expect(find('create_merchant').responses['413'].description).toMatch(/256 KiB/);
+    expect(find('create_merchant').responses['415'].description).toMatch(/application\/json/);
+    expect(find('save_file').responses['413'].description).not.toMatch(/256 KiB/);
+    expect(document.info.description).toMatch(/256 KiB/);
   });
 
   it('describes the raw meta responses by their media type', () => {
@@ -186,6 +215,12 @@ describe('generation from a route table', () => {
     const Node: z.ZodMiniType = z.object({ get children() { return z.array(Node); } });
     const recursive = defineGroup('inner', 'main', { tree: op({ name: 'tree', response: Node }) });
     expect(() => openApiDocument([recursive], 'main', { basePath: '/v2-testing' })).toThrow(/tree response: recursive/);
+
+    // A declared error data must be a valid response record, and only merchant paths carry one.
+    const wrongData = defineGroup('inner', 'main', { a: op({ name: 'a', path: '/merchant/a', envelope: 'merchant', errors: { 401: 'no token' }, errorData: { 401: { ok: 'yes' } } }) });
+    expect(() => openApiDocument([wrongData], 'main', { basePath: '/v2-testing' })).toThrow(/errorData for 401 is not a valid response record/);
+    const notMerchant = defineGroup('inner', 'main', { a: op({ name: 'a', path: '/account/a', errors: { 401: 'no token' }, errorData: { 401: { ok: false } } }) });
+    expect(() => openApiDocument([notMerchant], 'main', { basePath: '/v2-testing' })).toThrow(/errorData is for merchant-path operations only/);
   });
 });
 

@@ -10,9 +10,18 @@ import { enforcePolicy } from './policy.js';
 import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import { parseOrThrow } from './validation.js';
+import { applyJsonBodyRules, unsupportedType } from './json-body.js';
 
 export function basePathOf(base: Base, stage: string): string {
   return base === 'hero' ? heroBasePath(stage) : mainBasePath(stage);
+}
+
+/** The operation a request was routed to, for the error responder (an operation's declared `errorData`). */
+const operationOf = new WeakMap<Context, OperationSpec>();
+
+/** The `data` an operation declares for an error status in its envelope (OperationSpec `errorData`), if any. */
+function errorDataOf(c: Context, status: number): unknown {
+  return operationOf.get(c)?.errorData?.[status as keyof OperationSpec['errors']];
 }
 
 /** Maps any error to the envelope of the path it happened on. Unexpected errors are logged and answered 500. */
@@ -21,10 +30,11 @@ export function errorResponder(base: Base, basePath: string) {
     const envelope = errorEnvelopeOf(base, c.req.path.slice(basePath.length));
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(errorBody(envelope, error.status, error.message), error.status);
+      return c.json(errorBody(envelope, error.status, error.message, errorDataOf(c, error.status)), error.status);
     }
     if (error instanceof HTTPException && error.status < 500) {
-      return c.json(errorBody(envelope, error.status, error.message || 'bad request'), error.status as ContentfulStatusCode);
+      const status = error.status as ContentfulStatusCode;
+      return c.json(errorBody(envelope, status, error.message || 'bad request', errorDataOf(c, status)), status);
     }
     await logError('unhandled error', { method: c.req.method, path: c.req.path, error });
     return c.json(errorBody(envelope, 500, 'internal error'), 500);
@@ -43,8 +53,10 @@ async function readBody(c: Context, op: OperationSpec): Promise<unknown> {
     if (!type.startsWith('multipart/form-data')) throw badRequest('body: expected multipart/form-data');
     return c.req.parseBody();
   }
+  // The Content-Type and the size were checked before (json-body.ts); a body without a Content-Type is refused here.
   const text = await c.req.text();
   if (text.trim() === '') return parseOrThrow(op.body, {}, 'body');
+  if (c.req.header('content-type') === undefined) throw unsupportedType(undefined);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -67,7 +79,12 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
 
   for (const [name, op] of Object.entries(routes.ops) as [string, OperationSpec][]) {
     const handler = (handlers as Record<string, (input: unknown) => Promise<unknown>>)[name]!;
+    const jsonBody = op.body !== undefined && op.body !== 'multipart';
+    // One handler per operation (each is one route, as infra routes it: test/infra.test.ts).
     app.on(op.method, op.path, async (c) => {
+      operationOf.set(c, op);
+      // A JSON-body operation checks the Content-Type and the size before anything reads the body (415, 413).
+      if (jsonBody) await applyJsonBodyRules(c);
       const auth = await authenticate(c, op.auth, deps);
       const params = op.params ? parseOrThrow(op.params, c.req.param(), 'path') : undefined;
       const query = op.query ? parseOrThrow(op.query, c.req.query(), 'query') : undefined;

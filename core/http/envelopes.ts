@@ -1,7 +1,7 @@
 /**
  * The three envelopes of API.md. Which one a response uses depends on the base and the path:
  * - merchant paths (`/merchant/...`): `{code, message, data}`, `code` equal to the HTTP status; errors carry
- *   `data: null`;
+ *   `data: null`, or the `data` the operation declares for that status (OperationSpec `errorData`);
  * - account, wallet and store paths: the bare record, or `{data, statusCode, message, totalPage}` for lists and
  *   the seed's wrapped operations; errors are `{statusCode, message}`;
  * - the hero base: bare JSON; errors are `{message, statusCode}`.
@@ -18,10 +18,14 @@ export function errorEnvelopeOf(base: 'main' | 'hero', pathInBase: string): Erro
   return pathInBase === '/merchant' || pathInBase.startsWith('/merchant/') ? 'merchant' : 'account';
 }
 
-export function errorBody(envelope: ErrorEnvelope, status: number, message: string) {
+/**
+ * An error in its envelope. `data` is what a merchant-path error carries: null, or what the operation declares
+ * for that status (OperationSpec `errorData`, e.g. gamelist's 401 as the seed shows it).
+ */
+export function errorBody(envelope: ErrorEnvelope, status: number, message: string, data: unknown = null) {
   switch (envelope) {
     case 'merchant':
-      return { code: status, message, data: null };
+      return { code: status, message, data: data ?? null };
     case 'account':
       return { statusCode: status, message };
     case 'hero':

@@ -3,6 +3,8 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { errorBody, errorEnvelopeOf, type ErrorEnvelope } from './envelopes.js';
 import type { Base, OperationSpec, RouteGroup } from './operation.js';
 import { describePolicy, errorsOf } from './policy-text.js';
+import { isIntParam } from '../shared/fields.js';
+import { JSON_BODY_LIMIT_TEXT } from './json-body.js';
 
 /**
  * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
@@ -70,16 +72,21 @@ function overview(base: Base, tokenKinds: string[]): string {
     base === 'hero'
       ? 'Successes are bare JSON; errors are `{message, statusCode}`.'
       : 'Merchant paths (`/merchant/...`) answer `{code, message, data}` with `code` equal to the HTTP status, and ' +
-        'errors as `{code, message, data: null}`. Account, wallet and store paths answer the bare record, or ' +
+        'errors as `{code, message, data: null}` (an operation may declare another `data` for a status, shown in its response). Account, wallet and store paths answer the bare record, or ' +
         '`{data, statusCode, message, totalPage}` for lists; their errors are `{statusCode, message}`.';
   const tokens = tokenKinds.length
     ? `Protected operations take \`Authorization: Bearer <token>\`. The token's kind is its audience; each operation ` +
       `lists the kinds it accepts (\`x-token-kinds\`, here: ${tokenKinds.join(', ')}). A missing, invalid or expired ` +
       `token, or one of another kind, is 401; a token without the right to the resource is 403.`
     : 'Every operation here is open.';
+  const bodies =
+    `A JSON body is sent with \`Content-Type: application/json\` (else 415; a request without a body may omit it, and is read as \`{}\`) ` +
+    `and is at most ${JSON_BODY_LIMIT_TEXT} (else 413); both are checked before the body is read. Integer query and path parameters ` +
+    'are written in decimal digits with an optional `-` and no leading zeros; anything else is 400 naming the parameter.';
   return [
     '**Envelopes.** ' + envelopes + " Each operation's responses show its own envelope. An unexpected failure is 500 in the same error envelope.",
     '**Tokens.** ' + tokens,
+    '**Input.** ' + bodies,
   ].join('\n\n');
 }
 
@@ -108,7 +115,7 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where) }),
     responses: {
       [op.status]: successResponse(op, where),
-      ...Object.fromEntries(Object.entries(errorsOf(op)).map(([status, cause]) => [status, errorResponse(envelope, Number(status), cause)])),
+      ...Object.fromEntries(Object.entries(errorsOf(op)).map(([status, cause]) => [status, errorResponse(op, envelope, Number(status), cause, where)])),
     },
     security: op.auth === 'open' ? [] : [{ bearer: [] }],
     ...(op.auth !== 'open' && { 'x-token-kinds': op.auth.tokens }),
@@ -213,7 +220,26 @@ function errorSchemaName(envelope: ErrorEnvelope): string {
   return `${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`;
 }
 
-function errorResponse(envelope: ErrorEnvelope, status: number, cause: string): JsonSchema {
+function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: number, cause: string, where: string): JsonSchema {
+  const data = op.errorData?.[status as keyof OperationSpec['errors']];
+  if (data !== undefined) {
+    // A declared error `data` (OperationSpec `errorData`): the merchant envelope with the success record's schema.
+    if (envelope !== 'merchant') throw new Error(`${where}: errorData is for merchant-path operations only`);
+    if (!op.response.safeParse(data).success) throw new Error(`${where}: errorData for ${status} is not a valid response record`);
+    return {
+      description: cause,
+      content: {
+        'application/json': {
+          schema: envelopeSchema({
+            code: { type: 'integer', const: status },
+            message: { type: 'string' },
+            data: toJsonSchema(op.response, 'output', `${where} errorData`),
+          }),
+          example: errorBody(envelope, status, cause, data),
+        },
+      },
+    };
+  }
   return {
     description: cause,
     content: {
@@ -225,10 +251,22 @@ function errorResponse(envelope: ErrorEnvelope, status: number, cause: string): 
   };
 }
 
+/**
+ * zod leaves a default out of an input schema when the schema under it transforms (a default is an output
+ * value). Strict integer parameters (core/shared/fields.ts `intParam`) transform their text into the number they
+ * are documented as, so their default is the parameter's value when absent: put it back.
+ */
+function restoreIntParamDefault(io: 'input' | 'output') {
+  return ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: JsonSchema }) => {
+    const def = (zodSchema as { _zod: { def: { type: string; innerType?: unknown; defaultValue?: unknown } } })._zod.def;
+    if (io === 'input' && def.type === 'default' && isIntParam(def.innerType)) jsonSchema.default = def.defaultValue;
+  };
+}
+
 function toJsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', where: string): JsonSchema {
   let json: JsonSchema;
   try {
-    json = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema;
+    json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', override: restoreIntParamDefault(io) }) as JsonSchema;
   } catch (error) {
     throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
   }

@@ -88,6 +88,13 @@ export interface OperationSpec {
   readonly response: Schema;
   /** Error statuses this operation can answer, with what causes each (for the reference). */
   readonly errors: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503, string>>>;
+  /**
+   * The `data` an error of a merchant-path operation carries instead of null, per status: where the seed shows
+   * an error body that resembles the success body (gamelist's 401: `{total: "0", games: []}`). It must be a
+   * valid `response` record (the OpenAPI document checks it); the error responder (core/http/app.ts) and the
+   * document (core/http/openapi.ts) both use it.
+   */
+  readonly errorData?: Readonly<Partial<Record<keyof OperationSpec['errors'], unknown>>>;
   /** A non-JSON success response (the docs page, raw files): the handler returns a Response itself. */
   readonly raw?: boolean;
 }

@@ -1,3 +1,4 @@
+import { jsonBodyErrors } from './json-body.js';
 import type { AuthRule, OperationSpec, Ownership } from './operation.js';
 
 /**
@@ -38,9 +39,10 @@ export function describeOwnership(rule: Ownership): string {
 type ErrorStatus = keyof OperationSpec['errors'];
 
 /**
- * Every error an operation can answer: what its route table entry lists, plus what its policy makes the
- * authorization layer answer (a revoked token, a suspended merchant, a named record that does not exist or is
- * another's). The reference documents exactly these.
+ * Every error an operation can answer: what its route table entry lists, plus what the platform adds: a JSON
+ * body's 413 and 415 (core/http/json-body.ts), and what its policy makes the authorization layer answer (a
+ * revoked token, a suspended merchant, a named record that does not exist or is another's). The reference
+ * documents exactly these.
  */
 export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
   const causes = new Map<ErrorStatus, string[]>();
@@ -50,6 +52,10 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     causes.set(status, list);
   };
   for (const [status, cause] of Object.entries(op.errors)) add(Number(status) as ErrorStatus, cause);
+  if (op.body !== undefined && op.body !== 'multipart') {
+    add(413, jsonBodyErrors[413]);
+    add(415, jsonBodyErrors[415]);
+  }
   if (op.auth !== 'open') {
     const merchantKinds = op.auth.tokens.filter((kind) => kind === 'merchant' || kind === 'server');
     if (merchantKinds.length > 0) {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { paging, text } from '../shared/fields.js';
+import { intParam, paging, text } from '../shared/fields.js';
 import { suiAddress, userId } from '../identity/models.js';
 
 /** Pay order `status` (API.md): 0 pending, 1 paid, 2 cancelled (replaced or expired), 3 refunded. */
@@ -106,7 +106,7 @@ export const OrderCompleteBody = z.lazy(() => z.object({
   transactionId: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)')),
 }));
 
-export const DepositQuery = z.lazy(() => z.object({ project: projectName, orderId: z.optional(z.coerce.number().check(z.int(), z.positive())) }));
+export const DepositQuery = z.lazy(() => z.object({ project: projectName, orderId: z.optional(intParam({ min: 1 })) }));
 export const DepositAddress = z.lazy(() => z.object({
   project_name: z.string(),
   receive_address: z.string(),
@@ -120,7 +120,7 @@ export const PageQuery = z.lazy(() => z.object(paging));
 
 /** Ticket operations: the seed's minus_tickets body, and the reads. */
 export const MinusTicketsBody = z.lazy(() => z.object({ userId, projectName, level, amount: positiveInt }));
-export const TicketsQuery = z.lazy(() => z.object({ projectName, level: z.coerce.number().check(z.int(), z.minimum(0)), userId: z.optional(userId) }));
+export const TicketsQuery = z.lazy(() => z.object({ projectName, level: intParam({ min: 0 }), userId: z.optional(userId) }));
 export const TicketBalance = z.lazy(() => z.object({ userId: z.string(), projectName: z.string(), level: z.int(), balance: z.int() }));
 export const RemainQuery = z.lazy(() => z.object({ projectName: z.optional(projectName), userId: z.optional(userId) }));
 export const RemainBalance = z.lazy(() => z.object({
@@ -169,7 +169,7 @@ export const StrandedPage = z.lazy(() => z.object({ total: z.string(), payments:
 
 export const StrandedQuery = z.lazy(() => z.object({
   project: projectName,
-  status: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(2))),
+  status: z.optional(intParam({ min: 0, max: 2 })),
   ...paging,
 }));
 export const StrandedCreditBody = z.lazy(() => z.object({ project_name: projectName, tx_digest: txDigest, event_seq: eventSeq }));

@@ -3,7 +3,7 @@ import type { z } from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
-import { conflict, forbidden, notFound } from '../platform/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { formatUnits } from './money.js';
@@ -92,6 +92,8 @@ export function assertOwner(project: StoredProject | undefined, caller: TokenCla
 export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
   const { project_name, ...changes } = input;
   const sets = Object.entries(changes).filter(([, value]) => value !== undefined);
+  // The route refuses such a body at the edge (400, docs/api.md "Projects"); a caller of this function gets the same.
+  if (sets.length === 0) throw badRequest('body: nothing to change: give at least one of description, receive_address, status');
   const out = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { suiAddress } from '../identity/models.js';
-import { gameCode, text } from '../shared/fields.js';
+import { gameCode, intParam, text } from '../shared/fields.js';
 
 /** The most kills or wins one report may add for one player (a bound against typos and overflow). */
 export const MAX_POINTS = 1_000_000;
@@ -88,7 +88,7 @@ export type ScoreResult = z.infer<typeof ScoreResult>;
 
 export const RankQuery = z.lazy(() => z.object({
   game_code: gameCode,
-  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_BOARD)), MAX_BOARD),
+  limit: z._default(intParam({ min: 1, max: MAX_BOARD }), MAX_BOARD),
 }));
 
 /** The seed's Rank entry. */

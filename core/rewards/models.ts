@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { gameCode, paging } from '../shared/fields.js';
+import { gameCode, intParam, paging } from '../shared/fields.js';
 
 /**
  * Rewards of finished seasons (issue 5 items 3-5): the reward table a game's merchant sets, the history rank
@@ -48,7 +48,7 @@ export const GameCodeQuery = z.lazy(() => z.object({ game_code: gameCode }));
 /** A season as the history operations name it (season_range is checked against the type by the handler). */
 const seasonRange = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'));
 /** season_type: 1 week, 2 month. */
-const seasonTypeQuery = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2));
+const seasonTypeQuery = intParam({ min: 1, max: 2 });
 export const SeasonQuery = z.lazy(() => z.object({ game_code: gameCode, season_type: seasonTypeQuery, season_range: seasonRange }));
 export const SeasonBody = z.lazy(() => z.object({ game_code: gameCode, season_type: seasonType, season_range: seasonRange }));
 
@@ -87,7 +87,7 @@ export const RewardHistoryQuery = z.lazy(() => z.object(paging));
 
 const historyId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 export const ClaimBody = z.lazy(() => z.object({ id: historyId }));
-export const ClaimQuery = z.lazy(() => z.object({ id: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)) }));
+export const ClaimQuery = z.lazy(() => z.object({ id: intParam({ min: 1 }) }));
 
 /** sign_code / get_sign: the signed claim of a history reward. */
 export const ClaimSignature = z.lazy(() => z.object({

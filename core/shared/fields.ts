@@ -19,8 +19,52 @@ export const gameCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expec
 
 export const email = z.email().check(z.maxLength(254), z.toLowerCase());
 
+/** The schemas `intParam` made (see isIntParam). */
+const intParams = new WeakSet<object>();
+
+/** The one spelling of an integer in a query or a path: an optional `-` and decimal digits, no leading zeros. */
+const INTEGER_TEXT = /^(?:0|-?[1-9][0-9]*)$/;
+
+/**
+ * An integer query or path parameter, parsed strictly (docs/api.md, "Bases, envelopes, errors"): the text must be an
+ * optional `-` and decimal digits without leading zeros (`0`, `12`, `-3`), and the number within [min, max].
+ * `''`, `0x10`, `1e1`, `+1`, `' 1'`, `1.0`, `01` and `-0` are refused with a 400 naming the field, where
+ * `z.coerce.number` took them.
+ *
+ * Built as a transform piped into `z.int()`: zod's JSON Schema generator describes a pipe that starts with a
+ * transform by its output side for `io: 'input'`, so the OpenAPI document shows `{type: integer, minimum,
+ * maximum}` (the parameter's type as OpenAPI means it), while the text is checked first.
+ */
+export function intParam({ min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}) {
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min > max) throw new Error(`intParam: bad range [${min}, ${max}]`);
+  const range =
+    max === Number.MAX_SAFE_INTEGER ? (min === -Number.MAX_SAFE_INTEGER ? 'a safe integer' : `an integer of at least ${min}`) : `an integer from ${min} to ${max}`;
+  const digits = z.transform((input: unknown, ctx) => {
+    if (typeof input === 'string' && INTEGER_TEXT.test(input)) return Number(input);
+    ctx.issues.push({ code: 'custom', input, message: `expected ${range} in decimal digits (an optional -, no sign +, spaces or leading zeros)` });
+    return z.NEVER;
+  });
+  const schema = z.pipe(digits, z.int({ error: `expected ${range}` }).check(z.minimum(min, `expected ${range}`), z.maximum(max, `expected ${range}`)));
+  intParams.add(schema);
+  return schema;
+}
+
+/**
+ * Whether a schema is an `intParam`. zod leaves the `default` of a transforming schema out of an input JSON
+ * Schema (a default is an output value); for these the output is the parameter's meaning, so the OpenAPI
+ * document (core/http/openapi.ts) puts the default back.
+ */
+export const isIntParam = (schema: unknown): boolean => typeof schema === 'object' && schema !== null && intParams.has(schema);
+
+/**
+ * An update's body must change something: at least one of `fields` is given, else a 400 naming the body,
+ * `body: nothing to change: give at least one of a, b, c`.
+ */
+export const atLeastOneOf = <T extends object>(fields: readonly (keyof T & string)[]) =>
+  z.refine<T>((value) => fields.some((field) => value[field] !== undefined), `nothing to change: give at least one of ${fields.join(', ')}`);
+
 /** Zero-based page and page size of list operations (API.md: pageSize default 20, max 100). */
 export const paging = {
-  page: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 0),
-  pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  page: z._default(intParam({ min: 0 }), 0),
+  pageSize: z._default(intParam({ min: 1, max: 100 }), 20),
 };

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { suiAddress, userId } from '../identity/models.js';
 import { projectName } from '../payments/models.js';
 import { orderIdOfBill } from '../payments/order-keys.js';
-import { paging, requiredText } from '../shared/fields.js';
+import { intParam, paging, requiredText } from '../shared/fields.js';
 
 /** Goods `status`: 1 on sale, 0 withdrawn (orders of withdrawn goods are refused). */
 export const GoodsStatus = { withdrawn: 0, onSale: 1 } as const;
@@ -53,7 +53,7 @@ const traceKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'expected a 
 export const CreateOrderBody = z.lazy(() => z.object({ userId, goodsId: positiveId, quantity, projectName }));
 /** The seed's customGoods body; the goods are named by the path. */
 export const CustomGoodsBody = z.lazy(() => z.object({ userId, quantity, projectName, outerOrderId }));
-export const GoodsIdParams = z.lazy(() => z.object({ goodsId: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)) }));
+export const GoodsIdParams = z.lazy(() => z.object({ goodsId: intParam({ min: 1 }) }));
 export const TraceKeyQuery = z.lazy(() => z.object({ key: traceKey }));
 export const OuterOrderQuery = z.lazy(() => z.object({ outerOrderId }));
 

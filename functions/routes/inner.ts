@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { adminOnly, allow, consoleAuth, open, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
+import { atLeastOneOf, intParam } from '../../core/shared/fields.js';
 import { CodeQuery, GameCreate, GamePage, GameRecord, GameUpdate, GameUpdated, MerchantGamePage, NewMerchantPage, PageQuery } from '../../core/games/models.js';
 import { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from '../../core/payments/models.js';
 import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
@@ -99,12 +100,15 @@ export const innerRoutes = defineGroup('inner', 'main', {
     path: '/merchant/games/list',
     auth: consoleAuth([owns.any('the catalogue of every game, for any console account')], { whileSuspended: true }),
     summary: 'All games with their merchant fields, newest first',
-    description: 'Zero-based paging: page 0 is the first. `total` counts every game, as text.',
+    description:
+      'Zero-based paging: page 0 is the first. `total` counts every game, as text. ' +
+      'A 401 carries an empty page, `data: {total: "0", games: []}`, not `data: null` (the seed shows its 401 body so).',
     query: PageQuery,
     status: 200,
     envelope: 'merchant',
     response: GamePage,
     errors: { 400: 'page or pageSize out of range', ...merchantToken },
+    errorData: { 401: { total: '0', games: [] } },
   },
   merchantStatus: {
     name: 'merchantStatus',
@@ -113,7 +117,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     auth: consoleAuth([owns.record('query.merchant_id', 'merchant', 'account_id (admins: any merchant)')], { whileSuspended: true }),
     summary: "A merchant's status (0 pending review, 1 active, 2 suspended)",
     description: "The caller's merchant; an admin may name any merchant with merchant_id.",
-    query: z.object({ merchant_id: z.optional(z.coerce.number().check(z.int(), z.positive())) }),
+    query: z.object({ merchant_id: z.optional(intParam({ min: 1 })) }),
     status: 200,
     envelope: 'merchant',
     response: MerchantStatusView,
@@ -217,12 +221,14 @@ export const innerRoutes = defineGroup('inner', 'main', {
     path: '/merchant/projects/update',
     auth: consoleAuth([owns.project('body.project_name')]),
     summary: "Change one of the caller's projects (extra operation)",
-    description: 'Description, receiving address and status (1 on sale, 0 withdrawn). The coin and its precision never change: prices and paid orders are in them.',
-    body: ProjectUpdate,
+    description:
+      'Description, receiving address and status (1 on sale, 0 withdrawn). The coin and its precision never change: prices and paid orders are in them. ' +
+      'At least one of `description`, `receive_address` and `status` must be given: a body with only `project_name` is 400 (`body: nothing to change: …`) and writes nothing.',
+    body: ProjectUpdate.check(atLeastOneOf(['description', 'receive_address', 'status'])),
     status: 200,
     envelope: 'merchant',
     response: Project,
-    errors: { 400: 'a field is invalid', ...merchantToken, 403: "another merchant's project", 404: 'no such project' },
+    errors: { 400: 'a field is invalid, or nothing to change', ...merchantToken, 403: "another merchant's project", 404: 'no such project' },
   },
   project_list: {
     name: 'project list',

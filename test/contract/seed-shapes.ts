@@ -104,7 +104,7 @@ export const pagedEnvelope: Shape = { data: 'nullable', statusCode: 'integer', m
 /** The merchant envelope `{code, message, data}` around `data`. */
 export const merchantEnvelope = (data: FieldType): Shape => ({ code: 'integer', message: 'string', data });
 
-/** gamelist's body (also its 401 body, with data null). */
+/** gamelist's body, and also its 401 body (the seed's status table: it resembles the success body, `data: {total: "0", games: []}`). */
 export const gameList = merchantEnvelope({ total: 'string', games: [gameRecordList] });
 
 /** Rank entry (current rankings). */

@@ -1,0 +1,54 @@
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { AppError } from '../platform/errors.js';
+
+/**
+ * The rules every JSON-body operation applies before its body is read (docs/api.md, "Bases, envelopes, errors"):
+ * - the body is sent as `Content-Type: application/json` (parameters such as `charset=utf-8` are allowed);
+ *   another media type is 415. A request without a Content-Type is accepted only with an empty body, which is
+ *   read as `{}` (so operations whose body is all-optional can be called without one); any body without a
+ *   Content-Type is 415;
+ * - the body is at most JSON_BODY_LIMIT bytes; a larger one is 413, from its Content-Length or, without one,
+ *   as soon as the stream passes the limit (Hono's `bodyLimit`), never parsed.
+ * The Content-Type header and the size are checked before the token is verified, so an oversized or mistyped
+ * body costs no token check or read.
+ */
+export const JSON_BODY_LIMIT = 256 * 1024;
+export const JSON_BODY_LIMIT_TEXT = '256 KiB (262,144 bytes)';
+
+/** What the OpenAPI document lists for every JSON-body operation (core/http/policy-text.ts errorsOf). */
+export const jsonBodyErrors = {
+  413: `the body is larger than ${JSON_BODY_LIMIT_TEXT}`,
+  415: 'the body is not sent with Content-Type: application/json',
+} as const;
+
+export const payloadTooLarge = () => new AppError(413, `body: larger than the ${JSON_BODY_LIMIT_TEXT} a JSON body may be`);
+export const unsupportedType = (type: string | undefined) =>
+  new AppError(415, type === undefined ? 'body: a body needs Content-Type: application/json' : `body: Content-Type must be application/json, not ${type.slice(0, 100)}`);
+
+/** `application/json`, with or without parameters, in any letter case. */
+export function isJsonType(header: string): boolean {
+  return header.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
+}
+
+const limit = bodyLimit({
+  maxSize: JSON_BODY_LIMIT,
+  onError: () => {
+    throw payloadTooLarge();
+  },
+});
+
+/**
+ * Applies the rules inside the operation's handler (core/http/app.ts createGroupApp), so that each operation
+ * stays one Hono route. Hono's `bodyLimit` either throws (413) or, having buffered a body that was streamed
+ * without a Content-Length, replaces the request with one holding it and calls `next`.
+ */
+export async function applyJsonBodyRules(c: Context): Promise<void> {
+  const type = c.req.header('content-type');
+  if (type !== undefined && !isJsonType(type)) throw unsupportedType(type);
+  let passed = false;
+  await limit(c, async () => {
+    passed = true;
+  });
+  if (!passed) throw payloadTooLarge();
+}
