@@ -74,7 +74,11 @@ export async function pendingPurchase(deps: Deps) {
  */
 export async function indexedPurchase(deps: Deps, amount = LEVEL_PRICE) {
   const purchase = await pendingPurchase(deps);
-  const { shop, player, order } = purchase;
+  return { ...purchase, digest: await storedPayment(deps, purchase.shop, purchase.player, purchase.order, amount) };
+}
+
+/** The chain indexer's record of the player paying `amount` for the order; answers the payment's digest. */
+async function storedPayment(deps: Deps, shop: Shop, player: Player, order: { bill_no: string }, amount = LEVEL_PRICE) {
   const digest = randomDigest();
   await storePaymentEvent(deps, {
     type: '0xbe9c::pay::PaymentEvent',
@@ -83,7 +87,33 @@ export async function indexedPurchase(deps: Deps, amount = LEVEL_PRICE) {
     sender: player.address,
     parsedJson: { bill_no: order.bill_no, amount: String(amount), from: player.address, to: shop.receiveAddress, coin_type: '0x2::sui::SUI' },
   });
-  return { ...purchase, digest };
+  return digest;
+}
+
+/** One more order of level 1 of the shop by `player`, paid and indexed: what one orderComplete completes. */
+export async function purchaseOf(deps: Deps, shop: Shop, player: Player) {
+  const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
+  return { order, digest: await storedPayment(deps, shop, player, order) };
+}
+
+/**
+ * `count` players (wallet account, platform and game tokens) each holding `tickets` of a project's level:
+ * the many players of one project, goods or game that the load part (bench/load.ts) spreads its callers over.
+ */
+export function ticketHolders(deps: Deps, projectName: string, level: number, count: number, tickets = 1e9) {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const player = await playerWithTokens(deps);
+      await giveTickets(deps, player.uid, projectName, level, tickets);
+      return player;
+    }),
+  );
+}
+
+/** A merchant's project with goods on sale at 1 ticket of level 1, and the merchant's server token. */
+export async function goodsOnSale(deps: Deps) {
+  const owner = await merchantWithProject(deps);
+  return { owner, goods: await goodsFor(deps, owner, { price: 1 }) };
 }
 
 /** A completed purchase: the order paid and its tickets credited. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
 import { benchBundles, type BundleResult } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
+import { benchLoad, ITEM_WRITE_LIMIT, PRODUCTION_RPS, type LoadResult } from './load.js';
 import { benchRequests, unbenchedOperations, type RequestResult } from './requests.js';
 import { envInt, round } from './stats.js';
 import { benchWarm, type WarmResult } from './warm.js';
@@ -12,19 +13,23 @@ import { benchWarm, type WarmResult } from './warm.js';
  * `npm run bench`: the measures the project owns (docs: ARCHITECTURE.md, "Measures the project owns").
  *   1. each deployed group's bundle: size and cold init, as ratios to a floor bundle built in the same run;
  *   2. DynamoDB requests per operation against DynamoDB Local, beside the minimum of its access pattern;
- *   3. warm cost per request through the Lambda handler, as a ratio to a framework-free floor, and load.
+ *   3. warm cost per request through the Lambda handler, as a ratio to a framework-free floor, and load;
+ *   4. load on the hot money and report paths with the conflict rule emulated: throughput, p50/p99, conflict
+ *      rate and retries per operation, and the most-written items scaled to production (bench/load.ts).
  * Prints markdown tables and writes bench/results.json.
  *
- * Environment: BENCH_PARTS (default 1,2,3), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
- * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3); BENCH_STRICT=1 exits 1 when a budget is missed.
+ * Environment: BENCH_PARTS (default 1,2,3,4), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
+ * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4);
+ * BENCH_STRICT=1 exits 1 when a budget is missed.
  */
 const budgets = { coldInitRatio: 1.3, warmRatio: 1.5 };
 const config = {
-  parts: (process.env.BENCH_PARTS ?? '1,2,3').split(',').map((p) => p.trim()),
+  parts: (process.env.BENCH_PARTS ?? '1,2,3,4').split(',').map((p) => p.trim()),
   coldRuns: envInt('BENCH_COLD_RUNS', 15),
   warmRequests: envInt('BENCH_WARM_REQUESTS', 1000),
   concurrency: envInt('BENCH_CONCURRENCY', 8),
   loadSeconds: envInt('BENCH_LOAD_SECONDS', 3),
+  loadConcurrency: envInt('BENCH_LOAD_CONCURRENCY', 20),
 };
 // The AWS SDK warns once per client that it will drop Node 20; that is not a finding of the bench.
 process.removeAllListeners('warning');
@@ -98,6 +103,44 @@ function printWarm(warm: WarmResult[]) {
   );
 }
 
+function printLoad(load: LoadResult[]) {
+  const c = config.loadConcurrency;
+  console.log(`\n## 4. Load with the conflict rule emulated (${c} concurrent callers, ${config.loadSeconds} s each, in process, DynamoDB Local)\n`);
+  console.log(
+    table(
+      ['operation', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'transactions', 'cancelled', 'conflict rate', 'retries/request'],
+      load.map((l) => [
+        `${l.operation}${l.poolRanOut ? ` (pool ran out at ${l.seconds} s)` : ''}`,
+        l.requests,
+        l.rps,
+        l.p50Ms,
+        l.p99Ms,
+        l.non2xx ? `**${l.non2xx}** (${Object.entries(l.statuses).map(([s, n]) => `${s} x${n}`).join(', ')})` : 0,
+        l.transactions,
+        l.cancelled,
+        l.conflictRate,
+        l.retriesPerRequest,
+      ]),
+    ),
+  );
+  console.log(`\nMost-written keys: an item taking w writes per request at R requests/s sees w·R writes/s. Flagged: w x ${PRODUCTION_RPS} req/s (the production rate assumed per operation) reaches ${ITEM_WRITE_LIMIT} writes/s.\n`);
+  console.log(
+    table(
+      ['operation', 'key', 'writes', 'writes/s here', 'writes/request', `at ${PRODUCTION_RPS} req/s`, 'flag', 'docs/performance.md'],
+      load.flatMap((l) => l.items).map((i) => [
+        i.operation,
+        `\`${i.key}\`${i.alike > 1 ? ` (hottest of ${i.alike} alike)` : ''}`,
+        i.writes,
+        i.writesPerSecond,
+        i.writesPerRequest,
+        i.atProduction,
+        i.flagged ? '**>= limit**' : '-',
+        i.flagged ? (i.documented ? `names \`${i.prefix}\`` : `**missing \`${i.prefix}\`**`) : '-',
+      ]),
+    ),
+  );
+}
+
 async function main() {
   const started = performance.now();
   const results: Record<string, unknown> = {
@@ -120,7 +163,7 @@ async function main() {
   const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
-    if (config.parts.includes('2') || config.parts.includes('3')) {
+    if (['2', '3', '4'].some((part) => config.parts.includes(part))) {
       dynamo = await startDynamoLocal();
       deps = await createBenchDeps(dynamo.endpoint);
       if (config.parts.includes('2')) {
@@ -142,6 +185,13 @@ async function main() {
         results.warm = warm;
         failed ||= warm.some((w) => !w.pass);
         printWarm(warm);
+      }
+      if (config.parts.includes('4')) {
+        const load = await benchLoad(deps, { concurrency: config.loadConcurrency, seconds: config.loadSeconds });
+        results.load = { productionRps: PRODUCTION_RPS, itemWriteLimit: ITEM_WRITE_LIMIT, operations: load };
+        // A missing sharding plan is a finding like a missed budget: an item past the limit nobody planned for.
+        failed ||= load.some((l) => l.items.some((i) => i.flagged && !i.documented));
+        printLoad(load);
       }
     }
   } finally {

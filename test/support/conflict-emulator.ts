@@ -40,6 +40,16 @@ export interface SentTransaction {
   cancelled: boolean;
 }
 
+/**
+ * One PutItem, UpdateItem or DeleteItem as it passed the emulator; `refused` when a transaction in flight held
+ * its item. For observers that count writes per item (the bench's load part), which transactions alone miss:
+ * id counters, for one, are single-item writes.
+ */
+export interface SentWrite {
+  item: ItemKey & { action: 'Put' | 'Update' | 'Delete' };
+  refused: boolean;
+}
+
 export interface ConflictStats {
   /** TransactWriteItems that passed to DynamoDB Local. */
   transactions: number;
@@ -77,6 +87,7 @@ export class ConflictEmulator {
   /** Item id -> held by a transaction in flight. At most one transaction holds an item: a second is cancelled. */
   private readonly held = new Set<string>();
   private readonly watchers = new Set<(transaction: SentTransaction) => void>();
+  private readonly writeWatchers = new Set<(write: SentWrite) => void>();
   private readonly counts: ConflictStats = { transactions: 0, cancelled: 0, refusedWrites: 0, cancelledReads: 0 };
 
   constructor(options: ConflictEmulatorOptions = {}) {
@@ -104,6 +115,12 @@ export class ConflictEmulator {
     return () => this.watchers.delete(watcher);
   }
 
+  /** Calls `watcher` with every single-item write (PutItem, UpdateItem, DeleteItem); answers the way to stop. */
+  watchWrites(watcher: (write: SentWrite) => void): () => void {
+    this.writeWatchers.add(watcher);
+    return () => this.writeWatchers.delete(watcher);
+  }
+
   private async handle(command: string, input: Record<string, unknown>, send: () => Promise<unknown>): Promise<unknown> {
     switch (command) {
       case 'TransactWriteItemsCommand':
@@ -113,7 +130,7 @@ export class ConflictEmulator {
       case 'PutItemCommand':
       case 'UpdateItemCommand':
       case 'DeleteItemCommand':
-        return this.singleWrite(input, send);
+        return this.singleWrite(command.replace(/ItemCommand$/, '') as SentWrite['item']['action'], input, send);
       default:
         return send();
     }
@@ -151,9 +168,11 @@ export class ConflictEmulator {
     throw cancellation(inConflict);
   }
 
-  private async singleWrite(input: Record<string, unknown>, send: () => Promise<unknown>) {
-    const key = (input.Key ?? input.Item ?? {}) as Record<string, AttributeValue>;
-    if (!this.held.has(idOf(this.keyOf(String(input.TableName), key)))) return send();
+  private async singleWrite(action: SentWrite['item']['action'], input: Record<string, unknown>, send: () => Promise<unknown>) {
+    const key = this.keyOf(String(input.TableName), (input.Key ?? input.Item ?? {}) as Record<string, AttributeValue>);
+    const refused = this.held.has(idOf(key));
+    for (const watcher of this.writeWatchers) watcher({ item: { ...key, action }, refused });
+    if (!refused) return send();
     this.counts.refusedWrites++;
     throw new TransactionConflictException({ message: ONGOING, $metadata: metadata() });
   }
