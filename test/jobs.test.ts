@@ -12,8 +12,8 @@ import { createDocumentClient } from '../core/platform/db.js';
 import type { Deps } from '../core/platform/deps.js';
 import { repeatEvery, wait } from '../core/platform/loop.js';
 import { LOCAL_STAGE } from '../core/platform/stages.js';
-import { AddWinBody } from '../core/rankings/models.js';
-import { addWin } from '../core/rankings/reports.js';
+import { AddWinBody, ScoreReport } from '../core/rankings/models.js';
+import { addWin, submitScores } from '../core/rankings/reports.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { startSettlementLoop } from '../core/rewards/loop.js';
 import { call } from './support/http.js';
@@ -207,9 +207,20 @@ describe('npm start runs its jobs (the server entry as a child process, its HTTP
       const rewards = await api('POST', '/merchant/games/rewards', { token: merchant, body: { game_code: 'demo-arena', rewards: [{ rank: 1, amount: 7 }, { rank: 2, amount: 2 }] } });
       expect(rewards.status, JSON.stringify(rewards.body)).toBe(200);
       const pastClock = { stage: LOCAL_STAGE, production: false, db: createDocumentClient({ endpoint: dynamo.endpoint }), table: 'game-platform', now: () => PAST } as unknown as Deps;
-      for (const [id, wins] of [['runner-up', 2], ['winner', 6]] as const) {
-        await addWin(pastClock, AddWinBody.parse({ game_code: 'demo-arena', game_player_id: id, game_player_name: id, kills: 0, wins }));
-      }
+      // One match report of both players (one transaction): the season becomes due with both scores in it, as
+      // a real season is, whose reports all came before it ended (separate reports could let a pass settle it
+      // between them).
+      await submitScores(
+        pastClock,
+        ScoreReport.parse({
+          game_code: 'demo-arena',
+          result_id: 'past-match',
+          scores: [
+            { game_player_id: 'runner-up', game_player_name: 'runner-up', kills: 0, wins: 2 },
+            { game_player_id: 'winner', game_player_name: 'winner', kills: 0, wins: 6 },
+          ],
+        }),
+      );
       const history = async (type: number, range: string) =>
         (await api('GET', '/merchant/games/history/rank', { query: { game_code: 'demo-arena', season_type: type, season_range: range } })).body.data;
       for (const [type, range] of [[1, pastWeek().range], [2, pastMonth().range]] as const) {
