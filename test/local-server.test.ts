@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { adminClient, freePort, startDynamoLocal } from '../functions/local/dynamo.js';
+import { killLocalServers, startLocalServer } from './support/local-server.js';
 
 /**
  * `npm start`'s interface, which other tools rely on: PORT, DATA_DIR, SEED_ADMIN_*, /health, a clean stop on
@@ -13,27 +14,8 @@ import { adminClient, freePort, startDynamoLocal } from '../functions/local/dyna
 const dataDir = mkdtempSync(join(tmpdir(), 'local-server-'));
 const running: ChildProcess[] = [];
 
-async function startServer(env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
-    // A developer's own AWS_ENDPOINT_URL_DYNAMODB would turn the embedded DynamoDB Local off.
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, AWS_ENDPOINT_URL_DYNAMODB: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const health = await fetch(`${base}/v2-testing/health`).catch(() => undefined);
-    if (health?.status === 200) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { child, base, output: () => output };
-}
+/** `npm start` with the test's DATA_DIR (test/support/local-server.ts). */
+const startServer = (env: Record<string, string>) => startLocalServer({ DATA_DIR: dataDir, ...env });
 
 function stopped(child: ChildProcess) {
   return new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
@@ -49,6 +31,7 @@ async function post(url: string, body: unknown, token?: string) {
 }
 
 afterAll(() => {
+  killLocalServers();
   for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
