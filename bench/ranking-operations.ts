@@ -123,17 +123,17 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'history_test',
     label: 'history test (settles the season)',
-    minimum: 4,
+    minimum: 5,
     reason:
-      'one BatchGet (reward table, settled marker) + board Query + history id counter + one transaction (marker, entries, season item deleted); players reported with wallets (else +1 BatchGet of accounts)',
+      "the game's GetItem (404 for an unknown game) + one BatchGet (reward table, settled marker) + board Query + history id counter + one transaction (marker, entries, season item deleted); players reported with wallets (else +1 BatchGet of accounts)",
     prepare: async (deps) => ({ token: (await accountWithToken(deps, 'admin')).token, body: seasonBody(await endedWeek(deps)) }),
   },
   {
     group: 'inner',
     op: 'history_test',
     label: 'history test (settled already)',
-    minimum: 1,
-    reason: 'one BatchGet (reward table, settled marker, the season item): a leftover season item is deleted only when there',
+    minimum: 2,
+    reason: "the game's GetItem (an unknown game is 404: no marker for it) + one BatchGet (reward table, settled marker, the season item): a leftover season item is deleted only when there",
     prepare: async (deps) => {
       const game = await endedWeek(deps);
       await settleSeason(deps, game.code, pastWeek());

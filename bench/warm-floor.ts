@@ -76,6 +76,14 @@ export const handlers = {
     const now = new Date().toISOString();
     const request = createHash('sha256').update(JSON.stringify(input)).digest('base64url');
     const { userId: uid, projectName, level, amount } = input;
+    // The merchant's state, read fresh as a value-moving call must (suspension, revocation); the project's
+    // owner is known in a warm process.
+    const state = await s.db.send(
+      new BatchGetCommand({
+        RequestItems: { [s.table]: { Keys: [{ pk: `MERCHANT#${sub}`, sk: 'MERCHANT' }, { pk: `REVOKE#${sub}`, sk: 'TOKENS' }], ConsistentRead: true } },
+      }),
+    );
+    if (state.Responses?.[s.table]?.some((item) => item.status === 2)) return json(403, { statusCode: 403, message: 'merchant is suspended' });
     try {
       await s.db.send(
         new TransactWriteCommand({
@@ -94,14 +102,6 @@ export const handlers = {
                 TableName: s.table,
                 Item: { pk: `USER#${uid}`, sk: `LEDGER#${ref}`, type: 'ledger', uid, projectName, level, ref, change: -amount, created_at: now, request, response: ref },
                 ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              ConditionCheck: {
-                TableName: s.table,
-                Key: { pk: `PROJECT#${projectName}`, sk: 'PROJECT' },
-                ConditionExpression: 'accountId = :me',
-                ExpressionAttributeValues: { ':me': sub },
               },
             },
           ],
