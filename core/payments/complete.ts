@@ -9,7 +9,7 @@ import { conflict, notFound } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, type OrderCompleteBody } from './models.js';
-import { orderKey, txUseKey } from './order-keys.js';
+import { orderKey, orderPaidUpdate, txUseKey } from './order-keys.js';
 import { findOrder, type StoredOrder } from './orders.js';
 
 /**
@@ -62,26 +62,13 @@ export async function completeOrder(deps: Deps, uid: string, input: z.infer<type
   let failed: number[];
   try {
     failed = await transactOrFailedConditions(deps, [
-      {
-        Update: {
-          TableName: deps.table,
-          Key: orderKey(orderId),
-          UpdateExpression: 'SET #status = :paid, tx_digest = :tx, deposit_id = :deposit, updated_at = :now, gsi2pk = :paidPk, gsi2sk = :paidSk',
-          // Only the payment that matched the order when it was stored completes it.
-          ConditionExpression: '#status = :pending AND payment_seen = :position',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':paid': OrderStatus.paid,
-            ':pending': OrderStatus.pending,
-            ':tx': transactionId,
-            ':deposit': payment.id,
-            ':position': position,
-            ':now': now,
-            ':paidPk': `PAID#${uid}`,
-            ':paidSk': `${now}#${orderId}`,
-          },
-        },
-      },
+      // Only the payment that matched the order when it was stored completes it.
+      orderPaidUpdate(
+        deps.table,
+        { id: orderId, user_id: uid },
+        { txDigest: transactionId, depositId: payment.id, now },
+        { expression: '#status = :pending AND payment_seen = :position', values: { ':position': position } },
+      ),
       {
         Put: {
           TableName: deps.table,

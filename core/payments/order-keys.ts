@@ -1,5 +1,7 @@
+import { OrderStatus } from './models.js';
+
 /**
- * Pay order keys, shared by the order operations and the vendor ones.
+ * Pay order keys, shared by the order operations and the vendor ones, and the one write that turns an order paid.
  * - "order by id": pk `ORDER#<id>`, sk `ORDER`;
  * - "orders of a user, newest first": gsi1pk `USER_ORDERS#<uid>`, gsi1sk zero-padded id;
  * - "paid orders of a user, newest first": sparse gsi2pk `PAID#<uid>`, gsi2sk `<paid at>#<id>`;
@@ -7,6 +9,38 @@
  * An order's bill number is `PO` and its zero-padded id: the payment carries it, and the order is found from it.
  */
 export const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });
+
+/**
+ * The transaction item that turns a pending order paid by a payment: its status, the paying transaction and
+ * payment record, and the sparse "paid orders" index keys. orderComplete and a stranded payment's credit differ
+ * only in their condition (`condition`, over `#status` and `:pending`) and in what else they set (`also`).
+ */
+export function orderPaidUpdate(
+  table: string,
+  order: { id: number; user_id: string },
+  paid: { txDigest: string; depositId: unknown; now: string },
+  condition: { expression: string; also?: string; values?: Record<string, unknown> },
+) {
+  return {
+    Update: {
+      TableName: table,
+      Key: orderKey(order.id),
+      UpdateExpression: `SET #status = :paid, tx_digest = :tx, deposit_id = :deposit, updated_at = :now, gsi2pk = :paidPk, gsi2sk = :paidSk${condition.also ? `, ${condition.also}` : ''}`,
+      ConditionExpression: condition.expression,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':paid': OrderStatus.paid,
+        ':pending': OrderStatus.pending,
+        ':tx': paid.txDigest,
+        ':deposit': paid.depositId,
+        ':now': paid.now,
+        ':paidPk': `PAID#${order.user_id}`,
+        ':paidSk': `${paid.now}#${order.id}`,
+        ...condition.values,
+      },
+    },
+  };
+}
 export const txUseKey = (digest: string) => ({ pk: `TXUSE#${digest}`, sk: 'TXUSE' });
 
 export const billNoOf = (orderId: number) => `PO${String(orderId).padStart(10, '0')}`;

@@ -10,7 +10,7 @@ import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from 
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, StrandedStatus, type StrandedCreditBody, type StrandedPayment, type StrandedQuery, type StrandedRefundBody } from './models.js';
-import { orderIdOfBill, orderKey } from './order-keys.js';
+import { orderIdOfBill, orderKey, orderPaidUpdate } from './order-keys.js';
 import type { StoredOrder } from './orders.js';
 import { projectKey, type StoredProject } from './projects.js';
 
@@ -292,26 +292,14 @@ export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.i
     ];
     if (order.status === OrderStatus.pending && order.payment_seen === undefined) {
       // The order is still open and nothing else paid it: this payment completes it.
-      items.push({
-        Update: {
-          TableName: deps.table,
-          Key: orderKey(order.id),
-          UpdateExpression:
-            'SET #status = :paid, tx_digest = :tx, deposit_id = :deposit, payment_seen = :position, updated_at = :now, gsi2pk = :paidPk, gsi2sk = :paidSk',
-          ConditionExpression: '#status = :pending AND attribute_not_exists(payment_seen)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':paid': OrderStatus.paid,
-            ':pending': OrderStatus.pending,
-            ':tx': input.tx_digest,
-            ':deposit': stranded.payment_id,
-            ':position': position,
-            ':now': now,
-            ':paidPk': `PAID#${order.user_id}`,
-            ':paidSk': `${now}#${order.id}`,
-          },
-        },
-      });
+      items.push(
+        orderPaidUpdate(
+          deps.table,
+          order,
+          { txDigest: input.tx_digest, depositId: stranded.payment_id, now },
+          { expression: '#status = :pending AND attribute_not_exists(payment_seen)', also: 'payment_seen = :position', values: { ':position': position } },
+        ),
+      );
     }
     items.push(...creditItems(deps, { uid: order.user_id, projectName: order.project_name, level: order.level }, order.tickets, `stranded#${position}`));
     let failed: number[];
