@@ -36,7 +36,6 @@ async function checkAccountState(deps: Deps, rule: TokenRule, caller: TokenClaim
   throw forbidden('merchant is suspended');
 }
 
-const ownedKinds: Record<'project' | 'game' | 'goods', OwnedKind> = { project: 'project', game: 'game', goods: 'goods' };
 const PLAYER_KINDS = new Set(['platform', 'game', 'hero', 'store']);
 
 async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenClaims, input: PolicyInput) {
@@ -55,7 +54,7 @@ async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenCla
     default: {
       const id = valueAt(input, ownership.field);
       if (id === undefined) return;
-      const kind = ownedKinds[ownership.rule];
+      const kind: OwnedKind = ownership.rule;
       const field = nameOf(ownership.field);
       const owner = await ownerOf(deps, kind, String(id));
       if (owner === undefined) throw notFound(`${field}: no ${kind} ${String(id)}`);
