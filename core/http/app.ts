@@ -10,7 +10,7 @@ import { enforcePolicy } from './policy.js';
 import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import { parseOrThrow } from './validation.js';
-import { applyJsonBodyRules, unsupportedType } from './json-body.js';
+import { applyJsonBodyRules, parseJsonExact, unsupportedType } from './json-body.js';
 
 export function basePathOf(base: Base, stage: string): string {
   return base === 'hero' ? heroBasePath(stage) : mainBasePath(stage);
@@ -59,7 +59,7 @@ async function readBody(c: Context, op: OperationSpec): Promise<unknown> {
   if (c.req.header('content-type') === undefined) throw unsupportedType(undefined);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonExact(text);
   } catch {
     throw badRequest('body: must be valid JSON');
   }

@@ -52,3 +52,17 @@ export async function applyJsonBodyRules(c: Context): Promise<void> {
   });
   if (!passed) throw payloadTooLarge();
 }
+
+/**
+ * JSON.parse, except that an integer literal past 2^53 becomes a bigint of its exact digits instead of the
+ * nearest double (a u64 amount in base units: core/shared/amounts.ts). Node 22+ hands the reviver each
+ * literal's source text. Every schema but `baseUnits` refuses a bigint with a 400, so no other field changes.
+ */
+export function parseJsonExact(text: string): unknown {
+  return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
+    if (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source)) {
+      return BigInt(context.source);
+    }
+    return value;
+  } as (this: unknown, key: string, value: unknown) => unknown);
+}

@@ -4,6 +4,7 @@ import { errorBody, errorEnvelopeOf, type ErrorEnvelope } from './envelopes.js';
 import type { Base, OperationSpec, RouteGroup } from './operation.js';
 import { describePolicy, errorsOf } from './policy-text.js';
 import { isIntParam } from '../shared/fields.js';
+import { baseUnitsJsonSchema } from '../shared/amounts.js';
 import { JSON_BODY_LIMIT_TEXT } from './json-body.js';
 
 /**
@@ -252,21 +253,32 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
 }
 
 /**
- * zod leaves a default out of an input schema when the schema under it transforms (a default is an output
- * value). Strict integer parameters (core/shared/fields.ts `intParam`) transform their text into the number they
- * are documented as, so their default is the parameter's value when absent: put it back.
+ * Where zod's own JSON Schema is not what the field accepts:
+ * - zod leaves a default out of an input schema when the schema under it transforms (a default is an output
+ *   value). Strict integer parameters (core/shared/fields.ts `intParam`) transform their text into the number
+ *   they are documented as, so their default is the parameter's value when absent: put it back;
+ * - amounts in base units accept a JSON integer or decimal text (`describeBaseUnits`).
  */
-function restoreIntParamDefault(io: 'input' | 'output') {
+function schemaOverrides(io: 'input' | 'output') {
   return ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: JsonSchema }) => {
     const def = (zodSchema as { _zod: { def: { type: string; innerType?: unknown; defaultValue?: unknown } } })._zod.def;
     if (io === 'input' && def.type === 'default' && isIntParam(def.innerType)) jsonSchema.default = def.defaultValue;
+    describeBaseUnits(zodSchema, jsonSchema);
   };
+}
+
+/** An amount in base units (core/shared/amounts.ts) is a JSON integer of any size or decimal text. */
+function describeBaseUnits(zodSchema: unknown, jsonSchema: JsonSchema) {
+  const described = baseUnitsJsonSchema(zodSchema);
+  if (!described) return;
+  for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+  Object.assign(jsonSchema, described);
 }
 
 function toJsonSchema(schema: z.ZodMiniType, io: 'input' | 'output', where: string): JsonSchema {
   let json: JsonSchema;
   try {
-    json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', override: restoreIntParamDefault(io) }) as JsonSchema;
+    json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', override: schemaOverrides(io) }) as JsonSchema;
   } catch (error) {
     throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
   }

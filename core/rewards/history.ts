@@ -4,6 +4,7 @@ import { badRequest } from '../platform/errors.js';
 import { parseSeasonRange, type Season, type SeasonTypeValue } from '../rankings/seasons.js';
 import { playerRewardsPartition, seasonHistoryPartition } from './keys.js';
 import type { HistoryEntry } from './models.js';
+import { jsonInteger, toBigInt } from '../shared/amounts.js';
 
 /** The seed's fields of a stored history entry (keys, the claim and internal attributes stay inside). */
 export function toHistoryEntry(item: Record<string, unknown>): HistoryEntry {
@@ -17,8 +18,9 @@ export function toHistoryEntry(item: Record<string, unknown>): HistoryEntry {
     wallet_address: item.wallet_address as string,
     rank: item.rank as number,
     achievement: item.achievement as number,
-    reward_amount: item.reward_amount as number,
+    reward_amount: jsonInteger(item.reward_amount),
     status: item.status as number,
+    reward_amount_base: toBigInt(item.reward_amount).toString(),
   };
 }
 

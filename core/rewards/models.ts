@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { gameCode, intParam, paging } from '../shared/fields.js';
+import { baseUnits } from '../shared/amounts.js';
 
 /**
  * Rewards of finished seasons (issue 5 items 3-5): the reward table a game's merchant sets, the history rank
@@ -11,14 +12,13 @@ export const HistoryStatus = { unclaimed: 0, signed: 1, claimed: 2 } as const;
 
 /** Highest rank a reward table may pay: a season settles in one transaction of at most 100 items. */
 export const MAX_REWARDED_RANK = 99;
-/** Largest reward of one rank, in base units of the payout coin (10^12: 1,000 of a 9-decimal coin). */
-export const MAX_REWARD_AMOUNT = 1_000_000_000_000;
 
 export const boardName = z.enum(['wins', 'kills']);
 export const seasonType = z.union([z.literal(1), z.literal(2)]);
 
 const rank = z.int().check(z.minimum(1), z.maximum(MAX_REWARDED_RANK));
-const amount = z.int().check(z.positive(), z.maximum(MAX_REWARD_AMOUNT));
+/** A rank's reward in base units of the payout coin: up to u64's maximum, exact (core/shared/amounts.ts). */
+const amount = baseUnits();
 
 /** The reward table of a game: which board pays, and what each rewarded rank gets. */
 export const RewardTableSave = z.lazy(() => z.object({
@@ -37,7 +37,8 @@ export type RewardTableSave = z.infer<typeof RewardTableSave>;
 export const RewardTable = z.lazy(() => z.object({
   game_code: z.string(),
   board: z.string(),
-  rewards: z.array(z.object({ rank: z.int(), amount: z.int() })),
+  /** `amount` is a JSON integer (written exactly, whatever its size); `amount_base` the same as decimal text. */
+  rewards: z.array(z.object({ rank: z.int(), amount: z.int(), amount_base: z.string() })),
   /** When the merchant last set it; null while the game has none (no season of it pays anything). */
   updated_at: z.nullable(z.string()),
 }));
@@ -63,8 +64,11 @@ export const HistoryEntry = z.lazy(() => z.object({
   wallet_address: z.string(),
   rank: z.int(),
   achievement: z.int(),
+  /** Base units of the payout coin: a JSON integer, written exactly whatever its size (core/shared/amounts.ts). */
   reward_amount: z.int(),
   status: z.int(),
+  /** `reward_amount` as decimal text, for clients whose JSON parser rounds integers past 2^53 (ours). */
+  reward_amount_base: z.string(),
 }));
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

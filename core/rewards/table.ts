@@ -3,6 +3,7 @@ import type { Deps } from '../platform/deps.js';
 import type { Board } from '../rankings/keys.js';
 import { rewardTableKey } from './keys.js';
 import type { RewardTable, RewardTableSave } from './models.js';
+import { jsonInteger, toBigInt } from '../shared/amounts.js';
 
 /**
  * A game's reward table (set by its merchant): which board pays (`wins` by default, or `kills`) and the
@@ -12,16 +13,21 @@ import type { RewardTable, RewardTableSave } from './models.js';
  */
 export interface StoredRewardTable {
   board: Board;
-  rewards: { rank: number; amount: number }[];
+  /** Each amount a DynamoDB number, read back as a number or, past 2^53, a bigint (core/shared/amounts.ts). */
+  rewards: { rank: number; amount: number | bigint }[];
   updated_at: string;
 }
+
+/** A stored table's rows as the API shows them: the amount as an exact JSON integer and as decimal text. */
+const shownRows = (rows: StoredRewardTable['rewards']): RewardTable['rewards'] =>
+  rows.map(({ rank, amount }) => ({ rank, amount: jsonInteger(amount), amount_base: toBigInt(amount).toString() }));
 
 /**
  * Sets the table of one of the caller's games, in one request. The authorization layer has checked the game is
  * the caller's (the route's policy; owners never change), so the write needs no condition on the game item.
  */
 export async function setRewardTable(deps: Deps, input: RewardTableSave): Promise<RewardTable> {
-  const rewards = [...input.rewards].sort((a, b) => a.rank - b.rank);
+  const rewards = input.rewards.map(({ rank, amount }) => ({ rank, amount: BigInt(amount) })).sort((a, b) => a.rank - b.rank);
   const updated_at = deps.now().toISOString();
   await deps.db.send(
     new PutCommand({
@@ -29,7 +35,7 @@ export async function setRewardTable(deps: Deps, input: RewardTableSave): Promis
       Item: { ...rewardTableKey(input.game_code), type: 'reward_table', game_code: input.game_code, board: input.board, rewards, updated_at },
     }),
   );
-  return { game_code: input.game_code, board: input.board, rewards, updated_at };
+  return { game_code: input.game_code, board: input.board, rewards: shownRows(rewards), updated_at };
 }
 
 /** The table of one of the caller's games (checked by the authorization layer); an empty table while none is set. */
@@ -37,6 +43,6 @@ export async function rewardTableOf(deps: Deps, game: string): Promise<RewardTab
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: rewardTableKey(game), ConsistentRead: true }));
   const table = out.Item as StoredRewardTable | undefined;
   return table
-    ? { game_code: game, board: table.board, rewards: table.rewards, updated_at: table.updated_at }
+    ? { game_code: game, board: table.board, rewards: shownRows(table.rewards), updated_at: table.updated_at }
     : { game_code: game, board: 'wins', rewards: [], updated_at: null };
 }
