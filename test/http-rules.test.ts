@@ -192,7 +192,7 @@ describe('unknown routes', () => {
     expect(merchantPath.body).toEqual({ code: 404, message: expect.any(String), data: null });
     const accountPath = await call(app, 'POST', `${base}/account/nope`);
     expect(accountPath.body).toEqual({ statusCode: 404, message: expect.any(String) });
-    const heroPath = await call(app, 'GET', '/hero-testing/heroes');
+    const heroPath = await call(app, 'GET', '/hero-testing/nope');
     expect(heroPath.body).toEqual({ message: expect.any(String), statusCode: 404 });
   });
 });

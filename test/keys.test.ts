@@ -294,7 +294,8 @@ describe('npm run admin -- key commands', () => {
     const next = await run(['rotate-signing-key', '--step', 'next', '--from', '-'], generated.stdout);
     const ring1 = parseTokenKeys(next.stdout);
     expect(ring1.current).toEqual(ring0.current);
-    expect(ring1.next).toBeDefined();
+    expect(ring1.next).toMatchObject({ kid: expect.any(String), d: expect.any(String) });
+    expect(ring1.next!.kid).not.toBe(ring0.current.kid);
     expect(next.stderr).toContain(`next ${ring1.next!.kid}`);
     for (const key of [ring0.current, ring1.next!]) expect(next.stderr).not.toContain(key.d);
 

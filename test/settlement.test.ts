@@ -141,6 +141,7 @@ describe('settleSeason', () => {
       achievement: 30,
       reward_amount: 1000,
       status: 0,
+      reward_amount_base: '1000',
     });
     // Ids are one block of consecutive integers.
     const entryIds = body.data.map((e: { id: number }) => e.id).sort((a: number, b: number) => a - b);
@@ -412,7 +413,7 @@ describe('history rank (GET /merchant/games/history/rank)', () => {
       expect(res.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.season_(range|type)/), data: null });
     }
     // A week across New Year keeps the first day's year.
-    expect(parseSeasonRange(1, '2029-12-31-01-06')).toBeDefined();
+    expect(parseSeasonRange(1, '2029-12-31-01-06')).toEqual({ type: 1, start: new Date('2029-12-31T00:00:00.000Z'), end: new Date('2030-01-07T00:00:00.000Z'), range: '2029-12-31-01-06' });
     expect((await historyOf('g', 1, '2029-12-31-01-06')).body.data).toEqual([]);
   });
 });
