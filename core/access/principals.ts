@@ -1,6 +1,7 @@
-import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { merchantKey } from '../merchants/merchants.js';
 import { MerchantStatus } from '../merchants/models.js';
+import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 
 /**
@@ -9,7 +10,7 @@ import type { Deps } from '../platform/deps.js';
  * - the merchant item `MERCHANT#<accountId>` (status);
  * - the revocation item `REVOKE#<accountId>`, sk `TOKENS`: `consoleBefore` and `serverBefore`, epoch seconds.
  *   A token issued at or before that second is refused (401). Revoking never changes a key.
- * One BatchGet reads both.
+ * One BatchGet reads both (core/platform/batch.ts: read completely, or 503).
  *
  * Reads are remembered per process for STATE_TTL_MS, except for operations that move value, which read the
  * state fresh (strongly consistent) on every call: a suspension or revocation stops value moving at once and
@@ -34,11 +35,7 @@ export async function principalState(deps: Pick<Deps, 'db' | 'table' | 'now'>, a
   const now = deps.now().getTime();
   const cached = remembered.get(key);
   if (!fresh && cached && now - cached.at < STATE_TTL_MS) return cached.state;
-  const keys = [merchantKey(accountId), revocationKey(accountId)];
-  const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys, ConsistentRead: true } } }));
-  const items = out.Responses?.[deps.table] ?? [];
-  const merchant = items.find((item) => item.pk === keys[0]!.pk);
-  const revocation = items.find((item) => item.pk === keys[1]!.pk);
+  const [merchant, revocation] = await readItems(deps, [merchantKey(accountId), revocationKey(accountId)]);
   const state: PrincipalState = {
     suspended: merchant?.status === MerchantStatus.suspended,
     consoleBefore: Number(revocation?.consoleBefore ?? 0),

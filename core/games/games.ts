@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { readItems } from '../platform/batch.js';
 import { queryItems } from '../platform/query.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
@@ -186,13 +187,11 @@ export async function listAllGames(deps: Deps, page: number, pageSize: number) {
   };
 }
 
+/** The merchants of a page's games (eventually consistent: a catalogue read), 100 per BatchGetItem. */
 async function merchantsByAccount(deps: Deps, accountIds: string[]): Promise<Map<string, Merchant>> {
   const found = new Map<string, Merchant>();
-  let keys = accountIds.map(merchantKey);
-  while (keys.length > 0) {
-    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys } } }));
-    for (const item of out.Responses?.[deps.table] ?? []) found.set(item.account_id as string, item as Merchant);
-    keys = (out.UnprocessedKeys?.[deps.table]?.Keys as typeof keys | undefined) ?? [];
+  for (const item of await readItems(deps, accountIds.map(merchantKey), { consistent: false })) {
+    if (item) found.set(item.account_id as string, item as Merchant);
   }
   return found;
 }

@@ -1,3 +1,4 @@
+import { BATCH_READ_BUSY } from '../platform/batch.js';
 import { jsonBodyErrors } from './json-body.js';
 import type { AuthRule, OperationSpec, Ownership } from './operation.js';
 
@@ -41,8 +42,8 @@ type ErrorStatus = keyof OperationSpec['errors'];
 /**
  * Every error an operation can answer: what its route table entry lists, plus what the platform adds: a JSON
  * body's 413 and 415 (core/http/json-body.ts), and what its policy makes the authorization layer answer (a
- * revoked token, a suspended merchant, a named record that does not exist or is another's). The reference
- * documents exactly these.
+ * revoked token, a suspended merchant, a named record that does not exist or is another's; the 503 of the batch
+ * read of a console or server account's state, core/platform/batch.ts). The reference documents exactly these.
  */
 export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
   const causes = new Map<ErrorStatus, string[]>();
@@ -61,6 +62,7 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     if (merchantKinds.length > 0) {
       add(401, `a ${merchantKinds.join(' or ')} token revoked by its account`);
       if (!op.auth.whileSuspended) add(403, 'the merchant is suspended');
+      add(503, BATCH_READ_BUSY);
     }
     for (const rule of op.auth.owns) {
       if (rule.rule === 'self') add(403, `${rule.field.split('.')[1]} is not the signed-in player`);

@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
@@ -75,22 +76,10 @@ export interface BindingState {
 
 type Key = { pk: string; sk: string };
 
-/** Reads the user, the address and `extraKeys` (e.g. the sign-in nonce) in one BatchGetItem. */
+/** Reads the user, the address and `extraKeys` (e.g. the sign-in nonce) in one BatchGetItem (read completely, or 503). */
 export async function readBinding(deps: Deps, uid: string, address: string, extraKeys: Key[] = []): Promise<BindingState> {
-  const keys = [userKey(uid), walletKey(address), ...extraKeys];
-  const found: Record<string, unknown>[] = [];
-  let pending: Key[] = keys;
-  while (pending.length > 0) {
-    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: true } } }));
-    found.push(...(out.Responses?.[deps.table] ?? []));
-    pending = (out.UnprocessedKeys?.[deps.table]?.Keys as Key[] | undefined) ?? [];
-  }
-  const same = (item: Record<string, unknown>, key: Key) => item.pk === key.pk && item.sk === key.sk;
-  return {
-    user: found.find((item) => same(item, userKey(uid))),
-    wallet: found.find((item) => same(item, walletKey(address))),
-    extra: extraKeys.map((key) => found.find((item) => same(item, key))).filter((item) => item !== undefined),
-  };
+  const [user, wallet, ...extra] = await readItems(deps, [userKey(uid), walletKey(address), ...extraKeys]);
+  return { user, wallet, extra: extra.filter((item) => item !== undefined) };
 }
 
 /**

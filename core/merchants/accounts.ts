@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, conflict, unauthorized } from '../platform/errors.js';
 import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.js';
@@ -147,33 +148,25 @@ function windowOf(now: Date) {
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const secondsUntil = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 
-/** The account and the three counters in one request. */
+/** The account and the three counters in one request (core/platform/batch.ts: read completely, or 503). */
 async function readThrottle(deps: Deps, email: string, source: string, now: Date): Promise<ThrottleState> {
   const window = windowOf(now);
   const windowName = window.start.toISOString();
-  const keys = {
-    account: accountKey(email),
-    pair: pairKey(email, source),
-    accountWindow: accountWindowKey(email, windowName),
-    sourceWindow: sourceWindowKey(source, windowName),
-  };
-  const found = new Map<string, Record<string, unknown>>();
-  let pending: Record<string, unknown>[] = Object.values(keys);
-  for (let round = 0; pending.length > 0; round++) {
-    if (round === 5) throw new AppError(503, 'sign-in is busy; try again shortly');
-    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: true } } }));
-    for (const item of out.Responses?.[deps.table] ?? []) found.set(`${item.pk}|${item.sk}`, item);
-    pending = out.UnprocessedKeys?.[deps.table]?.Keys ?? [];
-  }
-  const get = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
-  const pair = get(keys.pair) as PairItem | undefined;
+  const [accountItem, pairItem, accountWindow, sourceWindow] = await readItems(deps, [
+    accountKey(email),
+    pairKey(email, source),
+    accountWindowKey(email, windowName),
+    sourceWindowKey(source, windowName),
+  ]);
+  const account = accountItem as AccountItem | undefined;
+  const pair = pairItem as PairItem | undefined;
   const remembered = pair?.lastFailureAt !== undefined && now.getTime() - Date.parse(pair.lastFailureAt) < loginThrottle.pairMemorySeconds * 1000;
   return {
-    account: get(keys.account) as AccountItem | undefined,
+    account,
     pair,
     failures: remembered ? Number(pair?.failures ?? 0) : 0,
-    accountFailures: Number(get(keys.accountWindow)?.failures ?? 0),
-    sourceFailures: Number(get(keys.sourceWindow)?.failures ?? 0),
+    accountFailures: Number(accountWindow?.failures ?? 0),
+    sourceFailures: Number(sourceWindow?.failures ?? 0),
     window,
     known: pair?.lastSuccessAt !== undefined && now.getTime() - Date.parse(pair.lastSuccessAt) < loginThrottle.knownSourceSeconds * 1000,
   };

@@ -1,9 +1,9 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { paymentsOfTransaction } from '../chain/payments.js';
 import { canonicalType } from '../chain/source.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import type { AccountRecord } from '../identity/models.js';
+import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
@@ -25,12 +25,8 @@ import { findOrder, type StoredOrder } from './orders.js';
  */
 export async function completeOrder(deps: Deps, uid: string, input: z.infer<typeof OrderCompleteBody>): Promise<AccountRecord> {
   const { orderId, transactionId } = input;
-  const read = await deps.db.send(
-    new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: [orderKey(orderId), userKey(uid)], ConsistentRead: true } } }),
-  );
-  const items = read.Responses?.[deps.table] ?? [];
-  const order = items.find((item) => item.pk === orderKey(orderId).pk) as StoredOrder | undefined;
-  const account = items.find((item) => item.pk === userKey(uid).pk);
+  const [orderItem, account] = await readItems(deps, [orderKey(orderId), userKey(uid)]);
+  const order = orderItem as StoredOrder | undefined;
   if (!order || order.user_id !== uid || !account) throw notFound(`orderId: the caller has no order ${orderId}`);
   const answer = toAccountRecord(account);
 

@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentsOfPayer } from '../chain/payments.js';
 import { findAccount } from '../identity/accounts.js';
+import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 import { notFound } from '../platform/errors.js';
 import { OrderStatus } from './models.js';
@@ -54,12 +55,9 @@ export async function depositAddress(deps: Deps, uid: string, projectName: strin
 
 /** The project and the caller's named order of it, in one BatchGetItem. */
 async function projectAndOrder(deps: Deps, uid: string, projectName: string, orderId: number) {
-  const out = await deps.db.send(
-    new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: [projectKey(projectName), orderKey(orderId)], ConsistentRead: true } } }),
-  );
-  const items = out.Responses?.[deps.table] ?? [];
-  const project = items.find((item) => item.pk === projectKey(projectName).pk) as StoredProject | undefined;
-  const order = items.find((item) => item.pk === orderKey(orderId).pk) as StoredOrder | undefined;
+  const [projectItem, orderItem] = await readItems(deps, [projectKey(projectName), orderKey(orderId)]);
+  const project = projectItem as StoredProject | undefined;
+  const order = orderItem as StoredOrder | undefined;
   if (!order || order.user_id !== uid || order.project_name !== projectName) {
     throw notFound(`orderId: the caller has no order ${orderId} of project ${projectName}`);
   }
@@ -91,8 +89,9 @@ export async function deposits(deps: Deps, uid: string, page: number, pageSize: 
   const ids = [...new Set(records.map((r) => orderIdOfBill(r.bill_no)).filter((id): id is number => id !== undefined))];
   const orders = new Map<number, StoredOrder>();
   if (ids.length > 0) {
-    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: ids.map(orderKey) } } }));
-    for (const item of out.Responses?.[deps.table] ?? []) orders.set(item.id as number, item as StoredOrder);
+    // A page of payments names at most pageSize (<= 100) orders; eventually consistent, like the payments' index.
+    const items = (await readItems(deps, ids.map(orderKey), { consistent: false })) as (StoredOrder | undefined)[];
+    for (const item of items) if (item) orders.set(item.id, item);
   }
   return {
     data: records.map((record) => {

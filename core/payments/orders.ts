@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { findAccount, userKey } from '../identity/accounts.js';
+import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict, forbidden, notFound } from '../platform/errors.js';
@@ -60,13 +61,9 @@ export async function findOrder(deps: Deps, id: number): Promise<StoredOrder | u
  */
 export async function createRechargeOrder(deps: Deps, uid: string, input: z.infer<typeof RechargeOrderBody>): Promise<PayOrder> {
   if (input.userId !== uid) throw forbidden('userId: not the signed-in user');
-  const keys = [projectKey(input.project), levelKey(input.project, input.level), userKey(uid)];
-  const read = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys, ConsistentRead: true } } }));
-  const items = read.Responses?.[deps.table] ?? [];
-  const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
-  const project = find(keys[0]!) as StoredProject | undefined;
-  const level = find(keys[1]!) as StoredLevel | undefined;
-  const account = find(keys[2]!);
+  const [projectItem, levelItem, account] = await readItems(deps, [projectKey(input.project), levelKey(input.project, input.level), userKey(uid)]);
+  const project = projectItem as StoredProject | undefined;
+  const level = levelItem as StoredLevel | undefined;
   if (!project || project.status !== 1) throw notFound(`project: no project ${input.project} on sale`);
   if (!level || level.status !== 1) throw notFound(`level: project ${input.project} has no level ${input.level} on sale`);
   if (level.priceId !== input.priceId) throw conflict(`priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);

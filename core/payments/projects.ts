@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
+import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
@@ -115,11 +116,8 @@ export async function updateProject(deps: Deps, caller: TokenClaims, input: z.in
 /** Creates a level, or changes the price and tickets of an existing one (it keeps its priceId). */
 export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
   // The project (for its owner, coin and precision) and the level share a partition: one read for both.
-  const keys = [projectKey(input.project_name), levelKey(input.project_name, input.level)];
-  const read = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: keys, ConsistentRead: true } } }));
-  const items = read.Responses?.[deps.table] ?? [];
-  const project = items.find((item) => item.sk === keys[0]!.sk) as StoredProject | undefined;
-  const existing = items.find((item) => item.sk === keys[1]!.sk);
+  const [projectItem, existing] = await readItems(deps, [projectKey(input.project_name), levelKey(input.project_name, input.level)]);
+  const project = projectItem as StoredProject | undefined;
   // The authorization layer checked the project is the caller's (the route's policy); it is read for its coin.
   if (!project) throw notFound(`project_name: no project ${input.project_name}`);
   const level: StoredLevel = {

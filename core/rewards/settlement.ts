@@ -1,7 +1,8 @@
-import { BatchGetCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { boardTop } from '../rankings/boards.js';
 import { requireGame } from '../games/games.js';
 import { userKey } from '../identity/accounts.js';
+import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
@@ -10,6 +11,7 @@ import { openSeasonKey } from '../rankings/keys.js';
 import { SeasonType, seasonOf, type Season } from '../rankings/seasons.js';
 import { historyEntryKey, historyIndexKeys, rewardTableKey, settledKey } from './keys.js';
 import { HistoryStatus, type HistoryEntry, type SettlementResult } from './models.js';
+import { toBigInt } from '../shared/amounts.js';
 import type { StoredRewardTable } from './table.js';
 
 /**
@@ -79,7 +81,7 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
   const now = deps.now().toISOString();
   const rewards = table?.rewards ?? [];
   const amountOf = new Map(rewards.map((row) => [row.rank, row.amount]));
-  let entries: HistoryEntry[] = [];
+  let entries: StoredHistoryEntry[] = [];
   /** The board's display name of each entry's player (kept on the item, not part of the seed's entry). */
   let names: string[] = [];
   if (table && rewards.length > 0) {
@@ -103,7 +105,7 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
       wallet_address: player.wallet ?? wallets.get(player.playerId) ?? '',
       rank: i + 1,
       achievement: player.score,
-      reward_amount: amountOf.get(i + 1) ?? 0,
+      reward_amount: amountOf.has(i + 1) ? toBigInt(amountOf.get(i + 1)) : 0n,
       status: HistoryStatus.unclaimed,
     }));
     names = players.map((player) => player.name);
@@ -149,6 +151,9 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
   return resultOf(game, season, markerItem, true);
 }
 
+/** A history entry as stored: the seed's fields, with the reward a DynamoDB number of any size (amounts.ts). */
+type StoredHistoryEntry = Omit<HistoryEntry, 'reward_amount' | 'reward_amount_base'> & { reward_amount: bigint };
+
 interface Marker {
   board: string | null;
   entries: number;
@@ -168,31 +173,17 @@ const resultOf = (game: string, season: Season, marker: Marker, settledNow: bool
 /** The reward table and the season's settled marker, in one BatchGetItem. */
 async function readTableAndMarker(deps: SettleDeps, game: string, season: Season) {
   const keys = [rewardTableKey(game), settledKey(game, season), openSeasonKey(game, season)];
-  const found = await batchGet(deps, keys);
-  const has = (key: { pk: string; sk: string }) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
-  return {
-    table: has(keys[0]!) as StoredRewardTable | undefined,
-    marker: has(keys[1]!) as Marker | undefined,
-    open: has(keys[2]!) !== undefined,
-  };
+  const [table, marker, open] = await readItems(deps, keys);
+  return { table: table as StoredRewardTable | undefined, marker: marker as Marker | undefined, open: open !== undefined };
 }
 
-/** The wallet addresses of players that are platform users with an account (USER#<uid>), in one BatchGetItem. */
+/** The wallet addresses of players that are platform users with an account (USER#<uid>), 100 per BatchGetItem. */
 async function accountWallets(deps: SettleDeps, playerIds: string[]): Promise<Map<string, string>> {
-  if (playerIds.length === 0) return new Map();
-  const found = await batchGet(deps, playerIds.map(userKey));
-  return new Map(found.filter((item) => typeof item.wallet_address === 'string' && item.wallet_address !== '').map((item) => [item.uid as string, item.wallet_address as string]));
-}
-
-async function batchGet(deps: SettleDeps, keys: { pk: string; sk: string }[]): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  let pending = keys;
-  while (pending.length > 0) {
-    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: true } } }));
-    found.push(...(out.Responses?.[deps.table] ?? []));
-    pending = (out.UnprocessedKeys?.[deps.table]?.Keys as typeof keys | undefined) ?? [];
+  const wallets = new Map<string, string>();
+  for (const item of await readItems(deps, playerIds.map(userKey))) {
+    if (item && typeof item.wallet_address === 'string' && item.wallet_address !== '') wallets.set(item.uid as string, item.wallet_address);
   }
-  return found;
+  return wallets;
 }
 
 /** A block of `count` history ids from one counter `ADD` (ids are unique, not dense: a losing run wastes its block). */

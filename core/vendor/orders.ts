@@ -9,7 +9,7 @@ import type { TokenClaims } from '../platform/tokens.js';
 import { debitItems } from '../tickets/balances.js';
 import { findGoods, goodsKey, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
-import { readItems } from './reads.js';
+import { readItems } from '../platform/batch.js';
 import { ownedRecord } from '../access/records.js';
 
 /**

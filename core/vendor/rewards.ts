@@ -10,7 +10,7 @@ import { conflict, notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import type { RewardBody } from './models.js';
-import { readItems } from './reads.js';
+import { readItems } from '../platform/batch.js';
 
 /**
  * vendor_reward: a merchant's server pays a user a reward in tickets. The credit (ledger entry

@@ -1,7 +1,14 @@
+import { BATCH_READ_BUSY } from '../../core/platform/batch.js';
+
 /** Error causes several route tables share (the reference shows them per operation). */
 export const merchantToken = { 401: 'no token, or an invalid or expired merchant token' } as const;
 export const platformToken = { 401: 'no token, or an invalid or expired platform token' } as const;
 export const serverToken = { 401: 'no token, or an invalid or expired server token' } as const;
+/**
+ * An operation whose handler batch-reads (core/platform/batch.ts). Console and server token operations need not
+ * list it: their account state is a batch read, which core/http/policy-text.ts errorsOf adds for all of them.
+ */
+export const batchRead = { 503: BATCH_READ_BUSY } as const;
 
 /** addWin and submitgamescore: a report of a game's results. */
 export const scoreReportErrors = {

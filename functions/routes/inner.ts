@@ -12,7 +12,7 @@ import { innerVendorOps } from './vendor.js';
 import { innerRewardOps } from './rewards.js';
 import { innerAccessOps } from './access.js';
 import { innerStrandedOps } from './stranded.js';
-import { merchantToken, scoreReportErrors } from './errors.js';
+import { batchRead, merchantToken, scoreReportErrors } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
 
@@ -188,6 +188,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
       400: 'uuid, address or signature malformed',
       401: 'no live nonce for the address, or the signature is not by the address over that nonce',
       409: 'the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts',
+      ...batchRead,
     },
   },
   chainwallet_token: {

@@ -21,7 +21,7 @@ import {
   TicketsQuery,
 } from '../../core/payments/models.js';
 import { payVendorOps } from './vendor.js';
-import { platformToken } from './errors.js';
+import { batchRead, platformToken } from './errors.js';
 
 const playerOrServer = { 401: 'no platform or server token, or an invalid or expired one', 403: "another user's tickets, or a project of another merchant" } as const;
 
@@ -69,6 +69,7 @@ export const payRoutes = defineGroup('pay', 'main', {
       403: 'userId is not the caller',
       404: 'no such project or level on sale, prevId names no order of the caller, or the caller has no wallet account',
       409: 'priceId or amount differ from the level, or prevId is not pending',
+      ...batchRead,
     },
   },
   getDepositaddress: {
@@ -82,7 +83,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     status: 200,
     envelope: 'data',
     response: DepositAddress,
-    errors: { 400: 'project missing or malformed', ...platformToken, 404: 'no such project, or no such order of the caller' },
+    errors: { 400: 'project missing or malformed', ...platformToken, 404: 'no such project, or no such order of the caller', ...batchRead },
   },
   orderComplete: {
     name: 'user/orderComplete',
@@ -101,6 +102,7 @@ export const payRoutes = defineGroup('pay', 'main', {
       ...platformToken,
       404: 'no such order of the caller, or no payment in that transaction',
       409: 'the transaction pays another bill, amount or address; it completed another order; or the order is not pending',
+      ...batchRead,
     },
   },
   user_deposit: {
@@ -113,7 +115,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     status: 200,
     envelope: 'paged',
     response: z.array(z.object({ payment: VendorPaymentEvent, order: z.nullable(PayOrder) })),
-    errors: { 400: 'page or pageSize out of range', ...platformToken },
+    errors: { 400: 'page or pageSize out of range', ...platformToken, ...batchRead },
   },
   coins: {
     name: 'game/pay/coins',

@@ -3,7 +3,7 @@ import { allow, open, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { Params, SavedParams, SocialBindBody, SocialBinding, SocialQuery, SocialUser, ZkInfo } from '../../core/identity/models.js';
 import { Credentials, LoginResult } from '../../core/merchants/models.js';
-import { platformToken } from './errors.js';
+import { batchRead, platformToken } from './errors.js';
 
 /** The withoutkey group (API.md "outer and withoutkey"): operations callable without a token. */
 export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
@@ -18,7 +18,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     status: 200,
     envelope: 'merchant',
     response: LoginResult,
-    errors: { 400: 'email or password missing or malformed', 401: 'email or password is wrong', 429: 'too many failed sign-ins from this address (exponential back-off) or, from addresses the account does not know, to this account or from this address overall; Retry-After says when to try again (docs/security.md "Login throttling")' },
+    errors: { 400: 'email or password missing or malformed', 401: 'email or password is wrong', 429: 'too many failed sign-ins from this address (exponential back-off) or, from addresses the account does not know, to this account or from this address overall; Retry-After says when to try again (docs/security.md "Login throttling")', ...batchRead },
   },
   query_social_bind: {
     name: 'query social bind',

@@ -1,0 +1,70 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from './deps.js';
+import { AppError } from './errors.js';
+
+/**
+ * The one way the platform reads several items by key: BatchGetItem, read completely.
+ *
+ * DynamoDB answers a BatchGetItem with the items it read and, under throttling (or past 16 MB), the keys it did
+ * not read as `UnprocessedKeys`: not an error, so a caller that ignores them takes a missing item for an absent
+ * one (a user without an account, a merchant that is not suspended). Here:
+ * - keys are deduplicated (BatchGetItem refuses a key twice) and sent 100 per request (its limit), the requests
+ *   in parallel;
+ * - a request's unprocessed keys are asked again after an exponential back-off with full jitter (AWS's advice
+ *   for batch operations: retries of many callers spread out instead of arriving together), at most
+ *   RETRIES times;
+ * - keys still unprocessed then make the request fail with `busy()`: 503 with Retry-After, nothing decided
+ *   on a partial read. Every operation that batch-reads lists that 503 (docs/api.md).
+ * A read that every key answers costs one request per 100 keys, as a bare BatchGetItem does (the bench counts it).
+ */
+
+export type ItemKey = { pk: string; sk: string };
+export type Item = Record<string, unknown>;
+
+/** BatchGetItem's limit of keys per request. */
+export const BATCH_GET_LIMIT = 100;
+/** Rounds of unprocessed keys asked again before the read gives up (503). */
+export const RETRIES = 5;
+/** The back-off before retry n (1-based) is a random pause in [0, BASE_PAUSE_MS * 2^n): at most 1.24 s in all. */
+const BASE_PAUSE_MS = 20;
+/** What a caller is told to wait before trying again, in seconds. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** The cause every operation that batch-reads lists for its 503 (the route tables, core/http/policy-text.ts). */
+export const BATCH_READ_BUSY = 'the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again';
+
+/** The 503 of a batch read that could not be completed. */
+export const busy = () =>
+  new AppError(503, 'the table is busy: some items could not be read; try again shortly', { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+
+const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
+
+/**
+ * The items of `keys`, in the order of `keys`, undefined where there is none. Strongly consistent unless
+ * `consistent: false` (catalogue reads where a moment's staleness is fine and half the read cost is welcome).
+ */
+export async function readItems(
+  deps: Pick<Deps, 'db' | 'table'>,
+  keys: readonly ItemKey[],
+  options: { consistent?: boolean } = {},
+): Promise<(Item | undefined)[]> {
+  const distinct = [...new Map(keys.map((key) => [idOf(key), { pk: key.pk, sk: key.sk }])).values()];
+  const chunks: ItemKey[][] = [];
+  for (let start = 0; start < distinct.length; start += BATCH_GET_LIMIT) chunks.push(distinct.slice(start, start + BATCH_GET_LIMIT));
+  const found = new Map<string, Item>();
+  await Promise.all(chunks.map((chunk) => readChunk(deps, chunk, options.consistent ?? true, found)));
+  return keys.map((key) => found.get(idOf(key)));
+}
+
+async function readChunk(deps: Pick<Deps, 'db' | 'table'>, keys: ItemKey[], consistent: boolean, found: Map<string, Item>) {
+  let pending: ItemKey[] = keys;
+  for (let retry = 0; pending.length > 0; retry++) {
+    if (retry > RETRIES) throw busy();
+    if (retry > 0) await pause(retry);
+    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: consistent } } }));
+    for (const item of out.Responses?.[deps.table] ?? []) found.set(idOf(item as ItemKey), item);
+    pending = (out.UnprocessedKeys?.[deps.table]?.Keys as ItemKey[] | undefined) ?? [];
+  }
+}
+
+const pause = (retry: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * BASE_PAUSE_MS * 2 ** retry));
