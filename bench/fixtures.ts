@@ -57,7 +57,7 @@ export const rechargeBody = (shop: Shop, player: Player, prevId = -1) => ({
   priceId: shop.level.priceId,
   prevId,
   level: 1,
-  amount: LEVEL_PRICE,
+  amount: String(LEVEL_PRICE),
 });
 
 /** A shop, a player with a wallet account, and the player's pending recharge order of level 1. */

@@ -1,10 +1,13 @@
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { bcs } from '@mysten/sui/bcs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
+import { storePaymentEvent } from '../core/chain/payments.js';
+import { balanceOf } from '../core/tickets/balances.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
-import { accountWithToken } from './support/merchants.js';
-import { playerWithTokens } from './support/payments.js';
+import { accountWithToken, merchantWithToken } from './support/merchants.js';
+import { playerWithTokens, randomDigest } from './support/payments.js';
 import { claimableGame, pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 
 /**
@@ -92,5 +95,80 @@ describe('reward tables and history entries', () => {
     const res = await rawCall('POST', '/merchant/games/rewards', game.owner.token, `{"game_code":"${game.code}","rewards":[{"rank":${TWO_53_PLUS_1},"amount":1}]}`);
     expect(res.status, res.text).toBe(400);
     expect(JSON.parse(res.text).message).toMatch(/^body\.rewards\.0\.rank: /);
+  });
+});
+
+describe('price levels, recharge orders and orderComplete', () => {
+  /** A project of an 18-decimal coin (0.01 of it is 10^16 base units, past 2^53) and a player. */
+  async function shop() {
+    const owner = await merchantWithToken(deps);
+    const project = await call(app, 'POST', `${base}/merchant/projects`, {
+      token: owner.token,
+      body: { project_name: `wide-${randomDigest().slice(0, 10)}`, receive_address: Ed25519Keypair.generate().toSuiAddress(), coin_type: '0xe18::coin::E18', precison: 18 },
+    });
+    expect(project.status, JSON.stringify(project.body)).toBe(200);
+    const player = await playerWithTokens(deps);
+    const saveLevel = (level: number, amount: string) =>
+      rawCall('POST', '/merchant/projects/levels', owner.token, `{"project_name":"${project.body.data.project_name}","level":${level},"amount":${amount},"tickets":7}`);
+    const recharge = (priceId: number, level: number, amount: string) =>
+      rawCall('POST', '/account/user/rechargeOrder', player.platform, `{"userId":"${player.uid}","project":"${project.body.data.project_name}","priceId":${priceId},"prevId":-1,"level":${level},"amount":${amount}}`);
+    return { project: project.body.data as { project_name: string; receive_address: string }, player, saveLevel, recharge };
+  }
+
+  it.each([
+    ['2^53 + 1 as a JSON integer', 1, TWO_53_PLUS_1, '0.009007199254740993'],
+    ["u64's maximum as decimal text", 2, `"${U64_MAX}"`, '18.446744073709551615'],
+  ])('a level priced at %s is ordered and completed at exactly that price', async (_what, levelNo, literal, coins) => {
+    const { project, player, saveLevel, recharge } = await shop();
+    const exact = literal.replaceAll('"', '');
+    const saved = await saveLevel(levelNo, literal);
+    expect(saved.status, saved.text).toBe(200);
+    const level = JSON.parse(saved.text).data as { priceId: number; amount: string; amount_base: string };
+    expect(level).toMatchObject({ amount: coins, amount_base: exact });
+    const listed = await call(app, 'GET', `${base}/account/user/project/level`, { query: { project: project.project_name } });
+    expect(listed.body.data).toEqual([expect.objectContaining({ level: levelNo, amount: coins, amount_base: exact })]);
+
+    // The neighbour a double would round to is a changed price: 409, nothing written.
+    const rounded = (BigInt(exact) - 1n).toString();
+    const before = await itemCount(deps);
+    const wrong = await recharge(level.priceId, levelNo, rounded);
+    expect(wrong.status, wrong.text).toBe(409);
+    expect(JSON.parse(wrong.text).message).toContain(`is ${exact} base units`);
+    expect(await itemCount(deps)).toBe(before);
+
+    const ordered = await recharge(level.priceId, levelNo, literal);
+    expect(ordered.status, ordered.text).toBe(200);
+    const order = JSON.parse(ordered.text) as { id: number; bill_no: string; amount: string; amount_base: string };
+    expect(order).toMatchObject({ amount: coins, amount_base: exact });
+
+    // A payment one base unit short is refused; the exact amount completes the order.
+    const pay = async (amount: string) => {
+      const digest = randomDigest();
+      await storePaymentEvent(deps, {
+        type: '0xfeed::pay::PaymentEvent',
+        txDigest: digest,
+        eventSeq: '0',
+        sender: player.address,
+        parsedJson: { bill_no: order.bill_no, amount, from: player.address, to: project.receive_address, coin_type: '0xe18::coin::E18' },
+      });
+      return call(app, 'POST', `${base}/account/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } });
+    };
+    const short = await pay(rounded);
+    expect(short.status, JSON.stringify(short.body)).toBe(409);
+    expect(short.body.message).toContain(`order ${order.id} costs ${exact}`);
+    const done = await pay(exact);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(await balanceOf(deps, { uid: player.uid, projectName: project.project_name, level: levelNo })).toBe(7);
+    const coinsList = await call(app, 'GET', `${base}/account/game/pay/coins`, { token: player.platform });
+    expect(coinsList.body.data).toEqual([expect.objectContaining({ id: order.id, amount: coins, amount_base: exact, status: 1 })]);
+  });
+
+  it('refuses a price past u64 or in any other spelling with a 400 naming body.amount', async () => {
+    const { saveLevel } = await shop();
+    for (const literal of ['18446744073709551616', '"18446744073709551616"', '0', '-5', '"1e3"', '2.5']) {
+      const res = await saveLevel(1, literal);
+      expect(res.status, literal).toBe(400);
+      expect(JSON.parse(res.text).message, literal).toMatch(/^body\.amount: expected an integer from 1 to 18446744073709551615/);
+    }
   });
 });

@@ -86,7 +86,7 @@ describe('with the real conflict rule, many players at once', () => {
     const projectName = shop.project.project_name;
     const purchases = await inBatches(50, 25, async () => {
       const player = await playerWithTokens(deps);
-      const order = await createRechargeOrder(deps, player.uid, { userId: player.uid, project: projectName, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 });
+      const order = await createRechargeOrder(deps, player.uid, { userId: player.uid, project: projectName, priceId: shop.level.priceId, prevId: -1, level: 1, amount: '1500000000' });
       const digest = randomDigest();
       await storePaymentEvent(deps, {
         type: '0xfeed::pay::PaymentEvent',

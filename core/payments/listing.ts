@@ -49,7 +49,7 @@ export async function depositAddress(deps: Deps, uid: string, projectName: strin
     coin_type: project.coin_type,
     precison: project.precison,
     payment_function: deps.chain?.config.paymentFunction ?? null,
-    order: order ? { id: order.id, bill_no: order.bill_no, amount: toPayOrder(order).amount, status: order.status } : null,
+    order: order ? { id: order.id, bill_no: order.bill_no, amount: toPayOrder(order).amount, amount_base: toPayOrder(order).amount_base, status: order.status } : null,
   };
 }
 

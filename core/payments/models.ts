@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { intParam, paging, text } from '../shared/fields.js';
 import { suiAddress, userId } from '../identity/models.js';
+import { baseUnits } from '../shared/amounts.js';
 
 /** Pay order `status` (API.md): 0 pending, 1 paid, 2 cancelled (replaced or expired), 3 refunded. */
 export const OrderStatus = { pending: 0, paid: 1, cancelled: 2, refunded: 3 } as const;
@@ -44,13 +45,18 @@ export const ProjectUpdate = z.lazy(() => z.object({
   status: z.optional(z.int().check(z.minimum(0), z.maximum(1))),
 }));
 
-/** A price level of a project: pay `amount` (base units, shown as decimal text) and get `tickets`. */
+/**
+ * A price level of a project: pay `amount` and get `tickets`. `amount` is the price in coins, as decimal text
+ * with `precison` decimals (`0.5`); `amount_base` the same price in base units (`500000000`), what rechargeOrder's
+ * `amount` must be.
+ */
 export const PriceLevel = z.lazy(() => z.object({
   priceId: z.int(),
   project_id: z.int(),
   project_name: z.string(),
   level: z.int(),
   amount: z.string(),
+  amount_base: z.string(),
   coin_type: z.string(),
   precison: z.int(),
   tickets: z.int(),
@@ -61,20 +67,24 @@ export type PriceLevel = z.infer<typeof PriceLevel>;
 export const LevelSave = z.lazy(() => z.object({
   project_name: projectName,
   level,
-  /** The price in the coin's base units (an integer: 1 SUI = 10^9). */
-  amount: positiveInt,
+  /** The price in the coin's base units (1 SUI = 10^9), up to u64's maximum, exact (core/shared/amounts.ts). */
+  amount: baseUnits(),
   tickets: positiveInt,
   status: z._default(z.int().check(z.minimum(0), z.maximum(1)), 1),
 }));
 
 export const ProjectQuery = z.lazy(() => z.object({ project: projectName }));
 
-/** The seed's Pay order record (plus bill_no, the reference the payment must carry, and tickets). */
+/**
+ * The seed's Pay order record (plus bill_no, the reference the payment must carry, tickets, and amount_base: the
+ * amount in base units as decimal text, where the seed's `amount` is in coins with `precison` decimals).
+ */
 export const PayOrder = z.object({
   id: z.int(),
   project_id: z.int(),
   deposit_id: z.nullable(z.int()),
   amount: z.string(),
+  amount_base: z.string(),
   wallet_address: z.string(),
   coin_type: z.string(),
   tx_type: z.int(),
@@ -97,8 +107,11 @@ export const RechargeOrderBody = z.lazy(() => z.object({
   /** An earlier pending order of the caller to cancel in the same transaction; negative for none. */
   prevId: z.int(),
   level,
-  /** The level's price in base units, as the client showed it: a changed price is refused, never charged. */
-  amount: positiveInt,
+  /**
+   * The level's price in base units, as the client showed it: a changed price is refused, never charged. Exact up
+   * to u64's maximum: a JSON integer of any size, or decimal text (core/shared/amounts.ts).
+   */
+  amount: baseUnits(),
 }));
 
 export const OrderCompleteBody = z.lazy(() => z.object({
@@ -113,7 +126,7 @@ export const DepositAddress = z.lazy(() => z.object({
   coin_type: z.string(),
   precison: z.int(),
   payment_function: z.nullable(z.string()),
-  order: z.nullable(z.object({ id: z.int(), bill_no: z.string(), amount: z.string(), status: z.int() })),
+  order: z.nullable(z.object({ id: z.int(), bill_no: z.string(), amount: z.string(), amount_base: z.string(), status: z.int() })),
 }));
 
 export const PageQuery = z.lazy(() => z.object(paging));

@@ -8,14 +8,15 @@ import { conflict, forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
+import { toBigInt, type StoredAmount } from '../shared/amounts.js';
 import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
 import { billNoOf, orderKey } from './order-keys.js';
 import { levelKey, projectKey, type StoredLevel, type StoredProject } from './projects.js';
 
 /** An order as stored: the seed's record plus what completing and listing it need. */
-export interface StoredOrder extends Omit<PayOrder, 'amount'> {
-  /** The price in base units, decimal text of the integer. */
-  amount_base: string;
+export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base'> {
+  /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
+  amount_base: StoredAmount;
   project_name: string;
   receive_address: string;
   /** The transaction that paid it, once paid. */
@@ -32,7 +33,8 @@ export function toPayOrder(order: StoredOrder): PayOrder {
     id: order.id,
     project_id: order.project_id,
     deposit_id: order.deposit_id,
-    amount: formatUnits(order.amount_base, order.precison),
+    amount: formatUnits(toBigInt(order.amount_base), order.precison),
+    amount_base: toBigInt(order.amount_base).toString(),
     wallet_address: order.wallet_address,
     coin_type: order.coin_type,
     tx_type: order.tx_type,
@@ -67,8 +69,9 @@ export async function createRechargeOrder(deps: Deps, uid: string, input: z.infe
   if (!project || project.status !== 1) throw notFound(`project: no project ${input.project} on sale`);
   if (!level || level.status !== 1) throw notFound(`level: project ${input.project} has no level ${input.level} on sale`);
   if (level.priceId !== input.priceId) throw conflict(`priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);
-  if (String(input.amount) !== level.amount_base) {
-    throw conflict(`amount: the price of level ${input.level} is ${level.amount_base} base units (${formatUnits(level.amount_base, level.precison)})`);
+  const price = toBigInt(level.amount_base);
+  if (input.amount !== price.toString()) {
+    throw conflict(`amount: the price of level ${input.level} is ${price} base units (${formatUnits(price, level.precison)})`);
   }
   if (!account) throw notFound('userId: the user has no wallet account yet; sign in with a wallet or zkLogin first');
 

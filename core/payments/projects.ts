@@ -8,6 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { formatUnits } from './money.js';
+import { toBigInt, type StoredAmount } from '../shared/amounts.js';
 import type { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from './models.js';
 
 /**
@@ -21,9 +22,9 @@ import type { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } fro
 export interface StoredProject extends Project {
   accountId: string;
 }
-export interface StoredLevel extends Omit<PriceLevel, 'amount'> {
-  /** The price in base units, as decimal text of the integer. */
-  amount_base: string;
+export interface StoredLevel extends Omit<PriceLevel, 'amount' | 'amount_base'> {
+  /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
+  amount_base: StoredAmount;
 }
 
 export const projectKey = (name: string) => ({ pk: `PROJECT#${name}`, sk: 'PROJECT' });
@@ -35,7 +36,8 @@ const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk
 export const toProject = (item: Record<string, unknown>) => strip<Project>(item);
 export function toPriceLevel(item: Record<string, unknown>): PriceLevel {
   const { amount_base, ...level } = strip<StoredLevel>(item);
-  return { ...level, amount: formatUnits(amount_base, level.precison) };
+  const base = toBigInt(amount_base);
+  return { ...level, amount: formatUnits(base, level.precison), amount_base: base.toString() };
 }
 
 export async function createProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectCreate>) {
@@ -125,7 +127,7 @@ export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<
     project_id: project.project_id,
     project_name: project.project_name,
     level: input.level,
-    amount_base: String(input.amount),
+    amount_base: BigInt(input.amount),
     coin_type: project.coin_type,
     precison: project.precison,
     tickets: input.tickets,

@@ -59,6 +59,10 @@ export function baseUnitsJsonSchema(schema: unknown): Record<string, unknown> | 
   };
 }
 
+/** An amount as stored: a DynamoDB number (read as a number, or a bigint past 2^53), or decimal text in items
+ * written before amounts were numbers. Read it with `toBigInt`. */
+export type StoredAmount = number | bigint | string;
+
 /** An amount as the table or the chain holds it (number, bigint or decimal text), as a bigint. */
 export const toBigInt = (value: unknown): bigint => {
   if (typeof value === 'bigint') return value;

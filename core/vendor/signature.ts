@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { OrderStatus } from '../payments/models.js';
 import { formatUnits } from '../payments/money.js';
+import { toBigInt } from '../shared/amounts.js';
 import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict, notFound } from '../platform/errors.js';
@@ -43,7 +44,7 @@ export async function signPaymentRequest(deps: Deps, caller: TokenClaims, billNo
 
   const request: PaymentRequest = {
     bill_no: billNo,
-    amount: order.amount_base as string,
+    amount: toBigInt(order.amount_base).toString(),
     recipient: order.receive_address as string,
     coin_type: moveTypeName(order.coin_type as string),
     expires_at_ms: deps.now().getTime() + PAYMENT_REQUEST_TTL_MS,

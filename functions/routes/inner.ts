@@ -248,7 +248,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     path: '/merchant/projects/levels',
     auth: consoleAuth([owns.project('body.project_name')]),
     summary: "Create or change a price level of the caller's project (extra operation)",
-    description: '`amount` is the price in base units (an integer); `tickets` what one purchase grants. A level keeps its priceId when changed; pending orders keep the price they were made at.',
+    description: '`amount` is the price in base units: an integer up to u64\'s maximum, exact, sent as a JSON integer of any size or as decimal text; the answer gives it in coins (`amount`) and in base units (`amount_base`). `tickets` is what one purchase grants. A level keeps its priceId when changed; pending orders keep the price they were made at.',
     body: LevelSave,
     status: 200,
     envelope: 'merchant',

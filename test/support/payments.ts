@@ -25,7 +25,7 @@ export async function projectWithLevel(deps: Deps, options: { price?: number; ti
   const level = await saveLevel(deps, owner.claims, {
     project_name: project.project_name,
     level: 1,
-    amount: options.price ?? 1_500_000_000,
+    amount: String(options.price ?? 1_500_000_000),
     tickets: options.tickets ?? 100,
     status: 1,
   });
