@@ -7,7 +7,7 @@ import { conflict, forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import { retryPause, transactOrFailedConditions } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { merchantKey, requireMerchant } from '../merchants/merchants.js';
+import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { MerchantStatus, type Merchant } from '../merchants/models.js';
 import type { GameCreate, GameListRecord, GameRecord, GameUpdate } from './models.js';
 
@@ -78,8 +78,12 @@ function toGameListRecord(item: GameItem, merchant: Merchant | undefined): GameL
 
 /** savemerchantgame. The game is live at once if its merchant is active (see setMerchantStatus). */
 export async function createGame(deps: Deps, caller: TokenClaims, input: GameCreate): Promise<GameRecord> {
-  const merchant = await requireMerchant(deps, caller.sub);
+  // The merchant and the code's game in one request: a taken code is refused before an id is taken, so a
+  // refused create writes nothing (a concurrent create of the same code, refused by the put below, wastes one).
+  const [merchantItem, taken] = await readItems(deps, [merchantKey(caller.sub), gameKey(input.code)]);
+  const merchant = merchantOrNotFound(merchantItem);
   if (merchant.status === MerchantStatus.suspended) throw forbidden('merchant is suspended');
+  if (taken) throw conflict(`code: game ${input.code} exists already`);
   const id = await nextGameId(deps);
   const now = deps.now().toISOString();
   const live = merchant.status === MerchantStatus.active;

@@ -24,8 +24,9 @@ const toMerchant = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, ...mer
   merchant as unknown as Merchant;
 
 export async function createMerchant(deps: Deps, owner: TokenClaims, input: MerchantPayload): Promise<Merchant> {
-  // No read first: the conditional put is what decides, also between concurrent creates. A refused create
-  // leaves a gap in the merchant ids, which are unique but not dense.
+  // The account's merchant is read before the id is taken, so a second create is refused with nothing written.
+  // The conditional put still decides between concurrent creates; only the loser of that race wastes its id.
+  if (await findMerchant(deps, owner.sub)) throw conflict('this account already has a merchant');
   const id = await nextId(deps, 'merchant');
   const now = deps.now().toISOString();
   const merchant: Merchant = {
@@ -58,9 +59,13 @@ export async function findMerchant(deps: Deps, accountId: string): Promise<Merch
 }
 
 export async function requireMerchant(deps: Deps, accountId: string): Promise<Merchant> {
-  const merchant = await findMerchant(deps, accountId);
+  return merchantOrNotFound(await findMerchant(deps, accountId));
+}
+
+/** requireMerchant's answer for a merchant read with other items (one BatchGetItem): 404 when there is none. */
+export function merchantOrNotFound(merchant: Merchant | Record<string, unknown> | undefined): Merchant {
   if (!merchant) throw notFound('this account has no merchant yet: create one with POST /merchant/create');
-  return merchant;
+  return toMerchant(merchant as Record<string, unknown>);
 }
 
 export async function findMerchantById(deps: Deps, merchantId: number): Promise<Merchant | undefined> {

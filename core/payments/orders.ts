@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
+import { ownedRecord } from '../access/records.js';
 import { findAccount, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
@@ -56,14 +57,18 @@ export async function findOrder(deps: Deps, id: number): Promise<StoredOrder | u
 
 /**
  * rechargeOrder: a pending order for one price level, paid later on chain with its bill number. The project,
- * the level and the buyer's account are read in one request; a `prevId` >= 0 cancels that pending order of
- * the caller in the same transaction that creates the new one (a retried payment replaces its order), on
- * condition that no payment of it has arrived (`payment_seen` absent, set in the transaction that stores the
- * payment): an order whose payment is on chain is completed, never cancelled (409).
+ * the level, the buyer's account and the order `prevId` names are read in one request; a `prevId` >= 0 cancels
+ * that pending order of the caller in the same transaction that creates the new one (a retried payment
+ * replaces its order), on condition that no payment of it has arrived (`payment_seen` absent, set in the
+ * transaction that stores the payment): an order whose payment is on chain is completed, never cancelled (409).
  */
 export async function createRechargeOrder(deps: Deps, uid: string, input: z.infer<typeof RechargeOrderBody>): Promise<PayOrder> {
   if (input.userId !== uid) throw forbidden('userId: not the signed-in user');
-  const [projectItem, levelItem, account] = await readItems(deps, [projectKey(input.project), levelKey(input.project, input.level), userKey(uid)]);
+  // Everything the order depends on in one request, the order it replaces included: every check is made
+  // before the order id is taken, so a refused request writes nothing (docs/data-model.md).
+  const replaces = input.prevId >= 0;
+  const keys = [projectKey(input.project), levelKey(input.project, input.level), userKey(uid), ...(replaces ? [orderKey(input.prevId)] : [])];
+  const [projectItem, levelItem, account, previousItem] = await readItems(deps, keys);
   const project = projectItem as StoredProject | undefined;
   const level = levelItem as StoredLevel | undefined;
   if (!project || project.status !== 1) throw notFound(`project: no project ${input.project} on sale`);
@@ -74,6 +79,7 @@ export async function createRechargeOrder(deps: Deps, uid: string, input: z.infe
     throw conflict(`amount: the price of level ${input.level} is ${price} base units (${formatUnits(price, level.precison)})`);
   }
   if (!account) throw notFound('userId: the user has no wallet account yet; sign in with a wallet or zkLogin first');
+  if (replaces) assertReplaceable(previousItem as StoredOrder | undefined, input.prevId, uid);
 
   const id = await nextId(deps, 'order');
   const now = deps.now().toISOString();
@@ -100,7 +106,7 @@ export async function createRechargeOrder(deps: Deps, uid: string, input: z.infe
     TableName: deps.table,
     Item: { ...orderKey(id), type: 'order', ...order, gsi1pk: `USER_ORDERS#${uid}`, gsi1sk: sortableInt(id) },
   };
-  if (input.prevId < 0) {
+  if (!replaces) {
     await deps.db.send(new PutCommand(put));
     return toPayOrder(order);
   }
@@ -118,14 +124,20 @@ export async function createRechargeOrder(deps: Deps, uid: string, input: z.infe
     },
   ]);
   if (failed.length > 0) {
-    const previous = await findOrder(deps, input.prevId);
-    if (!previous || previous.user_id !== uid) throw notFound(`prevId: the caller has no order ${input.prevId}`);
-    if (previous.status === OrderStatus.pending && previous.payment_seen !== undefined) {
-      const [txDigest] = previous.payment_seen.split('#');
-      throw conflict(`prevId: order ${input.prevId} has a payment on chain (transaction ${txDigest}); complete it with orderComplete instead of replacing it`);
-    }
-    throw conflict(`prevId: order ${input.prevId} is not pending`);
+    // The previous order changed since it was read (a payment arrived, a concurrent replacement): say how.
+    assertReplaceable(await findOrder(deps, input.prevId), input.prevId, uid);
+    throw conflict(`prevId: order ${input.prevId} changed concurrently; retry`);
   }
   return toPayOrder(order);
+}
+
+/** A pending order of the caller without a payment can be replaced; else 404 (not the caller's) or 409. */
+function assertReplaceable(stored: StoredOrder | undefined, prevId: number, uid: string) {
+  const previous = ownedRecord(stored as (StoredOrder & Record<string, unknown>) | undefined, (order) => order.user_id === uid, `prevId: the caller has no order ${prevId}`);
+  if (previous.status !== OrderStatus.pending) throw conflict(`prevId: order ${prevId} is not pending`);
+  if (previous.payment_seen !== undefined) {
+    const [txDigest] = previous.payment_seen.split('#');
+    throw conflict(`prevId: order ${prevId} has a payment on chain (transaction ${txDigest}); complete it with orderComplete instead of replacing it`);
+  }
 }
 

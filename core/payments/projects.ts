@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
-import { requireMerchant } from '../merchants/merchants.js';
+import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
@@ -41,7 +41,11 @@ export function toPriceLevel(item: Record<string, unknown>): PriceLevel {
 }
 
 export async function createProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectCreate>) {
-  const merchant = await requireMerchant(deps, caller.sub);
+  // The merchant and the name's project in one request: a taken name is refused before an id is taken, so a
+  // refused create writes nothing (a concurrent create of the same name, refused by the put below, wastes one).
+  const [merchantItem, taken] = await readItems(deps, [merchantKey(caller.sub), projectKey(input.project_name)]);
+  const merchant = merchantOrNotFound(merchantItem);
+  if (taken) throw conflict(`project_name: project ${input.project_name} exists already`);
   const now = deps.now().toISOString();
   const project: StoredProject = {
     project_id: await nextId(deps, 'project'),

@@ -4,17 +4,31 @@ import type { Deps } from './deps.js';
 /**
  * Integer ids: one counter item per entity kind, incremented atomically with `ADD`, so two concurrent
  * callers never get the same id. Access pattern "next id of kind K": pk `COUNTER#K`, sk `COUNTER`.
+ *
+ * Taking an id is a write. A caller takes it only after every check of its request has passed (validation,
+ * existence, ownership, state, price, balance, duplicates, idempotent replays), so that a refused request
+ * leaves the table as it was; only a refusal that comes from a concurrent request winning the final
+ * conditional write can leave a gap (docs/data-model.md "Refused requests write nothing"). The counter is never
+ * part of a player's transaction: every create of its kind writes it (ARCHITECTURE.md "Contention").
  */
 export async function nextId(deps: Pick<Deps, 'db' | 'table'>, kind: string): Promise<number> {
+  const [id] = await nextIds(deps, kind, 1);
+  return id!;
+}
+
+/** `count` ids of a kind from one `ADD` (unique, consecutive within the block); none for 0, without a write. */
+export async function nextIds(deps: Pick<Deps, 'db' | 'table'>, kind: string, count: number): Promise<number[]> {
+  if (count === 0) return [];
   const result = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
       Key: { pk: `COUNTER#${kind}`, sk: 'COUNTER' },
-      UpdateExpression: 'ADD #value :one',
+      UpdateExpression: 'ADD #value :n',
       ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':n': count },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number(result.Attributes?.value);
+  const last = Number(result.Attributes?.value);
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }

@@ -1,8 +1,9 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { boardTop } from '../rankings/boards.js';
 import { requireGame } from '../games/games.js';
 import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
+import { nextIds } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
@@ -94,7 +95,9 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
       wallet: item.wallet_address || undefined,
     }));
     const wallets = await accountWallets(deps, players.filter((player) => !player.wallet).map((player) => player.playerId));
-    const ids = await allocateIds(deps, players.length);
+    // After every check: a season already settled returned above; only a concurrent run's marker can refuse
+    // the transaction below, which wastes this block (history ids are unique, not dense).
+    const ids = await nextIds(deps, 'history_rank', players.length);
     entries = players.map((player, i) => ({
       id: ids[i]!,
       season_type: season.type,
@@ -184,23 +187,6 @@ async function accountWallets(deps: SettleDeps, playerIds: string[]): Promise<Ma
     if (item && typeof item.wallet_address === 'string' && item.wallet_address !== '') wallets.set(item.uid as string, item.wallet_address);
   }
   return wallets;
-}
-
-/** A block of `count` history ids from one counter `ADD` (ids are unique, not dense: a losing run wastes its block). */
-async function allocateIds(deps: SettleDeps, count: number): Promise<number[]> {
-  if (count === 0) return [];
-  const out = await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: { pk: 'COUNTER#history_rank', sk: 'COUNTER' },
-      UpdateExpression: 'ADD #value :n',
-      ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':n': count },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  const last = Number(out.Attributes?.value);
-  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
 
 async function deleteOpenSeason(deps: SettleDeps, game: string, season: Season) {
