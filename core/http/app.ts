@@ -11,6 +11,7 @@ import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import { parseOrThrow } from './validation.js';
 import { applyJsonBodyRules, parseJsonExact, unsupportedType } from './json-body.js';
+import { applyMultipartSizeLimit, readMultipartBody } from './multipart-body.js';
 
 export function basePathOf(base: Base, stage: string): string {
   return base === 'hero' ? heroBasePath(stage) : mainBasePath(stage);
@@ -48,11 +49,7 @@ export function notFoundResponder(base: Base, basePath: string) {
 
 async function readBody(c: Context, op: OperationSpec): Promise<unknown> {
   if (!op.body) return undefined;
-  if (op.body === 'multipart') {
-    const type = c.req.header('content-type') ?? '';
-    if (!type.startsWith('multipart/form-data')) throw badRequest('body: expected multipart/form-data');
-    return c.req.parseBody();
-  }
+  if (op.body === 'multipart') return readMultipartBody(c);
   // The Content-Type and the size were checked before (json-body.ts); a body without a Content-Type is refused here.
   const text = await c.req.text();
   if (text.trim() === '') return parseOrThrow(op.body, {}, 'body');
@@ -85,6 +82,8 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       operationOf.set(c, op);
       // A JSON-body operation checks the Content-Type and the size before anything reads the body (415, 413).
       if (jsonBody) await applyJsonBodyRules(c);
+      // A multipart body's size too (413), before the token is verified; its media type and parts are read after.
+      else if (op.body === 'multipart') await applyMultipartSizeLimit(c);
       const auth = await authenticate(c, op.auth, deps);
       const params = op.params ? parseOrThrow(op.params, c.req.param(), 'path') : undefined;
       const query = op.query ? parseOrThrow(op.query, c.req.query(), 'query') : undefined;

@@ -3,7 +3,13 @@ import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { requireMerchant } from './merchants.js';
 
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/**
+ * The largest image save_file stores: 4 MiB, so that the whole multipart body, base64-encoded in the Lambda
+ * event, fits Lambda's 6 MB payload (the arithmetic: MULTIPART_BODY_LIMIT in core/http/multipart-body.ts, which
+ * adds room for the part headers). Larger images are not taken: docs/api.md "Uploads" says why there is no
+ * direct-to-S3 upload.
+ */
+export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 
 /** Image types accepted by save_file, recognised by their leading bytes, never by the name or the header. */
 const signatures: { type: string; ext: string; matches: (b: Uint8Array) => boolean }[] = [
@@ -22,9 +28,11 @@ export function detectImageType(bytes: Uint8Array) {
 
 /** save_file: stores one image of the caller's merchant and returns its relative path. */
 export async function saveMerchantFile(deps: Deps, accountId: string, file: unknown) {
+  // Several parts named file: storing the first or the last would be a guess about what the caller meant.
+  if (Array.isArray(file)) throw badRequest(`body.file: send one file part named "file", not ${file.length}`);
   if (!(file instanceof File)) throw badRequest('body.file: expected a file part named "file"');
   if (file.size === 0) throw badRequest('body.file: file is empty');
-  if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, `body.file: larger than ${MAX_UPLOAD_BYTES} bytes`);
+  if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, `body.file: larger than ${MAX_UPLOAD_BYTES} bytes (4 MiB)`);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = detectImageType(bytes);
   if (!kind) throw new AppError(415, 'body.file: expected a png, jpeg, webp or gif image');

@@ -61,13 +61,20 @@ export const innerRoutes = defineGroup('inner', 'main', {
     auth: consoleAuth([owns.own]),
     summary: 'Upload an image',
     description:
-      'multipart/form-data with one part `file`: a png, jpeg, webp or gif (recognised by content) of at most 5 MiB. Returns the relative path to use in logo, coverImg and images.',
+      'multipart/form-data with one part `file`: a png, jpeg, webp or gif (recognised by content) of at most 4 MiB (4,194,304 bytes), ' +
+      "the most whose request fits a deployed stage's 6 MB Lambda payload once base64-encoded. Returns the relative path to use in logo, coverImg and images.",
     body: 'multipart',
-    multipartFields: { file: 'the image' },
+    multipartFields: { file: 'the image (at most 4 MiB)' },
     status: 200,
     envelope: 'merchant',
     response: StoredFile,
-    errors: { 400: 'no file part, or an empty file', ...merchantToken, 404: noMerchant, 413: 'larger than 5 MiB', 415: 'not a png, jpeg, webp or gif image' },
+    errors: {
+      400: 'not multipart/form-data, no boundary, a body that does not parse (truncated, another boundary), no file part or more than one, or an empty file',
+      ...merchantToken,
+      404: noMerchant,
+      413: 'the file is larger than 4 MiB, or the whole body larger than 4 MiB + 16 KiB (judged from its Content-Length, before the token)',
+      415: 'not a png, jpeg, webp or gif image',
+    },
   },
   savemerchantgame: {
     name: 'savemerchantgame',
