@@ -1,4 +1,3 @@
-import { storePaymentEvent } from '../core/chain/payments.js';
 import { createGame } from '../core/games/games.js';
 import { GameCreate } from '../core/games/models.js';
 import { completeOrder } from '../core/payments/complete.js';
@@ -8,7 +7,7 @@ import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
 import { startOAuthIssuer, type TestIssuer } from '../test/support/oauth-issuer.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
-import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from '../test/support/payments.js';
+import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from '../test/support/payments.js';
 import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/support/vendor.js';
 
 export { accountWithToken, merchantWithToken, gamePayload };
@@ -79,15 +78,7 @@ export async function indexedPurchase(deps: Deps, amount = LEVEL_PRICE) {
 
 /** The chain indexer's record of the player paying `amount` for the order; answers the payment's digest. */
 async function storedPayment(deps: Deps, shop: Shop, player: Player, order: { bill_no: string }, amount = LEVEL_PRICE) {
-  const digest = randomDigest();
-  await storePaymentEvent(deps, {
-    type: '0xbe9c::pay::PaymentEvent',
-    txDigest: digest,
-    eventSeq: '0',
-    sender: player.address,
-    parsedJson: { bill_no: order.bill_no, amount: String(amount), from: player.address, to: shop.receiveAddress, coin_type: '0x2::sui::SUI' },
-  });
-  return digest;
+  return indexedPayment(deps, { billNo: order.bill_no, amount: String(amount), from: player.address, to: shop.receiveAddress, eventType: '0xbe9c::pay::PaymentEvent' });
 }
 
 /** One more order of level 1 of the shop by `player`, paid and indexed: what one orderComplete completes. */

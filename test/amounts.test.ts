@@ -2,12 +2,11 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { bcs } from '@mysten/sui/bcs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
-import { storePaymentEvent } from '../core/chain/payments.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
-import { playerWithTokens, randomDigest } from './support/payments.js';
+import { indexedPayment, playerWithTokens, randomDigest } from './support/payments.js';
 import { claimableGame, pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 
 /**
@@ -143,14 +142,7 @@ describe('price levels, recharge orders and orderComplete', () => {
 
     // A payment one base unit short is refused; the exact amount completes the order.
     const pay = async (amount: string) => {
-      const digest = randomDigest();
-      await storePaymentEvent(deps, {
-        type: '0xfeed::pay::PaymentEvent',
-        txDigest: digest,
-        eventSeq: '0',
-        sender: player.address,
-        parsedJson: { bill_no: order.bill_no, amount, from: player.address, to: project.receive_address, coin_type: '0xe18::coin::E18' },
-      });
+      const digest = await indexedPayment(deps, { billNo: order.bill_no, amount, from: player.address, to: project.receive_address, coinType: '0xe18::coin::E18' });
       return call(app, 'POST', `${base}/account/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } });
     };
     const short = await pay(rounded);

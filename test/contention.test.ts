@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { storePaymentEvent } from '../core/chain/payments.js';
 import { createRechargeOrder } from '../core/payments/orders.js';
 import { openSeasonKey } from '../core/rankings/keys.js';
 import { monthOf, weekOf } from '../core/rankings/seasons.js';
@@ -11,7 +10,7 @@ import { createAllApps } from '../functions/apps.js';
 import { ConflictEmulator, type ConflictStats, type ItemKey, type SentTransaction } from './support/conflict-emulator.js';
 import { createLocalDeps, type LocalDeps } from './support/local-deps.js';
 import { call } from './support/http.js';
-import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
+import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from './support/payments.js';
 import { gameWithServer } from './support/rankings.js';
 import { itemsSharedByPlayers, keepJournal, playersOf, readJournal, removeEndedRunJournals, runJournalDir } from './support/transaction-journal.js';
 import { goodsFor, merchantWithProject, giveTickets as giveVendorTickets } from './support/vendor.js';
@@ -87,14 +86,7 @@ describe('with the real conflict rule, many players at once', () => {
     const purchases = await inBatches(50, 25, async () => {
       const player = await playerWithTokens(deps);
       const order = await createRechargeOrder(deps, player.uid, { userId: player.uid, project: projectName, priceId: shop.level.priceId, prevId: -1, level: 1, amount: '1500000000' });
-      const digest = randomDigest();
-      await storePaymentEvent(deps, {
-        type: '0xfeed::pay::PaymentEvent',
-        txDigest: digest,
-        eventSeq: '0',
-        sender: player.address,
-        parsedJson: { bill_no: order.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress, coin_type: '0x2::sui::SUI' },
-      });
+      const digest = await indexedPayment(deps, { billNo: order.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress });
       return { player, order, digest };
     });
     const { result, conflicts } = await conflictsDuring(() =>

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { bindWallet } from '../../core/identity/accounts.js';
+import { storePaymentEvent } from '../../core/chain/payments.js';
 import { ProjectCreate } from '../../core/payments/models.js';
 import { createProject, saveLevel } from '../../core/payments/projects.js';
 import type { Deps } from '../../core/platform/deps.js';
@@ -64,4 +65,20 @@ export function randomDigest(): string {
     value /= 58n;
   }
   return out.padStart(43, '1');
+}
+
+/**
+ * A payment as the chain indexer stores it: the contract's payment event (`bill_no`, `amount`, `from`, `to`,
+ * `coin_type`) in a new transaction. Answers the transaction's digest, what orderComplete takes.
+ */
+export async function indexedPayment(deps: Deps, payment: { billNo: string; amount: string; from: string; to: string; coinType?: string; eventType?: string }) {
+  const digest = randomDigest();
+  await storePaymentEvent(deps, {
+    type: payment.eventType ?? '0xfeed::pay::PaymentEvent',
+    txDigest: digest,
+    eventSeq: '0',
+    sender: payment.from,
+    parsedJson: { bill_no: payment.billNo, amount: payment.amount, from: payment.from, to: payment.to, coin_type: payment.coinType ?? '0x2::sui::SUI' },
+  });
+  return digest;
 }
