@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
@@ -38,12 +38,31 @@ export async function createGoods(deps: Deps, caller: TokenClaims, input: z.infe
       Item: { ...goodsKey(goods.id), type: 'goods', ...goods, gsi1pk: merchantGoodsPartition(caller.sub), gsi1sk: sortableInt(goods.id) },
     }),
   );
+  rememberPlace(deps, goods);
   return toGoods({ ...goods });
 }
 
-export async function findGoods(deps: Deps, id: number): Promise<StoredGoods | undefined> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: goodsKey(id), ConsistentRead: true }));
-  return out.Item as StoredGoods | undefined;
+/** Where goods are sold: the project and level whose tickets pay for them. */
+export interface GoodsPlace {
+  projectName: string;
+  level: number;
+}
+
+/**
+ * Goods are written once (createGoods) and never updated, so their place never changes: it is remembered per
+ * process (keys carry the table; emptied past PLACES_LIMIT) for orders, which read the buyer's balance of that
+ * level with the goods in one request (core/vendor/orders.ts). A goods update that moved goods to another
+ * project or level would have to be a new goods item, or forget this memory.
+ */
+const places = new Map<string, GoodsPlace>();
+const PLACES_LIMIT = 10_000;
+const placeKey = (deps: Pick<Deps, 'table'>, goodsId: number) => `${deps.table}\u0000${goodsId}`;
+
+export const goodsPlace = (deps: Pick<Deps, 'table'>, goodsId: number): GoodsPlace | undefined => places.get(placeKey(deps, goodsId));
+
+export function rememberPlace(deps: Pick<Deps, 'table'>, goods: Pick<StoredGoods, 'id' | 'projectName' | 'level'>) {
+  if (places.size >= PLACES_LIMIT) places.clear();
+  places.set(placeKey(deps, goods.id), { projectName: goods.projectName, level: goods.level });
 }
 
 /**

@@ -6,8 +6,8 @@ import type { Deps } from '../platform/deps.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { debitItems } from '../tickets/balances.js';
-import { findGoods, goodsKey, type StoredGoods } from './goods.js';
+import { balanceKey, balanceOf, debitItems } from '../tickets/balances.js';
+import { goodsKey, goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { readItems } from '../platform/batch.js';
 import { ownedRecord } from '../access/records.js';
@@ -41,10 +41,14 @@ function toOrder(item: StoredOrder): VendorOrder {
 
 /** createOrder: the player (platform token) buys goods for themself. */
 export async function createOrder(deps: Deps, caller: TokenClaims, body: z.infer<typeof CreateOrderBody>): Promise<VendorOrder> {
-  const goods = await orderableGoods(deps, body.goodsId, body.projectName);
+  const read = await readForOrder(deps, body.goodsId, body.userId);
+  const goods = orderable(read.goods, body.goodsId, body.projectName);
+  await assertBalance(deps, read, goods, body.userId, body.quantity);
+  // Every check has passed: only now is the id taken (a refused request writes nothing).
   const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, null);
   const failed = await transactOrFailedConditions(deps, orderItems(deps, goods, order), 'userId: changed concurrently; retry');
-  if (failed.length > 0) throw shortBalance(goods, order);
+  // The balance was enough when read: a concurrent debit took it meanwhile (the one refusal that wastes an id).
+  if (failed.length > 0) throw shortBalance(goods, order.total);
   return toOrder(order);
 }
 
@@ -57,12 +61,13 @@ export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: numb
   const claim = outerKey(caller.sub, body.outerOrderId);
   const fingerprint = JSON.stringify([goodsId, body.userId, body.quantity, body.projectName]);
   for (let attempt = 1; attempt <= 5; attempt++) {
-    // The claim and the goods in one request. A replay answers the first order even if the goods or the
-    // balance changed since.
-    const [claimed, goodsItem] = await readItems(deps, [claim, goodsKey(goodsId)]);
-    if (claimed) return replay(deps, claimed, fingerprint, body.outerOrderId);
+    // The claim, the goods and (once the goods' level is known) the balance in one request. A replay answers
+    // the first order even if the goods or the balance changed since.
+    const read = await readForOrder(deps, goodsId, body.userId, claim);
+    if (read.claimed) return replay(deps, read.claimed, fingerprint, body.outerOrderId);
 
-    const goods = orderable(goodsItem as StoredGoods | undefined, goodsId, body.projectName);
+    const goods = orderable(read.goods, goodsId, body.projectName);
+    await assertBalance(deps, read, goods, body.userId, body.quantity);
     const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, body.outerOrderId);
     const items = orderItems(deps, goods, order);
     const claimIndex = items.length;
@@ -84,7 +89,7 @@ export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: numb
     });
     if (failed === undefined) continue;
     if (failed.length === 0) return toOrder(order);
-    if (!failed.includes(claimIndex)) throw shortBalance(goods, order);
+    if (!failed.includes(claimIndex)) throw shortBalance(goods, order.total);
     // Another request claimed the id first: the next round reads its claim, at once.
   }
   // Reached only when every round kept colliding with other requests of this id.
@@ -113,8 +118,39 @@ async function orderOf(deps: Deps, lookup: Record<string, unknown>): Promise<Sto
   return out.Item as StoredOrder | undefined;
 }
 
-async function orderableGoods(deps: Deps, goodsId: number, projectName: string): Promise<StoredGoods> {
-  return orderable(await findGoods(deps, goodsId), goodsId, projectName);
+/**
+ * The balance is checked before the order id is taken, so an order refused for want of tickets writes nothing.
+ * It is read with the goods, in one request, where the goods' place (project and level: it never changes) is
+ * remembered (core/vendor/goods.ts goodsPlace); the first order of goods in a process reads it by itself.
+ */
+interface OrderRead {
+  goods?: StoredGoods;
+  /** The buyer's balance item of the goods' remembered place: read when the place was known. */
+  balance?: { place: GoodsPlace; item?: Record<string, unknown> };
+  /** customGoods' claim of the outer id, when one was asked for. */
+  claimed?: Record<string, unknown>;
+}
+
+/** The goods, the buyer's balance of their level when it is known, and customGoods' claim: one BatchGetItem. */
+async function readForOrder(deps: Deps, goodsId: number, buyer: string, claim?: { pk: string; sk: string }): Promise<OrderRead> {
+  const place = goodsPlace(deps, goodsId);
+  const keys = [goodsKey(goodsId), ...(place ? [balanceKey({ uid: buyer, ...place })] : []), ...(claim ? [claim] : [])];
+  const items = await readItems(deps, keys);
+  return {
+    goods: items[0] as StoredGoods | undefined,
+    ...(place && { balance: { place, item: items[1] } }),
+    ...(claim && { claimed: items[keys.length - 1] }),
+  };
+}
+
+/** 409 when the buyer's balance of the goods' level is short of the order's total. */
+async function assertBalance(deps: Deps, read: OrderRead, goods: StoredGoods, buyer: string, quantity: number) {
+  const target = { uid: buyer, projectName: goods.projectName, level: goods.level };
+  const known = read.balance && read.balance.place.projectName === goods.projectName && read.balance.place.level === goods.level;
+  if (!known) rememberPlace(deps, goods);
+  const balance = known ? Number(read.balance!.item?.balance ?? 0) : await balanceOf(deps, target);
+  const total = goods.price * quantity;
+  if (balance < total) throw shortBalance(goods, total);
 }
 
 function orderable(goods: StoredGoods | undefined, goodsId: number, projectName: string): StoredGoods {
@@ -166,9 +202,9 @@ async function replay(deps: Deps, claim: Record<string, unknown>, fingerprint: s
 }
 
 /**
- * A refused order transaction: the order id and trace key are fresh (their conditions cannot fail), so the
- * balance's condition (item 0) is what failed.
+ * The balance is short: read before the order id is taken, or (a concurrent debit) the order transaction's
+ * balance condition failed, its other conditions being on fresh keys.
  */
-function shortBalance(goods: StoredGoods, order: StoredOrder) {
-  return conflict(`quantity: the balance of project ${goods.projectName} level ${goods.level} is less than the ${order.total} tickets the order costs`);
+function shortBalance(goods: StoredGoods, total: number) {
+  return conflict(`quantity: the balance of project ${goods.projectName} level ${goods.level} is less than the ${total} tickets the order costs`);
 }

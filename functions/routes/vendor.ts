@@ -17,7 +17,7 @@ import {
   TraceKeyQuery,
   VendorOrder,
 } from '../../core/vendor/models.js';
-import { merchantToken, platformToken, serverToken } from './errors.js';
+import { batchRead, merchantToken, platformToken, serverToken } from './errors.js';
 
 /**
  * Vendor operations of the inner group (API.md flow 8), and the goods catalogue that vendor orders buy from
@@ -131,6 +131,7 @@ export const payVendorOps = {
       403: "userId is not the token's user",
       404: 'no such goods',
       409: orderShortOrWithdrawn,
+      ...batchRead,
     },
   },
   customGoods: {
