@@ -221,8 +221,8 @@ export const operations: OperationBench[] = [
   {
     group: 'inner',
     op: 'create_merchant',
-    minimum: 2,
-    reason: 'merchant id counter ADD + conditional Put',
+    minimum: 3,
+    reason: "the account's merchant GetItem (a second one is 409 before any write) + merchant id counter ADD + conditional Put",
     prepare: async (deps) => {
       const { token } = await accountWithToken(deps);
       return { token, body: { merchant_name: 'Bench Studio' } };
@@ -257,7 +257,7 @@ export const operations: OperationBench[] = [
     group: 'inner',
     op: 'savemerchantgame',
     minimum: 3,
-    reason: 'merchant GetItem (id, status) + game id counter + one transaction',
+    reason: "one BatchGet (the merchant: id, status; the code's game: a taken code is 409 before any write) + game id counter + one transaction",
     prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token, body: gamePayload(newCode()) }),
   },
   {
