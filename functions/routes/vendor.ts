@@ -16,7 +16,7 @@ import {
   RewardBody,
   TraceKeyQuery,
   VendorOrder,
-} from '../../core/vendor/models.js';
+} from '../../core/goods/models.js';
 import { batchRead, merchantToken, platformToken, serverToken } from './errors.js';
 
 /**
