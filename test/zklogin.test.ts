@@ -63,8 +63,8 @@ describe('login_zk', () => {
     const { salt } = info.body.data;
     expect(salt).toMatch(/^\d+$/);
     expect(BigInt(salt) < 2n ** 128n).toBe(true);
-    expect(address).toBe(jwtToAddress(idToken, salt));
-    expect(address).toBe(computeZkLoginAddress({ claimName: 'sub', claimValue: sub, iss: issuer.issuer, aud: 'client-a', userSalt: salt }));
+    expect(address).toBe(jwtToAddress(idToken, salt, false));
+    expect(address).toBe(computeZkLoginAddress({ claimName: 'sub', claimValue: sub, iss: issuer.issuer, aud: 'client-a', userSalt: salt, legacyAddress: false }));
   });
 
   it('signs the same identity in again to the same user, address and salt, writing nothing', async () => {

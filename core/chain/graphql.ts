@@ -1,13 +1,13 @@
 import { SuiGraphQLClient, type GraphQLQueryResult } from '@mysten/sui/graphql';
-import { graphql, type ResultOf } from '@mysten/sui/graphql/schemas/latest';
+import { graphql, type ResultOf } from '@mysten/sui/graphql/schema';
 import { isValidTransactionDigest } from '@mysten/sui/utils';
 import { ChainNodeError, nodeFailure } from './errors.js';
-import { canonicalType } from './source.js';
+import { canonicalType, networkOf } from './source.js';
 import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './types.js';
 
 /**
  * The chain source on Sui's GraphQL service (the successor of JSON-RPC), through `@mysten/sui`'s GraphQL
- * client. Queries are written against the schema the SDK ships (`graphql` from schemas/latest checks every
+ * client. Queries are written against the schema the SDK ships (`graphql` from `@mysten/sui/graphql/schema` checks every
  * field at compile time). Events come out exactly as the JSON-RPC source gives them, so the indexer, the
  * stored records and their keys do not depend on which source a stage uses.
  */
@@ -71,7 +71,7 @@ type EventNode = ResultOf<typeof EventFields>;
 type BalanceChangeNode = NonNullable<NonNullable<NonNullable<ResultOf<typeof BalanceChangesQuery>['transaction']>['effects']>['balanceChanges']>['nodes'][number];
 
 export function graphqlSource(url: string, { timeoutMs }: { timeoutMs: number }): ChainSource {
-  const client = new SuiGraphQLClient({ url });
+  const client = new SuiGraphQLClient({ url, network: networkOf(url) });
 
   /** Awaits a query; GraphQL reports failures in `errors` with status 200, so those are node errors too. */
   async function run<R>(what: string, request: (signal: AbortSignal) => Promise<GraphQLQueryResult<R>>): Promise<R> {

@@ -1,7 +1,7 @@
-import { JsonRpcError, SuiClient, type BalanceChange as RpcBalanceChange, type SuiEvent } from '@mysten/sui/client';
+import { JsonRpcError, SuiJsonRpcClient, type BalanceChange as RpcBalanceChange, type SuiEvent } from '@mysten/sui/jsonRpc';
 import { isValidTransactionDigest } from '@mysten/sui/utils';
 import { ChainNodeError, nodeFailure } from './errors.js';
-import { canonicalType } from './source.js';
+import { canonicalType, networkOf } from './source.js';
 import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './types.js';
 
 /**
@@ -21,7 +21,7 @@ export const MAX_PAGE = 50;
 const NOT_FOUND = /could not find the referenced transaction(?! events)|transaction \S+ not found/i;
 
 export function jsonRpcSource(url: string, { timeoutMs }: { timeoutMs: number }): ChainSource {
-  const client = new SuiClient({ url });
+  const client = new SuiJsonRpcClient({ url, network: networkOf(url) });
 
   return {
     async queryEvents(eventType, cursor, limit) {

@@ -100,3 +100,14 @@ function lazySource(load: () => Promise<ChainSource>): ChainSource {
 export function canonicalType(type: string): string {
   return type.replace(/0x([0-9a-fA-F]{1,64})(?=::)/g, (_, hex: string) => `0x${hex.toLowerCase().padStart(64, '0')}`);
 }
+
+/**
+ * The Sui network a node URL serves, for the SDK clients' required `network` option. The SDK uses it only to
+ * pick the Move Registry service that resolves `@org/package` names while building transactions, which these
+ * read-only clients never do; a URL naming no public network (a loopback or an operator's own node) is
+ * 'localnet'.
+ */
+export function networkOf(url: string): 'mainnet' | 'testnet' | 'devnet' | 'localnet' {
+  const host = new URL(url).hostname;
+  return (['mainnet', 'testnet', 'devnet'] as const).find((network) => host.split(/[.-]/).includes(network)) ?? 'localnet';
+}

@@ -84,7 +84,9 @@ async function saltOf(deps: Deps, token: VerifiedIdToken): Promise<string> {
 async function addressOf(jwt: string, salt: string): Promise<string> {
   const { jwtToAddress } = await import('@mysten/sui/zklogin');
   try {
-    return jwtToAddress(jwt, salt);
+    // The address Sui's wallets derive (not the legacy form with the address seed unpadded), which is what
+    // 1.x computed by default; 2.x makes the caller say so.
+    return jwtToAddress(jwt, salt, false);
   } catch (error) {
     // Limits of the circuit assertProvable does not check: the token's length, the sub's and aud's lengths.
     throw badRequest(`id_token: not usable for zkLogin (${(error as Error).message})`);

@@ -98,13 +98,13 @@ async function privateKeyOf(setting: string): Promise<KeyObject> {
   if (setting.startsWith('suiprivkey')) {
     // Only a stage configured with Sui's bech32 form loads the SDK's decoder.
     const { decodeSuiPrivateKey } = await import('@mysten/sui/cryptography');
-    let decoded: { schema: string; secretKey: Uint8Array };
+    let decoded: { scheme: string; secretKey: Uint8Array };
     try {
       decoded = decodeSuiPrivateKey(setting);
     } catch {
       throw new Error('claim key: not a valid suiprivkey');
     }
-    if (decoded.schema !== 'ED25519') throw new Error(`claim key: expected an ED25519 key, got ${decoded.schema}`);
+    if (decoded.scheme !== 'ED25519') throw new Error(`claim key: expected an ED25519 key, got ${decoded.scheme}`);
     return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(decoded.secretKey)]), format: 'der', type: 'pkcs8' });
   }
   let jwk: Record<string, unknown>;

@@ -5,14 +5,14 @@ import { ChainScript, fullCoinType, startLoopback, type Loopback, type ScriptBal
 
 /**
  * A loopback Sui GraphQL service over a chain script. Queries are executed by graphql-js against the schema
- * `@mysten/sui` 1.45.2 ships (schemas/latest), so a query that names a field the real service lacks fails
- * here as it would there, and answers have GraphQL's real shape: `{data}`, connections with
+ * `@mysten/sui` ships (src/graphql/generated/schema.graphql, the one `@mysten/sui/graphql/schema` types
+ * queries with), so a query that names a field the real service lacks fails here as it would there, and answers have GraphQL's real shape: `{data}`, connections with
  * `pageInfo {hasNextPage, endCursor}`, `{errors: [{message, locations, path}]}`. Move values are rendered as
  * the service renders them: `vector<u8>` as Base64, u64 as text. A `first` above 50 is refused, as the
  * service's default page limit is.
  */
 
-const SCHEMA_PATH = fileURLToPath(new URL('../../node_modules/@mysten/sui/src/graphql/generated/latest/schema.graphql', import.meta.url));
+const SCHEMA_PATH = fileURLToPath(new URL('../../node_modules/@mysten/sui/src/graphql/generated/schema.graphql', import.meta.url));
 let schema: GraphQLSchema | undefined;
 const suiSchema = () => (schema ??= buildSchema(readFileSync(SCHEMA_PATH, 'utf8')));
 
