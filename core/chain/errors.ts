@@ -1,8 +1,9 @@
 /**
- * A chain node (JSON-RPC full node or GraphQL service) that could not answer: unreachable, timed out, an HTTP
- * error status, a JSON-RPC or GraphQL error, or a response that is not in the API's format. Sources wrap every
- * such failure in this one class so that callers have one thing to catch: the indexer backs off and keeps its
- * place, a request path answers 503. "Not found" is not an error: sources answer undefined for it.
+ * A chain node (GraphQL service, JSON-RPC or gRPC full node) that could not answer: unreachable, timed out,
+ * an HTTP error status, a JSON-RPC error, GraphQL error or gRPC error status, or a response that is not in
+ * the API's format. Sources and reads wrap every such failure in this one class so that callers have one
+ * thing to catch: the indexer backs off and keeps its place, a request path answers 503. "Not found" is not
+ * an error: they answer undefined for it.
  */
 export class ChainNodeError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -14,8 +15,9 @@ export class ChainNodeError extends Error {
 /** A readable reason for a failed node call, naming a timeout as one. */
 export function nodeFailure(what: string, error: unknown, timeoutMs: number): ChainNodeError {
   if (error instanceof ChainNodeError) return error;
-  const name = (error as { name?: string } | undefined)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  // gRPC calls report a call ended by its AbortSignal.timeout as the status DEADLINE_EXCEEDED.
+  if (name === 'TimeoutError' || name === 'AbortError' || code === 'DEADLINE_EXCEEDED') {
     return new ChainNodeError(`${what}: no answer within ${timeoutMs} ms`, { cause: error });
   }
   let message = error instanceof Error ? error.message : String(error);

@@ -6,10 +6,11 @@ import { canonicalType, networkOf } from './source.js';
 import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './types.js';
 
 /**
- * The chain source on Sui's GraphQL service (the successor of JSON-RPC), through `@mysten/sui`'s GraphQL
- * client. Queries are written against the schema the SDK ships (`graphql` from `@mysten/sui/graphql/schema` checks every
- * field at compile time). Events come out exactly as the JSON-RPC source gives them, so the indexer, the
- * stored records and their keys do not depend on which source a stage uses.
+ * The chain source on Sui's GraphQL service (the successor of JSON-RPC, and the default source), through
+ * `@mysten/sui`'s GraphQL client. Queries are written against the schema the SDK ships (`graphql` from
+ * `@mysten/sui/graphql/schema` checks every field at compile time). Events come out exactly as the JSON-RPC
+ * source gives them, so the indexer, the stored records and their keys do not depend on which source a
+ * stage uses.
  */
 
 /** The service's default maximum page size; it refuses (not caps) a larger `first`. */

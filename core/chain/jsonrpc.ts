@@ -6,7 +6,8 @@ import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './type
 
 /**
  * The seed's chain source: a Sui full node's JSON-RPC (`suix_queryEvents`, `sui_getTransactionBlock`) through
- * `@mysten/sui`'s client. Sui has deprecated JSON-RPC for GraphQL and gRPC; graphql.ts is the successor.
+ * `@mysten/sui`'s legacy SuiJsonRpcClient. Sui's public JSON-RPC was switched off in July 2026; this stays for
+ * an operator whose own node still serves it. graphql.ts is the default.
  */
 
 /** A node serves at most this many events per page (QUERY_MAX_RESULT_LIMIT); it caps larger limits. */

@@ -1,8 +1,10 @@
-import type { Chain, ChainConfig, ChainSource } from './types.js';
+import type { Chain, ChainConfig, ChainReads, ChainSource } from './types.js';
 
 /**
- * The stage's chain: which source it reads (configuration, not code, decides: JSON-RPC is what the seed
- * shows, GraphQL is what Sui keeps once JSON-RPC is switched off) and the Move types it cares about.
+ * The stage's chain: which source it reads (configuration, not code, decides: GraphQL by default, Sui's live
+ * API since its public JSON-RPC was switched off in July 2026; JSON-RPC, which the seed shows, for an
+ * operator's node that still serves it), the full node it reads objects from over gRPC, and the Move types
+ * it cares about.
  */
 
 /** How long one request to the node may take unless the caller says otherwise. */
@@ -20,6 +22,7 @@ const MOVE_FUNCTION = /^0x[0-9a-fA-F]{1,64}::\w+::\w+$/;
  * Parses the stage's chain setting (CHAIN_CONFIG locally, the ChainConfig secret deployed): JSON of a
  * ChainConfig. Unset or blank means the stage has no chain (undefined); anything else that is not a valid
  * configuration is an Error naming the field, so a bad setting fails loudly at start rather than per request.
+ * `kind` may be left out: the source is then GraphQL.
  */
 export function parseChainConfig(json: string | undefined): ChainConfig | undefined {
   if (!json?.trim()) return undefined;
@@ -30,9 +33,10 @@ export function parseChainConfig(json: string | undefined): ChainConfig | undefi
     throw new Error('chain config: not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('chain config: expected a JSON object');
-  const { kind, url, paymentEventType, paymentFunction, claimEventType } = value as Record<string, unknown>;
-  if (kind !== 'jsonrpc' && kind !== 'graphql') throw new Error('chain config: kind must be "jsonrpc" or "graphql"');
+  const { kind = 'graphql', url, grpcUrl, paymentEventType, paymentFunction, claimEventType } = value as Record<string, unknown>;
+  if (kind !== 'jsonrpc' && kind !== 'graphql') throw new Error('chain config: kind must be "graphql" (the default) or "jsonrpc"');
   if (typeof url !== 'string' || !isHttpUrl(url)) throw new Error('chain config: url must be an http(s) URL');
+  if (grpcUrl !== undefined && (typeof grpcUrl !== 'string' || !isHttpUrl(grpcUrl))) throw new Error('chain config: grpcUrl must be an http(s) URL');
   if (typeof paymentEventType !== 'string' || !MOVE_TYPE.test(paymentEventType)) {
     throw new Error('chain config: paymentEventType must be a Move type such as 0xabc::pay::PaymentEvent');
   }
@@ -45,6 +49,7 @@ export function parseChainConfig(json: string | undefined): ChainConfig | undefi
   return {
     kind,
     url,
+    ...(grpcUrl === undefined ? {} : { grpcUrl }),
     paymentEventType: canonicalType(paymentEventType),
     ...(paymentFunction === undefined ? {} : { paymentFunction }),
     ...(claimEventType === undefined ? {} : { claimEventType: canonicalType(claimEventType) }),
@@ -60,8 +65,9 @@ function isHttpUrl(text: string): boolean {
 }
 
 /**
- * The chain a configuration describes. The SDK behind the chosen source is imported on first use, so a
- * function that never talks to the node does not load it at cold start, and a stage loads only the one it uses.
+ * The chain a configuration describes. The SDK client behind the chosen source, and the gRPC one behind the
+ * reads, is imported on first use, so a function that never talks to the node does not load it at cold
+ * start, and a function loads only the clients it calls (docs/api.md, "Chain sources and reads", has sizes).
  */
 export function createChain(config: ChainConfig, options: ChainOptions = {}): Chain {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -69,7 +75,9 @@ export function createChain(config: ChainConfig, options: ChainOptions = {}): Ch
     config.kind === 'graphql'
       ? lazySource(() => import('./graphql.js').then((m) => m.graphqlSource(config.url, { timeoutMs })))
       : lazySource(() => import('./jsonrpc.js').then((m) => m.jsonRpcSource(config.url, { timeoutMs })));
-  return { config, source };
+  const { grpcUrl } = config;
+  if (!grpcUrl) return { config, source };
+  return { config, source, reads: lazyReads(() => import('./grpc.js').then((m) => m.grpcReads(grpcUrl, { timeoutMs }))) };
 }
 
 /** parseChainConfig then createChain: what the deployed and local Deps call with the raw setting. */
@@ -78,13 +86,26 @@ export function chainFromSetting(json: string | undefined, options: ChainOptions
   return config && createChain(config, options);
 }
 
-function lazySource(load: () => Promise<ChainSource>): ChainSource {
-  let loaded: Promise<ChainSource> | undefined;
-  const get = () =>
+/** The first call of `load` that succeeds, shared; a failed load (a chunk that did not load) is tried again. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
     (loaded ??= load().catch((error: unknown) => {
       loaded = undefined;
       throw error;
     }));
+}
+
+function lazyReads(load: () => Promise<ChainReads>): ChainReads {
+  const get = once(load);
+  return {
+    object: async (objectId) => (await get()).object(objectId),
+    transactionEvents: async (digest) => (await get()).transactionEvents(digest),
+  };
+}
+
+function lazySource(load: () => Promise<ChainSource>): ChainSource {
+  const get = once(load);
   return {
     queryEvents: async (eventType, cursor, limit) => (await get()).queryEvents(eventType, cursor, limit),
     transactionEvents: async (digest) => (await get()).transactionEvents(digest),

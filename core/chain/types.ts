@@ -1,7 +1,8 @@
 /**
  * The chain as the platform sees it: a source of Move events and of transactions' events, behind one
- * interface with a JSON-RPC implementation (the seed's `suix_queryEvents`) and a GraphQL one (Sui's
- * successor API), chosen per stage by configuration.
+ * interface with a GraphQL implementation (Sui's live API, the default) and a JSON-RPC one (the seed's
+ * `suix_queryEvents`, for a node that still serves it), chosen per stage by configuration; and reads of
+ * live objects and transactions from a full node's gRPC API (ChainReads), when the stage names one.
  */
 
 /** Position in an event stream: JSON-RPC's `{eventSeq, txDigest}`, or a GraphQL source's opaque cursor. */
@@ -50,10 +51,12 @@ export interface ChainSource {
 
 /** A stage's chain settings (CHAIN_CONFIG locally, the ChainConfig secret deployed), as JSON. */
 export interface ChainConfig {
-  /** Which API the source speaks. */
+  /** Which API the source speaks: `graphql` unless the setting names `jsonrpc`. */
   kind: 'jsonrpc' | 'graphql';
-  /** The full node's JSON-RPC URL, or the GraphQL service's URL. */
+  /** The GraphQL service's URL, or the full node's JSON-RPC URL. */
   url: string;
+  /** A full node's gRPC URL (gRPC-web over HTTP, e.g. `https://fullnode.testnet.sui.io:443`); unset: no ChainReads. */
+  grpcUrl?: string;
   /** The Move event type of payments (bill_no, amount, from, to, and optionally coin_type). */
   paymentEventType: string;
   /** Move call target clients pay with, shown by getDepositaddress, e.g. `0xabc::pay::pay`. */
@@ -65,4 +68,50 @@ export interface ChainConfig {
 export interface Chain {
   config: ChainConfig;
   source: ChainSource;
+  /** Reads from the full node at `grpcUrl`; undefined when the setting names none. */
+  reads?: ChainReads;
+}
+
+/**
+ * Who owns an object, as a full node reports it. A consensus-managed address-owned object counts as owned by
+ * its address (what an ownership check asks); an object owned by another object (a dynamic object field,
+ * e.g. an NFT placed in a kiosk) names that object.
+ */
+export type ObjectOwner =
+  | { kind: 'address'; address: string }
+  | { kind: 'object'; objectId: string }
+  | { kind: 'shared' }
+  | { kind: 'immutable' };
+
+/** A live object: what an NFT check reads (who owns it, what it is, its fields). */
+export interface ChainObject {
+  /** 0x and 64 lower-case hex digits. */
+  objectId: string;
+  /** The object's version (decimal text); it changes with every transaction that writes the object. */
+  version: string;
+  /** The Move type with every address in full (canonicalType), e.g. `0x…::hero::Hero`. */
+  type: string;
+  owner: ObjectOwner;
+  /** The object's fields as the node renders Move values as JSON (u64 as text, `vector<u8>` as Base64). */
+  fields: Record<string, unknown>;
+}
+
+/**
+ * Point reads of a full node's current state, for the capabilities that check what is on chain now (the
+ * hero game's NFTs). Failures are ChainNodeError, as the source's; "not there" is undefined.
+ */
+export interface ChainReads {
+  /**
+   * The live object with this id; undefined when there is none. A full node keeps only live objects by id:
+   * one never created, one deleted and one wrapped inside another object (its id is not addressable until
+   * unwrapped) all read as NOT_FOUND, so all three are undefined here.
+   */
+  object(objectId: string): Promise<ChainObject | undefined>;
+  /**
+   * The events a transaction emitted; undefined when the node does not know the transaction. `parsedJson`
+   * is the node's JSON rendering, which differs from the sources' in one way: a `vector<u8>` field is Base64
+   * text, not an array of numbers (gRPC gives no type layout to tell byte vectors apart), so these events are
+   * not for storing as payment records (the source's transactionEvents is).
+   */
+  transactionEvents(digest: string): Promise<ChainEvent[] | undefined>;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GraphQLError, buildSchema, graphql, type GraphQLSchema } from 'graphql';
-import { ChainScript, fullCoinType, startLoopback, type Loopback, type ScriptBalanceChange, type ScriptEvent } from './sui-node.js';
+import { ChainScript, fullCoinType, renderMoveJson, startLoopback, type Loopback, type ScriptBalanceChange, type ScriptEvent } from './sui-node.js';
 
 /**
  * A loopback Sui GraphQL service over a chain script. Queries are executed by graphql-js against the schema
@@ -109,24 +109,11 @@ function eventNode(event: ScriptEvent) {
     sequenceNumber: event.eventSeq,
     timestamp: new Date(Number(event.timestampMs)).toISOString(),
     sender: { address: event.sender },
-    contents: { json: asGraphQLJson(event.parsedJson, event.layout), type: { repr: event.type, layout: event.layout } },
+    contents: { json: renderMoveJson(event.parsedJson, event.layout), type: { repr: event.type, layout: event.layout } },
   };
 }
 
 /** GraphQL's BalanceChange: the owner as an Address, the coin type's repr with every address in full. */
 function balanceChangeNode(change: ScriptBalanceChange) {
   return { owner: { address: change.owner }, coinType: { repr: fullCoinType(change.coinType) }, amount: change.amount };
-}
-
-/** GraphQL's MoveValue.json: as JSON-RPC's parsedJson, but byte vectors as Base64 text. */
-function asGraphQLJson(value: unknown, layout: unknown): unknown {
-  if (typeof layout !== 'object' || layout === null) return value;
-  const shape = layout as { vector?: unknown; struct?: { fields: { name: string; layout: unknown }[] } };
-  if (shape.vector === 'u8' && Array.isArray(value)) return Buffer.from(value as number[]).toString('base64');
-  if (shape.vector !== undefined && Array.isArray(value)) return value.map((item) => asGraphQLJson(item, shape.vector));
-  if (shape.struct && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const fields = new Map(shape.struct.fields.map((f) => [f.name, f.layout]));
-    return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, asGraphQLJson(field, fields.get(name))]));
-  }
-  return value;
 }

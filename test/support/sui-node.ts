@@ -11,8 +11,9 @@ import { toBase58 } from '@mysten/sui/utils';
  * referenced transaction" for an unknown digest. Failures can be switched on per request: a JSON-RPC error,
  * an HTTP 503, a dropped connection, or no answer at all (for timeouts). Every request is logged.
  *
- * The chain script (events and the transactions that emitted them) is shared with the loopback GraphQL
- * service (sui-graphql.ts), so both sources can be asked about the same chain.
+ * The chain script (events, the transactions that emitted them, live objects) is shared with the loopback
+ * GraphQL service (sui-graphql.ts) and gRPC full node (sui-grpc.ts), so every API can be asked about the
+ * same chain.
  */
 
 /** One event on the scripted chain, as the JSON-RPC node renders it, plus its type's layout for GraphQL. */
@@ -39,14 +40,53 @@ export interface ScriptBalanceChange {
   amount: string;
 }
 
+/** Who owns a scripted object, in the gRPC Owner's terms (kind, and the owning address or object id). */
+export type ScriptOwner =
+  | { kind: 'ADDRESS' | 'CONSENSUS_ADDRESS' | 'OBJECT'; address: string }
+  | { kind: 'SHARED' }
+  | { kind: 'IMMUTABLE' };
+
+/** A live object on the scripted chain. */
+export interface ScriptObject {
+  /** 0x and 64 hex digits. */
+  objectId: string;
+  version: number;
+  /** Fully qualified Move type, addresses in full. */
+  type: string;
+  owner: ScriptOwner;
+  /** The object's fields as JSON-RPC's parsedJson renders them (u64 as text, `vector<u8>` as numbers). */
+  fields: Record<string, unknown>;
+  /** The type's layout, which says how the gRPC and GraphQL renderings differ (byte vectors). */
+  layout: unknown;
+}
+
 /**
- * The chain: events in chain order (oldest first), transactions known to the node without events, and the
- * balance changes of transactions (a transaction without scripted changes has none).
+ * The chain: events in chain order (oldest first), transactions known to the node without events, the
+ * balance changes of transactions (a transaction without scripted changes has none), and live objects by id
+ * (deleting or wrapping one takes it out: a node keeps only live objects by id).
  */
 export class ChainScript {
   readonly events: ScriptEvent[] = [];
   readonly quietTransactions = new Set<string>();
   readonly balanceChanges = new Map<string, ScriptBalanceChange[]>();
+  readonly objects = new Map<string, ScriptObject>();
+  /** Ids of objects that were live and no longer are, and why. */
+  readonly goneObjects = new Map<string, 'deleted' | 'wrapped'>();
+
+  /** Creates or writes an object (a new version when it exists). */
+  putObject(object: Omit<ScriptObject, 'version'> & { version?: number }) {
+    const version = object.version ?? (this.objects.get(object.objectId)?.version ?? 0) + 1;
+    this.objects.set(object.objectId, { ...object, version });
+    this.goneObjects.delete(object.objectId);
+    return this;
+  }
+
+  /** Deletes an object, or wraps it in another (its id then names nothing live until it is unwrapped). */
+  removeObject(objectId: string, how: 'deleted' | 'wrapped') {
+    this.objects.delete(objectId);
+    this.goneObjects.set(objectId, how);
+    return this;
+  }
 
   add(...events: ScriptEvent[]) {
     this.events.push(...events);
@@ -169,6 +209,22 @@ export function paymentEvent(options: PaymentOptions & { coinType?: string; coin
   };
 }
 
+/**
+ * Move values as Sui's GraphQL and gRPC APIs render them as JSON (both through sui_types' proto_value
+ * visitor): as JSON-RPC's parsedJson, but byte vectors as Base64 text. The layout says which fields are bytes.
+ */
+export function renderMoveJson(value: unknown, layout: unknown): unknown {
+  if (typeof layout !== 'object' || layout === null) return value;
+  const shape = layout as { vector?: unknown; struct?: { fields: { name: string; layout: unknown }[] } };
+  if (shape.vector === 'u8' && Array.isArray(value)) return Buffer.from(value as number[]).toString('base64');
+  if (shape.vector !== undefined && Array.isArray(value)) return value.map((item) => renderMoveJson(item, shape.vector));
+  if (shape.struct && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const fields = new Map(shape.struct.fields.map((f) => [f.name, f.layout]));
+    return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, renderMoveJson(field, fields.get(name))]));
+  }
+  return value;
+}
+
 /** How a request can be made to fail. `error` is the API's own error format (JSON-RPC or GraphQL). */
 export type Failure = 'error' | 'http-503' | 'drop' | 'hang';
 
@@ -190,26 +246,40 @@ export interface Loopback {
   stop(): Promise<void>;
 }
 
+/** A request as the loopback server received it. */
+export interface RawRequest {
+  path: string;
+  contentType: string;
+  body: Buffer;
+}
+
+/** An HTTP answer: status, headers and body. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
 /**
- * Starts a loopback HTTP server that parses each POSTed JSON body, answers it with `answer`, or fails it as
- * scheduled (`errorBody` renders the API's error format for the `error` failure).
+ * Starts a loopback HTTP server that logs each request as `decode` reads it, answers it with `answer`, or
+ * fails it as scheduled (`error` renders the API's own error format for the `error` failure). The JSON APIs
+ * use startLoopback below; the gRPC-web one (sui-grpc.ts) answers protobuf frames.
  */
-export async function startLoopback(
-  answer: (body: unknown) => Promise<unknown> | unknown,
-  errorBody: (body: unknown) => unknown,
-): Promise<Loopback> {
+export async function startRawLoopback(api: {
+  decode: (request: RawRequest) => unknown;
+  answer: (request: RawRequest, decoded: unknown) => Promise<RawAnswer> | RawAnswer;
+  error: (request: RawRequest, decoded: unknown) => RawAnswer;
+}): Promise<Loopback> {
   const requests: LoggedRequest[] = [];
   const failures = new Map<number, Failure>();
   const hanging: ServerResponse[] = [];
-
-  const json = (res: ServerResponse, status: number, body: unknown) =>
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const send = (res: ServerResponse, { status, headers, body }: RawAnswer) => res.writeHead(status, headers).end(body);
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const text = await readBody(req);
+    const request: RawRequest = { path: req.url ?? '/', contentType: req.headers['content-type'] ?? '', body: await readBody(req) };
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = api.decode(request);
     } catch {
       body = undefined;
     }
@@ -219,11 +289,11 @@ export async function startLoopback(
     if (failed === 'hang') return void hanging.push(res);
     if (failed === 'drop') return void res.socket?.destroy();
     if (failed === 'http-503') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream unavailable');
-    if (failed === 'error') return json(res, 200, errorBody(body));
+    if (failed === 'error') return send(res, api.error(request, body));
     try {
-      json(res, 200, await answer(body));
+      send(res, await api.answer(request, body));
     } catch (error) {
-      json(res, 500, { message: String(error) });
+      send(res, { status: 500, headers: { 'content-type': 'text/plain' }, body: String(error) });
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -244,11 +314,30 @@ export async function startLoopback(
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * Starts a loopback HTTP server for a JSON API: each POSTed JSON body is logged and answered with `answer`'s
+ * JSON, or failed as scheduled (`errorBody` renders the API's error format for the `error` failure).
+ */
+export function startLoopback(answer: (body: unknown) => Promise<unknown> | unknown, errorBody: (body: unknown) => unknown): Promise<Loopback> {
+  const json = (status: number, body: unknown): RawAnswer => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return startRawLoopback({
+    decode: (request) => JSON.parse(request.body.toString('utf8')),
+    answer: async (_, body) => {
+      try {
+        return json(200, await answer(body));
+      } catch (error) {
+        return json(500, { message: String(error) });
+      }
+    },
+    error: (_, body) => json(200, errorBody(body)),
+  });
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
