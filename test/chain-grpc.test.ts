@@ -1,7 +1,8 @@
+import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChainNodeError } from '../core/chain/errors.js';
 import { grpcReads } from '../core/chain/grpc.js';
-import { createChain, parseChainConfig } from '../core/chain/source.js';
+import { createChain, networkOf, parseChainConfig } from '../core/chain/source.js';
 import type { ChainReads } from '../core/chain/types.js';
 import { startSuiGrpc, type SuiGrpc } from './support/sui-grpc.js';
 import { ChainScript, PACKAGE, PAYMENT_TYPE, paymentEvent, randomAddress, randomDigest, type Failure, type ScriptObject } from './support/sui-node.js';
@@ -119,6 +120,16 @@ describe('gRPC object reads (the hero NFTs)', () => {
   });
 });
 
+describe('the loopback full node', () => {
+  it('speaks both gRPC-web formats: Base64 text (the SDK default, used above) and binary frames', async () => {
+    const nft = hero(randomAddress());
+    const { node } = await fullNode(new ChainScript().putObject(nft));
+    const binary = new SuiGrpcClient({ baseUrl: node.url, network: 'localnet', format: 'binary' });
+    const { object } = await binary.getObject({ objectId: nft.objectId, include: { json: true } });
+    expect(object).toMatchObject({ objectId: nft.objectId, type: HERO_TYPE, json: { level: '7' } });
+  });
+});
+
 describe("gRPC transaction reads (a transaction's events)", () => {
   it('reads the events in order, with their place as eventSeq and the time of the checkpoint', async () => {
     const txDigest = randomDigest();
@@ -194,6 +205,14 @@ describe('chain configuration: GraphQL by default, gRPC reads when grpcUrl is se
   it('a setting without kind reads from GraphQL; one naming jsonrpc keeps JSON-RPC', () => {
     expect(parseChainConfig(JSON.stringify(base))?.kind).toBe('graphql');
     expect(parseChainConfig(JSON.stringify({ ...base, kind: 'jsonrpc' }))?.kind).toBe('jsonrpc');
+  });
+
+  it('gives the SDK clients the network a URL names, localnet for any other host', () => {
+    expect(networkOf('https://graphql.testnet.sui.io/graphql')).toBe('testnet');
+    expect(networkOf('https://fullnode.mainnet.sui.io:443')).toBe('mainnet');
+    expect(networkOf('https://sui-devnet.mystenlabs.com/graphql')).toBe('devnet');
+    expect(networkOf('http://127.0.0.1:9000')).toBe('localnet');
+    expect(networkOf('https://rpc.example-testnets.io')).toBe('localnet');
   });
 
   it('reads grpcUrl when it is an http(s) URL, and refuses anything else naming the field', () => {
