@@ -115,6 +115,16 @@ describe('login_zk', () => {
     expect(await itemCount()).toBe(before);
   });
 
+  it('refuses a token the circuit cannot prove (a sub past 115 characters) with 400, storing no salt', async () => {
+    const idToken = await issuer.sign({ sub: 's'.repeat(116) });
+    const before = await itemCount();
+    for (const res of [await loginZk({ id_token: idToken }), await zkInfo(idToken)]) {
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^id_token: not usable for zkLogin/);
+    }
+    expect(await itemCount()).toBe(before);
+  });
+
   it('refuses an ES256-signed token: the zkLogin circuit proves RS256 only', async () => {
     const before = await itemCount();
     const res = await loginZk({ id_token: await issuer.sign({ alg: 'ES256' }) });

@@ -32,11 +32,19 @@ export async function loginZk(deps: Deps, idToken: string, gameCode?: string): P
   return { ...(await issueTokenPair(deps, uid, gameCode)), uid, address };
 }
 
-/** The salt and zkLogin address of a verified identity. */
+/**
+ * The salt and zkLogin address of a verified identity. A new identity's address is derived with the salt it
+ * is about to get before that salt is stored: deriving refuses a token the circuit cannot prove (addressOf),
+ * and a refused token must leave nothing behind.
+ */
 async function zkIdentity(deps: Deps, token: VerifiedIdToken) {
   assertProvable(token);
-  const salt = await saltOf(deps, token);
-  return { salt, address: await addressOf(token.jwt, salt) };
+  const stored = await storedSalt(deps, token, false);
+  if (stored) return { salt: stored, address: await addressOf(token.jwt, stored) };
+  const candidate = newSalt();
+  const address = await addressOf(token.jwt, candidate);
+  const salt = await storeSalt(deps, token, candidate);
+  return { salt, address: salt === candidate ? address : await addressOf(token.jwt, salt) };
 }
 
 /**
@@ -49,19 +57,21 @@ function assertProvable(token: VerifiedIdToken) {
 }
 
 /**
- * The identity's salt: 16 random bytes as decimal text (below 2^128, as zkLogin requires). A conditional put
- * makes the first writer win; a loser reads the winner's salt, so concurrent first uses agree on one salt.
- * The first read may be eventually consistent: a salt never changes, so a stale read can only miss a new
- * salt, and the conditional put catches that.
+ * The identity's stored salt. The first read may be eventually consistent: a salt never changes, so a stale
+ * read can only miss a new salt, and storeSalt's conditional put catches that.
  */
-async function saltOf(deps: Deps, token: VerifiedIdToken): Promise<string> {
-  const key = saltKey(token);
-  const read = async (consistent: boolean) =>
-    (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: consistent }))).Item?.salt as string | undefined;
+const storedSalt = async (deps: Deps, token: VerifiedIdToken, consistent: boolean) =>
+  (await deps.db.send(new GetCommand({ TableName: deps.table, Key: saltKey(token), ConsistentRead: consistent }))).Item?.salt as string | undefined;
 
-  const stored = await read(false);
-  if (stored) return stored;
-  const salt = BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
+/** 16 random bytes as decimal text (below 2^128, as zkLogin requires). */
+const newSalt = () => BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
+
+/**
+ * Stores `salt` as the identity's salt unless it has one. A conditional put makes the first writer win; a loser
+ * reads the winner's salt, so concurrent first uses agree on one salt. Answers the identity's salt.
+ */
+async function storeSalt(deps: Deps, token: VerifiedIdToken, salt: string): Promise<string> {
+  const key = saltKey(token);
   try {
     await deps.db.send(
       new PutCommand({
@@ -73,7 +83,7 @@ async function saltOf(deps: Deps, token: VerifiedIdToken): Promise<string> {
     return salt;
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    return (await read(true))!;
+    return (await storedSalt(deps, token, true))!;
   }
 }
 
