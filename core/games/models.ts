@@ -1,13 +1,17 @@
 import * as z from 'zod/mini';
 import { suiAddress } from '../identity/models.js';
 import { gameCode, httpUrl, paging, relativePath, requiredText, text } from '../shared/fields.js';
+import { clientMap } from '../shared/maps.js';
 
 /** A Sui object or package id: 0x and 64 hex digits, stored in lower case. */
 const objectId = suiAddress;
 
 const labels = z.array(requiredText(50)).check(z.maxLength(20));
-/** `link`: platform name -> URL, e.g. `{web}` or `{apple, android}`. */
-const links = z.record(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,30}$/, 'expected a platform name')), httpUrl);
+/**
+ * `link`: platform name -> URL, e.g. `{web}` or `{apple, android}`: at most 20, so a game item stays far below
+ * DynamoDB's 400 KB (20 × (30 + 2,048) bytes of links, 20 images and 2 × 20 labels, 5,000 of description).
+ */
+const links = clientMap({ key: { pattern: /^[A-Za-z0-9_-]{1,30}$/, message: 'expected a platform name of 1-30 letters, digits, _ or -' }, value: httpUrl, maxEntries: 20 });
 
 /** The seed's Game update payload: `code` names the game; every other field present is changed. */
 export const GameUpdate = z.lazy(() => z.object({

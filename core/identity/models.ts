@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { clientMap } from '../shared/maps.js';
 
 /** Account `wallet_type` (API.md): 1 external wallet registered by signature, 2 zkLogin address. */
 export const WalletType = { external: 1, zkLogin: 2 } as const;
@@ -50,9 +51,11 @@ export const SocialQuery = z.lazy(() => z.object({
 export const SocialUser = z.lazy(() => z.object({ uid: z.string(), provider: z.string(), socialId: z.string(), wallet_address: z.nullable(z.string()) }));
 
 /** save_params: at most 32 keys of [A-Za-z0-9_.-]{1,64}, values text of at most 512 characters. */
-export const Params = z
-  .record(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected a key of 1-64 letters, digits, _ . -')), z.string().check(z.maxLength(512)))
-  .check(z.refine((map) => Object.keys(map).length <= 32, 'at most 32 parameters'));
+export const Params = clientMap({
+  key: { pattern: /^[A-Za-z0-9_.-]{1,64}$/, message: 'expected a key of 1-64 letters, digits, _ . -' },
+  value: z.string().check(z.maxLength(512)),
+  maxEntries: 32,
+});
 export const SavedParams = z.lazy(() => z.object({ params: z.record(z.string(), z.string()), updated_at: z.string() }));
 
 export const NonceQuery = z.lazy(() => z.object({ address: suiAddress }));
