@@ -117,7 +117,7 @@ export const handlers = {
   async rechargeOrder(event: Event) {
     const s = await load();
     const uid = await subjectOf(s, event, 'platform');
-    const input = bodyOf<{ userId: string; project: string; priceId: number; level: number; amount: number }>(event);
+    const input = bodyOf<{ userId: string; project: string; priceId: number; level: number; amount: number | string }>(event);
     if (input.userId !== uid) return json(403, { statusCode: 403, message: 'userId' });
     const keys = [
       { pk: `PROJECT#${input.project}`, sk: 'PROJECT' },
@@ -128,7 +128,8 @@ export const handlers = {
     const items = read.Responses?.[s.table] ?? [];
     const [project, level, account] = keys.map((key) => items.find((item) => item.pk === key.pk && item.sk === key.sk));
     if (project?.status !== 1 || level?.status !== 1 || !account) return json(404, { statusCode: 404, message: 'not found' });
-    if (level.priceId !== input.priceId || level.amount_base !== String(input.amount)) return json(409, { statusCode: 409, message: 'price' });
+    // The price is a DynamoDB number (a bigint past 2^53), the body's amount a number or decimal text.
+    if (level.priceId !== input.priceId || String(level.amount_base) !== String(input.amount)) return json(409, { statusCode: 409, message: 'price' });
     const counter = await s.db.send(
       new UpdateCommand({
         TableName: s.table,
