@@ -39,7 +39,8 @@ export const oauthProviders = new sst.Secret('OAuthProviders', '[]');
 
 /**
  * The stage's chain (payments, the indexer), as JSON: `{"kind":"jsonrpc"|"graphql","url":"…","paymentEventType":
- * "0x…::pay::PaymentEvent","paymentFunction":"0x…::pay::pay"}` (core/chain/source.ts). "" turns chain features off (503).
+ * "0x…::pay::PaymentEvent","paymentFunction":"0x…::pay::pay","paymentKit":{"packageId":"0x…","registry":"…"}}`
+ * (core/chain/source.ts; paymentEventType or paymentKit). "" turns chain features off (503).
  */
 export const chainConfig = new sst.Secret('ChainConfig', '');
 

@@ -2,13 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { revokeTokens } from '../core/access/principals.js';
-import { openApiDocument } from '../core/http/openapi.js';
 import { readItems, RETRIES } from '../core/platform/batch.js';
 import { createAllApps } from '../functions/apps.js';
-import { routeTable } from '../functions/routes/index.js';
 import { call } from './support/http.js';
+import { documentErrors as checkAgainst, servedDocument } from './support/openapi-check.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
 import { accountWithToken } from './support/merchants.js';
@@ -74,17 +72,10 @@ let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
 let throttle: Throttle;
 const base = '/v2-testing';
-const document = openApiDocument(routeTable, 'main', { basePath: base }) as Record<string, any>;
+const document = servedDocument(base);
 
 /** The body of a response checked against the schema the OpenAPI document gives its path, method and status. */
-function documentErrors(path: string, method: string, status: number, body: unknown) {
-  const response = document.paths[path]?.[method]?.responses?.[String(status)];
-  if (!response) return [`${method} ${path} does not document ${status}`];
-  let schema = response.content['application/json'].schema;
-  if (schema.$ref) schema = document.components.schemas[schema.$ref.split('/').pop()];
-  const validate = new Ajv2020({ strict: false }).compile(schema);
-  return validate(body) ? [] : validate.errors;
-}
+const documentErrors = (path: string, method: string, status: number, body: unknown) => checkAgainst(document, path, method, status, body);
 
 beforeAll(async () => {
   deps = await createTestDeps();

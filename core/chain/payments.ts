@@ -8,6 +8,7 @@ import { sortableInt } from '../platform/table.js';
 import { recordPayment } from '../payments/stranded.js';
 import { ChainNodeError } from './errors.js';
 import { VendorEventType, type VendorPaymentEvent } from './models.js';
+import { receiptAsPayment, receiptFilter, receiptRegistry, receiptType } from './payment-kit.js';
 import { canonicalType } from './source.js';
 import type { BalanceChange, ChainEvent } from './types.js';
 
@@ -29,7 +30,9 @@ import type { BalanceChange, ChainEvent } from './types.js';
  *            payment carries the coin it was verified to be paid in, or none when it could not be (such a
  *            payment never completes an order).
  * Any other field is ignored. An event without bill_no, amount, from and to is skipped and logged, never
- * stored and never fatal.
+ * stored and never fatal. A Sui Payment Kit receipt (core/chain/payment-kit.ts) is read as such an event:
+ * nonce as bill_no, payment_amount as amount, the transaction's sender as from, receiver as to, and its
+ * coin_type; it is then stored and matched exactly like our own event.
  *
  * Access patterns (docs/data-model.md):
  * - "payment events of a bill", and the idempotent store: pk `BILL#<billNo>`, sk `PAY#<txDigest>#<eventSeq>`
@@ -72,9 +75,11 @@ export function parsePayment(event: ChainEvent): Payment | undefined {
   return typeof read === 'string' ? undefined : read;
 }
 
-/** The payment, or the reason the event is not one (for the log). */
-function readPayment(event: ChainEvent): Payment | string {
-  const json = event.parsedJson;
+/**
+ * The payment, or the reason the event is not one (for the log). `json` is the event's fields in our layout:
+ * its parsedJson, or a Payment Kit receipt's fields renamed to it (payment-kit.ts receiptAsPayment).
+ */
+function readPayment(event: ChainEvent, json: Record<string, unknown> = event.parsedJson): Payment | string {
   if (!/^\d{1,6}$/.test(event.eventSeq)) return 'eventSeq: expected a small integer';
   const billNo = readBillNo(json.bill_no);
   if (billNo === undefined) return `bill_no: expected text or UTF-8 bytes of 1-${BILL_NO_MAX} characters`;
@@ -175,7 +180,9 @@ export async function storePaymentEvent(
 
 /** storePaymentEvent, answering the stored item (undefined for an event not in our layout). */
 async function storePayment(deps: StoreDeps, event: ChainEvent, eventType: number): Promise<Record<string, unknown> | undefined> {
-  const payment = readPayment(event);
+  const kit = deps.chain?.config.paymentKit;
+  const receipt = kit !== undefined && eventType === VendorEventType.payment && event.type === receiptType(kit);
+  const payment = readPayment(event, receipt ? receiptAsPayment(event) : event.parsedJson);
   if (typeof payment === 'string') {
     await logError('chain: event skipped, not a payment in our layout', { txDigest: event.txDigest, eventSeq: event.eventSeq, type: event.type, problem: payment });
     return undefined;
@@ -211,6 +218,8 @@ async function storePayment(deps: StoreDeps, event: ChainEvent, eventType: numbe
     move_type: event.type,
     sender: event.sender,
     chain_time: chainTime,
+    // Internal: a Payment Kit receipt's registry (its id, or `ephemeral`), when the payment is one.
+    ...(receipt ? { payment_kit_registry: receiptRegistry(event) ?? 'unknown' } : {}),
     // Internal: the coin it was verified to be paid in, and how (or why it could not be).
     ...(coin && 'coinType' in coin ? { coin_type: coin.coinType, coin_from: coin.from } : {}),
     ...(coin && 'problem' in coin ? { coin_problem: coin.problem } : {}),
@@ -303,11 +312,16 @@ export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'n
     await logError('chain: transaction read failed', { digest, error: error.message });
     throw new AppError(503, 'transactionId: the chain node could not be read; try again shortly');
   }
-  const paymentType = canonicalType(deps.chain.config.paymentEventType);
+  const { paymentEventType, paymentKit } = deps.chain.config;
+  const paymentType = paymentEventType && canonicalType(paymentEventType);
+  const kitType = paymentKit && receiptType(paymentKit);
+  const ours = kitType ? receiptFilter(deps) : undefined;
   const records: IndexedPayment[] = [];
   try {
     for (const event of events ?? []) {
-      if (event.type !== paymentType) continue;
+      // Our own contract's payments, and Payment Kit receipts that pay one of the stage's projects.
+      const payment = event.type === paymentType || (event.type === kitType && (await ours!(event)));
+      if (!payment) continue;
       const item = await storePayment(deps, event, VendorEventType.payment);
       if (item) records.push(toIndexed(item));
     }

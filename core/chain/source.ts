@@ -1,4 +1,7 @@
-import type { Chain, ChainConfig, ChainReads, ChainSource } from './types.js';
+import type { Chain, ChainConfig, ChainReads, ChainSource, PaymentKitConfig } from './types.js';
+
+/** The registry every Payment Kit deployment creates (the standard's `DEFAULT_PAYMENT_REGISTRY_NAME`). */
+export const DEFAULT_REGISTRY = 'default-payment-registry';
 
 /**
  * The stage's chain: which source it reads (configuration, not code, decides: GraphQL by default, Sui's live
@@ -33,11 +36,12 @@ export function parseChainConfig(json: string | undefined): ChainConfig | undefi
     throw new Error('chain config: not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('chain config: expected a JSON object');
-  const { kind = 'graphql', url, grpcUrl, paymentEventType, paymentFunction, claimEventType } = value as Record<string, unknown>;
+  const { kind = 'graphql', url, grpcUrl, paymentEventType, paymentFunction, paymentKit, claimEventType } = value as Record<string, unknown>;
   if (kind !== 'jsonrpc' && kind !== 'graphql') throw new Error('chain config: kind must be "graphql" (the default) or "jsonrpc"');
   if (typeof url !== 'string' || !isHttpUrl(url)) throw new Error('chain config: url must be an http(s) URL');
   if (grpcUrl !== undefined && (typeof grpcUrl !== 'string' || !isHttpUrl(grpcUrl))) throw new Error('chain config: grpcUrl must be an http(s) URL');
-  if (typeof paymentEventType !== 'string' || !MOVE_TYPE.test(paymentEventType)) {
+  if (paymentEventType === undefined && paymentKit === undefined) throw new Error('chain config: paymentEventType or paymentKit is required');
+  if (paymentEventType !== undefined && (typeof paymentEventType !== 'string' || !MOVE_TYPE.test(paymentEventType))) {
     throw new Error('chain config: paymentEventType must be a Move type such as 0xabc::pay::PaymentEvent');
   }
   if (paymentFunction !== undefined && (typeof paymentFunction !== 'string' || !MOVE_FUNCTION.test(paymentFunction))) {
@@ -50,11 +54,28 @@ export function parseChainConfig(json: string | undefined): ChainConfig | undefi
     kind,
     url,
     ...(grpcUrl === undefined ? {} : { grpcUrl }),
-    paymentEventType: canonicalType(paymentEventType),
+    ...(paymentEventType === undefined ? {} : { paymentEventType: canonicalType(paymentEventType) }),
     ...(paymentFunction === undefined ? {} : { paymentFunction }),
+    ...(paymentKit === undefined ? {} : { paymentKit: parsePaymentKit(paymentKit) }),
     ...(claimEventType === undefined ? {} : { claimEventType: canonicalType(claimEventType) }),
   };
 }
+
+const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+/** A registry name as the standard allows it: 3-63 lower-case letters, digits and inner hyphens. */
+const REGISTRY_NAME = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
+
+function parsePaymentKit(value: unknown): PaymentKitConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('chain config: paymentKit must be an object');
+  const { packageId, registry = DEFAULT_REGISTRY } = value as Record<string, unknown>;
+  if (typeof packageId !== 'string' || !OBJECT_ID.test(packageId)) throw new Error('chain config: paymentKit.packageId must be the Payment Kit package id (0x…)');
+  if (typeof registry !== 'string' || !(OBJECT_ID.test(registry) || REGISTRY_NAME.test(registry))) {
+    throw new Error('chain config: paymentKit.registry must be a registry object id (0x…) or a registry name (3-63 of a-z, 0-9 and inner hyphens)');
+  }
+  return { packageId: fullId(packageId), registry: OBJECT_ID.test(registry) ? fullId(registry) : registry };
+}
+
+const fullId = (id: string) => `0x${id.slice(2).toLowerCase().padStart(64, '0')}`;
 
 function isHttpUrl(text: string): boolean {
   try {

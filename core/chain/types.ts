@@ -57,12 +57,25 @@ export interface ChainConfig {
   url: string;
   /** A full node's gRPC URL (gRPC-web over HTTP, e.g. `https://fullnode.testnet.sui.io:443`); unset: no ChainReads. */
   grpcUrl?: string;
-  /** The Move event type of payments (bill_no, amount, from, to, and optionally coin_type). */
-  paymentEventType: string;
+  /**
+   * The Move event type of payments by a project's own contract (bill_no, amount, from, to, and optionally
+   * coin_type); unset when the stage takes only Payment Kit payments (one of the two is required).
+   */
+  paymentEventType?: string;
   /** Move call target clients pay with, shown by getDepositaddress, e.g. `0xabc::pay::pay`. */
   paymentFunction?: string;
+  /** Payments through the Sui Payment Kit (core/chain/payment-kit.ts); unset: none taken. */
+  paymentKit?: PaymentKitConfig;
   /** The Move event type of reward claims paid on chain (history_id, recipient, amount, nonce); unset: none indexed. */
   claimEventType?: string;
+}
+
+/** Where the stage's Payment Kit payments go: the standard's package and the registry the URI names. */
+export interface PaymentKitConfig {
+  /** The Payment Kit package (its original id: the receipt's type is named by it), 0x and 64 hex digits. */
+  packageId: string;
+  /** The registry payments go through: its object id, or its name (`default-payment-registry` unless told). */
+  registry: string;
 }
 
 export interface Chain {

@@ -1,5 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { paymentUri } from '../chain/payment-kit.js';
 import { paymentsOfPayer } from '../chain/payments.js';
+import { toBigInt } from '../shared/amounts.js';
 import { findAccount } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
@@ -49,8 +51,21 @@ export async function depositAddress(deps: Deps, uid: string, projectName: strin
     coin_type: project.coin_type,
     precison: project.precison,
     payment_function: deps.chain?.config.paymentFunction ?? null,
-    order: order ? { id: order.id, bill_no: order.bill_no, amount: toPayOrder(order).amount, amount_base: toPayOrder(order).amount_base, status: order.status } : null,
+    order: order ? { ...pick(toPayOrder(order)), payment_uri: paymentUriOf(deps, order) } : null,
   };
+}
+
+const pick = ({ id, bill_no, amount, amount_base, status }: ReturnType<typeof toPayOrder>) => ({ id, bill_no, amount, amount_base, status });
+
+/**
+ * The Payment Kit URI that pays a pending order (its address, price, coin and bill number as the nonce,
+ * through the stage's registry); null when the stage takes no Payment Kit payments or the order is not
+ * pending (a payment then would only be stranded).
+ */
+function paymentUriOf(deps: Deps, order: StoredOrder): string | null {
+  const kit = deps.chain?.config.paymentKit;
+  if (!kit || order.status !== OrderStatus.pending) return null;
+  return paymentUri({ receiver: order.receive_address, amount: toBigInt(order.amount_base), coinType: order.coin_type, nonce: order.bill_no, registry: kit.registry });
 }
 
 /** The project and the caller's named order of it, in one BatchGetItem. */

@@ -126,7 +126,15 @@ export const DepositAddress = z.lazy(() => z.object({
   coin_type: z.string(),
   precison: z.int(),
   payment_function: z.nullable(z.string()),
-  order: z.nullable(z.object({ id: z.int(), bill_no: z.string(), amount: z.string(), amount_base: z.string(), status: z.int() })),
+  order: z.nullable(z.object({
+    id: z.int(),
+    bill_no: z.string(),
+    amount: z.string(),
+    amount_base: z.string(),
+    status: z.int(),
+    /** Added: the Sui Payment Kit URI that pays this order; null when the stage takes none or it is not pending. */
+    payment_uri: z.nullable(z.string()),
+  })),
 }));
 
 export const PageQuery = z.lazy(() => z.object(paging));

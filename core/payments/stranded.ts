@@ -114,15 +114,30 @@ export async function recordPayment(deps: RecordDeps, payment: IncomingPayment):
     } else {
       items.push({ Put: { TableName: deps.table, Item: strandedItem(deps, payment, order, verdict), ConditionExpression: 'attribute_not_exists(pk)' } });
     }
-    const failed = await transactOrFailedConditions(deps, items, `payment ${position}: its order changed concurrently; retry`);
+    let failed: number[];
+    try {
+      failed = await transactOrFailedConditions(deps, items, `payment ${position}: its order changed concurrently; retry`);
+    } catch (error) {
+      // Kept colliding: with others storing this same payment (concurrent orderComplete fallbacks read the
+      // same transaction), one of which may have stored it; that record stands.
+      if (!(error instanceof ConcurrentChange)) throw error;
+      const stored = await storedPayment(deps, payment);
+      if (stored) return stored;
+      throw error;
+    }
     if (failed.length === 0) return item;
     if (failed.includes(0)) {
       // Stored before (a re-read page, the orderComplete fallback): that record stands.
-      const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: { pk: payment.item.pk, sk: payment.item.sk }, ConsistentRead: true }));
-      if (stored.Item) return stored.Item;
+      const stored = await storedPayment(deps, payment);
+      if (stored) return stored;
     }
     if (attempt === ATTEMPTS) throw conflict(`payment ${position}: its order kept changing; retry`);
   }
+}
+
+async function storedPayment(deps: RecordDeps, payment: IncomingPayment): Promise<Record<string, unknown> | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: { pk: payment.item.pk, sk: payment.item.sk }, ConsistentRead: true }));
+  return out.Item;
 }
 
 async function readOrder(deps: RecordDeps, id: number): Promise<StoredOrder | undefined> {

@@ -78,7 +78,8 @@ export const payRoutes = defineGroup('pay', 'main', {
     path: '/account/user/getDepositaddress',
     auth: allow(['platform'], [owns.project('query.project'), owns.record('query.orderId', 'pay order', 'user_id')]),
     summary: 'Where and how to pay, and the bill number to pay with',
-    description: "The bill number is the named order's (`orderId`), or else that of the caller's newest pending order of the project.",
+    description:
+      "The bill number is the named order's (`orderId`), or else that of the caller's newest pending order of the project. When the stage takes Sui Payment Kit payments, `order.payment_uri` is the standard's transaction URI for a pending order (`sui:pay?receiver=…&amount=…&coinType=…&nonce=<bill_no>&registry=…`), which any wallet that supports the standard pays; it is null otherwise.",
     query: DepositQuery,
     status: 200,
     envelope: 'data',

@@ -215,7 +215,12 @@ export function paymentEvent(options: PaymentOptions & { coinType?: string; coin
  */
 export function renderMoveJson(value: unknown, layout: unknown): unknown {
   if (typeof layout !== 'object' || layout === null) return value;
-  const shape = layout as { vector?: unknown; struct?: { fields: { name: string; layout: unknown }[] } };
+  const shape = layout as { vector?: unknown; struct?: { fields: { name: string; layout: unknown }[] }; enum?: unknown };
+  if (shape.enum !== undefined && typeof value === 'object' && value !== null) {
+    // JSON-RPC's `{variant, fields}` is `{"@variant", ...fields}` in the proto_value rendering.
+    const { variant, fields } = value as { variant: string; fields?: Record<string, unknown> };
+    return { '@variant': variant, ...fields };
+  }
   if (shape.vector === 'u8' && Array.isArray(value)) return Buffer.from(value as number[]).toString('base64');
   if (shape.vector !== undefined && Array.isArray(value)) return value.map((item) => renderMoveJson(item, shape.vector));
   if (shape.struct && typeof value === 'object' && value !== null && !Array.isArray(value)) {
