@@ -61,8 +61,18 @@ export const PriceLevel = z.lazy(() => z.object({
   precison: z.int(),
   tickets: z.int(),
   status: z.int(),
+  /** Added: the App Store product a player buys this level with in the iOS app; null when none. */
+  apple_product_id: z.nullable(z.string()),
+  /** Added: the Google Play product a player buys this level with in the Android app; null when none. */
+  google_product_id: z.nullable(z.string()),
 }));
 export type PriceLevel = z.infer<typeof PriceLevel>;
+
+/**
+ * A store's product id: App Store Connect allows letters, digits, `.` and `_`; Google Play lower-case letters,
+ * digits, `.` and `_`, starting with a letter or digit. One rule for both, bounded.
+ */
+const storeProductId = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._]{0,99}$/, 'expected a store product id: letters, digits, "." and "_", at most 100, starting with a letter or digit'));
 
 export const LevelSave = z.lazy(() => z.object({
   project_name: projectName,
@@ -71,6 +81,9 @@ export const LevelSave = z.lazy(() => z.object({
   amount: baseUnits(),
   tickets: positiveInt,
   status: z._default(z.int().check(z.minimum(0), z.maximum(1)), 1),
+  /** The level's App Store / Google Play product: absent keeps the saved one, null unlinks it. */
+  apple_product_id: z.optional(z.nullable(storeProductId)),
+  google_product_id: z.optional(z.nullable(storeProductId)),
 }));
 
 export const ProjectQuery = z.lazy(() => z.object({ project: projectName }));
@@ -96,6 +109,11 @@ export const PayOrder = z.object({
   precison: z.int(),
   bill_no: z.string(),
   tickets: z.int(),
+  /**
+   * Added: the order's link for an app store purchase, a UUID: the iOS app passes it as the purchase's
+   * `appAccountToken`, the Android app as `obfuscatedExternalAccountId`; null for orders made before links.
+   */
+  app_account_token: z.nullable(z.string()),
 });
 export type PayOrder = z.infer<typeof PayOrder>;
 export const PaidOrder = z.lazy(() => z.extend(PayOrder, { project_name: z.string() }));

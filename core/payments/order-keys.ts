@@ -6,9 +6,12 @@ import { OrderStatus } from './models.js';
  * - "orders of a user, newest first": gsi1pk `USER_ORDERS#<uid>`, gsi1sk zero-padded id;
  * - "paid orders of a user, newest first": sparse gsi2pk `PAID#<uid>`, gsi2sk `<paid at>#<id>`;
  * - "order a transaction paid": pk `TXUSE#<digest>`, sk `TXUSE` (a transaction pays one order).
+ * - "order by its app store link": sparse gsi3pk `ORDER_LINK#<app_account_token>`, gsi3sk `ORDER` (the UUID an
+ *   App Store or Google Play purchase carries back: appAccountToken, obfuscatedExternalAccountId).
  * An order's bill number is `PO` and its zero-padded id: the payment carries it, and the order is found from it.
  */
 export const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });
+export const storeLinkKeys = (token: string) => ({ gsi3pk: `ORDER_LINK#${token.toLowerCase()}`, gsi3sk: 'ORDER' });
 
 /**
  * The transaction item that turns a pending order paid by a payment: its status, the paying transaction and

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { ownedRecord } from '../access/records.js';
@@ -11,11 +12,13 @@ import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
 import { toBigInt, type StoredAmount } from '../shared/amounts.js';
 import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
-import { billNoOf, orderKey } from './order-keys.js';
+import { billNoOf, orderKey, storeLinkKeys } from './order-keys.js';
 import { levelKey, projectKey, type StoredLevel, type StoredProject } from './projects.js';
 
 /** An order as stored: the seed's record plus what completing and listing it need. */
-export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base'> {
+export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base' | 'app_account_token'> {
+  /** The order's app store link (a UUID); absent on orders made before links existed. */
+  app_account_token?: string;
   /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
   amount_base: StoredAmount;
   project_name: string;
@@ -47,6 +50,7 @@ export function toPayOrder(order: StoredOrder): PayOrder {
     precison: order.precison,
     bill_no: order.bill_no,
     tickets: order.tickets,
+    app_account_token: order.app_account_token ?? null,
   };
 }
 
@@ -101,10 +105,11 @@ export async function createRechargeOrder(deps: Deps, uid: string, input: z.infe
     tickets: level.tickets,
     project_name: project.project_name,
     receive_address: project.receive_address,
+    app_account_token: randomUUID(),
   };
   const put = {
     TableName: deps.table,
-    Item: { ...orderKey(id), type: 'order', ...order, gsi1pk: `USER_ORDERS#${uid}`, gsi1sk: sortableInt(id) },
+    Item: { ...orderKey(id), type: 'order', ...order, gsi1pk: `USER_ORDERS#${uid}`, gsi1sk: sortableInt(id), ...storeLinkKeys(order.app_account_token!) },
   };
   if (!replaces) {
     await deps.db.send(new PutCommand(put));
@@ -141,3 +146,21 @@ function assertReplaceable(stored: StoredOrder | undefined, prevId: number, uid:
   }
 }
 
+
+/**
+ * The order an app store purchase names by its link (appAccountToken, obfuscatedExternalAccountId), or
+ * undefined. The index is eventually consistent; a purchase is made from an order that exists well before it,
+ * and whatever completes the order conditions on the order as stored, so a stale read cannot pay twice.
+ */
+export async function orderByStoreLink(deps: Pick<Deps, 'db' | 'table'>, token: string): Promise<StoredOrder | undefined> {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk = :sk',
+      ExpressionAttributeValues: { ':pk': storeLinkKeys(token).gsi3pk, ':sk': 'ORDER' },
+      Limit: 1,
+    }),
+  );
+  return out.Items?.[0] as StoredOrder | undefined;
+}

@@ -22,9 +22,12 @@ import type { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } fro
 export interface StoredProject extends Project {
   accountId: string;
 }
-export interface StoredLevel extends Omit<PriceLevel, 'amount' | 'amount_base'> {
+export interface StoredLevel extends Omit<PriceLevel, 'amount' | 'amount_base' | 'apple_product_id' | 'google_product_id'> {
   /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
   amount_base: StoredAmount;
+  /** Absent when the level is sold in no app store. */
+  apple_product_id?: string;
+  google_product_id?: string;
 }
 
 export const projectKey = (name: string) => ({ pk: `PROJECT#${name}`, sk: 'PROJECT' });
@@ -35,9 +38,15 @@ const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk
 
 export const toProject = (item: Record<string, unknown>) => strip<Project>(item);
 export function toPriceLevel(item: Record<string, unknown>): PriceLevel {
-  const { amount_base, ...level } = strip<StoredLevel>(item);
+  const { amount_base, apple_product_id, google_product_id, ...level } = strip<StoredLevel>(item);
   const base = toBigInt(amount_base);
-  return { ...level, amount: formatUnits(base, level.precison), amount_base: base.toString() };
+  return {
+    ...level,
+    amount: formatUnits(base, level.precison),
+    amount_base: base.toString(),
+    apple_product_id: apple_product_id ?? null,
+    google_product_id: google_product_id ?? null,
+  };
 }
 
 export async function createProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectCreate>) {
@@ -136,6 +145,9 @@ export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<
     precison: project.precison,
     tickets: input.tickets,
     status: input.status,
+    // A product id left out keeps the saved one; null unlinks it.
+    ...storeProduct('apple_product_id', input.apple_product_id, existing),
+    ...storeProduct('google_product_id', input.google_product_id, existing),
   };
   await deps.db.send(
     new PutCommand({
@@ -150,6 +162,11 @@ export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<
     throw error;
   });
   return toPriceLevel(level as unknown as Record<string, unknown>);
+}
+
+function storeProduct(field: 'apple_product_id' | 'google_product_id', given: string | null | undefined, existing: Record<string, unknown> | undefined) {
+  const value = given === undefined ? existing?.[field] : given;
+  return typeof value === 'string' ? { [field]: value } : {};
 }
 
 /** user/project: projects on sale (one Query; projects are few, so the on-sale filter reads little). */
