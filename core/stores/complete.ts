@@ -1,0 +1,97 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../platform/deps.js';
+import { conflict } from '../platform/errors.js';
+import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
+import { OrderStatus, TxType } from '../payments/models.js';
+import { orderPaidUpdate } from '../payments/order-keys.js';
+import { findOrder, type StoredOrder } from '../payments/orders.js';
+import { creditItems } from '../tickets/balances.js';
+
+/**
+ * Completing an order by an app store purchase (API.md flow 4), whichever way the purchase arrives (the client's
+ * verification, the store's notification): the order turns paid with its store's tx_type, the store transaction
+ * is claimed for it, and its tickets are credited, in one DynamoDB transaction, exactly like orderComplete. So:
+ * - the same purchase again (a retried verification, a notification after the verification) answers the same
+ *   and credits nothing more;
+ * - a store transaction pays one order: naming it for a second order is 409;
+ * - an order is paid once: a second purchase for a paid order is 409 (the store then refunds or it is handled
+ *   by the merchant; nothing is credited twice).
+ *
+ * Keys (docs/data-model.md): "store transaction used": pk `STORETX#<store>#<transactionId>`, sk `STORETX`, with
+ * the order it paid. Every item is per-order or per-player: no shared item in the transaction.
+ */
+
+export type Store = 'apple' | 'google';
+
+export interface StorePurchase {
+  store: Store;
+  /** The store's id of the purchase: Apple's transactionId, Google's orderId (or purchase token). */
+  transactionId: string;
+  /** The product bought, already checked against the order's level. */
+  productId: string;
+}
+
+export const storeTxKey = (store: Store, transactionId: string) => ({ pk: `STORETX#${store}#${transactionId}`, sk: 'STORETX' });
+
+const txTypeOf = (store: Store) => (store === 'apple' ? TxType.appStore : TxType.googlePlay);
+
+export type Completion = { order: StoredOrder; credited: boolean };
+
+/** Completes `order` by `purchase` once; answers the order as paid, and whether this call credited it. */
+export async function completeByStorePurchase(deps: Deps, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
+  const claimed = await readClaim(deps, purchase);
+  if (claimed) return sameOrConflict(deps, claimed, order, purchase);
+  if (order.status === OrderStatus.paid) throw conflict(`orderId: order ${order.id} is paid already, by another purchase`);
+  if (order.status !== OrderStatus.pending) throw conflict(`orderId: order ${order.id} is not pending`);
+
+  const now = deps.now().toISOString();
+  const ref = `${purchase.store}:${purchase.transactionId}`;
+  let failed: number[];
+  try {
+    failed = await transactOrFailedConditions(deps, [
+      orderPaidUpdate(
+        deps.table,
+        order,
+        { txDigest: ref, depositId: null, now },
+        {
+          expression: '#status = :pending',
+          also: 'tx_type = :txType, store_product = :product',
+          values: { ':txType': txTypeOf(purchase.store), ':product': purchase.productId },
+        },
+      ),
+      {
+        Put: {
+          TableName: deps.table,
+          Item: { ...storeTxKey(purchase.store, purchase.transactionId), type: 'store_tx', orderId: order.id, product_id: purchase.productId, created_at: now },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...creditItems(deps, { uid: order.user_id, projectName: order.project_name, level: order.level }, order.tickets, `order#${order.id}`),
+    ]);
+  } catch (error) {
+    // Racing deliveries of one purchase kept colliding: one of them may have completed the order.
+    if (!(error instanceof ConcurrentChange)) throw error;
+    const claim = await readClaim(deps, purchase);
+    if (claim) return sameOrConflict(deps, claim, order, purchase);
+    throw error;
+  }
+  if (failed.length === 0) return { order: { ...order, status: OrderStatus.paid, tx_type: txTypeOf(purchase.store), tx_digest: ref }, credited: true };
+  // Refused: a concurrent delivery claimed the purchase (the same answer), or the order changed meanwhile.
+  const claim = await readClaim(deps, purchase);
+  if (claim) return sameOrConflict(deps, claim, order, purchase);
+  const current = await findOrder(deps, order.id);
+  if (current?.status === OrderStatus.paid) throw conflict(`orderId: order ${order.id} is paid already, by another purchase`);
+  throw conflict(`orderId: order ${order.id} changed meanwhile; retry`);
+}
+
+async function readClaim(deps: Deps, purchase: StorePurchase) {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConsistentRead: true }));
+  return out.Item as { orderId: number } | undefined;
+}
+
+async function sameOrConflict(deps: Deps, claim: { orderId: number }, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
+  if (claim.orderId !== order.id) throw conflict(`transactionId: store transaction ${purchase.transactionId} paid another order`);
+  // Orders are never deleted: the order as it is now (paid by this purchase, or refunded since).
+  return { order: (await findOrder(deps, order.id)) ?? order, credited: false };
+}
+
