@@ -19,8 +19,9 @@ import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/plat
  * - `oauthProviders`: OAuthProviders, for the id_tokens of zkLogin and social binding.
  * - `chain`: ChainConfig, the chain node (payments, the indexer).
  * - `claimKey`: ClaimSigningKey, which signs reward claims (sign_code, get_sign).
+ * - `appStore`: AppleConfig, the App Store settings (bundle id, root certificates, API key).
  */
-export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey';
+export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey' | 'appStore';
 
 /** The `Resource.<name>` each need reads (the SST component name infra gives it). */
 export const resourceOfNeed = {
@@ -32,6 +33,7 @@ export const resourceOfNeed = {
   oauthProviders: 'OAuthProviders',
   chain: 'ChainConfig',
   claimKey: 'ClaimSigningKey',
+  appStore: 'AppleConfig',
 } as const satisfies Record<Need, string>;
 
 /**
@@ -50,7 +52,8 @@ export const functionNeeds = {
   chain: ['table', 'verifyTokens'],
   // orderComplete and the deposit listings read the chain.
   pay: ['table', 'verifyTokens', 'chain'],
-  'third-pay': ['table', 'verifyTokens'],
+  // App Store purchases.
+  'third-pay': ['table', 'verifyTokens', 'appStore'],
   'partner-store': ['table', 'verifyTokens'],
   hero: ['table', 'verifyTokens'],
   // JWKS, the API reference and the health check: open routes only, no table.
@@ -73,6 +76,7 @@ interface LinkedResources {
   OAuthProviders: { value: string };
   ChainConfig: { value: string };
   ClaimSigningKey: { value: string };
+  AppleConfig: { value: string };
 }
 
 let deps: Promise<Deps> | undefined;
@@ -119,6 +123,10 @@ async function buildDeps(): Promise<Deps> {
     const { chainFromSetting } = await import('../core/chain/source.js');
     built.chain = chainFromSetting(resources.ChainConfig.value);
   }
+  if (linked('AppleConfig')) {
+    const { parseAppleSettings } = await import('../core/stores/apple-settings.js');
+    built.appStore = parseAppleSettings(resources.AppleConfig.value);
+  }
   if (linked('ClaimSigningKey')) {
     const { claimSignerFromSetting } = await import('../core/rewards/claim-key.js');
     built.claims = await claimSignerFromSetting(resources.ClaimSigningKey.value);
@@ -132,6 +140,7 @@ async function buildDeps(): Promise<Deps> {
     idTokens: 'OAuthProviders',
     chain: 'ChainConfig',
     claims: 'ClaimSigningKey',
+    appStore: 'AppleConfig',
   };
   for (const [field, resource] of Object.entries(unlinked)) {
     if (field in built) continue;

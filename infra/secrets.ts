@@ -53,3 +53,10 @@ export const claimSigningKey = new sst.Secret('ClaimSigningKey', '');
 
 /** Every secret of the stage. */
 export const secrets = [tokenSigningKey, vendorSigningKey, oauthProviders, chainConfig, claimSigningKey];
+
+/**
+ * The stage's App Store settings, as JSON (core/stores/apple-settings.ts): `{"bundleId":"com.studio.game",
+ * "appAppleId":1234567890,"environment":"Production","rootCertificates":["<Apple Root CA - G3, Base64 DER>"],
+ * "keyId":"…","issuerId":"…","privateKey":"-----BEGIN PRIVATE KEY-----…"}`. "" turns the App Store operations off (503).
+ */
+export const appleConfig = new sst.Secret('AppleConfig', '');

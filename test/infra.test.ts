@@ -266,6 +266,7 @@ describe('secrets and permissions: each function is linked to what its code read
       oauthProviders: /\bdeps\.idTokens\b/,
       chain: /\bdeps\.chain\b/,
       claimKey: /\bdeps\.claims\b/,
+      appStore: /\bdeps\.appStore\b/,
     };
     const openOnly = (group: string) => routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open'));
     const deployed = [...functionOf.keys(), 'indexer', 'settlement'];

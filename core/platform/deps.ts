@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Chain } from '../chain/types.js';
 import type { IdTokenVerifier } from '../identity/id-tokens.js';
 import type { ClaimSigner } from '../rewards/claim-key.js';
+import type { AppleSettings } from '../stores/apple-settings.js';
 import type { FileStore } from './files.js';
 import type { TokenService } from './tokens.js';
 
@@ -23,5 +24,7 @@ export interface Deps {
   chain?: Chain;
   /** The stage's claim key (sign_code); undefined where none is configured: claims answer 503. */
   claims?: ClaimSigner;
+  /** The stage's App Store settings (AppleConfig); undefined where none: the App Store operations answer 503. */
+  appStore?: AppleSettings;
   now: () => Date;
 }

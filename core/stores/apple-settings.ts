@@ -1,0 +1,71 @@
+/**
+ * A stage's App Store settings (APPLE_CONFIG locally, the AppleConfig secret deployed), as JSON. Parsed once at
+ * start; a bad setting is an Error naming the field, so it fails loudly at deploy, not per purchase.
+ *
+ * - `bundleId`: the app's bundle id; every signed transaction and notification must name it.
+ * - `appAppleId`: the app's Apple id (a number); the library checks it on Production data only, and it is
+ *   required for a stage that takes Production data.
+ * - `environment`: `Production` or `Sandbox`, the data the stage takes. A Production stage refuses Sandbox
+ *   data unless `allowSandbox` is true (TestFlight and App Review buy in Sandbox; a store-facing stage may
+ *   want them, knowingly). A Sandbox stage never takes Production data.
+ * - `rootCertificates`: Apple's root certificates as Base64 DER (Apple Root CA - G3 from apple.com/certificateauthority),
+ *   the anchors signed data must chain to.
+ * - `onlineChecks`: OCSP revocation checks of the chain (default true; false only where the chain's issuer
+ *   cannot be reached, as in tests).
+ * - `keyId`, `issuerId`, `privateKey` (PKCS#8 PEM): an App Store Server API key, for what calls Apple
+ *   (transaction lookups by id, consumption information, test notifications); without them those answer 503.
+ */
+export interface AppleSettings {
+  bundleId: string;
+  appAppleId?: number;
+  environment: 'Production' | 'Sandbox';
+  allowSandbox: boolean;
+  rootCertificates: Buffer[];
+  onlineChecks: boolean;
+  api?: { keyId: string; issuerId: string; privateKey: string };
+}
+
+const BUNDLE_ID = /^[A-Za-z0-9][A-Za-z0-9.-]{0,154}$/;
+
+export function parseAppleSettings(json: string | undefined): AppleSettings | undefined {
+  if (!json?.trim()) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new Error('apple config: not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('apple config: expected a JSON object');
+  const { bundleId, appAppleId, environment = 'Production', allowSandbox = false, rootCertificates, onlineChecks = true, keyId, issuerId, privateKey } =
+    value as Record<string, unknown>;
+  if (typeof bundleId !== 'string' || !BUNDLE_ID.test(bundleId)) throw new Error('apple config: bundleId must be the app\'s bundle id, e.g. com.studio.game');
+  if (environment !== 'Production' && environment !== 'Sandbox') throw new Error('apple config: environment must be "Production" or "Sandbox"');
+  if (appAppleId !== undefined && (typeof appAppleId !== 'number' || !Number.isSafeInteger(appAppleId) || appAppleId <= 0)) {
+    throw new Error('apple config: appAppleId must be the app\'s Apple id, a positive integer');
+  }
+  if (environment === 'Production' && appAppleId === undefined) throw new Error('apple config: appAppleId is required for Production');
+  if (typeof allowSandbox !== 'boolean') throw new Error('apple config: allowSandbox must be true or false');
+  if (typeof onlineChecks !== 'boolean') throw new Error('apple config: onlineChecks must be true or false');
+  if (!Array.isArray(rootCertificates) || rootCertificates.length === 0 || !rootCertificates.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/=\s]+$/.test(c))) {
+    throw new Error('apple config: rootCertificates must be a non-empty list of Base64 DER certificates');
+  }
+  const api = [keyId, issuerId, privateKey];
+  if (api.some((v) => v !== undefined) && !api.every((v) => typeof v === 'string' && v.length > 0)) {
+    throw new Error('apple config: keyId, issuerId and privateKey go together (an App Store Server API key)');
+  }
+  return {
+    bundleId,
+    ...(appAppleId === undefined ? {} : { appAppleId }),
+    environment,
+    allowSandbox,
+    rootCertificates: rootCertificates.map((c: string) => Buffer.from(c.replace(/\s/g, ''), 'base64')),
+    onlineChecks,
+    ...(keyId === undefined ? {} : { api: { keyId: keyId as string, issuerId: issuerId as string, privateKey: privateKey as string } }),
+  };
+}
+
+/** Which environments' data the stage takes, in the order a payload's environment is looked for. */
+export function acceptedEnvironments(settings: AppleSettings): ('Production' | 'Sandbox')[] {
+  if (settings.environment === 'Sandbox') return ['Sandbox'];
+  return settings.allowSandbox ? ['Production', 'Sandbox'] : ['Production'];
+}

@@ -1,0 +1,96 @@
+import type { JWSTransactionDecodedPayload, SignedDataVerifier } from '@apple/app-store-server-library';
+import type { Deps } from '../platform/deps.js';
+import { AppError, badRequest } from '../platform/errors.js';
+import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
+
+/**
+ * App Store signed data, verified with Apple's own library (`@apple/app-store-server-library`'s
+ * SignedDataVerifier): the JWS's x5c chain must end at one of the stage's root certificates, with Apple's
+ * intermediate and leaf marker extensions, the signature must be the leaf's, the dates valid (online: now,
+ * with OCSP revocation checks; offline, in tests: at the payload's signedDate), and the payload must name the
+ * stage's bundle id (and app Apple id, for Production notifications) and environment.
+ *
+ * A verifier checks one environment, so the payload's own `environment` (read before verification, only to
+ * pick the verifier) chooses it among the environments the stage takes; data of another environment is
+ * refused before any verification. The library is imported on first use: only the App Store operations load it.
+ */
+
+export type AppleEnvironment = 'Production' | 'Sandbox';
+
+const verifiers = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<SignedDataVerifier>>>();
+
+/** The stage's settings, or 503 naming the missing setting. */
+export function appStoreSettings(deps: Pick<Deps, 'appStore'>): AppleSettings {
+  if (!deps.appStore) throw new AppError(503, 'App Store purchases are not configured on this stage (the AppleConfig setting)');
+  return deps.appStore;
+}
+
+function verifierFor(settings: AppleSettings, environment: AppleEnvironment): Promise<SignedDataVerifier> {
+  let byEnvironment = verifiers.get(settings);
+  if (!byEnvironment) verifiers.set(settings, (byEnvironment = new Map()));
+  let verifier = byEnvironment.get(environment);
+  if (!verifier) {
+    verifier = import('@apple/app-store-server-library').then(
+      (lib) =>
+        new lib.SignedDataVerifier(
+          settings.rootCertificates,
+          settings.onlineChecks,
+          environment === 'Production' ? lib.Environment.PRODUCTION : lib.Environment.SANDBOX,
+          settings.bundleId,
+          settings.appAppleId,
+        ),
+    );
+    byEnvironment.set(environment, verifier);
+  }
+  return verifier;
+}
+
+/** The environment a JWS's payload claims, unverified: only to choose the verifier that then checks it. */
+function claimedEnvironment(jws: string, field: string): AppleEnvironment {
+  const parts = jws.split('.');
+  let payload: unknown;
+  try {
+    payload = parts.length === 3 ? JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) : undefined;
+  } catch {
+    payload = undefined;
+  }
+  if (typeof payload !== 'object' || payload === null) throw badRequest(`${field}: not a JWS with a JSON payload`);
+  const record = payload as { environment?: unknown; data?: { environment?: unknown } };
+  const environment = record.environment ?? record.data?.environment;
+  if (environment !== 'Production' && environment !== 'Sandbox') throw badRequest(`${field}: the payload names no App Store environment (Production or Sandbox)`);
+  return environment;
+}
+
+/** What each VerificationStatus (the library's enum) means to the caller. */
+const REASONS: Record<number, string> = {
+  1: "its signature or certificate chain is not Apple's",
+  3: 'it is for another app (bundle id or app Apple id)',
+  4: 'it is for another App Store environment',
+  5: 'its certificate chain is not three certificates long',
+  6: 'a certificate of its chain is unreadable, expired, not yet valid or revoked',
+  7: 'its payload is not of the expected shape',
+};
+/** VerificationStatus.RETRYABLE_VERIFICATION_FAILURE: revocation could not be checked (Apple's OCSP unreachable). */
+const RETRYABLE = 2;
+
+/** A verified, decoded signed transaction; 400 naming `field` when it is not the stage's, 503 when it cannot be checked now. */
+export async function verifyTransaction(settings: AppleSettings, jws: string, field = 'signedTransaction'): Promise<JWSTransactionDecodedPayload> {
+  const environment = claimedEnvironment(jws, field);
+  if (!acceptedEnvironments(settings).includes(environment)) {
+    throw badRequest(`${field}: ${environment} data is not taken on this stage (it takes ${acceptedEnvironments(settings).join(' and ')})`);
+  }
+  const verifier = await verifierFor(settings, environment);
+  try {
+    return await verifier.verifyAndDecodeTransaction(jws);
+  } catch (error) {
+    throw await refusal(error, field);
+  }
+}
+
+/** The library's VerificationException as our 4xx (503 when Apple could not be asked); anything else unchanged. */
+async function refusal(error: unknown, field: string): Promise<Error> {
+  const { VerificationException } = await import('@apple/app-store-server-library');
+  if (!(error instanceof VerificationException)) return error as Error;
+  if (error.status === RETRYABLE) return new AppError(503, `${field}: its certificates could not be checked for revocation now; try again later`);
+  return badRequest(`${field}: not verified: ${REASONS[error.status] ?? 'it could not be verified'}`);
+}
