@@ -5,6 +5,7 @@ import { createRechargeOrder } from '../core/payments/orders.js';
 import type { Deps } from '../core/platform/deps.js';
 import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
+import { makeAppleChain, type AppleChain } from '../test/support/app-store-signing.js';
 import { startOAuthIssuer, type TestIssuer } from '../test/support/oauth-issuer.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
 import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from '../test/support/payments.js';
@@ -15,16 +16,23 @@ export { accountWithToken, merchantWithToken, gamePayload };
 export interface BenchDeps extends LocalDeps {
   /** A loopback OpenID Connect issuer the deps accept id_tokens of (provider `bench`, client `bench-client`). */
   issuer: TestIssuer;
+  /** The certificate chain the bench stage's App Store settings trust (its root), to sign purchases with. */
+  appleChain: AppleChain;
 }
 
 /** Deps as the tests build them (fresh table, signing key, file folder, a loopback issuer), outside vitest. */
 export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
   const issuer = await startOAuthIssuer();
   const deps = await createLocalDeps(endpoint, { tablePrefix: 'bench', oauthProviders: [issuer.provider('bench', ['bench-client'])] });
-  return { ...deps, issuer };
+  const appleChain = makeAppleChain('Bench Root');
+  const appStore = { bundleId: BENCH_BUNDLE, environment: 'Sandbox' as const, allowSandbox: false, rootCertificates: [appleChain.root], onlineChecks: false };
+  return { ...deps, issuer, appleChain, appStore };
 }
 
 export const newCode = () => newGameCode('bench');
+
+/** The bench stage's App Store app; createBenchDeps trusts a chain made in the bench (appleChain). */
+export const BENCH_BUNDLE = 'com.bench.game';
 
 type Owner = Awaited<ReturnType<typeof merchantWithToken>>;
 

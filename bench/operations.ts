@@ -11,6 +11,7 @@ import { accountWithToken, gamePayload, indexedPurchase, LEVEL_PRICE, merchantWi
 import { paymentOperations } from './payment-operations.js';
 import { rankingOperations } from './ranking-operations.js';
 import { vendorOperations } from './vendor-operations.js';
+import { storeOperations } from './store-operations.js';
 
 /**
  * The operations measured by the DynamoDB request count (bench/requests.ts), one entry each: which route
@@ -351,6 +352,7 @@ export const operations: OperationBench[] = [
   ...accessOperations,
   ...paymentOperations,
   ...vendorOperations,
+  ...storeOperations,
   ...rankingOperations,
 ];
 

@@ -222,6 +222,8 @@ describe('secrets and permissions: each function is linked to what its code read
     // Only verify tokens: the public keys, never the private ring.
     chain: ['Table', 'TokenPublicKeys'],
     pay: ['Table', 'TokenPublicKeys', 'ChainConfig'],
+    // App Store purchases: the App Store settings, verifying platform tokens.
+    'third-pay': ['Table', 'TokenPublicKeys', 'AppleConfig'],
     // JWKS and the reference: the public keys alone; no table, no bucket.
     meta: ['TokenPublicKeys'],
   };
@@ -246,6 +248,7 @@ describe('secrets and permissions: each function is linked to what its code read
     expect(holders('ClaimSigningKey')).toEqual(['inner']);
     expect(holders('Files')).toEqual(['inner']);
     expect(holders('ChainConfig')).toEqual(['inner', 'pay']);
+    expect(holders('AppleConfig')).toEqual(['third-pay']);
     expect(namesOf(functionOf.get('meta')!.args.link).filter((name) => ofType(dev, 'sst.Secret').some((c) => c.name === name))).toEqual([]);
     // Every function verifies tokens with either the ring or its public keys, never both.
     for (const [group, fn] of functionOf) {

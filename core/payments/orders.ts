@@ -19,6 +19,9 @@ import { levelKey, projectKey, type StoredLevel, type StoredProject } from './pr
 export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base' | 'app_account_token'> {
   /** The order's app store link (a UUID); absent on orders made before links existed. */
   app_account_token?: string;
+  /** The level's store products when the order was made (as its price is): what a store purchase must buy. */
+  apple_product_id?: string;
+  google_product_id?: string;
   /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
   amount_base: StoredAmount;
   project_name: string;
@@ -106,6 +109,8 @@ export async function createRechargeOrder(deps: Deps, uid: string, input: z.infe
     project_name: project.project_name,
     receive_address: project.receive_address,
     app_account_token: randomUUID(),
+    ...(level.apple_product_id ? { apple_product_id: level.apple_product_id } : {}),
+    ...(level.google_product_id ? { google_product_id: level.google_product_id } : {}),
   };
   const put = {
     TableName: deps.table,

@@ -3,7 +3,8 @@ import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { OrderStatus, TxType } from '../payments/models.js';
-import { orderPaidUpdate } from '../payments/order-keys.js';
+import { orderKey, orderPaidUpdate } from '../payments/order-keys.js';
+import { readItems } from '../platform/batch.js';
 import { findOrder, type StoredOrder } from '../payments/orders.js';
 import { creditItems } from '../tickets/balances.js';
 
@@ -37,10 +38,27 @@ const txTypeOf = (store: Store) => (store === 'apple' ? TxType.appStore : TxType
 
 export type Completion = { order: StoredOrder; credited: boolean };
 
-/** Completes `order` by `purchase` once; answers the order as paid, and whether this call credited it. */
-export async function completeByStorePurchase(deps: Deps, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
-  const claimed = await readClaim(deps, purchase);
-  if (claimed) return sameOrConflict(deps, claimed, order, purchase);
+/** The order and the purchase's claim, read together (one BatchGetItem): what completing starts from. */
+export async function orderAndClaim(deps: Deps, orderId: number, purchase: Pick<StorePurchase, 'store' | 'transactionId'>) {
+  const [order, claim] = await readItems(deps, [orderKey(orderId), storeTxKey(purchase.store, purchase.transactionId)]);
+  return { order: order as StoredOrder | undefined, claim: claim as Claim | undefined };
+}
+
+type Claim = { orderId: number };
+
+/**
+ * Completes `order` by `purchase` once; answers the order as paid, and whether this call credited it. `claim` is
+ * the purchase's claim as read with the order (orderAndClaim); read here when not given.
+ */
+export async function completeByStorePurchase(
+  deps: Deps,
+  order: StoredOrder,
+  purchase: StorePurchase,
+  known?: { claim: Claim | undefined },
+): Promise<Completion> {
+  const claimed = known ? known.claim : await readClaim(deps, purchase);
+  // Read with the order: the order as read is current for the answer.
+  if (claimed) return claimed.orderId === order.id && known ? { order, credited: false } : sameOrConflict(deps, claimed, order, purchase);
   if (order.status === OrderStatus.paid) throw conflict(`orderId: order ${order.id} is paid already, by another purchase`);
   if (order.status !== OrderStatus.pending) throw conflict(`orderId: order ${order.id} is not pending`);
 
@@ -86,10 +104,10 @@ export async function completeByStorePurchase(deps: Deps, order: StoredOrder, pu
 
 async function readClaim(deps: Deps, purchase: StorePurchase) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConsistentRead: true }));
-  return out.Item as { orderId: number } | undefined;
+  return out.Item as Claim | undefined;
 }
 
-async function sameOrConflict(deps: Deps, claim: { orderId: number }, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
+async function sameOrConflict(deps: Deps, claim: Claim, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
   if (claim.orderId !== order.id) throw conflict(`transactionId: store transaction ${purchase.transactionId} paid another order`);
   // Orders are never deleted: the order as it is now (paid by this purchase, or refunded since).
   return { order: (await findOrder(deps, order.id)) ?? order, credited: false };

@@ -4,6 +4,7 @@ import { innerRoutes } from './inner.js';
 import { heroMetaRoutes, metaRoutes } from './meta.js';
 import { outerRoutes } from './outer.js';
 import { payRoutes } from './pay.js';
+import { thirdPayRoutes } from './third-pay.js';
 import { withoutkeyRoutes } from './withoutkey.js';
 
 /**
@@ -11,11 +12,10 @@ import { withoutkeyRoutes } from './withoutkey.js';
  * (infra/api.ts) and the OpenAPI documents are all derived from it. A group lists only implemented
  * operations; a group with none is not deployed.
  */
-export const thirdPayRoutes = defineGroup('third-pay', 'main', {});
 export const partnerStoreRoutes = defineGroup('partner-store', 'main', {});
 export const heroRoutes = defineGroup('hero', 'hero', {});
 
-export { chainRoutes, innerRoutes, outerRoutes, payRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
+export { chainRoutes, innerRoutes, outerRoutes, payRoutes, thirdPayRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
 
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,

@@ -1,0 +1,45 @@
+import { saveLevel } from '../core/payments/projects.js';
+import { createRechargeOrder } from '../core/payments/orders.js';
+import { signJws, transactionPayload } from '../test/support/app-store-signing.js';
+import { BENCH_BUNDLE, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
+import type { OperationBench } from './operations.js';
+
+const PRODUCT = 'com.bench.tickets';
+
+/** A pending order of a level sold as an App Store product, and the signed transaction of its purchase. */
+async function applePurchase(deps: BenchDeps) {
+  const shop = await shopWithLevel(deps);
+  await saveLevel(deps, shop.owner.claims, { project_name: shop.project.project_name, level: 1, amount: String(shop.level.amount_base), tickets: shop.level.tickets, status: 1, apple_product_id: PRODUCT });
+  const player = await playerWithTokens(deps);
+  const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
+  const signedTransaction = await signJws(deps.appleChain, transactionPayload({ bundleId: BENCH_BUNDLE, productId: PRODUCT, appAccountToken: order.app_account_token! }));
+  return { player, order, signedTransaction };
+}
+
+/** App Store and Google Play purchases (the third-pay group). */
+export const storeOperations: OperationBench[] = [
+  {
+    group: 'third-pay',
+    op: 'app-verify-transaction',
+    label: 'app-verify-transaction (first)',
+    minimum: 2,
+    reason: "one BatchGet (the order, the store transaction's claim) + one transaction (order paid, store transaction claimed, tickets credited)",
+    prepare: async (deps) => {
+      const { player, order, signedTransaction } = await applePurchase(deps);
+      return { token: player.platform, body: { orderId: order.id, signedTransaction } };
+    },
+  },
+  {
+    group: 'third-pay',
+    op: 'app-verify-transaction',
+    label: 'app-verify-transaction (repeated)',
+    minimum: 1,
+    reason: "one BatchGet (the order, the claim): a purchase claimed for this order answers the order as read",
+    prepare: async (deps) => {
+      const purchase = await applePurchase(deps);
+      const { verifyApplePurchase } = await import('../core/stores/apple-purchases.js');
+      await verifyApplePurchase(deps, purchase.player.uid, { orderId: purchase.order.id, signedTransaction: purchase.signedTransaction });
+      return { token: purchase.player.platform, body: { orderId: purchase.order.id, signedTransaction: purchase.signedTransaction } };
+    },
+  },
+];

@@ -1,0 +1,46 @@
+import type { JWSTransactionDecodedPayload } from '@apple/app-store-server-library';
+import type { z } from 'zod/mini';
+import type { Deps } from '../platform/deps.js';
+import { conflict, notFound } from '../platform/errors.js';
+import { toPayOrder, type StoredOrder } from '../payments/orders.js';
+import type { PayOrder } from '../payments/models.js';
+import { appStoreSettings, verifyTransaction } from './apple.js';
+import { completeByStorePurchase, orderAndClaim } from './complete.js';
+import type { AppleVerifyBody } from './models.js';
+
+/**
+ * app-verify-transaction (API.md flow 4): the iOS app sends the signed transaction StoreKit gave it for a
+ * purchase it started from one of the caller's pending orders (the order's `app_account_token` as the
+ * purchase's appAccountToken). The transaction is verified (core/stores/apple.ts), matched to that order (its
+ * link, the order's App Store product, a consumable of quantity 1, not revoked), and the order is completed
+ * with tx_type 2 once (core/stores/complete.ts). Answers the order as paid. Refused purchases write nothing.
+ */
+export async function verifyApplePurchase(deps: Deps, uid: string, input: z.infer<typeof AppleVerifyBody>): Promise<PayOrder> {
+  const settings = appStoreSettings(deps);
+  const transaction = await verifyTransaction(settings, input.signedTransaction);
+  if (!transaction.transactionId || !transaction.productId) throw conflict('signedTransaction: the transaction names no transactionId or productId');
+  const purchase = { store: 'apple' as const, transactionId: transaction.transactionId, productId: transaction.productId };
+  // The authorization layer checked the order is the caller's; it is read for what it sells, with the
+  // purchase's claim (a retried verification answers from them).
+  const { order, claim } = await orderAndClaim(deps, input.orderId, purchase);
+  if (!order || order.user_id !== uid) throw notFound(`orderId: the caller has no order ${input.orderId}`);
+  assertBuys(transaction, order);
+  const { order: paid } = await completeByStorePurchase(deps, order, purchase, { claim });
+  return toPayOrder(paid);
+}
+
+/** The transaction is the purchase of this order: its link, its product, one consumable, not taken back. */
+function assertBuys(transaction: JWSTransactionDecodedPayload, order: StoredOrder) {
+  const field = 'signedTransaction';
+  if (!transaction.appAccountToken) {
+    throw conflict(`${field}: the purchase names no order (no appAccountToken); start it with order ${order.id}'s app_account_token`);
+  }
+  if (transaction.appAccountToken.toLowerCase() !== order.app_account_token) throw conflict(`${field}: the purchase was made for another order than ${order.id}`);
+  if (!order.apple_product_id) throw conflict(`orderId: order ${order.id} has no App Store product (its level had none when it was ordered)`);
+  if (transaction.productId !== order.apple_product_id) {
+    throw conflict(`${field}: it bought ${transaction.productId}; order ${order.id} is for ${order.apple_product_id}`);
+  }
+  if (transaction.type !== 'Consumable') throw conflict(`${field}: it is a ${transaction.type ?? 'purchase of unknown type'}, not a consumable`);
+  if (transaction.quantity !== 1) throw conflict(`${field}: it bought ${transaction.quantity} at once; an order is one purchase of quantity 1`);
+  if (transaction.revocationDate !== undefined) throw conflict(`${field}: Apple took the purchase back (refunded or revoked)`);
+}

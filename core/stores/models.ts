@@ -1,0 +1,16 @@
+import * as z from 'zod/mini';
+
+/** The App Store and Google Play operations' bodies (API.md flow 4). */
+
+const orderId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
+
+/**
+ * A JWS in compact form as StoreKit and the App Store write it: three Base64url parts. App Store transactions
+ * are a few kilobytes (three certificates in x5c); 32 KiB bounds them generously.
+ */
+export const compactJws = z
+  .string()
+  .check(z.maxLength(32_768), z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'expected a JWS in compact form (three Base64url parts)'));
+
+/** app-verify-transaction: the caller's order, and the signed transaction StoreKit gave the app for its purchase. */
+export const AppleVerifyBody = z.lazy(() => z.object({ orderId, signedTransaction: compactJws }));
