@@ -1,6 +1,6 @@
 import { saveLevel } from '../core/payments/projects.js';
 import { createRechargeOrder } from '../core/payments/orders.js';
-import { signJws, transactionPayload } from '../test/support/app-store-signing.js';
+import { notificationPayload, signJws, transactionPayload } from '../test/support/app-store-signing.js';
 import { BENCH_BUNDLE, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 
@@ -41,5 +41,24 @@ export const storeOperations: OperationBench[] = [
       await verifyApplePurchase(deps, purchase.player.uid, { orderId: purchase.order.id, signedTransaction: purchase.signedTransaction });
       return { token: purchase.player.platform, body: { orderId: purchase.order.id, signedTransaction: purchase.signedTransaction } };
     },
+  },
+  {
+    group: 'third-pay',
+    op: 'app_asdn-v2-callback',
+    label: 'app_asdn-v2-callback (ONE_TIME_CHARGE)',
+    minimum: 4,
+    reason: "one BatchGet (the notification's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the notification's record",
+    prepare: async (deps) => {
+      const { signedTransaction } = await applePurchase(deps);
+      return { body: { signedPayload: await signJws(deps.appleChain, notificationPayload({ notificationType: 'ONE_TIME_CHARGE', bundleId: BENCH_BUNDLE, signedTransactionInfo: signedTransaction })) } };
+    },
+  },
+  {
+    group: 'third-pay',
+    op: 'app_asdn-v2-callback',
+    label: 'app_asdn-v2-callback (TEST)',
+    minimum: 2,
+    reason: "the notification's record read (a repeat answers from it) + written",
+    prepare: async (deps) => ({ body: { signedPayload: await signJws(deps.appleChain, notificationPayload({ notificationType: 'TEST', bundleId: BENCH_BUNDLE })) } }),
   },
 ];

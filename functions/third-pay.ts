@@ -1,5 +1,6 @@
 import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/platform/deps.js';
+import { receiveAppleNotification } from '../core/stores/apple-notifications.js';
 import { verifyApplePurchase } from '../core/stores/apple-purchases.js';
 import { thirdPayRoutes } from './routes/index.js';
 import { lambdaHandler } from './deployed.js';
@@ -8,6 +9,7 @@ import { lambdaHandler } from './deployed.js';
 export const createThirdPayApp = (deps: Deps) =>
   createGroupApp(deps, thirdPayRoutes, {
     'app-verify-transaction': ({ deps, auth, body }) => verifyApplePurchase(deps, auth.sub, body),
+    'app_asdn-v2-callback': ({ deps, body }) => receiveAppleNotification(deps, body),
   });
 
 export const handler = lambdaHandler(createThirdPayApp);

@@ -30,7 +30,7 @@ export async function verifyApplePurchase(deps: Deps, uid: string, input: z.infe
 }
 
 /** The transaction is the purchase of this order: its link, its product, one consumable, not taken back. */
-function assertBuys(transaction: JWSTransactionDecodedPayload, order: StoredOrder) {
+export function assertBuys(transaction: JWSTransactionDecodedPayload, order: StoredOrder) {
   const field = 'signedTransaction';
   if (!transaction.appAccountToken) {
     throw conflict(`${field}: the purchase names no order (no appAccountToken); start it with order ${order.id}'s app_account_token`);

@@ -1,4 +1,4 @@
-import type { JWSTransactionDecodedPayload, SignedDataVerifier } from '@apple/app-store-server-library';
+import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload, SignedDataVerifier } from '@apple/app-store-server-library';
 import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
@@ -55,8 +55,9 @@ function claimedEnvironment(jws: string, field: string): AppleEnvironment {
     payload = undefined;
   }
   if (typeof payload !== 'object' || payload === null) throw badRequest(`${field}: not a JWS with a JSON payload`);
-  const record = payload as { environment?: unknown; data?: { environment?: unknown } };
-  const environment = record.environment ?? record.data?.environment;
+  // A transaction names its environment; a notification in its data (or summary, for summary notifications).
+  const record = payload as { environment?: unknown; data?: { environment?: unknown }; summary?: { environment?: unknown } };
+  const environment = record.environment ?? record.data?.environment ?? record.summary?.environment;
   if (environment !== 'Production' && environment !== 'Sandbox') throw badRequest(`${field}: the payload names no App Store environment (Production or Sandbox)`);
   return environment;
 }
@@ -74,14 +75,23 @@ const REASONS: Record<number, string> = {
 const RETRYABLE = 2;
 
 /** A verified, decoded signed transaction; 400 naming `field` when it is not the stage's, 503 when it cannot be checked now. */
-export async function verifyTransaction(settings: AppleSettings, jws: string, field = 'signedTransaction'): Promise<JWSTransactionDecodedPayload> {
+export function verifyTransaction(settings: AppleSettings, jws: string, field = 'signedTransaction'): Promise<JWSTransactionDecodedPayload> {
+  return verified(settings, jws, field, (verifier) => verifier.verifyAndDecodeTransaction(jws));
+}
+
+/** A verified, decoded App Store Server Notification v2 (`signedPayload`); refusals as verifyTransaction's. */
+export function verifyNotification(settings: AppleSettings, jws: string, field = 'signedPayload'): Promise<ResponseBodyV2DecodedPayload> {
+  return verified(settings, jws, field, (verifier) => verifier.verifyAndDecodeNotification(jws));
+}
+
+async function verified<T>(settings: AppleSettings, jws: string, field: string, verify: (verifier: SignedDataVerifier) => Promise<T>): Promise<T> {
   const environment = claimedEnvironment(jws, field);
   if (!acceptedEnvironments(settings).includes(environment)) {
     throw badRequest(`${field}: ${environment} data is not taken on this stage (it takes ${acceptedEnvironments(settings).join(' and ')})`);
   }
   const verifier = await verifierFor(settings, environment);
   try {
-    return await verifier.verifyAndDecodeTransaction(jws);
+    return await verify(verifier);
   } catch (error) {
     throw await refusal(error, field);
   }

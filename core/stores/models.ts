@@ -14,3 +14,14 @@ export const compactJws = z
 
 /** app-verify-transaction: the caller's order, and the signed transaction StoreKit gave the app for its purchase. */
 export const AppleVerifyBody = z.lazy(() => z.object({ orderId, signedTransaction: compactJws }));
+
+/** app_asdn-v2-callback: what the App Store POSTs, an App Store Server Notification v2. */
+export const AppleNotificationBody = z.lazy(() => z.object({ signedPayload: compactJws }));
+
+/** What a notification did (the App Store only reads the status; the body is for logs and tests). */
+export const NotificationAnswer = z.lazy(() => z.object({
+  notificationUUID: z.string(),
+  notificationType: z.string(),
+  outcome: z.string(),
+  orderId: z.nullable(z.int()),
+}));

@@ -1,7 +1,7 @@
-import { allow, owns } from '../../core/http/auth.js';
+import { allow, open, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { PayOrder } from '../../core/payments/models.js';
-import { AppleVerifyBody } from '../../core/stores/models.js';
+import { AppleNotificationBody, AppleVerifyBody, NotificationAnswer } from '../../core/stores/models.js';
 import { platformToken } from './errors.js';
 
 /** The third-pay group (API.md "third_pay", flow 4): App Store and Google Play purchases. */
@@ -23,6 +23,24 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       ...platformToken,
       404: 'no such order of the caller',
       409: "the purchase is not this order's (link, product, quantity, type), was revoked, paid another order; or the order is not pending",
+      503: 'App Store purchases are not configured on this stage, or Apple could not be asked to check the certificates now',
+    },
+  },
+  'app_asdn-v2-callback': {
+    name: 'app_asdn-v2-callback',
+    method: 'POST',
+    path: '/pay/apple/notifications',
+    auth: open,
+    summary: 'App Store Server Notifications v2',
+    description:
+      "The URL to give App Store Connect (App Information, App Store Server Notifications, Version 2). No token: the body's `signedPayload` is verified to the stage's Apple root like a transaction, and anything unverifiable is 400, so Apple sends it again later. ONE_TIME_CHARGE completes the order the purchase's appAccountToken names (whichever of it and app-verify-transaction comes first credits); REFUND and REVOKE take the order's tickets back (never below zero; the shortfall is recorded, the order turns 3); REFUND_REVERSED gives them back; other types are recorded. Each notification counts once (by notificationUUID): a repeat answers `duplicate` and changes nothing. A purchase no order takes is recorded as `unmatched` and acknowledged.",
+    body: AppleNotificationBody,
+    status: 200,
+    envelope: 'data',
+    response: NotificationAnswer,
+    errors: {
+      400: 'the body is malformed, or the signed payload (or its transaction) is not verified: not Apple-signed to the stage root, another app, or an environment the stage does not take',
+      409: "the order's balance kept changing during a refund; Apple sends it again",
       503: 'App Store purchases are not configured on this stage, or Apple could not be asked to check the certificates now',
     },
   },

@@ -136,3 +136,28 @@ export function transactionPayload(fields: {
     ...(fields.appAccountToken ? { appAccountToken: fields.appAccountToken } : {}),
   };
 }
+
+/** An App Store Server Notification v2 payload (responseBodyV2DecodedPayload) about the app `bundleId`. */
+export function notificationPayload(fields: {
+  notificationType: string;
+  subtype?: string;
+  bundleId: string;
+  environment?: 'Production' | 'Sandbox';
+  appAppleId?: number;
+  signedTransactionInfo?: string;
+  notificationUUID?: string;
+}) {
+  return {
+    notificationType: fields.notificationType,
+    ...(fields.subtype ? { subtype: fields.subtype } : {}),
+    notificationUUID: fields.notificationUUID ?? randomUUID(),
+    version: '2.0',
+    signedDate: Date.now(),
+    data: {
+      bundleId: fields.bundleId,
+      environment: fields.environment ?? 'Sandbox',
+      ...(fields.appAppleId === undefined ? {} : { appAppleId: fields.appAppleId }),
+      ...(fields.signedTransactionInfo ? { signedTransactionInfo: fields.signedTransactionInfo } : {}),
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { readItems } from '../platform/batch.js';
+import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload } from '@apple/app-store-server-library';
+import type { z } from 'zod/mini';
+import type { Deps } from '../platform/deps.js';
+import { AppError, badRequest } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
+import { OrderStatus } from '../payments/models.js';
+import { findOrder, orderByStoreLink } from '../payments/orders.js';
+import { appStoreSettings, verifyNotification, verifyTransaction } from './apple.js';
+import { assertBuys } from './apple-purchases.js';
+import { completeByStorePurchase, storeTxKey } from './complete.js';
+import type { AppleNotificationBody, NotificationAnswer as NotificationAnswerSchema } from './models.js';
+import { giveBack, takeBack } from './refunds.js';
+
+/**
+ * app_asdn-v2-callback (API.md flow 4): App Store Server Notifications v2. Apple POSTs `{signedPayload}`, a
+ * JWS verified to the stage's root like a transaction (core/stores/apple.ts); a 200 acknowledges it, anything
+ * else makes Apple send it again later (hours, then days). So:
+ * - unverifiable (forged, another root, another app or environment): 400, nothing written, Apple retries;
+ * - verified: handled, then recorded once under its notificationUUID (pk `APPLENOTE#<uuid>`), and answered
+ *   200 with what it did. A notification delivered again finds its record and changes nothing; deliveries
+ *   racing each other are safe because each effect is itself once-only (the store transaction's claim, the
+ *   order's status condition);
+ * - ONE_TIME_CHARGE (a consumable bought): completes the order the purchase's appAccountToken names, as
+ *   app-verify-transaction does; whichever arrives first credits, the other changes nothing;
+ * - REFUND and REVOKE: take the order's tickets back (never below zero; the shortfall recorded; status 3);
+ *   REFUND_REVERSED gives them back;
+ * - TEST and every other type: recorded and acknowledged;
+ * - a purchase that cannot be matched to an order (no link, another product, a paid order) is recorded with
+ *   why, and acknowledged: sending it again would not change the answer; nothing is credited.
+ */
+
+/**
+ * What the platform did (`outcome`): credited, already_credited, refunded, already_refunded, refund_reversed,
+ * not_refunded, recorded (a type with no effect here), duplicate (delivered before), unmatched (a purchase
+ * or refund no order of this stage takes; recorded with why).
+ */
+export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
+
+const noteKey = (uuid: string) => ({ pk: `APPLENOTE#${uuid}`, sk: 'APPLENOTE' });
+
+export async function receiveAppleNotification(deps: Deps, input: z.infer<typeof AppleNotificationBody>): Promise<NotificationAnswer> {
+  const settings = appStoreSettings(deps);
+  const payload = await verifyNotification(settings, input.signedPayload);
+  const uuid = payload.notificationUUID;
+  const type = String(payload.notificationType ?? '');
+  if (!uuid || !type) throw badRequest('signedPayload: the notification has no notificationUUID or notificationType');
+
+  // The purchase a notification is about, verified like any signed transaction (types with no effect here carry
+  // none that matters); then the notification's record and the purchase's claim, read together.
+  const transaction = EFFECTFUL.includes(type) ? await signedTransaction(deps, payload, type) : undefined;
+  const [seen, claim] = await readItems(deps, [noteKey(uuid), ...(transaction ? [storeTxKey('apple', transaction.transactionId!)] : [])]);
+  if (seen) return { notificationUUID: uuid, notificationType: type, outcome: 'duplicate', orderId: (seen.orderId as number | null) ?? null };
+
+  const handled: Handled = !transaction
+    ? { outcome: 'recorded', orderId: null }
+    : type === 'ONE_TIME_CHARGE'
+      ? await charge(deps, transaction, claim as Claim | undefined)
+      : await refundEvent(deps, transaction, claim as Claim | undefined, type, uuid);
+  try {
+    await deps.db.send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: {
+          ...noteKey(uuid),
+          type: 'apple_notification',
+          notificationType: type,
+          subtype: payload.subtype ?? null,
+          outcome: handled.outcome,
+          detail: handled.detail ?? null,
+          orderId: handled.orderId,
+          transactionId: handled.transactionId ?? null,
+          environment: payload.data?.environment ?? null,
+          signedDate: payload.signedDate ?? null,
+          received_at: deps.now().toISOString(),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    // A racing delivery recorded it first; its effects and ours were the same once-only ones.
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  }
+  return { notificationUUID: uuid, notificationType: type, outcome: handled.outcome, orderId: handled.orderId };
+}
+
+interface Handled {
+  outcome: string;
+  detail?: string;
+  orderId: number | null;
+  transactionId?: string;
+}
+
+/** The notification types that change an order here. */
+const EFFECTFUL = ['ONE_TIME_CHARGE', 'REFUND', 'REVOKE', 'REFUND_REVERSED'];
+
+type Claim = { orderId: number };
+
+async function signedTransaction(deps: Deps, payload: ResponseBodyV2DecodedPayload, type: string): Promise<JWSTransactionDecodedPayload> {
+  const signed = payload.data?.signedTransactionInfo;
+  if (!signed) throw badRequest(`signedPayload: a ${type} notification without data.signedTransactionInfo`);
+  const transaction = await verifyTransaction(appStoreSettings(deps), signed, 'signedPayload.data.signedTransactionInfo');
+  if (!transaction.transactionId) throw badRequest('signedPayload.data.signedTransactionInfo: no transactionId');
+  return transaction;
+}
+
+/** A consumable bought: the order its link names completes, unless the purchase is not that order's. */
+async function charge(deps: Deps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined): Promise<Handled> {
+  const transactionId = transaction.transactionId!;
+  const order = transaction.appAccountToken ? await orderByStoreLink(deps, transaction.appAccountToken) : undefined;
+  if (!order) return { outcome: 'unmatched', detail: 'the purchase names no order of this stage (appAccountToken)', orderId: null, transactionId };
+  try {
+    assertBuys(transaction, order);
+    const { credited } = await completeByStorePurchase(deps, order, { store: 'apple', transactionId, productId: transaction.productId! }, { claim });
+    return { outcome: credited ? 'credited' : 'already_credited', orderId: order.id, transactionId };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    await logError('app store: a purchase was not credited', { transactionId, orderId: order.id, reason: error.message });
+    return { outcome: 'unmatched', detail: error.message, orderId: order.id, transactionId };
+  }
+}
+
+/** REFUND, REVOKE, REFUND_REVERSED: the order the store transaction paid gives its tickets back, or gets them again. */
+async function refundEvent(deps: Deps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined, type: string, uuid: string): Promise<Handled> {
+  const transactionId = transaction.transactionId!;
+  const orderId = claim?.orderId;
+  const order = orderId === undefined ? undefined : await findOrder(deps, orderId);
+  if (!order) return { outcome: 'unmatched', detail: `no order was paid by transaction ${transactionId}`, orderId: null, transactionId };
+  if (order.status !== OrderStatus.paid && order.status !== OrderStatus.refunded) {
+    return { outcome: 'unmatched', detail: `order ${order.id} is neither paid nor refunded`, orderId: order.id, transactionId };
+  }
+  if (type === 'REFUND_REVERSED') {
+    const { changed } = await giveBack(deps, order, `apple:${uuid}`);
+    return { outcome: changed ? 'refund_reversed' : 'not_refunded', orderId: order.id, transactionId };
+  }
+  const { changed, order: after } = await takeBack(deps, order, `apple:${uuid}`);
+  const detail = changed && after.refund_shortfall ? `${after.refund_shortfall} of ${after.tickets} tickets were spent already` : undefined;
+  return { outcome: changed ? 'refunded' : 'already_refunded', ...(detail ? { detail } : {}), orderId: order.id, transactionId };
+}
