@@ -1,9 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveLevel } from '../core/payments/projects.js';
 import type { AppleSettings } from '../core/stores/apple-settings.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
 import { forge, makeAppleChain, signJws, transactionPayload } from './support/app-store-signing.js';
+import { loopbackClients, makeApiKey, startAppStoreApi, type AppStoreApi } from './support/app-store-api.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
@@ -167,5 +168,82 @@ describe('stages', () => {
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ statusCode: 503, message: 'App Store purchases are not configured on this stage (the AppleConfig setting)' });
     expect(documentErrors(document, '/pay/apple/verify', 'post', 503, res.body)).toEqual([]);
+  });
+});
+
+describe('app-verify-transaction with a transaction id (read from the App Store Server API)', () => {
+  const key = makeApiKey();
+  const servers: { Production?: AppStoreApi; Sandbox?: AppStoreApi } = {};
+  afterAll(async () => {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
+  });
+  const withApi = async () => {
+    servers.Production ??= await startAppStoreApi(key, BUNDLE);
+    servers.Sandbox ??= await startAppStoreApi(key, BUNDLE);
+    deps.appStoreApi = loopbackClients(servers, key, BUNDLE);
+  };
+  const byId = (s: Awaited<ReturnType<typeof shop>>, orderId: number, transactionId: string) =>
+    call(app, 'POST', `${base}/pay/apple/verify`, { token: s.player.platform, body: { orderId, transactionId } });
+
+  it('completes the order from the transaction the App Store answers for the id', async () => {
+    await withApi();
+    const s = await shop();
+    const order = await s.newOrder();
+    const transactionId = '2000000777000001';
+    servers.Sandbox!.transactions.set(transactionId, await s.bought(order, { transactionId }));
+    const res = await byId(s, order.id, transactionId);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: order.id, status: 1, tx_type: 2 });
+    expect(servers.Sandbox!.calls.at(-1)).toEqual({ method: 'GET', path: `/inApps/v1/transactions/${transactionId}` });
+    expect(await s.tickets()).toBe(100);
+  });
+
+  it('asks Production first, then Sandbox when the stage takes it; an id neither knows is 404', async () => {
+    await withApi();
+    deps.appStore = { ...sandboxStage, environment: 'Production', appAppleId: 1234567890, allowSandbox: true };
+    try {
+      const s = await shop();
+      const order = await s.newOrder();
+      const transactionId = '2000000777000002';
+      servers.Sandbox!.transactions.set(transactionId, await s.bought(order, { transactionId }));
+      const productionCalls = servers.Production!.calls.length;
+      expect((await byId(s, order.id, transactionId)).status).toBe(200);
+      expect(servers.Production!.calls.slice(productionCalls)).toEqual([{ method: 'GET', path: `/inApps/v1/transactions/${transactionId}` }]);
+
+      const unknown = await byId(s, (await s.newOrder()).id, '2000000777999999');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.message).toBe('transactionId: the App Store knows no transaction 2000000777999999 (in Production or Sandbox)');
+    } finally {
+      deps.appStore = sandboxStage;
+    }
+  });
+
+  it("Apple failing, or refusing the stage's key, is 503 and writes nothing; both or neither of the two fields is 400", async () => {
+    await withApi();
+    const s = await shop();
+    const order = await s.newOrder();
+    const transactionId = '2000000777000003';
+    servers.Sandbox!.transactions.set(transactionId, await s.bought(order, { transactionId }));
+    const before = await itemCount(deps);
+    servers.Sandbox!.failNext = 1;
+    const failing = await byId(s, order.id, transactionId);
+    expect(failing.status).toBe(503);
+    expect(failing.body.message).toBe(`the App Store Server API could not read transaction ${transactionId} (HTTP 500, error 5000000); try again later`);
+    deps.appStoreApi = loopbackClients(servers, makeApiKey(), BUNDLE);
+    const wrongKey = await byId(s, order.id, transactionId);
+    expect(wrongKey.status).toBe(503);
+    expect(wrongKey.body.message).toMatch(/\(HTTP 401\)/);
+    expect(await itemCount(deps)).toBe(before);
+    deps.appStoreApi = undefined;
+    const noKey = await byId(s, order.id, transactionId);
+    expect(noKey.status).toBe(503);
+    expect(noKey.body.message).toBe('the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)');
+
+    for (const body of [{ orderId: order.id }, { orderId: order.id, transactionId, signedTransaction: await s.bought(order) }]) {
+      const res = await call(app, 'POST', `${base}/pay/apple/verify`, { token: s.player.platform, body });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('body: give signedTransaction or transactionId, exactly one');
+    }
+    expect(await itemCount(deps)).toBe(before);
   });
 });

@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Chain } from '../chain/types.js';
 import type { IdTokenVerifier } from '../identity/id-tokens.js';
 import type { ClaimSigner } from '../rewards/claim-key.js';
+import type { AppleApiClients } from '../stores/apple-api.js';
 import type { AppleSettings } from '../stores/apple-settings.js';
 import type { FileStore } from './files.js';
 import type { TokenService } from './tokens.js';
@@ -26,5 +27,7 @@ export interface Deps {
   claims?: ClaimSigner;
   /** The stage's App Store settings (AppleConfig); undefined where none: the App Store operations answer 503. */
   appStore?: AppleSettings;
+  /** The App Store Server API clients, when not the library's own made from `appStore` (core/stores/apple-api.ts). */
+  appStoreApi?: AppleApiClients;
   now: () => Date;
 }

@@ -5,6 +5,8 @@ import { conflict, notFound } from '../platform/errors.js';
 import { toPayOrder, type StoredOrder } from '../payments/orders.js';
 import type { PayOrder } from '../payments/models.js';
 import { appStoreSettings, verifyTransaction } from './apple.js';
+import { apiFailure, appleApi, callApple } from './apple-api.js';
+import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
 import { completeByStorePurchase, orderAndClaim } from './complete.js';
 import type { AppleVerifyBody } from './models.js';
 
@@ -17,7 +19,8 @@ import type { AppleVerifyBody } from './models.js';
  */
 export async function verifyApplePurchase(deps: Deps, uid: string, input: z.infer<typeof AppleVerifyBody>): Promise<PayOrder> {
   const settings = appStoreSettings(deps);
-  const transaction = await verifyTransaction(settings, input.signedTransaction);
+  const signed = input.signedTransaction ?? (await transactionFromApple(deps, settings, input.transactionId!));
+  const transaction = await verifyTransaction(settings, signed, input.signedTransaction ? 'signedTransaction' : 'transactionId');
   if (!transaction.transactionId || !transaction.productId) throw conflict('signedTransaction: the transaction names no transactionId or productId');
   const purchase = { store: 'apple' as const, transactionId: transaction.transactionId, productId: transaction.productId };
   // The authorization layer checked the order is the caller's; it is read for what it sells, with the
@@ -43,4 +46,25 @@ export function assertBuys(transaction: JWSTransactionDecodedPayload, order: Sto
   if (transaction.type !== 'Consumable') throw conflict(`${field}: it is a ${transaction.type ?? 'purchase of unknown type'}, not a consumable`);
   if (transaction.quantity !== 1) throw conflict(`${field}: it bought ${transaction.quantity} at once; an order is one purchase of quantity 1`);
   if (transaction.revocationDate !== undefined) throw conflict(`${field}: Apple took the purchase back (refunded or revoked)`);
+}
+
+/**
+ * The signed transaction of `transactionId`, from the App Store Server API: the stage's environments in turn
+ * (Production first: Apple's advice, since a Sandbox id is unknown to Production), the first that knows it.
+ * An id no environment knows is 404; Apple failing otherwise is 503.
+ */
+async function transactionFromApple(deps: Deps, settings: AppleSettings, transactionId: string): Promise<string> {
+  for (const environment of acceptedEnvironments(settings)) {
+    const client = await appleApi(deps, settings, environment);
+    try {
+      const info = await client.getTransactionInfo(transactionId);
+      if (info.signedTransactionInfo) return info.signedTransactionInfo;
+    } catch (error) {
+      const failure = await apiFailure(error);
+      // 4040010: TransactionIdNotFoundError. Try the next environment.
+      if (failure?.httpStatusCode === 404) continue;
+      return callApple(`read transaction ${transactionId}`, () => Promise.reject(error));
+    }
+  }
+  throw notFound(`transactionId: the App Store knows no transaction ${transactionId} (in ${acceptedEnvironments(settings).join(' or ')})`);
 }

@@ -12,8 +12,18 @@ export const compactJws = z
   .string()
   .check(z.maxLength(32_768), z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'expected a JWS in compact form (three Base64url parts)'));
 
-/** app-verify-transaction: the caller's order, and the signed transaction StoreKit gave the app for its purchase. */
-export const AppleVerifyBody = z.lazy(() => z.object({ orderId, signedTransaction: compactJws }));
+/** An App Store transaction id: decimal digits. */
+const appleTransactionId = z.string().check(z.regex(/^\d{1,32}$/, 'expected an App Store transaction id (digits)'));
+
+/**
+ * app-verify-transaction: the caller's order, and its purchase: the signed transaction StoreKit gave the app,
+ * or its transaction id (read from the App Store Server API), exactly one of them.
+ */
+export const AppleVerifyBody = z.lazy(() =>
+  z
+    .object({ orderId, signedTransaction: z.optional(compactJws), transactionId: z.optional(appleTransactionId) })
+    .check(z.refine((body) => (body.signedTransaction === undefined) !== (body.transactionId === undefined), 'give signedTransaction or transactionId, exactly one')),
+);
 
 /** app_asdn-v2-callback: what the App Store POSTs, an App Store Server Notification v2. */
 export const AppleNotificationBody = z.lazy(() => z.object({ signedPayload: compactJws }));

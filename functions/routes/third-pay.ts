@@ -13,7 +13,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
     auth: allow(['platform'], [owns.record('body.orderId', 'pay order', 'user_id')], { movesValue: true }),
     summary: 'Complete an order with an App Store purchase',
     description:
-      "The iOS app buys the order's level's App Store product with the order's `app_account_token` as the purchase's appAccountToken, then sends the signed transaction StoreKit gave it. It is verified with Apple's library against the stage's root certificates (chain, signature, bundle id, environment), matched to the order (its link, its App Store product, one consumable, not revoked), and the order turns paid (`tx_type` 2) with its tickets credited, once: the same transaction again answers the same, a transaction that paid another order is 409. Answers the order.",
+      "The iOS app buys the order's level's App Store product with the order's `app_account_token` as the purchase's appAccountToken, then sends the signed transaction StoreKit gave it (`signedTransaction`), or its `transactionId`, which is read from the App Store Server API (Production first, then Sandbox when the stage takes it). The transaction is verified with Apple's library against the stage's root certificates (chain, signature, bundle id, environment), matched to the order (its link, its App Store product, one consumable, not revoked), and the order turns paid (`tx_type` 2) with its tickets credited, once: the same transaction again answers the same, a transaction that paid another order is 409. Answers the order.",
     body: AppleVerifyBody,
     status: 200,
     envelope: 'data',
@@ -21,9 +21,9 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
     errors: {
       400: 'a field is missing or malformed, or the signed transaction is not verified: not Apple-signed to the stage root, another app, or an environment the stage does not take',
       ...platformToken,
-      404: 'no such order of the caller',
+      404: 'no such order of the caller, or no App Store environment the stage takes knows the transaction id',
       409: "the purchase is not this order's (link, product, quantity, type), was revoked, paid another order; or the order is not pending",
-      503: 'App Store purchases are not configured on this stage, or Apple could not be asked to check the certificates now',
+      503: 'App Store purchases (or, for a transaction id, the App Store Server API key) are not configured on this stage, or Apple could not be reached',
     },
   },
   'app_asdn-v2-callback': {

@@ -1,0 +1,61 @@
+import type { AppStoreServerAPIClient } from '@apple/app-store-server-library';
+import type { Deps } from '../platform/deps.js';
+import { AppError } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
+import type { AppleEnvironment } from './apple.js';
+import type { AppleSettings } from './apple-settings.js';
+
+/**
+ * The App Store Server API, through Apple's own client (`AppStoreServerAPIClient`), with the stage's API key
+ * (keyId, issuerId, privateKey of AppleConfig): transaction lookups by id, consumption information for refund
+ * requests, test notifications. One client per environment (the library fixes each one's base URL).
+ *
+ * `deps.appStoreApi` may give the clients (the tests give the library's client pointed at a loopback App
+ * Store, a subclass that overrides only where requests go); otherwise they are the library's, made from the
+ * settings. Failures are Apple's: 503 naming the call, the details in the log.
+ */
+export type AppleApiClients = (environment: AppleEnvironment) => Promise<AppStoreServerAPIClient>;
+
+const clients = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<AppStoreServerAPIClient>>>();
+
+/** The client for `environment`; 503 naming the setting when the stage has no API key. */
+export function appleApi(deps: Pick<Deps, 'appStore' | 'appStoreApi'>, settings: AppleSettings, environment: AppleEnvironment): Promise<AppStoreServerAPIClient> {
+  if (deps.appStoreApi) return deps.appStoreApi(environment);
+  const key = settings.api;
+  if (!key) throw new AppError(503, 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)');
+  let byEnvironment = clients.get(settings);
+  if (!byEnvironment) clients.set(settings, (byEnvironment = new Map()));
+  let client = byEnvironment.get(environment);
+  if (!client) {
+    client = import('@apple/app-store-server-library').then(
+      (lib) =>
+        new lib.AppStoreServerAPIClient(
+          key.privateKey,
+          key.keyId,
+          key.issuerId,
+          settings.bundleId,
+          environment === 'Production' ? lib.Environment.PRODUCTION : lib.Environment.SANDBOX,
+        ),
+    );
+    byEnvironment.set(environment, client);
+  }
+  return client;
+}
+
+/** The library's APIException, when `error` is one: Apple's HTTP status and its error code. */
+export async function apiFailure(error: unknown): Promise<{ httpStatusCode: number; apiError?: number } | undefined> {
+  const { APIException } = await import('@apple/app-store-server-library');
+  if (!(error instanceof APIException)) return undefined;
+  return { httpStatusCode: error.httpStatusCode, ...(typeof error.apiError === 'number' ? { apiError: error.apiError } : {}) };
+}
+
+/** Runs an App Store Server API call; a failure is logged and answered 503 naming what was asked. */
+export async function callApple<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const failure = await apiFailure(error);
+    await logError('app store server api: call failed', { what, ...(failure ?? { error: error instanceof Error ? error.message : String(error) }) });
+    throw new AppError(503, `the App Store Server API could not ${what}${failure ? ` (HTTP ${failure.httpStatusCode}${failure.apiError ? `, error ${failure.apiError}` : ''})` : ''}; try again later`);
+  }
+}
