@@ -20,8 +20,9 @@ import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/plat
  * - `chain`: ChainConfig, the chain node (payments, the indexer).
  * - `claimKey`: ClaimSigningKey, which signs reward claims (sign_code, get_sign).
  * - `appStore`: AppleConfig, the App Store settings (bundle id, root certificates, API key).
+ * - `googlePlay`: GoogleConfig, the Google Play settings (package name, push audience and account, API key).
  */
-export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey' | 'appStore';
+export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey' | 'appStore' | 'googlePlay';
 
 /** The `Resource.<name>` each need reads (the SST component name infra gives it). */
 export const resourceOfNeed = {
@@ -34,6 +35,7 @@ export const resourceOfNeed = {
   chain: 'ChainConfig',
   claimKey: 'ClaimSigningKey',
   appStore: 'AppleConfig',
+  googlePlay: 'GoogleConfig',
 } as const satisfies Record<Need, string>;
 
 /**
@@ -52,8 +54,8 @@ export const functionNeeds = {
   chain: ['table', 'verifyTokens'],
   // orderComplete and the deposit listings read the chain.
   pay: ['table', 'verifyTokens', 'chain'],
-  // App Store purchases.
-  'third-pay': ['table', 'verifyTokens', 'appStore'],
+  // App Store and Google Play purchases.
+  'third-pay': ['table', 'verifyTokens', 'appStore', 'googlePlay'],
   'partner-store': ['table', 'verifyTokens'],
   hero: ['table', 'verifyTokens'],
   // JWKS, the API reference and the health check: open routes only, no table.
@@ -77,6 +79,7 @@ interface LinkedResources {
   ChainConfig: { value: string };
   ClaimSigningKey: { value: string };
   AppleConfig: { value: string };
+  GoogleConfig: { value: string };
 }
 
 let deps: Promise<Deps> | undefined;
@@ -127,6 +130,10 @@ async function buildDeps(): Promise<Deps> {
     const { parseAppleSettings } = await import('../core/stores/apple-settings.js');
     built.appStore = parseAppleSettings(resources.AppleConfig.value);
   }
+  if (linked('GoogleConfig')) {
+    const { parseGoogleSettings } = await import('../core/stores/google-settings.js');
+    built.googlePlay = parseGoogleSettings(resources.GoogleConfig.value);
+  }
   if (linked('ClaimSigningKey')) {
     const { claimSignerFromSetting } = await import('../core/rewards/claim-key.js');
     built.claims = await claimSignerFromSetting(resources.ClaimSigningKey.value);
@@ -141,6 +148,7 @@ async function buildDeps(): Promise<Deps> {
     chain: 'ChainConfig',
     claims: 'ClaimSigningKey',
     appStore: 'AppleConfig',
+    googlePlay: 'GoogleConfig',
   };
   for (const [field, resource] of Object.entries(unlinked)) {
     if (field in built) continue;

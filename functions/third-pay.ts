@@ -2,6 +2,8 @@ import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/platform/deps.js';
 import { receiveAppleNotification } from '../core/stores/apple-notifications.js';
 import { verifyApplePurchase } from '../core/stores/apple-purchases.js';
+import { triggerTestNotification } from '../core/stores/apple-test-notification.js';
+import { receiveGooglePush } from '../core/stores/google-notifications.js';
 import { thirdPayRoutes } from './routes/index.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -10,6 +12,8 @@ export const createThirdPayApp = (deps: Deps) =>
   createGroupApp(deps, thirdPayRoutes, {
     'app-verify-transaction': ({ deps, auth, body }) => verifyApplePurchase(deps, auth.sub, body),
     'app_asdn-v2-callback': ({ deps, body }) => receiveAppleNotification(deps, body),
+    'app_trigger-test-notification': ({ deps, body }) => triggerTestNotification(deps, body),
+    google_callback: ({ deps, body, req }) => receiveGooglePush(deps, req.header('authorization'), body),
   });
 
 export const handler = lambdaHandler(createThirdPayApp);

@@ -1,6 +1,6 @@
 import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
 import { routeTable } from '../functions/routes/index.js';
-import { appleConfig, chainConfig, claimSigningKey, oauthProviders, tokenPublicKeys, tokenSigningKey, vendorSigningKey } from './secrets.js';
+import { appleConfig, googleConfig, chainConfig, claimSigningKey, oauthProviders, tokenPublicKeys, tokenSigningKey, vendorSigningKey } from './secrets.js';
 import { files } from './storage.js';
 import { table } from './table.js';
 
@@ -31,6 +31,7 @@ const components: Record<Need, unknown> = {
   chain: chainConfig,
   claimKey: claimSigningKey,
   appStore: appleConfig,
+  googlePlay: googleConfig,
 };
 
 /** The links of a deployed function (a group's, or a scheduled job's): the components of its declared needs. */

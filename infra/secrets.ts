@@ -60,3 +60,10 @@ export const secrets = [tokenSigningKey, vendorSigningKey, oauthProviders, chain
  * "keyId":"…","issuerId":"…","privateKey":"-----BEGIN PRIVATE KEY-----…"}`. "" turns the App Store operations off (503).
  */
 export const appleConfig = new sst.Secret('AppleConfig', '');
+
+/**
+ * The stage's Google Play settings, as JSON (core/stores/google-settings.ts): `{"packageName":"com.studio.game",
+ * "pushAudience":"<the push subscription's audience>","pushServiceAccount":"pubsub-push@<project>.iam.gserviceaccount.com",
+ * "serviceAccountKey":{<the Play Developer API service account's JSON key>}}`. "" turns google_callback off (503).
+ */
+export const googleConfig = new sst.Secret('GoogleConfig', '');

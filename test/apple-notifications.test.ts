@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
 import { saveLevel } from '../core/payments/projects.js';
 import { transactOrFailedConditions } from '../core/platform/transactions.js';
 import type { AppleSettings } from '../core/stores/apple-settings.js';
 import { balanceOf, debitItems } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
+import { loopbackClients, makeApiKey, startAppStoreApi, type AppStoreApi } from './support/app-store-api.js';
 import { forge, makeAppleChain, notificationPayload, signJws, transactionPayload } from './support/app-store-signing.js';
 import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
+import { accountWithToken } from './support/merchants.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 
 /**
@@ -149,6 +151,135 @@ describe('refunds', () => {
     expect(await tickets()).toBe(0);
     const unpaid = await purchase();
     expect((await notify(await unpaid.notification('REFUND'))).body.data).toMatchObject({ outcome: 'unmatched', orderId: null });
+  });
+});
+
+describe('CONSUMPTION_REQUEST', () => {
+  const key = makeApiKey();
+  let sandbox: AppStoreApi;
+  beforeAll(async () => {
+    sandbox = await startAppStoreApi(key, BUNDLE);
+  });
+  afterAll(() => sandbox.stop());
+  const consenting = async <T>(run: () => Promise<T>): Promise<T> => {
+    deps.appStore = { ...stage, consumptionConsent: true };
+    deps.appStoreApi = loopbackClients({ Sandbox: sandbox }, key, BUNDLE);
+    try {
+      return await run();
+    } finally {
+      deps.appStore = stage;
+      deps.appStoreApi = undefined;
+    }
+  };
+  const sent = (transactionId: string) => sandbox.calls.filter((c) => c.method === 'PUT' && c.path === `/inApps/v2/transactions/consumption/${transactionId}`);
+
+  it("tells Apple how much of the purchase's tickets were spent (v2 consumption information), once per notification", async () => {
+    await consenting(async () => {
+      const untouched = await purchase();
+      await notify(await untouched.notification('ONE_TIME_CHARGE'));
+      const request = await untouched.notification('CONSUMPTION_REQUEST');
+      const res = await notify(request);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ notificationType: 'CONSUMPTION_REQUEST', outcome: 'consumption_sent', orderId: untouched.order.id });
+      expect(sent(untouched.transactionId).map((c) => c.body)).toEqual([
+        { customerConsented: true, deliveryStatus: 'DELIVERED', consumptionPercentage: 0, refundPreference: 'GRANT_FULL', sampleContentProvided: false },
+      ]);
+      expect((await notify(request)).body.data.outcome).toBe('duplicate');
+      expect(sent(untouched.transactionId)).toHaveLength(1);
+
+      const partly = await purchase();
+      await notify(await partly.notification('ONE_TIME_CHARGE'));
+      await partly.spend(30);
+      await notify(await partly.notification('CONSUMPTION_REQUEST'));
+      expect(sent(partly.transactionId).at(-1)?.body).toMatchObject({ consumptionPercentage: 30_000, refundPreference: 'GRANT_PRORATED' });
+      await partly.spend(70);
+      await notify(await partly.notification('CONSUMPTION_REQUEST'));
+      expect(sent(partly.transactionId).at(-1)?.body).toMatchObject({ consumptionPercentage: 100_000, refundPreference: 'DECLINE' });
+      expect(await partly.tickets()).toBe(0);
+
+      const undelivered = await purchase();
+      await notify(await undelivered.notification('CONSUMPTION_REQUEST'));
+      expect(sent(undelivered.transactionId).at(-1)?.body).toMatchObject({ deliveryStatus: 'UNDELIVERED_OTHER', consumptionPercentage: 0 });
+    });
+  });
+
+  it('sends nothing without declared consent (recorded, acknowledged); Apple unreachable is 503 and writes nothing', async () => {
+    const { notification, transactionId } = await purchase();
+    await notify(await notification('ONE_TIME_CHARGE'));
+    const res = await notify(await notification('CONSUMPTION_REQUEST'));
+    expect(res.body.data.outcome).toBe('consumption_not_sent');
+    expect(sent(transactionId)).toHaveLength(0);
+
+    await consenting(async () => {
+      const before = await itemCount(deps);
+      sandbox.failNext = 1;
+      const failing = await notify(await notification('CONSUMPTION_REQUEST'));
+      expect(failing.status).toBe(503);
+      expect(failing.body.message).toBe(`the App Store Server API could not send consumption information for transaction ${transactionId} (HTTP 500, error 5000000); try again later`);
+      expect(documentErrors(document, '/pay/apple/notifications', 'post', 503, failing.body)).toEqual([]);
+      expect(await itemCount(deps)).toBe(before);
+    });
+  });
+});
+
+describe('app_trigger-test-notification', () => {
+  const key = makeApiKey();
+  let sandbox: AppStoreApi;
+  beforeAll(async () => {
+    sandbox = await startAppStoreApi(key, BUNDLE);
+  });
+  afterAll(() => sandbox.stop());
+  const trigger = (token: string, body: object = {}) => call(app, 'POST', `${base}/pay/apple/test-notification`, { token, body });
+
+  it("asks Apple for a test notification, reports its delivery, and whether this stage received it", async () => {
+    deps.appStoreApi = loopbackClients({ Sandbox: sandbox }, key, BUNDLE);
+    try {
+      const admin = await accountWithToken(deps, 'admin');
+      // What Apple does on the request: sends the TEST notification to the stage's URL (here: this app), then reports it.
+      sandbox.onTestRequested = (token) => {
+        void (async () => {
+          const signedPayload = await signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE }));
+          const delivered = await notify(signedPayload);
+          sandbox.testNotifications.set(token, { signedPayload, sendAttempts: [{ attemptDate: Date.now(), sendAttemptResult: delivered.status === 200 ? 'SUCCESS' : 'UNSUCCESSFUL_HTTP_RESPONSE_CODE' }] });
+        })();
+      };
+      const res = await trigger(admin.token);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ environment: 'Sandbox', status: 'sent', received: true, sendAttempts: [{ sendAttemptResult: 'SUCCESS' }] });
+      expect(documentErrors(document, '/pay/apple/test-notification', 'post', 200, res.body)).toEqual([]);
+      expect(sandbox.calls.filter((c) => c.path.startsWith('/inApps/v1/notifications/test')).map((c) => c.method).slice(0, 2)).toEqual(['POST', 'GET']);
+
+      // Apple has not sent the next one yet: pending; asked again with its token, reported as Apple has it then.
+      sandbox.onTestRequested = undefined;
+      const pending = await trigger(admin.token);
+      expect(pending.body.data).toMatchObject({ status: 'pending', sendAttempts: [], notificationUUID: null, received: false });
+      const token = pending.body.data.testNotificationToken as string;
+      const elsewhere = await signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE }));
+      sandbox.testNotifications.set(token, { signedPayload: elsewhere, sendAttempts: [{ attemptDate: Date.now(), sendAttemptResult: 'SUCCESS' }] });
+      const later = await trigger(admin.token, { testNotificationToken: token });
+      expect(later.body.data).toMatchObject({ testNotificationToken: token, status: 'sent', received: false });
+
+      const unknown = await trigger(admin.token, { testNotificationToken: 'no-such-token' });
+      expect(unknown.status).toBe(404);
+      expect(documentErrors(document, '/pay/apple/test-notification', 'post', 404, unknown.body)).toEqual([]);
+    } finally {
+      deps.appStoreApi = undefined;
+      sandbox.onTestRequested = undefined;
+    }
+  });
+
+  it('is for admins (403); an environment the stage does not take is 400; without an API key 503', async () => {
+    const merchant = await accountWithToken(deps, 'merchant');
+    const admin = await accountWithToken(deps, 'admin');
+    const before = sandbox.calls.length;
+    expect((await trigger(merchant.token)).status).toBe(403);
+    const production = await trigger(admin.token, { environment: 'Production' });
+    expect(production.status).toBe(400);
+    expect(production.body.message).toBe('environment: this stage takes Sandbox data only');
+    const noKey = await trigger(admin.token);
+    expect(noKey.status).toBe(503);
+    expect(noKey.body).toEqual({ statusCode: 503, message: 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)' });
+    expect(sandbox.calls.length).toBe(before);
   });
 });
 

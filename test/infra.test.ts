@@ -222,8 +222,8 @@ describe('secrets and permissions: each function is linked to what its code read
     // Only verify tokens: the public keys, never the private ring.
     chain: ['Table', 'TokenPublicKeys'],
     pay: ['Table', 'TokenPublicKeys', 'ChainConfig'],
-    // App Store purchases: the App Store settings, verifying platform tokens.
-    'third-pay': ['Table', 'TokenPublicKeys', 'AppleConfig'],
+    // App Store and Google Play purchases: their settings, verifying platform tokens.
+    'third-pay': ['Table', 'TokenPublicKeys', 'AppleConfig', 'GoogleConfig'],
     // JWKS and the reference: the public keys alone; no table, no bucket.
     meta: ['TokenPublicKeys'],
   };
@@ -249,6 +249,7 @@ describe('secrets and permissions: each function is linked to what its code read
     expect(holders('Files')).toEqual(['inner']);
     expect(holders('ChainConfig')).toEqual(['inner', 'pay']);
     expect(holders('AppleConfig')).toEqual(['third-pay']);
+    expect(holders('GoogleConfig')).toEqual(['third-pay']);
     expect(namesOf(functionOf.get('meta')!.args.link).filter((name) => ofType(dev, 'sst.Secret').some((c) => c.name === name))).toEqual([]);
     // Every function verifies tokens with either the ring or its public keys, never both.
     for (const [group, fn] of functionOf) {
@@ -270,6 +271,7 @@ describe('secrets and permissions: each function is linked to what its code read
       chain: /\bdeps\.chain\b/,
       claimKey: /\bdeps\.claims\b/,
       appStore: /\bdeps\.appStore\b/,
+      googlePlay: /\bdeps\.googlePlay\b/,
     };
     const openOnly = (group: string) => routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open'));
     const deployed = [...functionOf.keys(), 'indexer', 'settlement'];

@@ -21,6 +21,8 @@ export interface VerifiedIdToken {
   sub: string;
   aud: string;
   email?: string;
+  /** The provider's `email_verified` claim, when it is a boolean. */
+  email_verified?: boolean;
   /** The token itself, for the zkLogin address derivation (which reads its claims). */
   jwt: string;
 }
@@ -67,8 +69,12 @@ class KeysUnavailable extends Error {}
  * The stage's id_token verifier. Each provider's key set is created once and kept for the life of the process
  * (a Lambda instance), so keys are fetched on the first token of that issuer and then served from memory.
  */
-export function createIdTokenVerifier(providers: OAuthProvider[], options: { timeoutMs?: number; now?: () => Date } = {}): IdTokenVerifier {
+export function createIdTokenVerifier(
+  providers: OAuthProvider[],
+  options: { timeoutMs?: number; now?: () => Date; /** What refusals name (default `id_token`). */ field?: string } = {},
+): IdTokenVerifier {
   const now = options.now ?? (() => new Date());
+  const field = options.field ?? 'id_token';
   const byIssuer = new Map(
     providers.map((provider) => {
       const keys = createRemoteJWKSet(new URL(provider.jwksUri), {
@@ -96,10 +102,10 @@ export function createIdTokenVerifier(providers: OAuthProvider[], options: { tim
       try {
         issuer = decodeJwt(idToken).iss;
       } catch {
-        throw unauthorized('id_token: not a readable JWT');
+        throw unauthorized(`${field}: not a readable JWT`);
       }
       const entry = issuer === undefined ? undefined : byIssuer.get(issuer);
-      if (!entry) throw unauthorized('id_token: unknown issuer');
+      if (!entry) throw unauthorized(`${field}: unknown issuer`);
       const { provider, getKey } = entry;
 
       try {
@@ -111,7 +117,7 @@ export function createIdTokenVerifier(providers: OAuthProvider[], options: { tim
           currentDate: now(),
         });
         // jose checks the presence of `sub`, not its type; social ids and salts are keyed by it as text.
-        if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized('id_token: claim sub is not valid');
+        if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized(`${field}: claim sub is not valid`);
         // An `aud` array passes when one of its values is ours; that one is the identity's audience.
         const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
         const aud = provider.clientIds.find((id) => audiences.includes(id))!;
@@ -121,10 +127,11 @@ export function createIdTokenVerifier(providers: OAuthProvider[], options: { tim
           sub: payload.sub,
           aud,
           ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
+          ...(typeof payload.email_verified === 'boolean' ? { email_verified: payload.email_verified } : {}),
           jwt: idToken,
         };
       } catch (error) {
-        throw rejection(error);
+        throw rejection(error, field);
       }
     },
   };
@@ -135,18 +142,18 @@ export function createIdTokenVerifier(providers: OAuthProvider[], options: { tim
  * keys could not be fetched (unreachable, timed out, not a JWKS), since then nothing is known about the token
  * and a retry may succeed. Anything else is a bug, passed on unchanged.
  */
-function rejection(error: unknown): unknown {
-  if (error instanceof KeysUnavailable) return new AppError(503, "id_token: the issuer's keys could not be fetched");
-  if (error instanceof errors.JWTExpired) return unauthorized('id_token: expired');
+function rejection(error: unknown, field: string): unknown {
+  if (error instanceof KeysUnavailable) return new AppError(503, `${field}: the issuer's keys could not be fetched`);
+  if (error instanceof errors.JWTExpired) return unauthorized(`${field}: expired`);
   if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === 'aud') return unauthorized('id_token: audience is not a client id of this stage');
-    return unauthorized(`id_token: claim ${error.claim} ${error.reason === 'missing' ? 'is missing' : 'is not valid'}`);
+    if (error.claim === 'aud') return unauthorized(`${field}: audience is not a client id of this stage`);
+    return unauthorized(`${field}: claim ${error.claim} ${error.reason === 'missing' ? 'is missing' : 'is not valid'}`);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return unauthorized('id_token: signing algorithm not allowed');
+  if (error instanceof errors.JOSEAlgNotAllowed) return unauthorized(`${field}: signing algorithm not allowed`);
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
-    return unauthorized("id_token: no single key of the issuer matches the token's kid");
+    return unauthorized(`${field}: no single key of the issuer matches the token's kid`);
   }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return unauthorized('id_token: signature does not verify');
-  if (error instanceof errors.JOSEError) return unauthorized('id_token: invalid');
+  if (error instanceof errors.JWSSignatureVerificationFailed) return unauthorized(`${field}: signature does not verify`);
+  if (error instanceof errors.JOSEError) return unauthorized(`${field}: invalid`);
   return error;
 }

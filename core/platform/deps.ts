@@ -4,6 +4,7 @@ import type { IdTokenVerifier } from '../identity/id-tokens.js';
 import type { ClaimSigner } from '../rewards/claim-key.js';
 import type { AppleApiClients } from '../stores/apple-api.js';
 import type { AppleSettings } from '../stores/apple-settings.js';
+import type { GoogleSettings } from '../stores/google-settings.js';
 import type { FileStore } from './files.js';
 import type { TokenService } from './tokens.js';
 
@@ -29,5 +30,7 @@ export interface Deps {
   appStore?: AppleSettings;
   /** The App Store Server API clients, when not the library's own made from `appStore` (core/stores/apple-api.ts). */
   appStoreApi?: AppleApiClients;
+  /** The stage's Google Play settings (GoogleConfig); undefined where none: google_callback answers 503. */
+  googlePlay?: GoogleSettings;
   now: () => Date;
 }

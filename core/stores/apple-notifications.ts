@@ -8,6 +8,7 @@ import { logError } from '../platform/log.js';
 import { OrderStatus } from '../payments/models.js';
 import { findOrder, orderByStoreLink } from '../payments/orders.js';
 import { appStoreSettings, verifyNotification, verifyTransaction } from './apple.js';
+import { answerConsumptionRequest } from './apple-consumption.js';
 import { assertBuys } from './apple-purchases.js';
 import { completeByStorePurchase, storeTxKey } from './complete.js';
 import type { AppleNotificationBody, NotificationAnswer as NotificationAnswerSchema } from './models.js';
@@ -26,6 +27,9 @@ import { giveBack, takeBack } from './refunds.js';
  *   app-verify-transaction does; whichever arrives first credits, the other changes nothing;
  * - REFUND and REVOKE: take the order's tickets back (never below zero; the shortfall recorded; status 3);
  *   REFUND_REVERSED gives them back;
+ * - CONSUMPTION_REQUEST (the customer asked Apple for a refund): answered through the App Store Server API
+ *   with what the platform knows of the purchase (core/stores/apple-consumption.ts); Apple unreachable is
+ *   503, so it asks again;
  * - TEST and every other type: recorded and acknowledged;
  * - a purchase that cannot be matched to an order (no link, another product, a paid order) is recorded with
  *   why, and acknowledged: sending it again would not change the answer; nothing is credited.
@@ -38,7 +42,7 @@ import { giveBack, takeBack } from './refunds.js';
  */
 export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
 
-const noteKey = (uuid: string) => ({ pk: `APPLENOTE#${uuid}`, sk: 'APPLENOTE' });
+export const noteKey = (uuid: string) => ({ pk: `APPLENOTE#${uuid}`, sk: 'APPLENOTE' });
 
 export async function receiveAppleNotification(deps: Deps, input: z.infer<typeof AppleNotificationBody>): Promise<NotificationAnswer> {
   const settings = appStoreSettings(deps);
@@ -57,7 +61,9 @@ export async function receiveAppleNotification(deps: Deps, input: z.infer<typeof
     ? { outcome: 'recorded', orderId: null }
     : type === 'ONE_TIME_CHARGE'
       ? await charge(deps, transaction, claim as Claim | undefined)
-      : await refundEvent(deps, transaction, claim as Claim | undefined, type, uuid);
+      : type === 'CONSUMPTION_REQUEST'
+        ? await consumption(deps, payload, transaction, claim as Claim | undefined)
+        : await refundEvent(deps, transaction, claim as Claim | undefined, type, uuid);
   try {
     await deps.db.send(
       new PutCommand({
@@ -93,7 +99,7 @@ interface Handled {
 }
 
 /** The notification types that change an order here. */
-const EFFECTFUL = ['ONE_TIME_CHARGE', 'REFUND', 'REVOKE', 'REFUND_REVERSED'];
+const EFFECTFUL = ['ONE_TIME_CHARGE', 'REFUND', 'REVOKE', 'REFUND_REVERSED', 'CONSUMPTION_REQUEST'];
 
 type Claim = { orderId: number };
 
@@ -119,6 +125,15 @@ async function charge(deps: Deps, transaction: JWSTransactionDecodedPayload, cla
     await logError('app store: a purchase was not credited', { transactionId, orderId: order.id, reason: error.message });
     return { outcome: 'unmatched', detail: error.message, orderId: order.id, transactionId };
   }
+}
+
+/** CONSUMPTION_REQUEST: Apple is told how much of what the purchase credited was spent. */
+async function consumption(deps: Deps, payload: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined): Promise<Handled> {
+  const transactionId = transaction.transactionId!;
+  const order = claim ? await findOrder(deps, claim.orderId) : undefined;
+  const environment = (payload.data?.environment ?? transaction.environment) === 'Sandbox' ? 'Sandbox' : 'Production';
+  const answer = await answerConsumptionRequest(deps, appStoreSettings(deps), environment, transactionId, order);
+  return { ...answer, orderId: order?.id ?? null, transactionId };
 }
 
 /** REFUND, REVOKE, REFUND_REVERSED: the order the store transaction paid gives its tickets back, or gets them again. */

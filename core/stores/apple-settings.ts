@@ -14,6 +14,9 @@
  *   cannot be reached, as in tests).
  * - `keyId`, `issuerId`, `privateKey` (PKCS#8 PEM): an App Store Server API key, for what calls Apple
  *   (transaction lookups by id, consumption information, test notifications); without them those answer 503.
+ * - `consumptionConsent`: true when the app obtains its customers' consent to share consumption data with
+ *   Apple (its terms say so); only then are refund requests (CONSUMPTION_REQUEST) answered with it
+ *   (core/stores/apple-consumption.ts). Default false.
  */
 export interface AppleSettings {
   bundleId: string;
@@ -22,6 +25,7 @@ export interface AppleSettings {
   allowSandbox: boolean;
   rootCertificates: Buffer[];
   onlineChecks: boolean;
+  consumptionConsent?: boolean;
   api?: { keyId: string; issuerId: string; privateKey: string };
 }
 
@@ -36,7 +40,7 @@ export function parseAppleSettings(json: string | undefined): AppleSettings | un
     throw new Error('apple config: not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('apple config: expected a JSON object');
-  const { bundleId, appAppleId, environment = 'Production', allowSandbox = false, rootCertificates, onlineChecks = true, keyId, issuerId, privateKey } =
+  const { bundleId, appAppleId, environment = 'Production', allowSandbox = false, rootCertificates, onlineChecks = true, consumptionConsent = false, keyId, issuerId, privateKey } =
     value as Record<string, unknown>;
   if (typeof bundleId !== 'string' || !BUNDLE_ID.test(bundleId)) throw new Error('apple config: bundleId must be the app\'s bundle id, e.g. com.studio.game');
   if (environment !== 'Production' && environment !== 'Sandbox') throw new Error('apple config: environment must be "Production" or "Sandbox"');
@@ -46,6 +50,7 @@ export function parseAppleSettings(json: string | undefined): AppleSettings | un
   if (environment === 'Production' && appAppleId === undefined) throw new Error('apple config: appAppleId is required for Production');
   if (typeof allowSandbox !== 'boolean') throw new Error('apple config: allowSandbox must be true or false');
   if (typeof onlineChecks !== 'boolean') throw new Error('apple config: onlineChecks must be true or false');
+  if (typeof consumptionConsent !== 'boolean') throw new Error('apple config: consumptionConsent must be true or false');
   if (!Array.isArray(rootCertificates) || rootCertificates.length === 0 || !rootCertificates.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/=\s]+$/.test(c))) {
     throw new Error('apple config: rootCertificates must be a non-empty list of Base64 DER certificates');
   }
@@ -60,6 +65,7 @@ export function parseAppleSettings(json: string | undefined): AppleSettings | un
     allowSandbox,
     rootCertificates: rootCertificates.map((c: string) => Buffer.from(c.replace(/\s/g, ''), 'base64')),
     onlineChecks,
+    consumptionConsent,
     ...(keyId === undefined ? {} : { api: { keyId: keyId as string, issuerId: issuerId as string, privateKey: privateKey as string } }),
   };
 }

@@ -35,3 +35,49 @@ export const NotificationAnswer = z.lazy(() => z.object({
   outcome: z.string(),
   orderId: z.nullable(z.int()),
 }));
+
+/** app_trigger-test-notification: which environment to ask (default the stage's), or the token of an earlier request. */
+export const TestNotificationBody = z.lazy(() =>
+  z.object({
+    environment: z.optional(z.enum(['Production', 'Sandbox'])),
+    testNotificationToken: z.optional(z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[A-Za-z0-9_-]+$/, 'expected the token Apple answered'))),
+  }),
+);
+
+/** What Apple reports of a test notification, and whether this stage received it. */
+export const TestNotificationAnswer = z.lazy(() =>
+  z.object({
+    testNotificationToken: z.string(),
+    environment: z.enum(['Production', 'Sandbox']),
+    status: z.enum(['pending', 'sent', 'failed']),
+    sendAttempts: z.array(z.object({ attemptDate: z.nullable(z.int()), sendAttemptResult: z.string() })),
+    notificationUUID: z.nullable(z.string()),
+    received: z.boolean(),
+  }),
+);
+
+/**
+ * google_callback: a Pub/Sub push (the push format: `message.data` is the Base64 of a Play real-time developer
+ * notification). Only what is read is declared; Pub/Sub's other fields (message_id, publish_time, attributes)
+ * are dropped. Real notifications are well under 4 KiB.
+ */
+export const GooglePushBody = z.lazy(() =>
+  z.object({
+    message: z.object({
+      data: z.string().check(z.maxLength(16_384), z.regex(/^[A-Za-z0-9+/=_-]*$/, 'expected Base64')),
+      messageId: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_-]+$/, 'expected a Pub/Sub message id')),
+      publishTime: z.optional(z.string().check(z.maxLength(40))),
+    }),
+    subscription: z.string().check(z.maxLength(300)),
+  }),
+);
+
+/** What a push did (Pub/Sub only reads the status; the body is for logs and tests). */
+export const GooglePushAnswer = z.lazy(() =>
+  z.object({
+    messageId: z.string(),
+    notification: z.string(),
+    outcome: z.string(),
+    orderId: z.nullable(z.int()),
+  }),
+);

@@ -6,6 +6,7 @@ import { claimHandlers } from '../../core/rewards/claim-events.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';
 import { startSettlementLoop, type SettlementLoop } from '../../core/rewards/loop.js';
 import { chainFromSetting } from '../../core/chain/source.js';
+import { parseGoogleSettings } from '../../core/stores/google-settings.js';
 import { parseAppleSettings } from '../../core/stores/apple-settings.js';
 import { createIdTokenVerifier, parseOAuthProviders } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
@@ -77,6 +78,8 @@ try {
     chain: chainFromSetting(process.env.CHAIN_CONFIG),
     // APPLE_CONFIG: the App Store settings (JSON, see docs/api.md); unset turns App Store purchases off (503).
     appStore: parseAppleSettings(process.env.APPLE_CONFIG),
+    // GOOGLE_CONFIG: the Google Play settings (JSON, see docs/api.md); unset turns google_callback off (503).
+    googlePlay: parseGoogleSettings(process.env.GOOGLE_CONFIG),
     // CLAIM_SIGNING_KEY: the reward claim key; by default one generated into DATA_DIR.
     claims: await createClaimSigner(process.env.CLAIM_SIGNING_KEY || (await localClaimKey(dataDir))),
     now,

@@ -1,8 +1,16 @@
-import { allow, open, owns } from '../../core/http/auth.js';
+import { adminOnly, allow, open, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { PayOrder } from '../../core/payments/models.js';
-import { AppleNotificationBody, AppleVerifyBody, NotificationAnswer } from '../../core/stores/models.js';
-import { platformToken } from './errors.js';
+import {
+  AppleNotificationBody,
+  AppleVerifyBody,
+  GooglePushAnswer,
+  GooglePushBody,
+  NotificationAnswer,
+  TestNotificationAnswer,
+  TestNotificationBody,
+} from '../../core/stores/models.js';
+import { merchantToken, platformToken } from './errors.js';
 
 /** The third-pay group (API.md "third_pay", flow 4): App Store and Google Play purchases. */
 export const thirdPayRoutes = defineGroup('third-pay', 'main', {
@@ -42,6 +50,45 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       400: 'the body is malformed, or the signed payload (or its transaction) is not verified: not Apple-signed to the stage root, another app, or an environment the stage does not take',
       409: "the order's balance kept changing during a refund; Apple sends it again",
       503: 'App Store purchases are not configured on this stage, or Apple could not be asked to check the certificates now',
+    },
+  },
+  'app_trigger-test-notification': {
+    name: 'app_trigger-test-notification',
+    method: 'POST',
+    path: '/pay/apple/test-notification',
+    auth: adminOnly("admins check that the App Store reaches the stage's notification URL"),
+    summary: 'Ask the App Store for a test notification and report its delivery (admins)',
+    description:
+      "Checks App Store Connect's notification URL of the stage: asks Apple for a test notification (App Store Server API requestTestNotification, with the stage's API key) and reports its delivery status (getTestNotificationStatus; Apple sends it asynchronously, so the answer may still be `pending`: ask again with the answered `testNotificationToken`, which only reports). `status`: pending, sent (an attempt succeeded) or failed (attempts, none successful); `sendAttempts` as Apple reports them; `received`: whether this stage recorded the notification (by its notificationUUID), which tells the right URL from another stage's. `environment` defaults to the stage's.",
+    body: TestNotificationBody,
+    status: 200,
+    envelope: 'data',
+    response: TestNotificationAnswer,
+    errors: {
+      400: 'environment or testNotificationToken malformed, or an environment the stage does not take',
+      ...merchantToken,
+      403: 'not an admin account',
+      404: 'Apple knows no test notification with that token',
+      503: 'App Store purchases or the App Store Server API key are not configured on this stage, or Apple could not be reached',
+    },
+  },
+  google_callback: {
+    name: 'google_callback',
+    method: 'POST',
+    path: '/pay/google/notifications',
+    auth: open,
+    summary: 'Google Play real-time developer notifications (Pub/Sub push)',
+    description:
+      "The push endpoint of the stage's Pub/Sub subscription to the app's Play notifications topic, with authentication on (a service account and an audience). No platform token: the push's `Authorization: Bearer` OIDC token is verified against Google's keys (issuer https://accounts.google.com, the stage's audience, `email_verified`, `email` the stage's push service account), else 401. `message.data` is the Base64 of a developer notification. A one-time purchase is read back from the Play Developer API, matched to the order its obfuscatedExternalAccountId names (its Google Play product, quantity 1), credited once (`tx_type` 3) and consumed (which acknowledges it); a purchase no order takes is recorded as `unmatched` and left unconsumed, so Google refunds it. A voided one-time purchase takes the order's tickets back (never below zero; the shortfall recorded, the order turns 3). Test and other notifications are recorded. Each message counts once (by messageId): a repeat answers `duplicate`. Non-2xx makes Pub/Sub deliver again; a message that fails the same permanent way `poisonAttempts` times (default 5) is recorded as `poison` and acknowledged.",
+    body: GooglePushBody,
+    status: 200,
+    envelope: 'data',
+    response: GooglePushAnswer,
+    errors: {
+      400: "the push body is malformed, or its notification is not readable or not this stage's app (counted toward poison)",
+      401: "no push OIDC token, or one not Google-signed, expired, for another audience, or not from the stage's verified push service account",
+      409: "another delivery of the message was handled meanwhile, or the order's balance kept changing during a refund; Pub/Sub delivers it again",
+      503: "Google Play purchases (or the Play Developer API key) are not configured on this stage, or Google's keys or API could not be reached",
     },
   },
 });

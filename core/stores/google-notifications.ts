@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod/mini';
+import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
+import { readItems } from '../platform/batch.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError, badRequest, conflict, unauthorized } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
+import { OrderStatus } from '../payments/models.js';
+import { findOrder, orderByStoreLink, type StoredOrder } from '../payments/orders.js';
+import { completeByStorePurchase, storeTxKey } from './complete.js';
+import { consumeProductPurchase, getProductPurchase, type ProductPurchase } from './google-play.js';
+import type { GoogleSettings } from './google-settings.js';
+import type { GooglePushAnswer, GooglePushBody } from './models.js';
+import { takeBack } from './refunds.js';
+
+/**
+ * google_callback (API.md flow 4): Google Play real-time developer notifications, pushed by Pub/Sub. A 2xx
+ * acknowledges the message; anything else makes Pub/Sub deliver it again (with the subscription's back-off,
+ * for up to its retention). So:
+ * - the push's `Authorization: Bearer` OIDC token is verified with jose against Google's keys (issuer
+ *   https://accounts.google.com, the stage's push audience, `email_verified`, `email` the stage's push
+ *   service account): else 401, nothing written;
+ * - a message is handled once by its messageId (pk `GOOGLEMSG#<messageId>`): delivered again, it answers
+ *   `duplicate` and changes nothing; racing deliveries are safe because each effect is itself once-only;
+ * - a purchase (oneTimeProductNotification PURCHASED) is read back from the Play Developer API (what the
+ *   notification says is only a pointer), matched to the order its obfuscatedExternalAccountId names like
+ *   an App Store purchase (the order's Google product, quantity 1, purchased), credited once (`tx_type` 3;
+ *   the claim is `STORETX#google#<sha256 of the purchase token>`), then consumed, which acknowledges it. A
+ *   purchase no order takes is recorded as `unmatched` and NOT consumed: Google refunds it after three days;
+ * - a voidedPurchaseNotification of a one-time product takes the tickets back (core/stores/refunds.ts);
+ * - testNotification, subscription and other notifications are recorded;
+ * - failures: Google's API or our table failing answers 503, written nowhere, and Pub/Sub redelivers. A
+ *   message that fails the same permanent way (malformed data, another app) is counted on its record; the
+ *   `poisonAttempts`-th time (default 5) it is recorded as `poison` and acknowledged, so it stops. That count
+ *   is the one thing a refused push writes (docs/security.md), and only for an authenticated push.
+ */
+
+type Answer = z.infer<typeof GooglePushAnswer>;
+
+interface Handled {
+  notification: string;
+  outcome: string;
+  detail?: string;
+  orderId: number | null;
+  purchaseToken?: string;
+}
+
+const messageKey = (messageId: string) => ({ pk: `GOOGLEMSG#${messageId}`, sk: 'GOOGLEMSG' });
+
+/** The claim id of a purchase: its token, hashed (tokens are long and opaque; voided notifications carry them too). */
+export const purchaseClaimId = (purchaseToken: string) => createHash('sha256').update(purchaseToken).digest('base64url');
+
+/** The stage's settings, or 503 naming the missing setting. */
+export function googlePlaySettings(deps: Pick<Deps, 'googlePlay'>): GoogleSettings {
+  if (!deps.googlePlay) throw new AppError(503, 'Google Play purchases are not configured on this stage (the GoogleConfig setting)');
+  return deps.googlePlay;
+}
+
+export async function receiveGooglePush(deps: Deps, authorization: string | undefined, input: z.infer<typeof GooglePushBody>): Promise<Answer> {
+  const settings = googlePlaySettings(deps);
+  await verifyPushToken(settings, authorization);
+  const { messageId } = input.message;
+  const [record] = await readItems(deps, [messageKey(messageId)]);
+  if (record?.outcome) return { messageId, notification: String(record.notification), outcome: 'duplicate', orderId: (record.orderId as number | null) ?? null };
+
+  let handled: Handled;
+  try {
+    handled = await handle(deps, settings, input.message.data);
+  } catch (error) {
+    // Only what will fail the same way again counts (400); Google or the table failing (503), a refund racing
+    // spending (409) are retried by Pub/Sub without counting.
+    if (!(error instanceof AppError) || error.status !== 400) throw error;
+    return countFailure(deps, settings, messageId, error);
+  }
+  try {
+    await deps.db.send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: {
+          ...messageKey(messageId),
+          type: 'google_notification',
+          notification: handled.notification,
+          outcome: handled.outcome,
+          detail: handled.detail ?? null,
+          orderId: handled.orderId,
+          purchase_claim: handled.purchaseToken ? purchaseClaimId(handled.purchaseToken) : null,
+          subscription: input.subscription,
+          received_at: deps.now().toISOString(),
+        },
+        ConditionExpression: 'attribute_not_exists(outcome)',
+      }),
+    );
+  } catch (error) {
+    // A racing delivery recorded it first; its effects and ours were the same once-only ones.
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  }
+  return { messageId, notification: handled.notification, outcome: handled.outcome, orderId: handled.orderId };
+}
+
+const verifiers = new WeakMap<GoogleSettings, IdTokenVerifier>();
+
+/** The push's OIDC token: Google-signed, for the stage's audience, from the stage's push service account. */
+async function verifyPushToken(settings: GoogleSettings, authorization: string | undefined): Promise<void> {
+  const token = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(authorization ?? '')?.[1];
+  if (!token) throw unauthorized('Authorization: a Pub/Sub push OIDC token (Bearer) is required');
+  let verifier = verifiers.get(settings);
+  if (!verifier) {
+    const issuer = { name: 'pubsub', issuer: 'https://accounts.google.com', jwksUri: settings.googleCerts, clientIds: [settings.pushAudience] };
+    verifiers.set(settings, (verifier = createIdTokenVerifier([issuer], { field: 'Authorization' })));
+  }
+  const identity = await verifier.verify(token);
+  if (identity.email !== settings.pushServiceAccount) throw unauthorized("Authorization: not the stage's push service account");
+  if (identity.email_verified !== true) throw unauthorized('Authorization: the service account email is not verified');
+}
+
+/** A permanent failure, counted; the last allowed one is acknowledged as poison. */
+async function countFailure(deps: Deps, settings: GoogleSettings, messageId: string, error: AppError): Promise<Answer> {
+  const out = await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: messageKey(messageId),
+      UpdateExpression: 'SET #type = :type, last_failure = :why, updated_at = :now ADD failures :one',
+      ConditionExpression: 'attribute_not_exists(outcome)',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': 'google_notification', ':why': error.message, ':now': deps.now().toISOString(), ':one': 1 },
+      ReturnValues: 'ALL_NEW',
+    }),
+  ).catch((failure: unknown) => {
+    if ((failure as { name?: string }).name === 'ConditionalCheckFailedException') throw conflict('message.messageId: handled meanwhile by another delivery');
+    throw failure;
+  });
+  const failures = Number(out.Attributes?.failures ?? 1);
+  if (failures < settings.poisonAttempts) throw error;
+  await logError('google play: poison message acknowledged', { messageId, failures, reason: error.message });
+  await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: messageKey(messageId),
+      UpdateExpression: 'SET outcome = :poison, notification = :unknown, detail = :why, orderId = :none',
+      ConditionExpression: 'attribute_not_exists(outcome)',
+      ExpressionAttributeValues: { ':poison': 'poison', ':unknown': 'unreadable', ':why': error.message, ':none': null },
+    }),
+  ).catch((failure: unknown) => {
+    if ((failure as { name?: string }).name !== 'ConditionalCheckFailedException') throw failure;
+  });
+  return { messageId, notification: 'unreadable', outcome: 'poison', orderId: null };
+}
+
+/** A developer notification, as Play writes it (times are JSON strings). */
+interface DeveloperNotification {
+  packageName?: unknown;
+  oneTimeProductNotification?: { notificationType?: unknown; purchaseToken?: unknown; sku?: unknown };
+  voidedPurchaseNotification?: { purchaseToken?: unknown; orderId?: unknown; productType?: unknown };
+  subscriptionNotification?: unknown;
+  testNotification?: unknown;
+}
+
+async function handle(deps: Deps, settings: GoogleSettings, data: string): Promise<Handled> {
+  const notification = decode(data);
+  if (notification.packageName !== settings.packageName) throw badRequest(`message.data.packageName: ${JSON.stringify(notification.packageName)} is not this stage's app`);
+  const oneTime = notification.oneTimeProductNotification;
+  if (oneTime) {
+    const token = text(oneTime.purchaseToken, 'oneTimeProductNotification.purchaseToken');
+    const sku = text(oneTime.sku, 'oneTimeProductNotification.sku');
+    // 1 ONE_TIME_PRODUCT_PURCHASED; 2 ONE_TIME_PRODUCT_CANCELED (a pending purchase abandoned): nothing to do.
+    if (oneTime.notificationType !== 1) return { notification: `one_time_product:${String(oneTime.notificationType)}`, outcome: 'recorded', orderId: null, purchaseToken: token };
+    return purchased(deps, settings, token, sku);
+  }
+  const voided = notification.voidedPurchaseNotification;
+  if (voided) {
+    const token = text(voided.purchaseToken, 'voidedPurchaseNotification.purchaseToken');
+    // productType 1 is a subscription: none is sold here.
+    if (voided.productType === 1) return { notification: 'voided_purchase', outcome: 'recorded', orderId: null, purchaseToken: token };
+    return voidedPurchase(deps, token);
+  }
+  if (notification.testNotification) return { notification: 'test', outcome: 'recorded', orderId: null };
+  if (notification.subscriptionNotification) return { notification: 'subscription', outcome: 'recorded', orderId: null };
+  return { notification: 'other', outcome: 'recorded', orderId: null };
+}
+
+function decode(data: string): DeveloperNotification {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as DeveloperNotification;
+  } catch {
+    // answered below
+  }
+  throw badRequest('message.data: not the Base64 of a developer notification (JSON object)');
+}
+
+function text(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 1000) throw badRequest(`message.data.${field}: expected a string`);
+  return value;
+}
+
+/** A one-time product bought: read back from Google, credited once to the order it names, then consumed. */
+async function purchased(deps: Deps, settings: GoogleSettings, token: string, sku: string): Promise<Handled> {
+  const base = { notification: 'one_time_product:purchased', purchaseToken: token };
+  const purchase = await getProductPurchase(settings, sku, token);
+  if (!purchase) return { ...base, outcome: 'unmatched', detail: 'Google knows no such purchase', orderId: null };
+  // purchaseState: 0 purchased, 1 canceled, 2 pending (paid later, or never).
+  if (purchase.purchaseState === 2) return { ...base, outcome: 'pending', orderId: null };
+  if (purchase.purchaseState !== 0) return { ...base, outcome: 'unmatched', detail: `the purchase is not purchased (purchaseState ${String(purchase.purchaseState)})`, orderId: null };
+  const link = purchase.obfuscatedExternalAccountId;
+  const order = link ? await orderByStoreLink(deps, link) : undefined;
+  if (!order) return { ...base, outcome: 'unmatched', detail: 'the purchase names no order of this stage (obfuscatedExternalAccountId)', orderId: null };
+  try {
+    assertGoogleBuys(purchase, sku, order);
+    const { credited } = await completeByStorePurchase(deps, order, { store: 'google', transactionId: purchaseClaimId(token), productId: sku });
+    await consume(settings, sku, token, purchase);
+    return { ...base, outcome: credited ? 'credited' : 'already_credited', orderId: order.id };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    await logError('google play: a purchase was not credited', { orderId: order.id, reason: error.message });
+    return { ...base, outcome: 'unmatched', detail: error.message, orderId: order.id };
+  }
+}
+
+/** The purchase is the order's: its product, one unit. */
+function assertGoogleBuys(purchase: ProductPurchase, sku: string, order: StoredOrder): void {
+  if (order.google_product_id !== sku) throw conflict(`purchase: it bought ${sku}; order ${order.id} is for ${order.google_product_id ?? 'no Google Play product'}`);
+  const quantity = purchase.quantity ?? 1;
+  if (quantity !== 1) throw conflict(`purchase: it bought ${quantity} at once; an order is one purchase of quantity 1`);
+}
+
+/** Consumes the purchase unless it is already; a consume that fails is checked against the purchase as it is then. */
+async function consume(settings: GoogleSettings, sku: string, token: string, purchase: ProductPurchase): Promise<void> {
+  if (purchase.consumptionState === 1) return;
+  try {
+    await consumeProductPurchase(settings, sku, token);
+  } catch (error) {
+    // Racing deliveries may both consume; the loser's error is fine when the purchase is consumed now.
+    if ((await getProductPurchase(settings, sku, token))?.consumptionState === 1) return;
+    throw error;
+  }
+}
+
+/** A one-time purchase voided (refunded, charged back): the order it paid gives its tickets back. */
+async function voidedPurchase(deps: Deps, token: string): Promise<Handled> {
+  const base = { notification: 'voided_purchase', purchaseToken: token };
+  const [claim] = await readItems(deps, [storeTxKey('google', purchaseClaimId(token))]);
+  const order = claim ? await findOrder(deps, claim.orderId as number) : undefined;
+  if (!order) return { ...base, outcome: 'unmatched', detail: 'no order was paid by this purchase', orderId: null };
+  if (order.status !== OrderStatus.paid && order.status !== OrderStatus.refunded) {
+    return { ...base, outcome: 'unmatched', detail: `order ${order.id} is neither paid nor refunded`, orderId: order.id };
+  }
+  const { changed, order: after } = await takeBack(deps, order, `google:${purchaseClaimId(token)}`);
+  const detail = changed && after.refund_shortfall ? `${after.refund_shortfall} of ${after.tickets} tickets were spent already` : undefined;
+  return { ...base, outcome: changed ? 'refunded' : 'already_refunded', ...(detail ? { detail } : {}), orderId: order.id };
+}
