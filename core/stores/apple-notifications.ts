@@ -5,14 +5,13 @@ import type { z } from 'zod/mini';
 import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
-import { OrderStatus } from '../payments/models.js';
 import { findOrder, orderByStoreLink } from '../payments/orders.js';
 import { appStoreSettings, verifyNotification, verifyTransaction } from './apple.js';
 import { answerConsumptionRequest } from './apple-consumption.js';
 import { assertBuys } from './apple-purchases.js';
 import { completeByStorePurchase, storeTxKey } from './complete.js';
 import type { AppleNotificationBody, NotificationAnswer as NotificationAnswerSchema } from './models.js';
-import { giveBack, takeBack } from './refunds.js';
+import { refundByStore } from './refunds.js';
 
 /**
  * app_asdn-v2-callback (API.md flow 4): App Store Server Notifications v2. Apple POSTs `{signedPayload}`, a
@@ -139,17 +138,6 @@ async function consumption(deps: Deps, payload: ResponseBodyV2DecodedPayload, tr
 /** REFUND, REVOKE, REFUND_REVERSED: the order the store transaction paid gives its tickets back, or gets them again. */
 async function refundEvent(deps: Deps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined, type: string, uuid: string): Promise<Handled> {
   const transactionId = transaction.transactionId!;
-  const orderId = claim?.orderId;
-  const order = orderId === undefined ? undefined : await findOrder(deps, orderId);
-  if (!order) return { outcome: 'unmatched', detail: `no order was paid by transaction ${transactionId}`, orderId: null, transactionId };
-  if (order.status !== OrderStatus.paid && order.status !== OrderStatus.refunded) {
-    return { outcome: 'unmatched', detail: `order ${order.id} is neither paid nor refunded`, orderId: order.id, transactionId };
-  }
-  if (type === 'REFUND_REVERSED') {
-    const { changed } = await giveBack(deps, order, `apple:${uuid}`);
-    return { outcome: changed ? 'refund_reversed' : 'not_refunded', orderId: order.id, transactionId };
-  }
-  const { changed, order: after } = await takeBack(deps, order, `apple:${uuid}`);
-  const detail = changed && after.refund_shortfall ? `${after.refund_shortfall} of ${after.tickets} tickets were spent already` : undefined;
-  return { outcome: changed ? 'refunded' : 'already_refunded', ...(detail ? { detail } : {}), orderId: order.id, transactionId };
+  const effect = await refundByStore(deps, claim?.orderId, `transaction ${transactionId}`, `apple:${uuid}`, type === 'REFUND_REVERSED');
+  return { ...effect, transactionId };
 }

@@ -6,13 +6,12 @@ import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest, conflict, unauthorized } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
-import { OrderStatus } from '../payments/models.js';
-import { findOrder, orderByStoreLink, type StoredOrder } from '../payments/orders.js';
+import { orderByStoreLink, type StoredOrder } from '../payments/orders.js';
 import { completeByStorePurchase, storeTxKey } from './complete.js';
 import { consumeProductPurchase, getProductPurchase, type ProductPurchase } from './google-play.js';
 import type { GoogleSettings } from './google-settings.js';
 import type { GooglePushAnswer, GooglePushBody } from './models.js';
-import { takeBack } from './refunds.js';
+import { refundByStore } from './refunds.js';
 
 /**
  * google_callback (API.md flow 4): Google Play real-time developer notifications, pushed by Pub/Sub. A 2xx
@@ -238,14 +237,7 @@ async function consume(settings: GoogleSettings, sku: string, token: string, pur
 
 /** A one-time purchase voided (refunded, charged back): the order it paid gives its tickets back. */
 async function voidedPurchase(deps: Deps, token: string): Promise<Handled> {
-  const base = { notification: 'voided_purchase', purchaseToken: token };
   const [claim] = await readItems(deps, [storeTxKey('google', purchaseClaimId(token))]);
-  const order = claim ? await findOrder(deps, claim.orderId as number) : undefined;
-  if (!order) return { ...base, outcome: 'unmatched', detail: 'no order was paid by this purchase', orderId: null };
-  if (order.status !== OrderStatus.paid && order.status !== OrderStatus.refunded) {
-    return { ...base, outcome: 'unmatched', detail: `order ${order.id} is neither paid nor refunded`, orderId: order.id };
-  }
-  const { changed, order: after } = await takeBack(deps, order, `google:${purchaseClaimId(token)}`);
-  const detail = changed && after.refund_shortfall ? `${after.refund_shortfall} of ${after.tickets} tickets were spent already` : undefined;
-  return { ...base, outcome: changed ? 'refunded' : 'already_refunded', ...(detail ? { detail } : {}), orderId: order.id };
+  const effect = await refundByStore(deps, claim?.orderId as number | undefined, 'this purchase', `google:${purchaseClaimId(token)}`);
+  return { notification: 'voided_purchase', purchaseToken: token, ...effect };
 }

@@ -89,3 +89,31 @@ export async function giveBack(deps: Deps, order: StoredOrder, ref: string): Pro
   // Another delivery reversed it first.
   return { order: (await findOrder(deps, order.id)) ?? order, changed: false };
 }
+
+/** What a store's refund notification did, for its record: outcome, why, and the order. */
+export interface RefundEffect {
+  outcome: 'refunded' | 'already_refunded' | 'refund_reversed' | 'not_refunded' | 'unmatched';
+  detail?: string;
+  orderId: number | null;
+}
+
+/**
+ * A store's refund (or its reversal) of the purchase claimed by `orderId` (undefined: no order was paid by it),
+ * as both stores' notifications handle it: unmatched when there is no such paid or refunded order, else
+ * takeBack or giveBack once. `what` names the purchase in the detail; `ref` the notification in the ledger.
+ */
+export async function refundByStore(deps: Deps, orderId: number | undefined, what: string, ref: string, reverse = false): Promise<RefundEffect> {
+  const order = orderId === undefined ? undefined : await findOrder(deps, orderId);
+  if (!order) return { outcome: 'unmatched', detail: `no order was paid by ${what}`, orderId: null };
+  if (order.status !== OrderStatus.paid && order.status !== OrderStatus.refunded) {
+    return { outcome: 'unmatched', detail: `order ${order.id} is neither paid nor refunded`, orderId: order.id };
+  }
+  if (reverse) {
+    const { changed } = await giveBack(deps, order, ref);
+    return { outcome: changed ? 'refund_reversed' : 'not_refunded', orderId: order.id };
+  }
+  const { changed, order: after } = await takeBack(deps, order, ref);
+  const detail = changed && after.refund_shortfall ? `${after.refund_shortfall} of ${after.tickets} tickets were spent already` : undefined;
+  return { outcome: changed ? 'refunded' : 'already_refunded', ...(detail ? { detail } : {}), orderId: order.id };
+}
+

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { AppStoreServerAPIClient, Environment } from '@apple/app-store-server-library';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import type { AppleApiClients } from '../../core/stores/apple-api.js';
+import { readBody } from './read-body.js';
 
 /**
  * A loopback App Store Server API: one HTTP server per environment on 127.0.0.1, answering the endpoints the
@@ -57,7 +58,7 @@ export async function startAppStoreApi(key: ApiKey, bundleId: string): Promise<A
       res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body));
     };
     const path = (req.url ?? '/').split('?')[0]!;
-    const text = await readBody(req);
+    const text = (await readBody(req)).toString('utf8');
     api.calls.push({ method: req.method ?? '', path, ...(text ? { body: JSON.parse(text) } : {}) });
     if (!(await authorized(req, key, bundleId))) return json(401);
     if (api.failNext > 0) {
@@ -98,15 +99,6 @@ async function authorized(req: IncomingMessage, key: ApiKey, bundleId: string): 
   } catch {
     return false;
   }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /** Apple's client, sending its requests to a loopback server instead of Apple's fixed URL. */

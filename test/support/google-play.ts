@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, jwtVerify, SignJWT } from 'jose';
+import { readBody } from './read-body.js';
 
 /**
  * A loopback Google on 127.0.0.1, answering what google_callback calls in Google's documented formats:
@@ -65,7 +66,7 @@ export async function startLoopbackGoogle(packageName: string): Promise<Loopback
     };
     const googleError = (code: number, message: string, status: string) => json(code, { error: { code, message, errors: [{ message, domain: 'androidpublisher', reason: status }], status } });
     const path = (req.url ?? '/').split('?')[0]!;
-    const body = await readBody(req);
+    const body = (await readBody(req)).toString('utf8');
     state.calls.push({ method: req.method ?? '', path });
     if (req.method === 'GET' && path === '/oauth2/v3/certs') {
       return json(200, { keys: [{ ...(await exportJWK(signer.publicKey)), kid: signerKid, alg: 'RS256', use: 'sig' }] });
@@ -127,15 +128,6 @@ export async function startLoopbackGoogle(packageName: string): Promise<Loopback
         .setExpirationTime(options.expiresIn ?? '1h')
         .sign(options.key === 'other' ? other.privateKey : signer.privateKey),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  });
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
   });
 }
 

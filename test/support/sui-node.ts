@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toBase58 } from '@mysten/sui/utils';
+import { readBody } from './read-body.js';
 
 /**
  * A loopback Sui full node: JSON-RPC 2.0 on 127.0.0.1, answering `suix_queryEvents` and
@@ -335,15 +336,6 @@ export function startLoopback(answer: (body: unknown) => Promise<unknown> | unkn
       }
     },
     error: (_, body) => json(200, errorBody(body)),
-  });
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
   });
 }
 
