@@ -1,10 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
-import { saveLevel } from '../core/payments/projects.js';
-import { transactOrFailedConditions } from '../core/platform/transactions.js';
 import type { AppleSettings } from '../core/stores/apple-settings.js';
-import { balanceOf, debitItems } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
 import { loopbackClients, makeApiKey, startAppStoreApi, type AppStoreApi } from './support/app-store-api.js';
 import { forge, makeAppleChain, notificationPayload, signJws, transactionPayload } from './support/app-store-signing.js';
@@ -12,7 +8,7 @@ import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { accountWithToken } from './support/merchants.js';
-import { playerWithTokens, projectWithLevel } from './support/payments.js';
+import { storeOrder } from './support/payments.js';
 
 /**
  * app_asdn-v2-callback (issue 12 item 3): App Store Server Notifications v2, signed by a chain made in the test
@@ -39,25 +35,12 @@ const notify = (signedPayload: string) => call(app, 'POST', `${base}/pay/apple/n
 
 /** A player's pending order of a level sold as PRODUCT, and what the App Store signs about its purchase. */
 async function purchase() {
-  const setup = await projectWithLevel(deps);
-  const project = setup.project.project_name;
-  await saveLevel(deps, setup.owner.claims, { project_name: project, level: 1, amount: '1500000000', tickets: 100, status: 1, apple_product_id: PRODUCT });
-  const player = await playerWithTokens(deps);
-  const res = await call(app, 'POST', `${base}/account/user/rechargeOrder`, {
-    token: player.platform,
-    body: { userId: player.uid, project, priceId: setup.level.priceId, prevId: -1, level: 1, amount: '1500000000' },
-  });
-  const order = res.body as { id: number; app_account_token: string };
+  const { order, player, tickets, spend } = await storeOrder(deps, app, { apple_product_id: PRODUCT });
   const transactionId = String(2_000_000_000_000_000 + Math.floor(Math.random() * 1e12));
   const transaction = (fields: Partial<Parameters<typeof transactionPayload>[0]> = {}) =>
     signJws(chain, transactionPayload({ bundleId: BUNDLE, productId: PRODUCT, appAccountToken: order.app_account_token, transactionId, ...fields }));
   const notification = async (notificationType: string, fields: Partial<Parameters<typeof notificationPayload>[0]> = {}) =>
     signJws(chain, notificationPayload({ notificationType, bundleId: BUNDLE, signedTransactionInfo: await transaction(), ...fields }));
-  const tickets = () => balanceOf(deps, { uid: player.uid, projectName: project, level: 1 });
-  const spend = async (amount: number) => {
-    const failed = await transactOrFailedConditions(deps, debitItems(deps, { uid: player.uid, projectName: project, level: 1 }, amount, `test#${randomUUID()}`));
-    expect(failed).toEqual([]);
-  };
   const verify = async () =>
     call(app, 'POST', `${base}/pay/apple/verify`, { token: player.platform, body: { orderId: order.id, signedTransaction: await transaction() } });
   return { order, transactionId, transaction, notification, tickets, spend, verify };

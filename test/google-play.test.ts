@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
-import { saveLevel } from '../core/payments/projects.js';
-import { transactOrFailedConditions } from '../core/platform/transactions.js';
 import { parseGoogleSettings, type GoogleSettings } from '../core/stores/google-settings.js';
-import { balanceOf, debitItems } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';
 import { notifications, PUSH_ACCOUNT, pushBody, startLoopbackGoogle, type LoopbackGoogle } from './support/google-play.js';
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
-import { playerWithTokens, projectWithLevel } from './support/payments.js';
+import { storeOrder } from './support/payments.js';
 
 /**
  * google_callback (issue 12 item 5): Play real-time developer notifications pushed by Pub/Sub, the push's OIDC
@@ -56,15 +53,7 @@ async function push(body: object, claims: Record<string, unknown> = {}) {
 
 /** A player's pending order of a level sold as PRODUCT on Google Play, and its purchase as Google knows it. */
 async function purchase(fields: Partial<Parameters<LoopbackGoogle['purchases']['set']>[1]> = {}) {
-  const setup = await projectWithLevel(deps);
-  const project = setup.project.project_name;
-  await saveLevel(deps, setup.owner.claims, { project_name: project, level: 1, amount: '1500000000', tickets: 100, status: 1, google_product_id: PRODUCT });
-  const player = await playerWithTokens(deps);
-  const res = await call(app, 'POST', `${base}/account/user/rechargeOrder`, {
-    token: player.platform,
-    body: { userId: player.uid, project, priceId: setup.level.priceId, prevId: -1, level: 1, amount: '1500000000' },
-  });
-  const order = res.body as { id: number; app_account_token: string };
+  const { order, tickets, spend } = await storeOrder(deps, app, { google_product_id: PRODUCT });
   const token = `${randomUUID()}.AO-J1Oz${randomUUID().replaceAll('-', '')}`;
   const googleOrderId = `GPA.${Math.floor(Math.random() * 1e4)}-${Math.floor(Math.random() * 1e4)}-${Math.floor(Math.random() * 1e4)}-${Math.floor(Math.random() * 1e5)}`;
   google.purchases.set(token, {
@@ -76,14 +65,13 @@ async function purchase(fields: Partial<Parameters<LoopbackGoogle['purchases']['
     obfuscatedExternalAccountId: order.app_account_token,
     ...fields,
   });
-  const target = { uid: player.uid, projectName: project, level: 1 };
   return {
     order,
     token,
     bought: (messageId?: string) => pushBody(notifications.purchased(PACKAGE, token, PRODUCT), messageId),
     voided: () => pushBody(notifications.voided(PACKAGE, token, googleOrderId)),
-    tickets: () => balanceOf(deps, target),
-    spend: async (amount: number) => expect(await transactOrFailedConditions(deps, debitItems(deps, target, amount, `test#${randomUUID()}`))).toEqual([]),
+    tickets,
+    spend,
   };
 }
 

@@ -6,7 +6,7 @@ import { ProjectCreate } from '../../core/payments/models.js';
 import { createProject, saveLevel } from '../../core/payments/projects.js';
 import type { Deps } from '../../core/platform/deps.js';
 import { transactOrFailedConditions } from '../../core/platform/transactions.js';
-import { creditItems } from '../../core/tickets/balances.js';
+import { balanceOf, creditItems, debitItems } from '../../core/tickets/balances.js';
 import { merchantWithToken } from './merchants.js';
 import { createGame } from '../../core/games/games.js';
 import { GameCreate } from '../../core/games/models.js';
@@ -81,4 +81,33 @@ export async function indexedPayment(deps: Deps, payment: { billNo: string; amou
     parsedJson: { bill_no: payment.billNo, amount: payment.amount, from: payment.from, to: payment.to, coin_type: payment.coinType ?? '0x2::sui::SUI' },
   });
   return digest;
+}
+
+/**
+ * A player's pending recharge order of a level sold in an app store (level 1: 1.5 SUI or the store product, 100
+ * tickets), made through rechargeOrder as the app makes it; with the player's balance of that level, and a way
+ * to spend from it.
+ */
+export async function storeOrder(deps: Deps, app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }, products: { apple_product_id?: string; google_product_id?: string }) {
+  const setup = await projectWithLevel(deps);
+  const project = setup.project.project_name;
+  await saveLevel(deps, setup.owner.claims, { project_name: project, level: 1, amount: '1500000000', tickets: 100, status: 1, ...products });
+  const player = await playerWithTokens(deps);
+  const res = await app.request(`/v2-testing/account/user/rechargeOrder`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${player.platform}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ userId: player.uid, project, priceId: setup.level.priceId, prevId: -1, level: 1, amount: '1500000000' }),
+  });
+  if (res.status !== 200) throw new Error(`rechargeOrder answered ${res.status}`);
+  const order = (await res.json()) as { id: number; app_account_token: string };
+  const target = { uid: player.uid, projectName: project, level: 1 };
+  return {
+    order,
+    player,
+    tickets: () => balanceOf(deps, target),
+    spend: async (amount: number) => {
+      const failed = await transactOrFailedConditions(deps, debitItems(deps, target, amount, `test#${randomUUID()}`));
+      if (failed.length > 0) throw new Error(`could not spend ${amount}`);
+    },
+  };
 }
