@@ -6,6 +6,8 @@ import type { Deps } from '../core/platform/deps.js';
 import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
 import { makeAppleChain, type AppleChain } from '../test/support/app-store-signing.js';
+import { PUSH_ACCOUNT, startLoopbackGoogle, type LoopbackGoogle } from '../test/support/google-play.js';
+import { parseGoogleSettings } from '../core/stores/google-settings.js';
 import { startOAuthIssuer, type TestIssuer } from '../test/support/oauth-issuer.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
 import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from '../test/support/payments.js';
@@ -18,6 +20,8 @@ export interface BenchDeps extends LocalDeps {
   issuer: TestIssuer;
   /** The certificate chain the bench stage's App Store settings trust (its root), to sign purchases with. */
   appleChain: AppleChain;
+  /** A loopback Google (push token keys, OAuth token endpoint, Play Developer API) the stage's Google Play settings name. */
+  google: LoopbackGoogle;
 }
 
 /** Deps as the tests build them (fresh table, signing key, file folder, a loopback issuer), outside vitest. */
@@ -26,8 +30,16 @@ export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
   const deps = await createLocalDeps(endpoint, { tablePrefix: 'bench', oauthProviders: [issuer.provider('bench', ['bench-client'])] });
   const appleChain = makeAppleChain('Bench Root');
   const appStore = { bundleId: BENCH_BUNDLE, environment: 'Sandbox' as const, allowSandbox: false, rootCertificates: [appleChain.root], onlineChecks: false };
-  return { ...deps, issuer, appleChain, appStore };
+  const google = await startLoopbackGoogle(BENCH_PACKAGE);
+  const googlePlay = parseGoogleSettings(
+    JSON.stringify({ packageName: BENCH_PACKAGE, pushAudience: BENCH_PUSH_AUDIENCE, pushServiceAccount: PUSH_ACCOUNT, serviceAccountKey: google.account.json, googleCerts: google.certsUrl, playApi: google.url }),
+  );
+  return { ...deps, issuer, appleChain, appStore, google, googlePlay };
 }
+
+/** The bench stage's Android app and push subscription audience. */
+export const BENCH_PACKAGE = 'com.bench.game';
+export const BENCH_PUSH_AUDIENCE = 'https://bench.example/v2-testing/pay/google/notifications';
 
 export const newCode = () => newGameCode('bench');
 

@@ -1,7 +1,8 @@
 import { saveLevel } from '../core/payments/projects.js';
 import { createRechargeOrder } from '../core/payments/orders.js';
 import { notificationPayload, signJws, transactionPayload } from '../test/support/app-store-signing.js';
-import { BENCH_BUNDLE, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
+import { notifications, pushBody } from '../test/support/google-play.js';
+import { BENCH_BUNDLE, BENCH_PACKAGE, BENCH_PUSH_AUDIENCE, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 
 const PRODUCT = 'com.bench.tickets';
@@ -14,6 +15,18 @@ async function applePurchase(deps: BenchDeps) {
   const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
   const signedTransaction = await signJws(deps.appleChain, transactionPayload({ bundleId: BENCH_BUNDLE, productId: PRODUCT, appAccountToken: order.app_account_token! }));
   return { player, order, signedTransaction };
+}
+
+/** A pending order of a level sold as a Google Play product, its purchase known to the loopback Google, and the push of it. */
+async function googlePurchase(deps: BenchDeps) {
+  const shop = await shopWithLevel(deps);
+  await saveLevel(deps, shop.owner.claims, { project_name: shop.project.project_name, level: 1, amount: String(shop.level.amount_base), tickets: shop.level.tickets, status: 1, google_product_id: PRODUCT });
+  const player = await playerWithTokens(deps);
+  const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
+  const token = `bench-${order.id}-${order.app_account_token}`;
+  deps.google.purchases.set(token, { productId: PRODUCT, purchaseState: 0, consumptionState: 0, acknowledgementState: 0, obfuscatedExternalAccountId: order.app_account_token! });
+  const push = await deps.google.signPushToken({ aud: BENCH_PUSH_AUDIENCE });
+  return { headers: { authorization: `Bearer ${push}` }, body: pushBody(notifications.purchased(BENCH_PACKAGE, token, PRODUCT)) };
 }
 
 /** App Store and Google Play purchases (the third-pay group). */
@@ -60,5 +73,24 @@ export const storeOperations: OperationBench[] = [
     minimum: 2,
     reason: "the notification's record read (a repeat answers from it) + written",
     prepare: async (deps) => ({ body: { signedPayload: await signJws(deps.appleChain, notificationPayload({ notificationType: 'TEST', bundleId: BENCH_BUNDLE })) } }),
+  },
+  {
+    group: 'third-pay',
+    op: 'google_callback',
+    label: 'google_callback (purchase)',
+    minimum: 4,
+    reason: "one BatchGet (the message's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the message's record; Google's API calls are not DynamoDB's",
+    prepare: googlePurchase,
+  },
+  {
+    group: 'third-pay',
+    op: 'google_callback',
+    label: 'google_callback (test)',
+    minimum: 2,
+    reason: "the message's record read + written",
+    prepare: async (deps) => ({
+      headers: { authorization: `Bearer ${await deps.google.signPushToken({ aud: BENCH_PUSH_AUDIENCE })}` },
+      body: pushBody(notifications.test(BENCH_PACKAGE)),
+    }),
   },
 ];

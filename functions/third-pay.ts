@@ -4,7 +4,7 @@ import { receiveAppleNotification } from '../core/stores/apple-notifications.js'
 import { verifyApplePurchase } from '../core/stores/apple-purchases.js';
 import { triggerTestNotification } from '../core/stores/apple-test-notification.js';
 import { receiveGooglePush } from '../core/stores/google-notifications.js';
-import { thirdPayRoutes } from './routes/index.js';
+import { thirdPayRoutes } from './routes/third-pay.js';
 import { lambdaHandler } from './deployed.js';
 
 /** The third-pay group: App Store and Google Play purchases (API.md flow 4). */

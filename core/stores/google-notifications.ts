@@ -59,13 +59,15 @@ export function googlePlaySettings(deps: Pick<Deps, 'googlePlay'>): GoogleSettin
 export async function receiveGooglePush(deps: Deps, authorization: string | undefined, input: z.infer<typeof GooglePushBody>): Promise<Answer> {
   const settings = googlePlaySettings(deps);
   await verifyPushToken(settings, authorization);
-  const { messageId } = input.message;
-  const [record] = await readItems(deps, [messageKey(messageId)]);
+  const { messageId, data } = input.message;
+  // The message's record and, for a purchase or a voided one, the purchase's claim: read together.
+  const token = purchaseTokenOf(data);
+  const [record, claim] = await readItems(deps, [messageKey(messageId), ...(token ? [storeTxKey('google', purchaseClaimId(token))] : [])]);
   if (record?.outcome) return { messageId, notification: String(record.notification), outcome: 'duplicate', orderId: (record.orderId as number | null) ?? null };
 
   let handled: Handled;
   try {
-    handled = await handle(deps, settings, input.message.data);
+    handled = await handle(deps, settings, data, claim as Claim | undefined);
   } catch (error) {
     // Only what will fail the same way again counts (400); Google or the table failing (503), a refund racing
     // spending (409) are retried by Pub/Sub without counting.
@@ -155,7 +157,20 @@ interface DeveloperNotification {
   testNotification?: unknown;
 }
 
-async function handle(deps: Deps, settings: GoogleSettings, data: string): Promise<Handled> {
+type Claim = { orderId: number };
+
+/** The purchase token a notification is about, if it is readable and about one (the full checks come in handle). */
+function purchaseTokenOf(data: string): string | undefined {
+  try {
+    const notification = decode(data);
+    const token = notification.oneTimeProductNotification?.purchaseToken ?? notification.voidedPurchaseNotification?.purchaseToken;
+    return typeof token === 'string' && token.length > 0 && token.length <= 1000 ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function handle(deps: Deps, settings: GoogleSettings, data: string, claim: Claim | undefined): Promise<Handled> {
   const notification = decode(data);
   if (notification.packageName !== settings.packageName) throw badRequest(`message.data.packageName: ${JSON.stringify(notification.packageName)} is not this stage's app`);
   const oneTime = notification.oneTimeProductNotification;
@@ -164,14 +179,14 @@ async function handle(deps: Deps, settings: GoogleSettings, data: string): Promi
     const sku = text(oneTime.sku, 'oneTimeProductNotification.sku');
     // 1 ONE_TIME_PRODUCT_PURCHASED; 2 ONE_TIME_PRODUCT_CANCELED (a pending purchase abandoned): nothing to do.
     if (oneTime.notificationType !== 1) return { notification: `one_time_product:${String(oneTime.notificationType)}`, outcome: 'recorded', orderId: null, purchaseToken: token };
-    return purchased(deps, settings, token, sku);
+    return purchased(deps, settings, token, sku, claim);
   }
   const voided = notification.voidedPurchaseNotification;
   if (voided) {
     const token = text(voided.purchaseToken, 'voidedPurchaseNotification.purchaseToken');
     // productType 1 is a subscription: none is sold here.
     if (voided.productType === 1) return { notification: 'voided_purchase', outcome: 'recorded', orderId: null, purchaseToken: token };
-    return voidedPurchase(deps, token);
+    return voidedPurchase(deps, token, claim);
   }
   if (notification.testNotification) return { notification: 'test', outcome: 'recorded', orderId: null };
   if (notification.subscriptionNotification) return { notification: 'subscription', outcome: 'recorded', orderId: null };
@@ -194,7 +209,7 @@ function text(value: unknown, field: string): string {
 }
 
 /** A one-time product bought: read back from Google, credited once to the order it names, then consumed. */
-async function purchased(deps: Deps, settings: GoogleSettings, token: string, sku: string): Promise<Handled> {
+async function purchased(deps: Deps, settings: GoogleSettings, token: string, sku: string, claim: Claim | undefined): Promise<Handled> {
   const base = { notification: 'one_time_product:purchased', purchaseToken: token };
   const purchase = await getProductPurchase(settings, sku, token);
   if (!purchase) return { ...base, outcome: 'unmatched', detail: 'Google knows no such purchase', orderId: null };
@@ -206,7 +221,7 @@ async function purchased(deps: Deps, settings: GoogleSettings, token: string, sk
   if (!order) return { ...base, outcome: 'unmatched', detail: 'the purchase names no order of this stage (obfuscatedExternalAccountId)', orderId: null };
   try {
     assertGoogleBuys(purchase, sku, order);
-    const { credited } = await completeByStorePurchase(deps, order, { store: 'google', transactionId: purchaseClaimId(token), productId: sku });
+    const { credited } = await completeByStorePurchase(deps, order, { store: 'google', transactionId: purchaseClaimId(token), productId: sku }, { claim });
     await consume(settings, sku, token, purchase);
     return { ...base, outcome: credited ? 'credited' : 'already_credited', orderId: order.id };
   } catch (error) {
@@ -236,8 +251,7 @@ async function consume(settings: GoogleSettings, sku: string, token: string, pur
 }
 
 /** A one-time purchase voided (refunded, charged back): the order it paid gives its tickets back. */
-async function voidedPurchase(deps: Deps, token: string): Promise<Handled> {
-  const [claim] = await readItems(deps, [storeTxKey('google', purchaseClaimId(token))]);
-  const effect = await refundByStore(deps, claim?.orderId as number | undefined, 'this purchase', `google:${purchaseClaimId(token)}`);
+async function voidedPurchase(deps: Deps, token: string, claim: Claim | undefined): Promise<Handled> {
+  const effect = await refundByStore(deps, claim?.orderId, 'this purchase', `google:${purchaseClaimId(token)}`);
   return { notification: 'voided_purchase', purchaseToken: token, ...effect };
 }
