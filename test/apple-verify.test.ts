@@ -72,7 +72,7 @@ describe('verifying a signed transaction', () => {
 describe('the AppleConfig setting', () => {
   const root = chain.root.toString('base64');
 
-  it('parses a Production stage: Sandbox off, online checks on, the API key optional', () => {
+  it('parses a Production stage: Sandbox off, online checks on, no consumption consent, the API key optional', () => {
     expect(parseAppleSettings(JSON.stringify({ bundleId: BUNDLE, appAppleId: 1234567890, rootCertificates: [root] }))).toEqual({
       bundleId: BUNDLE,
       appAppleId: 1234567890,
@@ -80,6 +80,7 @@ describe('the AppleConfig setting', () => {
       allowSandbox: false,
       rootCertificates: [chain.root],
       onlineChecks: true,
+      consumptionConsent: false,
     });
     expect(parseAppleSettings('')).toBeUndefined();
   });
@@ -90,6 +91,7 @@ describe('the AppleConfig setting', () => {
     [{ bundleId: BUNDLE, environment: 'Xcode', rootCertificates: [root] }, 'apple config: environment must be "Production" or "Sandbox"'],
     [{ bundleId: BUNDLE, environment: 'Sandbox', rootCertificates: [] }, 'apple config: rootCertificates must be a non-empty list of Base64 DER certificates'],
     [{ bundleId: BUNDLE, environment: 'Sandbox', rootCertificates: [root], keyId: 'K' }, 'apple config: keyId, issuerId and privateKey go together (an App Store Server API key)'],
+    [{ bundleId: BUNDLE, environment: 'Sandbox', rootCertificates: [root], consumptionConsent: 'yes' }, 'apple config: consumptionConsent must be true or false'],
   ])('refuses %j naming the field', (setting, message) => {
     expect(() => parseAppleSettings(JSON.stringify(setting))).toThrow(message);
   });

@@ -41,7 +41,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
     auth: open,
     summary: 'App Store Server Notifications v2',
     description:
-      "The URL to give App Store Connect (App Information, App Store Server Notifications, Version 2). No token: the body's `signedPayload` is verified to the stage's Apple root like a transaction, and anything unverifiable is 400, so Apple sends it again later. ONE_TIME_CHARGE completes the order the purchase's appAccountToken names (whichever of it and app-verify-transaction comes first credits); REFUND and REVOKE take the order's tickets back (never below zero; the shortfall is recorded, the order turns 3); REFUND_REVERSED gives them back; other types are recorded. Each notification counts once (by notificationUUID): a repeat answers `duplicate` and changes nothing. A purchase no order takes is recorded as `unmatched` and acknowledged.",
+      "The URL to give App Store Connect (App Information, App Store Server Notifications, Version 2). No token: the body's `signedPayload` is verified to the stage's Apple root like a transaction, and anything unverifiable is 400, so Apple sends it again later. ONE_TIME_CHARGE completes the order the purchase's appAccountToken names (whichever of it and app-verify-transaction comes first credits); REFUND and REVOKE take the order's tickets back (never below zero; the shortfall is recorded, the order turns 3); REFUND_REVERSED gives them back; CONSUMPTION_REQUEST is answered with Send Consumption Information (how much of the purchase's tickets were spent) when the stage declares the customers' consent; other types are recorded. Each notification counts once (by notificationUUID): a repeat answers `duplicate` and changes nothing. A purchase no order takes is recorded as `unmatched` and acknowledged.",
     body: AppleNotificationBody,
     status: 200,
     envelope: 'data',
@@ -49,7 +49,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
     errors: {
       400: 'the body is malformed, or the signed payload (or its transaction) is not verified: not Apple-signed to the stage root, another app, or an environment the stage does not take',
       409: "the order's balance kept changing during a refund; Apple sends it again",
-      503: 'App Store purchases are not configured on this stage, or Apple could not be asked to check the certificates now',
+      503: "App Store purchases are not configured on this stage, Apple could not be asked to check the certificates now, or a refund request's consumption information could not be sent (no App Store Server API key, or Apple failing); Apple sends it again",
     },
   },
   'app_trigger-test-notification': {
