@@ -2,8 +2,7 @@ import type { AppStoreServerAPIClient } from '@apple/app-store-server-library';
 import type { Deps } from '../platform/deps.js';
 import { AppError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
-import type { AppleEnvironment } from './apple.js';
-import type { AppleSettings } from './apple-settings.js';
+import type { AppleApiClients, AppleEnvironment, AppleSettings } from './apple-settings.js';
 
 /**
  * The App Store Server API, through Apple's own client (`AppStoreServerAPIClient`), with the stage's API key
@@ -14,7 +13,7 @@ import type { AppleSettings } from './apple-settings.js';
  * Store, a subclass that overrides only where requests go); otherwise they are the library's, made from the
  * settings. Failures are Apple's: 503 naming the call, the details in the log.
  */
-export type AppleApiClients = (environment: AppleEnvironment) => Promise<AppStoreServerAPIClient>;
+export type { AppleApiClients };
 
 const clients = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<AppStoreServerAPIClient>>>();
 

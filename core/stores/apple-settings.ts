@@ -1,3 +1,5 @@
+import type { AppStoreServerAPIClient } from '@apple/app-store-server-library';
+
 /**
  * A stage's App Store settings (APPLE_CONFIG locally, the AppleConfig secret deployed), as JSON. Parsed once at
  * start; a bad setting is an Error naming the field, so it fails loudly at deploy, not per purchase.
@@ -18,6 +20,12 @@
  *   Apple (its terms say so); only then are refund requests (CONSUMPTION_REQUEST) answered with it
  *   (core/stores/apple-consumption.ts). Default false.
  */
+/** The App Store's two environments. */
+export type AppleEnvironment = 'Production' | 'Sandbox';
+
+/** App Store Server API clients per environment, when not the library's own (core/stores/apple-api.ts). */
+export type AppleApiClients = (environment: AppleEnvironment) => Promise<AppStoreServerAPIClient>;
+
 export interface AppleSettings {
   bundleId: string;
   appAppleId?: number;

@@ -15,7 +15,8 @@ import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
  * refused before any verification. The library is imported on first use: only the App Store operations load it.
  */
 
-export type AppleEnvironment = 'Production' | 'Sandbox';
+export type { AppleEnvironment } from './apple-settings.js';
+import type { AppleEnvironment } from './apple-settings.js';
 
 const verifiers = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<SignedDataVerifier>>>();
 
