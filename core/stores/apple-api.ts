@@ -53,8 +53,13 @@ export async function callApple<T>(what: string, call: () => Promise<T>): Promis
   try {
     return await call();
   } catch (error) {
-    const failure = await apiFailure(error);
-    await logError('app store server api: call failed', { what, ...(failure ?? { error: error instanceof Error ? error.message : String(error) }) });
-    throw new AppError(503, `the App Store Server API could not ${what}${failure ? ` (HTTP ${failure.httpStatusCode}${failure.apiError ? `, error ${failure.apiError}` : ''})` : ''}; try again later`);
+    throw await appleFailure(what, error);
   }
+}
+
+/** Apple failing `what`: logged, and the 503 the caller answers. */
+export async function appleFailure(what: string, error: unknown): Promise<AppError> {
+  const failure = await apiFailure(error);
+  await logError('app store server api: call failed', { what, ...(failure ?? { error: error instanceof Error ? error.message : String(error) }) });
+  return new AppError(503, `the App Store Server API could not ${what}${failure ? ` (HTTP ${failure.httpStatusCode}${failure.apiError ? `, error ${failure.apiError}` : ''})` : ''}; try again later`);
 }

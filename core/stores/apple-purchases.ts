@@ -5,7 +5,7 @@ import { conflict, notFound } from '../platform/errors.js';
 import { toPayOrder, type StoredOrder } from '../payments/orders.js';
 import type { PayOrder } from '../payments/models.js';
 import { appStoreSettings, verifyTransaction } from './apple.js';
-import { apiFailure, appleApi, callApple } from './apple-api.js';
+import { apiFailure, appleApi, appleFailure } from './apple-api.js';
 import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
 import { completeByStorePurchase, orderAndClaim } from './complete.js';
 import type { AppleVerifyBody } from './models.js';
@@ -63,7 +63,7 @@ async function transactionFromApple(deps: Deps, settings: AppleSettings, transac
       const failure = await apiFailure(error);
       // 4040010: TransactionIdNotFoundError. Try the next environment.
       if (failure?.httpStatusCode === 404) continue;
-      return callApple(`read transaction ${transactionId}`, () => Promise.reject(error));
+      throw await appleFailure(`read transaction ${transactionId}`, error);
     }
   }
   throw notFound(`transactionId: the App Store knows no transaction ${transactionId} (in ${acceptedEnvironments(settings).join(' or ')})`);

@@ -3,7 +3,7 @@ import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { appStoreSettings, verifyNotification, type AppleEnvironment } from './apple.js';
-import { apiFailure, appleApi, callApple } from './apple-api.js';
+import { apiFailure, appleApi, appleFailure, callApple } from './apple-api.js';
 import { noteKey } from './apple-notifications.js';
 import { acceptedEnvironments } from './apple-settings.js';
 import type { TestNotificationAnswer, TestNotificationBody } from './models.js';
@@ -28,7 +28,7 @@ export async function triggerTestNotification(deps: Deps, input: z.infer<typeof 
   if (!acceptedEnvironments(settings).includes(environment)) throw badRequest(`environment: this stage takes ${acceptedEnvironments(settings).join(' and ')} data only`);
   const client = await appleApi(deps, settings, environment);
   const token = input.testNotificationToken ?? (await callApple('request a test notification', () => client.requestTestNotification())).testNotificationToken;
-  if (!token) return callApple('request a test notification', () => Promise.reject(new Error('Apple answered no testNotificationToken')));
+  if (!token) throw await appleFailure('request a test notification', new Error('Apple answered no testNotificationToken'));
 
   let status: Awaited<ReturnType<typeof client.getTestNotificationStatus>> | undefined;
   for (const delay of input.testNotificationToken ? [0] : RETRY_DELAYS_MS) {
@@ -57,6 +57,6 @@ async function statusOf(client: Awaited<ReturnType<typeof appleApi>>, token: str
     return await client.getTestNotificationStatus(token);
   } catch (error) {
     if ((await apiFailure(error))?.httpStatusCode === 404) return undefined;
-    return callApple('report the test notification status', () => Promise.reject(error));
+    throw await appleFailure('report the test notification status', error);
   }
 }

@@ -61,13 +61,14 @@ export async function receiveGooglePush(deps: Deps, authorization: string | unde
   await verifyPushToken(settings, authorization);
   const { messageId, data } = input.message;
   // The message's record and, for a purchase or a voided one, the purchase's claim: read together.
-  const token = purchaseTokenOf(data);
+  const notification = decode(data);
+  const token = notification && purchaseTokenOf(notification);
   const [record, claim] = await readItems(deps, [messageKey(messageId), ...(token ? [storeTxKey('google', purchaseClaimId(token))] : [])]);
   if (record?.outcome) return { messageId, notification: String(record.notification), outcome: 'duplicate', orderId: (record.orderId as number | null) ?? null };
 
   let handled: Handled;
   try {
-    handled = await handle(deps, settings, data, claim as Claim | undefined);
+    handled = await handle(deps, settings, notification, claim as Claim | undefined);
   } catch (error) {
     // Only what will fail the same way again counts (400); Google or the table failing (503), a refund racing
     // spending (409) are retried by Pub/Sub without counting.
@@ -159,19 +160,14 @@ interface DeveloperNotification {
 
 type Claim = { orderId: number };
 
-/** The purchase token a notification is about, if it is readable and about one (the full checks come in handle). */
-function purchaseTokenOf(data: string): string | undefined {
-  try {
-    const notification = decode(data);
-    const token = notification.oneTimeProductNotification?.purchaseToken ?? notification.voidedPurchaseNotification?.purchaseToken;
-    return typeof token === 'string' && token.length > 0 && token.length <= 1000 ? token : undefined;
-  } catch {
-    return undefined;
-  }
+/** The purchase token a notification is about, if any (the full checks come in handle). */
+function purchaseTokenOf(notification: DeveloperNotification): string | undefined {
+  const token = notification.oneTimeProductNotification?.purchaseToken ?? notification.voidedPurchaseNotification?.purchaseToken;
+  return typeof token === 'string' && token.length > 0 && token.length <= 1000 ? token : undefined;
 }
 
-async function handle(deps: Deps, settings: GoogleSettings, data: string, claim: Claim | undefined): Promise<Handled> {
-  const notification = decode(data);
+async function handle(deps: Deps, settings: GoogleSettings, notification: DeveloperNotification | undefined, claim: Claim | undefined): Promise<Handled> {
+  if (!notification) throw badRequest('message.data: not the Base64 of a developer notification (JSON object)');
   if (notification.packageName !== settings.packageName) throw badRequest(`message.data.packageName: ${JSON.stringify(notification.packageName)} is not this stage's app`);
   const oneTime = notification.oneTimeProductNotification;
   if (oneTime) {
@@ -193,14 +189,14 @@ async function handle(deps: Deps, settings: GoogleSettings, data: string, claim:
   return { notification: 'other', outcome: 'recorded', orderId: null };
 }
 
-function decode(data: string): DeveloperNotification {
+/** The developer notification in a message's data; undefined when it is not Base64 of a JSON object. */
+function decode(data: string): DeveloperNotification | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as DeveloperNotification;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as DeveloperNotification) : undefined;
   } catch {
-    // answered below
+    return undefined;
   }
-  throw badRequest('message.data: not the Base64 of a developer notification (JSON object)');
 }
 
 function text(value: unknown, field: string): string {
