@@ -57,7 +57,8 @@ export const functionNeeds = {
   // App Store and Google Play purchases.
   'third-pay': ['table', 'verifyTokens', 'appStore', 'googlePlay'],
   'partner-store': ['table', 'verifyTokens'],
-  hero: ['table', 'verifyTokens'],
+  // hero auth issues hero tokens; bind and nft_detail read objects from the chain.
+  hero: ['table', 'issueTokens', 'chain'],
   // JWKS, the API reference and the health check: open routes only, no table.
   meta: ['verifyTokens'],
   // Scheduled jobs (infra/jobs.ts).

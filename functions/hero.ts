@@ -1,9 +1,28 @@
 import { createGroupApp } from '../core/http/app.js';
+import { bindNft, unbindNft } from '../core/heroes/bindings.js';
+import { heroConfig, setHeroConfig } from '../core/heroes/config.js';
+import { nftDetail } from '../core/heroes/nft.js';
+import { grantHero, listHeroes } from '../core/heroes/roster.js';
+import { upgradeHeroes } from '../core/heroes/upgrade.js';
 import type { Deps } from '../core/platform/deps.js';
-import { heroRoutes } from './routes/index.js';
+import { heroRoutes } from './routes/hero.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The hero group. No operation of it is implemented yet, so it answers 404 in its envelope to every path. */
-export const createHeroApp = (deps: Deps) => createGroupApp(deps, heroRoutes, {});
+/** The hero game group, on the hero base (API.md "hero game"). */
+export const createHeroApp = (deps: Deps) =>
+  createGroupApp(deps, heroRoutes, {
+    auth: async ({ deps, auth }) => {
+      const { token, expiresAt } = await deps.tokens.issue('hero', auth.sub);
+      return { accessToken: token, expiresAt, userId: auth.sub };
+    },
+    heroes_list: ({ deps, auth, query }) => listHeroes(deps, auth.sub, query.page, query.pageSize),
+    bind: ({ deps, auth, body }) => bindNft(deps, auth.sub, body.objectId),
+    unbind: ({ deps, auth, body }) => unbindNft(deps, auth.sub, body.objectId),
+    nft_detail: ({ deps, params }) => nftDetail(deps, params.objectId),
+    upgrade: ({ deps, auth, body, req }) => upgradeHeroes(deps, auth, body, req.header('idempotency-key')),
+    grant: ({ deps, auth, body }) => grantHero(deps, auth, body),
+    config_get: ({ deps }) => heroConfig(deps),
+    config_set: ({ deps, body }) => setHeroConfig(deps, body),
+  });
 
 export const handler = lambdaHandler(createHeroApp);

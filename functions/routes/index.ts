@@ -1,5 +1,6 @@
 import { defineGroup, type RouteGroup } from '../../core/http/operation.js';
 import { chainRoutes } from './chain.js';
+import { heroRoutes } from './hero.js';
 import { innerRoutes } from './inner.js';
 import { heroMetaRoutes, metaRoutes } from './meta.js';
 import { outerRoutes } from './outer.js';
@@ -13,7 +14,6 @@ import { withoutkeyRoutes } from './withoutkey.js';
  * operations; a group with none is not deployed.
  */
 export const partnerStoreRoutes = defineGroup('partner-store', 'main', {});
-export const heroRoutes = defineGroup('hero', 'hero', {});
 
 export { chainRoutes, innerRoutes, outerRoutes, payRoutes, thirdPayRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
 

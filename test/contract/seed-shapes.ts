@@ -13,6 +13,9 @@ export interface Shape {
 
 export const optional = (type: FieldType) => ({ optional: type });
 
+/** The hero base's error body (the seed's 401 of hero upgrade): `message`, `statusCode`. */
+export const heroError: Shape = { message: 'string', statusCode: 'integer' };
+
 /** Game record (in the new-merchant page response). */
 export const gameRecordNewMerchant: Shape = {
   id: 'integer',

@@ -1,10 +1,11 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { openApiDocument } from '../../core/http/openapi.js';
+import type { Base } from '../../core/http/operation.js';
 import { routeTable } from '../../functions/routes/index.js';
 
-/** The main base's served document, as clients are generated from it. */
+/** A base's served document (the main base unless told), as clients are generated from it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const servedDocument = (base: string) => openApiDocument(routeTable, 'main', { basePath: base }) as Record<string, any>;
+export const servedDocument = (basePath: string, base: Base = 'main') => openApiDocument(routeTable, base, { basePath }) as Record<string, any>;
 
 /**
  * The ways a real response's body departs from what the OpenAPI document gives its path (as documented,

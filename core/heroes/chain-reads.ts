@@ -1,0 +1,36 @@
+import { ChainNodeError } from '../chain/errors.js';
+import type { ChainObject, ObjectOwner } from '../chain/types.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
+
+/**
+ * An object as the full node holds it now (never a cache: bind checks ownership against it): undefined when
+ * no live object has the id (never created, deleted, or wrapped in another object). 503 when the stage reads
+ * no objects (ChainConfig without grpcUrl) or the node does not answer.
+ */
+export async function liveObject(deps: Pick<Deps, 'chain'>, objectId: string): Promise<ChainObject | undefined> {
+  const reads = deps.chain?.reads;
+  if (!reads) throw new AppError(503, 'objectId: the stage reads no objects from the chain (the grpcUrl of its ChainConfig setting)');
+  try {
+    return await reads.object(objectId);
+  } catch (error) {
+    if (!(error instanceof ChainNodeError)) throw error;
+    await logError('chain: object read failed', { objectId, error: error.message });
+    throw new AppError(503, 'objectId: the chain node could not be read; try again shortly');
+  }
+}
+
+/** Who owns an object, in words for a refusal's message. */
+export function ownerText(owner: ObjectOwner): string {
+  switch (owner.kind) {
+    case 'address':
+      return `address ${owner.address}`;
+    case 'object':
+      return `object ${owner.objectId} (a kiosk or another object holds it)`;
+    case 'shared':
+      return 'no one (a shared object)';
+    case 'immutable':
+      return 'no one (an immutable object)';
+  }
+}

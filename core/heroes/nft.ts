@@ -1,0 +1,50 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { canonicalType } from '../chain/source.js';
+import type { ChainObject } from '../chain/types.js';
+import { readItems } from '../platform/batch.js';
+import type { Deps } from '../platform/deps.js';
+import { notFound } from '../platform/errors.js';
+import { liveObject } from './chain-reads.js';
+import { requireConfig } from './heroes.js';
+import { heroConfigKey, heroIdOfNft, nftCacheKey } from './keys.js';
+
+/**
+ * nft_detail: a hero NFT's on-chain fields (owner, type, version, fields as the node renders them), with its
+ * hero id. Read from the full node at most once per `nftCacheSeconds` of the configuration: a read keeps the
+ * object in the table (`HERONFT#<id>`/`CACHE`, TTL) and reads within that time answer from it, saying how old
+ * it is (`age_seconds`, `cached`). An object that is not live or not a hero is 404 and nothing is kept; a node
+ * that does not answer is 503 and nothing is written. Ownership checks never use this cache (bind reads the
+ * node).
+ */
+export async function nftDetail(deps: Deps, objectId: string) {
+  const [configItem, cache] = await readItems(deps, [heroConfigKey, nftCacheKey(objectId)]);
+  const config = requireConfig(configItem);
+  const now = deps.now();
+  const heroId = heroIdOfNft(objectId);
+  if (cache) {
+    const fetched = new Date(cache.fetched_at as string);
+    const age = now.getTime() - fetched.getTime();
+    if (age >= 0 && age < config.nftCacheSeconds * 1000 && cache.object_type === config.heroType) {
+      return { ...(cache.object as ChainObject), fetched_at: fetched.toISOString(), age_seconds: Math.floor(age / 1000), cached: true, heroId };
+    }
+  }
+  const object = await liveObject(deps, objectId);
+  if (!object) throw notFound(`objectId: no live object ${objectId} on chain (never created, deleted, or wrapped in another object)`);
+  const type = canonicalType(object.type);
+  if (type !== config.heroType) throw notFound(`objectId: ${objectId} is not a hero NFT (it is a ${object.type})`);
+  const fetchedAt = now.toISOString();
+  await deps.db.send(
+    new PutCommand({
+      TableName: deps.table,
+      Item: {
+        ...nftCacheKey(objectId),
+        type: 'hero_nft_cache',
+        object,
+        object_type: type,
+        fetched_at: fetchedAt,
+        expiresAt: Math.floor(now.getTime() / 1000) + config.nftCacheSeconds,
+      },
+    }),
+  );
+  return { ...object, fetched_at: fetchedAt, age_seconds: 0, cached: false, heroId };
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type * as z from 'zod/mini';
+import { userKey } from '../identity/accounts.js';
+import { readItems } from '../platform/batch.js';
+import type { Deps } from '../platform/deps.js';
+import { fingerprintOf } from '../platform/idempotency.js';
+import { AppError, notFound } from '../platform/errors.js';
+import { queryItems } from '../platform/query.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import { transactOrFailures } from '../platform/transactions.js';
+import { heroAttributes, requireConfig, toHero } from './heroes.js';
+import { grantKey, heroConfigKey, heroKey } from './keys.js';
+import type { GrantBody, Hero } from './models.js';
+
+/**
+ * heroes_list: the caller's heroes with level and experience, oldest first, one page. One Query of the player's
+ * partition (`HERO#` items: a few hundred bytes each, so a 1 MB page holds thousands of heroes), as the
+ * platform's other player lists: page `page` (zero-based) of `pageSize`, with the total.
+ */
+export async function listHeroes(deps: Deps, uid: string, page: number, pageSize: number) {
+  const items = await queryItems(deps, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :hero)',
+    ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':hero': 'HERO#' },
+    ConsistentRead: true,
+  });
+  const heroes = items.map(toHero).sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+  return {
+    heroes: heroes.slice(page * pageSize, (page + 1) * pageSize),
+    page,
+    pageSize,
+    total: heroes.length,
+    totalPage: Math.ceil(heroes.length / pageSize),
+  };
+}
+
+/**
+ * hero grant: a game server gives a player a hero (a starter hero), level 1. The server's merchant must own the
+ * project (the route's policy); the project must be the hero game's (404 otherwise), the player must exist
+ * (404). Once per (merchant, reference): the grant's record is written with the hero in one transaction and
+ * kept for good, so the same request again answers the first hero, and the reference reused for another
+ * request is 422; nothing is written twice.
+ */
+export async function grantHero(deps: Deps, caller: TokenClaims, body: z.infer<typeof GrantBody>): Promise<Hero> {
+  const fingerprint = fingerprintOf(body);
+  const [configItem, account, granted] = await readItems(deps, [heroConfigKey, userKey(body.userId), grantKey(caller.sub, body.reference)]);
+  if (granted) return firstGrant(granted, body.reference, fingerprint);
+  const config = requireConfig(configItem);
+  if (config.projectName !== body.projectName) throw notFound(`body.projectName: the hero game of this stage is not of project ${body.projectName}`);
+  if (!account) throw notFound(`body.userId: no player ${body.userId}`);
+
+  const now = deps.now().toISOString();
+  const hero: Hero = { id: randomUUID(), userId: body.userId, level: 1, experience: 0, source: 'granted', nftObjectId: null, created_at: now, updated_at: now };
+  const failed = await transactOrFailures(deps, [
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...grantKey(caller.sub, body.reference), type: 'hero_grant', reference: body.reference, fingerprint, answer: hero, created_at: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    { Put: { TableName: deps.table, Item: { ...heroKey(body.userId, hero.id), ...heroAttributes(hero) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  ]);
+  // The same reference granted concurrently: the first grant answers.
+  const first = failed.find((failure) => failure.index === 0)?.item;
+  if (first) return firstGrant(first, body.reference, fingerprint);
+  if (failed.length > 0) throw new Error('hero grant: a fresh hero id was taken');
+  return hero;
+}
+
+/** The hero a grant's record answers for the same request; 422 for another request with its reference. */
+function firstGrant(record: Record<string, unknown>, reference: string, fingerprint: string): Hero {
+  if (record.fingerprint !== fingerprint) throw new AppError(422, `body.reference: ${reference} was used for another grant of this merchant; use a new reference`);
+  return record.answer as Hero;
+}

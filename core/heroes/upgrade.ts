@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type * as z from 'zod/mini';
+import { readItems } from '../platform/batch.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
+import { idempotencyKeyOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
+import type { TokenClaims } from '../platform/tokens.js';
+import { transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
+import { debitItems } from '../tickets/balances.js';
+import { costOf } from './config.js';
+import { requireConfig, toHero } from './heroes.js';
+import { heroConfigKey, heroKey } from './keys.js';
+import type { Hero, UpgradeBody } from './models.js';
+
+/**
+ * upgrade (the seed's POST /heroes/upgrade-level): every listed hero of the user gains one level and the user
+ * pays each level's cost, in one TransactWriteItems: all or nothing.
+ *
+ * Requests: one BatchGet (the configuration and the heroes), then the transaction. Its actions: one Update per
+ * hero (its level, on condition it is still the level read: two upgrades racing on a stale level cannot both
+ * succeed), and per ticket level the costs are paid in, the balance (on condition it covers the sum) and one
+ * ledger entry; with an Idempotency-Key, the key's record. A hero needs at most 3 actions (its update, and a
+ * balance and a ledger entry when its cost is in a ticket level no other hero's is), so MAX_UPGRADE_HEROES (models.ts) = 33
+ * heroes (99 actions, plus the key's record: DynamoDB's 100) fit in any configuration.
+ *
+ * Refusals, each before anything is written: duplicated ids (400), ids that are not the user's heroes (404: a
+ * hero of another player reads as none), a hero at the maximum level (409), a balance short of the total
+ * (409), a hero changed since it was read (409). No balance is read: the transaction's conditions decide.
+ */
+
+type Body = z.infer<typeof UpgradeBody>;
+
+interface Spend {
+  projectName: string;
+  level: number;
+  amount: number;
+}
+
+export async function upgradeHeroes(deps: Deps, caller: TokenClaims, body: Body, idempotencyHeader?: string) {
+  const key = idempotencyKeyOf(idempotencyHeader);
+  const ids = body.itemIds.map((id) => id.toLowerCase());
+  ids.forEach((id, index) => {
+    const first = ids.indexOf(id);
+    if (first !== index) throw badRequest(`body.itemIds.${index}: duplicates itemIds.${first}; each hero gains one level per upgrade`);
+  });
+
+  const [configItem, ...items] = await readItems(deps, [heroConfigKey, ...ids.map((id) => heroKey(body.userId, id))]);
+  const config = requireConfig(configItem);
+  const heroes = items.map((item, index) => {
+    if (!item) throw notFound(`body.itemIds.${index}: no hero ${ids[index]} of user ${body.userId}`);
+    const hero = toHero(item);
+    if (hero.level >= config.maxLevel) throw conflict(`body.itemIds.${index}: hero ${hero.id} is at the maximum level ${config.maxLevel}`);
+    return hero;
+  });
+
+  // What each ticket level pays, in the order first met.
+  const spends = new Map<number, Spend>();
+  for (const hero of heroes) {
+    const cost = costOf(config, hero.level + 1);
+    const spend = spends.get(cost.ticketLevel) ?? { projectName: config.projectName, level: cost.ticketLevel, amount: 0 };
+    spend.amount += cost.amount;
+    spends.set(cost.ticketLevel, spend);
+  }
+  const now = deps.now().toISOString();
+  const upgraded: Hero[] = heroes.map((hero) => ({ ...hero, level: hero.level + 1, updated_at: now }));
+  const answer = { userId: body.userId, heroes: upgraded, ticketsSpent: [...spends.values()] };
+
+  const reference = `hero-upgrade#${randomUUID()}`;
+  const work: TransactItem[] = [
+    ...heroes.map((hero): TransactItem => ({
+      Update: {
+        TableName: deps.table,
+        Key: heroKey(body.userId, hero.id),
+        UpdateExpression: 'SET #level = :next, updated_at = :now',
+        ConditionExpression: '#level = :level',
+        ExpressionAttributeNames: { '#level': 'level' },
+        ExpressionAttributeValues: { ':level': hero.level, ':next': hero.level + 1, ':now': now },
+      },
+    })),
+    ...[...spends.values()].flatMap((spend) =>
+      debitItems(deps, { uid: body.userId, projectName: spend.projectName, level: spend.level }, spend.amount, `${reference}#${spend.level}`),
+    ),
+  ];
+
+  const conflictMessage = 'the heroes or the balance changed concurrently; retry';
+  let failures: FailedCondition[];
+  if (key === undefined) {
+    failures = await transactOrFailures(deps, work, conflictMessage);
+    if (failures.length === 0) return answer;
+  } else {
+    const outcome = await transactOnce(deps, idempotentRequest(caller, 'upgrade', key, body), answer, work);
+    if ('answer' in outcome) return outcome.answer;
+    failures = outcome.refused;
+  }
+  throw refusal(failures[0]!.index, heroes, [...spends.values()]);
+}
+
+/** Why the transaction was refused, from its first failed action (work items: the heroes, then two per spend). */
+function refusal(index: number, heroes: Hero[], spends: Spend[]): AppError {
+  if (index < heroes.length) {
+    const hero = heroes[index]!;
+    return conflict(`body.itemIds.${index}: hero ${hero.id} is no longer at level ${hero.level} (upgraded or released meanwhile); nothing was upgraded`);
+  }
+  const spend = spends[Math.floor((index - heroes.length) / 2)]!;
+  return conflict(`body.itemIds: the balance of ${spend.projectName} level ${spend.level} is less than the ${spend.amount} tickets these levels cost; nothing was upgraded`);
+}
