@@ -9,6 +9,7 @@ import { makeAppleChain, type AppleChain } from '../test/support/app-store-signi
 import { PUSH_ACCOUNT, startLoopbackGoogle, type LoopbackGoogle } from '../test/support/google-play.js';
 import { parseGoogleSettings } from '../core/stores/google-settings.js';
 import { startOAuthIssuer, type TestIssuer } from '../test/support/oauth-issuer.js';
+import { startSuiGrpc, type SuiGrpc } from '../test/support/sui-grpc.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
 import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from '../test/support/payments.js';
 import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/support/vendor.js';
@@ -22,6 +23,8 @@ export interface BenchDeps extends LocalDeps {
   appleChain: AppleChain;
   /** A loopback Google (push token keys, OAuth token endpoint, Play Developer API) the stage's Google Play settings name. */
   google: LoopbackGoogle;
+  /** A loopback Sui full node's gRPC API: the hero game's object reads (bench/hero-operations.ts links it). */
+  suiNode: SuiGrpc;
 }
 
 /** Deps as the tests build them (fresh table, signing key, file folder, a loopback issuer), outside vitest. */
@@ -34,7 +37,8 @@ export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
   const googlePlay = parseGoogleSettings(
     JSON.stringify({ packageName: BENCH_PACKAGE, pushAudience: BENCH_PUSH_AUDIENCE, pushServiceAccount: PUSH_ACCOUNT, serviceAccountKey: google.account.json, googleCerts: google.certsUrl, playApi: google.url }),
   );
-  return { ...deps, issuer, appleChain, appStore, google, googlePlay };
+  const suiNode = await startSuiGrpc();
+  return { ...deps, issuer, appleChain, appStore, google, googlePlay, suiNode };
 }
 
 /** The bench stage's Android app and push subscription audience. */

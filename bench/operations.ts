@@ -12,6 +12,7 @@ import { paymentOperations } from './payment-operations.js';
 import { rankingOperations } from './ranking-operations.js';
 import { vendorOperations } from './vendor-operations.js';
 import { storeOperations } from './store-operations.js';
+import { heroOperations } from './hero-operations.js';
 
 /**
  * The operations measured by the DynamoDB request count (bench/requests.ts), one entry each: which route
@@ -354,5 +355,6 @@ export const operations: OperationBench[] = [
   ...vendorOperations,
   ...storeOperations,
   ...rankingOperations,
+  ...heroOperations,
 ];
 

@@ -160,7 +160,7 @@ async function main() {
 
   let dynamo: LocalDynamo | undefined;
   let deps: Awaited<ReturnType<typeof createBenchDeps>> | undefined;
-  const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop()]);
+  const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop(), deps?.suiNode.stop()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
     if (['2', '3', '4'].some((part) => config.parts.includes(part))) {

@@ -1,4 +1,5 @@
 import { createGroupApp } from '../core/http/app.js';
+import { heroToken } from '../core/heroes/auth.js';
 import { bindNft, unbindNft } from '../core/heroes/bindings.js';
 import { heroConfig, setHeroConfig } from '../core/heroes/config.js';
 import { nftDetail } from '../core/heroes/nft.js';
@@ -11,10 +12,7 @@ import { lambdaHandler } from './deployed.js';
 /** The hero game group, on the hero base (API.md "hero game"). */
 export const createHeroApp = (deps: Deps) =>
   createGroupApp(deps, heroRoutes, {
-    auth: async ({ deps, auth }) => {
-      const { token, expiresAt } = await deps.tokens.issue('hero', auth.sub);
-      return { accessToken: token, expiresAt, userId: auth.sub };
-    },
+    auth: ({ deps, auth }) => heroToken(deps, auth.sub),
     heroes_list: ({ deps, auth, query }) => listHeroes(deps, auth.sub, query.page, query.pageSize),
     bind: ({ deps, auth, body }) => bindNft(deps, auth.sub, body.objectId),
     unbind: ({ deps, auth, body }) => unbindNft(deps, auth.sub, body.objectId),

@@ -224,6 +224,8 @@ describe('secrets and permissions: each function is linked to what its code read
     pay: ['Table', 'TokenPublicKeys', 'ChainConfig'],
     // App Store and Google Play purchases: their settings, verifying platform tokens.
     'third-pay': ['Table', 'TokenPublicKeys', 'AppleConfig', 'GoogleConfig'],
+    // The hero game: issues hero tokens, reads hero NFTs from the chain.
+    hero: ['Table', 'TokenSigningKey', 'ChainConfig'],
     // JWKS and the reference: the public keys alone; no table, no bucket.
     meta: ['TokenPublicKeys'],
   };
@@ -243,11 +245,11 @@ describe('secrets and permissions: each function is linked to what its code read
 
   it('gives the private token keys only to functions that issue tokens, the files bucket only to inner, no secret to meta', () => {
     const holders = (name: string) => [...functionOf].filter(([, fn]) => namesOf(fn.args.link).includes(name)).map(([group]) => group).sort();
-    expect(holders('TokenSigningKey')).toEqual(['inner', 'outer', 'withoutkey']);
+    expect(holders('TokenSigningKey')).toEqual(['hero', 'inner', 'outer', 'withoutkey']);
     expect(holders('VendorSigningKey')).toEqual(['inner']);
     expect(holders('ClaimSigningKey')).toEqual(['inner']);
     expect(holders('Files')).toEqual(['inner']);
-    expect(holders('ChainConfig')).toEqual(['inner', 'pay']);
+    expect(holders('ChainConfig')).toEqual(['hero', 'inner', 'pay']);
     expect(holders('AppleConfig')).toEqual(['third-pay']);
     expect(holders('GoogleConfig')).toEqual(['third-pay']);
     expect(namesOf(functionOf.get('meta')!.args.link).filter((name) => ofType(dev, 'sst.Secret').some((c) => c.name === name))).toEqual([]);

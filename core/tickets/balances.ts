@@ -8,7 +8,7 @@ import type { TransactItem } from '../platform/transactions.js';
  * Idempotency-Key, a goods order). Access patterns:
  * - "balance of a user in a project level": pk `USER#<uid>`, sk `TICKETS#<project>#<level>`;
  * - "all balances of a user": the same partition, sk begins_with `TICKETS#`;
- * - "ledger entry": pk `USER#<uid>`, sk `LEDGER#<ref>` (ref: `order#<id>`, `minus#<caller>#<Idempotency-Key>` or `minus#<random id>`, `goods#<id>`, `reward#<billNo>`, …).
+ * - "ledger entry": pk `USER#<uid>`, sk `LEDGER#<ref>` (ref: `order#<id>`, `minus#<caller>#<Idempotency-Key>` or `minus#<random id>`, `goods#<id>`, `reward#<billNo>`, `hero-upgrade#<id>#<price level>`, …).
  */
 export interface TicketTarget {
   uid: string;

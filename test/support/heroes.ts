@@ -54,10 +54,13 @@ export interface HeroWorld {
   request(method: string, path: string, options?: CallOptions): ReturnType<typeof call>;
 }
 
-/** Deps with a chain whose object reads go to a loopback gRPC full node, and the hero game configured by an admin. */
-export async function heroWorld(deps: Deps): Promise<HeroWorld> {
-  const script = new ChainScript();
-  const node = await startSuiGrpc(script);
+/**
+ * Deps with a chain whose object reads go to a loopback gRPC full node (a new one unless given), and the hero game
+ * configured by an admin.
+ */
+export async function heroWorld(deps: Deps, node?: SuiGrpc): Promise<HeroWorld> {
+  node ??= await startSuiGrpc(new ChainScript());
+  const script = node.script;
   deps.chain = createChain({ kind: 'graphql', url: 'https://graphql.testnet.sui.io/graphql', paymentEventType: PAYMENT_TYPE, grpcUrl: node.url }, { timeoutMs: 500 });
   const shop = await projectWithLevel(deps);
   await saveLevel(deps, shop.owner.claims, { project_name: shop.project.project_name, level: 2, amount: '1000', tickets: 10, status: 1 });

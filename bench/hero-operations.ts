@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { bindNft } from '../core/heroes/bindings.js';
+import { heroIdOfNft } from '../core/heroes/keys.js';
+import { nftDetail } from '../core/heroes/nft.js';
+import { grantHero } from '../core/heroes/roster.js';
+import { COSTS, heroNft, heroWorld, type HeroWorld } from '../test/support/heroes.js';
+import { giveTickets, playerWithTokens, type BenchDeps } from './fixtures.js';
+import type { OperationBench } from './operations.js';
+
+/**
+ * The hero game (hero base). One configured hero game per table: made on the first entry's prepare, with the
+ * bench's loopback gRPC full node as the stage's object reads.
+ */
+const worlds = new WeakMap<BenchDeps, Promise<HeroWorld>>();
+const worldOf = (deps: BenchDeps) => worlds.get(deps) ?? worlds.set(deps, heroWorld(deps, deps.suiNode)).get(deps)!;
+
+/** A player with a hero token, and the world. */
+async function heroPlayer(deps: BenchDeps) {
+  const world = await worldOf(deps);
+  const player = await playerWithTokens(deps);
+  const { token } = await deps.tokens.issue('hero', player.uid);
+  return { world, player, token };
+}
+
+/** A player's hero NFT on the loopback chain, bound to the player unless told not to. */
+async function boundNft(deps: BenchDeps, bind = true) {
+  const { world, player, token } = await heroPlayer(deps);
+  const nft = heroNft(player.address);
+  world.script.putObject(nft);
+  if (bind) await bindNft(deps, player.uid, nft.objectId);
+  return { world, player, token, objectId: nft.objectId };
+}
+
+const grant = async (deps: BenchDeps, world: HeroWorld, uid: string) => {
+  const server = await deps.tokens.verify(world.server, ['server']);
+  return grantHero(deps, server, { userId: uid, projectName: world.projectName, reference: `bench-${randomUUID()}` });
+};
+
+export const heroOperations: OperationBench[] = [
+  {
+    group: 'hero',
+    op: 'config_set',
+    base: 'hero',
+    minimum: 2,
+    reason: 'BatchGet (the project and the price levels the costs name) + PutItem of the configuration (the admin\'s account state is remembered: no value moves)',
+    prepare: async (deps) => {
+      const world = await worldOf(deps);
+      return { token: world.admin, body: { heroType: `0x${'ab'.repeat(32)}::hero::Hero`, maxLevel: 3, projectName: world.projectName, levelCosts: Object.entries(COSTS).map(([level, cost]) => ({ level: Number(level), ...cost })) } };
+    },
+  },
+  {
+    group: 'hero',
+    op: 'config_get',
+    base: 'hero',
+    minimum: 1,
+    reason: 'GetItem of the configuration',
+    prepare: async (deps) => (await worldOf(deps), {}),
+  },
+  {
+    group: 'hero',
+    op: 'auth',
+    base: 'hero',
+    minimum: 0,
+    reason: 'signs a hero token for the platform token\'s user: nothing read',
+    prepare: async (deps) => ({ token: (await heroPlayer(deps)).player.platform }),
+  },
+  {
+    group: 'hero',
+    op: 'grant',
+    base: 'hero',
+    minimum: 3,
+    reason: "the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
+    prepare: async (deps) => {
+      const { world, player } = await heroPlayer(deps);
+      return { token: world.server, body: { userId: player.uid, projectName: world.projectName, reference: `bench-${randomUUID()}` } };
+    },
+  },
+  {
+    group: 'hero',
+    op: 'heroes_list',
+    base: 'hero',
+    minimum: 1,
+    reason: "one Query of the player's HERO# items",
+    prepare: async (deps) => {
+      const { world, player, token } = await heroPlayer(deps);
+      for (let i = 0; i < 3; i++) await grant(deps, world, player.uid);
+      return { token };
+    },
+  },
+  {
+    group: 'hero',
+    op: 'bind',
+    base: 'hero',
+    label: 'bind (first)',
+    minimum: 2,
+    reason: "BatchGet (configuration, account, the NFT's binding, its hero) + one transaction (binding, hero); the object is read from the node, not the table",
+    prepare: async (deps) => {
+      const { token, objectId } = await boundNft(deps, false);
+      return { token, body: { objectId } };
+    },
+  },
+  {
+    group: 'hero',
+    op: 'bind',
+    base: 'hero',
+    label: 'bind (repeated)',
+    minimum: 1,
+    reason: 'BatchGet: bound to the caller already, the binding answers (no node read)',
+    prepare: async (deps) => {
+      const { token, objectId } = await boundNft(deps);
+      return { token, body: { objectId } };
+    },
+  },
+  {
+    group: 'hero',
+    op: 'unbind',
+    base: 'hero',
+    minimum: 2,
+    reason: 'BatchGet (binding, hero) + one transaction (hero deleted, level kept on the binding)',
+    prepare: async (deps) => {
+      const { token, objectId } = await boundNft(deps);
+      return { token, body: { objectId } };
+    },
+  },
+  {
+    group: 'hero',
+    op: 'nft_detail',
+    base: 'hero',
+    label: 'nft_detail (node read)',
+    minimum: 2,
+    reason: 'BatchGet (configuration, cache) + PutItem of the cache; the object from the node',
+    prepare: async (deps) => {
+      const { token, objectId } = await boundNft(deps, false);
+      return { token, params: { objectId } };
+    },
+  },
+  {
+    group: 'hero',
+    op: 'nft_detail',
+    base: 'hero',
+    label: 'nft_detail (cached)',
+    minimum: 1,
+    reason: 'BatchGet (configuration, cache): within the cache time, no node read and no write',
+    prepare: async (deps) => {
+      const { token, objectId } = await boundNft(deps, false);
+      await nftDetail(deps, objectId);
+      return { token, params: { objectId } };
+    },
+  },
+  {
+    group: 'hero',
+    op: 'upgrade',
+    base: 'hero',
+    minimum: 2,
+    reason: 'BatchGet (configuration, the heroes) + one transaction (each hero on its level, the balance on its sum, the ledger entry)',
+    prepare: async (deps) => {
+      const { world, player, token, objectId } = await boundNft(deps);
+      const granted = await grant(deps, world, player.uid);
+      await giveTickets(deps, player.uid, world.projectName, 1, 2 * COSTS[2].amount);
+      return { token, body: { userId: player.uid, itemIds: [heroIdOfNft(objectId), granted.id] }, headers: { 'Idempotency-Key': `bench-${randomUUID()}` } };
+    },
+  },
+];
