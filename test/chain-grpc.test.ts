@@ -4,8 +4,9 @@ import { ChainNodeError } from '../core/chain/errors.js';
 import { grpcReads } from '../core/chain/grpc.js';
 import { createChain, networkOf, parseChainConfig } from '../core/chain/source.js';
 import type { ChainReads } from '../core/chain/types.js';
+import { HERO_TYPE, heroNft } from './support/heroes.js';
 import { startSuiGrpc, type SuiGrpc } from './support/sui-grpc.js';
-import { ChainScript, PACKAGE, PAYMENT_TYPE, paymentEvent, randomAddress, randomDigest, type Failure, type ScriptObject } from './support/sui-node.js';
+import { ChainScript, PAYMENT_TYPE, paymentEvent, randomAddress, randomDigest, type Failure, type ScriptObject } from './support/sui-node.js';
 
 /**
  * ChainReads over gRPC (core/chain/grpc.ts, through @mysten/sui's SuiGrpcClient) against a loopback full node
@@ -13,7 +14,6 @@ import { ChainScript, PACKAGE, PAYMENT_TYPE, paymentEvent, randomAddress, random
  * game's NFT checks make (an object's owner, type and fields) and a transaction's events.
  */
 const TIMEOUT_MS = 300;
-const HERO_TYPE = `${PACKAGE}::hero::Hero`;
 const KIOSK = `0x${'c1'.repeat(32)}`;
 
 const stops: (() => Promise<void>)[] = [];
@@ -27,29 +27,8 @@ async function fullNode(script = new ChainScript()): Promise<{ node: SuiGrpc; re
   return { node, reads: grpcReads(node.url, { timeoutMs: TIMEOUT_MS }) };
 }
 
-const heroLayout = {
-  struct: {
-    type: HERO_TYPE,
-    fields: [
-      { name: 'id', layout: 'address' },
-      { name: 'name', layout: { struct: { type: `0x${'0'.repeat(63)}1::string::String`, fields: [{ name: 'bytes', layout: { vector: 'u8' } }] } } },
-      { name: 'level', layout: 'u64' },
-      { name: 'dna', layout: { vector: 'u8' } },
-    ],
-  },
-};
-
-/** A hero NFT owned by `owner` (an address unless said otherwise). */
-function hero(owner: ScriptObject['owner'] | string, level = '7'): Omit<ScriptObject, 'version'> {
-  const objectId = randomAddress();
-  return {
-    objectId,
-    type: HERO_TYPE,
-    owner: typeof owner === 'string' ? { kind: 'ADDRESS', address: owner } : owner,
-    fields: { id: objectId, name: 'Arthas', level, dna: [1, 2, 3, 250] },
-    layout: heroLayout,
-  };
-}
+/** A hero NFT owned by `owner` (test/support/heroes.ts: on-chain level 7, dna bytes 1 2 3 250). */
+const hero = (owner: ScriptObject['owner'] | string) => heroNft(owner);
 
 describe('gRPC object reads (the hero NFTs)', () => {
   it("reads a live object's owner, type in full, version and fields as the node renders them", async () => {

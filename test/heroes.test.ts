@@ -268,7 +268,7 @@ describe('bind, unbind and nft_detail (the chain read from a loopback gRPC full 
         type: nft.type,
         version: expect.any(String),
         owner: { kind: 'address', address: (nft.owner as { address: string }).address },
-        fields: { id: nft.objectId, name: 'Arthas', power: '42' },
+        fields: { id: nft.objectId, name: 'Arthas', level: '7', dna: Buffer.from([1, 2, 3, 250]).toString('base64') },
         fetched_at: start.toISOString(),
         age_seconds: 0,
         cached: false,

@@ -118,7 +118,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'upgrade',
     method: 'POST',
     path: '/heroes/upgrade-level',
-    auth: allow(['hero'], [owns.self('body.userId')], { movesValue: true }),
+    auth: allow(['hero'], [owns.self('body.userId')]),
     summary: 'Upgrade heroes by one level each, paying in tickets (all or nothing)',
     description: `Every listed hero of the user gains one level and the user pays each level's cost (the configuration's tickets of its project and price level) in one transaction: all of it or nothing. At most ${MAX_UPGRADE_HEROES} heroes (each takes up to 3 of a transaction's 100 actions), each once. Answers the upgraded heroes and the tickets spent per price level, 200. With an \`Idempotency-Key\` header, a retry of the same request answers the first answer and pays nothing more (the key reused for another request is 422).`,
     body: UpgradeBody,

@@ -14,26 +14,31 @@ import { ChainScript, PACKAGE, PAYMENT_TYPE, randomAddress, type ScriptObject } 
 export const HERO_TYPE = `${PACKAGE}::hero::Hero`;
 export const HERO_BASE = '/hero-testing';
 
-const heroLayout = {
+/** The layout of the hero type (`id`, `name`, a u64 `level`, a byte vector `dna`), which says how each API renders it. */
+const heroLayout = (type: string) => ({
   struct: {
-    type: HERO_TYPE,
+    type,
     fields: [
       { name: 'id', layout: 'address' },
       { name: 'name', layout: { struct: { type: `0x${'0'.repeat(63)}1::string::String`, fields: [{ name: 'bytes', layout: { vector: 'u8' } }] } } },
-      { name: 'power', layout: 'u64' },
+      { name: 'level', layout: 'u64' },
+      { name: 'dna', layout: { vector: 'u8' } },
     ],
   },
-};
+});
 
-/** A hero NFT owned by `owner` (an address unless said otherwise), of `type` (the hero type unless said otherwise). */
+/**
+ * A hero NFT owned by `owner` (an address unless said otherwise), of `type` (the hero type unless said
+ * otherwise): name Arthas, on-chain level 7, dna bytes 1 2 3 250.
+ */
 export function heroNft(owner: ScriptObject['owner'] | string, type = HERO_TYPE): Omit<ScriptObject, 'version'> {
   const objectId = randomAddress();
   return {
     objectId,
     type,
     owner: typeof owner === 'string' ? { kind: 'ADDRESS', address: owner } : owner,
-    fields: { id: objectId, name: 'Arthas', power: '42' },
-    layout: { struct: { ...heroLayout.struct, type } },
+    fields: { id: objectId, name: 'Arthas', level: '7', dna: [1, 2, 3, 250] },
+    layout: heroLayout(type),
   };
 }
 
