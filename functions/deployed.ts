@@ -21,8 +21,9 @@ import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/plat
  * - `claimKey`: ClaimSigningKey, which signs reward claims (sign_code, get_sign).
  * - `appStore`: AppleConfig, the App Store settings (bundle id, root certificates, API key).
  * - `googlePlay`: GoogleConfig, the Google Play settings (package name, push audience and account, API key).
+ * - `storeKeys`: StoreKeys, the partner store's signing key per region (core/store/regions.ts).
  */
-export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey' | 'appStore' | 'googlePlay';
+export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey' | 'appStore' | 'googlePlay' | 'storeKeys';
 
 /** The `Resource.<name>` each need reads (the SST component name infra gives it). */
 export const resourceOfNeed = {
@@ -36,6 +37,7 @@ export const resourceOfNeed = {
   claimKey: 'ClaimSigningKey',
   appStore: 'AppleConfig',
   googlePlay: 'GoogleConfig',
+  storeKeys: 'StoreKeys',
 } as const satisfies Record<Need, string>;
 
 /**
@@ -56,7 +58,8 @@ export const functionNeeds = {
   pay: ['table', 'verifyTokens', 'chain'],
   // App Store and Google Play purchases.
   'third-pay': ['table', 'verifyTokens', 'appStore', 'googlePlay'],
-  'partner-store': ['table', 'verifyTokens'],
+  // The partner store's authorization servers: their own keys, one per region (no platform token is taken).
+  'partner-store': ['table', 'storeKeys'],
   // hero auth issues hero tokens; bind and nft_detail read objects from the chain.
   hero: ['table', 'issueTokens', 'chain'],
   // JWKS, the API reference and the health check: open routes only, no table.
@@ -81,6 +84,7 @@ interface LinkedResources {
   ClaimSigningKey: { value: string };
   AppleConfig: { value: string };
   GoogleConfig: { value: string };
+  StoreKeys: { value: string };
 }
 
 let deps: Promise<Deps> | undefined;
@@ -135,6 +139,11 @@ async function buildDeps(): Promise<Deps> {
     const { parseGoogleSettings } = await import('../core/stores/google-settings.js');
     built.googlePlay = parseGoogleSettings(resources.GoogleConfig.value);
   }
+  if (linked('StoreKeys')) {
+    // Blank: the partner store is off on this stage (its endpoints answer 503).
+    const { parseStoreKeys } = await import('../core/store/regions.js');
+    built.storeKeys = resources.StoreKeys.value.trim() ? await parseStoreKeys(resources.StoreKeys.value) : undefined;
+  }
   if (linked('ClaimSigningKey')) {
     const { claimSignerFromSetting } = await import('../core/rewards/claim-key.js');
     built.claims = await claimSignerFromSetting(resources.ClaimSigningKey.value);
@@ -150,6 +159,7 @@ async function buildDeps(): Promise<Deps> {
     claims: 'ClaimSigningKey',
     appStore: 'AppleConfig',
     googlePlay: 'GoogleConfig',
+    storeKeys: 'StoreKeys',
   };
   for (const [field, resource] of Object.entries(unlinked)) {
     if (field in built) continue;

@@ -1,6 +1,6 @@
 import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
 import { routeTable } from '../functions/routes/index.js';
-import { appleConfig, googleConfig, chainConfig, claimSigningKey, oauthProviders, tokenPublicKeys, tokenSigningKey, vendorSigningKey } from './secrets.js';
+import { appleConfig, googleConfig, chainConfig, claimSigningKey, oauthProviders, storeKeys, tokenPublicKeys, tokenSigningKey, vendorSigningKey } from './secrets.js';
 import { files } from './storage.js';
 import { table } from './table.js';
 
@@ -32,6 +32,7 @@ const components: Record<Need, unknown> = {
   claimKey: claimSigningKey,
   appStore: appleConfig,
   googlePlay: googleConfig,
+  storeKeys,
 };
 
 /** The links of a deployed function (a group's, or a scheduled job's): the components of its declared needs. */

@@ -67,3 +67,10 @@ export const appleConfig = new sst.Secret('AppleConfig', '');
  * "serviceAccountKey":{<the Play Developer API service account's JSON key>}}`. "" turns google_callback off (503).
  */
 export const googleConfig = new sst.Secret('GoogleConfig', '');
+
+/**
+ * The partner store's signing keys, one per region (core/store/regions.ts): `{"default": <private ES256 JWK>,
+ * "chengdu": <private ES256 JWK>}`, made by `npm run admin -- generate-store-keys`. "" turns the store's OAuth
+ * endpoints off (503).
+ */
+export const storeKeys = new sst.Secret('StoreKeys', '');

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { appFactories } from '../functions/apps.js';
@@ -226,6 +227,8 @@ describe('secrets and permissions: each function is linked to what its code read
     'third-pay': ['Table', 'TokenPublicKeys', 'AppleConfig', 'GoogleConfig'],
     // The hero game: issues hero tokens, reads hero NFTs from the chain.
     hero: ['Table', 'TokenSigningKey', 'ChainConfig'],
+    // The partner store's authorization servers: their region keys, no platform token key.
+    'partner-store': ['Table', 'StoreKeys'],
     // JWKS and the reference: the public keys alone; no table, no bucket.
     meta: ['TokenPublicKeys'],
   };
@@ -253,10 +256,12 @@ describe('secrets and permissions: each function is linked to what its code read
     expect(holders('AppleConfig')).toEqual(['third-pay']);
     expect(holders('GoogleConfig')).toEqual(['third-pay']);
     expect(namesOf(functionOf.get('meta')!.args.link).filter((name) => ofType(dev, 'sst.Secret').some((c) => c.name === name))).toEqual([]);
-    // Every function verifies tokens with either the ring or its public keys, never both.
+    expect(holders('StoreKeys')).toEqual(['partner-store']);
+    // Every function that takes platform tokens verifies them with either the ring or its public keys, never both;
+    // the partner store takes only its own regions' tokens.
     for (const [group, fn] of functionOf) {
       const names = namesOf(fn.args.link);
-      expect(names.filter((n) => n === 'TokenSigningKey' || n === 'TokenPublicKeys'), group).toHaveLength(1);
+      expect(names.filter((n) => n === 'TokenSigningKey' || n === 'TokenPublicKeys'), group).toHaveLength(group === 'partner-store' ? 0 : 1);
     }
   });
 
@@ -274,13 +279,15 @@ describe('secrets and permissions: each function is linked to what its code read
       claimKey: /\bdeps\.claims\b/,
       appStore: /\bdeps\.appStore\b/,
       googlePlay: /\bdeps\.googlePlay\b/,
+      storeKeys: /\bdeps\.storeKeys\b/,
     };
     const openOnly = (group: string) => routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open'));
     const deployed = [...functionOf.keys(), 'indexer', 'settlement'];
     for (const name of deployed) {
       // functions/deployed.ts builds Deps from the links, so it is left out. A group whose routes are all open never
       // runs the authorization layer (authenticate returns before reading anything), so that is left out too.
-      const external = openOnly(name) ? /(\/deployed|\/http\/auth|\/http\/policy)\.js$|\/access\// : /\/deployed\.js$/;
+      // Matched on the resolved path (imports are relative: `./auth.js` from core/http).
+      const external = openOnly(name) ? /\/functions\/deployed\.js$|\/core\/http\/(auth|policy)\.js$|\/core\/access\// : /\/functions\/deployed\.js$/;
       const out = await build({
         entryPoints: [`functions/${name}.ts`],
         bundle: true,
@@ -290,7 +297,12 @@ describe('secrets and permissions: each function is linked to what its code read
         packages: 'external',
         treeShaking: true,
         logLevel: 'silent',
-        plugins: [{ name: 'leave-out', setup: (b) => b.onResolve({ filter: external }, (a) => ({ path: a.path, external: true })) }],
+        plugins: [
+          {
+            name: 'leave-out',
+            setup: (b) => b.onResolve({ filter: /\.js$/ }, (a) => (external.test(resolve(a.resolveDir, a.path)) ? { path: a.path, external: true } : undefined)),
+          },
+        ],
       });
       const text = out.outputFiles.map((f) => f.text).join('\n');
       const derived = Object.keys(reads).filter((need) => reads[need]!.test(text));

@@ -93,27 +93,30 @@ describe.each([
     const errors = errorsOf(spec);
     for (const status of Object.keys(spec.errors)) expect(errors).toHaveProperty(status);
     expect(Object.keys(operation.responses).sort()).toEqual([String(spec.status), ...Object.keys(errors)].sort());
-    const envelope = errorEnvelopeOf(base, spec.path);
+    // OAuth endpoints answer RFC 6749's error body whatever their path (OperationSpec errorEnvelope).
+    const envelope = spec.errorEnvelope ?? errorEnvelopeOf(base, spec.path);
+    const schemaName = envelope === 'oauth' ? 'OAuthError' : `${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`;
     for (const [status, cause] of Object.entries(errors)) {
       const media = operation.responses[status].content['application/json'];
       expect(operation.responses[status].description).toBe(cause);
       const data = spec.errorData?.[Number(status) as keyof OperationSpec['errors']];
       if (data === undefined) {
-        expect(media.schema.$ref).toBe(`#/components/schemas/${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`);
+        expect(media.schema.$ref).toBe(`#/components/schemas/${schemaName}`);
       } else {
         // A declared error `data`: the merchant envelope around the success record's schema, and the value in the example.
         expect(media.schema.required).toEqual(['code', 'message', 'data']);
         expect(media.schema.properties.data).toEqual(operation.responses[spec.status].content['application/json'].schema.properties.data);
         expect(media.example).toEqual({ code: Number(status), message: cause, data });
       }
-      expect(media.example.message).toBe(cause);
+      expect(envelope === 'oauth' ? media.example.error_description : media.example.message).toBe(cause);
     }
     // Every JSON-body operation documents the platform's 413 and 415 (core/http/json-body.ts).
     const jsonBody = spec.body !== undefined && spec.body !== 'multipart';
     for (const status of ['413', '415']) if (jsonBody) expect(operation.responses, `${spec.name} ${status}`).toHaveProperty(status);
 
     expect('requestBody' in operation).toBe(spec.body !== undefined);
-    if (spec.body) expect(Object.keys(operation.requestBody.content)).toEqual([spec.body === 'multipart' ? 'multipart/form-data' : 'application/json']);
+    const mediaType = spec.body === 'multipart' ? 'multipart/form-data' : spec.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+    if (spec.body) expect(Object.keys(operation.requestBody.content)).toEqual([mediaType]);
 
     if (spec.auth === 'open') {
       expect(operation.security).toEqual([]);

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { heroBasePath, mainBasePath } from '../platform/stages.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, badRequest } from '../platform/errors.js';
+import { AppError, OAuthError, badRequest } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { authenticate } from './auth.js';
 import { enforcePolicy } from './policy.js';
@@ -12,6 +12,7 @@ import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import { parseOrThrow } from './validation.js';
 import { applyJsonBodyRules, parseJsonExact, unsupportedType } from './json-body.js';
 import { applyMultipartSizeLimit, readMultipartBody } from './multipart-body.js';
+import { readFormBody } from './form-body.js';
 
 export function basePathOf(base: Base, stage: string): string {
   return base === 'hero' ? heroBasePath(stage) : mainBasePath(stage);
@@ -28,10 +29,11 @@ function errorDataOf(c: Context, status: number): unknown {
 /** Maps any error to the envelope of the path it happened on. Unexpected errors are logged and answered 500. */
 export function errorResponder(base: Base, basePath: string) {
   return async (error: unknown, c: Context) => {
-    const envelope = errorEnvelopeOf(base, c.req.path.slice(basePath.length));
+    const envelope = operationOf.get(c)?.errorEnvelope ?? errorEnvelopeOf(base, c.req.path.slice(basePath.length));
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(errorBody(envelope, error.status, error.message, errorDataOf(c, error.status)), error.status);
+      const code = error instanceof OAuthError ? error.code : undefined;
+      return c.json(errorBody(envelope, error.status, error.message, errorDataOf(c, error.status), code), error.status);
     }
     if (error instanceof HTTPException && error.status < 500) {
       const status = error.status as ContentfulStatusCode;
@@ -47,9 +49,10 @@ export function notFoundResponder(base: Base, basePath: string) {
     c.json(errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`), 404);
 }
 
-async function readBody(c: Context, op: OperationSpec): Promise<unknown> {
+async function readBody(c: Context, op: OperationSpec, form: Record<string, string> | undefined): Promise<unknown> {
   if (!op.body) return undefined;
   if (op.body === 'multipart') return readMultipartBody(c);
+  if (form) return parseOrThrow(op.body, form, 'body');
   // The Content-Type and the size were checked before (json-body.ts); a body without a Content-Type is refused here.
   const text = await c.req.text();
   if (text.trim() === '') return parseOrThrow(op.body, {}, 'body');
@@ -76,18 +79,23 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
 
   for (const [name, op] of Object.entries(routes.ops) as [string, OperationSpec][]) {
     const handler = (handlers as Record<string, (input: unknown) => Promise<unknown>>)[name]!;
-    const jsonBody = op.body !== undefined && op.body !== 'multipart';
+    const formBody = op.bodyType === 'form';
+    const jsonBody = op.body !== undefined && op.body !== 'multipart' && !formBody;
     // One handler per operation (each is one route, as infra routes it: test/infra.test.ts).
     app.on(op.method, op.path, async (c) => {
       operationOf.set(c, op);
+      // OAuth endpoints: no response of theirs, success or error, may be cached (RFC 6749 §5.1, §5.2).
+      if (op.errorEnvelope === 'oauth') c.header('Cache-Control', 'no-store');
       // A JSON-body operation checks the Content-Type and the size before anything reads the body (415, 413).
       if (jsonBody) await applyJsonBodyRules(c);
       // A multipart body's size too (413), before the token is verified; its media type and parts are read after.
       else if (op.body === 'multipart') await applyMultipartSizeLimit(c);
+      // A form body's media type and size too, and it is read then (its parameters may authenticate the client).
+      const form = formBody ? await readFormBody(c) : undefined;
       const auth = await authenticate(c, op.auth, deps);
       const params = op.params ? parseOrThrow(op.params, c.req.param(), 'path') : undefined;
       const query = op.query ? parseOrThrow(op.query, c.req.query(), 'query') : undefined;
-      const body = await readBody(c, op);
+      const body = await readBody(c, op, form);
       if (op.auth !== 'open') await enforcePolicy(deps, op.auth, auth!, { query, params, body });
       const result = await handler({ query, params, body, auth, deps, req: c.req });
       if (op.raw) return result as Response;

@@ -4,9 +4,18 @@
  *   `data: null`, or the `data` the operation declares for that status (OperationSpec `errorData`);
  * - account, wallet and store paths: the bare record, or `{data, statusCode, message, totalPage}` for lists and
  *   the seed's wrapped operations; errors are `{statusCode, message}`;
- * - the hero base: bare JSON; errors are `{message, statusCode}`.
+ * - the hero base: bare JSON; errors are `{message, statusCode}`;
+ * - OAuth endpoints (an operation's `errorEnvelope: 'oauth'`): RFC 6749 §5.2's `{error, error_description}`.
  */
-export type ErrorEnvelope = 'merchant' | 'account' | 'hero';
+export type ErrorEnvelope = 'merchant' | 'account' | 'hero' | 'oauth';
+
+/** The RFC 6749 error code of a status, where the error carries none of its own (OAuthError does). */
+export function oauthCodeOf(status: number): string {
+  if (status === 401) return 'invalid_client';
+  if (status === 503) return 'temporarily_unavailable';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request';
+}
 /**
  * How an operation wraps its result: the merchant envelope; `paged`, a list in `{data, statusCode, message,
  * totalPage}`; `data`, one record in that envelope with totalPage 1; or the bare record.
@@ -22,8 +31,10 @@ export function errorEnvelopeOf(base: 'main' | 'hero', pathInBase: string): Erro
  * An error in its envelope. `data` is what a merchant-path error carries: null, or what the operation declares
  * for that status (OperationSpec `errorData`, e.g. gamelist's 401 as the seed shows it).
  */
-export function errorBody(envelope: ErrorEnvelope, status: number, message: string, data: unknown = null) {
+export function errorBody(envelope: ErrorEnvelope, status: number, message: string, data: unknown = null, oauthCode?: string) {
   switch (envelope) {
+    case 'oauth':
+      return { error: oauthCode ?? oauthCodeOf(status), error_description: message };
     case 'merchant':
       return { code: status, message, data: data ?? null };
     case 'account':

@@ -32,7 +32,7 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
     if (group.base !== base || ops.length === 0) continue;
     tags.push({ name: group.group });
     for (const op of ops) {
-      const envelope = errorEnvelopeOf(base, op.path);
+      const envelope = op.errorEnvelope ?? errorEnvelopeOf(base, op.path);
       if (Object.keys(errorsOf(op)).length > 0) errorSchemas[errorSchemaName(envelope)] = errorEnvelopeSchemas[envelope];
       if (op.auth !== 'open') for (const kind of op.auth.tokens) tokenKinds.add(kind);
 
@@ -113,7 +113,7 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     description: [op.description, describePolicy(op.auth)].filter(Boolean).join('\n\n'),
     tags: [group],
     ...(parameters.length > 0 && { parameters }),
-    ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where) }),
+    ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where, op.bodyType) }),
     responses: {
       [op.status]: successResponse(op, where),
       ...Object.fromEntries(Object.entries(errorsOf(op)).map(([status, cause]) => [status, errorResponse(op, envelope, Number(status), cause, where)])),
@@ -168,7 +168,7 @@ function objectSchema(schema: z.ZodMiniType, where: string) {
   return { properties: json.properties as Record<string, JsonSchema>, required: (json.required as string[] | undefined) ?? [] };
 }
 
-function requestBody(body: z.ZodMiniType | 'multipart', fields: Record<string, string> = {}, where: string): JsonSchema {
+function requestBody(body: z.ZodMiniType | 'multipart', fields: Record<string, string> = {}, where: string, bodyType: OperationSpec['bodyType'] = 'json'): JsonSchema {
   if (body === 'multipart') {
     // The spec names the parts but not their kinds; the only multipart operations take files.
     const properties = Object.fromEntries(
@@ -177,7 +177,8 @@ function requestBody(body: z.ZodMiniType | 'multipart', fields: Record<string, s
     return { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties, required: Object.keys(fields) } } } };
   }
   // An empty body is read as `{}` (core/http/app.ts), so the body is optional exactly when `{}` passes.
-  return { required: !body.safeParse({}).success, content: { 'application/json': { schema: toJsonSchema(body, 'input', `${where} body`) } } };
+  const mediaType = bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+  return { required: !body.safeParse({}).success, content: { [mediaType]: { schema: toJsonSchema(body, 'input', `${where} body`) } } };
 }
 
 function successResponse(op: OperationSpec, where: string): JsonSchema {
@@ -215,9 +216,14 @@ const errorEnvelopeSchemas: Record<ErrorEnvelope, JsonSchema> = {
   merchant: envelopeSchema({ code: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, data: { type: 'null' } }),
   account: envelopeSchema({ statusCode: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' } }),
   hero: envelopeSchema({ message: { type: 'string' }, statusCode: { type: 'integer', description: 'the HTTP status' } }),
+  oauth: envelopeSchema({
+    error: { type: 'string', description: 'the RFC 6749 error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, ...)' },
+    error_description: { type: 'string' },
+  }),
 };
 
 function errorSchemaName(envelope: ErrorEnvelope): string {
+  if (envelope === 'oauth') return 'OAuthError';
   return `${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`;
 }
 

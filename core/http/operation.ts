@@ -79,6 +79,17 @@ export interface OperationSpec {
   readonly params?: Schema;
   /** A JSON body schema, or `multipart` for file uploads (described by `multipartFields`). */
   readonly body?: Schema | 'multipart';
+  /**
+   * How a schema `body` is sent: JSON (the default), or `form` (`application/x-www-form-urlencoded`, as OAuth's
+   * token endpoint takes it: each parameter once, an empty value as absent; core/http/form-body.ts).
+   */
+  readonly bodyType?: 'json' | 'form';
+  /**
+   * The envelope of this operation's errors when not its path's: `oauth` for the OAuth endpoints (RFC 6749 §5.2
+   * `{error, error_description}`; every response of the operation, success or error, carries
+   * `Cache-Control: no-store`).
+   */
+  readonly errorEnvelope?: 'oauth';
   readonly multipartFields?: Record<string, string>;
   /** Optional request headers the handler reads (name -> what it does), for the reference. */
   readonly headers?: Record<string, string>;

@@ -1,5 +1,6 @@
 import { BATCH_READ_BUSY } from '../platform/batch.js';
 import { jsonBodyErrors } from './json-body.js';
+import { formBodyErrors } from './form-body.js';
 import type { AuthRule, OperationSpec, Ownership } from './operation.js';
 
 /**
@@ -55,7 +56,8 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
   for (const [status, cause] of Object.entries(op.errors)) add(Number(status) as ErrorStatus, cause);
   if (op.body !== undefined && op.body !== 'multipart') {
     add(413, jsonBodyErrors[413]);
-    add(415, jsonBodyErrors[415]);
+    add(415, op.bodyType === 'form' ? formBodyErrors[415] : jsonBodyErrors[415]);
+    if (op.bodyType === 'form') add(400, 'a parameter is given more than once');
   }
   if (op.auth !== 'open') {
     const merchantKinds = op.auth.tokens.filter((kind) => kind === 'merchant' || kind === 'server');

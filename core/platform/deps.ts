@@ -4,6 +4,7 @@ import type { IdTokenVerifier } from '../identity/id-tokens.js';
 import type { ClaimSigner } from '../rewards/claim-key.js';
 import type { AppleApiClients, AppleSettings } from '../stores/apple-settings.js';
 import type { GoogleSettings } from '../stores/google-settings.js';
+import type { StoreKeys } from '../store/regions.js';
 import type { FileStore } from './files.js';
 import type { TokenService } from './tokens.js';
 
@@ -31,5 +32,7 @@ export interface Deps {
   appStoreApi?: AppleApiClients;
   /** The stage's Google Play settings (GoogleConfig); undefined where none: google_callback answers 503. */
   googlePlay?: GoogleSettings;
+  /** The partner store's region keys (StoreKeys); undefined where none: the store's OAuth endpoints answer 503. */
+  storeKeys?: StoreKeys;
   now: () => Date;
 }

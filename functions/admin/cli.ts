@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { Resource } from 'sst/resource';
 import { ensureAccount, type Role } from '../../core/merchants/accounts.js';
 import { createDocumentClient } from '../../core/platform/db.js';
+import { registerClient } from '../../core/store/clients.js';
+import { generateStoreKeys, STORE_REGIONS, type StoreRegion } from '../../core/store/regions.js';
 import type { Deps } from '../../core/platform/deps.js';
 import {
   compressedPublicKey,
@@ -28,6 +30,13 @@ import {
  *   generate-vendor-key
  *       Prints a new ES256 private JWK for `npx sst secret set VendorSigningKey`; stderr shows the compressed
  *       public key the vendors' Move contracts hold.
+ *   generate-store-keys
+ *       Prints the partner store's region keys `{"default": <ES256 JWK>, "chengdu": <ES256 JWK>}` for
+ *       `npx sst secret set StoreKeys`.
+ *   register-store-client --region default|chengdu --type public|confidential --name N --redirect-uri URI…
+ *                         --scope S… [--table T] [--endpoint URL]
+ *       Registers a partner OAuth client in a region; prints its client_id (and, for a confidential client, its
+ *       secret: shown once, the table keeps its hash) as JSON on stdout.
  *   rotate-signing-key --step next|promote|retire|replace [--from FILE|-]
  *       Reads the stage's TokenSigningKey (a file, stdin with `-`, or by default the linked secret inside
  *       `npx sst shell --stage NAME`) and prints the ring of the next rotation step (README "Rotating the token key").
@@ -36,7 +45,9 @@ const usage = `usage:
   npm run admin -- create-account --email E --password P [--role merchant|admin] [--table T] [--endpoint URL]
   npm run admin -- generate-signing-key
   npm run admin -- generate-vendor-key
-  npm run admin -- rotate-signing-key --step ${rotationSteps.join('|')} [--from FILE|-]`;
+  npm run admin -- rotate-signing-key --step ${rotationSteps.join('|')} [--from FILE|-]
+  npm run admin -- generate-store-keys
+  npm run admin -- register-store-client --region default|chengdu --type public|confidential --name N --redirect-uri URI [--redirect-uri URI…] --scope S [--scope S…] [--table T] [--endpoint URL]`;
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -52,6 +63,11 @@ async function keyCommand(command: string, rest: string[]): Promise<boolean> {
     console.log(JSON.stringify(key));
     const publicKey = Buffer.from(compressedPublicKey(key));
     note(`vendor key ${key.kid}: public key (compressed P-256) hex ${publicKey.toString('hex')} base64 ${publicKey.toString('base64')}`);
+    return true;
+  }
+  if (command === 'generate-store-keys') {
+    console.log(await generateStoreKeys());
+    note('store keys: one ES256 key for each region (default, chengdu)');
     return true;
   }
   if (command === 'rotate-signing-key') {
@@ -91,6 +107,7 @@ function describeRing(ring: TokenKeyRing): string {
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   if (command && (await keyCommand(command, rest))) return;
+  if (command === 'register-store-client') return registerStoreClient(rest);
   if (command !== 'create-account') throw new Error(usage);
   const { values } = parseArgs({
     args: rest,
@@ -112,6 +129,35 @@ async function main(argv: string[]) {
   } as Pick<Deps, 'db' | 'table' | 'now'> as Deps;
   const account = await ensureAccount(deps, { email: values.email, password: values.password, role: values.role as Role });
   console.log(`${account.created ? 'created' : 'exists already'}: ${account.email} (${account.role}) in table ${table}`);
+}
+
+async function registerStoreClient(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      region: { type: 'string', default: 'default' },
+      type: { type: 'string' },
+      name: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true, default: [] },
+      scope: { type: 'string', multiple: true, default: [] },
+      table: { type: 'string' },
+      endpoint: { type: 'string' },
+    },
+  });
+  if (!(STORE_REGIONS as readonly string[]).includes(values.region)) throw new Error(`--region must be one of ${STORE_REGIONS.join(', ')}`);
+  if (values.type !== 'public' && values.type !== 'confidential') throw new Error('--type must be public or confidential');
+  if (!values.name) throw new Error(`--name is required\n${usage}`);
+  const table = values.table ?? linkedTable();
+  const deps = { db: createDocumentClient(values.endpoint ? { endpoint: values.endpoint } : {}), table, now: () => new Date() };
+  const registered = await registerClient(deps, {
+    region: values.region as StoreRegion,
+    type: values.type,
+    name: values.name,
+    redirect_uris: values['redirect-uri'],
+    scopes: values.scope,
+  });
+  console.log(JSON.stringify({ client_id: registered.client.client_id, ...(registered.client_secret ? { client_secret: registered.client_secret } : {}) }));
+  note(`registered ${values.type} client ${registered.client.client_id} in region ${values.region} of table ${table}${registered.client_secret ? ': keep the secret now, it is not shown again' : ''}`);
 }
 
 function linkedTable(): string {

@@ -18,7 +18,8 @@ import { sourceOfEnv, withRequestSource } from '../../core/platform/request-sour
 import { createAllApps } from '../apps.js';
 import { configuredDynamo, ensureTable, localConnection, startDynamoLocal, type LocalDynamo } from './dynamo.js';
 import { seedLocal } from './seed.js';
-import { localSigningKey, localVendorKey } from './signing-key.js';
+import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.js';
+import { parseStoreKeys } from '../../core/store/regions.js';
 import { localClaimKey } from './claim-key.js';
 
 /**
@@ -82,6 +83,8 @@ try {
     googlePlay: parseGoogleSettings(process.env.GOOGLE_CONFIG),
     // CLAIM_SIGNING_KEY: the reward claim key; by default one generated into DATA_DIR.
     claims: await createClaimSigner(process.env.CLAIM_SIGNING_KEY || (await localClaimKey(dataDir))),
+    // STORE_KEYS: the partner store's region keys; by default generated into DATA_DIR/store-keys.json.
+    storeKeys: await parseStoreKeys(process.env.STORE_KEYS || (await localStoreKeys(dataDir))),
     now,
   };
   await seedLocal(deps, dataDir, process.env, log);

@@ -37,3 +37,23 @@ async function keyFile(path: string, dataDir: string, purpose: 'token' | 'vendor
     return readFile(path, 'utf8');
   }
 }
+
+/** The partner store's region keys (`store-keys.json`, in the StoreKeys secret's form), generated on first start. */
+export async function localStoreKeys(dataDir: string): Promise<string> {
+  const path = join(dataDir, 'store-keys.json');
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const { generateStoreKeys } = await import('../../core/store/regions.js');
+  const text = await generateStoreKeys();
+  await mkdir(dataDir, { recursive: true });
+  try {
+    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+    return text;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readFile(path, 'utf8');
+  }
+}

@@ -4,6 +4,7 @@ import { heroRoutes } from './hero.js';
 import { innerRoutes } from './inner.js';
 import { heroMetaRoutes, metaRoutes } from './meta.js';
 import { outerRoutes } from './outer.js';
+import { partnerStoreRoutes } from './partner-store.js';
 import { payRoutes } from './pay.js';
 import { thirdPayRoutes } from './third-pay.js';
 import { withoutkeyRoutes } from './withoutkey.js';
@@ -13,9 +14,8 @@ import { withoutkeyRoutes } from './withoutkey.js';
  * (infra/api.ts) and the OpenAPI documents are all derived from it. A group lists only implemented
  * operations; a group with none is not deployed.
  */
-export const partnerStoreRoutes = defineGroup('partner-store', 'main', {});
 
-export { chainRoutes, innerRoutes, outerRoutes, payRoutes, thirdPayRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes };
+export { chainRoutes, innerRoutes, outerRoutes, payRoutes, thirdPayRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes, heroRoutes, partnerStoreRoutes };
 
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,

@@ -1,0 +1,93 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../platform/deps.js';
+import type { StoreRegion } from './regions.js';
+
+/**
+ * Partner clients, registered per region by an operator (`npm run admin -- register-store-client`). Access
+ * pattern "a client of a region": pk `STORECLIENT#<region>#<client_id>`, sk `STORECLIENT`.
+ *
+ * Confidential clients get a secret shown once; the table keeps its SHA-256 only. Secrets are 32 random bytes
+ * (256 bits), so a fast hash is enough: there is nothing to guess (a slow password hash is for low-entropy
+ * passwords), and comparing the hashes in constant time keeps timing from telling anything.
+ */
+export type ClientType = 'public' | 'confidential';
+
+export interface StoreClient {
+  client_id: string;
+  region: StoreRegion;
+  type: ClientType;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  created_at: string;
+}
+
+/** The scopes a partner client may be granted. */
+export const STORE_SCOPES = ['profile', 'currencies', 'items', 'pets'] as const;
+
+export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STORECLIENT#${region}#${clientId}`, sk: 'STORECLIENT' });
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+
+export async function registerClient(
+  deps: Pick<Deps, 'db' | 'table' | 'now'>,
+  input: { region: StoreRegion; type: ClientType; name: string; redirect_uris: string[]; scopes: string[] },
+): Promise<{ client: StoreClient; client_secret?: string }> {
+  for (const uri of input.redirect_uris) {
+    const url = new URL(uri);
+    if (url.hash) throw new Error(`redirect URI ${uri}: must not have a fragment (RFC 6749 §3.1.2)`);
+    // RFC 8252: http only for loopback; native apps may use their own (private-use) schemes.
+    if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) throw new Error(`redirect URI ${uri}: http is for loopback addresses only`);
+  }
+  for (const scope of input.scopes) if (!(STORE_SCOPES as readonly string[]).includes(scope)) throw new Error(`scope ${scope}: one of ${STORE_SCOPES.join(', ')}`);
+  const client: StoreClient = {
+    client_id: `sc_${randomBytes(12).toString('base64url')}`,
+    region: input.region,
+    type: input.type,
+    name: input.name,
+    redirect_uris: input.redirect_uris,
+    scopes: input.scopes,
+    created_at: deps.now().toISOString(),
+  };
+  const client_secret = input.type === 'confidential' ? randomBytes(32).toString('base64url') : undefined;
+  await deps.db.send(
+    new PutCommand({
+      TableName: deps.table,
+      Item: {
+        ...clientKey(input.region, client.client_id),
+        ...client,
+        type: 'store_client',
+        client_type: client.type,
+        ...(client_secret ? { secret_hash: hashOf(client_secret) } : {}),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return { client, ...(client_secret ? { client_secret } : {}) };
+}
+
+/** A region's client and its secret's hash; undefined when the region has no such client. */
+export async function findClient(deps: Pick<Deps, 'db' | 'table'>, region: StoreRegion, clientId: string) {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: clientKey(region, clientId), ConsistentRead: true }));
+  if (!out.Item) return undefined;
+  const item = out.Item;
+  const client: StoreClient = {
+    client_id: item.client_id,
+    region: item.region,
+    type: item.client_type,
+    name: item.name,
+    redirect_uris: item.redirect_uris,
+    scopes: item.scopes,
+    created_at: item.created_at,
+  };
+  return { client, secretHash: item.secret_hash as string | undefined };
+}
+
+/** Whether `secret` is the client's (constant time). */
+export function secretMatches(secretHash: string | undefined, secret: string): boolean {
+  if (!secretHash) return false;
+  const a = Buffer.from(hashOf(secret));
+  const b = Buffer.from(secretHash);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

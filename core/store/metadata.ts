@@ -1,0 +1,26 @@
+import { STORE_SCOPES } from './clients.js';
+import { regionKey } from './token-endpoint.js';
+import type { Deps } from '../platform/deps.js';
+import type { StoreRegion } from './regions.js';
+
+/**
+ * A region's authorization server metadata (RFC 8414 §2), what oauth4webapi and other clients discover: only
+ * what the region serves. Its URLs are under the issuer.
+ */
+export function serverMetadata(issuer: string) {
+  return {
+    issuer,
+    token_endpoint: `${issuer}/oauth/token`,
+    jwks_uri: `${issuer}/jwks.json`,
+    grant_types_supported: ['client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: [...STORE_SCOPES],
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
+  };
+}
+
+/** The region's public key (its JWKS): tokens of the region verify with it, and only with it. */
+export function regionJwks(deps: Pick<Deps, 'storeKeys'>, region: StoreRegion) {
+  return { keys: [regionKey(deps, region).jwk] };
+}

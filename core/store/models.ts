@@ -1,0 +1,29 @@
+import * as z from 'zod/mini';
+
+/** The partner store's OAuth bodies and answers (RFC 6749, RFC 8414). */
+
+const param = z.optional(z.string().check(z.maxLength(2048)));
+
+/** A token request (RFC 6749 §4.1.3, §4.4.2, §6): form parameters; unknown ones are ignored (§3.1). */
+export const TokenRequestBody = z.lazy(() => z.object({ grant_type: param, scope: param, client_id: param, client_secret: param }));
+
+/** RFC 6749 §5.1. */
+export const TokenResponse = z.lazy(() =>
+  z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.int(), scope: z.string(), refresh_token: z.optional(z.string()) }),
+);
+
+/** RFC 8414 §2: the region's authorization server metadata. */
+export const ServerMetadata = z.lazy(() =>
+  z.object({
+    issuer: z.string(),
+    token_endpoint: z.string(),
+    jwks_uri: z.string(),
+    grant_types_supported: z.array(z.string()),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+    scopes_supported: z.array(z.string()),
+    response_types_supported: z.array(z.string()),
+    code_challenge_methods_supported: z.array(z.string()),
+  }),
+);
+
+export const StoreJwks = z.lazy(() => z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string() })) }));

@@ -1,0 +1,91 @@
+import type { Deps } from '../platform/deps.js';
+import { OAuthError } from '../platform/errors.js';
+import { findClient, secretMatches, type StoreClient } from './clients.js';
+import { signAccessToken, type StoreRegion } from './regions.js';
+
+/**
+ * The token endpoint of a region (RFC 6749 §3.2, §4.4, §5): client authentication, the grants, and the answers
+ * in RFC 6749 §5.1's form. Errors are OAuthErrors (§5.2), answered `{error, error_description}` with
+ * `Cache-Control: no-store` by the HTTP layer. Grants: `client_credentials` (confidential clients).
+ */
+
+export interface TokenRequest {
+  grant_type?: string;
+  scope?: string;
+  client_id?: string;
+  client_secret?: string;
+}
+
+/** What the endpoint needs of the stage: the table, the clock and the region's key. */
+export type TokenDeps = Pick<Deps, 'db' | 'table' | 'now' | 'storeKeys'>;
+
+/** The region's signing key; 503 when the stage has no StoreKeys setting. */
+export function regionKey(deps: Pick<Deps, 'storeKeys'>, region: StoreRegion) {
+  if (!deps.storeKeys) throw new OAuthError('temporarily_unavailable', 'the partner store is not configured on this stage (the StoreKeys setting)', 503);
+  return deps.storeKeys[region];
+}
+
+/**
+ * Client authentication (RFC 6749 §2.3.1): HTTP Basic with the form-encoded id and secret, or `client_id` and
+ * `client_secret` in the body; never both (§2.3: one method per request). A public client names itself with
+ * `client_id` alone. Unknown clients and wrong secrets are the same `invalid_client`, 401, with a Basic challenge
+ * when the client tried Basic (§5.2).
+ */
+export async function authenticateClient(deps: TokenDeps, region: StoreRegion, authorization: string | undefined, body: TokenRequest): Promise<StoreClient> {
+  const basic = authorization === undefined ? undefined : basicCredentials(authorization);
+  if (basic && (body.client_secret !== undefined || (body.client_id !== undefined && body.client_id !== basic.id))) {
+    throw new OAuthError('invalid_request', 'the client authenticated with both HTTP Basic and the body: use one method');
+  }
+  const id = basic?.id ?? body.client_id;
+  const secret = basic?.secret ?? body.client_secret;
+  if (id === undefined) throw new OAuthError('invalid_client', 'client authentication is required (HTTP Basic, or client_id and client_secret)', 401, challenge(authorization));
+  const found = await findClient(deps, region, id);
+  const refused = () => new OAuthError('invalid_client', 'client authentication failed', 401, challenge(authorization));
+  if (!found) throw refused();
+  if (found.client.type === 'confidential' ? secret === undefined || !secretMatches(found.secretHash, secret) : secret !== undefined) throw refused();
+  return found.client;
+}
+
+const challenge = (authorization: string | undefined): Record<string, string> =>
+  authorization?.match(/^Basic\s/i) ? { 'WWW-Authenticate': 'Basic realm="partner store", charset="UTF-8"' } : {};
+
+/** The client id and secret of `Authorization: Basic`, each form-urlencoded (RFC 6749 §2.3.1); undefined for another scheme. */
+function basicCredentials(header: string): { id: string; secret: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) {
+    if (/^Basic\b/i.test(header)) throw new OAuthError('invalid_client', 'Authorization: malformed Basic credentials', 401, challenge(header));
+    return undefined;
+  }
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError('invalid_client', 'Authorization: malformed Basic credentials', 401, challenge(header));
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+  } catch {
+    throw new OAuthError('invalid_client', 'Authorization: malformed Basic credentials', 401, challenge(header));
+  }
+}
+
+/** The scopes asked (space-delimited, RFC 6749 §3.3) within the client's; all of the client's when none are asked. */
+export function grantedScope(client: StoreClient, asked: string | undefined): string {
+  if (asked === undefined) return client.scopes.join(' ');
+  const scopes = [...new Set(asked.split(' ').filter(Boolean))];
+  const extra = scopes.find((scope) => !client.scopes.includes(scope));
+  if (extra !== undefined) throw new OAuthError('invalid_scope', `scope: ${extra} is not a scope of this client`);
+  return scopes.join(' ');
+}
+
+/**
+ * The token endpoint: `client_credentials` for confidential clients (RFC 6749 §4.4): an access token for the
+ * client itself (its subject is the client id), no refresh token (§4.4.3).
+ */
+export async function tokenEndpoint(deps: TokenDeps, region: StoreRegion, issuer: string, authorization: string | undefined, body: TokenRequest) {
+  const key = regionKey(deps, region);
+  if (body.grant_type === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
+  const client = await authenticateClient(deps, region, authorization, body);
+  if (body.grant_type !== 'client_credentials') throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type.slice(0, 64)} is not supported here`);
+  if (client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'client_credentials is for confidential clients (RFC 6749 §4.4)');
+  const scope = grantedScope(client, body.scope);
+  const { token, expiresIn } = await signAccessToken(key, issuer, { sub: client.client_id, client_id: client.client_id, scope, kind: 'client' }, deps.now());
+  return { access_token: token, token_type: 'Bearer' as const, expires_in: expiresIn, scope };
+}
