@@ -10,6 +10,7 @@ import { PUSH_ACCOUNT, startLoopbackGoogle, type LoopbackGoogle } from '../test/
 import { parseGoogleSettings } from '../core/stores/google-settings.js';
 import { startOAuthIssuer, type TestIssuer } from '../test/support/oauth-issuer.js';
 import { startSuiGrpc, type SuiGrpc } from '../test/support/sui-grpc.js';
+import { generateStoreKeys, parseStoreKeys } from '../core/store/regions.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
 import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from '../test/support/payments.js';
 import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/support/vendor.js';
@@ -38,7 +39,8 @@ export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
     JSON.stringify({ packageName: BENCH_PACKAGE, pushAudience: BENCH_PUSH_AUDIENCE, pushServiceAccount: PUSH_ACCOUNT, serviceAccountKey: google.account.json, googleCerts: google.certsUrl, playApi: google.url }),
   );
   const suiNode = await startSuiGrpc();
-  return { ...deps, issuer, appleChain, appStore, google, googlePlay, suiNode };
+  const storeKeys = await parseStoreKeys(await generateStoreKeys());
+  return { ...deps, issuer, appleChain, appStore, google, googlePlay, suiNode, storeKeys };
 }
 
 /** The bench stage's Android app and push subscription audience. */

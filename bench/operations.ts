@@ -13,6 +13,7 @@ import { rankingOperations } from './ranking-operations.js';
 import { vendorOperations } from './vendor-operations.js';
 import { storeOperations } from './store-operations.js';
 import { heroOperations } from './hero-operations.js';
+import { partnerStoreOperations } from './partner-store-operations.js';
 
 /**
  * The operations measured by the DynamoDB request count (bench/requests.ts), one entry each: which route
@@ -356,5 +357,6 @@ export const operations: OperationBench[] = [
   ...storeOperations,
   ...rankingOperations,
   ...heroOperations,
+  ...partnerStoreOperations,
 ];
 

@@ -12,21 +12,21 @@ import { generateSigningJwk, parseTokenKeys, parseVendorKey, type SigningJwk, ty
  * locally by writing it there. `vendor-key.json` holds the vendor PaymentRequest key, a key of its own.
  */
 export async function localSigningKey(dataDir: string): Promise<TokenKeyRing> {
-  return parseTokenKeys(await keyFile(join(dataDir, 'signing-key.json'), dataDir, 'token'));
+  return parseTokenKeys(await keyFile(join(dataDir, 'signing-key.json'), dataDir, async () => JSON.stringify(await generateSigningJwk('token'))));
 }
 
 export async function localVendorKey(dataDir: string): Promise<SigningJwk> {
-  return parseVendorKey(await keyFile(join(dataDir, 'vendor-key.json'), dataDir, 'vendor'))!;
+  return parseVendorKey(await keyFile(join(dataDir, 'vendor-key.json'), dataDir, async () => JSON.stringify(await generateSigningJwk('vendor'))))!;
 }
 
 /** The file's text; a new key written there first if there is no file (a file that does not parse is an error, not replaced). */
-async function keyFile(path: string, dataDir: string, purpose: 'token' | 'vendor'): Promise<string> {
+async function keyFile(path: string, dataDir: string, generate: () => Promise<string>): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const text = JSON.stringify(await generateSigningJwk(purpose));
+  const text = await generate();
   await mkdir(dataDir, { recursive: true });
   try {
     // `wx`: two servers starting on one folder never overwrite each other's key.
@@ -40,20 +40,6 @@ async function keyFile(path: string, dataDir: string, purpose: 'token' | 'vendor
 
 /** The partner store's region keys (`store-keys.json`, in the StoreKeys secret's form), generated on first start. */
 export async function localStoreKeys(dataDir: string): Promise<string> {
-  const path = join(dataDir, 'store-keys.json');
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
   const { generateStoreKeys } = await import('../../core/store/regions.js');
-  const text = await generateStoreKeys();
-  await mkdir(dataDir, { recursive: true });
-  try {
-    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
-    return text;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return readFile(path, 'utf8');
-  }
+  return keyFile(join(dataDir, 'store-keys.json'), dataDir, generateStoreKeys);
 }
