@@ -4,6 +4,9 @@ import { regionJwks, serverMetadata } from '../core/store/metadata.js';
 import { issuerOf, type StoreRegion } from '../core/store/regions.js';
 import { regionKey, tokenEndpoint } from '../core/store/token-endpoint.js';
 import type { HonoRequest } from 'hono';
+import type { TokenClaims } from '../core/platform/tokens.js';
+import { verifyStoreBearer } from '../core/store/bearer.js';
+import { login, storeUser } from '../core/store/sessions.js';
 import { partnerStoreRoutes } from './routes/partner-store.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -15,6 +18,8 @@ export const createPartnerStoreApp = (deps: Deps) => {
     jwks: async () => regionJwks(deps, name) as never,
     token: async ({ req, body }: { req: HonoRequest; body: Parameters<typeof tokenEndpoint>[4] }) =>
       tokenEndpoint(deps, name, issuer(req, name), req.header('authorization'), body),
+    login: async ({ req, body }: { req: HonoRequest; body: { assertion: string } }) => login(deps, name, issuer(req, name), body.assertion),
+    user: async ({ auth }: { auth: TokenClaims }) => storeUser(deps, auth.sub),
   });
   const [main, chengdu] = [region('default'), region('chengdu')];
   return createGroupApp(deps, partnerStoreRoutes, {
@@ -26,6 +31,13 @@ export const createPartnerStoreApp = (deps: Deps) => {
     'jwks-chengdu': chengdu.jwks,
     'tokens-chengdu': chengdu.token,
     'clientToken_serve-chengdu': chengdu.token,
+    login: main.login,
+    'login-chengdu': chengdu.login,
+    getUser: main.user,
+    'getUser-chengdu': chengdu.user,
+  }, {
+    // Store tokens are verified with the region's key, against the issuer of the request they came with.
+    store: (c, rule, token) => verifyStoreBearer(deps, rule, issuerOf(new URL(c.req.url).origin, deps.stage, rule.region), token),
   });
 };
 

@@ -5,7 +5,7 @@ import { heroBasePath, mainBasePath } from '../platform/stages.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, OAuthError, badRequest } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
-import { authenticate } from './auth.js';
+import { authenticate, type BearerVerifiers } from './auth.js';
 import { enforcePolicy } from './policy.js';
 import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
@@ -71,7 +71,7 @@ async function readBody(c: Context, op: OperationSpec, form: Record<string, stri
  * validation at the edge and the envelope of its path. Handlers hold no HTTP: they take parsed input and
  * return the record.
  */
-export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, handlers: Handlers<G>): Hono {
+export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, handlers: Handlers<G>, verifiers: BearerVerifiers = {}): Hono {
   const basePath = basePathOf(routes.base, deps.stage);
   const app = new Hono().basePath(basePath);
   app.onError(errorResponder(routes.base, basePath));
@@ -92,7 +92,7 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       else if (op.body === 'multipart') await applyMultipartSizeLimit(c);
       // A form body's media type and size too, and it is read then (its parameters may authenticate the client).
       const form = formBody ? await readFormBody(c) : undefined;
-      const auth = await authenticate(c, op.auth, deps);
+      const auth = await authenticate(c, op.auth, deps, verifiers);
       const params = op.params ? parseOrThrow(op.params, c.req.param(), 'path') : undefined;
       const query = op.query ? parseOrThrow(op.query, c.req.query(), 'query') : undefined;
       const body = await readBody(c, op, form);

@@ -3,6 +3,7 @@ import type { Deps } from '../platform/deps.js';
 import { forbidden, unauthorized } from '../platform/errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { AuthRule, FieldRef, Ownership, TokenRule } from './operation.js';
+import type { StoreTokenRule } from '../store/bearer.js';
 
 /**
  * The vocabulary of the route tables' policies: `auth: open`, or
@@ -18,6 +19,9 @@ export const allow = (kinds: TokenKind[], rules: Ownership[], options: Pick<Toke
 
 /** A console (merchant token) operation. */
 export const consoleAuth = (rules: Ownership[], options: Pick<TokenRule, 'movesValue' | 'whileSuspended'> = {}) => allow(['merchant'], rules, options);
+
+/** A partner store operation of a region: its session and/or a partner app's access token with `scope`. */
+export const storeAuth = (store: StoreTokenRule, rules: Ownership[] = [owns.own]): TokenRule => ({ tokens: ['store'], owns: rules, store });
 
 /** An admin console operation: admins act on any merchant's records. */
 export const adminOnly = (why: string, options: Pick<TokenRule, 'movesValue'> = {}): TokenRule => ({
@@ -38,9 +42,20 @@ export const owns = {
   any: (why: string): Ownership => ({ rule: 'any', why }),
 };
 
+/** Verifiers of token families the platform's token service does not issue, given by the app that takes them. */
+export interface BearerVerifiers {
+  store?: (c: Context, rule: StoreTokenRule, token: string) => Promise<TokenClaims>;
+}
+
 /** Reads `Authorization: Bearer …` and verifies it against the rule; 401 without a valid token, 403 without the role. */
-export async function authenticate(c: Context, rule: AuthRule, deps: Deps): Promise<TokenClaims | undefined> {
+export async function authenticate(c: Context, rule: AuthRule, deps: Deps, verifiers: BearerVerifiers = {}): Promise<TokenClaims | undefined> {
   if (rule === 'open') return undefined;
+  if (rule.store) {
+    // Partner store tokens are the store regions' own (core/store/bearer.ts): the partner-store app plugs their
+    // verifier in, so no other function carries the store's code.
+    if (!verifiers.store) throw new Error('authenticate: an operation takes store tokens, but its app has no store verifier');
+    return verifiers.store(c, rule.store, bearerToken(c.req.header('authorization')));
+  }
   const claims = await deps.tokens.verify(bearerToken(c.req.header('authorization')), rule.tokens);
   if (rule.role === 'admin' && claims.role !== 'admin') throw forbidden('this operation is for admin accounts');
   return claims;

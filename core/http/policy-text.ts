@@ -10,7 +10,10 @@ import type { AuthRule, OperationSpec, Ownership } from './operation.js';
 export function describePolicy(auth: AuthRule): string {
   if (auth === 'open') return 'Open: no token needed.';
   const kinds = auth.tokens.map((kind) => `\`${kind}\``).join(' or ');
-  const who = `Requires a Bearer ${kinds} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
+  const store = auth.store;
+  const who = store
+    ? `Requires a Bearer token of the ${store.region} store region: ${store.session ? 'the store session (login), or ' : ''}a partner app's access token for the user${store.scope ? ` with the \`${store.scope}\` scope` : ''}.`
+    : `Requires a Bearer ${kinds} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
   const rules = auth.owns.map(describeOwnership).join(' ');
   const extra = [
     auth.movesValue && "Moves value: the merchant's suspension and token revocations are read on every call.",

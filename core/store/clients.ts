@@ -21,6 +21,11 @@ export interface StoreClient {
   redirect_uris: string[];
   scopes: string[];
   created_at: string;
+  /**
+   * The public key the client signs store sign-in assertions with (store login, core/store/sessions.ts): the
+   * partner store's own backend is registered with one. An ES256 or EdDSA public JWK.
+   */
+  assertion_jwk?: Record<string, unknown>;
 }
 
 /** The scopes a partner client may be granted. */
@@ -32,7 +37,7 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('b
 
 export async function registerClient(
   deps: Pick<Deps, 'db' | 'table' | 'now'>,
-  input: { region: StoreRegion; type: ClientType; name: string; redirect_uris: string[]; scopes: string[] },
+  input: { region: StoreRegion; type: ClientType; name: string; redirect_uris: string[]; scopes: string[]; assertion_jwk?: Record<string, unknown> },
 ): Promise<{ client: StoreClient; client_secret?: string }> {
   for (const uri of input.redirect_uris) {
     const url = new URL(uri);
@@ -40,6 +45,10 @@ export async function registerClient(
     // RFC 8252: http only for loopback; native apps may use their own (private-use) schemes.
     if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) throw new Error(`redirect URI ${uri}: http is for loopback addresses only`);
   }
+  if (input.assertion_jwk && ('d' in input.assertion_jwk || !['EC', 'OKP'].includes(String(input.assertion_jwk.kty)))) {
+    throw new Error('assertion key: a public EC (ES256) or OKP (EdDSA) JWK, without its private part');
+  }
+  if (input.assertion_jwk && input.type !== 'confidential') throw new Error('assertion key: only a confidential client (a partner backend) signs users in');
   for (const scope of input.scopes) if (!(STORE_SCOPES as readonly string[]).includes(scope)) throw new Error(`scope ${scope}: one of ${STORE_SCOPES.join(', ')}`);
   const client: StoreClient = {
     client_id: `sc_${randomBytes(12).toString('base64url')}`,
@@ -49,6 +58,7 @@ export async function registerClient(
     redirect_uris: input.redirect_uris,
     scopes: input.scopes,
     created_at: deps.now().toISOString(),
+    ...(input.assertion_jwk ? { assertion_jwk: input.assertion_jwk } : {}),
   };
   const client_secret = input.type === 'confidential' ? randomBytes(32).toString('base64url') : undefined;
   await deps.db.send(
@@ -80,6 +90,7 @@ export async function findClient(deps: Pick<Deps, 'db' | 'table'>, region: Store
     redirect_uris: item.redirect_uris,
     scopes: item.scopes,
     created_at: item.created_at,
+    ...(item.assertion_jwk ? { assertion_jwk: item.assertion_jwk } : {}),
   };
   return { client, secretHash: item.secret_hash as string | undefined };
 }

@@ -1,7 +1,6 @@
 import { STORE_SCOPES } from './clients.js';
-import { regionKey } from './token-endpoint.js';
 import type { Deps } from '../platform/deps.js';
-import type { StoreRegion } from './regions.js';
+import { regionKey, type StoreRegion } from './regions.js';
 
 /**
  * A region's authorization server metadata (RFC 8414 §2), what oauth4webapi and other clients discover: only

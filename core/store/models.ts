@@ -27,3 +27,13 @@ export const ServerMetadata = z.lazy(() =>
 );
 
 export const StoreJwks = z.lazy(() => z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string() })) }));
+
+/** login: the partner backend's signed assertion of its user (core/store/sessions.ts). */
+export const LoginBody = z.lazy(() =>
+  z.object({ assertion: z.string().check(z.maxLength(8192), z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'expected a JWT in compact form')) }),
+);
+export const LoginResult = z.lazy(() => z.object({ session: z.string(), expires_in: z.int(), uid: z.string() }));
+
+export const StoreUser = z.lazy(() =>
+  z.object({ uid: z.string(), region: z.string(), partner: z.string(), partner_user_id: z.string(), name: z.nullable(z.string()), created_at: z.string() }),
+);

@@ -1,5 +1,6 @@
 import { importJWK, SignJWT, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import { randomUUID } from 'node:crypto';
+import { OAuthError } from '../platform/errors.js';
 import { mainBasePath } from '../platform/stages.js';
 import { generateSigningJwk, publicJwk, type PublicJwk, type SigningJwk } from '../platform/tokens.js';
 
@@ -20,6 +21,12 @@ export const regionPath = (region: StoreRegion) => (region === 'default' ? '/sto
 
 export function issuerOf(origin: string, stage: string, region: StoreRegion): string {
   return `${origin}${mainBasePath(stage)}${regionPath(region)}`;
+}
+
+/** The region's signing key; 503 (`temporarily_unavailable` on OAuth endpoints) when the stage has no StoreKeys setting. */
+export function regionKey(deps: { storeKeys?: StoreKeys }, region: StoreRegion): RegionKey {
+  if (!deps.storeKeys) throw new OAuthError('temporarily_unavailable', 'the partner store is not configured on this stage (the StoreKeys setting)', 503);
+  return deps.storeKeys[region];
 }
 
 /** How long store tokens live, in seconds: access tokens an hour (they carry no revocation check). */
@@ -77,6 +84,8 @@ export interface StoreAccess {
   scope: string;
   /** `user` or `client`. */
   kind: 'user' | 'client';
+  /** Expiry (epoch seconds), as verified. */
+  exp?: number;
 }
 
 /** Signs an RFC 9068 access token of the region (`typ: at+jwt`, audience `store`). */
@@ -105,7 +114,7 @@ export async function verifyAccessToken(key: RegionKey, issuer: string, token: s
       currentDate: now,
     });
     if (typeof payload.sub !== 'string' || typeof payload.client_id !== 'string') return undefined;
-    return { sub: payload.sub, client_id: payload.client_id, scope: String(payload.scope ?? ''), kind: payload.kind === 'user' ? 'user' : 'client' };
+    return { sub: payload.sub, client_id: payload.client_id, scope: String(payload.scope ?? ''), kind: payload.kind === 'user' ? 'user' : 'client', exp: Number(payload.exp) };
   } catch {
     return undefined;
   }

@@ -1,7 +1,9 @@
 import type { Deps } from '../platform/deps.js';
 import { OAuthError } from '../platform/errors.js';
 import { findClient, secretMatches, type StoreClient } from './clients.js';
-import { signAccessToken, type StoreRegion } from './regions.js';
+import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
+
+export { regionKey };
 
 /**
  * The token endpoint of a region (RFC 6749 §3.2, §4.4, §5): client authentication, the grants, and the answers
@@ -18,12 +20,6 @@ export interface TokenRequest {
 
 /** What the endpoint needs of the stage: the table, the clock and the region's key. */
 export type TokenDeps = Pick<Deps, 'db' | 'table' | 'now' | 'storeKeys'>;
-
-/** The region's signing key; 503 when the stage has no StoreKeys setting. */
-export function regionKey(deps: Pick<Deps, 'storeKeys'>, region: StoreRegion) {
-  if (!deps.storeKeys) throw new OAuthError('temporarily_unavailable', 'the partner store is not configured on this stage (the StoreKeys setting)', 503);
-  return deps.storeKeys[region];
-}
 
 /**
  * Client authentication (RFC 6749 §2.3.1): HTTP Basic with the form-encoded id and secret, or `client_id` and

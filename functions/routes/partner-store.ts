@@ -1,6 +1,6 @@
-import { open } from '../../core/http/auth.js';
+import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
-import { ServerMetadata, StoreJwks, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
+import { LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
 import { regionPath, type StoreRegion } from '../../core/store/regions.js';
 
 const tokenErrors = {
@@ -66,6 +66,36 @@ function regionOps(region: StoreRegion) {
       `Client-credentials token for a confidential partner server (${which})`,
       'The token endpoint for `grant_type=client_credentials` (RFC 6749 §4.4), as `tokens` answers it: a confidential client authenticates with its secret (Basic or in the body) and gets an access token for itself, with the scopes asked (space-delimited) within its own, or all of them.',
     ),
+    login: {
+      name: `login${suffix}`,
+      method: 'POST',
+      path: `${at}/login`,
+      auth: open,
+      summary: `A partner store user signs in (${which})`,
+      description:
+        "The partner store's backend vouches for its user with a signed assertion, a JWT: header `alg` ES256 or EdDSA (the key registered with its client); claims `iss` its client_id, `sub` its user id (1-128 characters), `aud` this region's issuer, `iat`, `exp` at most 5 minutes later, a unique `jti` (single use), optionally `name`. The first sign-in of a partner's user creates the store user. Answers a store session (a JWT of the region, an hour) for consenting to partner apps and reading the user's own records.",
+      body: LoginBody,
+      status: 200,
+      envelope: 'bare',
+      response: LoginResult,
+      errors: {
+        400: 'assertion missing or not a JWT',
+        401: 'assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already',
+        503: 'the partner store is not configured on this stage (the StoreKeys setting)',
+      },
+    },
+    getUser: {
+      name: `getUser${suffix}`,
+      method: 'GET',
+      path: `${at}/user`,
+      auth: storeAuth({ region, session: true, scope: 'profile' }),
+      summary: `The signed-in store user (${which})`,
+      description: 'With the store session, or a partner app\'s access token for the user with the `profile` scope.',
+      status: 200,
+      envelope: 'bare',
+      response: StoreUser,
+      errors: { 401: 'no token, or not a session or access token of this region', 403: 'an access token without the profile scope, or a client token', 404: 'the store user no longer exists' },
+    },
   } satisfies Record<string, OperationSpec>;
 }
 
@@ -84,4 +114,8 @@ export const partnerStoreRoutes = defineGroup('partner-store', 'main', {
   'jwks-chengdu': chengdu.jwks,
   'tokens-chengdu': chengdu.tokens,
   'clientToken_serve-chengdu': chengdu.clientToken_serve,
+  login: main.login,
+  'login-chengdu': chengdu.login,
+  getUser: main.getUser,
+  'getUser-chengdu': chengdu.getUser,
 });

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeJwt, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import type { Deps } from '../platform/deps.js';
+import { notFound, unauthorized } from '../platform/errors.js';
+import { transactOrFailures } from '../platform/transactions.js';
+import { findClient } from './clients.js';
+import { regionKey, type RegionKey, type StoreRegion } from './regions.js';
+
+/**
+ * Store users and their sign-in (API.md "partner store": login, getUser). The partner store's backend vouches
+ * for its user with a signed assertion, a JWT (docs/api.md "Partner store"):
+ *   header `alg` ES256 or EdDSA (the key registered with the partner's client, `--assertion-jwk`);
+ *   claims `iss` the partner's client_id, `sub` its user id (1-128 characters), `aud` the region's issuer,
+ *   `iat`, `exp` at most 5 minutes later, `jti` unique (single use), optional `name`.
+ * Login answers a store session (a JWT of the region's key, audience `store-session`, an hour) with which the
+ * user consents to partner apps (accept) and reads their own records.
+ *
+ * Access patterns: "a partner's user": pk `STORELOGIN#<region>#<client_id>#<sub>`, sk `STORELOGIN` (uid);
+ * "a store user": pk `STOREUSER#<uid>`, sk `STOREUSER`; "a used assertion": pk `STOREJTI#<region>#<client_id>#<jti>`,
+ * sk `STOREJTI` (TTL: its expiry).
+ */
+export const SESSION_SECONDS = 3600;
+const ASSERTION_MAX_SECONDS = 300;
+
+export const storeUserKey = (uid: string) => ({ pk: `STOREUSER#${uid}`, sk: 'STOREUSER' });
+const loginKey = (region: StoreRegion, clientId: string, sub: string) => ({ pk: `STORELOGIN#${region}#${clientId}#${sub}`, sk: 'STORELOGIN' });
+const jtiKey = (region: StoreRegion, clientId: string, jti: string) => ({ pk: `STOREJTI#${region}#${clientId}#${jti}`, sk: 'STOREJTI' });
+
+export interface StoreUser {
+  uid: string;
+  region: StoreRegion;
+  partner: string;
+  partner_user_id: string;
+  name: string | null;
+  created_at: string;
+}
+
+const refused = (why: string) => unauthorized(`assertion: ${why}`);
+
+/** login: verifies the partner's assertion, finds or creates the store user, and answers a store session. */
+export async function login(deps: Deps, region: StoreRegion, issuer: string, assertion: string) {
+  const key = regionKey(deps, region);
+  let clientId: unknown;
+  try {
+    clientId = decodeJwt(assertion).iss;
+  } catch {
+    throw refused('not a JWT');
+  }
+  if (typeof clientId !== 'string' || clientId.length > 64) throw refused('iss must name a partner client of this region');
+  const found = await findClient(deps, region, clientId);
+  if (!found?.client.assertion_jwk) throw refused(`iss ${clientId} is not a partner client of this region that signs users in`);
+  const jwk = found.client.assertion_jwk as JWK;
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(assertion, await importJWK(jwk, jwk.kty === 'OKP' ? 'EdDSA' : 'ES256'), {
+      algorithms: ['ES256', 'EdDSA'],
+      issuer: clientId,
+      audience: issuer,
+      requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+      currentDate: deps.now(),
+    }));
+  } catch (error) {
+    throw refused(`not valid (${(error as Error).message.slice(0, 120)})`);
+  }
+  const sub = String(payload.sub);
+  if (sub.length < 1 || sub.length > 128) throw refused('sub must be 1-128 characters');
+  if (payload.exp! - payload.iat! > ASSERTION_MAX_SECONDS) throw refused(`exp is more than ${ASSERTION_MAX_SECONDS} seconds after iat`);
+  const jti = String(payload.jti).slice(0, 128);
+  const name = typeof payload.name === 'string' ? payload.name.slice(0, 100) : null;
+
+  const login = await deps.db.send(new GetCommand({ TableName: deps.table, Key: loginKey(region, clientId, sub), ConsistentRead: true }));
+  const now = deps.now().toISOString();
+  const used = { Put: { TableName: deps.table, Item: { ...jtiKey(region, clientId, jti), type: 'store_jti', expiresAt: payload.exp }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  let uid = login.Item?.uid as string | undefined;
+  const user: StoreUser = { uid: uid ?? randomUUID(), region, partner: clientId, partner_user_id: sub, name, created_at: now };
+  const failed = await transactOrFailures(
+    deps,
+    uid
+      ? [used]
+      : [
+          used,
+          { Put: { TableName: deps.table, Item: { ...loginKey(region, clientId, sub), type: 'store_login', uid: user.uid }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: deps.table, Item: { ...storeUserKey(user.uid), type: 'store_user', ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+    'assertion: the user signed in concurrently; retry',
+  );
+  if (failed.some((failure) => failure.index === 0)) throw refused('jti was used already (an assertion is single use)');
+  if (failed.length > 0) throw refused('the user was created concurrently; retry');
+  uid = user.uid;
+  return { session: await signSession(key, issuer, uid, clientId, deps.now()), expires_in: SESSION_SECONDS, uid };
+}
+
+async function signSession(key: RegionKey, issuer: string, uid: string, partner: string, now: Date) {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ partner })
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
+    .setIssuer(issuer)
+    .setSubject(uid)
+    .setAudience('store-session')
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + SESSION_SECONDS)
+    .setJti(randomUUID())
+    .sign(key.privateKey);
+}
+
+/** A store session of the region and issuer: its user id; undefined when not valid. */
+export async function verifySession(key: RegionKey, issuer: string, token: string, now: Date): Promise<{ sub: string; exp: number } | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, key.publicKey, { algorithms: ['ES256'], typ: 'JWT', issuer, audience: 'store-session', currentDate: now });
+    return typeof payload.sub === 'string' ? { sub: payload.sub, exp: Number(payload.exp) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** getUser: the store user. */
+export async function storeUser(deps: Pick<Deps, 'db' | 'table'>, uid: string): Promise<StoreUser> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeUserKey(uid), ConsistentRead: true }));
+  if (!out.Item) throw notFound('no such store user');
+  const { uid: id, region, partner, partner_user_id, name, created_at } = out.Item;
+  return { uid: id, region, partner, partner_user_id, name: name ?? null, created_at };
+}
