@@ -7,6 +7,8 @@ import type { HonoRequest } from 'hono';
 import type { TokenClaims } from '../core/platform/tokens.js';
 import { verifyStoreBearer } from '../core/store/bearer.js';
 import { login, storeUser } from '../core/store/sessions.js';
+import { accept, authorize, RedirectError, type AuthorizeQuery as AuthorizeQueryInput } from '../core/store/authorization.js';
+import { consentPage } from '../core/store/consent-page.js';
 import { partnerStoreRoutes } from './routes/partner-store.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -18,6 +20,23 @@ export const createPartnerStoreApp = (deps: Deps) => {
     jwks: async () => regionJwks(deps, name) as never,
     token: async ({ req, body }: { req: HonoRequest; body: Parameters<typeof tokenEndpoint>[4] }) =>
       tokenEndpoint(deps, name, issuer(req, name), req.header('authorization'), body),
+    serverToken: async ({ req, body }: { req: HonoRequest; body: Parameters<typeof tokenEndpoint>[4] }) =>
+      tokenEndpoint(deps, name, issuer(req, name), req.header('authorization'), body, ['client_credentials']),
+    authorize: async ({ req, query }: { req: HonoRequest; query: AuthorizeQueryInput }) => {
+      const at = issuer(req, name);
+      regionKey(deps, name);
+      try {
+        const pending = await authorize(deps, name, at, query);
+        return new Response(consentPage(pending, `${at}/oauth/accept`), {
+          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'" },
+        });
+      } catch (error) {
+        if (error instanceof RedirectError) return new Response(null, { status: 302, headers: { location: error.location, 'cache-control': 'no-store' } });
+        throw error;
+      }
+    },
+    accept: async ({ req, auth, body }: { req: HonoRequest; auth: TokenClaims; body: { request_id: string; decision: 'allow' | 'deny' } }) =>
+      accept(deps, name, issuer(req, name), auth.sub, body),
     login: async ({ req, body }: { req: HonoRequest; body: { assertion: string } }) => login(deps, name, issuer(req, name), body.assertion),
     user: async ({ auth }: { auth: TokenClaims }) => storeUser(deps, auth.sub),
   });
@@ -26,11 +45,15 @@ export const createPartnerStoreApp = (deps: Deps) => {
     metadata: main.metadata,
     jwks: main.jwks,
     tokens: main.token,
-    clientToken_serve: main.token,
+    clientToken_serve: main.serverToken,
     'metadata-chengdu': chengdu.metadata,
     'jwks-chengdu': chengdu.jwks,
     'tokens-chengdu': chengdu.token,
-    'clientToken_serve-chengdu': chengdu.token,
+    'clientToken_serve-chengdu': chengdu.serverToken,
+    authorize2: main.authorize,
+    'authorize2-chengdu': chengdu.authorize,
+    accept: main.accept,
+    'accept-chengdu': chengdu.accept,
     login: main.login,
     'login-chengdu': chengdu.login,
     getUser: main.user,

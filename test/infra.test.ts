@@ -281,11 +281,14 @@ describe('secrets and permissions: each function is linked to what its code read
       googlePlay: /\bdeps\.googlePlay\b/,
       storeKeys: /\bdeps\.storeKeys\b/,
     };
-    const openOnly = (group: string) => routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open'));
+    // A group none of whose routes takes a platform token (open, or the partner store's own tokens) never reaches
+    // the token service: authenticate returns before it, or hands the token to the app's own verifier.
+    const openOnly = (group: string) =>
+      routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open' || op.auth.store !== undefined));
     const deployed = [...functionOf.keys(), 'indexer', 'settlement'];
     for (const name of deployed) {
-      // functions/deployed.ts builds Deps from the links, so it is left out. A group whose routes are all open never
-      // runs the authorization layer (authenticate returns before reading anything), so that is left out too.
+      // functions/deployed.ts builds Deps from the links, so it is left out. A group taking no platform token never
+      // runs the platform's part of the authorization layer, so that is left out too.
       // Matched on the resolved path (imports are relative: `./auth.js` from core/http).
       const external = openOnly(name) ? /\/functions\/deployed\.js$|\/core\/http\/(auth|policy)\.js$|\/core\/access\// : /\/functions\/deployed\.js$/;
       const out = await build({

@@ -92,7 +92,7 @@ describe.each([
     // The route table's errors and those its policy adds (a suspended merchant, a project of another merchant…).
     const errors = errorsOf(spec);
     for (const status of Object.keys(spec.errors)) expect(errors).toHaveProperty(status);
-    expect(Object.keys(operation.responses).sort()).toEqual([String(spec.status), ...Object.keys(errors)].sort());
+    expect(Object.keys(operation.responses).sort()).toEqual([String(spec.status), ...(spec.redirect ? ['302'] : []), ...Object.keys(errors)].sort());
     // OAuth endpoints answer RFC 6749's error body whatever their path (OperationSpec errorEnvelope).
     const envelope = spec.errorEnvelope ?? errorEnvelopeOf(base, spec.path);
     const schemaName = envelope === 'oauth' ? 'OAuthError' : `${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`;

@@ -61,7 +61,7 @@ async function refusal(promise: Promise<unknown>) {
 describe('metadata and keys per region', () => {
   it('each region publishes its own issuer, endpoints and key (RFC 8414), in the documented shape', async () => {
     const [main, chengdu] = [await discover('default'), await discover('chengdu')];
-    expect(main).toMatchObject({ issuer: issuerOf('default'), token_endpoint: `${issuerOf('default')}/oauth/token`, grant_types_supported: ['client_credentials'] });
+    expect(main).toMatchObject({ issuer: issuerOf('default'), token_endpoint: `${issuerOf('default')}/oauth/token`, grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'] });
     expect(chengdu).toMatchObject({ issuer: issuerOf('chengdu'), token_endpoint: `${issuerOf('chengdu')}/oauth/token` });
     const jwks = async (region: StoreRegion) => (await (await app.request(`${issuerOf(region)}/jwks.json`)).json()) as { keys: { kid: string; x: string }[] };
     const [a, b] = [await jwks('default'), await jwks('chengdu')];

@@ -116,6 +116,7 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where, op.bodyType) }),
     responses: {
       [op.status]: successResponse(op, where),
+      ...(op.redirect && { 302: { description: op.redirect, headers: { Location: { description: 'where the user agent goes', schema: { type: 'string', format: 'uri' } } } } }),
       ...Object.fromEntries(Object.entries(errorsOf(op)).map(([status, cause]) => [status, errorResponse(op, envelope, Number(status), cause, where)])),
     },
     security: op.auth === 'open' ? [] : [{ bearer: [] }],

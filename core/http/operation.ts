@@ -109,6 +109,8 @@ export interface OperationSpec {
    * document (core/http/openapi.ts) both use it.
    */
   readonly errorData?: Readonly<Partial<Record<keyof OperationSpec['errors'], unknown>>>;
+  /** What a 302 the operation answers means (the OAuth authorization endpoint's error redirects); none by default. */
+  readonly redirect?: string;
   /** A non-JSON success response (the docs page, raw files): the handler returns a Response itself. */
   readonly raw?: boolean;
 }

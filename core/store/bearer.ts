@@ -3,6 +3,7 @@ import { forbidden, unauthorized } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { regionKey, verifyAccessToken, type StoreRegion } from './regions.js';
 import { verifySession } from './sessions.js';
+import { familyRevoked } from './grants.js';
 
 /** What a partner store operation takes (a TokenRule's `store`, core/http/operation.ts). */
 export interface StoreTokenRule {
@@ -11,6 +12,8 @@ export interface StoreTokenRule {
   readonly session?: boolean;
   /** The scope an access token must carry (a session carries every scope: it is the user). */
   readonly scope?: string;
+  /** Only the store session: the user acts in person (accept), no partner app for them. */
+  readonly sessionOnly?: boolean;
 }
 
 /**
@@ -19,16 +22,19 @@ export interface StoreTokenRule {
  * operation's scope (403 `insufficient scope` otherwise, RFC 6750 §3.1). Both are verified with the region's
  * key and issuer only: a token of the other region, or another host, is 401.
  */
-export async function verifyStoreBearer(deps: Pick<Deps, 'storeKeys' | 'now'>, rule: StoreTokenRule, issuer: string, token: string): Promise<TokenClaims> {
+export async function verifyStoreBearer(deps: Pick<Deps, 'storeKeys' | 'now' | 'db' | 'table'>, rule: StoreTokenRule, issuer: string, token: string): Promise<TokenClaims> {
   const key = regionKey(deps, rule.region);
   const now = deps.now();
   if (rule.session) {
     const session = await verifySession(key, issuer, token, now);
     if (session) return { kind: 'store', sub: session.sub, exp: session.exp, store_token: 'session' };
   }
+  if (rule.sessionOnly) throw unauthorized(`token is invalid here: expected a store session of ${issuer}`);
   const access = await verifyAccessToken(key, issuer, token, now);
   if (!access) throw unauthorized(`token is invalid here: expected ${rule.session ? 'a store session or ' : ''}an access token of ${issuer}`);
   if (access.kind !== 'user') throw forbidden("token: a client's own token acts for no user");
   if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw forbidden(`token: insufficient scope (needs ${rule.scope})`);
+  // A family revoked (a code or refresh token replayed) takes its access tokens with it: one GetItem.
+  if (access.fam && (await familyRevoked(deps, access.fam))) throw unauthorized('token has been revoked');
   return { kind: 'store', sub: access.sub, exp: access.exp!, client_id: access.client_id, scope: access.scope, store_token: 'access' };
 }

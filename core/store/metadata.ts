@@ -9,10 +9,12 @@ import { regionKey, type StoreRegion } from './regions.js';
 export function serverMetadata(issuer: string) {
   return {
     issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     jwks_uri: `${issuer}/jwks.json`,
-    grant_types_supported: ['client_credentials'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    authorization_response_iss_parameter_supported: true,
     scopes_supported: [...STORE_SCOPES],
     response_types_supported: ['code'],
     code_challenge_methods_supported: ['S256'],

@@ -5,7 +5,18 @@ import * as z from 'zod/mini';
 const param = z.optional(z.string().check(z.maxLength(2048)));
 
 /** A token request (RFC 6749 §4.1.3, §4.4.2, §6): form parameters; unknown ones are ignored (§3.1). */
-export const TokenRequestBody = z.lazy(() => z.object({ grant_type: param, scope: param, client_id: param, client_secret: param }));
+export const TokenRequestBody = z.lazy(() =>
+  z.object({ grant_type: param, scope: param, client_id: param, client_secret: param, code: param, redirect_uri: param, code_verifier: param, refresh_token: param }),
+);
+
+/** authorize2's query (RFC 6749 §4.1.1, RFC 7636 §4.3). */
+export const AuthorizeQuery = z.lazy(() =>
+  z.object({ response_type: param, client_id: param, redirect_uri: param, scope: param, state: param, code_challenge: param, code_challenge_method: param }),
+);
+
+/** accept: the signed-in user's decision on a pending authorization request. */
+export const AcceptBody = z.lazy(() => z.object({ request_id: z.uuid(), decision: z._default(z.enum(['allow', 'deny']), 'allow') }));
+export const AcceptResult = z.lazy(() => z.object({ redirect_to: z.string() }));
 
 /** RFC 6749 §5.1. */
 export const TokenResponse = z.lazy(() =>
@@ -16,6 +27,7 @@ export const TokenResponse = z.lazy(() =>
 export const ServerMetadata = z.lazy(() =>
   z.object({
     issuer: z.string(),
+    authorization_endpoint: z.string(),
     token_endpoint: z.string(),
     jwks_uri: z.string(),
     grant_types_supported: z.array(z.string()),
@@ -23,6 +35,7 @@ export const ServerMetadata = z.lazy(() =>
     scopes_supported: z.array(z.string()),
     response_types_supported: z.array(z.string()),
     code_challenge_methods_supported: z.array(z.string()),
+    authorization_response_iss_parameter_supported: z.boolean(),
   }),
 );
 

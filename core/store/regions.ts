@@ -86,12 +86,14 @@ export interface StoreAccess {
   kind: 'user' | 'client';
   /** Expiry (epoch seconds), as verified. */
   exp?: number;
+  /** The token family of a user's token (core/store/grants.ts): revoked as a whole. */
+  fam?: string;
 }
 
 /** Signs an RFC 9068 access token of the region (`typ: at+jwt`, audience `store`). */
 export async function signAccessToken(key: RegionKey, issuer: string, access: StoreAccess, now: Date) {
   const iat = Math.floor(now.getTime() / 1000);
-  const token = await new SignJWT({ client_id: access.client_id, scope: access.scope, kind: access.kind })
+  const token = await new SignJWT({ client_id: access.client_id, scope: access.scope, kind: access.kind, ...(access.fam ? { fam: access.fam } : {}) })
     .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
     .setIssuer(issuer)
     .setSubject(access.sub)
@@ -114,7 +116,7 @@ export async function verifyAccessToken(key: RegionKey, issuer: string, token: s
       currentDate: now,
     });
     if (typeof payload.sub !== 'string' || typeof payload.client_id !== 'string') return undefined;
-    return { sub: payload.sub, client_id: payload.client_id, scope: String(payload.scope ?? ''), kind: payload.kind === 'user' ? 'user' : 'client', exp: Number(payload.exp) };
+    return { sub: payload.sub, client_id: payload.client_id, scope: String(payload.scope ?? ''), kind: payload.kind === 'user' ? 'user' : 'client', exp: Number(payload.exp), ...(typeof payload.fam === 'string' ? { fam: payload.fam } : {}) };
   } catch {
     return undefined;
   }

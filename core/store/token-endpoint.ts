@@ -1,6 +1,7 @@
 import type { Deps } from '../platform/deps.js';
 import { OAuthError } from '../platform/errors.js';
 import { findClient, secretMatches, type StoreClient } from './clients.js';
+import { codeGrant, refreshGrant } from './grants.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 
 export { regionKey };
@@ -16,6 +17,10 @@ export interface TokenRequest {
   scope?: string;
   client_id?: string;
   client_secret?: string;
+  code?: string;
+  redirect_uri?: string;
+  code_verifier?: string;
+  refresh_token?: string;
 }
 
 /** What the endpoint needs of the stage: the table, the clock and the region's key. */
@@ -72,13 +77,18 @@ export function grantedScope(client: StoreClient, asked: string | undefined): st
 }
 
 /**
- * The token endpoint: `client_credentials` for confidential clients (RFC 6749 §4.4): an access token for the
- * client itself (its subject is the client id), no refresh token (§4.4.3).
+ * The token endpoint. Grants: `authorization_code` and `refresh_token` (core/store/grants.ts: public clients
+ * name themselves with client_id, confidential ones authenticate), and `client_credentials` for confidential
+ * clients (RFC 6749 §4.4): an access token for the client itself (its subject is the client id), no refresh
+ * token (§4.4.3). `only` restricts the endpoint to some grants (server-token: client_credentials).
  */
-export async function tokenEndpoint(deps: TokenDeps, region: StoreRegion, issuer: string, authorization: string | undefined, body: TokenRequest) {
+export async function tokenEndpoint(deps: TokenDeps, region: StoreRegion, issuer: string, authorization: string | undefined, body: TokenRequest, only?: string[]) {
   const key = regionKey(deps, region);
   if (body.grant_type === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
   const client = await authenticateClient(deps, region, authorization, body);
+  if (only && !only.includes(body.grant_type)) throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type.slice(0, 64)} is not taken at this endpoint (${only.join(', ')})`);
+  if (body.grant_type === 'authorization_code') return codeGrant(deps, region, issuer, client, body);
+  if (body.grant_type === 'refresh_token') return refreshGrant(deps, region, issuer, client, body);
   if (body.grant_type !== 'client_credentials') throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type.slice(0, 64)} is not supported here`);
   if (client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'client_credentials is for confidential clients (RFC 6749 §4.4)');
   const scope = grantedScope(client, body.scope);

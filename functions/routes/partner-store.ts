@@ -1,10 +1,11 @@
 import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
-import { LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
+import * as z from 'zod/mini';
+import { AcceptBody, AcceptResult, AuthorizeQuery, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
 import { regionPath, type StoreRegion } from '../../core/store/regions.js';
 
 const tokenErrors = {
-  400: 'invalid_request (a parameter missing, malformed or given twice; two client authentication methods), unsupported_grant_type, unauthorized_client (a public client asking for client_credentials), invalid_scope (a scope the client does not have)',
+  400: 'invalid_request (a parameter missing, malformed or given twice; two client authentication methods), invalid_grant (a code or refresh token unknown, expired, used, of another client or region; a wrong redirect_uri or code_verifier), unsupported_grant_type, unauthorized_client (a public client asking for client_credentials), invalid_scope (a scope the client does not have)',
   401: 'invalid_client: unknown client, wrong secret, or no client authentication (with a Basic challenge when Basic was used)',
   503: 'temporarily_unavailable: the partner store is not configured on this stage (the StoreKeys setting)',
 } as const;
@@ -58,14 +59,44 @@ function regionOps(region: StoreRegion) {
       `tokens${suffix}`,
       '/oauth/token',
       `Token endpoint of ${which} (RFC 6749 §3.2)`,
-      'Form parameters (`application/x-www-form-urlencoded`), each once. Clients authenticate with HTTP Basic (`client_secret_basic`, the id and secret form-encoded) or `client_id` and `client_secret` in the body (`client_secret_post`), one method per request. Grants: `client_credentials` (confidential clients: an access token whose subject is the client, no refresh token). Errors are RFC 6749 §5.2 `{error, error_description}`; every answer carries `Cache-Control: no-store`.',
+      'Form parameters (`application/x-www-form-urlencoded`), each once. Clients authenticate with HTTP Basic (`client_secret_basic`, the id and secret form-encoded) or `client_id` and `client_secret` in the body (`client_secret_post`), one method per request. Grants: `authorization_code` (the code, `redirect_uri` and the PKCE `code_verifier`; public clients send their `client_id` alone), `refresh_token` (rotated: each is used once, and one used twice revokes its whole family, access tokens included; a narrower `scope` may be asked), and `client_credentials` (confidential clients: an access token whose subject is the client, no refresh token). A code used twice is invalid_grant and revokes what its first use issued. Errors are RFC 6749 §5.2 `{error, error_description}`; every answer carries `Cache-Control: no-store`.',
     ),
     clientToken_serve: token(
       `clientToken_serve${suffix}`,
       '/oauth/server-token',
       `Client-credentials token for a confidential partner server (${which})`,
-      'The token endpoint for `grant_type=client_credentials` (RFC 6749 §4.4), as `tokens` answers it: a confidential client authenticates with its secret (Basic or in the body) and gets an access token for itself, with the scopes asked (space-delimited) within its own, or all of them.',
+      'The token endpoint for `grant_type=client_credentials` only (RFC 6749 §4.4; other grants are unsupported_grant_type here), as `tokens` answers it: a confidential client authenticates with its secret (Basic or in the body) and gets an access token for itself, with the scopes asked (space-delimited) within its own, or all of them.',
     ),
+    authorize2: {
+      name: `authorize2${suffix}`,
+      method: 'GET',
+      path: `${at}/oauth/authorize`,
+      auth: open,
+      summary: `Authorization endpoint of ${which} (authorization code with PKCE)`,
+      description:
+        'RFC 6749 §4.1.1 with RFC 7636: `response_type=code`, `client_id`, `redirect_uri` (exactly a registered one; may be left out when the client has exactly one), `scope` (within the client\'s; all of them when left out), `state`, `code_challenge` and `code_challenge_method=S256` (required; plain is refused). A valid request answers the consent page (HTML), whose Allow and Deny call accept with the user\'s store session. An unknown client or a bad redirect URI is 400 here; every other problem redirects to the redirect URI with `error`, `error_description`, `state` and `iss` (RFC 9207).',
+      query: AuthorizeQuery,
+      status: 200,
+      envelope: 'bare',
+      response: z.string(),
+      raw: true,
+      redirect: 'the request is refused at the client: `error` (unsupported_response_type, invalid_request, invalid_scope), `error_description`, `state`, `iss`',
+      errors: { 400: 'client_id unknown in this region, or redirect_uri missing or not registered for it', 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
+    },
+    accept: {
+      name: `accept${suffix}`,
+      method: 'POST',
+      path: `${at}/oauth/accept`,
+      auth: storeAuth({ region, session: true, sessionOnly: true }),
+      summary: `The signed-in store user allows or denies a pending authorization request (${which})`,
+      description:
+        'With the store session (login). `allow` (the default) issues the code: single use, valid 60 s, bound to the user, the client, the redirect URI, the scope and the PKCE challenge; `deny` answers `access_denied`. Either way the request is used up. Answers where to send the user agent: the redirect URI with `code` (or `error`), `state` and `iss`.',
+      body: AcceptBody,
+      status: 200,
+      envelope: 'bare',
+      response: AcceptResult,
+      errors: { 400: 'request_id or decision malformed', 401: 'no store session of this region', 404: 'no pending request with that id (unknown, used or expired)' },
+    },
     login: {
       name: `login${suffix}`,
       method: 'POST',
@@ -114,6 +145,10 @@ export const partnerStoreRoutes = defineGroup('partner-store', 'main', {
   'jwks-chengdu': chengdu.jwks,
   'tokens-chengdu': chengdu.tokens,
   'clientToken_serve-chengdu': chengdu.clientToken_serve,
+  authorize2: main.authorize2,
+  'authorize2-chengdu': chengdu.authorize2,
+  accept: main.accept,
+  'accept-chengdu': chengdu.accept,
   login: main.login,
   'login-chengdu': chengdu.login,
   getUser: main.getUser,
