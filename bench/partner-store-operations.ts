@@ -1,29 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { accept, authorize } from '../core/store/authorization.js';
 import { registerClient } from '../core/store/clients.js';
+import { issuerOf, type StoreRegion } from '../core/store/regions.js';
+import { login } from '../core/store/sessions.js';
 import type { BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 
-/** The partner store's authorization servers (the default region; chengdu's operations are the same code). */
-const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' });
+/**
+ * The partner store's authorization servers. The bench calls the app at `http://localhost`, so that is the
+ * issuers' origin.
+ */
+const ORIGIN = 'http://localhost';
+const issuer = (deps: BenchDeps, region: StoreRegion) => issuerOf(ORIGIN, deps.stage, region);
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const basic = (id: string, secret: string) => ({ ...form, authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
 
-async function serverClient(deps: BenchDeps) {
-  const { client, client_secret } = await registerClient(deps, { region: 'default', type: 'confidential', name: 'bench', redirect_uris: ['https://bench.example/cb'], scopes: ['currencies'] });
+async function serverClient(deps: BenchDeps, region: StoreRegion) {
+  const { client, client_secret } = await registerClient(deps, { region, type: 'confidential', name: 'bench', redirect_uris: ['https://bench.example/cb'], scopes: ['currencies'] });
   return { headers: basic(client.client_id, client_secret!), body: 'grant_type=client_credentials' };
 }
 
-const region = (op: string, minimum: number, reason: string, prepare: OperationBench['prepare']): OperationBench => ({ group: 'partner-store', op, minimum, reason, prepare });
+/** A partner backend with an assertion key, and an assertion of a new user of it. */
+async function partnerAssertion(deps: BenchDeps, region: StoreRegion) {
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const { client } = await registerClient(deps, { region, type: 'confidential', name: 'bench backend', redirect_uris: ['https://bench.example/cb'], scopes: [], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
+  return async (sub = `u-${randomUUID()}`) => {
+    const iat = Math.floor(Date.now() / 1000);
+    return new SignJWT({ iss: client.client_id, sub, aud: issuer(deps, region), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
+  };
+}
+
+/** A signed-in store user (their uid and session) and a public app with a pending authorization request. */
+async function pendingRequest(deps: BenchDeps, region: StoreRegion) {
+  const sign = await partnerAssertion(deps, region);
+  const session = await login(deps, region, issuer(deps, region), await sign());
+  const { client } = await registerClient(deps, { region, type: 'public', name: 'bench app', redirect_uris: ['https://bench.example/cb'], scopes: ['profile'] });
+  const verifier = randomUUID() + randomUUID();
+  const { createHash } = await import('node:crypto');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const query = { response_type: 'code', client_id: client.client_id, redirect_uri: 'https://bench.example/cb', scope: 'profile', state: 's', code_challenge: challenge, code_challenge_method: 'S256' };
+  return { session, client, verifier, query };
+}
+
+const op = (name: string, minimum: number, reason: string, prepare: OperationBench['prepare']): OperationBench => ({ group: 'partner-store', op: name, minimum, reason, prepare });
+
+function regionOperations(region: StoreRegion): OperationBench[] {
+  const s = region === 'default' ? '' : `-${region}`;
+  return [
+    op(`metadata${s}`, 0, 'made from the request URL', async () => ({})),
+    op(`jwks${s}`, 0, "the region's public key, in memory", async () => ({})),
+    op(`clientToken_serve${s}`, 1, "the client's GetItem (type, scopes, secret hash); the token is signed, not stored", (deps) => serverClient(deps, region)),
+    op(`authorize2${s}`, 2, "the client's GetItem + PutItem of the pending request (TTL)", async (deps) => ({ query: (await pendingRequest(deps, region)).query })),
+    op(`accept${s}`, 2, 'GetItem of the pending request + one transaction (request deleted, code put)', async (deps) => {
+      const pending = await pendingRequest(deps, region);
+      const request = await authorize(deps, region, issuer(deps, region), pending.query);
+      return { token: pending.session.session, body: { request_id: request.request_id } };
+    }),
+    op(`login${s}`, 3, "the partner's client GetItem + the user's login GetItem + one transaction (the assertion's jti; for a new user, its login and user items)", async (deps) => ({ body: { assertion: await (await partnerAssertion(deps, region))() } })),
+    op(`getUser${s}`, 1, "the store user's GetItem (with a store session; a partner app's access token adds its family's GetItem)", async (deps) => {
+      const sign = await partnerAssertion(deps, region);
+      return { token: (await login(deps, region, issuer(deps, region), await sign())).session };
+    }),
+  ];
+}
 
 export const partnerStoreOperations: OperationBench[] = [
-  region('metadata', 0, 'made from the request URL', async () => ({})),
-  region('jwks', 0, "the region's public key, in memory", async () => ({})),
-  region('tokens', 1, "the client's GetItem (its type, scopes and secret hash); the token is signed, not stored", serverClient),
-  region('clientToken_serve', 1, "the client's GetItem", serverClient),
-  ...(['metadata', 'jwks'] as const).map((op) => ({ ...region(`${op}-chengdu`, 0, 'as the default region', async () => ({})) })),
-  region('tokens-chengdu', 1, 'as the default region', async (deps) => {
-    const { client, client_secret } = await registerClient(deps, { region: 'chengdu', type: 'confidential', name: 'bench', redirect_uris: ['https://bench.example/cb'], scopes: ['pets'] });
-    return { headers: basic(client.client_id, client_secret!), body: 'grant_type=client_credentials' };
+  ...regionOperations('default'),
+  ...regionOperations('chengdu'),
+  op('tokens', 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token); the access token is signed", async (deps) => {
+    const pending = await pendingRequest(deps, 'default');
+    const request = await authorize(deps, 'default', issuer(deps, 'default'), pending.query);
+    const { redirect_to } = await accept(deps, 'default', issuer(deps, 'default'), pending.session.uid, { request_id: request.request_id, decision: 'allow' });
+    const code = new URL(redirect_to).searchParams.get('code')!;
+    return { headers: form, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier, client_id: pending.client.client_id }).toString() };
   }),
-  region('clientToken_serve-chengdu', 1, 'as the default region', async (deps) => {
-    const { client, client_secret } = await registerClient(deps, { region: 'chengdu', type: 'confidential', name: 'bench', redirect_uris: ['https://bench.example/cb'], scopes: ['pets'] });
-    return { headers: basic(client.client_id, client_secret!), body: 'grant_type=client_credentials' };
-  }),
+  op('tokens-chengdu', 1, "client_credentials: the client's GetItem", (deps) => serverClient(deps, 'chengdu')),
 ];
