@@ -76,4 +76,8 @@ export const partnerStoreOperations: OperationBench[] = [
     return { headers: form, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier, client_id: pending.client.client_id }).toString() };
   }),
   op('tokens-chengdu', 1, "client_credentials: the client's GetItem", (deps) => serverClient(deps, 'chengdu')),
+  ...(['metadata-root', 'metadata-root-chengdu'] as const).map((name) => ({
+    ...op(name, 0, 'RFC 8414 §3.1 discovery at the host root: made from the request URL', async (deps) => ({ params: { stage: deps.stage } })),
+    base: 'root' as const,
+  })),
 ];

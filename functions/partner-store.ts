@@ -1,4 +1,5 @@
-import { createGroupApp } from '../core/http/app.js';
+import { composeApps, createGroupApp } from '../core/http/app.js';
+import { notFound } from '../core/platform/errors.js';
 import type { Deps } from '../core/platform/deps.js';
 import { regionJwks, serverMetadata } from '../core/store/metadata.js';
 import { issuerOf, type StoreRegion } from '../core/store/regions.js';
@@ -9,11 +10,23 @@ import { verifyStoreBearer } from '../core/store/bearer.js';
 import { login, storeUser } from '../core/store/sessions.js';
 import { accept, authorize, RedirectError, type AuthorizeQuery as AuthorizeQueryInput } from '../core/store/authorization.js';
 import { consentPage } from '../core/store/consent-page.js';
-import { partnerStoreRoutes } from './routes/partner-store.js';
+import { partnerStoreRootRoutes, partnerStoreRoutes } from './routes/partner-store.js';
 import { lambdaHandler } from './deployed.js';
 
 /** The partner store group: an OAuth 2.0 authorization server per region (core/store). */
-export const createPartnerStoreApp = (deps: Deps) => {
+export const createPartnerStoreApp = (deps: Deps) => composeApps(deps.stage, [createRegionsApp(deps), createDiscoveryApp(deps)]);
+
+/** RFC 8414 §3.1 discovery at the host root: each region's metadata, for this stage only. */
+function createDiscoveryApp(deps: Deps) {
+  const metadata = (region: StoreRegion) => async ({ req, params }: { req: HonoRequest; params: { stage: string } }) => {
+    if (params.stage !== deps.stage) throw notFound(`stage: ${params.stage.slice(0, 64)} is not this stage`);
+    regionKey(deps, region);
+    return serverMetadata(issuerOf(new URL(req.url).origin, deps.stage, region));
+  };
+  return createGroupApp(deps, partnerStoreRootRoutes, { 'metadata-root': metadata('default'), 'metadata-root-chengdu': metadata('chengdu') });
+}
+
+function createRegionsApp(deps: Deps) {
   const issuer = (req: HonoRequest, region: StoreRegion) => issuerOf(new URL(req.url).origin, deps.stage, region);
   const region = (name: StoreRegion) => ({
     metadata: async ({ req }: { req: HonoRequest }) => (regionKey(deps, name), serverMetadata(issuer(req, name))),
@@ -62,6 +75,6 @@ export const createPartnerStoreApp = (deps: Deps) => {
     // Store tokens are verified with the region's key, against the issuer of the request they came with.
     store: (c, rule, token) => verifyStoreBearer(deps, rule, issuerOf(new URL(c.req.url).origin, deps.stage, rule.region), token),
   });
-};
+}
 
 export const handler = lambdaHandler(createPartnerStoreApp);

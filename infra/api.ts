@@ -12,8 +12,9 @@ import { functions } from './functions.js';
 export const api = new sst.aws.ApiGatewayV2('Api');
 export const heroApi = new sst.aws.ApiGatewayV2('HeroApi');
 
-const apis = { main: api, hero: heroApi };
-const basePaths: Record<Base, string> = { main: mainBasePath($app.stage), hero: heroBasePath($app.stage) };
+// Root operations (paths a standard fixes outside the base, core/http/operation.ts `Base`) are on the main API.
+const apis = { main: api, hero: heroApi, root: api };
+const basePaths: Record<Base, string> = { main: mainBasePath($app.stage), hero: heroBasePath($app.stage), root: '' };
 
 /** `POST`, `/v2-testing`, `/account/goods/:goodsId` -> `POST /v2-testing/account/goods/{goodsId}`. */
 export function gatewayRoute(method: string, basePath: string, honoPath: string): string {

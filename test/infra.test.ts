@@ -92,15 +92,21 @@ describe('API Gateway routes = Hono routes', () => {
     expect(basePathOf.Api).toBe('/v2-testing');
     expect(basePathOf.HeroApi).toBe('/hero-testing');
 
+    // Root operations (paths a standard fixes at the host root: RFC 8414 §3.1 discovery) are on the main API.
+    const rootPaths = routeTable.filter((g) => g.base === 'root').flatMap((g) => Object.values(g.ops).map((op) => `${op.method} ${op.path}`));
+    expect(rootPaths.length).toBeGreaterThan(0);
     for (const base of ['main', 'hero'] as const) {
       const api = base === 'main' ? 'Api' : 'HeroApi';
       const expected = routeTable
         .filter((g) => g.base === base)
-        .flatMap((g) => Object.values(g.ops).map((op) => `${op.method} ${basePathOf[api]}${op.path}`));
+        .flatMap((g) => Object.values(g.ops).map((op) => `${op.method} ${basePathOf[api]}${op.path}`))
+        .concat(base === 'main' ? rootPaths : []);
       const routed = dev.routes.filter((r) => r.api === api).map(gatewayKey);
       expect(routed.sort(), api).toEqual(expected.map((key) => key.replace(/(:\w+)\{[^}]*\}/g, '$1')).sort());
       for (const route of dev.routes.filter((r) => r.api === api)) {
-        expect(route.path.startsWith(`${basePathOf[api]}/`), gatewayKey(route)).toBe(true);
+        const atRoot = rootPaths.includes(gatewayKey(route).replace(/\{(\w+)\}/g, ':$1'));
+        if (!atRoot) expect(route.path.startsWith(`${basePathOf[api]}/`), gatewayKey(route)).toBe(true);
+        else expect(route.path.startsWith('/.well-known/'), gatewayKey(route)).toBe(true);
       }
     }
     // The meta function answers on both bases.

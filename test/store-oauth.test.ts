@@ -1,6 +1,8 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { registerClient } from '../core/store/clients.js';
 import { generateStoreKeys, parseStoreKeys, type StoreRegion } from '../core/store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
@@ -70,6 +72,18 @@ describe('metadata and keys per region', () => {
     expect(a.keys[0]).not.toHaveProperty('d');
     const res = await app.request(`${issuerOf('chengdu')}/.well-known/oauth-authorization-server`);
     expect(documentErrors(document, '/store/chengdu/.well-known/oauth-authorization-server', 'get', 200, await res.json())).toEqual([]);
+  });
+
+  it("is discovered where RFC 8414 §3.1 puts it (oauth4webapi's discoveryRequest), for this stage only", async () => {
+    for (const region of ['default', 'chengdu'] as const) {
+      const issuer = new URL(issuerOf(region));
+      const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...options, algorithm: 'oauth2' }));
+      expect(as).toEqual(await discover(region));
+    }
+    const root = await app.request(`${ORIGIN}/.well-known/oauth-authorization-server/v2-testing/store`);
+    expect(documentErrors(document, '/.well-known/oauth-authorization-server/{stage}/store', 'get', 200, await root.json())).toEqual([]);
+    const other = await app.request(`${ORIGIN}/.well-known/oauth-authorization-server/prod/store`);
+    expect(other.status).toBe(404);
   });
 
   it('answers 503 in its envelope when the stage has no store keys', async () => {
@@ -163,4 +177,25 @@ describe('client credentials (clientToken_serve, tokens)', () => {
     const { code } = await refusal(oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(secret), { scope: 'items' }, options).then((r) => oauth.processClientCredentialsResponse(as, client, r)));
     expect(code).toBe('invalid_scope');
   });
+});
+
+describe('npm run admin -- store commands', () => {
+  const run = (args: string[]) => promisify(execFile)('npx', ['tsx', 'functions/admin/cli.ts', ...args], { cwd: process.cwd() });
+
+  it('generates region keys and registers a confidential client whose secret works once shown', async () => {
+    const keys = await run(['generate-store-keys']);
+    const parsed = await parseStoreKeys(keys.stdout);
+    expect(parsed.default.jwk.x).not.toBe(parsed.chengdu.jwk.x);
+    expect(keys.stderr).not.toContain('"d"');
+
+    const where = ['--table', deps.table, '--endpoint', inject('dynamoEndpoint')];
+    const registered = await run(['register-store-client', '--region', 'default', '--type', 'confidential', '--name', 'CLI partner', '--redirect-uri', 'https://cli.example/cb', '--scope', 'currencies', ...where]);
+    const { client_id, client_secret } = JSON.parse(registered.stdout) as { client_id: string; client_secret: string };
+    expect(registered.stderr).toContain(client_id);
+    expect(registered.stderr).not.toContain(client_secret);
+    const as = await discover('default');
+    const token = await oauth.processClientCredentialsResponse(as, { client_id }, await oauth.clientCredentialsGrantRequest(as, { client_id }, oauth.ClientSecretPost(client_secret), {}, options));
+    expect(token.scope).toBe('currencies');
+    await expect(run(['register-store-client', '--region', 'mars', '--type', 'public', '--name', 'x', ...where])).rejects.toMatchObject({ stderr: expect.stringContaining('--region') });
+  }, 60_000);
 });

@@ -15,7 +15,7 @@ import { applyMultipartSizeLimit, readMultipartBody } from './multipart-body.js'
 import { readFormBody } from './form-body.js';
 
 export function basePathOf(base: Base, stage: string): string {
-  return base === 'hero' ? heroBasePath(stage) : mainBasePath(stage);
+  return base === 'hero' ? heroBasePath(stage) : base === 'root' ? '' : mainBasePath(stage);
 }
 
 /** The operation a request was routed to, for the error responder (an operation's declared `errorData`). */

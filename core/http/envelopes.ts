@@ -22,7 +22,7 @@ export function oauthCodeOf(status: number): string {
  */
 export type SuccessEnvelope = 'merchant' | 'paged' | 'data' | 'bare';
 
-export function errorEnvelopeOf(base: 'main' | 'hero', pathInBase: string): ErrorEnvelope {
+export function errorEnvelopeOf(base: 'main' | 'hero' | 'root', pathInBase: string): ErrorEnvelope {
   if (base === 'hero') return 'hero';
   return pathInBase === '/merchant' || pathInBase.startsWith('/merchant/') ? 'merchant' : 'account';
 }

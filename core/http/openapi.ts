@@ -29,14 +29,16 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
 
   for (const group of groups) {
     const ops = Object.values(group.ops);
-    if (group.base !== base || ops.length === 0) continue;
-    tags.push({ name: group.group });
+    // The main document carries the root operations too (at the host root: their own `servers`).
+    const atRoot = base === 'main' && group.base === 'root';
+    if ((group.base !== base && !atRoot) || ops.length === 0) continue;
+    if (!tags.some((tag) => tag.name === group.group)) tags.push({ name: group.group });
     for (const op of ops) {
-      const envelope = op.errorEnvelope ?? errorEnvelopeOf(base, op.path);
+      const envelope = op.errorEnvelope ?? errorEnvelopeOf(group.base, op.path);
       if (Object.keys(errorsOf(op)).length > 0) errorSchemas[errorSchemaName(envelope)] = errorEnvelopeSchemas[envelope];
       if (op.auth !== 'open') for (const kind of op.auth.tokens) tokenKinds.add(kind);
 
-      const item = (paths[openApiPath(op.path)] ??= {});
+      const item = (paths[openApiPath(op.path)] ??= atRoot ? { servers: [{ url: '/', description: 'the host root, outside the stage base' }] } : {});
       const method = op.method.toLowerCase();
       if (item[method]) throw new Error(`openapi: ${op.method} ${op.path} is defined by two operations`);
       item[method] = operation(op, group.group, envelope, uniqueOperationId(op.name, operationIds));

@@ -21,7 +21,12 @@ export type GroupName =
   | 'hero'
   | 'meta';
 
-export type Base = 'main' | 'hero';
+/**
+ * Where an operation's path is: under the main base (`/<stage>`), the hero base (`/hero-<environment>`), or at
+ * the root of the main API's host (`root`: what a standard puts outside any base path, such as RFC 8414 §3.1's
+ * `/.well-known/oauth-authorization-server/<issuer path>`). Root operations are documented with the main base.
+ */
+export type Base = 'main' | 'hero' | 'root';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** A field of the validated input an ownership rule is about, e.g. `body.projectName` or `query.userId`. */

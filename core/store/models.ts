@@ -23,6 +23,9 @@ export const TokenResponse = z.lazy(() =>
   z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.int(), scope: z.string(), refresh_token: z.optional(z.string()) }),
 );
 
+/** The stage named in a root path (RFC 8414 §3.1 discovery). */
+export const StageParams = z.lazy(() => z.object({ stage: z.string().check(z.maxLength(64)) }));
+
 /** RFC 8414 §2: the region's authorization server metadata. */
 export const ServerMetadata = z.lazy(() =>
   z.object({

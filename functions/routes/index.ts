@@ -4,7 +4,7 @@ import { heroRoutes } from './hero.js';
 import { innerRoutes } from './inner.js';
 import { heroMetaRoutes, metaRoutes } from './meta.js';
 import { outerRoutes } from './outer.js';
-import { partnerStoreRoutes } from './partner-store.js';
+import { partnerStoreRootRoutes, partnerStoreRoutes } from './partner-store.js';
 import { payRoutes } from './pay.js';
 import { thirdPayRoutes } from './third-pay.js';
 import { withoutkeyRoutes } from './withoutkey.js';
@@ -15,7 +15,7 @@ import { withoutkeyRoutes } from './withoutkey.js';
  * operations; a group with none is not deployed.
  */
 
-export { chainRoutes, innerRoutes, outerRoutes, payRoutes, thirdPayRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes, heroRoutes, partnerStoreRoutes };
+export { chainRoutes, innerRoutes, outerRoutes, payRoutes, thirdPayRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes, heroRoutes, partnerStoreRoutes, partnerStoreRootRoutes };
 
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,
@@ -25,6 +25,7 @@ export const routeTable: readonly RouteGroup[] = [
   thirdPayRoutes,
   payRoutes,
   partnerStoreRoutes,
+  partnerStoreRootRoutes,
   heroRoutes,
   metaRoutes,
   heroMetaRoutes,

@@ -1,7 +1,7 @@
 import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
-import { AcceptBody, AcceptResult, AuthorizeQuery, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
+import { AcceptBody, AcceptResult, AuthorizeQuery, StageParams, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
 import { regionPath, type StoreRegion } from '../../core/store/regions.js';
 
 const tokenErrors = {
@@ -153,4 +153,30 @@ export const partnerStoreRoutes = defineGroup('partner-store', 'main', {
   'login-chengdu': chengdu.login,
   getUser: main.getUser,
   'getUser-chengdu': chengdu.getUser,
+});
+
+/**
+ * RFC 8414 §3.1: the metadata of an issuer with a path is at the host root, the well-known segment inserted
+ * before that path: `/.well-known/oauth-authorization-server/<stage>/store[/chengdu]` (what oauth4webapi's
+ * discovery asks). Served at the root of the main API (API.md "partner store", Discovery), beside the
+ * issuer's own path.
+ */
+const rootMetadata = (region: StoreRegion) =>
+  ({
+    name: `store metadata (RFC 8414)${region === 'default' ? '' : `-${region}`}`,
+    method: 'GET',
+    path: `/.well-known/oauth-authorization-server/:stage${regionPath(region)}`,
+    auth: open,
+    summary: `Authorization server metadata of the ${region === 'default' ? 'default' : region} region, where RFC 8414 §3.1 puts it`,
+    description: 'The same document as `<issuer>/.well-known/oauth-authorization-server`; `stage` is this stage\'s name (another is 404).',
+    params: StageParams,
+    status: 200,
+    envelope: 'bare',
+    response: ServerMetadata,
+    errors: { 404: 'another stage', 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
+  }) as const satisfies OperationSpec;
+
+export const partnerStoreRootRoutes = defineGroup('partner-store', 'root', {
+  'metadata-root': rootMetadata('default'),
+  'metadata-root-chengdu': rootMetadata('chengdu'),
 });
