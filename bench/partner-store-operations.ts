@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { accept, authorize } from '../core/store/authorization.js';
 import { registerClient } from '../core/store/clients.js';
-import { issuerOf, type StoreRegion } from '../core/store/regions.js';
+import { issuerOf, signAccessToken, type StoreRegion } from '../core/store/regions.js';
 import { login } from '../core/store/sessions.js';
 import type { BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
@@ -58,6 +58,17 @@ function regionOperations(region: StoreRegion): OperationBench[] {
       return { token: pending.session.session, body: { request_id: request.request_id } };
     }),
     op(`login${s}`, 3, "the partner's client GetItem + the user's login GetItem + one transaction (the assertion's jti; for a new user, its login and user items)", async (deps) => ({ body: { assertion: await (await partnerAssertion(deps, region))() } })),
+    op(`currencies_list${s}`, 0, 'the catalogue, in code', async () => ({})),
+    op(`premium_balance${s}`, 1, "the balance's GetItem", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
+    op(`item_balances${s}`, 1, "one Query of the user's item balances", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
+    op(`grant${s}`, 2, "one BatchGet (the user, the reference's grant) + one transaction (the grant record, each balance and its ledger entry)", async (deps) => {
+      const sign = await partnerAssertion(deps, region);
+      const { uid } = await login(deps, region, issuer(deps, region), await sign());
+      const { client } = await registerClient(deps, { region, type: 'confidential', name: 'bench grants', redirect_uris: ['https://bench.example/cb'], scopes: ['grants'] });
+      const key = deps.storeKeys![region];
+      const { token } = await signAccessToken(key, issuer(deps, region), { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date());
+      return { token, body: { uid, reference: `bench-${randomUUID()}`, currencies: { gem: 5 }, items: { kibble: 2 } } };
+    }),
     op(`getUser${s}`, 1, "the store user's GetItem (with a store session; a partner app's access token adds its family's GetItem)", async (deps) => {
       const sign = await partnerAssertion(deps, region);
       return { token: (await login(deps, region, issuer(deps, region), await sign())).session };

@@ -10,6 +10,9 @@ import { verifyStoreBearer } from '../core/store/bearer.js';
 import { login, storeUser } from '../core/store/sessions.js';
 import { accept, authorize, RedirectError, type AuthorizeQuery as AuthorizeQueryInput } from '../core/store/authorization.js';
 import { consentPage } from '../core/store/consent-page.js';
+import { CURRENCIES, grant, itemBalances, premiumBalance } from '../core/store/wallet.js';
+import type { GrantBody } from '../core/store/models.js';
+import type * as z from 'zod/mini';
 import { partnerStoreRootRoutes, partnerStoreRoutes } from './routes/partner-store.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -52,6 +55,10 @@ function createRegionsApp(deps: Deps) {
       accept(deps, name, issuer(req, name), auth.sub, body),
     login: async ({ req, body }: { req: HonoRequest; body: { assertion: string } }) => login(deps, name, issuer(req, name), body.assertion),
     user: async ({ auth }: { auth: TokenClaims }) => storeUser(deps, auth.sub),
+    currencies: async () => ({ currencies: CURRENCIES.map((c) => ({ ...c })) }),
+    premium: async ({ auth }: { auth: TokenClaims }) => premiumBalance(deps, auth.sub),
+    items: async ({ auth }: { auth: TokenClaims }) => itemBalances(deps, auth.sub),
+    grant: async ({ auth, body }: { auth: TokenClaims; body: z.infer<typeof GrantBody> }) => grant(deps, name, auth.sub, body),
   });
   const [main, chengdu] = [region('default'), region('chengdu')];
   return createGroupApp(deps, partnerStoreRoutes, {
@@ -71,6 +78,14 @@ function createRegionsApp(deps: Deps) {
     'login-chengdu': chengdu.login,
     getUser: main.user,
     'getUser-chengdu': chengdu.user,
+    currencies_list: main.currencies,
+    'currencies_list-chengdu': chengdu.currencies,
+    premium_balance: main.premium,
+    'premium_balance-chengdu': chengdu.premium,
+    item_balances: main.items,
+    'item_balances-chengdu': chengdu.items,
+    grant: main.grant,
+    'grant-chengdu': chengdu.grant,
   }, {
     // Store tokens are verified with the region's key, against the issuer of the request they came with.
     store: (c, rule, token) => verifyStoreBearer(deps, rule, issuerOf(new URL(c.req.url).origin, deps.stage, rule.region), token),

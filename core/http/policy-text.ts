@@ -12,7 +12,9 @@ export function describePolicy(auth: AuthRule): string {
   const kinds = auth.tokens.map((kind) => `\`${kind}\``).join(' or ');
   const store = auth.store;
   const who = store
-    ? `Requires a Bearer token of the ${store.region} store region: ${store.session ? 'the store session (login), or ' : ''}a partner app's access token for the user${store.scope ? ` with the \`${store.scope}\` scope` : ''}.`
+    ? store.client
+      ? `Requires a Bearer token of the ${store.region} store region: a partner backend's own (client_credentials) access token${store.scope ? ` with the \`${store.scope}\` scope` : ''}.`
+      : `Requires a Bearer token of the ${store.region} store region: ${store.session ? 'the store session (login), or ' : ''}a partner app's access token for the user${store.scope ? ` with the \`${store.scope}\` scope` : ''}.`
     : `Requires a Bearer ${kinds} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
   const rules = auth.owns.map(describeOwnership).join(' ');
   const extra = [

@@ -14,6 +14,8 @@ export interface StoreTokenRule {
   readonly scope?: string;
   /** Only the store session: the user acts in person (accept), no partner app for them. */
   readonly sessionOnly?: boolean;
+  /** A partner backend's own token (client_credentials) with `scope`, instead of a user's: the caller is the client. */
+  readonly client?: boolean;
 }
 
 /**
@@ -32,6 +34,11 @@ export async function verifyStoreBearer(deps: Pick<Deps, 'storeKeys' | 'now' | '
   if (rule.sessionOnly) throw unauthorized(`token is invalid here: expected a store session of ${issuer}`);
   const access = await verifyAccessToken(key, issuer, token, now);
   if (!access) throw unauthorized(`token is invalid here: expected ${rule.session ? 'a store session or ' : ''}an access token of ${issuer}`);
+  if (rule.client) {
+    if (access.kind !== 'client') throw forbidden("token: this operation is for a partner backend's own token (client_credentials)");
+    if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw forbidden(`token: insufficient scope (needs ${rule.scope})`);
+    return { kind: 'store', sub: access.client_id, exp: access.exp!, client_id: access.client_id, scope: access.scope, store_token: 'access' };
+  }
   if (access.kind !== 'user') throw forbidden("token: a client's own token acts for no user");
   if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw forbidden(`token: insufficient scope (needs ${rule.scope})`);
   // A family revoked (a code or refresh token replayed) takes its access tokens with it: one GetItem.

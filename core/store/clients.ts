@@ -29,7 +29,7 @@ export interface StoreClient {
 }
 
 /** The scopes a partner client may be granted. */
-export const STORE_SCOPES = ['profile', 'currencies', 'items', 'pets'] as const;
+export const STORE_SCOPES = ['profile', 'currencies', 'items', 'pets', 'grants'] as const;
 
 export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STORECLIENT#${region}#${clientId}`, sk: 'STORECLIENT' });
 

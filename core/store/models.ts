@@ -53,3 +53,24 @@ export const LoginResult = z.lazy(() => z.object({ session: z.string(), expires_
 export const StoreUser = z.lazy(() =>
   z.object({ uid: z.string(), region: z.string(), partner: z.string(), partner_user_id: z.string(), name: z.nullable(z.string()), created_at: z.string() }),
 );
+
+const currencyCode = z.enum(['coin', 'gem']);
+const itemCode = z.enum(['kibble', 'fish', 'cake']);
+const amount = z.int().check(z.minimum(0), z.maximum(1_000_000_000));
+
+export const Currencies = z.lazy(() => z.object({ currencies: z.array(z.object({ code: z.string(), kind: z.enum(['soft', 'premium']), name: z.string() })) }));
+export const PremiumBalance = z.lazy(() => z.object({ currency: z.string(), balance: z.int() }));
+export const ItemBalances = z.lazy(() => z.object({ items: z.array(z.object({ item: z.string(), kind: z.string(), balance: z.int() })) }));
+
+/** A partner's grant: currencies and items for a store user, once per reference. */
+export const GrantBody = z.lazy(() =>
+  z.object({
+    uid: z.uuid(),
+    reference: z.string().check(z.regex(/^[\w.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -')),
+    currencies: z.optional(z.partialRecord(currencyCode, amount)),
+    items: z.optional(z.partialRecord(itemCode, amount)),
+  }),
+);
+export const GrantResult = z.lazy(() =>
+  z.object({ uid: z.string(), reference: z.string(), granted: z.array(z.object({ holding: z.enum(['currency', 'item']), code: z.string(), amount: z.int() })) }),
+);

@@ -1,7 +1,7 @@
 import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
-import { AcceptBody, AcceptResult, AuthorizeQuery, StageParams, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
+import { AcceptBody, AcceptResult, AuthorizeQuery, Currencies, GrantBody, GrantResult, ItemBalances, PremiumBalance, StageParams, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
 import { regionPath, type StoreRegion } from '../../core/store/regions.js';
 
 const tokenErrors = {
@@ -115,6 +115,61 @@ function regionOps(region: StoreRegion) {
         503: 'the partner store is not configured on this stage (the StoreKeys setting)',
       },
     },
+    currencies_list: {
+      name: `currencies_list${suffix}`,
+      method: 'GET',
+      path: `${at}/currencies`,
+      auth: open,
+      summary: `The store's currencies (${which})`,
+      description: '`coin` (soft) and `gem` (premium). Balances are integers.',
+      status: 200,
+      envelope: 'bare',
+      response: Currencies,
+      errors: {},
+    },
+    premium_balance: {
+      name: `premium-currencies-balance${suffix}`,
+      method: 'GET',
+      path: `${at}/currencies/premium/balance`,
+      auth: storeAuth({ region, session: true, scope: 'currencies' }),
+      summary: `The user's premium currency balance (${which})`,
+      status: 200,
+      envelope: 'bare',
+      response: PremiumBalance,
+      errors: { 401: 'no token, or not a session or access token of this region', 403: 'an access token without the currencies scope, or a client token' },
+    },
+    item_balances: {
+      name: `balances_item_balance${suffix}`,
+      method: 'GET',
+      path: `${at}/balances/items`,
+      auth: storeAuth({ region, session: true, scope: 'items' }),
+      summary: `The user's item balances, every item of the catalogue (${which})`,
+      status: 200,
+      envelope: 'bare',
+      response: ItemBalances,
+      errors: { 401: 'no token, or not a session or access token of this region', 403: 'an access token without the items scope, or a client token' },
+    },
+    grant: {
+      name: `store grant${suffix}`,
+      method: 'POST',
+      path: `${at}/grants`,
+      auth: storeAuth({ region, client: true, scope: 'grants' }),
+      summary: `A partner backend credits a store user with currencies and items (${which})`,
+      description:
+        'With the partner backend\'s own token (client_credentials, scope `grants`). Amounts are positive integers; once per (client, `reference`): the same request again answers the first answer and credits nothing; the reference with another body is 422.',
+      body: GrantBody,
+      status: 200,
+      envelope: 'bare',
+      response: GrantResult,
+      errors: {
+        400: 'a field is missing or malformed, or nothing to grant',
+        401: 'no token, or not an access token of this region',
+        403: "not a client's own token, or without the grants scope",
+        404: 'no store user with that uid in this region',
+        422: 'the reference was used for another grant of this client',
+        503: 'the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again',
+      },
+    },
     getUser: {
       name: `getUser${suffix}`,
       method: 'GET',
@@ -153,6 +208,14 @@ export const partnerStoreRoutes = defineGroup('partner-store', 'main', {
   'login-chengdu': chengdu.login,
   getUser: main.getUser,
   'getUser-chengdu': chengdu.getUser,
+  currencies_list: main.currencies_list,
+  'currencies_list-chengdu': chengdu.currencies_list,
+  premium_balance: main.premium_balance,
+  'premium_balance-chengdu': chengdu.premium_balance,
+  item_balances: main.item_balances,
+  'item_balances-chengdu': chengdu.item_balances,
+  grant: main.grant,
+  'grant-chengdu': chengdu.grant,
 });
 
 /**

@@ -1,0 +1,123 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod/mini';
+import { readItems } from '../platform/batch.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError, badRequest, notFound } from '../platform/errors.js';
+import { fingerprintOf } from '../platform/idempotency.js';
+import { queryItems } from '../platform/query.js';
+import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
+import type { GrantBody } from './models.js';
+import type { StoreRegion } from './regions.js';
+import { storeUserKey } from './sessions.js';
+
+/**
+ * A store user's currencies and items (API.md "partner store": currencies_list, premium-currencies-balance,
+ * balances_item_balance, and the partner's grants). Balances are integers in the user's partition, changed only
+ * by conditional writes inside transactions, each change with a ledger entry whose key makes it happen once;
+ * never below zero. Access patterns:
+ * - "a balance": pk `STOREUSER#<uid>`, sk `BAL#currency#<code>` or `BAL#item#<code>`;
+ * - "a user's item balances": the same partition, sk begins_with `BAL#item#`;
+ * - "a ledger entry": the same partition, sk `LEDGER#<ref>`;
+ * - "a partner's grant, once per reference": pk `STOREGRANT#<client_id>#<reference>`, sk `STOREGRANT` (kept).
+ */
+export const CURRENCIES = [
+  { code: 'coin', kind: 'soft', name: 'Coins' },
+  { code: 'gem', kind: 'premium', name: 'Gems' },
+] as const;
+export const PREMIUM = 'gem';
+
+/** Items a user can hold; food feeds pets (the experience each gives). */
+export const ITEMS = [
+  { code: 'kibble', kind: 'food', name: 'Kibble', experience: 10 },
+  { code: 'fish', kind: 'food', name: 'Fish', experience: 25 },
+  { code: 'cake', kind: 'food', name: 'Cake', experience: 60 },
+] as const;
+
+export type Holding = 'currency' | 'item';
+export const balanceKey = (uid: string, holding: Holding, code: string) => ({ pk: `STOREUSER#${uid}`, sk: `BAL#${holding}#${code}` });
+export const storeLedgerKey = (uid: string, ref: string) => ({ pk: `STOREUSER#${uid}`, sk: `LEDGER#${ref}` });
+const grantKey = (clientId: string, reference: string) => ({ pk: `STOREGRANT#${clientId}#${reference}`, sk: 'STOREGRANT' });
+
+/** Transaction items adding `amount` (negative: taking, on condition the balance covers it) with its ledger entry. */
+export function changeItems(deps: Pick<Deps, 'table' | 'now'>, uid: string, holding: Holding, code: string, amount: number, ref: string): TransactItem[] {
+  const now = deps.now().toISOString();
+  const balance: TransactItem =
+    amount >= 0
+      ? { Update: { TableName: deps.table, Key: balanceKey(uid, holding, code), UpdateExpression: 'ADD balance :n SET updated_at = :now', ExpressionAttributeValues: { ':n': amount, ':now': now } } }
+      : {
+          Update: {
+            TableName: deps.table,
+            Key: balanceKey(uid, holding, code),
+            UpdateExpression: 'SET balance = balance - :n, updated_at = :now',
+            ConditionExpression: 'balance >= :n',
+            ExpressionAttributeValues: { ':n': -amount, ':now': now },
+          },
+        };
+  return [
+    balance,
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...storeLedgerKey(uid, `${ref}#${holding}#${code}`), type: 'store_ledger', uid, holding, code, change: amount, ref, created_at: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
+export async function balanceOf(deps: Pick<Deps, 'db' | 'table'>, uid: string, holding: Holding, code: string): Promise<number> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: balanceKey(uid, holding, code), ConsistentRead: true }));
+  return Number(out.Item?.balance ?? 0);
+}
+
+export const premiumBalance = async (deps: Pick<Deps, 'db' | 'table'>, uid: string) => ({ currency: PREMIUM, balance: await balanceOf(deps, uid, 'currency', PREMIUM) });
+
+/** Every item the catalogue has, with the user's balance of it (0 where none): one Query. */
+export async function itemBalances(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
+  const held = await queryItems(deps, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+    ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':items': 'BAL#item#' },
+    ConsistentRead: true,
+  });
+  const byCode = new Map(held.map((item) => [String(item.sk).slice('BAL#item#'.length), Number(item.balance)]));
+  return { items: ITEMS.map((item) => ({ item: item.code, kind: item.kind, balance: byCode.get(item.code) ?? 0 })) };
+}
+
+/**
+ * A partner's grant of currencies and items to a store user of its region, once per (client, reference): the
+ * grant's record (kept for good) is written with the credits in one transaction, so the same request again
+ * answers the first answer and credits nothing; the reference with another body is 422.
+ */
+export async function grant(deps: Deps, region: StoreRegion, clientId: string, body: z.infer<typeof GrantBody>) {
+  const fingerprint = fingerprintOf(body);
+  const [user, granted] = await readItems(deps, [storeUserKey(body.uid), grantKey(clientId, body.reference)]);
+  if (granted) return firstGrant(granted, body.reference, fingerprint);
+  if (!user || user.region !== region) throw notFound(`body.uid: no store user ${body.uid} in this region`);
+  const changes = [
+    ...Object.entries(body.currencies ?? {}).map(([code, amount]) => ({ holding: 'currency' as const, code, amount })),
+    ...Object.entries(body.items ?? {}).map(([code, amount]) => ({ holding: 'item' as const, code, amount })),
+  ].filter((change) => change.amount > 0);
+  if (changes.length === 0) throw badRequest('body: grants nothing: give a positive amount of a currency or an item');
+  const answer = { uid: body.uid, reference: body.reference, granted: changes };
+  const ref = `grant#${clientId}#${body.reference}`;
+  const failed = await transactOrFailures(deps, [
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...grantKey(clientId, body.reference), type: 'store_grant', fingerprint, answer, created_at: deps.now().toISOString() },
+        ConditionExpression: 'attribute_not_exists(pk)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    ...changes.flatMap((change) => changeItems(deps, body.uid, change.holding, change.code, change.amount, ref)),
+  ]);
+  const first = failed.find((failure) => failure.index === 0)?.item;
+  if (first) return firstGrant(first, body.reference, fingerprint);
+  if (failed.length > 0) throw new Error('store grant: a ledger entry of a new grant existed');
+  return answer;
+}
+
+function firstGrant(record: Record<string, unknown>, reference: string, fingerprint: string) {
+  if (record.fingerprint !== fingerprint) throw new AppError(422, `body.reference: ${reference} was used for another grant of this client; use a new reference`);
+  return record.answer as { uid: string; reference: string; granted: { holding: Holding; code: string; amount: number }[] };
+}
