@@ -11,6 +11,7 @@ import { login, storeUser } from '../core/store/sessions.js';
 import { accept, authorize, RedirectError, type AuthorizeQuery as AuthorizeQueryInput } from '../core/store/authorization.js';
 import { consentPage } from '../core/store/consent-page.js';
 import { CURRENCIES, grant, itemBalances, premiumBalance } from '../core/store/wallet.js';
+import { adoptPet, feedLog, feedPet, petRank, userPets } from '../core/store/pets.js';
 import type { GrantBody } from '../core/store/models.js';
 import type * as z from 'zod/mini';
 import { partnerStoreRootRoutes, partnerStoreRoutes } from './routes/partner-store.js';
@@ -58,6 +59,11 @@ function createRegionsApp(deps: Deps) {
     currencies: async () => ({ currencies: CURRENCIES.map((c) => ({ ...c })) }),
     premium: async ({ auth }: { auth: TokenClaims }) => premiumBalance(deps, auth.sub),
     items: async ({ auth }: { auth: TokenClaims }) => itemBalances(deps, auth.sub),
+    adopt: async ({ auth, body }: { auth: TokenClaims; body: { name: string; species: string } }) => adoptPet(deps, name, auth.sub, body),
+    pets: async ({ auth }: { auth: TokenClaims }) => userPets(deps, auth.sub),
+    feed: async ({ auth, body }: { auth: TokenClaims; body: { petId: string; item: string; amount: number } }) => feedPet(deps, auth.sub, body),
+    feedLog: async ({ auth, query }: { auth: TokenClaims; query: { page: number; pageSize: number } }) => feedLog(deps, auth.sub, query.page, query.pageSize),
+    rank: async ({ query }: { query: { limit: number } }) => petRank(deps, name, query.limit),
     grant: async ({ auth, body }: { auth: TokenClaims; body: z.infer<typeof GrantBody> }) => grant(deps, name, auth.sub, body),
   });
   const [main, chengdu] = [region('default'), region('chengdu')];
@@ -86,6 +92,16 @@ function createRegionsApp(deps: Deps) {
     'item_balances-chengdu': chengdu.items,
     grant: main.grant,
     'grant-chengdu': chengdu.grant,
+    adopt_pet: main.adopt,
+    'adopt_pet-chengdu': chengdu.adopt,
+    pet_query: main.pets,
+    'pet_query-chengdu': chengdu.pets,
+    feed_pet: main.feed,
+    'feed_pet-chengdu': chengdu.feed,
+    feed_log: main.feedLog,
+    'feed_log-chengdu': chengdu.feedLog,
+    rank: main.rank,
+    'rank-chengdu': chengdu.rank,
   }, {
     // Store tokens are verified with the region's key, against the issuer of the request they came with.
     store: (c, rule, token) => verifyStoreBearer(deps, rule, issuerOf(new URL(c.req.url).origin, deps.stage, rule.region), token),

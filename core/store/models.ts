@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { intParam, paging } from '../shared/fields.js';
 
 /** The partner store's OAuth bodies and answers (RFC 6749, RFC 8414). */
 
@@ -73,4 +74,41 @@ export const GrantBody = z.lazy(() =>
 );
 export const GrantResult = z.lazy(() =>
   z.object({ uid: z.string(), reference: z.string(), granted: z.array(z.object({ holding: z.enum(['currency', 'item']), code: z.string(), amount: z.int() })) }),
+);
+
+const Pet = z.object({
+  petId: z.string(),
+  name: z.string(),
+  species: z.string(),
+  level: z.int(),
+  experience: z.int(),
+  last_fed_at: z.nullable(z.string()),
+  adopted_at: z.string(),
+});
+
+/** adopt_pet: a name and a species of the store's. */
+export const AdoptBody = z.lazy(() =>
+  z.object({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(40)), species: z.enum(['cat', 'dog', 'dragon']) }),
+);
+export const Adopted = z.lazy(() => z.object({ pet: Pet, paid: z.int() }));
+export const PetList = z.lazy(() => z.object({ pets: z.array(Pet) }));
+
+/** feed_pet: which pet, which food and how much of it (1-10). */
+export const FeedBody = z.lazy(() => z.object({ petId: z.uuid(), item: itemCode, amount: z._default(z.int().check(z.minimum(1), z.maximum(10)), 1) }));
+const Feeding = z.object({
+  feedingId: z.string(),
+  petId: z.string(),
+  item: z.string(),
+  amount: z.int(),
+  experience_gained: z.int(),
+  level_before: z.int(),
+  level_after: z.int(),
+  fed_at: z.string(),
+});
+export const Fed = z.lazy(() => z.object({ pet: Pet, feeding: Feeding }));
+export const FeedLogQuery = z.lazy(() => z.object(paging));
+export const FeedLog = z.lazy(() => z.object({ entries: z.array(Feeding), page: z.int(), pageSize: z.int(), hasMore: z.boolean() }));
+export const RankQuery = z.lazy(() => z.object({ limit: z._default(intParam({ min: 1, max: 100 }), 20) }));
+export const PetRank = z.lazy(() =>
+  z.object({ pets: z.array(z.object({ rank: z.int(), petId: z.string(), name: z.string(), species: z.string(), level: z.int(), experience: z.int() })) }),
 );

@@ -1,8 +1,9 @@
 import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
-import { AcceptBody, AcceptResult, AuthorizeQuery, Currencies, GrantBody, GrantResult, ItemBalances, PremiumBalance, StageParams, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
+import { AcceptBody, AcceptResult, AdoptBody, Adopted, Fed, FeedBody, FeedLog, FeedLogQuery, PetList, PetRank, RankQuery, AuthorizeQuery, Currencies, GrantBody, GrantResult, ItemBalances, PremiumBalance, StageParams, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
 import { regionPath, type StoreRegion } from '../../core/store/regions.js';
+import { ADOPTION_PRICE, FEED_COOLDOWN_SECONDS, LEVEL_XP } from '../../core/store/pets.js';
 
 const tokenErrors = {
   400: 'invalid_request (a parameter missing, malformed or given twice; two client authentication methods), invalid_grant (a code or refresh token unknown, expired, used, of another client or region; a wrong redirect_uri or code_verifier), unsupported_grant_type, unauthorized_client (a public client asking for client_credentials), invalid_scope (a scope the client does not have)',
@@ -170,6 +171,80 @@ function regionOps(region: StoreRegion) {
         503: 'the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again',
       },
     },
+    adopt_pet: {
+      name: `adopt_pet${suffix}`,
+      method: 'POST',
+      path: `${at}/pets/adopt`,
+      auth: storeAuth({ region, session: true, scope: 'pets' }),
+      summary: `Adopt a pet: the first is free, each later one costs ${ADOPTION_PRICE} gems (${which})`,
+      description: `One transaction: the user's adoption count (on condition it is as read), the payment (on condition the gem balance covers it) and the pet, so each pet is paid exactly once however many adoptions race. \`paid\` is what it cost.`,
+      body: AdoptBody,
+      status: 201,
+      envelope: 'bare',
+      response: Adopted,
+      errors: {
+        400: 'name or species missing or malformed',
+        401: 'no token, or not a session or access token of this region',
+        403: 'an access token without the pets scope, or a client token',
+        409: `the gem balance is short of ${ADOPTION_PRICE}, or another adoption of the user happened meanwhile (retry)`,
+      },
+    },
+    pet_query: {
+      name: `pet_query${suffix}`,
+      method: 'GET',
+      path: `${at}/pets`,
+      auth: storeAuth({ region, session: true, scope: 'pets' }),
+      summary: `The user's pets (${which})`,
+      status: 200,
+      envelope: 'bare',
+      response: PetList,
+      errors: { 401: 'no token, or not a session or access token of this region', 403: 'an access token without the pets scope, or a client token' },
+    },
+    feed_pet: {
+      name: `feed_pet${suffix}`,
+      method: 'POST',
+      path: `${at}/pets/feed`,
+      auth: storeAuth({ region, session: true, scope: 'pets' }),
+      summary: `Feed a pet: food items are eaten, experience added, the level follows (${which})`,
+      description: `Each food gives its experience (kibble 10, fish 25, cake 60) per unit; levels need ${LEVEL_XP.join(', ')} experience in all (up to level ${LEVEL_XP.length}). A pet eats at most once every ${FEED_COOLDOWN_SECONDS} s. One transaction: the pet (on condition it is as read), the food taken (never below zero), its ledger entry, the feeding's log entry.`,
+      body: FeedBody,
+      status: 200,
+      envelope: 'bare',
+      response: Fed,
+      errors: {
+        400: 'petId, item or amount missing or malformed, or the item is not food',
+        401: 'no token, or not a session or access token of this region',
+        403: 'an access token without the pets scope, or a client token',
+        404: 'no such pet of the user',
+        409: 'the pet was fed less than the cooldown ago (or meanwhile), or the user holds less of the food',
+      },
+    },
+    feed_log: {
+      name: `feed_log${suffix}`,
+      method: 'GET',
+      path: `${at}/pets/feed-log`,
+      auth: storeAuth({ region, session: true, scope: 'pets' }),
+      summary: `The user's feedings, newest first (${which})`,
+      description: '`page` is zero-based, `pageSize` 1-100 (default 20); `hasMore` says whether a later page has entries. One Query.',
+      query: FeedLogQuery,
+      status: 200,
+      envelope: 'bare',
+      response: FeedLog,
+      errors: { 400: 'page or pageSize malformed', 401: 'no token, or not a session or access token of this region', 403: 'an access token without the pets scope, or a client token' },
+    },
+    rank: {
+      name: `rank${suffix}`,
+      method: 'GET',
+      path: `${at}/pets/rank`,
+      auth: open,
+      summary: `The region's pets by level, then experience (${which})`,
+      description: 'The top `limit` (1-100, default 20) pets of the region, with their names and species only. One Query of the board index.',
+      query: RankQuery,
+      status: 200,
+      envelope: 'bare',
+      response: PetRank,
+      errors: { 400: 'limit malformed' },
+    },
     getUser: {
       name: `getUser${suffix}`,
       method: 'GET',
@@ -216,6 +291,16 @@ export const partnerStoreRoutes = defineGroup('partner-store', 'main', {
   'item_balances-chengdu': chengdu.item_balances,
   grant: main.grant,
   'grant-chengdu': chengdu.grant,
+  adopt_pet: main.adopt_pet,
+  'adopt_pet-chengdu': chengdu.adopt_pet,
+  pet_query: main.pet_query,
+  'pet_query-chengdu': chengdu.pet_query,
+  feed_pet: main.feed_pet,
+  'feed_pet-chengdu': chengdu.feed_pet,
+  feed_log: main.feed_log,
+  'feed_log-chengdu': chengdu.feed_log,
+  rank: main.rank,
+  'rank-chengdu': chengdu.rank,
 });
 
 /**

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../platform/deps.js';
+import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { queryItems } from '../platform/query.js';
+import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
+import type { StoreRegion } from './regions.js';
+import { changeItems, ITEMS, PREMIUM } from './wallet.js';
+
+/**
+ * The pet mini-game (API.md "partner store": adopt_pet, pet_query, feed_pet, feed_log, rank). Access patterns,
+ * all but the board in the store user's partition:
+ * - "a pet" and "a user's pets": pk `STOREUSER#<uid>`, sk `PET#<petId>` (begins_with `PET#`);
+ * - "how many pets a user adopted": pk `STOREUSER#<uid>`, sk `PETS` (`adopted`): the first adoption is free;
+ * - "a user's feedings, newest first": pk `STOREUSER#<uid>`, sk `FEEDLOG#<time>#<id>`;
+ * - "a region's pets by level then experience": gsi4pk `PETRANK#<region>`, gsi4sk level × 10^9 + experience
+ *   (a number; experience stays below 10^9), one Query. Every feeding of the region writes that index
+ *   partition: docs/performance.md's write plan covers it.
+ */
+export const ADOPTION_PRICE = 100;
+export const FEED_COOLDOWN_SECONDS = 60;
+export const MAX_FEED_AMOUNT = 10;
+/** Total experience a level needs: level L from LEVEL_XP[L - 1] on (level 1 from 0). */
+export const LEVEL_XP = [0, 100, 250, 450, 700, 1000, 1400, 1900, 2500, 3200, 4000] as const;
+export const MAX_PET_LEVEL = LEVEL_XP.length;
+const MAX_EXPERIENCE = LEVEL_XP[LEVEL_XP.length - 1]! * 10;
+
+const petKey = (uid: string, petId: string) => ({ pk: `STOREUSER#${uid}`, sk: `PET#${petId}` });
+const petsCountKey = (uid: string) => ({ pk: `STOREUSER#${uid}`, sk: 'PETS' });
+const rankKey = (level: number, experience: number) => level * 1e9 + experience;
+
+export interface Pet {
+  petId: string;
+  name: string;
+  species: string;
+  level: number;
+  experience: number;
+  last_fed_at: string | null;
+  adopted_at: string;
+}
+
+export function levelOf(experience: number): number {
+  let level = 1;
+  while (level < LEVEL_XP.length && experience >= LEVEL_XP[level]!) level++;
+  return level;
+}
+
+const toPet = (item: Record<string, unknown>): Pet => ({
+  petId: item.petId as string,
+  name: item.name as string,
+  species: item.species as string,
+  level: Number(item.level),
+  experience: Number(item.experience),
+  last_fed_at: (item.last_fed_at as string | undefined) ?? null,
+  adopted_at: item.adopted_at as string,
+});
+
+/**
+ * adopt_pet: the user's first pet is free, every later one costs ADOPTION_PRICE gems. One transaction: the
+ * adoption count on condition it is still the count read (so concurrent adoptions are judged one at a time:
+ * a count that changed meanwhile is 409, retry), the payment on condition the balance covers it (409 when
+ * short), the pet. Paid exactly once per pet; nothing written when refused.
+ */
+export async function adoptPet(deps: Deps, region: StoreRegion, uid: string, input: { name: string; species: string }) {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: petsCountKey(uid), ConsistentRead: true }));
+  const adopted = Number(out.Item?.adopted ?? 0);
+  const now = deps.now().toISOString();
+  const pet: Pet = { petId: randomUUID(), name: input.name, species: input.species, level: 1, experience: 0, last_fed_at: null, adopted_at: now };
+  const price = adopted === 0 ? 0 : ADOPTION_PRICE;
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: deps.table,
+        Key: petsCountKey(uid),
+        UpdateExpression: 'SET adopted = :next',
+        ConditionExpression: adopted === 0 ? 'attribute_not_exists(adopted)' : 'adopted = :read',
+        ExpressionAttributeValues: { ':next': adopted + 1, ...(adopted === 0 ? {} : { ':read': adopted }) },
+      },
+    },
+    {
+      Put: {
+        TableName: deps.table,
+        // Never fed: no last_fed_at attribute (the first feeding's condition is that it does not exist).
+        Item: { ...petKey(uid, pet.petId), type: 'store_pet', uid, region, ...withoutFeeding(pet), gsi4pk: `PETRANK#${region}`, gsi4sk: rankKey(1, 0) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...(price > 0 ? changeItems(deps, uid, 'currency', PREMIUM, -price, `adopt#${pet.petId}`) : []),
+  ];
+  const failed = await transactOrFailures(deps, items, 'pets: adopted concurrently; retry');
+  if (failed.some((f) => f.index === 0)) throw conflict('pets: another adoption of yours happened meanwhile; retry');
+  if (failed.some((f) => f.index === 2)) throw conflict(`gem: the premium balance is less than the ${ADOPTION_PRICE} gems an adoption after the first costs`);
+  if (failed.length > 0) throw new Error('adopt: a fresh pet id was taken');
+  return { pet, paid: price };
+}
+
+const withoutFeeding = ({ last_fed_at: _never, ...pet }: Pet) => pet;
+
+/** pet_query: the user's pets, oldest first (one Query). */
+export async function userPets(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
+  const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pet)', ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':pet': 'PET#' }, ConsistentRead: true });
+  return { pets: items.map(toPet).sort((a, b) => (a.adopted_at < b.adopted_at ? -1 : a.adopted_at > b.adopted_at ? 1 : 0)) };
+}
+
+/**
+ * feed_pet: `amount` of a food item is eaten, each giving the food's experience; the level follows LEVEL_XP. At
+ * most once per FEED_COOLDOWN_SECONDS per pet (409 with when next). One transaction: the pet on condition it
+ * is as read (so two feedings racing on one pet cannot both pass the cooldown), the food taken on condition
+ * the balance covers it (409 when short), its ledger entry, and the feeding's log entry.
+ */
+export async function feedPet(deps: Deps, uid: string, input: { petId: string; item: string; amount: number }) {
+  const food = ITEMS.find((item) => item.code === input.item);
+  if (!food || food.kind !== 'food') throw badRequest(`body.item: ${input.item} is not food`);
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: petKey(uid, input.petId), ConsistentRead: true }));
+  if (!out.Item) throw notFound(`body.petId: no pet ${input.petId} of yours`);
+  const pet = toPet(out.Item);
+  const now = deps.now();
+  if (pet.last_fed_at) {
+    const next = new Date(pet.last_fed_at).getTime() + FEED_COOLDOWN_SECONDS * 1000;
+    if (next > now.getTime()) throw conflict(`body.petId: ${pet.name} was fed less than ${FEED_COOLDOWN_SECONDS} s ago; next feeding from ${new Date(next).toISOString()}`);
+  }
+  const gained = food.experience * input.amount;
+  const experience = Math.min(pet.experience + gained, MAX_EXPERIENCE);
+  const level = levelOf(experience);
+  const fedAt = now.toISOString();
+  const feedingId = randomUUID();
+  const entry = { feedingId, petId: pet.petId, item: food.code, amount: input.amount, experience_gained: experience - pet.experience, level_before: pet.level, level_after: level, fed_at: fedAt };
+  const failed = await transactOrFailures(
+    deps,
+    [
+      {
+        Update: {
+          TableName: deps.table,
+          Key: petKey(uid, pet.petId),
+          UpdateExpression: 'SET experience = :experience, #level = :level, last_fed_at = :now, gsi4sk = :rank',
+          ConditionExpression: pet.last_fed_at ? 'last_fed_at = :read' : 'attribute_not_exists(last_fed_at)',
+          ExpressionAttributeNames: { '#level': 'level' },
+          ExpressionAttributeValues: { ':experience': experience, ':level': level, ':now': fedAt, ':rank': rankKey(level, experience), ...(pet.last_fed_at ? { ':read': pet.last_fed_at } : {}) },
+        },
+      },
+      ...changeItems(deps, uid, 'item', food.code, -input.amount, `feed#${feedingId}`),
+      { Put: { TableName: deps.table, Item: { pk: `STOREUSER#${uid}`, sk: `FEEDLOG#${fedAt}#${feedingId}`, type: 'store_feeding', ...entry } } },
+    ],
+    `body.petId: ${pet.name} is being fed concurrently; retry`,
+  );
+  if (failed.some((f) => f.index === 0)) throw conflict(`body.petId: ${pet.name} was fed meanwhile; the next feeding waits ${FEED_COOLDOWN_SECONDS} s`);
+  if (failed.some((f) => f.index === 1)) throw conflict(`body.item: you hold fewer than ${input.amount} ${food.code}`);
+  if (failed.length > 0) throw new Error('feed: a fresh feeding id was taken');
+  return { pet: { ...pet, experience, level, last_fed_at: fedAt }, feeding: entry };
+}
+
+/** feed_log: the user's feedings, newest first, page `page` (zero-based) of `pageSize`: one Query. */
+export async function feedLog(deps: Pick<Deps, 'db' | 'table'>, uid: string, page: number, pageSize: number) {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
+      ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':log': 'FEEDLOG#' },
+      ScanIndexForward: false,
+      Limit: (page + 1) * pageSize + 1,
+      ConsistentRead: true,
+    }),
+  );
+  const items = out.Items ?? [];
+  const entries = items.slice(page * pageSize, (page + 1) * pageSize).map(({ feedingId, petId, item, amount, experience_gained, level_before, level_after, fed_at }) => ({ feedingId, petId, item, amount, experience_gained, level_before, level_after, fed_at }));
+  return { entries, page, pageSize, hasMore: items.length > (page + 1) * pageSize };
+}
+
+/** rank: the region's pets by level, then experience (one Query of the board index). */
+export async function petRank(deps: Pick<Deps, 'db' | 'table'>, region: StoreRegion, limit: number) {
+  const out = await deps.db.send(
+    new QueryCommand({ TableName: deps.table, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :board', ExpressionAttributeValues: { ':board': `PETRANK#${region}` }, ScanIndexForward: false, Limit: limit }),
+  );
+  return { pets: (out.Items ?? []).map((item, index) => ({ rank: index + 1, petId: item.petId as string, name: item.name as string, species: item.species as string, level: Number(item.level), experience: Number(item.experience) })) };
+}
