@@ -4,6 +4,8 @@ import { accept, authorize } from '../core/store/authorization.js';
 import { registerClient } from '../core/store/clients.js';
 import { issuerOf, signAccessToken, type StoreRegion } from '../core/store/regions.js';
 import { login } from '../core/store/sessions.js';
+import { adoptPet } from '../core/store/pets.js';
+import { changeItems } from '../core/store/wallet.js';
 import type { BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 
@@ -43,6 +45,15 @@ async function pendingRequest(deps: BenchDeps, region: StoreRegion) {
   return { session, client, verifier, query };
 }
 
+/** Credits a user with gems (and items) as a partner's grant does, outside the count. */
+async function grantGems(deps: BenchDeps, uid: string, items: Record<string, number> = {}) {
+  const { transactOrFailures } = await import('../core/platform/transactions.js');
+  await transactOrFailures(deps, [
+    ...changeItems(deps, uid, 'currency', 'gem', 1000, `bench#${randomUUID()}`),
+    ...Object.entries(items).flatMap(([code, amount]) => changeItems(deps, uid, 'item', code, amount, `bench#${randomUUID()}`)),
+  ]);
+}
+
 const op = (name: string, minimum: number, reason: string, prepare: OperationBench['prepare']): OperationBench => ({ group: 'partner-store', op: name, minimum, reason, prepare });
 
 function regionOperations(region: StoreRegion): OperationBench[] {
@@ -69,6 +80,21 @@ function regionOperations(region: StoreRegion): OperationBench[] {
       const { token } = await signAccessToken(key, issuer(deps, region), { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date());
       return { token, body: { uid, reference: `bench-${randomUUID()}`, currencies: { gem: 5 }, items: { kibble: 2 } } };
     }),
+    op(`adopt_pet${s}`, 2, "the adoption count's GetItem + one transaction (count, pet; from the second pet, the gems and their ledger entry)", async (deps) => {
+      const { uid, session } = await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))());
+      await adoptPet(deps, region, uid, { name: 'first', species: 'cat' });
+      await grantGems(deps, uid);
+      return { token: session, body: { name: 'second', species: 'dog' } };
+    }),
+    op(`pet_query${s}`, 1, "one Query of the user's pets", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
+    op(`feed_pet${s}`, 2, "the pet's GetItem + one transaction (pet, food balance, ledger entry, log entry)", async (deps) => {
+      const { uid, session } = await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))());
+      const { pet } = await adoptPet(deps, region, uid, { name: 'hungry', species: 'cat' });
+      await grantGems(deps, uid, { kibble: 3 });
+      return { token: session, body: { petId: pet.petId, item: 'kibble', amount: 1 } };
+    }),
+    op(`feed_log${s}`, 1, "one Query of the user's log, newest first", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
+    op(`rank${s}`, 1, 'one Query of the board index', async () => ({})),
     op(`getUser${s}`, 1, "the store user's GetItem (with a store session; a partner app's access token adds its family's GetItem)", async (deps) => {
       const sign = await partnerAssertion(deps, region);
       return { token: (await login(deps, region, issuer(deps, region), await sign())).session };
