@@ -54,6 +54,15 @@ async function grantGems(deps: BenchDeps, uid: string, items: Record<string, num
   ]);
 }
 
+/** A code the user just allowed, and the exchange request of the public app it was issued to. */
+async function codeExchange(deps: BenchDeps, region: StoreRegion) {
+  const pending = await pendingRequest(deps, region);
+  const request = await authorize(deps, region, issuer(deps, region), pending.query);
+  const { redirect_to } = await accept(deps, region, issuer(deps, region), pending.session.uid, { request_id: request.request_id, decision: 'allow' });
+  const code = new URL(redirect_to).searchParams.get('code')!;
+  return { headers: form, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier, client_id: pending.client.client_id }).toString() };
+}
+
 const op = (name: string, minimum: number, reason: string, prepare: OperationBench['prepare']): OperationBench => ({ group: 'partner-store', op: name, minimum, reason, prepare });
 
 function regionOperations(region: StoreRegion): OperationBench[] {
@@ -69,6 +78,15 @@ function regionOperations(region: StoreRegion): OperationBench[] {
       return { token: pending.session.session, body: { request_id: request.request_id } };
     }),
     op(`login${s}`, 3, "the partner's client GetItem + the user's login GetItem + one transaction (the assertion's jti; for a new user, its login and user items)", async (deps) => ({ body: { assertion: await (await partnerAssertion(deps, region))() } })),
+    op(`clientToken${s}`, 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token)", (deps) => codeExchange(deps, region)),
+    op(`userInfo${s}`, 2, "the token family's GetItem (revocation) + the store user's GetItem", async (deps) => {
+      const pending = await pendingRequest(deps, region);
+      const { codeGrant } = await import('../core/store/grants.js');
+      const request = await authorize(deps, region, issuer(deps, region), pending.query);
+      const { redirect_to } = await accept(deps, region, issuer(deps, region), pending.session.uid, { request_id: request.request_id, decision: 'allow' });
+      const tokens = await codeGrant(deps, region, issuer(deps, region), pending.client, { code: new URL(redirect_to).searchParams.get('code')!, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier });
+      return { token: tokens.access_token };
+    }),
     op(`currencies_list${s}`, 0, 'the catalogue, in code', async () => ({})),
     op(`premium_balance${s}`, 1, "the balance's GetItem", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
     op(`item_balances${s}`, 1, "one Query of the user's item balances", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
@@ -105,13 +123,7 @@ function regionOperations(region: StoreRegion): OperationBench[] {
 export const partnerStoreOperations: OperationBench[] = [
   ...regionOperations('default'),
   ...regionOperations('chengdu'),
-  op('tokens', 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token); the access token is signed", async (deps) => {
-    const pending = await pendingRequest(deps, 'default');
-    const request = await authorize(deps, 'default', issuer(deps, 'default'), pending.query);
-    const { redirect_to } = await accept(deps, 'default', issuer(deps, 'default'), pending.session.uid, { request_id: request.request_id, decision: 'allow' });
-    const code = new URL(redirect_to).searchParams.get('code')!;
-    return { headers: form, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier, client_id: pending.client.client_id }).toString() };
-  }),
+  op('tokens', 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token); the access token is signed", (deps) => codeExchange(deps, 'default')),
   op('tokens-chengdu', 1, "client_credentials: the client's GetItem", (deps) => serverClient(deps, 'chengdu')),
   ...(['metadata-root', 'metadata-root-chengdu'] as const).map((name) => ({
     ...op(name, 0, 'RFC 8414 §3.1 discovery at the host root: made from the request URL', async (deps) => ({ params: { stage: deps.stage } })),

@@ -56,6 +56,12 @@ function createRegionsApp(deps: Deps) {
       accept(deps, name, issuer(req, name), auth.sub, body),
     login: async ({ req, body }: { req: HonoRequest; body: { assertion: string } }) => login(deps, name, issuer(req, name), body.assertion),
     user: async ({ auth }: { auth: TokenClaims }) => storeUser(deps, auth.sub),
+    userInfo: async ({ auth }: { auth: TokenClaims }) => {
+      const user = await storeUser(deps, auth.sub);
+      return { sub: user.uid, name: user.name, partner: user.partner, partner_user_id: user.partner_user_id };
+    },
+    publicToken: async ({ req, body }: { req: HonoRequest; body: Parameters<typeof tokenEndpoint>[4] }) =>
+      tokenEndpoint(deps, name, issuer(req, name), req.header('authorization'), body, ['authorization_code', 'refresh_token'], true),
     currencies: async () => ({ currencies: CURRENCIES.map((c) => ({ ...c })) }),
     premium: async ({ auth }: { auth: TokenClaims }) => premiumBalance(deps, auth.sub),
     items: async ({ auth }: { auth: TokenClaims }) => itemBalances(deps, auth.sub),
@@ -76,6 +82,10 @@ function createRegionsApp(deps: Deps) {
     'jwks-chengdu': chengdu.jwks,
     'tokens-chengdu': chengdu.token,
     'clientToken_serve-chengdu': chengdu.serverToken,
+    clientToken: main.publicToken,
+    'clientToken-chengdu': chengdu.publicToken,
+    userInfo: main.userInfo,
+    'userInfo-chengdu': chengdu.userInfo,
     authorize2: main.authorize,
     'authorize2-chengdu': chengdu.authorize,
     accept: main.accept,

@@ -105,6 +105,29 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
     await invalidGrant(oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, options).then((r) => oauth.processRefreshTokenResponse(as, client, r)));
   });
 
+  it("userInfo answers the token user's claims (OIDC style, checked by oauth4webapi); clientToken is the public apps' token endpoint", async () => {
+    const client = await publicApp();
+    const session = await storeSession();
+    const me = (await (await getUser('default', session)).json()) as { uid: string; partner: string; partner_user_id: string };
+    const { as, verifier, state, callback } = await authorizeAndAccept('default', client, session);
+    // The same exchange through client-token, the endpoint for public apps.
+    const publicAs = { ...as, token_endpoint: `${issuerOf('default')}/oauth/client-token` };
+    const tokens = await exchange(publicAs, client, oauth.None(), callback, state, verifier);
+    const info = await oauth.processUserInfoResponse(as, client, me.uid, await oauth.userInfoRequest(as, client, tokens.access_token, options));
+    expect(info).toEqual({ sub: me.uid, name: null, partner: me.partner, partner_user_id: me.partner_user_id });
+    expect(documentErrors(document, '/store/oauth/userinfo', 'get', 200, info)).toEqual([]);
+    // The session is not an access token; a confidential client is sent to the token endpoint.
+    expect((await app.request(`${issuerOf('default')}/oauth/userinfo`, { headers: { authorization: `Bearer ${session}` } })).status).toBe(401);
+    const { client: secretClient, client_secret } = await registerClient(deps, { region: 'default', type: 'confidential', name: 'Pet app', redirect_uris: [REDIRECT], scopes: ['profile'] });
+    const refused = await app.request(`${issuerOf('default')}/oauth/client-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${secretClient.client_id}:${client_secret}`).toString('base64')}` },
+      body: 'grant_type=refresh_token&refresh_token=x',
+    });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: string }).error).toBe('invalid_client');
+  });
+
   it('a confidential app authenticates at the token endpoint (Basic); a narrower scope on refresh, never a wider one', async () => {
     const { client: registered, client_secret } = await registerClient(deps, { region: 'default', type: 'confidential', name: 'Pet app', redirect_uris: [REDIRECT], scopes: ['profile', 'pets'] });
     const client = { client_id: registered.client_id } as oauth.Client;

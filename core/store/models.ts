@@ -33,6 +33,7 @@ export const ServerMetadata = z.lazy(() =>
     issuer: z.string(),
     authorization_endpoint: z.string(),
     token_endpoint: z.string(),
+    userinfo_endpoint: z.string(),
     jwks_uri: z.string(),
     grant_types_supported: z.array(z.string()),
     token_endpoint_auth_methods_supported: z.array(z.string()),
@@ -50,6 +51,9 @@ export const LoginBody = z.lazy(() =>
   z.object({ assertion: z.string().check(z.maxLength(8192), z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'expected a JWT in compact form')) }),
 );
 export const LoginResult = z.lazy(() => z.object({ session: z.string(), expires_in: z.int(), uid: z.string() }));
+
+/** userInfo: OpenID Connect style claims of the token's user (`sub` is the store user id). */
+export const UserInfo = z.lazy(() => z.object({ sub: z.string(), name: z.nullable(z.string()), partner: z.string(), partner_user_id: z.string() }));
 
 export const StoreUser = z.lazy(() =>
   z.object({ uid: z.string(), region: z.string(), partner: z.string(), partner_user_id: z.string(), name: z.nullable(z.string()), created_at: z.string() }),

@@ -82,10 +82,11 @@ export function grantedScope(client: StoreClient, asked: string | undefined): st
  * clients (RFC 6749 §4.4): an access token for the client itself (its subject is the client id), no refresh
  * token (§4.4.3). `only` restricts the endpoint to some grants (server-token: client_credentials).
  */
-export async function tokenEndpoint(deps: TokenDeps, region: StoreRegion, issuer: string, authorization: string | undefined, body: TokenRequest, only?: string[]) {
+export async function tokenEndpoint(deps: TokenDeps, region: StoreRegion, issuer: string, authorization: string | undefined, body: TokenRequest, only?: string[], publicOnly = false) {
   const key = regionKey(deps, region);
   if (body.grant_type === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
   const client = await authenticateClient(deps, region, authorization, body);
+  if (publicOnly && client.type !== 'public') throw new OAuthError('invalid_client', 'this endpoint is for public clients: a confidential client authenticates at the token endpoint', 401, {});
   if (only && !only.includes(body.grant_type)) throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type.slice(0, 64)} is not taken at this endpoint (${only.join(', ')})`);
   if (body.grant_type === 'authorization_code') return codeGrant(deps, region, issuer, client, body);
   if (body.grant_type === 'refresh_token') return refreshGrant(deps, region, issuer, client, body);

@@ -1,7 +1,7 @@
 import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
-import { AcceptBody, AcceptResult, AdoptBody, Adopted, Fed, FeedBody, FeedLog, FeedLogQuery, PetList, PetRank, RankQuery, AuthorizeQuery, Currencies, GrantBody, GrantResult, ItemBalances, PremiumBalance, StageParams, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
+import { UserInfo, AcceptBody, AcceptResult, AdoptBody, Adopted, Fed, FeedBody, FeedLog, FeedLogQuery, PetList, PetRank, RankQuery, AuthorizeQuery, Currencies, GrantBody, GrantResult, ItemBalances, PremiumBalance, StageParams, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
 import { regionPath, type StoreRegion } from '../../core/store/regions.js';
 import { ADOPTION_PRICE, FEED_COOLDOWN_SECONDS, LEVEL_XP } from '../../core/store/pets.js';
 
@@ -68,6 +68,24 @@ function regionOps(region: StoreRegion) {
       `Client-credentials token for a confidential partner server (${which})`,
       'The token endpoint for `grant_type=client_credentials` only (RFC 6749 §4.4; other grants are unsupported_grant_type here), as `tokens` answers it: a confidential client authenticates with its secret (Basic or in the body) and gets an access token for itself, with the scopes asked (space-delimited) within its own, or all of them.',
     ),
+    clientToken: token(
+      `clientToken${suffix}`,
+      '/oauth/client-token',
+      `Token endpoint for public partner apps (${which})`,
+      'The token endpoint for public clients (`token_endpoint_auth_method` none: a mobile or browser app that can keep no secret): `authorization_code` (with PKCE, required for every code) and `refresh_token`, the client naming itself with `client_id`. A confidential client is invalid_client here (it authenticates at `tokens`); client_credentials is unsupported_grant_type. Answers as `tokens` does.',
+    ),
+    userInfo: {
+      name: `userInfo${suffix}`,
+      method: 'GET',
+      path: `${at}/oauth/userinfo`,
+      auth: storeAuth({ region, scope: 'profile' }),
+      summary: `The claims of an access token's user, OpenID Connect style (${which})`,
+      description: 'A partner app\'s access token for the user with the `profile` scope (the store session is not an access token). `sub` is the store user id, the same as the token\'s.',
+      status: 200,
+      envelope: 'bare',
+      response: UserInfo,
+      errors: { 401: 'no token, or not an access token of this region, or a revoked one', 403: 'without the profile scope, or a client token', 404: 'the store user no longer exists' },
+    },
     authorize2: {
       name: `authorize2${suffix}`,
       method: 'GET',
@@ -275,6 +293,10 @@ export const partnerStoreRoutes = defineGroup('partner-store', 'main', {
   'jwks-chengdu': chengdu.jwks,
   'tokens-chengdu': chengdu.tokens,
   'clientToken_serve-chengdu': chengdu.clientToken_serve,
+  clientToken: main.clientToken,
+  'clientToken-chengdu': chengdu.clientToken,
+  userInfo: main.userInfo,
+  'userInfo-chengdu': chengdu.userInfo,
   authorize2: main.authorize2,
   'authorize2-chengdu': chengdu.authorize2,
   accept: main.accept,
