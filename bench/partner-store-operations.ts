@@ -98,14 +98,14 @@ function regionOperations(region: StoreRegion): OperationBench[] {
       const { token } = await signAccessToken(key, issuer(deps, region), { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date());
       return { token, body: { uid, reference: `bench-${randomUUID()}`, currencies: { gem: 5 }, items: { kibble: 2 } } };
     }),
-    op(`adopt_pet${s}`, 2, "the adoption count's GetItem + one transaction (count, pet; from the second pet, the gems and their ledger entry)", async (deps) => {
+    op(`adopt_pet${s}`, 2, "the adoption count's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (count, pet; from the second pet, the gems and their ledger entry)", async (deps) => {
       const { uid, session } = await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))());
       await adoptPet(deps, region, uid, { name: 'first', species: 'cat' });
       await grantGems(deps, uid);
       return { token: session, body: { name: 'second', species: 'dog' } };
     }),
     op(`pet_query${s}`, 1, "one Query of the user's pets", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
-    op(`feed_pet${s}`, 2, "the pet's GetItem + one transaction (pet, food balance, ledger entry, log entry)", async (deps) => {
+    op(`feed_pet${s}`, 2, "the pet's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (pet, food balance, ledger entry, log entry)", async (deps) => {
       const { uid, session } = await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))());
       const { pet } = await adoptPet(deps, region, uid, { name: 'hungry', species: 'cat' });
       await grantGems(deps, uid, { kibble: 3 });

@@ -3,9 +3,10 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/store/clients.js';
-import { generateStoreKeys, parseStoreKeys, type StoreRegion } from '../core/store/regions.js';
+import { type StoreRegion } from '../core/store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import type { TestDeps } from './support/deps.js';
+import { storeIssuerOf, storeWorld, type StoreWorld } from './support/store.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
@@ -15,15 +16,13 @@ import { documentErrors, servedDocument } from './support/openapi-check.js';
  */
 let deps: TestDeps;
 let app: ReturnType<typeof createPartnerStoreApp>;
-const issuerOf = (region: StoreRegion) => `http://localhost/v2-testing/store${region === 'default' ? '' : `/${region}`}`;
+const issuerOf = storeIssuerOf;
 const REDIRECT = 'https://app.example/callback';
 const document = servedDocument('/v2-testing');
-const options = { [oauth.customFetch]: async (url: string, init?: RequestInit) => app.request(url, init), [oauth.allowInsecureRequests]: true };
+let options: StoreWorld['options'];
 
 beforeAll(async () => {
-  deps = await createTestDeps();
-  deps.storeKeys = await parseStoreKeys(await generateStoreKeys());
-  app = createPartnerStoreApp(deps);
+  ({ deps, app, options } = await storeWorld());
 });
 
 const discover = async (region: StoreRegion) =>

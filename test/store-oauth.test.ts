@@ -4,9 +4,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { registerClient } from '../core/store/clients.js';
-import { generateStoreKeys, parseStoreKeys, type StoreRegion } from '../core/store/regions.js';
+import { parseStoreKeys, type StoreRegion } from '../core/store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
-import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
+import { itemCount, type TestDeps } from './support/deps.js';
+import { storeIssuerOf, storeWorld, type StoreWorld } from './support/store.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
@@ -17,18 +18,13 @@ import { documentErrors, servedDocument } from './support/openapi-check.js';
 let deps: TestDeps;
 let app: ReturnType<typeof createPartnerStoreApp>;
 const ORIGIN = 'http://localhost';
-const issuerOf = (region: StoreRegion) => `${ORIGIN}/v2-testing/store${region === 'default' ? '' : `/${region}`}`;
+const issuerOf = storeIssuerOf;
 const document = servedDocument('/v2-testing');
 
-const options = {
-  [oauth.customFetch]: async (url: string, init?: RequestInit) => app.request(url, init),
-  [oauth.allowInsecureRequests]: true,
-};
+let options: StoreWorld['options'];
 
 beforeAll(async () => {
-  deps = await createTestDeps();
-  deps.storeKeys = await parseStoreKeys(await generateStoreKeys());
-  app = createPartnerStoreApp(deps);
+  ({ deps, app, options } = await storeWorld());
 });
 
 /** The region's metadata, as a client discovers it (RFC 8414: the issuer must be the one asked for). */

@@ -3,9 +3,10 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/store/clients.js';
 import { ADOPTION_PRICE, levelOf } from '../core/store/pets.js';
-import { generateStoreKeys, parseStoreKeys, signAccessToken, type StoreRegion } from '../core/store/regions.js';
+import { signAccessToken, type StoreRegion } from '../core/store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
-import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
+import { itemCount, type TestDeps } from './support/deps.js';
+import { storeWorld } from './support/store.js';
 import { call, type CallResult } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { commandCounter } from './support/rankings.js';
@@ -21,12 +22,10 @@ let signIn: () => Promise<{ session: string; uid: string }>;
 let grantToken: string;
 
 beforeAll(async () => {
-  deps = await createTestDeps();
-  deps.storeKeys = await parseStoreKeys(await generateStoreKeys());
-  app = createPartnerStoreApp(deps);
+  ({ deps, app } = await storeWorld());
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const { client } = await registerClient(deps, { region: REGION, type: 'confidential', name: 'backend', redirect_uris: ['https://store.example/cb'], scopes: ['grants'], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
-  grantToken = (await signAccessToken(deps.storeKeys[REGION], issuer, { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date())).token;
+  grantToken = (await signAccessToken(deps.storeKeys![REGION], issuer, { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date())).token;
   signIn = async () => {
     const iat = Math.floor(Date.now() / 1000);
     const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: issuer, iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
@@ -81,6 +80,29 @@ describe('adopt_pet', () => {
     expect(await gems(user.session)).toBe(0);
     expect((await call(app, 'GET', `${base}/pets`, { token: user.session })).body.pets).toHaveLength(6);
   }, 60_000);
+});
+
+describe('Idempotency-Key on adopt_pet and feed_pet', () => {
+  it('a retry with the key answers the first answer and pays or feeds once (a feeding retry even within the cooldown); another body is 422', async () => {
+    const user = await signIn();
+    await adopt(user.session, 'Free');
+    await give(user.uid, { currencies: { gem: 2 * ADOPTION_PRICE }, items: { kibble: 5 } });
+    const headers = { 'Idempotency-Key': `adopt-${randomUUID()}` };
+    const adoptKeyed = () => call(app, 'POST', `${base}/pets/adopt`, { token: user.session, body: { name: 'Keyed', species: 'dog' }, headers });
+    const first = await adoptKeyed();
+    expect(first.status).toBe(201);
+    const again = await Promise.all([adoptKeyed(), adoptKeyed(), adoptKeyed()]);
+    for (const res of again) expect(res).toMatchObject({ status: 201, body: first.body });
+    expect(await gems(user.session)).toBe(ADOPTION_PRICE);
+    expect((await call(app, 'POST', `${base}/pets/adopt`, { token: user.session, body: { name: 'Other', species: 'dog' }, headers })).status).toBe(422);
+
+    const feedHeaders = { 'Idempotency-Key': `feed-${randomUUID()}` };
+    const feedKeyed = () => call(app, 'POST', `${base}/pets/feed`, { token: user.session, body: { petId: first.body.pet.petId, item: 'kibble', amount: 2 }, headers: feedHeaders });
+    const fed = await feedKeyed();
+    expect(fed.status).toBe(200);
+    expect(await feedKeyed()).toMatchObject({ status: 200, body: fed.body });
+    expect(await balance(user.session, 'kibble')).toBe(3);
+  });
 });
 
 describe('feed_pet, feed_log and rank', () => {

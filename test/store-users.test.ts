@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/store/clients.js';
-import { generateStoreKeys, parseStoreKeys, type StoreRegion } from '../core/store/regions.js';
+import { type StoreRegion } from '../core/store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
-import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
+import { itemCount, type TestDeps } from './support/deps.js';
+import { storeIssuerOf, storePathOf, storeWorld } from './support/store.js';
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
@@ -14,8 +15,8 @@ import { documentErrors, servedDocument } from './support/openapi-check.js';
  */
 let deps: TestDeps;
 let app: ReturnType<typeof createPartnerStoreApp>;
-const issuerOf = (region: StoreRegion) => `http://localhost/v2-testing/store${region === 'default' ? '' : `/${region}`}`;
-const pathOf = (region: StoreRegion) => `/v2-testing/store${region === 'default' ? '' : `/${region}`}`;
+const issuerOf = storeIssuerOf;
+const pathOf = storePathOf;
 const document = servedDocument('/v2-testing');
 
 interface Partner {
@@ -47,9 +48,7 @@ function assertion(p: Partner, sub: string, claims: JWTPayload = {}, options: { 
 const login = async (region: StoreRegion, signed: string) => call(app, 'POST', `${pathOf(region)}/login`, { body: { assertion: signed } });
 
 beforeAll(async () => {
-  deps = await createTestDeps();
-  deps.storeKeys = await parseStoreKeys(await generateStoreKeys());
-  app = createPartnerStoreApp(deps);
+  ({ deps, app } = await storeWorld());
 });
 
 describe('store login and getUser', () => {

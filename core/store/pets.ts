@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { readItems } from '../platform/batch.js';
+import { answerOf, idempotencyKeyOf, idempotencyRecordKey, idempotentRequest, transactOnce, type IdempotentRequest, type KeyedOutcome } from '../platform/idempotency.js';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { queryItems } from '../platform/query.js';
@@ -61,9 +63,11 @@ const toPet = (item: Record<string, unknown>): Pet => ({
  * a count that changed meanwhile is 409, retry), the payment on condition the balance covers it (409 when
  * short), the pet. Paid exactly once per pet; nothing written when refused.
  */
-export async function adoptPet(deps: Deps, region: StoreRegion, uid: string, input: { name: string; species: string }) {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: petsCountKey(uid), ConsistentRead: true }));
-  const adopted = Number(out.Item?.adopted ?? 0);
+export async function adoptPet(deps: Deps, region: StoreRegion, uid: string, input: { name: string; species: string }, idempotencyHeader?: string) {
+  const keyed = keyedRequest(uid, 'adopt_pet', idempotencyHeader, input);
+  const [count, record] = await readItems(deps, [petsCountKey(uid), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
+  if (record && keyed) return answerOf<{ pet: Pet; paid: number }>(record, keyed);
+  const adopted = Number(count?.adopted ?? 0);
   const now = deps.now().toISOString();
   const pet: Pet = { petId: randomUUID(), name: input.name, species: input.species, level: 1, experience: 0, last_fed_at: null, adopted_at: now };
   const price = adopted === 0 ? 0 : ADOPTION_PRICE;
@@ -87,11 +91,26 @@ export async function adoptPet(deps: Deps, region: StoreRegion, uid: string, inp
     },
     ...(price > 0 ? changeItems(deps, uid, 'currency', PREMIUM, -price, `adopt#${pet.petId}`) : []),
   ];
-  const failed = await transactOrFailures(deps, items, 'pets: adopted concurrently; retry');
+  const answer = { pet, paid: price };
+  const outcome = await transactKeyed(deps, keyed, answer, items, 'pets: adopted concurrently; retry');
+  if ('answer' in outcome) return outcome.answer;
+  const failed = outcome.refused;
   if (failed.some((f) => f.index === 0)) throw conflict('pets: another adoption of yours happened meanwhile; retry');
   if (failed.some((f) => f.index === 2)) throw conflict(`gem: the premium balance is less than the ${ADOPTION_PRICE} gems an adoption after the first costs`);
-  if (failed.length > 0) throw new Error('adopt: a fresh pet id was taken');
-  return { pet, paid: price };
+  throw new Error('adopt: a fresh pet id was taken');
+}
+
+/** The keyed request of an `Idempotency-Key` header (core/platform/idempotency.ts), scoped to the store user. */
+function keyedRequest(uid: string, operation: string, header: string | undefined, input: unknown): IdempotentRequest | undefined {
+  const key = idempotencyKeyOf(header);
+  return key === undefined ? undefined : idempotentRequest({ kind: 'store', sub: uid }, operation, key, input);
+}
+
+/** The work's transaction, with the key's record when there is one: done, answered from the first request, or refused. */
+async function transactKeyed<T>(deps: Deps, keyed: IdempotentRequest | undefined, answer: T, work: TransactItem[], conflictMessage: string): Promise<KeyedOutcome<T>> {
+  if (keyed) return transactOnce(deps, keyed, answer, work);
+  const refused = await transactOrFailures(deps, work, conflictMessage);
+  return refused.length === 0 ? { answer, replayed: false } : { refused };
 }
 
 const withoutFeeding = ({ last_fed_at: _never, ...pet }: Pet) => pet;
@@ -108,12 +127,15 @@ export async function userPets(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
  * is as read (so two feedings racing on one pet cannot both pass the cooldown), the food taken on condition
  * the balance covers it (409 when short), its ledger entry, and the feeding's log entry.
  */
-export async function feedPet(deps: Deps, uid: string, input: { petId: string; item: string; amount: number }) {
+export async function feedPet(deps: Deps, uid: string, input: { petId: string; item: string; amount: number }, idempotencyHeader?: string) {
   const food = ITEMS.find((item) => item.code === input.item);
   if (!food || food.kind !== 'food') throw badRequest(`body.item: ${input.item} is not food`);
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: petKey(uid, input.petId), ConsistentRead: true }));
-  if (!out.Item) throw notFound(`body.petId: no pet ${input.petId} of yours`);
-  const pet = toPet(out.Item);
+  const keyed = keyedRequest(uid, 'feed_pet', idempotencyHeader, input);
+  // With a key, its record is read with the pet: a retry is answered before the cooldown would refuse it.
+  const [item, record] = await readItems(deps, [petKey(uid, input.petId), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
+  if (record && keyed) return answerOf<FeedAnswer>(record, keyed);
+  if (!item) throw notFound(`body.petId: no pet ${input.petId} of yours`);
+  const pet = toPet(item);
   const now = deps.now();
   if (pet.last_fed_at) {
     const next = new Date(pet.last_fed_at).getTime() + FEED_COOLDOWN_SECONDS * 1000;
@@ -125,8 +147,11 @@ export async function feedPet(deps: Deps, uid: string, input: { petId: string; i
   const fedAt = now.toISOString();
   const feedingId = randomUUID();
   const entry = { feedingId, petId: pet.petId, item: food.code, amount: input.amount, experience_gained: experience - pet.experience, level_before: pet.level, level_after: level, fed_at: fedAt };
-  const failed = await transactOrFailures(
+  const answer: FeedAnswer = { pet: { ...pet, experience, level, last_fed_at: fedAt }, feeding: entry };
+  const outcome = await transactKeyed(
     deps,
+    keyed,
+    answer,
     [
       {
         Update: {
@@ -143,10 +168,16 @@ export async function feedPet(deps: Deps, uid: string, input: { petId: string; i
     ],
     `body.petId: ${pet.name} is being fed concurrently; retry`,
   );
+  if ('answer' in outcome) return outcome.answer;
+  const failed = outcome.refused;
   if (failed.some((f) => f.index === 0)) throw conflict(`body.petId: ${pet.name} was fed meanwhile; the next feeding waits ${FEED_COOLDOWN_SECONDS} s`);
   if (failed.some((f) => f.index === 1)) throw conflict(`body.item: you hold fewer than ${input.amount} ${food.code}`);
-  if (failed.length > 0) throw new Error('feed: a fresh feeding id was taken');
-  return { pet: { ...pet, experience, level, last_fed_at: fedAt }, feeding: entry };
+  throw new Error('feed: a fresh feeding id was taken');
+}
+
+interface FeedAnswer {
+  pet: Pet;
+  feeding: { feedingId: string; petId: string; item: string; amount: number; experience_gained: number; level_before: number; level_after: number; fed_at: string };
 }
 
 /** feed_log: the user's feedings, newest first, page `page` (zero-based) of `pageSize`: one Query. */

@@ -3,6 +3,7 @@ import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
 import { UserInfo, AcceptBody, AcceptResult, AdoptBody, Adopted, Fed, FeedBody, FeedLog, FeedLogQuery, PetList, PetRank, RankQuery, AuthorizeQuery, Currencies, GrantBody, GrantResult, ItemBalances, PremiumBalance, StageParams, LoginBody, LoginResult, ServerMetadata, StoreJwks, StoreUser, TokenRequestBody, TokenResponse } from '../../core/store/models.js';
 import { regionPath, type StoreRegion } from '../../core/store/regions.js';
+import { batchRead } from './errors.js';
 import { ADOPTION_PRICE, FEED_COOLDOWN_SECONDS, LEVEL_XP } from '../../core/store/pets.js';
 
 const tokenErrors = {
@@ -197,6 +198,7 @@ function regionOps(region: StoreRegion) {
       summary: `Adopt a pet: the first is free, each later one costs ${ADOPTION_PRICE} gems (${which})`,
       description: `One transaction: the user's adoption count (on condition it is as read), the payment (on condition the gem balance covers it) and the pet, so each pet is paid exactly once however many adoptions race. \`paid\` is what it cost.`,
       body: AdoptBody,
+      headers: { 'Idempotency-Key': "the user's key for this adoption (1-128 of [A-Za-z0-9_.:-]): a retry adopts once and answers the first answer" },
       status: 201,
       envelope: 'bare',
       response: Adopted,
@@ -205,6 +207,8 @@ function regionOps(region: StoreRegion) {
         401: 'no token, or not a session or access token of this region',
         403: 'an access token without the pets scope, or a client token',
         409: `the gem balance is short of ${ADOPTION_PRICE}, or another adoption of the user happened meanwhile (retry)`,
+        422: 'the Idempotency-Key was used for another request',
+        ...batchRead,
       },
     },
     pet_query: {
@@ -226,6 +230,7 @@ function regionOps(region: StoreRegion) {
       summary: `Feed a pet: food items are eaten, experience added, the level follows (${which})`,
       description: `Each food gives its experience (kibble 10, fish 25, cake 60) per unit; levels need ${LEVEL_XP.join(', ')} experience in all (up to level ${LEVEL_XP.length}). A pet eats at most once every ${FEED_COOLDOWN_SECONDS} s. One transaction: the pet (on condition it is as read), the food taken (never below zero), its ledger entry, the feeding's log entry.`,
       body: FeedBody,
+      headers: { 'Idempotency-Key': "the user's key for this feeding: a retry feeds once and answers the first answer (even within the cooldown)" },
       status: 200,
       envelope: 'bare',
       response: Fed,
@@ -235,6 +240,8 @@ function regionOps(region: StoreRegion) {
         403: 'an access token without the pets scope, or a client token',
         404: 'no such pet of the user',
         409: 'the pet was fed less than the cooldown ago (or meanwhile), or the user holds less of the food',
+        422: 'the Idempotency-Key was used for another request',
+        ...batchRead,
       },
     },
     feed_log: {
