@@ -5,6 +5,7 @@ import { heroBasePath, mainBasePath } from '../platform/stages.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, OAuthError, badRequest } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
+import { tableUnavailable } from '../platform/table-failures.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
 import { enforcePolicy } from './policy.js';
 import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
@@ -38,6 +39,12 @@ export function errorResponder(base: Base, basePath: string) {
     if (error instanceof HTTPException && error.status < 500) {
       const status = error.status as ContentfulStatusCode;
       return c.json(errorBody(envelope, status, error.message || 'bad request', errorDataOf(c, status)), status);
+    }
+    const unavailable = tableUnavailable(error);
+    if (unavailable) {
+      await logError('table unavailable', { method: c.req.method, path: c.req.path, error: (error as Error).name });
+      for (const [name, value] of Object.entries(unavailable.headers)) c.header(name, value);
+      return c.json(errorBody(envelope, 503, unavailable.message, errorDataOf(c, 503)), 503);
     }
     await logError('unhandled error', { method: c.req.method, path: c.req.path, error });
     return c.json(errorBody(envelope, 500, 'internal error'), 500);

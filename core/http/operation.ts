@@ -114,6 +114,8 @@ export interface OperationSpec {
    * document (core/http/openapi.ts) both use it.
    */
   readonly errorData?: Readonly<Partial<Record<keyof OperationSpec['errors'], unknown>>>;
+  /** The operation never reads or writes the table (no 503 for the table's failures is documented for it). */
+  readonly tableFree?: boolean;
   /** What a 302 the operation answers means (the OAuth authorization endpoint's error redirects); none by default. */
   readonly redirect?: string;
   /** A non-JSON success response (the docs page, raw files): the handler returns a Response itself. */

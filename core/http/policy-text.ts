@@ -1,4 +1,5 @@
 import { BATCH_READ_BUSY } from '../platform/batch.js';
+import { TABLE_UNAVAILABLE } from '../platform/table-failures.js';
 import { jsonBodyErrors } from './json-body.js';
 import { formBodyErrors } from './form-body.js';
 import type { AuthRule, OperationSpec, Ownership } from './operation.js';
@@ -64,6 +65,7 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     add(415, op.bodyType === 'form' ? formBodyErrors[415] : jsonBodyErrors[415]);
     if (op.bodyType === 'form') add(400, 'a parameter is given more than once');
   }
+  if (!op.tableFree) add(503, TABLE_UNAVAILABLE);
   if (op.auth !== 'open') {
     const merchantKinds = op.auth.tokens.filter((kind) => kind === 'merchant' || kind === 'server');
     if (merchantKinds.length > 0) {

@@ -34,6 +34,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     method: 'POST',
     path: '/auth',
     auth: allow(['platform'], [owns.own]),
+    tableFree: true,
     summary: 'Exchange a platform token for a hero token',
     description:
       'Send the platform token (from chainwallet_register or login_zk) as the bearer; the answer is a hero token (audience `hero`, 24 hours) for the same user, which every other player operation of this base takes. No body.',

@@ -34,6 +34,7 @@ export function storeGameOps(region: StoreRegion) {
       method: 'GET',
       path: `${at}/currencies`,
       auth: open,
+      tableFree: true,
       summary: `The store's currencies (${which})`,
       description: '`coin` (soft) and `gem` (premium). Balances are integers.',
       status: 200,

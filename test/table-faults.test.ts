@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basePathOf } from '../core/http/app.js';
+import { generateStoreKeys, parseStoreKeys } from '../core/store/regions.js';
+import { balanceOf } from '../core/tickets/balances.js';
+import { createAllApps } from '../functions/apps.js';
+import { routeTable } from '../functions/routes/index.js';
+import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
+import { COSTS, grantedHero, heroPlayer, heroWorld, type HeroWorld } from './support/heroes.js';
+import { call } from './support/http.js';
+import { documentErrors, servedDocument } from './support/openapi-check.js';
+import { giveTickets, projectWithLevel } from './support/payments.js';
+
+/**
+ * Transient table failures (issue 15, item 2, first part): throttling, a transaction cancelled for throttling,
+ * the service's own error and a timeout, injected with SDK middleware after the SDK's retries would have run.
+ * Each is answered 503 with Retry-After in the path's envelope, as the reference documents, never a 500, and
+ * nothing is written. Operations marked table-free in the route table answer with the table down.
+ */
+let deps: TestDeps;
+let app: ReturnType<typeof createAllApps>;
+let world: HeroWorld;
+let failing: (() => Error) | undefined;
+let failAfter = 0;
+
+const faults: Record<string, () => Error> = {
+  throttled: () => Object.assign(new Error('The level of configured provisioned throughput for the table was exceeded.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client' }),
+  'throttled transaction': () =>
+    Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError, None]'), {
+      name: 'TransactionCanceledException',
+      $fault: 'client',
+      CancellationReasons: [{ Code: 'ThrottlingError' }, { Code: 'None' }],
+    }),
+  'service error': () => Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $fault: 'server' }),
+  'timed out': () => Object.assign(new Error('Request timed out'), { name: 'TimeoutError' }),
+};
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  deps.storeKeys = await parseStoreKeys(await generateStoreKeys());
+  world = await heroWorld(deps);
+  app = createAllApps(deps);
+  // After `failAfter` more commands, every command fails with the armed fault (as if the SDK's retries were spent).
+  deps.db.middlewareStack.add(
+    (next) => async (args) => {
+      if (failing && failAfter-- <= 0) throw failing();
+      return next(args);
+    },
+    { step: 'initialize', name: 'tableFaults' },
+  );
+});
+afterAll(() => world.node.stop());
+
+async function withFault<T>(fault: () => Error, after: number, run: () => Promise<T>): Promise<T> {
+  failing = fault;
+  failAfter = after;
+  try {
+    return await run();
+  } finally {
+    failing = undefined;
+  }
+}
+
+describe('transient table failures', () => {
+  it('minus_tickets: each fault on its transaction is a 503 with Retry-After in the account envelope, the balance untouched', async () => {
+    const shop = await projectWithLevel(deps);
+    const player = await heroPlayer(world, deps);
+    await giveTickets(deps, player.uid, shop.project.project_name, 1, 10);
+    const document = servedDocument('/v2-testing');
+    const before = await itemCount(deps);
+    for (const [what, fault] of Object.entries(faults)) {
+      const res = await withFault(fault, 0, () =>
+        call(app, 'POST', '/v2-testing/account/game/minus_tickets', { token: shop.server, body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 3 } }),
+      );
+      expect(res.status, what).toBe(503);
+      expect(res.headers.get('retry-after'), what).toBe('1');
+      expect(res.body, what).toEqual({ statusCode: 503, message: expect.stringMatching(/^the table/) });
+      expect(documentErrors(document, '/account/game/minus_tickets', 'post', 503, res.body)).toEqual([]);
+    }
+    expect(await itemCount(deps)).toBe(before);
+    expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(10);
+  });
+
+  it('hero upgrade: a fault on its read or on its transaction is a 503 in the hero envelope, nothing upgraded or paid', async () => {
+    const player = await heroPlayer(world, deps);
+    const hero = await grantedHero(world, player.uid);
+    await giveTickets(deps, player.uid, world.projectName, 1, COSTS[2].amount);
+    const document = servedDocument('/hero-testing', 'hero');
+    const before = await itemCount(deps);
+    for (const after of [0, 1]) {
+      for (const [what, fault] of Object.entries(faults)) {
+        const res = await withFault(fault, after, () => world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] } }));
+        expect(res.status, `${what} on request ${after + 1}`).toBe(503);
+        expect(res.body).toEqual({ message: expect.stringMatching(/^the table/), statusCode: 503 });
+        expect(documentErrors(document, '/heroes/upgrade-level', 'post', 503, res.body)).toEqual([]);
+      }
+    }
+    expect(await itemCount(deps)).toBe(before);
+    const ok = await world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] }, headers: { 'Idempotency-Key': randomUUID() } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('the operations the route table marks table-free answer with every table request failing', async () => {
+    const free = routeTable.flatMap((group) => Object.values(group.ops).filter((op) => op.tableFree).map((op) => ({ base: group.base, op })));
+    expect(free.length).toBeGreaterThan(5);
+    const platform = (await deps.tokens.issue('platform', randomUUID())).token;
+    await withFault(faults.throttled!, 0, async () => {
+      for (const { base, op } of free) {
+        const path = `${basePathOf(base, deps.stage)}${op.path.replace(':stage', deps.stage).replace(/:(\w+)/g, '1')}`;
+        const res = await app.request(path, { method: op.method, headers: op.auth === 'open' ? {} : { authorization: `Bearer ${platform}` } });
+        expect(res.status, `${op.method} ${op.path}`).toBe(op.status);
+      }
+    });
+  });
+});
