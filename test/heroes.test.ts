@@ -313,9 +313,9 @@ function readsBeforeWrites(reads: number): () => void {
   const name = `readsBeforeWrites${Math.random()}`;
   deps.db.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === 'TransactWriteCommand') await Promise.race([allRead, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      if (context.commandName === 'TransactWriteItemsCommand') await Promise.race([allRead, new Promise((resolve) => setTimeout(resolve, 1000))]);
       const out = await next(args);
-      if (context.commandName === 'BatchGetCommand' && ++answered >= reads) open();
+      if (context.commandName === 'BatchGetItemCommand' && ++answered >= reads) open();
       return out;
     },
     { step: 'initialize', name },

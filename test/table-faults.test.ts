@@ -22,6 +22,8 @@ let app: ReturnType<typeof createAllApps>;
 let world: HeroWorld;
 let failing: (() => Error) | undefined;
 let failAfter = 0;
+/** Loses the answer of the next TransactWriteItems after DynamoDB has written it (a timeout on the way back). */
+let loseNextAnswer = false;
 
 const faults: Record<string, () => Error> = {
   throttled: () => Object.assign(new Error('The level of configured provisioned throughput for the table was exceeded.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client' }),
@@ -42,9 +44,14 @@ beforeAll(async () => {
   app = createAllApps(deps);
   // After `failAfter` more commands, every command fails with the armed fault (as if the SDK's retries were spent).
   deps.db.middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       if (failing && failAfter-- <= 0) throw failing();
-      return next(args);
+      const out = await next(args);
+      if (loseNextAnswer && context.commandName === 'TransactWriteItemsCommand') {
+        loseNextAnswer = false;
+        throw faults['timed out']!();
+      }
+      return out;
     },
     { step: 'initialize', name: 'tableFaults' },
   );
@@ -98,6 +105,33 @@ describe('transient table failures', () => {
     expect(await itemCount(deps)).toBe(before);
     const ok = await world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] }, headers: { 'Idempotency-Key': randomUUID() } });
     expect(ok.status).toBe(200);
+  });
+
+  it('a write that succeeded but whose answer was lost: 503, and the retry with the same Idempotency-Key answers the first answer and takes once', async () => {
+    const shop = await projectWithLevel(deps);
+    const player = await heroPlayer(world, deps);
+    await giveTickets(deps, player.uid, shop.project.project_name, 1, 10);
+    const headers = { 'Idempotency-Key': `lost-${randomUUID()}` };
+    const deduct = () => call(app, 'POST', '/v2-testing/account/game/minus_tickets', { token: shop.server, body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 4 }, headers });
+    loseNextAnswer = true;
+    const lost = await deduct();
+    expect(lost.status).toBe(503);
+    expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(6);
+    const retried = await deduct();
+    expect(retried.status).toBe(201);
+    expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(6);
+
+    // The hero upgrade the same way: one level, paid once.
+    const hero = await grantedHero(world, player.uid);
+    await giveTickets(deps, player.uid, world.projectName, 1, COSTS[2].amount);
+    const upgradeHeaders = { 'Idempotency-Key': `lost-${randomUUID()}` };
+    const upgrade = () => world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] }, headers: upgradeHeaders });
+    loseNextAnswer = true;
+    expect((await upgrade()).status).toBe(503);
+    const again = await upgrade();
+    expect(again.status).toBe(200);
+    expect(again.body.heroes[0]).toMatchObject({ id: hero.id, level: 2 });
+    expect(await balanceOf(deps, { uid: player.uid, projectName: world.projectName, level: 1 })).toBe(0);
   });
 
   it('the operations the route table marks table-free answer with every table request failing', async () => {
