@@ -4,6 +4,7 @@ import { accept, authorize } from '../core/store/authorization.js';
 import { registerClient } from '../core/store/clients.js';
 import { issuerOf, signAccessToken, type StoreRegion } from '../core/store/regions.js';
 import { login } from '../core/store/sessions.js';
+import { sha256Url } from '../core/platform/digest.js';
 import { adoptPet } from '../core/store/pets.js';
 import { changeItems } from '../core/store/wallet.js';
 import type { BenchDeps } from './fixtures.js';
@@ -39,8 +40,7 @@ async function pendingRequest(deps: BenchDeps, region: StoreRegion) {
   const session = await login(deps, region, issuer(deps, region), await sign());
   const { client } = await registerClient(deps, { region, type: 'public', name: 'bench app', redirect_uris: ['https://bench.example/cb'], scopes: ['profile'] });
   const verifier = randomUUID() + randomUUID();
-  const { createHash } = await import('node:crypto');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const challenge = sha256Url(verifier);
   const query = { response_type: 'code', client_id: client.client_id, redirect_uri: 'https://bench.example/cb', scope: 'profile', state: 's', code_challenge: challenge, code_challenge_method: 'S256' };
   return { session, client, verifier, query };
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Url } from './digest.js';
 import type { Deps } from './deps.js';
 import { AppError, badRequest, conflict } from './errors.js';
 import type { TokenClaims } from './tokens.js';
@@ -63,7 +63,7 @@ export function callerOf(claims: Pick<TokenClaims, 'kind' | 'sub'>): string {
 
 /** A SHA-256 of the canonical JSON of `value` (object keys sorted), so field order never matters. */
 export function fingerprintOf(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url');
+  return sha256Url(canonicalJson(value));
 }
 
 function canonicalJson(value: unknown): string {

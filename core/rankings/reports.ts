@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Url } from '../platform/digest.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
@@ -76,7 +76,7 @@ export function toScoreItem(item: Record<string, unknown>): ScoreItem {
 export const RESULT_TTL_DAYS = 400;
 
 const seasonRefs = (seasons: Season[]) => seasons.map((s) => ({ season_type: s.type, season_range: s.range }));
-const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+const fingerprint = (value: unknown) => sha256Url(JSON.stringify(value));
 
 /** addWin: one player's kills and wins into the current week and month; once per `result_id` when given. */
 export async function addWin(deps: Deps, input: AddWinBody): Promise<AddWinResult> {

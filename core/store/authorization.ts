@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256Url } from '../platform/digest.js';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, notFound } from '../platform/errors.js';
@@ -21,9 +22,8 @@ const REQUEST_SECONDS = 600;
 /** How long a used or expired code is remembered, to recognise a replay (RFC 6749 §4.1.2). */
 const CODE_MEMORY_SECONDS = 24 * 3600;
 
-export const hashOf = (value: string) => createHash('sha256').update(value).digest('base64url');
 const requestKey = (id: string) => ({ pk: `STOREAUTHZ#${id}`, sk: 'STOREAUTHZ' });
-export const codeKey = (code: string) => ({ pk: `STORECODE#${hashOf(code)}`, sk: 'STORECODE' });
+export const codeKey = (code: string) => ({ pk: `STORECODE#${sha256Url(code)}`, sk: 'STORECODE' });
 
 export interface AuthorizeQuery {
   response_type?: string;

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256Url } from '../platform/digest.js';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
 import type { StoreRegion } from './regions.js';
@@ -33,7 +34,6 @@ export const STORE_SCOPES = ['profile', 'currencies', 'items', 'pets', 'grants']
 
 export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STORECLIENT#${region}#${clientId}`, sk: 'STORECLIENT' });
 
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
 export async function registerClient(
   deps: Pick<Deps, 'db' | 'table' | 'now'>,
@@ -69,7 +69,7 @@ export async function registerClient(
         ...client,
         type: 'store_client',
         client_type: client.type,
-        ...(client_secret ? { secret_hash: hashOf(client_secret) } : {}),
+        ...(client_secret ? { secret_hash: sha256Url(client_secret) } : {}),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
@@ -98,7 +98,7 @@ export async function findClient(deps: Pick<Deps, 'db' | 'table'>, region: Store
 /** Whether `secret` is the client's (constant time). */
 export function secretMatches(secretHash: string | undefined, secret: string): boolean {
   if (!secretHash) return false;
-  const a = Buffer.from(hashOf(secret));
+  const a = Buffer.from(sha256Url(secret));
   const b = Buffer.from(secretHash);
   return a.length === b.length && timingSafeEqual(a, b);
 }

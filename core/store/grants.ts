@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createHash } from 'node:crypto';
+import { sha256Url } from '../platform/digest.js';
 import { OAuthError } from '../platform/errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
-import { codeKey, hashOf } from './authorization.js';
+import { codeKey } from './authorization.js';
 import type { StoreClient } from './clients.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 import type { TokenDeps } from './token-endpoint.js';
@@ -22,7 +22,7 @@ import type { TokenDeps } from './token-endpoint.js';
 export const REFRESH_SECONDS = 30 * 24 * 3600;
 
 export const familyKey = (id: string) => ({ pk: `STOREFAMILY#${id}`, sk: 'STOREFAMILY' });
-const refreshKey = (token: string) => ({ pk: `STOREREFRESH#${hashOf(token)}`, sk: 'STOREREFRESH' });
+const refreshKey = (token: string) => ({ pk: `STOREREFRESH#${sha256Url(token)}`, sk: 'STOREREFRESH' });
 
 const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
 
@@ -58,7 +58,7 @@ async function issuePair(deps: TokenDeps, region: StoreRegion, issuer: string, g
 /** RFC 7636 §4.6: BASE64URL(SHA256(code_verifier)) is the challenge; the verifier is 43-128 unreserved characters. */
 function verifierMatches(verifier: string | undefined, challenge: string): boolean {
   if (verifier === undefined || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return false;
-  return createHash('sha256').update(verifier).digest('base64url') === challenge;
+  return sha256Url(verifier) === challenge;
 }
 
 /**

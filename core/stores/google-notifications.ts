@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Url } from '../platform/digest.js';
 import type { z } from 'zod/mini';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
 import { readItems } from '../platform/batch.js';
@@ -48,7 +48,7 @@ interface Handled {
 const messageKey = (messageId: string) => ({ pk: `GOOGLEMSG#${messageId}`, sk: 'GOOGLEMSG' });
 
 /** The claim id of a purchase: its token, hashed (tokens are long and opaque; voided notifications carry them too). */
-export const purchaseClaimId = (purchaseToken: string) => createHash('sha256').update(purchaseToken).digest('base64url');
+export const purchaseClaimId = (purchaseToken: string) => sha256Url(purchaseToken);
 
 /** The stage's settings, or 503 naming the missing setting. */
 export function googlePlaySettings(deps: Pick<Deps, 'googlePlay'>): GoogleSettings {
