@@ -4,7 +4,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { transactOrFailures } from '../platform/transactions.js';
-import { findClient, type StoreClient } from './clients.js';
+import { findClient, scopeWithin } from './clients.js';
 import type { StoreRegion } from './regions.js';
 
 /**
@@ -81,8 +81,9 @@ export async function authorize(deps: Deps, region: StoreRegion, issuer: string,
   if (!query.code_challenge) throw fail('invalid_request', 'code_challenge is required (PKCE, RFC 7636)');
   if (query.code_challenge_method !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256');
   if (!/^[A-Za-z0-9_-]{43}$/.test(query.code_challenge)) throw fail('invalid_request', 'code_challenge must be a base64url SHA-256 (43 characters)');
-  const scope = scopeWithin(client, query.scope);
-  if (scope === undefined) throw fail('invalid_scope', 'a scope asked is not a scope of this client');
+  const within = scopeWithin(client.scopes, query.scope);
+  if ('outside' in within) throw fail('invalid_scope', 'a scope asked is not a scope of this client');
+  const { scope } = within;
 
   const pending: PendingRequest = {
     request_id: randomUUID(),
@@ -97,12 +98,6 @@ export async function authorize(deps: Deps, region: StoreRegion, issuer: string,
   const expiresAt = Math.floor(deps.now().getTime() / 1000) + REQUEST_SECONDS;
   await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...requestKey(pending.request_id), type: 'store_authz', ...pending, expiresAt } }));
   return pending;
-}
-
-function scopeWithin(client: StoreClient, asked: string | undefined): string | undefined {
-  if (asked === undefined) return client.scopes.join(' ');
-  const scopes = [...new Set(asked.split(' ').filter(Boolean))];
-  return scopes.every((scope) => client.scopes.includes(scope)) ? scopes.join(' ') : undefined;
 }
 
 /**

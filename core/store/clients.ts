@@ -32,6 +32,18 @@ export interface StoreClient {
 /** The scopes a partner client may be granted. */
 export const STORE_SCOPES = ['profile', 'currencies', 'items', 'pets', 'grants'] as const;
 
+/**
+ * The scopes asked (space-delimited, RFC 6749 §3.3), each once, when every one is within `allowed`; all of
+ * `allowed` when none are asked. Otherwise `outside` names the first asked scope that is not: what a client
+ * may ask of its registration (authorize2, client_credentials) and a refresh of its grant (§6).
+ */
+export function scopeWithin(allowed: readonly string[], asked: string | undefined): { scope: string } | { outside: string } {
+  if (asked === undefined) return { scope: allowed.join(' ') };
+  const scopes = [...new Set(asked.split(' ').filter(Boolean))];
+  const outside = scopes.find((scope) => !allowed.includes(scope));
+  return outside === undefined ? { scope: scopes.join(' ') } : { outside };
+}
+
 export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STORECLIENT#${region}#${clientId}`, sk: 'STORECLIENT' });
 
 

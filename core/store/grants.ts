@@ -4,7 +4,7 @@ import { sha256Url } from '../platform/digest.js';
 import { OAuthError } from '../platform/errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { codeKey } from './authorization.js';
-import type { StoreClient } from './clients.js';
+import { scopeWithin, type StoreClient } from './clients.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 import type { TokenDeps } from './token-endpoint.js';
 
@@ -107,12 +107,9 @@ export async function refreshGrant(deps: TokenDeps, region: StoreRegion, issuer:
     throw invalidGrant('refresh_token: used already; its whole family is revoked');
   }
   if (Number(stored.expiresAt) * 1000 <= deps.now().getTime()) throw invalidGrant('refresh_token: expired');
-  let scope = stored.scope as string;
-  if (body.scope !== undefined) {
-    const asked = [...new Set(body.scope.split(' ').filter(Boolean))];
-    if (asked.some((s) => !scope.split(' ').includes(s))) throw new OAuthError('invalid_scope', 'scope: wider than the grant');
-    scope = asked.join(' ');
-  }
+  const within = scopeWithin(String(stored.scope).split(' ').filter(Boolean), body.scope);
+  if ('outside' in within) throw new OAuthError('invalid_scope', 'scope: wider than the grant');
+  const { scope } = within;
   const pair = await issuePair(deps, region, issuer, { uid: stored.uid as string, client_id: client.client_id, scope, family });
   const failed = await transactOrFailures(deps, [
     { Update: { TableName: deps.table, Key: refreshKey(body.refresh_token), UpdateExpression: 'SET used_at = :now', ConditionExpression: 'attribute_not_exists(used_at)', ExpressionAttributeValues: { ':now': deps.now().toISOString() } } },

@@ -1,6 +1,6 @@
 import type { Deps } from '../platform/deps.js';
 import { OAuthError } from '../platform/errors.js';
-import { findClient, secretMatches, type StoreClient } from './clients.js';
+import { findClient, scopeWithin, secretMatches, type StoreClient } from './clients.js';
 import { codeGrant, refreshGrant } from './grants.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 
@@ -67,14 +67,6 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   }
 }
 
-/** The scopes asked (space-delimited, RFC 6749 §3.3) within the client's; all of the client's when none are asked. */
-export function grantedScope(client: StoreClient, asked: string | undefined): string {
-  if (asked === undefined) return client.scopes.join(' ');
-  const scopes = [...new Set(asked.split(' ').filter(Boolean))];
-  const extra = scopes.find((scope) => !client.scopes.includes(scope));
-  if (extra !== undefined) throw new OAuthError('invalid_scope', `scope: ${extra} is not a scope of this client`);
-  return scopes.join(' ');
-}
 
 /**
  * The token endpoint. Grants: `authorization_code` and `refresh_token` (core/store/grants.ts: public clients
@@ -92,7 +84,9 @@ export async function tokenEndpoint(deps: TokenDeps, region: StoreRegion, issuer
   if (body.grant_type === 'refresh_token') return refreshGrant(deps, region, issuer, client, body);
   if (body.grant_type !== 'client_credentials') throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type.slice(0, 64)} is not supported here`);
   if (client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'client_credentials is for confidential clients (RFC 6749 §4.4)');
-  const scope = grantedScope(client, body.scope);
+  const within = scopeWithin(client.scopes, body.scope);
+  if ('outside' in within) throw new OAuthError('invalid_scope', `scope: ${within.outside} is not a scope of this client`);
+  const { scope } = within;
   const { token, expiresIn } = await signAccessToken(key, issuer, { sub: client.client_id, client_id: client.client_id, scope, kind: 'client' }, deps.now());
   return { access_token: token, token_type: 'Bearer' as const, expires_in: expiresIn, scope };
 }
