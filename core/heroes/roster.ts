@@ -3,8 +3,8 @@ import type * as z from 'zod/mini';
 import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
-import { fingerprintOf } from '../platform/idempotency.js';
-import { AppError, notFound } from '../platform/errors.js';
+import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
+import { notFound } from '../platform/errors.js';
 import { queryItems } from '../platform/query.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { transactOrFailures } from '../platform/transactions.js';
@@ -41,9 +41,9 @@ export async function listHeroes(deps: Deps, uid: string, page: number, pageSize
  * request is 422; nothing is written twice.
  */
 export async function grantHero(deps: Deps, caller: TokenClaims, body: z.infer<typeof GrantBody>): Promise<Hero> {
-  const fingerprint = fingerprintOf(body);
+  const request = { key: body.reference, fingerprint: fingerprintOf(body) };
   const [configItem, account, granted] = await readItems(deps, [heroConfigKey, userKey(body.userId), grantKey(caller.sub, body.reference)]);
-  if (granted) return firstGrant(granted, body.reference, fingerprint);
+  if (granted) return answerOf<Hero>(granted, request, referenceReused('merchant'));
   const config = requireConfig(configItem);
   if (config.projectName !== body.projectName) throw notFound(`body.projectName: the hero game of this stage is not of project ${body.projectName}`);
   if (!account) throw notFound(`body.userId: no player ${body.userId}`);
@@ -54,7 +54,7 @@ export async function grantHero(deps: Deps, caller: TokenClaims, body: z.infer<t
     {
       Put: {
         TableName: deps.table,
-        Item: { ...grantKey(caller.sub, body.reference), type: 'hero_grant', reference: body.reference, fingerprint, answer: hero, created_at: now },
+        Item: { ...grantKey(caller.sub, body.reference), type: 'hero_grant', reference: body.reference, fingerprint: request.fingerprint, answer: hero, created_at: now },
         ConditionExpression: 'attribute_not_exists(pk)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
@@ -63,13 +63,7 @@ export async function grantHero(deps: Deps, caller: TokenClaims, body: z.infer<t
   ]);
   // The same reference granted concurrently: the first grant answers.
   const first = failed.find((failure) => failure.index === 0)?.item;
-  if (first) return firstGrant(first, body.reference, fingerprint);
+  if (first) return answerOf<Hero>(first, request, referenceReused('merchant'));
   if (failed.length > 0) throw new Error('hero grant: a fresh hero id was taken');
   return hero;
-}
-
-/** The hero a grant's record answers for the same request; 422 for another request with its reference. */
-function firstGrant(record: Record<string, unknown>, reference: string, fingerprint: string): Hero {
-  if (record.fingerprint !== fingerprint) throw new AppError(422, `body.reference: ${reference} was used for another grant of this merchant; use a new reference`);
-  return record.answer as Hero;
 }

@@ -161,11 +161,18 @@ export async function storedAnswer<T>(deps: Pick<Deps, 'db' | 'table'>, request:
   return answerOf<T>(record, request);
 }
 
-/** The answer a stored record (or any item carrying `fingerprint` and `answer`) gives this request. */
-export function answerOf<T>(stored: Record<string, unknown>, request: Pick<IdempotentRequest, 'key' | 'fingerprint'>): T {
-  if (stored.fingerprint !== request.fingerprint) throw keyReused(request.key);
+/**
+ * The answer a stored record (or any item carrying `fingerprint` and `answer`) gives this request; `reused`
+ * makes the 422 of another request with the same key (an Idempotency-Key unless told: a grant's `reference`).
+ */
+export function answerOf<T>(stored: Record<string, unknown>, request: Pick<IdempotentRequest, 'key' | 'fingerprint'>, reused: (key: string) => AppError = keyReused): T {
+  if (stored.fingerprint !== request.fingerprint) throw reused(request.key);
   return stored.answer as T;
 }
+
+/** The 422 of a once-per-reference grant whose reference came back with another body (`whose`: merchant, client). */
+export const referenceReused = (whose: string) => (reference: string) =>
+  new AppError(422, `body.reference: ${reference} was used for another grant of this ${whose}; use a new reference`);
 
 export const keyReused = (key: string) =>
   new AppError(422, `Idempotency-Key: ${key} was used for another request of this caller and operation; use a new key for a new request`);

@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, badRequest, notFound } from '../platform/errors.js';
-import { fingerprintOf } from '../platform/idempotency.js';
+import { badRequest, notFound } from '../platform/errors.js';
+import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
 import { queryItems } from '../platform/query.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import type { GrantBody } from './models.js';
@@ -89,22 +89,22 @@ export async function itemBalances(deps: Pick<Deps, 'db' | 'table'>, uid: string
  * answers the first answer and credits nothing; the reference with another body is 422.
  */
 export async function grant(deps: Deps, region: StoreRegion, clientId: string, body: z.infer<typeof GrantBody>) {
-  const fingerprint = fingerprintOf(body);
+  const request = { key: body.reference, fingerprint: fingerprintOf(body) };
   const [user, granted] = await readItems(deps, [storeUserKey(body.uid), grantKey(clientId, body.reference)]);
-  if (granted) return firstGrant(granted, body.reference, fingerprint);
+  if (granted) return answerOf<GrantAnswer>(granted, request, referenceReused('client'));
   if (!user || user.region !== region) throw notFound(`body.uid: no store user ${body.uid} in this region`);
   const changes = [
     ...Object.entries(body.currencies ?? {}).map(([code, amount]) => ({ holding: 'currency' as const, code, amount })),
     ...Object.entries(body.items ?? {}).map(([code, amount]) => ({ holding: 'item' as const, code, amount })),
   ].filter((change) => change.amount > 0);
   if (changes.length === 0) throw badRequest('body: grants nothing: give a positive amount of a currency or an item');
-  const answer = { uid: body.uid, reference: body.reference, granted: changes };
+  const answer: GrantAnswer = { uid: body.uid, reference: body.reference, granted: changes };
   const ref = `grant#${clientId}#${body.reference}`;
   const failed = await transactOrFailures(deps, [
     {
       Put: {
         TableName: deps.table,
-        Item: { ...grantKey(clientId, body.reference), type: 'store_grant', fingerprint, answer, created_at: deps.now().toISOString() },
+        Item: { ...grantKey(clientId, body.reference), type: 'store_grant', fingerprint: request.fingerprint, answer, created_at: deps.now().toISOString() },
         ConditionExpression: 'attribute_not_exists(pk)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
@@ -112,12 +112,13 @@ export async function grant(deps: Deps, region: StoreRegion, clientId: string, b
     ...changes.flatMap((change) => changeItems(deps, body.uid, change.holding, change.code, change.amount, ref)),
   ]);
   const first = failed.find((failure) => failure.index === 0)?.item;
-  if (first) return firstGrant(first, body.reference, fingerprint);
+  if (first) return answerOf<GrantAnswer>(first, request, referenceReused('client'));
   if (failed.length > 0) throw new Error('store grant: a ledger entry of a new grant existed');
   return answer;
 }
 
-function firstGrant(record: Record<string, unknown>, reference: string, fingerprint: string) {
-  if (record.fingerprint !== fingerprint) throw new AppError(422, `body.reference: ${reference} was used for another grant of this client; use a new reference`);
-  return record.answer as { uid: string; reference: string; granted: { holding: Holding; code: string; amount: number }[] };
+interface GrantAnswer {
+  uid: string;
+  reference: string;
+  granted: { holding: Holding; code: string; amount: number }[];
 }
