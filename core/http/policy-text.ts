@@ -3,6 +3,7 @@ import { TABLE_UNAVAILABLE } from '../platform/table-failures.js';
 import { jsonBodyErrors } from './json-body.js';
 import { formBodyErrors } from './form-body.js';
 import type { AuthRule, OperationSpec, Ownership } from './operation.js';
+import type { StoreTokenRule } from '../store/bearer.js';
 
 /**
  * A policy in words, for the reference (the OpenAPI description of every operation) and the table of
@@ -66,6 +67,7 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     if (op.bodyType === 'form') add(400, 'a parameter is given more than once');
   }
   if (!op.tableFree) add(503, TABLE_UNAVAILABLE);
+  if (op.auth !== 'open' && op.auth.store) for (const [status, cause] of Object.entries(storeTokenErrors(op.auth.store))) add(Number(status) as ErrorStatus, cause);
   if (op.auth !== 'open') {
     const merchantKinds = op.auth.tokens.filter((kind) => kind === 'merchant' || kind === 'server');
     if (merchantKinds.length > 0) {
@@ -83,6 +85,16 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     }
   }
   return Object.fromEntries([...causes].sort(([a], [b]) => a - b).map(([status, list]) => [status, list.join('; ')]));
+}
+
+/** What the partner store's bearer layer (core/store/bearer.ts) answers for an operation's store rule. */
+function storeTokenErrors(rule: StoreTokenRule): Partial<Record<ErrorStatus, string>> {
+  if (rule.sessionOnly) return { 401: 'no store session of this region' };
+  if (rule.client) return { 401: 'no token, or not an access token of this region', 403: `not a client's own token${rule.scope ? `, or without the ${rule.scope} scope` : ''}` };
+  return {
+    401: `no token, or not ${rule.session ? 'a store session or ' : ''}an access token of this region, or one of a revoked family`,
+    403: `${rule.scope ? `an access token without the ${rule.scope} scope, or ` : ''}a client's own token`,
+  };
 }
 
 /** The table of docs/security.md: every operation of every group with its policy (test/policy.test.ts keeps them equal). */

@@ -86,7 +86,7 @@ function regionOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: UserInfo,
-      errors: { 401: 'no token, or not an access token of this region, or a revoked one', 403: 'without the profile scope, or a client token', 404: 'the store user no longer exists' },
+      errors: { 404: 'the store user no longer exists' },
     },
     authorize2: {
       name: `authorize2${suffix}`,
@@ -116,7 +116,7 @@ function regionOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: AcceptResult,
-      errors: { 400: 'request_id or decision malformed', 401: 'no store session of this region', 404: 'no pending request with that id (unknown, used or expired)' },
+      errors: { 400: 'request_id or decision malformed', 404: 'no pending request with that id (unknown, used or expired)' },
     },
     login: {
       name: `login${suffix}`,
@@ -147,7 +147,7 @@ function regionOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: StoreUser,
-      errors: { 401: 'no token, or not a session or access token of this region', 403: 'an access token without the profile scope, or a client token', 404: 'the store user no longer exists' },
+      errors: { 404: 'the store user no longer exists' },
     },
   } satisfies Record<string, OperationSpec>;
 }

@@ -51,7 +51,7 @@ export function storeGameOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: PremiumBalance,
-      errors: { 401: 'no token, or not a session or access token of this region', 403: 'an access token without the currencies scope, or a client token' },
+      errors: {},
     },
     item_balances: {
       name: `balances_item_balance${suffix}`,
@@ -62,7 +62,7 @@ export function storeGameOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: ItemBalances,
-      errors: { 401: 'no token, or not a session or access token of this region', 403: 'an access token without the items scope, or a client token' },
+      errors: {},
     },
     grant: {
       name: `store grant${suffix}`,
@@ -78,11 +78,9 @@ export function storeGameOps(region: StoreRegion) {
       response: GrantResult,
       errors: {
         400: 'a field is missing or malformed, or nothing to grant',
-        401: 'no token, or not an access token of this region',
-        403: "not a client's own token, or without the grants scope",
         404: 'no store user with that uid in this region',
         422: 'the reference was used for another grant of this client',
-        503: 'the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again',
+        ...batchRead,
       },
     },
     adopt_pet: {
@@ -99,8 +97,6 @@ export function storeGameOps(region: StoreRegion) {
       response: Adopted,
       errors: {
         400: 'name or species missing or malformed',
-        401: 'no token, or not a session or access token of this region',
-        403: 'an access token without the pets scope, or a client token',
         409: `the gem balance is short of ${ADOPTION_PRICE}, or another adoption of the user happened meanwhile (retry)`,
         422: 'the Idempotency-Key was used for another request',
         ...batchRead,
@@ -115,7 +111,7 @@ export function storeGameOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: PetList,
-      errors: { 401: 'no token, or not a session or access token of this region', 403: 'an access token without the pets scope, or a client token' },
+      errors: {},
     },
     feed_pet: {
       name: `feed_pet${suffix}`,
@@ -131,8 +127,6 @@ export function storeGameOps(region: StoreRegion) {
       response: Fed,
       errors: {
         400: 'petId, item or amount missing or malformed, or the item is not food',
-        401: 'no token, or not a session or access token of this region',
-        403: 'an access token without the pets scope, or a client token',
         404: 'no such pet of the user',
         409: 'the pet was fed less than the cooldown ago (or meanwhile), or the user holds less of the food',
         422: 'the Idempotency-Key was used for another request',
@@ -150,7 +144,7 @@ export function storeGameOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: FeedLog,
-      errors: { 400: 'page or pageSize malformed', 401: 'no token, or not a session or access token of this region', 403: 'an access token without the pets scope, or a client token' },
+      errors: { 400: 'page or pageSize malformed' },
     },
     rank: {
       name: `rank${suffix}`,
