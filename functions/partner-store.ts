@@ -2,8 +2,8 @@ import { composeApps, createGroupApp } from '../core/http/app.js';
 import { notFound } from '../core/platform/errors.js';
 import type { Deps } from '../core/platform/deps.js';
 import { regionJwks, serverMetadata } from '../core/store/metadata.js';
-import { issuerOf, type StoreRegion } from '../core/store/regions.js';
-import { regionKey, tokenEndpoint } from '../core/store/token-endpoint.js';
+import { regionKey, requestIssuer, type StoreRegion } from '../core/store/regions.js';
+import { tokenEndpoint } from '../core/store/token-endpoint.js';
 import type { HonoRequest } from 'hono';
 import type { TokenClaims } from '../core/platform/tokens.js';
 import { verifyStoreBearer } from '../core/store/bearer.js';
@@ -25,13 +25,13 @@ function createDiscoveryApp(deps: Deps) {
   const metadata = (region: StoreRegion) => async ({ req, params }: { req: HonoRequest; params: { stage: string } }) => {
     if (params.stage !== deps.stage) throw notFound(`stage: ${params.stage.slice(0, 64)} is not this stage`);
     regionKey(deps, region);
-    return serverMetadata(issuerOf(new URL(req.url).origin, deps.stage, region));
+    return serverMetadata(requestIssuer(req.url, deps.stage, region));
   };
   return createGroupApp(deps, partnerStoreRootRoutes, { 'metadata-root': metadata('default'), 'metadata-root-chengdu': metadata('chengdu') });
 }
 
 function createRegionsApp(deps: Deps) {
-  const issuer = (req: HonoRequest, region: StoreRegion) => issuerOf(new URL(req.url).origin, deps.stage, region);
+  const issuer = (req: HonoRequest, region: StoreRegion) => requestIssuer(req.url, deps.stage, region);
   const region = (name: StoreRegion) => ({
     metadata: async ({ req }: { req: HonoRequest }) => (regionKey(deps, name), serverMetadata(issuer(req, name))),
     jwks: async () => regionJwks(deps, name) as never,
@@ -114,7 +114,7 @@ function createRegionsApp(deps: Deps) {
     'rank-chengdu': chengdu.rank,
   }, {
     // Store tokens are verified with the region's key, against the issuer of the request they came with.
-    store: (c, rule, token) => verifyStoreBearer(deps, rule, issuerOf(new URL(c.req.url).origin, deps.stage, rule.region), token),
+    store: (c, rule, token) => verifyStoreBearer(deps, rule, requestIssuer(c.req.url, deps.stage, rule.region), token),
   });
 }
 

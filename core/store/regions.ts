@@ -23,6 +23,9 @@ export function issuerOf(origin: string, stage: string, region: StoreRegion): st
   return `${origin}${mainBasePath(stage)}${regionPath(region)}`;
 }
 
+/** The region's issuer as the request at `url` sees it (its origin). */
+export const requestIssuer = (url: string, stage: string, region: StoreRegion) => issuerOf(new URL(url).origin, stage, region);
+
 /** The region's signing key; 503 (`temporarily_unavailable` on OAuth endpoints) when the stage has no StoreKeys setting. */
 export function regionKey(deps: { storeKeys?: StoreKeys }, region: StoreRegion): RegionKey {
   if (!deps.storeKeys) throw new OAuthError('temporarily_unavailable', 'the partner store is not configured on this stage (the StoreKeys setting)', 503);

@@ -4,8 +4,6 @@ import { findClient, scopeWithin, secretMatches, type StoreClient } from './clie
 import { codeGrant, refreshGrant } from './grants.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 
-export { regionKey };
-
 /**
  * The token endpoint of a region (RFC 6749 §3.2, §4.4, §5): client authentication, the grants, and the answers
  * in RFC 6749 §5.1's form. Errors are OAuthErrors (§5.2), answered `{error, error_description}` with
