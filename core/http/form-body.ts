@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { AppError, badRequest } from '../platform/errors.js';
-import { JSON_BODY_LIMIT, payloadTooLarge } from './json-body.js';
+import { applyBodyLimit, mediaTypeOf } from './json-body.js';
 
 /**
  * Form bodies (`application/x-www-form-urlencoded`), as OAuth 2.0's token endpoint takes them (RFC 6749 §3.2,
@@ -13,28 +12,18 @@ export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export const formBodyErrors = { 415: `the body is not sent with Content-Type: ${FORM_TYPE}` } as const;
 
-const limit = bodyLimit({
-  maxSize: JSON_BODY_LIMIT,
-  onError: () => {
-    throw payloadTooLarge();
-  },
-});
-
 /** Checks the media type and the size (before the token is verified), then reads the parameters. */
 export async function readFormBody(c: Context): Promise<Record<string, string>> {
   const type = c.req.header('content-type');
-  if (type === undefined || type.split(';', 1)[0]!.trim().toLowerCase() !== FORM_TYPE) {
+  if (type === undefined || mediaTypeOf(type) !== FORM_TYPE) {
     throw new AppError(415, `body: Content-Type must be ${FORM_TYPE}${type === undefined ? '' : `, not ${type.slice(0, 100)}`}`);
   }
-  let passed = false;
-  await limit(c, async () => {
-    passed = true;
-  });
-  if (!passed) throw payloadTooLarge();
+  await applyBodyLimit(c);
   const params = new URLSearchParams(await c.req.text());
+  // No prototype while filling: a parameter named __proto__ is a key like any other, not a prototype.
   const body: Record<string, string> = Object.create(null);
   for (const [name, value] of params) {
-    if (name in body || (value === '' && params.getAll(name).length > 1)) throw badRequest(`body.${name}: given more than once`);
+    if (params.getAll(name).length > 1) throw badRequest(`body.${name}: given more than once`);
     if (value !== '') body[name] = value;
   }
   return { ...body };

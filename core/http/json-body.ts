@@ -28,8 +28,11 @@ export const unsupportedType = (type: string | undefined) =>
 
 /** `application/json`, with or without parameters, in any letter case. */
 export function isJsonType(header: string): boolean {
-  return header.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
+  return mediaTypeOf(header) === 'application/json';
 }
+
+/** The media type of a Content-Type header, without its parameters, in lower case. */
+export const mediaTypeOf = (header: string) => header.split(';', 1)[0]!.trim().toLowerCase();
 
 const limit = bodyLimit({
   maxSize: JSON_BODY_LIMIT,
@@ -46,6 +49,11 @@ const limit = bodyLimit({
 export async function applyJsonBodyRules(c: Context): Promise<void> {
   const type = c.req.header('content-type');
   if (type !== undefined && !isJsonType(type)) throw unsupportedType(type);
+  await applyBodyLimit(c);
+}
+
+/** A body of at most JSON_BODY_LIMIT bytes, or 413 (the JSON and form body rules both apply it). */
+export async function applyBodyLimit(c: Context): Promise<void> {
   let passed = false;
   await limit(c, async () => {
     passed = true;
