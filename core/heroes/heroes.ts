@@ -1,4 +1,3 @@
-import type { Deps } from '../platform/deps.js';
 import { AppError } from '../platform/errors.js';
 import type { Hero, HeroConfig } from './models.js';
 
@@ -48,5 +47,3 @@ export function requireConfig(item: Record<string, unknown> | undefined): HeroCo
 }
 
 export const notConfigured = () => new AppError(503, 'the hero game is not configured on this stage (an admin sets it with PUT /heroes/config)');
-
-export type HeroDeps = Pick<Deps, 'db' | 'table' | 'now'>;

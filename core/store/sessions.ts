@@ -69,14 +69,14 @@ export async function login(deps: Deps, region: StoreRegion, issuer: string, ass
   const jti = String(payload.jti).slice(0, 128);
   const name = typeof payload.name === 'string' ? payload.name.slice(0, 100) : null;
 
-  const login = await deps.db.send(new GetCommand({ TableName: deps.table, Key: loginKey(region, clientId, sub), ConsistentRead: true }));
+  const known = await deps.db.send(new GetCommand({ TableName: deps.table, Key: loginKey(region, clientId, sub), ConsistentRead: true }));
   const now = deps.now().toISOString();
   const used = { Put: { TableName: deps.table, Item: { ...jtiKey(region, clientId, jti), type: 'store_jti', expiresAt: payload.exp }, ConditionExpression: 'attribute_not_exists(pk)' } };
-  let uid = login.Item?.uid as string | undefined;
-  const user: StoreUser = { uid: uid ?? randomUUID(), region, partner: clientId, partner_user_id: sub, name, created_at: now };
+  const existing = known.Item?.uid as string | undefined;
+  const user: StoreUser = { uid: existing ?? randomUUID(), region, partner: clientId, partner_user_id: sub, name, created_at: now };
   const failed = await transactOrFailures(
     deps,
-    uid
+    existing
       ? [used]
       : [
           used,
@@ -87,8 +87,7 @@ export async function login(deps: Deps, region: StoreRegion, issuer: string, ass
   );
   if (failed.some((failure) => failure.index === 0)) throw refused('jti was used already (an assertion is single use)');
   if (failed.length > 0) throw refused('the user was created concurrently; retry');
-  uid = user.uid;
-  return { session: await signSession(key, issuer, uid, clientId, deps.now()), expires_in: SESSION_SECONDS, uid };
+  return { session: await signSession(key, issuer, user.uid, clientId, deps.now()), expires_in: SESSION_SECONDS, uid: user.uid };
 }
 
 async function signSession(key: RegionKey, issuer: string, uid: string, partner: string, now: Date) {
