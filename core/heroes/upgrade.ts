@@ -3,9 +3,9 @@ import type * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
-import { idempotencyKeyOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
+import { keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
+import type { TransactItem } from '../platform/transactions.js';
 import { debitItems } from '../tickets/balances.js';
 import { costOf } from './config.js';
 import { requireConfig, toHero } from './heroes.js';
@@ -37,7 +37,7 @@ interface Spend {
 }
 
 export async function upgradeHeroes(deps: Deps, caller: TokenClaims, body: Body, idempotencyHeader?: string) {
-  const key = idempotencyKeyOf(idempotencyHeader);
+  const keyed = keyedRequest(caller, 'upgrade', idempotencyHeader, body);
   const ids = body.itemIds.map((id) => id.toLowerCase());
   ids.forEach((id, index) => {
     const first = ids.indexOf(id);
@@ -83,16 +83,9 @@ export async function upgradeHeroes(deps: Deps, caller: TokenClaims, body: Body,
   ];
 
   const conflictMessage = 'the heroes or the balance changed concurrently; retry';
-  let failures: FailedCondition[];
-  if (key === undefined) {
-    failures = await transactOrFailures(deps, work, conflictMessage);
-    if (failures.length === 0) return answer;
-  } else {
-    const outcome = await transactOnce(deps, idempotentRequest(caller, 'upgrade', key, body), answer, work);
-    if ('answer' in outcome) return outcome.answer;
-    failures = outcome.refused;
-  }
-  throw refusal(failures[0]!.index, heroes, [...spends.values()]);
+  const outcome = await transactKeyed(deps, keyed, answer, work, conflictMessage);
+  if ('answer' in outcome) return outcome.answer;
+  throw refusal(outcome.refused[0]!.index, heroes, [...spends.values()]);
 }
 
 /** Why the transaction was refused, from its first failed action (work items: the heroes, then two per spend). */

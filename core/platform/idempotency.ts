@@ -113,6 +113,12 @@ export function recordItem(deps: Pick<Deps, 'table' | 'now'>, request: Idempoten
   };
 }
 
+/** The keyed request of an optional `Idempotency-Key` header (400 when malformed); undefined without one. */
+export function keyedRequest(claims: Pick<TokenClaims, 'kind' | 'sub'>, operation: string, header: string | undefined, request: unknown): IdempotentRequest | undefined {
+  const key = idempotencyKeyOf(header);
+  return key === undefined ? undefined : idempotentRequest(claims, operation, key, request);
+}
+
 /** What a keyed transaction came to: done now, answered from the first request, or refused by the work's conditions. */
 export type KeyedOutcome<T> = { answer: T; replayed: boolean } | { refused: FailedCondition[] };
 
@@ -144,6 +150,22 @@ export async function transactOnce<T>(
   const record = failures.find((failure) => failure.index === 0);
   if (record) return { answer: await storedAnswer<T>(deps, request, record), replayed: true };
   return { refused: failures.map((failure) => ({ ...failure, index: failure.index - 1 })) };
+}
+
+/**
+ * The work's transaction for a request with or without a key: with one, as transactOnce runs it; without, as
+ * transactOrFailures does (no record, so no replay). Either way: done, answered from the first request, or refused.
+ */
+export async function transactKeyed<T>(
+  deps: Pick<Deps, 'db' | 'table' | 'now'>,
+  request: IdempotentRequest | undefined,
+  answer: T,
+  work: TransactItem[],
+  conflictMessage: string,
+): Promise<KeyedOutcome<T>> {
+  if (request) return transactOnce(deps, request, answer, work);
+  const refused = await transactOrFailures(deps, work, conflictMessage);
+  return refused.length === 0 ? { answer, replayed: false } : { refused };
 }
 
 /**

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
-import { answerOf, idempotencyKeyOf, idempotencyRecordKey, idempotentRequest, transactOnce, type IdempotentRequest, type KeyedOutcome } from '../platform/idempotency.js';
+import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { queryItems } from '../platform/query.js';
-import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
+import type { TransactItem } from '../platform/transactions.js';
 import type { StoreRegion } from './regions.js';
 import { changeItems, ITEMS, PREMIUM } from './wallet.js';
 
@@ -64,7 +64,7 @@ const toPet = (item: Record<string, unknown>): Pet => ({
  * short), the pet. Paid exactly once per pet; nothing written when refused.
  */
 export async function adoptPet(deps: Deps, region: StoreRegion, uid: string, input: { name: string; species: string }, idempotencyHeader?: string) {
-  const keyed = keyedRequest(uid, 'adopt_pet', idempotencyHeader, input);
+  const keyed = keyedRequest({ kind: 'store', sub: uid }, 'adopt_pet', idempotencyHeader, input);
   const [count, record] = await readItems(deps, [petsCountKey(uid), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
   if (record && keyed) return answerOf<{ pet: Pet; paid: number }>(record, keyed);
   const adopted = Number(count?.adopted ?? 0);
@@ -100,19 +100,6 @@ export async function adoptPet(deps: Deps, region: StoreRegion, uid: string, inp
   throw new Error('adopt: a fresh pet id was taken');
 }
 
-/** The keyed request of an `Idempotency-Key` header (core/platform/idempotency.ts), scoped to the store user. */
-function keyedRequest(uid: string, operation: string, header: string | undefined, input: unknown): IdempotentRequest | undefined {
-  const key = idempotencyKeyOf(header);
-  return key === undefined ? undefined : idempotentRequest({ kind: 'store', sub: uid }, operation, key, input);
-}
-
-/** The work's transaction, with the key's record when there is one: done, answered from the first request, or refused. */
-async function transactKeyed<T>(deps: Deps, keyed: IdempotentRequest | undefined, answer: T, work: TransactItem[], conflictMessage: string): Promise<KeyedOutcome<T>> {
-  if (keyed) return transactOnce(deps, keyed, answer, work);
-  const refused = await transactOrFailures(deps, work, conflictMessage);
-  return refused.length === 0 ? { answer, replayed: false } : { refused };
-}
-
 const withoutFeeding = ({ last_fed_at: _never, ...pet }: Pet) => pet;
 
 /** pet_query: the user's pets, oldest first (one Query). */
@@ -130,7 +117,7 @@ export async function userPets(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
 export async function feedPet(deps: Deps, uid: string, input: { petId: string; item: string; amount: number }, idempotencyHeader?: string) {
   const food = ITEMS.find((item) => item.code === input.item);
   if (!food || food.kind !== 'food') throw badRequest(`body.item: ${input.item} is not food`);
-  const keyed = keyedRequest(uid, 'feed_pet', idempotencyHeader, input);
+  const keyed = keyedRequest({ kind: 'store', sub: uid }, 'feed_pet', idempotencyHeader, input);
   // With a key, its record is read with the pet: a retry is answered before the cooldown would refuse it.
   const [item, record] = await readItems(deps, [petKey(uid, input.petId), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
   if (record && keyed) return answerOf<FeedAnswer>(record, keyed);
