@@ -4,6 +4,7 @@ import { accept, authorize } from '../core/store/authorization.js';
 import { registerClient } from '../core/store/clients.js';
 import { issuerOf, signAccessToken, type StoreRegion } from '../core/store/regions.js';
 import { login } from '../core/store/sessions.js';
+import { codeGrant } from '../core/store/grants.js';
 import { sha256Url } from '../core/platform/digest.js';
 import { adoptPet } from '../core/store/pets.js';
 import { changeItems } from '../core/store/wallet.js';
@@ -34,10 +35,14 @@ async function partnerAssertion(deps: BenchDeps, region: StoreRegion) {
   };
 }
 
+/** A new store user of the region, signed in through a partner backend: `{session, uid}`. */
+async function signedIn(deps: BenchDeps, region: StoreRegion) {
+  return login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))());
+}
+
 /** A signed-in store user (their uid and session) and a public app with a pending authorization request. */
 async function pendingRequest(deps: BenchDeps, region: StoreRegion) {
-  const sign = await partnerAssertion(deps, region);
-  const session = await login(deps, region, issuer(deps, region), await sign());
+  const session = await signedIn(deps, region);
   const { client } = await registerClient(deps, { region, type: 'public', name: 'bench app', redirect_uris: ['https://bench.example/cb'], scopes: ['profile'] });
   const verifier = randomUUID() + randomUUID();
   const challenge = sha256Url(verifier);
@@ -55,11 +60,15 @@ async function grantGems(deps: BenchDeps, uid: string, items: Record<string, num
 }
 
 /** A code the user just allowed, and the exchange request of the public app it was issued to. */
-async function codeExchange(deps: BenchDeps, region: StoreRegion) {
+async function allowedCode(deps: BenchDeps, region: StoreRegion) {
   const pending = await pendingRequest(deps, region);
   const request = await authorize(deps, region, issuer(deps, region), pending.query);
   const { redirect_to } = await accept(deps, region, issuer(deps, region), pending.session.uid, { request_id: request.request_id, decision: 'allow' });
-  const code = new URL(redirect_to).searchParams.get('code')!;
+  return { pending, code: new URL(redirect_to).searchParams.get('code')! };
+}
+
+async function codeExchange(deps: BenchDeps, region: StoreRegion) {
+  const { pending, code } = await allowedCode(deps, region);
   return { headers: form, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier, client_id: pending.client.client_id }).toString() };
 }
 
@@ -80,42 +89,37 @@ function regionOperations(region: StoreRegion): OperationBench[] {
     op(`login${s}`, 3, "the partner's client GetItem + the user's login GetItem + one transaction (the assertion's jti; for a new user, its login and user items)", async (deps) => ({ body: { assertion: await (await partnerAssertion(deps, region))() } })),
     op(`clientToken${s}`, 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token)", (deps) => codeExchange(deps, region)),
     op(`userInfo${s}`, 2, "the token family's GetItem (revocation) + the store user's GetItem", async (deps) => {
-      const pending = await pendingRequest(deps, region);
-      const { codeGrant } = await import('../core/store/grants.js');
-      const request = await authorize(deps, region, issuer(deps, region), pending.query);
-      const { redirect_to } = await accept(deps, region, issuer(deps, region), pending.session.uid, { request_id: request.request_id, decision: 'allow' });
-      const tokens = await codeGrant(deps, region, issuer(deps, region), pending.client, { code: new URL(redirect_to).searchParams.get('code')!, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier });
+      const { pending, code } = await allowedCode(deps, region);
+      const tokens = await codeGrant(deps, region, issuer(deps, region), pending.client, { code, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier });
       return { token: tokens.access_token };
     }),
     op(`currencies_list${s}`, 0, 'the catalogue, in code', async () => ({})),
-    op(`premium_balance${s}`, 1, "the balance's GetItem", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
-    op(`item_balances${s}`, 1, "one Query of the user's item balances", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
+    op(`premium_balance${s}`, 1, "the balance's GetItem", async (deps) => ({ token: (await signedIn(deps, region)).session })),
+    op(`item_balances${s}`, 1, "one Query of the user's item balances", async (deps) => ({ token: (await signedIn(deps, region)).session })),
     op(`grant${s}`, 2, "one BatchGet (the user, the reference's grant) + one transaction (the grant record, each balance and its ledger entry)", async (deps) => {
-      const sign = await partnerAssertion(deps, region);
-      const { uid } = await login(deps, region, issuer(deps, region), await sign());
+      const { uid } = await signedIn(deps, region);
       const { client } = await registerClient(deps, { region, type: 'confidential', name: 'bench grants', redirect_uris: ['https://bench.example/cb'], scopes: ['grants'] });
       const key = deps.storeKeys![region];
       const { token } = await signAccessToken(key, issuer(deps, region), { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date());
       return { token, body: { uid, reference: `bench-${randomUUID()}`, currencies: { gem: 5 }, items: { kibble: 2 } } };
     }),
     op(`adopt_pet${s}`, 2, "the adoption count's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (count, pet; from the second pet, the gems and their ledger entry)", async (deps) => {
-      const { uid, session } = await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))());
+      const { uid, session } = await signedIn(deps, region);
       await adoptPet(deps, region, uid, { name: 'first', species: 'cat' });
       await grantGems(deps, uid);
       return { token: session, body: { name: 'second', species: 'dog' } };
     }),
-    op(`pet_query${s}`, 1, "one Query of the user's pets", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
+    op(`pet_query${s}`, 1, "one Query of the user's pets", async (deps) => ({ token: (await signedIn(deps, region)).session })),
     op(`feed_pet${s}`, 2, "the pet's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (pet, food balance, ledger entry, log entry)", async (deps) => {
-      const { uid, session } = await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))());
+      const { uid, session } = await signedIn(deps, region);
       const { pet } = await adoptPet(deps, region, uid, { name: 'hungry', species: 'cat' });
       await grantGems(deps, uid, { kibble: 3 });
       return { token: session, body: { petId: pet.petId, item: 'kibble', amount: 1 } };
     }),
-    op(`feed_log${s}`, 1, "one Query of the user's log, newest first", async (deps) => ({ token: (await login(deps, region, issuer(deps, region), await (await partnerAssertion(deps, region))())).session })),
+    op(`feed_log${s}`, 1, "one Query of the user's log, newest first", async (deps) => ({ token: (await signedIn(deps, region)).session })),
     op(`rank${s}`, 1, 'one Query of the board index', async () => ({})),
     op(`getUser${s}`, 1, "the store user's GetItem (with a store session; a partner app's access token adds its family's GetItem)", async (deps) => {
-      const sign = await partnerAssertion(deps, region);
-      return { token: (await login(deps, region, issuer(deps, region), await sign())).session };
+      return { token: (await signedIn(deps, region)).session };
     }),
   ];
 }
