@@ -24,8 +24,7 @@ export const createPartnerStoreApp = (deps: Deps) => composeApps(deps.stage, [cr
 function createDiscoveryApp(deps: Deps) {
   const metadata = (region: StoreRegion) => async ({ req, params }: { req: HonoRequest; params: { stage: string } }) => {
     if (params.stage !== deps.stage) throw notFound(`stage: ${params.stage.slice(0, 64)} is not this stage`);
-    regionKey(deps, region);
-    return serverMetadata(requestIssuer(req.url, deps.stage, region));
+    return serverMetadata(deps, region, requestIssuer(req.url, deps.stage, region));
   };
   return createGroupApp(deps, partnerStoreRootRoutes, { 'metadata-root': metadata('default'), 'metadata-root-chengdu': metadata('chengdu') });
 }
@@ -33,7 +32,7 @@ function createDiscoveryApp(deps: Deps) {
 function createRegionsApp(deps: Deps) {
   const issuer = (req: HonoRequest, region: StoreRegion) => requestIssuer(req.url, deps.stage, region);
   const region = (name: StoreRegion) => ({
-    metadata: async ({ req }: { req: HonoRequest }) => (regionKey(deps, name), serverMetadata(issuer(req, name))),
+    metadata: async ({ req }: { req: HonoRequest }) => serverMetadata(deps, name, issuer(req, name)),
     jwks: async () => regionJwks(deps, name) as never,
     token: async ({ req, body }: { req: HonoRequest; body: Parameters<typeof tokenEndpoint>[4] }) =>
       tokenEndpoint(deps, name, issuer(req, name), req.header('authorization'), body),

@@ -4,9 +4,11 @@ import { regionKey, type StoreRegion } from './regions.js';
 
 /**
  * A region's authorization server metadata (RFC 8414 §2), what oauth4webapi and other clients discover: only
- * what the region serves. Its URLs are under the issuer.
+ * what the region serves. Its URLs are under the issuer. 503 where the stage has no store keys (the region
+ * serves nothing then).
  */
-export function serverMetadata(issuer: string) {
+export function serverMetadata(deps: Pick<Deps, 'storeKeys'>, region: StoreRegion, issuer: string) {
+  regionKey(deps, region);
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
