@@ -1,4 +1,5 @@
 import type { Chain, ChainConfig, ChainReads, ChainSource, PaymentKitConfig } from './types.js';
+import { jsonObjectSetting } from '../platform/settings.js';
 
 /** The registry every Payment Kit deployment creates (the standard's `DEFAULT_PAYMENT_REGISTRY_NAME`). */
 export const DEFAULT_REGISTRY = 'default-payment-registry';
@@ -28,15 +29,9 @@ const MOVE_FUNCTION = /^0x[0-9a-fA-F]{1,64}::\w+::\w+$/;
  * `kind` may be left out: the source is then GraphQL.
  */
 export function parseChainConfig(json: string | undefined): ChainConfig | undefined {
-  if (!json?.trim()) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw new Error('chain config: not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('chain config: expected a JSON object');
-  const { kind = 'graphql', url, grpcUrl, paymentEventType, paymentFunction, paymentKit, claimEventType } = value as Record<string, unknown>;
+  const value = jsonObjectSetting(json, 'chain config');
+  if (!value) return undefined;
+  const { kind = 'graphql', url, grpcUrl, paymentEventType, paymentFunction, paymentKit, claimEventType } = value;
   if (kind !== 'jsonrpc' && kind !== 'graphql') throw new Error('chain config: kind must be "graphql" (the default) or "jsonrpc"');
   if (typeof url !== 'string' || !isHttpUrl(url)) throw new Error('chain config: url must be an http(s) URL');
   if (grpcUrl !== undefined && (typeof grpcUrl !== 'string' || !isHttpUrl(grpcUrl))) throw new Error('chain config: grpcUrl must be an http(s) URL');

@@ -1,4 +1,5 @@
 import type { AppStoreServerAPIClient } from '@apple/app-store-server-library';
+import { jsonObjectSetting } from '../platform/settings.js';
 
 /**
  * A stage's App Store settings (APPLE_CONFIG locally, the AppleConfig secret deployed), as JSON. Parsed once at
@@ -40,16 +41,10 @@ export interface AppleSettings {
 const BUNDLE_ID = /^[A-Za-z0-9][A-Za-z0-9.-]{0,154}$/;
 
 export function parseAppleSettings(json: string | undefined): AppleSettings | undefined {
-  if (!json?.trim()) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw new Error('apple config: not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('apple config: expected a JSON object');
+  const value = jsonObjectSetting(json, 'apple config');
+  if (!value) return undefined;
   const { bundleId, appAppleId, environment = 'Production', allowSandbox = false, rootCertificates, onlineChecks = true, consumptionConsent = false, keyId, issuerId, privateKey } =
-    value as Record<string, unknown>;
+    value;
   if (typeof bundleId !== 'string' || !BUNDLE_ID.test(bundleId)) throw new Error('apple config: bundleId must be the app\'s bundle id, e.g. com.studio.game');
   if (environment !== 'Production' && environment !== 'Sandbox') throw new Error('apple config: environment must be "Production" or "Sandbox"');
   if (appAppleId !== undefined && (typeof appAppleId !== 'number' || !Number.isSafeInteger(appAppleId) || appAppleId <= 0)) {

@@ -1,3 +1,4 @@
+import { jsonObjectSetting } from '../platform/settings.js';
 /**
  * A stage's Google Play settings (GOOGLE_CONFIG locally, the GoogleConfig secret deployed), as JSON. Parsed once
  * at start; a bad setting is an Error naming the field.
@@ -30,14 +31,8 @@ const PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 export function parseGoogleSettings(json: string | undefined): GoogleSettings | undefined {
-  if (!json?.trim()) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw new Error('google config: not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('google config: expected a JSON object');
+  const value = jsonObjectSetting(json, 'google config');
+  if (!value) return undefined;
   const {
     packageName,
     pushAudience,
@@ -46,7 +41,7 @@ export function parseGoogleSettings(json: string | undefined): GoogleSettings | 
     poisonAttempts = 5,
     googleCerts = 'https://www.googleapis.com/oauth2/v3/certs',
     playApi = 'https://androidpublisher.googleapis.com',
-  } = value as Record<string, unknown>;
+  } = value;
   if (typeof packageName !== 'string' || !PACKAGE.test(packageName)) throw new Error("google config: packageName must be the app's package name, e.g. com.studio.game");
   if (typeof pushAudience !== 'string' || pushAudience.length === 0) throw new Error("google config: pushAudience must be the push subscription's audience");
   if (typeof pushServiceAccount !== 'string' || !EMAIL.test(pushServiceAccount)) throw new Error('google config: pushServiceAccount must be the email of the service account the subscription pushes as');
