@@ -142,8 +142,10 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'stranded_credit', method: 'POST', path: '/merchant/payments/stranded/credit', body: { project_name: 'p1', tx_digest: 'not-a-digest', event_seq: '0' }, field: /^body\.tx_digest/ },
     { op: 'stranded_refund', method: 'POST', path: '/merchant/payments/stranded/refund', body: { project_name: 'p1', tx_digest: '11111111111111111111111111111111', event_seq: 'x', refund_digest: '11111111111111111111111111111111' }, field: /^body\.event_seq/ },
     // Issue 10 item 7: integer query and path parameters are an optional '-' and decimal digits, no leading zeros, in range.
-    ...['', '0x10', '1e1', '+1', ' 1', '1 ', '01', '-0', '1.0', '1_0', '١'].map((page) => ({ op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { page }, field: /^query\.page: expected an integer of at least 0 in decimal digits/ })),
+    ...['', '0x10', '1e1', '+1', ' 1', '1 ', '01', '-0', '1.0', '1_0', '١'].map((page) => ({ op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { page }, field: /^query\.page: expected an integer from 0 to 10000 in decimal digits/ })),
     { op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { pageSize: '101' }, field: /^query\.pageSize: expected an integer from 1 to 100$/ },
+    // Pages past 10,000 (a list reads (page + 1) * pageSize entries; a page of 2^53 was a 503 from DynamoDB's read limit).
+    { op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { page: '10001' }, field: /^query\.page: expected an integer from 0 to 10000$/ },
     { op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { pageSize: '00' }, field: /^query\.pageSize: expected an integer from 1 to 100 in decimal digits/ },
     { op: 'merchantStatus', method: 'GET', path: '/merchant/status', query: { merchant_id: '' }, field: /^query\.merchant_id/ },
     { op: 'merchantStatus', method: 'GET', path: '/merchant/status', query: { merchant_id: '0x10' }, field: /^query\.merchant_id/ },

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { MerchantStatus } from '../core/merchants/models.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
 import { call, type CallResult } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
+import { scanAll as scanTable } from './support/table-snapshot.js';
 import { gamePayload, newCode } from './support/games.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
@@ -28,18 +28,7 @@ beforeAll(async () => {
   app = createAllApps(deps);
 });
 
-/** Every item of the table (a test-only Scan, strongly consistent), in key order. */
-async function scanAll(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await deps.db.send(new ScanCommand({ TableName: deps.table, ConsistentRead: true, ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  const id = (item: Record<string, unknown>) => `${String(item.pk)}\u0000${String(item.sk)}`;
-  return items.sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
-}
+const scanAll = () => scanTable(deps);
 
 /** Sends the request, expects the refusal, and that the table is exactly what it was before. */
 async function refusedWithoutWrites(send: () => Promise<CallResult>, status: number, message: RegExp) {

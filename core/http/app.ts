@@ -10,7 +10,8 @@ import { authenticate, type BearerVerifiers } from './auth.js';
 import { enforcePolicy } from './policy.js';
 import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
-import { parseOrThrow } from './validation.js';
+import { parseOrThrow, singleQuery } from './validation.js';
+import { idempotencyKeyOf } from '../platform/idempotency.js';
 import { applyJsonBodyRules, parseJsonExact, unsupportedType } from './json-body.js';
 import { applyMultipartSizeLimit, readMultipartBody } from './multipart-body.js';
 import { readFormBody } from './form-body.js';
@@ -101,8 +102,10 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       const form = formBody ? await readFormBody(c) : undefined;
       const auth = await authenticate(c, op.auth, deps, verifiers);
       const params = op.params ? parseOrThrow(op.params, c.req.param(), 'path') : undefined;
-      const query = op.query ? parseOrThrow(op.query, c.req.query(), 'query') : undefined;
+      const query = op.query ? parseOrThrow(op.query, singleQuery(c), 'query') : undefined;
       const body = await readBody(c, op, form);
+      // A malformed Idempotency-Key is bad input like a malformed field: 400 before the policy reads anything.
+      if (op.headers?.['Idempotency-Key']) idempotencyKeyOf(c.req.header('idempotency-key'));
       if (op.auth !== 'open') await enforcePolicy(deps, op.auth, auth!, { query, params, body });
       const result = await handler({ query, params, body, auth, deps, req: c.req });
       if (op.raw) return result as Response;

@@ -66,6 +66,9 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     add(415, op.bodyType === 'form' ? formBodyErrors[415] : jsonBodyErrors[415]);
     if (op.bodyType === 'form') add(400, 'a parameter is given more than once');
   }
+  // Input the operation's schemas refuse is a 400 naming the field, on every operation that takes input.
+  if ((op.params || op.query || op.body) && !causes.has(400)) add(400, 'the input is invalid: the message names the field');
+  if (op.query) add(400, 'a query parameter is given more than once');
   if (!op.tableFree) add(503, TABLE_UNAVAILABLE);
   if (op.auth !== 'open' && op.auth.store) for (const [status, cause] of Object.entries(storeTokenErrors(op.auth.store))) add(Number(status) as ErrorStatus, cause);
   if (op.auth !== 'open') {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import type { Context } from 'hono';
 import { badRequest } from '../platform/errors.js';
 
 // zod/mini ships without messages ("Invalid input"); the English locale names what was expected and received.
@@ -17,4 +18,15 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
   const issue = result.error.issues[0]!;
   const field = [where, ...issue.path.map(String)].join('.');
   throw badRequest(`${field}: ${issue.message}`);
+}
+
+/**
+ * The query parameters, each given once: a parameter repeated (`?userId=a&userId=b`) is 400 naming it, rather
+ * than one of its values read silently (which one a proxy, a cache or a log reads may differ).
+ */
+export function singleQuery(c: Context): Record<string, string> {
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) throw badRequest(`query.${name}: given more than once`);
+  }
+  return c.req.query();
 }

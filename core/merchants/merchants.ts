@@ -20,8 +20,11 @@ export interface MerchantItem extends Merchant {
   sk: string;
 }
 
-const toMerchant = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, ...merchant }: Record<string, unknown>) =>
-  merchant as unknown as Merchant;
+/** The fields a merchant record shows (the item also keeps its keys and bookkeeping such as `gameCount`). */
+const MERCHANT_FIELDS = ['id', 'account_id', 'merchant_email', 'merchant_name', 'logo_url', 'description', 'back_ground_image', 'social_links', 'status', 'create_time', 'update_time'] as const satisfies readonly (keyof Merchant)[];
+
+const toMerchant = (item: Record<string, unknown>) =>
+  Object.fromEntries(MERCHANT_FIELDS.filter((field) => field in item).map((field) => [field, item[field]])) as unknown as Merchant;
 
 export async function createMerchant(deps: Deps, owner: TokenClaims, input: MerchantPayload): Promise<Merchant> {
   // The account's merchant is read before the id is taken, so a second create is refused with nothing written.

@@ -63,8 +63,13 @@ export const isIntParam = (schema: unknown): boolean => typeof schema === 'objec
 export const atLeastOneOf = <T extends object>(fields: readonly (keyof T & string)[]) =>
   z.refine<T>((value) => fields.some((field) => value[field] !== undefined), `nothing to change: give at least one of ${fields.join(', ')}`);
 
-/** Zero-based page and page size of list operations (API.md: pageSize default 20, max 100). */
+/**
+ * Zero-based page and page size of list operations (API.md: pageSize default 20, max 100). Pages past
+ * MAX_PAGE are refused: a list reads (page + 1) * pageSize entries (DynamoDB has no offset), and a page of
+ * 2^53 once asked DynamoDB for a read limit it refuses.
+ */
+export const MAX_PAGE = 10_000;
 export const paging = {
-  page: z._default(intParam({ min: 0 }), 0),
+  page: z._default(intParam({ min: 0, max: MAX_PAGE }), 0),
   pageSize: z._default(intParam({ min: 1, max: 100 }), 20),
 };
