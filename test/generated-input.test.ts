@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { tryDecodeURIComponent } from 'hono/utils/url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basePathOf } from '../core/http/app.js';
 import { JSON_BODY_LIMIT, parseJsonExact } from '../core/http/json-body.js';
 import type { OperationSpec, RouteGroup } from '../core/http/operation.js';
 import type { TokenKind } from '../core/platform/tokens.js';
-import { registerClient } from '../core/store/clients.js';
 import { generateStoreKeys, parseStoreKeys, regionKey, signAccessToken, STORE_REGIONS, type StoreRegion } from '../core/store/regions.js';
 import { createAllApps } from '../functions/apps.js';
 import { routeTable } from '../functions/routes/index.js';
@@ -17,7 +15,7 @@ import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { arbitraryOf, hostileValue, jsonSchemaOf, jsonValue, PROTOTYPE_KEYS, type JsonSchema } from './support/schema-arbitraries.js';
 import { scanAll, withoutLoginCounters } from './support/table-snapshot.js';
-import { storeIssuerOf } from './support/store.js';
+import { storeIssuerOf, storeSessionOf } from './support/store.js';
 
 /**
  * Generated bad input on every route of every group (issue 15, item 1; docs/reliability.md "Generated bad
@@ -79,18 +77,8 @@ async function newWorld(): Promise<World> {
     tokens: { merchant: shop.owner.token, server: shop.server, platform: player.platform, game: player.game, hero: await issue('hero'), store: '', admin: admin.token },
     storeUser: await perRegion(access('user')),
     storeClient: await perRegion(access('client')),
-    storeSession: await perRegion(storeSession),
+    storeSession: await perRegion((region) => storeSessionOf(deps, app, region)),
   };
-}
-
-/** A store user of the region signed in through a partner backend's assertion: their store session. */
-async function storeSession(region: StoreRegion): Promise<string> {
-  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const { client } = await registerClient(deps, { region, type: 'confidential', name: 'fuzz backend', redirect_uris: ['https://store.example/cb'], scopes: [], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
-  const iat = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: storeIssuerOf(region), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
-  const res = await app.request(`${storeIssuerOf(region)}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ assertion }) });
-  return ((await res.json()) as { session: string }).session;
 }
 
 function tokenFor(op: OperationSpec): string | undefined {

@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/store/clients.js';
 import { type StoreRegion } from '../core/store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
 import type { TestDeps } from './support/deps.js';
-import { storeIssuerOf, storeWorld, type StoreWorld } from './support/store.js';
+import { storeIssuerOf, storeSessionOf, storeWorld, type StoreWorld } from './support/store.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
@@ -28,15 +26,7 @@ beforeAll(async () => {
 const discover = async (region: StoreRegion) =>
   oauth.processDiscoveryResponse(new URL(issuerOf(region)), await app.request(`${issuerOf(region)}/.well-known/oauth-authorization-server`));
 
-/** A store user of the region signed in through a partner backend: their store session. */
-async function storeSession(region: StoreRegion = 'default') {
-  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const { client } = await registerClient(deps, { region, type: 'confidential', name: 'backend', redirect_uris: ['https://store.example/cb'], scopes: [], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
-  const iat = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: issuerOf(region), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
-  const res = await app.request(`${issuerOf(region)}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ assertion }) });
-  return ((await res.json()) as { session: string }).session;
-}
+const storeSession = (region: StoreRegion = 'default') => storeSessionOf(deps, app, region);
 
 async function publicApp(region: StoreRegion = 'default') {
   const { client } = await registerClient(deps, { region, type: 'public', name: 'Pet app', redirect_uris: [REDIRECT, 'com.example.pets:/cb'], scopes: ['profile', 'pets'] });

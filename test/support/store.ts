@@ -1,4 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import type { Hono } from 'hono';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
+import type { Deps } from '../../core/platform/deps.js';
+import { registerClient } from '../../core/store/clients.js';
 import { generateStoreKeys, parseStoreKeys, type StoreRegion } from '../../core/store/regions.js';
 import { createPartnerStoreApp } from '../../functions/partner-store.js';
 import { createTestDeps, type TestDeps } from './deps.js';
@@ -29,4 +34,14 @@ export async function storeWorld(): Promise<StoreWorld> {
     discover: async (region) =>
       oauth.processDiscoveryResponse(new URL(storeIssuerOf(region)), await app.request(`${storeIssuerOf(region)}/.well-known/oauth-authorization-server`)),
   };
+}
+
+/** A store user of the region signed in through a partner backend's assertion (POST <issuer>/login): their store session. */
+export async function storeSessionOf(deps: Deps, app: Hono, region: StoreRegion = 'default'): Promise<string> {
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const { client } = await registerClient(deps, { region, type: 'confidential', name: 'backend', redirect_uris: ['https://store.example/cb'], scopes: [], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
+  const iat = Math.floor(Date.now() / 1000);
+  const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: storeIssuerOf(region), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
+  const res = await app.request(`${storeIssuerOf(region)}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ assertion }) });
+  return ((await res.json()) as { session: string }).session;
 }
