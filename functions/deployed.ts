@@ -5,6 +5,8 @@ import { Resource } from 'sst/resource';
 import type { Deps } from '../core/platform/deps.js';
 import { isProductionStage } from '../core/platform/stages.js';
 import { sourceOfEnv, withRequestSource } from '../core/platform/request-source.js';
+import { withRequestContext, type RequestContext } from '../core/platform/request-context.js';
+import { recordRequest, startMetrics } from '../core/platform/metrics.js';
 import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/platform/tokens.js';
 
 /**
@@ -175,17 +177,39 @@ async function buildDeps(): Promise<Deps> {
 
 /** The Lambda event fields read here: the API Gateway request context, for the client's address. */
 type LambdaEvent = Parameters<ReturnType<typeof handle>>[0];
+type LambdaContext = Parameters<ReturnType<typeof handle>>[1];
 
 /**
  * A Lambda handler for an app built from the deployed Deps (built on the first invocation). Each request runs
  * with its client's address (API Gateway's requestContext.http.sourceIp) as the request source that login
- * throttling keys on (core/platform/request-source.ts).
+ * throttling keys on (core/platform/request-source.ts), and with its ids (Lambda's and API Gateway's request ids)
+ * as the context its log lines carry (core/platform/request-context.ts). Its metrics (count and latency per
+ * operation and status class, core/platform/metrics.ts) are written and flushed before it returns.
  */
 export function lambdaHandler(createApp: (deps: Deps) => Hono, depsOf: () => Promise<Deps> = deployedDeps) {
   let handler: ReturnType<typeof handle> | undefined;
-  return async (event: LambdaEvent, context: Parameters<ReturnType<typeof handle>>[1]) => {
-    handler ??= handle(createApp(await depsOf()));
-    const source = sourceOfEnv({ requestContext: (event as { requestContext?: unknown }).requestContext });
-    return withRequestSource(source, () => handler!(event, context));
+  let stage: string | undefined;
+  return async (event: LambdaEvent, context: LambdaContext) => {
+    const started = performance.now();
+    const requestContext = (event as { requestContext?: { requestId?: string } }).requestContext;
+    const ids: RequestContext = { requestId: context?.awsRequestId, apiRequestId: requestContext?.requestId };
+    let metrics: ReturnType<typeof startMetrics> = undefined;
+    let status = 500;
+    try {
+      return await withRequestContext(ids, async () => {
+        if (!handler) {
+          const deps = await depsOf();
+          stage = deps.stage;
+          handler = handle(createApp(deps));
+        }
+        metrics = startMetrics(stage!);
+        const source = sourceOfEnv({ requestContext });
+        const response = await withRequestSource(source, () => handler!(event, context));
+        status = response.statusCode ?? 200;
+        return response;
+      });
+    } finally {
+      await recordRequest(metrics, { stage: stage ?? 'unknown', group: ids.group, operation: ids.operation, status, milliseconds: performance.now() - started, functionName: context?.functionName });
+    }
   };
 }

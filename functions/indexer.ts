@@ -1,5 +1,6 @@
 import { indexEvents, paymentHandlers, type TypeSummary } from '../core/chain/indexer.js';
 import { claimHandlers } from '../core/rewards/claim-events.js';
+import { withRequestContext } from '../core/platform/request-context.js';
 import { deployedDeps } from './deployed.js';
 
 /**
@@ -14,14 +15,18 @@ const MARGIN_MS = 15_000;
 /** The part of the Lambda context this handler reads. */
 interface LambdaContext {
   getRemainingTimeInMillis(): number;
+  /** The run's id, on each of its log lines (core/platform/request-context.ts). */
+  awsRequestId?: string;
 }
 
-export async function handler(_event: unknown, context: LambdaContext): Promise<Record<string, TypeSummary>> {
-  const deps = await deployedDeps();
-  if (!deps.chain) return {};
-  // Payments, and reward claims paid on chain when the stage names a claimEventType.
-  return indexEvents(deps, {
-    handlers: { ...paymentHandlers(deps), ...claimHandlers(deps) },
-    deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS,
+export function handler(_event: unknown, context: LambdaContext): Promise<Record<string, TypeSummary>> {
+  return withRequestContext({ requestId: context.awsRequestId }, async () => {
+    const deps = await deployedDeps();
+    if (!deps.chain) return {};
+    // Payments, and reward claims paid on chain when the stage names a claimEventType.
+    return indexEvents(deps, {
+      handlers: { ...paymentHandlers(deps), ...claimHandlers(deps) },
+      deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS,
+    });
   });
 }

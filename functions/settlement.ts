@@ -1,4 +1,5 @@
 import { settleDueSeasons, type SettlementRun } from '../core/rewards/settlement.js';
+import { withRequestContext } from '../core/platform/request-context.js';
 import { deployedDeps } from './deployed.js';
 
 /**
@@ -13,10 +14,14 @@ const MARGIN_MS = 20_000;
 /** The part of the Lambda context this handler reads. */
 interface LambdaContext {
   getRemainingTimeInMillis(): number;
+  /** The run's id, on each of its log lines (core/platform/request-context.ts). */
+  awsRequestId?: string;
 }
 
-export async function handler(_event: unknown, context: LambdaContext): Promise<{ settled: number; settledNow: number; failed: number }> {
-  const deps = await deployedDeps();
-  const run: SettlementRun = await settleDueSeasons(deps, { deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS });
-  return { settled: run.settled.length, settledNow: run.settled.filter((s) => s.settled_now).length, failed: run.failed };
+export function handler(_event: unknown, context: LambdaContext): Promise<{ settled: number; settledNow: number; failed: number }> {
+  return withRequestContext({ requestId: context.awsRequestId }, async () => {
+    const deps = await deployedDeps();
+    const run: SettlementRun = await settleDueSeasons(deps, { deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS });
+    return { settled: run.settled.length, settledNow: run.settled.filter((s) => s.settled_now).length, failed: run.failed };
+  });
 }

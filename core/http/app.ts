@@ -5,6 +5,7 @@ import { heroBasePath, mainBasePath } from '../platform/stages.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, OAuthError, badRequest } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
+import { noteOperation } from '../platform/request-context.js';
 import { tableUnavailable } from '../platform/table-failures.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
 import { enforcePolicy } from './policy.js';
@@ -92,6 +93,8 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
     // One handler per operation (each is one route, as infra routes it: test/infra.test.ts).
     app.on(op.method, op.path, async (c) => {
       operationOf.set(c, op);
+      // The operation names the request's metrics and log lines (core/platform/request-context.ts).
+      noteOperation(routes.group, name);
       // OAuth endpoints: no response of theirs, success or error, may be cached (RFC 6749 §5.1, §5.2).
       if (op.errorEnvelope === 'oauth') c.header('Cache-Control', 'no-store');
       // A JSON-body operation checks the Content-Type and the size before anything reads the body (415, 413).
