@@ -1,5 +1,5 @@
 import type { Base } from '../core/http/operation.js';
-import { heroBasePath, mainBasePath } from '../core/platform/stages.js';
+import { heroBasePath, isProductionStage, mainBasePath } from '../core/platform/stages.js';
 import { routeTable } from '../functions/routes/index.js';
 import { functions } from './functions.js';
 
@@ -9,8 +9,31 @@ import { functions } from './functions.js';
  * routes exactly the operations the functions serve (test/infra.test.ts holds both sides equal). SST's API
  * stage is `$default`, so the base path is part of every route and reaches Hono unchanged.
  */
-export const api = new sst.aws.ApiGatewayV2('Api');
-export const heroApi = new sst.aws.ApiGatewayV2('HeroApi');
+
+/**
+ * Throttling of each API's `$default` stage (its default route settings: every route, as API Gateway has no
+ * per-client limit on HTTP APIs). A token bucket: `rate` requests a second on average, at most `burst` at once;
+ * past them API Gateway answers 429 itself, before any function runs or any table read is paid for.
+ *
+ * - Production: the main API 4,000 req/s (burst 2,000), the hero API 1,000 (burst 500). Together half the
+ *   account's regional API Gateway quota (10,000 req/s, burst 5,000, shared by every API of the account and
+ *   region), so other stages in the account keep theirs. 4,000 req/s at ~50 ms a request is ~200 concurrent
+ *   Lambdas, in line with what the money functions reserve (infra/functions.ts).
+ * - Other stages: 100 req/s (burst 50) on each API: ample for the test suites, a demo or a manual load test,
+ *   and a leaked dev URL or a runaway client costs at most that.
+ * test/infra.test.ts ("API Gateway throttling") holds these values per stage.
+ */
+const throttling = (stage: string, which: 'main' | 'hero') =>
+  isProductionStage(stage)
+    ? which === 'main'
+      ? { throttlingRateLimit: 4_000, throttlingBurstLimit: 2_000 }
+      : { throttlingRateLimit: 1_000, throttlingBurstLimit: 500 }
+    : { throttlingRateLimit: 100, throttlingBurstLimit: 50 };
+
+const stageArgs = (which: 'main' | 'hero') => ({ transform: { stage: { defaultRouteSettings: throttling($app.stage, which) } } });
+
+export const api = new sst.aws.ApiGatewayV2('Api', stageArgs('main'));
+export const heroApi = new sst.aws.ApiGatewayV2('HeroApi', stageArgs('hero'));
 
 // Root operations (paths a standard fixes outside the base, core/http/operation.ts `Base`) are on the main API.
 const apis = { main: api, hero: heroApi, root: api };

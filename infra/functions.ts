@@ -1,5 +1,6 @@
 import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
 import { routeTable } from '../functions/routes/index.js';
+import { isProductionStage } from '../core/platform/stages.js';
 import { appleConfig, googleConfig, chainConfig, claimSigningKey, oauthProviders, storeKeys, tokenPublicKeys, tokenSigningKey, vendorSigningKey } from './secrets.js';
 import { files } from './storage.js';
 import { table } from './table.js';
@@ -42,6 +43,41 @@ export function linksOf(name: string): unknown[] {
   return needs.map((need) => components[need]);
 }
 
+/**
+ * Reserved concurrency of the functions that move money, on production stages. Reserving does two things: the
+ * function always has that many concurrent executions, however busy the rest of the account is (a flood of
+ * logins or score reports cannot starve payments), and it never has more (a flood of payments cannot take the
+ * account's whole pool, and the table's hot items see a bounded number of writers: docs/performance.md).
+ *
+ * - pay (recharge orders, orderComplete crediting tickets, minus_tickets, vendor goods orders): 200. The main
+ *   API's production limit of 4,000 req/s at ~50 ms per request is ~200 at once.
+ * - hero (upgrades spend tickets, grants) and partner-store (grants, adoptions and feedings spend currencies):
+ *   100 each.
+ * - third-pay (App Store and Google Play purchases and notifications, which call Apple's and Google's APIs, a few
+ *   hundred ms each): 50, ~100-150 purchases a second.
+ * - inner (reward claim signatures, stranded payment credits and refunds, vendor signatures; otherwise the
+ *   consoles): 50.
+ * Together 500 of the account's default 1,000; Lambda keeps at least 100 unreserved, and the rest (sign-in,
+ * score reports, meta, the scheduled jobs) share the other 500. An account below 1,000 needs its quota raised
+ * before a production deploy (README, "Deploy a stage").
+ *
+ * Other stages reserve nothing: a new account's limit can be as low as 10, where any reservation is refused,
+ * and several dev stages sharing an account would each take their share for nothing.
+ * test/infra.test.ts ("reserved concurrency") holds these values per stage.
+ */
+const reservedOnProduction: Partial<Record<DeployedFunction, number>> = {
+  pay: 200,
+  hero: 100,
+  'partner-store': 100,
+  'third-pay': 50,
+  inner: 50,
+};
+
+const concurrencyOf = (name: DeployedFunction) => {
+  const reserved = isProductionStage($app.stage) ? reservedOnProduction[name] : undefined;
+  return reserved === undefined ? {} : { concurrency: { reserved } };
+};
+
 /** How every Lambda of the stage is built and linked (the groups here, the scheduled jobs in infra/jobs.ts). */
 export const functionArgs = (name: DeployedFunction) => ({
   handler: `functions/${name}.handler`,
@@ -52,6 +88,7 @@ export const functionArgs = (name: DeployedFunction) => ({
   // of their own, loaded on first use instead of at cold start.
   nodejs: { format: 'esm' as const, minify: true, splitting: true },
   link: linksOf(name),
+  ...concurrencyOf(name),
 });
 
 export const functions = Object.fromEntries(

@@ -10,10 +10,36 @@ import { functionArgs } from './functions.js';
  * saved with a version check and every event is stored once). No retries: the next minute's run is the retry,
  * and it starts from the saved cursor.
  */
+
+/**
+ * The jobs' dead-letter queue: a record of every run that failed, kept 14 days (SQS's longest). Two ways in:
+ * - a run that threw or timed out: the scheduler invokes the function asynchronously, and the function's
+ *   asynchronous invocation settings send the failed event to this queue at once (`retries: 0`: Lambda would
+ *   otherwise run it twice more, and the next scheduled run is the retry anyway), with the error in the record;
+ * - an invocation the scheduler could not make (the function missing, its permission, Lambda refusing it):
+ *   the schedule's own dead-letter queue, the same one.
+ * Nothing reads the queue: infra/alarms.ts raises an alarm as soon as it holds a message, and an operator reads
+ * the records (the error and the request id of the failed run: its log lines carry it) and purges it.
+ */
+export const jobFailures = new sst.aws.Queue('JobFailures', {
+  transform: { queue: { messageRetentionSeconds: 14 * 24 * 60 * 60 } },
+});
+
+/** The function args every job shares: built like a group function, failed runs dead-lettered to jobFailures. */
+const jobFunction = (name: 'indexer' | 'settlement', timeout: string) => ({
+  ...functionArgs(name),
+  timeout,
+  retries: 0,
+  // Lambda sends a failed asynchronous invocation to its on-failure destination with the function's own role.
+  permissions: [{ actions: ['sqs:SendMessage'], resources: [jobFailures.arn] }],
+  transform: { eventInvokeConfig: { destinationConfig: { onFailure: { destination: jobFailures.arn } } } },
+});
+
 export const indexer = new sst.aws.CronV2('Indexer', {
   schedule: 'rate(1 minute)',
-  function: { ...functionArgs('indexer'), timeout: '60 seconds' },
+  function: jobFunction('indexer', '60 seconds'),
   retries: 0,
+  dlq: jobFailures.arn,
 });
 
 /**
@@ -22,6 +48,7 @@ export const indexer = new sst.aws.CronV2('Indexer', {
  */
 export const settlement = new sst.aws.CronV2('Settlement', {
   schedule: 'rate(10 minutes)',
-  function: { ...functionArgs('settlement'), timeout: '5 minutes' },
+  function: jobFunction('settlement', '5 minutes'),
   retries: 0,
+  dlq: jobFailures.arn,
 });

@@ -14,6 +14,14 @@ export interface FunctionArgs {
   runtime?: string;
   nodejs?: { format?: string; minify?: boolean; splitting?: boolean };
   link?: unknown[];
+  timeout?: string;
+  /** Reserved (and provisioned) concurrency: SST sets the Lambda's reservedConcurrentExecutions from `reserved`. */
+  concurrency?: { reserved?: number; provisioned?: number };
+  /** Retries of asynchronous invocations: SST creates a FunctionEventInvokeConfig with maximumRetryAttempts. */
+  retries?: number;
+  /** IAM statements added to the function's role. */
+  permissions?: { actions: string[]; resources: unknown[] }[];
+  transform?: { function?: Transform; eventInvokeConfig?: Transform; role?: Transform; logGroup?: Transform };
 }
 
 /** SST's CronV2Args (platform/src/components/aws/cron-v2.ts): a function (handler path or FunctionArgs) on a schedule. */
@@ -21,8 +29,44 @@ export interface CronV2Args {
   schedule: string;
   function?: string | (FunctionArgs & { timeout?: string });
   retries?: number;
+  /** The ARN of the SQS queue the schedule dead-letters the invocations it could not make to. */
+  dlq?: unknown;
   enabled?: boolean;
   timezone?: string;
+}
+
+/** SST's ApiGatewayV2Args: only `transform.stage` (the `$default` stage's aws.apigatewayv2.StageArgs) is read. */
+export interface ApiGatewayV2Args {
+  transform?: { stage?: Transform; api?: Transform };
+}
+
+/** SST's QueueArgs (platform/src/components/aws/queue.ts). */
+export interface QueueArgs {
+  fifo?: boolean;
+  transform?: { queue?: Transform };
+}
+
+/** The aws.cloudwatch.MetricAlarm args infra sets (Pulumi's MetricAlarmArgs). */
+export interface MetricAlarmArgs {
+  alarmDescription?: string;
+  namespace: string;
+  metricName: string;
+  dimensions: Record<string, unknown>;
+  statistic: string;
+  period: number;
+  evaluationPeriods: number;
+  threshold: number;
+  comparisonOperator: string;
+  treatMissingData?: string;
+  alarmActions?: unknown[];
+  okActions?: unknown[];
+}
+
+/** Pulumi's aws.sns.TopicSubscriptionArgs. */
+export interface TopicSubscriptionArgs {
+  topic: unknown;
+  protocol: string;
+  endpoint: string;
 }
 
 export interface DynamoArgs {
@@ -39,7 +83,7 @@ export interface BucketArgs {
 }
 
 /** SST's Transform<T>: partial args merged over the defaults, or a callback that edits them in place. */
-type Transform = Record<string, unknown> | ((args: Record<string, unknown>, opts: object, name: string) => void);
+export type Transform = Record<string, unknown> | ((args: Record<string, unknown>, opts: object, name: string) => void);
 
 export interface Component<A = unknown> {
   type: string;
@@ -88,14 +132,29 @@ const physical = (stage: string, name: string) => `game-platform-${stage}-${name
  * Nothing is computed for a deployment whose test never reads it.
  */
 export class StandinOutput<T> {
+  private value: { known: T } | undefined;
+  /** Outputs derived from this one with `apply`, resolved with it by `settle`. */
+  private readonly derived: StandinOutput<unknown>[] = [];
   constructor(private readonly read: () => T) {}
   apply<U>(map: (value: T) => U): StandinOutput<U> {
-    return new StandinOutput(() => map(this.read()));
+    const derived = new StandinOutput(() => map(this.resolved));
+    this.derived.push(derived as StandinOutput<unknown>);
+    return derived;
   }
+  /** The value, computed once (as Pulumi computes an output once): components created in an apply are created once. */
   get resolved(): T {
-    return this.read();
+    this.value ??= { known: this.read() };
+    return this.value.known;
+  }
+  /** Resolves this output and everything derived from it, as a deploy does once the value is known. */
+  settle(): void {
+    void this.resolved;
+    for (const derived of this.derived) derived.settle();
   }
 }
+
+/** A value that is an Output in SST (a StandinOutput here) or plain: what a test reads of it. */
+export const resolvedOf = (value: unknown): unknown => (value instanceof StandinOutput ? value.resolved : value);
 
 /** SST's LinkableArgs: the properties a linked function sees as `Resource.<name>.<property>`. */
 export interface LinkableArgs {
@@ -105,6 +164,12 @@ export interface LinkableArgs {
 /** What a deployment runs with: the values `npx sst secret set` gave the stage's secrets (else their placeholder). */
 export interface StandinOptions {
   secrets?: Record<string, string>;
+  /**
+   * Secrets whose derived outputs are resolved before the deploy ends, as a real deploy resolves them: what infra
+   * creates inside their `apply` (e.g. the AlarmEmail subscriptions) is then recorded. Without it, derived values
+   * are computed only when a test reads them.
+   */
+  settle?: string[];
 }
 
 function recorder(stage: string, options: StandinOptions = {}) {
@@ -171,19 +236,67 @@ function recorder(stage: string, options: StandinOptions = {}) {
 
   /** SST's CronV2 also builds the function (`<name>Handler`); the stand-in records only the cron and its args. */
   class CronV2 {
+    /** As SST's: `nodes.function` is an Output of the aws.lambda.Function it builds (named `<name>Handler`). */
+    readonly nodes: { function: StandinOutput<{ name: string; arn: string }> };
     constructor(componentName: string, args: CronV2Args) {
       if (!/^(rate|cron|at)\(.+\)$/.test(args.schedule)) throw new Error(`Invalid schedule ${args.schedule} of ${componentName}`);
       if (!args.function) throw new Error(`CronV2 ${componentName} has no function`);
+      const name = physical(stage, `${componentName}Handler`);
+      this.nodes = { function: new StandinOutput(() => ({ name, arn: `arn:aws:lambda:standin:000000000000:function:${name}` })) };
       record('sst.aws.CronV2', componentName, args, this);
+    }
+  }
+
+  class Queue {
+    readonly arn: string;
+    readonly url: string;
+    readonly nodes: { queue: { name: string; arn: string; url: string } };
+    constructor(componentName: string, args: QueueArgs = {}) {
+      const name = physical(stage, componentName);
+      this.arn = `arn:aws:sqs:standin:000000000000:${name}`;
+      this.url = `https://sqs.standin.amazonaws.com/000000000000/${name}`;
+      this.nodes = { queue: { name, arn: this.arn, url: this.url } };
+      record('sst.aws.Queue', componentName, args, this);
+    }
+  }
+
+  class SnsTopic {
+    readonly name: string;
+    readonly arn: string;
+    constructor(componentName: string, args: object = {}) {
+      this.name = physical(stage, componentName);
+      this.arn = `arn:aws:sns:standin:000000000000:${this.name}`;
+      record('sst.aws.SnsTopic', componentName, args, this);
+    }
+  }
+
+  /** Pulumi resources infra creates directly (the `aws` global SST provides). */
+  class MetricAlarm {
+    readonly arn: string;
+    constructor(name: string, args: MetricAlarmArgs) {
+      this.arn = `arn:aws:cloudwatch:standin:000000000000:alarm:${name}`;
+      record('aws.cloudwatch.MetricAlarm', name, args, this);
+    }
+  }
+
+  class TopicSubscription {
+    constructor(name: string, args: TopicSubscriptionArgs) {
+      if (!['email', 'email-json', 'sms', 'sqs', 'lambda', 'http', 'https', 'firehose', 'application'].includes(args.protocol)) {
+        throw new Error(`Invalid protocol ${args.protocol} of ${name}`);
+      }
+      record('aws.sns.TopicSubscription', name, args, this);
     }
   }
 
   class ApiGatewayV2 {
     readonly componentName: string;
     readonly url: string;
-    constructor(componentName: string, args: object = {}) {
+    /** As SST's: `nodes.api` is the aws.apigatewayv2.Api. */
+    readonly nodes: { api: { id: string } };
+    constructor(componentName: string, args: ApiGatewayV2Args = {}) {
       this.componentName = componentName;
       this.url = `https://${componentName.toLowerCase()}.execute-api.standin.amazonaws.com`;
+      this.nodes = { api: { id: `${componentName.toLowerCase()}-standin-id` } };
       record('sst.aws.ApiGatewayV2', componentName, args, this);
     }
 
@@ -205,11 +318,15 @@ function recorder(stage: string, options: StandinOptions = {}) {
   }
 
   const sst = strict('sst', {
-    aws: strict('sst.aws', { Dynamo, Bucket, Function: LambdaFunction, ApiGatewayV2, CronV2 }),
+    aws: strict('sst.aws', { Dynamo, Bucket, Function: LambdaFunction, ApiGatewayV2, CronV2, Queue, SnsTopic }),
     Secret,
     Linkable,
   });
-  return { components, routes, sst };
+  const aws = strict('aws', {
+    cloudwatch: strict('aws.cloudwatch', { MetricAlarm }),
+    sns: strict('aws.sns', { TopicSubscription }),
+  });
+  return { components, routes, sst, aws };
 }
 
 /** A namespace that throws on members it lacks, so a component without a stand-in fails with its name. */
@@ -225,7 +342,7 @@ function strict<T extends object>(label: string, target: T): T {
 }
 
 const globals = globalThis as Record<string, unknown>;
-const installed = ['$config', '$app', '$interpolate', 'sst'];
+const installed = ['$config', '$app', '$interpolate', 'sst', 'aws'];
 
 /**
  * Runs sst.config.ts for a stage as `sst deploy` would (app(), then run() with `$app` set), against fresh
@@ -233,10 +350,11 @@ const installed = ['$config', '$app', '$interpolate', 'sst'];
  */
 export async function deployWithStandins(stage: string, options: StandinOptions = {}): Promise<Deployment> {
   vi.resetModules();
-  const { components, routes, sst } = recorder(stage, options);
+  const { components, routes, sst, aws } = recorder(stage, options);
   globals.$config = (config: SstConfig) => config;
   globals.$interpolate = (strings: TemplateStringsArray, ...values: unknown[]) => String.raw({ raw: strings }, ...values);
   globals.sst = sst;
+  globals.aws = aws;
   delete globals.$app;
   try {
     const config = ((await import('../../sst.config.js' as string)) as { default: SstConfig }).default;
@@ -244,6 +362,11 @@ export async function deployWithStandins(stage: string, options: StandinOptions 
     // SST defaults removal to 'retain' when app() leaves it out.
     globals.$app = { name: app.name, stage, removal: app.removal ?? 'retain', protect: app.protect ?? false };
     const outputs = (await config.run()) ?? {};
+    for (const name of options.settle ?? []) {
+      const secret = components.find((c) => c.type === 'sst.Secret' && c.name === name);
+      if (!secret) throw new Error(`settle: no secret named ${name}`);
+      (secret.instance as { value: StandinOutput<string> }).value.settle();
+    }
     return { stage, app, outputs, components, routes };
   } finally {
     for (const name of installed) delete globals[name];

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { api, heroApi } from './api.js';
+import { functionName, functions } from './functions.js';
+import { indexer, jobFailures, settlement } from './jobs.js';
+
+/**
+ * CloudWatch alarms, all sent to one SNS topic (state changes both ways: ALARM and back to OK). Every stage has
+ * them (a dev stage is where an alarm is first seen firing); who is told is per stage, AlarmEmail below.
+ *
+ * - Each Lambda (every group function and both jobs): `Errors` and `Throttles`, any in 5 minutes. A group
+ *   function's error is a crash, a timeout or a failed init, not an error answer (the app answers those itself),
+ *   so one is worth a look; a throttle means a function hit its reserved concurrency or the account's limit.
+ * - A job's failed run also lands in the jobs' dead-letter queue (infra/jobs.ts): an alarm while it holds any.
+ * - Each API: its `5xx` answers, any in 5 minutes (500s the app could not handle, 503s when the table throttles,
+ *   integration failures), which a function's `Errors` does not count.
+ * test/infra.test.ts ("alarms") checks that every function, job, queue and API has its alarm.
+ */
+export const alarmTopic = new sst.aws.SnsTopic('Alarms');
+
+/**
+ * Who receives the alarms: email addresses, separated by commas (`npx sst secret set AlarmEmail
+ * 'ops@example.com,oncall@example.com' --stage $STAGE`, then deploy). Each gets a subscription, which AWS asks
+ * the address to confirm. Empty (the default): no one is subscribed; the alarms still show in CloudWatch.
+ * Not secret, but per stage, and kept by SST across deploys as the other settings are.
+ */
+export const alarmEmail = new sst.Secret('AlarmEmail', '');
+
+export function alarmEmailsOf(setting: string): string[] {
+  const addresses = setting.split(/[\s,]+/).filter(Boolean);
+  for (const address of addresses) {
+    // A deploy with a mistyped address fails here, naming it, instead of subscribing nobody.
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) throw new Error(`AlarmEmail: ${address} is not an email address`);
+  }
+  return [...new Set(addresses)];
+}
+
+/** One subscription per address, named by the address (so adding or removing one leaves the others alone). */
+export const alarmSubscriptions = alarmEmail.value.apply((setting: string) =>
+  alarmEmailsOf(setting).map(
+    (endpoint) =>
+      new aws.sns.TopicSubscription(`AlarmEmail${createHash('sha256').update(endpoint).digest('hex').slice(0, 12)}`, {
+        topic: alarmTopic.arn,
+        protocol: 'email',
+        endpoint,
+      }),
+  ),
+);
+
+const FIVE_MINUTES = 300;
+
+/** An alarm on any occurrence (Sum >= 1) of a metric within 5 minutes; no data is not a breach. */
+function anyIn5Minutes(name: string, description: string, metric: { namespace: string; metricName: string; dimensions: Record<string, unknown>; statistic?: string }) {
+  return new aws.cloudwatch.MetricAlarm(name, {
+    alarmDescription: description,
+    namespace: metric.namespace,
+    metricName: metric.metricName,
+    dimensions: metric.dimensions,
+    statistic: metric.statistic ?? 'Sum',
+    period: FIVE_MINUTES,
+    evaluationPeriods: 1,
+    threshold: 1,
+    comparisonOperator: 'GreaterThanOrEqualToThreshold',
+    treatMissingData: 'notBreaching',
+    alarmActions: [alarmTopic.arn],
+    okActions: [alarmTopic.arn],
+  });
+}
+
+function lambdaAlarms(component: string, lambdaName: unknown) {
+  anyIn5Minutes(`${component}Errors`, `${component}: a Lambda invocation failed (crash, timeout or init failure)`, {
+    namespace: 'AWS/Lambda',
+    metricName: 'Errors',
+    dimensions: { FunctionName: lambdaName },
+  });
+  anyIn5Minutes(`${component}Throttles`, `${component}: a Lambda invocation was throttled (reserved or account concurrency reached)`, {
+    namespace: 'AWS/Lambda',
+    metricName: 'Throttles',
+    dimensions: { FunctionName: lambdaName },
+  });
+}
+
+for (const [group, fn] of Object.entries(functions)) lambdaAlarms(functionName(group), fn.name);
+// CronV2 builds its function itself; its name is known once it is.
+for (const [component, job] of [['Indexer', indexer], ['Settlement', settlement]] as const) {
+  lambdaAlarms(component, job.nodes.function.apply((fn: { name: unknown }) => fn.name));
+}
+
+anyIn5Minutes('JobFailuresQueued', 'A scheduled job run failed: its record is in the JobFailures queue', {
+  namespace: 'AWS/SQS',
+  metricName: 'ApproximateNumberOfMessagesVisible',
+  dimensions: { QueueName: jobFailures.nodes.queue.name },
+  statistic: 'Maximum',
+});
+
+for (const [component, gateway] of [['Api', api], ['HeroApi', heroApi]] as const) {
+  anyIn5Minutes(`${component}5xx`, `${component}: answers with a 5xx status`, {
+    namespace: 'AWS/ApiGateway',
+    metricName: '5xx',
+    dimensions: { ApiId: gateway.nodes.api.id },
+  });
+}
