@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deployWithStandins, type Component, type CronV2Args, type Deployment, type FunctionArgs } from './support/sst-standins.js';
+import { deployWithStandins, type Component, type CronV2Args, type Deployment, type FunctionArgs, type QueueArgs } from './support/sst-standins.js';
 
 /** The scheduled jobs of infra/jobs.ts, run through sst.config.ts against the SST stand-ins. */
 let dev: Deployment;
@@ -60,5 +60,35 @@ describe('settlement job', () => {
   it('keeps claims off by default: ClaimSigningKey defaults to the empty string', () => {
     const secret = dev.components.find((c) => c.name === 'ClaimSigningKey')!;
     expect(secret.args).toEqual({ placeholder: '' });
+  });
+});
+
+describe('failed runs are dead-lettered (the JobFailures queue)', () => {
+  const queue = () => dev.components.find((c) => c.name === 'JobFailures') as Component<QueueArgs>;
+  const queueArn = () => (queue().instance as { arn: string }).arn;
+
+  it('is an SQS queue keeping its records 14 days', () => {
+    expect(queue().type).toBe('sst.aws.Queue');
+    expect(queue().args.transform?.queue).toEqual({ messageRetentionSeconds: 1_209_600 });
+  });
+
+  it.each(['Indexer', 'Settlement'])('%s: a run that fails goes to the queue at once (no Lambda retries), and so does an invocation the scheduler could not make', (name) => {
+    const cron = (name === 'Indexer' ? indexer : settlement).args;
+    const fn = cron.function as FunctionArgs;
+    // Asynchronous invocation settings (SST's FunctionEventInvokeConfig): no retries, failures to the queue.
+    expect(fn.retries).toBe(0);
+    expect(fn.transform?.eventInvokeConfig).toEqual({ destinationConfig: { onFailure: { destination: queueArn() } } });
+    // Lambda sends to the destination with the function's role.
+    expect(fn.permissions).toEqual([{ actions: ['sqs:SendMessage'], resources: [queueArn()] }]);
+    // The schedule's own dead-letter queue (SST grants its role sqs:SendMessage on it).
+    expect(cron.dlq).toBe(queueArn());
+    expect(cron.retries ?? 0).toBe(0);
+  });
+
+  it('the group functions are invoked synchronously by API Gateway: no dead-letter settings there', () => {
+    for (const fn of dev.components.filter((c) => c.type === 'sst.aws.Function') as Component<FunctionArgs>[]) {
+      expect(fn.args.retries, fn.name).toBeUndefined();
+      expect(fn.args.transform?.eventInvokeConfig, fn.name).toBeUndefined();
+    }
   });
 });

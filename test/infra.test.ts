@@ -9,7 +9,11 @@ import { createTestDeps } from './support/deps.js';
 import {
   deployWithStandins,
   dynamoTableArgs,
+  resolvedOf,
+  type ApiGatewayV2Args,
   type BucketArgs,
+  type MetricAlarmArgs,
+  type TopicSubscriptionArgs,
   type Component,
   type Deployment,
   type DynamoArgs,
@@ -363,5 +367,133 @@ describe('secrets and permissions: each function is linked to what its code read
     await expect(deps.tokens.issue('merchant', 'someone')).rejects.toThrow(/only the public token keys/);
     expect(deps.tokens.vendor).toBeUndefined();
     for (const key of Object.keys(store)) delete store[key];
+  });
+});
+
+describe('production infrastructure', () => {
+  let production: Deployment;
+  beforeAll(async () => {
+    production = await deployWithStandins('production');
+  });
+  const physicalName = (fn: Component) => (fn.instance as { name: string }).name;
+  const groupOf = (fn: Component<FunctionArgs>) => /^functions\/(.+)\.handler$/.exec(fn.args.handler)![1]!;
+
+  describe('API Gateway throttling', () => {
+    const throttlingOf = (deployment: Deployment) =>
+      Object.fromEntries(
+        ofType<ApiGatewayV2Args>(deployment, 'sst.aws.ApiGatewayV2').map((api) => [
+          api.name,
+          (api.args.transform?.stage as { defaultRouteSettings?: unknown } | undefined)?.defaultRouteSettings,
+        ]),
+      );
+
+    it.each(['production', 'prod', 'v2-prod'])('%s: the main API 4,000 req/s (burst 2,000), the hero API 1,000 (burst 500)', async (stage) => {
+      const deployment = stage === 'production' ? production : await deployWithStandins(stage);
+      expect(throttlingOf(deployment)).toEqual({
+        Api: { throttlingRateLimit: 4_000, throttlingBurstLimit: 2_000 },
+        HeroApi: { throttlingRateLimit: 1_000, throttlingBurstLimit: 500 },
+      });
+    });
+
+    it.each([STAGE, 'dev', 'pr-12'])('%s: 100 req/s (burst 50) on each API', async (stage) => {
+      const deployment = stage === STAGE ? dev : await deployWithStandins(stage);
+      expect(throttlingOf(deployment)).toEqual({
+        Api: { throttlingRateLimit: 100, throttlingBurstLimit: 50 },
+        HeroApi: { throttlingRateLimit: 100, throttlingBurstLimit: 50 },
+      });
+    });
+  });
+
+  describe('reserved concurrency', () => {
+    const reservedOf = (deployment: Deployment) => {
+      const fns = ofType<FunctionArgs>(deployment, 'sst.aws.Function').map((fn) => [groupOf(fn), fn.args.concurrency?.reserved] as const);
+      const jobs = ofType<CronV2Args>(deployment, 'sst.aws.CronV2').map((cron) => [cron.name, (cron.args.function as FunctionArgs).concurrency?.reserved] as const);
+      return Object.fromEntries([...fns, ...jobs].filter(([, reserved]) => reserved !== undefined));
+    };
+
+    it('production reserves for the functions that move money (tickets, balances, payments, claims) and no other', () => {
+      expect(reservedOf(production)).toEqual({ pay: 200, hero: 100, 'partner-store': 100, 'third-pay': 50, inner: 50 });
+      // Lambda keeps at least 100 of an account's concurrency unreserved; with the default 1,000, half stays free.
+      const total = (Object.values(reservedOf(production)) as number[]).reduce((sum, n) => sum + n, 0);
+      expect(total).toBe(500);
+      expect(1_000 - total).toBeGreaterThanOrEqual(100);
+    });
+
+    it.each([STAGE, 'dev', 'pr-12'])('%s reserves nothing (a small account could not, and dev stages would hold it idle)', async (stage) => {
+      const deployment = stage === STAGE ? dev : await deployWithStandins(stage);
+      expect(reservedOf(deployment)).toEqual({});
+    });
+  });
+
+  describe('alarms', () => {
+    const alarmsOf = (deployment: Deployment) => ofType<MetricAlarmArgs>(deployment, 'aws.cloudwatch.MetricAlarm');
+    const topicArn = (deployment: Deployment) => (only(deployment, 'sst.aws.SnsTopic').instance as { arn: string }).arn;
+    /** Each Lambda of the deployment (group functions and the jobs' functions) by component name -> its function name. */
+    const lambdasOf = (deployment: Deployment) =>
+      new Map([
+        ...ofType<FunctionArgs>(deployment, 'sst.aws.Function').map((fn) => [fn.name, physicalName(fn)] as const),
+        ...ofType<CronV2Args>(deployment, 'sst.aws.CronV2').map(
+          (cron) => [cron.name, (cron.instance as { nodes: { function: StandinOutput<{ name: string }> } }).nodes.function.resolved.name] as const,
+        ),
+      ]);
+
+    it.each(['production', STAGE])('%s: Errors and Throttles of every Lambda, group functions and jobs alike', async (stage) => {
+      const deployment = stage === STAGE ? dev : production;
+      const lambdas = lambdasOf(deployment);
+      expect([...lambdas.keys()].sort()).toEqual(['Chain', 'Hero', 'Indexer', 'Inner', 'Meta', 'Outer', 'PartnerStore', 'Pay', 'Settlement', 'ThirdPay', 'Withoutkey']);
+      const lambdaAlarms = alarmsOf(deployment).filter((a) => a.args.namespace === 'AWS/Lambda');
+      expect(lambdaAlarms).toHaveLength(lambdas.size * 2);
+      for (const [component, lambdaName] of lambdas) {
+        for (const metricName of ['Errors', 'Throttles']) {
+          const alarm = lambdaAlarms.find((a) => a.args.metricName === metricName && resolvedOf(a.args.dimensions.FunctionName) === lambdaName);
+          expect(alarm, `${metricName} alarm of ${component}`).toBeDefined();
+          expect(alarm!.name).toBe(`${component}${metricName}`);
+          expect(alarm!.args).toMatchObject({ statistic: 'Sum', period: 300, evaluationPeriods: 1, threshold: 1, comparisonOperator: 'GreaterThanOrEqualToThreshold', treatMissingData: 'notBreaching' });
+        }
+      }
+    });
+
+    it('a message in the jobs\' dead-letter queue and a 5xx answer on either API raise alarms too', () => {
+      const queue = only(dev, 'sst.aws.Queue');
+      expect(queue.name).toBe('JobFailures');
+      const dlq = alarmsOf(dev).filter((a) => a.args.namespace === 'AWS/SQS');
+      expect(dlq.map((a) => [a.name, a.args.metricName, a.args.dimensions, a.args.statistic, a.args.threshold])).toEqual([
+        ['JobFailuresQueued', 'ApproximateNumberOfMessagesVisible', { QueueName: (queue.instance as { nodes: { queue: { name: string } } }).nodes.queue.name }, 'Maximum', 1],
+      ]);
+      const apiIds = Object.fromEntries(ofType(dev, 'sst.aws.ApiGatewayV2').map((api) => [api.name, (api.instance as { nodes: { api: { id: string } } }).nodes.api.id]));
+      const gateway = alarmsOf(dev).filter((a) => a.args.namespace === 'AWS/ApiGateway');
+      expect(gateway.map((a) => [a.name, a.args.metricName, a.args.dimensions, a.args.threshold])).toEqual([
+        ['Api5xx', '5xx', { ApiId: apiIds.Api }, 1],
+        ['HeroApi5xx', '5xx', { ApiId: apiIds.HeroApi }, 1],
+      ]);
+      // Nothing else: every alarm is one of these or a Lambda's.
+      expect(alarmsOf(dev)).toHaveLength(lambdasOf(dev).size * 2 + 1 + 2);
+    });
+
+    it('every alarm notifies the Alarms topic when it fires and when it clears', () => {
+      for (const deployment of [dev, production]) {
+        for (const alarm of alarmsOf(deployment)) {
+          expect(alarm.args.alarmActions, alarm.name).toEqual([topicArn(deployment)]);
+          expect(alarm.args.okActions, alarm.name).toEqual([topicArn(deployment)]);
+        }
+      }
+    });
+
+    it('subscribes each AlarmEmail address to the topic (none by default), and refuses a deploy with a malformed one', async () => {
+      expect(ofType(production, 'aws.sns.TopicSubscription')).toEqual([]);
+      expect(dev.components.find((c) => c.name === 'AlarmEmail')).toMatchObject({ type: 'sst.Secret', args: { placeholder: '' } });
+      const deployment = await deployWithStandins('production', {
+        secrets: { AlarmEmail: 'ops@example.com, oncall@example.org ops@example.com' },
+        settle: ['AlarmEmail'],
+      });
+      const subscriptions = ofType<TopicSubscriptionArgs>(deployment, 'aws.sns.TopicSubscription');
+      expect(subscriptions.map((s) => s.args)).toEqual([
+        { topic: topicArn(deployment), protocol: 'email', endpoint: 'ops@example.com' },
+        { topic: topicArn(deployment), protocol: 'email', endpoint: 'oncall@example.org' },
+      ]);
+      await expect(deployWithStandins('production', { secrets: { AlarmEmail: 'ops@example.com, not-an-address' }, settle: ['AlarmEmail'] })).rejects.toThrow(
+        /AlarmEmail: not-an-address is not an email address/,
+      );
+    });
   });
 });
