@@ -17,7 +17,7 @@ export const innerVendorHandlers: Handlers<RouteGroup<typeof innerVendorOps>> = 
 
 /** Vendor goods orders of the pay group, spread into its handlers. */
 export const payVendorHandlers: Handlers<RouteGroup<typeof payVendorOps>> = {
-  createOrder: ({ deps, auth, body }) => createOrder(deps, auth, body),
+  createOrder: ({ deps, auth, body, req }) => createOrder(deps, auth, body, req.header('idempotency-key')),
   customGoods: ({ deps, auth, params, body }) => customGoods(deps, auth, params.goodsId, body),
   traceKey: ({ deps, auth, query }) => orderByTraceKey(deps, auth, query.key),
   customGoods_query: ({ deps, auth, query }) => orderByOuterId(deps, auth, query.outerOrderId),

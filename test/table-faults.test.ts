@@ -10,6 +10,7 @@ import { COSTS, grantedHero, heroPlayer, heroWorld, type HeroWorld } from './sup
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { giveTickets, projectWithLevel } from './support/payments.js';
+import { faults, injectFaults, withFault as withInjected, type FaultInjector } from './support/table-faults.js';
 
 /**
  * Transient table failures (issue 15, item 2, first part): throttling, a transaction cancelled for throttling,
@@ -20,53 +21,20 @@ import { giveTickets, projectWithLevel } from './support/payments.js';
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
 let world: HeroWorld;
-let failing: (() => Error) | undefined;
-let failAfter = 0;
-/** Loses the answer of the next TransactWriteItems after DynamoDB has written it (a timeout on the way back). */
-let loseNextAnswer = false;
-
-const faults: Record<string, () => Error> = {
-  throttled: () => Object.assign(new Error('The level of configured provisioned throughput for the table was exceeded.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client' }),
-  'throttled transaction': () =>
-    Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError, None]'), {
-      name: 'TransactionCanceledException',
-      $fault: 'client',
-      CancellationReasons: [{ Code: 'ThrottlingError' }, { Code: 'None' }],
-    }),
-  'service error': () => Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $fault: 'server' }),
-  'timed out': () => Object.assign(new Error('Request timed out'), { name: 'TimeoutError' }),
-};
+let injector: FaultInjector;
 
 beforeAll(async () => {
   deps = await createTestDeps();
   deps.storeKeys = await parseStoreKeys(await generateStoreKeys());
   world = await heroWorld(deps);
   app = createAllApps(deps);
-  // After `failAfter` more commands, every command fails with the armed fault (as if the SDK's retries were spent).
-  deps.db.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (failing && failAfter-- <= 0) throw failing();
-      const out = await next(args);
-      if (loseNextAnswer && context.commandName === 'TransactWriteItemsCommand') {
-        loseNextAnswer = false;
-        throw faults['timed out']!();
-      }
-      return out;
-    },
-    { step: 'initialize', name: 'tableFaults' },
-  );
+  injector = injectFaults(deps.db);
 });
 afterAll(() => world.node.stop());
 
-async function withFault<T>(fault: () => Error, after: number, run: () => Promise<T>): Promise<T> {
-  failing = fault;
-  failAfter = after;
-  try {
-    return await run();
-  } finally {
-    failing = undefined;
-  }
-}
+/** The faults the first tests inject (the conflict is money-faults.test.ts's: it is retried before it is answered). */
+const transient = Object.fromEntries(Object.entries(faults).filter(([kind]) => kind !== 'transaction conflict'));
+const withFault = <T>(fault: () => Error, after: number, run: () => Promise<T>) => withInjected(injector, fault, after, run);
 
 describe('transient table failures', () => {
   it('minus_tickets: each fault on its transaction is a 503 with Retry-After in the account envelope, the balance untouched', async () => {
@@ -75,7 +43,7 @@ describe('transient table failures', () => {
     await giveTickets(deps, player.uid, shop.project.project_name, 1, 10);
     const document = servedDocument('/v2-testing');
     const before = await itemCount(deps);
-    for (const [what, fault] of Object.entries(faults)) {
+    for (const [what, fault] of Object.entries(transient)) {
       const res = await withFault(fault, 0, () =>
         call(app, 'POST', '/v2-testing/account/game/minus_tickets', { token: shop.server, body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 3 } }),
       );
@@ -95,7 +63,7 @@ describe('transient table failures', () => {
     const document = servedDocument('/hero-testing', 'hero');
     const before = await itemCount(deps);
     for (const after of [0, 1]) {
-      for (const [what, fault] of Object.entries(faults)) {
+      for (const [what, fault] of Object.entries(transient)) {
         const res = await withFault(fault, after, () => world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] } }));
         expect(res.status, `${what} on request ${after + 1}`).toBe(503);
         expect(res.body).toEqual({ message: expect.stringMatching(/^the table/), statusCode: 503 });
@@ -113,7 +81,7 @@ describe('transient table failures', () => {
     await giveTickets(deps, player.uid, shop.project.project_name, 1, 10);
     const headers = { 'Idempotency-Key': `lost-${randomUUID()}` };
     const deduct = () => call(app, 'POST', '/v2-testing/account/game/minus_tickets', { token: shop.server, body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 4 }, headers });
-    loseNextAnswer = true;
+    injector.loseNextWriteAnswer();
     const lost = await deduct();
     expect(lost.status).toBe(503);
     expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(6);
@@ -126,7 +94,7 @@ describe('transient table failures', () => {
     await giveTickets(deps, player.uid, world.projectName, 1, COSTS[2].amount);
     const upgradeHeaders = { 'Idempotency-Key': `lost-${randomUUID()}` };
     const upgrade = () => world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] }, headers: upgradeHeaders });
-    loseNextAnswer = true;
+    injector.loseNextWriteAnswer();
     expect((await upgrade()).status).toBe(503);
     const again = await upgrade();
     expect(again.status).toBe(200);

@@ -10,6 +10,7 @@ import { balanceKey, balanceOf, debitItems } from '../tickets/balances.js';
 import { goodsKey, goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { readItems } from '../platform/batch.js';
+import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import { ownedRecord } from '../access/records.js';
 
 /**
@@ -40,16 +41,22 @@ function toOrder(item: StoredOrder): VendorOrder {
 }
 
 /** createOrder: the player (platform token) buys goods for themself. */
-export async function createOrder(deps: Deps, caller: TokenClaims, body: z.infer<typeof CreateOrderBody>): Promise<VendorOrder> {
+export async function createOrder(deps: Deps, caller: TokenClaims, body: z.infer<typeof CreateOrderBody>, idempotencyHeader?: string): Promise<VendorOrder> {
+  // With an Idempotency-Key, a retry (its first answer lost on the way) answers the first order, buying once.
+  const keyed = keyedRequest(caller, 'createOrder', idempotencyHeader, body);
+  if (keyed) {
+    const record = await deps.db.send(new GetCommand({ TableName: deps.table, Key: idempotencyRecordKey(keyed), ConsistentRead: true }));
+    if (record.Item) return answerOf<VendorOrder>(record.Item, keyed);
+  }
   const read = await readForOrder(deps, body.goodsId, body.userId);
   const goods = orderable(read.goods, body.goodsId, body.projectName);
   await assertBalance(deps, read, goods, body.userId, body.quantity);
   // Every check has passed: only now is the id taken (a refused request writes nothing).
   const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, null);
-  const failed = await transactOrFailedConditions(deps, orderItems(deps, goods, order), 'userId: changed concurrently; retry');
+  const outcome = await transactKeyed(deps, keyed, toOrder(order), orderItems(deps, goods, order), 'userId: changed concurrently; retry');
+  if ('answer' in outcome) return outcome.answer;
   // The balance was enough when read: a concurrent debit took it meanwhile (the one refusal that wastes an id).
-  if (failed.length > 0) throw shortBalance(goods, order.total);
-  return toOrder(order);
+  throw shortBalance(goods, order.total);
 }
 
 /**

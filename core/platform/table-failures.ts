@@ -2,7 +2,8 @@ import { AppError } from './errors.js';
 
 /**
  * DynamoDB failures that say "not now" rather than "no": throttling (the table's or the account's capacity,
- * a transaction cancelled for it), the service's own errors and requests that timed out. The AWS SDK retries
+ * a transaction cancelled for it), a transaction cancelled by a concurrent one, the service's own errors and
+ * requests that timed out. The AWS SDK retries
  * them first (its standard retry mode, with back-off); one that still fails reaches the HTTP layer, which
  * answers 503 with Retry-After (never a 500): nothing was decided, and a transaction that failed wrote nothing.
  */
@@ -12,15 +13,21 @@ const UNAVAILABLE = new Set(['InternalServerError', 'ServiceUnavailable', 'Servi
 export const TABLE_RETRY_AFTER_SECONDS = 1;
 
 /** What the reference lists for the 503 of every operation that reads or writes the table. */
-export const TABLE_UNAVAILABLE = 'the table throttled the request or did not answer, after the SDK retried; Retry-After says when to try again (nothing was written)';
+export const TABLE_UNAVAILABLE = 'the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)';
 
 /** The 503 a transient DynamoDB failure is answered with; undefined for any other error. */
 export function tableUnavailable(error: unknown): AppError | undefined {
   const { name, $fault, CancellationReasons } = (error ?? {}) as { name?: string; $fault?: string; CancellationReasons?: { Code?: string }[] };
   if (typeof name !== 'string') return undefined;
-  const throttledTransaction = name === 'TransactionCanceledException' && (CancellationReasons ?? []).some((r) => r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded');
+  const reasons = name === 'TransactionCanceledException' ? (CancellationReasons ?? []).map((r) => r.Code) : [];
+  const throttledTransaction = reasons.some((code) => code === 'ThrottlingError' || code === 'ProvisionedThroughputExceeded');
   if (THROTTLING.has(name) || throttledTransaction) {
     return new AppError(503, 'the table is busy (throttled); try again shortly', { 'Retry-After': String(TABLE_RETRY_AFTER_SECONDS) });
+  }
+  // A transaction another one was writing at that moment, where the code does not run it again itself
+  // (core/platform/transactions.ts does, then answers a documented 409): nothing was written, so try again.
+  if (reasons.includes('TransactionConflict') || name === 'TransactionInProgressException') {
+    return new AppError(503, 'the table was writing the same items for another request; try again shortly', { 'Retry-After': String(TABLE_RETRY_AFTER_SECONDS) });
   }
   if (UNAVAILABLE.has(name) || ($fault === 'server' && name !== 'Error')) {
     return new AppError(503, 'the table did not answer; try again shortly', { 'Retry-After': String(TABLE_RETRY_AFTER_SECONDS) });

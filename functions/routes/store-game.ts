@@ -79,6 +79,7 @@ export function storeGameOps(region: StoreRegion) {
       errors: {
         400: 'a field is missing or malformed, or nothing to grant',
         404: 'no store user with that uid in this region',
+        409: 'concurrent changes of the same balances kept cancelling the grant, or a grant with this reference is still running; retry (nothing was written)',
         422: 'the reference was used for another grant of this client',
         ...batchRead,
       },

@@ -122,11 +122,13 @@ export const payVendorOps = {
     description:
       "The player buys `quantity` of the goods; price × quantity tickets of the goods' project and level are taken from their balance with the order, never below zero. The order's trace_key is the merchant's handle for traceKey.",
     body: CreateOrderBody,
+    headers: { 'Idempotency-Key': "the caller's key for this order (1-128 of [A-Za-z0-9_.:-]): a retry buys once and answers the first order" },
     status: 200,
     envelope: 'data',
     response: VendorOrder,
     errors: {
-      400: 'a field is missing or invalid, or projectName is not the goods’ project',
+      400: 'a field is missing or invalid, or projectName is not the goods’ project, or the Idempotency-Key is malformed',
+      422: 'the Idempotency-Key was used for another order of this caller',
       ...platformToken,
       403: "userId is not the token's user",
       404: 'no such goods',
