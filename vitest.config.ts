@@ -1,19 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
-/** The test whose walk reads the transactions every other test file sent: it runs after all of them. */
-const WALK = 'test/contention.test.ts';
+/**
+ * The tests that read what every other test file left (the transactions they sent, the service's logs, the
+ * tables): they run after all of them.
+ */
+const WALK = ['test/contention.test.ts', 'test/server-logs.test.ts'];
 
 export default defineConfig({
   test: {
     // One DynamoDB Local for the whole run; every test file makes its own table in it (test/support/deps.ts).
     globalSetup: ['test/support/global-setup.ts'],
+    // Every test process keeps the service's log output for test/server-logs.test.ts.
+    setupFiles: ['test/support/capture-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [WALK], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: WALK, sequence: { groupOrder: 0 } } },
       // Its own group, so vitest starts it once the whole suite has run.
-      { extends: true, test: { name: 'walk', include: [WALK], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'walk', include: WALK, sequence: { groupOrder: 1 } } },
     ],
   },
 });

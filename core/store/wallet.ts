@@ -5,7 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
 import { queryItems } from '../platform/query.js';
-import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
+import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import type { GrantBody } from './models.js';
 import type { StoreRegion } from './regions.js';
 import { storeUserKey } from './sessions.js';
@@ -110,7 +110,14 @@ export async function grant(deps: Deps, region: StoreRegion, clientId: string, b
       },
     },
     ...changes.flatMap((change) => changeItems(deps, body.uid, change.holding, change.code, change.amount, ref)),
-  ]);
+  ]).catch(async (error: unknown) => {
+    // Still colliding after the platform's retries (the same grant sent many times at once): the winner's
+    // record answers it, once it is written.
+    if (!(error instanceof ConcurrentChange)) throw error;
+    const [stored] = await readItems(deps, [grantKey(clientId, body.reference)], { consistent: true });
+    if (!stored) throw error;
+    return [{ index: 0, item: stored }];
+  });
   const first = failed.find((failure) => failure.index === 0)?.item;
   if (first) return answerOf<GrantAnswer>(first, request, referenceReused('client'));
   if (failed.length > 0) throw new Error('store grant: a ledger entry of a new grant existed');

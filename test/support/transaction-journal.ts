@@ -39,9 +39,12 @@ export function readJournal(dir: string): (SentTransaction & { process: string }
 }
 
 /** Removes the journal folders of runs whose main process has ended. */
-export function removeEndedRunJournals(): void {
-  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(PREFIX))) {
-    const pid = Number(name.slice(PREFIX.length));
+export const removeEndedRunJournals = () => removeEndedRunFolders(PREFIX);
+
+/** Removes the run folders (`<prefix><main process id>` in the temporary folder) whose main process has ended. */
+export function removeEndedRunFolders(prefix: string): void {
+  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(prefix))) {
+    const pid = Number(name.slice(prefix.length));
     if (Number.isInteger(pid) && !isAlive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
 }
