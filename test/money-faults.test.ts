@@ -5,7 +5,7 @@ import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call, type CallResult } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
-import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from './support/payments.js';
+import { deductionOf, giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from './support/payments.js';
 import { storeIssuerOf, storeSessionOf } from './support/store.js';
 import { faults, injectFaults, withFault, type FaultInjector } from './support/table-faults.js';
 import { scanAll } from './support/table-snapshot.js';
@@ -60,10 +60,7 @@ const scenarios: Scenario[] = [
     path: '/account/game/minus_tickets',
     method: 'post',
     prepare: async () => {
-      const shop = await projectWithLevel(deps);
-      const buyer = await playerWithTokens(deps);
-      await giveTickets(deps, buyer.uid, shop.project.project_name, 1, 10);
-      const body = { userId: buyer.uid, projectName: shop.project.project_name, level: 1, amount: 3 };
+      const { shop, buyer, body } = await deductionOf(deps);
       return { send: post('/account/game/minus_tickets', shop.server, body, { 'Idempotency-Key': randomUUID() }), moved: () => ticketsOf(buyer.uid, shop.project.project_name), once: 7 };
     },
   },

@@ -7,7 +7,7 @@ import { generateStoreKeys, parseStoreKeys, signAccessToken } from '../core/stor
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call, type CallResult } from './support/http.js';
-import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
+import { deductionOf } from './support/payments.js';
 import { storeIssuerOf, storeSessionOf } from './support/store.js';
 import { scanAll } from './support/table-snapshot.js';
 import { goodsFor, merchantWithProject, player, giveTickets as giveVendorTickets } from './support/vendor.js';
@@ -69,10 +69,7 @@ const replays: Replay[] = [
   {
     name: 'an Idempotency-Key of minus_tickets',
     use: async () => {
-      const shop = await projectWithLevel(deps);
-      const buyer = await playerWithTokens(deps);
-      await giveTickets(deps, buyer.uid, shop.project.project_name, 1, 10);
-      const body = { userId: buyer.uid, projectName: shop.project.project_name, level: 1, amount: 3 };
+      const { shop, body } = await deductionOf(deps);
       const headers = key();
       const first = await post('/account/game/minus_tickets', shop.server, body, headers)();
       return {

@@ -235,7 +235,8 @@ export function expectedRefusal(route: Route, attempt: Attempt, text: string | u
     let json: unknown = {};
     if (text !== undefined && text.trim() !== '') {
       try {
-        json = parseJsonExact(text);
+        // The body is read as UTF-8 text, which drops a leading byte order mark (WHATWG Encoding), as RFC 8259 allows.
+        json = parseJsonExact(text.replace(/^\ufeff/, ''));
       } catch {
         return { status: 400, names: 'body' };
       }

@@ -49,6 +49,14 @@ export async function playerWithTokens(deps: Deps, gameCode?: string) {
   return { uid, address, keypair, platform: platform.token, game: game.token };
 }
 
+/** A game server's deduction ready to send: a project, a player holding 10 tickets of its level 1, minus_tickets' body. */
+export async function deductionOf(deps: Deps, amount = 3) {
+  const shop = await projectWithLevel(deps);
+  const buyer = await playerWithTokens(deps);
+  await giveTickets(deps, buyer.uid, shop.project.project_name, 1, 10);
+  return { shop, buyer, body: { userId: buyer.uid, projectName: shop.project.project_name, level: 1, amount } };
+}
+
 /** Gives a user `amount` tickets of a project level (as a paid order would). */
 export async function giveTickets(deps: Deps, uid: string, projectName: string, level: number, amount: number) {
   const failed = await transactOrFailedConditions(deps, creditItems(deps, { uid, projectName, level }, amount, `test#${randomUUID()}`));
