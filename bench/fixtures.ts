@@ -149,3 +149,19 @@ export async function goodsAndBuyer(deps: Deps) {
   const server = await deps.tokens.verify(owner.serverToken, ['server']);
   return { owner, goods, buyer, server };
 }
+
+/**
+ * The environment a deployed function reads its Deps from (functions/deployed.ts: SST_RESOURCE_* and
+ * DYNAMODB_ENDPOINT), naming the bench's table and token key: every resource infra links to a function, with
+ * no OAuth provider, no chain, no store and no claim key (none of the benched operations uses them).
+ */
+export const deployedEnv = (deps: LocalDeps) => ({
+  SST_RESOURCE_App: JSON.stringify({ name: 'game-platform', stage: deps.stage }),
+  SST_RESOURCE_Table: JSON.stringify({ name: deps.table }),
+  SST_RESOURCE_Files: JSON.stringify({ name: 'bench-files' }),
+  SST_RESOURCE_TokenSigningKey: JSON.stringify({ value: JSON.stringify(deps.signingKey) }),
+  SST_RESOURCE_OAuthProviders: JSON.stringify({ value: '[]' }),
+  SST_RESOURCE_ChainConfig: JSON.stringify({ value: '' }),
+  SST_RESOURCE_ClaimSigningKey: JSON.stringify({ value: '' }),
+  DYNAMODB_ENDPOINT: deps.endpoint,
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
 import { benchBundles, type BundleResult } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
+import { benchHttpLoad, type HttpLoadResult } from './http-load.js';
 import { benchLoad, ITEM_WRITE_LIMIT, PRODUCTION_RPS, type LoadResult } from './load.js';
 import { benchRequests, unbenchedOperations, type RequestResult } from './requests.js';
 import { envInt, round } from './stats.js';
@@ -19,17 +20,20 @@ import { benchWarm, type WarmResult } from './warm.js';
  * Prints markdown tables and writes bench/results.json.
  *
  * Environment: BENCH_PARTS (default 1,2,3,4), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
- * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4);
+ * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4),
+ * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5);
  * BENCH_STRICT=1 exits 1 when a budget is missed.
  */
 const budgets = { coldInitRatio: 1.3, warmRatio: 1.5 };
 const config = {
-  parts: (process.env.BENCH_PARTS ?? '1,2,3,4').split(',').map((p) => p.trim()),
+  parts: (process.env.BENCH_PARTS ?? '1,2,3,4,5').split(',').map((p) => p.trim()),
   coldRuns: envInt('BENCH_COLD_RUNS', 15),
   warmRequests: envInt('BENCH_WARM_REQUESTS', 1000),
   concurrency: envInt('BENCH_CONCURRENCY', 8),
   loadSeconds: envInt('BENCH_LOAD_SECONDS', 3),
   loadConcurrency: envInt('BENCH_LOAD_CONCURRENCY', 20),
+  httpSeconds: envInt('BENCH_HTTP_SECONDS', 5),
+  httpConnections: envInt('BENCH_HTTP_CONNECTIONS', 16),
 };
 // The AWS SDK warns once per client that it will drop Node 20; that is not a finding of the bench.
 process.removeAllListeners('warning');
@@ -141,6 +145,34 @@ function printLoad(load: LoadResult[]) {
   );
 }
 
+function printHttpLoad(http: HttpLoadResult) {
+  const floor = http.runs.find((r) => r.server === 'floor');
+  console.log(
+    `\n## 5. Load over HTTP on loopback (mixed: game_detail, addWin, minus_tickets, rechargeOrder; ${config.httpConnections} connections, ${config.httpSeconds} s each; autocannon)\n`,
+  );
+  console.log(
+    table(
+      ['server', 'requests', 'req/s', 'x floor', 'p50 ms', 'p99 ms', 'non-2xx', 'errors / timeouts', 'statuses per operation (warm-up and run)'],
+      http.runs.map((r) => [
+        r.server,
+        r.requests,
+        r.rps,
+        r.server === 'floor' || !floor ? '-' : round(r.rps / floor.rps),
+        r.p50Ms,
+        r.p99Ms,
+        r.non2xx ? `**${r.non2xx}**` : 0,
+        `${r.errors} / ${r.timeouts}`,
+        Object.entries(r.statuses).map(([op, statuses]) => `${op} ${Object.entries(statuses).map(([s, n]) => `${s} x${n}`).join(' ')}`).join('; '),
+      ]),
+    ),
+  );
+  const { invariants } = http;
+  console.log(
+    `\nInvariants after the runs: ${invariants.checks} checks over ${invariants.callers} callers (ledger, tickets taken, orders, week and month scores): ` +
+      (invariants.violations.length ? `**${invariants.violations.length} violated**\n${invariants.violations.map((v) => `- ${v}`).join('\n')}` : 'all hold'),
+  );
+}
+
 async function main() {
   const started = performance.now();
   const results: Record<string, unknown> = {
@@ -163,7 +195,7 @@ async function main() {
   const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop(), deps?.suiNode.stop()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
-    if (['2', '3', '4'].some((part) => config.parts.includes(part))) {
+    if (['2', '3', '4', '5'].some((part) => config.parts.includes(part))) {
       dynamo = await startDynamoLocal();
       deps = await createBenchDeps(dynamo.endpoint);
       if (config.parts.includes('2')) {
@@ -192,6 +224,13 @@ async function main() {
         // A missing sharding plan is a finding like a missed budget: an item past the limit nobody planned for.
         failed ||= load.some((l) => l.items.some((i) => i.flagged && !i.documented));
         printLoad(load);
+      }
+      if (config.parts.includes('5')) {
+        const http = await benchHttpLoad(deps, { connections: config.httpConnections, seconds: config.httpSeconds });
+        results.http = http;
+        // A broken invariant or an error under load is a finding, like a missed budget.
+        failed ||= http.invariants.violations.length > 0 || http.runs.some((r) => r.non2xx > 0 || r.errors > 0);
+        printHttpLoad(http);
       }
     }
   } finally {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
+import { monthOf, seasonKey, weekOf } from '../core/rankings/seasons.js';
 
 /**
  * The warm-cost floor: Lambda handlers that do what an operation cannot avoid (verify the bearer token where
@@ -51,6 +52,16 @@ async function subjectOf(s: Setup, event: Event, audience = 'merchant'): Promise
   return String(payload.sub);
 }
 
+/** The merchant's state, read fresh as a value-moving call must (suspension, revocation): one BatchGet. */
+async function suspended(s: Setup, sub: string): Promise<boolean> {
+  const state = await s.db.send(
+    new BatchGetCommand({
+      RequestItems: { [s.table]: { Keys: [{ pk: `MERCHANT#${sub}`, sk: 'MERCHANT' }, { pk: `REVOKE#${sub}`, sk: 'TOKENS' }], ConsistentRead: true } },
+    }),
+  );
+  return state.Responses?.[s.table]?.some((item) => item.status === 2) ?? false;
+}
+
 const bodyOf = <T>(event: Event) => JSON.parse(event.body ?? '{}') as T;
 const sortable = (value: number, width = 12) => String(value).padStart(width, '0');
 
@@ -76,14 +87,8 @@ export const handlers = {
     const now = new Date().toISOString();
     const request = createHash('sha256').update(JSON.stringify(input)).digest('base64url');
     const { userId: uid, projectName, level, amount } = input;
-    // The merchant's state, read fresh as a value-moving call must (suspension, revocation); the project's
-    // owner is known in a warm process.
-    const state = await s.db.send(
-      new BatchGetCommand({
-        RequestItems: { [s.table]: { Keys: [{ pk: `MERCHANT#${sub}`, sk: 'MERCHANT' }, { pk: `REVOKE#${sub}`, sk: 'TOKENS' }], ConsistentRead: true } },
-      }),
-    );
-    if (state.Responses?.[s.table]?.some((item) => item.status === 2)) return json(403, { statusCode: 403, message: 'merchant is suspended' });
+    // The project's owner is known in a warm process.
+    if (await suspended(s, sub)) return json(403, { statusCode: 403, message: 'merchant is suspended' });
     try {
       await s.db.send(
         new TransactWriteCommand({
@@ -112,6 +117,46 @@ export const handlers = {
       throw error;
     }
     return json(201, { data: ref, statusCode: 201, message: 'success', totalPage: 1 });
+  },
+  /**
+   * The inner group's addWin without a result_id (core/rankings/reports.ts): the player's week and month score
+   * items in one transaction, each ADDing to its board sort keys. The game's owner and the seasons' "to settle"
+   * records are remembered in a warm process.
+   */
+  async addWin(event: Event) {
+    const s = await load();
+    const sub = await subjectOf(s, event, 'server');
+    const input = bodyOf<{ game_code: string; game_player_id: string; game_player_name: string; kills: number; wins: number }>(event);
+    if (await suspended(s, sub)) return json(403, { statusCode: 403, message: 'merchant is suspended' });
+    const now = new Date();
+    const at = now.toISOString();
+    const seasons = [weekOf(now), monthOf(now)];
+    await s.db.send(
+      new TransactWriteCommand({
+        TransactItems: seasons.map((season) => ({
+          Update: {
+            TableName: s.table,
+            Key: { pk: `SCORE#${input.game_code}#${seasonKey(season)}`, sk: `PLAYER#${input.game_player_id}` },
+            UpdateExpression:
+              'SET game_code = :game, season_type = :type, season_range = :range, game_player_id = :id, game_player_name = :name, updatedAt = :at, ' +
+              'gsi4pk = :killsBoard, killsAt = :at, gsi5pk = :winsBoard, winsAt = :at ADD gsi4sk :kills, gsi5sk :wins',
+            ExpressionAttributeValues: {
+              ':game': input.game_code,
+              ':type': season.type,
+              ':range': season.range,
+              ':id': input.game_player_id,
+              ':name': input.game_player_name,
+              ':at': at,
+              ':killsBoard': `KILLS#${input.game_code}#${seasonKey(season)}`,
+              ':winsBoard': `WINS#${input.game_code}#${seasonKey(season)}`,
+              ':kills': input.kills,
+              ':wins': input.wins,
+            },
+          },
+        })),
+      }),
+    );
+    return json(200, { code: 200, data: { game_code: input.game_code, game_player_id: input.game_player_id, kills: input.kills, wins: input.wins } });
   },
   /** The pay group's rechargeOrder with prevId -1 (core/payments/orders.ts). */
   async rechargeOrder(event: Event) {

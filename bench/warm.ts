@@ -5,7 +5,7 @@ import { basePathOf } from '../core/http/app.js';
 import type { GroupName, OperationSpec } from '../core/http/operation.js';
 import { innerRoutes, payRoutes } from '../functions/routes/index.js';
 import { bundle } from './bundles.js';
-import { giveTickets, merchantWithGames, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
+import { deployedEnv, giveTickets, merchantWithGames, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
 import type { handlers as floorHandlers } from './warm-floor.js';
 import { median, percentile, round } from './stats.js';
 
@@ -192,19 +192,8 @@ export async function benchWarm(
   deps: BenchDeps,
   options: { outDir: string; requests: number; concurrency: number; seconds: number; budget: number },
 ): Promise<WarmResult[]> {
-  // Configure the deployed handlers (functions/deployed.ts reads these lazily, on the first invocation):
-  // every resource infra links to a function, with no OAuth provider and no chain (none of the benched
-  // operations uses them).
-  Object.assign(process.env, {
-    SST_RESOURCE_App: JSON.stringify({ name: 'game-platform', stage: deps.stage }),
-    SST_RESOURCE_Table: JSON.stringify({ name: deps.table }),
-    SST_RESOURCE_Files: JSON.stringify({ name: 'bench-files' }),
-    SST_RESOURCE_TokenSigningKey: JSON.stringify({ value: JSON.stringify(deps.signingKey) }),
-    SST_RESOURCE_OAuthProviders: JSON.stringify({ value: '[]' }),
-    SST_RESOURCE_ChainConfig: JSON.stringify({ value: '' }),
-    SST_RESOURCE_ClaimSigningKey: JSON.stringify({ value: '' }),
-    DYNAMODB_ENDPOINT: deps.endpoint,
-  });
+  // Configure the deployed handlers (functions/deployed.ts reads these lazily, on the first invocation).
+  Object.assign(process.env, deployedEnv(deps));
 
   const loaded = new Map<string, Promise<Record<string, unknown>>>();
   const importBundle = (name: string, entry: string) => {
