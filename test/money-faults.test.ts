@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStoreKeys, parseStoreKeys, signAccessToken } from '../core/store/regions.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call, type CallResult } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
-import { deductionOf, giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from './support/payments.js';
+import { deductionOf, giveTickets, indexedPayment, playerWithTokens, projectWithLevel, storeOrder } from './support/payments.js';
+import { grantedHero, HERO_BASE, heroPlayer, heroWorld, type HeroWorld } from './support/heroes.js';
+import { makeAppleChain, notificationPayload, signJws, transactionPayload } from './support/app-store-signing.js';
+import { parseGoogleSettings } from '../core/stores/google-settings.js';
+import { notifications, PUSH_ACCOUNT, pushBody, startLoopbackGoogle, type LoopbackGoogle } from './support/google-play.js';
 import { storeIssuerOf, storeSessionOf } from './support/store.js';
 import { faults, injectFaults, withFault, type FaultInjector } from './support/table-faults.js';
 import { scanAll } from './support/table-snapshot.js';
@@ -25,14 +29,56 @@ let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
 let injector: FaultInjector;
 const base = '/v2-testing';
-const document = servedDocument(base);
+/** Each base's served document: a scenario's errors are checked against the document of the base it is sent to. */
+const documents: Record<string, ReturnType<typeof servedDocument>> = { [base]: servedDocument(base), [HERO_BASE]: servedDocument(HERO_BASE, 'hero') };
+const APPLE_BUNDLE = 'com.studio.game';
+const APPLE_PRODUCT = 'com.studio.tickets.100';
+const appleChain = makeAppleChain();
+const GOOGLE_PACKAGE = 'com.studio.game';
+const GOOGLE_PRODUCT = 'tickets_100';
+const PUSH_AUDIENCE = 'https://api.example.com/v2-testing/pay/google/notifications';
 const figures = { operations: 0, faultsInjected: 0, lostAnswers: 0, commandsReached: {} as Record<string, number> };
 
 beforeAll(async () => {
   deps = await createTestDeps();
   deps.storeKeys = await parseStoreKeys(await generateStoreKeys());
+  // App Store purchases verified offline against a root made here (test/apple-purchases.test.ts).
+  deps.appStore = { bundleId: APPLE_BUNDLE, environment: 'Sandbox', allowSandbox: false, rootCertificates: [appleChain.root], onlineChecks: false };
   app = createAllApps(deps);
   injector = injectFaults(deps.db);
+});
+
+/** The hero game, configured once on first use (its loopback full node stopped at the end; upgrades never read it). */
+let heroes: Promise<HeroWorld> | undefined;
+const heroGame = () =>
+  (heroes ??= (async () => {
+    const chain = deps.chain;
+    const world = await heroWorld(deps);
+    // Only the hero game's NFT reads would use the loopback node: the other scenarios keep the deps' own chain.
+    deps.chain = chain;
+    return world;
+  })());
+/** Google Play, configured once on first use: a loopback Google (OIDC keys, OAuth, Play Developer API; HTTP, not
+ * table commands, so the injector's count is the table's alone), stopped at the end. */
+let google: Promise<LoopbackGoogle> | undefined;
+const googlePlay = () =>
+  (google ??= (async () => {
+    const loopback = await startLoopbackGoogle(GOOGLE_PACKAGE);
+    deps.googlePlay = parseGoogleSettings(
+      JSON.stringify({
+        packageName: GOOGLE_PACKAGE,
+        pushAudience: PUSH_AUDIENCE,
+        pushServiceAccount: PUSH_ACCOUNT,
+        serviceAccountKey: loopback.account.json,
+        googleCerts: loopback.certsUrl,
+        playApi: loopback.url,
+      }),
+    );
+    return loopback;
+  })());
+afterAll(async () => {
+  if (heroes) await (await heroes).node.stop();
+  if (google) await (await google).stop();
 });
 
 /** One money-moving request, ready to send again and again; `moved` reads what it moves, `once` what one success leaves. */
@@ -46,11 +92,19 @@ interface Scenario {
   name: string;
   /** As documented (without the base). */
   path: string;
+  /** The base it is sent to and documented on (the main base unless told). */
+  base?: string;
   method: 'post';
   prepare: () => Promise<Prepared>;
+  /**
+   * What the same request answers once it has been handled, from the answer that handled it, when that is not
+   * the same answer: a store's notification delivered again answers `duplicate` (as documented), nothing else
+   * changed. Unless told, the very same answer.
+   */
+  repeated?: (answer: CallResult['body']) => unknown;
 }
 
-const post = (path: string, token: string, body: unknown, headers: Record<string, string> = {}) => () => call(app, 'POST', `${base}${path}`, { token, body, headers });
+const post = (path: string, token: string, body: unknown, headers: Record<string, string> = {}, on = base) => () => call(app, 'POST', `${on}${path}`, { token, body, headers });
 const ticketsOf = async (uid: string, projectName: string, level = 1) =>
   (await call(app, 'GET', `${base}/account/game/tickets`, { token: (await deps.tokens.issue('platform', uid)).token, query: { projectName, level } })).body.data?.balance ?? 0;
 
@@ -148,7 +202,118 @@ const scenarios: Scenario[] = [
       return { send: post('/store/pets/feed', session, { petId: pet.pet.petId, item: 'kibble', amount: 1 }, { 'Idempotency-Key': randomUUID() }), moved: kibble, once: 2 };
     },
   },
+  {
+    name: 'hero upgrade (paid in tickets)',
+    path: '/heroes/upgrade-level',
+    base: HERO_BASE,
+    method: 'post',
+    prepare: async () => {
+      const world = await heroGame();
+      const owner = await heroPlayer(world, deps);
+      const hero = await grantedHero(world, owner.uid);
+      // Level 2 costs 5 tickets of price level 1 (test/support/heroes.ts COSTS).
+      await giveTickets(deps, owner.uid, world.projectName, 1, 8);
+      const levelOf = async () => ((await call(app, 'GET', `${HERO_BASE}/heroes`, { token: owner.hero })).body.heroes as { id: string; level: number }[]).find((h) => h.id === hero.id)!.level;
+      const body = { userId: owner.uid, itemIds: [hero.id] };
+      return {
+        send: post('/heroes/upgrade-level', owner.hero, body, { 'Idempotency-Key': randomUUID() }, HERO_BASE),
+        moved: async () => ({ tickets: await ticketsOf(owner.uid, world.projectName), level: await levelOf() }),
+        once: { tickets: 3, level: 2 },
+      };
+    },
+  },
+  {
+    name: 'stranded payment credit',
+    path: '/merchant/payments/stranded/credit',
+    method: 'post',
+    prepare: async () => {
+      const shop = await projectWithLevel(deps);
+      const buyer = await playerWithTokens(deps);
+      const project = shop.project.project_name;
+      const order = (await post('/account/user/rechargeOrder', buyer.platform, { userId: buyer.uid, project, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 })()).body;
+      // Paid short: kept as stranded (reason amount); crediting it completes the still pending order.
+      const digest = await indexedPayment(deps, { billNo: order.bill_no, amount: '1', from: buyer.address, to: shop.receiveAddress });
+      const body = { project_name: project, tx_digest: digest, event_seq: '0' };
+      return { send: post('/merchant/payments/stranded/credit', shop.owner.token, body), moved: () => ticketsOf(buyer.uid, project), once: 100 };
+    },
+  },
+  {
+    name: 'App Store purchase (apple verify)',
+    path: '/pay/apple/verify',
+    method: 'post',
+    prepare: async () => {
+      const { order, player: buyer, tickets } = await storeOrder(deps, app, { apple_product_id: APPLE_PRODUCT });
+      const signedTransaction = await signJws(appleChain, transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token }));
+      return { send: post('/pay/apple/verify', buyer.platform, { orderId: order.id, signedTransaction }), moved: tickets, once: 100 };
+    },
+  },
+  {
+    name: 'Google Play purchase (Pub/Sub push)',
+    path: '/pay/google/notifications',
+    method: 'post',
+    repeated: duplicateOf,
+    prepare: async () => {
+      const { push, bought, tickets, consumed } = await googlePurchase();
+      return { send: push(bought), moved: async () => ({ tickets: await tickets(), consumed: consumed() }), once: { tickets: 100, consumed: true } };
+    },
+  },
+  {
+    name: 'Google Play voided purchase (refund)',
+    path: '/pay/google/notifications',
+    method: 'post',
+    repeated: duplicateOf,
+    prepare: async () => {
+      const { push, bought, voided, tickets } = await googlePurchase();
+      expect((await push(bought)()).body.data?.outcome).toBe('credited');
+      return { send: push(voided), moved: tickets, once: 0 };
+    },
+  },
+  {
+    name: 'App Store refund (server notification)',
+    path: '/pay/apple/notifications',
+    method: 'post',
+    repeated: duplicateOf,
+    prepare: async () => {
+      const { order, player: buyer, tickets } = await storeOrder(deps, app, { apple_product_id: APPLE_PRODUCT });
+      const signedTransactionInfo = await signJws(appleChain, transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token }));
+      expect((await post('/pay/apple/verify', buyer.platform, { orderId: order.id, signedTransaction: signedTransactionInfo })()).status).toBe(200);
+      // Apple sends the same signed payload again (same notificationUUID) until it is acknowledged.
+      const signedPayload = await signJws(appleChain, notificationPayload({ notificationType: 'REFUND', bundleId: APPLE_BUNDLE, signedTransactionInfo }));
+      return { send: () => call(app, 'POST', `${base}/pay/apple/notifications`, { body: { signedPayload } }), moved: tickets, once: 0 };
+    },
+  },
 ];
+
+/** A store notification handled before: the same, with outcome `duplicate`. */
+function duplicateOf(answer: CallResult['body']) {
+  return { ...answer, data: { ...answer.data, outcome: 'duplicate' } };
+}
+
+/** A player's pending order of a level sold on Google Play, the purchase as the loopback Google knows it, and
+ * its notifications as Pub/Sub pushes them (each delivery with a fresh push token, as Pub/Sub signs one). */
+async function googlePurchase() {
+  const loopback = await googlePlay();
+  const { order, tickets } = await storeOrder(deps, app, { google_product_id: GOOGLE_PRODUCT });
+  const token = `${randomUUID()}.AO-J1Oz${randomUUID().replaceAll('-', '')}`;
+  const googleOrderId = `GPA.${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}`;
+  loopback.purchases.set(token, {
+    productId: GOOGLE_PRODUCT,
+    purchaseState: 0,
+    consumptionState: 0,
+    acknowledgementState: 0,
+    orderId: googleOrderId,
+    obfuscatedExternalAccountId: order.app_account_token,
+  });
+  const push = (body: ReturnType<typeof pushBody>) => async () =>
+    call(app, 'POST', `${base}/pay/google/notifications`, { body, headers: { authorization: `Bearer ${await loopback.signPushToken({ aud: PUSH_AUDIENCE })}` } });
+  return {
+    push,
+    bought: pushBody(notifications.purchased(GOOGLE_PACKAGE, token, GOOGLE_PRODUCT)),
+    voided: pushBody(notifications.voided(GOOGLE_PACKAGE, token, googleOrderId)),
+    tickets,
+    consumed: () => loopback.purchases.get(token)?.consumptionState === 1,
+  };
+}
 
 const storeGems = async (session: string) => (await call(app, 'GET', `${base}/store/currencies/premium/balance`, { token: session })).body.balance as number;
 
@@ -188,7 +353,7 @@ describe('money-moving operations under table faults', () => {
           expect([503, 409], label).toContain(res.status);
           if (res.status === 503) expect(res.headers.get('retry-after'), label).toBe('1');
           else expect(kind, label).toBe('transaction conflict');
-          expect(documentErrors(document, scenario.path, scenario.method, res.status, res.body), label).toEqual([]);
+          expect(documentErrors(documents[scenario.base ?? base]!, scenario.path, scenario.method, res.status, res.body), label).toEqual([]);
           // The one thing a failed request may leave: an id it took from a counter before its transaction failed
           // (a gap in ids; no record, no money). Everything else is as it was.
           expect(withoutCounters(await scanAll(deps)), `${label}: the table changed`).toEqual(withoutCounters(table));
@@ -208,7 +373,8 @@ describe('money-moving operations under table faults', () => {
       const retried = await prepared.send();
       expect(retried.status, JSON.stringify(retried.body)).toBeLessThan(300);
       const again = await prepared.send();
-      expect(again.body).toEqual(retried.body);
+      expect(again.status, JSON.stringify(again.body)).toBe(retried.status);
+      expect(again.body).toEqual(scenario.repeated ? scenario.repeated(retried.body) : retried.body);
       expect(await prepared.moved()).toEqual(prepared.once);
     });
   }

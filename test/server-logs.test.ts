@@ -1,8 +1,13 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { DynamoDBClient, paginateListTables, paginateScan } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { suiteDynamoFile } from './support/global-setup.js';
+import { LEAKS, leaksOf, readInspections, removeEndedRunInspections, responseInspectionDir } from './support/response-inspection.js';
 import { readServerLogs, removeEndedRunLogs, serverLogDir } from './support/server-logs.js';
 
 /**
- * Secrets in the service's logs over the whole suite (issue 15, item 4; docs/security.md "Secrets in logs and
+ * Secrets, stack traces and internal paths over the whole suite. Secrets in the service's logs (issue 15, item 4; docs/security.md "Secrets in logs and
  * responses"). This file runs in a group of its own after every other test file (vitest.config.ts) and reads
  * the service's log output of the run (test/support/server-logs.ts): no token (a JWT of any kind: platform,
  * store session, access, id token), Authorization header, PEM block, private JWK member, Sui private key, test
@@ -32,4 +37,61 @@ describe("the run's logs", () => {
     // Not vacuous: the suite's fault and error tests make the service log (table failures, unexpected errors).
     expect(lines.length, 'no log line captured: run this file with the whole suite (npm test)').toBeGreaterThan(10);
   });
+
+  it('the response inspection recognises what it looks for (a real stack, a path, key material) and passes an envelope', () => {
+    expect(leaksOf(new Error('boom').stack!)).toEqual(expect.arrayContaining(['a stack trace', 'an internal path']));
+    expect(leaksOf(JSON.stringify({ private_key: 'suiprivkey1qq' }))).toEqual(['a private_key that is not ""', 'a Sui private key']);
+    expect(leaksOf(JSON.stringify({ statusCode: 500, message: 'internal error' }))).toEqual([]);
+    expect(leaksOf(JSON.stringify({ address: '0xabc', private_key: '' }))).toEqual([]);
+  });
+
+  it('no response of the run carried a stack trace, an internal path or a private key', () => {
+    removeEndedRunInspections();
+    const dir = responseInspectionDir();
+    expect(dir).toBeDefined();
+    const processes = readInspections(dir!);
+    const responses = processes.reduce((sum, p) => sum + p.responses, 0);
+    const megabytes = processes.reduce((sum, p) => sum + p.bytes, 0) / 2 ** 20;
+    console.log(`responses: ${responses} text bodies (${megabytes.toFixed(1)} MB) from ${processes.length} test processes inspected for ${LEAKS.length} kinds of leak`);
+    expect(processes.flatMap((p) => p.findings.map((finding) => `${p.file}: ${finding}`))).toEqual([]);
+    // Not vacuous: every test file's requests are inspected (test/support/capture-setup.ts).
+    expect(responses, 'no response inspected: run this file with the whole suite (npm test)').toBeGreaterThan(1000);
+  });
 });
+
+describe("the run's tables", () => {
+  it('no table of the run stores a private key: every stored private_key is "", no key material in any attribute', async () => {
+    const file = suiteDynamoFile(process.ppid);
+    expect(existsSync(file), 'run this file with the whole suite (npm test)').toBe(true);
+    const client = new DynamoDBClient({ endpoint: readFileSync(file, 'utf8'), region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const found: string[] = [];
+    let items = 0;
+    let accounts = 0;
+    let tables = 0;
+    for await (const page of paginateListTables({ client }, {})) {
+      for (const table of page.TableNames ?? []) {
+        tables++;
+        for await (const scan of paginateScan({ client }, { TableName: table })) {
+          for (const raw of scan.Items ?? []) {
+            items++;
+            const item = unmarshall(raw);
+            if ('private_key' in item) {
+              accounts++;
+              if (item.private_key !== '') found.push(`${table} ${String(item.pk)} ${String(item.sk)}: private_key ${JSON.stringify(item.private_key).slice(0, 40)}`);
+            }
+            const text = JSON.stringify(item, (_, value: unknown) => (typeof value === "bigint" ? String(value) : value));
+            for (const [what, pattern] of KEY_MATERIAL) if (pattern.test(text)) found.push(`${what} in ${table} ${String(item.pk)} ${String(item.sk)}`);
+          }
+        }
+      }
+    }
+    client.destroy();
+    console.log(`tables: ${items} items in ${tables} tables scanned for private keys (${accounts} carry private_key)`);
+    expect(found).toEqual([]);
+    expect(items).toBeGreaterThan(1000);
+  }, 300_000);
+});
+
+/** Key material as it would be stored: a Sui private key, a PEM private key, a private JWK member. */
+const KEY_MATERIAL = LEAKS.filter(([what]) => /Sui private key|PEM private key|private JWK/.test(what));
+

@@ -85,7 +85,13 @@ export async function receiveAppleNotification(deps: Deps, input: z.infer<typeof
     );
   } catch (error) {
     // A racing delivery recorded it first; its effects and ours were the same once-only ones.
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') {
+      // The table failing now, after this delivery's effect was written (tickets credited or taken back): a 503
+      // would answer a failure for a change that stays (docs/reliability.md), and a redelivery would change
+      // nothing more. The effect stands and is acknowledged; only the record is missing, and logged.
+      if (!WROTE_EFFECT.has(handled.outcome)) throw error;
+      await logError('app store: a handled notification could not be recorded', { notificationUUID: uuid, outcome: handled.outcome, orderId: handled.orderId, reason: (error as Error).message });
+    }
   }
   return { notificationUUID: uuid, notificationType: type, outcome: handled.outcome, orderId: handled.orderId };
 }
@@ -96,6 +102,9 @@ interface Handled {
   orderId: number | null;
   transactionId?: string;
 }
+
+/** Outcomes whose effect this delivery wrote (core/stores/complete.ts, refunds.ts). */
+const WROTE_EFFECT = new Set(['credited', 'refunded', 'refund_reversed']);
 
 /** The notification types that change an order here. */
 const EFFECTFUL = ['ONE_TIME_CHARGE', 'REFUND', 'REVOKE', 'REFUND_REVERSED', 'CONSUMPTION_REQUEST'];

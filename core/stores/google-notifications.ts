@@ -29,7 +29,10 @@ import { refundByStore } from './refunds.js';
  *   purchase no order takes is recorded as `unmatched` and NOT consumed: Google refunds it after three days;
  * - a voidedPurchaseNotification of a one-time product takes the tickets back (core/stores/refunds.ts);
  * - testNotification, subscription and other notifications are recorded;
- * - failures: Google's API or our table failing answers 503, written nowhere, and Pub/Sub redelivers. A
+ * - failures: Google's API or our table failing before the credit or refund answers 503, written nowhere,
+ *   and Pub/Sub redelivers; the consume failing after the credit answers 503 with the credit kept (the
+ *   redelivery finds it credited and consumes); the table failing on the message's record after the effect
+ *   answers the outcome and logs the missing record (the effect is once-only). A
  *   message that fails the same permanent way (malformed data, another app) is counted on its record; the
  *   `poisonAttempts`-th time (default 5) it is recorded as `poison` and acknowledged, so it stops. That count
  *   is the one thing a refused push writes (docs/security.md), and only for an authenticated push.
@@ -44,6 +47,9 @@ interface Handled {
   orderId: number | null;
   purchaseToken?: string;
 }
+
+/** Outcomes whose effect this delivery wrote (core/stores/complete.ts, refunds.ts). */
+const WROTE_EFFECT = new Set(['credited', 'refunded']);
 
 const messageKey = (messageId: string) => ({ pk: `GOOGLEMSG#${messageId}`, sk: 'GOOGLEMSG' });
 
@@ -95,7 +101,13 @@ export async function receiveGooglePush(deps: Deps, authorization: string | unde
     );
   } catch (error) {
     // A racing delivery recorded it first; its effects and ours were the same once-only ones.
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') {
+      // The table failing now, after this delivery's effect was written (tickets credited or taken back): a 503
+      // would answer a failure for a change that stays (docs/reliability.md), and a redelivery would change
+      // nothing more. The effect stands and is acknowledged; only the record is missing, and logged.
+      if (!WROTE_EFFECT.has(handled.outcome)) throw error;
+      await logError('google play: a handled message could not be recorded', { messageId, outcome: handled.outcome, orderId: handled.orderId, reason: (error as Error).message });
+    }
   }
   return { messageId, notification: handled.notification, outcome: handled.outcome, orderId: handled.orderId };
 }
