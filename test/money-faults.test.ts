@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStoreKeys, parseStoreKeys, signAccessToken } from '../core/store/regions.js';
 import { createAllApps } from '../functions/apps.js';
@@ -15,6 +16,10 @@ import { faults, injectFaults, withFault, type FaultInjector } from './support/t
 import { scanAll } from './support/table-snapshot.js';
 import { goodsFor, merchantWithProject, player } from './support/vendor.js';
 import { ledgerMismatches } from './support/ledgers.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { historyEntryKey } from '../core/rewards/keys.js';
+import { settleSeason } from '../core/rewards/settlement.js';
+import { claimableGame, pastWeek, scoresInPastWeek } from './support/rewards.js';
 
 /**
  * Money-moving operations under table faults (issue 15, item 2; docs/reliability.md "Money-moving operations
@@ -282,7 +287,51 @@ const scenarios: Scenario[] = [
       return { send: () => call(app, 'POST', `${base}/pay/apple/notifications`, { body: { signedPayload } }), moved: tickets, once: 0 };
     },
   },
+  {
+    name: 'sign_code (reward claim)',
+    path: '/merchant/sign/code',
+    method: 'post',
+    prepare: async () => {
+      const { owner, id, claim } = await settledReward();
+      // The last claim sign_code answered: the stored one must be it (signed once, that answer repeated).
+      let answered: unknown;
+      const sign = post('/merchant/sign/code', owner.platform, { id });
+      const send = async () => {
+        const res = await sign();
+        if (res.status === 200) answered = res.body.data;
+        return res;
+      };
+      const moved = async () => {
+        const { status, signings, stored } = await claim();
+        return { status, signings, answered: stored !== null && isDeepStrictEqual(stored, answered) };
+      };
+      return { send, moved, once: { status: 1, signings: 1, answered: true } };
+    },
+  },
 ];
+
+/**
+ * A player (with a wallet) ranked first of a settled past week of a game with an object_id and a reward of 500
+ * (test/claims.test.ts); `claim` reads the entry's claim: its status (history listing), how many claims were
+ * signed for it (the stored nonces) and the stored claim (get_sign; null before sign_code).
+ */
+async function settledReward() {
+  const owner = await playerWithTokens(deps);
+  const game = await claimableGame(deps, [{ rank: 1, amount: 500 }]);
+  await scoresInPastWeek(deps, game, [{ id: owner.uid, wins: 3 }]);
+  await settleSeason(deps, game.code, pastWeek());
+  const listing = async () => (await call(app, 'GET', `${base}/chain/reward/history`, { token: owner.platform })).body.data as { id: number; status: number; reward_amount: number }[];
+  const [entry, ...others] = await listing();
+  expect([entry?.reward_amount, others]).toEqual([500, []]);
+  const id = entry!.id;
+  const claim = async () => {
+    const status = (await listing()).find((e) => e.id === id)?.status;
+    const item = (await deps.db.send(new GetCommand({ TableName: deps.table, Key: historyEntryKey(id), ConsistentRead: true }))).Item!;
+    const read = await call(app, 'GET', `${base}/merchant/sign`, { token: owner.platform, query: { id } });
+    return { status, signings: (item.claim_nonces as Set<string> | undefined)?.size ?? 0, stored: read.status === 200 ? (read.body.data as unknown) : null };
+  };
+  return { owner, id, claim };
+}
 
 /** A store notification handled before: the same, with outcome `duplicate`. */
 function duplicateOf(answer: CallResult['body']) {
