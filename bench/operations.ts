@@ -41,8 +41,8 @@ export interface BenchRequest extends CallOptions {
 
 const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 
-const metaOps = (base: Base): OperationBench[] =>
-  (['health', 'jwks', 'openapi', 'docs'] as const).map((op) => ({
+const metaOps = (base: Base): OperationBench[] => [
+  ...(['health', 'jwks', 'openapi', 'docs'] as const).map((op): OperationBench => ({
     group: 'meta',
     op,
     base,
@@ -50,7 +50,17 @@ const metaOps = (base: Base): OperationBench[] =>
     minimum: 0,
     reason: 'answered from memory',
     prepare: async () => ({}),
-  }));
+  })),
+  {
+    group: 'meta',
+    op: 'docs_asset',
+    base,
+    label: base === 'main' ? 'docs_asset' : 'docs_asset (hero base)',
+    minimum: 0,
+    reason: 'a file of the installed package, read once per process (no table)',
+    prepare: async () => ({ params: { file: 'reference.js' } }),
+  },
+];
 
 /** A wallet's signed sign-in request for user `uuid` (the nonce is issued directly, outside the count). */
 async function signedRegistration(deps: BenchDeps, keypair: Ed25519Keypair, uuid: string) {

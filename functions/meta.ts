@@ -1,6 +1,7 @@
 import { basePathOf, composeApps, createGroupApp } from '../core/http/app.js';
 import type { RouteGroup } from '../core/http/operation.js';
-import { referencePage } from '../core/http/reference-page.js';
+import { referenceAsset } from '../core/http/reference-assets.js';
+import { REFERENCE_CSP, referencePage } from '../core/http/reference-page.js';
 import type { Deps } from '../core/platform/deps.js';
 import { heroMetaRoutes, metaRoutes } from './routes/meta.js';
 import { lambdaHandler } from './deployed.js';
@@ -25,9 +26,21 @@ function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>
       return new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     },
     docs: async () =>
-      new Response(referencePage(`${basePath}/openapi.json`, routes.base === 'hero' ? 'Hero game API' : 'Game platform API'), {
-        headers: { 'content-type': 'text/html; charset=utf-8' },
+      new Response(referencePage(`${basePath}/openapi.json`, `${basePath}/docs/assets`, routes.base === 'hero' ? 'Hero game API' : 'Game platform API'), {
+        headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REFERENCE_CSP, 'cache-control': 'no-cache' },
       }),
+    docs_asset: async ({ params, req }) => {
+      const asset = await referenceAsset(params.file);
+      const gzip = /\bgzip\b/.test(req.header('accept-encoding') ?? '');
+      return new Response(gzip ? asset.gzipped : asset.body, {
+        headers: {
+          'content-type': asset.type,
+          'cache-control': 'public, max-age=31536000, immutable',
+          vary: 'accept-encoding',
+          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        },
+      });
+    },
   });
 }
 

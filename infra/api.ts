@@ -53,5 +53,11 @@ for (const { group, base, ops } of routeTable) {
   }
 }
 
+// Every other path (an unknown one, or a known one with another method) goes to the meta function, which
+// answers 404 in the path's envelope as the local server does (core/http/app.ts composeApps), instead of API
+// Gateway's own `{"message":"Not Found"}`.
+const meta = functions.meta;
+if (meta) for (const which of [api, heroApi]) which.route('$default', meta.arn);
+
 export const apiUrl = $interpolate`${api.url}${basePaths.main}`;
 export const heroApiUrl = $interpolate`${heroApi.url}${basePaths.hero}`;

@@ -1,6 +1,7 @@
 import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
 import { routeTable } from '../functions/routes/index.js';
 import { isProductionStage } from '../core/platform/stages.js';
+import { PACKAGE_FILES } from '../core/http/reference-assets.js';
 import { appleConfig, googleConfig, chainConfig, claimSigningKey, oauthProviders, storeKeys, tokenPublicKeys, tokenSigningKey, vendorSigningKey } from './secrets.js';
 import { files } from './storage.js';
 import { table } from './table.js';
@@ -78,6 +79,18 @@ const concurrencyOf = (name: DeployedFunction) => {
   return reserved === undefined ? {} : { concurrency: { reserved } };
 };
 
+/**
+ * The API reference's files (core/http/reference-assets.ts), copied from the installed swagger-ui-dist (the
+ * version package-lock.json pins) into the meta function's package, where its code finds them through
+ * REFERENCE_ASSETS_DIR (Lambda runs in the package's folder). 1.9 MB more in the package (about 0.5 MB zipped);
+ * read on the first request for them, so cold start is unchanged (docs/api.md "API reference").
+ */
+export const REFERENCE_ASSETS_DIR = 'reference';
+const referenceAssets = {
+  copyFiles: Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `${REFERENCE_ASSETS_DIR}/${file}` })),
+  environment: { REFERENCE_ASSETS_DIR },
+};
+
 /** How every Lambda of the stage is built and linked (the groups here, the scheduled jobs in infra/jobs.ts). */
 export const functionArgs = (name: DeployedFunction) => ({
   handler: `functions/${name}.handler`,
@@ -89,6 +102,7 @@ export const functionArgs = (name: DeployedFunction) => ({
   nodejs: { format: 'esm' as const, minify: true, splitting: true },
   link: linksOf(name),
   ...concurrencyOf(name),
+  ...(name === 'meta' ? referenceAssets : {}),
 });
 
 export const functions = Object.fromEntries(

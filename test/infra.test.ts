@@ -5,6 +5,7 @@ import { appFactories } from '../functions/apps.js';
 import { routeTable } from '../functions/routes/index.js';
 import { heroBasePath, isProductionStage, mainBasePath } from '../core/platform/stages.js';
 import { tableDefinition } from '../core/platform/table.js';
+import { PACKAGE_FILES, referenceAssetsDir } from '../core/http/reference-assets.js';
 import { createTestDeps } from './support/deps.js';
 import {
   deployWithStandins,
@@ -43,6 +44,9 @@ const only = <A>(deployment: Deployment, type: string) => {
 const gatewayKey = (route: Route) => `${route.method} ${route.path.replace(/\{(\w+)\}/g, ':$1')}`;
 const honoKey = (route: { method: string; path: string }) => `${route.method} ${route.path.replace(/(:\w+)\{[^}]*\}/g, '$1')}`;
 
+/** The routes of operations (every route but the catch-all `$default`). */
+const operationRoutes = (deployment: Deployment) => deployment.routes.filter((r) => r.method !== '$default');
+
 const groupsWithOps = [...new Set(routeTable.filter((g) => Object.keys(g.ops).length > 0).map((g) => g.group))];
 
 let dev: Deployment;
@@ -72,7 +76,7 @@ describe('API Gateway routes = Hono routes', () => {
       const served = app.routes.filter((r) => r.method !== 'ALL').map(honoKey);
       expect(new Set(served).size, `${group} registers a route twice`).toBe(served.length);
       const arn = arnOf(functionOf.get(group));
-      const routed = dev.routes.filter((r) => arn !== undefined && r.handler === arn).map(gatewayKey);
+      const routed = operationRoutes(dev).filter((r) => arn !== undefined && r.handler === arn).map(gatewayKey);
       expect(routed.sort(), `routes of ${group}`).toEqual(served.sort());
     }
   });
@@ -86,7 +90,7 @@ describe('API Gateway routes = Hono routes', () => {
       expect(arns.has(route.handler as string), `${gatewayKey(route)} targets no group function`).toBe(true);
     }
     const opCount = routeTable.reduce((n, g) => n + Object.keys(g.ops).length, 0);
-    expect(dev.routes).toHaveLength(opCount);
+    expect(operationRoutes(dev)).toHaveLength(opCount);
   });
 
   it('the hero API routes only hero-base operations and the main API only main-base ones', () => {
@@ -105,9 +109,9 @@ describe('API Gateway routes = Hono routes', () => {
         .filter((g) => g.base === base)
         .flatMap((g) => Object.values(g.ops).map((op) => `${op.method} ${basePathOf[api]}${op.path}`))
         .concat(base === 'main' ? rootPaths : []);
-      const routed = dev.routes.filter((r) => r.api === api).map(gatewayKey);
+      const routed = operationRoutes(dev).filter((r) => r.api === api).map(gatewayKey);
       expect(routed.sort(), api).toEqual(expected.map((key) => key.replace(/(:\w+)\{[^}]*\}/g, '$1')).sort());
-      for (const route of dev.routes.filter((r) => r.api === api)) {
+      for (const route of operationRoutes(dev).filter((r) => r.api === api)) {
         const atRoot = rootPaths.includes(gatewayKey(route).replace(/\{(\w+)\}/g, ':$1'));
         if (!atRoot) expect(route.path.startsWith(`${basePathOf[api]}/`), gatewayKey(route)).toBe(true);
         else expect(route.path.startsWith('/.well-known/'), gatewayKey(route)).toBe(true);
@@ -116,6 +120,39 @@ describe('API Gateway routes = Hono routes', () => {
     // The meta function answers on both bases.
     const meta = arnOf(functionOf.get('meta'));
     expect(new Set(dev.routes.filter((r) => r.handler === meta).map((r) => r.api))).toEqual(new Set(['Api', 'HeroApi']));
+  });
+
+  it("sends every other path of each API ($default) to the meta function, which answers 404 in the path's envelope", async () => {
+    const meta = arnOf(functionOf.get('meta'));
+    expect(meta).toBeDefined();
+    const catchAll = dev.routes.filter((r) => r.method === '$default');
+    expect(catchAll.map((r) => ({ api: r.api, handler: r.handler }))).toEqual([
+      { api: 'Api', handler: meta },
+      { api: 'HeroApi', handler: meta },
+    ]);
+    // What the meta function answers them (its app, as deployed): the envelope of the path's base and kind.
+    const app = appFactories.meta!(await createTestDeps({ stage: STAGE }));
+    const unknown = [
+      ['/v2-testing/merchant/nope', { code: 404, message: expect.any(String), data: null }],
+      ['/v2-testing/account/nope', { statusCode: 404, message: expect.any(String) }],
+      ['/hero-testing/nope', { statusCode: 404, message: expect.any(String) }],
+      ['/elsewhere', { statusCode: 404, message: expect.any(String) }],
+    ] as const;
+    for (const [path, body] of unknown) {
+      const res = await app.request(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.json(), path).toEqual(body);
+    }
+  });
+
+  it("copies the API reference's files into the meta function's package and tells its code where they are", async () => {
+    const meta = functionOf.get('meta')!.args;
+    expect(meta.environment).toEqual({ REFERENCE_ASSETS_DIR: 'reference' });
+    expect(meta.copyFiles).toEqual(Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `reference/${file}` })));
+    for (const { from } of meta.copyFiles!) expect(existsSync(from), from).toBe(true);
+    // The function's code reads them from there (Lambda's working folder is the package's root).
+    expect(referenceAssetsDir({ REFERENCE_ASSETS_DIR: 'reference' })).toBe('reference');
+    for (const [group, fn] of functionOf) if (group !== 'meta') expect(fn.args.copyFiles, group).toBeUndefined();
   });
 
   it('maps Hono path parameters to API Gateway ones and routes each group on its own base (synthetic route table)', async () => {

@@ -165,11 +165,7 @@ const scenarios: Scenario[] = [
     path: '/account/user/orderComplete',
     method: 'post',
     prepare: async () => {
-      const shop = await projectWithLevel(deps);
-      const buyer = await playerWithTokens(deps);
-      const project = shop.project.project_name;
-      const order = (await post('/account/user/rechargeOrder', buyer.platform, { userId: buyer.uid, project, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 })()).body;
-      const digest = await indexedPayment(deps, { billNo: order.bill_no, amount: '1500000000', from: buyer.address, to: shop.receiveAddress });
+      const { buyer, project, order, digest } = await orderPaid('1500000000');
       return { send: post('/account/user/orderComplete', buyer.platform, { orderId: order.id, transactionId: digest }), moved: () => ticketsOf(buyer.uid, project), once: 100 };
     },
   },
@@ -232,12 +228,8 @@ const scenarios: Scenario[] = [
     path: '/merchant/payments/stranded/credit',
     method: 'post',
     prepare: async () => {
-      const shop = await projectWithLevel(deps);
-      const buyer = await playerWithTokens(deps);
-      const project = shop.project.project_name;
-      const order = (await post('/account/user/rechargeOrder', buyer.platform, { userId: buyer.uid, project, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 })()).body;
       // Paid short: kept as stranded (reason amount); crediting it completes the still pending order.
-      const digest = await indexedPayment(deps, { billNo: order.bill_no, amount: '1', from: buyer.address, to: shop.receiveAddress });
+      const { shop, buyer, project, digest } = await orderPaid('1');
       const body = { project_name: project, tx_digest: digest, event_seq: '0' };
       return { send: post('/merchant/payments/stranded/credit', shop.owner.token, body), moved: () => ticketsOf(buyer.uid, project), once: 100 };
     },
@@ -362,6 +354,16 @@ async function googlePurchase() {
     tickets,
     consumed: () => loopback.purchases.get(token)?.consumptionState === 1,
   };
+}
+
+/** A player's order of level 1 (1.5 SUI) of a new project, and the indexer's record of `amount` paid for it. */
+async function orderPaid(amount: string) {
+  const shop = await projectWithLevel(deps);
+  const buyer = await playerWithTokens(deps);
+  const project = shop.project.project_name;
+  const order = (await post('/account/user/rechargeOrder', buyer.platform, { userId: buyer.uid, project, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 })()).body;
+  const digest = await indexedPayment(deps, { billNo: order.bill_no, amount, from: buyer.address, to: shop.receiveAddress });
+  return { shop, buyer, project, order, digest };
 }
 
 const storeGems = async (session: string) => (await call(app, 'GET', `${base}/store/currencies/premium/balance`, { token: session })).body.balance as number;

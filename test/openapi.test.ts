@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -8,6 +9,7 @@ import { errorEnvelopeOf } from '../core/http/envelopes.js';
 import { openApiDocument } from '../core/http/openapi.js';
 import { defineGroup, type OperationSpec } from '../core/http/operation.js';
 import { referencePage } from '../core/http/reference-page.js';
+import { REFERENCE_VERSION } from '../core/http/reference-assets.js';
 import { routeTable } from '../functions/routes/index.js';
 
 type Json = Record<string, any>;
@@ -230,7 +232,7 @@ describe('generation from a route table', () => {
 describe('the reference page', () => {
   it('loads the document URL from an escaped attribute', () => {
     const hostile = '/v2-testing/openapi.json?x="><script>alert(1)</script>&y=\'';
-    const html = referencePage(hostile, 'API <b>&</b>');
+    const html = referencePage(hostile, '/v2-testing/docs/assets', 'API <b>&</b>');
     const attribute = html.match(/data-openapi-url="([^"]*)"/)![1]!;
     const unescaped = attribute.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
     expect(unescaped).toBe(hostile);
@@ -239,9 +241,19 @@ describe('the reference page', () => {
     expect(html).toContain('<title>API &#60;b&#62;&#38;&#60;/b&#62;</title>');
   });
 
-  it('pins the Scalar bundle with Subresource Integrity', () => {
-    const html = referencePage('/v2-testing/openapi.json', 'Game platform API');
-    expect(html).toMatch(/<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@\d+\.\d+\.\d+\/[^"]+" integrity="sha384-[A-Za-z0-9+/=]+" crossorigin="anonymous">/);
+  it("loads only the service's own files, versioned with the Swagger UI that package-lock.json pins, and no inline script", () => {
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version: string }> };
+    const pinned = lock.packages['node_modules/swagger-ui-dist']!.version;
+    expect(REFERENCE_VERSION).toBe(pinned);
+    const html = referencePage('/v2-testing/openapi.json', '/v2-testing/docs/assets', 'Game platform API');
+    const loaded = [...html.matchAll(/<(?:script src|link rel="stylesheet" href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(loaded).toEqual([
+      `/v2-testing/docs/assets/swagger-ui.css?v=${pinned}`,
+      `/v2-testing/docs/assets/swagger-ui-bundle.js?v=${pinned}`,
+      `/v2-testing/docs/assets/reference.js?v=${pinned}`,
+    ]);
+    expect(html).not.toMatch(/<script>/);
+    expect(html).not.toMatch(/https?:\/\//);
     expect(html).toContain('data-openapi-url="/v2-testing/openapi.json"');
   });
 });

@@ -108,7 +108,9 @@ describe('transient table failures', () => {
     const platform = (await deps.tokens.issue('platform', randomUUID())).token;
     await withFault(faults.throttled!, 0, async () => {
       for (const { base, op } of free) {
-        const path = `${basePathOf(base, deps.stage)}${op.path.replace(':stage', deps.stage).replace(/:(\w+)/g, '1')}`;
+        // A path parameter's value: the stage for `:stage`, a file the reference serves for `:file`, else 1.
+        const sample: Record<string, string> = { stage: deps.stage, file: 'reference.js' };
+        const path = `${basePathOf(base, deps.stage)}${op.path.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? '1')}`;
         const res = await app.request(path, { method: op.method, headers: op.auth === 'open' ? {} : { authorization: `Bearer ${platform}` } });
         expect(res.status, `${op.method} ${op.path}`).toBe(op.status);
       }

@@ -187,9 +187,9 @@ function requestBody(body: z.ZodMiniType | 'multipart', fields: Record<string, s
 function successResponse(op: OperationSpec, where: string): JsonSchema {
   const record = toJsonSchema(op.response, 'output', `${where} response`);
   if (op.raw) {
-    // A raw handler writes its own Response; a text schema means an HTML page (the reference), else JSON.
-    const mediaType = record.type === 'string' ? 'text/html' : 'application/json';
-    return { description: op.summary, content: { [mediaType]: { schema: record } } };
+    // A raw handler writes its own Response: the media types it names, else a text schema means an HTML page.
+    const mediaTypes = op.mediaTypes ?? [record.type === 'string' ? 'text/html' : 'application/json'];
+    return { description: op.summary, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: record }])) };
   }
   const status = { type: 'integer', const: op.status };
   const bodies = {

@@ -120,6 +120,8 @@ export interface OperationSpec {
   readonly redirect?: string;
   /** A non-JSON success response (the docs page, raw files): the handler returns a Response itself. */
   readonly raw?: boolean;
+  /** The media types a raw operation's success answers (by default text/html for a text schema, else JSON). */
+  readonly mediaTypes?: readonly string[];
 }
 
 export interface RouteGroup<Ops extends Record<string, OperationSpec> = Record<string, OperationSpec>> {

@@ -1,6 +1,11 @@
 import * as z from 'zod/mini';
 import { open } from '../../core/http/auth.js';
 import { defineGroup, type Base, type OperationSpec } from '../../core/http/operation.js';
+import { REFERENCE_FILES, REFERENCE_VERSION } from '../../core/http/reference-assets.js';
+
+const fileNames = Object.keys(REFERENCE_FILES) as [keyof typeof REFERENCE_FILES, ...(keyof typeof REFERENCE_FILES)[]];
+const AssetParams = z.object({ file: z.enum(fileNames) });
+const AssetQuery = z.object({ v: z.optional(z.string().check(z.maxLength(64))) });
 
 const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string() })) });
 
@@ -57,6 +62,27 @@ function metaOps(base: Base) {
       response: z.string(),
       errors: {},
       raw: true,
+      mediaTypes: ['text/html'],
+    },
+    docs_asset: {
+      name: 'docs asset',
+      method: 'GET',
+      path: '/docs/assets/:file',
+      auth: open,
+      tableFree: true,
+      summary: `A file of the API reference page (Swagger UI ${REFERENCE_VERSION} and the page's start-up script)`,
+      description:
+        `The files the reference page loads, served by the service itself. \`v\` is the Swagger UI version the page asks for (${REFERENCE_VERSION}): ` +
+        'the answer may be kept for a year (`Cache-Control: public, max-age=31536000, immutable`), and a new version is a new URL. ' +
+        'Gzipped when the request accepts gzip.',
+      params: AssetParams,
+      query: AssetQuery,
+      status: 200,
+      envelope: 'bare',
+      response: z.string(),
+      errors: { 400: `file is not one of ${fileNames.join(', ')}, or v is longer than 64 characters` },
+      raw: true,
+      mediaTypes: ['text/javascript', 'text/css'],
     },
   } satisfies Record<string, OperationSpec>;
 }

@@ -19,6 +19,9 @@ export interface FunctionArgs {
   concurrency?: { reserved?: number; provisioned?: number };
   /** Retries of asynchronous invocations: SST creates a FunctionEventInvokeConfig with maximumRetryAttempts. */
   retries?: number;
+  /** Files copied into the function's package (`to` relative to its root). */
+  copyFiles?: { from: string; to?: string }[];
+  environment?: Record<string, string>;
   /** IAM statements added to the function's role. */
   permissions?: { actions: string[]; resources: unknown[] }[];
   transform?: { function?: Transform; eventInvokeConfig?: Transform; role?: Transform; logGroup?: Transform };
@@ -302,6 +305,12 @@ function recorder(stage: string, options: StandinOptions = {}) {
 
     /** Validates the route as SST's ApiGatewayV2.parseRoute does, and refuses duplicates as API Gateway does. */
     route(rawRoute: string, handler: unknown, args: object = {}) {
+      // SST's parseRoute takes `$default` (any case) as API Gateway's catch-all route key.
+      if (rawRoute.toLowerCase() === '$default') {
+        if (routes.some((r) => r.api === this.componentName && r.method === '$default')) throw new Error(`duplicate route $default on ${this.componentName}`);
+        routes.push({ api: this.componentName, method: '$default', path: '$default', handler });
+        return { rawRoute: '$default', handler, args };
+      }
       const parts = rawRoute.split(' ');
       const [method, path] = parts;
       if (parts.length !== 2 || !method || !path) throw new Error(`Invalid route ${rawRoute}: expected "METHOD /path"`);

@@ -1,0 +1,148 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
+
+/**
+ * The API reference in a real browser (issue 16; docs/api.md "API reference"): headless Chromium from the
+ * system's packages (`/usr/bin/chromium`; .ci/run installs Debian's `chromium` when it is missing) driven by
+ * playwright-core, against `npm start` on loopback. Each base's /docs must render with no request leaving the
+ * server, list every operation of the base's OpenAPI document with a lock exactly on the protected ones, and
+ * send its "try it" calls to the same server: an open read, and a protected read with a bearer token typed
+ * into the page's auth form. Screenshots go to test-results/docs-browser/.
+ *
+ * Without /usr/bin/chromium the file is skipped with a notice, unless REQUIRE_BROWSER=1 (set by .ci/run),
+ * where a missing browser fails the run.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const SCREENSHOTS = join('test-results', 'docs-browser');
+const available = existsSync(CHROMIUM);
+if (!available && process.env.REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
+if (!available) console.warn(`docs-browser: ${CHROMIUM} is missing, the browser checks are skipped (apt-get install chromium)`);
+
+let server: LocalServer;
+let browser: Browser;
+/** Every request a page made that did not go to the server, and every Content-Security-Policy violation. */
+const outside: string[] = [];
+const violations: string[] = [];
+
+beforeAll(async () => {
+  if (!available) return;
+  server = await startLocalServer({ DATA_DIR: mkdtempSync(join(tmpdir(), 'docs-browser-')) });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  killLocalServers();
+});
+
+async function openDocs(base: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(server.base) && !r.url().startsWith('data:')) outside.push(r.url());
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  await page.goto(`${server.base}${base}/docs`);
+  await page.waitForSelector('.opblock', { timeout: 60_000 });
+  return page;
+}
+
+interface Listed {
+  key: string;
+  locked: boolean;
+}
+
+/** The operations the page lists: `METHOD /path` and whether it shows a lock (a security requirement). */
+const listed = (page: Page) =>
+  page.$$eval('.opblock', (blocks) =>
+    blocks.map((block) => ({
+      key: `${block.querySelector('.opblock-summary-method')?.textContent?.trim()} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      locked: block.querySelector('.authorization__btn') !== null,
+    })),
+  );
+
+/** The document's operations, as the page should list them. */
+async function documented(base: string): Promise<Listed[]> {
+  const doc = (await request(server.base, 'GET', `${base}/openapi.json`)).body as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ['get', 'post', 'put', 'delete', 'patch'].includes(method))
+      .map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, locked: (op.security?.length ?? 0) > 0 })),
+  );
+}
+
+const byKey = (a: Listed, b: Listed) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/** Opens an operation, presses "Try it out" and "Execute", and answers the status and body the page shows. */
+async function tryIt(page: Page, method: string, path: string): Promise<{ status: string; body: string }> {
+  const block = page.locator('.opblock', { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) }).filter({ has: page.locator(`.opblock-summary-method:text-is("${method}")`) });
+  await block.locator('.opblock-summary').first().click();
+  await block.locator('.try-out__btn').click();
+  await block.locator('.execute').click();
+  const live = block.locator('.live-responses-table .response').first();
+  await live.waitFor({ timeout: 30_000 });
+  await live.scrollIntoViewIfNeeded();
+  return { status: (await live.locator('.response-col_status').textContent())!.trim(), body: (await live.locator('.response-col_description pre').first().textContent()) ?? '' };
+}
+
+describe.skipIf(!available)('the API reference in a browser', () => {
+  for (const [name, base] of [
+    ['main', '/v2-testing'],
+    ['hero', '/hero-testing'],
+  ] as const) {
+    it(`${base}/docs lists every operation of the base's document with its auth, loading nothing from elsewhere`, async () => {
+      const page = await openDocs(base);
+      const shown = (await listed(page)).sort(byKey);
+      const expected = (await documented(base)).sort(byKey);
+      expect(shown.length).toBeGreaterThan(name === 'main' ? 90 : 8);
+      expect(shown).toEqual(expected);
+      expect(shown.some((op) => op.locked) && shown.some((op) => !op.locked)).toBe(true);
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+      await page.close();
+      expect(outside).toEqual([]);
+      expect(violations).toEqual([]);
+    }, 120_000);
+  }
+
+  it('"try it" sends an open read and, with a bearer token typed into the auth form, a protected read to the same server', async () => {
+    const credentials = /demo merchant account: (\S+) \/ (\S+)/.exec(server.output());
+    expect(credentials, server.output()).not.toBeNull();
+    const login = await request(server.base, 'POST', '/v2-testing/merchant/login', { body: { email: credentials![1], password: credentials![2] } });
+    expect(login.status).toBe(200);
+    const token = login.body.data.accessToken as string;
+
+    const page = await openDocs('/v2-testing');
+    const sent: { url: string; authorization?: string }[] = [];
+    page.on('request', (r) => sent.push({ url: r.url(), authorization: r.headers().authorization }));
+
+    const health = await tryIt(page, 'GET', '/health');
+    expect(health.status).toBe('200');
+    expect(JSON.parse(health.body)).toEqual({ status: 'ok', stage: 'v2-testing' });
+    expect(sent.find((r) => r.url === `${server.base}/v2-testing/health`)).toBeDefined();
+
+    await page.locator('.auth-wrapper .authorize').click();
+    const modal = page.locator('.modal-ux');
+    await modal.locator('input').first().fill(token);
+    await modal.locator('button.authorize').click();
+    await modal.locator('button.btn-done, .close-modal').first().click();
+
+    const info = await tryIt(page, 'GET', '/merchant/info');
+    expect(info.status).toBe('200');
+    const merchant = JSON.parse(info.body) as { code: number; data: { merchant_name?: string } };
+    expect(merchant.code).toBe(200);
+    expect(merchant.data.merchant_name).toBeTruthy();
+    expect(sent.find((r) => r.url === `${server.base}/v2-testing/merchant/info`)?.authorization).toBe(`Bearer ${token}`);
+    await page.screenshot({ path: join(SCREENSHOTS, 'try-it.png'), fullPage: false });
+    await page.close();
+    expect(outside).toEqual([]);
+    expect(violations).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,166 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bcs } from '@mysten/sui/bcs';
+import { fromBase64 } from '@mysten/sui/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentTransaction } from '../docs/quickstart/wallet.js';
+import { killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
+import { KIT_PACKAGE, payThroughKit } from './support/payment-kit.js';
+import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
+
+/**
+ * docs/quickstart.md, run as written (issue 16): every ```sh block of the page, in order, in one bash session
+ * (what a block sets is kept for the next, as in the reader's terminal) against `npm start` on loopback, and
+ * each answer compared with the ```json block the page shows under it. Two blocks are marked for the test:
+ * starting the server (the test starts it, with CHAIN_CONFIG naming the suite's loopback Sui GraphQL server
+ * and the Payment Kit), and the payment on testnet: the test builds the very transaction the page's wallet
+ * script sends (docs/quickstart/wallet.ts `paymentTransaction`), reads the bill, amount and receiver back from
+ * its bytes, and has the loopback chain emit the Payment Kit receipt that transaction emits on chain.
+ *
+ * An expected answer matches when every field it shows is in the real answer with that value; `…` (or a
+ * string holding it) stands for any value, and fields it does not show may be there.
+ */
+const PAGE = 'docs/quickstart.md';
+
+interface Step {
+  /** The heading it is under, and the line it starts on (for messages). */
+  where: string;
+  command: string;
+  marker?: 'skip' | 'pay';
+  expected?: unknown;
+}
+
+function stepsOf(markdown: string): Step[] {
+  const steps: Step[] = [];
+  let heading = '';
+  let marker: Step['marker'];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('## ')) heading = line.slice(3);
+    const mark = /^<!-- test: (skip|pay)\b/.exec(line);
+    if (mark) marker = mark[1] as Step['marker'];
+    const fence = /^```(sh|json)$/.exec(line);
+    if (!fence) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; lines[i] !== '```'; i++) body.push(lines[i]!);
+    if (fence[1] === 'sh') {
+      steps.push({ where: `${heading} (line ${start + 1})`, command: body.join('\n'), marker });
+      marker = undefined;
+    } else {
+      const last = steps.at(-1);
+      if (!last || last.expected !== undefined) throw new Error(`${PAGE} line ${start + 1}: an answer with no command before it`);
+      last.expected = JSON.parse(body.join('\n'));
+    }
+  }
+  return steps;
+}
+
+/** The last JSON value a command printed (an answer on one line, or a pretty-printed one). */
+function lastJson(output: string): unknown {
+  const lines = output.split('\n');
+  for (let start = lines.length - 1; start >= 0; start--) {
+    if (!/^\s*[{[]/.test(lines[start]!)) continue;
+    for (let end = lines.length; end > start; end--) {
+      try {
+        return JSON.parse(lines.slice(start, end).join('\n'));
+      } catch {
+        // not JSON from here to there; try a shorter span
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Where `actual` differs from what the page shows (`…` is any value; unshown fields may be there). */
+function differences(actual: unknown, expected: unknown, path = ''): string[] {
+  if (typeof expected === 'string' && expected.includes('…')) return actual === undefined || actual === null ? [`${path || '(answer)'}: missing`] : [];
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return [`${path}: not a list (${JSON.stringify(actual)?.slice(0, 80)})`];
+    return expected.flatMap((item, i) => differences(actual[i], item, `${path}[${i}]`));
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object') return [`${path || '(answer)'}: not an object (${JSON.stringify(actual)?.slice(0, 80)})`];
+    return Object.entries(expected).flatMap(([key, value]) => differences((actual as Record<string, unknown>)[key], value, path ? `${path}.${key}` : key));
+  }
+  return actual === expected ? [] : [`${path}: ${JSON.stringify(actual)}, the page shows ${JSON.stringify(expected)}`];
+}
+
+let chain: SuiGraphQL;
+let server: LocalServer;
+let work: string;
+
+beforeAll(async () => {
+  chain = await startSuiGraphQL();
+  work = mkdtempSync(join(tmpdir(), 'quickstart-'));
+  server = await startLocalServer({
+    DATA_DIR: join(work, 'data'),
+    CHAIN_CONFIG: JSON.stringify({ kind: 'graphql', url: chain.url, paymentKit: { packageId: KIT_PACKAGE, registry: 'default-payment-registry' } }),
+    INDEXER_INTERVAL_MS: '200',
+    SEED_ADMIN_EMAIL: '',
+    SEED_ADMIN_PASSWORD: '',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  killLocalServers();
+  await chain?.stop();
+});
+
+describe(PAGE, () => {
+  it('every command works as written and answers what the page shows', async () => {
+    const steps = stepsOf(readFileSync(PAGE, 'utf8'));
+    expect(steps.filter((s) => s.marker === 'pay')).toHaveLength(1);
+    expect(steps.filter((s) => s.expected !== undefined).length).toBeGreaterThan(8);
+    // The reader's terminal: what each block sets stays for the next (a file of `declare -p` lines).
+    const state = join(work, 'state.sh');
+    writeFileSync(state, '');
+    const env = { ...process.env, BASE_URL: server.base, DATA_DIR: join(work, 'data'), QUICKSTART_KEY: join(work, 'key'), TMPDIR: work };
+    // Asynchronous: the loopback chain answers from this process while a command runs.
+    const run = async (command: string) => {
+      const script = `source ${state}\n{\n${command}\n} 2>&1\ndeclare -p | grep -v -E '^declare -[a-zA-Z-]*r' > ${state}.next; declare -f >> ${state}.next; mv ${state}.next ${state}`;
+      return (await promisify(execFile)('bash', ['-c', script], { env, encoding: 'utf8', timeout: 90_000 })).stdout;
+    };
+    const variable = (name: string) => run(`printf %s "$${name}"`);
+    let ran = 0;
+    for (const step of steps) {
+      if (step.marker === 'skip') continue;
+      if (step.marker === 'pay') {
+        // The wallet's transaction, as the page's script builds it, and what it emits on chain.
+        const order = { billNo: await variable('BILL_NO'), amount: await variable('AMOUNT'), receiver: await variable('RECEIVE_ADDRESS') };
+        const kind = bcs.TransactionKind.parse(await paymentTransaction(order, KIT_PACKAGE).build({ onlyTransactionKind: true }));
+        const ptb = kind.ProgrammableTransaction!;
+        const call = ptb.commands.find((c) => c.MoveCall)!.MoveCall!;
+        expect(`${call.package}::${call.module}::${call.function}`).toBe(`${KIT_PACKAGE}::payment_kit::process_ephemeral_payment`);
+        const pure = (i: number) => {
+          const bytes = ptb.inputs[(call.arguments[i] as { Input: number }).Input]!.Pure!.bytes as unknown;
+          return typeof bytes === 'string' ? fromBase64(bytes) : Uint8Array.from(bytes as number[]);
+        };
+        const paid = { nonce: bcs.string().parse(pure(0)), amount: bcs.u64().parse(pure(1)), receiver: bcs.Address.parse(pure(3)) };
+        expect(paid).toEqual({ nonce: order.billNo, amount: order.amount, receiver: order.receiver });
+        const receipt = payThroughKit(chain.script, { ...paid, sender: await variable('PLAYER_ADDRESS'), registry: 'ephemeral' });
+        await run(`TX_DIGEST=${receipt.txDigest}`);
+        ran++;
+        continue;
+      }
+      let output: string;
+      try {
+        output = await run(step.command);
+      } catch (error) {
+        const failed = error as { stdout?: string; stderr?: string };
+        throw new Error(`${PAGE}, ${step.where}: the command failed\n${step.command}\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
+      }
+      ran++;
+      if (step.expected === undefined) continue;
+      const answer = lastJson(output);
+      expect(differences(answer, step.expected), `${PAGE}, ${step.where}: ${step.command}\nanswered: ${output}\nthe server's last lines:\n${server.output().split('\n').slice(-15).join('\n')}`).toEqual([]);
+    }
+    expect(ran).toBe(steps.filter((s) => s.marker !== 'skip').length);
+    console.log(`quickstart: ${ran} blocks of ${PAGE} run, ${steps.filter((s) => s.expected !== undefined).length} answers compared`);
+  }, 300_000);
+});
