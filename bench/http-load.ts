@@ -20,7 +20,8 @@ import type { handlers as floorHandlers } from './warm-floor.js';
  *
  * The servers run in a child process (bench/http-servers.ts): the service is every group composed as
  * `npm start` serves them; the floor answers the same paths with bench/warm-floor.ts's handlers. autocannon
- * drives each with `connections` keep-alive connections for `seconds`, after a warm-up of each. Every
+ * drives each with `connections` keep-alive connections for `seconds` in two alternating slices (service,
+ * floor, floor, service), after a warm-up of each. Every
  * connection is one caller of the game and the shop and sends, in turn and again: a catalogue read
  * (game_detail), a score report (addWin, 1 kill and 1 win), a ticket deduction (minus_tickets by the game
  * server, 1 ticket, no Idempotency-Key: each one a new deduction) and a purchase (rechargeOrder of level 1,
@@ -152,22 +153,29 @@ export async function benchHttpLoad(deps: BenchDeps, options: { connections: num
   const runs: HttpLoadRun[] = [];
   try {
     for (const side of ['service', 'floor'] as const) await drive(servers[side], fixtures[side], WARMUP_SECONDS);
+    // Two slices each, in the order service, floor, floor, service, so that drift (DynamoDB Local's JIT and
+    // growing table) weighs on both alike.
+    const slices: Record<'service' | 'floor', Awaited<ReturnType<typeof drive>>[]> = { service: [], floor: [] };
+    for (const side of ['service', 'floor', 'floor', 'service'] as const) slices[side].push(await drive(servers[side], fixtures[side], options.seconds / 2));
     for (const side of ['service', 'floor'] as const) {
-      const result = await drive(servers[side], fixtures[side], options.seconds);
+      const parts = slices[side];
+      const requests = parts.reduce((sum, r) => sum + r.requests.total, 0);
+      const seconds = parts.reduce((sum, r) => sum + r.duration, 0);
       const statuses = Object.fromEntries(
         workload.map(({ name }) => [name, sumStatuses(fixtures[side].map((caller) => caller.statuses[name]))]),
       ) as HttpLoadRun['statuses'];
       runs.push({
         server: side,
         connections: options.connections,
-        seconds: result.duration,
-        requests: result.requests.total,
-        rps: round(result.requests.total / result.duration, 0),
-        p50Ms: result.latency.p50,
-        p99Ms: result.latency.p99,
-        non2xx: result.non2xx,
-        errors: result.errors,
-        timeouts: result.timeouts,
+        seconds: round(seconds, 1),
+        requests,
+        rps: round(requests / seconds, 0),
+        // The slices' percentiles, weighted by their requests (p50), and the worse of the two (p99).
+        p50Ms: round(parts.reduce((sum, r) => sum + r.latency.p50 * r.requests.total, 0) / requests, 1),
+        p99Ms: Math.max(...parts.map((r) => r.latency.p99)),
+        non2xx: parts.reduce((sum, r) => sum + r.non2xx, 0),
+        errors: parts.reduce((sum, r) => sum + r.errors, 0),
+        timeouts: parts.reduce((sum, r) => sum + r.timeouts, 0),
         statuses,
       });
     }
