@@ -1,4 +1,4 @@
-import { indexEvents, paymentHandlers, type TypeSummary } from '../core/chain/indexer.js';
+import { indexEvents, paymentHandlers, type StopReason, type TypeSummary } from '../core/chain/indexer.js';
 import { claimHandlers } from '../core/rewards/claim-events.js';
 import { withRequestContext } from '../core/platform/request-context.js';
 import { deployedDeps } from './deployed.js';
@@ -24,9 +24,20 @@ export function handler(_event: unknown, context: LambdaContext): Promise<Record
     const deps = await deployedDeps();
     if (!deps.chain) return {};
     // Payments, and reward claims paid on chain when the stage names a claimEventType.
-    return indexEvents(deps, {
+    const summaries = await indexEvents(deps, {
       handlers: { ...paymentHandlers(deps), ...claimHandlers(deps) },
       deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS,
     });
+    // A type whose pass stopped on a failure (the node kept failing, or storing an event did) fails the
+    // invocation, after the other types were indexed: Lambda counts it in Errors, which the indexer's alarm
+    // watches (infra/alarms.ts), and retries it. The cursor stayed before the failed page, so nothing is lost.
+    const failed = Object.entries(summaries).filter(([, summary]) => FAILURES.includes(summary.stopped));
+    if (failed.length > 0) {
+      throw new Error(`chain indexer: the pass failed for ${failed.map(([type, summary]) => `${type} (${summary.stopped})`).join(', ')}; the next run resumes from its stored cursor`);
+    }
+    return summaries;
   });
 }
+
+/** The ways a type's pass stops that are failures, not the end of the work (core/chain/indexer.ts StopReason). */
+const FAILURES: StopReason[] = ['node-error', 'handler-error'];

@@ -22,6 +22,12 @@ export function handler(_event: unknown, context: LambdaContext): Promise<{ sett
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
     const deps = await deployedDeps();
     const run: SettlementRun = await settleDueSeasons(deps, { deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS });
+    // A season that failed to settle (logged with its cause) fails the invocation once the others are done:
+    // Lambda counts it in Errors, which settlement's alarm watches (infra/alarms.ts), and the next run tries
+    // the season again (settling is once-only, so a retry cannot pay twice).
+    if (run.failed > 0) {
+      throw new Error(`settlement: ${run.failed} of ${run.failed + run.settled.length} due seasons failed to settle (logged); the next run tries them again`);
+    }
     return { settled: run.settled.length, settledNow: run.settled.filter((s) => s.settled_now).length, failed: run.failed };
   });
 }

@@ -7,6 +7,8 @@ import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { pastMonth, pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { invokeScheduled } from './support/scheduled.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { rewardTableKey } from '../core/rewards/keys.js';
 import { PAYMENT_TYPE, SUI, startSuiNode, type Loopback, type ChainScript } from './support/sui-node.js';
 import { startSuiGraphQL } from './support/sui-graphql.js';
 
@@ -85,6 +87,41 @@ describe('the indexer Lambda (functions/indexer.ts handler)', () => {
     };
     await expect(invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(/ResourceNotFoundException|non-existent table/);
   }, 60_000);
+});
+
+describe("a failed pass fails the invocation, so the job's Errors alarm sees it (infra/alarms.ts)", () => {
+  it('the indexer: a node that keeps failing fails the run, naming the type; the next run indexes what was missed', async () => {
+    const node = await startSuiNode();
+    servers.push(node);
+    const shop = await projectWithLevel(deps);
+    const payment = node.script.pay({ billNo: 'PO0000009999', amount: '5', to: shop.receiveAddress, coinType: SUI, emit: 'string' });
+    const resources = {
+      ...appResource(),
+      Table: { name: deps.table },
+      ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) },
+    };
+    node.failNext('http-503', 50);
+    await expect(invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(/chain indexer: the pass failed for .*PaymentEvent \(node-error\)/);
+    expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.tx_digest === payment.txDigest || item.bill_no === 'PO0000009999')).toEqual([]);
+    node.recover();
+    const next = await invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint });
+    expect(Object.values(next.result as Record<string, { stopped: string }>)[0]!.stopped).toBe('caught-up');
+    expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.bill_no === 'PO0000009999')).toHaveLength(1);
+  }, 120_000);
+
+  it('settlement: a season that cannot be settled fails the run after the others are settled', async () => {
+    const own = await createTestDeps();
+    const good = await rewardGame(own, [{ rank: 1, amount: 9 }]);
+    const broken = await rewardGame(own, [{ rank: 1, amount: 9 }]);
+    await scoresInPastWeek(own, good, [{ id: 'a', wins: 2 }]);
+    await scoresInPastWeek(own, broken, [{ id: 'b', wins: 2 }]);
+    // The broken game's reward table as no code writes it: settling its seasons throws.
+    await own.db.send(new PutCommand({ TableName: own.table, Item: { ...rewardTableKey(broken.code), rewards: 'not a list' } }));
+    const resources = { ...appResource(), Table: { name: own.table } };
+    await expect(invokeScheduled('functions/settlement.ts', resources, { DYNAMODB_ENDPOINT: own.endpoint })).rejects.toThrow(/settlement: 2 of 4 due seasons failed to settle/);
+    const settled = (await itemsOfType(own, 'history_rank')).map((item) => item.game_code);
+    expect(settled.sort()).toEqual([good.code, good.code]);
+  }, 120_000);
 });
 
 describe('the settlement Lambda (functions/settlement.ts handler)', () => {

@@ -249,6 +249,8 @@ export interface Loopback {
   failAt(n: number, failure: Failure): void;
   /** Makes the next `times` requests fail. */
   failNext(failure: Failure, times?: number): void;
+  /** Forgets every failure still scheduled: the node answers again. */
+  recover(): void;
   stop(): Promise<void>;
 }
 
@@ -312,6 +314,7 @@ export async function startRawLoopback(api: {
     failNext(failure, times = 1) {
       for (let i = 1; i <= times; i++) failures.set(requests.length + i, failure);
     },
+    recover: () => failures.clear(),
     async stop() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
