@@ -1,4 +1,3 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload } from '@apple/app-store-server-library';
 import type { z } from 'zod/mini';
@@ -11,6 +10,7 @@ import { answerConsumptionRequest } from './apple-consumption.js';
 import { assertBuys } from './apple-purchases.js';
 import { completeByStorePurchase, storeTxKey } from './complete.js';
 import type { AppleNotificationBody, NotificationAnswer as NotificationAnswerSchema } from './models.js';
+import { recordNotification } from './notification-records.js';
 import { refundByStore } from './refunds.js';
 
 /**
@@ -63,36 +63,23 @@ export async function receiveAppleNotification(deps: Deps, input: z.infer<typeof
       : type === 'CONSUMPTION_REQUEST'
         ? await consumption(deps, payload, transaction, claim as Claim | undefined)
         : await refundEvent(deps, transaction, claim as Claim | undefined, type, uuid);
-  try {
-    await deps.db.send(
-      new PutCommand({
-        TableName: deps.table,
-        Item: {
-          ...noteKey(uuid),
-          type: 'apple_notification',
-          notificationType: type,
-          subtype: payload.subtype ?? null,
-          outcome: handled.outcome,
-          detail: handled.detail ?? null,
-          orderId: handled.orderId,
-          transactionId: handled.transactionId ?? null,
-          environment: payload.data?.environment ?? null,
-          signedDate: payload.signedDate ?? null,
-          received_at: deps.now().toISOString(),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    // A racing delivery recorded it first; its effects and ours were the same once-only ones.
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') {
-      // The table failing now, after this delivery's effect was written (tickets credited or taken back): a 503
-      // would answer a failure for a change that stays (docs/reliability.md), and a redelivery would change
-      // nothing more. The effect stands and is acknowledged; only the record is missing, and logged.
-      if (!WROTE_EFFECT.has(handled.outcome)) throw error;
-      await logError('app store: a handled notification could not be recorded', { notificationUUID: uuid, outcome: handled.outcome, orderId: handled.orderId, reason: (error as Error).message });
-    }
-  }
+  const item = {
+    ...noteKey(uuid),
+    type: 'apple_notification',
+    notificationType: type,
+    subtype: payload.subtype ?? null,
+    outcome: handled.outcome,
+    detail: handled.detail ?? null,
+    orderId: handled.orderId,
+    transactionId: handled.transactionId ?? null,
+    environment: payload.data?.environment ?? null,
+    signedDate: payload.signedDate ?? null,
+    received_at: deps.now().toISOString(),
+  };
+  await recordNotification(deps, { item, condition: 'attribute_not_exists(pk)', outcome: handled.outcome }, WROTE_EFFECT, 'app store: a handled notification could not be recorded', {
+    notificationUUID: uuid,
+    orderId: handled.orderId,
+  });
   return { notificationUUID: uuid, notificationType: type, outcome: handled.outcome, orderId: handled.orderId };
 }
 

@@ -1,4 +1,4 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
 import type { z } from 'zod/mini';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
@@ -11,6 +11,7 @@ import { completeByStorePurchase, storeTxKey } from './complete.js';
 import { consumeProductPurchase, getProductPurchase, type ProductPurchase } from './google-play.js';
 import type { GoogleSettings } from './google-settings.js';
 import type { GooglePushAnswer, GooglePushBody } from './models.js';
+import { recordNotification } from './notification-records.js';
 import { refundByStore } from './refunds.js';
 
 /**
@@ -81,34 +82,21 @@ export async function receiveGooglePush(deps: Deps, authorization: string | unde
     if (!(error instanceof AppError) || error.status !== 400) throw error;
     return countFailure(deps, settings, messageId, error);
   }
-  try {
-    await deps.db.send(
-      new PutCommand({
-        TableName: deps.table,
-        Item: {
-          ...messageKey(messageId),
-          type: 'google_notification',
-          notification: handled.notification,
-          outcome: handled.outcome,
-          detail: handled.detail ?? null,
-          orderId: handled.orderId,
-          purchase_claim: handled.purchaseToken ? purchaseClaimId(handled.purchaseToken) : null,
-          subscription: input.subscription,
-          received_at: deps.now().toISOString(),
-        },
-        ConditionExpression: 'attribute_not_exists(outcome)',
-      }),
-    );
-  } catch (error) {
-    // A racing delivery recorded it first; its effects and ours were the same once-only ones.
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') {
-      // The table failing now, after this delivery's effect was written (tickets credited or taken back): a 503
-      // would answer a failure for a change that stays (docs/reliability.md), and a redelivery would change
-      // nothing more. The effect stands and is acknowledged; only the record is missing, and logged.
-      if (!WROTE_EFFECT.has(handled.outcome)) throw error;
-      await logError('google play: a handled message could not be recorded', { messageId, outcome: handled.outcome, orderId: handled.orderId, reason: (error as Error).message });
-    }
-  }
+  const item = {
+    ...messageKey(messageId),
+    type: 'google_notification',
+    notification: handled.notification,
+    outcome: handled.outcome,
+    detail: handled.detail ?? null,
+    orderId: handled.orderId,
+    purchase_claim: handled.purchaseToken ? purchaseClaimId(handled.purchaseToken) : null,
+    subscription: input.subscription,
+    received_at: deps.now().toISOString(),
+  };
+  await recordNotification(deps, { item, condition: 'attribute_not_exists(outcome)', outcome: handled.outcome }, WROTE_EFFECT, 'google play: a handled message could not be recorded', {
+    messageId,
+    orderId: handled.orderId,
+  });
   return { messageId, notification: handled.notification, outcome: handled.outcome, orderId: handled.orderId };
 }
 
