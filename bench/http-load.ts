@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once, type EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { basePathOf } from '../core/http/app.js';
 import type { OperationSpec } from '../core/http/operation.js';
+import { queryItems } from '../core/platform/query.js';
 import { monthOf, seasonKey, weekOf, type Season } from '../core/rankings/seasons.js';
 import { innerRoutes, payRoutes } from '../functions/routes/index.js';
 import { ledgerMismatches } from '../test/support/ledgers.js';
@@ -201,17 +202,6 @@ function seasonsBetween(start: Date, end: Date): Season[] {
   return seasons.filter((season, i) => seasons.findIndex((other) => seasonKey(other) === seasonKey(season)) === i);
 }
 
-async function queryAll(deps: BenchDeps, input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>) {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await deps.db.send(new QueryCommand({ ...input, TableName: deps.table, ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 /** The caller's five checks (see the top of the file); answers one line per violation. */
 async function invariantsOf(deps: BenchDeps, caller: Caller, seasons: Season[]): Promise<string[]> {
   const { tally } = caller;
@@ -220,11 +210,11 @@ async function invariantsOf(deps: BenchDeps, caller: Caller, seasons: Season[]):
   const within = (what: string, value: number, accepted: number) => {
     if (value < accepted || value > accepted + unanswered) violations.push(`${caller.playerId} ${what}: ${value}, accepted ${accepted}, unanswered ${unanswered}`);
   };
-  const own = await queryAll(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${caller.uid}` }, ConsistentRead: true });
+  const own = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${caller.uid}` }, ConsistentRead: true });
   violations.push(...ledgerMismatches(own).map((line) => `${caller.playerId} ${line}`));
   const balance = own.find((item) => String(item.sk).startsWith('TICKETS#'));
   within('tickets taken', TICKETS - Number(balance?.balance ?? 0), tally.accepted.minus_tickets);
-  const orders = await queryAll(deps, { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER_ORDERS#${caller.uid}` } });
+  const orders = await queryItems(deps, { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER_ORDERS#${caller.uid}` } });
   within('orders', orders.length, tally.accepted.rechargeOrder);
   for (const type of [1, 2]) {
     let kills = 0;
