@@ -8,6 +8,7 @@ import { MAX_UPLOAD_BYTES } from '../core/merchants/uploads.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
+import { gatewayEvent as apiGatewayEvent } from './support/gateway-events.js';
 
 let deps: TestDeps;
 let app: ReturnType<typeof createInnerApp>;
@@ -198,27 +199,7 @@ describe('the upload limit a deployed stage accepts (issue 10 item 5)', () => {
     };
     const used = `POST ${path} HTTP/1.1\r\n`.length + Object.entries(headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
     const padded = { ...headers, 'x-padding': '"'.repeat(10_240 - used - 'x-padding'.length - 4) };
-    return {
-      version: '2.0',
-      routeKey: `POST ${path}`,
-      rawPath: path,
-      rawQueryString: '',
-      headers: padded,
-      requestContext: {
-        accountId: '123456789012',
-        apiId: 'abcdef1234',
-        domainName: host,
-        domainPrefix: 'abcdef1234',
-        http: { method: 'POST', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: headers['user-agent'] },
-        requestId: randomUUID(),
-        routeKey: `POST ${path}`,
-        stage: '$default',
-        time: new Date().toUTCString(),
-        timeEpoch: Date.now(),
-      },
-      body: Buffer.from(body).toString('base64'),
-      isBase64Encoded: true,
-    };
+    return apiGatewayEvent('POST', path, { headers: padded, body: Buffer.from(body).toString('base64'), isBase64Encoded: true });
   }
   const LAMBDA_SYNC_PAYLOAD = 6 * 1024 * 1024;
   const invoke = (event: ReturnType<typeof gatewayEvent>) =>

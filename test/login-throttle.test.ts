@@ -8,6 +8,7 @@ import { lambdaHandler } from '../functions/deployed.js';
 import { createWithoutkeyApp } from '../functions/withoutkey.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
+import { gatewayEvent } from './support/gateway-events.js';
 
 /**
  * Hole 10 ("login lockout is a denial of service"): failed sign-ins are throttled per (email, source) with an
@@ -209,27 +210,11 @@ describe('the source is the client address the adapter saw', () => {
     const handler = lambdaHandler(createWithoutkeyApp, async () => deps);
     const invoke = (sourceIp: string, password: string) =>
       handler(
-        {
-          version: '2.0',
-          routeKey: `POST ${path}`,
-          rawPath: path,
-          rawQueryString: '',
+        gatewayEvent('POST', path, {
           headers: { host: 'api.example.com', 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.99' },
           body: JSON.stringify({ email, password }),
-          requestContext: {
-            accountId: '123456789012',
-            apiId: 'api',
-            domainName: 'api.example.com',
-            domainPrefix: 'api',
-            http: { method: 'POST', path, protocol: 'HTTP/1.1', sourceIp, userAgent: 'test' },
-            requestId: randomUUID(),
-            routeKey: `POST ${path}`,
-            stage: '$default',
-            time: new Date().toUTCString(),
-            timeEpoch: Date.now(),
-          },
-          isBase64Encoded: false,
-        } as never,
+          sourceIp,
+        }) as never,
         { functionName: 'test', awsRequestId: randomUUID(), getRemainingTimeInMillis: () => 30_000 } as never,
       ) as Promise<{ statusCode: number; headers: Record<string, string> }>;
     await withClock(async () => {

@@ -5,6 +5,7 @@ import { logError } from '../core/platform/log.js';
 import { withRequestContext } from '../core/platform/request-context.js';
 import { lambdaHandler } from '../functions/deployed.js';
 import { createMetaApp } from '../functions/meta.js';
+import { gatewayEvent } from './support/gateway-events.js';
 
 /**
  * What a deployed function writes besides its answer: one EMF line of metrics per request (Powertools metrics,
@@ -15,29 +16,6 @@ const STAGE = 'v2-testing';
 
 /** Deps of the meta function without keys: health answers, jwks fails (deps.tokens is missing) and logs why. */
 const metaDeps = async () => ({ stage: STAGE, production: false, now: () => new Date() }) as unknown as Deps;
-
-function gatewayEvent(method: string, path: string) {
-  return {
-    version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: path,
-    rawQueryString: '',
-    headers: { host: 'api.example', 'user-agent': 'vitest' },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abcdef1234',
-      domainName: 'api.example',
-      domainPrefix: 'api',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'vitest' },
-      requestId: `apigw-${randomUUID()}`,
-      routeKey: `${method} ${path}`,
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-  };
-}
 
 const lambdaContext = () => ({ awsRequestId: randomUUID(), functionName: 'game-platform-v2-testing-MetaFunction' });
 

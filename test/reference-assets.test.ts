@@ -8,6 +8,7 @@ import type { Deps } from '../core/platform/deps.js';
 import { PACKAGE_FILES, REFERENCE_VERSION, referenceAssetsDir } from '../core/http/reference-assets.js';
 import { lambdaHandler } from '../functions/deployed.js';
 import { createMetaApp } from '../functions/meta.js';
+import { gatewayEvent } from './support/gateway-events.js';
 
 /**
  * The API reference's files as a deployed stage serves them (issue 16): the meta function's Lambda handler,
@@ -35,30 +36,10 @@ afterAll(() => {
   else process.env.REFERENCE_ASSETS_DIR = previous;
 });
 
-function gatewayEvent(path: string, query: string, headers: Record<string, string> = {}) {
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString: query,
-    headers: { host: 'api.example', ...headers },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abcdef1234',
-      domainName: 'api.example',
-      domainPrefix: 'api',
-      http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'vitest' },
-      requestId: randomUUID(),
-      routeKey: '$default',
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-  };
-}
+/** A GET of a path no operation route names for API Gateway but the catch-all's (`$default`), as deployed. */
+const assetEvent = (path: string, query: string, headers: Record<string, string> = {}) => gatewayEvent('GET', path, { query, headers, routeKey: '$default' });
 
-const invoke = (event: ReturnType<typeof gatewayEvent>) =>
+const invoke = (event: ReturnType<typeof assetEvent>) =>
   handler(event as never, { awsRequestId: randomUUID(), functionName: 'MetaFunction' } as never) as Promise<{
     statusCode: number;
     headers: Record<string, string>;
@@ -68,7 +49,7 @@ const invoke = (event: ReturnType<typeof gatewayEvent>) =>
 
 describe('the reference files through the deployed meta function', () => {
   it('answers the deployed copy gzipped and base64-encoded when the browser accepts gzip, cached for a year', async () => {
-    const res = await invoke(gatewayEvent('/v2-testing/docs/assets/swagger-ui-bundle.js', `v=${REFERENCE_VERSION}`, { 'accept-encoding': 'gzip, deflate, br' }));
+    const res = await invoke(assetEvent('/v2-testing/docs/assets/swagger-ui-bundle.js', `v=${REFERENCE_VERSION}`, { 'accept-encoding': 'gzip, deflate, br' }));
     expect(res.statusCode).toBe(200);
     expect(res.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'content-encoding': 'gzip', 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' });
     expect(res.isBase64Encoded).toBe(true);
@@ -78,7 +59,7 @@ describe('the reference files through the deployed meta function', () => {
   });
 
   it('answers the plain file to a client that does not accept gzip', async () => {
-    const res = await invoke(gatewayEvent('/hero-testing/docs/assets/swagger-ui.css', ''));
+    const res = await invoke(assetEvent('/hero-testing/docs/assets/swagger-ui.css', ''));
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(res.headers['content-encoding']).toBeUndefined();
@@ -87,7 +68,7 @@ describe('the reference files through the deployed meta function', () => {
   });
 
   it("refuses any other file with a 400 naming the parameter, in the path's envelope", async () => {
-    const res = await invoke(gatewayEvent('/v2-testing/docs/assets/..%2F..%2Fpackage.json', ''));
+    const res = await invoke(assetEvent('/v2-testing/docs/assets/..%2F..%2Fpackage.json', ''));
     expect(res.statusCode).toBe(400);
     expect(JSON.parse(res.body)).toMatchObject({ statusCode: 400, message: expect.stringMatching(/^path\.file/) });
   });
