@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeEndedRunFolders } from './transaction-journal.js';
+import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
 
 /**
  * What the service answers over a whole test run (issue 15, item 4; test/server-logs.test.ts reads it): every
@@ -33,9 +32,7 @@ export interface InspectionSummary {
   findings: string[];
 }
 
-export function responseInspectionDir(): string | undefined {
-  return process.env.VITEST ? join(tmpdir(), `${PREFIX}${process.ppid}`) : undefined;
-}
+export const responseInspectionDir = () => runFolder(PREFIX);
 
 /** The findings of one body: one line per kind of leak it carries. */
 export function leaksOf(body: string): string[] {

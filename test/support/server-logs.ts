@@ -1,7 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeEndedRunFolders } from './transaction-journal.js';
+import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
 
 /**
  * The service's logs over a whole test run (issue 15, item 4; test/server-logs.test.ts reads them): everything
@@ -14,9 +13,7 @@ import { removeEndedRunFolders } from './transaction-journal.js';
 const PREFIX = 'server-logs-';
 const INSTALLED = Symbol.for('game-platform.server-log-capture');
 
-export function serverLogDir(): string | undefined {
-  return process.env.VITEST ? join(tmpdir(), `${PREFIX}${process.ppid}`) : undefined;
-}
+export const serverLogDir = () => runFolder(PREFIX);
 
 /** Copies every write to stdout and stderr of this process into its file in `dir` (once per process). */
 export function captureServerLogs(dir: string): void {

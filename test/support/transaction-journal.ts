@@ -10,10 +10,16 @@ import type { ConflictEmulator, ItemKey, SentTransaction } from './conflict-emul
  */
 const PREFIX = 'dynamo-transactions-';
 
-/** The run's journal folder inside vitest; undefined elsewhere (the bench keeps no journal). */
-export function runJournalDir(): string | undefined {
-  return process.env.VITEST ? join(tmpdir(), `${PREFIX}${process.ppid}`) : undefined;
+/**
+ * A folder of the test run for what every test process leaves (`<prefix><main process id>` in the temporary
+ * folder; the main process is the parent of every test process); undefined outside vitest.
+ */
+export function runFolder(prefix: string): string | undefined {
+  return process.env.VITEST ? join(tmpdir(), `${prefix}${process.ppid}`) : undefined;
 }
+
+/** The run's journal folder inside vitest; undefined elsewhere (the bench keeps no journal). */
+export const runJournalDir = () => runFolder(PREFIX);
 
 /** Appends every transaction the emulator sees to this process's file in `dir`. */
 export function keepJournal(emulator: ConflictEmulator, dir: string): void {
