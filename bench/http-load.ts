@@ -76,8 +76,9 @@ async function callersOf(deps: BenchDeps, count: number, tag: string) {
       minus_tickets: { token: shop.server, body: { userId: player.uid, projectName, level: 1, amount: 1 } },
       rechargeOrder: { token: player.platform, body: rechargeBody(shop, player) },
     };
-    const statuses = Object.fromEntries(workload.map(({ name }) => [name, {} as Record<number, number>])) as Record<OperationName, Record<number, number>>;
-    const tally: Tally = { sent: 0, answered: 0, accepted: { game_detail: 0, addWin: 0, minus_tickets: 0, rechargeOrder: 0 } };
+    const perOperation = <T>(value: () => T) => Object.fromEntries(workload.map(({ name }) => [name, value()])) as Record<OperationName, T>;
+    const statuses = perOperation((): Record<number, number> => ({}));
+    const tally: Tally = { sent: 0, answered: 0, accepted: perOperation(() => 0) };
     const requests = workload.map(({ name, spec }) => ({
       method: spec.method,
       path: `${base}${spec.path}${parts[name].query ?? ''}`,
@@ -110,7 +111,7 @@ async function startServers(deps: BenchDeps): Promise<{ child: ChildProcess; ser
 /** One autocannon run: each connection is the next caller and cycles through its requests. */
 async function drive(port: number, callers: Caller[], seconds: number) {
   let next = 0;
-  const result = await autocannon({
+  return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: callers.length,
     pipelining: 1,
@@ -122,7 +123,6 @@ async function drive(port: number, callers: Caller[], seconds: number) {
       (client as unknown as EventEmitter).on('request', () => caller.tally.sent++);
     },
   });
-  return result;
 }
 
 export interface HttpLoadRun {
