@@ -8,12 +8,14 @@ import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { accountWithToken } from './support/merchants.js';
+import { scanAll } from './support/table-snapshot.js';
 import { storeOrder } from './support/payments.js';
 
 /**
- * app_asdn-v2-callback (issue 12 item 3): App Store Server Notifications v2, signed by a chain made in the test
+ * app_asdn-v2-callback: App Store Server Notifications v2, signed by a chain made in the test
  * and verified to its root by Apple's library; each counted once; purchases credited once whichever way they
- * arrive; refunds take tickets back, never below zero; reversals give them back.
+ * arrive; refunds take tickets back, never below zero; reversals give them back; a refund before any credit
+ * bars the purchase.
  */
 
 const base = '/v2-testing';
@@ -127,13 +129,83 @@ describe('refunds', () => {
     expect(await tickets()).toBe(70);
   });
 
-  it('REVOKE takes the tickets back like a refund; a refund of a transaction no order was paid by is unmatched', async () => {
+  it('REVOKE takes the tickets back like a refund; a reversal of a transaction nothing paid or barred is unmatched', async () => {
     const { order, notification, tickets } = await purchase();
     await notify(await notification('ONE_TIME_CHARGE'));
     expect((await notify(await notification('REVOKE'))).body.data).toMatchObject({ outcome: 'refunded', orderId: order.id });
     expect(await tickets()).toBe(0);
     const unpaid = await purchase();
-    expect((await notify(await unpaid.notification('REFUND'))).body.data).toMatchObject({ outcome: 'unmatched', orderId: null });
+    const before = await scanAll(deps);
+    const reversed = await notify(await unpaid.notification('REFUND_REVERSED'));
+    expect(reversed.body.data).toMatchObject({ outcome: 'unmatched', orderId: null });
+    expect((await scanAll(deps)).filter((item) => item.type !== 'apple_notification')).toEqual(before.filter((item) => item.type !== 'apple_notification'));
+  });
+});
+
+describe('a refund that comes before the credit', () => {
+  /** Every item but the notifications' records, which each delivery adds by design. */
+  const effects = async () => (await scanAll(deps)).filter((item) => item.type !== 'apple_notification');
+
+  it.each(['REFUND', 'REVOKE'])('%s bars the purchase: the app-sent transaction verified afterwards and a late ONE_TIME_CHARGE credit nothing', async (type) => {
+    const { order, transactionId, notification, tickets, verify } = await purchase();
+    const before = await scanAll(deps);
+    const refund = await notify(await notification(type));
+    expect(refund.status).toBe(200);
+    expect(refund.body.data).toMatchObject({ notificationType: type, outcome: 'barred', orderId: null });
+    expect(documentErrors(document, '/pay/apple/notifications', 'post', 200, refund.body)).toEqual([]);
+    // The one effect: the purchase's claim, naming no order.
+    const added = (await effects()).filter((item) => !before.some((old) => old.pk === item.pk && old.sk === item.sk));
+    expect(added).toEqual([expect.objectContaining({ pk: `STORETX#apple#${transactionId}`, orderId: null, barred: type === 'REFUND' ? 'refunded' : 'revoked' })]);
+
+    const afterBar = await effects();
+    const verified = await verify();
+    expect(verified.status).toBe(409);
+    expect(verified.body.message).toBe(`transactionId: store transaction ${transactionId} was ${type === 'REFUND' ? 'refunded' : 'revoked'} by the store before it was credited; it credits nothing`);
+    expect(documentErrors(document, '/pay/apple/verify', 'post', 409, verified.body)).toEqual([]);
+    const charged = await notify(await notification('ONE_TIME_CHARGE'));
+    expect(charged.body.data).toMatchObject({ outcome: 'unmatched', orderId: order.id });
+    expect(await effects()).toEqual(afterBar);
+    expect(await tickets()).toBe(0);
+    expect((await findOrder(deps, order.id))?.status).toBe(0);
+
+    // Another delivery of the refund (a new notification) changes nothing more.
+    expect((await notify(await notification(type))).body.data).toMatchObject({ outcome: 'already_barred', orderId: null });
+    expect(await effects()).toEqual(afterBar);
+  });
+
+  it('REFUND_REVERSED lifts the bar: the purchase can then be credited, once', async () => {
+    const { order, transactionId, notification, tickets, verify } = await purchase();
+    expect((await notify(await notification('REFUND'))).body.data.outcome).toBe('barred');
+    expect((await notify(await notification('REFUND_REVERSED'))).body.data).toMatchObject({ outcome: 'bar_lifted', orderId: null });
+    expect((await scanAll(deps)).some((item) => item.pk === `STORETX#apple#${transactionId}`)).toBe(false);
+    expect((await verify()).status).toBe(200);
+    expect(await tickets()).toBe(100);
+    expect((await notify(await notification('REFUND_REVERSED'))).body.data).toMatchObject({ outcome: 'not_refunded', orderId: order.id });
+  });
+
+  it('a refund racing the verification: whichever comes first, the player keeps no tickets of a refunded purchase', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { order, notification, tickets, verify } = await purchase();
+      const refund = await notification('REFUND');
+      const [verified, refunded] = await Promise.all([verify(), notify(refund)]);
+      expect([200, 409]).toContain(verified.status);
+      expect(refunded.status).toBe(200);
+      expect(await tickets()).toBe(0);
+      const status = (await findOrder(deps, order.id))?.status;
+      // Credited first then refunded (3), or barred before any credit (still pending, 0).
+      expect(refunded.body.data.outcome === 'refunded' ? status === 3 && verified.status === 200 : status === 0 && verified.status === 409).toBe(true);
+    }
+  });
+
+  it('a verification retried after the refund of its credited purchase answers the order as it is now', async () => {
+    const { order, notification, verify } = await purchase();
+    expect((await verify()).status).toBe(200);
+    expect((await notify(await notification('REFUND'))).body.data.outcome).toBe('refunded');
+    const before = await scanAll(deps);
+    const retried = await verify();
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ id: order.id, status: 3 });
+    expect(await scanAll(deps)).toEqual(before);
   });
 });
 

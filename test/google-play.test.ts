@@ -8,6 +8,8 @@ import { notifications, PUSH_ACCOUNT, pushBody, startLoopbackGoogle, type Loopba
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { storeOrder } from './support/payments.js';
+import { scanAll } from './support/table-snapshot.js';
+import { purchaseClaimId } from '../core/stores/google-notifications.js';
 
 /**
  * google_callback (issue 12 item 5): Play real-time developer notifications pushed by Pub/Sub, the push's OIDC
@@ -159,8 +161,23 @@ describe('voided purchases', () => {
     expect((await push(p.voided())).body.data.outcome).toBe('already_refunded');
     expect(await p.tickets()).toBe(0);
 
-    const neverPaid = await purchase();
-    expect((await push(neverPaid.voided())).body.data).toMatchObject({ outcome: 'unmatched', orderId: null });
+  });
+
+  it('a purchase voided before its purchase message is barred: the message then credits nothing and leaves it unconsumed', async () => {
+    const p = await purchase();
+    const before = await scanAll(deps);
+    const voided = await push(p.voided());
+    expect(voided.status).toBe(200);
+    expect(voided.body.data).toMatchObject({ notification: 'voided_purchase', outcome: 'barred', orderId: null });
+    const added = (await scanAll(deps)).filter((item) => item.type !== 'google_notification' && !before.some((old) => old.pk === item.pk && old.sk === item.sk));
+    expect(added).toEqual([expect.objectContaining({ pk: `STORETX#google#${purchaseClaimId(p.token)}`, orderId: null, barred: 'voided' })]);
+
+    const bought = await push(p.bought());
+    expect(bought.body.data).toMatchObject({ outcome: 'unmatched', orderId: p.order.id });
+    expect(await p.tickets()).toBe(0);
+    expect((await findOrder(deps, p.order.id))?.status).toBe(0);
+    expect(consumes(p.token)).toHaveLength(0);
+    expect((await push(p.voided())).body.data).toMatchObject({ outcome: 'already_barred', orderId: null });
   });
 });
 

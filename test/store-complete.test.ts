@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
-import { completeByStorePurchase, storeTxKey, type StorePurchase } from '../core/stores/complete.js';
+import { completeByStorePurchase, type StorePurchase } from '../core/stores/complete.js';
+import { storeTxKey } from '../core/stores/purchase-claims.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createPayApp } from '../functions/pay.js';

@@ -8,7 +8,8 @@ import { findOrder, orderByStoreLink } from '../payments/orders.js';
 import { appStoreSettings, verifyNotification, verifyTransaction } from './apple.js';
 import { answerConsumptionRequest } from './apple-consumption.js';
 import { assertBuys } from './apple-purchases.js';
-import { completeByStorePurchase, storeTxKey } from './complete.js';
+import { completeByStorePurchase } from './complete.js';
+import { claimOf, storeTxKey, type Claim } from './purchase-claims.js';
 import type { AppleNotificationBody, NotificationAnswer as NotificationAnswerSchema } from './models.js';
 import { recordNotification } from './notification-records.js';
 import { refundByStore } from './refunds.js';
@@ -25,7 +26,8 @@ import { refundByStore } from './refunds.js';
  * - ONE_TIME_CHARGE (a consumable bought): completes the order the purchase's appAccountToken names, as
  *   app-verify-transaction does; whichever arrives first credits, the other changes nothing;
  * - REFUND and REVOKE: take the order's tickets back (never below zero; the shortfall recorded; status 3);
- *   REFUND_REVERSED gives them back;
+ *   REFUND_REVERSED gives them back. A purchase nothing credited yet is barred instead, so neither a later
+ *   ONE_TIME_CHARGE nor the app's verification credits it (core/stores/refunds.ts);
  * - CONSUMPTION_REQUEST (the customer asked Apple for a refund): answered through the App Store Server API
  *   with what the platform knows of the purchase (core/stores/apple-consumption.ts); Apple unreachable is
  *   503, so it asks again;
@@ -36,7 +38,8 @@ import { refundByStore } from './refunds.js';
 
 /**
  * What the platform did (`outcome`): credited, already_credited, refunded, already_refunded, refund_reversed,
- * not_refunded, recorded (a type with no effect here), duplicate (delivered before), unmatched (a purchase
+ * not_refunded, barred, already_barred, bar_lifted (a refund before any credit, core/stores/refunds.ts),
+ * recorded (a type with no effect here), duplicate (delivered before), unmatched (a purchase
  * or refund no order of this stage takes; recorded with why).
  */
 export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
@@ -53,16 +56,17 @@ export async function receiveAppleNotification(deps: Deps, input: z.infer<typeof
   // The purchase a notification is about, verified like any signed transaction (types with no effect here carry
   // none that matters); then the notification's record and the purchase's claim, read together.
   const transaction = EFFECTFUL.includes(type) ? await signedTransaction(deps, payload, type) : undefined;
-  const [seen, claim] = await readItems(deps, [noteKey(uuid), ...(transaction ? [storeTxKey('apple', transaction.transactionId!)] : [])]);
+  const [seen, claimItem] = await readItems(deps, [noteKey(uuid), ...(transaction ? [storeTxKey('apple', transaction.transactionId!)] : [])]);
+  const claim = claimOf(claimItem);
   if (seen) return { notificationUUID: uuid, notificationType: type, outcome: 'duplicate', orderId: (seen.orderId as number | null) ?? null };
 
   const handled: Handled = !transaction
     ? { outcome: 'recorded', orderId: null }
     : type === 'ONE_TIME_CHARGE'
-      ? await charge(deps, transaction, claim as Claim | undefined)
+      ? await charge(deps, transaction, claim)
       : type === 'CONSUMPTION_REQUEST'
-        ? await consumption(deps, payload, transaction, claim as Claim | undefined)
-        : await refundEvent(deps, transaction, claim as Claim | undefined, type, uuid);
+        ? await consumption(deps, payload, transaction, claim)
+        : await refundEvent(deps, transaction, claim, type, uuid);
   const item = {
     ...noteKey(uuid),
     type: 'apple_notification',
@@ -91,12 +95,10 @@ interface Handled {
 }
 
 /** Outcomes whose effect this delivery wrote (core/stores/complete.ts, refunds.ts). */
-const WROTE_EFFECT = new Set(['credited', 'refunded', 'refund_reversed']);
+const WROTE_EFFECT = new Set(['credited', 'refunded', 'refund_reversed', 'barred', 'bar_lifted']);
 
 /** The notification types that change an order here. */
 const EFFECTFUL = ['ONE_TIME_CHARGE', 'REFUND', 'REVOKE', 'REFUND_REVERSED', 'CONSUMPTION_REQUEST'];
-
-type Claim = { orderId: number };
 
 async function signedTransaction(deps: Deps, payload: ResponseBodyV2DecodedPayload, type: string): Promise<JWSTransactionDecodedPayload> {
   const signed = payload.data?.signedTransactionInfo;
@@ -125,15 +127,19 @@ async function charge(deps: Deps, transaction: JWSTransactionDecodedPayload, cla
 /** CONSUMPTION_REQUEST: Apple is told how much of what the purchase credited was spent. */
 async function consumption(deps: Deps, payload: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined): Promise<Handled> {
   const transactionId = transaction.transactionId!;
-  const order = claim ? await findOrder(deps, claim.orderId) : undefined;
+  const order = claim?.orderId ? await findOrder(deps, claim.orderId) : undefined;
   const environment = (payload.data?.environment ?? transaction.environment) === 'Sandbox' ? 'Sandbox' : 'Production';
   const answer = await answerConsumptionRequest(deps, appStoreSettings(deps), environment, transactionId, order);
   return { ...answer, orderId: order?.id ?? null, transactionId };
 }
 
-/** REFUND, REVOKE, REFUND_REVERSED: the order the store transaction paid gives its tickets back, or gets them again. */
+/**
+ * REFUND, REVOKE, REFUND_REVERSED: the order the store transaction paid gives its tickets back, or gets them
+ * again; a purchase nothing credited yet is barred, or its bar lifted.
+ */
 async function refundEvent(deps: Deps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined, type: string, uuid: string): Promise<Handled> {
   const transactionId = transaction.transactionId!;
-  const effect = await refundByStore(deps, claim?.orderId, `transaction ${transactionId}`, `apple:${uuid}`, type === 'REFUND_REVERSED');
+  const reason = type === 'REFUND_REVERSED' ? null : type === 'REVOKE' ? 'revoked' : 'refunded';
+  const effect = await refundByStore(deps, { store: 'apple', transactionId, claim, what: `transaction ${transactionId}` }, `apple:${uuid}`, reason);
   return { ...effect, transactionId };
 }

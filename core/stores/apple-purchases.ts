@@ -15,7 +15,8 @@ import type { AppleVerifyBody } from './models.js';
  * purchase it started from one of the caller's pending orders (the order's `app_account_token` as the
  * purchase's appAccountToken). The transaction is verified (core/stores/apple.ts), matched to that order (its
  * link, the order's App Store product, a consumable of quantity 1, not revoked), and the order is completed
- * with tx_type 2 once (core/stores/complete.ts). Answers the order as paid. Refused purchases write nothing.
+ * with tx_type 2 once (core/stores/complete.ts). Answers the order as paid. Refused purchases write nothing; a
+ * purchase the store refunded or revoked before it was credited is refused (its claim bars it).
  */
 export async function verifyApplePurchase(deps: Deps, uid: string, input: z.infer<typeof AppleVerifyBody>): Promise<PayOrder> {
   const settings = appStoreSettings(deps);
@@ -27,6 +28,8 @@ export async function verifyApplePurchase(deps: Deps, uid: string, input: z.infe
   // purchase's claim (a retried verification answers from them).
   const { order, claim } = await orderAndClaim(deps, input.orderId, purchase);
   if (!order || order.user_id !== uid) throw notFound(`orderId: the caller has no order ${input.orderId}`);
+  // A retried verification answers the order as it is now, whatever Apple says of the purchase since.
+  if (claim?.orderId === order.id) return toPayOrder(order);
   assertBuys(transaction, order);
   const { order: paid } = await completeByStorePurchase(deps, order, purchase, { claim });
   return toPayOrder(paid);

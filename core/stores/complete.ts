@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
@@ -7,6 +6,7 @@ import { orderKey, orderPaidUpdate } from '../payments/order-keys.js';
 import { readItems } from '../platform/batch.js';
 import { findOrder, type StoredOrder } from '../payments/orders.js';
 import { creditItems } from '../tickets/balances.js';
+import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purchase-claims.js';
 
 /**
  * Completing an order by an app store purchase (API.md flow 4), whichever way the purchase arrives (the client's
@@ -16,13 +16,13 @@ import { creditItems } from '../tickets/balances.js';
  *   and credits nothing more;
  * - a store transaction pays one order: naming it for a second order is 409;
  * - an order is paid once: a second purchase for a paid order is 409 (the store then refunds or it is handled
- *   by the merchant; nothing is credited twice).
+ *   by the merchant; nothing is credited twice);
+ * - a purchase the store refunded or revoked before anything credited it is barred (its claim names no order):
+ *   it never credits, 409.
  *
- * Keys (docs/data-model.md): "store transaction used": pk `STORETX#<store>#<transactionId>`, sk `STORETX`, with
- * the order it paid. Every item is per-order or per-player: no shared item in the transaction.
+ * Keys (docs/data-model.md): the purchase's claim (core/stores/purchase-claims.ts), with the order it paid. Every
+ * item is per-order or per-player: no shared item in the transaction.
  */
-
-export type Store = 'apple' | 'google';
 
 export interface StorePurchase {
   store: Store;
@@ -32,8 +32,6 @@ export interface StorePurchase {
   productId: string;
 }
 
-export const storeTxKey = (store: Store, transactionId: string) => ({ pk: `STORETX#${store}#${transactionId}`, sk: 'STORETX' });
-
 const txTypeOf = (store: Store) => (store === 'apple' ? TxType.appStore : TxType.googlePlay);
 
 export type Completion = { order: StoredOrder; credited: boolean };
@@ -41,10 +39,8 @@ export type Completion = { order: StoredOrder; credited: boolean };
 /** The order and the purchase's claim, read together (one BatchGetItem): what completing starts from. */
 export async function orderAndClaim(deps: Deps, orderId: number, purchase: Pick<StorePurchase, 'store' | 'transactionId'>) {
   const [order, claim] = await readItems(deps, [orderKey(orderId), storeTxKey(purchase.store, purchase.transactionId)]);
-  return { order: order as StoredOrder | undefined, claim: claim as Claim | undefined };
+  return { order: order as StoredOrder | undefined, claim: claimOf(claim) };
 }
-
-type Claim = { orderId: number };
 
 /**
  * Completes `order` by `purchase` once; answers the order as paid, and whether this call credited it. `claim` is
@@ -56,7 +52,7 @@ export async function completeByStorePurchase(
   purchase: StorePurchase,
   known?: { claim: Claim | undefined },
 ): Promise<Completion> {
-  const claimed = known ? known.claim : await readClaim(deps, purchase);
+  const claimed = known ? known.claim : await readClaim(deps, purchase.store, purchase.transactionId);
   // Read with the order: the order as read is current for the answer.
   if (claimed) return claimed.orderId === order.id && known ? { order, credited: false } : sameOrConflict(deps, claimed, order, purchase);
   if (order.status === OrderStatus.paid) throw conflict(`orderId: order ${order.id} is paid already, by another purchase`);
@@ -89,27 +85,28 @@ export async function completeByStorePurchase(
   } catch (error) {
     // Racing deliveries of one purchase kept colliding: one of them may have completed the order.
     if (!(error instanceof ConcurrentChange)) throw error;
-    const claim = await readClaim(deps, purchase);
+    const claim = await readClaim(deps, purchase.store, purchase.transactionId);
     if (claim) return sameOrConflict(deps, claim, order, purchase);
     throw error;
   }
   if (failed.length === 0) return { order: { ...order, status: OrderStatus.paid, tx_type: txTypeOf(purchase.store), tx_digest: ref }, credited: true };
-  // Refused: a concurrent delivery claimed the purchase (the same answer), or the order changed meanwhile.
-  const claim = await readClaim(deps, purchase);
+  // Refused: a concurrent delivery claimed the purchase (the same answer), a refund barred it, or the order
+  // changed meanwhile.
+  const claim = await readClaim(deps, purchase.store, purchase.transactionId);
   if (claim) return sameOrConflict(deps, claim, order, purchase);
   const current = await findOrder(deps, order.id);
   if (current?.status === OrderStatus.paid) throw conflict(`orderId: order ${order.id} is paid already, by another purchase`);
   throw conflict(`orderId: order ${order.id} changed meanwhile; retry`);
 }
 
-async function readClaim(deps: Deps, purchase: StorePurchase) {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConsistentRead: true }));
-  return out.Item as Claim | undefined;
-}
-
 async function sameOrConflict(deps: Deps, claim: Claim, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
+  if (claim.barred) throw barredPurchase(purchase, claim.barred);
   if (claim.orderId !== order.id) throw conflict(`transactionId: store transaction ${purchase.transactionId} paid another order`);
   // Orders are never deleted: the order as it is now (paid by this purchase, or refunded since).
   return { order: (await findOrder(deps, order.id)) ?? order, credited: false };
 }
 
+
+/** The 409 of a purchase its store took back before anything credited it. */
+const barredPurchase = (purchase: StorePurchase, reason: string) =>
+  conflict(`transactionId: store transaction ${purchase.transactionId} was ${reason} by the store before it was credited; it credits nothing`);

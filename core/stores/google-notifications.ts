@@ -7,7 +7,8 @@ import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest, conflict, unauthorized } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { orderByStoreLink, type StoredOrder } from '../payments/orders.js';
-import { completeByStorePurchase, storeTxKey } from './complete.js';
+import { completeByStorePurchase } from './complete.js';
+import { claimOf, storeTxKey, type Claim } from './purchase-claims.js';
 import { consumeProductPurchase, getProductPurchase, type ProductPurchase } from './google-play.js';
 import type { GoogleSettings } from './google-settings.js';
 import type { GooglePushAnswer, GooglePushBody } from './models.js';
@@ -28,7 +29,8 @@ import { refundByStore } from './refunds.js';
  *   an App Store purchase (the order's Google product, quantity 1, purchased), credited once (`tx_type` 3;
  *   the claim is `STORETX#google#<sha256 of the purchase token>`), then consumed, which acknowledges it. A
  *   purchase no order takes is recorded as `unmatched` and NOT consumed: Google refunds it after three days;
- * - a voidedPurchaseNotification of a one-time product takes the tickets back (core/stores/refunds.ts);
+ * - a voidedPurchaseNotification of a one-time product takes the tickets back (core/stores/refunds.ts); one
+ *   that comes before the purchase was credited bars it, so its purchase message credits nothing later;
  * - testNotification, subscription and other notifications are recorded;
  * - failures: Google's API or our table failing before the credit or refund answers 503, written nowhere,
  *   and Pub/Sub redelivers; the consume failing after the credit answers 503 with the credit kept (the
@@ -50,7 +52,7 @@ interface Handled {
 }
 
 /** Outcomes whose effect this delivery wrote (core/stores/complete.ts, refunds.ts). */
-const WROTE_EFFECT = new Set(['credited', 'refunded']);
+const WROTE_EFFECT = new Set(['credited', 'refunded', 'barred']);
 
 const messageKey = (messageId: string) => ({ pk: `GOOGLEMSG#${messageId}`, sk: 'GOOGLEMSG' });
 
@@ -75,7 +77,7 @@ export async function receiveGooglePush(deps: Deps, authorization: string | unde
 
   let handled: Handled;
   try {
-    handled = await handle(deps, settings, notification, claim as Claim | undefined);
+    handled = await handle(deps, settings, notification, claimOf(claim));
   } catch (error) {
     // Only what will fail the same way again counts (400); Google or the table failing (503), a refund racing
     // spending (409) are retried by Pub/Sub without counting.
@@ -157,8 +159,6 @@ interface DeveloperNotification {
   subscriptionNotification?: unknown;
   testNotification?: unknown;
 }
-
-type Claim = { orderId: number };
 
 /** The purchase token a notification is about, if any (the full checks come in handle). */
 function purchaseTokenOf(notification: DeveloperNotification): string | undefined {
@@ -246,8 +246,9 @@ async function consume(settings: GoogleSettings, sku: string, token: string, pur
   }
 }
 
-/** A one-time purchase voided (refunded, charged back): the order it paid gives its tickets back. */
+/** A one-time purchase voided (refunded, charged back): the order it paid gives its tickets back, or it is barred. */
 async function voidedPurchase(deps: Deps, token: string, claim: Claim | undefined): Promise<Handled> {
-  const effect = await refundByStore(deps, claim?.orderId, 'this purchase', `google:${purchaseClaimId(token)}`);
+  const claimId = purchaseClaimId(token);
+  const effect = await refundByStore(deps, { store: 'google', transactionId: claimId, claim, what: 'this purchase' }, `google:${claimId}`, 'voided');
   return { notification: 'voided_purchase', purchaseToken: token, ...effect };
 }

@@ -5,6 +5,7 @@ import { OrderStatus } from '../payments/models.js';
 import { orderKey } from '../payments/order-keys.js';
 import { findOrder, type StoredOrder } from '../payments/orders.js';
 import { balanceOf, creditItems, debitItems } from '../tickets/balances.js';
+import { barPurchase, liftBar, type BarReason, type Claim, type Store } from './purchase-claims.js';
 
 /**
  * A store refund of a paid order (App Store REFUND and REVOKE, Google Play voided purchases) takes the order's
@@ -92,18 +93,48 @@ export async function giveBack(deps: Deps, order: StoredOrder, ref: string): Pro
 
 /** What a store's refund notification did, for its record: outcome, why, and the order. */
 export interface RefundEffect {
-  outcome: 'refunded' | 'already_refunded' | 'refund_reversed' | 'not_refunded' | 'unmatched';
+  outcome: 'refunded' | 'already_refunded' | 'refund_reversed' | 'not_refunded' | 'barred' | 'already_barred' | 'bar_lifted' | 'unmatched';
   detail?: string;
   orderId: number | null;
 }
 
+/** The purchase a store's refund is about, and its claim as read (undefined: none yet). */
+export interface RefundedPurchase {
+  store: Store;
+  transactionId: string;
+  claim: Claim | undefined;
+  /** Names the purchase in the detail. */
+  what: string;
+}
+
 /**
- * A store's refund (or its reversal) of the purchase claimed by `orderId` (undefined: no order was paid by it),
- * as both stores' notifications handle it: unmatched when there is no such paid or refunded order, else
- * takeBack or giveBack once. `what` names the purchase in the detail; `ref` the notification in the ledger.
+ * A store's refund (`reason`) or its reversal (`reason` null) of a purchase, as both stores' notifications handle
+ * it, whatever order the store's messages and the app's verification arrive in:
+ * - the purchase paid an order: takeBack or giveBack once;
+ * - nothing credited it yet: a refund bars it (its claim, core/stores/purchase-claims.ts), so no later
+ *   verification or purchase message credits it (`barred`); should a credit claim it first meanwhile, that
+ *   order is refunded instead. A reversal lifts the bar (`bar_lifted`);
+ * `ref` names the notification in the ledger.
  */
-export async function refundByStore(deps: Deps, orderId: number | undefined, what: string, ref: string, reverse = false): Promise<RefundEffect> {
-  const order = orderId === undefined ? undefined : await findOrder(deps, orderId);
+export async function refundByStore(deps: Deps, purchase: RefundedPurchase, ref: string, reason: BarReason | null): Promise<RefundEffect> {
+  let claim = purchase.claim;
+  if (!claim && reason) {
+    const bar = await barPurchase(deps, purchase, reason, ref);
+    if (bar.barred) return { outcome: 'barred', detail: `nothing credited ${purchase.what} yet; it can never be credited now`, orderId: null };
+    claim = bar.claim;
+  }
+  if (!claim) return { outcome: 'unmatched', detail: `no order was paid by ${purchase.what}`, orderId: null };
+  if (claim.barred) {
+    if (reason) return { outcome: 'already_barred', detail: `${purchase.what} was ${claim.barred} before it was credited`, orderId: null };
+    const lifted = await liftBar(deps, purchase);
+    return lifted ? { outcome: 'bar_lifted', detail: `${purchase.what} may be credited again`, orderId: null } : { outcome: 'not_refunded', orderId: null };
+  }
+  return refundOrder(deps, claim.orderId!, purchase.what, ref, reason === null);
+}
+
+/** The refund or reversal of the order a purchase paid. */
+async function refundOrder(deps: Deps, orderId: number, what: string, ref: string, reverse: boolean): Promise<RefundEffect> {
+  const order = await findOrder(deps, orderId);
   if (!order) return { outcome: 'unmatched', detail: `no order was paid by ${what}`, orderId: null };
   if (order.status !== OrderStatus.paid && order.status !== OrderStatus.refunded) {
     return { outcome: 'unmatched', detail: `order ${order.id} is neither paid nor refunded`, orderId: order.id };
@@ -116,4 +147,3 @@ export async function refundByStore(deps: Deps, orderId: number | undefined, wha
   const detail = changed && after.refund_shortfall ? `${after.refund_shortfall} of ${after.tickets} tickets were spent already` : undefined;
   return { outcome: changed ? 'refunded' : 'already_refunded', ...(detail ? { detail } : {}), orderId: order.id };
 }
-

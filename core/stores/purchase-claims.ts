@@ -1,0 +1,74 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import type { Deps } from '../platform/deps.js';
+
+/**
+ * The once-only key of an app store purchase: one item per store transaction, `STORETX#<store>#<transactionId>`,
+ * sk `STORETX`, put on condition it is absent by whichever comes first of
+ * - the credit: the purchase paid an order (`orderId`), put in the transaction that credits it
+ *   (core/stores/complete.ts), or
+ * - a refund or revocation of a purchase nothing credited yet: the purchase is barred (`barred`: why, orderId
+ *   null), so no later credit can claim it, whatever order the store's messages and the app's verification come
+ *   in. A purchase credited first is refunded through its order instead (core/stores/refunds.ts).
+ * A reversed refund lifts a bar (the purchase may be credited again); it never touches a credit's claim.
+ * Every claim is one purchase's item: no item shared by players enters these writes.
+ */
+
+export type Store = 'apple' | 'google';
+
+/** Why a purchase was barred: the store refunded it, revoked it (Family Sharing), or voided it (Google Play). */
+export type BarReason = 'refunded' | 'revoked' | 'voided';
+
+export const storeTxKey = (store: Store, transactionId: string) => ({ pk: `STORETX#${store}#${transactionId}`, sk: 'STORETX' });
+
+const ClaimItem = z.object({
+  orderId: z.nullable(z.number()),
+  barred: z.optional(z.enum(['refunded', 'revoked', 'voided'])),
+});
+
+/** A purchase's claim: the order it paid, or (orderId null) the reason it is barred. */
+export type Claim = z.infer<typeof ClaimItem>;
+
+/** The claim an item holds; undefined for no item. */
+export const claimOf = (item: Record<string, unknown> | undefined): Claim | undefined => (item ? ClaimItem.parse(item) : undefined);
+
+/** The claim of a purchase, read strongly consistent (it decides money). */
+export async function readClaim(deps: Pick<Deps, 'db' | 'table'>, store: Store, transactionId: string): Promise<Claim | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeTxKey(store, transactionId), ConsistentRead: true }));
+  return claimOf(out.Item);
+}
+
+/**
+ * Bars a purchase nothing credited: the claim is put on condition it is absent. Answers the claim that stands
+ * afterwards: the bar just put (`barred: true`), or the claim that was there first (a credit, or an earlier bar).
+ */
+export async function barPurchase(
+  deps: Pick<Deps, 'db' | 'table' | 'now'>,
+  purchase: { store: Store; transactionId: string },
+  reason: BarReason,
+  ref: string,
+): Promise<{ barred: boolean; claim: Claim }> {
+  const item = { ...storeTxKey(purchase.store, purchase.transactionId), type: 'store_tx', orderId: null, barred: reason, barred_by: ref, created_at: deps.now().toISOString() };
+  try {
+    await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+    return { barred: true, claim: { orderId: null, barred: reason } };
+  } catch (error) {
+    const failed = error as { name?: string; Item?: Record<string, unknown> };
+    if (failed.name !== 'ConditionalCheckFailedException') throw error;
+    // The claim there first comes back with the failure; read it should it not.
+    const claim = claimOf(failed.Item) ?? (await readClaim(deps, purchase.store, purchase.transactionId));
+    if (!claim) throw error;
+    return { barred: false, claim };
+  }
+}
+
+/** Lifts a purchase's bar (its refund was reversed); false when there was none to lift (lifted meanwhile). */
+export async function liftBar(deps: Pick<Deps, 'db' | 'table'>, purchase: { store: Store; transactionId: string }): Promise<boolean> {
+  try {
+    await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConditionExpression: 'attribute_exists(barred)' }));
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
