@@ -9,6 +9,7 @@ import { COSTS, grantedHero, HERO_BASE, heroNft, heroPlayer, heroWorld, type Her
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
 import { commandCounter } from './support/rankings.js';
+import { scanAll } from './support/table-snapshot.js';
 import { PACKAGE, randomAddress } from './support/sui-node.js';
 import type { CallResult } from './support/http.js';
 
@@ -403,6 +404,26 @@ describe('upgrade', () => {
     expect((await heroesOf(player.hero)).find((hero) => hero.id === ids[0])?.level).toBe(2);
     heroRefusal(await upgrade([ids[1]!], headers), 422, /Idempotency-Key/);
     expect(await ticketsOf(player.uid, 1)).toBe(5);
+  });
+
+  it('a retry with its Idempotency-Key answers the first answer after the hero reached the maximum level and the balance was spent', async () => {
+    const { player, ids, upgrade } = await playerWithHeroes(1, { 1: 5, 2: 7 });
+    expect((await upgrade([ids[0]!])).status).toBe(200);
+    const headers = { 'Idempotency-Key': `to-max-${randomUUID()}` };
+    const first = await upgrade([ids[0]!], headers);
+    expect(first.status).toBe(200);
+    expect(first.body.heroes[0].level).toBe(3);
+    // The hero is at the maximum level (3) and the balance of level 2 is spent: judged anew, this is 409 twice over.
+    heroRefusal(await upgrade([ids[0]!]), 409, /is at the maximum level 3/);
+    const before = await scanAll(deps);
+    const counter = commandCounter(deps);
+    counter.start();
+    const retry = await upgrade([ids[0]!], headers);
+    expect(counter.stop()).toEqual({ BatchGetItem: 1 });
+    expect(retry).toMatchObject({ status: 200, body: first.body });
+    conforms(retry, 'post', '/heroes/upgrade-level');
+    expect(await scanAll(deps)).toEqual(before);
+    expect(await ticketsOf(player.uid, 2)).toBe(0);
   });
 
   it('30 concurrent single-hero upgrades with tickets for 10: exactly 10 succeed, the balance is 0, the levels match', async () => {

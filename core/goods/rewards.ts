@@ -35,14 +35,15 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
   const keys = [projectKey(body.projectName), rewardKey(body.billNo), userKey(body.userId)];
   for (let attempt = 1; attempt <= ROUNDS; attempt++) {
     const [projectItem, rewardItem, account] = await readItems(deps, keys);
-    const project = projectItem as StoredProject | undefined;
-    // The authorization layer checked the project is the caller's merchant's; it is read for its merchant id.
-    if (!project) throw notFound(`projectName: no project ${body.projectName}`);
+    // The bill's reward first: a retry answers the first answer whatever changed since.
     const stored = rewardItem as StoredReward | undefined;
     if (stored) {
       if (stored.request !== fingerprint) throw conflict(`billNo: ${body.billNo} was already used for another reward`);
       return toRecord(stored);
     }
+    const project = projectItem as StoredProject | undefined;
+    // The authorization layer checked the project is the caller's merchant's; it is read for its merchant id.
+    if (!project) throw notFound(`projectName: no project ${body.projectName}`);
     if (!account) throw notFound(`userId: no account ${body.userId}; a reward is paid to a user who has signed in`);
 
     const toer = body.walletAddress ?? (account.wallet_address as string);

@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
-import { keyedRequest, transactKeyed } from '../platform/idempotency.js';
+import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import type { TransactItem } from '../platform/transactions.js';
 import { debitItems } from '../tickets/balances.js';
@@ -16,13 +16,15 @@ import type { Hero, UpgradeBody } from './models.js';
  * upgrade (the seed's POST /heroes/upgrade-level): every listed hero of the user gains one level and the user
  * pays each level's cost, in one TransactWriteItems: all or nothing.
  *
- * Requests: one BatchGet (the configuration and the heroes), then the transaction. Its actions: one Update per
+ * Requests: one BatchGet (the configuration, the heroes and, with an Idempotency-Key, its record), then the
+ * transaction. Its actions: one Update per
  * hero (its level, on condition it is still the level read: two upgrades racing on a stale level cannot both
  * succeed), and per ticket level the costs are paid in, the balance (on condition it covers the sum) and one
  * ledger entry; with an Idempotency-Key, the key's record. A hero needs at most 3 actions (its update, and a
  * balance and a ledger entry when its cost is in a ticket level no other hero's is), so MAX_UPGRADE_HEROES (models.ts) = 33
  * heroes (99 actions, plus the key's record: DynamoDB's 100) fit in any configuration.
  *
+ * A retry with the first request's Idempotency-Key answers the first answer before any of the checks below.
  * Refusals, each before anything is written: duplicated ids (400), ids that are not the user's heroes (404: a
  * hero of another player reads as none), a hero at the maximum level (409), a balance short of the total
  * (409), a hero changed since it was read (409). No balance is read: the transaction's conditions decide.
@@ -30,13 +32,20 @@ import type { Hero, UpgradeBody } from './models.js';
 
 type Body = z.infer<typeof UpgradeBody>;
 
+/** What an upgrade answers: the heroes at their new levels and what each ticket level paid. */
+interface UpgradeAnswer {
+  userId: string;
+  heroes: Hero[];
+  ticketsSpent: Spend[];
+}
+
 interface Spend {
   projectName: string;
   level: number;
   amount: number;
 }
 
-export async function upgradeHeroes(deps: Deps, caller: TokenClaims, body: Body, idempotencyHeader?: string) {
+export async function upgradeHeroes(deps: Deps, caller: TokenClaims, body: Body, idempotencyHeader?: string): Promise<UpgradeAnswer> {
   const keyed = keyedRequest(caller, 'upgrade', idempotencyHeader, body);
   const ids = body.itemIds.map((id) => id.toLowerCase());
   ids.forEach((id, index) => {
@@ -44,7 +53,13 @@ export async function upgradeHeroes(deps: Deps, caller: TokenClaims, body: Body,
     if (first !== index) throw badRequest(`body.itemIds.${index}: duplicates itemIds.${first}; each hero gains one level per upgrade`);
   });
 
-  const [configItem, ...items] = await readItems(deps, [heroConfigKey, ...ids.map((id) => heroKey(body.userId, id))]);
+  // With a key, its record is read with the heroes: a retry answers the first answer before any check that
+  // what changed since (a level reached, a balance spent) would fail.
+  const keys = [heroConfigKey, ...ids.map((id) => heroKey(body.userId, id)), ...(keyed ? [idempotencyRecordKey(keyed)] : [])];
+  const [configItem, ...read] = await readItems(deps, keys);
+  const items = read.slice(0, ids.length);
+  const record = read[ids.length];
+  if (record && keyed) return answerOf<UpgradeAnswer>(record, keyed);
   const config = requireConfig(configItem);
   const heroes = items.map((item, index) => {
     if (!item) throw notFound(`body.itemIds.${index}: no hero ${ids[index]} of user ${body.userId}`);
@@ -63,7 +78,7 @@ export async function upgradeHeroes(deps: Deps, caller: TokenClaims, body: Body,
   }
   const now = deps.now().toISOString();
   const upgraded: Hero[] = heroes.map((hero) => ({ ...hero, level: hero.level + 1, updated_at: now }));
-  const answer = { userId: body.userId, heroes: upgraded, ticketsSpent: [...spends.values()] };
+  const answer: UpgradeAnswer = { userId: body.userId, heroes: upgraded, ticketsSpent: [...spends.values()] };
 
   const reference = `hero-upgrade#${randomUUID()}`;
   const work: TransactItem[] = [
