@@ -10,6 +10,7 @@ import { deductionOf, giveTickets, indexedPayment, playerWithTokens, projectWith
 import { grantedHero, HERO_BASE, heroPlayer, heroWorld, type HeroWorld } from './support/heroes.js';
 import { makeAppleChain, notificationPayload, signJws, transactionPayload } from './support/app-store-signing.js';
 import { parseGoogleSettings } from '../core/stores/google-settings.js';
+import { readClaim } from '../core/stores/purchase-claims.js';
 import { notifications, PUSH_ACCOUNT, pushBody, startLoopbackGoogle, type LoopbackGoogle } from './support/google-play.js';
 import { storeIssuerOf, storeSessionOf } from './support/store.js';
 import { faults, injectFaults, withFault, type FaultInjector } from './support/table-faults.js';
@@ -277,6 +278,21 @@ const scenarios: Scenario[] = [
       // Apple sends the same signed payload again (same notificationUUID) until it is acknowledged.
       const signedPayload = await signJws(appleChain, notificationPayload({ notificationType: 'REFUND', bundleId: APPLE_BUNDLE, signedTransactionInfo }));
       return { send: () => call(app, 'POST', `${base}/pay/apple/notifications`, { body: { signedPayload } }), moved: tickets, once: 0 };
+    },
+  },
+  {
+    name: 'App Store refund before the credit (the purchase barred)',
+    path: '/pay/apple/notifications',
+    method: 'post',
+    repeated: duplicateOf,
+    prepare: async () => {
+      const { order, tickets } = await storeOrder(deps, app, { apple_product_id: APPLE_PRODUCT });
+      const transactionId = String(3_000_000_000_000_000 + Math.floor(Math.random() * 1e12));
+      const signedTransactionInfo = await signJws(appleChain, transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token, transactionId }));
+      const signedPayload = await signJws(appleChain, notificationPayload({ notificationType: 'REFUND', bundleId: APPLE_BUNDLE, signedTransactionInfo }));
+      // What moved: the tickets (never credited), and the purchase's claim (the bar).
+      const moved = async () => ({ tickets: await tickets(), claim: (await readClaim(deps, 'apple', transactionId)) ?? null });
+      return { send: () => call(app, 'POST', `${base}/pay/apple/notifications`, { body: { signedPayload } }), moved, once: { tickets: 0, claim: { orderId: null, barred: 'refunded' } } };
     },
   },
   {
