@@ -1,7 +1,9 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createInnerApp } from '../functions/inner.js';
-import { setMerchantStatus, STATUS_CHUNK } from '../core/merchants/merchants.js';
+import { STATE_TTL_MS } from '../core/access/principals.js';
+import { merchantKey, setMerchantStatus, STATUS_CHUNK } from '../core/merchants/merchants.js';
 import { MerchantStatus } from '../core/merchants/models.js';
 import { createGame } from '../core/games/games.js';
 import { GameCreate } from '../core/games/models.js';
@@ -10,6 +12,9 @@ import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
 import { gamePayload, newCode } from './support/games.js';
+import { documentErrors, servedDocument } from './support/openapi-check.js';
+import { randomDigest } from './support/payments.js';
+import { scanAll } from './support/table-snapshot.js';
 
 /**
  * merchantStatus POST for a merchant with more games than one transaction holds (docs/data-model.md, "change a
@@ -180,4 +185,92 @@ describe('merchantStatus POST for a merchant with more than 99 games', () => {
     expect(visible.detailed).toHaveLength(expected);
     expect(visible.listed).toHaveLength(expected);
   }, SLOW);
+});
+
+/**
+ * Admin operations are the platform's, not the merchant's (docs/security.md "The authorization layer"): an admin
+ * account that owns a merchant is not locked out of them when that merchant is suspended, while the merchant's
+ * own calls (console writes, server tokens, value moving) are refused as any suspended merchant's.
+ */
+describe("an admin account whose own merchant is suspended", () => {
+  const document = servedDocument(base);
+  /** A real response, and its body checked against what the served OpenAPI document gives its path and status. */
+  const documented = async (method: 'GET' | 'POST', path: string, options: Parameters<typeof call>[3]) => {
+    const res = await call(app, method, `${base}${path}`, options);
+    expect(documentErrors(document, path, method.toLowerCase(), res.status, res.body)).toEqual([]);
+    return res;
+  };
+  const merchantItem = async (accountId: string) =>
+    (await deps.db.send(new GetCommand({ TableName: deps.table, Key: merchantKey(accountId), ConsistentRead: true }))).Item;
+
+  afterEach(() => deps.setNow(undefined));
+
+  it('suspends and reactivates its own merchant and keeps every admin operation; its merchant moves no value meanwhile', async () => {
+    // An admin account with its own merchant, activated by itself, with a game, a project and a server token.
+    const own = await accountWithToken(deps, 'admin');
+    const created = await documented('POST', '/merchant/create', { token: own.token, body: { merchant_name: `Admin studio ${own.email}` } });
+    expect(created.status).toBe(200);
+    const merchantId = created.body.data.id as number;
+    const adminCall = (path: string, body: unknown) => documented('POST', path, { token: own.token, body });
+    expect((await adminCall('/merchant/status', { merchant_id: merchantId, status: MerchantStatus.active })).status).toBe(200);
+    const game = gamePayload(newCode('adm'));
+    expect((await adminCall('/merchant/games/save', game)).status).toBe(200);
+    const projectName = `adm-${Date.now().toString(36)}`;
+    const project = { project_name: projectName, receive_address: Ed25519Keypair.generate().toSuiAddress(), coin_type: '0x2::sui::SUI', precison: 9 };
+    expect((await adminCall('/merchant/projects', project)).status).toBe(200);
+    const issued = await documented('GET', '/merchant/token', { token: own.token });
+    expect(issued.status).toBe(200);
+    const server = issued.body.data.accessToken as string;
+    const win = (player: string) => ({ game_code: game.code, game_player_id: player, game_player_name: player, kills: 1, wins: 1 });
+    // What the policy refuses a suspended merchant: value-moving calls at once (their state is read fresh), the
+    // console's other calls once the state this process remembers is older than STATE_TTL_MS.
+    const valueMoving = () => [
+      documented('POST', '/merchant/games/addWin', { token: server, body: win('p-suspended') }),
+      documented('POST', '/merchant/payments/stranded/credit', { token: own.token, body: { project_name: projectName, tx_digest: randomDigest(), event_seq: '0' } }),
+    ];
+    const consoleWrites = () => [
+      documented('POST', '/merchant/games/save', { token: own.token, body: gamePayload(newCode('adm')) }),
+      documented('GET', '/merchant/token', { token: own.token }),
+    ];
+    const refusedWithoutWrites = async (calls: Promise<Awaited<ReturnType<typeof documented>>>[]) => {
+      const before = await scanAll(deps);
+      for (const refused of await Promise.all(calls)) {
+        expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+        expect(refused.body.message).toBe('merchant is suspended');
+      }
+      expect(await scanAll(deps)).toEqual(before);
+    };
+
+    // The admin suspends its own merchant: 200, and the table says suspended.
+    const suspended = await adminCall('/merchant/status', { merchant_id: merchantId, status: MerchantStatus.suspended });
+    expect(suspended.status).toBe(200);
+    expect(suspended.body.data).toEqual({ merchant_id: merchantId, status: MerchantStatus.suspended });
+    expect((await merchantItem(own.accountId))?.status).toBe(MerchantStatus.suspended);
+
+    // Its merchant's own calls are refused and write nothing: value-moving ones (the server token's score
+    // report, the console's stranded credit) at once, console writes and new server tokens within the bound.
+    await refusedWithoutWrites(valueMoving());
+    deps.setNow(new Date(deps.now().getTime() + STATE_TTL_MS + 1_000));
+    await refusedWithoutWrites([...valueMoving(), ...consoleWrites()]);
+
+    // Other admin operations still work: another merchant's status, another account's revocation, a status read.
+    const other = await merchantWithToken(deps);
+    const otherSuspended = await adminCall('/merchant/status', { merchant_id: other.merchant.id, status: MerchantStatus.suspended });
+    expect(otherSuspended.status).toBe(200);
+    expect((await merchantItem(other.accountId))?.status).toBe(MerchantStatus.suspended);
+    expect((await adminCall('/merchant/status', { merchant_id: other.merchant.id, status: MerchantStatus.active })).status).toBe(200);
+    const revoked = await adminCall('/merchant/admin/tokens/revoke', { account_id: other.accountId, tokens: 'server' });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data).toMatchObject({ account_id: other.accountId, tokens: 'server' });
+    const read = await documented('GET', '/merchant/status', { token: own.token, query: { merchant_id: merchantId } });
+    expect(read.body.data.status).toBe(MerchantStatus.suspended);
+
+    // The admin reactivates its own merchant: 200, the table says active, and its server token moves value again.
+    const active = await adminCall('/merchant/status', { merchant_id: merchantId, status: MerchantStatus.active });
+    expect(active.status).toBe(200);
+    expect(active.body.data).toEqual({ merchant_id: merchantId, status: MerchantStatus.active });
+    expect((await merchantItem(own.accountId))?.status).toBe(MerchantStatus.active);
+    const reported = await documented('POST', '/merchant/games/addWin', { token: server, body: win('p-active') });
+    expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+  });
 });

@@ -57,11 +57,17 @@ export type Ownership =
 export interface TokenRule {
   /** The token kinds accepted (any one of them). */
   readonly tokens: readonly TokenKind[];
-  /** Restricted to admin console accounts. */
+  /**
+   * Restricted to admin console accounts. An admin operation is the platform's: the suspension of a merchant the
+   * admin account owns does not refuse it (core/http/policy.ts `accountChecks`).
+   */
   readonly role?: 'admin';
   /** Every rule must hold; at least one is declared (test/policy.test.ts walks every route). */
   readonly owns: readonly Ownership[];
-  /** Moves value (tickets, orders, rewards, payouts): a merchant's suspension and revocations are read fresh. */
+  /**
+   * Moves value (tickets, orders, rewards, payouts): the state of a console or server token's account (its
+   * merchant's suspension, its revocations) is read fresh. Player tokens carry no account state to read.
+   */
   readonly movesValue?: boolean;
   /** A suspended merchant's console token may still call it: reads of its own records, so it sees its status. */
   readonly whileSuspended?: boolean;

@@ -2,7 +2,7 @@ import { ownerOf, type OwnedKind } from '../access/owners.js';
 import { principalState } from '../access/principals.js';
 import type { Deps } from '../platform/deps.js';
 import { forbidden, notFound, unauthorized } from '../platform/errors.js';
-import type { TokenClaims } from '../platform/tokens.js';
+import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { FieldRef, Ownership, TokenRule } from './operation.js';
 
 /** The validated input of a request, as the rules' field references name it. */
@@ -15,28 +15,65 @@ export interface PolicyInput {
 /**
  * The one authorization layer: after the token's audience and role are verified (auth.ts) and the input is
  * validated, it enforces the operation's declared policy before the handler runs:
- * 1. a console or server token's account: revoked tokens are 401; a suspended merchant's tokens are 403, but
- *    for console reads declared `whileSuspended`;
- * 2. every ownership rule (operation.ts `Ownership`).
+ * 1. a console or server token's account (`accountChecks`): revoked tokens are 401; a suspended merchant's
+ *    tokens are 403, but for console reads declared `whileSuspended` and for admin operations (`role: admin`):
+ *    those are the platform's, not the merchant's, so the suspension of a merchant the admin account owns does
+ *    not lock the admin out (its merchant's own calls are still refused);
+ * 2. every ownership rule (operation.ts `Ownership`; `ownerCheck` and `selfChecked` say what each token kind is
+ *    held to).
  * Every read here is of a fact remembered per process (owners) or of the caller's own state: nothing here
- * touches an item inside a player's transaction.
+ * touches an item inside a player's transaction. The reference's sentences (policy-text.ts) are made from the
+ * same functions, so what readers are told is what runs.
  */
 export async function enforcePolicy(deps: Deps, rule: TokenRule, caller: TokenClaims, input: PolicyInput): Promise<void> {
-  if (caller.kind === 'merchant' || caller.kind === 'server') await checkAccountState(deps, rule, caller);
+  const account = accountChecks(rule, caller.kind);
+  if (account) await checkAccountState(deps, account, caller);
   for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input);
 }
 
-async function checkAccountState(deps: Deps, rule: TokenRule, caller: TokenClaims) {
-  // Value-moving calls read the account's state fresh; others may use the state remembered for STATE_TTL_MS.
-  const state = await principalState(deps, caller.sub, rule.movesValue === true);
-  const before = caller.kind === 'server' ? state.serverBefore : state.consoleBefore;
-  if (before > 0 && (caller.iat ?? 0) <= before) throw unauthorized('token has been revoked');
-  if (!state.suspended) return;
-  if (caller.kind === 'merchant' && rule.whileSuspended) return;
-  throw forbidden('merchant is suspended');
+/** What the layer reads of the account behind a token: its revocations (always), its merchant's suspension. */
+export interface AccountChecks {
+  /** The state is read fresh on every call (value-moving operations), else it may be STATE_TTL_MS old. */
+  readonly fresh: boolean;
+  /** A suspended merchant's token is refused (403). */
+  readonly suspension: boolean;
 }
 
-const PLAYER_KINDS = new Set(['platform', 'game', 'hero', 'store']);
+/**
+ * The account checks for a caller of `kind` under `rule`; undefined for player tokens, which carry no account
+ * state (they are short-lived instead, docs/security.md).
+ */
+export function accountChecks(rule: TokenRule, kind: TokenKind): AccountChecks | undefined {
+  if (kind !== 'merchant' && kind !== 'server') return undefined;
+  const exempt = rule.role === 'admin' || (kind === 'merchant' && rule.whileSuspended === true);
+  return { fresh: rule.movesValue === true, suspension: !exempt };
+}
+
+async function checkAccountState(deps: Deps, checks: AccountChecks, caller: TokenClaims) {
+  // Value-moving calls read the account's state fresh; others may use the state remembered for STATE_TTL_MS.
+  const state = await principalState(deps, caller.sub, checks.fresh);
+  const before = caller.kind === 'server' ? state.serverBefore : state.consoleBefore;
+  if (before > 0 && (caller.iat ?? 0) <= before) throw unauthorized('token has been revoked');
+  if (state.suspended && checks.suspension) throw forbidden('merchant is suspended');
+}
+
+const PLAYER_KINDS: ReadonlySet<TokenKind> = new Set(['platform', 'game', 'hero', 'store']);
+
+/** A `self` field binds a player token to its subject; a console or server token may name any user. */
+export const selfChecked = (kind: TokenKind): boolean => PLAYER_KINDS.has(kind);
+
+/**
+ * What a `project`, `game` or `goods` rule holds a caller of `kind` to, beyond the item existing (404):
+ * `account`, the caller's own merchant's (merchant and server tokens); `game`, a project of the merchant of the
+ * game token's game; `exists`, nothing more (a player buys in any merchant's project).
+ */
+export type OwnerCheck = 'account' | 'game' | 'exists';
+
+export function ownerCheck(rule: OwnedKind, kind: TokenKind): OwnerCheck {
+  if (kind === 'merchant' || kind === 'server') return 'account';
+  if (kind === 'game' && rule === 'project') return 'game';
+  return 'exists';
+}
 
 async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenClaims, input: PolicyInput) {
   switch (ownership.rule) {
@@ -46,7 +83,7 @@ async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenCla
       return;
     case 'self': {
       const user = valueAt(input, ownership.field);
-      if (user !== undefined && PLAYER_KINDS.has(caller.kind) && String(user) !== caller.sub) {
+      if (user !== undefined && selfChecked(caller.kind) && String(user) !== caller.sub) {
         throw forbidden(`${nameOf(ownership.field)}: not the signed-in user`);
       }
       return;
@@ -58,9 +95,9 @@ async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenCla
       const field = nameOf(ownership.field);
       const owner = await ownerOf(deps, kind, String(id));
       if (owner === undefined) throw notFound(`${field}: no ${kind} ${String(id)}`);
-      if (caller.kind === 'merchant' || caller.kind === 'server') {
-        if (owner !== caller.sub) throw forbidden(`${field}: ${kind} ${String(id)} belongs to another merchant`);
-      } else if (caller.kind === 'game' && kind === 'project') {
+      const check = ownerCheck(kind, caller.kind);
+      if (check === 'account' && owner !== caller.sub) throw forbidden(`${field}: ${kind} ${String(id)} belongs to another merchant`);
+      if (check === 'game') {
         const game = caller.game_code === undefined ? undefined : await ownerOf(deps, 'game', caller.game_code);
         if (game !== owner) throw forbidden(`${field}: project ${String(id)} is not of the game this token is for`);
       }
