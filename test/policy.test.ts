@@ -1,13 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { OperationSpec } from '../core/http/operation.js';
-import { policyTable } from '../core/http/policy-text.js';
+import { describePolicy, errorsOf, policyTable } from '../core/http/policy-text.js';
+import { accountChecks, ownerCheck, selfChecked } from '../core/http/policy.js';
+import type { TokenKind } from '../core/platform/tokens.js';
 import { routeTable } from '../functions/routes/index.js';
 
 /**
  * Authorization is declared per operation in the route table: this walks every route of every group and fails
- * when one has no usable policy, and when docs/security.md does not list what the table declares.
+ * when one has no usable policy, when the sentences rendered from a policy (the reference, the table of
+ * docs/security.md) say something the authorization layer does not do for the token kinds the policy admits,
+ * and when docs/security.md does not list what the table declares.
  */
 const ops = routeTable.flatMap((group) => Object.values(group.ops).map((op) => [`${group.group} ${op.name}`, op] as const));
 
@@ -41,5 +46,65 @@ describe('every operation declares its policy', () => {
     const doc = readFileSync(new URL('../docs/security.md', import.meta.url), 'utf8');
     const table = doc.slice(doc.indexOf('<!-- policy-table -->') + '<!-- policy-table -->'.length, doc.indexOf('<!-- /policy-table -->')).trim();
     expect(table).toBe(policyTable(routeTable));
+  });
+
+  it('docs/security.md holds the table `npm run policy-table` prints now', () => {
+    const printed = execFileSync(process.execPath, ['--import', 'tsx', 'functions/admin/policy-table.ts'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+    const doc = readFileSync(new URL('../docs/security.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`<!-- policy-table -->\n${printed.trim()}\n<!-- /policy-table -->`);
+  });
+});
+
+const KINDS: readonly TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];
+const ACCOUNT_STATE = /revoked|suspen|seconds old|read fresh/;
+
+describe('every policy sentence says what the authorization layer does for the kinds the policy admits', () => {
+  it.each(ops.filter(([, op]) => op.auth !== 'open'))('%s', (_name, op) => {
+    const auth = op.auth as Exclude<OperationSpec['auth'], 'open'>;
+    const text = describePolicy(auth);
+    const admitted = (kind: TokenKind) => auth.tokens.includes(kind);
+
+    // A token kind is named (`kind`, or "kind token") only when the policy admits it.
+    for (const kind of KINDS) {
+      const named = text.includes(`\`${kind}\``) || new RegExp(`\\b${kind} token`).test(text);
+      if (named) expect(admitted(kind), `names ${kind} tokens`).toBe(true);
+    }
+    for (const kind of auth.tokens) if (!auth.store) expect(text).toContain(`\`${kind}\``);
+
+    // The account's state (revocations, a suspension) is mentioned only where the layer reads it for an admitted
+    // kind; a refusal for suspension only where it applies it; and the 403 of the reference likewise.
+    const checks = auth.tokens.map((kind) => accountChecks(auth, kind)).filter((check) => check !== undefined);
+    if (!admitted('merchant') && !admitted('server')) expect(checks, 'player tokens carry no account state').toEqual([]);
+    if (checks.length === 0) expect(text).not.toMatch(ACCOUNT_STATE);
+    else expect(text).toContain('a revoked token is refused (401)');
+    const suspends = checks.some((check) => check.suspension);
+    expect(text.includes('of a suspended merchant (403)'), 'refused while suspended').toBe(suspends);
+    expect(Object.values(errorsOf(op)).some((cause) => cause.includes('the merchant is suspended'))).toBe(suspends);
+    if (checks.length > 0) expect(text.includes('read fresh'), 'fresh on value-moving calls').toBe(auth.movesValue === true);
+    expect(text.includes('Moves value.')).toBe(auth.movesValue === true);
+    if (auth.role === 'admin') expect(suspends, 'admin operations are the platform\'s').toBe(false);
+
+    // A store rule: a session-only operation never takes (nor mentions) an access token.
+    if (auth.store?.sessionOnly) {
+      expect(text).not.toMatch(/access token/);
+      expect(JSON.stringify(errorsOf(op))).not.toMatch(/access token/);
+      expect(text).toMatch(/store session/);
+    }
+    if (auth.store?.client) expect(text).toMatch(/client_credentials/);
+    if (auth.store && !auth.store.session) expect(text).not.toMatch(/store session \(login\), or/);
+
+    // Ownership: the sentence of a project, game or goods rule names exactly the checks the layer runs per kind.
+    for (const rule of auth.owns) {
+      if (rule.rule === 'project' || rule.rule === 'game' || rule.rule === 'goods') {
+        const kinds = auth.tokens.map((kind) => ownerCheck(rule.rule as 'project', kind));
+        expect(text.includes(`of the caller's merchant`), `${rule.field}: of the caller's merchant`).toBe(kinds.includes('account'));
+        expect(text.includes(`of the merchant of the token's game`), `${rule.field}: of the game's merchant`).toBe(kinds.includes('game'));
+        expect(text.includes('of any merchant'), `${rule.field}: of any merchant`).toBe(kinds.includes('exists'));
+      }
+      if (rule.rule === 'self') {
+        expect(text.includes('must be the signed-in player'), `${rule.field}: bound to the player`).toBe(auth.tokens.some(selfChecked));
+        expect(text.includes('may name any user'), `${rule.field}: any user`).toBe(auth.tokens.some((kind) => !selfChecked(kind)));
+      }
+    }
   });
 });

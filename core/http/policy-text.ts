@@ -2,42 +2,94 @@ import { BATCH_READ_BUSY } from '../platform/batch.js';
 import { TABLE_UNAVAILABLE } from '../platform/table-failures.js';
 import { jsonBodyErrors } from './json-body.js';
 import { formBodyErrors } from './form-body.js';
-import type { AuthRule, OperationSpec, Ownership } from './operation.js';
+import type { AuthRule, OperationSpec, Ownership, TokenRule } from './operation.js';
+import { accountChecks, ownerCheck, selfChecked, type OwnerCheck } from './policy.js';
+import { STATE_TTL_MS } from '../access/principals.js';
+import type { OwnedKind } from '../access/owners.js';
+import type { TokenKind } from '../platform/tokens.js';
 import type { StoreTokenRule } from '../store/bearer.js';
 
 /**
  * A policy in words, for the reference (the OpenAPI description of every operation) and the table of
- * docs/security.md, so what readers are told is what the authorization layer enforces.
+ * docs/security.md. Every sentence is made from the policy's data and the checks the authorization layer runs
+ * for each admitted token kind (policy.ts `accountChecks`, `ownerCheck`, `selfChecked`; a store rule's kinds,
+ * core/store/bearer.ts), so what readers are told is what the layer enforces: a token kind is named only when
+ * the policy admits it, a suspension only when the layer applies one (test/policy.test.ts walks every route).
  */
 export function describePolicy(auth: AuthRule): string {
   if (auth === 'open') return 'Open: no token needed.';
-  const kinds = auth.tokens.map((kind) => `\`${kind}\``).join(' or ');
-  const store = auth.store;
-  const who = store
-    ? store.client
-      ? `Requires a Bearer token of the ${store.region} store region: a partner backend's own (client_credentials) access token${store.scope ? ` with the \`${store.scope}\` scope` : ''}.`
-      : `Requires a Bearer token of the ${store.region} store region: ${store.session ? 'the store session (login), or ' : ''}a partner app's access token for the user${store.scope ? ` with the \`${store.scope}\` scope` : ''}.`
-    : `Requires a Bearer ${kinds} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
-  const rules = auth.owns.map(describeOwnership).join(' ');
-  const extra = [
-    auth.movesValue && "Moves value: the merchant's suspension and token revocations are read on every call.",
-    auth.whileSuspended && "A suspended merchant's console may still call it.",
-  ].filter(Boolean);
-  return [who, rules, ...extra].join(' ');
+  const who = auth.store ? describeStoreToken(auth.store) : `Requires a Bearer ${kindList(auth.tokens)} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
+  const rules = auth.owns.map((rule) => describeOwnership(rule, auth.tokens));
+  return [who, ...rules, ...describeAccountState(auth)].join(' ');
 }
 
-export function describeOwnership(rule: Ownership): string {
+/** `a`, `a` or `b`, `a`, `b` or `c`: token kinds as the sentences name them. */
+function kindList(kinds: readonly TokenKind[]): string {
+  const named = kinds.map((kind) => `\`${kind}\``);
+  return named.length < 2 ? named.join('') : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
+}
+
+/** What a store rule takes (core/store/bearer.ts verifyStoreBearer): a session only, a user's access token, or a client's own. */
+function describeStoreToken(store: StoreTokenRule): string {
+  const region = `the ${store.region} store region`;
+  if (store.sessionOnly) return `Requires a Bearer store session (login) of ${region}: the user acts in person, never through a partner app.`;
+  const scope = store.scope ? ` with the \`${store.scope}\` scope` : '';
+  if (store.client) return `Requires a Bearer token of ${region}: a partner backend's own (client_credentials) access token${scope}.`;
+  return `Requires a Bearer token of ${region}: ${store.session ? 'the store session (login), or ' : ''}a partner app's access token for the user${scope}.`;
+}
+
+/**
+ * What the layer reads of the account behind the admitted console and server tokens (policy.ts
+ * `accountChecks`): nothing for player tokens, which carry no account state.
+ */
+function describeAccountState(auth: TokenRule): string[] {
+  const moves = auth.movesValue ? ['Moves value.'] : [];
+  const checked = auth.tokens.flatMap((kind) => {
+    const checks = accountChecks(auth, kind);
+    return checks ? [{ kind, ...checks }] : [];
+  });
+  if (checked.length === 0) return moves;
+  const when = auth.movesValue ? 'read fresh' : `at most ${STATE_TTL_MS / 1000} seconds old`;
+  const suspended = checked.filter((check) => check.suspension).map((check) => check.kind);
+  const refused = suspended.length > 0 ? `, and a ${kindList(suspended)} token of a suspended merchant (403)` : '';
+  const exempt = checked.filter((check) => !check.suspension).map((check) => check.kind);
+  const why = auth.role === 'admin'
+    ? `The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.`
+    : `A suspended merchant's ${kindList(exempt)} token may still call it.`;
+  return [...moves, `The account behind a ${kindList(checked.map((check) => check.kind))} token is checked on every call, with its state ${when}: a revoked token is refused (401)${refused}.`, ...(exempt.length > 0 ? [why] : [])];
+}
+
+/** An ownership rule in words, for the token kinds the policy admits (policy.ts `ownerCheck`, `selfChecked`). */
+export function describeOwnership(rule: Ownership, tokens: readonly TokenKind[]): string {
   switch (rule.rule) {
     case 'own':
       return "Acts on the caller's own records only.";
-    case 'self':
-      return `\`${rule.field}\` must be the signed-in player (a server names any user of its projects).`;
+    case 'self': {
+      const players = tokens.filter(selfChecked);
+      const others = tokens.filter((kind) => !selfChecked(kind));
+      const free = `a ${kindList(others)} token may name any user (its other rules bound what it touches)`;
+      if (others.length === 0) return `\`${rule.field}\` must be the signed-in player.`;
+      if (players.length === 0) return `\`${rule.field}\` names a user: ${free}.`;
+      return `\`${rule.field}\` must be the signed-in player for a ${kindList(players)} token; ${free}.`;
+    }
     case 'project':
-      return `\`${rule.field}\` must name an existing project of the caller's merchant (a game token: of its game's merchant).`;
     case 'game':
-      return `\`${rule.field}\` must name an existing game of the caller's merchant.`;
-    case 'goods':
-      return `\`${rule.field}\` must name existing goods of the caller's merchant.`;
+    case 'goods': {
+      const item = rule.rule === 'goods' ? 'existing goods' : `an existing ${rule.rule}`;
+      const byCheck = new Map<OwnerCheck, TokenKind[]>();
+      for (const kind of tokens) {
+        const check = ownerCheck(rule.rule, kind);
+        byCheck.set(check, [...(byCheck.get(check) ?? []), kind]);
+      }
+      const whose: Record<OwnerCheck, string> = {
+        account: "of the caller's merchant",
+        game: "of the merchant of the token's game",
+        exists: 'of any merchant',
+      };
+      if (byCheck.size === 1) return `\`${rule.field}\` must name ${item} ${whose[[...byCheck.keys()][0]!]}.`;
+      const parts = [...byCheck].map(([check, kinds]) => `for a ${kindList(kinds)} token, ${whose[check]}`);
+      return `\`${rule.field}\` must name ${item}: ${parts.join('; ')}.`;
+    }
     case 'record':
       return `\`${rule.field}\` must name a ${rule.record} whose owner (${rule.owner}) is the caller; others answer 404.`;
     case 'any':
@@ -72,18 +124,24 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
   if (!op.tableFree) add(503, TABLE_UNAVAILABLE);
   if (op.auth !== 'open' && op.auth.store) for (const [status, cause] of Object.entries(storeTokenErrors(op.auth.store))) add(Number(status) as ErrorStatus, cause);
   if (op.auth !== 'open') {
-    const merchantKinds = op.auth.tokens.filter((kind) => kind === 'merchant' || kind === 'server');
-    if (merchantKinds.length > 0) {
-      add(401, `a ${merchantKinds.join(' or ')} token revoked by its account`);
-      if (!op.auth.whileSuspended) add(403, 'the merchant is suspended');
+    const auth = op.auth;
+    const checked = auth.tokens.filter((kind) => accountChecks(auth, kind) !== undefined);
+    if (checked.length > 0) {
+      add(401, `a ${checked.join(' or ')} token revoked by its account`);
+      if (checked.some((kind) => accountChecks(auth, kind)!.suspension)) add(403, 'the merchant is suspended');
       add(503, BATCH_READ_BUSY);
     }
-    for (const rule of op.auth.owns) {
-      if (rule.rule === 'self') add(403, `${rule.field.split('.')[1]} is not the signed-in player`);
+    for (const rule of auth.owns) {
+      if (rule.rule === 'self' && auth.tokens.some(selfChecked)) add(403, `${rule.field.split('.')[1]} is not the signed-in player`);
       if (rule.rule === 'project' || rule.rule === 'game' || rule.rule === 'goods') {
         const field = rule.field.split('.')[1];
+        const checks = new Set(auth.tokens.map((kind) => ownerCheck(rule.rule as OwnedKind, kind)));
         add(404, `${field} names no ${rule.rule}`);
-        add(403, `${field} names a ${rule.rule} of another merchant${rule.rule === 'project' && op.auth.tokens.includes('game') ? ", or not of the game token's merchant" : ''}`);
+        const refused = [
+          checks.has('account') && `a ${rule.rule} of another merchant`,
+          checks.has('game') && `${checks.has('account') ? '' : `a ${rule.rule} `}not of the game token's merchant`,
+        ].filter(Boolean);
+        if (refused.length > 0) add(403, `${field} names ${refused.join(', or ')}`);
       }
     }
   }
