@@ -113,7 +113,7 @@ function createRegionsApp(deps: Deps) {
     'rank-chengdu': chengdu.rank,
   }, {
     // Store tokens are verified with the region's key, against the issuer of the request they came with.
-    store: (c, rule, token) => verifyStoreBearer(deps, rule, requestIssuer(c.req.url, deps.stage, rule.region), token),
+    store: (c, rule, authorization) => verifyStoreBearer(deps, rule, requestIssuer(c.req.url, deps.stage, rule.region), authorization),
   });
 }
 

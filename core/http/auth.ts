@@ -44,7 +44,8 @@ export const owns = {
 
 /** Verifiers of token families the platform's token service does not issue, given by the app that takes them. */
 export interface BearerVerifiers {
-  store?: (c: Context, rule: StoreTokenRule, token: string) => Promise<TokenClaims>;
+  /** Given the Authorization header as sent: the store answers its own challenges (RFC 6750 §3, core/store/bearer.ts). */
+  store?: (c: Context, rule: StoreTokenRule, authorization: string | undefined) => Promise<TokenClaims>;
 }
 
 /** Reads `Authorization: Bearer …` and verifies it against the rule; 401 without a valid token, 403 without the role. */
@@ -54,7 +55,7 @@ export async function authenticate(c: Context, rule: AuthRule, deps: Deps, verif
     // Partner store tokens are the store regions' own (core/store/bearer.ts): the partner-store app plugs their
     // verifier in, so no other function carries the store's code.
     if (!verifiers.store) throw new Error('authenticate: an operation takes store tokens, but its app has no store verifier');
-    return verifiers.store(c, rule.store, bearerToken(c.req.header('authorization')));
+    return verifiers.store(c, rule.store, c.req.header('authorization'));
   }
   const claims = await deps.tokens.verify(bearerToken(c.req.header('authorization')), rule.tokens);
   if (rule.role === 'admin' && claims.role !== 'admin') throw forbidden('this operation is for admin accounts');

@@ -6,6 +6,7 @@ import { describePolicy, errorsOf } from './policy-text.js';
 import { isIntParam } from '../shared/fields.js';
 import { baseUnitsJsonSchema } from '../shared/amounts.js';
 import { JSON_BODY_LIMIT_TEXT } from './json-body.js';
+import { storeChallengeHeaders } from '../store/bearer.js';
 
 /**
  * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
@@ -250,8 +251,10 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
       },
     };
   }
+  const headers = responseHeaders(op, status);
   return {
     description: cause,
+    ...(headers && { headers }),
     content: {
       'application/json': {
         schema: { $ref: `#/components/schemas/${errorSchemaName(envelope)}` },
@@ -259,6 +262,13 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
       },
     },
   };
+}
+
+/** The headers an error response carries besides the usual: the partner store's bearer challenges (core/store/bearer.ts). */
+function responseHeaders(op: OperationSpec, status: number): Record<string, JsonSchema> | undefined {
+  const challenge = op.auth !== 'open' && op.auth.store ? storeChallengeHeaders(op.auth.store)[status as 401 | 403] : undefined;
+  // Every 401 of a store operation is the bearer layer's, so it always carries one; a 403 only for a missing scope.
+  return challenge ? { 'WWW-Authenticate': { description: challenge, required: status === 401, schema: { type: 'string', pattern: '^Bearer realm=' } } } : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Deps } from '../platform/deps.js';
-import { forbidden, unauthorized } from '../platform/errors.js';
+import { AppError, forbidden } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { regionKey, verifyAccessToken, type StoreRegion } from './regions.js';
 import { verifySession } from './sessions.js';
@@ -19,29 +19,81 @@ export interface StoreTokenRule {
 }
 
 /**
+ * The challenge of a refused store bearer (RFC 6750 §3; OpenID Connect Core §5.3.3 for userinfo), what OAuth
+ * clients such as oauth4webapi read before the body: `Bearer realm="partner store"` alone when the request
+ * carried no Bearer token (§3.1: no error code then), with `error="invalid_token"` and its description when the
+ * token is not one the operation takes (401), and `error="insufficient_scope"` with the `scope` needed when an
+ * access token lacks it (403). The description is the body's message, kept to the characters a quoted-string
+ * of the header may hold (§3: no `"` or `\`, printable ASCII).
+ */
+export const STORE_REALM = 'partner store';
+
+type ChallengeError = { error: 'invalid_token' | 'insufficient_scope'; description: string; scope?: string };
+
+export function bearerChallenge(error?: ChallengeError): string {
+  const quoted = (value: string) => `"${value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, ' ')}"`;
+  const params = [`realm=${quoted(STORE_REALM)}`];
+  if (error) params.push(`error=${quoted(error.error)}`, `error_description=${quoted(error.description)}`, ...(error.scope ? [`scope=${quoted(error.scope)}`] : []));
+  return `Bearer ${params.join(', ')}`;
+}
+
+const challenged = (status: 401 | 403, message: string, error?: ChallengeError) => new AppError(status, message, { 'WWW-Authenticate': bearerChallenge(error) });
+const invalidToken = (message: string) => challenged(401, message, { error: 'invalid_token', description: message });
+const insufficientScope = (scope: string) => {
+  const message = `token: insufficient scope (needs ${scope})`;
+  return challenged(403, message, { error: 'insufficient_scope', description: message, scope });
+};
+
+/** What the OpenAPI document says of the challenges a rule's refusals carry (core/http/openapi.ts). */
+export function storeChallengeHeaders(rule: StoreTokenRule): Partial<Record<401 | 403, string>> {
+  return {
+    401: `\`Bearer realm="${STORE_REALM}"\` when no Bearer token was sent; otherwise with \`error="invalid_token"\` and \`error_description\` (RFC 6750 §3)`,
+    ...(rule.scope && !rule.sessionOnly && { 403: `\`Bearer realm="${STORE_REALM}", error="insufficient_scope", error_description=…, scope="${rule.scope}"\` when the access token lacks the scope (RFC 6750 §3.1)` }),
+  };
+}
+
+/**
+ * The token of `Authorization: Bearer <token>`: no header, or another scheme, is a request without a token
+ * (401 with the bare challenge); the Bearer scheme with anything but one token is an invalid token.
+ */
+function bearerOf(header: string | undefined): string {
+  if (header === undefined || !/^Bearer(\s|$)/i.test(header)) throw challenged(401, 'Authorization: a Bearer token is required');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw invalidToken('Authorization: malformed Bearer credentials (expected `Bearer <token>`)');
+  return match[1]!;
+}
+
+/**
  * A bearer token of a partner store region, for the authorization layer (core/http/auth.ts): a store session,
  * where the operation takes one, or an RFC 9068 access token issued to a partner app for a user, with the
- * operation's scope (403 `insufficient scope` otherwise, RFC 6750 §3.1). Both are verified with the region's
- * key and issuer only: a token of the other region, or another host, is 401.
+ * operation's scope (403 `insufficient_scope` otherwise, RFC 6750 §3.1). Both are verified with the region's
+ * key and issuer only: a token of the other region, or another host, is 401. Each refusal carries its
+ * challenge (bearerChallenge).
  */
-export async function verifyStoreBearer(deps: Pick<Deps, 'storeKeys' | 'now' | 'db' | 'table'>, rule: StoreTokenRule, issuer: string, token: string): Promise<TokenClaims> {
+export async function verifyStoreBearer(
+  deps: Pick<Deps, 'storeKeys' | 'now' | 'db' | 'table'>,
+  rule: StoreTokenRule,
+  issuer: string,
+  authorization: string | undefined,
+): Promise<TokenClaims> {
+  const token = bearerOf(authorization);
   const key = regionKey(deps, rule.region);
   const now = deps.now();
   if (rule.session) {
     const session = await verifySession(key, issuer, token, now);
     if (session) return { kind: 'store', sub: session.sub, exp: session.exp, store_token: 'session' };
   }
-  if (rule.sessionOnly) throw unauthorized(`token is invalid here: expected a store session of ${issuer}`);
+  if (rule.sessionOnly) throw invalidToken(`token is invalid here: expected a store session of ${issuer}`);
   const access = await verifyAccessToken(key, issuer, token, now);
-  if (!access) throw unauthorized(`token is invalid here: expected ${rule.session ? 'a store session or ' : ''}an access token of ${issuer}`);
+  if (!access) throw invalidToken(`token is invalid here: expected ${rule.session ? 'a store session or ' : ''}an access token of ${issuer}`);
   if (rule.client) {
     if (access.kind !== 'client') throw forbidden("token: this operation is for a partner backend's own token (client_credentials)");
-    if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw forbidden(`token: insufficient scope (needs ${rule.scope})`);
+    if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw insufficientScope(rule.scope);
     return { kind: 'store', sub: access.client_id, exp: access.exp!, client_id: access.client_id, scope: access.scope, store_token: 'access' };
   }
   if (access.kind !== 'user') throw forbidden("token: a client's own token acts for no user");
-  if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw forbidden(`token: insufficient scope (needs ${rule.scope})`);
+  if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw insufficientScope(rule.scope);
   // A family revoked (a code or refresh token replayed) takes its access tokens with it: one GetItem.
-  if (access.fam && (await familyRevoked(deps, access.fam))) throw unauthorized('token has been revoked');
+  if (access.fam && (await familyRevoked(deps, access.fam))) throw invalidToken('token has been revoked');
   return { kind: 'store', sub: access.sub, exp: access.exp!, client_id: access.client_id, scope: access.scope, store_token: 'access' };
 }
