@@ -11,7 +11,7 @@ import { storeIssuerOf, storeWorld, type StoreWorld } from './support/store.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
- * The partner store's authorization servers (issue 14, first part): each region's metadata, keys and token
+ * The partner store's authorization servers: each region's metadata, keys and token
  * endpoint, driven by a certified OAuth client library (oauth4webapi) as a partner's server would, with its
  * requests going through the app (customFetch) over the issuer's URL.
  */
@@ -80,6 +80,28 @@ describe('metadata and keys per region', () => {
     expect(documentErrors(document, '/.well-known/oauth-authorization-server/{stage}/store', 'get', 200, await root.json())).toEqual([]);
     const other = await app.request(`${ORIGIN}/.well-known/oauth-authorization-server/prod/store`);
     expect(other.status).toBe(404);
+  });
+
+  it('answers a query parameter given twice with a 400 in its envelope naming it, at the host root and under the issuer; single unknown ones are ignored', async () => {
+    for (const region of ['default', 'chengdu'] as const) {
+      const suffix = region === 'default' ? '/store' : '/store/chengdu';
+      const places: [string, string][] = [
+        [`${ORIGIN}/.well-known/oauth-authorization-server/v2-testing${suffix}`, `/.well-known/oauth-authorization-server/{stage}${suffix}`],
+        [`${issuerOf(region)}/.well-known/oauth-authorization-server`, `${suffix}/.well-known/oauth-authorization-server`],
+      ];
+      for (const [url, documented] of places) {
+        const repeated = await app.request(`${url}?foo=1&foo=2`);
+        expect(repeated.status).toBe(400);
+        expect(repeated.headers.get('content-type')).toMatch(/^application\/json/);
+        const body = await repeated.json();
+        expect(body).toEqual({ statusCode: 400, message: 'query.foo: given more than once' });
+        expect(documentErrors(document, documented, 'get', 400, body)).toEqual([]);
+        expect(document.paths[documented].get.responses['400'].description).toContain('a query parameter is given more than once');
+        const single = await app.request(`${url}?foo=1&bar=2`);
+        expect(single.status).toBe(200);
+        expect(await single.json()).toEqual(await discover(region));
+      }
+    }
   });
 
   it('answers 503 in its envelope when the stage has no store keys', async () => {

@@ -8,9 +8,10 @@ import { itemCount, type TestDeps } from './support/deps.js';
 import { storeIssuerOf, storePathOf, storeWorld } from './support/store.js';
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
+import { scanAll } from './support/table-snapshot.js';
 
 /**
- * Partner store users (issue 14): the partner backend's signed assertion signs a user in (login), the store
+ * Partner store users: the partner backend's signed assertion signs a user in (login), the store
  * session reads the user (getUser); each region's sessions are its own.
  */
 let deps: TestDeps;
@@ -94,6 +95,36 @@ describe('store login and getUser', () => {
     }
     expect((await login('default', 'not-a-jwt')).status).toBe(400);
     expect(await itemCount(deps)).toBe(before);
+  });
+
+  it("judges an assertion's time by this server's clock: an iat more than 60 s ahead, or an exp past the lifetime from now, is refused and no jti is kept", async () => {
+    const p = await partner();
+    const now = Math.floor(Date.now() / 1000);
+    deps.setNow(new Date(now * 1000));
+    try {
+      const day = 86_400;
+      const before = await scanAll(deps);
+      const cases: [JWTPayload, RegExp][] = [
+        // Dated ahead, each 4 minutes long: valid later, so they would be kept and used then.
+        [{ iat: now + 7 * day, exp: now + 7 * day + 240 }, /iat is 604800 seconds ahead of this server's clock \(at most 60 allowed\)/],
+        [{ iat: now + 30 * day, exp: now + 30 * day + 240 }, /iat is 2592000 seconds ahead/],
+        [{ iat: now + 61, exp: now + 61 + 240 }, /iat is 61 seconds ahead/],
+        [{ iat: now, exp: now + 3600 }, /exp is more than 300 seconds \(and 60 of clock skew\) from now/],
+        [{ iat: now - 100, exp: now + 250 }, /exp is more than 300 seconds after iat/],
+      ];
+      for (const [times, message] of cases) {
+        const res = await login('default', await assertion(p, `ahead-${randomUUID()}`, times));
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message) });
+        expect(documentErrors(document, '/store/login', 'post', 401, res.body)).toEqual([]);
+      }
+      expect(await scanAll(deps)).toEqual(before);
+      // Within the allowance: a partner clock a minute ahead, an assertion of the full 5 minutes.
+      const ahead = await login('default', await assertion(p, 'a minute ahead', { iat: now + 60, exp: now + 360 }));
+      expect(ahead.status).toBe(200);
+    } finally {
+      deps.setNow(undefined);
+    }
   });
 
   it("a region's session is refused by the other region, and a partner is a partner of its own region only", async () => {

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
+import { assertionKeyOf, type AssertionJwk } from './assertion-keys.js';
 import type { StoreRegion } from './regions.js';
 
 /**
@@ -24,10 +25,21 @@ export interface StoreClient {
   created_at: string;
   /**
    * The public key the client signs store sign-in assertions with (store login, core/store/sessions.ts): the
-   * partner store's own backend is registered with one. An ES256 or EdDSA public JWK.
+   * partner store's own backend is registered with one. An ES256 or EdDSA public JWK (core/store/assertion-keys.ts).
    */
-  assertion_jwk?: Record<string, unknown>;
+  assertion_jwk?: AssertionJwk;
 }
+
+/**
+ * What a client id may be wherever one comes in (a query, a form, HTTP Basic, an assertion's `iss`): RFC 6749
+ * Appendix A.1's characters (printable ASCII), at most 64 of them. Ours are `sc_` and 16 base64url characters;
+ * the bound keeps any id asked for far inside DynamoDB's 2,048-byte limit on a key (`STORECLIENT#…`, and the
+ * sign-in keys that hold the id), so a made-up one is refused as input instead of failing the read.
+ */
+export const CLIENT_ID_MAX = 64;
+export const CLIENT_ID_PATTERN = new RegExp(`^[\\x20-\\x7e]{1,${CLIENT_ID_MAX}}$`);
+export const CLIENT_ID_RULE = `1-${CLIENT_ID_MAX} printable ASCII characters`;
+export const isClientId = (id: string) => CLIENT_ID_PATTERN.test(id);
 
 /** The scopes a partner client may be granted. */
 export const STORE_SCOPES = ['profile', 'currencies', 'items', 'pets', 'grants'] as const;
@@ -49,7 +61,7 @@ export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STOR
 
 export async function registerClient(
   deps: Pick<Deps, 'db' | 'table' | 'now'>,
-  input: { region: StoreRegion; type: ClientType; name: string; redirect_uris: string[]; scopes: string[]; assertion_jwk?: Record<string, unknown> },
+  input: { region: StoreRegion; type: ClientType; name: string; redirect_uris: string[]; scopes: string[]; assertion_jwk?: unknown },
 ): Promise<{ client: StoreClient; client_secret?: string }> {
   for (const uri of input.redirect_uris) {
     const url = new URL(uri);
@@ -57,10 +69,15 @@ export async function registerClient(
     // RFC 8252: http only for loopback; native apps may use their own (private-use) schemes.
     if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) throw new Error(`redirect URI ${uri}: http is for loopback addresses only`);
   }
-  if (input.assertion_jwk && ('d' in input.assertion_jwk || !['EC', 'OKP'].includes(String(input.assertion_jwk.kty)))) {
-    throw new Error('assertion key: a public EC (ES256) or OKP (EdDSA) JWK, without its private part');
+  let assertionJwk: AssertionJwk | undefined;
+  if (input.assertion_jwk !== undefined) {
+    if (input.type !== 'confidential') throw new Error('assertion key: only a confidential client (a partner backend) signs users in');
+    try {
+      assertionJwk = await assertionKeyOf(input.assertion_jwk);
+    } catch (error) {
+      throw new Error(`assertion key: ${(error as Error).message}`);
+    }
   }
-  if (input.assertion_jwk && input.type !== 'confidential') throw new Error('assertion key: only a confidential client (a partner backend) signs users in');
   for (const scope of input.scopes) if (!(STORE_SCOPES as readonly string[]).includes(scope)) throw new Error(`scope ${scope}: one of ${STORE_SCOPES.join(', ')}`);
   const client: StoreClient = {
     client_id: `sc_${randomBytes(12).toString('base64url')}`,
@@ -70,7 +87,7 @@ export async function registerClient(
     redirect_uris: input.redirect_uris,
     scopes: input.scopes,
     created_at: deps.now().toISOString(),
-    ...(input.assertion_jwk ? { assertion_jwk: input.assertion_jwk } : {}),
+    ...(assertionJwk ? { assertion_jwk: assertionJwk } : {}),
   };
   const client_secret = input.type === 'confidential' ? randomBytes(32).toString('base64url') : undefined;
   await deps.db.send(
@@ -89,8 +106,9 @@ export async function registerClient(
   return { client, ...(client_secret ? { client_secret } : {}) };
 }
 
-/** A region's client and its secret's hash; undefined when the region has no such client. */
+/** A region's client and its secret's hash; undefined when the region has no such client (or the id could name none). */
 export async function findClient(deps: Pick<Deps, 'db' | 'table'>, region: StoreRegion, clientId: string) {
+  if (!isClientId(clientId)) return undefined;
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: clientKey(region, clientId), ConsistentRead: true }));
   if (!out.Item) return undefined;
   const item = out.Item;

@@ -1,18 +1,24 @@
 import * as z from 'zod/mini';
 import { intParam, paging } from '../shared/fields.js';
+import { CLIENT_ID_MAX, CLIENT_ID_PATTERN, CLIENT_ID_RULE } from './clients.js';
 
 /** The partner store's OAuth bodies and answers (RFC 6749, RFC 8414). */
 
 const param = z.optional(z.string().check(z.maxLength(2048)));
+/**
+ * A client id is read by key (core/store/clients.ts): bounded at the edge, so an id no client can have is a 400
+ * naming the field. Codes and refresh tokens need no such bound: only their SHA-256 goes into a key.
+ */
+const clientIdParam = z.optional(z.string().check(z.maxLength(CLIENT_ID_MAX), z.regex(CLIENT_ID_PATTERN, `expected a client id: ${CLIENT_ID_RULE}`)));
 
 /** A token request (RFC 6749 §4.1.3, §4.4.2, §6): form parameters; unknown ones are ignored (§3.1). */
 export const TokenRequestBody = z.lazy(() =>
-  z.object({ grant_type: param, scope: param, client_id: param, client_secret: param, code: param, redirect_uri: param, code_verifier: param, refresh_token: param }),
+  z.object({ grant_type: param, scope: param, client_id: clientIdParam, client_secret: param, code: param, redirect_uri: param, code_verifier: param, refresh_token: param }),
 );
 
 /** authorize2's query (RFC 6749 §4.1.1, RFC 7636 §4.3). */
 export const AuthorizeQuery = z.lazy(() =>
-  z.object({ response_type: param, client_id: param, redirect_uri: param, scope: param, state: param, code_challenge: param, code_challenge_method: param }),
+  z.object({ response_type: param, client_id: clientIdParam, redirect_uri: param, scope: param, state: param, code_challenge: param, code_challenge_method: param }),
 );
 
 /** accept: the signed-in user's decision on a pending authorization request. */
@@ -23,6 +29,12 @@ export const AcceptResult = z.lazy(() => z.object({ redirect_to: z.string() }));
 export const TokenResponse = z.lazy(() =>
   z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.int(), scope: z.string(), refresh_token: z.optional(z.string()) }),
 );
+
+/**
+ * The metadata's query: it reads no parameter and ignores those sent, but a parameter given twice is 400 naming
+ * it in the path's envelope (core/http/validation.ts singleQuery), as wherever a query is taken.
+ */
+export const MetadataQuery = z.lazy(() => z.object({}));
 
 /** The stage named in a root path (RFC 8414 §3.1 discovery). */
 export const StageParams = z.lazy(() => z.object({ stage: z.string().check(z.maxLength(64)) }));

@@ -1,6 +1,6 @@
 import type { Deps } from '../platform/deps.js';
 import { OAuthError } from '../platform/errors.js';
-import { findClient, scopeWithin, secretMatches, type StoreClient } from './clients.js';
+import { CLIENT_ID_RULE, findClient, isClientId, scopeWithin, secretMatches, type StoreClient } from './clients.js';
 import { codeGrant, refreshGrant } from './grants.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 
@@ -58,11 +58,15 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new OAuthError('invalid_client', 'Authorization: malformed Basic credentials', 401, challenge(header));
+  let credentials: { id: string; secret: string };
   try {
-    return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+    credentials = { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
   } catch {
     throw new OAuthError('invalid_client', 'Authorization: malformed Basic credentials', 401, challenge(header));
   }
+  // The id is looked up by key: one no client can have is refused here, as the body's client_id is at the edge.
+  if (!isClientId(credentials.id)) throw new OAuthError('invalid_client', `Authorization: the Basic client id must be ${CLIENT_ID_RULE}`, 401, challenge(header));
+  return credentials;
 }
 
 

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { Resource } from 'sst/resource';
 import { ensureAccount, type Role } from '../../core/merchants/accounts.js';
 import { createDocumentClient } from '../../core/platform/db.js';
+import { assertionKeyOf } from '../../core/store/assertion-keys.js';
 import { registerClient } from '../../core/store/clients.js';
 import { generateStoreKeys, STORE_REGIONS, type StoreRegion } from '../../core/store/regions.js';
 import type { Deps } from '../../core/platform/deps.js';
@@ -34,9 +35,12 @@ import {
  *       Prints the partner store's region keys `{"default": <ES256 JWK>, "chengdu": <ES256 JWK>}` for
  *       `npx sst secret set StoreKeys`.
  *   register-store-client --region default|chengdu --type public|confidential --name N --redirect-uri URI…
- *                         --scope S… [--table T] [--endpoint URL]
+ *                         --scope S… [--assertion-jwk JWK|@FILE] [--table T] [--endpoint URL]
  *       Registers a partner OAuth client in a region; prints its client_id (and, for a confidential client, its
- *       secret: shown once, the table keeps its hash) as JSON on stdout.
+ *       secret: shown once, the table keeps its hash) as JSON on stdout. `--assertion-jwk` registers a
+ *       confidential client as a partner backend that signs its users in (store login): the public JWK, ES256
+ *       or EdDSA (core/store/assertion-keys.ts), given as its JSON or as @FILE holding it. A private key or
+ *       another algorithm is refused before anything is written.
  *   rotate-signing-key --step next|promote|retire|replace [--from FILE|-]
  *       Reads the stage's TokenSigningKey (a file, stdin with `-`, or by default the linked secret inside
  *       `npx sst shell --stage NAME`) and prints the ring of the next rotation step (README "Rotating the token key").
@@ -47,7 +51,7 @@ const usage = `usage:
   npm run admin -- generate-vendor-key
   npm run admin -- rotate-signing-key --step ${rotationSteps.join('|')} [--from FILE|-]
   npm run admin -- generate-store-keys
-  npm run admin -- register-store-client --region default|chengdu --type public|confidential --name N --redirect-uri URI [--redirect-uri URI…] --scope S [--scope S…] [--table T] [--endpoint URL]`;
+  npm run admin -- register-store-client --region default|chengdu --type public|confidential --name N --redirect-uri URI [--redirect-uri URI…] --scope S [--scope S…] [--assertion-jwk JWK|@FILE] [--table T] [--endpoint URL]`;
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -140,6 +144,7 @@ async function registerStoreClient(args: string[]) {
       name: { type: 'string' },
       'redirect-uri': { type: 'string', multiple: true, default: [] },
       scope: { type: 'string', multiple: true, default: [] },
+      'assertion-jwk': { type: 'string' },
       table: { type: 'string' },
       endpoint: { type: 'string' },
     },
@@ -147,6 +152,9 @@ async function registerStoreClient(args: string[]) {
   if (!(STORE_REGIONS as readonly string[]).includes(values.region)) throw new Error(`--region must be one of ${STORE_REGIONS.join(', ')}`);
   if (values.type !== 'public' && values.type !== 'confidential') throw new Error('--type must be public or confidential');
   if (!values.name) throw new Error(`--name is required\n${usage}`);
+  const given = values['assertion-jwk'];
+  if (given !== undefined && values.type !== 'confidential') throw new Error('--assertion-jwk: only a confidential client (a partner backend) signs users in');
+  const assertionJwk = given === undefined ? undefined : await assertionJwkOption(given);
   const table = values.table ?? linkedTable();
   const deps = { db: createDocumentClient(values.endpoint ? { endpoint: values.endpoint } : {}), table, now: () => new Date() };
   const registered = await registerClient(deps, {
@@ -155,9 +163,29 @@ async function registerStoreClient(args: string[]) {
     name: values.name,
     redirect_uris: values['redirect-uri'],
     scopes: values.scope,
+    ...(assertionJwk ? { assertion_jwk: assertionJwk } : {}),
   });
   console.log(JSON.stringify({ client_id: registered.client.client_id, ...(registered.client_secret ? { client_secret: registered.client_secret } : {}) }));
-  note(`registered ${values.type} client ${registered.client.client_id} in region ${values.region} of table ${table}${registered.client_secret ? ': keep the secret now, it is not shown again' : ''}`);
+  const signsIn = registered.client.assertion_jwk ? `, signing users in with its ${registered.client.assertion_jwk.alg} key` : '';
+  note(`registered ${values.type} client ${registered.client.client_id} in region ${values.region} of table ${table}${signsIn}${registered.client_secret ? ': keep the secret now, it is not shown again' : ''}`);
+}
+
+/** `--assertion-jwk`: the JWK's JSON, or @FILE holding it; checked here so the message names the option. */
+async function assertionJwkOption(given: string) {
+  const text = given.startsWith('@') ? await readFile(given.slice(1), 'utf8').catch((error: Error) => {
+    throw new Error(`--assertion-jwk: cannot read ${given.slice(1)} (${error.message})`);
+  }) : given;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('--assertion-jwk: not JSON (give the public JWK as JSON, or @FILE holding it)');
+  }
+  try {
+    return await assertionKeyOf(value);
+  } catch (error) {
+    throw new Error(`--assertion-jwk: ${(error as Error).message}`);
+  }
 }
 
 function linkedTable(): string {

@@ -1,7 +1,7 @@
 import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
-import { AcceptBody, AcceptResult, AuthorizeQuery, LoginBody, LoginResult, ServerMetadata, StageParams, StoreJwks, StoreUser, TokenRequestBody, TokenResponse, UserInfo } from '../../core/store/models.js';
+import { AcceptBody, AcceptResult, AuthorizeQuery, LoginBody, LoginResult, MetadataQuery, ServerMetadata, StageParams, StoreJwks, StoreUser, TokenRequestBody, TokenResponse, UserInfo } from '../../core/store/models.js';
 import { regionPath, type StoreRegion } from '../../core/store/regions.js';
 import { storeGameOps } from './store-game.js';
 
@@ -40,7 +40,8 @@ function regionOps(region: StoreRegion) {
       auth: open,
       tableFree: true,
       summary: `Authorization server metadata of ${which} (RFC 8414)`,
-      description: 'The issuer is this URL without the well-known suffix: the origin the request came to, the stage base path and the region path.',
+      description: 'The issuer is this URL without the well-known suffix: the origin the request came to, the stage base path and the region path. Query parameters are ignored; one given twice is 400.',
+      query: MetadataQuery,
       status: 200,
       envelope: 'bare',
       response: ServerMetadata,
@@ -153,7 +154,7 @@ function regionOps(region: StoreRegion) {
 }
 
 /**
- * The partner store group (API.md "partner store"): one OAuth 2.0 authorization server per region, on the main
+ * The partner store group (docs/api.md "Partner store"): one OAuth 2.0 authorization server per region, on the main
  * base. Built so far: each region's metadata, JWKS and token endpoint with the client-credentials grant.
  */
 const main = regionOps('default');
@@ -202,7 +203,7 @@ export const partnerStoreRoutes = defineGroup('partner-store', 'main', {
 /**
  * RFC 8414 §3.1: the metadata of an issuer with a path is at the host root, the well-known segment inserted
  * before that path: `/.well-known/oauth-authorization-server/<stage>/store[/chengdu]` (what oauth4webapi's
- * discovery asks). Served at the root of the main API (API.md "partner store", Discovery), beside the
+ * discovery asks). Served at the root of the main API (docs/api.md "Partner store", Metadata), beside the
  * issuer's own path.
  */
 const rootMetadata = (region: StoreRegion) =>
@@ -213,8 +214,9 @@ const rootMetadata = (region: StoreRegion) =>
     auth: open,
     tableFree: true,
     summary: `Authorization server metadata of the ${region === 'default' ? 'default' : region} region, where RFC 8414 §3.1 puts it`,
-    description: 'The same document as `<issuer>/.well-known/oauth-authorization-server`; `stage` is this stage\'s name (another is 404).',
+    description: 'The same document as `<issuer>/.well-known/oauth-authorization-server`; `stage` is this stage\'s name (another is 404). Query parameters are ignored; one given twice is 400.',
     params: StageParams,
+    query: MetadataQuery,
     status: 200,
     envelope: 'bare',
     response: ServerMetadata,
