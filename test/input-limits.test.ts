@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
-import { JSON_BODY_LIMIT } from '../core/http/json-body.js';
+import { JSON_BODY_LIMIT, JSON_NESTING_LIMIT } from '../core/http/json-body.js';
 import { call } from './support/http.js';
+import { documentErrors, servedDocument } from './support/openapi-check.js';
+import { scanAll } from './support/table-snapshot.js';
 import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
 import { merchantWithToken } from './support/merchants.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
@@ -156,6 +158,55 @@ describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before pa
     form.append('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], { type: 'image/png' }), 'a.png');
     const res = await call(app, 'POST', `${base}/merchant/file`, { token: owner.token, body: form });
     expect(res.status).not.toBe(415);
+  });
+});
+
+describe(`JSON bodies nested deeper than ${JSON_NESTING_LIMIT} levels: 400 naming the limit, as documented, nothing written`, () => {
+  const document = servedDocument(base);
+  /** Arrays or objects nested `levels` deep, the outermost counted as level 1. */
+  const nested = {
+    arrays: (levels: number) => '['.repeat(levels) + ']'.repeat(levels),
+    objects: (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels),
+  };
+  const tooDeep = new RegExp(`^body: nested deeper than the ${JSON_NESTING_LIMIT} levels of arrays and objects a JSON body may have$`);
+
+  it('the limit is 64 levels', () => {
+    expect(JSON_NESTING_LIMIT).toBe(64);
+  });
+
+  it.each(cases.map((c) => [c.label, c] as const))('%s', async (_label, c) => {
+    const { token, body } = await c.setup();
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const send = async (text: string) => {
+      const res = await raw('POST', c.path, headers, bytes(text));
+      expect(documentErrors(document, c.path, 'post', res.status, res.body), text.slice(0, 40)).toEqual([]);
+      return res;
+    };
+    /** The valid body with the padded field replaced by `value`: the body's own object adds a level. */
+    const inField = (value: string) => JSON.stringify({ ...body, [c.pad]: 0 }).replace(`"${c.pad}":0`, `"${c.pad}":${value}`);
+    const before = await scanAll(deps);
+
+    for (const [shape, of] of Object.entries(nested)) {
+      // 10,000 levels (valid JSON, past where the parser's recursion used to run out of stack) and one level past the limit.
+      for (const levels of [10_000, JSON_NESTING_LIMIT + 1]) {
+        for (const [where, text] of [['the whole body', of(levels)], [`body.${c.pad}`, inField(of(levels - 1))]] as const) {
+          const res = await send(text);
+          expect(res, `${shape} ${levels} deep, ${where}`).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, tooDeep) });
+        }
+      }
+      // At the limit the body is parsed: the field rules answer.
+      const atLimit = await send(inField(of(JSON_NESTING_LIMIT - 1)));
+      expect(atLimit, `${shape} at the limit`).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, new RegExp(`^body\\.${c.pad}: `)) });
+    }
+    // Deep and not JSON (never closed) is still invalid JSON.
+    expect(await send('['.repeat(10_000))).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, /^body: must be valid JSON$/) });
+    // Brackets inside a string are text, not nesting: a string is not the object the body must be.
+    const text = await send(JSON.stringify('['.repeat(10_000)));
+    expect(text.status).toBe(400);
+    expect(text.body.message).toMatch(/^body: /);
+    expect(text.body.message).not.toMatch(/nested|valid JSON/);
+
+    expect(await scanAll(deps)).toEqual(before);
   });
 });
 

@@ -182,6 +182,7 @@ describe('details of the main document', () => {
     expect(find('create_merchant').responses['415'].description).toMatch(/application\/json/);
     expect(find('save_file').responses['413'].description).not.toMatch(/256 KiB/);
     expect(document.info.description).toMatch(/256 KiB/);
+    expect(document.info.description).toMatch(/nests arrays and objects at most 64 levels deep \(else 400\)/);
   });
 
   it('describes the raw meta responses by their media type', () => {

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { heroBasePath, mainBasePath } from '../platform/stages.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, OAuthError, badRequest } from '../platform/errors.js';
+import { AppError, OAuthError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { noteOperation } from '../platform/request-context.js';
 import { tableUnavailable } from '../platform/table-failures.js';
@@ -13,7 +13,7 @@ import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import { parseOrThrow, singleQuery } from './validation.js';
 import { idempotencyKeyOf } from '../platform/idempotency.js';
-import { applyJsonBodyRules, parseJsonExact, unsupportedType } from './json-body.js';
+import { applyJsonBodyRules, parseJsonBody, unsupportedType } from './json-body.js';
 import { applyMultipartSizeLimit, readMultipartBody } from './multipart-body.js';
 import { readFormBody } from './form-body.js';
 
@@ -66,13 +66,7 @@ async function readBody(c: Context, op: OperationSpec, form: Record<string, stri
   const text = await c.req.text();
   if (text.trim() === '') return parseOrThrow(op.body, {}, 'body');
   if (c.req.header('content-type') === undefined) throw unsupportedType(undefined);
-  let json: unknown;
-  try {
-    json = parseJsonExact(text);
-  } catch {
-    throw badRequest('body: must be valid JSON');
-  }
-  return parseOrThrow(op.body, json, 'body');
+  return parseOrThrow(op.body, parseJsonBody(text), 'body');
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Base, OperationSpec, RouteGroup } from './operation.js';
 import { describePolicy, errorsOf } from './policy-text.js';
 import { isIntParam } from '../shared/fields.js';
 import { baseUnitsJsonSchema } from '../shared/amounts.js';
-import { JSON_BODY_LIMIT_TEXT } from './json-body.js';
+import { JSON_BODY_LIMIT_TEXT, JSON_NESTING_LIMIT } from './json-body.js';
 import { storeChallengeHeaders } from '../store/bearer.js';
 
 /**
@@ -85,7 +85,8 @@ function overview(base: Base, tokenKinds: string[]): string {
     : 'Every operation here is open.';
   const bodies =
     `A JSON body is sent with \`Content-Type: application/json\` (else 415; a request without a body may omit it, and is read as \`{}\`) ` +
-    `and is at most ${JSON_BODY_LIMIT_TEXT} (else 413); both are checked before the body is read. Integer query and path parameters ` +
+    `and is at most ${JSON_BODY_LIMIT_TEXT} (else 413); both are checked before the body is read. It nests arrays and objects at most ` +
+    `${JSON_NESTING_LIMIT} levels deep (else 400). Integer query and path parameters ` +
     'are written in decimal digits with an optional `-` and no leading zeros; anything else is 400 naming the parameter.';
   return [
     '**Envelopes.** ' + envelopes + " Each operation's responses show its own envelope. An unexpected failure is 500 in the same error envelope.",
