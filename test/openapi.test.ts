@@ -11,6 +11,7 @@ import { defineGroup, type OperationSpec } from '../core/http/operation.js';
 import { referencePage } from '../core/http/reference-page.js';
 import { REFERENCE_VERSION } from '../core/http/reference-assets.js';
 import { routeTable } from '../functions/routes/index.js';
+import { idempotencyKeyOf } from '../core/platform/idempotency.js';
 
 type Json = Record<string, any>;
 
@@ -188,6 +189,40 @@ describe('details of the main document', () => {
   it('describes the raw meta responses by their media type', () => {
     expect(Object.keys(find('openapi').responses['200'].content)).toEqual(['application/json']);
     expect(Object.keys(find('docs').responses['200'].content)).toEqual(['text/html']);
+  });
+});
+
+describe('the Idempotency-Key header: the documents take exactly the forms the service takes', () => {
+  /** Every operation of both documents that declares the header, with the parameter as served. */
+  const declaring = (['main', 'hero'] as const).flatMap((base) =>
+    operationsOf(openApiDocument(routeTable, base, { basePath: base === 'hero' ? '/hero-testing' : '/v2-testing' }) as Json).flatMap(({ path, method, operation }) =>
+      ((operation.parameters ?? []) as Json[]).filter((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key').map((parameter) => ({ label: `${method.toUpperCase()} ${path}`, parameter })),
+    ),
+  );
+  const serviceTakes = (value: string) => {
+    try {
+      idempotencyKeyOf(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const taken = ['x', '"x"', 'order-77.retry:2_B', 'x'.repeat(128), `"${'x'.repeat(128)}"`];
+  const refused = ['', '""', '"', '"x', 'x"', '""x""', "'x'", 'a b', '"a b"', 'a/b', 'a,b', 'é', '"\\"x"', 'x'.repeat(129), `"${'x'.repeat(129)}"`];
+
+  it('is declared with a schema on every operation whose route reads it', () => {
+    const reading = routeTable.flatMap((group) => Object.values(group.ops)).filter((spec) => spec.headers?.['Idempotency-Key']);
+    expect(reading.length).toBeGreaterThanOrEqual(5);
+    expect(declaring).toHaveLength(reading.length);
+  });
+
+  it.each(declaring.map(({ label, parameter }) => [label, parameter] as const))('%s: its pattern takes the bare and the quoted key and refuses what the service refuses', (_label, parameter) => {
+    const validate = new Ajv2020({ strict: false }).compile(parameter.schema);
+    for (const value of taken) expect(validate(value), value).toBe(true);
+    for (const value of refused) expect(validate(value), value).toBe(false);
+    // The document and the service agree on every one of them.
+    for (const value of [...taken, ...refused]) expect(validate(value), value).toBe(serviceTakes(value));
+    expect(parameter.description).toMatch(/a quoted key is the same key as the bare one/);
   });
 });
 

@@ -41,6 +41,8 @@ interface Replay {
 }
 
 const key = () => ({ 'Idempotency-Key': `k-${randomUUID()}` });
+/** The same key as the draft's quoted string (`"k"`): the same key as the bare one. */
+const quoted = (headers: { 'Idempotency-Key': string }) => ({ 'Idempotency-Key': `"${headers['Idempotency-Key']}"` });
 
 const replays: Replay[] = [
   {
@@ -76,6 +78,8 @@ const replays: Replay[] = [
         first,
         replays: [
           { what: 'the same request', send: post('/account/game/minus_tickets', shop.server, body, headers), answer: 'first' },
+          { what: 'the same request with the key quoted', send: post('/account/game/minus_tickets', shop.server, body, quoted(headers)), answer: 'first' },
+          { what: 'another amount with the key quoted', send: post('/account/game/minus_tickets', shop.server, { ...body, amount: 4 }, quoted(headers)), answer: 422 },
           { what: 'another amount', send: post('/account/game/minus_tickets', shop.server, { ...body, amount: 4 }, headers), answer: 422 },
         ],
       };
@@ -95,9 +99,20 @@ const replays: Replay[] = [
         first,
         replays: [
           { what: 'the same order', send: post('/account/vendor/order', buyer.token, body, headers), answer: 'first' },
+          { what: 'the same order with the key quoted', send: post('/account/vendor/order', buyer.token, body, quoted(headers)), answer: 'first' },
           { what: 'another quantity', send: post('/account/vendor/order', buyer.token, { ...body, quantity: 2 }, headers), answer: 422 },
         ],
       };
+    },
+  },
+  {
+    name: "adopt_pet's Idempotency-Key sent in double quotes, then bare",
+    use: async () => {
+      const session = await storeSessionOf(deps, app);
+      const headers = key();
+      const body = { name: 'Tom', species: 'cat' };
+      const first = await post('/store/pets/adopt', session, body, quoted(headers))();
+      return { first, replays: [{ what: 'the same adoption with the key bare', send: post('/store/pets/adopt', session, body, headers), answer: 'first' }] };
     },
   },
   {

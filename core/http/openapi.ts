@@ -6,6 +6,7 @@ import { describePolicy, errorsOf } from './policy-text.js';
 import { isIntParam } from '../shared/fields.js';
 import { baseUnitsJsonSchema } from '../shared/amounts.js';
 import { JSON_BODY_LIMIT_TEXT, JSON_NESTING_LIMIT } from './json-body.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency.js';
 import { storeChallengeHeaders } from '../store/bearer.js';
 
 /**
@@ -95,14 +96,25 @@ function overview(base: Base, tokenKinds: string[]): string {
   ].join('\n\n');
 }
 
+/**
+ * The form of the request headers whose value the service checks: what a generated client or validator must
+ * take, exactly what the service takes. A header not listed here is any string.
+ */
+const headerForms: Record<string, { note: string; schema: JsonSchema }> = {
+  'Idempotency-Key': {
+    note: 'Sent bare (`k`) or as a quoted string (`"k"`, the structured-field string form of the IETF Idempotency-Key draft): a quoted key is the same key as the bare one.',
+    schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
+  },
+};
+
 /** Request headers an operation reads besides Authorization (e.g. Idempotency-Key); all optional. */
 function headerParameters(op: OperationSpec): JsonSchema[] {
   return Object.entries(op.headers ?? {}).map(([name, description]) => ({
     name,
     in: 'header',
     required: false,
-    description,
-    schema: { type: 'string' },
+    description: [description, headerForms[name]?.note].filter(Boolean).join('. '),
+    schema: headerForms[name]?.schema ?? { type: 'string' },
   }));
 }
 

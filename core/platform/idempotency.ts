@@ -42,16 +42,22 @@ import { transactOrFailures, type FailedCondition, type TransactItem } from './t
  */
 export const IDEMPOTENCY_TTL_DAYS = 30;
 
-/** The published key format: 1-128 of `[A-Za-z0-9_.:-]`, bare or as the draft's sf-string (in double quotes). */
-const KEY_FORMAT = /^[\w.:-]{1,128}$/;
+/** The published key format: 1-128 of `[A-Za-z0-9_.:-]`. */
+const KEY = '[A-Za-z0-9_.:-]{1,128}';
 
-/** The key of an `Idempotency-Key` header value, undefined without the header; 400 when malformed. */
+/**
+ * The header's value as the service takes it: the key bare (`k`) or as the draft's sf-string (`"k"`, RFC 8941
+ * §3.3.3), the same key either way. The OpenAPI document publishes this expression as the header's `pattern`
+ * (core/http/openapi.ts), so a generated client or validator takes exactly what the service takes.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = `^(?:${KEY}|"${KEY}")$`;
+const HEADER_FORMAT = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+
+/** The key of an `Idempotency-Key` header value (without its quotes), undefined without the header; 400 when malformed. */
 export function idempotencyKeyOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  const quoted = /^"(.*)"$/.exec(header);
-  const key = quoted ? quoted[1]! : header;
-  if (!KEY_FORMAT.test(key)) throw badRequest('Idempotency-Key: expected 1-128 letters, digits, _ . : or -');
-  return key;
+  if (!HEADER_FORMAT.test(header)) throw badRequest('Idempotency-Key: expected 1-128 letters, digits, _ . : or -, bare or in double quotes');
+  return header.startsWith('"') ? header.slice(1, -1) : header;
 }
 
 /** Who a key belongs to: the merchant for merchant and server tokens, the player for player tokens. */

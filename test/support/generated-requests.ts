@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { tryDecodeURIComponent } from 'hono/utils/url';
 import { JSON_BODY_LIMIT, parseJsonExact } from '../../core/http/json-body.js';
 import type { OperationSpec, RouteGroup } from '../../core/http/operation.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../core/platform/idempotency.js';
 import { routeTable } from '../../functions/routes/index.js';
 import { arbitraryOf, hostileValue, jsonSchemaOf, jsonValue, PROTOTYPE_KEYS, type JsonSchema } from './schema-arbitraries.js';
 
@@ -245,7 +246,8 @@ export function expectedRefusal(route: Route, attempt: Attempt, text: string | u
     if (field) return { status: 400, names: field };
   }
   const key = attempt.headers['Idempotency-Key'];
-  if (key !== undefined && !/^"?[\w.:-]{1,128}"?$/.test(key)) return { status: 400, names: 'Idempotency-Key' };
+  // The form the served document publishes (bare or quoted, never one quote alone).
+  if (key !== undefined && !new RegExp(IDEMPOTENCY_KEY_PATTERN).test(key)) return { status: 400, names: 'Idempotency-Key' };
   return undefined;
 }
 
