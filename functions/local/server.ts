@@ -21,6 +21,7 @@ import { seedLocal } from './seed.js';
 import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.js';
 import { parseStoreKeys } from '../../core/store/regions.js';
 import { localClaimKey } from './claim-key.js';
+import { withUnreadBodyDiscarded } from './unread-body.js';
 
 /**
  * `npm start`: the embedded default. DynamoDB Local with its data under DATA_DIR, the table made from the
@@ -108,7 +109,8 @@ try {
     // The socket's address is the request source login throttling keys on (core/platform/request-source.ts).
     return withRequestSource(sourceOfEnv(env), () => app.fetch(request, env));
   };
-  server = serve({ fetch: local, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
+  // The rest of a body the app answered unread is read off the connection, or the connection closed (unread-body.ts).
+  server = serve({ fetch: withUnreadBodyDiscarded(local), port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
     const host = `http://localhost:${info.port}`;
     log(`serving ${host}${mainBasePath(stage)} and ${host}${heroBasePath(stage)}`);
     log(`API reference: ${host}${mainBasePath(stage)}/docs and ${host}${heroBasePath(stage)}/docs`);
