@@ -9,7 +9,7 @@ import { goodsKey } from '../goods/goods.js';
  * change (no update path writes `accountId`, and none of these items is ever deleted), so an owner read once
  * is remembered for the life of the process (a warm Lambda, the local server): the authorization layer checks
  * ownership with no DynamoDB request on the hot paths, and never with a ConditionCheck on the shared item
- * inside a player's transaction (ARCHITECTURE.md "Contention").
+ * inside a player's transaction (docs/data-model.md "Transactions and contention: what each touches").
  *
  * A missing item is not remembered (it may be created later). Keys carry the table name, so deps on different
  * tables (tests, bench) never share an entry. Past LIMIT entries the memory is emptied: one read again, never a

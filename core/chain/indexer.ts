@@ -8,9 +8,9 @@ import type { ChainEvent, EventCursor } from './types.js';
 import { wait } from '../platform/loop.js';
 
 /**
- * The chain indexer (API.md flow 7): for each Move event type it has a handler for, reads the events after
- * the type's stored cursor, oldest first, a page at a time, hands each event to the handler in order and then
- * saves the cursor after the page.
+ * The chain indexer (docs/api.md, "Chain sources and reads"): for each Move event type it has a handler for, reads
+ * the events after the type's stored cursor, oldest first, a page at a time, hands each event to the handler in order
+ * and then saves the cursor after the page.
  *
  * - Resumes where it stopped: the cursor is in the table (pk `CURSOR#<eventType>`, sk `CURSOR`).
  * - Never stores twice: the cursor moves only after every event of the page was handled, so a crash mid-page

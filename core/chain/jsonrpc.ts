@@ -5,7 +5,7 @@ import { canonicalType, networkOf } from './source.js';
 import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './types.js';
 
 /**
- * The seed's chain source: a Sui full node's JSON-RPC (`suix_queryEvents`, `sui_getTransactionBlock`) through
+ * The contract's chain source: a Sui full node's JSON-RPC (`suix_queryEvents`, `sui_getTransactionBlock`) through
  * `@mysten/sui`'s legacy SuiJsonRpcClient. Sui's public JSON-RPC was switched off in July 2026; this stays for
  * an operator whose own node still serves it. graphql.ts is the default.
  */

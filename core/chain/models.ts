@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 
-/** Vendor event `event_type` (API.md): 1 payment, 2 reward payout. */
+/** Vendor event `event_type`: 1 payment, 2 reward payout. */
 export const VendorEventType = { payment: 1, rewardPayout: 2 } as const;
 
 /**
- * The seed's vendor payment event record (vendor_pay_query's `data`), field names as the seed spells them
+ * The contract's vendor payment event record (vendor_pay_query's `data`; docs/api.md, "The compatibility
+ * contract"), field names as the contract spells them
  * (`fromer`, `toer`). `amount` is decimal text of the token's base units; `cursor` is the event's position on
  * chain (its transaction and its index in it), the JSON-RPC event id.
  */

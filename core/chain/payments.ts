@@ -58,7 +58,7 @@ export interface Payment {
   coinProblem?: string;
 }
 
-/** A stored payment as the payment flows read it: the seed's record plus what the platform checked. */
+/** A stored payment as the payment flows read it: the contract's record plus what the platform checked. */
 export interface IndexedPayment extends VendorPaymentEvent {
   /** The coin it was paid in (full form), or null when neither the event nor the transaction tells. */
   coin_type: string | null;
@@ -214,7 +214,7 @@ async function storePayment(deps: StoreDeps, event: ChainEvent, eventType: numbe
     gsi3pk: `BILL_PAY#${payment.billNo}`,
     gsi3sk: `${chainTime ?? now}#${position}`,
     ...record,
-    // Internal: what the event was on chain, for audits; not part of the seed's record.
+    // Internal: what the event was on chain, for audits; not part of the contract's record.
     move_type: event.type,
     sender: event.sender,
     chain_time: chainTime,
@@ -267,7 +267,7 @@ async function coinOf(deps: StoreDeps, event: ChainEvent, payment: Payment): Pro
   return 'coinType' in coin ? { coinType: coin.coinType, from: 'balance_changes' } : coin;
 }
 
-/** The seed's fields of a stored item (internal attributes and keys stay inside). */
+/** The contract's fields of a stored item (internal attributes and keys stay inside). */
 export function toRecord(item: Record<string, unknown>): VendorPaymentEvent {
   const cursor = item.cursor as { eventSeq: string; txDigest: string };
   return {

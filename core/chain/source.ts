@@ -6,8 +6,8 @@ export const DEFAULT_REGISTRY = 'default-payment-registry';
 
 /**
  * The stage's chain: which source it reads (configuration, not code, decides: GraphQL by default, Sui's live
- * API since its public JSON-RPC was switched off in July 2026; JSON-RPC, which the seed shows, for an
- * operator's node that still serves it), the full node it reads objects from over gRPC, and the Move types
+ * API since its public JSON-RPC was switched off in July 2026; JSON-RPC, which the contract's event query uses, for
+ * an operator's node that still serves it), the full node it reads objects from over gRPC, and the Move types
  * it cares about.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The chain as the platform sees it: a source of Move events and of transactions' events, behind one
- * interface with a GraphQL implementation (Sui's live API, the default) and a JSON-RPC one (the seed's
+ * interface with a GraphQL implementation (Sui's live API, the default) and a JSON-RPC one (the contract's
  * `suix_queryEvents`, for a node that still serves it), chosen per stage by configuration; and reads of
  * live objects and transactions from a full node's gRPC API (ChainReads), when the stage names one.
  */

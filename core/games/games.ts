@@ -35,7 +35,7 @@ const counterKey = { pk: 'COUNTER#game', sk: 'COUNTER' };
 /** The most games a single catalogue read returns (query_new_merchant, a merchant's own list). */
 export const CATALOGUE_LIMIT = 1000;
 
-/** The fields both game record shapes of the seed share. */
+/** The fields both game record shapes of the contract share. */
 const commonFields = (item: GameItem) => ({
   id: item.id,
   game_url: item.game_url,

@@ -13,7 +13,7 @@ const labels = z.array(requiredText(50)).check(z.maxLength(20));
  */
 const links = clientMap({ key: { pattern: /^[A-Za-z0-9_-]{1,30}$/, message: 'expected a platform name of 1-30 letters, digits, _ or -' }, value: httpUrl, maxEntries: 20 });
 
-/** The seed's Game update payload: `code` names the game; every other field present is changed. */
+/** The contract's Game update payload: `code` names the game; every other field present is changed. */
 export const GameUpdate = z.lazy(() => z.object({
   code: gameCode,
   describe: z.optional(text(5000)),
@@ -59,7 +59,7 @@ export const GameCreate = z.lazy(() => z.object({
 }));
 export type GameCreate = z.infer<typeof GameCreate>;
 
-/** The fields both game record shapes of the seed share. */
+/** The fields both game record shapes of the contract share (docs/api.md, "The compatibility contract"). */
 const GameCommon = z.object({
   id: z.int(),
   game_url: z.string(),
@@ -105,5 +105,5 @@ export const NewMerchantPage = z.lazy(() => z.record(z.string(), GameRecord));
 export const PageQuery = z.lazy(() => z.object(paging));
 export const CodeQuery = z.lazy(() => z.object({ code: gameCode }));
 
-/** update_single_game's 201 body (seed). */
+/** update_single_game's 201 body (the contract's). */
 export const GameUpdated = z.lazy(() => z.object({ response: z.string(), status: z.int(), message: z.string(), name: z.string() }));

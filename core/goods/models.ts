@@ -49,15 +49,15 @@ export const outerOrderId = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/,
 /** A trace key as returned on creation (22 base64url characters today; a little room either way). */
 const traceKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'expected a trace key as returned with the order'));
 
-/** The seed's createOrder body. */
+/** The contract's createOrder body (docs/api.md, "The compatibility contract"). */
 export const CreateOrderBody = z.lazy(() => z.object({ userId, goodsId: positiveId, quantity, projectName }));
-/** The seed's customGoods body; the goods are named by the path. */
+/** The contract's customGoods body; the goods are named by the path. */
 export const CustomGoodsBody = z.lazy(() => z.object({ userId, quantity, projectName, outerOrderId }));
 export const GoodsIdParams = z.lazy(() => z.object({ goodsId: intParam({ min: 1 }) }));
 export const TraceKeyQuery = z.lazy(() => z.object({ key: traceKey }));
 export const OuterOrderQuery = z.lazy(() => z.object({ outerOrderId }));
 
-/** A vendor goods order (ours: the seed shows no success body). `total` = price × quantity tickets. */
+/** A vendor goods order (ours: the contract fixes no success body). `total` = price × quantity tickets. */
 export const VendorOrder = z.lazy(() => z.object({
   id: z.int(),
   goodsId: z.int(),

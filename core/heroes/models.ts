@@ -3,7 +3,7 @@ import { userId } from '../identity/models.js';
 import { projectName } from '../payments/models.js';
 import { paging } from '../shared/fields.js';
 
-/** The hero game's bodies and records (API.md "hero game"; docs/api.md "Hero game"). */
+/** The hero game's bodies and records (docs/api.md "Hero game"). */
 
 /** The most heroes one upgrade takes: each needs up to 3 of a transaction's 100 actions (core/heroes/upgrade.ts). */
 export const MAX_UPGRADE_HEROES = 33;
@@ -88,7 +88,7 @@ export const HeroList = z.lazy(() =>
   z.object({ heroes: z.array(Hero), page: z.int(), pageSize: z.int(), total: z.int(), totalPage: z.int() }),
 );
 
-/** The seed's upgrade body: the user (the token's subject) and the ids of that user's heroes, each once. */
+/** The contract's upgrade body: the user (the token's subject) and the ids of that user's heroes, each once. */
 export const UpgradeBody = z.lazy(() =>
   z.object({ userId, itemIds: z.array(z.uuid()).check(z.minLength(1), z.maxLength(MAX_UPGRADE_HEROES)) }),
 );

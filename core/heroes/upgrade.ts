@@ -13,7 +13,7 @@ import { heroConfigKey, heroKey } from './keys.js';
 import type { Hero, UpgradeBody } from './models.js';
 
 /**
- * upgrade (the seed's POST /heroes/upgrade-level): every listed hero of the user gains one level and the user
+ * upgrade (the contract's POST /heroes/upgrade-level): every listed hero of the user gains one level and the user
  * pays each level's cost, in one TransactWriteItems: all or nothing.
  *
  * Requests: one BatchGet (the configuration, the heroes and, with an Idempotency-Key, its record), then the

@@ -1,9 +1,10 @@
 /**
- * The three envelopes of API.md. Which one a response uses depends on the base and the path:
+ * The envelopes (docs/api.md, "Bases, envelopes, errors"). Which one a response uses depends on the base and
+ * the path:
  * - merchant paths (`/merchant/...`): `{code, message, data}`, `code` equal to the HTTP status; errors carry
  *   `data: null`, or the `data` the operation declares for that status (OperationSpec `errorData`);
  * - account, wallet and store paths: the bare record, or `{data, statusCode, message, totalPage}` for lists and
- *   the seed's wrapped operations; errors are `{statusCode, message}`;
+ *   the contract's wrapped operations; errors are `{statusCode, message}`;
  * - the hero base: bare JSON; errors are `{message, statusCode}`;
  * - OAuth endpoints (an operation's `errorEnvelope: 'oauth'`): RFC 6749 §5.2's `{error, error_description}`.
  */
@@ -29,7 +30,7 @@ export function errorEnvelopeOf(base: 'main' | 'hero' | 'root', pathInBase: stri
 
 /**
  * An error in its envelope. `data` is what a merchant-path error carries: null, or what the operation declares
- * for that status (OperationSpec `errorData`, e.g. gamelist's 401 as the seed shows it).
+ * for that status (OperationSpec `errorData`, e.g. gamelist's 401 as the contract fixes it).
  */
 export function errorBody(envelope: ErrorEnvelope, status: number, message: string, data: unknown = null, oauthCode?: string) {
   switch (envelope) {

@@ -123,7 +123,8 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
   const parameters = [...pathParameters(op, where), ...queryParameters(op, where), ...headerParameters(op)];
   return {
     operationId,
-    // The catalogue (API.md) names some operations with spaces or brackets; keep that name findable.
+    // The catalogue names some operations with spaces or brackets (docs/api.md, "The compatibility contract");
+    // keep that name findable.
     ...(operationId !== op.name && { 'x-catalogue-name': op.name }),
     summary: op.summary,
     description: [op.description, describePolicy(op.auth)].filter(Boolean).join('\n\n'),

@@ -81,7 +81,7 @@ export type AuthRule = 'open' | TokenRule;
 type Schema = z.ZodMiniType;
 
 export interface OperationSpec {
-  /** The catalogue's name for the operation (the seed's), used as the OpenAPI operationId. */
+  /** The operation's catalogue name (docs/api.md, "The compatibility contract"), used as the OpenAPI operationId. */
   readonly name: string;
   readonly method: Method;
   /** Hono path inside the base, e.g. `/merchant/create` or `/account/vendor/goods/:goodsId`. */
@@ -114,8 +114,8 @@ export interface OperationSpec {
   /** Error statuses this operation can answer, with what causes each (for the reference). */
   readonly errors: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503, string>>>;
   /**
-   * The `data` an error of a merchant-path operation carries instead of null, per status: where the seed shows
-   * an error body that resembles the success body (gamelist's 401: `{total: "0", games: []}`). It must be a
+   * The `data` an error of a merchant-path operation carries instead of null, per status: where the contract
+   * fixes an error body that resembles the success body (gamelist's 401: `{total: "0", games: []}`). It must be a
    * valid `response` record (the OpenAPI document checks it); the error responder (core/http/app.ts) and the
    * document (core/http/openapi.ts) both use it.
    */

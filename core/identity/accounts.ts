@@ -10,7 +10,7 @@ import { AccountStatus, type AccountRecord } from './models.js';
 /**
  * Player accounts. A user (`uid`, a UUID) has one account with one wallet address; an address belongs to one
  * user. Access patterns:
- * - "account of a user": pk `USER#<uid>`, sk `ACCOUNT` (the seed's Account/wallet record);
+ * - "account of a user": pk `USER#<uid>`, sk `ACCOUNT` (the contract's Account/wallet record);
  * - "user of an address": pk `WALLET#<address>`, sk `WALLET` (attribute uid; makes an address unique).
  */
 export const userKey = (uid: string) => ({ pk: `USER#${uid}`, sk: 'ACCOUNT' });

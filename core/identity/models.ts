@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { clientMap } from '../shared/maps.js';
 
-/** Account `wallet_type` (API.md): 1 external wallet registered by signature, 2 zkLogin address. */
+/** Account `wallet_type`: 1 external wallet registered by signature, 2 zkLogin address. */
 export const WalletType = { external: 1, zkLogin: 2 } as const;
 /** Account `status`: 1 active, 0 disabled. */
 export const AccountStatus = { disabled: 0, active: 1 } as const;
@@ -13,7 +13,7 @@ export const suiAddress = z
 
 export const userId = z.uuid();
 
-/** The seed's Account/wallet record. `private_key` is always "": no private key is ever generated or kept. */
+/** The contract's Account/wallet record. `private_key` is always "": no private key is ever generated or kept. */
 export const AccountRecord = z.lazy(() => z.object({
   id: z.int(),
   create_time: z.string(),
@@ -28,7 +28,7 @@ export type AccountRecord = z.infer<typeof AccountRecord>;
 
 const IssuedToken = z.object({ accessToken: z.string(), expiresAt: z.string() });
 
-/** The seed's token pair (chainwallet_register, login_zk). */
+/** The contract's token pair (chainwallet_register, login_zk; docs/api.md, "The compatibility contract"). */
 export const TokenPair = z.object({ platformToken: IssuedToken, gameToken: IssuedToken });
 
 export const GameTokenResult = z.lazy(() => z.extend(IssuedToken, { game_code: z.string() }));

@@ -8,8 +8,8 @@ import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBi
 import { WalletType, type RegisterBody } from './models.js';
 
 /**
- * Wallet sign-in (API.md flow 1). getNonce stores a single-use message per address; the wallet signs it as
- * a Sui personal message; chainwallet_register verifies the signature for that address and consumes the
+ * Wallet sign-in (docs/api.md, "Player identity"). getNonce stores a single-use message per address; the wallet signs
+ * it as a Sui personal message; chainwallet_register verifies the signature for that address and consumes the
  * nonce in the same transaction that binds the address, so a signature can never be used twice.
  * Access pattern "live nonce of an address": pk `NONCE#<address>`, sk `NONCE` (TTL `expiresAt`).
  */
@@ -66,7 +66,7 @@ async function signedBy(message: string, signature: string, address: string): Pr
 }
 
 /**
- * chainwallet_register: verifies, binds and signs in; answers the seed's token pair.
+ * chainwallet_register: verifies, binds and signs in; answers the contract's token pair.
  *
  * The uuid is the client's choice, so naming a user id must not be enough to become that user. A uuid with an
  * account gets no other address (409), and its own address signs in with a signature by it. A uuid without an

@@ -10,8 +10,8 @@ import type { VerifiedIdToken } from './id-tokens.js';
 import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
 
 /**
- * zkLogin (API.md flow 2). An OAuth identity (iss, aud, sub) has one salt, created on first use and never
- * changed, because the Sui address is derived from the salt: a new salt would be a new address and lose the
+ * zkLogin (docs/api.md, "Player identity"). An OAuth identity (iss, aud, sub) has one salt, created on first use and
+ * never changed, because the Sui address is derived from the salt: a new salt would be a new address and lose the
  * user's assets. Access pattern "salt of an identity": pk `ZKSALT#<iss>#<aud>#<sub>`, sk `SALT`.
  */
 const saltKey = (token: VerifiedIdToken) => ({ pk: `ZKSALT#${token.iss}#${token.aud}#${token.sub}`, sk: 'SALT' });

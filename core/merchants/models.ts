@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import { email, httpUrl, requiredText, text } from '../shared/fields.js';
 
-/** Merchant status (API.md): 0 pending review, 1 active, 2 suspended. */
+/** Merchant status (ours: docs/api.md, "The compatibility contract"): 0 pending review, 1 active, 2 suspended. */
 export const MerchantStatus = { pending: 0, active: 1, suspended: 2 } as const;
 export const merchantStatus = z.int().check(z.minimum(0), z.maximum(2));
 
 export const SocialLink = z.object({ name: requiredText(50), url: httpUrl });
 
-/** The seed's Merchant create payload. Only the name is required; lists default to empty. */
+/** The contract's Merchant create payload. Only the name is required; lists default to empty. */
 export const MerchantPayload = z.lazy(() => z.object({
   merchant_name: requiredText(100),
   logo_url: z._default(z.union([httpUrl, z.literal('')]), ''),
@@ -17,7 +17,7 @@ export const MerchantPayload = z.lazy(() => z.object({
 }));
 export type MerchantPayload = z.infer<typeof MerchantPayload>;
 
-/** The merchant record in responses (the seed does not show one; these are ours). */
+/** The merchant record in responses (the contract fixes none; these are ours). */
 export const Merchant = z.lazy(() => z.object({
   id: z.int(),
   account_id: z.string(),

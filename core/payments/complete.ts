@@ -13,8 +13,8 @@ import { orderKey, orderPaidUpdate, txUseKey } from './order-keys.js';
 import { findOrder, type StoredOrder } from './orders.js';
 
 /**
- * user/orderComplete (API.md flow 3). Completes the caller's pending order when a payment event of
- * `transactionId` paid its bill number, in its coin, its amount, to its project's address, and is the payment
+ * user/orderComplete (docs/api.md, "Payments and tickets"). Completes the caller's pending order when a payment event
+ * of `transactionId` paid its bill number, in its coin, its amount, to its project's address, and is the payment
  * that matched the order when it was stored (a second payment of the same order is stranded, for the merchant:
  * core/payments/stranded.ts). A payment whose coin could not be verified never completes an order. The order
  * turns paid, the transaction is claimed for it and the tickets are credited in one transaction, so that:

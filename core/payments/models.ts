@@ -3,7 +3,7 @@ import { intParam, paging, text } from '../shared/fields.js';
 import { suiAddress, userId } from '../identity/models.js';
 import { baseUnits } from '../shared/amounts.js';
 
-/** Pay order `status` (API.md): 0 pending, 1 paid, 2 cancelled (replaced or expired), 3 refunded. */
+/** Pay order `status`: 0 pending, 1 paid, 2 cancelled (replaced or expired), 3 refunded. */
 export const OrderStatus = { pending: 0, paid: 1, cancelled: 2, refunded: 3 } as const;
 /** Pay order `tx_type`: 1 chain payment, 2 App Store, 3 Google Play, 4 vendor payment. */
 export const TxType = { chain: 1, appStore: 2, googlePlay: 3, vendor: 4 } as const;
@@ -89,8 +89,8 @@ export const LevelSave = z.lazy(() => z.object({
 export const ProjectQuery = z.lazy(() => z.object({ project: projectName }));
 
 /**
- * The seed's Pay order record (plus bill_no, the reference the payment must carry, tickets, and amount_base: the
- * amount in base units as decimal text, where the seed's `amount` is in coins with `precison` decimals).
+ * The contract's Pay order record (plus bill_no, the reference the payment must carry, tickets, and amount_base: the
+ * amount in base units as decimal text, where the contract's `amount` is in coins with `precison` decimals).
  */
 export const PayOrder = z.object({
   id: z.int(),
@@ -157,7 +157,7 @@ export const DepositAddress = z.lazy(() => z.object({
 
 export const PageQuery = z.lazy(() => z.object(paging));
 
-/** Ticket operations: the seed's minus_tickets body, and the reads. */
+/** Ticket operations: the contract's minus_tickets body, and the reads. */
 export const MinusTicketsBody = z.lazy(() => z.object({ userId, projectName, level, amount: positiveInt }));
 export const TicketsQuery = z.lazy(() => z.object({ projectName, level: intParam({ min: 0 }), userId: z.optional(userId) }));
 export const TicketBalance = z.lazy(() => z.object({ userId: z.string(), projectName: z.string(), level: z.int(), balance: z.int() }));

@@ -15,7 +15,7 @@ import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './mo
 import { billNoOf, orderKey, storeLinkKeys } from './order-keys.js';
 import { levelKey, projectKey, type StoredLevel, type StoredProject } from './projects.js';
 
-/** An order as stored: the seed's record plus what completing and listing it need. */
+/** An order as stored: the contract's record plus what completing and listing it need. */
 export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base' | 'app_account_token'> {
   /** The order's app store link (a UUID); absent on orders made before links existed. */
   app_account_token?: string;

@@ -15,8 +15,8 @@ import type { StoredOrder } from './orders.js';
 import { projectKey, type StoredProject } from './projects.js';
 
 /**
- * What a payment on chain means for the orders (API.md flow 7), decided once, when the payment is stored, in
- * the same transaction that stores it:
+ * What a payment on chain means for the orders (docs/api.md, "Payments and tickets"), decided once, when the payment
+ * is stored, in the same transaction that stores it:
  * - it **matches** the open order its bill names when that order is pending, has no payment yet, and the
  *   payment is in the order's coin, of exactly its amount, to its receiving address. The order is marked with
  *   the payment (`payment_seen`, the payment's `<txDigest>#<eventSeq>`): from then on it cannot be cancelled
@@ -34,9 +34,9 @@ import { projectKey, type StoredProject } from './projects.js';
  *   payments whose bill names no order (listed for the project whose receiving address it is);
  * - "refund transaction used": pk `REFUNDTX#<digest>`, sk `REFUNDTX` (a refund is recorded for one payment).
  *
- * Contention (ARCHITECTURE.md): every transaction here holds only per-payment and per-player items (the payment,
- * its stranded record, the order, the user's balance and ledger); never a project, merchant or counter item.
- * Ownership of the project is read, not a ConditionCheck.
+ * Contention (docs/data-model.md "Transactions and contention: what each touches"): every transaction here holds only
+ * per-payment and per-player items (the payment, its stranded record, the order, the user's balance and ledger);
+ * never a project, merchant or counter item. Ownership of the project is read, not a ConditionCheck.
  */
 
 export const strandedKey = (txDigest: string, eventSeq: string) => ({ pk: `STRANDED#${txDigest}#${eventSeq}`, sk: 'STRANDED' });

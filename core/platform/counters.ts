@@ -9,7 +9,8 @@ import type { Deps } from './deps.js';
  * existence, ownership, state, price, balance, duplicates, idempotent replays), so that a refused request
  * leaves the table as it was; only a refusal that comes from a concurrent request winning the final
  * conditional write can leave a gap (docs/data-model.md "Refused requests write nothing"). The counter is never
- * part of a player's transaction: every create of its kind writes it (ARCHITECTURE.md "Contention").
+ * part of a player's transaction: every create of its kind writes it (docs/data-model.md
+ * "Transactions and contention: what each touches").
  */
 export async function nextId(deps: Pick<Deps, 'db' | 'table'>, kind: string): Promise<number> {
   const [id] = await nextIds(deps, kind, 1);

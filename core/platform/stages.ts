@@ -1,10 +1,10 @@
 /**
  * Stage naming, shared by infra and the functions so both agree on base paths.
  *
- * - The main base is `/{stage}` (the seed's `{base_url}` ends in `v2-testing`, the stage's name).
+ * - The main base is `/{stage}` (the contract's base ends in `v2-testing`, the stage's name).
  * - The hero base is `/hero-{environment}`, where the environment is the stage without a leading API version
- *   (`v2-testing` -> `hero-testing`, `prod` -> `hero-prod`), matching the seed's "last segment names a
- *   test environment".
+ *   (`v2-testing` -> `hero-testing`, `prod` -> `hero-prod`): the base's last segment names the
+ *   environment (docs/api.md, "Bases, envelopes, errors").
  * - Production stages retain and protect data, and refuse operations meant for testing.
  */
 export const LOCAL_STAGE = 'v2-testing';

@@ -3,8 +3,9 @@ import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors, type
 import { AppError, unauthorized } from './errors.js';
 
 /**
- * Tokens of API.md: every token is an ES256 JWT signed with the stage's token key. The audience says what kind
- * of token it is; a verifier names the audiences it accepts, so a token of one kind never passes for another.
+ * The platform's tokens (docs/api.md, "Tokens"): every token is an ES256 JWT signed with the stage's token key. The
+ * audience says what kind of token it is; a verifier names the audiences it accepts, so a token of one kind never
+ * passes for another.
  *
  * Keys (docs/security.md "Key custody and rotation", README "Rotating the token key"): the stage's token keys
  * are a ring, each key with a `kid`. The ring's `current` key signs; tokens are verified with the key their

@@ -91,7 +91,7 @@ export const RankQuery = z.lazy(() => z.object({
   limit: z._default(intParam({ min: 1, max: MAX_BOARD }), MAX_BOARD),
 }));
 
-/** The seed's Rank entry. */
+/** The contract's Rank entry (docs/api.md, "The compatibility contract"). */
 export const RankEntry = z.lazy(() => z.object({
   total: z.string(),
   game_player_id: z.string(),
@@ -99,7 +99,7 @@ export const RankEntry = z.lazy(() => z.object({
 }));
 export type RankEntry = z.infer<typeof RankEntry>;
 
-/** gameRank's data (the seed's names, `Moth` included). */
+/** gameRank's data (the contract's names, `Moth` included). */
 export const GameRank = z.lazy(() => z.object({
   gameWeekKillRank: z.array(RankEntry),
   gameWeekWinRank: z.array(RankEntry),

@@ -10,8 +10,8 @@ import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './model
 import { monthOf, weekOf, type Season } from './seasons.js';
 
 /**
- * addWin and submitgamescore (API.md flow 6): a game server of the game's merchant adds kills and wins of
- * players to the current week and month of the game. Each report is ONE TransactWriteItems:
+ * addWin and submitgamescore (docs/api.md, "Rankings: reports and boards"): a game server of the game's merchant adds
+ * kills and wins of players to the current week and month of the game. Each report is ONE TransactWriteItems:
  * - per player and season, an Update of the score item (keys.ts) that ADDs the points to the board sort keys
  *   themselves (`gsi4sk` = kills, `gsi5sk` = wins: a GSI sort key cannot be computed from another attribute,
  *   so the score IS the sort key) and stamps `killsAt`/`winsAt` when that score grows (ties: earlier first);

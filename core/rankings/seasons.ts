@@ -1,8 +1,8 @@
 /**
- * Seasons (API.md): a week runs Monday 00:00 UTC to Sunday 23:59:59.999 UTC, a month from the 1st 00:00 UTC
- * to its last day. `season_type` 1 is a week, 2 a month. `season_range` is `YYYY-MM-DD-MM-DD`: the first
- * day's year, the first day's month and day, the last day's month and day (a week across New Year keeps the
- * first day's year, e.g. `2029-12-31-01-06`).
+ * Seasons (docs/api.md, "Rankings: reports and boards"): a week runs Monday 00:00 UTC to Sunday 23:59:59.999 UTC, a
+ * month from the 1st 00:00 UTC to its last day. `season_type` 1 is a week, 2 a month. `season_range` is
+ * `YYYY-MM-DD-MM-DD`: the first day's year, the first day's month and day, the last day's month and day (a week
+ * across New Year keeps the first day's year, e.g. `2029-12-31-01-06`).
  */
 export const SeasonType = { week: 1, month: 2 } as const;
 export type SeasonTypeValue = (typeof SeasonType)[keyof typeof SeasonType];

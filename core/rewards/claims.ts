@@ -11,7 +11,7 @@ import { historyEntryKey } from './keys.js';
 import { HistoryStatus, type ClaimSignature } from './models.js';
 
 /**
- * Reward claims (issue 5 item 5, issue 9 hole 1; docs/claims.md). sign_code signs, for the caller's history
+ * Reward claims (docs/claims.md). sign_code signs, for the caller's history
  * entry with a reward, the message
  *
  *   public struct RewardClaim has copy, drop {
@@ -113,7 +113,7 @@ export function claimTerms(deps: Pick<Deps, 'claims' | 'production'>): { chain: 
   };
 }
 
-/** The claim as stored on the entry (attribute `claim`). Claims stored before issue 9 lack chain…expires_at_ms. */
+/** The claim as stored on the entry (attribute `claim`). Claims stored by earlier versions lack chain…expires_at_ms. */
 interface StoredClaim {
   chain?: string;
   game?: string;

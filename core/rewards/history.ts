@@ -6,7 +6,7 @@ import { playerRewardsPartition, seasonHistoryPartition } from './keys.js';
 import type { HistoryEntry } from './models.js';
 import { jsonInteger, toBigInt } from '../shared/amounts.js';
 
-/** The seed's fields of a stored history entry (keys, the claim and internal attributes stay inside). */
+/** The contract's fields of a stored history entry (keys, the claim and internal attributes stay inside). */
 export function toHistoryEntry(item: Record<string, unknown>): HistoryEntry {
   return {
     id: item.id as number,

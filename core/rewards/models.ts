@@ -3,11 +3,11 @@ import { gameCode, intParam, paging } from '../shared/fields.js';
 import { baseUnits } from '../shared/amounts.js';
 
 /**
- * Rewards of finished seasons (issue 5 items 3-5): the reward table a game's merchant sets, the history rank
- * entries settlement writes from it, and the signed claims of those rewards.
+ * Rewards of finished seasons (docs/api.md, "Rankings: rewards, settlement and claims"): the reward table a game's
+ * merchant sets, the history rank entries settlement writes from it, and the signed claims of those rewards.
  */
 
-/** History rank entry `status` (API.md): 0 unclaimed, 1 claim signed, 2 claimed on chain. */
+/** History rank entry `status`: 0 unclaimed, 1 claim signed, 2 claimed on chain. */
 export const HistoryStatus = { unclaimed: 0, signed: 1, claimed: 2 } as const;
 
 /** Highest rank a reward table may pay: a season settles in one transaction of at most 100 items. */
@@ -53,7 +53,7 @@ const seasonTypeQuery = intParam({ min: 1, max: 2 });
 export const SeasonQuery = z.lazy(() => z.object({ game_code: gameCode, season_type: seasonTypeQuery, season_range: seasonRange }));
 export const SeasonBody = z.lazy(() => z.object({ game_code: gameCode, season_type: seasonType, season_range: seasonRange }));
 
-/** The seed's History rank entry. */
+/** The contract's History rank entry (docs/api.md, "The compatibility contract"). */
 export const HistoryEntry = z.lazy(() => z.object({
   id: z.int(),
   season_type: z.int(),

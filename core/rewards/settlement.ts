@@ -16,7 +16,7 @@ import { toBigInt } from '../shared/amounts.js';
 import type { StoredRewardTable } from './table.js';
 
 /**
- * Settlement (issue 5 item 3): a finished season of a game becomes history rank entries, exactly once.
+ * Settlement: a finished season of a game becomes history rank entries, exactly once.
  *
  * - Who is ranked: the players of the paying board (the reward table's `board`; boards hold only scores above
  *   0), in the boards' order (core/rankings/boards.ts `boardTop`): score descending, then who reached that
@@ -83,7 +83,7 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
   const rewards = table?.rewards ?? [];
   const amountOf = new Map(rewards.map((row) => [row.rank, row.amount]));
   let entries: StoredHistoryEntry[] = [];
-  /** The board's display name of each entry's player (kept on the item, not part of the seed's entry). */
+  /** The board's display name of each entry's player (kept on the item, not part of the contract's entry). */
   let names: string[] = [];
   if (table && rewards.length > 0) {
     const topRank = Math.max(...rewards.map((row) => row.rank));
@@ -154,7 +154,7 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
   return resultOf(game, season, markerItem, true);
 }
 
-/** A history entry as stored: the seed's fields, with the reward a DynamoDB number of any size (amounts.ts). */
+/** A history entry as stored: the contract's fields, with the reward a DynamoDB number of any size (amounts.ts). */
 type StoredHistoryEntry = Omit<HistoryEntry, 'reward_amount' | 'reward_amount_base'> & { reward_amount: bigint };
 
 interface Marker {

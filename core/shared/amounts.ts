@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
  *   `parseJsonExact`) or decimal text; either way it reaches the handler as canonical decimal text;
  * - in code, decimal text or bigint, never a float;
  * - in the table, a DynamoDB number (exact to 38 digits); the document client reads one past 2^53 as a bigint;
- * - in a response, decimal text in new fields; an existing integer field (the seed's `reward_amount`) stays a
+ * - in a response, decimal text in new fields; an existing integer field of the contract (`reward_amount`) stays a
  *   JSON integer, written exactly (`jsonInteger`).
  */
 export const U64_MAX = 2n ** 64n - 1n;
@@ -75,7 +75,8 @@ export const toBigInt = (value: unknown): bigint => {
 const rawJSON = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON;
 
 /**
- * An integer for a response field the seed fixes as a JSON integer: a number while it is exact as one, else the
+ * An integer for a response field the compatibility contract fixes as a JSON integer (docs/api.md, "The
+ * compatibility contract"): a number while it is exact as one, else the
  * integer's digits written verbatim (JSON has no size limit; a JavaScript client needs a parser that keeps them,
  * which is why new fields carry decimal text instead).
  */

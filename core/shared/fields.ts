@@ -64,7 +64,7 @@ export const atLeastOneOf = <T extends object>(fields: readonly (keyof T & strin
   z.refine<T>((value) => fields.some((field) => value[field] !== undefined), `nothing to change: give at least one of ${fields.join(', ')}`);
 
 /**
- * Zero-based page and page size of list operations (API.md: pageSize default 20, max 100). Pages past
+ * Zero-based page and page size of list operations (pageSize default 20, max 100). Pages past
  * MAX_PAGE are refused: a list reads (page + 1) * pageSize entries (DynamoDB has no offset), and a page of
  * 2^53 once asked DynamoDB for a read limit it refuses.
  */

@@ -10,8 +10,8 @@ import type { StoreRegion } from './regions.js';
 import { changeItems, ITEMS, PREMIUM } from './wallet.js';
 
 /**
- * The pet mini-game (API.md "partner store": adopt_pet, pet_query, feed_pet, feed_log, rank). Access patterns,
- * all but the board in the store user's partition:
+ * The pet mini-game (docs/api.md, "Partner store: currencies, items and pets": adopt_pet, pet_query, feed_pet,
+ * feed_log, rank). Access patterns, all but the board in the store user's partition:
  * - "a pet" and "a user's pets": pk `STOREUSER#<uid>`, sk `PET#<petId>` (begins_with `PET#`);
  * - "how many pets a user adopted": pk `STOREUSER#<uid>`, sk `PETS` (`adopted`): the first adoption is free;
  * - "a user's feedings, newest first": pk `STOREUSER#<uid>`, sk `FEEDLOG#<time>#<id>`;

@@ -5,10 +5,10 @@ import { mainBasePath } from '../platform/stages.js';
 import { generateSigningJwk, publicJwk, type PublicJwk, type SigningJwk } from '../platform/tokens.js';
 
 /**
- * The partner store's authorization servers, one per region (API.md "partner store"): the default region under
- * `<base>/store`, `chengdu` under `<base>/store/chengdu`. Each has its own issuer, its own signing key (the
- * StoreKeys secret: one private ES256 JWK per region) and its own client registry, so that a token, a code or a
- * refresh token of one region is refused by the other.
+ * The partner store's authorization servers, one per region (docs/api.md, "Partner store: the authorization
+ * servers"): the default region under `<base>/store`, `chengdu` under `<base>/store/chengdu`. Each has its own
+ * issuer, its own signing key (the StoreKeys secret: one private ES256 JWK per region) and its own client registry,
+ * so that a token, a code or a refresh token of one region is refused by the other.
  *
  * Issuers are URLs (RFC 8414 §2): the origin the request came to, the stage's base path and the region's path,
  * e.g. `https://api.example.com/v2-testing/store/chengdu`. A token is verified against the issuer of the

@@ -11,10 +11,10 @@ import type { StoreRegion } from './regions.js';
 import { storeUserKey } from './sessions.js';
 
 /**
- * A store user's currencies and items (API.md "partner store": currencies_list, premium-currencies-balance,
- * balances_item_balance, and the partner's grants). Balances are integers in the user's partition, changed only
- * by conditional writes inside transactions, each change with a ledger entry whose key makes it happen once;
- * never below zero. Access patterns:
+ * A store user's currencies and items (docs/api.md, "Partner store: currencies, items and pets": currencies_list,
+ * premium-currencies-balance, balances_item_balance, and the partner's grants). Balances are integers in the user's
+ * partition, changed only by conditional writes inside transactions, each change with a ledger entry whose key makes
+ * it happen once; never below zero. Access patterns:
  * - "a balance": pk `STOREUSER#<uid>`, sk `BAL#currency#<code>` or `BAL#item#<code>`;
  * - "a user's item balances": the same partition, sk begins_with `BAL#item#`;
  * - "a ledger entry": the same partition, sk `LEDGER#<ref>`;

@@ -8,10 +8,10 @@ import type { AppleEnvironment } from './apple.js';
 import type { AppleSettings } from './apple-settings.js';
 
 /**
- * CONSUMPTION_REQUEST (API.md flow 4): a customer asked Apple to refund a purchase, and Apple asks what the
- * platform knows, so it can refuse refunds of goods already used. Answered with the App Store Server API's
- * Send Consumption Information (v2, `PUT /inApps/v2/transactions/consumption/{id}`; v1 is deprecated), through
- * Apple's client and the stage's API key.
+ * CONSUMPTION_REQUEST (docs/api.md, "App Store and Google Play purchases"): a customer asked Apple to refund a
+ * purchase, and Apple asks what the platform knows, so it can refuse refunds of goods already used. Answered with the
+ * App Store Server API's Send Consumption Information (v2, `PUT /inApps/v2/transactions/consumption/{id}`; v1 is
+ * deprecated), through Apple's client and the stage's API key.
  *
  * What v2 takes, and what we say:
  * - `customerConsented`: Apple refuses anything but true. Only the app can ask the customer, so the stage

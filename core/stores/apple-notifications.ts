@@ -15,9 +15,9 @@ import { recordNotification } from './notification-records.js';
 import { refundByStore } from './refunds.js';
 
 /**
- * app_asdn-v2-callback (API.md flow 4): App Store Server Notifications v2. Apple POSTs `{signedPayload}`, a
- * JWS verified to the stage's root like a transaction (core/stores/apple.ts); a 200 acknowledges it, anything
- * else makes Apple send it again later (hours, then days). So:
+ * app_asdn-v2-callback (docs/api.md, "App Store and Google Play purchases"): App Store Server Notifications v2. Apple
+ * POSTs `{signedPayload}`, a JWS verified to the stage's root like a transaction (core/stores/apple.ts); a 200
+ * acknowledges it, anything else makes Apple send it again later (hours, then days). So:
  * - unverifiable (forged, another root, another app or environment): 400, nothing written, Apple retries;
  * - verified: handled, then recorded once under its notificationUUID (pk `APPLENOTE#<uuid>`), and answered
  *   200 with what it did. A notification delivered again finds its record and changes nothing; deliveries

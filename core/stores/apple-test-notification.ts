@@ -9,10 +9,11 @@ import { acceptedEnvironments } from './apple-settings.js';
 import type { TestNotificationAnswer, TestNotificationBody } from './models.js';
 
 /**
- * app_trigger-test-notification (admin; API.md flow 4): checks the App Store reaches the stage's notification
- * URL. Without a token it asks Apple for a test notification (requestTestNotification) and then for its
- * delivery status (getTestNotificationStatus), a few times within about a second, since Apple sends it
- * asynchronously; with `testNotificationToken` it only reports the status of one asked for earlier.
+ * app_trigger-test-notification (admin; docs/api.md, "App Store and Google Play purchases"): checks the App Store
+ * reaches the stage's notification URL. Without a token it asks Apple for a test notification
+ * (requestTestNotification) and then for its delivery status (getTestNotificationStatus), a few times within about a
+ * second, since Apple sends it asynchronously; with `testNotificationToken` it only reports the status of one asked
+ * for earlier.
  *
  * `status`: `pending` (Apple has not tried yet), `sent` (an attempt succeeded), `failed` (attempts, none
  * successful: the URL is wrong or the stage refused it). `received` says whether this stage recorded the

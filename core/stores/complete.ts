@@ -9,9 +9,10 @@ import { creditItems } from '../tickets/balances.js';
 import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purchase-claims.js';
 
 /**
- * Completing an order by an app store purchase (API.md flow 4), whichever way the purchase arrives (the client's
- * verification, the store's notification): the order turns paid with its store's tx_type, the store transaction
- * is claimed for it, and its tickets are credited, in one DynamoDB transaction, exactly like orderComplete. So:
+ * Completing an order by an app store purchase (docs/api.md, "App Store and Google Play purchases"), whichever way
+ * the purchase arrives (the client's verification, the store's notification): the order turns paid with its store's
+ * tx_type, the store transaction is claimed for it, and its tickets are credited, in one DynamoDB transaction,
+ * exactly like orderComplete. So:
  * - the same purchase again (a retried verification, a notification after the verification) answers the same
  *   and credits nothing more;
  * - a store transaction pays one order: naming it for a second order is 409;

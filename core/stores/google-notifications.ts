@@ -16,8 +16,8 @@ import { recordNotification } from './notification-records.js';
 import { refundByStore } from './refunds.js';
 
 /**
- * google_callback (API.md flow 4): Google Play real-time developer notifications, pushed by Pub/Sub. A 2xx
- * acknowledges the message; anything else makes Pub/Sub deliver it again (with the subscription's back-off,
+ * google_callback (docs/api.md, "Google Play"): Google Play real-time developer notifications, pushed by Pub/Sub. A
+ * 2xx acknowledges the message; anything else makes Pub/Sub deliver it again (with the subscription's back-off,
  * for up to its retention). So:
  * - the push's `Authorization: Bearer` OIDC token is verified with jose against Google's keys (issuer
  *   https://accounts.google.com, the stage's push audience, `email_verified`, `email` the stage's push

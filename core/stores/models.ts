@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** The App Store and Google Play operations' bodies (API.md flow 4). */
+/** The App Store and Google Play operations' bodies (docs/api.md, "App Store and Google Play purchases"). */
 
 const orderId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 

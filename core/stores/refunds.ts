@@ -9,7 +9,7 @@ import { barPurchase, liftBar, type BarReason, type Claim, type Store } from './
 
 /**
  * A store refund of a paid order (App Store REFUND and REVOKE, Google Play voided purchases) takes the order's
- * tickets back, and a reversed refund gives them back (API.md flow 4):
+ * tickets back, and a reversed refund gives them back (docs/api.md, "App Store and Google Play purchases"):
  * - never below zero: tickets already spent cannot be taken, so what is taken is the smaller of the order's
  *   tickets and the balance; the rest is the order's `refund_shortfall`, recorded for the merchant;
  * - the order moves to status 3 (refunded) with `refund_taken`, in the same transaction as the debit and its

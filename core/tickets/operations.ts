@@ -34,11 +34,11 @@ export async function remainingBalance(deps: Deps, caller: TokenClaims, query: {
 }
 
 /**
- * minus_tickets (API.md flow 5): takes `amount` tickets in one TransactWriteItems whose conditions keep the
- * balance from going below zero (409 when short). A server token's merchant must own the project, and a game
- * token's user must be `userId`: the authorization layer checks both before the handler, never inside the
- * transaction (no shared item in a player's transaction, ARCHITECTURE.md "Contention"). One request: the
- * TransactWriteItems (and on a retry, its cancellation answers).
+ * minus_tickets (docs/api.md, "Payments and tickets"): takes `amount` tickets in one TransactWriteItems whose
+ * conditions keep the balance from going below zero (409 when short). A server token's merchant must own the project,
+ * and a game token's user must be `userId`: the authorization layer checks both before the handler, never inside the
+ * transaction (no shared item in a player's transaction: docs/data-model.md "Transactions and contention"). One
+ * request: the TransactWriteItems (and on a retry, its cancellation answers).
  *
  * With an Idempotency-Key (core/platform/idempotency.ts) the key is the caller's, for this operation: the
  * transaction also puts the key's record, so a retry of the same request by the same caller deducts nothing
