@@ -21,7 +21,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  *   connection reset before it reads the answer, RFC 9112 §9.6; it never loses a later request.)
  * Reading before answering, rather than after, is what lets the answer say which of the two it is: whether a
  * chunked body ends within the limit is known only once it has been read. The limit is @hono/node-server's own
- * (64 MiB), far above the largest body the service takes (an upload of 4 MiB + 16 KiB).
+ * (64 MiB), far above the largest body the service takes (an upload of 4 MiB + 16 KiB). A client that stops
+ * sending in the middle of its body is left to node:http's request timeout (300 s unless set), which answers 408
+ * and closes the connection.
  *
  * Deployed, API Gateway has received the whole request before the function runs: this is only for Node's http.
  */
