@@ -82,7 +82,7 @@ async function player(deps: BenchDeps) {
 const idTokenFor = (deps: BenchDeps, sub: string) => deps.issuer.sign({ sub, aud: 'bench-client' });
 
 /**
- * Token revocation and stranded payments: console operations of issue 9. stranded_refund is not benched: it
+ * Token revocation and stranded payments: console operations. stranded_refund is not benched: it
  * reads the refund transaction from a chain node, which the bench does not run.
  */
 export const accessOperations: OperationBench[] = [

@@ -11,7 +11,7 @@ import { envInt, round } from './stats.js';
 import { benchWarm, type WarmResult } from './warm.js';
 
 /**
- * `npm run bench`: the measures the project owns (docs: ARCHITECTURE.md, "Measures the project owns").
+ * `npm run bench`: the measures the project owns and their budgets (docs/performance.md, "What is measured").
  *   1. each deployed group's bundle: size and cold init, as ratios to a floor bundle built in the same run;
  *   2. DynamoDB requests per operation against DynamoDB Local, beside the minimum of its access pattern;
  *   3. warm cost per request through the Lambda handler, as a ratio to a framework-free floor, and load;

@@ -9,7 +9,7 @@ import { lambdaHandler } from './deployed.js';
 export const createChainApp = (deps: Deps) =>
   createGroupApp(deps, chainRoutes, {
     submitgamescore: ({ deps, body }) => submitScores(deps, body),
-    // Rewards (issue 5).
+    // Rewards.
     ...chainRewardHandlers,
   });
 

@@ -9,7 +9,7 @@ import type { Deps } from '../core/platform/deps.js';
 import { heroRoutes } from './routes/hero.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The hero game group, on the hero base (API.md "hero game"). */
+/** The hero game group, on the hero base (docs/api.md, "Hero game"). */
 export const createHeroApp = (deps: Deps) =>
   createGroupApp(deps, heroRoutes, {
     auth: ({ deps, auth }) => heroToken(deps, auth.sub),

@@ -36,12 +36,12 @@ export const createInnerApp = (deps: Deps) =>
     project_list: ({ deps, auth }) => projectsOf(deps, auth.sub),
     level_save: ({ deps, auth, body }) => saveLevel(deps, auth, body),
     ...innerVendorHandlers,
-    // Rankings (issue 5).
+    // Rankings.
     addWin: ({ deps, body }) => addWin(deps, body),
     gameRank: ({ deps, query }) => gameRank(deps, query.game_code, query.limit),
-    // Rewards (issue 5).
+    // Rewards.
     ...innerRewardHandlers,
-    // Token revocation (issue 9).
+    // Token revocation.
     ...innerAccessHandlers,
     ...innerStrandedHandlers,
   });

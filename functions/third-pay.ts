@@ -7,7 +7,7 @@ import { receiveGooglePush } from '../core/stores/google-notifications.js';
 import { thirdPayRoutes } from './routes/third-pay.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The third-pay group: App Store and Google Play purchases (API.md flow 4). */
+/** The third-pay group: App Store and Google Play purchases (docs/api.md, "App Store and Google Play purchases"). */
 export const createThirdPayApp = (deps: Deps) =>
   createGroupApp(deps, thirdPayRoutes, {
     'app-verify-transaction': ({ deps, auth, body }) => verifyApplePurchase(deps, auth.sub, body),

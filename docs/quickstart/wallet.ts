@@ -46,7 +46,7 @@ async function api(method: string, path: string, body?: unknown): Promise<any> {
   return answer;
 }
 
-/** Wallet sign-in (API.md flow 1): the nonce's message signed as a Sui personal message. */
+/** Wallet sign-in (docs/api.md, "Player identity"): the nonce's message signed as a Sui personal message. */
 async function signIn() {
   const keypair = wallet();
   const address = keypair.toSuiAddress();

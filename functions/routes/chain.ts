@@ -4,7 +4,7 @@ import { chainRewardOps } from './rewards.js';
 import { MAX_REPORT_PLAYERS, ScoreReport, ScoreResult } from '../../core/rankings/models.js';
 import { scoreReportErrors } from './errors.js';
 
-/** The chain group (API.md "chain"): game results into the seasons, and the chain-facing reads. */
+/** The chain group: game results into the seasons, and the chain-facing reads. */
 export const chainRoutes = defineGroup('chain', 'main', {
   submitgamescore: {
     name: 'submitgamescore',
@@ -23,6 +23,6 @@ export const chainRoutes = defineGroup('chain', 'main', {
     response: ScoreResult,
     errors: scoreReportErrors,
   },
-  // Rewards (issue 5): gameCode and rewrad_history.
+  // Rewards: gameCode and rewrad_history.
   ...chainRewardOps,
 });

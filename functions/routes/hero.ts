@@ -24,7 +24,7 @@ const notConfigured = 'the hero game is not configured on this stage (PUT /heroe
 const chainDown = "the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read";
 
 /**
- * The hero game group (API.md "hero game"), on its own base (`/hero-<environment>`): bare JSON successes,
+ * The hero game group (docs/api.md, "Hero game"), on its own base (`/hero-<environment>`): bare JSON successes,
  * `{message, statusCode}` errors. Players take a hero token with their platform token; heroes are hero NFTs
  * bound from the chain or granted by the game's server, and are upgraded with tickets.
  */

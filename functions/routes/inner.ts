@@ -16,7 +16,7 @@ import { batchRead, merchantToken, scoreReportErrors } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
 
-/** The inner group's operations (API.md "inner"): merchants and the game catalogue. */
+/** The inner group's operations: merchants and the game catalogue. */
 export const innerRoutes = defineGroup('inner', 'main', {
   create_merchant: {
     name: 'create_merchant',
@@ -109,7 +109,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     summary: 'All games with their merchant fields, newest first',
     description:
       'Zero-based paging: page 0 is the first. `total` counts every game, as text. ' +
-      'A 401 carries an empty page, `data: {total: "0", games: []}`, not `data: null` (the seed shows its 401 body so).',
+      'A 401 carries an empty page, `data: {total: "0", games: []}`, not `data: null` (the compatibility contract fixes this 401 body).',
     query: PageQuery,
     status: 200,
     envelope: 'merchant',
@@ -263,7 +263,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     errors: { 400: 'a field is missing or invalid', ...merchantToken, 403: "another merchant's project", 404: 'no such project', 409: 'changed concurrently' },
   },
   ...innerVendorOps,
-  // Rankings (issue 5): addWin and gameRank.
+  // Rankings: addWin and gameRank.
   addWin: {
     name: 'addWin',
     method: 'POST',
@@ -296,7 +296,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     response: GameRank,
     errors: { 400: 'game_code missing or malformed, or limit out of range', 404: 'no game with that code' },
   },
-  // Rewards (issue 5): reward table, history rank, history/test, sign_code, get_sign.
+  // Rewards: reward table, history rank, history/test, sign_code, get_sign.
   ...innerRewardOps,
   ...innerAccessOps,
   ...innerStrandedOps,

@@ -2,7 +2,7 @@ import { open } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { Nonce, NonceQuery, ZkLoginBody, ZkLoginResult } from '../../core/identity/models.js';
 
-/** The outer group (API.md "outer and withoutkey"): player sign-in. */
+/** The outer group: player sign-in. */
 export const outerRoutes = defineGroup('outer', 'main', {
   getNonce: {
     name: 'getNonce',

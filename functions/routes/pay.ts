@@ -25,7 +25,7 @@ import { batchRead, platformToken } from './errors.js';
 
 const playerOrServer = { 401: 'no platform or server token, or an invalid or expired one', 403: "another user's tickets, or a project of another merchant" } as const;
 
-/** The pay group (API.md "pay"): what can be bought, recharge orders, tickets, vendor goods. */
+/** The pay group: what can be bought, recharge orders, tickets, vendor goods. */
 export const payRoutes = defineGroup('pay', 'main', {
   user_project: {
     name: 'user/project',

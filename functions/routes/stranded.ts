@@ -12,8 +12,8 @@ const whatIsStranded =
 const namesPayment = "`tx_digest` and `event_seq` name the payment (its `cursor` in the list).";
 
 /**
- * Stranded payments (API.md flow 7), console operations of the inner group: the project's merchant lists them
- * and settles each by an explicit, idempotent action. Handlers: functions/stranded-handlers.ts.
+ * Stranded payments (docs/api.md, "Payments and tickets"), console operations of the inner group: the project's
+ * merchant lists them and settles each by an explicit, idempotent action. Handlers: functions/stranded-handlers.ts.
  */
 export const innerStrandedOps = {
   stranded_list: {

@@ -12,7 +12,7 @@ import {
 } from '../../core/stores/models.js';
 import { merchantToken, platformToken } from './errors.js';
 
-/** The third-pay group (API.md "third_pay", flow 4): App Store and Google Play purchases. */
+/** The third-pay group: App Store and Google Play purchases (docs/api.md, "App Store and Google Play purchases"). */
 export const thirdPayRoutes = defineGroup('third-pay', 'main', {
   'app-verify-transaction': {
     name: 'app-verify-transaction',

@@ -20,8 +20,8 @@ import {
 import { batchRead, merchantToken, platformToken, serverToken } from './errors.js';
 
 /**
- * Vendor operations of the inner group (API.md flow 8), and the goods catalogue that vendor orders buy from
- * (console operations of ours: the seed names goods only by id).
+ * Vendor operations of the inner group (docs/api.md, "Vendor goods and the vendor wallet"), and the goods catalogue
+ * that vendor orders buy from (console operations of ours: the compatibility contract names goods only by id).
  */
 export const innerVendorOps = {
   vendor_pay_query: {
@@ -111,7 +111,7 @@ export const innerVendorOps = {
 
 const orderShortOrWithdrawn = "the user's balance of the goods' project and level is short of price × quantity, or the goods are not on sale";
 
-/** Vendor goods orders of the pay group (API.md flow 8): paid from the user's tickets, in one write. */
+/** Vendor goods orders of the pay group: paid from the user's tickets, in one write. */
 export const payVendorOps = {
   createOrder: {
     name: 'createOrder',

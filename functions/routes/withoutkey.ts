@@ -5,7 +5,7 @@ import { Params, SavedParams, SocialBindBody, SocialBinding, SocialQuery, Social
 import { Credentials, LoginResult } from '../../core/merchants/models.js';
 import { batchRead, platformToken } from './errors.js';
 
-/** The withoutkey group (API.md "outer and withoutkey"): operations callable without a token. */
+/** The withoutkey group: operations callable without a token. */
 export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
   merchant_login: {
     name: 'merchant_login',
