@@ -11,7 +11,7 @@ import { accountWithToken } from './support/merchants.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
 
 /**
- * The attacks of issue 9 holes 3 and 4 through the HTTP API, with real tokens: a game token spending in another
+ * Attacks with leaked or misused tokens through the HTTP API, with real tokens: a game token spending in another
  * merchant's project, unknown projects, a suspended merchant's tokens, and revoked tokens. Every refusal
  * writes nothing.
  */

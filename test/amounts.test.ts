@@ -10,8 +10,8 @@ import { indexedPayment, playerWithTokens, randomDigest } from './support/paymen
 import { claimableGame, pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 
 /**
- * Amounts in base units past 2^53 (issue 10 item 9): exact up to u64's maximum from the request body (a JSON
- * integer literal of any size, or decimal text) through the table to the response and the signed claim.
+ * Amounts in base units past 2^53 (docs/api.md, "Amounts in base units"): exact up to u64's maximum from the request
+ * body (a JSON integer literal of any size, or decimal text) through the table to the response and the signed claim.
  * Requests are sent as raw JSON text, so the literals are exactly what a client writes.
  */
 

@@ -11,7 +11,7 @@ import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 
 /**
- * app-verify-transaction through HTTP (issue 12 item 2): a signed App Store transaction completes the caller's
+ * app-verify-transaction through HTTP: a signed App Store transaction completes the caller's
  * order it was bought for, once; everything else is a 4xx that writes nothing.
  */
 

@@ -100,7 +100,7 @@ const billText = (event: ScriptEvent) => {
   return Array.isArray(bill) ? Buffer.from(bill as number[]).toString('utf8') : (bill as string);
 };
 
-/** Expects every payment event of the script stored exactly once, as the seed's record. */
+/** Expects every payment event of the script stored exactly once, as the contract's record. */
 async function expectStoredOnce(deps: TestDeps, events: ScriptEvent[]) {
   const items = await stored(deps);
   const positions = items.map((item) => `${(item.cursor as EventCursor & { txDigest: string }).txDigest}#${(item.cursor as { eventSeq: string }).eventSeq}`);
@@ -236,7 +236,7 @@ describe('chain sources', () => {
 });
 
 describe('indexer', () => {
-  it('reads 120 events in 3 pages of 50/50/20, stores each once as the seed record, and resumes after the last', async () => {
+  it('reads 120 events in 3 pages of 50/50/20, stores each once as the compatibility contract record, and resumes after the last', async () => {
     const script = paymentScript(120);
     const rpc = await node(script);
     const deps = await depsOn(rpc);
@@ -541,7 +541,7 @@ describe('payment records', () => {
   });
 });
 
-describe('payment coin types (issue 9: the coin of every payment is verified)', () => {
+describe('payment coin types: the coin of every payment is verified', () => {
   const FAKE = `0x${'fa'.repeat(32)}::fake::FAKE`;
   const FULL_SUI = `0x${'0'.repeat(63)}2::sui::SUI`;
 

@@ -20,7 +20,7 @@ import { claimableGame, pastWeek, scoresInPastWeek, setGameObject } from './supp
 import { ChainScript, PACKAGE, PAYMENT_TYPE, randomAddress, randomDigest, startSuiNode, type ScriptEvent } from './support/sui-node.js';
 
 /**
- * Reward claims (issue 5 item 5, issue 9 hole 1): sign_code and get_sign, the Ed25519 signature over the BCS of
+ * Reward claims (docs/claims.md): sign_code and get_sign, the Ed25519 signature over the BCS of
  * RewardClaim checked independently (node:crypto, Sui's Ed25519PublicKey and a BCS layout written here from
  * docs/claims.md), the reference verifier's checks done in TypeScript (a claim of game A is refused by game B's
  * verifier), expiry and re-signing, and the claim event through the indexer.

@@ -7,10 +7,10 @@ import { merchantWithToken } from './support/merchants.js';
 import { gamePayload, newCode } from './support/games.js';
 
 /**
- * Maps from clients (issue 10 item 4): a game's `link` and a player's saved parameters are bounded (entries,
- * keys, values), and the keys `__proto__`, `constructor` and `prototype` are refused with a 400 naming them,
- * where `constructor` was a 500 and `__proto__` vanished silently. Bodies are sent as raw JSON text, so a
- * `__proto__` key is really in them (an object literal would set the prototype instead).
+ * Maps from clients (docs/api.md, "Maps and lists from clients"): a game's `link` and a player's saved parameters are
+ * bounded (entries, keys, values), and the keys `__proto__`, `constructor` and `prototype` are refused with a 400
+ * naming them, where `constructor` was a 500 and `__proto__` vanished silently. Bodies are sent as raw JSON text, so
+ * a `__proto__` key is really in them (an object literal would set the prototype instead).
  */
 
 const base = '/v2-testing';

@@ -16,9 +16,9 @@ import { itemsSharedByPlayers, keepJournal, playersOf, readJournal, removeEndedR
 import { goodsFor, merchantWithProject, giveTickets as giveVendorTickets } from './support/vendor.js';
 
 /**
- * What DynamoDB Local hides (ARCHITECTURE.md "Contention"): under the real service's TransactionConflict rule,
- * emulated for every test's deps (test/support/conflict-emulator.ts), many players acting at once on one
- * project, merchant, goods or game must not cancel each other. Each test below counts the emulator's
+ * What DynamoDB Local hides (docs/data-model.md "Transactions and contention"): under the real service's
+ * TransactionConflict rule, emulated for every test's deps (test/support/conflict-emulator.ts), many players acting
+ * at once on one project, merchant, goods or game must not cancel each other. Each test below counts the emulator's
  * cancellations and refusals while its requests run: 0, and every request succeeds. The last test walks the
  * transactions every test file of the run has sent (this file runs in a group of its own, after the whole
  * suite: vitest.config.ts) for items that two different players' transactions share.

@@ -10,7 +10,7 @@ import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatc
 import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
 import { storePaymentEvent } from '../core/chain/payments.js';
 
-/** The seed's shapes for this issue's operations: status code, envelope, every field's name and type. */
+/** The compatibility contract's operations (docs/api.md): status code, envelope, every field's name and type. */
 let deps: TestDeps;
 let app: ReturnType<typeof createInnerApp>;
 const base = '/v2-testing';
@@ -41,7 +41,7 @@ beforeAll(async () => {
   await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: { code: 'contract-plain', game_name: 'Plain', link: { web: 'https://example.com' } } });
 });
 
-describe('seed contract', () => {
+describe('compatibility contract', () => {
   it('create_merchant: POST /merchant/create, 200, JSON object', async () => {
     const fresh = await accountWithToken(deps);
     const body = { merchant_name: 'n', logo_url: 'https://example.com/l.png', description: 'd', back_ground_image: ['b'], social_links: [{ name: 'x', url: 'https://x.com' }] };
@@ -80,7 +80,7 @@ describe('seed contract', () => {
     expect(res.body.data.games.length).toBe(2);
   });
 
-  it('gamelist 401: resembles the success body (the seed status table): {code: 401, message, data: {total: "0", games: []}}', async () => {
+  it('gamelist 401: resembles the success body (as the contract fixes it): {code: 401, message, data: {total: "0", games: []}}', async () => {
     const expired = await deps.tokens.issue('merchant', owner.accountId, { role: 'merchant', email: owner.email });
     for (const token of [undefined, 'not-a-jwt', `${expired.token}x`]) {
       const res = await call(app, 'GET', `${base}/merchant/games/list`, { token, query: { pageSize: 10, page: 0 } });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
 
 /**
- * The API reference in a real browser (issue 16; docs/api.md "API reference"): headless Chromium from the
+ * The API reference in a real browser (docs/api.md "The API reference"): headless Chromium from the
  * system's packages (`/usr/bin/chromium`; .ci/run installs Debian's `chromium` when it is missing) driven by
  * playwright-core, against `npm start` on loopback. Each base's /docs must render with no request leaving the
  * server, list every operation of the base's OpenAPI document with a lock exactly on the protected ones, and

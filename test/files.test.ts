@@ -100,7 +100,7 @@ async function upload(body: RequestInit["body"] | undefined, contentType: string
   return { status: response.status, body: JSON.parse(text) };
 }
 
-describe('malformed multipart bodies (issue 10 item 5): 400 naming the problem, nothing stored', () => {
+describe('malformed multipart bodies: 400 naming the problem, nothing stored', () => {
   const good = () => multipart(png);
   const type = `multipart/form-data; boundary=${boundary}`;
   const cases: [string, () => { body: RequestInit["body"] | undefined; type: string | undefined }, RegExp][] = [
@@ -145,7 +145,7 @@ describe('malformed multipart bodies (issue 10 item 5): 400 naming the problem, 
   });
 });
 
-describe('the upload limit a deployed stage accepts (issue 10 item 5)', () => {
+describe('the upload limit a deployed stage accepts', () => {
   const type = `multipart/form-data; boundary=${boundary}`;
 
   it(`takes a file of exactly ${MAX_UPLOAD_BYTES} bytes (4 MiB) and refuses one byte more with 413`, async () => {

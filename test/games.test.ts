@@ -110,7 +110,7 @@ describe('query merchant game, gamelist, query_new_merchant', () => {
     expect(Object.keys(page.body.data)).toEqual([codesMade[2], codesMade[0]]);
   });
 
-  it('answers 401 in the gamelist envelope without a token: an empty page, as the seed shows (issue 10 item 11)', async () => {
+  it('answers 401 in the gamelist envelope without a token: an empty page, as the compatibility contract fixes it', async () => {
     const res = await call(app, 'GET', `${base}/merchant/games/list`, { query: { page: 0, pageSize: 10 } });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] } });
@@ -118,7 +118,7 @@ describe('query merchant game, gamelist, query_new_merchant', () => {
 });
 
 describe('update_single_game', () => {
-  it('updates only the fields given, only for the owner, answering the seed 201 shape', async () => {
+  it('updates only the fields given, only for the owner, answering the compatibility contract 201 shape', async () => {
     const owner = await merchantWithToken(deps);
     const game = await saveGame(owner.token);
     const res = await call(app, 'POST', `${base}/merchant/games/update`, {

@@ -16,7 +16,7 @@ import { scanAll, withoutLoginCounters } from './support/table-snapshot.js';
 import { storeIssuerOf, storeSessionOf } from './support/store.js';
 
 /**
- * Generated bad input on every route of every group (issue 15, item 1; docs/reliability.md "Generated bad
+ * Generated bad input on every route of every group (docs/reliability.md "Generated bad
  * input"). For each operation, fast-check makes requests from the route table's own schemas, valid and then
  * broken: a field missing, of another type, huge, hostile text or numbers past 2^53, extra and prototype keys,
  * deep nesting, malformed JSON, another Content-Type or none, an oversized body, duplicated query parameters,

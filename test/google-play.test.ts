@@ -12,8 +12,8 @@ import { scanAll } from './support/table-snapshot.js';
 import { purchaseClaimId } from '../core/stores/google-notifications.js';
 
 /**
- * google_callback (issue 12 item 5): Play real-time developer notifications pushed by Pub/Sub, the push's OIDC
- * token verified with jose against a loopback Google's keys, purchases read back from and consumed through a
+ * google_callback (docs/api.md, "Google Play"): Play real-time developer notifications pushed by Pub/Sub, the push's
+ * OIDC token verified with jose against a loopback Google's keys, purchases read back from and consumed through a
  * loopback Play Developer API (its OAuth token endpoint checks the service account's signed assertion).
  */
 

@@ -14,8 +14,8 @@ import { PACKAGE, randomAddress } from './support/sui-node.js';
 import type { CallResult } from './support/http.js';
 
 /**
- * The hero game (issue 13): its own base, hero tokens, heroes bound from on-chain NFTs (read from a loopback
- * gRPC full node in the real format) or granted by the game's server, and upgrades paid in tickets in one
+ * The hero game (docs/api.md, "Hero game"): its own base, hero tokens, heroes bound from on-chain NFTs (read from a
+ * loopback gRPC full node in the real format) or granted by the game's server, and upgrades paid in tickets in one
  * transaction.
  */
 let deps: TestDeps;
@@ -43,8 +43,8 @@ function heroRefusal(res: CallResult, status: number, message: RegExp) {
 const ticketsOf = (uid: string, level: number) => balanceOf(deps, { uid, projectName: world.projectName, level });
 const heroesOf = async (token: string) => (await world.request('GET', '/heroes', { token, query: { pageSize: 100 } })).body.heroes as { id: string; level: number }[];
 
-describe('hero auth and the seed contract', () => {
-  it("answers the seed's 401 of upgrade as {message, statusCode}, with no token or a token of another kind", async () => {
+describe('hero auth and the compatibility contract', () => {
+  it("answers the contract's 401 of upgrade as {message, statusCode}, with no token or a token of another kind", async () => {
     const player = await playerWithTokens(deps);
     const body = { userId: player.uid, itemIds: [randomUUID()] };
     for (const token of [undefined, player.platform, player.game, 'not.a.jwt']) {

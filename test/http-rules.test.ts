@@ -99,7 +99,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'querybysocialid', method: 'GET', path: '/account/social', query: { provider: 'google' }, field: /^query\.socialId/ },
     { op: 'project create', method: 'POST', path: '/merchant/projects', body: { project_name: 'p1', receive_address: '0x1', coin_type: '0x2::sui::SUI', precison: 9 }, field: /^body\.receive_address/ },
     { op: 'project update', method: 'POST', path: '/merchant/projects/update', body: { project_name: 'p1', status: 5 }, field: /^body\.status/ },
-    // Issue 10 item 3: an update that changes nothing is 400 naming the body (it was a 500).
+    // An update that changes nothing is 400 naming the body (it was a 500).
     { op: 'project update', method: 'POST', path: '/merchant/projects/update', body: { project_name: 'p1' }, field: /^body: nothing to change: give at least one of description, receive_address, status$/ },
     { op: 'level save', method: 'POST', path: '/merchant/projects/levels', body: { project_name: 'p1', level: 1, amount: 1.5, tickets: 1 }, field: /^body\.amount/ },
     { op: 'user/project/level', method: 'GET', path: '/account/user/project/level', query: {}, field: /^query\.project/ },
@@ -126,7 +126,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'gameRank', method: 'GET', path: '/merchant/games/rank', query: {}, field: /^query\.game_code/ },
     { op: 'gameRank', method: 'GET', path: '/merchant/games/rank', query: { game_code: 'g1', limit: '101' }, field: /^query\.limit/ },
     { op: 'submitgamescore', method: 'POST', path: '/chain/game/score', body: { game_code: 'g1', result_id: 'r1', scores: [] }, field: /^body\.scores/ },
-    // Rewards (issue 5): reward table, history, claims.
+    // Rewards: reward table, history, claims.
     { op: 'reward table set', method: 'POST', path: '/merchant/games/rewards', body: { game_code: 'g1', rewards: [{ rank: 1, amount: 1 }, { rank: 1, amount: 2 }] }, field: /^body\.rewards/ },
     { op: 'reward table set', method: 'POST', path: '/merchant/games/rewards', body: { game_code: 'g1', rewards: [{ rank: 100, amount: 1 }] }, field: /^body\.rewards\.0\.rank/ },
     { op: 'reward table get', method: 'GET', path: '/merchant/games/rewards', query: {}, field: /^query\.game_code/ },
@@ -141,7 +141,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'stranded_list', method: 'GET', path: '/merchant/payments/stranded', query: { project: 'p1', status: '7' }, field: /^query\.status/ },
     { op: 'stranded_credit', method: 'POST', path: '/merchant/payments/stranded/credit', body: { project_name: 'p1', tx_digest: 'not-a-digest', event_seq: '0' }, field: /^body\.tx_digest/ },
     { op: 'stranded_refund', method: 'POST', path: '/merchant/payments/stranded/refund', body: { project_name: 'p1', tx_digest: '11111111111111111111111111111111', event_seq: 'x', refund_digest: '11111111111111111111111111111111' }, field: /^body\.event_seq/ },
-    // Issue 10 item 7: integer query and path parameters are an optional '-' and decimal digits, no leading zeros, in range.
+    // Integer query and path parameters are an optional '-' and decimal digits, no leading zeros, in range.
     ...['', '0x10', '1e1', '+1', ' 1', '1 ', '01', '-0', '1.0', '1_0', '١'].map((page) => ({ op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { page }, field: /^query\.page: expected an integer from 0 to 10000 in decimal digits/ })),
     { op: 'gamelist', method: 'GET', path: '/merchant/games/list', query: { pageSize: '101' }, field: /^query\.pageSize: expected an integer from 1 to 100$/ },
     // Pages past 10,000 (a list reads (page + 1) * pageSize entries; a page of 2^53 was a 503 from DynamoDB's read limit).

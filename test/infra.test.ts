@@ -28,7 +28,7 @@ import type { JWK } from 'jose';
 /**
  * The deployment wiring (sst.config.ts and infra/), run against recording stand-ins of SST's globals: API Gateway
  * routes every operation the Hono apps serve to its group's function and nothing else, the functions are built
- * and linked as the design says, and production stages keep their data.
+ * and linked as README's "Deploy a stage" says, and production stages keep their data.
  */
 const STAGE = 'v2-testing';
 

@@ -10,9 +10,9 @@ import { merchantWithToken } from './support/merchants.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 
 /**
- * Issue 10 items 3, 7 and 8 through the HTTP API: a JSON body's Content-Type (415) and size (413), checked before
- * the body is parsed, in the envelope of the path, writing nothing; strict integer parameters; a project update
- * that changes nothing.
+ * Input limits through the HTTP API (docs/api.md, "Bases, envelopes, errors"): a JSON body's Content-Type (415) and
+ * size (413), checked before the body is parsed, in the envelope of the path, writing nothing; strict integer
+ * parameters; a project update that changes nothing.
  */
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
@@ -210,7 +210,7 @@ describe(`JSON bodies nested deeper than ${JSON_NESTING_LIMIT} levels: 400 namin
   });
 });
 
-describe('strict integer parameters (issue 10 item 7)', () => {
+describe('strict integer parameters', () => {
   it('take canonical decimal integers at the ends of their range', async () => {
     const owner = await merchantWithToken(deps);
     for (const query of [{ page: '0', pageSize: '1' }, { page: '12', pageSize: '100' }]) {
@@ -220,7 +220,7 @@ describe('strict integer parameters (issue 10 item 7)', () => {
   });
 });
 
-describe('project update with nothing to change (issue 10 item 3)', () => {
+describe('project update with nothing to change', () => {
   it('is 400 naming the body, and the project is left as it was', async () => {
     const shop = await projectWithLevel(deps);
     const list = async () => (await call(app, 'GET', `${base}/merchant/projects`, { token: shop.owner.token })).body.data;

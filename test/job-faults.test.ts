@@ -9,7 +9,7 @@ import { PAYMENT_TYPE, SUI, startSuiNode, type ChainScript, type Loopback } from
 import { scanAll } from './support/table-snapshot.js';
 
 /**
- * The scheduled jobs killed between their writes (issue 15, item 2; docs/reliability.md "Scheduled jobs killed
+ * The scheduled jobs killed between their writes (docs/reliability.md "Scheduled jobs killed
  * between writes"). Each job runs as Lambda runs it (its handler in a process of its own, test/support/
  * scheduled.ts) against a proxy in front of DynamoDB Local (test/support/dynamo-proxy.ts) that lets k writes
  * through and then fails every request, for every k from 0 to the writes a clean run makes: as if the

@@ -24,7 +24,7 @@ import { PAST, pastMonth, pastWeek, rewardGame, scoresInPastWeek } from './suppo
 import { PAYMENT_TYPE, SUI, randomAddress, startSuiNode, type SuiNode } from './support/sui-node.js';
 
 /**
- * The jobs of a long-running process (issue 10 item 1): the chain indexer and settlement loops run their pass
+ * The jobs of a long-running process: the chain indexer and settlement loops run their pass
  * whether or not anyone listens to it, a failing pass is logged with its cause and retried with a growing,
  * capped pause that a success resets, and `npm start` (functions/local/server.ts, a child process configured by
  * environment only) really indexes payments and settles seasons, seen through its HTTP API.

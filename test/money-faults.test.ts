@@ -23,7 +23,7 @@ import { settleSeason } from '../core/rewards/settlement.js';
 import { claimableGame, pastWeek, scoresInPastWeek } from './support/rewards.js';
 
 /**
- * Money-moving operations under table faults (issue 15, item 2; docs/reliability.md "Money-moving operations
+ * Money-moving operations under table faults (docs/reliability.md "Money-moving operations
  * under faults"). For each operation, every fault kind is injected at every DynamoDB command it sends (the
  * 1st, the 2nd, … until a request gets through): each answer is a documented 503 with Retry-After (a
  * transaction conflict that persists: the documented 409 of a concurrent change), and the whole table is as it

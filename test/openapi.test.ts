@@ -171,7 +171,7 @@ describe('details of the main document', () => {
     expect(document.components.schemas.MerchantError.required).toEqual(['code', 'message', 'data']);
   });
 
-  it("documents gamelist's 401 as the seed shows it: an empty page, not data: null", () => {
+  it("documents gamelist's 401 as the compatibility contract fixes it: an empty page, not data: null", () => {
     const unauthorized = find('gamelist').responses['401'].content['application/json'];
     expect(unauthorized.example).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] } });
     expect(unauthorized.schema.properties.code).toEqual({ type: 'integer', const: 401 });

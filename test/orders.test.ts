@@ -57,7 +57,7 @@ describe('projects and levels', () => {
 });
 
 describe('rechargeOrder', () => {
-  it('creates a pending order in the seed shape, amount as decimal text', async () => {
+  it('creates a pending order in the compatibility contract shape, amount as decimal text', async () => {
     const { shop, player, recharge } = await shopAndPlayer();
     const res = await recharge();
     expect(res.status).toBe(200);
@@ -161,7 +161,7 @@ describe('orderComplete', () => {
   });
 });
 
-describe('payment coin type (issue 9: an order is never completed by another coin)', () => {
+describe('payment coin type: an order is never completed by another coin', () => {
   const FAKE = `0x${'fa'.repeat(32)}::fake::FAKE`;
 
   /** A pay app on its own table whose stage reads a loopback node of `kind`, with a shop, a player and an order. */
@@ -244,7 +244,7 @@ describe('payment coin type (issue 9: an order is never completed by another coi
   });
 });
 
-describe('an order whose payment arrived cannot be cancelled (issue 9)', () => {
+describe('an order whose payment arrived cannot be cancelled', () => {
   it('prevId naming an order with an indexed payment is 409 and writes nothing; the payment still completes the order', async () => {
     const { shop, player, recharge } = await shopAndPlayer();
     const first = (await recharge()).body;

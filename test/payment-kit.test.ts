@@ -14,7 +14,7 @@ import { startSuiGraphQL } from './support/sui-graphql.js';
 import { ChainScript, PAYMENT_TYPE, randomAddress, startSuiNode } from './support/sui-node.js';
 
 /**
- * Payments through the Sui Payment Kit (issue 11 item 4, core/chain/payment-kit.ts): getDepositaddress answers
+ * Payments through the Sui Payment Kit (core/chain/payment-kit.ts): getDepositaddress answers
  * the order's payment URI; a wallet pays it; the registry's PaymentReceipt, read by the indexer or by
  * orderComplete from the transaction, completes the order under the same checks and exactly once.
  */

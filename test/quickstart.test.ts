@@ -12,7 +12,7 @@ import { KIT_PACKAGE, payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 
 /**
- * docs/quickstart.md, run as written (issue 16): every ```sh block of the page, in order, in one bash session
+ * docs/quickstart.md, run as written: every ```sh block of the page, in order, in one bash session
  * (what a block sets is kept for the next, as in the reader's terminal) against `npm start` on loopback, and
  * each answer compared with the ```json block the page shows under it. Two blocks are marked for the test:
  * starting the server (the test starts it, with CHAIN_CONFIG naming the suite's loopback Sui GraphQL server

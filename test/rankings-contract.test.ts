@@ -5,7 +5,7 @@ import { createTestDeps, type TestDeps } from './support/deps.js';
 import { gameRank, merchantEnvelope, mismatches, pagedEnvelope, rankEntry } from './contract/seed-shapes.js';
 import { gameWithServer } from './support/rankings.js';
 
-/** The seed's shapes for the rankings: gameRank (seed), and the envelopes of addWin and submitgamescore. */
+/** The compatibility contract's shapes for the rankings: gameRank's, and the envelopes of addWin and submitgamescore. */
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
 const base = '/v2-testing';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await report('p-3', 'Three', 1, 0);
 });
 
-describe('seed contract: rankings', () => {
+describe('compatibility contract: rankings', () => {
   it('gameRank: GET /merchant/games/rank?game_code=, 200 {code, message, data: {gameWeekKillRank, gameWeekWinRank, gameMothKillRank, gameMothWinRank}}', async () => {
     const res = await call(app, 'GET', `${base}/merchant/games/rank`, { query: { game_code: game.code } });
     expect(res.status).toBe(200);

@@ -11,10 +11,10 @@ import { createMetaApp } from '../functions/meta.js';
 import { gatewayEvent } from './support/gateway-events.js';
 
 /**
- * The API reference's files as a deployed stage serves them (issue 16): the meta function's Lambda handler,
- * with API Gateway events, reading the files from the folder infra copies them to (REFERENCE_ASSETS_DIR, here a
- * copy made like infra/functions.ts's copyFiles, each file marked so that an answer read from node_modules
- * instead would show). Gzipped answers go through API Gateway base64-encoded.
+ * The API reference's files as a deployed stage serves them (docs/api.md, "The API reference"): the meta function's
+ * Lambda handler, with API Gateway events, reading the files from the folder infra copies them to
+ * (REFERENCE_ASSETS_DIR, here a copy made like infra/functions.ts's copyFiles, each file marked so that an answer
+ * read from node_modules instead would show). Gzipped answers go through API Gateway base64-encoded.
  */
 const STAGE = 'v2-testing';
 const metaDeps = async () => ({ stage: STAGE, production: false, now: () => new Date() }) as unknown as Deps;

@@ -13,7 +13,7 @@ import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { giveTickets, goodsFor, merchantWithProject, player } from './support/vendor.js';
 
 /**
- * Refused requests write nothing (issue 10 item 6; docs/data-model.md "Refused requests write nothing"): for
+ * Refused requests write nothing (docs/data-model.md "Refused requests write nothing"): for
  * every operation that takes an id from a counter, each way it can refuse a request (validation, existence,
  * ownership, state, price, balance, duplicates, idempotent replays with other contents) leaves the table as it
  * was, item for item, the `COUNTER#<kind>` items included. Ids are taken only once every check has passed.

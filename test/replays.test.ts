@@ -13,7 +13,7 @@ import { scanAll } from './support/table-snapshot.js';
 import { goodsFor, merchantWithProject, player, giveTickets as giveVendorTickets } from './support/vendor.js';
 
 /**
- * Replays of single-use values (issue 15, item 3; docs/security.md "Replays of single-use values"): each value
+ * Replays of single-use values (docs/security.md "Replays of single-use values"): each value
  * is used once as meant, then sent again. A replay of a sign-in value (a signed nonce, a partner's login
  * assertion) is refused; a replay of a request under the same key or reference with other contents is refused;
  * the same request again answers the first answer. Either way the replay writes nothing: the whole table is

@@ -7,11 +7,11 @@ import { LEAKS, leaksOf, readInspections, removeEndedRunInspections, responseIns
 import { readServerLogs, removeEndedRunLogs, serverLogDir } from './support/server-logs.js';
 
 /**
- * Secrets, stack traces and internal paths over the whole suite. Secrets in the service's logs (issue 15, item 4; docs/security.md "Secrets in logs and
- * responses"). This file runs in a group of its own after every other test file (vitest.config.ts) and reads
- * the service's log output of the run (test/support/server-logs.ts): no token (a JWT of any kind: platform,
- * store session, access, id token), Authorization header, PEM block, private JWK member, Sui private key, test
- * password, or base64 run as long as a signature or a secret.
+ * Secrets, stack traces and internal paths over the whole suite. Secrets in the service's logs (docs/security.md
+ * "Secrets in logs and responses"). This file runs in a group of its own after every other test file
+ * (vitest.config.ts) and reads the service's log output of the run (test/support/server-logs.ts): no token (a JWT of
+ * any kind: platform, store session, access, id token), Authorization header, PEM block, private JWK member, Sui
+ * private key, test password, or base64 run as long as a signature or a secret.
  */
 
 const SECRETS: [string, RegExp][] = [

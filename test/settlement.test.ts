@@ -19,8 +19,8 @@ import { PAST, addWinAt, openSeasons, pastMonth, pastWeek, rewardGame, scoresInP
 import { historyEntry, historyRank, mismatches, pagedEnvelope } from './contract/seed-shapes.js';
 
 /**
- * Settlement of finished seasons (issue 5 item 3), the reward table, history/test, the history rank, gameCode
- * and rewrad_history (item 4). Scores go into past seasons through the real addWin, with the clock moved.
+ * Settlement of finished seasons, the reward table, history/test, the history rank, gameCode
+ * and rewrad_history. Scores go into past seasons through the real addWin, with the clock moved.
  */
 
 let deps: TestDeps;

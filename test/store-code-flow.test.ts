@@ -8,7 +8,7 @@ import { storeIssuerOf, storeSessionOf, storeWorld, type StoreWorld } from './su
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
- * The authorization code flow with PKCE, refresh token rotation and every RFC 6749 error case (issue 14),
+ * The authorization code flow with PKCE, refresh token rotation and every RFC 6749 error case,
  * driven by oauth4webapi as a partner app would; the store user signs in with the partner's assertion and
  * consents through accept, as the consent page does.
  */

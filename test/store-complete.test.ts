@@ -11,7 +11,7 @@ import { call } from './support/http.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 
 /**
- * Completing an order by an app store purchase (issue 12, core/stores/complete.ts): one transaction, once per
+ * Completing an order by an app store purchase (core/stores/complete.ts): one transaction, once per
  * store transaction and once per order, whichever delivery of the purchase comes first.
  */
 

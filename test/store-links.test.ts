@@ -7,8 +7,9 @@ import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 
 /**
- * App store links (issue 12 item 1): a price level names its App Store and Google Play products, and every
- * recharge order carries a UUID the store purchase names it by (appAccountToken, obfuscatedExternalAccountId).
+ * App store links (docs/api.md, "Payments and tickets"): a price level names its App Store and Google Play products,
+ * and every recharge order carries a UUID the store purchase names it by (appAccountToken,
+ * obfuscatedExternalAccountId).
  */
 
 const base = '/v2-testing';

@@ -11,7 +11,7 @@ import { call, type CallResult } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { commandCounter } from './support/rankings.js';
 
-/** The pet mini-game (issue 14): adoption paid once under concurrency, feeding in one transaction, the log and the board. */
+/** The pet mini-game: adoption paid once under concurrency, feeding in one transaction, the log and the board. */
 let deps: TestDeps;
 let app: ReturnType<typeof createPartnerStoreApp>;
 const REGION: StoreRegion = 'default';

@@ -11,7 +11,7 @@ import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
- * A store user's currencies and items (issue 14): the catalogue, balances read with the store session, and the
+ * A store user's currencies and items: the catalogue, balances read with the store session, and the
  * partner backend's grants (its client_credentials token), credited once per reference.
  */
 let deps: TestDeps;

@@ -11,9 +11,9 @@ import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { ChainScript, PAYMENT_TYPE, SUI, randomAddress, randomDigest, startSuiNode, type SuiNode } from './support/sui-node.js';
 
 /**
- * Stranded payments (issue 9, hole 6): payments on chain that match no open order are kept, listed for the
- * project's merchant and settled by an explicit, idempotent credit or refund, through the HTTP API, with the
- * chain on a loopback Sui node (JSON-RPC) and the indexer storing what it reads.
+ * Stranded payments (docs/api.md, "Payments and tickets"): payments on chain that match no open order are kept,
+ * listed for the project's merchant and settled by an explicit, idempotent credit or refund, through the HTTP API,
+ * with the chain on a loopback Sui node (JSON-RPC) and the indexer storing what it reads.
  */
 const FAKE = `0x${'fa'.repeat(32)}::fake::FAKE`;
 const FULL_SUI = `0x${'0'.repeat(63)}2::sui::SUI`;

@@ -13,9 +13,9 @@ import { giveTickets, projectWithLevel } from './support/payments.js';
 import { faults, injectFaults, withFault as withInjected, type FaultInjector } from './support/table-faults.js';
 
 /**
- * Transient table failures (issue 15, item 2, first part): throttling, a transaction cancelled for throttling,
- * the service's own error and a timeout, injected with SDK middleware after the SDK's retries would have run.
- * Each is answered 503 with Retry-After in the path's envelope, as the reference documents, never a 500, and
+ * Transient table failures (docs/security.md "Transient table failures"): throttling, a transaction cancelled for
+ * throttling, the service's own error and a timeout, injected with SDK middleware after the SDK's retries would have
+ * run. Each is answered 503 with Retry-After in the path's envelope, as the reference documents, never a 500, and
  * nothing is written. Operations marked table-free in the route table answer with the table down.
  */
 let deps: TestDeps;

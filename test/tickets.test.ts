@@ -27,7 +27,7 @@ async function setup(balance: number) {
 }
 
 describe('minus_tickets', () => {
-  it('deducts with the seed 201 envelope, for the project merchant server or the player game token', async () => {
+  it('deducts in the compatibility contract 201 envelope, for the project merchant server or the player game token', async () => {
     const { shop, player, body, balanceNow } = await setup(10);
     const byServer = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(3) });
     expect(byServer.status).toBe(201);

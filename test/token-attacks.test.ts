@@ -9,10 +9,10 @@ import { routeTable } from '../functions/routes/index.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 
 /**
- * Forged and misused tokens against every route that takes a platform token (issue 15, item 3): `alg: none`,
- * HS256 signed with the published public key as the secret, a key not in the JWKS (under the real kid and
- * under its own), expired and not-yet-valid tokens, every wrong audience, another stage's issuer, a tampered
- * payload. Each is answered 401 by every such route, and nothing is written. (The partner store's own tokens
+ * Forged and misused tokens against every route that takes a platform token (docs/security.md "Forged and misused
+ * tokens"): `alg: none`, HS256 signed with the published public key as the secret, a key not in the JWKS (under the
+ * real kid and under its own), expired and not-yet-valid tokens, every wrong audience, another stage's issuer, a
+ * tampered payload. Each is answered 401 by every such route, and nothing is written. (The partner store's own tokens
  * are attacked in test/store-*.test.ts: other regions, revoked families, session/access confusion.)
  */
 let deps: TestDeps;

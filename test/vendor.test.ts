@@ -192,7 +192,7 @@ describe('customGoods', () => {
     expect(await itemCount()).toBe(before);
   });
 
-  it("answers the seed's 400 {statusCode, message} naming outerOrderId when the id is reused with other contents", async () => {
+  it("answers the contract's 400 {statusCode, message} naming outerOrderId when the id is reused with other contents", async () => {
     const { user, projectName, body, order, owner } = await setUp();
     expect((await order()).status).toBe(200);
     const other = await goodsFor(deps, owner);

@@ -1,10 +1,10 @@
 /**
- * The seed's shapes (../shared/seed/000_0f00e2754bbcae0f.txt), written down independently of our Zod models
- * so that contract tests compare responses with the interface document, not with our own code.
+ * The compatibility contract's shapes (docs/api.md, "The compatibility contract"), written down independently of
+ * our Zod models so that contract tests compare responses with the contract, not with our own code.
  *
  * A shape maps each field to its type: 'string', 'integer', 'boolean', 'object', 'array', 'nullable'
  * (any value, possibly null), an array of one shape (`[shape]`), a nested shape, or `optional(type)` for
- * fields the seed marks "present only on some".
+ * fields the contract has on some records only.
  */
 export type FieldType = 'string' | 'integer' | 'boolean' | 'object' | 'nullable' | Shape | [FieldType] | { optional: FieldType };
 export interface Shape {
@@ -13,7 +13,7 @@ export interface Shape {
 
 export const optional = (type: FieldType) => ({ optional: type });
 
-/** The hero base's error body (the seed's 401 of hero upgrade): `message`, `statusCode`. */
+/** The hero base's error body (the contract's 401 of hero upgrade): `message`, `statusCode`. */
 export const heroError: Shape = { message: 'string', statusCode: 'integer' };
 
 /** Game record (in the new-merchant page response). */
@@ -107,13 +107,13 @@ export const pagedEnvelope: Shape = { data: 'nullable', statusCode: 'integer', m
 /** The merchant envelope `{code, message, data}` around `data`. */
 export const merchantEnvelope = (data: FieldType): Shape => ({ code: 'integer', message: 'string', data });
 
-/** gamelist's body, and also its 401 body (the seed's status table: it resembles the success body, `data: {total: "0", games: []}`). */
+/** gamelist's body, and also its 401 body (the contract fixes it so: it resembles the success body, `data: {total: "0", games: []}`). */
 export const gameList = merchantEnvelope({ total: 'string', games: [gameRecordList] });
 
 /** Rank entry (current rankings). */
 export const rankEntry: Shape = { total: 'string', game_player_id: 'string', game_player_name: 'string' };
 
-/** gameRank's body: four arrays of Rank entry, spelled as the seed spells them. */
+/** gameRank's body: four arrays of Rank entry, spelled as the contract spells them. */
 export const gameRank = merchantEnvelope({ gameWeekKillRank: [rankEntry], gameWeekWinRank: [rankEntry], gameMothKillRank: [rankEntry], gameMothWinRank: [rankEntry] });
 
 /** Checks `value` against `type`; returns the list of mismatches as `path: expected X, got Y`. */

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
 
 /**
- * What the service answers over a whole test run (issue 15, item 4; test/server-logs.test.ts reads it): every
- * response whose body is text (Hono's json, text and html answers: each is a `new Response(text, …)` made at
- * the time of the answer) is inspected as it is made, in every test process, for a stack trace, an internal
- * path, and a private key (a `private_key` that is not `""`, a Sui private key, a PEM private key, a private
- * JWK member). Each process writes its count and findings to its file in a folder of the run after each test
- * file, like the server logs (test/support/server-logs.ts).
+ * What the service answers over a whole test run (docs/security.md "Secrets in logs and responses";
+ * test/server-logs.test.ts reads it): every response whose body is text (Hono's json, text and html answers: each is
+ * a `new Response(text, …)` made at the time of the answer) is inspected as it is made, in every test process, for a
+ * stack trace, an internal path, and a private key (a `private_key` that is not `""`, a Sui private key, a PEM
+ * private key, a private JWK member). Each process writes its count and findings to its file in a folder of the run
+ * after each test file, like the server logs (test/support/server-logs.ts).
  *
  * Not inspected: bodies that are not text (streams, bytes: the files route) and the answers of a server started
  * with @hono/node-server in a test process (it installs its own lightweight Response for the answers it sends

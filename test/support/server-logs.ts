@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
 
 /**
- * The service's logs over a whole test run (issue 15, item 4; test/server-logs.test.ts reads them): everything
- * the test processes write to stdout and stderr, which is where the service's logger writes (Powertools'
- * logger keeps a Console of its own on process.stdout and process.stderr; product code has no other output).
- * The tests' own console.log goes through vitest's console and is not in it. Each test process appends to its
- * own file in a folder of the run, named after the run's main process, like the transaction journal
- * (test/support/transaction-journal.ts).
+ * The service's logs over a whole test run (docs/security.md "Secrets in logs and responses";
+ * test/server-logs.test.ts reads them): everything the test processes write to stdout and stderr, which is where the
+ * service's logger writes (Powertools' logger keeps a Console of its own on process.stdout and process.stderr;
+ * product code has no other output). The tests' own console.log goes through vitest's console and is not in it. Each
+ * test process appends to its own file in a folder of the run, named after the run's main process, like the
+ * transaction journal (test/support/transaction-journal.ts).
  */
 const PREFIX = 'server-logs-';
 const INSTALLED = Symbol.for('game-platform.server-log-capture');
