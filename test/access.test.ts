@@ -43,7 +43,7 @@ const later = (ms: number) => deps.setNow(new Date(deps.now().getTime() + ms));
 const setStatus = (merchantId: number, status: number) =>
   call(app, 'POST', `${base}/merchant/status`, { token: admin.token, body: { merchant_id: merchantId, status } });
 
-describe('a game token spends only in projects of its own game\'s merchant (hole 3)', () => {
+describe('a game token spends only in projects of its own game\'s merchant', () => {
   it("refuses merchant A's game token in merchant B's project, and a token for no game, writing nothing", async () => {
     const a = await shopAndPlayer();
     const b = await projectWithLevel(deps);
@@ -92,7 +92,7 @@ describe('a game token spends only in projects of its own game\'s merchant (hole
   });
 });
 
-describe("a suspended merchant's tokens (hole 4)", () => {
+describe("a suspended merchant's tokens", () => {
   it('stop moving value at once, and everything else within the documented bound; console reads stay', async () => {
     const { shop, player, spend, balance } = await shopAndPlayer();
     // Warm the remembered state: the server token has been used for a read before the suspension.
@@ -131,7 +131,7 @@ describe("a suspended merchant's tokens (hole 4)", () => {
   });
 });
 
-describe('token revocation without a key change (hole 4)', () => {
+describe('token revocation without a key change', () => {
   it("revokes a merchant's server tokens: old ones are 401, new ones work", async () => {
     const { shop, spend, balance } = await shopAndPlayer();
     expect((await spend(shop.server)).status).toBe(201);

@@ -33,9 +33,10 @@ import { merchantWithToken } from './support/merchants.js';
 import { merchantWithProject, player, putPayOrder } from './support/vendor.js';
 
 /**
- * Hole 8 ("one key signs two things"): tokens and vendor PaymentRequests are signed with separate keys, each with
- * a kid; the token verifier takes a key ring (current, next, previous) chosen by the token's kid, and JWKS
- * publishes the ring, so a rotation (README "Rotating the token key") never breaks a live token.
+ * One key per purpose (docs/security.md "Key custody and rotation"): tokens and vendor PaymentRequests are signed
+ * with separate keys, each with a kid; the token verifier takes a key ring (current, next, previous) chosen by the
+ * token's kid, and JWKS publishes the ring, so a rotation (README "Rotating the token key") never breaks a live
+ * token.
  */
 let deps: TestDeps;
 const base = '/v2-testing';

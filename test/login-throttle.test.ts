@@ -11,9 +11,9 @@ import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { gatewayEvent } from './support/gateway-events.js';
 
 /**
- * Hole 10 ("login lockout is a denial of service"): failed sign-ins are throttled per (email, source) with an
- * exponential back-off, plus looser per-email and per-source limits that spare sources the account signed in
- * from; nobody can lock an account for everyone. Sources are the client's address as the adapter saw it.
+ * Login throttling without a lockout (docs/security.md "Login throttling"): failed sign-ins are throttled per (email,
+ * source) with an exponential back-off, plus looser per-email and per-source limits that spare sources the account
+ * signed in from; nobody can lock an account for everyone. Sources are the client's address as the adapter saw it.
  */
 let deps: TestDeps;
 let app: ReturnType<typeof createWithoutkeyApp>;

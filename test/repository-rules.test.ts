@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The repository speaks for itself (README, "Layout"): no comment, test title or doc cites a page kept outside
+ * it. A rule the code relies on is stated in docs/ in the project's own words, and comments point there. This
+ * test reads every tracked text file and names each `file:line` that cites a design page, the interface
+ * document or an issue by its number. Its own file is left out: the samples below are such citations on purpose.
+ */
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const self = relative(root, fileURLToPath(import.meta.url));
+
+/** What a citation of a page outside the repository looks like; each with why it is one. */
+const citationPatterns: { name: string; pattern: RegExp }[] = [
+  // The product's design pages. Case-sensitive: docs/api.md is the project's own page.
+  { name: 'a design page (API.md, ARCHITECTURE.md)', pattern: /\b(?:API|ARCHITECTURE)\.md\b/ },
+  // The folder beside the repository that holds the interface document and the design pages.
+  { name: 'a path outside the repository (shared/seed, shared/design)', pattern: /(?:^|[^\w-])shared\/(?:seed|design)\b/ },
+  { name: 'the interface document', pattern: /\bthe interface document\b/i },
+  // "issue 12", "Issue 10 items 3, 7 and 8", "issues 3 and 4", "issue #12", "PR 7", "pull request #7", and an
+  // issue's numbered points ("hole 4").
+  { name: 'an issue or pull request by its number', pattern: /\b(?:issues?|PRs?|pull requests?|holes?)\s+#?\d+/i },
+  // A bare "#12" used as a reference: "(#12)", "see #12", "fixed in #12", "#12's", or a line that opens with it.
+  // Not table keys (`PAYER#12`, `W#2026-11-16`), PKCS#8, URL fragments, HTML entities or CSS colours.
+  {
+    name: 'an issue by #number',
+    pattern: /\(#\d+\)|\b(?:see|in|from|per|by|fix|fixe[sd]|close[sd]?|resolve[sd]?|refs?)\s+#\d+\b|(?<![\w&#/])#\d+'s\b|^\s*(?:\/\/|\*|-)\s*#\d+\b/i,
+  },
+];
+
+/** Each citation in `text`, as `line: what it cites`. */
+function citationsIn(text: string): string[] {
+  return text.split('\n').flatMap((line, index) =>
+    citationPatterns.filter(({ pattern }) => pattern.test(line)).map(({ name }) => `${index + 1}: ${name}: ${line.trim().slice(0, 160)}`),
+  );
+}
+
+/** The repository's tracked files; without git (an unpacked archive), every file but what .gitignore names. */
+function trackedFiles(): string[] {
+  try {
+    return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\0')
+      .filter(Boolean);
+  } catch {
+    const skipped = new Set(['.git', 'node_modules', '.data', '.sst', 'coverage', 'test-results', 'out']);
+    const walk = (dir: string): string[] =>
+      readdirSync(join(root, dir)).flatMap((name) => {
+        const path = dir ? `${dir}/${name}` : name;
+        if (skipped.has(name)) return [];
+        return statSync(join(root, path)).isDirectory() ? walk(path) : [path];
+      });
+    return walk('');
+  }
+}
+
+/** Text files only: a file with a NUL byte is binary. */
+function readText(path: string): string | undefined {
+  const full = join(root, path);
+  if (!existsSync(full) || !statSync(full).isFile()) return undefined;
+  const bytes = readFileSync(full);
+  return bytes.includes(0) ? undefined : bytes.toString('utf8');
+}
+
+describe('citation patterns', () => {
+  const cited = (line: string) => citationsIn(line).length > 0;
+
+  it.each([
+    'see issue 12',
+    ' * Settlement (issue 5 item 3): a finished season',
+    'The attacks of issues 3 and 4 through the HTTP API',
+    '// Issue 10 items 3, 7 and 8 through the HTTP API',
+    "describe('strict integer parameters (issue 10 item 7)', () => {",
+    'fixed by issue #12',
+    'as PR 7 did',
+    "describe('token revocation without a key change (hole 4)', () => {",
+    'found in #12, and',
+    'the same gap (#12)',
+    ' * #14: the pet mini-game',
+    'minus_tickets (API.md flow 5)',
+    '(ARCHITECTURE.md "Contention")',
+    'The interface document fixes the envelope',
+    'written down from ../shared/seed/000_0f00e2754bbcae0f.txt',
+    'as `../shared/design/API.md` says',
+  ])('flags %j', (line) => {
+    expect(cited(line)).toBe(true);
+  });
+
+  it.each([
+    'docs/api.md, "The compatibility contract"',
+    '(docs/api.md, "Bases, envelopes, errors")',
+    'pk `PAYER#12`, sk `ORDER#3`',
+    "The season's key in the table: type and first day, e.g. `W#2026-11-16`, `M#2026-11-01`.",
+    '`SCORE#<game>#W#2026-11-23` partition (20 players\' items)',
+    'PKCS#8 DER of an Ed25519 private key',
+    'https://example.com/guide#12 and /page#3',
+    'it&#39;s',
+    'color: #333; border: 1px solid #000000;',
+    "const { token } = await deps.tokens.issue('hero', uid);",
+    'ctx.issues.push({ code: "custom" }); Only the first issue is reported.',
+    'the issuer of the request; issued 3 tokens',
+    'The seed is printed: `FC_SEED=<seed> FC_RUNS=<runs>` repeats a run, seed 121526260.',
+    'demo data from functions/local/seed.ts (SEED_ADMIN_EMAIL)',
+    '# 1. Stage the next key: published in JWKS, not signing yet.',
+    'the compatibility contract fixes its 401 body',
+  ])('passes %j', (line) => {
+    expect(citationsIn(line)).toEqual([]);
+  });
+});
+
+describe('the repository speaks for itself', () => {
+  it('no tracked text file cites a design page, the interface document or an issue number', () => {
+    const files = trackedFiles().filter((path) => path !== self);
+    expect(files.length).toBeGreaterThan(100);
+    const found = files.flatMap((path) => {
+      const text = readText(path);
+      return text === undefined ? [] : citationsIn(text).map((citation) => `${path}:${citation}`);
+    });
+    expect(found, `state the rule in docs/ and point there instead:\n${found.join('\n')}`).toEqual([]);
+  });
+});
