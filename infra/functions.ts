@@ -83,7 +83,7 @@ const concurrencyOf = (name: DeployedFunction) => {
  * The API reference's files (core/http/reference-assets.ts), copied from the installed swagger-ui-dist (the
  * version package-lock.json pins) into the meta function's package, where its code finds them through
  * REFERENCE_ASSETS_DIR (Lambda runs in the package's folder). 1.9 MB more in the package (about 0.5 MB zipped);
- * read on the first request for them, so cold start is unchanged (docs/api.md "API reference").
+ * read on the first request for them, so cold start is unchanged (docs/api.md "The API reference").
  */
 export const REFERENCE_ASSETS_DIR = 'reference';
 const referenceAssets = {

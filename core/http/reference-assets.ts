@@ -6,7 +6,7 @@ import swaggerUi from 'swagger-ui-dist/package.json' with { type: 'json' };
 
 /**
  * The files of the interactive API reference (core/http/reference-page.ts), served by the meta function itself
- * so the page needs no network beyond the service (docs/api.md "API reference"): Swagger UI's browser bundle
+ * so the page needs no network beyond the service (docs/api.md "The API reference"): Swagger UI's browser bundle
  * and stylesheet from the installed `swagger-ui-dist` (its version is the one package-lock.json pins, read at
  * build time), and the page's own start-up script. Locally they are read from node_modules; deployed, infra
  * copies them beside the meta function's code (infra/functions.ts) and names the folder in

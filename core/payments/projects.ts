@@ -108,7 +108,7 @@ export function assertOwner(project: StoredProject | undefined, caller: TokenCla
 export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
   const { project_name, ...changes } = input;
   const sets = Object.entries(changes).filter(([, value]) => value !== undefined);
-  // The route refuses such a body at the edge (400, docs/api.md "Projects"); a caller of this function gets the same.
+  // The route refuses such a body at the edge (400, docs/api.md "Payments and tickets"); a caller of this function gets the same.
   if (sets.length === 0) throw badRequest('body: nothing to change: give at least one of description, receive_address, status');
   const out = await deps.db.send(
     new UpdateCommand({
