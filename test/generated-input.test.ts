@@ -133,7 +133,7 @@ async function check(route: Route, attempt: Attempt) {
     expect(res.status, `${label} → ${res.raw.slice(0, 300)}`).toBe(503);
     expect(op.errors[503], `${label}: an undocumented 503`).toBeDefined();
   }
-  if (!op.raw) expect(documentErrors(document, op.path.replace(/:(\w+)/g, '{$1}'), op.method.toLowerCase(), res.status, res.body), `${label}: ${res.raw.slice(0, 300)}`).toEqual([]);
+  if (!op.raw && !op.page) expect(documentErrors(document, op.path.replace(/:(\w+)/g, '{$1}'), op.method.toLowerCase(), res.status, res.body), `${label}: ${res.raw.slice(0, 300)}`).toEqual([]);
   if (res.status >= 400) {
     if (expected) stats.refusedBroken++;
     else stats.refusedValid++;

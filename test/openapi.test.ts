@@ -130,7 +130,7 @@ describe.each([
       expect(operation.description).toContain(spec.auth.tokens[0]);
     }
 
-    if (spec.raw) return;
+    if (spec.raw || spec.page) return;
     const properties = Object.keys(operation.responses[spec.status].content['application/json'].schema.properties ?? {});
     if (spec.envelope === 'merchant') expect(properties).toEqual(['code', 'message', 'data']);
     if (spec.envelope === 'paged') expect(properties).toEqual(['data', 'statusCode', 'message', 'totalPage']);

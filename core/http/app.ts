@@ -5,6 +5,7 @@ import { heroBasePath, mainBasePath } from '../platform/stages.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, OAuthError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
+import { RedirectAnswer } from '../platform/redirect.js';
 import { noteOperation } from '../platform/request-context.js';
 import { tableUnavailable } from '../platform/table-failures.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
@@ -69,6 +70,16 @@ async function readBody(c: Context, op: OperationSpec, form: Record<string, stri
   return parseOrThrow(op.body, parseJsonBody(text), 'body');
 }
 
+/** The handler's result, or the redirect it asked for when the operation declares one. */
+async function answerOf(op: OperationSpec, run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await run();
+  } catch (error) {
+    if (op.redirect && error instanceof RedirectAnswer) return error;
+    throw error;
+  }
+}
+
 /**
  * Builds one operation group's Hono app: every operation of the route table gets its route, with auth,
  * validation at the edge and the envelope of its path. Handlers hold no HTTP: they take parsed input and
@@ -104,8 +115,10 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       // A malformed Idempotency-Key is bad input like a malformed field: 400 before the policy reads anything.
       if (op.headers?.['Idempotency-Key']) idempotencyKeyOf(c.req.header('idempotency-key'));
       if (op.auth !== 'open') await enforcePolicy(deps, op.auth, auth!, { query, params, body });
-      const result = await handler({ query, params, body, auth, deps, req: c.req });
+      const result = await answerOf(op, () => handler({ query, params, body, auth, deps, req: c.req }));
+      if (result instanceof RedirectAnswer) return c.body(null, 302, { Location: result.location, 'Cache-Control': 'no-store' });
       if (op.raw) return result as Response;
+      if (op.page) return c.body(result as string, op.status, { 'Content-Type': 'text/html; charset=utf-8', ...op.page.headers });
       return c.json(successBody(op.envelope, op.status, result) as object, op.status);
     });
   }

@@ -201,7 +201,7 @@ function requestBody(body: z.ZodMiniType | 'multipart', fields: Record<string, s
 
 function successResponse(op: OperationSpec, where: string): JsonSchema {
   const record = toJsonSchema(op.response, 'output', `${where} response`);
-  if (op.raw) {
+  if (op.raw || op.page) {
     // A raw handler writes its own Response: the media types it names, else a text schema means an HTML page.
     const mediaTypes = op.mediaTypes ?? [record.type === 'string' ? 'text/html' : 'application/json'];
     return { description: op.summary, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: record }])) };

@@ -122,8 +122,16 @@ export interface OperationSpec {
   readonly errorData?: Readonly<Partial<Record<keyof OperationSpec['errors'], unknown>>>;
   /** The operation never reads or writes the table (no 503 for the table's failures is documented for it). */
   readonly tableFree?: boolean;
-  /** What a 302 the operation answers means (the OAuth authorization endpoint's error redirects); none by default. */
+  /**
+   * What a 302 the operation answers means (the OAuth authorization endpoint's error redirects); none by default.
+   * The domain asks for it by throwing a RedirectAnswer (core/platform/redirect.ts).
+   */
   readonly redirect?: string;
+  /**
+   * The success answer is an HTML page (a text `response`): the handler returns its text, answered as
+   * `text/html; charset=utf-8` with these headers (its Content-Security-Policy, caching).
+   */
+  readonly page?: { readonly headers: Readonly<Record<string, string>> };
   /** A non-JSON success response (the docs page, raw files): the handler returns a Response itself. */
   readonly raw?: boolean;
   /** The media types a raw operation's success answers (by default text/html for a text schema, else JSON). */
@@ -158,7 +166,9 @@ export interface HandlerInput<O extends OperationSpec> {
 
 export type HandlerOutput<O extends OperationSpec> = O['raw'] extends true
   ? Response
-  : O['envelope'] extends 'paged'
+  : O['page'] extends object
+    ? string
+    : O['envelope'] extends 'paged'
     ? { data: z.input<O['response']>; totalPage: number }
     : z.input<O['response']>;
 

@@ -3,6 +3,7 @@ import { sha256Url } from '../platform/digest.js';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, notFound } from '../platform/errors.js';
+import { RedirectAnswer } from '../platform/redirect.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { findClient, scopeWithin } from './clients.js';
 import type { StoreRegion } from './regions.js';
@@ -53,18 +54,11 @@ export function redirectTo(redirectUri: string, issuer: string, params: Record<s
   return url.href;
 }
 
-/** An error the client is told about at its redirect URI (RFC 6749 §4.1.2.1), with the request's state. */
-export class RedirectError extends Error {
-  constructor(readonly location: string) {
-    super('authorization error');
-  }
-}
-
 /**
  * authorize2: the client and the redirect URI are checked first, and a problem with either is a 400 answered
  * here (never a redirect: the URI is not trusted, §4.1.2.1); the redirect URI must equal a registered one exactly
  * (§3.1.2.3), and may be left out only when the client has exactly one. Then every other problem redirects
- * there with `error` (unsupported_response_type, invalid_request, invalid_scope), the state and `iss`: PKCE is
+ * there (a RedirectAnswer) with `error` (unsupported_response_type, invalid_request, invalid_scope), the state and `iss`: PKCE is
  * required, with S256 only. A valid request is kept for the user's decision and answered with its id.
  */
 export async function authorize(deps: Deps, region: StoreRegion, issuer: string, query: AuthorizeQuery): Promise<PendingRequest> {
@@ -76,7 +70,7 @@ export async function authorize(deps: Deps, region: StoreRegion, issuer: string,
   if (!redirectUri) throw badRequest('query.redirect_uri: required (the client has several)');
   if (!client.redirect_uris.includes(redirectUri)) throw badRequest('query.redirect_uri: not a redirect URI registered for this client (exact match)');
   const fail = (error: string, description: string) =>
-    new RedirectError(redirectTo(redirectUri, issuer, { error, error_description: description, state: query.state }));
+    new RedirectAnswer(redirectTo(redirectUri, issuer, { error, error_description: description, state: query.state }));
   if (query.response_type !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
   if (!query.code_challenge) throw fail('invalid_request', 'code_challenge is required (PKCE, RFC 7636)');
   if (query.code_challenge_method !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256');

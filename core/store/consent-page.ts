@@ -1,14 +1,25 @@
-import type { PendingRequest } from './authorization.js';
+import type { Deps } from '../platform/deps.js';
+import { authorize, type AuthorizeQuery, type PendingRequest } from './authorization.js';
+import { regionKey, type StoreRegion } from './regions.js';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * authorize2's answer to a valid request: the consent page. It names the app and the scopes it asks for; Allow
+ * authorize2: the request checked and kept (authorization.ts), answered with its consent page; the region must be
+ * configured first (503). The page's headers are the route table's (functions/routes/partner-store.ts).
+ */
+export async function authorizationPage(deps: Deps, region: StoreRegion, issuer: string, query: AuthorizeQuery): Promise<string> {
+  regionKey(deps, region);
+  return consentPage(await authorize(deps, region, issuer, query), `${issuer}/oauth/accept`);
+}
+
+/**
+ * The consent page of a valid request. It names the app and the scopes it asks for; Allow
  * and Deny post the decision to accept with the user's store session, which the partner store's front end
  * keeps in `sessionStorage.store_session` after login, then follow the answer's `redirect_to`. No script or
  * style comes from anywhere but this page.
  */
-export function consentPage(pending: PendingRequest, acceptUrl: string): string {
+function consentPage(pending: PendingRequest, acceptUrl: string): string {
   const scopes = pending.scope.split(' ').filter(Boolean);
   return `<!doctype html>
 <html lang="en">

@@ -137,6 +137,12 @@ export async function verifySession(key: RegionKey, issuer: string, token: strin
   }
 }
 
+/** userInfo: the access token's user as OpenID Connect claims (`sub` is the store user id). */
+export async function userInfo(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
+  const user = await storeUser(deps, uid);
+  return { sub: user.uid, name: user.name, partner: user.partner, partner_user_id: user.partner_user_id };
+}
+
 /** getUser: the store user. */
 export async function storeUser(deps: Pick<Deps, 'db' | 'table'>, uid: string): Promise<StoreUser> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeUserKey(uid), ConsistentRead: true }));

@@ -26,6 +26,9 @@ export const CURRENCIES = [
 ] as const;
 export const PREMIUM = 'gem';
 
+/** currencies_list: the store's currencies (a copy: the list itself is never handed out). */
+export const currencies = () => ({ currencies: CURRENCIES.map((currency) => ({ ...currency })) });
+
 /** Items a user can hold; food feeds pets (the experience each gives). */
 export const ITEMS = [
   { code: 'kibble', kind: 'food', name: 'Kibble', experience: 10 },

@@ -2,7 +2,7 @@ import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
 import { AcceptBody, AcceptResult, AuthorizeQuery, LoginBody, LoginResult, MetadataQuery, ServerMetadata, StageParams, StoreJwks, StoreUser, TokenRequestBody, TokenResponse, UserInfo } from '../../core/store/models.js';
-import { regionPath, type StoreRegion } from '../../core/store/regions.js';
+import { regionPath, STORE_REGIONS, type StoreRegion } from '../../core/store/regions.js';
 import { storeGameOps } from './store-game.js';
 
 const tokenErrors = {
@@ -101,7 +101,13 @@ function regionOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: z.string(),
-      raw: true,
+      // The consent page runs its own small script (its Allow and Deny) and nothing from anywhere else.
+      page: {
+        headers: {
+          'Cache-Control': 'no-store',
+          'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+        },
+      },
       redirect: 'the request is refused at the client: `error` (unsupported_response_type, invalid_request, invalid_scope), `error_description`, `state`, `iss`',
       errors: { 400: 'client_id unknown in this region, or redirect_uri missing or not registered for it', 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
     },
@@ -153,52 +159,26 @@ function regionOps(region: StoreRegion) {
   } satisfies Record<string, OperationSpec>;
 }
 
+/** A region's operations, keyed by operation: the default region's keys as they are, another's with `-<region>`. */
+type RegionalKeys<T> = { [K in keyof T & string as K | `${K}-${Exclude<StoreRegion, 'default'>}`]: T[K] };
+
+/** `make` of every region (STORE_REGIONS), under the region's keys: what the route table and the handlers both list. */
+export function everyRegion<T extends Record<string, unknown>>(make: (region: StoreRegion) => T): RegionalKeys<T> {
+  const all: Record<string, unknown> = {};
+  for (const region of STORE_REGIONS) {
+    for (const [key, value] of Object.entries(make(region))) all[region === 'default' ? key : `${key}-${region}`] = value;
+  }
+  return all as RegionalKeys<T>;
+}
+
+/** One region's operations as a group of their own: the shape every region's handlers take. */
+export const regionRoutes = (region: StoreRegion) => defineGroup('partner-store', 'main', regionOps(region));
+
 /**
  * The partner store group (docs/api.md "Partner store"): one OAuth 2.0 authorization server per region, on the main
- * base. Built so far: each region's metadata, JWKS and token endpoint with the client-credentials grant.
+ * base, each region with the same operations under its path.
  */
-const main = regionOps('default');
-const chengdu = regionOps('chengdu');
-export const partnerStoreRoutes = defineGroup('partner-store', 'main', {
-  metadata: main.metadata,
-  jwks: main.jwks,
-  tokens: main.tokens,
-  clientToken_serve: main.clientToken_serve,
-  'metadata-chengdu': chengdu.metadata,
-  'jwks-chengdu': chengdu.jwks,
-  'tokens-chengdu': chengdu.tokens,
-  'clientToken_serve-chengdu': chengdu.clientToken_serve,
-  clientToken: main.clientToken,
-  'clientToken-chengdu': chengdu.clientToken,
-  userInfo: main.userInfo,
-  'userInfo-chengdu': chengdu.userInfo,
-  authorize2: main.authorize2,
-  'authorize2-chengdu': chengdu.authorize2,
-  accept: main.accept,
-  'accept-chengdu': chengdu.accept,
-  login: main.login,
-  'login-chengdu': chengdu.login,
-  getUser: main.getUser,
-  'getUser-chengdu': chengdu.getUser,
-  currencies_list: main.currencies_list,
-  'currencies_list-chengdu': chengdu.currencies_list,
-  premium_balance: main.premium_balance,
-  'premium_balance-chengdu': chengdu.premium_balance,
-  item_balances: main.item_balances,
-  'item_balances-chengdu': chengdu.item_balances,
-  grant: main.grant,
-  'grant-chengdu': chengdu.grant,
-  adopt_pet: main.adopt_pet,
-  'adopt_pet-chengdu': chengdu.adopt_pet,
-  pet_query: main.pet_query,
-  'pet_query-chengdu': chengdu.pet_query,
-  feed_pet: main.feed_pet,
-  'feed_pet-chengdu': chengdu.feed_pet,
-  feed_log: main.feed_log,
-  'feed_log-chengdu': chengdu.feed_log,
-  rank: main.rank,
-  'rank-chengdu': chengdu.rank,
-});
+export const partnerStoreRoutes = defineGroup('partner-store', 'main', everyRegion((region) => regionRoutes(region).ops));
 
 /**
  * RFC 8414 §3.1: the metadata of an issuer with a path is at the host root, the well-known segment inserted
@@ -223,7 +203,7 @@ const rootMetadata = (region: StoreRegion) =>
     errors: { 404: 'another stage', 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
   }) as const satisfies OperationSpec;
 
-export const partnerStoreRootRoutes = defineGroup('partner-store', 'root', {
-  'metadata-root': rootMetadata('default'),
-  'metadata-root-chengdu': rootMetadata('chengdu'),
-});
+/** One region's operations at the host root. */
+export const regionRootRoutes = (region: StoreRegion) => defineGroup('partner-store', 'root', { 'metadata-root': rootMetadata(region) });
+
+export const partnerStoreRootRoutes = defineGroup('partner-store', 'root', everyRegion((region) => regionRootRoutes(region).ops));
