@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { merchantKey } from '../merchants/merchants.js';
 import { MerchantStatus } from '../merchants/models.js';
 import { readItems } from '../platform/batch.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { Deps } from '../platform/deps.js';
 
 /**
@@ -63,7 +64,7 @@ export async function revokeTokens(deps: Pick<Deps, 'db' | 'table' | 'now'>, acc
       ExpressionAttributeValues: { ':before': before, ':type': 'revocation' },
     }),
   ).catch((error: Error) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalFailure(error)) throw error;
   });
   remembered.delete(`${deps.table}\u0000${accountId}`);
   return before;

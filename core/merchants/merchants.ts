@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { queryItems } from '../platform/query.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { retryPause, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { nextId } from '../platform/counters.js';
 import { sortableInt } from '../platform/table.js';
@@ -50,7 +51,7 @@ export async function createMerchant(deps: Deps, owner: TokenClaims, input: Merc
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('this account already has a merchant');
+    if (isConditionalFailure(error)) throw conflict('this account already has a merchant');
     throw error;
   }
   return merchant;

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { z } from 'zod/mini';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
+import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
@@ -82,7 +83,7 @@ export async function createProject(deps: Deps, caller: TokenClaims, input: z.in
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict(`project_name: project ${input.project_name} exists already`);
+    if (isConditionalFailure(error)) throw conflict(`project_name: project ${input.project_name} exists already`);
     throw error;
   }
   return toProject(project as unknown as Record<string, unknown>);
@@ -121,9 +122,10 @@ export async function updateProject(deps: Deps, caller: TokenClaims, input: z.in
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }),
-  ).catch((error: { name?: string; Item?: unknown }) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
-    throw error.Item ? forbidden(`project_name: project ${project_name} belongs to another merchant`) : notFound(`project_name: no project ${project_name}`);
+  ).catch((error: unknown) => {
+    const failed = conditionalFailure(error);
+    if (!failed) throw error;
+    throw failed.item ? forbidden(`project_name: project ${project_name} belongs to another merchant`) : notFound(`project_name: no project ${project_name}`);
   });
   return toProject(out.Attributes!);
 }
@@ -157,8 +159,8 @@ export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<
       ConditionExpression: existing ? 'priceId = :id' : 'attribute_not_exists(pk)',
       ...(existing ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
     }),
-  ).catch((error: { name?: string }) => {
-    if (error.name === 'ConditionalCheckFailedException') throw conflict('level: changed concurrently; retry');
+  ).catch((error: unknown) => {
+    if (isConditionalFailure(error)) throw conflict('level: changed concurrently; retry');
     throw error;
   });
   return toPriceLevel(level as unknown as Record<string, unknown>);

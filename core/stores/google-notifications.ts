@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { z } from 'zod/mini';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
 import { readItems } from '../platform/batch.js';
@@ -131,7 +132,7 @@ async function countFailure(deps: Deps, settings: GoogleSettings, messageId: str
       ReturnValues: 'ALL_NEW',
     }),
   ).catch((failure: unknown) => {
-    if ((failure as { name?: string }).name === 'ConditionalCheckFailedException') throw conflict('message.messageId: handled meanwhile by another delivery');
+    if (isConditionalFailure(failure)) throw conflict('message.messageId: handled meanwhile by another delivery');
     throw failure;
   });
   const failures = Number(out.Attributes?.failures ?? 1);
@@ -146,7 +147,7 @@ async function countFailure(deps: Deps, settings: GoogleSettings, messageId: str
       ExpressionAttributeValues: { ':poison': 'poison', ':unknown': 'unreadable', ':why': error.message, ':none': null },
     }),
   ).catch((failure: unknown) => {
-    if ((failure as { name?: string }).name !== 'ConditionalCheckFailedException') throw failure;
+    if (!isConditionalFailure(failure)) throw failure;
   });
   return { messageId, notification: 'unreadable', outcome: 'poison', orderId: null };
 }
