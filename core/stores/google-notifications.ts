@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { bearerTokenOf } from '../platform/authorization-header.js';
 import type { z } from 'zod/mini';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
 import { readItems } from '../platform/batch.js';
@@ -107,7 +108,7 @@ const verifiers = new WeakMap<GoogleSettings, IdTokenVerifier>();
 
 /** The push's OIDC token: Google-signed, for the stage's audience, from the stage's push service account. */
 async function verifyPushToken(settings: GoogleSettings, authorization: string | undefined): Promise<void> {
-  const token = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(authorization ?? '')?.[1];
+  const token = bearerTokenOf(authorization);
   if (!token) throw unauthorized('Authorization: a Pub/Sub push OIDC token (Bearer) is required');
   let verifier = verifiers.get(settings);
   if (!verifier) {
