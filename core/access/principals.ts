@@ -4,6 +4,7 @@ import { MerchantStatus } from '../merchants/models.js';
 import { readItems } from '../platform/batch.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { Deps } from '../platform/deps.js';
+import { ProcessMemory } from '../platform/process-memory.js';
 
 /**
  * What the platform knows of a console account that holds merchant (console) or server (game server) tokens:
@@ -28,22 +29,19 @@ export interface PrincipalState {
 
 export const revocationKey = (accountId: string) => ({ pk: `REVOKE#${accountId}`, sk: 'TOKENS' });
 
-const LIMIT = 10_000;
-const remembered = new Map<string, { state: PrincipalState; at: number }>();
+const remembered = new ProcessMemory<PrincipalState>({ limit: 10_000, ttlMs: STATE_TTL_MS });
 
 export async function principalState(deps: Pick<Deps, 'db' | 'table' | 'now'>, accountId: string, fresh: boolean): Promise<PrincipalState> {
-  const key = `${deps.table}\u0000${accountId}`;
   const now = deps.now().getTime();
-  const cached = remembered.get(key);
-  if (!fresh && cached && now - cached.at < STATE_TTL_MS) return cached.state;
+  const cached = fresh ? undefined : remembered.get(deps, accountId, now);
+  if (cached) return cached;
   const [merchant, revocation] = await readItems(deps, [merchantKey(accountId), revocationKey(accountId)]);
   const state: PrincipalState = {
     suspended: merchant?.status === MerchantStatus.suspended,
     consoleBefore: Number(revocation?.consoleBefore ?? 0),
     serverBefore: Number(revocation?.serverBefore ?? 0),
   };
-  if (remembered.size >= LIMIT) remembered.clear();
-  remembered.set(key, { state, at: now });
+  remembered.set(deps, accountId, state, now);
   return state;
 }
 
@@ -66,6 +64,6 @@ export async function revokeTokens(deps: Pick<Deps, 'db' | 'table' | 'now'>, acc
   ).catch((error: Error) => {
     if (!isConditionalFailure(error)) throw error;
   });
-  remembered.delete(`${deps.table}\u0000${accountId}`);
+  remembered.delete(deps, accountId);
   return before;
 }
