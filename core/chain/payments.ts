@@ -70,7 +70,10 @@ export interface IndexedPayment extends VendorPaymentEvent {
 const U64_MAX = 2n ** 64n - 1n;
 const BILL_NO_MAX = 128;
 
-/** The payment an event records, or undefined when the event is not in the layout above. */
+/**
+ * The payment an event records, or undefined when the event is not in the layout above.
+ * @internal exported for its unit tests (test/chain.test.ts), which try layouts no indexer run meets.
+ */
 export function parsePayment(event: ChainEvent): Payment | undefined {
   const read = readPayment(event);
   return typeof read === 'string' ? undefined : read;

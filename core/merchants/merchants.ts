@@ -16,11 +16,6 @@ import { MerchantStatus, type Merchant, type MerchantPayload } from './models.js
  */
 export const merchantKey = (accountId: string) => ({ pk: `MERCHANT#${accountId}`, sk: 'MERCHANT' });
 
-export interface MerchantItem extends Merchant {
-  pk: string;
-  sk: string;
-}
-
 /** The fields a merchant record shows (the item also keeps its keys and bookkeeping such as `gameCount`). */
 const MERCHANT_FIELDS = ['id', 'account_id', 'merchant_email', 'merchant_name', 'logo_url', 'description', 'back_ground_image', 'social_links', 'status', 'create_time', 'update_time'] as const satisfies readonly (keyof Merchant)[];
 

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
@@ -87,23 +87,6 @@ export async function createProject(deps: Deps, caller: TokenClaims, input: z.in
     throw error;
   }
   return toProject(project as unknown as Record<string, unknown>);
-}
-
-export async function findProject(deps: Deps, name: string): Promise<StoredProject | undefined> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
-  return out.Item as StoredProject | undefined;
-}
-
-/** The project, if the caller's merchant account owns it: 404 for none, 403 for another merchant's. */
-export async function ownedProject(deps: Deps, caller: TokenClaims, name: string, field = 'project_name'): Promise<StoredProject> {
-  const project = await findProject(deps, name);
-  assertOwner(project, caller, name, field);
-  return project;
-}
-
-export function assertOwner(project: StoredProject | undefined, caller: TokenClaims, name: string, field = 'project_name'): asserts project is StoredProject {
-  if (!project) throw notFound(`${field}: no project ${name}`);
-  if (project.accountId !== caller.sub) throw forbidden(`${field}: project ${name} belongs to another merchant`);
 }
 
 export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
