@@ -4,7 +4,7 @@ import { MerchantStatus } from '../merchants/models.js';
 import { readItems } from '../platform/batch.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { Deps } from '../platform/deps.js';
-import { ProcessMemory } from '../platform/process-memory.js';
+import { remember } from '../platform/process-memory.js';
 
 /**
  * What the platform knows of a console account that holds merchant (console) or server (game server) tokens:
@@ -29,19 +29,20 @@ export interface PrincipalState {
 
 export const revocationKey = (accountId: string) => ({ pk: `REVOKE#${accountId}`, sk: 'TOKENS' });
 
-const remembered = new ProcessMemory<PrincipalState>({ limit: 10_000, ttlMs: STATE_TTL_MS });
+const remembered = new Map<string, { state: PrincipalState; at: number }>();
 
 export async function principalState(deps: Pick<Deps, 'db' | 'table' | 'now'>, accountId: string, fresh: boolean): Promise<PrincipalState> {
+  const key = `${deps.table}\u0000${accountId}`;
   const now = deps.now().getTime();
-  const cached = fresh ? undefined : remembered.get(deps, accountId, now);
-  if (cached) return cached;
+  const cached = remembered.get(key);
+  if (!fresh && cached && now - cached.at < STATE_TTL_MS) return cached.state;
   const [merchant, revocation] = await readItems(deps, [merchantKey(accountId), revocationKey(accountId)]);
   const state: PrincipalState = {
     suspended: merchant?.status === MerchantStatus.suspended,
     consoleBefore: Number(revocation?.consoleBefore ?? 0),
     serverBefore: Number(revocation?.serverBefore ?? 0),
   };
-  remembered.set(deps, accountId, state, now);
+  remember(remembered, key, { state, at: now });
   return state;
 }
 
@@ -64,6 +65,6 @@ export async function revokeTokens(deps: Pick<Deps, 'db' | 'table' | 'now'>, acc
   ).catch((error: Error) => {
     if (!isConditionalFailure(error)) throw error;
   });
-  remembered.delete(deps, accountId);
+  remembered.delete(`${deps.table}\u0000${accountId}`);
   return before;
 }

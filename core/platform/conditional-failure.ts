@@ -1,20 +1,14 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
-/** A write refused by its condition; `item` is what the write found, when it asked (ReturnValuesOnConditionCheckFailure 'ALL_OLD') and there was one. */
-export interface ConditionalFailure {
-  item: Record<string, unknown> | undefined;
-}
+/** A single write refused by its condition (ConditionalCheckFailedException). Transactions report theirs per item (core/platform/transactions.ts). */
+export const isConditionalFailure = (error: unknown): boolean => (error as { name?: unknown } | undefined)?.name === 'ConditionalCheckFailedException';
 
 /**
- * The failure of a single write's condition (ConditionalCheckFailedException), undefined for any other error.
- * The document client does not translate errors, so the item comes back in DynamoDB's wire form: it is read
- * here, once, into plain values. Transactions report their refused conditions per item instead
- * (core/platform/transactions.ts).
+ * The failure of a single write's condition, undefined for any other error; `item` is what the write found,
+ * when it asked (ReturnValuesOnConditionCheckFailure 'ALL_OLD') and there was one. The document client does
+ * not translate errors, so the item comes in DynamoDB's wire form: it is read here into plain values.
  */
-export function conditionalFailure(error: unknown): ConditionalFailure | undefined {
-  const { name, Item } = (error ?? {}) as { name?: unknown; Item?: Parameters<typeof unmarshall>[0] };
-  if (name !== 'ConditionalCheckFailedException') return undefined;
-  return { item: Item ? unmarshall(Item) : undefined };
+export function conditionalFailure(error: unknown): { item: Record<string, unknown> | undefined } | undefined {
+  const Item = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+  return isConditionalFailure(error) ? { item: Item && unmarshall(Item) } : undefined;
 }
-
-export const isConditionalFailure = (error: unknown): boolean => conditionalFailure(error) !== undefined;
