@@ -1,6 +1,9 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
-/** A single write refused by its condition (ConditionalCheckFailedException). Transactions report theirs per item (core/platform/transactions.ts). */
+/**
+ * A single write refused by its condition (ConditionalCheckFailedException). Transactions report theirs per
+ * item (core/platform/transactions.ts).
+ */
 export const isConditionalFailure = (error: unknown): boolean => (error as { name?: unknown } | undefined)?.name === 'ConditionalCheckFailedException';
 
 /**
@@ -9,6 +12,7 @@ export const isConditionalFailure = (error: unknown): boolean => (error as { nam
  * not translate errors, so the item comes in DynamoDB's wire form: it is read here into plain values.
  */
 export function conditionalFailure(error: unknown): { item: Record<string, unknown> | undefined } | undefined {
-  const Item = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
-  return isConditionalFailure(error) ? { item: Item && unmarshall(Item) } : undefined;
+  if (!isConditionalFailure(error)) return undefined;
+  const { Item } = error as { Item?: Parameters<typeof unmarshall>[0] };
+  return { item: Item && unmarshall(Item) };
 }
