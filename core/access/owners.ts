@@ -35,9 +35,7 @@ export function ownerOf(deps: Pick<Deps, 'db' | 'table'>, kind: OwnedKind, id: s
     .then((out) => out.Item?.accountId as string | undefined);
   remember(known, key, read);
   // Forget what is not a fact yet (no such item) or a failed read, so the next call reads again.
-  read.then(
-    (owner) => owner === undefined && known.get(key) === read && known.delete(key),
-    () => known.get(key) === read && known.delete(key),
-  );
+  const forget = () => known.get(key) === read && known.delete(key);
+  read.then((owner) => owner !== undefined || forget(), forget);
   return read;
 }
