@@ -27,21 +27,6 @@ import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/plat
  */
 export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey' | 'appStore' | 'googlePlay' | 'storeKeys';
 
-/** The `Resource.<name>` each need reads (the SST component name infra gives it). */
-export const resourceOfNeed = {
-  table: 'Table',
-  files: 'Files',
-  issueTokens: 'TokenSigningKey',
-  verifyTokens: 'TokenPublicKeys',
-  vendorKey: 'VendorSigningKey',
-  oauthProviders: 'OAuthProviders',
-  chain: 'ChainConfig',
-  claimKey: 'ClaimSigningKey',
-  appStore: 'AppleConfig',
-  googlePlay: 'GoogleConfig',
-  storeKeys: 'StoreKeys',
-} as const satisfies Record<Need, string>;
-
 /**
  * Each deployed function's needs: what its code reads of Deps (test/infra.test.ts derives the same from each
  * function's bundle and fails when they differ, so a handler that starts reading a secret is linked to it).

@@ -145,12 +145,12 @@ describe('log lines carry the request ids', () => {
 
   it('a scheduled job runs inside its Lambda request id', async () => {
     vi.resetModules();
-    const { requestContext } = await import('../core/platform/request-context.js');
+    const { requestLogFields } = await import('../core/platform/request-context.js');
     const seen: unknown[] = [];
     // The indexer of a stage without a chain: it reads its Deps and returns; what it sees then is its run's context.
     vi.doMock('../functions/deployed.js', () => ({
       deployedDeps: async () => {
-        seen.push(requestContext()?.requestId);
+        seen.push(requestLogFields().function_request_id);
         return { chain: undefined };
       },
     }));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
 import { completeByStorePurchase, type StorePurchase } from '../core/stores/complete.js';
-import { storeTxKey } from '../core/stores/purchase-claims.js';
+import { barPurchase, storeTxKey } from '../core/stores/purchase-claims.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createPayApp } from '../functions/pay.js';
@@ -90,5 +90,14 @@ describe('completing an order by a store purchase', () => {
     expect(results.filter((r) => r.credited)).toHaveLength(1);
     expect(results.every((r) => r.order.id === order.id && r.order.status === 1)).toBe(true);
     expect(await tickets()).toBe(100);
+  });
+});
+
+describe('barring a purchase nothing credited', () => {
+  it('a second bar answers the claim there first, read from the refused write', async () => {
+    const purchase = { store: 'apple' as const, transactionId: randomUUID() };
+    expect(await barPurchase(deps, purchase, 'refunded', 'first')).toEqual({ barred: true, claim: { orderId: null, barred: 'refunded' } });
+    // The refused put carries the first claim in DynamoDB's wire form; it is answered as plain values.
+    expect(await barPurchase(deps, purchase, 'revoked', 'second')).toEqual({ barred: false, claim: { orderId: null, barred: 'refunded' } });
   });
 });

@@ -4,6 +4,7 @@ import { bcs } from '@mysten/sui/bcs';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Secp256r1PublicKey } from '@mysten/sui/keypairs/secp256r1';
 import type { Hono } from 'hono';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { storePaymentEvent } from '../core/chain/payments.js';
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import { defineGroup, type OperationSpec } from '../core/http/operation.js';
@@ -11,7 +12,7 @@ import { setMerchantStatus } from '../core/merchants/merchants.js';
 import { MerchantStatus } from '../core/merchants/models.js';
 import { STATE_TTL_MS } from '../core/access/principals.js';
 import type { TokenKind } from '../core/platform/tokens.js';
-import { balanceOf, findLedgerEntry } from '../core/tickets/balances.js';
+import { balanceOf, ledgerKey } from '../core/tickets/balances.js';
 import { transactOrFailedConditions } from '../core/platform/transactions.js';
 import { innerVendorOps, payVendorOps } from '../functions/routes/vendor.js';
 import { innerVendorHandlers, payVendorHandlers } from '../functions/vendor-handlers.js';
@@ -107,7 +108,7 @@ describe('createOrder', () => {
       updated_at: expect.any(String),
     });
     expect(await ticketsOf(buyer.uid, projectName)).toBe(5);
-    expect(await findLedgerEntry(deps, buyer.uid, `goods#${order.id}`)).toMatchObject({ change: -15 });
+    expect((await deps.db.send(new GetCommand({ TableName: deps.table, Key: ledgerKey(buyer.uid, `goods#${order.id}`), ConsistentRead: true }))).Item).toMatchObject({ change: -15 });
     // The merchant finds it by its trace key.
     const traced = await call(app, 'GET', `${base}/account/vendor/traceKey`, { token: owner.serverToken, query: { key: order.trace_key } });
     expect(traced.body.data).toEqual(order);

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { gameKey } from '../games/games.js';
 import { projectKey } from '../payments/projects.js';
 import type { Deps } from '../platform/deps.js';
+import { remember } from '../platform/process-memory.js';
 import { goodsKey } from '../goods/goods.js';
 
 /**
@@ -12,8 +13,7 @@ import { goodsKey } from '../goods/goods.js';
  * inside a player's transaction (docs/data-model.md "Transactions and contention: what each touches").
  *
  * A missing item is not remembered (it may be created later). Keys carry the table name, so deps on different
- * tables (tests, bench) never share an entry. Past LIMIT entries the memory is emptied: one read again, never a
- * wrong answer.
+ * tables (tests, bench) never share an entry. The memory is bounded (core/platform/process-memory.ts).
  */
 export type OwnedKind = 'project' | 'game' | 'goods';
 
@@ -23,7 +23,6 @@ const keys: Record<OwnedKind, (id: string) => { pk: string; sk: string }> = {
   goods: (id) => goodsKey(Number(id)),
 };
 
-const LIMIT = 10_000;
 const known = new Map<string, Promise<string | undefined>>();
 
 /** The account id owning the item, or undefined when there is no such item. */
@@ -31,15 +30,12 @@ export function ownerOf(deps: Pick<Deps, 'db' | 'table'>, kind: OwnedKind, id: s
   const key = [deps.table, kind, id].join('\u0000');
   const remembered = known.get(key);
   if (remembered) return remembered;
-  if (known.size >= LIMIT) known.clear();
   const read = deps.db
     .send(new GetCommand({ TableName: deps.table, Key: keys[kind](id), ProjectionExpression: 'accountId', ConsistentRead: true }))
     .then((out) => out.Item?.accountId as string | undefined);
-  known.set(key, read);
+  remember(known, key, read);
   // Forget what is not a fact yet (no such item) or a failed read, so the next call reads again.
-  read.then(
-    (owner) => owner === undefined && known.get(key) === read && known.delete(key),
-    () => known.get(key) === read && known.delete(key),
-  );
+  const forget = () => known.get(key) === read && known.delete(key);
+  read.then((owner) => owner !== undefined || forget(), forget);
   return read;
 }

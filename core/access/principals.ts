@@ -2,7 +2,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { merchantKey } from '../merchants/merchants.js';
 import { MerchantStatus } from '../merchants/models.js';
 import { readItems } from '../platform/batch.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { Deps } from '../platform/deps.js';
+import { remember } from '../platform/process-memory.js';
 
 /**
  * What the platform knows of a console account that holds merchant (console) or server (game server) tokens:
@@ -27,7 +29,6 @@ export interface PrincipalState {
 
 export const revocationKey = (accountId: string) => ({ pk: `REVOKE#${accountId}`, sk: 'TOKENS' });
 
-const LIMIT = 10_000;
 const remembered = new Map<string, { state: PrincipalState; at: number }>();
 
 export async function principalState(deps: Pick<Deps, 'db' | 'table' | 'now'>, accountId: string, fresh: boolean): Promise<PrincipalState> {
@@ -41,8 +42,7 @@ export async function principalState(deps: Pick<Deps, 'db' | 'table' | 'now'>, a
     consoleBefore: Number(revocation?.consoleBefore ?? 0),
     serverBefore: Number(revocation?.serverBefore ?? 0),
   };
-  if (remembered.size >= LIMIT) remembered.clear();
-  remembered.set(key, { state, at: now });
+  remember(remembered, key, { state, at: now });
   return state;
 }
 
@@ -63,7 +63,7 @@ export async function revokeTokens(deps: Pick<Deps, 'db' | 'table' | 'now'>, acc
       ExpressionAttributeValues: { ':before': before, ':type': 'revocation' },
     }),
   ).catch((error: Error) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalFailure(error)) throw error;
   });
   remembered.delete(`${deps.table}\u0000${accountId}`);
   return before;

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
 import { receiptFilter, receiptType } from './payment-kit.js';
 import { storePaymentEvent } from './payments.js';
@@ -184,7 +185,7 @@ async function saveCursor(deps: IndexerDeps, eventType: string, cursor: EventCur
     );
     return version + 1;
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalFailure(error)) throw error;
     // Another run got further; it carries on from there, and this one leaves the type to it.
     return undefined;
   }

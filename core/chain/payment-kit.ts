@@ -19,12 +19,6 @@ import type { ChainEvent, PaymentKitConfig } from './types.js';
  * receipt event (the Move struct `payment_kit::PaymentReceipt`).
  */
 
-/** Mysten's deployments (the SDK's TESTNET/MAINNET_PAYMENT_KIT_PACKAGE_CONFIG), for the README's examples. */
-export const PAYMENT_KIT_PACKAGES = {
-  testnet: '0x7e069abe383e80d32f2aec17b3793da82aabc8c2edf84abbf68dd7b719e71497',
-  mainnet: '0xbc126f1535fba7d641cb9150ad9eae93b104972586ba20f3c60bfe0e53b69bc6',
-} as const;
-
 /** The receipt event's Move type: `<package>::payment_kit::PaymentReceipt`, addresses in full. */
 export const receiptType = (config: PaymentKitConfig) => canonicalType(`${config.packageId}::payment_kit::PaymentReceipt`);
 

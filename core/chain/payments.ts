@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { nextId } from '../platform/counters.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { Deps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 import { AppError } from '../platform/errors.js';
@@ -69,7 +70,10 @@ export interface IndexedPayment extends VendorPaymentEvent {
 const U64_MAX = 2n ** 64n - 1n;
 const BILL_NO_MAX = 128;
 
-/** The payment an event records, or undefined when the event is not in the layout above. */
+/**
+ * The payment an event records, or undefined when the event is not in the layout above.
+ * @internal exported for its unit tests (test/chain.test.ts), which try layouts no indexer run meets.
+ */
 export function parsePayment(event: ChainEvent): Payment | undefined {
   const read = readPayment(event);
   return typeof read === 'string' ? undefined : read;
@@ -246,7 +250,7 @@ async function putOnce(deps: StoreDeps, key: { pk: string; sk: string }, item: R
     await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
     return item;
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalFailure(error)) throw error;
     const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }));
     return stored.Item!;
   }

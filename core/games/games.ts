@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
+import { conditionalFailure } from '../platform/conditional-failure.js';
 import { queryItems } from '../platform/query.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
@@ -250,8 +251,9 @@ export async function updateGame(deps: Deps, caller: TokenClaims, input: GameUpd
     const name = String(out.Attributes?.game_name ?? '');
     return { response: 'success', status: 201, message: `game ${input.code} updated`, name };
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    if ((error as { Item?: unknown }).Item) throw forbidden(`code: game ${input.code} belongs to another merchant`);
+    const failed = conditionalFailure(error);
+    if (!failed) throw error;
+    if (failed.item) throw forbidden(`code: game ${input.code} belongs to another merchant`);
     throw notFound(`code: no game ${input.code}`);
   }
 }

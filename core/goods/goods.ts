@@ -3,6 +3,7 @@ import type { z } from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
+import { remember } from '../platform/process-memory.js';
 import { queryItems } from '../platform/query.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -50,19 +51,17 @@ export interface GoodsPlace {
 
 /**
  * Goods are written once (createGoods) and never updated, so their place never changes: it is remembered per
- * process (keys carry the table; emptied past PLACES_LIMIT) for orders, which read the buyer's balance of that
- * level with the goods in one request (core/goods/orders.ts). A goods update that moved goods to another
- * project or level would have to be a new goods item, or forget this memory.
+ * process (keys carry the table; core/platform/process-memory.ts) for orders, which read the buyer's balance
+ * of that level with the goods in one request (core/goods/orders.ts). A goods update that moved goods to
+ * another project or level would have to be a new goods item, or forget this memory.
  */
 const places = new Map<string, GoodsPlace>();
-const PLACES_LIMIT = 10_000;
 const placeKey = (deps: Pick<Deps, 'table'>, goodsId: number) => `${deps.table}\u0000${goodsId}`;
 
 export const goodsPlace = (deps: Pick<Deps, 'table'>, goodsId: number): GoodsPlace | undefined => places.get(placeKey(deps, goodsId));
 
 export function rememberPlace(deps: Pick<Deps, 'table'>, goods: Pick<StoredGoods, 'id' | 'projectName' | 'level'>) {
-  if (places.size >= PLACES_LIMIT) places.clear();
-  places.set(placeKey(deps, goods.id), { projectName: goods.projectName, level: goods.level });
+  remember(places, placeKey(deps, goods.id), { projectName: goods.projectName, level: goods.level });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { bearerTokenOf } from '../platform/authorization-header.js';
 import type { Deps } from '../platform/deps.js';
 import { forbidden, unauthorized } from '../platform/errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
@@ -64,7 +65,7 @@ export async function authenticate(c: Context, rule: AuthRule, deps: Deps, verif
 
 /** The token of an `Authorization: Bearer <token>` header; 401 when there is none. */
 export function bearerToken(header: string | undefined): string {
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  if (!match) throw unauthorized('Authorization header with a Bearer token is required');
-  return match[1]!;
+  const token = bearerTokenOf(header);
+  if (!token) throw unauthorized('Authorization header with a Bearer token is required');
+  return token;
 }

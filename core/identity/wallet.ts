@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
+import { bearerTokenOf } from '../platform/authorization-header.js';
 import type { Deps } from '../platform/deps.js';
 import { conflict, unauthorized } from '../platform/errors.js';
 import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBinding } from './accounts.js';
@@ -110,7 +111,7 @@ export async function registerWallet(deps: Deps, input: z.infer<typeof RegisterB
 
 /** True when `authorization` is `Bearer <a valid platform token of uid>`. */
 async function isUser(deps: Deps, authorization: string | undefined, uid: string): Promise<boolean> {
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  const token = bearerTokenOf(authorization);
   if (!token) return false;
   try {
     return (await deps.tokens.verify(token, ['platform'])).sub === uid;

@@ -4,6 +4,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
 import type { Deps } from '../platform/deps.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { bindWallet, issueTokenPair, userOfAddress } from './accounts.js';
 import type { VerifiedIdToken } from './id-tokens.js';
@@ -82,7 +83,7 @@ async function storeSalt(deps: Deps, token: VerifiedIdToken, salt: string): Prom
     );
     return salt;
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalFailure(error)) throw error;
     return (await storedSalt(deps, token, true))!;
   }
 }

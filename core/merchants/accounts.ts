@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, conflict, unauthorized } from '../platform/errors.js';
 import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.js';
@@ -43,7 +44,7 @@ export async function createAccount(
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict(`an account for ${item.email} exists already`);
+    if (isConditionalFailure(error)) throw conflict(`an account for ${item.email} exists already`);
     throw error;
   }
   return { accountId: item.accountId, email: item.email, role: item.role };
@@ -217,7 +218,7 @@ async function reserveAttempt(deps: Deps, email: string, source: string, state: 
       );
       return;
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionalFailure(error)) throw error;
       // Another attempt of the pair was counted meanwhile: read again; it may have set the back-off.
       if (round === 4) throw new AppError(429, 'too many concurrent sign-ins to this account from this address; try again in 1 s', { 'Retry-After': '1' });
       current = await readThrottle(deps, email, source, now);

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { queryItems } from '../platform/query.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { retryPause, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { nextId } from '../platform/counters.js';
 import { sortableInt } from '../platform/table.js';
@@ -14,11 +15,6 @@ import { MerchantStatus, type Merchant, type MerchantPayload } from './models.js
  * - "merchant by integer id": gsi1pk `MERCHANT_ID#<id>`, gsi1sk `MERCHANT` (admins' status operations).
  */
 export const merchantKey = (accountId: string) => ({ pk: `MERCHANT#${accountId}`, sk: 'MERCHANT' });
-
-export interface MerchantItem extends Merchant {
-  pk: string;
-  sk: string;
-}
 
 /** The fields a merchant record shows (the item also keeps its keys and bookkeeping such as `gameCount`). */
 const MERCHANT_FIELDS = ['id', 'account_id', 'merchant_email', 'merchant_name', 'logo_url', 'description', 'back_ground_image', 'social_links', 'status', 'create_time', 'update_time'] as const satisfies readonly (keyof Merchant)[];
@@ -50,7 +46,7 @@ export async function createMerchant(deps: Deps, owner: TokenClaims, input: Merc
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('this account already has a merchant');
+    if (isConditionalFailure(error)) throw conflict('this account already has a merchant');
     throw error;
   }
   return merchant;

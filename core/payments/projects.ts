@@ -1,7 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
+import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
@@ -82,27 +83,10 @@ export async function createProject(deps: Deps, caller: TokenClaims, input: z.in
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict(`project_name: project ${input.project_name} exists already`);
+    if (isConditionalFailure(error)) throw conflict(`project_name: project ${input.project_name} exists already`);
     throw error;
   }
   return toProject(project as unknown as Record<string, unknown>);
-}
-
-export async function findProject(deps: Deps, name: string): Promise<StoredProject | undefined> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
-  return out.Item as StoredProject | undefined;
-}
-
-/** The project, if the caller's merchant account owns it: 404 for none, 403 for another merchant's. */
-export async function ownedProject(deps: Deps, caller: TokenClaims, name: string, field = 'project_name'): Promise<StoredProject> {
-  const project = await findProject(deps, name);
-  assertOwner(project, caller, name, field);
-  return project;
-}
-
-export function assertOwner(project: StoredProject | undefined, caller: TokenClaims, name: string, field = 'project_name'): asserts project is StoredProject {
-  if (!project) throw notFound(`${field}: no project ${name}`);
-  if (project.accountId !== caller.sub) throw forbidden(`${field}: project ${name} belongs to another merchant`);
 }
 
 export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
@@ -121,9 +105,10 @@ export async function updateProject(deps: Deps, caller: TokenClaims, input: z.in
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }),
-  ).catch((error: { name?: string; Item?: unknown }) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
-    throw error.Item ? forbidden(`project_name: project ${project_name} belongs to another merchant`) : notFound(`project_name: no project ${project_name}`);
+  ).catch((error: unknown) => {
+    const failed = conditionalFailure(error);
+    if (!failed) throw error;
+    throw failed.item ? forbidden(`project_name: project ${project_name} belongs to another merchant`) : notFound(`project_name: no project ${project_name}`);
   });
   return toProject(out.Attributes!);
 }
@@ -157,8 +142,8 @@ export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<
       ConditionExpression: existing ? 'priceId = :id' : 'attribute_not_exists(pk)',
       ...(existing ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
     }),
-  ).catch((error: { name?: string }) => {
-    if (error.name === 'ConditionalCheckFailedException') throw conflict('level: changed concurrently; retry');
+  ).catch((error: unknown) => {
+    if (isConditionalFailure(error)) throw conflict('level: changed concurrently; retry');
     throw error;
   });
   return toPriceLevel(level as unknown as Record<string, unknown>);

@@ -25,10 +25,6 @@ export function withRequestContext<T>(context: RequestContext, run: () => T): T 
   return store.run(context, run);
 }
 
-export function requestContext(): RequestContext | undefined {
-  return store.getStore();
-}
-
 /** Records which operation serves the current request (a no-op outside an invocation). */
 export function noteOperation(group: string, operation: string): void {
   const context = store.getStore();

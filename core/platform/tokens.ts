@@ -33,9 +33,6 @@ export const tokenLifetimes: Record<TokenKind, number> = {
   store: 3600,
 };
 
-/** The longest a token lives: how long a rotated-out key stays in the ring as `previous` before it is retired. */
-export const longestTokenLifetime = (): number => Math.max(...Object.values(tokenLifetimes));
-
 export interface TokenClaims {
   kind: TokenKind;
   /** Subject: the account id (merchant tokens), merchant account id (server) or user id (player tokens). */

@@ -1,4 +1,5 @@
 import type { Deps } from '../platform/deps.js';
+import { remember } from '../platform/process-memory.js';
 
 /**
  * A fact that never changes once true, remembered for the life of the process (a warm Lambda container, the
@@ -8,9 +9,8 @@ import type { Deps } from '../platform/deps.js';
  *   season has ended, when no new report goes into it. The write is shared too: the concurrent first reports
  *   of a season in one process (a cold start, a week's or month's rollover) make one write, not one each.
  * Keys carry the table name, so deps on different tables (tests, bench) never share an entry. The sets are
- * bounded: past the bound they are emptied, which costs one read or write again, never a wrong answer.
+ * bounded (core/platform/process-memory.ts).
  */
-const LIMIT = 10_000;
 const openSeasons = new Map<string, Promise<void>>();
 
 const keyOf = (deps: Pick<Deps, 'table'>, ...parts: string[]) => [deps.table, ...parts].join('\u0000');
@@ -23,9 +23,8 @@ export function openSeasonOnce(deps: Pick<Deps, 'table'>, sk: string, write: () 
   const key = keyOf(deps, sk);
   const known = openSeasons.get(key);
   if (known !== undefined) return known;
-  if (openSeasons.size >= LIMIT) openSeasons.clear();
   const written = write();
-  openSeasons.set(key, written);
+  remember(openSeasons, key, written);
   written.catch(() => openSeasons.get(key) === written && openSeasons.delete(key));
   return written;
 }

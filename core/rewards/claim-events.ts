@@ -4,6 +4,7 @@ import { normalizeAddress } from '../chain/payments.js';
 import { canonicalType } from '../chain/source.js';
 import type { ChainEvent } from '../chain/types.js';
 import type { Deps } from '../platform/deps.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
 import { historyEntryKey } from './keys.js';
 import { HistoryStatus } from './models.js';
@@ -101,7 +102,7 @@ export async function recordClaimEvent(deps: Pick<IndexerDeps, 'db' | 'table' | 
     );
     return 'claimed';
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalFailure(error)) throw error;
   }
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: historyEntryKey(claim.historyId), ConsistentRead: true }));
   const item = out.Item;

@@ -4,6 +4,7 @@ import { normalizeAddress } from '../chain/payments.js';
 import { gameKey } from '../games/games.js';
 import { findAccount } from '../identity/accounts.js';
 import type { Deps } from '../platform/deps.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { AppError, conflict } from '../platform/errors.js';
 import { ownedRecord } from '../access/records.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -195,8 +196,6 @@ async function signTerms(deps: Deps, id: number, terms: Pick<RewardClaim, 'chain
   };
 }
 
-const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
-
 /**
  * sign_code: signs the claim of one of the caller's rewards (status 0 -> 1); the same claim while it is valid
  * or once it is paid; a fresh one (same terms, new nonce and expiry) after it expired unpaid.
@@ -237,7 +236,7 @@ export async function signClaim(deps: Deps, caller: TokenClaims, id: number): Pr
       }),
     );
   } catch (error) {
-    if (!isConditionFailure(error)) throw error;
+    if (!isConditionalFailure(error)) throw error;
     // A concurrent sign_code stored its claim first: that one is the entry's claim.
     const theirs = (await callersEntry(deps, caller, id)).claim;
     if (theirs) return toSignature(id, theirs as StoredClaim);
@@ -279,7 +278,7 @@ async function resign(deps: Deps, caller: TokenClaims, id: number, item: Record<
       }),
     );
   } catch (error) {
-    if (!isConditionFailure(error)) throw error;
+    if (!isConditionalFailure(error)) throw error;
     // Another sign_code re-signed first, or the claim event moved the entry to 2: answer what is stored now.
     const now = await callersEntry(deps, caller, id);
     const theirs = now.claim as StoredClaim | undefined;

@@ -1,3 +1,4 @@
+import { bearerTokenOf } from '../platform/authorization-header.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, forbidden } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -58,9 +59,9 @@ export function storeChallengeHeaders(rule: StoreTokenRule): Partial<Record<401 
  */
 function bearerOf(header: string | undefined): string {
   if (header === undefined || !/^Bearer(\s|$)/i.test(header)) throw challenged(401, 'Authorization: a Bearer token is required');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw invalidToken('Authorization: malformed Bearer credentials (expected `Bearer <token>`)');
-  return match[1]!;
+  const token = bearerTokenOf(header);
+  if (!token) throw invalidToken('Authorization: malformed Bearer credentials (expected `Bearer <token>`)');
+  return token;
 }
 
 /**

@@ -109,8 +109,10 @@ export const AdoptBody = z.lazy(() =>
 export const Adopted = z.lazy(() => z.object({ pet: Pet, paid: z.int() }));
 export const PetList = z.lazy(() => z.object({ pets: z.array(Pet) }));
 
-/** feed_pet: which pet, which food and how much of it (1-10). */
-export const FeedBody = z.lazy(() => z.object({ petId: z.uuid(), item: itemCode, amount: z._default(z.int().check(z.minimum(1), z.maximum(10)), 1) }));
+/** How much of one food a feeding may give. */
+const MAX_FEED_AMOUNT = 10;
+/** feed_pet: which pet, which food and how much of it (1 to MAX_FEED_AMOUNT). */
+export const FeedBody = z.lazy(() => z.object({ petId: z.uuid(), item: itemCode, amount: z._default(z.int().check(z.minimum(1), z.maximum(MAX_FEED_AMOUNT)), 1) }));
 const Feeding = z.object({
   feedingId: z.string(),
   petId: z.string(),

@@ -21,10 +21,8 @@ import { changeItems, ITEMS, PREMIUM } from './wallet.js';
  */
 export const ADOPTION_PRICE = 100;
 export const FEED_COOLDOWN_SECONDS = 60;
-export const MAX_FEED_AMOUNT = 10;
 /** Total experience a level needs: level L from LEVEL_XP[L - 1] on (level 1 from 0). */
 export const LEVEL_XP = [0, 100, 250, 450, 700, 1000, 1400, 1900, 2500, 3200, 4000] as const;
-export const MAX_PET_LEVEL = LEVEL_XP.length;
 const MAX_EXPERIENCE = LEVEL_XP[LEVEL_XP.length - 1]! * 10;
 
 const petKey = (uid: string, petId: string) => ({ pk: `STOREUSER#${uid}`, sk: `PET#${petId}` });

@@ -13,7 +13,6 @@ import type { AppleApiClients, AppleEnvironment, AppleSettings } from './apple-s
  * Store, a subclass that overrides only where requests go); otherwise they are the library's, made from the
  * settings. Failures are Apple's: 503 naming the call, the details in the log.
  */
-export type { AppleApiClients };
 
 const clients = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<AppStoreServerAPIClient>>>();
 

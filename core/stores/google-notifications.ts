@@ -1,5 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { bearerTokenOf } from '../platform/authorization-header.js';
 import type { z } from 'zod/mini';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
 import { readItems } from '../platform/batch.js';
@@ -106,7 +108,7 @@ const verifiers = new WeakMap<GoogleSettings, IdTokenVerifier>();
 
 /** The push's OIDC token: Google-signed, for the stage's audience, from the stage's push service account. */
 async function verifyPushToken(settings: GoogleSettings, authorization: string | undefined): Promise<void> {
-  const token = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(authorization ?? '')?.[1];
+  const token = bearerTokenOf(authorization);
   if (!token) throw unauthorized('Authorization: a Pub/Sub push OIDC token (Bearer) is required');
   let verifier = verifiers.get(settings);
   if (!verifier) {
@@ -131,7 +133,7 @@ async function countFailure(deps: Deps, settings: GoogleSettings, messageId: str
       ReturnValues: 'ALL_NEW',
     }),
   ).catch((failure: unknown) => {
-    if ((failure as { name?: string }).name === 'ConditionalCheckFailedException') throw conflict('message.messageId: handled meanwhile by another delivery');
+    if (isConditionalFailure(failure)) throw conflict('message.messageId: handled meanwhile by another delivery');
     throw failure;
   });
   const failures = Number(out.Attributes?.failures ?? 1);
@@ -146,7 +148,7 @@ async function countFailure(deps: Deps, settings: GoogleSettings, messageId: str
       ExpressionAttributeValues: { ':poison': 'poison', ':unknown': 'unreadable', ':why': error.message, ':none': null },
     }),
   ).catch((failure: unknown) => {
-    if ((failure as { name?: string }).name !== 'ConditionalCheckFailedException') throw failure;
+    if (!isConditionalFailure(failure)) throw failure;
   });
   return { messageId, notification: 'unreadable', outcome: 'poison', orderId: null };
 }

@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../platform/deps.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
 
 /**
@@ -21,7 +22,7 @@ export async function recordNotification(
   try {
     await deps.db.send(new PutCommand({ TableName: deps.table, Item: record.item, ConditionExpression: record.condition }));
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return;
+    if (isConditionalFailure(error)) return;
     if (!effects.has(record.outcome)) throw error;
     await logError(what, { ...context, outcome: record.outcome, reason: (error as Error).message });
   }

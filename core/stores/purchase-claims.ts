@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { Deps } from '../platform/deps.js';
+import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
 
 /**
  * The once-only key of an app store purchase: one item per store transaction, `STORETX#<store>#<transactionId>`,
@@ -53,10 +54,10 @@ export async function barPurchase(
     await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
     return { barred: true, claim: { orderId: null, barred: reason } };
   } catch (error) {
-    const failed = error as { name?: string; Item?: Record<string, unknown> };
-    if (failed.name !== 'ConditionalCheckFailedException') throw error;
+    const failed = conditionalFailure(error);
+    if (!failed) throw error;
     // The claim there first comes back with the failure; read it should it not.
-    const claim = claimOf(failed.Item) ?? (await readClaim(deps, purchase.store, purchase.transactionId));
+    const claim = claimOf(failed.item) ?? (await readClaim(deps, purchase.store, purchase.transactionId));
     if (!claim) throw error;
     return { barred: false, claim };
   }
@@ -68,7 +69,7 @@ export async function liftBar(deps: Pick<Deps, 'db' | 'table'>, purchase: { stor
     await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConditionExpression: 'attribute_exists(barred)' }));
     return true;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalFailure(error)) return false;
     throw error;
   }
 }

@@ -83,11 +83,6 @@ function ledgerPut(deps: Deps, target: TicketTarget, change: number, ref: string
   };
 }
 
-export async function findLedgerEntry(deps: Deps, uid: string, ref: string): Promise<LedgerEntry | undefined> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: ledgerKey(uid, ref), ConsistentRead: true }));
-  return out.Item as LedgerEntry | undefined;
-}
-
 export async function balanceOf(deps: Deps, target: TicketTarget): Promise<number> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: balanceKey(target), ConsistentRead: true }));
   return Number(out.Item?.balance ?? 0);

@@ -1,4 +1,3 @@
-import { PAYMENT_KIT_PACKAGES } from '../../core/chain/payment-kit.js';
 import { ChainScript, fullCoinType, randomAddress, randomDigest, SUI, type ScriptEvent } from './sui-node.js';
 
 /**
@@ -10,8 +9,8 @@ import { ChainScript, fullCoinType, randomAddress, randomDigest, SUI, type Scrip
  * GraphQL and gRPC rendering from the layout.
  */
 
-/** Mysten's testnet deployment: the receipt type the tests index is the real one. */
-export const KIT_PACKAGE = PAYMENT_KIT_PACKAGES.testnet;
+/** Mysten's testnet deployment (the SDK's TESTNET_PAYMENT_KIT_PACKAGE_CONFIG): the receipt type the tests index is the real one. */
+export const KIT_PACKAGE = '0x7e069abe383e80d32f2aec17b3793da82aabc8c2edf84abbf68dd7b719e71497';
 export const RECEIPT_TYPE = `${KIT_PACKAGE}::payment_kit::PaymentReceipt`;
 
 const ZERO = '0'.repeat(63);
