@@ -1,6 +1,6 @@
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import { notFound } from '../core/platform/errors.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { regionJwks, serverMetadata } from '../core/store/metadata.js';
 import { regionKey, requestIssuer, type StoreRegion } from '../core/store/regions.js';
 import { tokenEndpoint } from '../core/store/token-endpoint.js';

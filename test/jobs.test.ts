@@ -9,7 +9,7 @@ import { createAllApps } from '../functions/apps.js';
 import { startIndexerLoop } from '../core/chain/loop.js';
 import { createChain } from '../core/chain/source.js';
 import { createDocumentClient } from '../core/platform/db.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { repeatEvery, wait } from '../core/platform/loop.js';
 import { LOCAL_STAGE } from '../core/platform/stages.js';
 import { AddWinBody, ScoreReport } from '../core/rankings/models.js';

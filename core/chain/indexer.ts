@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { ChainDeps } from './deps.js';
 import { logError } from '../platform/log.js';
 import { receiptFilter, receiptType } from './payment-kit.js';
 import { storePaymentEvent } from './payments.js';
@@ -24,7 +24,7 @@ import { wait } from '../platform/loop.js';
 
 /** What to do with one event; it must be idempotent (a page may be handled again after a crash). */
 export type EventHandler<D extends IndexerDeps = IndexerDeps> = (deps: D, event: ChainEvent) => Promise<void>;
-export type IndexerDeps = Pick<Deps, 'db' | 'table' | 'now' | 'chain'>;
+export type IndexerDeps = Pick<ChainDeps, 'db' | 'table' | 'now' | 'chain'>;
 
 export interface IndexerOptions<D extends IndexerDeps = IndexerDeps> {
   /** Event type (fully qualified Move type) -> what to do with each of its events. */
@@ -67,7 +67,7 @@ const DEFAULT_BACKOFF_MS = 500;
  * its receipt type -> storePaymentEvent for the receipts that pay one of the stage's projects (the receipt
  * stream is every Payment Kit user's; the others are passed over, unstored).
  */
-export function paymentHandlers(deps: Pick<Deps, 'chain' | 'db' | 'table'>): Record<string, EventHandler> {
+export function paymentHandlers(deps: Pick<ChainDeps, 'chain' | 'db' | 'table'>): Record<string, EventHandler> {
   if (!deps.chain) return {};
   const { paymentEventType, paymentKit } = deps.chain.config;
   const store: EventHandler = async (handlerDeps, event) => {

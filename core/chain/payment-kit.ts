@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { ChainDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
 import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
 import { canonicalType } from './source.js';
@@ -77,7 +77,7 @@ export function receiptRegistry(event: ChainEvent): string | undefined {
   return variant === 'Registry' && typeof id === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(id) ? `0x${id.slice(2).toLowerCase().padStart(64, '0')}` : undefined;
 }
 
-type FilterDeps = Pick<Deps, 'db' | 'table'>;
+type FilterDeps = Pick<ChainDeps, 'db' | 'table'>;
 
 /** How long the stage's receiving addresses are kept before they are read again. */
 const ADDRESSES_TTL_MS = 60_000;

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { ChainDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
 import { AppError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
@@ -44,7 +44,7 @@ import type { BalanceChange, ChainEvent } from './types.js';
  */
 
 /** What storing needs: the table, and the chain when the stage has one (for balance changes). */
-type StoreDeps = Pick<Deps, 'db' | 'table' | 'now'> & Partial<Pick<Deps, 'chain'>>;
+type StoreDeps = Pick<ChainDeps, 'db' | 'table' | 'now'> & Partial<Pick<ChainDeps, 'chain'>>;
 
 /** The fields of a payment event, normalised: amount as canonical decimal text, addresses in full lower case. */
 export interface Payment {
@@ -293,7 +293,7 @@ export function toIndexed(item: Record<string, unknown>): IndexedPayment {
  * the transaction is read from the node and its payment events are stored first (orderComplete must not wait
  * for the indexer); [] when the node does not know the transaction either. A node that cannot be read is 503.
  */
-export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'now' | 'chain'>, digest: string): Promise<IndexedPayment[]> {
+export async function paymentsOfTransaction(deps: Pick<ChainDeps, 'db' | 'table' | 'now' | 'chain'>, digest: string): Promise<IndexedPayment[]> {
   const stored = await queryItems(deps, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
@@ -334,7 +334,7 @@ export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'n
 }
 
 /** The first payment of a bill (earliest on chain), or undefined: vendor_pay_query. */
-export async function paymentOfBill(deps: Pick<Deps, 'db' | 'table'>, billNo: string): Promise<VendorPaymentEvent | undefined> {
+export async function paymentOfBill(deps: Pick<ChainDeps, 'db' | 'table'>, billNo: string): Promise<VendorPaymentEvent | undefined> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -357,7 +357,7 @@ export async function paymentOfBill(deps: Pick<Deps, 'db' | 'table'>, billNo: st
 const PAYER_PAYMENTS_LIMIT = 1000;
 
 export async function paymentsOfPayer(
-  deps: Pick<Deps, 'db' | 'table'>,
+  deps: Pick<ChainDeps, 'db' | 'table'>,
   address: string,
   page: number,
   pageSize: number,

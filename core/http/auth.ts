@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../deps.js';
 import { forbidden, unauthorized } from '../platform/errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { AuthRule, FieldRef, Ownership, TokenRule } from './operation.js';

@@ -3,7 +3,7 @@ import type { z } from 'zod/mini';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { PaymentsDeps } from './deps.js';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -49,7 +49,7 @@ export function toPriceLevel(item: Record<string, unknown>): PriceLevel {
   };
 }
 
-export async function createProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectCreate>) {
+export async function createProject(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof ProjectCreate>) {
   // The merchant and the name's project in one request: a taken name is refused before an id is taken, so a
   // refused create writes nothing (a concurrent create of the same name, refused by the put below, wastes one).
   const [merchantItem, taken] = await readItems(deps, [merchantKey(caller.sub), projectKey(input.project_name)]);
@@ -88,13 +88,13 @@ export async function createProject(deps: Deps, caller: TokenClaims, input: z.in
   return toProject(project as unknown as Record<string, unknown>);
 }
 
-export async function findProject(deps: Deps, name: string): Promise<StoredProject | undefined> {
+export async function findProject(deps: PaymentsDeps, name: string): Promise<StoredProject | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
   return out.Item as StoredProject | undefined;
 }
 
 /** The project, if the caller's merchant account owns it: 404 for none, 403 for another merchant's. */
-export async function ownedProject(deps: Deps, caller: TokenClaims, name: string, field = 'project_name'): Promise<StoredProject> {
+export async function ownedProject(deps: PaymentsDeps, caller: TokenClaims, name: string, field = 'project_name'): Promise<StoredProject> {
   const project = await findProject(deps, name);
   assertOwner(project, caller, name, field);
   return project;
@@ -105,7 +105,7 @@ export function assertOwner(project: StoredProject | undefined, caller: TokenCla
   if (project.accountId !== caller.sub) throw forbidden(`${field}: project ${name} belongs to another merchant`);
 }
 
-export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
+export async function updateProject(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
   const { project_name, ...changes } = input;
   const sets = Object.entries(changes).filter(([, value]) => value !== undefined);
   // The route refuses such a body at the edge (400, docs/api.md "Payments and tickets"); a caller of this function gets the same.
@@ -129,7 +129,7 @@ export async function updateProject(deps: Deps, caller: TokenClaims, input: z.in
 }
 
 /** Creates a level, or changes the price and tickets of an existing one (it keeps its priceId). */
-export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
+export async function saveLevel(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
   // The project (for its owner, coin and precision) and the level share a partition: one read for both.
   const [projectItem, existing] = await readItems(deps, [projectKey(input.project_name), levelKey(input.project_name, input.level)]);
   const project = projectItem as StoredProject | undefined;
@@ -170,7 +170,7 @@ function storeProduct(field: 'apple_product_id' | 'google_product_id', given: st
 }
 
 /** user/project: projects on sale (one Query; projects are few, so the on-sale filter reads little). */
-export async function projectsOnSale(deps: Deps): Promise<Project[]> {
+export async function projectsOnSale(deps: PaymentsDeps): Promise<Project[]> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -185,7 +185,7 @@ export async function projectsOnSale(deps: Deps): Promise<Project[]> {
 }
 
 /** The caller merchant's projects (one Query). */
-export async function projectsOf(deps: Deps, accountId: string): Promise<Project[]> {
+export async function projectsOf(deps: PaymentsDeps, accountId: string): Promise<Project[]> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -199,7 +199,7 @@ export async function projectsOf(deps: Deps, accountId: string): Promise<Project
 
 /** user/project/level: a project's levels on sale, by level (one Query; 404 for an unknown project is not
  * worth a second read: an unknown project simply has no levels). */
-export async function levelsOf(deps: Deps, name: string): Promise<PriceLevel[]> {
+export async function levelsOf(deps: PaymentsDeps, name: string): Promise<PriceLevel[]> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,

@@ -3,7 +3,7 @@ import type { EventHandler, IndexerDeps } from '../chain/indexer.js';
 import { normalizeAddress } from '../chain/payments.js';
 import { canonicalType } from '../chain/source.js';
 import type { ChainEvent } from '../chain/types.js';
-import type { Deps } from '../platform/deps.js';
+import type { RewardsDeps } from './deps.js';
 import { logError } from '../platform/log.js';
 import { historyEntryKey } from './keys.js';
 import { HistoryStatus } from './models.js';
@@ -22,7 +22,7 @@ import { HistoryStatus } from './models.js';
  */
 
 /** The handlers of claim events: the stage's claimEventType -> recordClaimEvent (none when it is unset). */
-export function claimHandlers(deps: Pick<Deps, 'chain'>): Record<string, EventHandler> {
+export function claimHandlers(deps: Pick<RewardsDeps, 'chain'>): Record<string, EventHandler> {
   const type = deps.chain?.config.claimEventType;
   if (!type) return {};
   return {

@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { AppError, forbidden } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { regionKey, verifyAccessToken, type StoreRegion } from './regions.js';
@@ -71,7 +71,7 @@ function bearerOf(header: string | undefined): string {
  * challenge (bearerChallenge).
  */
 export async function verifyStoreBearer(
-  deps: Pick<Deps, 'storeKeys' | 'now' | 'db' | 'table'>,
+  deps: Pick<PartnerStoreDeps, 'storeKeys' | 'now' | 'db' | 'table'>,
   rule: StoreTokenRule,
   issuer: string,
   authorization: string | undefined,

@@ -1,5 +1,5 @@
 import { STORE_SCOPES } from './clients.js';
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { regionKey, type StoreRegion } from './regions.js';
 
 /**
@@ -7,7 +7,7 @@ import { regionKey, type StoreRegion } from './regions.js';
  * what the region serves. Its URLs are under the issuer. 503 where the stage has no store keys (the region
  * serves nothing then).
  */
-export function serverMetadata(deps: Pick<Deps, 'storeKeys'>, region: StoreRegion, issuer: string) {
+export function serverMetadata(deps: Pick<PartnerStoreDeps, 'storeKeys'>, region: StoreRegion, issuer: string) {
   regionKey(deps, region);
   return {
     issuer,
@@ -25,6 +25,6 @@ export function serverMetadata(deps: Pick<Deps, 'storeKeys'>, region: StoreRegio
 }
 
 /** The region's public key (its JWKS): tokens of the region verify with it, and only with it. */
-export function regionJwks(deps: Pick<Deps, 'storeKeys'>, region: StoreRegion) {
+export function regionJwks(deps: Pick<PartnerStoreDeps, 'storeKeys'>, region: StoreRegion) {
   return { keys: [regionKey(deps, region).jwk] };
 }
