@@ -4,7 +4,6 @@ import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
-import { playerRewardsPartition } from '../rewards/keys.js';
 import { AccountStatus, type AccountRecord } from './models.js';
 
 /**
@@ -15,6 +14,11 @@ import { AccountStatus, type AccountRecord } from './models.js';
  */
 export const userKey = (uid: string) => ({ pk: `USER#${uid}`, sk: 'ACCOUNT' });
 export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'WALLET' });
+/**
+ * "A player's rewards, newest first" (gsi1pk of the history entries core/rewards writes): kept here, below rewards,
+ * because an account's check for a player known without an account reads it too.
+ */
+export const playerRewardsPartition = (playerId: string) => `REWARDS#${playerId}`;
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

@@ -2,7 +2,8 @@ import type { RewardsDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
 import { badRequest } from '../platform/errors.js';
 import { parseSeasonRange, type Season, type SeasonTypeValue } from '../rankings/seasons.js';
-import { playerRewardsPartition, seasonHistoryPartition } from './keys.js';
+import { playerRewardsPartition } from '../identity/accounts.js';
+import { seasonHistoryPartition } from './keys.js';
 import type { HistoryEntry } from './models.js';
 import { jsonInteger, toBigInt } from '../shared/amounts.js';
 
