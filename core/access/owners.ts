@@ -1,8 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { gameKey } from '../games/games.js';
-import { projectKey } from '../payments/projects.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { goodsKey } from '../goods/goods.js';
+import { goodsKey, projectKey } from './owned-keys.js';
 
 /**
  * Who owns a project, a game or a goods item: the console account id (`accountId`) stored on it. Owners never

@@ -1,4 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { goodsKey } from '../access/owned-keys.js';
 import type { z } from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
@@ -18,7 +19,6 @@ export interface StoredGoods extends Goods {
   accountId: string;
 }
 
-export const goodsKey = (id: number) => ({ pk: `GOODS#${id}`, sk: 'GOODS' });
 const merchantGoodsPartition = (accountId: string) => `MERCHANT_GOODS#${accountId}`;
 /** The most goods goods_list reads (and counts): a catalogue, bounded as a merchant's games are. */
 export const GOODS_LIST_LIMIT = 1000;

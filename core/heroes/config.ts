@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { canonicalType } from '../chain/source.js';
-import { levelKey, projectKey } from '../payments/projects.js';
+import { projectKey } from '../access/owned-keys.js';
+import { levelKey } from '../payments/projects.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { notFound } from '../platform/errors.js';

@@ -9,7 +9,8 @@ import { notFound } from '../platform/errors.js';
 import { OrderStatus } from './models.js';
 import { orderIdOfBill, orderKey } from './order-keys.js';
 import { toPayOrder, type StoredOrder } from './orders.js';
-import { projectKey, type StoredProject } from './projects.js';
+import { projectKey } from '../access/owned-keys.js';
+import type { StoredProject } from './projects.js';
 
 /** The most paid orders game/pay/coins reads for a user (one Query). */
 const PAID_ORDERS_LIMIT = 1000;

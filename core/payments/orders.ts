@@ -13,7 +13,8 @@ import { formatUnits } from './money.js';
 import { toBigInt, type StoredAmount } from '../shared/amounts.js';
 import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
 import { billNoOf, orderKey, storeLinkKeys } from './order-keys.js';
-import { levelKey, projectKey, type StoredLevel, type StoredProject } from './projects.js';
+import { projectKey } from '../access/owned-keys.js';
+import { levelKey, type StoredLevel, type StoredProject } from './projects.js';
 
 /** An order as stored: the contract's record plus what completing and listing it need. */
 export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base' | 'app_account_token'> {

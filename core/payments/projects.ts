@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
+import { projectKey } from '../access/owned-keys.js';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
@@ -30,7 +31,6 @@ export interface StoredLevel extends Omit<PriceLevel, 'amount' | 'amount_base' |
   google_product_id?: string;
 }
 
-export const projectKey = (name: string) => ({ pk: `PROJECT#${name}`, sk: 'PROJECT' });
 export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
 
 const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, accountId: _o, ...rest }: Record<string, unknown>) =>

@@ -12,7 +12,8 @@ import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, StrandedStatus, type StrandedCreditBody, type StrandedPayment, type StrandedQuery, type StrandedRefundBody } from './models.js';
 import { orderIdOfBill, orderKey, orderPaidUpdate } from './order-keys.js';
 import type { StoredOrder } from './orders.js';
-import { projectKey, type StoredProject } from './projects.js';
+import { projectKey } from '../access/owned-keys.js';
+import type { StoredProject } from './projects.js';
 
 /**
  * What a payment on chain means for the orders (docs/api.md, "Payments and tickets"), decided once, when the payment
