@@ -4,7 +4,7 @@ import { bcs } from '@mysten/sui/bcs';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Secp256r1PublicKey } from '@mysten/sui/keypairs/secp256r1';
 import type { Hono } from 'hono';
-import { storePaymentEvent } from '../core/chain/payments.js';
+import { storePaymentEvent } from '../core/payments/chain-payments.js';
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import { defineGroup, type OperationSpec } from '../core/http/operation.js';
 import { setMerchantStatus } from '../core/merchants/merchants.js';

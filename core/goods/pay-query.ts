@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { paymentOfBill, toRecord } from '../chain/payments.js';
+import { paymentOfBill, toRecord } from '../payments/chain-payments.js';
 import type { VendorPaymentEvent } from '../chain/models.js';
 import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
 import { ownerOf } from '../access/owners.js';

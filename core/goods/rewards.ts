@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { toRecord } from '../chain/payments.js';
+import { toRecord } from '../payments/chain-payments.js';
 import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
 import { userKey } from '../identity/accounts.js';
 import { projectKey } from '../access/owned-keys.js';

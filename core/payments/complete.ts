@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini';
-import { paymentsOfTransaction } from '../chain/payments.js';
+import { paymentsOfTransaction } from '../payments/chain-payments.js';
 import { canonicalType } from '../chain/source.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import type { AccountRecord } from '../identity/models.js';

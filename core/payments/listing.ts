@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { paymentUri } from '../chain/payment-kit.js';
-import { paymentsOfPayer } from '../chain/payments.js';
+import { paymentUri } from '../payments/payment-kit.js';
+import { paymentsOfPayer } from '../payments/chain-payments.js';
 import { toBigInt } from '../shared/amounts.js';
 import { findAccount } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';

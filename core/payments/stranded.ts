@@ -59,7 +59,7 @@ export type StrandedReason =
 
 type RecordDeps = Pick<PaymentsDeps, 'db' | 'table' | 'now'>;
 
-/** A payment being stored (built by core/chain/payments.ts storePaymentEvent). */
+/** A payment being stored (built by core/payments/chain-payments.ts storePaymentEvent). */
 export interface IncomingPayment {
   /** The payment event item to put, keys included. */
   item: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventHandler, IndexerDeps } from '../chain/indexer.js';
-import { normalizeAddress } from '../chain/payments.js';
+import { normalizeAddress } from '../payments/chain-payments.js';
 import { canonicalType } from '../chain/source.js';
 import type { ChainEvent } from '../chain/types.js';
 import type { RewardsDeps } from './deps.js';

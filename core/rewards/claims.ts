@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { normalizeAddress } from '../chain/payments.js';
+import { normalizeAddress } from '../payments/chain-payments.js';
 import { gameKey } from '../games/games.js';
 import { findAccount } from '../identity/accounts.js';
 import type { RewardsDeps } from './deps.js';

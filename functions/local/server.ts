@@ -1,6 +1,6 @@
 import { serve } from '@hono/node-server';
 import { join } from 'node:path';
-import { paymentHandlers } from '../../core/chain/indexer.js';
+import { paymentHandlers } from '../../core/payments/indexer-handlers.js';
 import { startIndexerLoop, type IndexerLoop } from '../../core/chain/loop.js';
 import { claimHandlers } from '../../core/rewards/claim-events.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';

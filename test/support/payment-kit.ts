@@ -1,4 +1,4 @@
-import { PAYMENT_KIT_PACKAGES } from '../../core/chain/payment-kit.js';
+import { PAYMENT_KIT_PACKAGES } from '../../core/payments/payment-kit.js';
 import { ChainScript, fullCoinType, randomAddress, randomDigest, SUI, type ScriptEvent } from './sui-node.js';
 
 /**

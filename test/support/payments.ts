@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { bindWallet } from '../../core/identity/accounts.js';
-import { storePaymentEvent } from '../../core/chain/payments.js';
+import { storePaymentEvent } from '../../core/payments/chain-payments.js';
 import { ProjectCreate } from '../../core/payments/models.js';
 import { createProject, saveLevel } from '../../core/payments/projects.js';
 import type { Deps } from '../../core/deps.js';
