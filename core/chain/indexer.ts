@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChainDeps } from './deps.js';
 import { logError } from '../platform/log.js';
-import { canonicalType } from './source.js';
+import { canonicalType } from './names.js';
 import type { ChainEvent, EventCursor } from './types.js';
 import { wait } from '../platform/loop.js';
 

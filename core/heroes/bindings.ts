@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import { projectKey } from '../access/owned-keys.js';
 import { levelKey } from '../payments/projects.js';
 import { readItems } from '../platform/batch.js';

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import type { ChainObject } from '../chain/types.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';

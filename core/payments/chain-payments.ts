@@ -9,7 +9,7 @@ import { recordPayment } from './stranded.js';
 import { ChainNodeError } from '../chain/errors.js';
 import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
 import { receiptAsPayment, receiptFilter, receiptRegistry, receiptType } from './payment-kit.js';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import type { BalanceChange, ChainEvent } from '../chain/types.js';
 
 /**

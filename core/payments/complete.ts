@@ -1,6 +1,6 @@
 import type { z } from 'zod/mini';
 import { paymentsOfTransaction } from '../payments/chain-payments.js';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import type { AccountRecord } from '../identity/models.js';
 import { readItems } from '../platform/batch.js';

@@ -1,5 +1,5 @@
 import type { EventHandler } from '../chain/indexer.js';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import { storePaymentEvent } from './chain-payments.js';
 import type { PaymentsDeps } from './deps.js';
 import { receiptFilter, receiptType } from './payment-kit.js';

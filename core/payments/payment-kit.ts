@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentsDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
 import { orderIdOfBill, orderKey } from './order-keys.js';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import type { ChainEvent, PaymentKitConfig } from '../chain/types.js';
 
 /**

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { ChainNodeError } from '../chain/errors.js';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import type { PaymentsDeps } from './deps.js';
 import { AppError, conflict, notFound } from '../platform/errors.js';
 import { logError } from '../platform/log.js';

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventHandler, IndexerDeps } from '../chain/indexer.js';
 import { normalizeAddress } from '../payments/chain-payments.js';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import type { ChainEvent } from '../chain/types.js';
 import type { RewardsDeps } from './deps.js';
 import { logError } from '../platform/log.js';
