@@ -13,12 +13,12 @@ import { AccountStatus, type AccountRecord } from './models.js';
  * - "user of an address": pk `WALLET#<address>`, sk `WALLET` (attribute uid; makes an address unique).
  */
 export const userKey = (uid: string) => ({ pk: `USER#${uid}`, sk: 'ACCOUNT' });
-export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'WALLET' });
 /**
  * "A player's rewards, newest first" (gsi1pk of the history entries core/rewards writes): kept here, below rewards,
  * because an account's check for a player known without an account reads it too.
  */
 export const playerRewardsPartition = (playerId: string) => `REWARDS#${playerId}`;
+export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'WALLET' });
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

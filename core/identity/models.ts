@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { suiAddress } from '../shared/fields.js';
+import { suiAddress } from '../shared/sui-address.js';
 import { clientMap } from '../shared/maps.js';
 
 /** Account `wallet_type`: 1 external wallet registered by signature, 2 zkLogin address. */

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { intParam, paging, suiAddress, text } from '../shared/fields.js';
+import { intParam, paging, text } from '../shared/fields.js';
+import { suiAddress } from '../shared/sui-address.js';
 import { userId } from '../identity/models.js';
 import { baseUnits } from '../shared/amounts.js';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { gameCode, intParam, suiAddress, text } from '../shared/fields.js';
+import { gameCode, intParam, text } from '../shared/fields.js';
+import { suiAddress } from '../shared/sui-address.js';
 
 /** The most kills or wins one report may add for one player (a bound against typos and overflow). */
 export const MAX_POINTS = 1_000_000;

@@ -19,11 +19,6 @@ export const gameCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expec
 
 export const email = z.email().check(z.maxLength(254), z.toLowerCase());
 
-/** A Sui address: 0x and 64 hex digits, normalised to lower case. */
-export const suiAddress = z
-  .string()
-  .check(z.trim(), z.toLowerCase(), z.regex(/^0x[0-9a-f]{64}$/, 'expected a Sui address: 0x followed by 64 hex digits'));
-
 /** The schemas `intParam` made (see isIntParam). */
 const intParams = new WeakSet<object>();
 

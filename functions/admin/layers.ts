@@ -3,13 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * `npm run layers-diagram`: prints the diagram of docs/architecture.md, which of core's folders imports which,
- * from dependency-cruiser's own reading of the code (its JSON output collapsed to folders, type-only imports
- * included, .dependency-cruiser.cjs). `-- --write` puts it in docs/architecture.md; `-- --check` fails when the
- * one there is not what the code draws now (npm run check:layers, so CI).
+ * `npm run check:layers` (run by .ci/run after the type check): fails when an import breaks a rule of
+ * .dependency-cruiser.cjs (docs/architecture.md), or when the diagram in docs/architecture.md is not the one the
+ * code draws now. `npm run check:layers -- --write` first redraws the diagram.
  *
- * The edges into core/platform and core/shared are left out: every folder above them has them, and drawn they
- * would hide the order between the domains.
+ * The diagram is which of core's folders imports which, from dependency-cruiser's own reading of the code (its
+ * JSON output collapsed to folders, type-only imports included). The edges into core/platform and core/shared
+ * are left out: every folder above them has them, and drawn they would hide the order between the domains.
  */
 const root = join(import.meta.dirname, '..', '..');
 const doc = join(root, 'docs', 'architecture.md');
@@ -21,11 +21,12 @@ interface Cruised {
 }
 
 /** core's folders (and core/deps.ts) and the imports between them, as dependency-cruiser finds them. */
+const depcruise = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruiser.mjs');
+
 function folderImports(): [string, string][] {
-  const bin = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruiser.mjs');
   const json = execFileSync(
     process.execPath,
-    [bin, 'core', '--config', '.dependency-cruiser.cjs', '--include-only', '^core/', '--collapse', '^core/[^/]+/', '--output-type', 'json'],
+    [depcruise, 'core', '--config', '.dependency-cruiser.cjs', '--include-only', '^core/', '--collapse', '^core/[^/]+/', '--output-type', 'json'],
     { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   const name = (path: string) => path.replace(/^core\//, '').replace(/\/$/, '');
@@ -50,17 +51,19 @@ export function layersDiagram(): string {
 }
 
 const diagram = layersDiagram();
-if (process.argv.includes('--write') || process.argv.includes('--check')) {
-  const text = readFileSync(doc, 'utf8');
-  const [start, end] = [text.indexOf(START), text.indexOf(END)];
-  if (start < 0 || end < start) throw new Error(`docs/architecture.md has no ${START} … ${END} block`);
-  const current = text.slice(start + START.length, end).trim();
-  if (process.argv.includes('--write')) {
-    writeFileSync(doc, `${text.slice(0, start + START.length)}\n${diagram}\n${text.slice(end)}`);
-  } else if (current !== diagram) {
-    console.error('docs/architecture.md: the layers diagram is not what the code draws now; run `npm run layers-diagram -- --write`');
-    process.exit(1);
-  }
-} else {
-  console.log(diagram);
+const text = readFileSync(doc, 'utf8');
+const [start, end] = [text.indexOf(START), text.indexOf(END)];
+if (start < 0 || end < start) throw new Error(`docs/architecture.md has no ${START} … ${END} block`);
+if (process.argv.includes('--write')) {
+  writeFileSync(doc, `${text.slice(0, start + START.length)}\n${diagram}\n${text.slice(end)}`);
+} else if (text.slice(start + START.length, end).trim() !== diagram) {
+  console.error('docs/architecture.md: the layers diagram is not what the code draws now; run `npm run check:layers -- --write`');
+  process.exitCode = 1;
+}
+
+// The rules; dependency-cruiser prints each violation and exits non-zero when there is one.
+try {
+  execFileSync(process.execPath, [depcruise, 'core', 'functions', 'infra', '--config', '.dependency-cruiser.cjs'], { cwd: root, stdio: 'inherit' });
+} catch {
+  process.exitCode = 1;
 }
