@@ -2,7 +2,7 @@ import { createGame } from '../core/games/games.js';
 import { GameCreate } from '../core/games/models.js';
 import { completeOrder } from '../core/payments/complete.js';
 import { createRechargeOrder } from '../core/payments/orders.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
 import { makeAppleChain, type AppleChain } from '../test/support/app-store-signing.js';

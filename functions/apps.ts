@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { createChainApp } from './chain.js';
 import { createHeroApp } from './hero.js';
 import { createInnerApp } from './inner.js';

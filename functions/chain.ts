@@ -1,5 +1,5 @@
 import { createGroupApp } from '../core/http/app.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { submitScores } from '../core/rankings/reports.js';
 import { chainRoutes } from './routes/chain.js';
 import { chainRewardHandlers } from './rewards-handlers.js';

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import type { JWK } from 'jose';
 import { Resource } from 'sst/resource';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { isProductionStage } from '../core/platform/stages.js';
 import { sourceOfEnv, withRequestSource } from '../core/platform/request-source.js';
 import { withRequestContext, type RequestContext } from '../core/platform/request-context.js';

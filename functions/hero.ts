@@ -5,7 +5,7 @@ import { heroConfig, setHeroConfig } from '../core/heroes/config.js';
 import { nftDetail } from '../core/heroes/nft.js';
 import { grantHero, listHeroes } from '../core/heroes/roster.js';
 import { upgradeHeroes } from '../core/heroes/upgrade.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { heroRoutes } from './routes/hero.js';
 import { lambdaHandler } from './deployed.js';
 

@@ -1,4 +1,5 @@
-import { indexEvents, paymentHandlers, type StopReason, type TypeSummary } from '../core/chain/indexer.js';
+import { indexEvents, type StopReason, type TypeSummary } from '../core/chain/indexer.js';
+import { paymentHandlers } from '../core/payments/indexer-handlers.js';
 import { claimHandlers } from '../core/rewards/claim-events.js';
 import { withRequestContext } from '../core/platform/request-context.js';
 import { deployedDeps } from './deployed.js';

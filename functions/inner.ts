@@ -1,5 +1,5 @@
 import { createGroupApp } from '../core/http/app.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { createGame, listAllGames, listMerchantGames, liveGame, liveGamesByCode, updateGame } from '../core/games/games.js';
 import { createMerchant, issueServerToken, merchantStatusOf, requireMerchant, setMerchantStatus } from '../core/merchants/merchants.js';
 import { saveMerchantFile } from '../core/merchants/uploads.js';

@@ -2,7 +2,7 @@ import { basePathOf, composeApps, createGroupApp } from '../core/http/app.js';
 import type { RouteGroup } from '../core/http/operation.js';
 import { referenceAsset } from '../core/http/reference-assets.js';
 import { REFERENCE_CSP, referencePage } from '../core/http/reference-page.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { heroMetaRoutes, metaRoutes } from './routes/meta.js';
 import { lambdaHandler } from './deployed.js';
 

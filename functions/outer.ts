@@ -1,5 +1,5 @@
 import { createGroupApp } from '../core/http/app.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { issueNonce } from '../core/identity/wallet.js';
 import { loginZk } from '../core/identity/zklogin.js';
 import { outerRoutes } from './routes/outer.js';

@@ -1,6 +1,6 @@
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import type { Handlers } from '../core/http/operation.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { accept } from '../core/store/authorization.js';
 import { verifyStoreBearer } from '../core/store/bearer.js';
 import { authorizationPage } from '../core/store/consent-page.js';

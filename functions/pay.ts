@@ -1,5 +1,5 @@
 import { createGroupApp } from '../core/http/app.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { completeOrder } from '../core/payments/complete.js';
 import { deposits, depositAddress, paidOrders } from '../core/payments/listing.js';
 import { createRechargeOrder } from '../core/payments/orders.js';

@@ -1,5 +1,5 @@
 import { createGroupApp } from '../core/http/app.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { receiveAppleNotification } from '../core/stores/apple-notifications.js';
 import { verifyApplePurchase } from '../core/stores/apple-purchases.js';
 import { triggerTestNotification } from '../core/stores/apple-test-notification.js';

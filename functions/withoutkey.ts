@@ -1,6 +1,6 @@
 import { bearerToken } from '../core/http/auth.js';
 import { createGroupApp } from '../core/http/app.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { saveParams } from '../core/identity/params.js';
 import { bindSocial, listSocialBindings, userBySocialId } from '../core/identity/social.js';
 import { zkInfo } from '../core/identity/zklogin.js';

@@ -1,10 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChainNodeError } from '../core/chain/errors.js';
-import { cursorKey, indexEvents, paymentHandlers, type IndexerOptions } from '../core/chain/indexer.js';
+import { cursorKey, indexEvents, type IndexerOptions } from '../core/chain/indexer.js';
+import { paymentHandlers } from '../core/payments/indexer-handlers.js';
 import { startIndexerLoop } from '../core/chain/loop.js';
 import { VendorPaymentEvent } from '../core/chain/models.js';
-import { coinFromBalanceChanges, parsePayment, paymentOfBill, paymentsOfPayer, paymentsOfTransaction, storePaymentEvent } from '../core/chain/payments.js';
+import { coinFromBalanceChanges, parsePayment, paymentOfBill, paymentsOfPayer, paymentsOfTransaction, storePaymentEvent } from '../core/payments/chain-payments.js';
 import { createChain, parseChainConfig } from '../core/chain/source.js';
 import type { ChainEvent, ChainSource, EventCursor } from '../core/chain/types.js';
 import { mismatches, vendorPaymentEvent as seedShape } from './contract/seed-shapes.js';
@@ -407,7 +408,7 @@ describe('indexer', () => {
     const script = paymentScript(60);
     const deps = await depsOn(await node(script));
     const passes: unknown[] = [];
-    const loop = startIndexerLoop(deps, { intervalMs: 20, onPass: (summary) => passes.push(summary) });
+    const loop = startIndexerLoop(deps, { intervalMs: 20, handlers: paymentHandlers(deps), onPass: (summary) => passes.push(summary) });
     try {
       await expect.poll(async () => (await stored(deps)).length, { timeout: 10_000 }).toBe(60);
       script.add(paymentEvent({ billNo: 'LOOP-LATE' }));

@@ -8,7 +8,7 @@ import { createTestDeps, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
 import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches, pagedEnvelope, tokenPair, vendorPaymentEvent } from './contract/seed-shapes.js';
 import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
-import { storePaymentEvent } from '../core/chain/payments.js';
+import { storePaymentEvent } from '../core/payments/chain-payments.js';
 
 /** The compatibility contract's operations (docs/api.md): status code, envelope, every field's name and type. */
 let deps: TestDeps;

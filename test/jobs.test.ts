@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
 import { createAllApps } from '../functions/apps.js';
 import { startIndexerLoop } from '../core/chain/loop.js';
+import { paymentHandlers } from '../core/payments/indexer-handlers.js';
 import { createChain } from '../core/chain/source.js';
 import { createDocumentClient } from '../core/platform/db.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { repeatEvery, wait } from '../core/platform/loop.js';
 import { LOCAL_STAGE } from '../core/platform/stages.js';
 import { AddWinBody, ScoreReport } from '../core/rankings/models.js';
@@ -96,7 +97,7 @@ describe('the loops run their pass with no onPass (as the local server starts th
     const deps = { ...base, chain: createChain({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) };
     const billNo = `PO${'7'.repeat(12)}`;
     node.script.pay({ billNo, coinType: SUI, emit: 'string' });
-    const loop = startIndexerLoop(deps, { intervalMs: 50 });
+    const loop = startIndexerLoop(deps, { intervalMs: 50, handlers: paymentHandlers(deps) });
     try {
       await expect.poll(async () => (await itemsOfType(base, 'payment_event')).map((item) => item.bill_no), { timeout: 20_000, interval: 100 }).toEqual([billNo]);
     } finally {

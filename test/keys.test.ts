@@ -9,7 +9,7 @@ import { SignJWT, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import { defineGroup } from '../core/http/operation.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import {
   compressedPublicKey,
   createTokenService,

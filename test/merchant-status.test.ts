@@ -7,7 +7,7 @@ import { merchantKey, setMerchantStatus, STATUS_CHUNK } from '../core/merchants/
 import { MerchantStatus } from '../core/merchants/models.js';
 import { createGame } from '../core/games/games.js';
 import { GameCreate } from '../core/games/models.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';

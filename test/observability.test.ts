@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { logError } from '../core/platform/log.js';
 import { withRequestContext } from '../core/platform/request-context.js';
 import { lambdaHandler } from '../functions/deployed.js';

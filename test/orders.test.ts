@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayApp } from '../functions/pay.js';
-import { indexEvents, paymentHandlers } from '../core/chain/indexer.js';
-import { storePaymentEvent } from '../core/chain/payments.js';
+import { indexEvents } from '../core/chain/indexer.js';
+import { paymentHandlers } from '../core/payments/indexer-handlers.js';
+import { storePaymentEvent } from '../core/payments/chain-payments.js';
 import { createChain } from '../core/chain/source.js';
 import type { ChainEvent } from '../core/chain/types.js';
 import { balanceOf } from '../core/tickets/balances.js';

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { indexEvents, paymentHandlers } from '../core/chain/indexer.js';
-import { paymentUri, receiptType } from '../core/chain/payment-kit.js';
+import { indexEvents } from '../core/chain/indexer.js';
+import { paymentHandlers } from '../core/payments/indexer-handlers.js';
+import { paymentUri, receiptType } from '../core/payments/payment-kit.js';
 import { createChain, parseChainConfig } from '../core/chain/source.js';
 import type { ChainConfig } from '../core/chain/types.js';
 import { balanceOf } from '../core/tickets/balances.js';
@@ -14,7 +15,7 @@ import { startSuiGraphQL } from './support/sui-graphql.js';
 import { ChainScript, PAYMENT_TYPE, randomAddress, startSuiNode } from './support/sui-node.js';
 
 /**
- * Payments through the Sui Payment Kit (core/chain/payment-kit.ts): getDepositaddress answers
+ * Payments through the Sui Payment Kit (core/payments/payment-kit.ts): getDepositaddress answers
  * the order's payment URI; a wallet pays it; the registry's PaymentReceipt, read by the indexer or by
  * orderComplete from the transaction, completes the order under the same checks and exactly once.
  */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { PACKAGE_FILES, REFERENCE_VERSION, referenceAssetsDir } from '../core/http/reference-assets.js';
 import { lambdaHandler } from '../functions/deployed.js';
 import { createMetaApp } from '../functions/meta.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
-import { canonicalType } from '../core/chain/source.js';
+import { canonicalType } from '../core/chain/names.js';
 import { LOCAL_STAGE } from '../core/platform/stages.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';

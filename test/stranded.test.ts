@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexEvents, paymentHandlers } from '../core/chain/indexer.js';
+import { indexEvents } from '../core/chain/indexer.js';
+import { paymentHandlers } from '../core/payments/indexer-handlers.js';
 import { createChain } from '../core/chain/source.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { createInnerApp } from '../functions/inner.js';

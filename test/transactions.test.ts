@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { transactOrFailedConditions } from '../core/platform/transactions.js';
 
 /**

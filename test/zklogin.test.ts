@@ -9,7 +9,7 @@ import { findAccount } from '../core/identity/accounts.js';
 import { createIdTokenVerifier } from '../core/identity/id-tokens.js';
 import { createGame } from '../core/games/games.js';
 import { GameCreate } from '../core/games/models.js';
-import type { Deps } from '../core/platform/deps.js';
+import type { Deps } from '../core/deps.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
 import { gamePayload, newCode } from './support/games.js';

@@ -1,9 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { gameKey } from '../games/games.js';
-import { projectKey } from '../payments/projects.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
+import { goodsKey, projectKey } from './owned-keys.js';
 import { remember } from '../platform/process-memory.js';
-import { goodsKey } from '../goods/goods.js';
 
 /**
  * Who owns a project, a game or a goods item: the console account id (`accountId`) stored on it. Owners never
@@ -26,7 +25,7 @@ const keys: Record<OwnedKind, (id: string) => { pk: string; sk: string }> = {
 const known = new Map<string, Promise<string | undefined>>();
 
 /** The account id owning the item, or undefined when there is no such item. */
-export function ownerOf(deps: Pick<Deps, 'db' | 'table'>, kind: OwnedKind, id: string): Promise<string | undefined> {
+export function ownerOf(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: OwnedKind, id: string): Promise<string | undefined> {
   const key = [deps.table, kind, id].join('\u0000');
   const remembered = known.get(key);
   if (remembered) return remembered;

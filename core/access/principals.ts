@@ -2,8 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { merchantKey } from '../merchants/merchants.js';
 import { MerchantStatus } from '../merchants/models.js';
 import { readItems } from '../platform/batch.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import type { Deps } from '../platform/deps.js';
 import { remember } from '../platform/process-memory.js';
 
 /**
@@ -31,7 +31,7 @@ export const revocationKey = (accountId: string) => ({ pk: `REVOKE#${accountId}`
 
 const remembered = new Map<string, { state: PrincipalState; at: number }>();
 
-export async function principalState(deps: Pick<Deps, 'db' | 'table' | 'now'>, accountId: string, fresh: boolean): Promise<PrincipalState> {
+export async function principalState(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, accountId: string, fresh: boolean): Promise<PrincipalState> {
   const key = `${deps.table}\u0000${accountId}`;
   const now = deps.now().getTime();
   const cached = remembered.get(key);
@@ -50,7 +50,7 @@ export async function principalState(deps: Pick<Deps, 'db' | 'table' | 'now'>, a
  * Revokes every token of `which` kind issued to the account up to now: console (merchant) tokens, or its
  * merchant's server tokens. Idempotent; a later revocation only moves the instant forward.
  */
-export async function revokeTokens(deps: Pick<Deps, 'db' | 'table' | 'now'>, accountId: string, which: 'console' | 'server'): Promise<number> {
+export async function revokeTokens(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, accountId: string, which: 'console' | 'server'): Promise<number> {
   const before = Math.floor(deps.now().getTime() / 1000);
   const field = which === 'console' ? 'consoleBefore' : 'serverBefore';
   await deps.db.send(

@@ -2,7 +2,7 @@ import { SuiGraphQLClient, type GraphQLQueryResult } from '@mysten/sui/graphql';
 import { graphql, type ResultOf } from '@mysten/sui/graphql/schema';
 import { isValidTransactionDigest } from '@mysten/sui/utils';
 import { ChainNodeError, nodeFailure } from './errors.js';
-import { canonicalType, networkOf } from './source.js';
+import { canonicalType, networkOf } from './names.js';
 import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './types.js';
 
 /**

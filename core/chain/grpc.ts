@@ -2,7 +2,7 @@ import { ObjectError, TransactionError, type SuiClientTypes } from '@mysten/sui/
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { isValidTransactionDigest, normalizeSuiObjectId } from '@mysten/sui/utils';
 import { ChainNodeError, nodeFailure } from './errors.js';
-import { canonicalType, networkOf } from './source.js';
+import { canonicalType, networkOf } from './names.js';
 import type { ChainEvent, ChainObject, ChainReads, ObjectOwner } from './types.js';
 
 /**

@@ -1,10 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { ChainDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
-import { receiptFilter, receiptType } from './payment-kit.js';
-import { storePaymentEvent } from './payments.js';
-import { canonicalType } from './source.js';
+import { canonicalType } from './names.js';
 import type { ChainEvent, EventCursor } from './types.js';
 import { wait } from '../platform/loop.js';
 
@@ -25,7 +23,7 @@ import { wait } from '../platform/loop.js';
 
 /** What to do with one event; it must be idempotent (a page may be handled again after a crash). */
 export type EventHandler<D extends IndexerDeps = IndexerDeps> = (deps: D, event: ChainEvent) => Promise<void>;
-export type IndexerDeps = Pick<Deps, 'db' | 'table' | 'now' | 'chain'>;
+export type IndexerDeps = Pick<ChainDeps, 'db' | 'table' | 'now' | 'chain'>;
 
 export interface IndexerOptions<D extends IndexerDeps = IndexerDeps> {
   /** Event type (fully qualified Move type) -> what to do with each of its events. */
@@ -62,28 +60,6 @@ const PAGE_SIZE = 50;
 const DEFAULT_MAX_PAGES = 100;
 const DEFAULT_ATTEMPTS = 4;
 const DEFAULT_BACKOFF_MS = 500;
-
-/**
- * The handlers of payments: the stage's own payment event type -> storePaymentEvent; and with Payment Kit,
- * its receipt type -> storePaymentEvent for the receipts that pay one of the stage's projects (the receipt
- * stream is every Payment Kit user's; the others are passed over, unstored).
- */
-export function paymentHandlers(deps: Pick<Deps, 'chain' | 'db' | 'table'>): Record<string, EventHandler> {
-  if (!deps.chain) return {};
-  const { paymentEventType, paymentKit } = deps.chain.config;
-  const store: EventHandler = async (handlerDeps, event) => {
-    await storePaymentEvent(handlerDeps, event);
-  };
-  const handlers: Record<string, EventHandler> = {};
-  if (paymentEventType) handlers[canonicalType(paymentEventType)] = store;
-  if (paymentKit) {
-    const ours = receiptFilter(deps);
-    handlers[receiptType(paymentKit)] = async (handlerDeps, event) => {
-      if (await ours(event)) await store(handlerDeps, event);
-    };
-  }
-  return handlers;
-}
 
 export const cursorKey = (eventType: string) => ({ pk: `CURSOR#${canonicalType(eventType)}`, sk: 'CURSOR' });
 

@@ -1,7 +1,7 @@
 import { JsonRpcError, SuiJsonRpcClient, type BalanceChange as RpcBalanceChange, type SuiEvent } from '@mysten/sui/jsonRpc';
 import { isValidTransactionDigest } from '@mysten/sui/utils';
 import { ChainNodeError, nodeFailure } from './errors.js';
-import { canonicalType, networkOf } from './source.js';
+import { canonicalType, networkOf } from './names.js';
 import type { BalanceChange, ChainEvent, ChainSource, EventCursor } from './types.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { Chain, ChainConfig, ChainReads, ChainSource, PaymentKitConfig } from './types.js';
+import { canonicalType } from './names.js';
 import { jsonObjectSetting } from '../platform/settings.js';
 
 /** The registry every Payment Kit deployment creates (the standard's `DEFAULT_PAYMENT_REGISTRY_NAME`). */
@@ -127,24 +128,4 @@ function lazySource(load: () => Promise<ChainSource>): ChainSource {
     transactionEvents: async (digest) => (await get()).transactionEvents(digest),
     balanceChanges: async (digest) => (await get()).balanceChanges(digest),
   };
-}
-
-/**
- * A Move type with every address in full (0x and 64 lower-case hex digits), the form both node APIs answer
- * with: `0x2::coin::Coin<0x2::sui::SUI>` and `0x0…02::coin::Coin<0x0…02::sui::SUI>` name the same type, and
- * configured types are compared with the types of events in this form.
- */
-export function canonicalType(type: string): string {
-  return type.replace(/0x([0-9a-fA-F]{1,64})(?=::)/g, (_, hex: string) => `0x${hex.toLowerCase().padStart(64, '0')}`);
-}
-
-/**
- * The Sui network a node URL serves, for the SDK clients' required `network` option. The SDK uses it only to
- * pick the Move Registry service that resolves `@org/package` names while building transactions, which these
- * read-only clients never do; a URL naming no public network (a loopback or an operator's own node) is
- * 'localnet'.
- */
-export function networkOf(url: string): 'mainnet' | 'testnet' | 'devnet' | 'localnet' {
-  const host = new URL(url).hostname;
-  return (['mainnet', 'testnet', 'devnet'] as const).find((network) => host.split(/[.-]/).includes(network)) ?? 'localnet';
 }

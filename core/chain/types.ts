@@ -64,7 +64,7 @@ export interface ChainConfig {
   paymentEventType?: string;
   /** Move call target clients pay with, shown by getDepositaddress, e.g. `0xabc::pay::pay`. */
   paymentFunction?: string;
-  /** Payments through the Sui Payment Kit (core/chain/payment-kit.ts); unset: none taken. */
+  /** Payments through the Sui Payment Kit (core/payments/payment-kit.ts); unset: none taken. */
   paymentKit?: PaymentKitConfig;
   /** The Move event type of reward claims paid on chain (history_id, recipient, amount, nonce); unset: none indexed. */
   claimEventType?: string;

@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 
 export interface GameChainIds {
@@ -14,7 +14,7 @@ export interface GameChainIds {
  * `GAME`) with a projection of the three fields: one Query (it follows pages only past 1 MB, tens of
  * thousands of games).
  */
-export async function gameChainIds(deps: Pick<Deps, 'db' | 'table'>): Promise<GameChainIds[]> {
+export async function gameChainIds(deps: Pick<PlatformDeps, 'db' | 'table'>): Promise<GameChainIds[]> {
   const items = await queryItems(deps, {
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk',

@@ -3,7 +3,7 @@ import { readItems } from '../platform/batch.js';
 import { conditionalFailure } from '../platform/conditional-failure.js';
 import { queryItems } from '../platform/query.js';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { conflict, forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import { retryPause, transactOrFailedConditions } from '../platform/transactions.js';
@@ -78,7 +78,7 @@ function toGameListRecord(item: GameItem, merchant: Merchant | undefined): GameL
 }
 
 /** savemerchantgame. The game is live at once if its merchant is active (see setMerchantStatus). */
-export async function createGame(deps: Deps, caller: TokenClaims, input: GameCreate): Promise<GameRecord> {
+export async function createGame(deps: PlatformDeps, caller: TokenClaims, input: GameCreate): Promise<GameRecord> {
   // The merchant and the code's game in one request: a taken code is refused before an id is taken, so a
   // refused create writes nothing (a concurrent create of the same code, refused by the put below, wastes one).
   const [merchantItem, taken] = await readItems(deps, [merchantKey(caller.sub), gameKey(input.code)]);
@@ -144,7 +144,7 @@ export async function createGame(deps: Deps, caller: TokenClaims, input: GameCre
  * an increment that meets one of those transactions in flight is refused (TransactionConflictException, nothing
  * written) and is tried again, then answered 409 if collisions persist.
  */
-async function nextGameId(deps: Deps): Promise<number> {
+async function nextGameId(deps: PlatformDeps): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await nextId(deps, 'game');
@@ -157,7 +157,7 @@ async function nextGameId(deps: Deps): Promise<number> {
 }
 
 /** Reads a whole index partition, newest first, up to `limit` items. */
-async function queryNewest(deps: Deps, index: 'gsi1' | 'gsi2' | 'gsi3', partition: string, limit: number) {
+async function queryNewest(deps: PlatformDeps, index: 'gsi1' | 'gsi2' | 'gsi3', partition: string, limit: number) {
   const items = await queryItems(
     deps,
     { IndexName: index, KeyConditionExpression: `${index}pk = :pk`, ExpressionAttributeValues: { ':pk': partition }, ScanIndexForward: false },
@@ -167,7 +167,7 @@ async function queryNewest(deps: Deps, index: 'gsi1' | 'gsi2' | 'gsi3', partitio
 }
 
 /** query merchant game: the caller's games, newest first, zero-based pages. */
-export async function listMerchantGames(deps: Deps, accountId: string, page: number, pageSize: number) {
+export async function listMerchantGames(deps: PlatformDeps, accountId: string, page: number, pageSize: number) {
   const items = await queryNewest(deps, 'gsi1', `MERCHANT_GAMES#${accountId}`, CATALOGUE_LIMIT);
   return {
     total: String(items.length),
@@ -179,7 +179,7 @@ export async function listMerchantGames(deps: Deps, accountId: string, page: num
  * gamelist: every game with its merchant's fields, newest first. Page p costs reading (p + 1) * pageSize
  * index entries (DynamoDB has no offset); the catalogue is small enough for that to stay cheap.
  */
-export async function listAllGames(deps: Deps, page: number, pageSize: number) {
+export async function listAllGames(deps: PlatformDeps, page: number, pageSize: number) {
   const [items, counter] = await Promise.all([
     queryNewest(deps, 'gsi2', 'GAME', (page + 1) * pageSize),
     deps.db.send(new GetCommand({ TableName: deps.table, Key: counterKey, ProjectionExpression: '#total', ExpressionAttributeNames: { '#total': 'total' } })),
@@ -193,7 +193,7 @@ export async function listAllGames(deps: Deps, page: number, pageSize: number) {
 }
 
 /** The merchants of a page's games (eventually consistent: a catalogue read), 100 per BatchGetItem. */
-async function merchantsByAccount(deps: Deps, accountIds: string[]): Promise<Map<string, Merchant>> {
+async function merchantsByAccount(deps: PlatformDeps, accountIds: string[]): Promise<Map<string, Merchant>> {
   const found = new Map<string, Merchant>();
   for (const item of await readItems(deps, accountIds.map(merchantKey), { consistent: false })) {
     if (item) found.set(item.account_id as string, item as Merchant);
@@ -202,20 +202,20 @@ async function merchantsByAccount(deps: Deps, accountIds: string[]): Promise<Map
 }
 
 /** query_new_merchant: code -> game for the games of active merchants, newest first. */
-export async function liveGamesByCode(deps: Deps): Promise<Record<string, GameRecord>> {
+export async function liveGamesByCode(deps: PlatformDeps): Promise<Record<string, GameRecord>> {
   const items = await queryNewest(deps, 'gsi3', 'LIVE_GAME', CATALOGUE_LIMIT);
   return Object.fromEntries(items.map((item) => [item.code, toGameRecord(item)]));
 }
 
 /** The game of a code, published or not; 404 naming `field` when there is none. */
-export async function requireGame(deps: Deps, code: string, field = 'game_code') {
+export async function requireGame(deps: PlatformDeps, code: string, field = 'game_code') {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));
   if (!out.Item) throw notFound(`${field}: no game ${code}`);
   return out.Item as GameItem;
 }
 
 /** game_detail: a live game by code; a game of a merchant that is not active is not public. */
-export async function liveGame(deps: Deps, code: string): Promise<GameRecord> {
+export async function liveGame(deps: PlatformDeps, code: string): Promise<GameRecord> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));
   const item = out.Item as GameItem | undefined;
   if (!item?.live) throw notFound(`code: no published game ${code}`);
@@ -225,7 +225,7 @@ export async function liveGame(deps: Deps, code: string): Promise<GameRecord> {
 const updatable = ['describe', 'logo', 'coverImg', 'game_name', 'dev', 'genre', 'platform', 'tags', 'images', 'link', 'game_url', 'releaseDate', 'dcNum', 'dclink', 'package_id', 'object_id'] as const;
 
 /** update_single_game: changes the fields present, only on the caller's own game, in one conditional write. */
-export async function updateGame(deps: Deps, caller: TokenClaims, input: GameUpdate) {
+export async function updateGame(deps: PlatformDeps, caller: TokenClaims, input: GameUpdate) {
   const names: Record<string, string> = { '#updatedAt': 'updatedAt', '#owner': 'accountId' };
   const values: Record<string, unknown> = { ':now': deps.now().toISOString(), ':me': caller.sub };
   const sets = ['#updatedAt = :now'];

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { suiAddress } from '../identity/models.js';
 import { gameCode, httpUrl, paging, relativePath, requiredText, text } from '../shared/fields.js';
+import { suiAddress } from '../shared/sui-address.js';
 import { clientMap } from '../shared/maps.js';
 
 /** A Sui object or package id: 0x and 64 hex digits, stored in lower case. */

@@ -1,8 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { goodsKey } from '../access/owned-keys.js';
 import type { z } from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { remember } from '../platform/process-memory.js';
 import { queryItems } from '../platform/query.js';
 import { sortableInt } from '../platform/table.js';
@@ -19,7 +20,6 @@ export interface StoredGoods extends Goods {
   accountId: string;
 }
 
-export const goodsKey = (id: number) => ({ pk: `GOODS#${id}`, sk: 'GOODS' });
 const merchantGoodsPartition = (accountId: string) => `MERCHANT_GOODS#${accountId}`;
 /** The most goods goods_list reads (and counts): a catalogue, bounded as a merchant's games are. */
 export const GOODS_LIST_LIMIT = 1000;
@@ -27,7 +27,7 @@ export const GOODS_LIST_LIMIT = 1000;
 export const toGoods = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, accountId: _a, ...goods }: Record<string, unknown>) =>
   goods as unknown as Goods;
 
-export async function createGoods(deps: Deps, caller: TokenClaims, input: z.infer<typeof GoodsCreate>): Promise<Goods> {
+export async function createGoods(deps: PlatformDeps, caller: TokenClaims, input: z.infer<typeof GoodsCreate>): Promise<Goods> {
   // The authorization layer has checked the project is the caller's and the merchant not suspended (the route's
   // policy); the merchant is read for its id.
   const merchant = await requireMerchant(deps, caller.sub);
@@ -56,11 +56,11 @@ export interface GoodsPlace {
  * another project or level would have to be a new goods item, or forget this memory.
  */
 const places = new Map<string, GoodsPlace>();
-const placeKey = (deps: Pick<Deps, 'table'>, goodsId: number) => `${deps.table}\u0000${goodsId}`;
+const placeKey = (deps: Pick<PlatformDeps, 'table'>, goodsId: number) => `${deps.table}\u0000${goodsId}`;
 
-export const goodsPlace = (deps: Pick<Deps, 'table'>, goodsId: number): GoodsPlace | undefined => places.get(placeKey(deps, goodsId));
+export const goodsPlace = (deps: Pick<PlatformDeps, 'table'>, goodsId: number): GoodsPlace | undefined => places.get(placeKey(deps, goodsId));
 
-export function rememberPlace(deps: Pick<Deps, 'table'>, goods: Pick<StoredGoods, 'id' | 'projectName' | 'level'>) {
+export function rememberPlace(deps: Pick<PlatformDeps, 'table'>, goods: Pick<StoredGoods, 'id' | 'projectName' | 'level'>) {
   remember(places, placeKey(deps, goods.id), { projectName: goods.projectName, level: goods.level });
 }
 
@@ -68,7 +68,7 @@ export function rememberPlace(deps: Pick<Deps, 'table'>, goods: Pick<StoredGoods
  * goods_list: one page of the caller's goods, newest first, and how many there are (up to GOODS_LIST_LIMIT),
  * both from one read of the merchant's goods: DynamoDB has no offset nor a count with the items.
  */
-export async function listGoods(deps: Deps, accountId: string, page: number, pageSize: number) {
+export async function listGoods(deps: PlatformDeps, accountId: string, page: number, pageSize: number) {
   const items = await queryItems(
     deps,
     { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': merchantGoodsPartition(accountId) }, ScanIndexForward: false },

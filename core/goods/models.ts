@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
-import { suiAddress, userId } from '../identity/models.js';
+import { userId } from '../identity/models.js';
 import { projectName } from '../payments/models.js';
 import { orderIdOfBill } from '../payments/order-keys.js';
 import { intParam, paging, requiredText } from '../shared/fields.js';
+import { suiAddress } from '../shared/sui-address.js';
 
 /** Goods `status`: 1 on sale, 0 withdrawn (orders of withdrawn goods are refused). */
 export const GoodsStatus = { withdrawn: 0, onSale: 1 } as const;

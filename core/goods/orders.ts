@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { balanceKey, balanceOf, debitItems } from '../tickets/balances.js';
-import { goodsKey, goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
+import { goodsKey } from '../access/owned-keys.js';
+import { goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { readItems } from '../platform/batch.js';
 import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
@@ -41,7 +42,7 @@ function toOrder(item: StoredOrder): VendorOrder {
 }
 
 /** createOrder: the player (platform token) buys goods for themself. */
-export async function createOrder(deps: Deps, caller: TokenClaims, body: z.infer<typeof CreateOrderBody>, idempotencyHeader?: string): Promise<VendorOrder> {
+export async function createOrder(deps: PlatformDeps, caller: TokenClaims, body: z.infer<typeof CreateOrderBody>, idempotencyHeader?: string): Promise<VendorOrder> {
   // With an Idempotency-Key, a retry (its first answer lost on the way) answers the first order, buying once.
   const keyed = keyedRequest(caller, 'createOrder', idempotencyHeader, body);
   if (keyed) {
@@ -64,7 +65,7 @@ export async function createOrder(deps: Deps, caller: TokenClaims, body: z.infer
  * outerOrderId: the claim item is put, on condition it is new, in the transaction that debits, so among any
  * number of concurrent requests one debits and the others answer its order (or a 400 if theirs differs).
  */
-export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: number, body: z.infer<typeof CustomGoodsBody>): Promise<VendorOrder> {
+export async function customGoods(deps: PlatformDeps, caller: TokenClaims, goodsId: number, body: z.infer<typeof CustomGoodsBody>): Promise<VendorOrder> {
   const claim = outerKey(caller.sub, body.outerOrderId);
   const fingerprint = JSON.stringify([goodsId, body.userId, body.quantity, body.projectName]);
   for (let attempt = 1; attempt <= 5; attempt++) {
@@ -104,7 +105,7 @@ export async function customGoods(deps: Deps, caller: TokenClaims, goodsId: numb
 }
 
 /** customGoods_query: the caller merchant's order with that outer id. */
-export async function orderByOuterId(deps: Deps, caller: TokenClaims, outerOrderId: string): Promise<VendorOrder> {
+export async function orderByOuterId(deps: PlatformDeps, caller: TokenClaims, outerOrderId: string): Promise<VendorOrder> {
   const claimed = await deps.db.send(new GetCommand({ TableName: deps.table, Key: outerKey(caller.sub, outerOrderId), ConsistentRead: true }));
   const order = claimed.Item && (await orderOf(deps, claimed.Item));
   if (!order) throw notFound(`outerOrderId: no order ${outerOrderId}`);
@@ -112,14 +113,14 @@ export async function orderByOuterId(deps: Deps, caller: TokenClaims, outerOrder
 }
 
 /** traceKey: an order by its trace key, for the merchant whose goods it bought; the same 404 for others. */
-export async function orderByTraceKey(deps: Deps, caller: TokenClaims, key: string): Promise<VendorOrder> {
+export async function orderByTraceKey(deps: PlatformDeps, caller: TokenClaims, key: string): Promise<VendorOrder> {
   const traced = await deps.db.send(new GetCommand({ TableName: deps.table, Key: traceKey(key), ConsistentRead: true }));
   const order = traced.Item && (await orderOf(deps, traced.Item));
   return toOrder(ownedRecord(order as (StoredOrder & Record<string, unknown>) | undefined, (found) => found.accountId === caller.sub, 'key: no order with that trace key'));
 }
 
 /** The order a lookup item (trace item or claim) names: its copy, or for an item without one the order item. */
-async function orderOf(deps: Deps, lookup: Record<string, unknown>): Promise<StoredOrder | undefined> {
+async function orderOf(deps: PlatformDeps, lookup: Record<string, unknown>): Promise<StoredOrder | undefined> {
   if (lookup.order) return lookup.order as StoredOrder;
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(lookup.orderId as number), ConsistentRead: true }));
   return out.Item as StoredOrder | undefined;
@@ -139,7 +140,7 @@ interface OrderRead {
 }
 
 /** The goods, the buyer's balance of their level when it is known, and customGoods' claim: one BatchGetItem. */
-async function readForOrder(deps: Deps, goodsId: number, buyer: string, claim?: { pk: string; sk: string }): Promise<OrderRead> {
+async function readForOrder(deps: PlatformDeps, goodsId: number, buyer: string, claim?: { pk: string; sk: string }): Promise<OrderRead> {
   const place = goodsPlace(deps, goodsId);
   const keys = [goodsKey(goodsId), ...(place ? [balanceKey({ uid: buyer, ...place })] : []), ...(claim ? [claim] : [])];
   const items = await readItems(deps, keys);
@@ -151,7 +152,7 @@ async function readForOrder(deps: Deps, goodsId: number, buyer: string, claim?: 
 }
 
 /** 409 when the buyer's balance of the goods' level is short of the order's total. */
-async function assertBalance(deps: Deps, read: OrderRead, goods: StoredGoods, buyer: string, quantity: number) {
+async function assertBalance(deps: PlatformDeps, read: OrderRead, goods: StoredGoods, buyer: string, quantity: number) {
   const target = { uid: buyer, projectName: goods.projectName, level: goods.level };
   const known = read.balance && read.balance.place.projectName === goods.projectName && read.balance.place.level === goods.level;
   if (!known) rememberPlace(deps, goods);
@@ -167,7 +168,7 @@ function orderable(goods: StoredGoods | undefined, goodsId: number, projectName:
   return goods;
 }
 
-function newOrder(deps: Deps, goods: StoredGoods, id: number, userId: string, quantity: number, outerOrderId: string | null): StoredOrder {
+function newOrder(deps: PlatformDeps, goods: StoredGoods, id: number, userId: string, quantity: number, outerOrderId: string | null): StoredOrder {
   const now = deps.now().toISOString();
   return {
     id,
@@ -189,7 +190,7 @@ function newOrder(deps: Deps, goods: StoredGoods, id: number, userId: string, qu
 }
 
 /** The debit (items 0 and 1: balance, ledger), the order and its trace item (carrying a copy of the order). */
-function orderItems(deps: Deps, goods: StoredGoods, order: StoredOrder): TransactItem[] {
+function orderItems(deps: PlatformDeps, goods: StoredGoods, order: StoredOrder): TransactItem[] {
   const target = { uid: order.userId, projectName: goods.projectName, level: goods.level };
   return [
     ...debitItems(deps, target, order.total, `goods#${order.id}`),
@@ -198,7 +199,7 @@ function orderItems(deps: Deps, goods: StoredGoods, order: StoredOrder): Transac
   ];
 }
 
-async function replay(deps: Deps, claim: Record<string, unknown>, fingerprint: string, outerOrderId: string): Promise<VendorOrder> {
+async function replay(deps: PlatformDeps, claim: Record<string, unknown>, fingerprint: string, outerOrderId: string): Promise<VendorOrder> {
   if (claim.request !== fingerprint) {
     throw badRequest(`outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`);
   }

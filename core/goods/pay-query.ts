@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { paymentOfBill, toRecord } from '../chain/payments.js';
+import { paymentOfBill, toRecord } from '../payments/chain-payments.js';
 import type { VendorPaymentEvent } from '../chain/models.js';
 import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
 import { ownerOf } from '../access/owners.js';
 import { ownedRecord } from '../access/records.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { findReward } from './rewards.js';
@@ -16,7 +16,7 @@ import { findReward } from './rewards.js';
  *   and by the merchant owning the order's project (server token);
  * - any other bill: a reward; readable by the merchant that paid it (server token).
  */
-export async function vendorPayment(deps: Deps, caller: TokenClaims, billNo: string): Promise<VendorPaymentEvent> {
+export async function vendorPayment(deps: PlatformDeps, caller: TokenClaims, billNo: string): Promise<VendorPaymentEvent> {
   const missing = `billNo: no payment for bill ${billNo}`;
   const orderId = orderIdOfBill(billNo);
   if (orderId === undefined) {

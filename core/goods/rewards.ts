@@ -1,10 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { toRecord } from '../chain/payments.js';
+import { toRecord } from '../payments/chain-payments.js';
 import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
 import { userKey } from '../identity/accounts.js';
-import { projectKey, type StoredProject } from '../payments/projects.js';
+import { projectKey } from '../access/owned-keys.js';
+import type { StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { conflict, notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -28,7 +29,7 @@ export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWAR
 
 const ROUNDS = 5;
 
-export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBody): Promise<VendorPaymentEvent> {
+export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: RewardBody): Promise<VendorPaymentEvent> {
   const fingerprint = JSON.stringify([caller.sub, body.userId, body.projectName, body.level, body.amount, body.walletAddress ?? null]);
   // What a round depends on, in one request: the project (its owner, its merchant id), the bill's reward, and
   // the user's account (that it exists; its wallet address).
@@ -92,7 +93,7 @@ export async function payReward(deps: Deps, caller: TokenClaims, body: RewardBod
 type StoredReward = Record<string, unknown> & { accountId: string; request: string };
 
 /** The stored reward of a bill. */
-export async function findReward(deps: Deps, billNo: string) {
+export async function findReward(deps: PlatformDeps, billNo: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: rewardKey(billNo), ConsistentRead: true }));
   return out.Item as StoredReward | undefined;
 }

@@ -3,7 +3,7 @@ import { OrderStatus } from '../payments/models.js';
 import { formatUnits } from '../payments/money.js';
 import { toBigInt } from '../shared/amounts.js';
 import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { vendorKeyMissing, type TokenClaims } from '../platform/tokens.js';
 import type { PaymentSignature } from './models.js';
@@ -33,7 +33,7 @@ export interface PaymentRequest {
   expires_at_ms: number;
 }
 
-export async function signPaymentRequest(deps: Deps, caller: TokenClaims, billNo: string): Promise<PaymentSignature> {
+export async function signPaymentRequest(deps: PlatformDeps, caller: TokenClaims, billNo: string): Promise<PaymentSignature> {
   const signer = deps.tokens.vendor;
   if (!signer) throw vendorKeyMissing();
   const orderId = orderIdOfBill(billNo);

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { HeroesDeps } from './deps.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { liveObject, ownerText } from './chain-reads.js';
@@ -34,7 +34,7 @@ export interface BindingAnswer {
  *   its owner; once it does (the NFT was transferred), the binding moves to the caller with the hero's level.
  * A node that does not answer is 503. Nothing is written before every check has passed.
  */
-export async function bindNft(deps: Deps, uid: string, objectId: string): Promise<BindingAnswer> {
+export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): Promise<BindingAnswer> {
   const heroId = heroIdOfNft(objectId);
   const [configItem, account, binding, mine] = await readItems(deps, [
     heroConfigKey,
@@ -107,7 +107,7 @@ export async function bindNft(deps: Deps, uid: string, objectId: string): Promis
   return { hero, bound_at: now };
 }
 
-async function heroOf(deps: Deps, uid: string, heroId: string): Promise<Item | undefined> {
+async function heroOf(deps: HeroesDeps, uid: string, heroId: string): Promise<Item | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: heroKey(uid, heroId), ConsistentRead: true }));
   return out.Item;
 }
@@ -117,7 +117,7 @@ async function heroOf(deps: Deps, uid: string, heroId: string): Promise<Item | u
  * caller's heroes and its level and experience are kept on the binding, in one transaction on condition
  * neither changed since read (an upgrade in flight: 409, retry).
  */
-export async function unbindNft(deps: Deps, uid: string, objectId: string) {
+export async function unbindNft(deps: HeroesDeps, uid: string, objectId: string) {
   const heroId = heroIdOfNft(objectId);
   const [binding, mine] = await readItems(deps, [nftBindingKey(objectId), heroKey(uid, heroId)]);
   if (!binding || binding.uid !== uid || !mine) throw notFound(`objectId: no hero NFT ${objectId} is bound to you`);

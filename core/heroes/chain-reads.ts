@@ -1,6 +1,6 @@
 import { ChainNodeError } from '../chain/errors.js';
 import type { ChainObject, ObjectOwner } from '../chain/types.js';
-import type { Deps } from '../platform/deps.js';
+import type { HeroesDeps } from './deps.js';
 import { AppError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 
@@ -9,7 +9,7 @@ import { logError } from '../platform/log.js';
  * no live object has the id (never created, deleted, or wrapped in another object). 503 when the stage reads
  * no objects (ChainConfig without grpcUrl) or the node does not answer.
  */
-export async function liveObject(deps: Pick<Deps, 'chain'>, objectId: string): Promise<ChainObject | undefined> {
+export async function liveObject(deps: Pick<HeroesDeps, 'chain'>, objectId: string): Promise<ChainObject | undefined> {
   const reads = deps.chain?.reads;
   if (!reads) throw new AppError(503, 'objectId: the stage reads no objects from the chain (the grpcUrl of its ChainConfig setting)');
   try {

@@ -1,16 +1,17 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
-import { canonicalType } from '../chain/source.js';
-import { levelKey, projectKey } from '../payments/projects.js';
+import { canonicalType } from '../chain/names.js';
+import { projectKey } from '../access/owned-keys.js';
+import { levelKey } from '../payments/projects.js';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { HeroesDeps } from './deps.js';
 import { notFound } from '../platform/errors.js';
 import { requireConfig } from './heroes.js';
 import { heroConfigKey } from './keys.js';
 import type { HeroConfig, HeroConfigBody } from './models.js';
 
 /** hero config read: what heroes are and what each level costs (a catalogue read, open). */
-export async function heroConfig(deps: Pick<Deps, 'db' | 'table'>): Promise<HeroConfig> {
+export async function heroConfig(deps: Pick<HeroesDeps, 'db' | 'table'>): Promise<HeroConfig> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: heroConfigKey }));
   return requireConfig(out.Item);
 }
@@ -21,7 +22,7 @@ export async function heroConfig(deps: Pick<Deps, 'db' | 'table'>): Promise<Hero
  * when the maximum or the costs change: the next upgrade pays the cost then configured. NFTs bound under
  * another hero type stay bound; new binds check the new type.
  */
-export async function setHeroConfig(deps: Deps, body: z.infer<typeof HeroConfigBody>): Promise<HeroConfig> {
+export async function setHeroConfig(deps: HeroesDeps, body: z.infer<typeof HeroConfigBody>): Promise<HeroConfig> {
   const ticketLevels = [...new Set(body.levelCosts.map((cost) => cost.ticketLevel))];
   const [project, ...levels] = await readItems(deps, [projectKey(body.projectName), ...ticketLevels.map((level) => levelKey(body.projectName, level))]);
   if (!project) throw notFound(`body.projectName: no project ${body.projectName}`);

@@ -1,8 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { canonicalType } from '../chain/source.js';
+import { canonicalType } from '../chain/names.js';
 import type { ChainObject } from '../chain/types.js';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { HeroesDeps } from './deps.js';
 import { notFound } from '../platform/errors.js';
 import { liveObject } from './chain-reads.js';
 import { requireConfig } from './heroes.js';
@@ -16,7 +16,7 @@ import { heroConfigKey, heroIdOfNft, nftCacheKey } from './keys.js';
  * that does not answer is 503 and nothing is written. Ownership checks never use this cache (bind reads the
  * node).
  */
-export async function nftDetail(deps: Deps, objectId: string) {
+export async function nftDetail(deps: HeroesDeps, objectId: string) {
   const [configItem, cache] = await readItems(deps, [heroConfigKey, nftCacheKey(objectId)]);
   const config = requireConfig(configItem);
   const now = deps.now();

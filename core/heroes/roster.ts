@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod/mini';
 import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { HeroesDeps } from './deps.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
 import { notFound } from '../platform/errors.js';
 import { queryItems } from '../platform/query.js';
@@ -17,7 +17,7 @@ import type { GrantBody, Hero } from './models.js';
  * partition (`HERO#` items: a few hundred bytes each, so a 1 MB page holds thousands of heroes), as the
  * platform's other player lists: page `page` (zero-based) of `pageSize`, with the total.
  */
-export async function listHeroes(deps: Deps, uid: string, page: number, pageSize: number) {
+export async function listHeroes(deps: HeroesDeps, uid: string, page: number, pageSize: number) {
   const items = await queryItems(deps, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :hero)',
     ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':hero': 'HERO#' },
@@ -40,7 +40,7 @@ export async function listHeroes(deps: Deps, uid: string, page: number, pageSize
  * kept for good, so the same request again answers the first hero, and the reference reused for another
  * request is 422; nothing is written twice.
  */
-export async function grantHero(deps: Deps, caller: TokenClaims, body: z.infer<typeof GrantBody>): Promise<Hero> {
+export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.infer<typeof GrantBody>): Promise<Hero> {
   const request = { key: body.reference, fingerprint: fingerprintOf(body) };
   const [configItem, account, granted] = await readItems(deps, [heroConfigKey, userKey(body.userId), grantKey(caller.sub, body.reference)]);
   if (granted) return answerOf<Hero>(granted, request, referenceReused('merchant'));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { HeroesDeps } from './deps.js';
 import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
 import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -45,7 +45,7 @@ interface Spend {
   amount: number;
 }
 
-export async function upgradeHeroes(deps: Deps, caller: TokenClaims, body: Body, idempotencyHeader?: string): Promise<UpgradeAnswer> {
+export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body: Body, idempotencyHeader?: string): Promise<UpgradeAnswer> {
   const keyed = keyedRequest(caller, 'upgrade', idempotencyHeader, body);
   const ids = body.itemIds.map((id) => id.toLowerCase());
   ids.forEach((id, index) => {

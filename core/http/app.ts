@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { heroBasePath, mainBasePath } from '../platform/stages.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../deps.js';
 import { AppError, OAuthError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { RedirectAnswer } from '../platform/redirect.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
+import type { Deps } from '../deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
-import type { Deps } from '../platform/deps.js';
 import { forbidden, unauthorized } from '../platform/errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { AuthRule, FieldRef, Ownership, TokenRule } from './operation.js';

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import type { HonoRequest } from 'hono';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../deps.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { SuccessEnvelope } from './envelopes.js';
 import type { StoreTokenRule } from '../store/bearer.js';

@@ -1,6 +1,6 @@
 import { ownerOf, type OwnedKind } from '../access/owners.js';
 import { principalState } from '../access/principals.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../deps.js';
 import { forbidden, notFound, unauthorized } from '../platform/errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { FieldRef, Ownership, TokenRule } from './operation.js';

@@ -1,10 +1,9 @@
 import { GetCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
-import { playerRewardsPartition } from '../rewards/keys.js';
 import { AccountStatus, type AccountRecord } from './models.js';
 
 /**
@@ -14,6 +13,11 @@ import { AccountStatus, type AccountRecord } from './models.js';
  * - "user of an address": pk `WALLET#<address>`, sk `WALLET` (attribute uid; makes an address unique).
  */
 export const userKey = (uid: string) => ({ pk: `USER#${uid}`, sk: 'ACCOUNT' });
+/**
+ * "A player's rewards, newest first" (gsi1pk of the history entries core/rewards writes): kept here, below rewards,
+ * because an account's check for a player known without an account reads it too.
+ */
+export const playerRewardsPartition = (playerId: string) => `REWARDS#${playerId}`;
 export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'WALLET' });
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -29,13 +33,13 @@ export const toAccountRecord = (item: Record<string, unknown>): AccountRecord =>
   private_key: '',
 });
 
-export async function findAccount(deps: Deps, uid: string): Promise<AccountRecord | undefined> {
+export async function findAccount(deps: PlatformDeps, uid: string): Promise<AccountRecord | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: userKey(uid), ConsistentRead: true }));
   return out.Item ? toAccountRecord(out.Item) : undefined;
 }
 
 /** The user bound to an address, if any. */
-export async function userOfAddress(deps: Deps, address: string): Promise<string | undefined> {
+export async function userOfAddress(deps: PlatformDeps, address: string): Promise<string | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: walletKey(address), ConsistentRead: true }));
   return out.Item?.uid as string | undefined;
 }
@@ -51,7 +55,7 @@ export async function userOfAddress(deps: Deps, address: string): Promise<string
  * history entries at settlement, and only then does the id count as known. Two one-item Queries in parallel;
  * the history index is eventually consistent (an entry written a moment before may not be seen yet).
  */
-export async function knownWithoutAccount(deps: Deps, uid: string): Promise<'records' | 'rewards' | undefined> {
+export async function knownWithoutAccount(deps: PlatformDeps, uid: string): Promise<'records' | 'rewards' | undefined> {
   const first = (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>) =>
     deps.db.send(new QueryCommand({ TableName: deps.table, Limit: 1, ...input })).then((out) => (out.Items ?? []).length > 0);
   const [records, rewards] = await Promise.all([
@@ -77,7 +81,7 @@ export interface BindingState {
 type Key = { pk: string; sk: string };
 
 /** Reads the user, the address and `extraKeys` (e.g. the sign-in nonce) in one BatchGetItem (read completely, or 503). */
-export async function readBinding(deps: Deps, uid: string, address: string, extraKeys: Key[] = []): Promise<BindingState> {
+export async function readBinding(deps: PlatformDeps, uid: string, address: string, extraKeys: Key[] = []): Promise<BindingState> {
   const [user, wallet, ...extra] = await readItems(deps, [userKey(uid), walletKey(address), ...extraKeys]);
   return { user, wallet, extra: extra.filter((item) => item !== undefined) };
 }
@@ -90,7 +94,7 @@ export async function readBinding(deps: Deps, uid: string, address: string, extr
  * `state` is what readBinding returned, when the caller read it already.
  */
 export async function bindWallet(
-  deps: Deps,
+  deps: PlatformDeps,
   binding: { uid: string; address: string; walletType: number },
   withItems: TransactItem[] = [],
   state?: BindingState,
@@ -129,7 +133,7 @@ export async function bindWallet(
  * cancelled by a concurrent one on the same items (two sign-ins racing for one address or nonce) is run again
  * by the platform, then answered 409; once the other has committed, a condition fails and says which.
  */
-async function transact(deps: Deps, items: TransactItem[], ownItems: number) {
+async function transact(deps: PlatformDeps, items: TransactItem[], ownItems: number) {
   const failed = await transactOrFailedConditions(deps, items, 'address: being bound concurrently by another request; retry');
   if (failed.length === 0) return;
   if (failed.some((index) => index < ownItems)) throw new BindingRefused('precondition');
@@ -138,7 +142,7 @@ async function transact(deps: Deps, items: TransactItem[], ownItems: number) {
 }
 
 /** The token pair a player gets on sign-in: a platform token, and a game token (for one game if named). */
-export async function issueTokenPair(deps: Deps, uid: string, gameCode?: string) {
+export async function issueTokenPair(deps: PlatformDeps, uid: string, gameCode?: string) {
   const [platform, game] = await Promise.all([
     deps.tokens.issue('platform', uid),
     deps.tokens.issue('game', uid, gameCode ? { game_code: gameCode } : {}),

@@ -1,15 +1,11 @@
 import * as z from 'zod/mini';
+import { suiAddress } from '../shared/sui-address.js';
 import { clientMap } from '../shared/maps.js';
 
 /** Account `wallet_type`: 1 external wallet registered by signature, 2 zkLogin address. */
 export const WalletType = { external: 1, zkLogin: 2 } as const;
 /** Account `status`: 1 active, 0 disabled. */
 export const AccountStatus = { disabled: 0, active: 1 } as const;
-
-/** A Sui address: 0x and 64 hex digits, normalised to lower case. */
-export const suiAddress = z
-  .string()
-  .check(z.trim(), z.toLowerCase(), z.regex(/^0x[0-9a-f]{64}$/, 'expected a Sui address: 0x followed by 64 hex digits'));
 
 export const userId = z.uuid();
 

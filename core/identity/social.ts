@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import type { z } from 'zod/mini';
-import type { Deps } from '../platform/deps.js';
+import type { IdentityDeps } from './deps.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { findAccount } from './accounts.js';
 import type { SocialBinding, SocialUser } from './models.js';
@@ -26,7 +26,7 @@ const toBinding = (item: Record<string, unknown>): Binding => ({
 });
 
 /** query social bind: the caller's bindings, in one Query (sorted by provider, then social id). */
-export async function listSocialBindings(deps: Deps, uid: string): Promise<Binding[]> {
+export async function listSocialBindings(deps: IdentityDeps, uid: string): Promise<Binding[]> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -41,7 +41,7 @@ export async function listSocialBindings(deps: Deps, uid: string): Promise<Bindi
  * bind social: binds the social account the id_token proves to `uid`. Binding it again to the same user
  * returns the first binding unchanged; a social account of another user is 409.
  */
-export async function bindSocial(deps: Deps, uid: string, idToken: string): Promise<Binding> {
+export async function bindSocial(deps: IdentityDeps, uid: string, idToken: string): Promise<Binding> {
   const token = await deps.idTokens.verify(idToken);
   const binding: Binding = {
     provider: token.provider,
@@ -70,7 +70,7 @@ export async function bindSocial(deps: Deps, uid: string, idToken: string): Prom
  * querybysocialid: the user bound to a social account, with the user's wallet address (null before the user
  * has an account). Two reads: the account's key is only known from the binding.
  */
-export async function userBySocialId(deps: Deps, provider: string, socialId: string): Promise<z.infer<typeof SocialUser>> {
+export async function userBySocialId(deps: IdentityDeps, provider: string, socialId: string): Promise<z.infer<typeof SocialUser>> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: socialKey(provider, socialId), ConsistentRead: true }));
   if (!out.Item) throw notFound('no user is bound to that social account');
   const uid = out.Item.uid as string;

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
-import type { Deps } from '../platform/deps.js';
 import { conflict, unauthorized } from '../platform/errors.js';
 import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBinding } from './accounts.js';
 import { WalletType, type RegisterBody } from './models.js';
@@ -28,7 +28,7 @@ export function signInMessage(stage: string, address: string, nonce: string, iss
   ].join('\n');
 }
 
-export async function issueNonce(deps: Deps, address: string) {
+export async function issueNonce(deps: PlatformDeps, address: string) {
   const nonce = randomBytes(16).toString('hex');
   const now = deps.now();
   const expires = new Date(now.getTime() + NONCE_TTL_SECONDS * 1000);
@@ -76,7 +76,7 @@ async function signedBy(message: string, signature: string, address: string): Pr
  * platform token of the uuid in `Authorization: Bearer`; otherwise 409, and nothing is written (the nonce stays
  * live). A uuid the platform knows nothing of is new: the first signed request binds it.
  */
-export async function registerWallet(deps: Deps, input: z.infer<typeof RegisterBody>, authorization?: string) {
+export async function registerWallet(deps: PlatformDeps, input: z.infer<typeof RegisterBody>, authorization?: string) {
   const { uuid, address, signature } = input;
   const state = await readBinding(deps, uuid, address, [nonceKey(address)]);
   const nonce = state.extra[0] as { nonce: string; message: string; expiresAt: number } | undefined;
@@ -110,7 +110,7 @@ export async function registerWallet(deps: Deps, input: z.infer<typeof RegisterB
 }
 
 /** True when `authorization` is `Bearer <a valid platform token of uid>`. */
-async function isUser(deps: Deps, authorization: string | undefined, uid: string): Promise<boolean> {
+async function isUser(deps: PlatformDeps, authorization: string | undefined, uid: string): Promise<boolean> {
   const token = bearerTokenOf(authorization);
   if (!token) return false;
   try {
@@ -121,7 +121,7 @@ async function isUser(deps: Deps, authorization: string | undefined, uid: string
 }
 
 /** chainwallet/token: a game token for one existing game. */
-export async function gameTokenFor(deps: Deps, uid: string, gameCode: string) {
+export async function gameTokenFor(deps: PlatformDeps, uid: string, gameCode: string) {
   await requireGame(deps, gameCode);
   const { token, expiresAt } = await deps.tokens.issue('game', uid, { game_code: gameCode });
   return { accessToken: token, expiresAt, game_code: gameCode };

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
-import type { Deps } from '../platform/deps.js';
+import type { IdentityDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { bindWallet, issueTokenPair, userOfAddress } from './accounts.js';
@@ -18,14 +18,14 @@ import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
 const saltKey = (token: VerifiedIdToken) => ({ pk: `ZKSALT#${token.iss}#${token.aud}#${token.sub}`, sk: 'SALT' });
 
 /** query_zk_info: the identity's salt and zkLogin address (the salt is created if this is its first use). */
-export async function zkInfo(deps: Deps, idToken: string): Promise<z.infer<typeof ZkInfo>> {
+export async function zkInfo(deps: IdentityDeps, idToken: string): Promise<z.infer<typeof ZkInfo>> {
   const token = await deps.idTokens.verify(idToken);
   const { salt, address } = await zkIdentity(deps, token);
   return { provider: token.provider, iss: token.iss, aud: token.aud, sub: token.sub, salt, address };
 }
 
 /** login_zk: the identity's account (wallet_type 2), created on first sign-in, and its token pair. */
-export async function loginZk(deps: Deps, idToken: string, gameCode?: string): Promise<z.infer<typeof ZkLoginResult>> {
+export async function loginZk(deps: IdentityDeps, idToken: string, gameCode?: string): Promise<z.infer<typeof ZkLoginResult>> {
   const token = await deps.idTokens.verify(idToken);
   if (gameCode) await requireGame(deps, gameCode);
   const { address } = await zkIdentity(deps, token);
@@ -38,7 +38,7 @@ export async function loginZk(deps: Deps, idToken: string, gameCode?: string): P
  * is about to get before that salt is stored: deriving refuses a token the circuit cannot prove (addressOf),
  * and a refused token must leave nothing behind.
  */
-async function zkIdentity(deps: Deps, token: VerifiedIdToken) {
+async function zkIdentity(deps: IdentityDeps, token: VerifiedIdToken) {
   assertProvable(token);
   const stored = await storedSalt(deps, token, false);
   if (stored) return { salt: stored, address: await addressOf(token.jwt, stored) };
@@ -61,7 +61,7 @@ function assertProvable(token: VerifiedIdToken) {
  * The identity's stored salt. The first read may be eventually consistent: a salt never changes, so a stale
  * read can only miss a new salt, and storeSalt's conditional put catches that.
  */
-const storedSalt = async (deps: Deps, token: VerifiedIdToken, consistent: boolean) =>
+const storedSalt = async (deps: IdentityDeps, token: VerifiedIdToken, consistent: boolean) =>
   (await deps.db.send(new GetCommand({ TableName: deps.table, Key: saltKey(token), ConsistentRead: consistent }))).Item?.salt as string | undefined;
 
 /** 16 random bytes as decimal text (below 2^128, as zkLogin requires). */
@@ -71,7 +71,7 @@ const newSalt = () => BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
  * Stores `salt` as the identity's salt unless it has one. A conditional put makes the first writer win; a loser
  * reads the winner's salt, so concurrent first uses agree on one salt. Answers the identity's salt.
  */
-async function storeSalt(deps: Deps, token: VerifiedIdToken, salt: string): Promise<string> {
+async function storeSalt(deps: IdentityDeps, token: VerifiedIdToken, salt: string): Promise<string> {
   const key = saltKey(token);
   try {
     await deps.db.send(
@@ -108,7 +108,7 @@ async function addressOf(jwt: string, salt: string): Promise<string> {
  * The user of a zkLogin address, created with its account on the first sign-in. When concurrent first
  * sign-ins race, one transaction binds the address; the others get a 409 and read the winner's user.
  */
-async function userOfZkAddress(deps: Deps, address: string): Promise<string> {
+async function userOfZkAddress(deps: IdentityDeps, address: string): Promise<string> {
   const existing = await userOfAddress(deps, address);
   if (existing) return existing;
   try {

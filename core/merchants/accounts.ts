@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import type { Deps } from '../platform/deps.js';
 import { AppError, conflict, unauthorized } from '../platform/errors.js';
 import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.js';
 import { requestSource, sourceKey } from '../platform/request-source.js';
@@ -24,7 +24,7 @@ interface AccountItem {
 const accountKey = (email: string) => ({ pk: `ACCOUNT#${email.toLowerCase()}`, sk: 'ACCOUNT' });
 
 export async function createAccount(
-  deps: Deps,
+  deps: PlatformDeps,
   input: { email: string; password: string; role: Role },
 ): Promise<{ accountId: string; email: string; role: Role }> {
   if (input.password.length < 8) throw new AppError(400, 'password: must be at least 8 characters');
@@ -50,7 +50,7 @@ export async function createAccount(
   return { accountId: item.accountId, email: item.email, role: item.role };
 }
 
-export async function findAccount(deps: Deps, email: string) {
+export async function findAccount(deps: PlatformDeps, email: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: accountKey(email) }));
   return out.Item as AccountItem | undefined;
 }
@@ -69,7 +69,7 @@ export async function findAccount(deps: Deps, email: string) {
  * its pair. A refused request (429) writes nothing; the failure counters are the one documented exception to
  * "a refused request writes nothing": a 401 records the failure.
  */
-export async function login(deps: Deps, email: string, password: string) {
+export async function login(deps: PlatformDeps, email: string, password: string) {
   const normalizedEmail = email.toLowerCase();
   const source = sourceKey(requestSource());
   const now = deps.now();
@@ -150,7 +150,7 @@ const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const secondsUntil = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 
 /** The account and the three counters in one request (core/platform/batch.ts: read completely, or 503). */
-async function readThrottle(deps: Deps, email: string, source: string, now: Date): Promise<ThrottleState> {
+async function readThrottle(deps: PlatformDeps, email: string, source: string, now: Date): Promise<ThrottleState> {
   const window = windowOf(now);
   const windowName = window.start.toISOString();
   const [accountItem, pairItem, accountWindow, sourceWindow] = await readItems(deps, [
@@ -192,7 +192,7 @@ function refuseWhileThrottled(state: ThrottleState, now: Date) {
  * concurrent attempts from one pair, each is counted in turn and those past the free ones find the back-off
  * set, so firing guesses in parallel buys no extra tries. A success takes the count back (recordSuccess).
  */
-async function reserveAttempt(deps: Deps, email: string, source: string, state: ThrottleState, now: Date) {
+async function reserveAttempt(deps: PlatformDeps, email: string, source: string, state: ThrottleState, now: Date) {
   let current = state;
   for (let round = 0; ; round++) {
     const failures = current.failures + 1;
@@ -235,7 +235,7 @@ function throttleExpiry(now: Date, lastSuccessAt: string | undefined): number {
 }
 
 /** A failed password: the looser per-email and per-source counters of the window (the pair was counted already). */
-async function recordFailure(deps: Deps, email: string, source: string, now: Date) {
+async function recordFailure(deps: PlatformDeps, email: string, source: string, now: Date) {
   const window = windowOf(now);
   const windowName = window.start.toISOString();
   const count = (Key: Record<string, string>) =>
@@ -252,7 +252,7 @@ async function recordFailure(deps: Deps, email: string, source: string, now: Dat
 }
 
 /** A success resets its pair and makes the source known to the account. */
-async function recordSuccess(deps: Deps, email: string, source: string, now: Date) {
+async function recordSuccess(deps: PlatformDeps, email: string, source: string, now: Date) {
   await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
@@ -265,7 +265,7 @@ async function recordSuccess(deps: Deps, email: string, source: string, now: Dat
 }
 
 /** Creates the account unless one exists for the email (the local server's SEED_ADMIN_* and the admin CLI). */
-export async function ensureAccount(deps: Deps, input: { email: string; password: string; role: Role }) {
+export async function ensureAccount(deps: PlatformDeps, input: { email: string; password: string; role: Role }) {
   const existing = await findAccount(deps, input.email);
   if (existing) return { accountId: existing.accountId, email: existing.email, role: existing.role, created: false };
   return { ...(await createAccount(deps, input)), created: true };

@@ -4,7 +4,7 @@ import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { retryPause, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { nextId } from '../platform/counters.js';
 import { sortableInt } from '../platform/table.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { conflict, forbidden, notFound } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { MerchantStatus, type Merchant, type MerchantPayload } from './models.js';
@@ -22,7 +22,7 @@ const MERCHANT_FIELDS = ['id', 'account_id', 'merchant_email', 'merchant_name', 
 const toMerchant = (item: Record<string, unknown>) =>
   Object.fromEntries(MERCHANT_FIELDS.filter((field) => field in item).map((field) => [field, item[field]])) as unknown as Merchant;
 
-export async function createMerchant(deps: Deps, owner: TokenClaims, input: MerchantPayload): Promise<Merchant> {
+export async function createMerchant(deps: PlatformDeps, owner: TokenClaims, input: MerchantPayload): Promise<Merchant> {
   // The account's merchant is read before the id is taken, so a second create is refused with nothing written.
   // The conditional put still decides between concurrent creates; only the loser of that race wastes its id.
   if (await findMerchant(deps, owner.sub)) throw conflict('this account already has a merchant');
@@ -52,12 +52,12 @@ export async function createMerchant(deps: Deps, owner: TokenClaims, input: Merc
   return merchant;
 }
 
-export async function findMerchant(deps: Deps, accountId: string): Promise<Merchant | undefined> {
+export async function findMerchant(deps: PlatformDeps, accountId: string): Promise<Merchant | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: merchantKey(accountId), ConsistentRead: true }));
   return out.Item ? toMerchant(out.Item) : undefined;
 }
 
-export async function requireMerchant(deps: Deps, accountId: string): Promise<Merchant> {
+export async function requireMerchant(deps: PlatformDeps, accountId: string): Promise<Merchant> {
   return merchantOrNotFound(await findMerchant(deps, accountId));
 }
 
@@ -67,7 +67,7 @@ export function merchantOrNotFound(merchant: Merchant | Record<string, unknown> 
   return toMerchant(merchant as Record<string, unknown>);
 }
 
-export async function findMerchantById(deps: Deps, merchantId: number): Promise<Merchant | undefined> {
+export async function findMerchantById(deps: PlatformDeps, merchantId: number): Promise<Merchant | undefined> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -80,7 +80,7 @@ export async function findMerchantById(deps: Deps, merchantId: number): Promise<
 }
 
 /** merchantStatus: the caller's merchant, or for an admin any merchant by id. */
-export async function merchantStatusOf(deps: Deps, caller: TokenClaims, merchantId?: number) {
+export async function merchantStatusOf(deps: PlatformDeps, caller: TokenClaims, merchantId?: number) {
   if (merchantId !== undefined) {
     const merchant = await findMerchantById(deps, merchantId);
     if (merchant && merchant.account_id !== caller.sub && caller.role !== 'admin') {
@@ -118,7 +118,7 @@ const STATUS_ATTEMPTS = 5;
  * The writes are idempotent: repeating the request with the same status completes a change interrupted after its
  * first transaction (a timeout, or a 409 from writes that kept colliding).
  */
-export async function setMerchantStatus(deps: Deps, merchantId: number, status: number) {
+export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, status: number) {
   for (let attempt = 1; ; attempt++) {
     // The merchant and its games come from indexes, which lag writes slightly: a transaction refused because
     // of that (or of a concurrent create or change) is tried again on fresh reads before giving up.
@@ -157,7 +157,7 @@ interface GameKey {
 }
 
 /** Every game of a merchant (games index, all pages), keys only. */
-async function merchantGameKeys(deps: Deps, accountId: string): Promise<GameKey[]> {
+async function merchantGameKeys(deps: PlatformDeps, accountId: string): Promise<GameKey[]> {
   const items = await queryItems(deps, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
@@ -174,7 +174,7 @@ function chunks<T>(items: T[], size: number): T[][] {
 }
 
 /** A game's liveness for a merchant status: `live`, and the sparse LIVE_GAME keys set or removed (idempotent). */
-function moveGame(deps: Deps, { pk, sk, id }: GameKey, status: number): TransactItem {
+function moveGame(deps: PlatformDeps, { pk, sk, id }: GameKey, status: number): TransactItem {
   const live = status === MerchantStatus.active;
   return {
     Update: {
@@ -197,7 +197,7 @@ function moveGame(deps: Deps, { pk, sk, id }: GameKey, status: number): Transact
  * Step 2 of setMerchantStatus: the games beyond the first transaction, 99 per transaction, each while the
  * merchant still has `status`. Stops, leaving the rest to the later change, once it has not.
  */
-async function moveRemainingGames(deps: Deps, accountId: string, status: number, rest: GameKey[][]) {
+async function moveRemainingGames(deps: PlatformDeps, accountId: string, status: number, rest: GameKey[][]) {
   for (const chunk of rest) {
     const held: TransactItem = {
       ConditionCheck: {
@@ -218,7 +218,7 @@ async function moveRemainingGames(deps: Deps, accountId: string, status: number,
   }
 }
 
-export async function issueServerToken(deps: Deps, caller: TokenClaims) {
+export async function issueServerToken(deps: PlatformDeps, caller: TokenClaims) {
   // A suspended merchant's console gets no server token: the route's policy, checked by the authorization layer.
   const merchant = await requireMerchant(deps, caller.sub);
   const { token, expiresAt } = await deps.tokens.issue('server', caller.sub, { merchant_id: merchant.id });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { requireMerchant } from './merchants.js';
 
@@ -27,7 +27,7 @@ export function detectImageType(bytes: Uint8Array) {
 }
 
 /** save_file: stores one image of the caller's merchant and returns its relative path. */
-export async function saveMerchantFile(deps: Deps, accountId: string, file: unknown) {
+export async function saveMerchantFile(deps: PlatformDeps, accountId: string, file: unknown) {
   // Several parts named file: storing the first or the last would be a guess about what the caller meant.
   if (Array.isArray(file)) throw badRequest(`body.file: send one file part named "file", not ${file.length}`);
   if (!(file instanceof File)) throw badRequest('body.file: expected a file part named "file"');

@@ -1,10 +1,10 @@
 import type { z } from 'zod/mini';
-import { paymentsOfTransaction } from '../chain/payments.js';
-import { canonicalType } from '../chain/source.js';
+import { paymentsOfTransaction } from '../payments/chain-payments.js';
+import { canonicalType } from '../chain/names.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import type { AccountRecord } from '../identity/models.js';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { PaymentsDeps } from './deps.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems } from '../tickets/balances.js';
@@ -23,7 +23,7 @@ import { findOrder, type StoredOrder } from './orders.js';
  * - concurrent calls credit once.
  * Answers the caller's Account/wallet record.
  */
-export async function completeOrder(deps: Deps, uid: string, input: z.infer<typeof OrderCompleteBody>): Promise<AccountRecord> {
+export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.infer<typeof OrderCompleteBody>): Promise<AccountRecord> {
   const { orderId, transactionId } = input;
   const [orderItem, account] = await readItems(deps, [orderKey(orderId), userKey(uid)]);
   const order = orderItem as StoredOrder | undefined;

@@ -1,21 +1,22 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { paymentUri } from '../chain/payment-kit.js';
-import { paymentsOfPayer } from '../chain/payments.js';
+import { paymentUri } from '../payments/payment-kit.js';
+import { paymentsOfPayer } from '../payments/chain-payments.js';
 import { toBigInt } from '../shared/amounts.js';
 import { findAccount } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { PaymentsDeps } from './deps.js';
 import { notFound } from '../platform/errors.js';
 import { OrderStatus } from './models.js';
 import { orderIdOfBill, orderKey } from './order-keys.js';
 import { toPayOrder, type StoredOrder } from './orders.js';
-import { projectKey, type StoredProject } from './projects.js';
+import { projectKey } from '../access/owned-keys.js';
+import type { StoredProject } from './projects.js';
 
 /** The most paid orders game/pay/coins reads for a user (one Query). */
 const PAID_ORDERS_LIMIT = 1000;
 
 /** game/pay/coins: the caller's paid orders, newest first, each with its project's name. */
-export async function paidOrders(deps: Deps, uid: string, page: number, pageSize: number) {
+export async function paidOrders(deps: PaymentsDeps, uid: string, page: number, pageSize: number) {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -37,7 +38,7 @@ export async function paidOrders(deps: Deps, uid: string, page: number, pageSize
  * getDepositaddress: where and how to pay for a project, and the bill number to pay with: that of the
  * named order, or else of the caller's newest pending order of the project (null when there is none).
  */
-export async function depositAddress(deps: Deps, uid: string, projectName: string, orderId?: number) {
+export async function depositAddress(deps: PaymentsDeps, uid: string, projectName: string, orderId?: number) {
   const { project, order } = orderId !== undefined
     ? await projectAndOrder(deps, uid, projectName, orderId)
     : await Promise.all([
@@ -62,14 +63,14 @@ const pick = ({ id, bill_no, amount, amount_base, status }: ReturnType<typeof to
  * through the stage's registry); null when the stage takes no Payment Kit payments or the order is not
  * pending (a payment then would only be stranded).
  */
-function paymentUriOf(deps: Deps, order: StoredOrder): string | null {
+function paymentUriOf(deps: PaymentsDeps, order: StoredOrder): string | null {
   const kit = deps.chain?.config.paymentKit;
   if (!kit || order.status !== OrderStatus.pending) return null;
   return paymentUri({ receiver: order.receive_address, amount: toBigInt(order.amount_base), coinType: order.coin_type, nonce: order.bill_no, registry: kit.registry });
 }
 
 /** The project and the caller's named order of it, in one BatchGetItem. */
-async function projectAndOrder(deps: Deps, uid: string, projectName: string, orderId: number) {
+async function projectAndOrder(deps: PaymentsDeps, uid: string, projectName: string, orderId: number) {
   const [projectItem, orderItem] = await readItems(deps, [projectKey(projectName), orderKey(orderId)]);
   const project = projectItem as StoredProject | undefined;
   const order = orderItem as StoredOrder | undefined;
@@ -79,7 +80,7 @@ async function projectAndOrder(deps: Deps, uid: string, projectName: string, ord
   return { project, order };
 }
 
-async function newestPendingOrder(deps: Deps, uid: string, projectName: string) {
+async function newestPendingOrder(deps: PaymentsDeps, uid: string, projectName: string) {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -97,7 +98,7 @@ async function newestPendingOrder(deps: Deps, uid: string, projectName: string) 
 }
 
 /** user/deposit: the caller's chain payments (from their wallet address), each with the order it paid. */
-export async function deposits(deps: Deps, uid: string, page: number, pageSize: number) {
+export async function deposits(deps: PaymentsDeps, uid: string, page: number, pageSize: number) {
   const account = await findAccount(deps, uid);
   if (!account) return { data: [], totalPage: 0 };
   const { records, total } = await paymentsOfPayer(deps, account.wallet_address, page, pageSize);

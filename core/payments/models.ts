@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { intParam, paging, text } from '../shared/fields.js';
-import { suiAddress, userId } from '../identity/models.js';
+import { suiAddress } from '../shared/sui-address.js';
+import { userId } from '../identity/models.js';
 import { baseUnits } from '../shared/amounts.js';
 
 /** Pay order `status`: 0 pending, 1 paid, 2 cancelled (replaced or expired), 3 refunded. */

@@ -5,7 +5,7 @@ import { ownedRecord } from '../access/records.js';
 import { findAccount, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { PaymentsDeps } from './deps.js';
 import { conflict, forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
@@ -13,7 +13,8 @@ import { formatUnits } from './money.js';
 import { toBigInt, type StoredAmount } from '../shared/amounts.js';
 import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
 import { billNoOf, orderKey, storeLinkKeys } from './order-keys.js';
-import { levelKey, projectKey, type StoredLevel, type StoredProject } from './projects.js';
+import { projectKey } from '../access/owned-keys.js';
+import { levelKey, type StoredLevel, type StoredProject } from './projects.js';
 
 /** An order as stored: the contract's record plus what completing and listing it need. */
 export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base' | 'app_account_token'> {
@@ -60,7 +61,7 @@ export function toPayOrder(order: StoredOrder): PayOrder {
   };
 }
 
-export async function findOrder(deps: Deps, id: number): Promise<StoredOrder | undefined> {
+export async function findOrder(deps: PaymentsDeps, id: number): Promise<StoredOrder | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(id), ConsistentRead: true }));
   return out.Item as StoredOrder | undefined;
 }
@@ -72,7 +73,7 @@ export async function findOrder(deps: Deps, id: number): Promise<StoredOrder | u
  * replaces its order), on condition that no payment of it has arrived (`payment_seen` absent, set in the
  * transaction that stores the payment): an order whose payment is on chain is completed, never cancelled (409).
  */
-export async function createRechargeOrder(deps: Deps, uid: string, input: z.infer<typeof RechargeOrderBody>): Promise<PayOrder> {
+export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input: z.infer<typeof RechargeOrderBody>): Promise<PayOrder> {
   if (input.userId !== uid) throw forbidden('userId: not the signed-in user');
   // Everything the order depends on in one request, the order it replaces included: every check is made
   // before the order id is taken, so a refused request writes nothing (docs/data-model.md).
@@ -160,7 +161,7 @@ function assertReplaceable(stored: StoredOrder | undefined, prevId: number, uid:
  * undefined. The index is eventually consistent; a purchase is made from an order that exists well before it,
  * and whatever completes the order conditions on the order as stored, so a stale read cannot pay twice.
  */
-export async function orderByStoreLink(deps: Pick<Deps, 'db' | 'table'>, token: string): Promise<StoredOrder | undefined> {
+export async function orderByStoreLink(deps: Pick<PaymentsDeps, 'db' | 'table'>, token: string): Promise<StoredOrder | undefined> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,

@@ -1,10 +1,11 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
+import { projectKey } from '../access/owned-keys.js';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
 import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
 import { nextId } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { PaymentsDeps } from './deps.js';
 import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -31,7 +32,6 @@ export interface StoredLevel extends Omit<PriceLevel, 'amount' | 'amount_base' |
   google_product_id?: string;
 }
 
-export const projectKey = (name: string) => ({ pk: `PROJECT#${name}`, sk: 'PROJECT' });
 export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
 
 const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, accountId: _o, ...rest }: Record<string, unknown>) =>
@@ -50,7 +50,7 @@ export function toPriceLevel(item: Record<string, unknown>): PriceLevel {
   };
 }
 
-export async function createProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectCreate>) {
+export async function createProject(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof ProjectCreate>) {
   // The merchant and the name's project in one request: a taken name is refused before an id is taken, so a
   // refused create writes nothing (a concurrent create of the same name, refused by the put below, wastes one).
   const [merchantItem, taken] = await readItems(deps, [merchantKey(caller.sub), projectKey(input.project_name)]);
@@ -89,7 +89,7 @@ export async function createProject(deps: Deps, caller: TokenClaims, input: z.in
   return toProject(project as unknown as Record<string, unknown>);
 }
 
-export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
+export async function updateProject(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
   const { project_name, ...changes } = input;
   const sets = Object.entries(changes).filter(([, value]) => value !== undefined);
   // The route refuses such a body at the edge (400, docs/api.md "Payments and tickets"); a caller of this function gets the same.
@@ -114,7 +114,7 @@ export async function updateProject(deps: Deps, caller: TokenClaims, input: z.in
 }
 
 /** Creates a level, or changes the price and tickets of an existing one (it keeps its priceId). */
-export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
+export async function saveLevel(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
   // The project (for its owner, coin and precision) and the level share a partition: one read for both.
   const [projectItem, existing] = await readItems(deps, [projectKey(input.project_name), levelKey(input.project_name, input.level)]);
   const project = projectItem as StoredProject | undefined;
@@ -155,7 +155,7 @@ function storeProduct(field: 'apple_product_id' | 'google_product_id', given: st
 }
 
 /** user/project: projects on sale (one Query; projects are few, so the on-sale filter reads little). */
-export async function projectsOnSale(deps: Deps): Promise<Project[]> {
+export async function projectsOnSale(deps: PaymentsDeps): Promise<Project[]> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -170,7 +170,7 @@ export async function projectsOnSale(deps: Deps): Promise<Project[]> {
 }
 
 /** The caller merchant's projects (one Query). */
-export async function projectsOf(deps: Deps, accountId: string): Promise<Project[]> {
+export async function projectsOf(deps: PaymentsDeps, accountId: string): Promise<Project[]> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -184,7 +184,7 @@ export async function projectsOf(deps: Deps, accountId: string): Promise<Project
 
 /** user/project/level: a project's levels on sale, by level (one Query; 404 for an unknown project is not
  * worth a second read: an unknown project simply has no levels). */
-export async function levelsOf(deps: Deps, name: string): Promise<PriceLevel[]> {
+export async function levelsOf(deps: PaymentsDeps, name: string): Promise<PriceLevel[]> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,

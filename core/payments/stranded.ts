@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { ChainNodeError } from '../chain/errors.js';
-import { canonicalType } from '../chain/source.js';
-import type { Deps } from '../platform/deps.js';
+import { canonicalType } from '../chain/names.js';
+import type { PaymentsDeps } from './deps.js';
 import { AppError, conflict, notFound } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { queryItems } from '../platform/query.js';
@@ -12,7 +12,8 @@ import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, StrandedStatus, type StrandedCreditBody, type StrandedPayment, type StrandedQuery, type StrandedRefundBody } from './models.js';
 import { orderIdOfBill, orderKey, orderPaidUpdate } from './order-keys.js';
 import type { StoredOrder } from './orders.js';
-import { projectKey, type StoredProject } from './projects.js';
+import { projectKey } from '../access/owned-keys.js';
+import type { StoredProject } from './projects.js';
 
 /**
  * What a payment on chain means for the orders (docs/api.md, "Payments and tickets"), decided once, when the payment
@@ -56,9 +57,9 @@ export type StrandedReason =
   | 'address'
   | 'duplicate';
 
-type RecordDeps = Pick<Deps, 'db' | 'table' | 'now'>;
+type RecordDeps = Pick<PaymentsDeps, 'db' | 'table' | 'now'>;
 
-/** A payment being stored (built by core/chain/payments.ts storePaymentEvent). */
+/** A payment being stored (built by core/payments/chain-payments.ts storePaymentEvent). */
 export interface IncomingPayment {
   /** The payment event item to put, keys included. */
   item: Record<string, unknown>;
@@ -223,7 +224,7 @@ export function toStrandedPayment(item: Record<string, unknown>): StrandedPaymen
  * The named project, read for its receiving address. That it is the caller's merchant's is the route's policy
  * (`owns.project`), checked by the authorization layer before the handler.
  */
-async function projectNamed(deps: Pick<Deps, 'db' | 'table'>, name: string): Promise<StoredProject> {
+async function projectNamed(deps: Pick<PaymentsDeps, 'db' | 'table'>, name: string): Promise<StoredProject> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
   const project = out.Item as StoredProject | undefined;
   if (!project) throw notFound(`project_name: no project ${name}`);
@@ -243,7 +244,7 @@ export function belongsTo(item: Record<string, unknown>, project: StoredProject)
 const LIST_LIMIT = 1000;
 
 /** The project's stranded payments, newest first (two Queries in parallel: by order's project, by address). */
-export async function listStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedQuery>) {
+export async function listStranded(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof StrandedQuery>) {
   const project = await projectNamed(deps, input.project);
   const query = (pk: string) =>
     queryItems(
@@ -265,7 +266,7 @@ export async function listStranded(deps: Deps, caller: TokenClaims, input: z.inf
 }
 
 /** The stranded payment, if it is the project's: 404 otherwise (the same answer for another's). */
-async function strandedOf(deps: Deps, project: StoredProject, txDigest: string, eventSeq: string) {
+async function strandedOf(deps: PaymentsDeps, project: StoredProject, txDigest: string, eventSeq: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: strandedKey(txDigest, eventSeq), ConsistentRead: true }));
   if (!out.Item || !belongsTo(out.Item, project)) {
     throw notFound(`tx_digest: project ${project.project_name} has no stranded payment ${txDigest}#${eventSeq}`);
@@ -279,7 +280,7 @@ async function strandedOf(deps: Deps, project: StoredProject, txDigest: string, 
  * the stranded record turns credited in the same transaction. Crediting again answers the same record.
  * A payment naming no order has no one to credit (409: refund it); a refunded one is 409.
  */
-export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedCreditBody>): Promise<StrandedPayment> {
+export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof StrandedCreditBody>): Promise<StrandedPayment> {
   const project = await projectNamed(deps, input.project_name);
   const position = `${input.tx_digest}#${input.event_seq}`;
   for (let attempt = 1; ; attempt++) {
@@ -338,7 +339,7 @@ export async function creditStranded(deps: Deps, caller: TokenClaims, input: z.i
  * coin when the payment's coin is unknown); a refund transaction is recorded for one payment only. The same
  * digest again answers the same record; another digest, or a credited payment, is 409.
  */
-export async function refundStranded(deps: Deps, caller: TokenClaims, input: z.infer<typeof StrandedRefundBody>): Promise<StrandedPayment> {
+export async function refundStranded(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof StrandedRefundBody>): Promise<StrandedPayment> {
   const project = await projectNamed(deps, input.project_name);
   const position = `${input.tx_digest}#${input.event_seq}`;
   const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
@@ -391,7 +392,7 @@ function answerSettled(item: Record<string, unknown>, refundDigest: string, posi
   throw conflict(`tx_digest: payment ${position} was refunded by ${String(item.refund_digest)}`);
 }
 
-async function verifyRefund(deps: Deps, stranded: Record<string, unknown>, digest: string) {
+async function verifyRefund(deps: PaymentsDeps, stranded: Record<string, unknown>, digest: string) {
   if (!deps.chain) throw new AppError(503, 'refund_digest: the stage has no chain configured to check the refund on');
   let changes;
   try {

@@ -1,5 +1,5 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from './deps.js';
+import type { PlatformDeps } from './deps.js';
 import { AppError } from './errors.js';
 
 /**
@@ -44,7 +44,7 @@ const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
  * `consistent: false` (catalogue reads where a moment's staleness is fine and half the read cost is welcome).
  */
 export async function readItems(
-  deps: Pick<Deps, 'db' | 'table'>,
+  deps: Pick<PlatformDeps, 'db' | 'table'>,
   keys: readonly ItemKey[],
   options: { consistent?: boolean } = {},
 ): Promise<(Item | undefined)[]> {
@@ -56,7 +56,7 @@ export async function readItems(
   return keys.map((key) => found.get(idOf(key)));
 }
 
-async function readChunk(deps: Pick<Deps, 'db' | 'table'>, keys: ItemKey[], consistent: boolean, found: Map<string, Item>) {
+async function readChunk(deps: Pick<PlatformDeps, 'db' | 'table'>, keys: ItemKey[], consistent: boolean, found: Map<string, Item>) {
   let pending: ItemKey[] = keys;
   for (let retry = 0; pending.length > 0; retry++) {
     if (retry > RETRIES) throw busy();

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from './deps.js';
+import type { PlatformDeps } from './deps.js';
 
 /**
  * Integer ids: one counter item per entity kind, incremented atomically with `ADD`, so two concurrent
@@ -12,13 +12,13 @@ import type { Deps } from './deps.js';
  * part of a player's transaction: every create of its kind writes it (docs/data-model.md
  * "Transactions and contention: what each touches").
  */
-export async function nextId(deps: Pick<Deps, 'db' | 'table'>, kind: string): Promise<number> {
+export async function nextId(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: string): Promise<number> {
   const [id] = await nextIds(deps, kind, 1);
   return id!;
 }
 
 /** `count` ids of a kind from one `ADD` (unique, consecutive within the block); none for 0, without a write. */
-export async function nextIds(deps: Pick<Deps, 'db' | 'table'>, kind: string, count: number): Promise<number[]> {
+export async function nextIds(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: string, count: number): Promise<number[]> {
   if (count === 0) return [];
   const result = await deps.db.send(
     new UpdateCommand({

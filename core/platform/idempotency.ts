@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from './digest.js';
-import type { Deps } from './deps.js';
+import type { PlatformDeps } from './deps.js';
 import { AppError, badRequest, conflict } from './errors.js';
 import type { TokenClaims } from './tokens.js';
 import { transactOrFailures, type FailedCondition, type TransactItem } from './transactions.js';
@@ -100,7 +100,7 @@ export const idempotencyRecordKey = (request: Pick<IdempotentRequest, 'caller' |
 });
 
 /** The record's Put, to run inside the work's transaction: absent before, it comes back when its condition fails. */
-export function recordItem(deps: Pick<Deps, 'table' | 'now'>, request: IdempotentRequest, answer: unknown): TransactItem {
+export function recordItem(deps: Pick<PlatformDeps, 'table' | 'now'>, request: IdempotentRequest, answer: unknown): TransactItem {
   const now = deps.now();
   return {
     Put: {
@@ -139,7 +139,7 @@ export type KeyedOutcome<T> = { answer: T; replayed: boolean } | { refused: Fail
  *   was written and nothing is stored, so the caller says which rule was broken.
  */
 export async function transactOnce<T>(
-  deps: Pick<Deps, 'db' | 'table' | 'now'>,
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
   request: IdempotentRequest,
   answer: T,
   work: TransactItem[],
@@ -163,7 +163,7 @@ export async function transactOnce<T>(
  * transactOrFailures does (no record, so no replay). Either way: done, answered from the first request, or refused.
  */
 export async function transactKeyed<T>(
-  deps: Pick<Deps, 'db' | 'table' | 'now'>,
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
   request: IdempotentRequest | undefined,
   answer: T,
   work: TransactItem[],
@@ -179,7 +179,7 @@ export async function transactKeyed<T>(
  * answer when the request is the same, 422 when it is another. Should the record not have come back with the
  * failure, it is read (it was written by a committed transaction, so a strongly consistent read sees it).
  */
-export async function storedAnswer<T>(deps: Pick<Deps, 'db' | 'table'>, request: IdempotentRequest, failure: FailedCondition): Promise<T> {
+export async function storedAnswer<T>(deps: Pick<PlatformDeps, 'db' | 'table'>, request: IdempotentRequest, failure: FailedCondition): Promise<T> {
   let record = failure.item;
   if (!record) {
     const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: idempotencyRecordKey(request), ConsistentRead: true }));

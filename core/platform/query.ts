@@ -1,12 +1,12 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from './deps.js';
+import type { PlatformDeps } from './deps.js';
 
 /**
  * The items of a Query in order, following LastEvaluatedKey across 1 MB pages, up to `max` items (all when
  * unbounded). One request unless the items read exceed a page.
  */
 export async function queryItems(
-  deps: Pick<Deps, 'db' | 'table'>,
+  deps: Pick<PlatformDeps, 'db' | 'table'>,
   input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>,
   max = Infinity,
 ): Promise<Record<string, unknown>[]> {

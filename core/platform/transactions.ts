@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Deps } from './deps.js';
+import type { PlatformDeps } from './deps.js';
 import { AppError } from './errors.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -45,7 +45,7 @@ export interface FailedCondition {
  * jittered pause, then answered 409; any other failure is thrown at once.
  */
 export async function transactOrFailures(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<PlatformDeps, 'db'>,
   items: TransactItem[],
   /** The 409's message when collisions persist, naming what the request raced on. */
   conflictMessage = 'the data changed concurrently; retry',
@@ -68,6 +68,6 @@ export async function transactOrFailures(
 }
 
 /** transactOrFailures, answering only the indexes of the items whose condition failed. */
-export async function transactOrFailedConditions(deps: Pick<Deps, 'db'>, items: TransactItem[], conflictMessage?: string): Promise<number[]> {
+export async function transactOrFailedConditions(deps: Pick<PlatformDeps, 'db'>, items: TransactItem[], conflictMessage?: string): Promise<number[]> {
   return (await transactOrFailures(deps, items, conflictMessage)).map((failure) => failure.index);
 }

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { notFound } from '../platform/errors.js';
 import { tableDefinition } from '../platform/table.js';
 import { boardIndex, boardPartition, type Board } from './keys.js';
@@ -31,7 +31,7 @@ function compareRows(a: BoardRow, b: BoardRow): number {
  * exactly that score (all of them when `max` is Infinity). Items on the board always have a positive score
  * (boards are sparse, reports.ts); the key condition `> 0` states it and costs nothing.
  */
-async function readIndex(deps: Deps, board: Board, game: string, season: Season, max: number, score?: number): Promise<BoardRow[]> {
+async function readIndex(deps: PlatformDeps, board: Board, game: string, season: Season, max: number, score?: number): Promise<BoardRow[]> {
   const index = boardIndex[board];
   const [pk, sk] = tableDefinition.indexes[index];
   const rows: BoardRow[] = [];
@@ -69,7 +69,7 @@ async function readIndex(deps: Deps, board: Board, game: string, season: Season,
  * cut, is one Query); the time cannot go into the sort key instead, because `ADD` cannot rewrite a combined
  * score-and-time number atomically.
  */
-export async function boardTop(deps: Deps, board: Board, game: string, season: Season, limit: number): Promise<BoardRow[]> {
+export async function boardTop(deps: PlatformDeps, board: Board, game: string, season: Season, limit: number): Promise<BoardRow[]> {
   const read = (await readIndex(deps, board, game, season, limit + 1)).sort(compareRows);
   if (read.length <= limit || read[limit]!.score !== read[limit - 1]!.score) return read.slice(0, limit);
   const cut = read[limit - 1]!.score;
@@ -87,7 +87,7 @@ const toRankEntry = (row: BoardRow): RankEntry => ({
  * gameRank: the four boards of the game's current week and month, top `limit` each, read in parallel (with the
  * game's existence, a cached read: games are never deleted).
  */
-export async function gameRank(deps: Deps, game: string, limit: number): Promise<GameRank> {
+export async function gameRank(deps: PlatformDeps, game: string, limit: number): Promise<GameRank> {
   const now = deps.now();
   const [week, month] = [weekOf(now), monthOf(now)];
   const [owner, weekKills, weekWins, monthKills, monthWins] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { remember } from '../platform/process-memory.js';
 
 /**
@@ -13,13 +13,13 @@ import { remember } from '../platform/process-memory.js';
  */
 const openSeasons = new Map<string, Promise<void>>();
 
-const keyOf = (deps: Pick<Deps, 'table'>, ...parts: string[]) => [deps.table, ...parts].join('\u0000');
+const keyOf = (deps: Pick<PlatformDeps, 'table'>, ...parts: string[]) => [deps.table, ...parts].join('\u0000');
 
 /**
  * Runs `write` (the open-season record `sk`) once per process: the first caller writes, callers meanwhile wait
  * for that write, later callers return at once. A failed write is forgotten, so the next report writes again.
  */
-export function openSeasonOnce(deps: Pick<Deps, 'table'>, sk: string, write: () => Promise<void>): Promise<void> {
+export function openSeasonOnce(deps: Pick<PlatformDeps, 'table'>, sk: string, write: () => Promise<void>): Promise<void> {
   const key = keyOf(deps, sk);
   const known = openSeasons.get(key);
   if (known !== undefined) return known;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { suiAddress } from '../identity/models.js';
 import { gameCode, intParam, text } from '../shared/fields.js';
+import { suiAddress } from '../shared/sui-address.js';
 
 /** The most kills or wins one report may add for one player (a bound against typos and overflow). */
 export const MAX_POINTS = 1_000_000;

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { conflict } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { ConcurrentChange, retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
@@ -79,7 +79,7 @@ const seasonRefs = (seasons: Season[]) => seasons.map((s) => ({ season_type: s.t
 const fingerprint = (value: unknown) => sha256Url(JSON.stringify(value));
 
 /** addWin: one player's kills and wins into the current week and month; once per `result_id` when given. */
-export async function addWin(deps: Deps, input: AddWinBody): Promise<AddWinResult> {
+export async function addWin(deps: PlatformDeps, input: AddWinBody): Promise<AddWinResult> {
   const player: PlayerPoints = { id: input.game_player_id, name: input.game_player_name, wallet: input.wallet_address, kills: input.kills, wins: input.wins };
   return record(deps, input.game_code, [player], input.result_id, { op: 'addWin', ...input }, (seasons) => ({
     game_code: input.game_code,
@@ -97,7 +97,7 @@ export async function addWin(deps: Deps, input: AddWinBody): Promise<AddWinResul
  * last wallet given are kept. The same result id with the same content answers the first answer; with other
  * content it is 409.
  */
-export async function submitScores(deps: Deps, input: ScoreReport): Promise<ScoreResult> {
+export async function submitScores(deps: PlatformDeps, input: ScoreReport): Promise<ScoreResult> {
   const byId = new Map<string, PlayerPoints>();
   for (const line of input.scores) {
     const seen = byId.get(line.game_player_id);
@@ -128,7 +128,7 @@ export async function submitScores(deps: Deps, input: ScoreReport): Promise<Scor
  * answered) or another one (409).
  */
 async function record<R>(
-  deps: Deps,
+  deps: PlatformDeps,
   game: string,
   players: PlayerPoints[],
   resultId: string | undefined,
@@ -186,13 +186,13 @@ async function record<R>(
   return response;
 }
 
-async function findResult(deps: Deps, game: string, resultId: string) {
+async function findResult(deps: PlatformDeps, game: string, resultId: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: resultKey(game, resultId), ConsistentRead: true }));
   return out.Item;
 }
 
 /** The seasons' "to settle" records (see the top of the file); a failure is logged, the report has counted. */
-async function recordOpenSeasons(deps: Deps, game: string, seasons: Season[], at: string) {
+async function recordOpenSeasons(deps: PlatformDeps, game: string, seasons: Season[], at: string) {
   try {
     await Promise.all(seasons.map((season) => openSeasonOnce(deps, openSeasonKey(game, season).sk, () => writeOpenSeason(deps, game, season, at))));
   } catch (error) {
@@ -208,7 +208,7 @@ async function recordOpenSeasons(deps: Deps, game: string, seasons: Season[], at
  * time). A lone UpdateItem conflicts only with a transaction in flight on the same record, which is
  * settlement's deleting it; that happens only to an ended season, so a late report of one retries briefly.
  */
-async function writeOpenSeason(deps: Deps, game: string, season: Season, at: string): Promise<void> {
+async function writeOpenSeason(deps: PlatformDeps, game: string, season: Season, at: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await deps.db.send(new UpdateCommand(openSeasonUpdate(deps, game, season, at)));
@@ -221,7 +221,7 @@ async function writeOpenSeason(deps: Deps, game: string, season: Season, at: str
   }
 }
 
-function openSeasonUpdate(deps: Deps, game: string, season: Season, at: string) {
+function openSeasonUpdate(deps: PlatformDeps, game: string, season: Season, at: string) {
   return {
     TableName: deps.table,
     Key: openSeasonKey(game, season),
@@ -238,7 +238,7 @@ function openSeasonUpdate(deps: Deps, game: string, season: Season, at: string) 
   };
 }
 
-function scoreUpdate(deps: Deps, game: string, season: Season, player: PlayerPoints, at: string): TransactItem {
+function scoreUpdate(deps: PlatformDeps, game: string, season: Season, player: PlayerPoints, at: string): TransactItem {
   const names: Record<string, string> = { '#game': 'game_code', '#type': 'season_type', '#range': 'season_range', '#id': 'game_player_id', '#name': 'game_player_name', '#updated': 'updatedAt' };
   const values: Record<string, unknown> = { ':game': game, ':type': season.type, ':range': season.range, ':id': player.id, ':name': player.name, ':at': at };
   const sets = ['#game = :game', '#type = :type', '#range = :range', '#id = :id', '#name = :name', '#updated = :at'];

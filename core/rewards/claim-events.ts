@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventHandler, IndexerDeps } from '../chain/indexer.js';
-import { normalizeAddress } from '../chain/payments.js';
-import { canonicalType } from '../chain/source.js';
+import { normalizeAddress } from '../payments/chain-payments.js';
+import { canonicalType } from '../chain/names.js';
 import type { ChainEvent } from '../chain/types.js';
-import type { Deps } from '../platform/deps.js';
+import type { RewardsDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
 import { historyEntryKey } from './keys.js';
@@ -23,7 +23,7 @@ import { HistoryStatus } from './models.js';
  */
 
 /** The handlers of claim events: the stage's claimEventType -> recordClaimEvent (none when it is unset). */
-export function claimHandlers(deps: Pick<Deps, 'chain'>): Record<string, EventHandler> {
+export function claimHandlers(deps: Pick<RewardsDeps, 'chain'>): Record<string, EventHandler> {
   const type = deps.chain?.config.claimEventType;
   if (!type) return {};
   return {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { normalizeAddress } from '../chain/payments.js';
+import { normalizeAddress } from '../payments/chain-payments.js';
 import { gameKey } from '../games/games.js';
 import { findAccount } from '../identity/accounts.js';
-import type { Deps } from '../platform/deps.js';
+import type { RewardsDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { AppError, conflict } from '../platform/errors.js';
 import { ownedRecord } from '../access/records.js';
@@ -107,7 +107,7 @@ export function typeNameOf(coinType: string): string {
 }
 
 /** The chain and coin the stage's claims bind (docs/claims.md "Settings"). */
-export function claimTerms(deps: Pick<Deps, 'claims' | 'production'>): { chain: string; coin_type: string } {
+export function claimTerms(deps: Pick<RewardsDeps, 'claims' | 'production'>): { chain: string; coin_type: string } {
   return {
     chain: deps.claims?.chain ?? (deps.production ? 'sui:mainnet' : 'sui:testnet'),
     coin_type: typeNameOf(deps.claims?.coinType ?? DEFAULT_COIN_TYPE),
@@ -150,13 +150,13 @@ function toSignature(id: number, claim: StoredClaim): ClaimSignature {
 }
 
 /** The caller's entry (the route's `record` rule): another player's is as unknown as a missing one (404). */
-async function callersEntry(deps: Deps, caller: TokenClaims, id: number) {
+async function callersEntry(deps: RewardsDeps, caller: TokenClaims, id: number) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: historyEntryKey(id), ConsistentRead: true }));
   return ownedRecord(out.Item, (entry) => entry.platform_player_id === caller.sub, `id: no history entry ${id}`);
 }
 
 /** The on-chain object of the entry's game; 409 naming object_id when the game has none. */
-async function gameObject(deps: Deps, id: number, code: string): Promise<string> {
+async function gameObject(deps: RewardsDeps, id: number, code: string): Promise<string> {
   const out = await deps.db.send(
     // Strongly consistent: the entry's claims name this object for good, so a change just made must be seen.
     new GetCommand({ TableName: deps.table, Key: gameKey(code), ProjectionExpression: '#object', ExpressionAttributeNames: { '#object': 'object_id' }, ConsistentRead: true }),
@@ -172,7 +172,7 @@ async function gameObject(deps: Deps, id: number, code: string): Promise<string>
 }
 
 /** A fresh claim of the terms: a new nonce, valid CLAIM_TTL_MS from now, signed with the stage's claim key. */
-async function signTerms(deps: Deps, id: number, terms: Pick<RewardClaim, 'chain' | 'game' | 'coin_type' | 'recipient' | 'amount'>): Promise<CurrentClaim> {
+async function signTerms(deps: RewardsDeps, id: number, terms: Pick<RewardClaim, 'chain' | 'game' | 'coin_type' | 'recipient' | 'amount'>): Promise<CurrentClaim> {
   const claim: RewardClaim = {
     ...terms,
     history_id: id,
@@ -200,7 +200,7 @@ async function signTerms(deps: Deps, id: number, terms: Pick<RewardClaim, 'chain
  * sign_code: signs the claim of one of the caller's rewards (status 0 -> 1); the same claim while it is valid
  * or once it is paid; a fresh one (same terms, new nonce and expiry) after it expired unpaid.
  */
-export async function signClaim(deps: Deps, caller: TokenClaims, id: number): Promise<ClaimSignature> {
+export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: number): Promise<ClaimSignature> {
   if (!deps.claims) throw new AppError(503, 'reward claims are not configured on this stage');
   const item = await callersEntry(deps, caller, id);
   const stored = item.claim as StoredClaim | undefined;
@@ -254,7 +254,7 @@ const tooManySignings = (id: number) =>
  * the old layout takes the game's and stage's current ones), a new nonce and expiry, written on condition the
  * entry still holds the expired claim at status 1. A concurrent re-signing that won is answered instead.
  */
-async function resign(deps: Deps, caller: TokenClaims, id: number, item: Record<string, unknown>, stored: StoredClaim): Promise<ClaimSignature> {
+async function resign(deps: RewardsDeps, caller: TokenClaims, id: number, item: Record<string, unknown>, stored: StoredClaim): Promise<ClaimSignature> {
   if (signings(item) >= MAX_CLAIM_SIGNINGS) throw tooManySignings(id);
   const terms = isCurrent(stored)
     ? { chain: stored.chain, game: stored.game, coin_type: stored.coin_type }
@@ -291,7 +291,7 @@ async function resign(deps: Deps, caller: TokenClaims, id: number, item: Record<
 }
 
 /** get_sign: the stored claim of one of the caller's entries (expired or not: sign_code renews it); 409 before sign_code. */
-export async function claimSignature(deps: Deps, caller: TokenClaims, id: number): Promise<ClaimSignature> {
+export async function claimSignature(deps: RewardsDeps, caller: TokenClaims, id: number): Promise<ClaimSignature> {
   const item = await callersEntry(deps, caller, id);
   if (!item.claim) throw conflict(`id: history entry ${id} has no signed claim yet; call sign_code first`);
   return toSignature(id, item.claim as StoredClaim);

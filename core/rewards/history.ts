@@ -1,8 +1,9 @@
-import type { Deps } from '../platform/deps.js';
+import type { RewardsDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
 import { badRequest } from '../platform/errors.js';
 import { parseSeasonRange, type Season, type SeasonTypeValue } from '../rankings/seasons.js';
-import { playerRewardsPartition, seasonHistoryPartition } from './keys.js';
+import { playerRewardsPartition } from '../identity/accounts.js';
+import { seasonHistoryPartition } from './keys.js';
 import type { HistoryEntry } from './models.js';
 import { jsonInteger, toBigInt } from '../shared/amounts.js';
 
@@ -38,7 +39,7 @@ export function seasonNamed(type: number, range: string, field: string): Season 
  * history rank: the entries of one season of a game, by rank, in one Query (gsi2 `HISTORY#<game>#<type>#<range>`).
  * A season not settled yet, or of an unknown game, has none: an empty list.
  */
-export async function seasonHistory(deps: Pick<Deps, 'db' | 'table'>, game: string, season: Season): Promise<HistoryEntry[]> {
+export async function seasonHistory(deps: Pick<RewardsDeps, 'db' | 'table'>, game: string, season: Season): Promise<HistoryEntry[]> {
   const items = await queryItems(deps, {
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk',
@@ -54,7 +55,7 @@ export async function seasonHistory(deps: Pick<Deps, 'db' | 'table'>, game: stri
  * A player has a few entries per game and season, so the whole partition is small; past 1 MB the Query
  * follows its pages.
  */
-export async function rewardHistory(deps: Pick<Deps, 'db' | 'table'>, uid: string, page: number, pageSize: number) {
+export async function rewardHistory(deps: Pick<RewardsDeps, 'db' | 'table'>, uid: string, page: number, pageSize: number) {
   const items = await queryItems(deps, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',

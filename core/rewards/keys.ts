@@ -1,3 +1,4 @@
+import { playerRewardsPartition } from '../identity/accounts.js';
 import { sortableInt } from '../platform/table.js';
 import type { Season } from '../rankings/seasons.js';
 
@@ -16,7 +17,6 @@ export const rewardTableKey = (game: string) => ({ pk: `REWARD_TABLE#${game}`, s
 export const historyEntryKey = (id: number) => ({ pk: `HISTORYID#${id}`, sk: 'HISTORY' });
 export const seasonHistoryPartition = (game: string, season: Season) => `HISTORY#${game}#${season.type}#${season.range}`;
 export const settledKey = (game: string, season: Season) => ({ pk: seasonHistoryPartition(game, season), sk: 'SETTLED' });
-export const playerRewardsPartition = (playerId: string) => `REWARDS#${playerId}`;
 
 /** The index attributes of a history entry. */
 export function historyIndexKeys(entry: { id: number; game_code: string; rank: number; platform_player_id: string; create_time: string }, season: Season) {

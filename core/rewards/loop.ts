@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { RewardsDeps } from './deps.js';
 import { repeatEvery, type Loop } from '../platform/loop.js';
 import { settleDueSeasons, type SettlementRun } from './settlement.js';
 
@@ -8,7 +8,7 @@ import { settleDueSeasons, type SettlementRun } from './settlement.js';
  */
 export type SettlementLoop = Loop;
 
-export function startSettlementLoop(deps: Deps, options: { intervalMs: number; onPass?: (run: SettlementRun) => void }): SettlementLoop {
+export function startSettlementLoop(deps: RewardsDeps, options: { intervalMs: number; onPass?: (run: SettlementRun) => void }): SettlementLoop {
   // A failed pass (a table error) ends only that pass, logged; the seasons stay due and the next pass, after a
   // back-off, tries them again. The pass always runs; onPass is only told what it did.
   return repeatEvery(options.intervalMs, 'settlement', async () => {

@@ -4,7 +4,7 @@ import { requireGame } from '../games/games.js';
 import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextIds } from '../platform/counters.js';
-import type { Deps } from '../platform/deps.js';
+import type { RewardsDeps } from './deps.js';
 import { conflict } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { ConcurrentChange, isTransactionConflict, retryPause, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
@@ -34,7 +34,7 @@ import type { StoredRewardTable } from './table.js';
  * - Ids: one counter `ADD n` gives the season's entries a block of n integer ids.
  */
 
-type SettleDeps = Deps;
+type SettleDeps = RewardsDeps;
 
 /** Seasons whose end is less than this long ago are left to the next run, so writes in flight at the end land first. */
 export const SETTLE_GRACE_MS = 60_000;

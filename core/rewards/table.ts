@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { RewardsDeps } from './deps.js';
 import type { Board } from '../rankings/keys.js';
 import { rewardTableKey } from './keys.js';
 import type { RewardTable, RewardTableSave } from './models.js';
@@ -26,7 +26,7 @@ const shownRows = (rows: StoredRewardTable['rewards']): RewardTable['rewards'] =
  * Sets the table of one of the caller's games, in one request. The authorization layer has checked the game is
  * the caller's (the route's policy; owners never change), so the write needs no condition on the game item.
  */
-export async function setRewardTable(deps: Deps, input: RewardTableSave): Promise<RewardTable> {
+export async function setRewardTable(deps: RewardsDeps, input: RewardTableSave): Promise<RewardTable> {
   const rewards = input.rewards.map(({ rank, amount }) => ({ rank, amount: BigInt(amount) })).sort((a, b) => a.rank - b.rank);
   const updated_at = deps.now().toISOString();
   await deps.db.send(
@@ -39,7 +39,7 @@ export async function setRewardTable(deps: Deps, input: RewardTableSave): Promis
 }
 
 /** The table of one of the caller's games (checked by the authorization layer); an empty table while none is set. */
-export async function rewardTableOf(deps: Deps, game: string): Promise<RewardTable> {
+export async function rewardTableOf(deps: RewardsDeps, game: string): Promise<RewardTable> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: rewardTableKey(game), ConsistentRead: true }));
   const table = out.Item as StoredRewardTable | undefined;
   return table

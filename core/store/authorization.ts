@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { RedirectAnswer } from '../platform/redirect.js';
 import { transactOrFailures } from '../platform/transactions.js';
@@ -61,7 +61,7 @@ export function redirectTo(redirectUri: string, issuer: string, params: Record<s
  * there (a RedirectAnswer) with `error` (unsupported_response_type, invalid_request, invalid_scope), the state and `iss`: PKCE is
  * required, with S256 only. A valid request is kept for the user's decision and answered with its id.
  */
-export async function authorize(deps: Deps, region: StoreRegion, issuer: string, query: AuthorizeQuery): Promise<PendingRequest> {
+export async function authorize(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, query: AuthorizeQuery): Promise<PendingRequest> {
   if (!query.client_id) throw badRequest('query.client_id: required');
   const found = await findClient(deps, region, query.client_id);
   if (!found) throw badRequest(`query.client_id: no client ${query.client_id.slice(0, 64)} in this region`);
@@ -100,7 +100,7 @@ export async function authorize(deps: Deps, region: StoreRegion, issuer: string,
  * `access_denied`. Either way the request is used up (it is deleted with the code written, on condition it is
  * still there), and the answer says where to send the user agent.
  */
-export async function accept(deps: Deps, region: StoreRegion, issuer: string, uid: string, input: { request_id: string; decision: 'allow' | 'deny' }) {
+export async function accept(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, uid: string, input: { request_id: string; decision: 'allow' | 'deny' }) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: requestKey(input.request_id), ConsistentRead: true }));
   const item = out.Item as (PendingRequest & { expiresAt: number }) | undefined;
   const now = deps.now();

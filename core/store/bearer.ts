@@ -1,5 +1,5 @@
+import type { PartnerStoreDeps } from './deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
-import type { Deps } from '../platform/deps.js';
 import { AppError, forbidden } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { regionKey, verifyAccessToken, type StoreRegion } from './regions.js';
@@ -72,7 +72,7 @@ function bearerOf(header: string | undefined): string {
  * challenge (bearerChallenge).
  */
 export async function verifyStoreBearer(
-  deps: Pick<Deps, 'storeKeys' | 'now' | 'db' | 'table'>,
+  deps: Pick<PartnerStoreDeps, 'storeKeys' | 'now' | 'db' | 'table'>,
   rule: StoreTokenRule,
   issuer: string,
   authorization: string | undefined,

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { assertionKeyOf, type AssertionJwk } from './assertion-keys.js';
 import type { StoreRegion } from './regions.js';
 
@@ -60,7 +60,7 @@ export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STOR
 
 
 export async function registerClient(
-  deps: Pick<Deps, 'db' | 'table' | 'now'>,
+  deps: Pick<PartnerStoreDeps, 'db' | 'table' | 'now'>,
   input: { region: StoreRegion; type: ClientType; name: string; redirect_uris: string[]; scopes: string[]; assertion_jwk?: unknown },
 ): Promise<{ client: StoreClient; client_secret?: string }> {
   for (const uri of input.redirect_uris) {
@@ -107,7 +107,7 @@ export async function registerClient(
 }
 
 /** A region's client and its secret's hash; undefined when the region has no such client (or the id could name none). */
-export async function findClient(deps: Pick<Deps, 'db' | 'table'>, region: StoreRegion, clientId: string) {
+export async function findClient(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, region: StoreRegion, clientId: string) {
   if (!isClientId(clientId)) return undefined;
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: clientKey(region, clientId), ConsistentRead: true }));
   if (!out.Item) return undefined;

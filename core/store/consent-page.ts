@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { authorize, type AuthorizeQuery, type PendingRequest } from './authorization.js';
 import { regionKey, type StoreRegion } from './regions.js';
 
@@ -8,7 +8,7 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
  * authorize2: the request checked and kept (authorization.ts), answered with its consent page; the region must be
  * configured first (503). The page's headers are the route table's (functions/routes/partner-store.ts).
  */
-export async function authorizationPage(deps: Deps, region: StoreRegion, issuer: string, query: AuthorizeQuery): Promise<string> {
+export async function authorizationPage(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, query: AuthorizeQuery): Promise<string> {
   regionKey(deps, region);
   return consentPage(await authorize(deps, region, issuer, query), `${issuer}/oauth/accept`);
 }

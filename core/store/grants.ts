@@ -6,7 +6,7 @@ import { transactOrFailures, type TransactItem } from '../platform/transactions.
 import { codeKey } from './authorization.js';
 import { scopeWithin, type StoreClient } from './clients.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
-import type { TokenDeps } from './token-endpoint.js';
+import type { TokenDeps } from './deps.js';
 
 /**
  * The code and refresh grants (RFC 6749 §4.1.3, §6; RFC 7636 §4.6; OAuth 2.0 Security BCP §4.14 refresh token

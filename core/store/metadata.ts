@@ -1,5 +1,5 @@
 import { STORE_SCOPES } from './clients.js';
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { notFound } from '../platform/errors.js';
 import { StoreJwks } from './models.js';
 import { regionKey, type StoreRegion } from './regions.js';
@@ -9,7 +9,7 @@ import { regionKey, type StoreRegion } from './regions.js';
  * what the region serves. Its URLs are under the issuer. 503 where the stage has no store keys (the region
  * serves nothing then).
  */
-export function serverMetadata(deps: Pick<Deps, 'storeKeys'>, region: StoreRegion, issuer: string) {
+export function serverMetadata(deps: Pick<PartnerStoreDeps, 'storeKeys'>, region: StoreRegion, issuer: string) {
   regionKey(deps, region);
   return {
     issuer,
@@ -30,12 +30,12 @@ export function serverMetadata(deps: Pick<Deps, 'storeKeys'>, region: StoreRegio
  * The metadata where RFC 8414 §3.1 puts it, at the host root with the stage in its path: only this stage's
  * (another stage's issuer is another deployment's, 404).
  */
-export function stageMetadata(deps: Pick<Deps, 'storeKeys' | 'stage'>, region: StoreRegion, stage: string, issuer: string) {
+export function stageMetadata(deps: Pick<PartnerStoreDeps, 'storeKeys' | 'stage'>, region: StoreRegion, stage: string, issuer: string) {
   if (stage !== deps.stage) throw notFound(`stage: ${stage.slice(0, 64)} is not this stage`);
   return serverMetadata(deps, region, issuer);
 }
 
 /** The region's public key (its JWKS): tokens of the region verify with it, and only with it. */
-export function regionJwks(deps: Pick<Deps, 'storeKeys'>, region: StoreRegion) {
+export function regionJwks(deps: Pick<PartnerStoreDeps, 'storeKeys'>, region: StoreRegion) {
   return StoreJwks.parse({ keys: [regionKey(deps, region).jwk] });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { badRequest, conflict, notFound } from '../platform/errors.js';
 import { queryItems } from '../platform/query.js';
 import type { TransactItem } from '../platform/transactions.js';
@@ -61,7 +61,7 @@ const toPet = (item: Record<string, unknown>): Pet => ({
  * a count that changed meanwhile is 409, retry), the payment on condition the balance covers it (409 when
  * short), the pet. Paid exactly once per pet; nothing written when refused.
  */
-export async function adoptPet(deps: Deps, region: StoreRegion, uid: string, input: { name: string; species: string }, idempotencyHeader?: string) {
+export async function adoptPet(deps: PartnerStoreDeps, region: StoreRegion, uid: string, input: { name: string; species: string }, idempotencyHeader?: string) {
   const keyed = keyedRequest({ kind: 'store', sub: uid }, 'adopt_pet', idempotencyHeader, input);
   const [count, record] = await readItems(deps, [petsCountKey(uid), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
   if (record && keyed) return answerOf<{ pet: Pet; paid: number }>(record, keyed);
@@ -101,7 +101,7 @@ export async function adoptPet(deps: Deps, region: StoreRegion, uid: string, inp
 const withoutFeeding = ({ last_fed_at: _never, ...pet }: Pet) => pet;
 
 /** pet_query: the user's pets, oldest first (one Query). */
-export async function userPets(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
+export async function userPets(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {
   const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pet)', ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':pet': 'PET#' }, ConsistentRead: true });
   return { pets: items.map(toPet).sort((a, b) => (a.adopted_at < b.adopted_at ? -1 : a.adopted_at > b.adopted_at ? 1 : 0)) };
 }
@@ -112,7 +112,7 @@ export async function userPets(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
  * is as read (so two feedings racing on one pet cannot both pass the cooldown), the food taken on condition
  * the balance covers it (409 when short), its ledger entry, and the feeding's log entry.
  */
-export async function feedPet(deps: Deps, uid: string, input: { petId: string; item: string; amount: number }, idempotencyHeader?: string) {
+export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petId: string; item: string; amount: number }, idempotencyHeader?: string) {
   const food = ITEMS.find((item) => item.code === input.item);
   if (!food || food.kind !== 'food') throw badRequest(`body.item: ${input.item} is not food`);
   const keyed = keyedRequest({ kind: 'store', sub: uid }, 'feed_pet', idempotencyHeader, input);
@@ -166,7 +166,7 @@ interface FeedAnswer {
 }
 
 /** feed_log: the user's feedings, newest first, page `page` (zero-based) of `pageSize`: one Query. */
-export async function feedLog(deps: Pick<Deps, 'db' | 'table'>, uid: string, page: number, pageSize: number) {
+export async function feedLog(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string, page: number, pageSize: number) {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -183,7 +183,7 @@ export async function feedLog(deps: Pick<Deps, 'db' | 'table'>, uid: string, pag
 }
 
 /** rank: the region's pets by level, then experience (one Query of the board index). */
-export async function petRank(deps: Pick<Deps, 'db' | 'table'>, region: StoreRegion, limit: number) {
+export async function petRank(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, region: StoreRegion, limit: number) {
   const out = await deps.db.send(
     new QueryCommand({ TableName: deps.table, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :board', ExpressionAttributeValues: { ':board': `PETRANK#${region}` }, ScanIndexForward: false, Limit: limit }),
   );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { notFound, unauthorized } from '../platform/errors.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { assertionAlgOf } from './assertion-keys.js';
@@ -54,7 +54,7 @@ export interface StoreUser {
 const refused = (why: string) => unauthorized(`assertion: ${why}`);
 
 /** login: verifies the partner's assertion, finds or creates the store user, and answers a store session. */
-export async function login(deps: Deps, region: StoreRegion, issuer: string, assertion: string) {
+export async function login(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, assertion: string) {
   const key = regionKey(deps, region);
   let clientId: unknown;
   try {
@@ -138,13 +138,13 @@ export async function verifySession(key: RegionKey, issuer: string, token: strin
 }
 
 /** userInfo: the access token's user as OpenID Connect claims (`sub` is the store user id). */
-export async function userInfo(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
+export async function userInfo(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {
   const user = await storeUser(deps, uid);
   return { sub: user.uid, name: user.name, partner: user.partner, partner_user_id: user.partner_user_id };
 }
 
 /** getUser: the store user. */
-export async function storeUser(deps: Pick<Deps, 'db' | 'table'>, uid: string): Promise<StoreUser> {
+export async function storeUser(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string): Promise<StoreUser> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeUserKey(uid), ConsistentRead: true }));
   if (!out.Item) throw notFound('no such store user');
   const { uid: id, region, partner, partner_user_id, name, created_at } = out.Item;

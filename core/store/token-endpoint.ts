@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { TokenDeps } from './deps.js';
 import { OAuthError } from '../platform/errors.js';
 import { CLIENT_ID_RULE, findClient, isClientId, scopeWithin, secretMatches, type StoreClient } from './clients.js';
 import { codeGrant, refreshGrant } from './grants.js';
@@ -20,9 +20,6 @@ export interface TokenRequest {
   code_verifier?: string;
   refresh_token?: string;
 }
-
-/** What the endpoint needs of the stage: the table, the clock and the region's key. */
-export type TokenDeps = Pick<Deps, 'db' | 'table' | 'now' | 'storeKeys'>;
 
 /**
  * Client authentication (RFC 6749 §2.3.1): HTTP Basic with the form-encoded id and secret, or `client_id` and

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { PartnerStoreDeps } from './deps.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
 import { queryItems } from '../platform/query.js';
@@ -42,7 +42,7 @@ export const storeLedgerKey = (uid: string, ref: string) => ({ pk: `STOREUSER#${
 const grantKey = (clientId: string, reference: string) => ({ pk: `STOREGRANT#${clientId}#${reference}`, sk: 'STOREGRANT' });
 
 /** Transaction items adding `amount` (negative: taking, on condition the balance covers it) with its ledger entry. */
-export function changeItems(deps: Pick<Deps, 'table' | 'now'>, uid: string, holding: Holding, code: string, amount: number, ref: string): TransactItem[] {
+export function changeItems(deps: Pick<PartnerStoreDeps, 'table' | 'now'>, uid: string, holding: Holding, code: string, amount: number, ref: string): TransactItem[] {
   const now = deps.now().toISOString();
   const balance: TransactItem =
     amount >= 0
@@ -68,15 +68,15 @@ export function changeItems(deps: Pick<Deps, 'table' | 'now'>, uid: string, hold
   ];
 }
 
-export async function balanceOf(deps: Pick<Deps, 'db' | 'table'>, uid: string, holding: Holding, code: string): Promise<number> {
+export async function balanceOf(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string, holding: Holding, code: string): Promise<number> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: balanceKey(uid, holding, code), ConsistentRead: true }));
   return Number(out.Item?.balance ?? 0);
 }
 
-export const premiumBalance = async (deps: Pick<Deps, 'db' | 'table'>, uid: string) => ({ currency: PREMIUM, balance: await balanceOf(deps, uid, 'currency', PREMIUM) });
+export const premiumBalance = async (deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) => ({ currency: PREMIUM, balance: await balanceOf(deps, uid, 'currency', PREMIUM) });
 
 /** Every item the catalogue has, with the user's balance of it (0 where none): one Query. */
-export async function itemBalances(deps: Pick<Deps, 'db' | 'table'>, uid: string) {
+export async function itemBalances(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {
   const held = await queryItems(deps, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
     ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':items': 'BAL#item#' },
@@ -91,7 +91,7 @@ export async function itemBalances(deps: Pick<Deps, 'db' | 'table'>, uid: string
  * grant's record (kept for good) is written with the credits in one transaction, so the same request again
  * answers the first answer and credits nothing; the reference with another body is 422.
  */
-export async function grant(deps: Deps, region: StoreRegion, clientId: string, body: z.infer<typeof GrantBody>) {
+export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientId: string, body: z.infer<typeof GrantBody>) {
   const request = { key: body.reference, fingerprint: fingerprintOf(body) };
   const [user, granted] = await readItems(deps, [storeUserKey(body.uid), grantKey(clientId, body.reference)]);
   if (granted) return answerOf<GrantAnswer>(granted, request, referenceReused('client'));

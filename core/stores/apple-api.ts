@@ -1,5 +1,5 @@
 import type { AppStoreServerAPIClient } from '@apple/app-store-server-library';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { AppError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import type { AppleApiClients, AppleEnvironment, AppleSettings } from './apple-settings.js';
@@ -17,7 +17,7 @@ import type { AppleApiClients, AppleEnvironment, AppleSettings } from './apple-s
 const clients = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<AppStoreServerAPIClient>>>();
 
 /** The client for `environment`; 503 naming the setting when the stage has no API key. */
-export function appleApi(deps: Pick<Deps, 'appStore' | 'appStoreApi'>, settings: AppleSettings, environment: AppleEnvironment): Promise<AppStoreServerAPIClient> {
+export function appleApi(deps: Pick<StoresDeps, 'appStore' | 'appStoreApi'>, settings: AppleSettings, environment: AppleEnvironment): Promise<AppStoreServerAPIClient> {
   if (deps.appStoreApi) return deps.appStoreApi(environment);
   const key = settings.api;
   if (!key) throw new AppError(503, 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)');

@@ -1,5 +1,5 @@
 import type { ConsumptionRequest } from '@apple/app-store-server-library';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { OrderStatus } from '../payments/models.js';
 import type { StoredOrder } from '../payments/orders.js';
 import { balanceOf } from '../tickets/balances.js';
@@ -34,7 +34,7 @@ export interface ConsumptionAnswer {
 }
 
 export async function answerConsumptionRequest(
-  deps: Deps,
+  deps: StoresDeps,
   settings: AppleSettings,
   environment: AppleEnvironment,
   transactionId: string,
@@ -51,7 +51,7 @@ export async function answerConsumptionRequest(
 }
 
 /** What the platform knows about the purchase that paid `order` (undefined: it paid none). */
-export async function consumptionOf(deps: Deps, order: StoredOrder | undefined): Promise<ConsumptionRequest> {
+export async function consumptionOf(deps: StoresDeps, order: StoredOrder | undefined): Promise<ConsumptionRequest> {
   const delivered = order !== undefined && (order.status === OrderStatus.paid || order.status === OrderStatus.refunded);
   if (!delivered || order.tickets <= 0) {
     return { customerConsented: true, deliveryStatus: delivered ? 'DELIVERED' : 'UNDELIVERED_OTHER', consumptionPercentage: 0, refundPreference: 'GRANT_FULL', sampleContentProvided: false };

@@ -1,7 +1,7 @@
 import { readItems } from '../platform/batch.js';
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload } from '@apple/app-store-server-library';
 import type { z } from 'zod/mini';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { findOrder, orderByStoreLink } from '../payments/orders.js';
@@ -46,7 +46,7 @@ export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
 
 export const noteKey = (uuid: string) => ({ pk: `APPLENOTE#${uuid}`, sk: 'APPLENOTE' });
 
-export async function receiveAppleNotification(deps: Deps, input: z.infer<typeof AppleNotificationBody>): Promise<NotificationAnswer> {
+export async function receiveAppleNotification(deps: StoresDeps, input: z.infer<typeof AppleNotificationBody>): Promise<NotificationAnswer> {
   const settings = appStoreSettings(deps);
   const payload = await verifyNotification(settings, input.signedPayload);
   const uuid = payload.notificationUUID;
@@ -100,7 +100,7 @@ const WROTE_EFFECT = new Set(['credited', 'refunded', 'refund_reversed', 'barred
 /** The notification types that change an order here. */
 const EFFECTFUL = ['ONE_TIME_CHARGE', 'REFUND', 'REVOKE', 'REFUND_REVERSED', 'CONSUMPTION_REQUEST'];
 
-async function signedTransaction(deps: Deps, payload: ResponseBodyV2DecodedPayload, type: string): Promise<JWSTransactionDecodedPayload> {
+async function signedTransaction(deps: StoresDeps, payload: ResponseBodyV2DecodedPayload, type: string): Promise<JWSTransactionDecodedPayload> {
   const signed = payload.data?.signedTransactionInfo;
   if (!signed) throw badRequest(`signedPayload: a ${type} notification without data.signedTransactionInfo`);
   const transaction = await verifyTransaction(appStoreSettings(deps), signed, 'signedPayload.data.signedTransactionInfo');
@@ -109,7 +109,7 @@ async function signedTransaction(deps: Deps, payload: ResponseBodyV2DecodedPaylo
 }
 
 /** A consumable bought: the order its link names completes, unless the purchase is not that order's. */
-async function charge(deps: Deps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined): Promise<Handled> {
+async function charge(deps: StoresDeps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined): Promise<Handled> {
   const transactionId = transaction.transactionId!;
   const order = transaction.appAccountToken ? await orderByStoreLink(deps, transaction.appAccountToken) : undefined;
   if (!order) return { outcome: 'unmatched', detail: 'the purchase names no order of this stage (appAccountToken)', orderId: null, transactionId };
@@ -125,7 +125,7 @@ async function charge(deps: Deps, transaction: JWSTransactionDecodedPayload, cla
 }
 
 /** CONSUMPTION_REQUEST: Apple is told how much of what the purchase credited was spent. */
-async function consumption(deps: Deps, payload: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined): Promise<Handled> {
+async function consumption(deps: StoresDeps, payload: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined): Promise<Handled> {
   const transactionId = transaction.transactionId!;
   const order = claim?.orderId ? await findOrder(deps, claim.orderId) : undefined;
   const environment = (payload.data?.environment ?? transaction.environment) === 'Sandbox' ? 'Sandbox' : 'Production';
@@ -137,7 +137,7 @@ async function consumption(deps: Deps, payload: ResponseBodyV2DecodedPayload, tr
  * REFUND, REVOKE, REFUND_REVERSED: the order the store transaction paid gives its tickets back, or gets them
  * again; a purchase nothing credited yet is barred, or its bar lifted.
  */
-async function refundEvent(deps: Deps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined, type: string, uuid: string): Promise<Handled> {
+async function refundEvent(deps: StoresDeps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined, type: string, uuid: string): Promise<Handled> {
   const transactionId = transaction.transactionId!;
   const reason = type === 'REFUND_REVERSED' ? null : type === 'REVOKE' ? 'revoked' : 'refunded';
   const effect = await refundByStore(deps, { store: 'apple', transactionId, claim, what: `transaction ${transactionId}` }, `apple:${uuid}`, reason);

@@ -1,6 +1,6 @@
 import type { JWSTransactionDecodedPayload } from '@apple/app-store-server-library';
 import type { z } from 'zod/mini';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { toPayOrder, type StoredOrder } from '../payments/orders.js';
 import type { PayOrder } from '../payments/models.js';
@@ -18,7 +18,7 @@ import type { AppleVerifyBody } from './models.js';
  * completed with tx_type 2 once (core/stores/complete.ts). Answers the order as paid. Refused purchases write
  * nothing; a purchase the store refunded or revoked before it was credited is refused (its claim bars it).
  */
-export async function verifyApplePurchase(deps: Deps, uid: string, input: z.infer<typeof AppleVerifyBody>): Promise<PayOrder> {
+export async function verifyApplePurchase(deps: StoresDeps, uid: string, input: z.infer<typeof AppleVerifyBody>): Promise<PayOrder> {
   const settings = appStoreSettings(deps);
   const signed = input.signedTransaction ?? (await transactionFromApple(deps, settings, input.transactionId!));
   const transaction = await verifyTransaction(settings, signed, input.signedTransaction ? 'signedTransaction' : 'transactionId');
@@ -56,7 +56,7 @@ export function assertBuys(transaction: JWSTransactionDecodedPayload, order: Sto
  * (Production first: Apple's advice, since a Sandbox id is unknown to Production), the first that knows it.
  * An id no environment knows is 404; Apple failing otherwise is 503.
  */
-async function transactionFromApple(deps: Deps, settings: AppleSettings, transactionId: string): Promise<string> {
+async function transactionFromApple(deps: StoresDeps, settings: AppleSettings, transactionId: string): Promise<string> {
   for (const environment of acceptedEnvironments(settings)) {
     const client = await appleApi(deps, settings, environment);
     try {

@@ -1,6 +1,6 @@
 import type { z } from 'zod/mini';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { badRequest, notFound } from '../platform/errors.js';
 import { appStoreSettings, verifyNotification, type AppleEnvironment } from './apple.js';
 import { apiFailure, appleApi, appleFailure, callApple } from './apple-api.js';
@@ -23,7 +23,7 @@ import type { TestNotificationAnswer, TestNotificationBody } from './models.js';
 
 const RETRY_DELAYS_MS = [0, 300, 700];
 
-export async function triggerTestNotification(deps: Deps, input: z.infer<typeof TestNotificationBody>): Promise<z.infer<typeof TestNotificationAnswer>> {
+export async function triggerTestNotification(deps: StoresDeps, input: z.infer<typeof TestNotificationBody>): Promise<z.infer<typeof TestNotificationAnswer>> {
   const settings = appStoreSettings(deps);
   const environment: AppleEnvironment = input.environment ?? settings.environment;
   if (!acceptedEnvironments(settings).includes(environment)) throw badRequest(`environment: this stage takes ${acceptedEnvironments(settings).join(' and ')} data only`);

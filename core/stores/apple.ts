@@ -1,5 +1,5 @@
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload, SignedDataVerifier } from '@apple/app-store-server-library';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { AppError, badRequest } from '../platform/errors.js';
 import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
 
@@ -21,7 +21,7 @@ import type { AppleEnvironment } from './apple-settings.js';
 const verifiers = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<SignedDataVerifier>>>();
 
 /** The stage's settings, or 503 naming the missing setting. */
-export function appStoreSettings(deps: Pick<Deps, 'appStore'>): AppleSettings {
+export function appStoreSettings(deps: Pick<StoresDeps, 'appStore'>): AppleSettings {
   if (!deps.appStore) throw new AppError(503, 'App Store purchases are not configured on this stage (the AppleConfig setting)');
   return deps.appStore;
 }

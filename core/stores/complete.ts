@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { conflict } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { OrderStatus, TxType } from '../payments/models.js';
@@ -38,7 +38,7 @@ const txTypeOf = (store: Store) => (store === 'apple' ? TxType.appStore : TxType
 export type Completion = { order: StoredOrder; credited: boolean };
 
 /** The order and the purchase's claim, read together (one BatchGetItem): what completing starts from. */
-export async function orderAndClaim(deps: Deps, orderId: number, purchase: Pick<StorePurchase, 'store' | 'transactionId'>) {
+export async function orderAndClaim(deps: StoresDeps, orderId: number, purchase: Pick<StorePurchase, 'store' | 'transactionId'>) {
   const [order, claim] = await readItems(deps, [orderKey(orderId), storeTxKey(purchase.store, purchase.transactionId)]);
   return { order: order as StoredOrder | undefined, claim: claimOf(claim) };
 }
@@ -48,7 +48,7 @@ export async function orderAndClaim(deps: Deps, orderId: number, purchase: Pick<
  * the purchase's claim as read with the order (orderAndClaim); read here when not given.
  */
 export async function completeByStorePurchase(
-  deps: Deps,
+  deps: StoresDeps,
   order: StoredOrder,
   purchase: StorePurchase,
   known?: { claim: Claim | undefined },
@@ -100,7 +100,7 @@ export async function completeByStorePurchase(
   throw conflict(`orderId: order ${order.id} changed meanwhile; retry`);
 }
 
-async function sameOrConflict(deps: Deps, claim: Claim, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
+async function sameOrConflict(deps: StoresDeps, claim: Claim, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
   if (claim.barred) throw barredPurchase(purchase, claim.barred);
   if (claim.orderId !== order.id) throw conflict(`transactionId: store transaction ${purchase.transactionId} paid another order`);
   // Orders are never deleted: the order as it is now (paid by this purchase, or refunded since).

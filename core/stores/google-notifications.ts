@@ -5,7 +5,7 @@ import { bearerTokenOf } from '../platform/authorization-header.js';
 import type { z } from 'zod/mini';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
 import { readItems } from '../platform/batch.js';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { AppError, badRequest, conflict, unauthorized } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { orderByStoreLink, type StoredOrder } from '../payments/orders.js';
@@ -62,12 +62,12 @@ const messageKey = (messageId: string) => ({ pk: `GOOGLEMSG#${messageId}`, sk: '
 export const purchaseClaimId = (purchaseToken: string) => sha256Url(purchaseToken);
 
 /** The stage's settings, or 503 naming the missing setting. */
-export function googlePlaySettings(deps: Pick<Deps, 'googlePlay'>): GoogleSettings {
+export function googlePlaySettings(deps: Pick<StoresDeps, 'googlePlay'>): GoogleSettings {
   if (!deps.googlePlay) throw new AppError(503, 'Google Play purchases are not configured on this stage (the GoogleConfig setting)');
   return deps.googlePlay;
 }
 
-export async function receiveGooglePush(deps: Deps, authorization: string | undefined, input: z.infer<typeof GooglePushBody>): Promise<Answer> {
+export async function receiveGooglePush(deps: StoresDeps, authorization: string | undefined, input: z.infer<typeof GooglePushBody>): Promise<Answer> {
   const settings = googlePlaySettings(deps);
   await verifyPushToken(settings, authorization);
   const { messageId, data } = input.message;
@@ -121,7 +121,7 @@ async function verifyPushToken(settings: GoogleSettings, authorization: string |
 }
 
 /** A permanent failure, counted; the last allowed one is acknowledged as poison. */
-async function countFailure(deps: Deps, settings: GoogleSettings, messageId: string, error: AppError): Promise<Answer> {
+async function countFailure(deps: StoresDeps, settings: GoogleSettings, messageId: string, error: AppError): Promise<Answer> {
   const out = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
@@ -168,7 +168,7 @@ function purchaseTokenOf(notification: DeveloperNotification): string | undefine
   return typeof token === 'string' && token.length > 0 && token.length <= 1000 ? token : undefined;
 }
 
-async function handle(deps: Deps, settings: GoogleSettings, notification: DeveloperNotification | undefined, claim: Claim | undefined): Promise<Handled> {
+async function handle(deps: StoresDeps, settings: GoogleSettings, notification: DeveloperNotification | undefined, claim: Claim | undefined): Promise<Handled> {
   if (!notification) throw badRequest('message.data: not the Base64 of a developer notification (JSON object)');
   if (notification.packageName !== settings.packageName) throw badRequest(`message.data.packageName: ${JSON.stringify(notification.packageName)} is not this stage's app`);
   const oneTime = notification.oneTimeProductNotification;
@@ -207,7 +207,7 @@ function text(value: unknown, field: string): string {
 }
 
 /** A one-time product bought: read back from Google, credited once to the order it names, then consumed. */
-async function purchased(deps: Deps, settings: GoogleSettings, token: string, sku: string, claim: Claim | undefined): Promise<Handled> {
+async function purchased(deps: StoresDeps, settings: GoogleSettings, token: string, sku: string, claim: Claim | undefined): Promise<Handled> {
   const base = { notification: 'one_time_product:purchased', purchaseToken: token };
   const purchase = await getProductPurchase(settings, sku, token);
   if (!purchase) return { ...base, outcome: 'unmatched', detail: 'Google knows no such purchase', orderId: null };
@@ -249,7 +249,7 @@ async function consume(settings: GoogleSettings, sku: string, token: string, pur
 }
 
 /** A one-time purchase voided (refunded, charged back): the order it paid gives its tickets back, or it is barred. */
-async function voidedPurchase(deps: Deps, token: string, claim: Claim | undefined): Promise<Handled> {
+async function voidedPurchase(deps: StoresDeps, token: string, claim: Claim | undefined): Promise<Handled> {
   const claimId = purchaseClaimId(token);
   const effect = await refundByStore(deps, { store: 'google', transactionId: claimId, claim, what: 'this purchase' }, `google:${claimId}`, 'voided');
   return { notification: 'voided_purchase', purchaseToken: token, ...effect };

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
 
@@ -13,7 +13,7 @@ import { logError } from '../platform/log.js';
  * effect, the failure is thrown (503, nothing written).
  */
 export async function recordNotification(
-  deps: Pick<Deps, 'db' | 'table'>,
+  deps: Pick<StoresDeps, 'db' | 'table'>,
   record: { item: Record<string, unknown>; condition: string; outcome: string },
   effects: ReadonlySet<string>,
   what: string,

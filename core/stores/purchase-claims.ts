@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
 
 /**
@@ -34,7 +34,7 @@ export type Claim = z.infer<typeof ClaimItem>;
 export const claimOf = (item: Record<string, unknown> | undefined): Claim | undefined => (item ? ClaimItem.parse(item) : undefined);
 
 /** The claim of a purchase, read strongly consistent (it decides money). */
-export async function readClaim(deps: Pick<Deps, 'db' | 'table'>, store: Store, transactionId: string): Promise<Claim | undefined> {
+export async function readClaim(deps: Pick<StoresDeps, 'db' | 'table'>, store: Store, transactionId: string): Promise<Claim | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeTxKey(store, transactionId), ConsistentRead: true }));
   return claimOf(out.Item);
 }
@@ -44,7 +44,7 @@ export async function readClaim(deps: Pick<Deps, 'db' | 'table'>, store: Store, 
  * afterwards: the bar just put (`barred: true`), or the claim that was there first (a credit, or an earlier bar).
  */
 export async function barPurchase(
-  deps: Pick<Deps, 'db' | 'table' | 'now'>,
+  deps: Pick<StoresDeps, 'db' | 'table' | 'now'>,
   purchase: { store: Store; transactionId: string },
   reason: BarReason,
   ref: string,
@@ -64,7 +64,7 @@ export async function barPurchase(
 }
 
 /** Lifts a purchase's bar (its refund was reversed); false when there was none to lift (lifted meanwhile). */
-export async function liftBar(deps: Pick<Deps, 'db' | 'table'>, purchase: { store: Store; transactionId: string }): Promise<boolean> {
+export async function liftBar(deps: Pick<StoresDeps, 'db' | 'table'>, purchase: { store: Store; transactionId: string }): Promise<boolean> {
   try {
     await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConditionExpression: 'attribute_exists(barred)' }));
     return true;

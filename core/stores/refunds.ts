@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { StoresDeps } from './deps.js';
 import { conflict } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { OrderStatus } from '../payments/models.js';
@@ -23,7 +23,7 @@ export type RefundOutcome = { order: StoredOrder; changed: boolean };
 const ATTEMPTS = 5;
 
 /** Takes a paid order's tickets back; `ref` names the refund (the store's notification) in the ledger. */
-export async function takeBack(deps: Deps, order: StoredOrder, ref: string): Promise<RefundOutcome> {
+export async function takeBack(deps: StoresDeps, order: StoredOrder, ref: string): Promise<RefundOutcome> {
   const target = { uid: order.user_id, projectName: order.project_name, level: order.level };
   for (let attempt = 1; ; attempt++) {
     const current = attempt === 1 ? order : await findOrder(deps, order.id);
@@ -58,7 +58,7 @@ export async function takeBack(deps: Deps, order: StoredOrder, ref: string): Pro
 }
 
 /** Gives back what a refund took, returning the order to paid; `ref` names the reversal in the ledger. */
-export async function giveBack(deps: Deps, order: StoredOrder, ref: string): Promise<RefundOutcome> {
+export async function giveBack(deps: StoresDeps, order: StoredOrder, ref: string): Promise<RefundOutcome> {
   if (order.status !== OrderStatus.refunded) return { order, changed: false };
   const taken = order.refund_taken ?? 0;
   const target = { uid: order.user_id, projectName: order.project_name, level: order.level };
@@ -116,7 +116,7 @@ export interface RefundedPurchase {
  *   order is refunded instead. A reversal lifts the bar (`bar_lifted`);
  * `ref` names the notification in the ledger.
  */
-export async function refundByStore(deps: Deps, purchase: RefundedPurchase, ref: string, reason: BarReason | null): Promise<RefundEffect> {
+export async function refundByStore(deps: StoresDeps, purchase: RefundedPurchase, ref: string, reason: BarReason | null): Promise<RefundEffect> {
   let claim = purchase.claim;
   if (!claim && reason) {
     const bar = await barPurchase(deps, purchase, reason, ref);
@@ -133,7 +133,7 @@ export async function refundByStore(deps: Deps, purchase: RefundedPurchase, ref:
 }
 
 /** The refund or reversal of the order a purchase paid. */
-async function refundOrder(deps: Deps, orderId: number, what: string, ref: string, reverse: boolean): Promise<RefundEffect> {
+async function refundOrder(deps: StoresDeps, orderId: number, what: string, ref: string, reverse: boolean): Promise<RefundEffect> {
   const order = await findOrder(deps, orderId);
   if (!order) return { outcome: 'unmatched', detail: `no order was paid by ${what}`, orderId: null };
   if (order.status !== OrderStatus.paid && order.status !== OrderStatus.refunded) {

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import type { TransactItem } from '../platform/transactions.js';
 
 /**
@@ -34,7 +34,7 @@ export interface LedgerEntry extends TicketTarget {
 }
 
 /** Transaction items that add `amount` tickets once (the ledger entry `ref` must not exist yet). */
-export function creditItems(deps: Deps, target: TicketTarget, amount: number, ref: string, extra: Partial<LedgerEntry> = {}): TransactItem[] {
+export function creditItems(deps: PlatformDeps, target: TicketTarget, amount: number, ref: string, extra: Partial<LedgerEntry> = {}): TransactItem[] {
   const now = deps.now().toISOString();
   return [
     {
@@ -54,7 +54,7 @@ export function creditItems(deps: Deps, target: TicketTarget, amount: number, re
  * Transaction items that take `amount` tickets once: the balance's condition keeps it from going below zero
  * (item 0 fails when short), the ledger entry's keeps a retried request from taking twice (item 1 fails).
  */
-export function debitItems(deps: Deps, target: TicketTarget, amount: number, ref: string, extra: Partial<LedgerEntry> = {}): TransactItem[] {
+export function debitItems(deps: PlatformDeps, target: TicketTarget, amount: number, ref: string, extra: Partial<LedgerEntry> = {}): TransactItem[] {
   const now = deps.now().toISOString();
   return [
     {
@@ -70,7 +70,7 @@ export function debitItems(deps: Deps, target: TicketTarget, amount: number, ref
   ];
 }
 
-function ledgerPut(deps: Deps, target: TicketTarget, change: number, ref: string, now: string, extra: Partial<LedgerEntry>): TransactItem {
+function ledgerPut(deps: PlatformDeps, target: TicketTarget, change: number, ref: string, now: string, extra: Partial<LedgerEntry>): TransactItem {
   const entry: LedgerEntry = { ...target, ref, change, created_at: now, ...extra };
   return {
     Put: {
@@ -83,13 +83,13 @@ function ledgerPut(deps: Deps, target: TicketTarget, change: number, ref: string
   };
 }
 
-export async function balanceOf(deps: Deps, target: TicketTarget): Promise<number> {
+export async function balanceOf(deps: PlatformDeps, target: TicketTarget): Promise<number> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: balanceKey(target), ConsistentRead: true }));
   return Number(out.Item?.balance ?? 0);
 }
 
 /** Every balance of a user (one Query), optionally of one project. */
-export async function balancesOf(deps: Deps, uid: string, projectName?: string) {
+export async function balancesOf(deps: PlatformDeps, uid: string, projectName?: string) {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,

@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod/mini';
-import type { Deps } from '../platform/deps.js';
+import type { PlatformDeps } from '../platform/deps.js';
 import { AppError, conflict } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { answerOf, idempotencyKeyOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
-import type { MinusTicketsBody } from '../payments/models.js';
 import { balanceOf, balancesOf, debitItems } from './balances.js';
+
+/**
+ * A deduction, as minus_tickets' body (MinusTicketsBody in core/payments/models.ts, where the contract's schemas
+ * are) parses to: declared here because tickets sit below payments.
+ */
+export interface MinusTickets {
+  userId: string;
+  projectName: string;
+  level: number;
+  amount: number;
+}
 
 /**
  * The user whose tickets a read is about: a player's own, or the `userId` a game server names. Who may read
@@ -19,14 +28,14 @@ function subjectOf(caller: TokenClaims, userId: string | undefined): string {
   return userId;
 }
 
-export async function ticketBalance(deps: Deps, caller: TokenClaims, query: { projectName: string; level: number; userId?: string }) {
+export async function ticketBalance(deps: PlatformDeps, caller: TokenClaims, query: { projectName: string; level: number; userId?: string }) {
   const userId = subjectOf(caller, query.userId);
   const target = { uid: userId, projectName: query.projectName, level: query.level };
   return { userId, projectName: query.projectName, level: query.level, balance: await balanceOf(deps, target) };
 }
 
 /** remainBalance: the sum of what is left over the user's levels (of one project if named). */
-export async function remainingBalance(deps: Deps, caller: TokenClaims, query: { projectName?: string; userId?: string }) {
+export async function remainingBalance(deps: PlatformDeps, caller: TokenClaims, query: { projectName?: string; userId?: string }) {
   const userId = subjectOf(caller, query.userId);
   if (caller.kind === 'server' && !query.projectName) throw new AppError(400, 'query.projectName: required with a server token');
   const balances = await balancesOf(deps, userId, query.projectName);
@@ -47,7 +56,7 @@ export async function remainingBalance(deps: Deps, caller: TokenClaims, query: {
  * (caller, key) in the user's partition (`minus#<caller>#<key>`): it outlives the record's expiry, so a
  * retry for the same user never deducts twice, however late.
  */
-export async function minusTickets(deps: Deps, caller: TokenClaims, input: z.infer<typeof MinusTicketsBody>, idempotencyKey?: string) {
+export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, input: MinusTickets, idempotencyKey?: string) {
   // The route's policy (owns.self, owns.project) is enforced before the handler by the authorization layer
   // (core/http/policy.ts), from owners it remembers: the project item is neither read here nor checked in the
   // transaction. The player's own id is compared again here, at no cost.

@@ -6,7 +6,7 @@ import { createDocumentClient } from '../../core/platform/db.js';
 import { assertionKeyOf } from '../../core/store/assertion-keys.js';
 import { registerClient } from '../../core/store/clients.js';
 import { generateStoreKeys, STORE_REGIONS, type StoreRegion } from '../../core/store/regions.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import {
   compressedPublicKey,
   generateSigningJwk,

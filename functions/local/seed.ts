@@ -7,7 +7,7 @@ import { GameCreate } from '../../core/games/models.js';
 import { createAccount, ensureAccount } from '../../core/merchants/accounts.js';
 import { createMerchant, setMerchantStatus } from '../../core/merchants/merchants.js';
 import { MerchantPayload, MerchantStatus } from '../../core/merchants/models.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import type { TokenClaims } from '../../core/platform/tokens.js';
 
 /**

@@ -1,6 +1,6 @@
 import { serve } from '@hono/node-server';
 import { join } from 'node:path';
-import { paymentHandlers } from '../../core/chain/indexer.js';
+import { paymentHandlers } from '../../core/payments/indexer-handlers.js';
 import { startIndexerLoop, type IndexerLoop } from '../../core/chain/loop.js';
 import { claimHandlers } from '../../core/rewards/claim-events.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';
@@ -10,7 +10,7 @@ import { parseGoogleSettings } from '../../core/stores/google-settings.js';
 import { parseAppleSettings } from '../../core/stores/apple-settings.js';
 import { createIdTokenVerifier, parseOAuthProviders } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { diskFileStore } from '../../core/platform/files.js';
 import { LOCAL_STAGE, heroBasePath, mainBasePath } from '../../core/platform/stages.js';
 import { createTokenService } from '../../core/platform/tokens.js';

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { inject } from 'vitest';
 import { createLocalDeps, type LocalDeps } from './local-deps.js';
 import type { OAuthProvider } from '../../core/identity/id-tokens.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createChain } from '../../core/chain/source.js';
 import { saveLevel } from '../../core/payments/projects.js';
 import { createHeroApp } from '../../functions/hero.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { call, type CallOptions } from './http.js';
 import { accountWithToken } from './merchants.js';
 import { playerWithTokens, projectWithLevel } from './payments.js';

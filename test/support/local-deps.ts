@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ensureTable } from '../../functions/local/dynamo.js';
 import { createIdTokenVerifier, type OAuthProvider } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { diskFileStore } from '../../core/platform/files.js';
 import { LOCAL_STAGE } from '../../core/platform/stages.js';
 import { createTokenService, generateSigningJwk, type SigningJwk } from '../../core/platform/tokens.js';

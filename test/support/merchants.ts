@@ -1,7 +1,7 @@
 import { createAccount, type Role } from '../../core/merchants/accounts.js';
 import { createMerchant, setMerchantStatus } from '../../core/merchants/merchants.js';
 import { MerchantPayload, MerchantStatus } from '../../core/merchants/models.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 
 let counter = 0;
 

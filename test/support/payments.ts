@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { bindWallet } from '../../core/identity/accounts.js';
-import { storePaymentEvent } from '../../core/chain/payments.js';
+import { storePaymentEvent } from '../../core/payments/chain-payments.js';
 import { ProjectCreate } from '../../core/payments/models.js';
 import { createProject, saveLevel } from '../../core/payments/projects.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { transactOrFailedConditions } from '../../core/platform/transactions.js';
 import { balanceOf, creditItems, debitItems } from '../../core/tickets/balances.js';
 import { merchantWithToken } from './merchants.js';

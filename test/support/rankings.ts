@@ -1,6 +1,6 @@
 import { createGame } from '../../core/games/games.js';
 import { GameCreate } from '../../core/games/models.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { newCode, gamePayload } from './games.js';
 import { merchantWithToken } from './merchants.js';
 

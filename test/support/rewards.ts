@@ -5,7 +5,7 @@ import { updateGame } from '../../core/games/games.js';
 import { GameUpdate } from '../../core/games/models.js';
 import { setRewardTable } from '../../core/rewards/table.js';
 import { RewardTableSave } from '../../core/rewards/models.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { queryItems } from '../../core/platform/query.js';
 import type { TestDeps } from './deps.js';
 import { gameWithServer } from './rankings.js';

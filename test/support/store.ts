@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { registerClient } from '../../core/store/clients.js';
 import { generateStoreKeys, parseStoreKeys, type StoreRegion } from '../../core/store/regions.js';
 import { createPartnerStoreApp } from '../../functions/partner-store.js';

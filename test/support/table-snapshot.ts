@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 
 /** Every item of the deps' table (a test-only Scan, strongly consistent), in key order: what "wrote nothing" compares. */
 export async function scanAll(deps: Pick<Deps, 'db' | 'table'>): Promise<Record<string, unknown>[]> {

@@ -6,7 +6,7 @@ import { ProjectCreate } from '../../core/payments/models.js';
 import { billNoOf, orderKey } from '../../core/payments/order-keys.js';
 import { createProject } from '../../core/payments/projects.js';
 import { nextId } from '../../core/platform/counters.js';
-import type { Deps } from '../../core/platform/deps.js';
+import type { Deps } from '../../core/deps.js';
 import { transactOrFailedConditions } from '../../core/platform/transactions.js';
 import { creditItems, type TicketTarget } from '../../core/tickets/balances.js';
 import { createGoods } from '../../core/goods/goods.js';

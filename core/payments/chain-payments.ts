@@ -1,17 +1,17 @@
 import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { nextId } from '../platform/counters.js';
+import type { PaymentsDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import type { Deps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 import { AppError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
-import { recordPayment } from '../payments/stranded.js';
-import { ChainNodeError } from './errors.js';
-import { VendorEventType, type VendorPaymentEvent } from './models.js';
+import { recordPayment } from './stranded.js';
+import { ChainNodeError } from '../chain/errors.js';
+import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
 import { receiptAsPayment, receiptFilter, receiptRegistry, receiptType } from './payment-kit.js';
-import { canonicalType } from './source.js';
-import type { BalanceChange, ChainEvent } from './types.js';
+import { canonicalType } from '../chain/names.js';
+import type { BalanceChange, ChainEvent } from '../chain/types.js';
 
 /**
  * Payments on chain, as vendor payment event records.
@@ -31,7 +31,7 @@ import type { BalanceChange, ChainEvent } from './types.js';
  *            payment carries the coin it was verified to be paid in, or none when it could not be (such a
  *            payment never completes an order).
  * Any other field is ignored. An event without bill_no, amount, from and to is skipped and logged, never
- * stored and never fatal. A Sui Payment Kit receipt (core/chain/payment-kit.ts) is read as such an event:
+ * stored and never fatal. A Sui Payment Kit receipt (core/payments/payment-kit.ts) is read as such an event:
  * nonce as bill_no, payment_amount as amount, the transaction's sender as from, receiver as to, and its
  * coin_type; it is then stored and matched exactly like our own event.
  *
@@ -45,7 +45,7 @@ import type { BalanceChange, ChainEvent } from './types.js';
  */
 
 /** What storing needs: the table, and the chain when the stage has one (for balance changes). */
-type StoreDeps = Pick<Deps, 'db' | 'table' | 'now'> & Partial<Pick<Deps, 'chain'>>;
+type StoreDeps = Pick<PaymentsDeps, 'db' | 'table' | 'now'> & Partial<Pick<PaymentsDeps, 'chain'>>;
 
 /** The fields of a payment event, normalised: amount as canonical decimal text, addresses in full lower case. */
 export interface Payment {
@@ -297,7 +297,7 @@ export function toIndexed(item: Record<string, unknown>): IndexedPayment {
  * the transaction is read from the node and its payment events are stored first (orderComplete must not wait
  * for the indexer); [] when the node does not know the transaction either. A node that cannot be read is 503.
  */
-export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'now' | 'chain'>, digest: string): Promise<IndexedPayment[]> {
+export async function paymentsOfTransaction(deps: Pick<PaymentsDeps, 'db' | 'table' | 'now' | 'chain'>, digest: string): Promise<IndexedPayment[]> {
   const stored = await queryItems(deps, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
@@ -338,7 +338,7 @@ export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'n
 }
 
 /** The first payment of a bill (earliest on chain), or undefined: vendor_pay_query. */
-export async function paymentOfBill(deps: Pick<Deps, 'db' | 'table'>, billNo: string): Promise<VendorPaymentEvent | undefined> {
+export async function paymentOfBill(deps: Pick<PaymentsDeps, 'db' | 'table'>, billNo: string): Promise<VendorPaymentEvent | undefined> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -361,7 +361,7 @@ export async function paymentOfBill(deps: Pick<Deps, 'db' | 'table'>, billNo: st
 const PAYER_PAYMENTS_LIMIT = 1000;
 
 export async function paymentsOfPayer(
-  deps: Pick<Deps, 'db' | 'table'>,
+  deps: Pick<PaymentsDeps, 'db' | 'table'>,
   address: string,
   page: number,
   pageSize: number,

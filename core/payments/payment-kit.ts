@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../platform/deps.js';
+import type { PaymentsDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
-import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
-import { canonicalType } from './source.js';
-import type { ChainEvent, PaymentKitConfig } from './types.js';
+import { orderIdOfBill, orderKey } from './order-keys.js';
+import { canonicalType } from '../chain/names.js';
+import type { ChainEvent, PaymentKitConfig } from '../chain/types.js';
 
 /**
  * The Sui Payment Kit (github.com/MystenLabs/sui-payment-kit), Mysten's payment standard: a Move package
@@ -44,7 +44,7 @@ export function paymentUri(params: { receiver: string; amount: bigint; coinType:
 }
 
 /**
- * A receipt's fields in the layout of our payment event (core/chain/payments.ts reads them): the nonce is the
+ * A receipt's fields in the layout of our payment event (core/payments/chain-payments.ts reads them): the nonce is the
  * bill number, `payment_amount` the amount, `receiver` who was paid, the transaction's sender the payer (the
  * receipt does not name one), `coin_type` the coin as `type_name` renders it (no 0x). What the receipt says was
  * moved on chain: the Move code aborts unless the coin is exactly `payment_amount`, and transfers it to
@@ -71,7 +71,7 @@ export function receiptRegistry(event: ChainEvent): string | undefined {
   return variant === 'Registry' && typeof id === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(id) ? `0x${id.slice(2).toLowerCase().padStart(64, '0')}` : undefined;
 }
 
-type FilterDeps = Pick<Deps, 'db' | 'table'>;
+type FilterDeps = Pick<PaymentsDeps, 'db' | 'table'>;
 
 /** How long the stage's receiving addresses are kept before they are read again. */
 const ADDRESSES_TTL_MS = 60_000;
