@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@a
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
-import { AppError } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
 import { recordPayment } from '../payments/stranded.js';
@@ -310,7 +310,7 @@ export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'n
     if (!(error instanceof ChainNodeError)) throw error;
     // The node's own words stay in the log: they may name the node's address.
     await logError('chain: transaction read failed', { digest, error: error.message });
-    throw new AppError(503, 'transactionId: the chain node could not be read; try again shortly');
+    throw platformError('chain.unreadable', 'transactionId: the chain node could not be read; try again shortly');
   }
   const { paymentEventType, paymentKit } = deps.chain.config;
   const paymentType = paymentEventType && canonicalType(paymentEventType);
@@ -328,7 +328,7 @@ export async function paymentsOfTransaction(deps: Pick<Deps, 'db' | 'table' | 'n
   } catch (error) {
     if (!(error instanceof ChainNodeError)) throw error;
     await logError('chain: balance changes read failed', { digest, error: error.message });
-    throw new AppError(503, 'transactionId: the chain node could not be read; try again shortly');
+    throw platformError('chain.unreadable', 'transactionId: the chain node could not be read; try again shortly');
   }
   return records;
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import type { Deps } from '../platform/deps.js';
-import { AppError, conflict, unauthorized } from '../platform/errors.js';
+import type { DomainError } from '../platform/errors.js';
+import { merchantError } from './errors.js';
 import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.js';
 import { requestSource, sourceKey } from '../platform/request-source.js';
 
@@ -26,7 +27,7 @@ export async function createAccount(
   deps: Deps,
   input: { email: string; password: string; role: Role },
 ): Promise<{ accountId: string; email: string; role: Role }> {
-  if (input.password.length < 8) throw new AppError(400, 'password: must be at least 8 characters');
+  if (input.password.length < 8) throw merchantError('account.password_too_short', 'password: must be at least 8 characters');
   const item: AccountItem = {
     accountId: randomUUID(),
     email: input.email.toLowerCase(),
@@ -43,7 +44,7 @@ export async function createAccount(
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict(`an account for ${item.email} exists already`);
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw merchantError('account.email_taken', `an account for ${item.email} exists already`);
     throw error;
   }
   return { accountId: item.accountId, email: item.email, role: item.role };
@@ -80,7 +81,7 @@ export async function login(deps: Deps, email: string, password: string) {
   const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
   if (!account || !ok) {
     await recordFailure(deps, normalizedEmail, source, now);
-    throw unauthorized('email or password is wrong');
+    throw merchantError('account.credentials_wrong', 'email or password is wrong');
   }
   await recordSuccess(deps, normalizedEmail, source, now);
   const { token, expiresAt } = await deps.tokens.issue('merchant', account.accountId, {
@@ -172,9 +173,9 @@ async function readThrottle(deps: Deps, email: string, source: string, now: Date
   };
 }
 
-function tooMany(message: string, until: Date, now: Date): AppError {
+function tooMany(message: string, until: Date, now: Date): DomainError {
   const seconds = secondsUntil(until, now);
-  return new AppError(429, `${message}; try again in ${seconds} s`, { 'Retry-After': String(seconds) });
+  return merchantError('account.sign_in_throttled', `${message}; try again in ${seconds} s`, { retryAfterSeconds: seconds });
 }
 
 /** 429 while the pair waits out its back-off, or (for a source not known to the account) past a looser limit. */
@@ -219,7 +220,7 @@ async function reserveAttempt(deps: Deps, email: string, source: string, state: 
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
       // Another attempt of the pair was counted meanwhile: read again; it may have set the back-off.
-      if (round === 4) throw new AppError(429, 'too many concurrent sign-ins to this account from this address; try again in 1 s', { 'Retry-After': '1' });
+      if (round === 4) throw merchantError('account.sign_in_contended', 'too many concurrent sign-ins to this account from this address; try again in 1 s', { retryAfterSeconds: 1 });
       current = await readThrottle(deps, email, source, now);
       refuseWhileThrottled(current, now);
     }

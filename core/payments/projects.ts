@@ -4,7 +4,9 @@ import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { Deps } from '../platform/deps.js';
-import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { paymentError } from './errors.js';
+import { accessError } from '../access/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { formatUnits } from './money.js';
@@ -54,7 +56,7 @@ export async function createProject(deps: Deps, caller: TokenClaims, input: z.in
   // refused create writes nothing (a concurrent create of the same name, refused by the put below, wastes one).
   const [merchantItem, taken] = await readItems(deps, [merchantKey(caller.sub), projectKey(input.project_name)]);
   const merchant = merchantOrNotFound(merchantItem);
-  if (taken) throw conflict(`project_name: project ${input.project_name} exists already`);
+  if (taken) throw paymentError('project.name_taken', `project_name: project ${input.project_name} exists already`);
   const now = deps.now().toISOString();
   const project: StoredProject = {
     project_id: await nextId(deps, 'project'),
@@ -82,7 +84,7 @@ export async function createProject(deps: Deps, caller: TokenClaims, input: z.in
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict(`project_name: project ${input.project_name} exists already`);
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw paymentError('project.name_taken', `project_name: project ${input.project_name} exists already`);
     throw error;
   }
   return toProject(project as unknown as Record<string, unknown>);
@@ -101,15 +103,15 @@ export async function ownedProject(deps: Deps, caller: TokenClaims, name: string
 }
 
 export function assertOwner(project: StoredProject | undefined, caller: TokenClaims, name: string, field = 'project_name'): asserts project is StoredProject {
-  if (!project) throw notFound(`${field}: no project ${name}`);
-  if (project.accountId !== caller.sub) throw forbidden(`${field}: project ${name} belongs to another merchant`);
+  if (!project) throw paymentError('project.not_found', `${field}: no project ${name}`);
+  if (project.accountId !== caller.sub) throw accessError('access.other_owner', `${field}: project ${name} belongs to another merchant`);
 }
 
 export async function updateProject(deps: Deps, caller: TokenClaims, input: z.infer<typeof ProjectUpdate>) {
   const { project_name, ...changes } = input;
   const sets = Object.entries(changes).filter(([, value]) => value !== undefined);
   // The route refuses such a body at the edge (400, docs/api.md "Payments and tickets"); a caller of this function gets the same.
-  if (sets.length === 0) throw badRequest('body: nothing to change: give at least one of description, receive_address, status');
+  if (sets.length === 0) throw paymentError('project.nothing_to_change', 'body: nothing to change: give at least one of description, receive_address, status');
   const out = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
@@ -123,7 +125,7 @@ export async function updateProject(deps: Deps, caller: TokenClaims, input: z.in
     }),
   ).catch((error: { name?: string; Item?: unknown }) => {
     if (error.name !== 'ConditionalCheckFailedException') throw error;
-    throw error.Item ? forbidden(`project_name: project ${project_name} belongs to another merchant`) : notFound(`project_name: no project ${project_name}`);
+    throw error.Item ? accessError('access.other_owner', `project_name: project ${project_name} belongs to another merchant`) : paymentError('project.not_found', `project_name: no project ${project_name}`);
   });
   return toProject(out.Attributes!);
 }
@@ -134,7 +136,7 @@ export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<
   const [projectItem, existing] = await readItems(deps, [projectKey(input.project_name), levelKey(input.project_name, input.level)]);
   const project = projectItem as StoredProject | undefined;
   // The authorization layer checked the project is the caller's (the route's policy); it is read for its coin.
-  if (!project) throw notFound(`project_name: no project ${input.project_name}`);
+  if (!project) throw paymentError('project.not_found', `project_name: no project ${input.project_name}`);
   const level: StoredLevel = {
     priceId: (existing?.priceId as number | undefined) ?? (await nextId(deps, 'price')),
     project_id: project.project_id,
@@ -158,7 +160,7 @@ export async function saveLevel(deps: Deps, caller: TokenClaims, input: z.infer<
       ...(existing ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
     }),
   ).catch((error: { name?: string }) => {
-    if (error.name === 'ConditionalCheckFailedException') throw conflict('level: changed concurrently; retry');
+    if (error.name === 'ConditionalCheckFailedException') throw platformError('data.changed_concurrently', 'level: changed concurrently; retry');
     throw error;
   });
   return toPriceLevel(level as unknown as Record<string, unknown>);
