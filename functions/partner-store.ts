@@ -1,5 +1,5 @@
 import { composeApps, createGroupApp } from '../core/http/app.js';
-import { notFound } from '../core/platform/errors.js';
+import { storeError } from '../core/store/errors.js';
 import type { Deps } from '../core/platform/deps.js';
 import { regionJwks, serverMetadata } from '../core/store/metadata.js';
 import { regionKey, requestIssuer, type StoreRegion } from '../core/store/regions.js';
@@ -23,7 +23,7 @@ export const createPartnerStoreApp = (deps: Deps) => composeApps(deps.stage, [cr
 /** RFC 8414 §3.1 discovery at the host root: each region's metadata, for this stage only. */
 function createDiscoveryApp(deps: Deps) {
   const metadata = (region: StoreRegion) => async ({ req, params }: { req: HonoRequest; params: { stage: string } }) => {
-    if (params.stage !== deps.stage) throw notFound(`stage: ${params.stage.slice(0, 64)} is not this stage`);
+    if (params.stage !== deps.stage) throw storeError('store.stage_unknown', `stage: ${params.stage.slice(0, 64)} is not this stage`);
     return serverMetadata(deps, region, requestIssuer(req.url, deps.stage, region));
   };
   return createGroupApp(deps, partnerStoreRootRoutes, { 'metadata-root': metadata('default'), 'metadata-root-chengdu': metadata('chengdu') });
