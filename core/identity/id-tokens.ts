@@ -30,7 +30,7 @@ export interface VerifiedIdToken {
 export interface IdTokenVerifier {
   /**
    * Verifies signature (against the issuer's JWKS, fetched with a timeout and cached), issuer, audience and
-   * expiry. Throws AppError 401 naming what failed, or 503 when the stage has no provider configured.
+   * expiry. Throws Unauthenticated naming what failed, or Unavailable when the stage has no provider configured.
    */
   verify(idToken: string): Promise<VerifiedIdToken>;
 }
