@@ -65,7 +65,7 @@ describe('get_merchant_info and get_token', () => {
     expect(issued.body.data.merchant_id).toBe(merchant.id);
     const claims = await deps.tokens.verify(issued.body.data.accessToken, ['server']);
     expect(claims.merchant_id).toBe(merchant.id);
-    await expect(deps.tokens.verify(issued.body.data.accessToken, ['merchant'])).rejects.toMatchObject({ status: 401 });
+    await expect(deps.tokens.verify(issued.body.data.accessToken, ['merchant'])).rejects.toMatchObject({ kind: 'Unauthenticated' });
   });
 
   it('answers 404 before a merchant exists and 403 for a suspended one', async () => {

@@ -463,7 +463,7 @@ describe('transactions colliding with others', () => {
     const recovering = flakyDb(2);
     expect(await transactOrFailedConditions(recovering, [], 'userId: changed concurrently; retry')).toEqual([]);
     expect(recovering.calls()).toBe(3);
-    await expect(transactOrFailedConditions(flakyDb(99), [], 'userId: changed concurrently; retry')).rejects.toMatchObject({ status: 409, message: 'userId: changed concurrently; retry' });
+    await expect(transactOrFailedConditions(flakyDb(99), [], 'userId: changed concurrently; retry')).rejects.toMatchObject({ kind: 'Conflict', message: 'userId: changed concurrently; retry' });
   });
 });
 

@@ -80,7 +80,7 @@ describe('chainwallet_register', () => {
     const game = await deps.tokens.verify(res.body.gameToken.accessToken, ['game']);
     expect(game).toMatchObject({ sub: uuid, kind: 'game' });
     expect(game.game_code).toBeUndefined();
-    await expect(deps.tokens.verify(res.body.platformToken.accessToken, ['game'])).rejects.toMatchObject({ status: 401 });
+    await expect(deps.tokens.verify(res.body.platformToken.accessToken, ['game'])).rejects.toMatchObject({ kind: 'Unauthenticated' });
     expect(await findAccount(deps, uuid)).toMatchObject({ uid: uuid, wallet_address: address, wallet_type: 1, status: 1, private_key: '' });
   });
 
