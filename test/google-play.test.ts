@@ -198,7 +198,7 @@ describe('the push token', () => {
     for (const [why, send, message] of cases) {
       const res = await send();
       expect(res.status, why).toBe(401);
-      expect(res.body, why).toEqual({ statusCode: 401, message });
+      expect(res.body, why).toEqual({ statusCode: 401, message, error: 'googleplay.push_token_missing' });
       expect(documentErrors(document, '/pay/google/notifications', 'post', 401, res.body), why).toEqual([]);
     }
     expect(await itemCount(deps)).toBe(before);

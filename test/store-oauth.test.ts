@@ -94,7 +94,7 @@ describe('metadata and keys per region', () => {
         expect(repeated.status).toBe(400);
         expect(repeated.headers.get('content-type')).toMatch(/^application\/json/);
         const body = await repeated.json();
-        expect(body).toEqual({ statusCode: 400, message: 'query.foo: given more than once' });
+        expect(body).toEqual({ statusCode: 400, message: 'query.foo: given more than once', error: 'input.invalid' });
         expect(documentErrors(document, documented, 'get', 400, body)).toEqual([]);
         expect(document.paths[documented].get.responses['400'].description).toContain('a query parameter is given more than once');
         const single = await app.request(`${url}?foo=1&bar=2`);
@@ -110,7 +110,7 @@ describe('metadata and keys per region', () => {
     expect(res.status).toBe(503);
     const token = await bare.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
     expect(token.status).toBe(503);
-    expect(await token.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/StoreKeys/) });
+    expect(await token.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/StoreKeys/), error_code: 'store.unconfigured' });
   });
 });
 
@@ -156,7 +156,7 @@ describe('client credentials (clientToken_serve, tokens)', () => {
     ] as const) {
       const { code, status, body, response } = await refusal(oauth.clientCredentialsGrantRequest(as, c, auth, {}, options).then((r) => oauth.processClientCredentialsResponse(as, c, r)));
       expect({ code, status }).toEqual({ code: 'invalid_client', status: 401 });
-      expect(body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+      expect(body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed', error_code: 'oauth.client_unauthenticated' });
       // RFC 6749 §5.2: a client that tried HTTP Basic is challenged with the scheme it used.
       expect(response.headers.get('www-authenticate')).toBe(basic ? 'Basic realm="partner store", charset="UTF-8"' : null);
       expect(response.headers.get('cache-control')).toBe('no-store');
