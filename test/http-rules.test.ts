@@ -194,8 +194,8 @@ describe('unknown routes', () => {
     expect(merchantPath.status).toBe(404);
     expect(merchantPath.body).toEqual({ code: 404, message: expect.any(String), data: null, error: 'route.not_found' });
     const accountPath = await call(app, 'POST', `${base}/account/nope`);
-    expect(accountPath.body).toEqual({ statusCode: 404, message: expect.any(String) });
+    expect(accountPath.body).toEqual({ statusCode: 404, message: expect.any(String), error: 'route.not_found' });
     const heroPath = await call(app, 'GET', '/hero-testing/nope');
-    expect(heroPath.body).toEqual({ message: expect.any(String), statusCode: 404 });
+    expect(heroPath.body).toEqual({ message: expect.any(String), statusCode: 404, error: 'route.not_found' });
   });
 });

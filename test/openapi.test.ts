@@ -169,7 +169,7 @@ describe('details of the main document', () => {
     expect(find('get_merchant_info').responses['401'].content['application/json'].example).toEqual({ code: 401, message: expect.any(String), data: null, error: 'auth.token_expired' });
     const updated = find('update_single_game').responses['201'].content['application/json'].schema;
     expect(Object.keys(updated.properties)).toEqual(['response', 'status', 'message', 'name']);
-    expect(document.components.schemas.MerchantError.required).toEqual(['code', 'message', 'data']);
+    expect(document.components.schemas.MerchantError.required).toEqual(['code', 'message', 'data', 'error']);
   });
 
   it("documents gamelist's 401 as the compatibility contract fixes it: an empty page, not data: null", () => {

@@ -236,7 +236,7 @@ describe('addWin', () => {
     expect(refused.body).toEqual({ code: 403, message: expect.stringMatching(/^game_code:/), data: null, error: 'access.other_owner' });
     const unknown = await addWin(stranger.server, win('no-such-game', 'p', 1, 1));
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ code: 404, message: 'game_code: no game no-such-game', data: null });
+    expect(unknown.body).toEqual({ code: 404, message: 'game_code: no game no-such-game', data: null, error: 'access.not_found' });
     const score = await call(app, 'POST', scorePath, { token: stranger.server, body: { game_code: code, result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] } });
     expect(score.status).toBe(403);
     expect(score.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^game_code:/) });
@@ -254,10 +254,10 @@ describe('addWin', () => {
     for (const token of [undefined, merchant.token, player.platform, player.game, 'not-a-jwt']) {
       const res = await addWin(token as string, win(code, 'p', 1, 1));
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: null, error: 'auth.token_missing' });
+      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: null, error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
       const score = await call(app, 'POST', scorePath, { token, body: { game_code: code, result_id: 'r', scores: [{ game_player_id: 'p', game_player_name: '', kills: 1, wins: 0 }] } });
       expect(score.status).toBe(401);
-      expect(score.body).toEqual({ statusCode: 401, message: expect.any(String) });
+      expect(score.body).toEqual({ statusCode: 401, message: expect.any(String), error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
     }
     expect(await itemCount(deps)).toBe(before);
   });
@@ -299,7 +299,7 @@ describe('addWin', () => {
     for (const [body, field] of reports) {
       const res = await call(app, 'POST', scorePath, { token: server, body });
       expect(res.status, JSON.stringify(body).slice(0, 200)).toBe(400);
-      expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(field) });
+      expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(field), error: 'input.invalid' });
     }
     const query = await call(app, 'GET', rankPath, { query: { game_code: code, limit: 101 } });
     expect(query.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.limit/), data: null });

@@ -82,7 +82,7 @@ describe('values read by key are bounded at the edge', () => {
       expectRefused(login, '/store/login', 'post', 401, { statusCode: 401, message: 'assertion: iss must name a partner client of this region', error: 'store.assertion_invalid' });
     }
     // A client id of the right shape but no client is the usual answer; the real client still works.
-    expect((await form('/oauth/server-token', { grant_type: 'client_credentials' }, basic('sc_nobody', 'x'))).body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+    expect((await form('/oauth/server-token', { grant_type: 'client_credentials' }, basic('sc_nobody', 'x'))).body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed', error_code: 'oauth.client_unauthenticated' });
     expect(await scanAll(deps)).toEqual(before);
     expect((await form('/oauth/server-token', { grant_type: 'client_credentials' }, basic(confidential.client_id, client_secret!))).status).toBe(200);
   });

@@ -175,22 +175,22 @@ describe('client credentials (clientToken_serve, tokens)', () => {
     const { client: publicClient } = await registerClient(deps, { region: 'default', type: 'public', name: 'Partner app', redirect_uris: ['https://partner.example/cb'], scopes: ['pets'] });
     const post = (body: string, headers: Record<string, string> = {}) =>
       app.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
-    const expectError = async (res: Response, status: number, error: string) => {
+    const expectError = async (res: Response, status: number, error: string, errorCode: string) => {
       expect(res.status).toBe(status);
       expect(res.headers.get('cache-control')).toBe('no-store');
       const body = await res.json();
-      expect(body).toEqual({ error, error_description: expect.any(String) });
+      expect(body).toEqual({ error, error_description: expect.any(String), error_code: errorCode });
       expect(documentErrors(document, '/store/oauth/token', 'post', status, body)).toEqual([]);
     };
     const basic = { authorization: `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString('base64')}` };
-    await expectError(await post(`grant_type=client_credentials&client_id=${publicClient.client_id}`), 400, 'unauthorized_client');
-    await expectError(await post('grant_type=client_credentials&scope=pets', basic), 400, 'invalid_scope');
-    await expectError(await post('grant_type=password&username=a&password=b', basic), 400, 'unsupported_grant_type');
-    await expectError(await post('scope=currencies', basic), 400, 'invalid_request');
-    await expectError(await post(`grant_type=client_credentials&client_secret=${secret}`, basic), 400, 'invalid_request');
-    await expectError(await post('grant_type=client_credentials&grant_type=client_credentials', basic), 400, 'invalid_request');
+    await expectError(await post(`grant_type=client_credentials&client_id=${publicClient.client_id}`), 400, 'unauthorized_client', 'oauth.client_unauthorized');
+    await expectError(await post('grant_type=client_credentials&scope=pets', basic), 400, 'invalid_scope', 'oauth.scope_invalid');
+    await expectError(await post('grant_type=password&username=a&password=b', basic), 400, 'unsupported_grant_type', 'oauth.grant_type_unsupported');
+    await expectError(await post('scope=currencies', basic), 400, 'invalid_request', 'oauth.request_invalid');
+    await expectError(await post(`grant_type=client_credentials&client_secret=${secret}`, basic), 400, 'invalid_request', 'oauth.request_invalid');
+    await expectError(await post('grant_type=client_credentials&grant_type=client_credentials', basic), 400, 'invalid_request', 'input.invalid');
     const json = await app.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...basic }, body: '{"grant_type":"client_credentials"}' });
-    await expectError(json, 415, 'invalid_request');
+    await expectError(json, 415, 'invalid_request', 'body.unsupported_type');
     // Through the library: the scope refusal surfaces as the RFC's error.
     const { code } = await refusal(oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(secret), { scope: 'items' }, options).then((r) => oauth.processClientCredentialsResponse(as, client, r)));
     expect(code).toBe('invalid_scope');

@@ -18,8 +18,6 @@ export const statusOfKind = {
   Internal: 500,
 } as const satisfies Record<ErrorKind, number>;
 
-export type ErrorStatus = (typeof statusOfKind)[ErrorKind];
-
 /** The headers an error's data becomes: Retry-After for `retryAfterSeconds`, WWW-Authenticate for `challenge`. */
 export function headersOf(error: DomainError): Record<string, string> {
   return {
