@@ -239,7 +239,7 @@ describe('addWin', () => {
     expect(unknown.body).toEqual({ code: 404, message: 'game_code: no game no-such-game', data: null, error: 'access.not_found' });
     const score = await call(app, 'POST', scorePath, { token: stranger.server, body: { game_code: code, result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] } });
     expect(score.status).toBe(403);
-    expect(score.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^game_code:/) });
+    expect(score.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^game_code:/), error: 'access.other_owner' });
     const scoreUnknown = await call(app, 'POST', scorePath, { token: stranger.server, body: { game_code: 'no-such-game', result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] } });
     expect(scoreUnknown.status).toBe(404);
     expect(await itemCount(deps)).toBe(before);
@@ -302,7 +302,7 @@ describe('addWin', () => {
       expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(field), error: 'input.invalid' });
     }
     const query = await call(app, 'GET', rankPath, { query: { game_code: code, limit: 101 } });
-    expect(query.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.limit/), data: null });
+    expect(query.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.limit/), data: null, error: 'input.invalid' });
     expect((await call(app, 'GET', rankPath, { query: { game_code: code, limit: 0 } })).status).toBe(400);
     expect((await call(app, 'GET', rankPath, { query: {} })).body.message).toMatch(/^query\.game_code/);
     expect(await itemCount(deps)).toBe(before);

@@ -408,7 +408,7 @@ describe('history rank (GET /merchant/games/history/rank)', () => {
       { game_code: 'g', season_type: 1 },
     ];
     // A season_range that is no season of its type is the season's rule; a bad type or a missing range, the fields'.
-    const codes = ['season.range_invalid', 'season.range_invalid', 'season.range_invalid', 'input.invalid', 'season.range_invalid', 'input.invalid'];
+    const codes = ['season.range_invalid', 'season.range_invalid', 'season.range_invalid', 'input.invalid', 'input.invalid', 'input.invalid'];
     for (const [index, query] of cases.entries()) {
       const res = await call(app, 'GET', historyPath, { query });
       expect(res.status, JSON.stringify(query)).toBe(400);
