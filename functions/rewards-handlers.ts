@@ -1,6 +1,6 @@
 import type { Handlers, RouteGroup } from '../core/http/operation.js';
 import { gameChainIds } from '../core/games/chain-ids.js';
-import { forbidden } from '../core/platform/errors.js';
+import { rewardError } from '../core/rewards/errors.js';
 import { claimSignature, signClaim } from '../core/rewards/claims.js';
 import { rewardHistory, seasonHistory, seasonNamed } from '../core/rewards/history.js';
 import { settleEndedSeason } from '../core/rewards/settlement.js';
@@ -13,7 +13,7 @@ export const innerRewardHandlers: Handlers<RouteGroup<typeof innerRewardOps>> = 
   reward_table_get: ({ deps, query }) => rewardTableOf(deps, query.game_code),
   history_rank: ({ deps, query }) => seasonHistory(deps, query.game_code, seasonNamed(query.season_type, query.season_range, 'query.season_range')),
   history_test: async ({ deps, body }) => {
-    if (deps.production) throw forbidden('history/test is refused on production stages');
+    if (deps.production) throw rewardError('season.test_on_production', 'history/test is refused on production stages');
     return settleEndedSeason(deps, body.game_code, seasonNamed(body.season_type, body.season_range, 'body.season_range'));
   },
   sign_code: ({ deps, auth, body }) => signClaim(deps, auth, body.id),

@@ -53,7 +53,7 @@ describe('a game token spends only in projects of its own game\'s merchant', () 
 
     const crossed = await a.spend(a.player.game, 1, b.project.project_name);
     expect(crossed.status).toBe(403);
-    expect(crossed.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^projectName: .*not of the game this token is for/) });
+    expect(crossed.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^projectName: .*not of the game this token is for/), error: 'access.other_game' });
     const tokenWithoutGame = (await deps.tokens.issue('game', a.player.uid)).token;
     expect((await a.spend(tokenWithoutGame)).status).toBe(403);
     expect((await call(app, 'POST', `${base}/account/game/minus_tickets`, { token: noGame.game, body: { userId: noGame.uid, projectName: a.shop.project.project_name, level: 1, amount: 1 } })).status).toBe(403);

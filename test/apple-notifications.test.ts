@@ -333,7 +333,7 @@ describe('app_trigger-test-notification', () => {
     expect(production.body.message).toBe('environment: this stage takes Sandbox data only');
     const noKey = await trigger(admin.token);
     expect(noKey.status).toBe(503);
-    expect(noKey.body).toEqual({ statusCode: 503, message: 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)' });
+    expect(noKey.body).toEqual({ statusCode: 503, message: 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)', error: 'appstore.unconfigured' });
     expect(sandbox.calls.length).toBe(before);
   });
 });

@@ -166,7 +166,7 @@ describe('stages', () => {
       body: { orderId: order.body.id, signedTransaction: await signJws(chain, transactionPayload({ bundleId: BUNDLE, productId: PRODUCT })) },
     });
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ statusCode: 503, message: 'App Store purchases are not configured on this stage (the AppleConfig setting)' });
+    expect(res.body).toEqual({ statusCode: 503, message: 'App Store purchases are not configured on this stage (the AppleConfig setting)', error: 'appstore.unconfigured' });
     expect(documentErrors(document, '/pay/apple/verify', 'post', 503, res.body)).toEqual([]);
   });
 });

@@ -41,13 +41,13 @@ describe('verifying a signed transaction', () => {
     ['another bundle id', () => signed({ bundleId: 'com.other.game' }), 'signedTransaction: not verified: it is for another app (bundle id or app Apple id)'],
     ['no JWS at all', async () => 'not-a-jws', 'signedTransaction: not a JWS with a JSON payload'],
   ])('refuses %s with 400 naming the field', async (_case, make, message) => {
-    await expect(verifyTransaction(settings(), await make())).rejects.toMatchObject({ status: 400, message });
+    await expect(verifyTransaction(settings(), await make())).rejects.toMatchObject({ kind: 'InvalidInput', message });
   });
 
   it('refuses a chain whose certificates were not valid when the transaction was signed', async () => {
     const expired = makeAppleChain('Expired Root', { notBefore: new Date(Date.now() - 20 * 86_400_000), notAfter: new Date(Date.now() - 10 * 86_400_000) });
     await expect(verifyTransaction(settings({ rootCertificates: [expired.root] }), await signed({}, expired))).rejects.toMatchObject({
-      status: 400,
+      kind: 'InvalidInput',
       message: 'signedTransaction: not verified: a certificate of its chain is unreadable, expired, not yet valid or revoked',
     });
   });
@@ -56,14 +56,14 @@ describe('verifying a signed transaction', () => {
     const production = settings({ environment: 'Production', appAppleId: 1234567890 });
     const sandboxData = await signed();
     await expect(verifyTransaction(production, sandboxData)).rejects.toMatchObject({
-      status: 400,
+      kind: 'InvalidInput',
       message: 'signedTransaction: Sandbox data is not taken on this stage (it takes Production)',
     });
     expect((await verifyTransaction({ ...production, allowSandbox: true }, sandboxData)).environment).toBe('Sandbox');
     const productionData = await signed({ environment: 'Production' });
     expect((await verifyTransaction(production, productionData)).environment).toBe('Production');
     await expect(verifyTransaction(settings(), productionData)).rejects.toMatchObject({
-      status: 400,
+      kind: 'InvalidInput',
       message: 'signedTransaction: Production data is not taken on this stage (it takes Sandbox)',
     });
   });

@@ -112,7 +112,7 @@ describe('a batch read with unprocessed keys', () => {
     throttle.starved = 1;
     const res = await call(app, 'GET', `${base}/merchant/info`, { token: owner.token });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 401, message: 'token has been revoked', data: null });
+    expect(res.body).toEqual({ code: 401, message: 'token has been revoked', data: null, error: 'auth.token_revoked' });
   });
 
   it('reads them again: getDepositaddress and orderComplete find the order and the account', async () => {
@@ -151,7 +151,7 @@ describe('a batch read whose keys stay unprocessed', () => {
     const res = await order().finally(() => (throttle.forever = false));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
-    expect(res.body).toEqual({ statusCode: 503, message: expect.stringMatching(/try again/) });
+    expect(res.body).toEqual({ statusCode: 503, message: expect.stringMatching(/try again/), error: 'table.busy' });
     expect(documentErrors('/account/user/rechargeOrder', 'post', 503, res.body)).toEqual([]);
     expect(throttle.calls).toBe(RETRIES + 1);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -164,7 +164,7 @@ describe('a batch read whose keys stay unprocessed', () => {
     const res = await call(app, 'GET', `${base}/merchant/games/list`, { token: owner.token }).finally(() => (throttle.forever = false));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
-    expect(res.body).toEqual({ code: 503, message: expect.stringMatching(/try again/), data: null });
+    expect(res.body).toEqual({ code: 503, message: expect.stringMatching(/try again/), data: null, error: 'table.busy' });
     expect(documentErrors('/merchant/games/list', 'get', 503, res.body)).toEqual([]);
   });
 

@@ -508,7 +508,7 @@ describe('payment records', () => {
     expect(await paymentsOfTransaction(deps, randomDigest())).toEqual([]);
     expect(await paymentsOfTransaction(await createTestDeps(), randomDigest())).toEqual([]);
     rpc.failNext('http-503');
-    await expect(paymentsOfTransaction(deps, randomDigest())).rejects.toMatchObject({ status: 503, message: expect.stringMatching(/^transactionId/) });
+    await expect(paymentsOfTransaction(deps, randomDigest())).rejects.toMatchObject({ kind: 'Unavailable', message: expect.stringMatching(/^transactionId/) });
   });
 
   it('paymentOfBill answers the earliest payment on chain of a bill, in one Query', async () => {

@@ -147,7 +147,7 @@ describe('sign_code (POST /merchant/sign/code) and get_sign (GET /merchant/sign)
 
     const before = await call(app, 'GET', getPath, { token: player.platform, query: { id: entry!.id } });
     expect(before.status).toBe(409);
-    expect(before.body).toEqual({ code: 409, message: expect.stringMatching(/^id: .*not signed|^id: .*no signed claim/), data: null });
+    expect(before.body).toEqual({ code: 409, message: expect.stringMatching(/^id: .*not signed|^id: .*no signed claim/), data: null, error: 'claim.not_signed' });
 
     const counter = commandCounter(deps);
     const at = Date.now();
@@ -247,7 +247,7 @@ describe('sign_code (POST /merchant/sign/code) and get_sign (GET /merchant/sign)
     ] as const) {
       const res = await call(app, method, path, { token: thief.platform, ...input });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ code: 404, message: `id: no history entry ${entry!.id}`, data: null });
+      expect(res.body).toEqual({ code: 404, message: `id: no history entry ${entry!.id}`, data: null, error: 'access.not_found' });
     }
     expect((await call(app, 'POST', signPath, { token: thief.platform, body: { id: 987_654_321 } })).status).toBe(404);
     expect((await call(app, 'GET', getPath, { token: thief.platform, query: { id: 987_654_321 } })).status).toBe(404);
@@ -294,7 +294,7 @@ describe('sign_code (POST /merchant/sign/code) and get_sign (GET /merchant/sign)
     const before = await itemCount(deps);
     const res = await call(noKey, 'POST', signPath, { token: player.platform, body: { id: entry!.id } });
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ code: 503, message: expect.any(String), data: null });
+    expect(res.body).toEqual({ code: 503, message: expect.any(String), data: null, error: 'claim.unconfigured' });
     expect(await itemCount(deps)).toBe(before);
     expect(await entryItem(deps, entry!.id)).toMatchObject({ status: 0 });
     expect((await entryItem(deps, entry!.id)).claim).toBeUndefined();
@@ -306,7 +306,7 @@ describe('sign_code (POST /merchant/sign/code) and get_sign (GET /merchant/sign)
     const before = await itemCount(deps);
     const refused = await call(app, 'POST', signPath, { token: player.platform, body: { id: entry!.id } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ code: 409, message: expect.stringMatching(new RegExp(`^id: the game ${game.code} .* has no object_id`)), data: null });
+    expect(refused.body).toEqual({ code: 409, message: expect.stringMatching(new RegExp(`^id: the game ${game.code} .* has no object_id`)), data: null, error: 'claim.game_without_object' });
     expect(await itemCount(deps)).toBe(before);
     const item = await entryItem(deps, entry!.id);
     expect([item.status, item.claim, item.claim_nonces]).toEqual([0, undefined, undefined]);

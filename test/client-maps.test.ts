@@ -37,7 +37,7 @@ describe("a game's link map", () => {
     const before = await itemCount(deps);
     const saved = await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gameBody(code, objectText([['web', 'https://a.example.com'], [key, 'https://b.example.com']])) });
     expect(saved.status, JSON.stringify(saved.body)).toBe(400);
-    expect(saved.body).toEqual({ code: 400, message: `body.link.${key}: a reserved name; keys may not be __proto__, constructor or prototype`, data: null });
+    expect(saved.body).toEqual({ code: 400, message: `body.link.${key}: a reserved name; keys may not be __proto__, constructor or prototype`, data: null, error: 'input.invalid' });
     expect(await itemCount(deps)).toBe(before);
 
     expect((await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gamePayload(code) })).status).toBe(200);
@@ -80,7 +80,7 @@ describe('save_params', () => {
     const before = await itemCount(deps);
     const res = await save(objectText([['a', 'y'], [key, 'x']]));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: `body.${key}: a reserved name; keys may not be __proto__, constructor or prototype` });
+    expect(res.body).toEqual({ statusCode: 400, message: `body.${key}: a reserved name; keys may not be __proto__, constructor or prototype`, error: 'input.invalid' });
     expect(await itemCount(deps)).toBe(before);
   });
 

@@ -142,7 +142,7 @@ describe('the platform retry (transactOrFailures) under the emulated rule', () =
     const holding = own.db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: own.table, Item: key(busy) } }] }));
     await expect(
       transactOrFailures(own, [{ Update: { TableName: own.table, Key: key(busy), UpdateExpression: 'SET #x = :x', ExpressionAttributeNames: { '#x': 'x' }, ExpressionAttributeValues: { ':x': 1 } } }], 'busy: retry'),
-    ).rejects.toMatchObject({ status: 409, message: 'busy: retry' });
+    ).rejects.toMatchObject({ kind: 'Conflict', message: 'busy: retry' });
     // The platform's retry gives up after five attempts, each cancelled.
     expect(slow.stats().cancelled).toBe(5);
     await holding;

@@ -86,13 +86,13 @@ describe('compatibility contract', () => {
       const res = await call(app, 'GET', `${base}/merchant/games/list`, { token, query: { pageSize: 10, page: 0 } });
       expect(res.status).toBe(401);
       expect(mismatches(res.body, gameList)).toEqual([]);
-      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] } });
+      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] }, error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
     }
     // Only gamelist's 401 is so: its 400 and other operations' 401 keep data: null.
     const bad = await call(app, 'GET', `${base}/merchant/games/list`, { token: owner.token, query: { page: '0x1' } });
-    expect(bad.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.page/), data: null });
+    expect(bad.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.page/), data: null, error: 'input.invalid' });
     const other = await call(app, 'GET', `${base}/merchant/games`, { query: { pageSize: 10, page: 0 } });
-    expect(other.body).toEqual({ code: 401, message: expect.any(String), data: null });
+    expect(other.body).toEqual({ code: 401, message: expect.any(String), data: null, error: 'auth.token_missing' });
   });
 
   it('chainwallet_register: 200 token pair {platformToken: {accessToken}, gameToken: {accessToken}}', async () => {

@@ -123,7 +123,7 @@ describe('malformed multipart bodies: 400 naming the problem, nothing stored', (
     const [files, items] = [storedFiles(), await itemCount(deps)];
     const { body, type } = request();
     const res = await upload(body, type, token);
-    expect(res).toEqual({ status: 400, body: { code: 400, message: expect.stringMatching(message), data: null } });
+    expect(res).toEqual({ status: 400, body: { code: 400, message: expect.stringMatching(message), data: null, error: message.source.startsWith('^body\\.file') ? 'upload.file_invalid' : 'body.malformed' } });
     expect(storedFiles()).toBe(files);
     expect(await itemCount(deps)).toBe(items);
   });
@@ -158,7 +158,7 @@ describe('the upload limit a deployed stage accepts', () => {
 
     const files = storedFiles();
     const past = await upload(multipart(pngOf(MAX_UPLOAD_BYTES + 1)), type, token);
-    expect(past).toEqual({ status: 413, body: { code: 413, message: `body.file: larger than ${MAX_UPLOAD_BYTES} bytes (4 MiB)`, data: null } });
+    expect(past).toEqual({ status: 413, body: { code: 413, message: `body.file: larger than ${MAX_UPLOAD_BYTES} bytes (4 MiB)`, data: null, error: 'upload.too_large' } });
     expect(storedFiles()).toBe(files);
   });
 
@@ -166,7 +166,7 @@ describe('the upload limit a deployed stage accepts', () => {
     const { token } = await merchantWithToken(deps);
     const files = storedFiles();
     const large = multipart(pngOf(MULTIPART_BODY_LIMIT));
-    const expected = { status: 413, body: { code: 413, message: expect.stringMatching(/^body: larger than the 4 MiB \+ 16 KiB/), data: null } };
+    const expected = { status: 413, body: { code: 413, message: expect.stringMatching(/^body: larger than the 4 MiB \+ 16 KiB/), data: null, error: 'body.too_large' } };
     // With its Content-Length (what API Gateway and Node's HTTP server give): judged from the header, before the token is checked.
     expect(await upload(large, type, undefined, { headers: { 'content-type': type, 'content-length': String(large.length) } })).toEqual(expected);
     // Streamed without one: refused as the stream passes the limit.

@@ -113,7 +113,7 @@ describe('query merchant game, gamelist, query_new_merchant', () => {
   it('answers 401 in the gamelist envelope without a token: an empty page, as the compatibility contract fixes it', async () => {
     const res = await call(app, 'GET', `${base}/merchant/games/list`, { query: { page: 0, pageSize: 10 } });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] } });
+    expect(res.body).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] }, error: 'auth.token_missing' });
   });
 });
 
@@ -133,7 +133,7 @@ describe('update_single_game', () => {
     const intruder = await merchantWithToken(deps);
     const denied = await call(app, 'POST', `${base}/merchant/games/update`, { token: intruder.token, body: { code: game.code, game_name: 'Mine' } });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ code: 403, message: expect.stringContaining('another merchant'), data: null });
+    expect(denied.body).toEqual({ code: 403, message: expect.stringContaining('another merchant'), data: null, error: 'access.other_owner' });
     const missing = await call(app, 'POST', `${base}/merchant/games/update`, { token: owner.token, body: { code: 'no-such-game', game_name: 'X' } });
     expect(missing.status).toBe(404);
     const unchanged = await call(app, 'GET', `${base}/merchant/games/detail`, { query: { code: game.code } });

@@ -195,10 +195,20 @@ describe('the push token', () => {
       ['another issuer', () => push(body, { iss: 'https://issuer.example' }), 'Authorization: unknown issuer'],
       ['a key not in the JWKS', async () => call(app, 'POST', path, { body, headers: { authorization: `Bearer ${await google.signPushToken({ aud: AUDIENCE }, { key: 'other' })}` } }), 'Authorization: signature does not verify'],
     ];
+    // The push token is an id_token of Google's: its checks answer the id_token codes, the push account's its own.
+    const pushRefusalCodes: Record<string, string> = {
+      none: 'googleplay.push_token_missing',
+      expired: 'id_token.expired',
+      'another audience': 'id_token.invalid',
+      'another account': 'googleplay.push_sender_refused',
+      'email not verified': 'googleplay.push_sender_refused',
+      'another issuer': 'id_token.invalid',
+      'a key not in the JWKS': 'id_token.invalid',
+    };
     for (const [why, send, message] of cases) {
       const res = await send();
       expect(res.status, why).toBe(401);
-      expect(res.body, why).toEqual({ statusCode: 401, message });
+      expect(res.body, why).toEqual({ statusCode: 401, message, error: pushRefusalCodes[why] });
       expect(documentErrors(document, '/pay/google/notifications', 'post', 401, res.body), why).toEqual([]);
     }
     expect(await itemCount(deps)).toBe(before);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { allErrorEntries } from '../core/http/error-catalogue.js';
+import { statusOfKind } from '../core/http/error-statuses.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heroIdOfNft } from '../core/heroes/keys.js';
 import { balanceOf } from '../core/tickets/balances.js';
@@ -33,11 +35,14 @@ function conforms(res: CallResult, method: string, path: string) {
   expect(documentErrors(document, path, method, res.status, res.body)).toEqual([]);
 }
 
-/** The hero base's error body, exactly `{message, statusCode}`, with the message naming `field` when given. */
+/** The hero base's error body, exactly `{message, statusCode, error}`, with the message naming `field` when given. */
 function heroRefusal(res: CallResult, status: number, message: RegExp) {
   expect(res.status).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['message', 'statusCode']);
-  expect(res.body).toEqual({ message: expect.stringMatching(message), statusCode: status });
+  expect(Object.keys(res.body).sort()).toEqual(['error', 'message', 'statusCode']);
+  // The code is one of the catalogues', of a kind answered with this status (docs/api.md, "Error codes").
+  const code = allErrorEntries.find((entry) => entry.code === res.body.error);
+  expect(code && statusOfKind[code.kind], String(res.body.error)).toBe(status);
+  expect(res.body).toEqual({ message: expect.stringMatching(message), statusCode: status, error: code!.code });
 }
 
 const ticketsOf = (uid: string, level: number) => balanceOf(deps, { uid, projectName: world.projectName, level });

@@ -32,7 +32,7 @@ describe('auth rules on every protected operation', () => {
     const path = `${base}${op.path}`;
     // A merchant-path error carries data: null, or what the operation declares for that status (gamelist's 401).
     const envelopeOf = (status: 401) =>
-      op.path.startsWith('/merchant') ? { code: status, message: expect.any(String), data: op.errorData?.[status] ?? null } : { statusCode: status, message: expect.any(String) };
+      op.path.startsWith('/merchant') ? { code: status, message: expect.any(String), data: op.errorData?.[status] ?? null, error: 'auth.token_missing' } : { statusCode: status, message: expect.any(String), error: 'auth.token_missing' };
 
     const none = await call(app, op.method, path);
     expect(none.status).toBe(401);
@@ -70,10 +70,10 @@ describe('auth rules on every protected operation', () => {
 });
 
 describe('bad input: 400 naming the field, nothing written', () => {
-  const cases: { op: string; method: string; path: string; body?: unknown; query?: Record<string, string>; field: RegExp }[] = [
+  const cases: { op: string; method: string; path: string; body?: unknown; query?: Record<string, string>; field: RegExp; code?: string }[] = [
     { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: { merchant_name: 5 }, field: /^body\.merchant_name/ },
     { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: { merchant_name: 'A', social_links: [{ name: 'x', url: 'javascript:alert(1)' }] }, field: /^body\.social_links\.0\.url/ },
-    { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: '{"merchant_name": ', field: /^body: must be valid JSON/ },
+    { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: '{"merchant_name": ', field: /^body: must be valid JSON/, code: 'body.malformed' },
     { op: 'create_merchant', method: 'POST', path: '/merchant/create', body: { merchant_name: '   ' }, field: /^body\.merchant_name/ },
     { op: 'savemerchantgame', method: 'POST', path: '/merchant/games/save', body: { code: 'bad code!', game_name: 'x' }, field: /^body\.code/ },
     { op: 'savemerchantgame', method: 'POST', path: '/merchant/games/save', body: { code: 'ok', game_name: 'x', images: ['../etc/passwd'] }, field: /^body\.images\.0/ },
@@ -87,7 +87,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'merchantStatus (set)', method: 'POST', path: '/merchant/status', body: { merchant_id: 1, status: 9 }, field: /^body\.status/ },
     { op: 'merchantStatus (set)', method: 'POST', path: '/merchant/status', body: { status: 1 }, field: /^body\.merchant_id/ },
     { op: 'game_detail', method: 'GET', path: '/merchant/games/detail', query: {}, field: /^query\.code/ },
-    { op: 'save_file', method: 'POST', path: '/merchant/file', body: { file: 'x' }, field: /^body: expected multipart/ },
+    { op: 'save_file', method: 'POST', path: '/merchant/file', body: { file: 'x' }, field: /^body: expected multipart/, code: 'body.malformed' },
     { op: 'merchant_login', method: 'POST', path: '/merchant/login', body: { email: 'a@b.co' }, field: /^body\.password/ },
     { op: 'getNonce', method: 'GET', path: '/account/nonce', query: { address: '0x12' }, field: /^query\.address/ },
     { op: 'login_zk', method: 'POST', path: '/account/login/zk', body: { id_token: 'not a jwt' }, field: /^body\.id_token/ },
@@ -130,9 +130,9 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'reward table set', method: 'POST', path: '/merchant/games/rewards', body: { game_code: 'g1', rewards: [{ rank: 1, amount: 1 }, { rank: 1, amount: 2 }] }, field: /^body\.rewards/ },
     { op: 'reward table set', method: 'POST', path: '/merchant/games/rewards', body: { game_code: 'g1', rewards: [{ rank: 100, amount: 1 }] }, field: /^body\.rewards\.0\.rank/ },
     { op: 'reward table get', method: 'GET', path: '/merchant/games/rewards', query: {}, field: /^query\.game_code/ },
-    { op: 'history rank', method: 'GET', path: '/merchant/games/history/rank', query: { game_code: 'g1', season_type: '1', season_range: '2026-03-03-03-09' }, field: /^query\.season_range/ },
+    { op: 'history rank', method: 'GET', path: '/merchant/games/history/rank', query: { game_code: 'g1', season_type: '1', season_range: '2026-03-03-03-09' }, field: /^query\.season_range/, code: 'season.range_invalid' },
     { op: 'history rank', method: 'GET', path: '/merchant/games/history/rank', query: { game_code: 'g1', season_type: '3', season_range: '2026-03-02-03-08' }, field: /^query\.season_type/ },
-    { op: 'history test', method: 'POST', path: '/merchant/games/history/test', body: { game_code: 'g1', season_type: 2, season_range: '2026-03-02-03-08' }, field: /^body\.season_range/ },
+    { op: 'history test', method: 'POST', path: '/merchant/games/history/test', body: { game_code: 'g1', season_type: 2, season_range: '2026-03-02-03-08' }, field: /^body\.season_range/, code: 'season.range_invalid' },
     { op: 'sign_code', method: 'POST', path: '/merchant/sign/code', body: { id: 0 }, field: /^body\.id/ },
     { op: 'get_sign', method: 'GET', path: '/merchant/sign', query: { id: 'abc' }, field: /^query\.id/ },
     { op: 'rewrad_history', method: 'GET', path: '/chain/reward/history', query: { pageSize: '0' }, field: /^query\.pageSize/ },
@@ -181,7 +181,8 @@ describe('bad input: 400 naming the field, nothing written', () => {
     const before = await itemCount();
     const res = await call(app, c.method, `${base}${c.path}`, { token, body: c.body, query: c.query });
     expect(res.status).toBe(400);
-    const envelope = c.path.startsWith('/merchant') ? { code: 400, message: expect.stringMatching(c.field), data: null } : { statusCode: 400, message: expect.stringMatching(c.field) };
+    const error = c.code ?? 'input.invalid';
+    const envelope = c.path.startsWith('/merchant') ? { code: 400, message: expect.stringMatching(c.field), data: null, error } : { statusCode: 400, message: expect.stringMatching(c.field), error };
     expect(res.body).toEqual(envelope);
     expect(await itemCount()).toBe(before);
   });
@@ -191,10 +192,10 @@ describe('unknown routes', () => {
   it('answer 404 JSON in the envelope of their path', async () => {
     const merchantPath = await call(app, 'GET', `${base}/merchant/nope`);
     expect(merchantPath.status).toBe(404);
-    expect(merchantPath.body).toEqual({ code: 404, message: expect.any(String), data: null });
+    expect(merchantPath.body).toEqual({ code: 404, message: expect.any(String), data: null, error: 'route.not_found' });
     const accountPath = await call(app, 'POST', `${base}/account/nope`);
-    expect(accountPath.body).toEqual({ statusCode: 404, message: expect.any(String) });
+    expect(accountPath.body).toEqual({ statusCode: 404, message: expect.any(String), error: 'route.not_found' });
     const heroPath = await call(app, 'GET', '/hero-testing/nope');
-    expect(heroPath.body).toEqual({ message: expect.any(String), statusCode: 404 });
+    expect(heroPath.body).toEqual({ message: expect.any(String), statusCode: 404, error: 'route.not_found' });
   });
 });

@@ -133,10 +133,10 @@ describe('API Gateway routes = Hono routes', () => {
     // What the meta function answers them (its app, as deployed): the envelope of the path's base and kind.
     const app = appFactories.meta!(await createTestDeps({ stage: STAGE }));
     const unknown = [
-      ['/v2-testing/merchant/nope', { code: 404, message: expect.any(String), data: null }],
-      ['/v2-testing/account/nope', { statusCode: 404, message: expect.any(String) }],
-      ['/hero-testing/nope', { statusCode: 404, message: expect.any(String) }],
-      ['/elsewhere', { statusCode: 404, message: expect.any(String) }],
+      ['/v2-testing/merchant/nope', { code: 404, message: expect.any(String), data: null, error: 'route.not_found' }],
+      ['/v2-testing/account/nope', { statusCode: 404, message: expect.any(String), error: 'route.not_found' }],
+      ['/hero-testing/nope', { statusCode: 404, message: expect.any(String), error: 'route.not_found' }],
+      ['/elsewhere', { statusCode: 404, message: expect.any(String), error: 'route.not_found' }],
     ] as const;
     for (const [path, body] of unknown) {
       const res = await app.request(path);

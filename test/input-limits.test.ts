@@ -82,8 +82,8 @@ const cases: Case[] = [
   },
 ];
 
-const envelopeOf = (kind: Case['envelope'], status: number, message: RegExp) =>
-  kind === 'merchant' ? { code: status, message: expect.stringMatching(message), data: null } : { statusCode: status, message: expect.stringMatching(message) };
+const envelopeOf = (kind: Case['envelope'], status: number, message: RegExp, error: string) =>
+  kind === 'merchant' ? { code: status, message: expect.stringMatching(message), data: null, error } : { statusCode: status, message: expect.stringMatching(message), error };
 
 describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before parsing, nothing written', () => {
   it('the limit is 256 KiB', () => {
@@ -99,16 +99,16 @@ describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before pa
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', 'application/merge-patch+json']) {
       const res = await raw('POST', c.path, { ...auth, 'content-type': type }, bytes(JSON.stringify(body)));
       expect(res.status, type).toBe(415);
-      expect(res.body).toEqual(envelopeOf(c.envelope, 415, new RegExp(`^body: Content-Type must be application/json, not ${type.replace('+', '\\+')}$`)));
+      expect(res.body).toEqual(envelopeOf(c.envelope, 415, new RegExp(`^body: Content-Type must be application/json, not ${type.replace('+', '\\+')}$`), 'body.unsupported_type'));
     }
     // A body without a Content-Type: 415.
     const untyped = await raw('POST', c.path, auth, bytes(JSON.stringify(body)));
     expect(untyped.status).toBe(415);
-    expect(untyped.body).toEqual(envelopeOf(c.envelope, 415, /^body: a body needs Content-Type: application\/json$/));
+    expect(untyped.body).toEqual(envelopeOf(c.envelope, 415, /^body: a body needs Content-Type: application\/json$/, 'body.unsupported_type'));
 
     // One byte past the limit, as valid JSON: 413 (by its Content-Length, then by the stream without one).
     const big = jsonOfSize(body, c.pad, JSON_BODY_LIMIT + 1);
-    const tooLarge = envelopeOf(c.envelope, 413, /^body: larger than the 256 KiB/);
+    const tooLarge = envelopeOf(c.envelope, 413, /^body: larger than the 256 KiB/, 'body.too_large');
     const sized = await raw('POST', c.path, { ...auth, 'content-type': 'application/json', 'content-length': String(JSON_BODY_LIMIT + 1) }, bytes(big));
     expect(sized.status).toBe(413);
     expect(sized.body).toEqual(tooLarge);
@@ -124,7 +124,7 @@ describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before pa
     // Exactly at the limit the body is read: only the field rules refuse it (the padded field is too long).
     const atLimit = await raw('POST', c.path, { ...auth, 'content-type': 'application/json' }, bytes(jsonOfSize(body, c.pad, JSON_BODY_LIMIT)));
     expect(atLimit.status).toBe(400);
-    expect(atLimit.body).toEqual(envelopeOf(c.envelope, 400, new RegExp(`^body\\.${c.pad}`)));
+    expect(atLimit.body).toEqual(envelopeOf(c.envelope, 400, new RegExp(`^body\\.${c.pad}`), 'input.invalid'));
     expect(await itemCount()).toBe(before);
 
     // The same body as application/json (any letter case, with a charset) is taken.
@@ -135,9 +135,9 @@ describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before pa
   it('are checked before the token: no token with a wrong type is 415, with a large body 413', async () => {
     const before = await itemCount();
     const typed = await raw('POST', '/merchant/create', { 'content-type': 'text/plain' }, bytes('{}'));
-    expect(typed).toEqual({ status: 415, body: { code: 415, message: expect.stringMatching(/^body: Content-Type/), data: null } });
+    expect(typed).toEqual({ status: 415, body: { code: 415, message: expect.stringMatching(/^body: Content-Type/), data: null, error: 'body.unsupported_type' } });
     const large = await raw('POST', '/account/user/rechargeOrder', { 'content-type': 'application/json' }, streamOf(`"${'x'.repeat(JSON_BODY_LIMIT)}"`), { duplex: 'half' });
-    expect(large).toEqual({ status: 413, body: { statusCode: 413, message: expect.stringMatching(/^body: larger than/) } });
+    expect(large).toEqual({ status: 413, body: { statusCode: 413, message: expect.stringMatching(/^body: larger than/), error: 'body.too_large' } });
     expect(await itemCount()).toBe(before);
   });
 
@@ -149,7 +149,7 @@ describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before pa
     // An operation whose body has required fields answers 400 naming them, not 415.
     const owner = await merchantWithToken(deps);
     const required = await raw('POST', '/merchant/projects/update', { authorization: `Bearer ${owner.token}` });
-    expect(required).toEqual({ status: 400, body: { code: 400, message: expect.stringMatching(/^body\.project_name/), data: null } });
+    expect(required).toEqual({ status: 400, body: { code: 400, message: expect.stringMatching(/^body\.project_name/), data: null, error: 'input.invalid' } });
   });
 
   it('the multipart upload keeps its own rules (no JSON 415 on its multipart body)', async () => {
@@ -191,15 +191,15 @@ describe(`JSON bodies nested deeper than ${JSON_NESTING_LIMIT} levels: 400 namin
       for (const levels of [10_000, JSON_NESTING_LIMIT + 1]) {
         for (const [where, text] of [['the whole body', of(levels)], [`body.${c.pad}`, inField(of(levels - 1))]] as const) {
           const res = await send(text);
-          expect(res, `${shape} ${levels} deep, ${where}`).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, tooDeep) });
+          expect(res, `${shape} ${levels} deep, ${where}`).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, tooDeep, 'body.malformed') });
         }
       }
       // At the limit the body is parsed: the field rules answer.
       const atLimit = await send(inField(of(JSON_NESTING_LIMIT - 1)));
-      expect(atLimit, `${shape} at the limit`).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, new RegExp(`^body\\.${c.pad}: `)) });
+      expect(atLimit, `${shape} at the limit`).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, new RegExp(`^body\\.${c.pad}: `), 'input.invalid') });
     }
     // Deep and not JSON (never closed) is still invalid JSON.
-    expect(await send('['.repeat(10_000))).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, /^body: must be valid JSON$/) });
+    expect(await send('['.repeat(10_000))).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, /^body: must be valid JSON$/, 'body.malformed') });
     // Brackets inside a string are text, not nesting: a string is not the object the body must be.
     const text = await send(JSON.stringify('['.repeat(10_000)));
     expect(text.status).toBe(400);
@@ -228,7 +228,7 @@ describe('project update with nothing to change', () => {
     const count = await itemCount();
     const res = await call(app, 'POST', `${base}/merchant/projects/update`, { token: shop.owner.token, body: { project_name: shop.project.project_name } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 400, message: 'body: nothing to change: give at least one of description, receive_address, status', data: null });
+    expect(res.body).toEqual({ code: 400, message: 'body: nothing to change: give at least one of description, receive_address, status', data: null, error: 'input.invalid' });
     expect(await list()).toEqual(before);
     expect(await itemCount()).toBe(count);
 

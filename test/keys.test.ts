@@ -119,7 +119,7 @@ describe('token key ring', () => {
       deps.setNow(new Date(serverClaims.exp * 1000 - 1000));
       await expect(stage2.tokens.verify(oldServer.token, ['server'])).resolves.toMatchObject({ merchant_id: owner.merchant.id });
       deps.setNow(new Date(serverClaims.exp * 1000 + 1000));
-      await expect(stage2.tokens.verify(oldServer.token, ['server'])).rejects.toMatchObject({ status: 401, message: 'token has expired' });
+      await expect(stage2.tokens.verify(oldServer.token, ['server'])).rejects.toMatchObject({ kind: 'Unauthenticated', message: 'token has expired' });
       expect(serverClaims.exp - Math.floor(start.getTime() / 1000)).toBe(Math.max(...Object.values(tokenLifetimes)));
       deps.setNow(start);
 
@@ -130,7 +130,7 @@ describe('token key ring', () => {
       const refused = await merchantInfo(stage3, old.token);
       expect(refused.status).toBe(401);
       expect(refused.body.message).toBe('token is invalid');
-      await expect(stage3.tokens.verify(oldServer.token, ['server'])).rejects.toMatchObject({ status: 401 });
+      await expect(stage3.tokens.verify(oldServer.token, ['server'])).rejects.toMatchObject({ kind: 'Unauthenticated' });
       expect((await merchantInfo(stage3, fresh.token)).status).toBe(200);
     } finally {
       deps.setNow(undefined);
@@ -234,7 +234,7 @@ describe('vendor PaymentRequest key', () => {
     // The vendor key is never published as a token key, and never verifies a token.
     expect(tokenKeys.map((k) => k.x)).not.toContain(deps.vendorKey.x);
     const forged = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: deps.vendorKey.kid }).setIssuer(issuer).setAudience('platform').setSubject(buyer.uid).setExpirationTime('1h').sign(await importJWK(deps.vendorKey, 'ES256'));
-    await expect(deps.tokens.verify(forged, ['platform'])).rejects.toMatchObject({ status: 401 });
+    await expect(deps.tokens.verify(forged, ['platform'])).rejects.toMatchObject({ kind: 'Unauthenticated' });
   });
 
   it('answers 503 where the stage has no vendor key, reading and writing nothing', async () => {
@@ -248,7 +248,7 @@ describe('vendor PaymentRequest key', () => {
     expect(res.status).toBe(503);
     expect(res.body.message).toBe('vendor payment signing is not configured on this stage');
     expect(await itemCount(deps)).toBe(before);
-    await expect(tokens.signBytes(new Uint8Array([1]))).rejects.toMatchObject({ status: 503 });
+    await expect(tokens.signBytes(new Uint8Array([1]))).rejects.toMatchObject({ kind: 'Unavailable' });
   });
 
   it('refuses a vendor key that is one of the token keys', async () => {

@@ -65,7 +65,7 @@ describe('back-off per (account, source)', () => {
         // Right away, even the right password waits: the back-off is on trying, not on being wrong.
         const held = await loginFrom(source, email, PASSWORD);
         expect(held.status).toBe(429);
-        expect(held.body).toEqual({ code: 429, message: expect.stringMatching(/^too many failed sign-ins to this account from this address; try again in \d+ s$/), data: null });
+        expect(held.body).toEqual({ code: 429, message: expect.stringMatching(/^too many failed sign-ins to this account from this address; try again in \d+ s$/), data: null, error: 'account.sign_in_throttled' });
         waits.push(retryAfter(held));
         advance(retryAfter(held));
       }

@@ -31,7 +31,7 @@ describe('create_merchant', () => {
 
     const second = await call(app, 'POST', `${base}/merchant/create`, { token: owner.token, body: payload });
     expect(second.status).toBe(409);
-    expect(second.body).toEqual({ code: 409, message: expect.stringContaining('already has'), data: null });
+    expect(second.body).toEqual({ code: 409, message: expect.stringContaining('already has'), data: null, error: 'merchant.exists' });
   });
 
   it('lets exactly one of many concurrent creates for one account win', async () => {
@@ -65,7 +65,7 @@ describe('get_merchant_info and get_token', () => {
     expect(issued.body.data.merchant_id).toBe(merchant.id);
     const claims = await deps.tokens.verify(issued.body.data.accessToken, ['server']);
     expect(claims.merchant_id).toBe(merchant.id);
-    await expect(deps.tokens.verify(issued.body.data.accessToken, ['merchant'])).rejects.toMatchObject({ status: 401 });
+    await expect(deps.tokens.verify(issued.body.data.accessToken, ['merchant'])).rejects.toMatchObject({ kind: 'Unauthenticated' });
   });
 
   it('answers 404 before a merchant exists and 403 for a suspended one', async () => {
@@ -74,7 +74,7 @@ describe('get_merchant_info and get_token', () => {
     const suspended = await merchantWithToken(deps, 2);
     const refused = await call(app, 'GET', `${base}/merchant/token`, { token: suspended.token });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ code: 403, message: 'merchant is suspended', data: null });
+    expect(refused.body).toEqual({ code: 403, message: 'merchant is suspended', data: null, error: 'merchant.suspended' });
   });
 });
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { exampleCodeOf } from '../core/http/error-catalogue.js';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -107,9 +108,9 @@ describe.each([
         expect(media.schema.$ref).toBe(`#/components/schemas/${schemaName}`);
       } else {
         // A declared error `data`: the merchant envelope around the success record's schema, and the value in the example.
-        expect(media.schema.required).toEqual(['code', 'message', 'data']);
+        expect(media.schema.required).toEqual(['code', 'message', 'data', 'error']);
         expect(media.schema.properties.data).toEqual(operation.responses[spec.status].content['application/json'].schema.properties.data);
-        expect(media.example).toEqual({ code: Number(status), message: cause, data });
+        expect(media.example).toEqual({ code: Number(status), message: cause, data, error: exampleCodeOf(Number(status)) });
       }
       expect(envelope === 'oauth' ? media.example.error_description : media.example.message).toBe(cause);
     }
@@ -165,15 +166,15 @@ describe('details of the main document', () => {
     const info = find('get_merchant_info').responses['200'].content['application/json'].schema;
     expect(info.properties.code).toEqual({ type: 'integer', const: 200 });
     expect(info.properties.data.required).toContain('merchant_name');
-    expect(find('get_merchant_info').responses['401'].content['application/json'].example).toEqual({ code: 401, message: expect.any(String), data: null });
+    expect(find('get_merchant_info').responses['401'].content['application/json'].example).toEqual({ code: 401, message: expect.any(String), data: null, error: 'auth.token_expired' });
     const updated = find('update_single_game').responses['201'].content['application/json'].schema;
     expect(Object.keys(updated.properties)).toEqual(['response', 'status', 'message', 'name']);
-    expect(document.components.schemas.MerchantError.required).toEqual(['code', 'message', 'data']);
+    expect(document.components.schemas.MerchantError.required).toEqual(['code', 'message', 'data', 'error']);
   });
 
   it("documents gamelist's 401 as the compatibility contract fixes it: an empty page, not data: null", () => {
     const unauthorized = find('gamelist').responses['401'].content['application/json'];
-    expect(unauthorized.example).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] } });
+    expect(unauthorized.example).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] }, error: 'auth.token_expired' });
     expect(unauthorized.schema.properties.code).toEqual({ type: 'integer', const: 401 });
     expect(unauthorized.schema.properties.data.required).toEqual(['total', 'games']);
   });
@@ -237,7 +238,7 @@ describe('generation from a route table', () => {
       { name: 'heroId', in: 'path', required: true, schema: expect.objectContaining({ type: 'integer' }) },
       { name: 'itemId', in: 'path', required: true, schema: { type: 'string' } },
     ]);
-    expect(operation.responses['404'].content['application/json'].example).toEqual({ message: 'no such item', statusCode: 404 });
+    expect(operation.responses['404'].content['application/json'].example).toEqual({ message: 'no such item', statusCode: 404, error: 'route.not_found' });
   });
 
   it('skips groups of the other base and keeps operationIds unique', () => {

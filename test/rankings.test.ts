@@ -233,13 +233,13 @@ describe('addWin', () => {
     const before = await itemCount(deps);
     const refused = await addWin(stranger.server, win(code, 'p', 1, 1));
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ code: 403, message: expect.stringMatching(/^game_code:/), data: null });
+    expect(refused.body).toEqual({ code: 403, message: expect.stringMatching(/^game_code:/), data: null, error: 'access.other_owner' });
     const unknown = await addWin(stranger.server, win('no-such-game', 'p', 1, 1));
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ code: 404, message: 'game_code: no game no-such-game', data: null });
+    expect(unknown.body).toEqual({ code: 404, message: 'game_code: no game no-such-game', data: null, error: 'access.not_found' });
     const score = await call(app, 'POST', scorePath, { token: stranger.server, body: { game_code: code, result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] } });
     expect(score.status).toBe(403);
-    expect(score.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^game_code:/) });
+    expect(score.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^game_code:/), error: 'access.other_owner' });
     const scoreUnknown = await call(app, 'POST', scorePath, { token: stranger.server, body: { game_code: 'no-such-game', result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] } });
     expect(scoreUnknown.status).toBe(404);
     expect(await itemCount(deps)).toBe(before);
@@ -254,10 +254,10 @@ describe('addWin', () => {
     for (const token of [undefined, merchant.token, player.platform, player.game, 'not-a-jwt']) {
       const res = await addWin(token as string, win(code, 'p', 1, 1));
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: null });
+      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: null, error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
       const score = await call(app, 'POST', scorePath, { token, body: { game_code: code, result_id: 'r', scores: [{ game_player_id: 'p', game_player_name: '', kills: 1, wins: 0 }] } });
       expect(score.status).toBe(401);
-      expect(score.body).toEqual({ statusCode: 401, message: expect.any(String) });
+      expect(score.body).toEqual({ statusCode: 401, message: expect.any(String), error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
     }
     expect(await itemCount(deps)).toBe(before);
   });
@@ -286,7 +286,7 @@ describe('addWin', () => {
     for (const [body, field] of cases) {
       const res = await addWin(server, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual({ code: 400, message: expect.stringMatching(field), data: null });
+      expect(res.body).toEqual({ code: 400, message: expect.stringMatching(field), data: null, error: 'input.invalid' });
     }
     const line = { game_player_id: 'p', game_player_name: '', kills: 1, wins: 0 };
     const reports: [object, RegExp][] = [
@@ -299,10 +299,10 @@ describe('addWin', () => {
     for (const [body, field] of reports) {
       const res = await call(app, 'POST', scorePath, { token: server, body });
       expect(res.status, JSON.stringify(body).slice(0, 200)).toBe(400);
-      expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(field) });
+      expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(field), error: 'input.invalid' });
     }
     const query = await call(app, 'GET', rankPath, { query: { game_code: code, limit: 101 } });
-    expect(query.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.limit/), data: null });
+    expect(query.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.limit/), data: null, error: 'input.invalid' });
     expect((await call(app, 'GET', rankPath, { query: { game_code: code, limit: 0 } })).status).toBe(400);
     expect((await call(app, 'GET', rankPath, { query: {} })).body.message).toMatch(/^query\.game_code/);
     expect(await itemCount(deps)).toBe(before);
@@ -355,7 +355,7 @@ describe('result ids', () => {
     const before = await itemCount(deps);
     const other = await addWin(server, { ...body, kills: 3 });
     expect(other.status).toBe(409);
-    expect(other.body).toEqual({ code: 409, message: expect.stringMatching(/^result_id:/), data: null });
+    expect(other.body).toEqual({ code: 409, message: expect.stringMatching(/^result_id:/), data: null, error: 'ranking.result_reused' });
     expect(await itemCount(deps)).toBe(before);
     const week = weekOf(utc('2026-03-01T00:00:00'));
     expect(await scoreItem(code, week, 'r-player')).toMatchObject({ kills: 2, wins: 1 });
@@ -401,7 +401,7 @@ describe('result ids', () => {
     expect(reordered.body).toEqual(results[0]!.body);
     const changed = await call(app, 'POST', scorePath, { token: server, body: { ...report, scores: report.scores.slice(0, 2) } });
     expect(changed.status).toBe(409);
-    expect(changed.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^result_id:/) });
+    expect(changed.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^result_id:/), error: 'ranking.result_reused' });
     expect(totals((await rank(code)).gameMothKillRank)).toEqual({ a: '5', b: '2' });
   });
 
@@ -439,7 +439,7 @@ describe('gameRank', () => {
   it('404 for an unknown game; empty boards for a game without scores', async () => {
     const unknown = await call(app, 'GET', rankPath, { query: { game_code: 'never-made' } });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ code: 404, message: 'game_code: no game never-made', data: null });
+    expect(unknown.body).toEqual({ code: 404, message: 'game_code: no game never-made', data: null, error: 'game.not_found' });
     const { code } = await gameWithServer(deps);
     expect(await rank(code)).toEqual({ gameWeekKillRank: [], gameWeekWinRank: [], gameMothKillRank: [], gameMothWinRank: [] });
   });

@@ -83,7 +83,7 @@ describe('reward table (POST/GET /merchant/games/rewards)', () => {
     expect((await call(app, 'GET', rewardsPath, { token: other.token, query: { game_code: game.code } })).status).toBe(403);
     const missing = await call(app, 'POST', rewardsPath, { token: other.token, body: { ...body, game_code: 'no-such-game' } });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ code: 404, message: expect.stringMatching(/^game_code: /), data: null });
+    expect(missing.body).toEqual({ code: 404, message: expect.stringMatching(/^game_code: /), data: null, error: 'access.not_found' });
     expect((await call(app, 'GET', rewardsPath, { token: other.token, query: { game_code: 'no-such-game' } })).status).toBe(404);
     expect(await itemCount(deps)).toBe(before);
   });
@@ -333,7 +333,7 @@ describe('history/test (POST /merchant/games/history/test)', () => {
     const current = weekOf(new Date());
     const running = await call(app, 'POST', testPath, { token: admin.token, body: { game_code: game.code, season_type: 1, season_range: current.range } });
     expect(running.status).toBe(409);
-    expect(running.body).toEqual({ code: 409, message: expect.stringMatching(/^season_range: .*has not ended/), data: null });
+    expect(running.body).toEqual({ code: 409, message: expect.stringMatching(/^season_range: .*has not ended/), data: null, error: 'season.not_ended' });
     const notAWeek = await call(app, 'POST', testPath, { token: admin.token, body: { game_code: game.code, season_type: 1, season_range: '2026-03-03-03-09' } });
     expect(notAWeek.status).toBe(400);
     expect(notAWeek.body.message).toMatch(/^body\.season_range: /);
@@ -352,7 +352,7 @@ describe('history/test (POST /merchant/games/history/test)', () => {
     ]) {
       const res = await call(app, 'POST', testPath, { token: admin.token, body });
       expect(res.status, JSON.stringify(res.body)).toBe(404);
-      expect(res.body).toEqual({ code: 404, message: `game_code: no game ${missing}`, data: null });
+      expect(res.body).toEqual({ code: 404, message: `game_code: no game ${missing}`, data: null, error: 'game.not_found' });
     }
     expect(await itemCount(deps)).toBe(before);
     for (const season of [pastWeek(), pastMonth()]) {
@@ -370,7 +370,7 @@ describe('history/test (POST /merchant/games/history/test)', () => {
     const before = await itemCount(prod);
     const res = await call(prodApp, 'POST', '/prod/merchant/games/history/test', { token: admin.token, body: { game_code: game.code, season_type: 1, season_range: pastWeek().range } });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: 403, message: expect.stringMatching(/production/), data: null });
+    expect(res.body).toEqual({ code: 403, message: expect.stringMatching(/production/), data: null, error: 'season.test_on_production' });
     expect(await itemCount(prod)).toBe(before);
     const marker = await prod.db.send(new GetCommand({ TableName: prod.table, Key: settledKey(game.code, pastWeek()) }));
     expect(marker.Item).toBeUndefined();
@@ -407,10 +407,12 @@ describe('history rank (GET /merchant/games/history/rank)', () => {
       { game_code: 'g', season_type: 1, season_range: '2026/03/02' },
       { game_code: 'g', season_type: 1 },
     ];
-    for (const query of cases) {
+    // A season_range that is no season of its type is the season's rule; a bad type or a missing range, the fields'.
+    const codes = ['season.range_invalid', 'season.range_invalid', 'season.range_invalid', 'input.invalid', 'input.invalid', 'input.invalid'];
+    for (const [index, query] of cases.entries()) {
       const res = await call(app, 'GET', historyPath, { query });
       expect(res.status, JSON.stringify(query)).toBe(400);
-      expect(res.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.season_(range|type)/), data: null });
+      expect(res.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.season_(range|type)/), data: null, error: codes[index] });
     }
     // A week across New Year keeps the first day's year.
     expect(parseSeasonRange(1, '2029-12-31-01-06')).toEqual({ type: 1, start: new Date('2029-12-31T00:00:00.000Z'), end: new Date('2030-01-07T00:00:00.000Z'), range: '2029-12-31-01-06' });

@@ -72,7 +72,7 @@ describe('social binding', () => {
     const before = await itemCount();
     const refused = await bind(other.token, await issuer.sign({ sub: 'g-300' }));
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ statusCode: 409, message: 'id_token: this google account is bound to another user' });
+    expect(refused.body).toEqual({ statusCode: 409, message: 'id_token: this google account is bound to another user', error: 'social.bound_to_other_user' });
     expect(await itemCount()).toBe(before);
     expect((await list(other.token)).body.data).toEqual([]);
   });
@@ -93,7 +93,7 @@ describe('social binding', () => {
     for (const token of [undefined, game, serverToken]) {
       for (const res of [await bind(token, idToken), await list(token)]) {
         expect(res.status).toBe(401);
-        expect(res.body).toEqual({ statusCode: 401, message: expect.any(String) });
+        expect(res.body).toEqual({ statusCode: 401, message: expect.any(String), error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
       }
     }
   });
@@ -109,7 +109,7 @@ describe('social binding', () => {
     const before = await itemCount();
     const res = await bind(user.token, idToken);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message) });
+    expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message), error: message.source.includes('expired') ? 'id_token.expired' : 'id_token.invalid' });
     expect(await itemCount()).toBe(before);
   });
 });
@@ -133,7 +133,7 @@ describe('querybysocialid', () => {
   it('answers 404 for an unbound social account', async () => {
     const res = await bySocialId(serverToken, 'google', 'nobody');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ statusCode: 404, message: 'no user is bound to that social account' });
+    expect(res.body).toEqual({ statusCode: 404, message: 'no user is bound to that social account', error: 'social.not_bound' });
   });
 
   it('needs a server token', async () => {

@@ -64,7 +64,7 @@ describe('WWW-Authenticate on refused store bearers', () => {
     expect(missing.response.headers.get('www-authenticate')).toBe(REALM);
     expect(missing.cause).toEqual([{ scheme: 'bearer', parameters: { realm: 'partner store' } }]);
     const missingBody = await missing.response.json();
-    expect(missingBody).toEqual({ statusCode: 401, message: 'Authorization: a Bearer token is required' });
+    expect(missingBody).toEqual({ statusCode: 401, message: 'Authorization: a Bearer token is required', error: 'store.token_missing' });
     expect(documentErrors(document, '/store/oauth/userinfo', 'get', 401, missingBody)).toEqual([]);
 
     // Another scheme is no Bearer token either (§3.1: no error code).

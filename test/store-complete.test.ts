@@ -68,15 +68,15 @@ describe('completing an order by a store purchase', () => {
     await completeByStorePurchase(deps, one, bought);
     const before = await itemCount(deps);
     await expect(completeByStorePurchase(deps, two, bought)).rejects.toMatchObject({
-      status: 409,
+      kind: 'Conflict',
       message: `transactionId: store transaction ${bought.transactionId} paid another order`,
     });
     await expect(completeByStorePurchase(deps, (await findOrder(deps, one.id))!, purchase())).rejects.toMatchObject({
-      status: 409,
+      kind: 'Conflict',
       message: `orderId: order ${one.id} is paid already, by another purchase`,
     });
     // An order read before it was paid (a stale read) is refused by the transaction's condition all the same.
-    await expect(completeByStorePurchase(deps, one, purchase())).rejects.toMatchObject({ status: 409 });
+    await expect(completeByStorePurchase(deps, one, purchase())).rejects.toMatchObject({ kind: 'Conflict' });
     expect(await itemCount(deps)).toBe(before);
     expect(await tickets()).toBe(100);
     expect((await findOrder(deps, two.id))?.status).toBe(0);

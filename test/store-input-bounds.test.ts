@@ -57,20 +57,20 @@ describe('values read by key are bounded at the edge', () => {
         const url = new URL(`${storeIssuerOf(region)}/oauth/authorize`);
         for (const [name, value] of Object.entries({ response_type: 'code', client_id: id, state: 's', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })) url.searchParams.set(name, value);
         const res = await call(app, 'GET', `${url.pathname}${url.search}`);
-        expectRefused(res, `${storePathOf(region).replace('/v2-testing', '')}/oauth/authorize`, 'get', 400, { statusCode: 400, message: expect.stringMatching(/^query\.client_id: Too big: expected string to have <=64 characters/) });
+        expectRefused(res, `${storePathOf(region).replace('/v2-testing', '')}/oauth/authorize`, 'get', 400, { statusCode: 400, message: expect.stringMatching(/^query\.client_id: Too big: expected string to have <=64 characters/), error: 'input.invalid' });
         expect(res.headers.get('location'), label).toBeNull();
       }
       // The token endpoints' form: invalid_request naming the parameter.
       for (const path of ['/oauth/token', '/oauth/server-token', '/oauth/client-token']) {
         const res = await form(path, { grant_type: path === '/oauth/client-token' ? 'refresh_token' : 'client_credentials', client_id: id, refresh_token: 'r' });
-        expectRefused(res, `/store${path}`, 'post', 400, { error: 'invalid_request', error_description: expect.stringMatching(/^body\.client_id: Too big/) });
+        expectRefused(res, `/store${path}`, 'post', 400, { error: 'invalid_request', error_description: expect.stringMatching(/^body\.client_id: Too big/), error_code: 'input.invalid' });
         expect(res.headers.get('cache-control')).toBe('no-store');
       }
       // HTTP Basic: invalid_client with the Basic challenge, as for any malformed Basic credentials.
       for (const path of ['/oauth/server-token', '/oauth/token']) {
         for (const encode of [true, false]) {
           const res = await form(path, { grant_type: 'client_credentials' }, basic(id, client_secret!, encode));
-          expectRefused(res, `/store${path}`, 'post', 401, { error: 'invalid_client', error_description: 'Authorization: the Basic client id must be 1-64 printable ASCII characters' });
+          expectRefused(res, `/store${path}`, 'post', 401, { error: 'invalid_client', error_description: 'Authorization: the Basic client id must be 1-64 printable ASCII characters', error_code: 'oauth.client_unauthenticated' });
           expect(res.headers.get('www-authenticate')).toBe('Basic realm="partner store", charset="UTF-8"');
         }
       }
@@ -79,10 +79,10 @@ describe('values read by key are bounded at the edge', () => {
       const iat = Math.floor(Date.now() / 1000);
       const assertion = await new SignJWT({ iss: id, sub: 'u', aud: storeIssuerOf('default'), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
       const login = await call(app, 'POST', `${at}/login`, { body: { assertion } });
-      expectRefused(login, '/store/login', 'post', 401, { statusCode: 401, message: 'assertion: iss must name a partner client of this region' });
+      expectRefused(login, '/store/login', 'post', 401, { statusCode: 401, message: 'assertion: iss must name a partner client of this region', error: 'store.assertion_invalid' });
     }
     // A client id of the right shape but no client is the usual answer; the real client still works.
-    expect((await form('/oauth/server-token', { grant_type: 'client_credentials' }, basic('sc_nobody', 'x'))).body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+    expect((await form('/oauth/server-token', { grant_type: 'client_credentials' }, basic('sc_nobody', 'x'))).body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed', error_code: 'oauth.client_unauthenticated' });
     expect(await scanAll(deps)).toEqual(before);
     expect((await form('/oauth/server-token', { grant_type: 'client_credentials' }, basic(confidential.client_id, client_secret!))).status).toBe(200);
   });
@@ -99,11 +99,11 @@ describe('values read by key are bounded at the edge', () => {
     for (const value of Object.values(LONG)) {
       for (const [path, grant] of [['/oauth/token', { grant_type: 'refresh_token', refresh_token: value }], ['/oauth/client-token', { grant_type: 'authorization_code', code: value, redirect_uri: 'https://app.example/cb', code_verifier: 'v'.repeat(43) }]] as const) {
         const res = await form(path, { ...grant, client_id: publicApp.client_id });
-        expectRefused(res, `/store${path}`, 'post', 400, { error: 'invalid_grant', error_description: expect.stringMatching(/^(refresh_token|code): unknown/) });
+        expectRefused(res, `/store${path}`, 'post', 400, { error: 'invalid_grant', error_description: expect.stringMatching(/^(refresh_token|code): unknown/), error_code: 'oauth.grant_invalid' });
       }
       for (const claim of ['sub', 'jti']) {
         const res = await call(app, 'POST', `${at}/login`, { body: { assertion: await signed({ [claim]: value }) } });
-        expectRefused(res, '/store/login', 'post', 401, { statusCode: 401, message: `assertion: ${claim} must be 1-128 characters` });
+        expectRefused(res, '/store/login', 'post', 401, { statusCode: 401, message: `assertion: ${claim} must be 1-128 characters`, error: 'store.assertion_invalid' });
       }
     }
     // Not text, and not a string at all.
@@ -113,7 +113,7 @@ describe('values read by key are bounded at the edge', () => {
     ];
     for (const [claims, message] of malformed) {
       const res = await call(app, 'POST', `${at}/login`, { body: { assertion: await signed(claims) } });
-      expectRefused(res, '/store/login', 'post', 401, { statusCode: 401, message });
+      expectRefused(res, '/store/login', 'post', 401, { statusCode: 401, message, error: 'store.assertion_invalid' });
     }
     expect(await scanAll(deps)).toEqual(before);
     // 128 characters of each is a sign-in.
@@ -136,7 +136,7 @@ describe('values read by key are bounded at the edge', () => {
       if (value === LONG['2,040 ASCII']) cases.push(['/pets/adopt', session, { name: 'Rex', species: 'dog' }, 'Idempotency-Key', { 'idempotency-key': value }]);
       for (const [path, bearer, body, field, headers] of cases) {
         const res = await call(app, 'POST', `${at}${path}`, { token: bearer, body, ...(headers && { headers }) });
-        expectRefused(res, `/store${path}`, 'post', 400, { statusCode: 400, message: expect.stringContaining(`${field}:`) });
+        expectRefused(res, `/store${path}`, 'post', 400, { statusCode: 400, message: expect.stringContaining(`${field}:`), error: field === 'Idempotency-Key' ? 'idempotency.key_invalid' : 'input.invalid' });
       }
     }
     expect(await scanAll(deps)).toEqual(before);

@@ -94,7 +94,7 @@ describe('metadata and keys per region', () => {
         expect(repeated.status).toBe(400);
         expect(repeated.headers.get('content-type')).toMatch(/^application\/json/);
         const body = await repeated.json();
-        expect(body).toEqual({ statusCode: 400, message: 'query.foo: given more than once' });
+        expect(body).toEqual({ statusCode: 400, message: 'query.foo: given more than once', error: 'input.invalid' });
         expect(documentErrors(document, documented, 'get', 400, body)).toEqual([]);
         expect(document.paths[documented].get.responses['400'].description).toContain('a query parameter is given more than once');
         const single = await app.request(`${url}?foo=1&bar=2`);
@@ -110,7 +110,7 @@ describe('metadata and keys per region', () => {
     expect(res.status).toBe(503);
     const token = await bare.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
     expect(token.status).toBe(503);
-    expect(await token.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/StoreKeys/) });
+    expect(await token.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/StoreKeys/), error_code: 'store.unconfigured' });
   });
 });
 
@@ -156,7 +156,7 @@ describe('client credentials (clientToken_serve, tokens)', () => {
     ] as const) {
       const { code, status, body, response } = await refusal(oauth.clientCredentialsGrantRequest(as, c, auth, {}, options).then((r) => oauth.processClientCredentialsResponse(as, c, r)));
       expect({ code, status }).toEqual({ code: 'invalid_client', status: 401 });
-      expect(body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+      expect(body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed', error_code: 'oauth.client_unauthenticated' });
       // RFC 6749 §5.2: a client that tried HTTP Basic is challenged with the scheme it used.
       expect(response.headers.get('www-authenticate')).toBe(basic ? 'Basic realm="partner store", charset="UTF-8"' : null);
       expect(response.headers.get('cache-control')).toBe('no-store');
@@ -175,22 +175,22 @@ describe('client credentials (clientToken_serve, tokens)', () => {
     const { client: publicClient } = await registerClient(deps, { region: 'default', type: 'public', name: 'Partner app', redirect_uris: ['https://partner.example/cb'], scopes: ['pets'] });
     const post = (body: string, headers: Record<string, string> = {}) =>
       app.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
-    const expectError = async (res: Response, status: number, error: string) => {
+    const expectError = async (res: Response, status: number, error: string, errorCode: string) => {
       expect(res.status).toBe(status);
       expect(res.headers.get('cache-control')).toBe('no-store');
       const body = await res.json();
-      expect(body).toEqual({ error, error_description: expect.any(String) });
+      expect(body).toEqual({ error, error_description: expect.any(String), error_code: errorCode });
       expect(documentErrors(document, '/store/oauth/token', 'post', status, body)).toEqual([]);
     };
     const basic = { authorization: `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString('base64')}` };
-    await expectError(await post(`grant_type=client_credentials&client_id=${publicClient.client_id}`), 400, 'unauthorized_client');
-    await expectError(await post('grant_type=client_credentials&scope=pets', basic), 400, 'invalid_scope');
-    await expectError(await post('grant_type=password&username=a&password=b', basic), 400, 'unsupported_grant_type');
-    await expectError(await post('scope=currencies', basic), 400, 'invalid_request');
-    await expectError(await post(`grant_type=client_credentials&client_secret=${secret}`, basic), 400, 'invalid_request');
-    await expectError(await post('grant_type=client_credentials&grant_type=client_credentials', basic), 400, 'invalid_request');
+    await expectError(await post(`grant_type=client_credentials&client_id=${publicClient.client_id}`), 400, 'unauthorized_client', 'oauth.client_unauthorized');
+    await expectError(await post('grant_type=client_credentials&scope=pets', basic), 400, 'invalid_scope', 'oauth.scope_invalid');
+    await expectError(await post('grant_type=password&username=a&password=b', basic), 400, 'unsupported_grant_type', 'oauth.grant_type_unsupported');
+    await expectError(await post('scope=currencies', basic), 400, 'invalid_request', 'oauth.request_invalid');
+    await expectError(await post(`grant_type=client_credentials&client_secret=${secret}`, basic), 400, 'invalid_request', 'oauth.request_invalid');
+    await expectError(await post('grant_type=client_credentials&grant_type=client_credentials', basic), 400, 'invalid_request', 'input.invalid');
     const json = await app.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...basic }, body: '{"grant_type":"client_credentials"}' });
-    await expectError(json, 415, 'invalid_request');
+    await expectError(json, 415, 'invalid_request', 'body.unsupported_type');
     // Through the library: the scope refusal surfaces as the RFC's error.
     const { code } = await refusal(oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(secret), { scope: 'items' }, options).then((r) => oauth.processClientCredentialsResponse(as, client, r)));
     expect(code).toBe('invalid_scope');

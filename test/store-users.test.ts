@@ -90,7 +90,7 @@ describe('store login and getUser', () => {
     for (const [signed, message] of cases) {
       const res = await login('default', signed);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message) });
+      expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message), error: 'store.assertion_invalid' });
       expect(documentErrors(document, '/store/login', 'post', 401, res.body)).toEqual([]);
     }
     expect((await login('default', 'not-a-jwt')).status).toBe(400);
@@ -115,7 +115,7 @@ describe('store login and getUser', () => {
       for (const [times, message] of cases) {
         const res = await login('default', await assertion(p, `ahead-${randomUUID()}`, times));
         expect(res.status).toBe(401);
-        expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message) });
+        expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message), error: 'store.assertion_invalid' });
         expect(documentErrors(document, '/store/login', 'post', 401, res.body)).toEqual([]);
       }
       expect(await scanAll(deps)).toEqual(before);

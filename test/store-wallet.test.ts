@@ -78,9 +78,9 @@ describe('currencies and items', () => {
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token: user.session, body })).status).toBe(401);
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token: noScope, body })).status).toBe(403);
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token: chengduToken, body })).status).toBe(401);
-    expect((await call(app, 'POST', `${pathOf('chengdu')}/grants`, { token: chengduToken, body })).body).toEqual({ statusCode: 404, message: expect.stringMatching(/^body\.uid: no store user/) });
+    expect((await call(app, 'POST', `${pathOf('chengdu')}/grants`, { token: chengduToken, body })).body).toEqual({ statusCode: 404, message: expect.stringMatching(/^body\.uid: no store user/), error: 'store.user_not_found' });
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, uid: randomUUID() } })).status).toBe(404);
-    expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { gem: 0 } } })).body).toEqual({ statusCode: 400, message: expect.stringMatching(/grants nothing/) });
+    expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { gem: 0 } } })).body).toEqual({ statusCode: 400, message: expect.stringMatching(/grants nothing/), error: 'store.grant_empty' });
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { ruby: 5 } } })).status).toBe(400);
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { gem: -5 } } })).status).toBe(400);
     // A client token reads no user's balance.

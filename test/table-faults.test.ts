@@ -49,7 +49,7 @@ describe('transient table failures', () => {
       );
       expect(res.status, what).toBe(503);
       expect(res.headers.get('retry-after'), what).toBe('1');
-      expect(res.body, what).toEqual({ statusCode: 503, message: expect.stringMatching(/^the table/) });
+      expect(res.body, what).toEqual({ statusCode: 503, message: expect.stringMatching(/^the table/), error: 'table.busy' });
       expect(documentErrors(document, '/account/game/minus_tickets', 'post', 503, res.body)).toEqual([]);
     }
     expect(await itemCount(deps)).toBe(before);
@@ -66,7 +66,7 @@ describe('transient table failures', () => {
       for (const [what, fault] of Object.entries(transient)) {
         const res = await withFault(fault, after, () => world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] } }));
         expect(res.status, `${what} on request ${after + 1}`).toBe(503);
-        expect(res.body).toEqual({ message: expect.stringMatching(/^the table/), statusCode: 503 });
+        expect(res.body).toEqual({ message: expect.stringMatching(/^the table/), statusCode: 503, error: 'table.busy' });
         expect(documentErrors(document, '/heroes/upgrade-level', 'post', 503, res.body)).toEqual([]);
       }
     }

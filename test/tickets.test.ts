@@ -47,7 +47,7 @@ describe('minus_tickets', () => {
     expect((await call(app, 'POST', `${base}/minus_tickets`, { token: player.platform, body: body(1) })).status).toBe(401);
     const short = await call(app, 'POST', `${base}/minus_tickets`, { token: player.game, body: body(6) });
     expect(short.status).toBe(409);
-    expect(short.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^amount:/) });
+    expect(short.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^amount:/), error: 'tickets.balance_short' });
     expect(await itemCount(deps)).toBe(before);
     expect(await balanceNow()).toBe(5);
   });
@@ -66,7 +66,7 @@ describe('minus_tickets', () => {
     expect(quoted.body).toEqual(first.body);
     const reused = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(5), headers });
     expect(reused.status).toBe(422);
-    expect(reused.body).toEqual({ statusCode: 422, message: expect.stringMatching(/^Idempotency-Key/) });
+    expect(reused.body).toEqual({ statusCode: 422, message: expect.stringMatching(/^Idempotency-Key/), error: 'idempotency.key_reused' });
     const bad = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(1), headers: { 'idempotency-key': 'has spaces' } });
     expect(bad.status).toBe(400);
     expect(await balanceNow()).toBe(6);
@@ -86,7 +86,7 @@ describe('minus_tickets', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(100);
     const refused = results.filter((r) => r.status !== 201);
     expect(refused).toHaveLength(100);
-    for (const r of refused) expect(r.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^amount:/) });
+    for (const r of refused) expect(r.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^amount:/), error: 'tickets.balance_short' });
     expect(await balanceNow()).toBe(0);
     const ledger = await queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :minus)', ExpressionAttributeValues: { ':pk': `USER#${player.uid}`, ':minus': 'LEDGER#minus#' }, ConsistentRead: true });
     expect(ledger).toHaveLength(100);
@@ -135,7 +135,7 @@ describe('minus_tickets Idempotency-Key scope: (caller, operation, key)', () => 
     for (const changed of [body(5), { ...body(4), level: 2 }, { ...body(4), userId: second.uid }]) {
       const res = await deduct(shop.server, changed, key);
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ statusCode: 422, message: expect.stringMatching(/^Idempotency-Key: .* another request/) });
+      expect(res.body).toEqual({ statusCode: 422, message: expect.stringMatching(/^Idempotency-Key: .* another request/), error: 'idempotency.key_reused' });
     }
     // The player's own reuse of their key is judged alike.
     expect((await deduct(player.game, body(1), key)).status).toBe(201);

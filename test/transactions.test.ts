@@ -33,7 +33,7 @@ describe('transactOrFailedConditions', () => {
 
   it('gives up after a few conflicts with a 409', async () => {
     const { deps, calls } = clientCancelling(Array.from({ length: 9 }, () => ['TransactionConflict']));
-    await expect(transactOrFailedConditions(deps, [])).rejects.toMatchObject({ status: 409 });
+    await expect(transactOrFailedConditions(deps, [])).rejects.toMatchObject({ kind: 'Conflict' });
     expect(calls()).toBe(5);
   });
 });

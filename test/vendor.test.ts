@@ -62,7 +62,7 @@ describe('goods catalogue', () => {
     const before = await itemCount();
     const foreign = await call(app, 'POST', `${base}/merchant/goods`, { token: other.token, body: { name: 'x', projectName: owner.project.project_name, level: 1, price: 1 } });
     expect(foreign.status).toBe(403);
-    expect(foreign.body).toEqual({ code: 403, message: expect.stringMatching(/^projectName/), data: null });
+    expect(foreign.body).toEqual({ code: 403, message: expect.stringMatching(/^projectName/), data: null, error: 'access.other_owner' });
     const unknown = await call(app, 'POST', `${base}/merchant/goods`, { token: other.token, body: { name: 'x', projectName: 'no-such-project', level: 1, price: 1 } });
     expect(unknown.status).toBe(404);
     await setMerchantStatus(deps, other.merchant.id, MerchantStatus.suspended);
@@ -126,7 +126,7 @@ describe('createOrder', () => {
     const before = await itemCount();
     const res = await call(app, 'POST', `${base}/account/vendor/order`, { token: buyer.token, body });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^quantity: .*less than the 15 tickets/) });
+    expect(res.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^quantity: .*less than the 15 tickets/), error: 'tickets.balance_short' });
     expect(await ticketsOf(buyer.uid, projectName)).toBe(9);
     expect(await itemCount()).toBe(before);
 
@@ -201,7 +201,7 @@ describe('customGoods', () => {
     for (const changed of [{ quantity: 3 }, { userId: randomUUID() }]) {
       const res = await order({ ...body, ...changed });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(/^outerOrderId: .*other contents/) });
+      expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(/^outerOrderId: .*other contents/), error: 'goods.order_id_reused' });
     }
     expect((await order(body, owner.serverToken, other.id)).status).toBe(400);
     expect(await itemCount()).toBe(before);
@@ -282,7 +282,7 @@ describe('vendor_pay_query', () => {
       await query(buyer.token, 'PO9999999999'),
     ];
     expect(refused.map((r) => r.status)).toEqual([404, 404, 404, 404]);
-    expect(refused[0]!.body).toEqual({ statusCode: 404, message: expect.stringMatching(/^billNo/) });
+    expect(refused[0]!.body).toEqual({ statusCode: 404, message: expect.stringMatching(/^billNo/), error: 'access.not_found' });
   });
 
   it('reads a reward bill for the merchant that paid it only', async () => {
@@ -353,7 +353,7 @@ describe('vendor_reward', () => {
 
     const changed = await call(app, 'POST', `${base}/wallet/vendor/reward`, { token: owner.serverToken, body: { ...body, amount: 6 } });
     expect(changed.status).toBe(409);
-    expect(changed.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^billNo/) });
+    expect(changed.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^billNo/), error: 'reward.bill_reused' });
     const otherMerchantSameBill = await call(app, 'POST', `${base}/wallet/vendor/reward`, { token: stranger.serverToken, body: { ...body, projectName: stranger.project.project_name } });
     expect(otherMerchantSameBill.status).toBe(409);
     const foreign = await call(app, 'POST', `${base}/wallet/vendor/reward`, { token: stranger.serverToken, body: { ...body, billNo: `R-${randomUUID()}` } });
@@ -374,7 +374,7 @@ describe('vendor_reward', () => {
         body: { billNo: `R-${randomUUID()}`, userId: nobody, projectName, level: 1, amount: 50, ...extra },
       });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, message: expect.stringMatching(/^userId: no account/) });
+      expect(res.body).toEqual({ statusCode: 404, message: expect.stringMatching(/^userId: no account/), error: 'reward.no_account' });
     }
     expect(await itemCount()).toBe(before);
     expect(await ticketsOf(nobody, projectName)).toBe(0);
@@ -444,7 +444,7 @@ describe('vendor/signature', () => {
     expect((await sign(buyer.token, 'PO9999999999')).status).toBe(404);
     const notPending = await sign(buyer.token, paid.bill_no);
     expect(notPending.status).toBe(409);
-    expect(notPending.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^billNo: .*not pending/) });
+    expect(notPending.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^billNo: .*not pending/), error: 'order.not_pending' });
   });
 });
 
@@ -464,7 +464,7 @@ describe('transactions colliding with others', () => {
     const recovering = flakyDb(2);
     expect(await transactOrFailedConditions(recovering, [], 'userId: changed concurrently; retry')).toEqual([]);
     expect(recovering.calls()).toBe(3);
-    await expect(transactOrFailedConditions(flakyDb(99), [], 'userId: changed concurrently; retry')).rejects.toMatchObject({ status: 409, message: 'userId: changed concurrently; retry' });
+    await expect(transactOrFailedConditions(flakyDb(99), [], 'userId: changed concurrently; retry')).rejects.toMatchObject({ kind: 'Conflict', message: 'userId: changed concurrently; retry' });
   });
 });
 
@@ -530,7 +530,8 @@ describe('bad input: 400 naming the field, nothing written', () => {
     const res = await call(app, op.method, c.path ? `${base}${c.path}` : pathOf(op), { token, body: c.body, query: c.query });
     expect(res.status).toBe(400);
     const message = expect.stringMatching(c.field);
-    expect(res.body).toEqual(op.path.startsWith('/merchant') ? { code: 400, message, data: null } : { statusCode: 400, message });
+    const error = c.field.source.includes('must be valid JSON') ? 'body.malformed' : 'input.invalid';
+    expect(res.body).toEqual(op.path.startsWith('/merchant') ? { code: 400, message, data: null, error } : { statusCode: 400, message, error });
     expect(await itemCount()).toBe(before);
   });
 });

@@ -57,7 +57,7 @@ describe('getNonce', () => {
   it.each([['0x1234'], ['not-an-address'], [`0x${'g'.repeat(64)}`]])('refuses %s with a 400 naming the field', async (address) => {
     const res = await call(app, 'GET', `${base}/account/nonce`, { query: { address } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(/^query\.address/) });
+    expect(res.body).toEqual({ statusCode: 400, message: expect.stringMatching(/^query\.address/), error: 'input.invalid' });
   });
 });
 
@@ -80,7 +80,7 @@ describe('chainwallet_register', () => {
     const game = await deps.tokens.verify(res.body.gameToken.accessToken, ['game']);
     expect(game).toMatchObject({ sub: uuid, kind: 'game' });
     expect(game.game_code).toBeUndefined();
-    await expect(deps.tokens.verify(res.body.platformToken.accessToken, ['game'])).rejects.toMatchObject({ status: 401 });
+    await expect(deps.tokens.verify(res.body.platformToken.accessToken, ['game'])).rejects.toMatchObject({ kind: 'Unauthenticated' });
     expect(await findAccount(deps, uuid)).toMatchObject({ uid: uuid, wallet_address: address, wallet_type: 1, status: 1, private_key: '' });
   });
 
@@ -101,7 +101,7 @@ describe('chainwallet_register', () => {
     const before = await itemCount();
     const replay = await register(body);
     expect(replay.status).toBe(401);
-    expect(replay.body).toEqual({ statusCode: 401, message: expect.stringMatching(/nonce/) });
+    expect(replay.body).toEqual({ statusCode: 401, message: expect.stringMatching(/nonce/), error: 'wallet.nonce_missing' });
     expect(await itemCount()).toBe(before);
   });
 
@@ -203,7 +203,7 @@ describe('chainwallet_register: a uuid the platform knows is taken only by that 
     for (const token of attempts) {
       const { res, before } = await takeOver(uuid, token);
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^uuid: the platform already holds records/) });
+      expect(res.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^uuid: the platform already holds records/), error: 'wallet.user_has_records' });
       expect(await itemCount()).toBe(before);
     }
     expect(await findAccount(deps, uuid)).toBeUndefined();
@@ -264,7 +264,7 @@ describe('chainwallet/token', () => {
 
     const unknown = await call(app, 'GET', `${base}/account/chainwallet/token`, { token: pair.platformToken.accessToken, query: { game_code: 'no-such-game' } });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ statusCode: 404, message: expect.stringMatching(/^game_code/) });
+    expect(unknown.body).toEqual({ statusCode: 404, message: expect.stringMatching(/^game_code/), error: 'game.not_found' });
 
     const withGameToken = await call(app, 'GET', `${base}/account/chainwallet/token`, { token: pair.gameToken.accessToken, query: { game_code: code } });
     expect(withGameToken.status).toBe(401);

@@ -96,7 +96,7 @@ describe('login_zk', () => {
     const before = await itemCount();
     const res = await loginZk({ id_token: idToken });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: 'id_token: zkLogin needs an id_token with a single aud' });
+    expect(res.body).toEqual({ statusCode: 400, message: 'id_token: zkLogin needs an id_token with a single aud', error: 'zklogin.token_unusable' });
     expect(await itemCount()).toBe(before);
   });
 
@@ -111,7 +111,7 @@ describe('login_zk', () => {
     const before = await itemCount();
     const missing = await loginZk({ id_token: await issuer.sign(), game_code: 'no-such-game' });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ statusCode: 404, message: 'game_code: no game no-such-game' });
+    expect(missing.body).toEqual({ statusCode: 404, message: 'game_code: no game no-such-game', error: 'game.not_found' });
     expect(await itemCount()).toBe(before);
   });
 
@@ -161,7 +161,7 @@ describe('query_zk_info', () => {
   it('needs the id_token as a bearer token', async () => {
     const res = await zkInfo(undefined);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(/Bearer/) });
+    expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(/Bearer/), error: 'auth.token_missing' });
   });
 });
 
@@ -184,7 +184,7 @@ describe('id_token rejections: 401 naming the failed check, nothing written', ()
     const before = await itemCount();
     for (const res of [await loginZk({ id_token: idToken }), await zkInfo(idToken)]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message) });
+      expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message), error: message.source.includes('expired') ? 'id_token.expired' : 'id_token.invalid' });
     }
     expect(await itemCount()).toBe(before);
   });
@@ -203,7 +203,7 @@ describe('stage and issuer availability: 503, nothing written', () => {
     const before = await itemCount();
     for (const res of [await loginZk({ id_token: idToken }, unconfigured), await zkInfo(idToken, unconfigured)]) {
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ statusCode: 503, message: 'zkLogin/social sign-in is not configured in this stage' });
+      expect(res.body).toEqual({ statusCode: 503, message: 'zkLogin/social sign-in is not configured in this stage', error: 'sign_in.unconfigured' });
     }
     expect(await itemCount()).toBe(before);
   });
@@ -216,7 +216,7 @@ describe('stage and issuer availability: 503, nothing written', () => {
     const refused = async () => {
       const res = await loginZk({ id_token: idToken }, on);
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ statusCode: 503, message: "id_token: the issuer's keys could not be fetched" });
+      expect(res.body).toEqual({ statusCode: 503, message: "id_token: the issuer's keys could not be fetched", error: 'id_token.keys_unavailable' });
     };
     try {
       flaky.setMode('hang');

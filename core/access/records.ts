@@ -1,4 +1,4 @@
-import { notFound } from '../platform/errors.js';
+import { accessError } from './errors.js';
 
 /**
  * The `record` ownership rule (core/http/operation.ts), checked where the domain reads the record anyway, so it
@@ -6,6 +6,6 @@ import { notFound } from '../platform/errors.js';
  * that does not exist, so ids and bill numbers cannot be probed.
  */
 export function ownedRecord<T extends Record<string, unknown>>(record: T | undefined, isCallers: (record: T) => boolean, missing: string): T {
-  if (record === undefined || !isCallers(record)) throw notFound(missing);
+  if (record === undefined || !isCallers(record)) throw accessError('access.not_found', missing);
   return record;
 }

@@ -4,7 +4,9 @@ import { conditionalFailure } from '../platform/conditional-failure.js';
 import { queryItems } from '../platform/query.js';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { conflict, forbidden, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { merchantError } from '../merchants/errors.js';
+import { gameError } from './errors.js';
 import { sortableInt } from '../platform/table.js';
 import { retryPause, transactOrFailedConditions } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
@@ -83,8 +85,8 @@ export async function createGame(deps: PlatformDeps, caller: TokenClaims, input:
   // refused create writes nothing (a concurrent create of the same code, refused by the put below, wastes one).
   const [merchantItem, taken] = await readItems(deps, [merchantKey(caller.sub), gameKey(input.code)]);
   const merchant = merchantOrNotFound(merchantItem);
-  if (merchant.status === MerchantStatus.suspended) throw forbidden('merchant is suspended');
-  if (taken) throw conflict(`code: game ${input.code} exists already`);
+  if (merchant.status === MerchantStatus.suspended) throw merchantError('merchant.suspended', 'merchant is suspended');
+  if (taken) throw gameError('game.code_taken', `code: game ${input.code} exists already`);
   const id = await nextGameId(deps);
   const now = deps.now().toISOString();
   const live = merchant.status === MerchantStatus.active;
@@ -134,8 +136,8 @@ export async function createGame(deps: PlatformDeps, caller: TokenClaims, input:
     ],
     'the merchant changed concurrently; retry',
   );
-  if (failed.includes(0)) throw conflict(`code: game ${input.code} exists already`);
-  if (failed.includes(1)) throw conflict('merchant status changed meanwhile; retry');
+  if (failed.includes(0)) throw gameError('game.code_taken', `code: game ${input.code} exists already`);
+  if (failed.includes(1)) throw platformError('data.changed_concurrently', 'merchant status changed meanwhile; retry');
   return toGameRecord(item);
 }
 
@@ -150,7 +152,7 @@ async function nextGameId(deps: PlatformDeps): Promise<number> {
       return await nextId(deps, 'game');
     } catch (error) {
       if ((error as Error).name !== 'TransactionConflictException') throw error;
-      if (attempt === 5) throw conflict('games are being created concurrently; retry');
+      if (attempt === 5) throw platformError('data.changed_concurrently', 'games are being created concurrently; retry');
     }
     await retryPause(attempt);
   }
@@ -210,7 +212,7 @@ export async function liveGamesByCode(deps: PlatformDeps): Promise<Record<string
 /** The game of a code, published or not; 404 naming `field` when there is none. */
 export async function requireGame(deps: PlatformDeps, code: string, field = 'game_code') {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));
-  if (!out.Item) throw notFound(`${field}: no game ${code}`);
+  if (!out.Item) throw gameError('game.not_found', `${field}: no game ${code}`);
   return out.Item as GameItem;
 }
 
@@ -218,7 +220,7 @@ export async function requireGame(deps: PlatformDeps, code: string, field = 'gam
 export async function liveGame(deps: PlatformDeps, code: string): Promise<GameRecord> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));
   const item = out.Item as GameItem | undefined;
-  if (!item?.live) throw notFound(`code: no published game ${code}`);
+  if (!item?.live) throw gameError('game.not_published', `code: no published game ${code}`);
   return toGameRecord(item);
 }
 
@@ -253,7 +255,7 @@ export async function updateGame(deps: PlatformDeps, caller: TokenClaims, input:
   } catch (error) {
     const failed = conditionalFailure(error);
     if (!failed) throw error;
-    if (failed.item) throw forbidden(`code: game ${input.code} belongs to another merchant`);
-    throw notFound(`code: no game ${input.code}`);
+    if (failed.item) throw gameError('game.other_merchant', `code: game ${input.code} belongs to another merchant`);
+    throw gameError('game.not_found', `code: no game ${input.code}`);
   }
 }

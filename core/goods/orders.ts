@@ -3,7 +3,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { ticketError } from '../tickets/errors.js';
+import { goodsError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { balanceKey, balanceOf, debitItems } from '../tickets/balances.js';
@@ -101,14 +103,14 @@ export async function customGoods(deps: PlatformDeps, caller: TokenClaims, goods
     // Another request claimed the id first: the next round reads its claim, at once.
   }
   // Reached only when every round kept colliding with other requests of this id.
-  throw conflict(`outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`);
+  throw platformError('data.changed_concurrently', `outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`);
 }
 
 /** customGoods_query: the caller merchant's order with that outer id. */
 export async function orderByOuterId(deps: PlatformDeps, caller: TokenClaims, outerOrderId: string): Promise<VendorOrder> {
   const claimed = await deps.db.send(new GetCommand({ TableName: deps.table, Key: outerKey(caller.sub, outerOrderId), ConsistentRead: true }));
   const order = claimed.Item && (await orderOf(deps, claimed.Item));
-  if (!order) throw notFound(`outerOrderId: no order ${outerOrderId}`);
+  if (!order) throw goodsError('goods.order_not_found', `outerOrderId: no order ${outerOrderId}`);
   return toOrder(order);
 }
 
@@ -162,9 +164,9 @@ async function assertBalance(deps: PlatformDeps, read: OrderRead, goods: StoredG
 }
 
 function orderable(goods: StoredGoods | undefined, goodsId: number, projectName: string): StoredGoods {
-  if (!goods) throw notFound(`goodsId: no goods ${goodsId}`);
-  if (goods.projectName !== projectName) throw badRequest(`projectName: goods ${goodsId} are sold in project ${goods.projectName}`);
-  if (goods.status !== GoodsStatus.onSale) throw conflict(`goodsId: goods ${goodsId} are not on sale`);
+  if (!goods) throw goodsError('goods.not_found', `goodsId: no goods ${goodsId}`);
+  if (goods.projectName !== projectName) throw goodsError('goods.other_project', `projectName: goods ${goodsId} are sold in project ${goods.projectName}`);
+  if (goods.status !== GoodsStatus.onSale) throw goodsError('goods.not_on_sale', `goodsId: goods ${goodsId} are not on sale`);
   return goods;
 }
 
@@ -201,7 +203,7 @@ function orderItems(deps: PlatformDeps, goods: StoredGoods, order: StoredOrder):
 
 async function replay(deps: PlatformDeps, claim: Record<string, unknown>, fingerprint: string, outerOrderId: string): Promise<VendorOrder> {
   if (claim.request !== fingerprint) {
-    throw badRequest(`outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`);
+    throw goodsError('goods.order_id_reused', `outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`);
   }
   const order = await orderOf(deps, claim);
   // The claim and its order are written together, so a claim without its order cannot be.
@@ -214,5 +216,5 @@ async function replay(deps: PlatformDeps, claim: Record<string, unknown>, finger
  * balance condition failed, its other conditions being on fresh keys.
  */
 function shortBalance(goods: StoredGoods, total: number) {
-  return conflict(`quantity: the balance of project ${goods.projectName} level ${goods.level} is less than the ${total} tickets the order costs`);
+  return ticketError('tickets.balance_short', `quantity: the balance of project ${goods.projectName} level ${goods.level} is less than the ${total} tickets the order costs`);
 }

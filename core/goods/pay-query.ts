@@ -5,7 +5,7 @@ import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
 import { ownerOf } from '../access/owners.js';
 import { ownedRecord } from '../access/records.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { notFound } from '../platform/errors.js';
+import { paymentError } from '../payments/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { findReward } from './rewards.js';
 
@@ -28,6 +28,6 @@ export async function vendorPayment(deps: PlatformDeps, caller: TokenClaims, bil
   const projectOwner = caller.kind === 'server' && order ? await ownerOf(deps, 'project', String(order.project_name)) : undefined;
   ownedRecord(order, (record) => (caller.kind === 'platform' ? record.user_id === caller.sub : projectOwner === caller.sub), missing);
   const payment = await paymentOfBill(deps, billNo);
-  if (!payment) throw notFound(missing);
+  if (!payment) throw paymentError('payment.not_found', missing);
   return payment;
 }

@@ -7,7 +7,9 @@ import type { StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
-import { conflict, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { paymentError } from '../payments/errors.js';
+import { goodsError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import type { RewardBody } from './models.js';
@@ -39,13 +41,13 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
     // The bill's reward first: a retry answers the first answer whatever changed since.
     const stored = rewardItem as StoredReward | undefined;
     if (stored) {
-      if (stored.request !== fingerprint) throw conflict(`billNo: ${body.billNo} was already used for another reward`);
+      if (stored.request !== fingerprint) throw goodsError('reward.bill_reused', `billNo: ${body.billNo} was already used for another reward`);
       return toRecord(stored);
     }
     const project = projectItem as StoredProject | undefined;
     // The authorization layer checked the project is the caller's merchant's; it is read for its merchant id.
-    if (!project) throw notFound(`projectName: no project ${body.projectName}`);
-    if (!account) throw notFound(`userId: no account ${body.userId}; a reward is paid to a user who has signed in`);
+    if (!project) throw paymentError('project.not_found', `projectName: no project ${body.projectName}`);
+    if (!account) throw goodsError('reward.no_account', `userId: no account ${body.userId}; a reward is paid to a user who has signed in`);
 
     const toer = body.walletAddress ?? (account.wallet_address as string);
     const now = deps.now().toISOString();
@@ -86,7 +88,7 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
     // is paying it: the next round reads it, at once.
   }
   // Not reached: a round ends only when the reward exists, and the next round then finds it.
-  throw conflict(`billNo: ${body.billNo} is being paid concurrently; retry`);
+  throw platformError('data.changed_concurrently', `billNo: ${body.billNo} is being paid concurrently; retry`);
 }
 
 /** A stored reward: the record with its payer (`accountId`) and request fingerprint. */

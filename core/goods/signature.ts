@@ -4,7 +4,7 @@ import { formatUnits } from '../payments/money.js';
 import { toBigInt } from '../shared/amounts.js';
 import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { conflict, notFound } from '../platform/errors.js';
+import { paymentError } from '../payments/errors.js';
 import { vendorKeyMissing, type TokenClaims } from '../platform/tokens.js';
 import type { PaymentSignature } from './models.js';
 
@@ -39,8 +39,8 @@ export async function signPaymentRequest(deps: PlatformDeps, caller: TokenClaims
   const orderId = orderIdOfBill(billNo);
   const order = orderId === undefined ? undefined : (await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }))).Item;
   // Another player's order is as unknown as a missing one.
-  if (!order || order.user_id !== caller.sub) throw notFound(`billNo: no order ${billNo}`);
-  if (order.status !== OrderStatus.pending) throw conflict(`billNo: order ${billNo} is not pending`);
+  if (!order || order.user_id !== caller.sub) throw paymentError('order.not_found', `billNo: no order ${billNo}`);
+  if (order.status !== OrderStatus.pending) throw paymentError('order.not_pending', `billNo: order ${billNo} is not pending`);
 
   const request: PaymentRequest = {
     bill_no: billNo,

@@ -3,7 +3,8 @@ import { canonicalType } from '../chain/names.js';
 import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { heroError } from './errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { liveObject, ownerText } from './chain-reads.js';
 import { heroAttributes, requireConfig, toHero } from './heroes.js';
@@ -44,15 +45,15 @@ export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): 
   ]);
   const config = requireConfig(configItem);
   if (binding?.uid === uid && mine) return { hero: toHero(mine), bound_at: binding.bound_at as string };
-  if (!account?.wallet_address) throw conflict('objectId: you have no registered wallet address to own the NFT');
+  if (!account?.wallet_address) throw heroError('hero.no_wallet', 'objectId: you have no registered wallet address to own the NFT');
 
   const object = await liveObject(deps, objectId);
-  if (!object) throw notFound(`objectId: no live object ${objectId} on chain (never created, deleted, or wrapped in another object)`);
-  if (canonicalType(object.type) !== config.heroType) throw badRequest(`objectId: ${objectId} is a ${object.type}, not a hero (${config.heroType})`);
+  if (!object) throw heroError('hero.object_not_found', `objectId: no live object ${objectId} on chain (never created, deleted, or wrapped in another object)`);
+  if (canonicalType(object.type) !== config.heroType) throw heroError('hero.object_wrong_type', `objectId: ${objectId} is a ${object.type}, not a hero (${config.heroType})`);
   const holder = binding?.uid as string | undefined;
   const ownedByCaller = object.owner.kind === 'address' && object.owner.address === account.wallet_address;
-  if (holder !== undefined && holder !== uid && !ownedByCaller) throw conflict(`objectId: ${objectId} is bound to another player`);
-  if (!ownedByCaller) throw forbidden(`objectId: ${objectId} is owned by ${ownerText(object.owner)}, not by your wallet address ${String(account.wallet_address)}`);
+  if (holder !== undefined && holder !== uid && !ownedByCaller) throw heroError('hero.bound_to_other', `objectId: ${objectId} is bound to another player`);
+  if (!ownedByCaller) throw heroError('hero.not_owned', `objectId: ${objectId} is owned by ${ownerText(object.owner)}, not by your wallet address ${String(account.wallet_address)}`);
 
   // The previous holder's hero (the NFT was transferred to the caller): its level moves with the NFT.
   const previous = holder !== undefined && holder !== uid ? await heroOf(deps, holder, heroId) : undefined;
@@ -102,7 +103,7 @@ export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): 
     // A concurrent bind won. Bound to the caller now (the same request twice): that binding answers.
     const [winner, winnersHero] = await readItems(deps, [nftBindingKey(objectId), heroKey(uid, heroId)]);
     if (winner?.uid === uid && winnersHero) return { hero: toHero(winnersHero), bound_at: winner.bound_at as string };
-    throw conflict(`objectId: ${objectId} was bound or released concurrently; retry`);
+    throw platformError('data.changed_concurrently', `objectId: ${objectId} was bound or released concurrently; retry`);
   }
   return { hero, bound_at: now };
 }
@@ -120,7 +121,7 @@ async function heroOf(deps: HeroesDeps, uid: string, heroId: string): Promise<It
 export async function unbindNft(deps: HeroesDeps, uid: string, objectId: string) {
   const heroId = heroIdOfNft(objectId);
   const [binding, mine] = await readItems(deps, [nftBindingKey(objectId), heroKey(uid, heroId)]);
-  if (!binding || binding.uid !== uid || !mine) throw notFound(`objectId: no hero NFT ${objectId} is bound to you`);
+  if (!binding || binding.uid !== uid || !mine) throw heroError('hero.not_bound', `objectId: no hero NFT ${objectId} is bound to you`);
   const hero = toHero(mine);
   const now = deps.now().toISOString();
   const failed = await transactOrFailures(
@@ -146,6 +147,6 @@ export async function unbindNft(deps: HeroesDeps, uid: string, objectId: string)
     ],
     `objectId: ${objectId} changed concurrently; retry`,
   );
-  if (failed.length > 0) throw new AppError(409, `objectId: the hero of ${objectId} changed concurrently (an upgrade or another unbind); nothing was released; retry`);
+  if (failed.length > 0) throw platformError('data.changed_concurrently', `objectId: the hero of ${objectId} changed concurrently (an upgrade or another unbind); nothing was released; retry`);
   return { objectId, heroId, level: hero.level, experience: hero.experience, released_at: now };
 }

@@ -1,7 +1,7 @@
 import { ChainNodeError } from '../chain/errors.js';
 import type { ChainObject, ObjectOwner } from '../chain/types.js';
 import type { HeroesDeps } from './deps.js';
-import { AppError } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 
 /**
@@ -11,13 +11,13 @@ import { logError } from '../platform/log.js';
  */
 export async function liveObject(deps: Pick<HeroesDeps, 'chain'>, objectId: string): Promise<ChainObject | undefined> {
   const reads = deps.chain?.reads;
-  if (!reads) throw new AppError(503, 'objectId: the stage reads no objects from the chain (the grpcUrl of its ChainConfig setting)');
+  if (!reads) throw platformError('chain.unconfigured', 'objectId: the stage reads no objects from the chain (the grpcUrl of its ChainConfig setting)');
   try {
     return await reads.object(objectId);
   } catch (error) {
     if (!(error instanceof ChainNodeError)) throw error;
     await logError('chain: object read failed', { objectId, error: error.message });
-    throw new AppError(503, 'objectId: the chain node could not be read; try again shortly');
+    throw platformError('chain.unreadable', 'objectId: the chain node could not be read; try again shortly');
   }
 }
 

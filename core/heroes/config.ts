@@ -5,7 +5,8 @@ import { projectKey } from '../access/owned-keys.js';
 import { levelKey } from '../payments/projects.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
-import { notFound } from '../platform/errors.js';
+import { paymentError } from '../payments/errors.js';
+import { heroError } from './errors.js';
 import { requireConfig } from './heroes.js';
 import { heroConfigKey } from './keys.js';
 import type { HeroConfig, HeroConfigBody } from './models.js';
@@ -25,11 +26,11 @@ export async function heroConfig(deps: Pick<HeroesDeps, 'db' | 'table'>): Promis
 export async function setHeroConfig(deps: HeroesDeps, body: z.infer<typeof HeroConfigBody>): Promise<HeroConfig> {
   const ticketLevels = [...new Set(body.levelCosts.map((cost) => cost.ticketLevel))];
   const [project, ...levels] = await readItems(deps, [projectKey(body.projectName), ...ticketLevels.map((level) => levelKey(body.projectName, level))]);
-  if (!project) throw notFound(`body.projectName: no project ${body.projectName}`);
+  if (!project) throw paymentError('project.not_found', `body.projectName: no project ${body.projectName}`);
   const missing = ticketLevels.findIndex((_, index) => !levels[index]);
   if (missing >= 0) {
     const at = body.levelCosts.findIndex((cost) => cost.ticketLevel === ticketLevels[missing]);
-    throw notFound(`body.levelCosts.${at}.ticketLevel: project ${body.projectName} has no price level ${ticketLevels[missing]}`);
+    throw heroError('hero.price_level_not_found', `body.levelCosts.${at}.ticketLevel: project ${body.projectName} has no price level ${ticketLevels[missing]}`);
   }
   const config: HeroConfig = {
     heroType: canonicalType(body.heroType),

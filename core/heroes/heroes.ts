@@ -1,4 +1,4 @@
-import { AppError } from '../platform/errors.js';
+import { heroError } from './errors.js';
 import type { Hero, HeroConfig } from './models.js';
 
 /** A stored hero item as the API shows it. */
@@ -46,4 +46,4 @@ export function requireConfig(item: Record<string, unknown> | undefined): HeroCo
   return toHeroConfig(item);
 }
 
-export const notConfigured = () => new AppError(503, 'the hero game is not configured on this stage (an admin sets it with PUT /heroes/config)');
+export const notConfigured = () => heroError('hero.unconfigured', 'the hero game is not configured on this stage (an admin sets it with PUT /heroes/config)');

@@ -3,7 +3,7 @@ import { canonicalType } from '../chain/names.js';
 import type { ChainObject } from '../chain/types.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
-import { notFound } from '../platform/errors.js';
+import { heroError } from './errors.js';
 import { liveObject } from './chain-reads.js';
 import { requireConfig } from './heroes.js';
 import { heroConfigKey, heroIdOfNft, nftCacheKey } from './keys.js';
@@ -29,9 +29,9 @@ export async function nftDetail(deps: HeroesDeps, objectId: string) {
     }
   }
   const object = await liveObject(deps, objectId);
-  if (!object) throw notFound(`objectId: no live object ${objectId} on chain (never created, deleted, or wrapped in another object)`);
+  if (!object) throw heroError('hero.object_not_found', `objectId: no live object ${objectId} on chain (never created, deleted, or wrapped in another object)`);
   const type = canonicalType(object.type);
-  if (type !== config.heroType) throw notFound(`objectId: ${objectId} is not a hero NFT (it is a ${object.type})`);
+  if (type !== config.heroType) throw heroError('hero.object_not_hero', `objectId: ${objectId} is not a hero NFT (it is a ${object.type})`);
   const fetchedAt = now.toISOString();
   await deps.db.send(
     new PutCommand({

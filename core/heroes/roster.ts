@@ -4,7 +4,7 @@ import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
-import { notFound } from '../platform/errors.js';
+import { heroError } from './errors.js';
 import { queryItems } from '../platform/query.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { transactOrFailures } from '../platform/transactions.js';
@@ -45,8 +45,8 @@ export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.i
   const [configItem, account, granted] = await readItems(deps, [heroConfigKey, userKey(body.userId), grantKey(caller.sub, body.reference)]);
   if (granted) return answerOf<Hero>(granted, request, referenceReused('merchant'));
   const config = requireConfig(configItem);
-  if (config.projectName !== body.projectName) throw notFound(`body.projectName: the hero game of this stage is not of project ${body.projectName}`);
-  if (!account) throw notFound(`body.userId: no player ${body.userId}`);
+  if (config.projectName !== body.projectName) throw heroError('hero.other_project', `body.projectName: the hero game of this stage is not of project ${body.projectName}`);
+  if (!account) throw heroError('hero.player_not_found', `body.userId: no player ${body.userId}`);
 
   const now = deps.now().toISOString();
   const hero: Hero = { id: randomUUID(), userId: body.userId, level: 1, experience: 0, source: 'granted', nftObjectId: null, created_at: now, updated_at: now };

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
-import { AppError, badRequest, conflict, notFound } from '../platform/errors.js';
+import { platformError, type DomainError } from '../platform/errors.js';
+import { ticketError } from '../tickets/errors.js';
+import { heroError } from './errors.js';
 import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import type { TransactItem } from '../platform/transactions.js';
@@ -50,7 +52,7 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
   const ids = body.itemIds.map((id) => id.toLowerCase());
   ids.forEach((id, index) => {
     const first = ids.indexOf(id);
-    if (first !== index) throw badRequest(`body.itemIds.${index}: duplicates itemIds.${first}; each hero gains one level per upgrade`);
+    if (first !== index) throw heroError('hero.item_repeated', `body.itemIds.${index}: duplicates itemIds.${first}; each hero gains one level per upgrade`);
   });
 
   // With a key, its record is read with the heroes: a retry answers the first answer before any check that
@@ -62,9 +64,9 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
   if (record && keyed) return answerOf<UpgradeAnswer>(record, keyed);
   const config = requireConfig(configItem);
   const heroes = items.map((item, index) => {
-    if (!item) throw notFound(`body.itemIds.${index}: no hero ${ids[index]} of user ${body.userId}`);
+    if (!item) throw heroError('hero.not_found', `body.itemIds.${index}: no hero ${ids[index]} of user ${body.userId}`);
     const hero = toHero(item);
-    if (hero.level >= config.maxLevel) throw conflict(`body.itemIds.${index}: hero ${hero.id} is at the maximum level ${config.maxLevel}`);
+    if (hero.level >= config.maxLevel) throw heroError('hero.max_level', `body.itemIds.${index}: hero ${hero.id} is at the maximum level ${config.maxLevel}`);
     return hero;
   });
 
@@ -104,11 +106,11 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
 }
 
 /** Why the transaction was refused, from its first failed action (work items: the heroes, then two per spend). */
-function refusal(index: number, heroes: Hero[], spends: Spend[]): AppError {
+function refusal(index: number, heroes: Hero[], spends: Spend[]): DomainError {
   if (index < heroes.length) {
     const hero = heroes[index]!;
-    return conflict(`body.itemIds.${index}: hero ${hero.id} is no longer at level ${hero.level} (upgraded or released meanwhile); nothing was upgraded`);
+    return platformError('data.changed_concurrently', `body.itemIds.${index}: hero ${hero.id} is no longer at level ${hero.level} (upgraded or released meanwhile); nothing was upgraded`);
   }
   const spend = spends[Math.floor((index - heroes.length) / 2)]!;
-  return conflict(`body.itemIds: the balance of ${spend.projectName} level ${spend.level} is less than the ${spend.amount} tickets these levels cost; nothing was upgraded`);
+  return ticketError('tickets.balance_short', `body.itemIds: the balance of ${spend.projectName} level ${spend.level} is less than the ${spend.amount} tickets these levels cost; nothing was upgraded`);
 }

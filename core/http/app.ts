@@ -3,14 +3,16 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { heroBasePath, mainBasePath } from '../platform/stages.js';
 import type { Deps } from '../deps.js';
-import { AppError, OAuthError } from '../platform/errors.js';
+import { DomainError, OAuthError } from '../platform/errors.js';
+import { headersOf, statusOfKind } from './error-statuses.js';
+import { codeOfHttpException } from './errors.js';
 import { logError } from '../platform/log.js';
 import { RedirectAnswer } from '../platform/redirect.js';
 import { noteOperation } from '../platform/request-context.js';
 import { tableUnavailable } from '../platform/table-failures.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
 import { enforcePolicy } from './policy.js';
-import { errorBody, errorEnvelopeOf, successBody } from './envelopes.js';
+import { errorBody, errorEnvelopeOf, successBody, type ErrorEnvelope } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import { parseOrThrow, singleQuery } from './validation.js';
 import { idempotencyKeyOf } from '../platform/idempotency.js';
@@ -34,29 +36,32 @@ function errorDataOf(c: Context, status: number): unknown {
 export function errorResponder(base: Base, basePath: string) {
   return async (error: unknown, c: Context) => {
     const envelope = operationOf.get(c)?.errorEnvelope ?? errorEnvelopeOf(base, c.req.path.slice(basePath.length));
-    if (error instanceof AppError) {
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      const code = error instanceof OAuthError ? error.code : undefined;
-      return c.json(errorBody(envelope, error.status, error.message, errorDataOf(c, error.status), code), error.status);
-    }
+    if (error instanceof DomainError) return answer(c, envelope, error);
     if (error instanceof HTTPException && error.status < 500) {
       const status = error.status as ContentfulStatusCode;
-      return c.json(errorBody(envelope, status, error.message || 'bad request', errorDataOf(c, status)), status);
+      return c.json(errorBody(envelope, status, error.message || 'bad request', codeOfHttpException(status), errorDataOf(c, status)), status);
     }
     const unavailable = tableUnavailable(error);
     if (unavailable) {
       await logError('table unavailable', { method: c.req.method, path: c.req.path, error: (error as Error).name });
-      for (const [name, value] of Object.entries(unavailable.headers)) c.header(name, value);
-      return c.json(errorBody(envelope, 503, unavailable.message, errorDataOf(c, 503)), 503);
+      return answer(c, envelope, unavailable);
     }
     await logError('unhandled error', { method: c.req.method, path: c.req.path, error });
-    return c.json(errorBody(envelope, 500, 'internal error'), 500);
+    return c.json(errorBody(envelope, 500, 'internal error', 'server.internal'), 500);
   };
+}
+
+/** A domain error in its envelope: the status of its kind, the headers of its data, its code beside the message. */
+function answer(c: Context, envelope: ErrorEnvelope, error: DomainError) {
+  const status = statusOfKind[error.kind];
+  for (const [name, value] of Object.entries(headersOf(error))) c.header(name, value);
+  const oauthCode = error instanceof OAuthError ? error.oauthCode : undefined;
+  return c.json(errorBody(envelope, status, error.message, error.code, errorDataOf(c, status), oauthCode), status);
 }
 
 export function notFoundResponder(base: Base, basePath: string) {
   return (c: Context) =>
-    c.json(errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`), 404);
+    c.json(errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`, 'route.not_found'), 404);
 }
 
 async function readBody(c: Context, op: OperationSpec, form: Record<string, string> | undefined): Promise<unknown> {

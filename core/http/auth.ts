@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Deps } from '../deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
-import { forbidden, unauthorized } from '../platform/errors.js';
+import { httpError } from './errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { AuthRule, FieldRef, Ownership, TokenRule } from './operation.js';
 import type { StoreTokenRule } from '../store/bearer.js';
@@ -59,13 +59,13 @@ export async function authenticate(c: Context, rule: AuthRule, deps: Deps, verif
     return verifiers.store(c, rule.store, c.req.header('authorization'));
   }
   const claims = await deps.tokens.verify(bearerToken(c.req.header('authorization')), rule.tokens);
-  if (rule.role === 'admin' && claims.role !== 'admin') throw forbidden('this operation is for admin accounts');
+  if (rule.role === 'admin' && claims.role !== 'admin') throw httpError('auth.admin_only', 'this operation is for admin accounts');
   return claims;
 }
 
 /** The token of an `Authorization: Bearer <token>` header; 401 when there is none. */
 export function bearerToken(header: string | undefined): string {
   const token = bearerTokenOf(header);
-  if (!token) throw unauthorized('Authorization header with a Bearer token is required');
+  if (!token) throw httpError('auth.token_missing', 'Authorization header with a Bearer token is required');
   return token;
 }

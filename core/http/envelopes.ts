@@ -7,6 +7,8 @@
  *   the contract's wrapped operations; errors are `{statusCode, message}`;
  * - the hero base: bare JSON; errors are `{message, statusCode}`;
  * - OAuth endpoints (an operation's `errorEnvelope: 'oauth'`): RFC 6749 §5.2's `{error, error_description}`.
+ * Every error answer carries its stable code (docs/api.md, "Error codes") too: in `error` beside the envelope's
+ * fields, and in `error_code` on OAuth endpoints, whose `error` is the RFC's code.
  */
 export type ErrorEnvelope = 'merchant' | 'account' | 'hero' | 'oauth';
 
@@ -32,16 +34,16 @@ export function errorEnvelopeOf(base: 'main' | 'hero' | 'root', pathInBase: stri
  * An error in its envelope. `data` is what a merchant-path error carries: null, or what the operation declares
  * for that status (OperationSpec `errorData`, e.g. gamelist's 401 as the contract fixes it).
  */
-export function errorBody(envelope: ErrorEnvelope, status: number, message: string, data: unknown = null, oauthCode?: string) {
+export function errorBody(envelope: ErrorEnvelope, status: number, message: string, code: string, data: unknown = null, oauthCode?: string) {
   switch (envelope) {
     case 'oauth':
-      return { error: oauthCode ?? oauthCodeOf(status), error_description: message };
+      return { error: oauthCode ?? oauthCodeOf(status), error_description: message, error_code: code };
     case 'merchant':
-      return { code: status, message, data: data ?? null };
+      return { code: status, message, data: data ?? null, error: code };
     case 'account':
-      return { statusCode: status, message };
+      return { statusCode: status, message, error: code };
     case 'hero':
-      return { message, statusCode: status };
+      return { message, statusCode: status, error: code };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { AppError, badRequest } from '../platform/errors.js';
+import { httpError } from './errors.js';
+import { platformError } from '../platform/errors.js';
 import { applyBodyLimit, mediaTypeOf } from './json-body.js';
 
 /**
@@ -16,14 +17,14 @@ export const formBodyErrors = { 415: `the body is not sent with Content-Type: ${
 export async function readFormBody(c: Context): Promise<Record<string, string>> {
   const type = c.req.header('content-type');
   if (type === undefined || mediaTypeOf(type) !== FORM_TYPE) {
-    throw new AppError(415, `body: Content-Type must be ${FORM_TYPE}${type === undefined ? '' : `, not ${type.slice(0, 100)}`}`);
+    throw httpError('body.unsupported_type', `body: Content-Type must be ${FORM_TYPE}${type === undefined ? '' : `, not ${type.slice(0, 100)}`}`);
   }
   await applyBodyLimit(c);
   const params = new URLSearchParams(await c.req.text());
   // No prototype while filling: a parameter named __proto__ is a key like any other, not a prototype.
   const body: Record<string, string> = Object.create(null);
   for (const [name, value] of params) {
-    if (params.getAll(name).length > 1) throw badRequest(`body.${name}: given more than once`);
+    if (params.getAll(name).length > 1) throw platformError('input.invalid', `body.${name}: given more than once`);
     if (value !== '') body[name] = value;
   }
   return { ...body };

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AppError, badRequest } from '../platform/errors.js';
+import { httpError } from './errors.js';
 
 /**
  * The rules every JSON-body operation applies before its body is read (docs/api.md, "Bases, envelopes, errors"):
@@ -22,9 +22,9 @@ export const jsonBodyErrors = {
   415: 'the body is not sent with Content-Type: application/json',
 } as const;
 
-export const payloadTooLarge = () => new AppError(413, `body: larger than the ${JSON_BODY_LIMIT_TEXT} a JSON body may be`);
+export const payloadTooLarge = () => httpError('body.too_large', `body: larger than the ${JSON_BODY_LIMIT_TEXT} a JSON body may be`);
 export const unsupportedType = (type: string | undefined) =>
-  new AppError(415, type === undefined ? 'body: a body needs Content-Type: application/json' : `body: Content-Type must be application/json, not ${type.slice(0, 100)}`);
+  httpError('body.unsupported_type', type === undefined ? 'body: a body needs Content-Type: application/json' : `body: Content-Type must be application/json, not ${type.slice(0, 100)}`);
 
 /** `application/json`, with or without parameters, in any letter case. */
 export function isJsonType(header: string): boolean {
@@ -82,7 +82,7 @@ export function parseJsonBody(text: string): unknown {
   try {
     return parseJsonExact(text);
   } catch (error) {
-    throw badRequest(error instanceof JsonTooDeep ? `body: ${error.message}` : 'body: must be valid JSON');
+    throw httpError('body.malformed', error instanceof JsonTooDeep ? `body: ${error.message}` : 'body: must be valid JSON');
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AppError, badRequest } from '../platform/errors.js';
+import { httpError } from './errors.js';
 
 /**
  * The largest multipart body an operation reads: 4 MiB of file (save_file's MAX_UPLOAD_BYTES) plus 16 KiB for
@@ -14,7 +14,7 @@ import { AppError, badRequest } from '../platform/errors.js';
 export const MULTIPART_BODY_LIMIT = 4 * 1024 * 1024 + 16 * 1024;
 const MULTIPART_BODY_LIMIT_TEXT = '4 MiB + 16 KiB (4,210,688 bytes)';
 
-export const multipartTooLarge = () => new AppError(413, `body: larger than the ${MULTIPART_BODY_LIMIT_TEXT} a multipart body may be`);
+export const multipartTooLarge = () => httpError('body.too_large', `body: larger than the ${MULTIPART_BODY_LIMIT_TEXT} a multipart body may be`);
 
 const limit = bodyLimit({
   maxSize: MULTIPART_BODY_LIMIT,
@@ -50,12 +50,12 @@ const hasBoundary = (header: string) => /;\s*boundary\s*=\s*("[^"]+"|[^\s;"]+)/i
 export async function readMultipartBody(c: Context): Promise<Record<string, string | File | (string | File)[]>> {
   const type = c.req.header('content-type');
   if (type === undefined || mediaTypeOf(type) !== 'multipart/form-data') {
-    throw badRequest(`body: expected multipart/form-data${type === undefined ? ' (no Content-Type was sent)' : `, not ${type.slice(0, 100)}`}`);
+    throw httpError('body.malformed', `body: expected multipart/form-data${type === undefined ? ' (no Content-Type was sent)' : `, not ${type.slice(0, 100)}`}`);
   }
-  if (!hasBoundary(type)) throw badRequest('body: multipart/form-data needs a boundary parameter in its Content-Type');
+  if (!hasBoundary(type)) throw httpError('body.malformed', 'body: multipart/form-data needs a boundary parameter in its Content-Type');
   try {
     return await c.req.parseBody({ all: true });
   } catch {
-    throw badRequest('body: not a valid multipart/form-data body (empty, truncated, or its parts do not use the boundary of its Content-Type)');
+    throw httpError('body.malformed', 'body: not a valid multipart/form-data body (empty, truncated, or its parts do not use the boundary of its Content-Type)');
   }
 }

@@ -8,6 +8,7 @@ import { baseUnitsJsonSchema } from '../shared/amounts.js';
 import { JSON_BODY_LIMIT_TEXT, JSON_NESTING_LIMIT } from './json-body.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency.js';
 import { storeChallengeHeaders } from '../store/bearer.js';
+import { allErrorCodes, exampleCodeOf } from './error-catalogue.js';
 
 /**
  * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
@@ -230,13 +231,24 @@ function envelopeSchema(properties: Record<string, JsonSchema>): JsonSchema {
   return { type: 'object', properties, required: Object.keys(properties) };
 }
 
+/**
+ * The stable code every error answer carries (core/platform/errors.ts): one of the catalogues' codes, listed with
+ * their meanings in docs/api.md, "Error codes". Per operation, the codes it may answer are not narrowed yet.
+ */
+const errorCodeSchema: JsonSchema = {
+  type: 'string',
+  description: 'the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")',
+  enum: allErrorCodes,
+};
+
 const errorEnvelopeSchemas: Record<ErrorEnvelope, JsonSchema> = {
-  merchant: envelopeSchema({ code: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, data: { type: 'null' } }),
-  account: envelopeSchema({ statusCode: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' } }),
-  hero: envelopeSchema({ message: { type: 'string' }, statusCode: { type: 'integer', description: 'the HTTP status' } }),
+  merchant: envelopeSchema({ code: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, data: { type: 'null' }, error: errorCodeSchema }),
+  account: envelopeSchema({ statusCode: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, error: errorCodeSchema }),
+  hero: envelopeSchema({ message: { type: 'string' }, statusCode: { type: 'integer', description: 'the HTTP status' }, error: errorCodeSchema }),
   oauth: envelopeSchema({
     error: { type: 'string', description: 'the RFC 6749 error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, ...)' },
     error_description: { type: 'string' },
+    error_code: { ...errorCodeSchema, description: "our error code beside the RFC's (docs/api.md, \"Error codes\")" },
   }),
 };
 
@@ -259,8 +271,9 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
             code: { type: 'integer', const: status },
             message: { type: 'string' },
             data: toJsonSchema(op.response, 'output', `${where} errorData`),
+            error: errorCodeSchema,
           }),
-          example: errorBody(envelope, status, cause, data),
+          example: errorBody(envelope, status, cause, exampleCodeOf(status), data),
         },
       },
     };
@@ -272,7 +285,7 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
     content: {
       'application/json': {
         schema: { $ref: `#/components/schemas/${errorSchemaName(envelope)}` },
-        example: errorBody(envelope, status, cause),
+        example: errorBody(envelope, status, cause, exampleCodeOf(status)),
       },
     },
   };

@@ -1,7 +1,9 @@
 import { ownerOf, type OwnedKind } from '../access/owners.js';
 import { principalState } from '../access/principals.js';
 import type { Deps } from '../deps.js';
-import { forbidden, notFound, unauthorized } from '../platform/errors.js';
+import { httpError } from './errors.js';
+import { merchantError } from '../merchants/errors.js';
+import { accessError } from '../access/errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { FieldRef, Ownership, TokenRule } from './operation.js';
 
@@ -53,8 +55,8 @@ async function checkAccountState(deps: Deps, checks: AccountChecks, caller: Toke
   // Value-moving calls read the account's state fresh; others may use the state remembered for STATE_TTL_MS.
   const state = await principalState(deps, caller.sub, checks.fresh);
   const before = caller.kind === 'server' ? state.serverBefore : state.consoleBefore;
-  if (before > 0 && (caller.iat ?? 0) <= before) throw unauthorized('token has been revoked');
-  if (state.suspended && checks.suspension) throw forbidden('merchant is suspended');
+  if (before > 0 && (caller.iat ?? 0) <= before) throw httpError('auth.token_revoked', 'token has been revoked');
+  if (state.suspended && checks.suspension) throw merchantError('merchant.suspended', 'merchant is suspended');
 }
 
 const PLAYER_KINDS: ReadonlySet<TokenKind> = new Set(['platform', 'game', 'hero', 'store']);
@@ -84,7 +86,7 @@ async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenCla
     case 'self': {
       const user = valueAt(input, ownership.field);
       if (user !== undefined && selfChecked(caller.kind) && String(user) !== caller.sub) {
-        throw forbidden(`${nameOf(ownership.field)}: not the signed-in user`);
+        throw accessError('auth.not_caller', `${nameOf(ownership.field)}: not the signed-in user`);
       }
       return;
     }
@@ -94,12 +96,12 @@ async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenCla
       const kind: OwnedKind = ownership.rule;
       const field = nameOf(ownership.field);
       const owner = await ownerOf(deps, kind, String(id));
-      if (owner === undefined) throw notFound(`${field}: no ${kind} ${String(id)}`);
+      if (owner === undefined) throw accessError('access.not_found', `${field}: no ${kind} ${String(id)}`);
       const check = ownerCheck(kind, caller.kind);
-      if (check === 'account' && owner !== caller.sub) throw forbidden(`${field}: ${kind} ${String(id)} belongs to another merchant`);
+      if (check === 'account' && owner !== caller.sub) throw accessError('access.other_owner', `${field}: ${kind} ${String(id)} belongs to another merchant`);
       if (check === 'game') {
         const game = caller.game_code === undefined ? undefined : await ownerOf(deps, 'game', caller.game_code);
-        if (game !== owner) throw forbidden(`${field}: project ${String(id)} is not of the game this token is for`);
+        if (game !== owner) throw accessError('access.other_game', `${field}: project ${String(id)} is not of the game this token is for`);
       }
     }
   }

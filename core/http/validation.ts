@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import type { Context } from 'hono';
-import { badRequest } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
 
 // zod/mini ships without messages ("Invalid input"); the English locale names what was expected and received.
 z.config(en());
@@ -17,7 +17,7 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = [where, ...issue.path.map(String)].join('.');
-  throw badRequest(`${field}: ${issue.message}`);
+  throw platformError('input.invalid', `${field}: ${issue.message}`);
 }
 
 /**
@@ -26,7 +26,7 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
  */
 export function singleQuery(c: Context): Record<string, string> {
   for (const [name, values] of Object.entries(c.req.queries())) {
-    if (values.length > 1) throw badRequest(`query.${name}: given more than once`);
+    if (values.length > 1) throw platformError('input.invalid', `query.${name}: given more than once`);
   }
   return c.req.query();
 }

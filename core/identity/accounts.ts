@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, type QueryCommandInput, type TransactWriteCom
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { conflict } from '../platform/errors.js';
+import { identityError } from './errors.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { AccountStatus, type AccountRecord } from './models.js';
 
@@ -101,8 +101,8 @@ export async function bindWallet(
 ): Promise<AccountRecord> {
   const { uid, address, walletType } = binding;
   const { user, wallet } = state ?? (await readBinding(deps, uid, address));
-  if (wallet && wallet.uid !== uid) throw conflict('address: bound to another user');
-  if (user && user.wallet_address !== address) throw conflict('uuid: this user is bound to another address');
+  if (wallet && wallet.uid !== uid) throw identityError('wallet.bound_to_other_user', 'address: bound to another user');
+  if (user && user.wallet_address !== address) throw identityError('wallet.bound_to_other_user', 'uuid: this user is bound to another address');
 
   if (user && wallet) {
     if (withItems.length > 0) await transact(deps, withItems, withItems.length);
@@ -138,7 +138,7 @@ async function transact(deps: PlatformDeps, items: TransactItem[], ownItems: num
   if (failed.length === 0) return;
   if (failed.some((index) => index < ownItems)) throw new BindingRefused('precondition');
   // The user or the address was bound meanwhile by a concurrent request: the same answer as if seen before.
-  throw conflict('address: bound meanwhile by another request');
+  throw identityError('wallet.bound_to_other_user', 'address: bound meanwhile by another request');
 }
 
 /** The token pair a player gets on sign-in: a platform token, and a game token (for one game if named). */

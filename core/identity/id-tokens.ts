@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import { AppError, unauthorized } from '../platform/errors.js';
+import { identityError } from './errors.js';
 
 /**
  * OpenID Connect id_tokens from the stage's configured providers (Google, Apple, …), verified with jose
@@ -30,7 +30,7 @@ export interface VerifiedIdToken {
 export interface IdTokenVerifier {
   /**
    * Verifies signature (against the issuer's JWKS, fetched with a timeout and cached), issuer, audience and
-   * expiry. Throws AppError 401 naming what failed, or 503 when the stage has no provider configured.
+   * expiry. Throws Unauthenticated naming what failed, or Unavailable when the stage has no provider configured.
    */
   verify(idToken: string): Promise<VerifiedIdToken>;
 }
@@ -97,15 +97,15 @@ export function createIdTokenVerifier(
 
   return {
     async verify(idToken) {
-      if (byIssuer.size === 0) throw new AppError(503, 'zkLogin/social sign-in is not configured in this stage');
+      if (byIssuer.size === 0) throw identityError('sign_in.unconfigured', 'zkLogin/social sign-in is not configured in this stage');
       let issuer: string | undefined;
       try {
         issuer = decodeJwt(idToken).iss;
       } catch {
-        throw unauthorized(`${field}: not a readable JWT`);
+        throw identityError('id_token.invalid', `${field}: not a readable JWT`);
       }
       const entry = issuer === undefined ? undefined : byIssuer.get(issuer);
-      if (!entry) throw unauthorized(`${field}: unknown issuer`);
+      if (!entry) throw identityError('id_token.invalid', `${field}: unknown issuer`);
       const { provider, getKey } = entry;
 
       try {
@@ -117,7 +117,7 @@ export function createIdTokenVerifier(
           currentDate: now(),
         });
         // jose checks the presence of `sub`, not its type; social ids and salts are keyed by it as text.
-        if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized(`${field}: claim sub is not valid`);
+        if (typeof payload.sub !== 'string' || payload.sub === '') throw identityError('id_token.invalid', `${field}: claim sub is not valid`);
         // An `aud` array passes when one of its values is ours; that one is the identity's audience.
         const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
         const aud = provider.clientIds.find((id) => audiences.includes(id))!;
@@ -143,17 +143,17 @@ export function createIdTokenVerifier(
  * and a retry may succeed. Anything else is a bug, passed on unchanged.
  */
 function rejection(error: unknown, field: string): unknown {
-  if (error instanceof KeysUnavailable) return new AppError(503, `${field}: the issuer's keys could not be fetched`);
-  if (error instanceof errors.JWTExpired) return unauthorized(`${field}: expired`);
+  if (error instanceof KeysUnavailable) return identityError('id_token.keys_unavailable', `${field}: the issuer's keys could not be fetched`);
+  if (error instanceof errors.JWTExpired) return identityError('id_token.expired', `${field}: expired`);
   if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === 'aud') return unauthorized(`${field}: audience is not a client id of this stage`);
-    return unauthorized(`${field}: claim ${error.claim} ${error.reason === 'missing' ? 'is missing' : 'is not valid'}`);
+    if (error.claim === 'aud') return identityError('id_token.invalid', `${field}: audience is not a client id of this stage`);
+    return identityError('id_token.invalid', `${field}: claim ${error.claim} ${error.reason === 'missing' ? 'is missing' : 'is not valid'}`);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return unauthorized(`${field}: signing algorithm not allowed`);
+  if (error instanceof errors.JOSEAlgNotAllowed) return identityError('id_token.invalid', `${field}: signing algorithm not allowed`);
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
-    return unauthorized(`${field}: no single key of the issuer matches the token's kid`);
+    return identityError('id_token.invalid', `${field}: no single key of the issuer matches the token's kid`);
   }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return unauthorized(`${field}: signature does not verify`);
-  if (error instanceof errors.JOSEError) return unauthorized(`${field}: invalid`);
+  if (error instanceof errors.JWSSignatureVerificationFailed) return identityError('id_token.invalid', `${field}: signature does not verify`);
+  if (error instanceof errors.JOSEError) return identityError('id_token.invalid', `${field}: invalid`);
   return error;
 }

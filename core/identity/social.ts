@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import type { z } from 'zod/mini';
 import type { IdentityDeps } from './deps.js';
-import { conflict, notFound } from '../platform/errors.js';
+import { identityError } from './errors.js';
 import { findAccount } from './accounts.js';
 import type { SocialBinding, SocialUser } from './models.js';
 
@@ -62,7 +62,7 @@ export async function bindSocial(deps: IdentityDeps, uid: string, idToken: strin
   );
   if (failed.length === 0) return binding;
   const holder = (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }))).Item!;
-  if (holder.uid !== uid) throw conflict(`id_token: this ${binding.provider} account is bound to another user`);
+  if (holder.uid !== uid) throw identityError('social.bound_to_other_user', `id_token: this ${binding.provider} account is bound to another user`);
   return toBinding(holder);
 }
 
@@ -72,7 +72,7 @@ export async function bindSocial(deps: IdentityDeps, uid: string, idToken: strin
  */
 export async function userBySocialId(deps: IdentityDeps, provider: string, socialId: string): Promise<z.infer<typeof SocialUser>> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: socialKey(provider, socialId), ConsistentRead: true }));
-  if (!out.Item) throw notFound('no user is bound to that social account');
+  if (!out.Item) throw identityError('social.not_bound', 'no user is bound to that social account');
   const uid = out.Item.uid as string;
   const account = await findAccount(deps, uid);
   return { uid, provider, socialId, wallet_address: account?.wallet_address ?? null };

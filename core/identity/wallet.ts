@@ -4,7 +4,7 @@ import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
-import { conflict, unauthorized } from '../platform/errors.js';
+import { identityError } from './errors.js';
 import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBinding } from './accounts.js';
 import { WalletType, type RegisterBody } from './models.js';
 
@@ -81,14 +81,14 @@ export async function registerWallet(deps: PlatformDeps, input: z.infer<typeof R
   const state = await readBinding(deps, uuid, address, [nonceKey(address)]);
   const nonce = state.extra[0] as { nonce: string; message: string; expiresAt: number } | undefined;
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
-  if (!nonce || nonce.expiresAt <= nowSeconds) throw unauthorized('address: no live sign-in nonce; ask getNonce for one');
+  if (!nonce || nonce.expiresAt <= nowSeconds) throw identityError('wallet.nonce_missing', 'address: no live sign-in nonce; ask getNonce for one');
   const [signed, known] = await Promise.all([
     signedBy(nonce.message, signature, address),
     state.user ? undefined : knownWithoutAccount(deps, uuid),
   ]);
-  if (!signed) throw unauthorized('signature: not a signature of the sign-in message by this address');
+  if (!signed) throw identityError('wallet.signature_invalid', 'signature: not a signature of the sign-in message by this address');
   if (known && !(await isUser(deps, authorization, uuid))) {
-    throw conflict(
+    throw identityError('wallet.user_has_records', 
       `uuid: the platform already holds ${known === 'rewards' ? 'rewards' : 'records'} for this user; only the user may bind a wallet to it (send a platform token of this user as Authorization: Bearer)`,
     );
   }
@@ -103,7 +103,7 @@ export async function registerWallet(deps: PlatformDeps, input: z.infer<typeof R
   try {
     await bindWallet(deps, { uid: uuid, address, walletType: WalletType.external }, [consumeNonce], state);
   } catch (error) {
-    if (error instanceof BindingRefused) throw unauthorized('signature: this sign-in message was used already');
+    if (error instanceof BindingRefused) throw identityError('wallet.message_used', 'signature: this sign-in message was used already');
     throw error;
   }
   return issueTokenPair(deps, uuid);

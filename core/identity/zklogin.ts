@@ -5,7 +5,8 @@ import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
 import type { IdentityDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import { AppError, badRequest } from '../platform/errors.js';
+import { DomainError } from '../platform/errors.js';
+import { identityError } from './errors.js';
 import { bindWallet, issueTokenPair, userOfAddress } from './accounts.js';
 import type { VerifiedIdToken } from './id-tokens.js';
 import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
@@ -53,8 +54,8 @@ async function zkIdentity(deps: IdentityDeps, token: VerifiedIdToken) {
  * signatures over a token with a single `aud`, so any other token would give an address no one can sign for.
  */
 function assertProvable(token: VerifiedIdToken) {
-  if (decodeProtectedHeader(token.jwt).alg !== 'RS256') throw badRequest('id_token: zkLogin needs an RS256-signed id_token');
-  if (typeof decodeJwt(token.jwt).aud !== 'string') throw badRequest('id_token: zkLogin needs an id_token with a single aud');
+  if (decodeProtectedHeader(token.jwt).alg !== 'RS256') throw identityError('zklogin.token_unusable', 'id_token: zkLogin needs an RS256-signed id_token');
+  if (typeof decodeJwt(token.jwt).aud !== 'string') throw identityError('zklogin.token_unusable', 'id_token: zkLogin needs an id_token with a single aud');
 }
 
 /**
@@ -100,7 +101,7 @@ async function addressOf(jwt: string, salt: string): Promise<string> {
     return jwtToAddress(jwt, salt, false);
   } catch (error) {
     // Limits of the circuit assertProvable does not check: the token's length, the sub's and aud's lengths.
-    throw badRequest(`id_token: not usable for zkLogin (${(error as Error).message})`);
+    throw identityError('zklogin.token_unusable', `id_token: not usable for zkLogin (${(error as Error).message})`);
   }
 }
 
@@ -116,7 +117,7 @@ async function userOfZkAddress(deps: IdentityDeps, address: string): Promise<str
     const account = await bindWallet(deps, { uid: randomUUID(), address, walletType: WalletType.zkLogin }, [], { extra: [] });
     return account.uid;
   } catch (error) {
-    const winner = error instanceof AppError && error.status === 409 ? await userOfAddress(deps, address) : undefined;
+    const winner = error instanceof DomainError && error.kind === 'Conflict' ? await userOfAddress(deps, address) : undefined;
     if (winner) return winner;
     throw error;
   }

@@ -3,7 +3,8 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import { AppError, conflict, unauthorized } from '../platform/errors.js';
+import type { DomainError } from '../platform/errors.js';
+import { merchantError } from './errors.js';
 import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.js';
 import { requestSource, sourceKey } from '../platform/request-source.js';
 
@@ -27,7 +28,7 @@ export async function createAccount(
   deps: PlatformDeps,
   input: { email: string; password: string; role: Role },
 ): Promise<{ accountId: string; email: string; role: Role }> {
-  if (input.password.length < 8) throw new AppError(400, 'password: must be at least 8 characters');
+  if (input.password.length < 8) throw merchantError('account.password_too_short', 'password: must be at least 8 characters');
   const item: AccountItem = {
     accountId: randomUUID(),
     email: input.email.toLowerCase(),
@@ -44,7 +45,7 @@ export async function createAccount(
       }),
     );
   } catch (error) {
-    if (isConditionalFailure(error)) throw conflict(`an account for ${item.email} exists already`);
+    if (isConditionalFailure(error)) throw merchantError('account.email_taken', `an account for ${item.email} exists already`);
     throw error;
   }
   return { accountId: item.accountId, email: item.email, role: item.role };
@@ -81,7 +82,7 @@ export async function login(deps: PlatformDeps, email: string, password: string)
   const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
   if (!account || !ok) {
     await recordFailure(deps, normalizedEmail, source, now);
-    throw unauthorized('email or password is wrong');
+    throw merchantError('account.credentials_wrong', 'email or password is wrong');
   }
   await recordSuccess(deps, normalizedEmail, source, now);
   const { token, expiresAt } = await deps.tokens.issue('merchant', account.accountId, {
@@ -173,9 +174,9 @@ async function readThrottle(deps: PlatformDeps, email: string, source: string, n
   };
 }
 
-function tooMany(message: string, until: Date, now: Date): AppError {
+function tooMany(message: string, until: Date, now: Date): DomainError {
   const seconds = secondsUntil(until, now);
-  return new AppError(429, `${message}; try again in ${seconds} s`, { 'Retry-After': String(seconds) });
+  return merchantError('account.sign_in_throttled', `${message}; try again in ${seconds} s`, { retryAfterSeconds: seconds });
 }
 
 /** 429 while the pair waits out its back-off, or (for a source not known to the account) past a looser limit. */
@@ -220,7 +221,7 @@ async function reserveAttempt(deps: PlatformDeps, email: string, source: string,
     } catch (error) {
       if (!isConditionalFailure(error)) throw error;
       // Another attempt of the pair was counted meanwhile: read again; it may have set the back-off.
-      if (round === 4) throw new AppError(429, 'too many concurrent sign-ins to this account from this address; try again in 1 s', { 'Retry-After': '1' });
+      if (round === 4) throw merchantError('account.sign_in_contended', 'too many concurrent sign-ins to this account from this address; try again in 1 s', { retryAfterSeconds: 1 });
       current = await readThrottle(deps, email, source, now);
       refuseWhileThrottled(current, now);
     }

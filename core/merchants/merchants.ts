@@ -5,7 +5,8 @@ import { retryPause, transactOrFailures, type TransactItem } from '../platform/t
 import { nextId } from '../platform/counters.js';
 import { sortableInt } from '../platform/table.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { conflict, forbidden, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { merchantError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { MerchantStatus, type Merchant, type MerchantPayload } from './models.js';
 
@@ -25,7 +26,7 @@ const toMerchant = (item: Record<string, unknown>) =>
 export async function createMerchant(deps: PlatformDeps, owner: TokenClaims, input: MerchantPayload): Promise<Merchant> {
   // The account's merchant is read before the id is taken, so a second create is refused with nothing written.
   // The conditional put still decides between concurrent creates; only the loser of that race wastes its id.
-  if (await findMerchant(deps, owner.sub)) throw conflict('this account already has a merchant');
+  if (await findMerchant(deps, owner.sub)) throw merchantError('merchant.exists', 'this account already has a merchant');
   const id = await nextId(deps, 'merchant');
   const now = deps.now().toISOString();
   const merchant: Merchant = {
@@ -46,7 +47,7 @@ export async function createMerchant(deps: PlatformDeps, owner: TokenClaims, inp
       }),
     );
   } catch (error) {
-    if (isConditionalFailure(error)) throw conflict('this account already has a merchant');
+    if (isConditionalFailure(error)) throw merchantError('merchant.exists', 'this account already has a merchant');
     throw error;
   }
   return merchant;
@@ -63,7 +64,7 @@ export async function requireMerchant(deps: PlatformDeps, accountId: string): Pr
 
 /** requireMerchant's answer for a merchant read with other items (one BatchGetItem): 404 when there is none. */
 export function merchantOrNotFound(merchant: Merchant | Record<string, unknown> | undefined): Merchant {
-  if (!merchant) throw notFound('this account has no merchant yet: create one with POST /merchant/create');
+  if (!merchant) throw merchantError('merchant.none', 'this account has no merchant yet: create one with POST /merchant/create');
   return toMerchant(merchant as Record<string, unknown>);
 }
 
@@ -84,9 +85,9 @@ export async function merchantStatusOf(deps: PlatformDeps, caller: TokenClaims, 
   if (merchantId !== undefined) {
     const merchant = await findMerchantById(deps, merchantId);
     if (merchant && merchant.account_id !== caller.sub && caller.role !== 'admin') {
-      throw forbidden('merchant_id: only admins may read another merchant');
+      throw merchantError('merchant.other_merchant', 'merchant_id: only admins may read another merchant');
     }
-    if (!merchant) throw notFound(`merchant_id: no merchant ${merchantId}`);
+    if (!merchant) throw merchantError('merchant.not_found', `merchant_id: no merchant ${merchantId}`);
     return { merchant_id: merchant.id, status: merchant.status };
   }
   const merchant = await requireMerchant(deps, caller.sub);
@@ -123,10 +124,10 @@ export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, 
     // The merchant and its games come from indexes, which lag writes slightly: a transaction refused because
     // of that (or of a concurrent create or change) is tried again on fresh reads before giving up.
     const merchant = await findMerchantById(deps, merchantId);
-    if (!merchant) throw notFound(`merchant_id: no merchant ${merchantId}`);
+    if (!merchant) throw merchantError('merchant.not_found', `merchant_id: no merchant ${merchantId}`);
     const games = await merchantGameKeys(deps, merchant.account_id);
     if (games.length > MAX_STATUS_GAMES) {
-      throw conflict(`merchant has ${games.length} games, more than one status change moves (${MAX_STATUS_GAMES}); contact support`);
+      throw merchantError('merchant.too_many_games', `merchant has ${games.length} games, more than one status change moves (${MAX_STATUS_GAMES}); contact support`);
     }
     const [first = [], ...rest] = chunks(games, STATUS_CHUNK);
     const now = deps.now().toISOString();
@@ -145,7 +146,7 @@ export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, 
       await moveRemainingGames(deps, merchant.account_id, status, rest);
       return { merchant_id: merchant.id, status };
     }
-    if (attempt === STATUS_ATTEMPTS) throw conflict('merchant or its games changed meanwhile; retry');
+    if (attempt === STATUS_ATTEMPTS) throw platformError('data.changed_concurrently', 'merchant or its games changed meanwhile; retry');
     await retryPause(attempt);
   }
 }

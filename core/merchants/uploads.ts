@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PlatformDeps } from '../platform/deps.js';
-import { AppError, badRequest } from '../platform/errors.js';
+import { merchantError } from './errors.js';
 import { requireMerchant } from './merchants.js';
 
 /**
@@ -29,13 +29,13 @@ export function detectImageType(bytes: Uint8Array) {
 /** save_file: stores one image of the caller's merchant and returns its relative path. */
 export async function saveMerchantFile(deps: PlatformDeps, accountId: string, file: unknown) {
   // Several parts named file: storing the first or the last would be a guess about what the caller meant.
-  if (Array.isArray(file)) throw badRequest(`body.file: send one file part named "file", not ${file.length}`);
-  if (!(file instanceof File)) throw badRequest('body.file: expected a file part named "file"');
-  if (file.size === 0) throw badRequest('body.file: file is empty');
-  if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, `body.file: larger than ${MAX_UPLOAD_BYTES} bytes (4 MiB)`);
+  if (Array.isArray(file)) throw merchantError('upload.file_invalid', `body.file: send one file part named "file", not ${file.length}`);
+  if (!(file instanceof File)) throw merchantError('upload.file_invalid', 'body.file: expected a file part named "file"');
+  if (file.size === 0) throw merchantError('upload.file_invalid', 'body.file: file is empty');
+  if (file.size > MAX_UPLOAD_BYTES) throw merchantError('upload.too_large', `body.file: larger than ${MAX_UPLOAD_BYTES} bytes (4 MiB)`);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = detectImageType(bytes);
-  if (!kind) throw new AppError(415, 'body.file: expected a png, jpeg, webp or gif image');
+  if (!kind) throw merchantError('upload.not_image', 'body.file: expected a png, jpeg, webp or gif image');
   const merchant = await requireMerchant(deps, accountId);
   const path = `merchant/${merchant.id}/${randomUUID()}.${kind.ext}`;
   await deps.files.put(path, bytes, kind.type);

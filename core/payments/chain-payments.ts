@@ -3,7 +3,7 @@ import { nextId } from '../platform/counters.js';
 import type { PaymentsDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { queryItems } from '../platform/query.js';
-import { AppError } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
 import { recordPayment } from './stranded.js';
@@ -314,7 +314,7 @@ export async function paymentsOfTransaction(deps: Pick<PaymentsDeps, 'db' | 'tab
     if (!(error instanceof ChainNodeError)) throw error;
     // The node's own words stay in the log: they may name the node's address.
     await logError('chain: transaction read failed', { digest, error: error.message });
-    throw new AppError(503, 'transactionId: the chain node could not be read; try again shortly');
+    throw platformError('chain.unreadable', 'transactionId: the chain node could not be read; try again shortly');
   }
   const { paymentEventType, paymentKit } = deps.chain.config;
   const paymentType = paymentEventType && canonicalType(paymentEventType);
@@ -332,7 +332,7 @@ export async function paymentsOfTransaction(deps: Pick<PaymentsDeps, 'db' | 'tab
   } catch (error) {
     if (!(error instanceof ChainNodeError)) throw error;
     await logError('chain: balance changes read failed', { digest, error: error.message });
-    throw new AppError(503, 'transactionId: the chain node could not be read; try again shortly');
+    throw platformError('chain.unreadable', 'transactionId: the chain node could not be read; try again shortly');
   }
   return records;
 }

@@ -5,7 +5,8 @@ import { toAccountRecord, userKey } from '../identity/accounts.js';
 import type { AccountRecord } from '../identity/models.js';
 import { readItems } from '../platform/batch.js';
 import type { PaymentsDeps } from './deps.js';
-import { conflict, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { paymentError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, type OrderCompleteBody } from './models.js';
@@ -27,31 +28,31 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
   const { orderId, transactionId } = input;
   const [orderItem, account] = await readItems(deps, [orderKey(orderId), userKey(uid)]);
   const order = orderItem as StoredOrder | undefined;
-  if (!order || order.user_id !== uid || !account) throw notFound(`orderId: the caller has no order ${orderId}`);
+  if (!order || order.user_id !== uid || !account) throw paymentError('order.not_found', `orderId: the caller has no order ${orderId}`);
   const answer = toAccountRecord(account);
 
   if (order.status === OrderStatus.paid) return paidBy(order, transactionId, answer);
-  if (order.status !== OrderStatus.pending) throw conflict(`orderId: order ${orderId} is not pending`);
+  if (order.status !== OrderStatus.pending) throw paymentError('order.not_pending', `orderId: order ${orderId} is not pending`);
 
   const payments = await paymentsOfTransaction(deps, transactionId);
-  if (payments.length === 0) throw notFound(`transactionId: no payment found in transaction ${transactionId}`);
+  if (payments.length === 0) throw paymentError('payment.not_found', `transactionId: no payment found in transaction ${transactionId}`);
   const payment = payments.find((p) => p.event_type === 1 && p.bill_no === order.bill_no);
-  if (!payment) throw conflict(`transactionId: the transaction pays no bill ${order.bill_no}`);
+  if (!payment) throw paymentError('payment.wrong_bill', `transactionId: the transaction pays no bill ${order.bill_no}`);
   if (payment.coin_type === null) {
-    throw conflict(`transactionId: the coin it paid in could not be verified; order ${orderId} is paid in ${order.coin_type}`);
+    throw paymentError('payment.coin_unverified', `transactionId: the coin it paid in could not be verified; order ${orderId} is paid in ${order.coin_type}`);
   }
   if (payment.coin_type !== canonicalType(order.coin_type)) {
-    throw conflict(`transactionId: it paid in ${payment.coin_type}; order ${orderId} is paid in ${order.coin_type}`);
+    throw paymentError('payment.wrong_coin', `transactionId: it paid in ${payment.coin_type}; order ${orderId} is paid in ${order.coin_type}`);
   }
   if (BigInt(payment.amount) !== BigInt(order.amount_base)) {
-    throw conflict(`transactionId: it paid ${payment.amount} base units; order ${orderId} costs ${order.amount_base}`);
+    throw paymentError('payment.wrong_amount', `transactionId: it paid ${payment.amount} base units; order ${orderId} costs ${order.amount_base}`);
   }
   if (payment.toer.toLowerCase() !== order.receive_address.toLowerCase()) {
-    throw conflict(`transactionId: it paid ${payment.toer}, not the project's address`);
+    throw paymentError('payment.wrong_recipient', `transactionId: it paid ${payment.toer}, not the project's address`);
   }
   const position = `${payment.cursor.txDigest}#${payment.cursor.eventSeq}`;
   if (!payment.matched) {
-    throw conflict(`transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`);
+    throw paymentError('payment.order_matched_elsewhere', `transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`);
   }
 
   const now = deps.now().toISOString();
@@ -85,14 +86,14 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
   // Refused: a concurrent call completed the order (the same answer), or the transaction paid another order.
   const current = await findOrder(deps, orderId);
   if (current?.status === OrderStatus.paid) return paidBy(current, transactionId, answer);
-  if (failed.includes(1)) throw conflict(`transactionId: transaction ${transactionId} completed another order`);
+  if (failed.includes(1)) throw paymentError('payment.completed_other_order', `transactionId: transaction ${transactionId} completed another order`);
   if (current?.status === OrderStatus.pending && current.payment_seen !== position) {
-    throw conflict(`transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`);
+    throw paymentError('payment.order_matched_elsewhere', `transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`);
   }
-  throw conflict(`orderId: order ${orderId} changed meanwhile; retry`);
+  throw platformError('data.changed_concurrently', `orderId: order ${orderId} changed meanwhile; retry`);
 }
 
 function paidBy(order: StoredOrder, transactionId: string, answer: AccountRecord): AccountRecord {
-  if (order.tx_digest !== transactionId) throw conflict(`orderId: order ${order.id} was paid by another transaction`);
+  if (order.tx_digest !== transactionId) throw paymentError('order.paid_by_other', `orderId: order ${order.id} was paid by another transaction`);
   return answer;
 }

@@ -5,7 +5,7 @@ import { toBigInt } from '../shared/amounts.js';
 import { findAccount } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { PaymentsDeps } from './deps.js';
-import { notFound } from '../platform/errors.js';
+import { paymentError } from './errors.js';
 import { OrderStatus } from './models.js';
 import { orderIdOfBill, orderKey } from './order-keys.js';
 import { toPayOrder, type StoredOrder } from './orders.js';
@@ -45,7 +45,7 @@ export async function depositAddress(deps: PaymentsDeps, uid: string, projectNam
         deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(projectName) })).then((out) => out.Item as StoredProject | undefined),
         newestPendingOrder(deps, uid, projectName),
       ]).then(([project, order]) => ({ project, order }));
-  if (!project) throw notFound(`project: no project ${projectName}`);
+  if (!project) throw paymentError('project.not_found', `project: no project ${projectName}`);
   return {
     project_name: project.project_name,
     receive_address: project.receive_address,
@@ -75,7 +75,7 @@ async function projectAndOrder(deps: PaymentsDeps, uid: string, projectName: str
   const project = projectItem as StoredProject | undefined;
   const order = orderItem as StoredOrder | undefined;
   if (!order || order.user_id !== uid || order.project_name !== projectName) {
-    throw notFound(`orderId: the caller has no order ${orderId} of project ${projectName}`);
+    throw paymentError('order.not_found', `orderId: the caller has no order ${orderId} of project ${projectName}`);
   }
   return { project, order };
 }

@@ -6,7 +6,9 @@ import { findAccount, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { PaymentsDeps } from './deps.js';
-import { conflict, forbidden, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { paymentError } from './errors.js';
+import { accessError } from '../access/errors.js';
 import { sortableInt } from '../platform/table.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
@@ -74,7 +76,7 @@ export async function findOrder(deps: PaymentsDeps, id: number): Promise<StoredO
  * transaction that stores the payment): an order whose payment is on chain is completed, never cancelled (409).
  */
 export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input: z.infer<typeof RechargeOrderBody>): Promise<PayOrder> {
-  if (input.userId !== uid) throw forbidden('userId: not the signed-in user');
+  if (input.userId !== uid) throw accessError('auth.not_caller', 'userId: not the signed-in user');
   // Everything the order depends on in one request, the order it replaces included: every check is made
   // before the order id is taken, so a refused request writes nothing (docs/data-model.md).
   const replaces = input.prevId >= 0;
@@ -82,14 +84,14 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   const [projectItem, levelItem, account, previousItem] = await readItems(deps, keys);
   const project = projectItem as StoredProject | undefined;
   const level = levelItem as StoredLevel | undefined;
-  if (!project || project.status !== 1) throw notFound(`project: no project ${input.project} on sale`);
-  if (!level || level.status !== 1) throw notFound(`level: project ${input.project} has no level ${input.level} on sale`);
-  if (level.priceId !== input.priceId) throw conflict(`priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);
+  if (!project || project.status !== 1) throw paymentError('project.not_on_sale', `project: no project ${input.project} on sale`);
+  if (!level || level.status !== 1) throw paymentError('level.not_on_sale', `level: project ${input.project} has no level ${input.level} on sale`);
+  if (level.priceId !== input.priceId) throw paymentError('level.price_mismatch', `priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);
   const price = toBigInt(level.amount_base);
   if (input.amount !== price.toString()) {
-    throw conflict(`amount: the price of level ${input.level} is ${price} base units (${formatUnits(price, level.precison)})`);
+    throw paymentError('order.amount_mismatch', `amount: the price of level ${input.level} is ${price} base units (${formatUnits(price, level.precison)})`);
   }
-  if (!account) throw notFound('userId: the user has no wallet account yet; sign in with a wallet or zkLogin first');
+  if (!account) throw paymentError('user.no_wallet_account', 'userId: the user has no wallet account yet; sign in with a wallet or zkLogin first');
   if (replaces) assertReplaceable(previousItem as StoredOrder | undefined, input.prevId, uid);
 
   const id = await nextId(deps, 'order');
@@ -140,7 +142,7 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   if (failed.length > 0) {
     // The previous order changed since it was read (a payment arrived, a concurrent replacement): say how.
     assertReplaceable(await findOrder(deps, input.prevId), input.prevId, uid);
-    throw conflict(`prevId: order ${input.prevId} changed concurrently; retry`);
+    throw platformError('data.changed_concurrently', `prevId: order ${input.prevId} changed concurrently; retry`);
   }
   return toPayOrder(order);
 }
@@ -148,10 +150,10 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
 /** A pending order of the caller without a payment can be replaced; else 404 (not the caller's) or 409. */
 function assertReplaceable(stored: StoredOrder | undefined, prevId: number, uid: string) {
   const previous = ownedRecord(stored as (StoredOrder & Record<string, unknown>) | undefined, (order) => order.user_id === uid, `prevId: the caller has no order ${prevId}`);
-  if (previous.status !== OrderStatus.pending) throw conflict(`prevId: order ${prevId} is not pending`);
+  if (previous.status !== OrderStatus.pending) throw paymentError('order.not_pending', `prevId: order ${prevId} is not pending`);
   if (previous.payment_seen !== undefined) {
     const [txDigest] = previous.payment_seen.split('#');
-    throw conflict(`prevId: order ${prevId} has a payment on chain (transaction ${txDigest}); complete it with orderComplete instead of replacing it`);
+    throw paymentError('order.paid_on_chain', `prevId: order ${prevId} has a payment on chain (transaction ${txDigest}); complete it with orderComplete instead of replacing it`);
   }
 }
 

@@ -6,7 +6,9 @@ import { readItems } from '../platform/batch.js';
 import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
 import { nextId } from '../platform/counters.js';
 import type { PaymentsDeps } from './deps.js';
-import { badRequest, conflict, forbidden, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { paymentError } from './errors.js';
+import { accessError } from '../access/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { formatUnits } from './money.js';
@@ -55,7 +57,7 @@ export async function createProject(deps: PaymentsDeps, caller: TokenClaims, inp
   // refused create writes nothing (a concurrent create of the same name, refused by the put below, wastes one).
   const [merchantItem, taken] = await readItems(deps, [merchantKey(caller.sub), projectKey(input.project_name)]);
   const merchant = merchantOrNotFound(merchantItem);
-  if (taken) throw conflict(`project_name: project ${input.project_name} exists already`);
+  if (taken) throw paymentError('project.name_taken', `project_name: project ${input.project_name} exists already`);
   const now = deps.now().toISOString();
   const project: StoredProject = {
     project_id: await nextId(deps, 'project'),
@@ -83,7 +85,7 @@ export async function createProject(deps: PaymentsDeps, caller: TokenClaims, inp
       }),
     );
   } catch (error) {
-    if (isConditionalFailure(error)) throw conflict(`project_name: project ${input.project_name} exists already`);
+    if (isConditionalFailure(error)) throw paymentError('project.name_taken', `project_name: project ${input.project_name} exists already`);
     throw error;
   }
   return toProject(project as unknown as Record<string, unknown>);
@@ -93,7 +95,7 @@ export async function updateProject(deps: PaymentsDeps, caller: TokenClaims, inp
   const { project_name, ...changes } = input;
   const sets = Object.entries(changes).filter(([, value]) => value !== undefined);
   // The route refuses such a body at the edge (400, docs/api.md "Payments and tickets"); a caller of this function gets the same.
-  if (sets.length === 0) throw badRequest('body: nothing to change: give at least one of description, receive_address, status');
+  if (sets.length === 0) throw paymentError('project.nothing_to_change', 'body: nothing to change: give at least one of description, receive_address, status');
   const out = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
@@ -108,7 +110,7 @@ export async function updateProject(deps: PaymentsDeps, caller: TokenClaims, inp
   ).catch((error: unknown) => {
     const failed = conditionalFailure(error);
     if (!failed) throw error;
-    throw failed.item ? forbidden(`project_name: project ${project_name} belongs to another merchant`) : notFound(`project_name: no project ${project_name}`);
+    throw failed.item ? accessError('access.other_owner', `project_name: project ${project_name} belongs to another merchant`) : paymentError('project.not_found', `project_name: no project ${project_name}`);
   });
   return toProject(out.Attributes!);
 }
@@ -119,7 +121,7 @@ export async function saveLevel(deps: PaymentsDeps, caller: TokenClaims, input: 
   const [projectItem, existing] = await readItems(deps, [projectKey(input.project_name), levelKey(input.project_name, input.level)]);
   const project = projectItem as StoredProject | undefined;
   // The authorization layer checked the project is the caller's (the route's policy); it is read for its coin.
-  if (!project) throw notFound(`project_name: no project ${input.project_name}`);
+  if (!project) throw paymentError('project.not_found', `project_name: no project ${input.project_name}`);
   const level: StoredLevel = {
     priceId: (existing?.priceId as number | undefined) ?? (await nextId(deps, 'price')),
     project_id: project.project_id,
@@ -143,7 +145,7 @@ export async function saveLevel(deps: PaymentsDeps, caller: TokenClaims, input: 
       ...(existing ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
     }),
   ).catch((error: unknown) => {
-    if (isConditionalFailure(error)) throw conflict('level: changed concurrently; retry');
+    if (isConditionalFailure(error)) throw platformError('data.changed_concurrently', 'level: changed concurrently; retry');
     throw error;
   });
   return toPriceLevel(level as unknown as Record<string, unknown>);

@@ -3,7 +3,8 @@ import type { z } from 'zod/mini';
 import { ChainNodeError } from '../chain/errors.js';
 import { canonicalType } from '../chain/names.js';
 import type { PaymentsDeps } from './deps.js';
-import { AppError, conflict, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { paymentError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
@@ -132,7 +133,7 @@ export async function recordPayment(deps: RecordDeps, payment: IncomingPayment):
       const stored = await storedPayment(deps, payment);
       if (stored) return stored;
     }
-    if (attempt === ATTEMPTS) throw conflict(`payment ${position}: its order kept changing; retry`);
+    if (attempt === ATTEMPTS) throw platformError('data.changed_concurrently', `payment ${position}: its order kept changing; retry`);
   }
 }
 
@@ -227,7 +228,7 @@ export function toStrandedPayment(item: Record<string, unknown>): StrandedPaymen
 async function projectNamed(deps: Pick<PaymentsDeps, 'db' | 'table'>, name: string): Promise<StoredProject> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
   const project = out.Item as StoredProject | undefined;
-  if (!project) throw notFound(`project_name: no project ${name}`);
+  if (!project) throw paymentError('project.not_found', `project_name: no project ${name}`);
   return project;
 }
 
@@ -269,7 +270,7 @@ export async function listStranded(deps: PaymentsDeps, caller: TokenClaims, inpu
 async function strandedOf(deps: PaymentsDeps, project: StoredProject, txDigest: string, eventSeq: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: strandedKey(txDigest, eventSeq), ConsistentRead: true }));
   if (!out.Item || !belongsTo(out.Item, project)) {
-    throw notFound(`tx_digest: project ${project.project_name} has no stranded payment ${txDigest}#${eventSeq}`);
+    throw paymentError('stranded.not_found', `tx_digest: project ${project.project_name} has no stranded payment ${txDigest}#${eventSeq}`);
   }
   return out.Item;
 }
@@ -286,13 +287,13 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
   for (let attempt = 1; ; attempt++) {
     const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
     if (stranded.status === StrandedStatus.credited) return toStrandedPayment(stranded);
-    if (stranded.status === StrandedStatus.refunded) throw conflict(`tx_digest: payment ${position} was refunded (${String(stranded.refund_digest)})`);
+    if (stranded.status === StrandedStatus.refunded) throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded (${String(stranded.refund_digest)})`);
     if (stranded.order_id === null || stranded.order_id === undefined) {
-      throw conflict(`tx_digest: payment ${position} names no order, so there is no one to credit; refund it`);
+      throw paymentError('stranded.no_order', `tx_digest: payment ${position} names no order, so there is no one to credit; refund it`);
     }
-    if (attempt > 3) throw conflict(`tx_digest: payment ${position} changed concurrently; retry`);
+    if (attempt > 3) throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
     const order = await readOrder(deps, stranded.order_id as number);
-    if (!order) throw conflict(`tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
+    if (!order) throw paymentError('stranded.order_gone', `tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
     const now = deps.now().toISOString();
     const items: TransactItem[] = [
       {
@@ -380,29 +381,29 @@ export async function refundStranded(deps: PaymentsDeps, caller: TokenClaims, in
   const current = await strandedOf(deps, project, input.tx_digest, input.event_seq);
   const answer = answerSettled(current, input.refund_digest, position);
   if (answer) return answer;
-  if (failed.includes(1)) throw conflict(`refund_digest: transaction ${input.refund_digest} is recorded as the refund of another payment`);
-  throw conflict(`tx_digest: payment ${position} changed concurrently; retry`);
+  if (failed.includes(1)) throw paymentError('stranded.refund_used', `refund_digest: transaction ${input.refund_digest} is recorded as the refund of another payment`);
+  throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
 }
 
 /** The answer for a payment already credited or refunded (idempotent replay or 409); undefined while stranded. */
 function answerSettled(item: Record<string, unknown>, refundDigest: string, position: string): StrandedPayment | undefined {
-  if (item.status === StrandedStatus.credited) throw conflict(`tx_digest: payment ${position} was credited; it cannot be refunded too`);
+  if (item.status === StrandedStatus.credited) throw paymentError('stranded.credited', `tx_digest: payment ${position} was credited; it cannot be refunded too`);
   if (item.status !== StrandedStatus.refunded) return undefined;
   if (item.refund_digest === refundDigest) return toStrandedPayment(item);
-  throw conflict(`tx_digest: payment ${position} was refunded by ${String(item.refund_digest)}`);
+  throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded by ${String(item.refund_digest)}`);
 }
 
 async function verifyRefund(deps: PaymentsDeps, stranded: Record<string, unknown>, digest: string) {
-  if (!deps.chain) throw new AppError(503, 'refund_digest: the stage has no chain configured to check the refund on');
+  if (!deps.chain) throw platformError('chain.unconfigured', 'refund_digest: the stage has no chain configured to check the refund on');
   let changes;
   try {
     changes = await deps.chain.source.balanceChanges(digest);
   } catch (error) {
     if (!(error instanceof ChainNodeError)) throw error;
     await logError('chain: refund read failed', { digest, error: error.message });
-    throw new AppError(503, 'refund_digest: the chain node could not be read; try again shortly');
+    throw platformError('chain.unreadable', 'refund_digest: the chain node could not be read; try again shortly');
   }
-  if (!changes) throw notFound(`refund_digest: the chain has no transaction ${digest}`);
+  if (!changes) throw paymentError('stranded.refund_not_on_chain', `refund_digest: the chain has no transaction ${digest}`);
   const payer = stranded.fromer as string;
   const amount = BigInt(stranded.amount as string);
   const coin = stranded.coin_type as string | null;
@@ -412,6 +413,6 @@ async function verifyRefund(deps: PaymentsDeps, stranded: Record<string, unknown
   }
   const enough = coin === null ? [...received.values()].some((total) => total >= amount) : (received.get(coin) ?? 0n) >= amount;
   if (!enough) {
-    throw conflict(`refund_digest: transaction ${digest} does not pay ${payer} ${String(amount)} base units of ${coin ?? 'the coin paid'}`);
+    throw paymentError('stranded.refund_mismatch', `refund_digest: transaction ${digest} does not pay ${payer} ${String(amount)} base units of ${coin ?? 'the coin paid'}`);
   }
 }

@@ -1,6 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from './deps.js';
-import { AppError } from './errors.js';
+import { platformError } from './errors.js';
 
 /**
  * The one way the platform reads several items by key: BatchGetItem, read completely.
@@ -35,7 +35,7 @@ export const BATCH_READ_BUSY = 'the table kept some keys of a batch read unproce
 
 /** The 503 of a batch read that could not be completed. */
 export const busy = () =>
-  new AppError(503, 'the table is busy: some items could not be read; try again shortly', { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+  platformError('table.busy', 'the table is busy: some items could not be read; try again shortly', { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
 
 const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
 

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from './digest.js';
 import type { PlatformDeps } from './deps.js';
-import { AppError, badRequest, conflict } from './errors.js';
+import { DomainError, platformError } from './errors.js';
 import type { TokenClaims } from './tokens.js';
 import { transactOrFailures, type FailedCondition, type TransactItem } from './transactions.js';
 
@@ -56,7 +56,7 @@ const HEADER_FORMAT = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 /** The key of an `Idempotency-Key` header value (without its quotes), undefined without the header; 400 when malformed. */
 export function idempotencyKeyOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  if (!HEADER_FORMAT.test(header)) throw badRequest('Idempotency-Key: expected 1-128 letters, digits, _ . : or -, bare or in double quotes');
+  if (!HEADER_FORMAT.test(header)) throw platformError('idempotency.key_invalid', 'Idempotency-Key: expected 1-128 letters, digits, _ . : or -, bare or in double quotes');
   return header.startsWith('"') ? header.slice(1, -1) : header;
 }
 
@@ -149,7 +149,7 @@ export async function transactOnce<T>(
   try {
     failures = await transactOrFailures(deps, [recordItem(deps, request, answer), ...work], running);
   } catch (error) {
-    if (!(error instanceof AppError && error.message === running)) throw error;
+    if (!(error instanceof DomainError && error.message === running)) throw error;
     return { answer: await storedAnswer<T>(deps, request, { index: 0 }), replayed: true };
   }
   if (failures.length === 0) return { answer, replayed: false };
@@ -193,18 +193,18 @@ export async function storedAnswer<T>(deps: Pick<PlatformDeps, 'db' | 'table'>, 
  * The answer a stored record (or any item carrying `fingerprint` and `answer`) gives this request; `reused`
  * makes the 422 of another request with the same key (an Idempotency-Key unless told: a grant's `reference`).
  */
-export function answerOf<T>(stored: Record<string, unknown>, request: Pick<IdempotentRequest, 'key' | 'fingerprint'>, reused: (key: string) => AppError = keyReused): T {
+export function answerOf<T>(stored: Record<string, unknown>, request: Pick<IdempotentRequest, 'key' | 'fingerprint'>, reused: (key: string) => DomainError = keyReused): T {
   if (stored.fingerprint !== request.fingerprint) throw reused(request.key);
   return stored.answer as T;
 }
 
 /** The 422 of a once-per-reference grant whose reference came back with another body (`whose`: merchant, client). */
 export const referenceReused = (whose: string) => (reference: string) =>
-  new AppError(422, `body.reference: ${reference} was used for another grant of this ${whose}; use a new reference`);
+  platformError('idempotency.reference_reused', `body.reference: ${reference} was used for another grant of this ${whose}; use a new reference`);
 
 export const keyReused = (key: string) =>
-  new AppError(422, `Idempotency-Key: ${key} was used for another request of this caller and operation; use a new key for a new request`);
+  platformError('idempotency.key_reused', `Idempotency-Key: ${key} was used for another request of this caller and operation; use a new key for a new request`);
 
 /** The 409 of a request whose key's first request is still running (the message of transactOrFailures). */
-export const stillRunning = (key: string) => conflict(`Idempotency-Key: a request with ${key} is still running; retry`);
+export const stillRunning = (key: string) => platformError('idempotency.still_running', `Idempotency-Key: a request with ${key} is still running; retry`);
 export const stillRunningMessage = (key: string) => stillRunning(key).message;

@@ -1,4 +1,4 @@
-import { AppError } from './errors.js';
+import { platformError, type DomainError } from './errors.js';
 
 /**
  * DynamoDB failures that say "not now" rather than "no": throttling (the table's or the account's capacity,
@@ -16,21 +16,21 @@ export const TABLE_RETRY_AFTER_SECONDS = 1;
 export const TABLE_UNAVAILABLE = 'the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)';
 
 /** The 503 a transient DynamoDB failure is answered with; undefined for any other error. */
-export function tableUnavailable(error: unknown): AppError | undefined {
+export function tableUnavailable(error: unknown): DomainError | undefined {
   const { name, $fault, CancellationReasons } = (error ?? {}) as { name?: string; $fault?: string; CancellationReasons?: { Code?: string }[] };
   if (typeof name !== 'string') return undefined;
   const reasons = name === 'TransactionCanceledException' ? (CancellationReasons ?? []).map((r) => r.Code) : [];
   const throttledTransaction = reasons.some((code) => code === 'ThrottlingError' || code === 'ProvisionedThroughputExceeded');
   if (THROTTLING.has(name) || throttledTransaction) {
-    return new AppError(503, 'the table is busy (throttled); try again shortly', { 'Retry-After': String(TABLE_RETRY_AFTER_SECONDS) });
+    return platformError('table.busy', 'the table is busy (throttled); try again shortly', { retryAfterSeconds: TABLE_RETRY_AFTER_SECONDS });
   }
   // A transaction another one was writing at that moment, where the code does not run it again itself
   // (core/platform/transactions.ts does, then answers a documented 409): nothing was written, so try again.
   if (reasons.includes('TransactionConflict') || name === 'TransactionInProgressException') {
-    return new AppError(503, 'the table was writing the same items for another request; try again shortly', { 'Retry-After': String(TABLE_RETRY_AFTER_SECONDS) });
+    return platformError('table.busy', 'the table was writing the same items for another request; try again shortly', { retryAfterSeconds: TABLE_RETRY_AFTER_SECONDS });
   }
   if (UNAVAILABLE.has(name) || ($fault === 'server' && name !== 'Error')) {
-    return new AppError(503, 'the table did not answer; try again shortly', { 'Retry-After': String(TABLE_RETRY_AFTER_SECONDS) });
+    return platformError('table.busy', 'the table did not answer; try again shortly', { retryAfterSeconds: TABLE_RETRY_AFTER_SECONDS });
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors, type JWK, type CryptoKey, type JWTHeaderParameters } from 'jose';
-import { AppError, unauthorized } from './errors.js';
+import { platformError } from './errors.js';
 
 /**
  * The platform's tokens (docs/api.md, "Tokens"): every token is an ES256 JWT signed with the stage's token key. The
@@ -264,11 +264,11 @@ export async function createTokenService(options: {
         const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
         return { ...payload, kind: aud as TokenKind, sub: String(payload.sub), exp: Number(payload.exp) } as TokenClaims;
       } catch (error) {
-        if (error instanceof errors.JWTExpired) throw unauthorized('token has expired');
+        if (error instanceof errors.JWTExpired) throw platformError('auth.token_expired', 'token has expired');
         if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'aud') {
-          throw unauthorized(`token is not valid here: expected a ${kinds.join(' or ')} token`);
+          throw platformError('auth.token_invalid', `token is not valid here: expected a ${kinds.join(' or ')} token`);
         }
-        throw unauthorized('token is invalid');
+        throw platformError('auth.token_invalid', 'token is invalid');
       }
     },
 
@@ -286,7 +286,7 @@ export async function createTokenService(options: {
 }
 
 /** The answer where a stage has no VendorSigningKey: vendor/signature is off. */
-export const vendorKeyMissing = () => new AppError(503, 'vendor payment signing is not configured on this stage');
+export const vendorKeyMissing = () => platformError('vendor.signing_unconfigured', 'vendor payment signing is not configured on this stage');
 
 /** A PaymentRequestSigner of a private P-256 JWK. */
 export function paymentRequestSigner(jwk: SigningJwk): PaymentRequestSigner {

@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PlatformDeps } from './deps.js';
-import { AppError } from './errors.js';
+import { Conflict } from './errors.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -24,9 +24,9 @@ const CONFLICT_ATTEMPTS = 5;
  * The 409 of a transaction that concurrent transactions kept cancelling: nothing was written. A caller that can
  * answer from what the winner stored (a retried request racing its first try) catches exactly this error.
  */
-export class ConcurrentChange extends AppError {
+export class ConcurrentChange extends Conflict {
   constructor(message: string) {
-    super(409, message);
+    super('data.changed_concurrently', message);
   }
 }
 

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from '../platform/deps.js';
-import { notFound } from '../platform/errors.js';
+import { gameError } from '../games/errors.js';
 import { tableDefinition } from '../platform/table.js';
 import { boardIndex, boardPartition, type Board } from './keys.js';
 import { ownerOf } from '../access/owners.js';
@@ -97,7 +97,7 @@ export async function gameRank(deps: PlatformDeps, game: string, limit: number):
     boardTop(deps, 'kills', game, month, limit),
     boardTop(deps, 'wins', game, month, limit),
   ]);
-  if (owner === undefined) throw notFound(`game_code: no game ${game}`);
+  if (owner === undefined) throw gameError('game.not_found', `game_code: no game ${game}`);
   return {
     gameWeekKillRank: weekKills.map(toRankEntry),
     gameWeekWinRank: weekWins.map(toRankEntry),

@@ -1,7 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { conflict } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { rankingError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { ConcurrentChange, retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
 import { boardPartition, openSeasonKey, resultKey, scoreKey } from './keys.js';
@@ -164,7 +165,7 @@ async function record<R>(
 
   const answerStored = (stored: Record<string, unknown> | undefined): R => {
     if (stored?.request === request) return stored.response as R;
-    throw conflict(`result_id: ${resultId} was reported already with other content`);
+    throw rankingError('ranking.result_reused', `result_id: ${resultId} was reported already with other content`);
   };
 
   let failed: FailedCondition[];
@@ -215,7 +216,7 @@ async function writeOpenSeason(deps: PlatformDeps, game: string, season: Season,
       return;
     } catch (error) {
       if ((error as Error).name !== 'TransactionConflictException') throw error;
-      if (attempt === 5) throw conflict('scores: changed concurrently; retry');
+      if (attempt === 5) throw platformError('data.changed_concurrently', 'scores: changed concurrently; retry');
     }
     await retryPause(attempt);
   }

@@ -5,7 +5,8 @@ import { gameKey } from '../games/games.js';
 import { findAccount } from '../identity/accounts.js';
 import type { RewardsDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import { AppError, conflict } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { rewardError } from './errors.js';
 import { ownedRecord } from '../access/records.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { historyEntryKey } from './keys.js';
@@ -161,10 +162,10 @@ async function gameObject(deps: RewardsDeps, id: number, code: string): Promise<
     // Strongly consistent: the entry's claims name this object for good, so a change just made must be seen.
     new GetCommand({ TableName: deps.table, Key: gameKey(code), ProjectionExpression: '#object', ExpressionAttributeNames: { '#object': 'object_id' }, ConsistentRead: true }),
   );
-  if (!out.Item) throw conflict(`id: the game ${code} of history entry ${id} no longer exists`);
+  if (!out.Item) throw rewardError('claim.game_gone', `id: the game ${code} of history entry ${id} no longer exists`);
   const object = normalizeAddress(out.Item.object_id);
   if (!object) {
-    throw conflict(
+    throw rewardError('claim.game_without_object', 
       `id: the game ${code} of history entry ${id} has no object_id (its on-chain object, set by its merchant with update_single_game); a claim names the object that may pay it, so none is signed until the game has one`,
     );
   }
@@ -201,7 +202,7 @@ async function signTerms(deps: RewardsDeps, id: number, terms: Pick<RewardClaim,
  * or once it is paid; a fresh one (same terms, new nonce and expiry) after it expired unpaid.
  */
 export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: number): Promise<ClaimSignature> {
-  if (!deps.claims) throw new AppError(503, 'reward claims are not configured on this stage');
+  if (!deps.claims) throw rewardError('claim.unconfigured', 'reward claims are not configured on this stage');
   const item = await callersEntry(deps, caller, id);
   const stored = item.claim as StoredClaim | undefined;
   if (stored) {
@@ -209,13 +210,13 @@ export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: numb
     if (valid || item.status !== HistoryStatus.signed) return toSignature(id, stored);
     return resign(deps, caller, id, item, stored);
   }
-  if (!(Number(item.reward_amount) > 0)) throw conflict(`id: history entry ${id} has no reward to claim`);
-  if (item.status !== HistoryStatus.unclaimed) throw conflict(`id: history entry ${id} is not claimable (status ${String(item.status)})`);
+  if (!(Number(item.reward_amount) > 0)) throw rewardError('claim.no_reward', `id: history entry ${id} has no reward to claim`);
+  if (item.status !== HistoryStatus.unclaimed) throw rewardError('claim.not_claimable', `id: history entry ${id} is not claimable (status ${String(item.status)})`);
 
   const wallet = (item.wallet_address as string) || (await findAccount(deps, caller.sub))?.wallet_address;
-  if (!wallet) throw conflict(`id: no wallet address to pay history entry ${id} to; register a wallet first`);
+  if (!wallet) throw rewardError('claim.no_wallet', `id: no wallet address to pay history entry ${id} to; register a wallet first`);
   const recipient = normalizeAddress(wallet);
-  if (!recipient) throw conflict(`id: the wallet address of history entry ${id} is not a Sui address`);
+  if (!recipient) throw rewardError('claim.wallet_not_sui', `id: the wallet address of history entry ${id} is not a Sui address`);
   const game = await gameObject(deps, id, item.game_code as string);
   const claim = await signTerms(deps, id, { ...claimTerms(deps), game, recipient, amount: String(item.reward_amount) });
   try {
@@ -240,14 +241,14 @@ export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: numb
     // A concurrent sign_code stored its claim first: that one is the entry's claim.
     const theirs = (await callersEntry(deps, caller, id)).claim;
     if (theirs) return toSignature(id, theirs as StoredClaim);
-    throw conflict(`id: history entry ${id} changed meanwhile; retry`);
+    throw platformError('data.changed_concurrently', `id: history entry ${id} changed meanwhile; retry`);
   }
   return toSignature(id, claim);
 }
 
 const signings = (item: Record<string, unknown>) => (item.claim_nonces as Set<string> | undefined)?.size ?? 0;
 const tooManySignings = (id: number) =>
-  conflict(`id: the claim of history entry ${id} has been signed ${MAX_CLAIM_SIGNINGS} times without being redeemed; it is not renewed again`);
+  rewardError('claim.signings_exhausted', `id: the claim of history entry ${id} has been signed ${MAX_CLAIM_SIGNINGS} times without being redeemed; it is not renewed again`);
 
 /**
  * A fresh claim for an entry at status 1 whose claim expired (or predates expiry): the stored terms (a claim of
@@ -285,7 +286,7 @@ async function resign(deps: RewardsDeps, caller: TokenClaims, id: number, item: 
     if (theirs && theirs.nonce !== stored.nonce) return toSignature(id, theirs);
     if (theirs && now.status === HistoryStatus.claimed) return toSignature(id, theirs);
     if (signings(now) >= MAX_CLAIM_SIGNINGS) throw tooManySignings(id);
-    throw conflict(`id: history entry ${id} changed meanwhile; retry`);
+    throw platformError('data.changed_concurrently', `id: history entry ${id} changed meanwhile; retry`);
   }
   return toSignature(id, claim);
 }
@@ -293,6 +294,6 @@ async function resign(deps: RewardsDeps, caller: TokenClaims, id: number, item: 
 /** get_sign: the stored claim of one of the caller's entries (expired or not: sign_code renews it); 409 before sign_code. */
 export async function claimSignature(deps: RewardsDeps, caller: TokenClaims, id: number): Promise<ClaimSignature> {
   const item = await callersEntry(deps, caller, id);
-  if (!item.claim) throw conflict(`id: history entry ${id} has no signed claim yet; call sign_code first`);
+  if (!item.claim) throw rewardError('claim.not_signed', `id: history entry ${id} has no signed claim yet; call sign_code first`);
   return toSignature(id, item.claim as StoredClaim);
 }

@@ -1,6 +1,6 @@
 import type { RewardsDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
-import { badRequest } from '../platform/errors.js';
+import { rewardError } from './errors.js';
 import { parseSeasonRange, type Season, type SeasonTypeValue } from '../rankings/seasons.js';
 import { playerRewardsPartition } from '../identity/accounts.js';
 import { seasonHistoryPartition } from './keys.js';
@@ -30,7 +30,7 @@ export function seasonNamed(type: number, range: string, field: string): Season 
   const season = parseSeasonRange(type as SeasonTypeValue, range);
   if (!season) {
     const what = type === 1 ? 'a week (Monday to Sunday, UTC)' : 'a calendar month';
-    throw badRequest(`${field}: ${range} is not ${what}; expected YYYY-MM-DD-MM-DD of its first and last day`);
+    throw rewardError('season.range_invalid', `${field}: ${range} is not ${what}; expected YYYY-MM-DD-MM-DD of its first and last day`);
   }
   return season;
 }

@@ -5,7 +5,7 @@ import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextIds } from '../platform/counters.js';
 import type { RewardsDeps } from './deps.js';
-import { conflict } from '../platform/errors.js';
+import { rewardError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { ConcurrentChange, isTransactionConflict, retryPause, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { openSeasonKey } from '../rankings/keys.js';
@@ -64,7 +64,7 @@ export async function settleSeason(deps: SettleDeps, game: string, season: Seaso
  */
 export async function settleEndedSeason(deps: SettleDeps, game: string, season: Season): Promise<SettlementResult> {
   if (deps.now().getTime() < season.end.getTime()) {
-    throw conflict(`season_range: the season ${season.range} has not ended yet (it ends ${season.end.toISOString()})`);
+    throw rewardError('season.not_ended', `season_range: the season ${season.range} has not ended yet (it ends ${season.end.toISOString()})`);
   }
   await requireGame(deps, game);
   return settleSeason(deps, game, season);

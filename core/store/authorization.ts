@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PartnerStoreDeps } from './deps.js';
-import { badRequest, notFound } from '../platform/errors.js';
 import { RedirectAnswer } from '../platform/redirect.js';
+import { storeError } from './errors.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { findClient, scopeWithin } from './clients.js';
 import type { StoreRegion } from './regions.js';
@@ -62,13 +62,13 @@ export function redirectTo(redirectUri: string, issuer: string, params: Record<s
  * required, with S256 only. A valid request is kept for the user's decision and answered with its id.
  */
 export async function authorize(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, query: AuthorizeQuery): Promise<PendingRequest> {
-  if (!query.client_id) throw badRequest('query.client_id: required');
+  if (!query.client_id) throw storeError('authorize.client_invalid', 'query.client_id: required');
   const found = await findClient(deps, region, query.client_id);
-  if (!found) throw badRequest(`query.client_id: no client ${query.client_id.slice(0, 64)} in this region`);
+  if (!found) throw storeError('authorize.client_invalid', `query.client_id: no client ${query.client_id.slice(0, 64)} in this region`);
   const client = found.client;
   const redirectUri = query.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-  if (!redirectUri) throw badRequest('query.redirect_uri: required (the client has several)');
-  if (!client.redirect_uris.includes(redirectUri)) throw badRequest('query.redirect_uri: not a redirect URI registered for this client (exact match)');
+  if (!redirectUri) throw storeError('authorize.redirect_uri_invalid', 'query.redirect_uri: required (the client has several)');
+  if (!client.redirect_uris.includes(redirectUri)) throw storeError('authorize.redirect_uri_invalid', 'query.redirect_uri: not a redirect URI registered for this client (exact match)');
   const fail = (error: string, description: string) =>
     new RedirectAnswer(redirectTo(redirectUri, issuer, { error, error_description: description, state: query.state }));
   if (query.response_type !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
@@ -104,7 +104,7 @@ export async function accept(deps: PartnerStoreDeps, region: StoreRegion, issuer
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: requestKey(input.request_id), ConsistentRead: true }));
   const item = out.Item as (PendingRequest & { expiresAt: number }) | undefined;
   const now = deps.now();
-  if (!item || item.region !== region || item.expiresAt * 1000 <= now.getTime()) throw notFound('request_id: no pending authorization request (unknown, used or expired)');
+  if (!item || item.region !== region || item.expiresAt * 1000 <= now.getTime()) throw storeError('authorize.request_not_found', 'request_id: no pending authorization request (unknown, used or expired)');
   if (input.decision === 'deny') {
     await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: requestKey(input.request_id) }));
     return { redirect_to: redirectTo(item.redirect_uri, issuer, { error: 'access_denied', error_description: 'the user denied the request', state: item.state }) };
@@ -131,6 +131,6 @@ export async function accept(deps: PartnerStoreDeps, region: StoreRegion, issuer
       },
     },
   ]);
-  if (failed.length > 0) throw notFound('request_id: no pending authorization request (used meanwhile)');
+  if (failed.length > 0) throw storeError('authorize.request_not_found', 'request_id: no pending authorization request (used meanwhile)');
   return { redirect_to: redirectTo(item.redirect_uri, issuer, { code, state: item.state }) };
 }

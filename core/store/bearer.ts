@@ -1,6 +1,6 @@
 import type { PartnerStoreDeps } from './deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
-import { AppError, forbidden } from '../platform/errors.js';
+import { storeError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { regionKey, verifyAccessToken, type StoreRegion } from './regions.js';
 import { verifySession } from './sessions.js';
@@ -38,11 +38,12 @@ export function bearerChallenge(error?: ChallengeError): string {
   return `Bearer ${params.join(', ')}`;
 }
 
-const challenged = (status: 401 | 403, message: string, error?: ChallengeError) => new AppError(status, message, { 'WWW-Authenticate': bearerChallenge(error) });
-const invalidToken = (message: string) => challenged(401, message, { error: 'invalid_token', description: message });
+type ChallengedCode = 'store.token_missing' | 'store.token_invalid' | 'store.scope_insufficient';
+const challenged = (code: ChallengedCode, message: string, error?: ChallengeError) => storeError(code, message, { challenge: bearerChallenge(error) });
+const invalidToken = (message: string) => challenged('store.token_invalid', message, { error: 'invalid_token', description: message });
 const insufficientScope = (scope: string) => {
   const message = `token: insufficient scope (needs ${scope})`;
-  return challenged(403, message, { error: 'insufficient_scope', description: message, scope });
+  return challenged('store.scope_insufficient', message, { error: 'insufficient_scope', description: message, scope });
 };
 
 /** What the OpenAPI document says of the challenges a rule's refusals carry (core/http/openapi.ts). */
@@ -58,7 +59,7 @@ export function storeChallengeHeaders(rule: StoreTokenRule): Partial<Record<401 
  * (401 with the bare challenge); the Bearer scheme with anything but one token is an invalid token.
  */
 function bearerOf(header: string | undefined): string {
-  if (header === undefined || !/^Bearer(\s|$)/i.test(header)) throw challenged(401, 'Authorization: a Bearer token is required');
+  if (header === undefined || !/^Bearer(\s|$)/i.test(header)) throw challenged('store.token_missing', 'Authorization: a Bearer token is required');
   const token = bearerTokenOf(header);
   if (!token) throw invalidToken('Authorization: malformed Bearer credentials (expected `Bearer <token>`)');
   return token;
@@ -88,11 +89,11 @@ export async function verifyStoreBearer(
   const access = await verifyAccessToken(key, issuer, token, now);
   if (!access) throw invalidToken(`token is invalid here: expected ${rule.session ? 'a store session or ' : ''}an access token of ${issuer}`);
   if (rule.client) {
-    if (access.kind !== 'client') throw forbidden("token: this operation is for a partner backend's own token (client_credentials)");
+    if (access.kind !== 'client') throw storeError('store.token_not_client', "token: this operation is for a partner backend's own token (client_credentials)");
     if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw insufficientScope(rule.scope);
     return { kind: 'store', sub: access.client_id, exp: access.exp!, client_id: access.client_id, scope: access.scope, store_token: 'access' };
   }
-  if (access.kind !== 'user') throw forbidden("token: a client's own token acts for no user");
+  if (access.kind !== 'user') throw storeError('store.token_not_user', "token: a client's own token acts for no user");
   if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw insufficientScope(rule.scope);
   // A family revoked (a code or refresh token replayed) takes its access tokens with it: one GetItem.
   if (access.fam && (await familyRevoked(deps, access.fam))) throw invalidToken('token has been revoked');

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
-import { OAuthError } from '../platform/errors.js';
+import { oauthError } from './errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { codeKey } from './authorization.js';
 import { scopeWithin, type StoreClient } from './clients.js';
@@ -24,7 +24,7 @@ export const REFRESH_SECONDS = 30 * 24 * 3600;
 export const familyKey = (id: string) => ({ pk: `STOREFAMILY#${id}`, sk: 'STOREFAMILY' });
 const refreshKey = (token: string) => ({ pk: `STOREREFRESH#${sha256Url(token)}`, sk: 'STOREREFRESH' });
 
-const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
+const invalidGrant = (why: string) => oauthError('invalid_grant', 'oauth.grant_invalid', why);
 
 /** Revokes a family (idempotent); what a replayed code or refresh token sets off. */
 async function revokeFamily(deps: TokenDeps, family: string) {
@@ -67,7 +67,7 @@ function verifierMatches(verifier: string | undefined, challenge: string): boole
  * revokes the family its first use started.
  */
 export async function codeGrant(deps: TokenDeps, region: StoreRegion, issuer: string, client: StoreClient, body: { code?: string; redirect_uri?: string; code_verifier?: string }) {
-  if (!body.code) throw new OAuthError('invalid_request', 'code is required');
+  if (!body.code) throw oauthError('invalid_request', 'oauth.request_invalid', 'code is required');
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: codeKey(body.code), ConsistentRead: true }));
   const code = out.Item;
   if (!code || code.region !== region || code.client_id !== client.client_id) throw invalidGrant('code: unknown, or not issued to this client');
@@ -97,7 +97,7 @@ export async function codeGrant(deps: TokenDeps, region: StoreRegion, issuer: st
  * narrower `scope` may be asked (§6), never a wider one.
  */
 export async function refreshGrant(deps: TokenDeps, region: StoreRegion, issuer: string, client: StoreClient, body: { refresh_token?: string; scope?: string }) {
-  if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
+  if (!body.refresh_token) throw oauthError('invalid_request', 'oauth.request_invalid', 'refresh_token is required');
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: refreshKey(body.refresh_token), ConsistentRead: true }));
   const stored = out.Item;
   if (!stored || stored.region !== region || stored.client_id !== client.client_id) throw invalidGrant('refresh_token: unknown, or not issued to this client');
@@ -108,7 +108,7 @@ export async function refreshGrant(deps: TokenDeps, region: StoreRegion, issuer:
   }
   if (Number(stored.expiresAt) * 1000 <= deps.now().getTime()) throw invalidGrant('refresh_token: expired');
   const within = scopeWithin(String(stored.scope).split(' ').filter(Boolean), body.scope);
-  if ('outside' in within) throw new OAuthError('invalid_scope', 'scope: wider than the grant');
+  if ('outside' in within) throw oauthError('invalid_scope', 'oauth.scope_invalid', 'scope: wider than the grant');
   const { scope } = within;
   const pair = await issuePair(deps, region, issuer, { uid: stored.uid as string, client_id: client.client_id, scope, family });
   const failed = await transactOrFailures(deps, [

@@ -1,6 +1,6 @@
 import { STORE_SCOPES } from './clients.js';
 import type { PartnerStoreDeps } from './deps.js';
-import { notFound } from '../platform/errors.js';
+import { storeError } from './errors.js';
 import { StoreJwks } from './models.js';
 import { regionKey, type StoreRegion } from './regions.js';
 
@@ -31,7 +31,7 @@ export function serverMetadata(deps: Pick<PartnerStoreDeps, 'storeKeys'>, region
  * (another stage's issuer is another deployment's, 404).
  */
 export function stageMetadata(deps: Pick<PartnerStoreDeps, 'storeKeys' | 'stage'>, region: StoreRegion, stage: string, issuer: string) {
-  if (stage !== deps.stage) throw notFound(`stage: ${stage.slice(0, 64)} is not this stage`);
+  if (stage !== deps.stage) throw storeError('store.stage_unknown', `stage: ${stage.slice(0, 64)} is not this stage`);
   return serverMetadata(deps, region, issuer);
 }
 

@@ -3,7 +3,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import type { PartnerStoreDeps } from './deps.js';
-import { badRequest, conflict, notFound } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { storeError } from './errors.js';
 import { queryItems } from '../platform/query.js';
 import type { TransactItem } from '../platform/transactions.js';
 import type { StoreRegion } from './regions.js';
@@ -93,8 +94,8 @@ export async function adoptPet(deps: PartnerStoreDeps, region: StoreRegion, uid:
   const outcome = await transactKeyed(deps, keyed, answer, items, 'pets: adopted concurrently; retry');
   if ('answer' in outcome) return outcome.answer;
   const failed = outcome.refused;
-  if (failed.some((f) => f.index === 0)) throw conflict('pets: another adoption of yours happened meanwhile; retry');
-  if (failed.some((f) => f.index === 2)) throw conflict(`gem: the premium balance is less than the ${ADOPTION_PRICE} gems an adoption after the first costs`);
+  if (failed.some((f) => f.index === 0)) throw platformError('data.changed_concurrently', 'pets: another adoption of yours happened meanwhile; retry');
+  if (failed.some((f) => f.index === 2)) throw storeError('pet.gems_short', `gem: the premium balance is less than the ${ADOPTION_PRICE} gems an adoption after the first costs`);
   throw new Error('adopt: a fresh pet id was taken');
 }
 
@@ -114,17 +115,17 @@ export async function userPets(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid
  */
 export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petId: string; item: string; amount: number }, idempotencyHeader?: string) {
   const food = ITEMS.find((item) => item.code === input.item);
-  if (!food || food.kind !== 'food') throw badRequest(`body.item: ${input.item} is not food`);
+  if (!food || food.kind !== 'food') throw storeError('pet.not_food', `body.item: ${input.item} is not food`);
   const keyed = keyedRequest({ kind: 'store', sub: uid }, 'feed_pet', idempotencyHeader, input);
   // With a key, its record is read with the pet: a retry is answered before the cooldown would refuse it.
   const [item, record] = await readItems(deps, [petKey(uid, input.petId), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
   if (record && keyed) return answerOf<FeedAnswer>(record, keyed);
-  if (!item) throw notFound(`body.petId: no pet ${input.petId} of yours`);
+  if (!item) throw storeError('pet.not_found', `body.petId: no pet ${input.petId} of yours`);
   const pet = toPet(item);
   const now = deps.now();
   if (pet.last_fed_at) {
     const next = new Date(pet.last_fed_at).getTime() + FEED_COOLDOWN_SECONDS * 1000;
-    if (next > now.getTime()) throw conflict(`body.petId: ${pet.name} was fed less than ${FEED_COOLDOWN_SECONDS} s ago; next feeding from ${new Date(next).toISOString()}`);
+    if (next > now.getTime()) throw storeError('pet.fed_recently', `body.petId: ${pet.name} was fed less than ${FEED_COOLDOWN_SECONDS} s ago; next feeding from ${new Date(next).toISOString()}`);
   }
   const gained = food.experience * input.amount;
   const experience = Math.min(pet.experience + gained, MAX_EXPERIENCE);
@@ -155,8 +156,8 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
   );
   if ('answer' in outcome) return outcome.answer;
   const failed = outcome.refused;
-  if (failed.some((f) => f.index === 0)) throw conflict(`body.petId: ${pet.name} was fed meanwhile; the next feeding waits ${FEED_COOLDOWN_SECONDS} s`);
-  if (failed.some((f) => f.index === 1)) throw conflict(`body.item: you hold fewer than ${input.amount} ${food.code}`);
+  if (failed.some((f) => f.index === 0)) throw storeError('pet.fed_recently', `body.petId: ${pet.name} was fed meanwhile; the next feeding waits ${FEED_COOLDOWN_SECONDS} s`);
+  if (failed.some((f) => f.index === 1)) throw storeError('pet.items_short', `body.item: you hold fewer than ${input.amount} ${food.code}`);
   throw new Error('feed: a fresh feeding id was taken');
 }
 

@@ -1,6 +1,6 @@
 import { importJWK, SignJWT, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { OAuthError } from '../platform/errors.js';
+import { oauthError } from './errors.js';
 import { mainBasePath } from '../platform/stages.js';
 import { generateSigningJwk, publicJwk, type PublicJwk, type SigningJwk } from '../platform/tokens.js';
 
@@ -28,7 +28,7 @@ export const requestIssuer = (url: string, stage: string, region: StoreRegion) =
 
 /** The region's signing key; 503 (`temporarily_unavailable` on OAuth endpoints) when the stage has no StoreKeys setting. */
 export function regionKey(deps: { storeKeys?: StoreKeys }, region: StoreRegion): RegionKey {
-  if (!deps.storeKeys) throw new OAuthError('temporarily_unavailable', 'the partner store is not configured on this stage (the StoreKeys setting)', 503);
+  if (!deps.storeKeys) throw oauthError('temporarily_unavailable', 'store.unconfigured', 'the partner store is not configured on this stage (the StoreKeys setting)');
   return deps.storeKeys[region];
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import type { PartnerStoreDeps } from './deps.js';
-import { notFound, unauthorized } from '../platform/errors.js';
+import { storeError } from './errors.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { assertionAlgOf } from './assertion-keys.js';
 import { findClient, isClientId } from './clients.js';
@@ -51,7 +51,7 @@ export interface StoreUser {
   created_at: string;
 }
 
-const refused = (why: string) => unauthorized(`assertion: ${why}`);
+const refused = (why: string) => storeError('store.assertion_invalid', `assertion: ${why}`);
 
 /** login: verifies the partner's assertion, finds or creates the store user, and answers a store session. */
 export async function login(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, assertion: string) {
@@ -146,7 +146,7 @@ export async function userInfo(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid
 /** getUser: the store user. */
 export async function storeUser(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string): Promise<StoreUser> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeUserKey(uid), ConsistentRead: true }));
-  if (!out.Item) throw notFound('no such store user');
+  if (!out.Item) throw storeError('store.user_not_found', 'no such store user');
   const { uid: id, region, partner, partner_user_id, name, created_at } = out.Item;
   return { uid: id, region, partner, partner_user_id, name: name ?? null, created_at };
 }

@@ -1,5 +1,6 @@
 import type { TokenDeps } from './deps.js';
-import { OAuthError } from '../platform/errors.js';
+import type { ErrorData } from '../platform/errors.js';
+import { oauthError } from './errors.js';
 import { CLIENT_ID_RULE, findClient, isClientId, scopeWithin, secretMatches, type StoreClient } from './clients.js';
 import { codeGrant, refreshGrant } from './grants.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
@@ -30,39 +31,39 @@ export interface TokenRequest {
 export async function authenticateClient(deps: TokenDeps, region: StoreRegion, authorization: string | undefined, body: TokenRequest): Promise<StoreClient> {
   const basic = authorization === undefined ? undefined : basicCredentials(authorization);
   if (basic && (body.client_secret !== undefined || (body.client_id !== undefined && body.client_id !== basic.id))) {
-    throw new OAuthError('invalid_request', 'the client authenticated with both HTTP Basic and the body: use one method');
+    throw oauthError('invalid_request', 'oauth.request_invalid', 'the client authenticated with both HTTP Basic and the body: use one method');
   }
   const id = basic?.id ?? body.client_id;
   const secret = basic?.secret ?? body.client_secret;
-  if (id === undefined) throw new OAuthError('invalid_client', 'client authentication is required (HTTP Basic, or client_id and client_secret)', 401, challenge(authorization));
+  if (id === undefined) throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'client authentication is required (HTTP Basic, or client_id and client_secret)', challenge(authorization));
   const found = await findClient(deps, region, id);
-  const refused = () => new OAuthError('invalid_client', 'client authentication failed', 401, challenge(authorization));
+  const refused = () => oauthError('invalid_client', 'oauth.client_unauthenticated', 'client authentication failed', challenge(authorization));
   if (!found) throw refused();
   if (found.client.type === 'confidential' ? secret === undefined || !secretMatches(found.secretHash, secret) : secret !== undefined) throw refused();
   return found.client;
 }
 
-const challenge = (authorization: string | undefined): Record<string, string> =>
-  authorization?.match(/^Basic\s/i) ? { 'WWW-Authenticate': 'Basic realm="partner store", charset="UTF-8"' } : {};
+const challenge = (authorization: string | undefined): ErrorData =>
+  authorization?.match(/^Basic\s/i) ? { challenge: 'Basic realm="partner store", charset="UTF-8"' } : {};
 
 /** The client id and secret of `Authorization: Basic`, each form-urlencoded (RFC 6749 §2.3.1); undefined for another scheme. */
 function basicCredentials(header: string): { id: string; secret: string } | undefined {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!match) {
-    if (/^Basic\b/i.test(header)) throw new OAuthError('invalid_client', 'Authorization: malformed Basic credentials', 401, challenge(header));
+    if (/^Basic\b/i.test(header)) throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'Authorization: malformed Basic credentials', challenge(header));
     return undefined;
   }
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) throw new OAuthError('invalid_client', 'Authorization: malformed Basic credentials', 401, challenge(header));
+  if (colon < 0) throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'Authorization: malformed Basic credentials', challenge(header));
   let credentials: { id: string; secret: string };
   try {
     credentials = { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
   } catch {
-    throw new OAuthError('invalid_client', 'Authorization: malformed Basic credentials', 401, challenge(header));
+    throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'Authorization: malformed Basic credentials', challenge(header));
   }
   // The id is looked up by key: one no client can have is refused here, as the body's client_id is at the edge.
-  if (!isClientId(credentials.id)) throw new OAuthError('invalid_client', `Authorization: the Basic client id must be ${CLIENT_ID_RULE}`, 401, challenge(header));
+  if (!isClientId(credentials.id)) throw oauthError('invalid_client', 'oauth.client_unauthenticated', `Authorization: the Basic client id must be ${CLIENT_ID_RULE}`, challenge(header));
   return credentials;
 }
 
@@ -75,16 +76,16 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
  */
 export async function tokenEndpoint(deps: TokenDeps, region: StoreRegion, issuer: string, authorization: string | undefined, body: TokenRequest, only?: string[], publicOnly = false) {
   const key = regionKey(deps, region);
-  if (body.grant_type === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
+  if (body.grant_type === undefined) throw oauthError('invalid_request', 'oauth.request_invalid', 'grant_type is required');
   const client = await authenticateClient(deps, region, authorization, body);
-  if (publicOnly && client.type !== 'public') throw new OAuthError('invalid_client', 'this endpoint is for public clients: a confidential client authenticates at the token endpoint', 401, {});
-  if (only && !only.includes(body.grant_type)) throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type.slice(0, 64)} is not taken at this endpoint (${only.join(', ')})`);
+  if (publicOnly && client.type !== 'public') throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'this endpoint is for public clients: a confidential client authenticates at the token endpoint');
+  if (only && !only.includes(body.grant_type)) throw oauthError('unsupported_grant_type', 'oauth.grant_type_unsupported', `grant_type ${body.grant_type.slice(0, 64)} is not taken at this endpoint (${only.join(', ')})`);
   if (body.grant_type === 'authorization_code') return codeGrant(deps, region, issuer, client, body);
   if (body.grant_type === 'refresh_token') return refreshGrant(deps, region, issuer, client, body);
-  if (body.grant_type !== 'client_credentials') throw new OAuthError('unsupported_grant_type', `grant_type ${body.grant_type.slice(0, 64)} is not supported here`);
-  if (client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'client_credentials is for confidential clients (RFC 6749 §4.4)');
+  if (body.grant_type !== 'client_credentials') throw oauthError('unsupported_grant_type', 'oauth.grant_type_unsupported', `grant_type ${body.grant_type.slice(0, 64)} is not supported here`);
+  if (client.type !== 'confidential') throw oauthError('unauthorized_client', 'oauth.client_unauthorized', 'client_credentials is for confidential clients (RFC 6749 §4.4)');
   const within = scopeWithin(client.scopes, body.scope);
-  if ('outside' in within) throw new OAuthError('invalid_scope', `scope: ${within.outside} is not a scope of this client`);
+  if ('outside' in within) throw oauthError('invalid_scope', 'oauth.scope_invalid', `scope: ${within.outside} is not a scope of this client`);
   const { scope } = within;
   const { token, expiresIn } = await signAccessToken(key, issuer, { sub: client.client_id, client_id: client.client_id, scope, kind: 'client' }, deps.now());
   return { access_token: token, token_type: 'Bearer' as const, expires_in: expiresIn, scope };

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { PartnerStoreDeps } from './deps.js';
-import { badRequest, notFound } from '../platform/errors.js';
+import { storeError } from './errors.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
 import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
@@ -95,12 +95,12 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
   const request = { key: body.reference, fingerprint: fingerprintOf(body) };
   const [user, granted] = await readItems(deps, [storeUserKey(body.uid), grantKey(clientId, body.reference)]);
   if (granted) return answerOf<GrantAnswer>(granted, request, referenceReused('client'));
-  if (!user || user.region !== region) throw notFound(`body.uid: no store user ${body.uid} in this region`);
+  if (!user || user.region !== region) throw storeError('store.user_not_found', `body.uid: no store user ${body.uid} in this region`);
   const changes = [
     ...Object.entries(body.currencies ?? {}).map(([code, amount]) => ({ holding: 'currency' as const, code, amount })),
     ...Object.entries(body.items ?? {}).map(([code, amount]) => ({ holding: 'item' as const, code, amount })),
   ].filter((change) => change.amount > 0);
-  if (changes.length === 0) throw badRequest('body: grants nothing: give a positive amount of a currency or an item');
+  if (changes.length === 0) throw storeError('store.grant_empty', 'body: grants nothing: give a positive amount of a currency or an item');
   const answer: GrantAnswer = { uid: body.uid, reference: body.reference, granted: changes };
   const ref = `grant#${clientId}#${body.reference}`;
   const failed = await transactOrFailures(deps, [

@@ -1,6 +1,7 @@
 import type { AppStoreServerAPIClient } from '@apple/app-store-server-library';
 import type { StoresDeps } from './deps.js';
-import { AppError } from '../platform/errors.js';
+import type { DomainError } from '../platform/errors.js';
+import { storesError } from './errors.js';
 import { logError } from '../platform/log.js';
 import type { AppleApiClients, AppleEnvironment, AppleSettings } from './apple-settings.js';
 
@@ -20,7 +21,7 @@ const clients = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<AppStor
 export function appleApi(deps: Pick<StoresDeps, 'appStore' | 'appStoreApi'>, settings: AppleSettings, environment: AppleEnvironment): Promise<AppStoreServerAPIClient> {
   if (deps.appStoreApi) return deps.appStoreApi(environment);
   const key = settings.api;
-  if (!key) throw new AppError(503, 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)');
+  if (!key) throw storesError('appstore.unconfigured', 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)');
   let byEnvironment = clients.get(settings);
   if (!byEnvironment) clients.set(settings, (byEnvironment = new Map()));
   let client = byEnvironment.get(environment);
@@ -57,8 +58,8 @@ export async function callApple<T>(what: string, call: () => Promise<T>): Promis
 }
 
 /** Apple failing `what`: logged, and the 503 the caller answers. */
-export async function appleFailure(what: string, error: unknown): Promise<AppError> {
+export async function appleFailure(what: string, error: unknown): Promise<DomainError> {
   const failure = await apiFailure(error);
   await logError('app store server api: call failed', { what, ...(failure ?? { error: error instanceof Error ? error.message : String(error) }) });
-  return new AppError(503, `the App Store Server API could not ${what}${failure ? ` (HTTP ${failure.httpStatusCode}${failure.apiError ? `, error ${failure.apiError}` : ''})` : ''}; try again later`);
+  return storesError('appstore.unavailable', `the App Store Server API could not ${what}${failure ? ` (HTTP ${failure.httpStatusCode}${failure.apiError ? `, error ${failure.apiError}` : ''})` : ''}; try again later`);
 }

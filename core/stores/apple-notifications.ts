@@ -2,7 +2,8 @@ import { readItems } from '../platform/batch.js';
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload } from '@apple/app-store-server-library';
 import type { z } from 'zod/mini';
 import type { StoresDeps } from './deps.js';
-import { AppError, badRequest } from '../platform/errors.js';
+import { DomainError } from '../platform/errors.js';
+import { storesError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { findOrder, orderByStoreLink } from '../payments/orders.js';
 import { appStoreSettings, verifyNotification, verifyTransaction } from './apple.js';
@@ -51,7 +52,7 @@ export async function receiveAppleNotification(deps: StoresDeps, input: z.infer<
   const payload = await verifyNotification(settings, input.signedPayload);
   const uuid = payload.notificationUUID;
   const type = String(payload.notificationType ?? '');
-  if (!uuid || !type) throw badRequest('signedPayload: the notification has no notificationUUID or notificationType');
+  if (!uuid || !type) throw storesError('appstore.notification_invalid', 'signedPayload: the notification has no notificationUUID or notificationType');
 
   // The purchase a notification is about, verified like any signed transaction (types with no effect here carry
   // none that matters); then the notification's record and the purchase's claim, read together.
@@ -102,9 +103,9 @@ const EFFECTFUL = ['ONE_TIME_CHARGE', 'REFUND', 'REVOKE', 'REFUND_REVERSED', 'CO
 
 async function signedTransaction(deps: StoresDeps, payload: ResponseBodyV2DecodedPayload, type: string): Promise<JWSTransactionDecodedPayload> {
   const signed = payload.data?.signedTransactionInfo;
-  if (!signed) throw badRequest(`signedPayload: a ${type} notification without data.signedTransactionInfo`);
+  if (!signed) throw storesError('appstore.notification_invalid', `signedPayload: a ${type} notification without data.signedTransactionInfo`);
   const transaction = await verifyTransaction(appStoreSettings(deps), signed, 'signedPayload.data.signedTransactionInfo');
-  if (!transaction.transactionId) throw badRequest('signedPayload.data.signedTransactionInfo: no transactionId');
+  if (!transaction.transactionId) throw storesError('appstore.notification_invalid', 'signedPayload.data.signedTransactionInfo: no transactionId');
   return transaction;
 }
 
@@ -118,7 +119,7 @@ async function charge(deps: StoresDeps, transaction: JWSTransactionDecodedPayloa
     const { credited } = await completeByStorePurchase(deps, order, { store: 'apple', transactionId, productId: transaction.productId! }, { claim });
     return { outcome: credited ? 'credited' : 'already_credited', orderId: order.id, transactionId };
   } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    if (!(error instanceof DomainError) || error.kind !== 'Conflict') throw error;
     await logError('app store: a purchase was not credited', { transactionId, orderId: order.id, reason: error.message });
     return { outcome: 'unmatched', detail: error.message, orderId: order.id, transactionId };
   }

@@ -1,7 +1,8 @@
 import type { JWSTransactionDecodedPayload } from '@apple/app-store-server-library';
 import type { z } from 'zod/mini';
 import type { StoresDeps } from './deps.js';
-import { conflict, notFound } from '../platform/errors.js';
+import { paymentError } from '../payments/errors.js';
+import { storesError } from './errors.js';
 import { toPayOrder, type StoredOrder } from '../payments/orders.js';
 import type { PayOrder } from '../payments/models.js';
 import { appStoreSettings, verifyTransaction } from './apple.js';
@@ -22,12 +23,12 @@ export async function verifyApplePurchase(deps: StoresDeps, uid: string, input: 
   const settings = appStoreSettings(deps);
   const signed = input.signedTransaction ?? (await transactionFromApple(deps, settings, input.transactionId!));
   const transaction = await verifyTransaction(settings, signed, input.signedTransaction ? 'signedTransaction' : 'transactionId');
-  if (!transaction.transactionId || !transaction.productId) throw conflict('signedTransaction: the transaction names no transactionId or productId');
+  if (!transaction.transactionId || !transaction.productId) throw storesError('purchase.transaction_incomplete', 'signedTransaction: the transaction names no transactionId or productId');
   const purchase = { store: 'apple' as const, transactionId: transaction.transactionId, productId: transaction.productId };
   // The authorization layer checked the order is the caller's; it is read for what it sells, with the
   // purchase's claim (a retried verification answers from them).
   const { order, claim } = await orderAndClaim(deps, input.orderId, purchase);
-  if (!order || order.user_id !== uid) throw notFound(`orderId: the caller has no order ${input.orderId}`);
+  if (!order || order.user_id !== uid) throw paymentError('order.not_found', `orderId: the caller has no order ${input.orderId}`);
   // A retried verification answers the order as it is now, whatever Apple says of the purchase since.
   if (claim?.orderId === order.id) return toPayOrder(order);
   assertBuys(transaction, order);
@@ -39,16 +40,16 @@ export async function verifyApplePurchase(deps: StoresDeps, uid: string, input: 
 export function assertBuys(transaction: JWSTransactionDecodedPayload, order: StoredOrder) {
   const field = 'signedTransaction';
   if (!transaction.appAccountToken) {
-    throw conflict(`${field}: the purchase names no order (no appAccountToken); start it with order ${order.id}'s app_account_token`);
+    throw storesError('purchase.not_for_order', `${field}: the purchase names no order (no appAccountToken); start it with order ${order.id}'s app_account_token`);
   }
-  if (transaction.appAccountToken.toLowerCase() !== order.app_account_token) throw conflict(`${field}: the purchase was made for another order than ${order.id}`);
-  if (!order.apple_product_id) throw conflict(`orderId: order ${order.id} has no App Store product (its level had none when it was ordered)`);
+  if (transaction.appAccountToken.toLowerCase() !== order.app_account_token) throw storesError('purchase.not_for_order', `${field}: the purchase was made for another order than ${order.id}`);
+  if (!order.apple_product_id) throw storesError('purchase.order_without_product', `orderId: order ${order.id} has no App Store product (its level had none when it was ordered)`);
   if (transaction.productId !== order.apple_product_id) {
-    throw conflict(`${field}: it bought ${transaction.productId}; order ${order.id} is for ${order.apple_product_id}`);
+    throw storesError('purchase.wrong_product', `${field}: it bought ${transaction.productId}; order ${order.id} is for ${order.apple_product_id}`);
   }
-  if (transaction.type !== 'Consumable') throw conflict(`${field}: it is a ${transaction.type ?? 'purchase of unknown type'}, not a consumable`);
-  if (transaction.quantity !== 1) throw conflict(`${field}: it bought ${transaction.quantity} at once; an order is one purchase of quantity 1`);
-  if (transaction.revocationDate !== undefined) throw conflict(`${field}: Apple took the purchase back (refunded or revoked)`);
+  if (transaction.type !== 'Consumable') throw storesError('purchase.not_consumable', `${field}: it is a ${transaction.type ?? 'purchase of unknown type'}, not a consumable`);
+  if (transaction.quantity !== 1) throw storesError('purchase.quantity_not_one', `${field}: it bought ${transaction.quantity} at once; an order is one purchase of quantity 1`);
+  if (transaction.revocationDate !== undefined) throw storesError('purchase.revoked', `${field}: Apple took the purchase back (refunded or revoked)`);
 }
 
 /**
@@ -69,5 +70,5 @@ async function transactionFromApple(deps: StoresDeps, settings: AppleSettings, t
       throw await appleFailure(`read transaction ${transactionId}`, error);
     }
   }
-  throw notFound(`transactionId: the App Store knows no transaction ${transactionId} (in ${acceptedEnvironments(settings).join(' or ')})`);
+  throw storesError('purchase.not_found', `transactionId: the App Store knows no transaction ${transactionId} (in ${acceptedEnvironments(settings).join(' or ')})`);
 }

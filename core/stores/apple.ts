@@ -1,6 +1,6 @@
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload, SignedDataVerifier } from '@apple/app-store-server-library';
 import type { StoresDeps } from './deps.js';
-import { AppError, badRequest } from '../platform/errors.js';
+import { storesError } from './errors.js';
 import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
 
 /**
@@ -22,7 +22,7 @@ const verifiers = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<Signe
 
 /** The stage's settings, or 503 naming the missing setting. */
 export function appStoreSettings(deps: Pick<StoresDeps, 'appStore'>): AppleSettings {
-  if (!deps.appStore) throw new AppError(503, 'App Store purchases are not configured on this stage (the AppleConfig setting)');
+  if (!deps.appStore) throw storesError('appstore.unconfigured', 'App Store purchases are not configured on this stage (the AppleConfig setting)');
   return deps.appStore;
 }
 
@@ -55,11 +55,11 @@ function claimedEnvironment(jws: string, field: string): AppleEnvironment {
   } catch {
     payload = undefined;
   }
-  if (typeof payload !== 'object' || payload === null) throw badRequest(`${field}: not a JWS with a JSON payload`);
+  if (typeof payload !== 'object' || payload === null) throw storesError('appstore.jws_invalid', `${field}: not a JWS with a JSON payload`);
   // A transaction names its environment; a notification in its data (or summary, for summary notifications).
   const record = payload as { environment?: unknown; data?: { environment?: unknown }; summary?: { environment?: unknown } };
   const environment = record.environment ?? record.data?.environment ?? record.summary?.environment;
-  if (environment !== 'Production' && environment !== 'Sandbox') throw badRequest(`${field}: the payload names no App Store environment (Production or Sandbox)`);
+  if (environment !== 'Production' && environment !== 'Sandbox') throw storesError('appstore.jws_invalid', `${field}: the payload names no App Store environment (Production or Sandbox)`);
   return environment;
 }
 
@@ -88,7 +88,7 @@ export function verifyNotification(settings: AppleSettings, jws: string, field =
 async function verified<T>(settings: AppleSettings, jws: string, field: string, verify: (verifier: SignedDataVerifier) => Promise<T>): Promise<T> {
   const environment = claimedEnvironment(jws, field);
   if (!acceptedEnvironments(settings).includes(environment)) {
-    throw badRequest(`${field}: ${environment} data is not taken on this stage (it takes ${acceptedEnvironments(settings).join(' and ')})`);
+    throw storesError('appstore.environment_refused', `${field}: ${environment} data is not taken on this stage (it takes ${acceptedEnvironments(settings).join(' and ')})`);
   }
   const verifier = await verifierFor(settings, environment);
   try {
@@ -102,6 +102,6 @@ async function verified<T>(settings: AppleSettings, jws: string, field: string, 
 async function refusal(error: unknown, field: string): Promise<Error> {
   const { VerificationException } = await import('@apple/app-store-server-library');
   if (!(error instanceof VerificationException)) return error as Error;
-  if (error.status === RETRYABLE) return new AppError(503, `${field}: its certificates could not be checked for revocation now; try again later`);
-  return badRequest(`${field}: not verified: ${REASONS[error.status] ?? 'it could not be verified'}`);
+  if (error.status === RETRYABLE) return storesError('appstore.unavailable', `${field}: its certificates could not be checked for revocation now; try again later`);
+  return storesError('appstore.jws_invalid', `${field}: not verified: ${REASONS[error.status] ?? 'it could not be verified'}`);
 }

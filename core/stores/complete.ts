@@ -1,5 +1,7 @@
 import type { StoresDeps } from './deps.js';
-import { conflict } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { paymentError } from '../payments/errors.js';
+import { storesError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { OrderStatus, TxType } from '../payments/models.js';
 import { orderKey, orderPaidUpdate } from '../payments/order-keys.js';
@@ -56,8 +58,8 @@ export async function completeByStorePurchase(
   const claimed = known ? known.claim : await readClaim(deps, purchase.store, purchase.transactionId);
   // Read with the order: the order as read is current for the answer.
   if (claimed) return claimed.orderId === order.id && known ? { order, credited: false } : sameOrConflict(deps, claimed, order, purchase);
-  if (order.status === OrderStatus.paid) throw conflict(`orderId: order ${order.id} is paid already, by another purchase`);
-  if (order.status !== OrderStatus.pending) throw conflict(`orderId: order ${order.id} is not pending`);
+  if (order.status === OrderStatus.paid) throw paymentError('order.paid_by_other', `orderId: order ${order.id} is paid already, by another purchase`);
+  if (order.status !== OrderStatus.pending) throw paymentError('order.not_pending', `orderId: order ${order.id} is not pending`);
 
   const now = deps.now().toISOString();
   const ref = `${purchase.store}:${purchase.transactionId}`;
@@ -96,13 +98,13 @@ export async function completeByStorePurchase(
   const claim = await readClaim(deps, purchase.store, purchase.transactionId);
   if (claim) return sameOrConflict(deps, claim, order, purchase);
   const current = await findOrder(deps, order.id);
-  if (current?.status === OrderStatus.paid) throw conflict(`orderId: order ${order.id} is paid already, by another purchase`);
-  throw conflict(`orderId: order ${order.id} changed meanwhile; retry`);
+  if (current?.status === OrderStatus.paid) throw paymentError('order.paid_by_other', `orderId: order ${order.id} is paid already, by another purchase`);
+  throw platformError('data.changed_concurrently', `orderId: order ${order.id} changed meanwhile; retry`);
 }
 
 async function sameOrConflict(deps: StoresDeps, claim: Claim, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
   if (claim.barred) throw barredPurchase(purchase, claim.barred);
-  if (claim.orderId !== order.id) throw conflict(`transactionId: store transaction ${purchase.transactionId} paid another order`);
+  if (claim.orderId !== order.id) throw storesError('purchase.paid_other_order', `transactionId: store transaction ${purchase.transactionId} paid another order`);
   // Orders are never deleted: the order as it is now (paid by this purchase, or refunded since).
   return { order: (await findOrder(deps, order.id)) ?? order, credited: false };
 }
@@ -110,4 +112,4 @@ async function sameOrConflict(deps: StoresDeps, claim: Claim, order: StoredOrder
 
 /** The 409 of a purchase its store took back before anything credited it. */
 const barredPurchase = (purchase: StorePurchase, reason: string) =>
-  conflict(`transactionId: store transaction ${purchase.transactionId} was ${reason} by the store before it was credited; it credits nothing`);
+  storesError('purchase.revoked', `transactionId: store transaction ${purchase.transactionId} was ${reason} by the store before it was credited; it credits nothing`);

@@ -6,7 +6,8 @@ import type { z } from 'zod/mini';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
 import { readItems } from '../platform/batch.js';
 import type { StoresDeps } from './deps.js';
-import { AppError, badRequest, conflict, unauthorized } from '../platform/errors.js';
+import { DomainError } from '../platform/errors.js';
+import { storesError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { orderByStoreLink, type StoredOrder } from '../payments/orders.js';
 import { completeByStorePurchase } from './complete.js';
@@ -63,7 +64,7 @@ export const purchaseClaimId = (purchaseToken: string) => sha256Url(purchaseToke
 
 /** The stage's settings, or 503 naming the missing setting. */
 export function googlePlaySettings(deps: Pick<StoresDeps, 'googlePlay'>): GoogleSettings {
-  if (!deps.googlePlay) throw new AppError(503, 'Google Play purchases are not configured on this stage (the GoogleConfig setting)');
+  if (!deps.googlePlay) throw storesError('googleplay.unconfigured', 'Google Play purchases are not configured on this stage (the GoogleConfig setting)');
   return deps.googlePlay;
 }
 
@@ -83,7 +84,7 @@ export async function receiveGooglePush(deps: StoresDeps, authorization: string 
   } catch (error) {
     // Only what will fail the same way again counts (400); Google or the table failing (503), a refund racing
     // spending (409) are retried by Pub/Sub without counting.
-    if (!(error instanceof AppError) || error.status !== 400) throw error;
+    if (!(error instanceof DomainError) || error.kind !== 'InvalidInput') throw error;
     return countFailure(deps, settings, messageId, error);
   }
   const item = {
@@ -109,19 +110,19 @@ const verifiers = new WeakMap<GoogleSettings, IdTokenVerifier>();
 /** The push's OIDC token: Google-signed, for the stage's audience, from the stage's push service account. */
 async function verifyPushToken(settings: GoogleSettings, authorization: string | undefined): Promise<void> {
   const token = bearerTokenOf(authorization);
-  if (!token) throw unauthorized('Authorization: a Pub/Sub push OIDC token (Bearer) is required');
+  if (!token) throw storesError('googleplay.push_token_missing', 'Authorization: a Pub/Sub push OIDC token (Bearer) is required');
   let verifier = verifiers.get(settings);
   if (!verifier) {
     const issuer = { name: 'pubsub', issuer: 'https://accounts.google.com', jwksUri: settings.googleCerts, clientIds: [settings.pushAudience] };
     verifiers.set(settings, (verifier = createIdTokenVerifier([issuer], { field: 'Authorization' })));
   }
   const identity = await verifier.verify(token);
-  if (identity.email !== settings.pushServiceAccount) throw unauthorized("Authorization: not the stage's push service account");
-  if (identity.email_verified !== true) throw unauthorized('Authorization: the service account email is not verified');
+  if (identity.email !== settings.pushServiceAccount) throw storesError('googleplay.push_sender_refused', "Authorization: not the stage's push service account");
+  if (identity.email_verified !== true) throw storesError('googleplay.push_sender_refused', 'Authorization: the service account email is not verified');
 }
 
 /** A permanent failure, counted; the last allowed one is acknowledged as poison. */
-async function countFailure(deps: StoresDeps, settings: GoogleSettings, messageId: string, error: AppError): Promise<Answer> {
+async function countFailure(deps: StoresDeps, settings: GoogleSettings, messageId: string, error: DomainError): Promise<Answer> {
   const out = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
@@ -133,7 +134,7 @@ async function countFailure(deps: StoresDeps, settings: GoogleSettings, messageI
       ReturnValues: 'ALL_NEW',
     }),
   ).catch((failure: unknown) => {
-    if (isConditionalFailure(failure)) throw conflict('message.messageId: handled meanwhile by another delivery');
+    if (isConditionalFailure(failure)) throw storesError('googleplay.delivery_concurrent', 'message.messageId: handled meanwhile by another delivery');
     throw failure;
   });
   const failures = Number(out.Attributes?.failures ?? 1);
@@ -169,8 +170,8 @@ function purchaseTokenOf(notification: DeveloperNotification): string | undefine
 }
 
 async function handle(deps: StoresDeps, settings: GoogleSettings, notification: DeveloperNotification | undefined, claim: Claim | undefined): Promise<Handled> {
-  if (!notification) throw badRequest('message.data: not the Base64 of a developer notification (JSON object)');
-  if (notification.packageName !== settings.packageName) throw badRequest(`message.data.packageName: ${JSON.stringify(notification.packageName)} is not this stage's app`);
+  if (!notification) throw storesError('googleplay.notification_invalid', 'message.data: not the Base64 of a developer notification (JSON object)');
+  if (notification.packageName !== settings.packageName) throw storesError('googleplay.notification_invalid', `message.data.packageName: ${JSON.stringify(notification.packageName)} is not this stage's app`);
   const oneTime = notification.oneTimeProductNotification;
   if (oneTime) {
     const token = text(oneTime.purchaseToken, 'oneTimeProductNotification.purchaseToken');
@@ -202,7 +203,7 @@ function decode(data: string): DeveloperNotification | undefined {
 }
 
 function text(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 1000) throw badRequest(`message.data.${field}: expected a string`);
+  if (typeof value !== 'string' || value.length === 0 || value.length > 1000) throw storesError('googleplay.notification_invalid', `message.data.${field}: expected a string`);
   return value;
 }
 
@@ -223,7 +224,7 @@ async function purchased(deps: StoresDeps, settings: GoogleSettings, token: stri
     await consume(settings, sku, token, purchase);
     return { ...base, outcome: credited ? 'credited' : 'already_credited', orderId: order.id };
   } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    if (!(error instanceof DomainError) || error.kind !== 'Conflict') throw error;
     await logError('google play: a purchase was not credited', { orderId: order.id, reason: error.message });
     return { ...base, outcome: 'unmatched', detail: error.message, orderId: order.id };
   }
@@ -231,9 +232,9 @@ async function purchased(deps: StoresDeps, settings: GoogleSettings, token: stri
 
 /** The purchase is the order's: its product, one unit. */
 function assertGoogleBuys(purchase: ProductPurchase, sku: string, order: StoredOrder): void {
-  if (order.google_product_id !== sku) throw conflict(`purchase: it bought ${sku}; order ${order.id} is for ${order.google_product_id ?? 'no Google Play product'}`);
+  if (order.google_product_id !== sku) throw storesError('purchase.wrong_product', `purchase: it bought ${sku}; order ${order.id} is for ${order.google_product_id ?? 'no Google Play product'}`);
   const quantity = purchase.quantity ?? 1;
-  if (quantity !== 1) throw conflict(`purchase: it bought ${quantity} at once; an order is one purchase of quantity 1`);
+  if (quantity !== 1) throw storesError('purchase.quantity_not_one', `purchase: it bought ${quantity} at once; an order is one purchase of quantity 1`);
 }
 
 /** Consumes the purchase unless it is already; a consume that fails is checked against the purchase as it is then. */

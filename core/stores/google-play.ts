@@ -1,5 +1,6 @@
 import { importPKCS8, SignJWT } from 'jose';
-import { AppError } from '../platform/errors.js';
+import type { DomainError } from '../platform/errors.js';
+import { storesError } from './errors.js';
 import { logError } from '../platform/log.js';
 import type { GoogleSettings } from './google-settings.js';
 
@@ -70,7 +71,7 @@ async function requestToken(settings: GoogleSettings): Promise<{ token: string; 
 
 /** The service account key, or 503 naming the setting. */
 export function serviceAccount(settings: GoogleSettings) {
-  if (!settings.serviceAccount) throw new AppError(503, 'the Play Developer API is not configured on this stage (serviceAccountKey of the GoogleConfig setting)');
+  if (!settings.serviceAccount) throw storesError('googleplay.unconfigured', 'the Play Developer API is not configured on this stage (serviceAccountKey of the GoogleConfig setting)');
   return settings.serviceAccount;
 }
 
@@ -107,7 +108,7 @@ async function send(what: string, url: string, init: RequestInit, accepted: numb
   throw await failure(what, `HTTP ${res.status}`, detail.slice(0, 300));
 }
 
-async function failure(what: string, why: string, detail?: string): Promise<AppError> {
+async function failure(what: string, why: string, detail?: string): Promise<DomainError> {
   await logError('google play: call failed', { what, why, ...(detail ? { detail } : {}) });
-  return new AppError(503, `Google Play could not ${what} (${why}); try again later`);
+  return storesError('googleplay.unavailable', `Google Play could not ${what} (${why}); try again later`);
 }

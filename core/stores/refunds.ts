@@ -1,5 +1,6 @@
 import type { StoresDeps } from './deps.js';
-import { conflict } from '../platform/errors.js';
+import { platformError } from '../platform/errors.js';
+import { storesError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { OrderStatus } from '../payments/models.js';
 import { orderKey } from '../payments/order-keys.js';
@@ -28,7 +29,7 @@ export async function takeBack(deps: StoresDeps, order: StoredOrder, ref: string
   for (let attempt = 1; ; attempt++) {
     const current = attempt === 1 ? order : await findOrder(deps, order.id);
     if (!current || current.status === OrderStatus.refunded) return { order: current ?? order, changed: false };
-    if (current.status !== OrderStatus.paid) throw conflict(`order ${order.id} is not paid; nothing to take back`);
+    if (current.status !== OrderStatus.paid) throw storesError('order.not_paid', `order ${order.id} is not paid; nothing to take back`);
     const balance = await balanceOf(deps, target);
     const taken = Math.max(0, Math.min(balance, current.tickets));
     const shortfall = current.tickets - taken;
@@ -53,7 +54,7 @@ export async function takeBack(deps: StoresDeps, order: StoredOrder, ref: string
       if (!(error instanceof ConcurrentChange)) throw error;
     }
     // The order changed (another delivery refunded it) or tickets were spent meanwhile: judge again.
-    if (attempt === ATTEMPTS) throw conflict(`order ${order.id}: its balance kept changing during the refund; retry`);
+    if (attempt === ATTEMPTS) throw platformError('data.changed_concurrently', `order ${order.id}: its balance kept changing during the refund; retry`);
   }
 }
 

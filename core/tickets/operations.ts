@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PlatformDeps } from '../platform/deps.js';
-import { AppError, conflict } from '../platform/errors.js';
+import type { z } from 'zod/mini';
+import { ticketError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { answerOf, idempotencyKeyOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
@@ -24,7 +25,7 @@ export interface MinusTickets {
  */
 function subjectOf(caller: TokenClaims, userId: string | undefined): string {
   if (caller.kind !== 'server') return caller.sub;
-  if (userId === undefined) throw new AppError(400, 'query.userId: required with a server token');
+  if (userId === undefined) throw ticketError('tickets.server_needs_field', 'query.userId: required with a server token');
   return userId;
 }
 
@@ -37,7 +38,7 @@ export async function ticketBalance(deps: PlatformDeps, caller: TokenClaims, que
 /** remainBalance: the sum of what is left over the user's levels (of one project if named). */
 export async function remainingBalance(deps: PlatformDeps, caller: TokenClaims, query: { projectName?: string; userId?: string }) {
   const userId = subjectOf(caller, query.userId);
-  if (caller.kind === 'server' && !query.projectName) throw new AppError(400, 'query.projectName: required with a server token');
+  if (caller.kind === 'server' && !query.projectName) throw ticketError('tickets.server_needs_field', 'query.projectName: required with a server token');
   const balances = await balancesOf(deps, userId, query.projectName);
   return { userId, total: balances.reduce((sum, b) => sum + b.balance, 0), balances };
 }
@@ -62,7 +63,7 @@ export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, inpu
   // transaction. The player's own id is compared again here, at no cost.
   const key = idempotencyKeyOf(idempotencyKey);
   const target = { uid: input.userId, projectName: input.projectName, level: input.level };
-  const short = () => conflict(`amount: the balance of ${input.projectName} level ${input.level} is less than ${input.amount}`);
+  const short = () => ticketError('tickets.balance_short', `amount: the balance of ${input.projectName} level ${input.level} is less than ${input.amount}`);
 
   if (key === undefined) {
     const ref = `minus#${randomUUID()}`;

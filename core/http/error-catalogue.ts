@@ -1,0 +1,51 @@
+import { accessErrors } from '../access/errors.js';
+import { gameErrors } from '../games/errors.js';
+import { goodsErrors } from '../goods/errors.js';
+import { heroErrors } from '../heroes/errors.js';
+import { identityErrors } from '../identity/errors.js';
+import { merchantErrors } from '../merchants/errors.js';
+import { paymentErrors } from '../payments/errors.js';
+import { platformErrors, type ErrorEntry } from '../platform/errors.js';
+import { rankingErrors } from '../rankings/errors.js';
+import { rewardErrors } from '../rewards/errors.js';
+import { storeErrors } from '../store/errors.js';
+import { storesErrors } from '../stores/errors.js';
+import { ticketErrors } from '../tickets/errors.js';
+import { statusOfKind } from './error-statuses.js';
+import { httpErrors } from './errors.js';
+
+/** Every catalogue of error codes, by the folder that declares it: the API's whole error surface. */
+export const errorCatalogues: readonly { folder: string; entries: readonly ErrorEntry[] }[] = [
+  { folder: 'core/platform', entries: platformErrors.entries },
+  { folder: 'core/http', entries: httpErrors.entries },
+  { folder: 'core/access', entries: accessErrors.entries },
+  { folder: 'core/merchants', entries: merchantErrors.entries },
+  { folder: 'core/games', entries: gameErrors.entries },
+  { folder: 'core/tickets', entries: ticketErrors.entries },
+  { folder: 'core/payments', entries: paymentErrors.entries },
+  { folder: 'core/goods', entries: goodsErrors.entries },
+  { folder: 'core/identity', entries: identityErrors.entries },
+  { folder: 'core/heroes', entries: heroErrors.entries },
+  { folder: 'core/rankings', entries: rankingErrors.entries },
+  { folder: 'core/rewards', entries: rewardErrors.entries },
+  { folder: 'core/store', entries: storeErrors.entries },
+  { folder: 'core/stores', entries: storesErrors.entries },
+];
+
+export const allErrorEntries: readonly ErrorEntry[] = errorCatalogues.flatMap((catalogue) => catalogue.entries);
+
+/** Every code, sorted: what the OpenAPI document's `error` property may hold. */
+export const allErrorCodes: readonly string[] = [...new Set(allErrorEntries.map((entry) => entry.code))].sort();
+
+/** A code of the status, for the examples of the OpenAPI document. */
+export function exampleCodeOf(status: number): string {
+  return allErrorEntries.find((entry) => statusOfKind[entry.kind] === status)?.code ?? 'server.internal';
+}
+
+/** docs/api.md's "Error codes" table (`npm run error-codes` prints it; test/error-codes.test.ts keeps it current). */
+export function errorCodesTable(): string {
+  const rows = errorCatalogues.flatMap(({ folder, entries }) =>
+    entries.map((entry) => `| \`${entry.code}\` | ${entry.kind} | ${statusOfKind[entry.kind]} | ${entry.meaning.replace(/\|/g, '\\|')} | ${folder} |`),
+  );
+  return ['| Code | Kind | Status | Meaning | Declared in |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}

@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { allErrorCodes, allErrorEntries, errorCodesTable } from '../core/http/error-catalogue.js';
+import { statusOfKind } from '../core/http/error-statuses.js';
+
+/**
+ * The error codes (docs/api.md, "Error codes"): each domain declares its codes in its catalogue and throws
+ * through it; the HTTP layer alone knows statuses. These tests read the source, so a code thrown past the
+ * catalogues, or a status named in a domain, fails naming file:line.
+ */
+const root = new URL('..', import.meta.url).pathname;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const sources = [...sourceFiles('core'), ...sourceFiles('functions')].map((path) => ({ path, lines: readFileSync(join(root, path), 'utf8').split('\n') }));
+
+/** The code literals of error constructions: `xError('area.reason', …`, `oauthError('rfc', 'area.reason', …`, `challenged('area.reason'`, `super('area.reason'`. */
+const THROWN = [/\b\w*(?:Error|challenged|super)\(\s*'([a-z_]+\.[a-z_]+)'/g, /\boauthError\(\s*'\w+',\s*'([a-z_]+\.[a-z_]+)'/g];
+
+/** The folders of the domains: the layer that throws kinds and codes, never statuses. */
+const DOMAIN_FOLDERS = ['access', 'chain', 'games', 'goods', 'heroes', 'identity', 'merchants', 'payments', 'rankings', 'rewards', 'store', 'stores', 'tickets'].map((name) => `core/${name}/`);
+
+describe('error codes', () => {
+  it('are `<area>.<reason>` in snake_case, each declared once, of a kind the HTTP layer maps to a status', () => {
+    for (const entry of allErrorEntries) {
+      expect(entry.code, entry.code).toMatch(/^[a-z]+(?:_[a-z]+)*\.[a-z]+(?:_[a-z]+)*$/);
+      expect(statusOfKind[entry.kind], entry.code).toBeGreaterThanOrEqual(400);
+      expect(entry.meaning.length, entry.code).toBeGreaterThan(10);
+    }
+    expect(allErrorCodes.length).toBe(allErrorEntries.length);
+  });
+
+  it('every code the source throws is in a catalogue, and every catalogued code is thrown somewhere', () => {
+    const thrown = new Set<string>();
+    for (const { path, lines } of sources) {
+      lines.forEach((line, index) => {
+        for (const pattern of THROWN) {
+          for (const match of line.matchAll(pattern)) {
+            thrown.add(match[1]!);
+            expect(allErrorCodes, `${path}:${index + 1}`).toContain(match[1]);
+          }
+        }
+      });
+    }
+    expect(thrown.size).toBeGreaterThan(100);
+    // Codes the HTTP layer answers without a constructor (core/http/app.ts, errors.ts) are named as literals there.
+    const literal = (code: string) => sources.some(({ path, lines }) => !path.endsWith('/errors.ts') || path === 'core/http/errors.ts' ? lines.some((line) => line.includes(`'${code}'`) && !line.trimStart().startsWith(`'${code}': [`)) : false);
+    expect(allErrorCodes.filter((code) => !thrown.has(code) && !literal(code))).toEqual([]);
+  });
+
+  it('no domain file names an HTTP status or a header in an error, or reaches for the HTTP layer', () => {
+    const refused: string[] = [];
+    for (const { path, lines } of sources.filter(({ path }) => DOMAIN_FOLDERS.some((folder) => path.startsWith(folder)))) {
+      lines.forEach((line, index) => {
+        const at = `${path}:${index + 1}: ${line.trim()}`;
+        if (/\bthrow\b.*\(\s*[45]\d\d\s*[,)]/.test(line) || /\bnew \w+Error\(\s*[45]\d\d\b/.test(line)) refused.push(`status in a throw: ${at}`);
+        if (/'(?:Retry-After|WWW-Authenticate)':/.test(line)) refused.push(`header built in the domain: ${at}`);
+        if (/\b(?:AppError|badRequest|unauthorized|forbidden|notFound|conflict)\b\s*[,(}]/.test(line) && /import|throw|return/.test(line)) refused.push(`status-bearing error: ${at}`);
+        if (/from '(?:hono\/http-exception|\.\.\/http\/)/.test(line)) refused.push(`HTTP layer imported: ${at}`);
+      });
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('docs/api.md lists every code with its kind, status and meaning (npm run error-codes)', () => {
+    const doc = readFileSync(join(root, 'docs/api.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('<!-- error-codes -->') + '<!-- error-codes -->'.length, doc.indexOf('<!-- /error-codes -->')).trim();
+    expect(table).toBe(errorCodesTable());
+    const printed = execFileSync(process.execPath, ['--import', 'tsx', 'functions/admin/error-codes.ts'], { cwd: root, encoding: 'utf8' });
+    expect(printed.trim()).toBe(table);
+  });
+});
