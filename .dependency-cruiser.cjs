@@ -15,12 +15,12 @@ const DOMAIN_ORDER = [
   'tickets',
   'chain',
   'payments',
-  'stores',
-  'goods',
+  'app-stores',
+  'vendor',
   'rankings',
   'rewards',
   'heroes',
-  'store',
+  'partner-store',
 ];
 
 const anyOf = (names) => `^core/(${names.join('|')})/`;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { accept, authorize } from '../core/store/authorization.js';
-import { registerClient } from '../core/store/clients.js';
-import { issuerOf, signAccessToken, type StoreRegion } from '../core/store/regions.js';
-import { login } from '../core/store/sessions.js';
-import { codeGrant } from '../core/store/grants.js';
+import { accept, authorize } from '../core/partner-store/authorization.js';
+import { registerClient } from '../core/partner-store/clients.js';
+import { issuerOf, signAccessToken, type StoreRegion } from '../core/partner-store/regions.js';
+import { login } from '../core/partner-store/sessions.js';
+import { codeGrant } from '../core/partner-store/grants.js';
 import { sha256Url } from '../core/platform/digest.js';
-import { adoptPet } from '../core/store/pets.js';
-import { changeItems } from '../core/store/wallet.js';
+import { adoptPet } from '../core/partner-store/pets.js';
+import { changeItems } from '../core/partner-store/wallet.js';
 import type { BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 

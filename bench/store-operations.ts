@@ -50,7 +50,7 @@ export const storeOperations: OperationBench[] = [
     reason: "one BatchGet (the order, the claim): a purchase claimed for this order answers the order as read",
     prepare: async (deps) => {
       const purchase = await applePurchase(deps);
-      const { verifyApplePurchase } = await import('../core/stores/apple-purchases.js');
+      const { verifyApplePurchase } = await import('../core/app-stores/apple-purchases.js');
       await verifyApplePurchase(deps, purchase.player.uid, { orderId: purchase.order.id, signedTransaction: purchase.signedTransaction });
       return { token: purchase.player.platform, body: { orderId: purchase.order.id, signedTransaction: purchase.signedTransaction } };
     },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { payReward } from '../core/goods/rewards.js';
-import { customGoods } from '../core/goods/orders.js';
+import { payReward } from '../core/vendor/rewards.js';
+import { customGoods } from '../core/vendor/orders.js';
 import { goodsAndBuyer, paidPurchase, pendingPurchase, playerWithTokens, shopWithLevel, type BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 

@@ -2,8 +2,8 @@ import type { ChainDeps } from './chain/deps.js';
 import type { IdentityDeps } from './identity/deps.js';
 import type { PlatformDeps } from './platform/deps.js';
 import type { RewardsDeps } from './rewards/deps.js';
-import type { PartnerStoreDeps } from './store/deps.js';
-import type { StoresDeps } from './stores/deps.js';
+import type { PartnerStoreDeps } from './partner-store/deps.js';
+import type { StoresDeps } from './app-stores/deps.js';
 
 /**
  * Everything the domain operations need from the outside world: the platform's part and each domain's own,

@@ -23,7 +23,7 @@ import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/plat
  * - `claimKey`: ClaimSigningKey, which signs reward claims (sign_code, get_sign).
  * - `appStore`: AppleConfig, the App Store settings (bundle id, root certificates, API key).
  * - `googlePlay`: GoogleConfig, the Google Play settings (package name, push audience and account, API key).
- * - `storeKeys`: StoreKeys, the partner store's signing key per region (core/store/regions.ts).
+ * - `storeKeys`: StoreKeys, the partner store's signing key per region (core/partner-store/regions.ts).
  */
 export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey' | 'appStore' | 'googlePlay' | 'storeKeys';
 
@@ -119,16 +119,16 @@ async function buildDeps(): Promise<Deps> {
     built.chain = chainFromSetting(resources.ChainConfig.value);
   }
   if (linked('AppleConfig')) {
-    const { parseAppleSettings } = await import('../core/stores/apple-settings.js');
+    const { parseAppleSettings } = await import('../core/app-stores/apple-settings.js');
     built.appStore = parseAppleSettings(resources.AppleConfig.value);
   }
   if (linked('GoogleConfig')) {
-    const { parseGoogleSettings } = await import('../core/stores/google-settings.js');
+    const { parseGoogleSettings } = await import('../core/app-stores/google-settings.js');
     built.googlePlay = parseGoogleSettings(resources.GoogleConfig.value);
   }
   if (linked('StoreKeys')) {
     // Blank: the partner store is off on this stage (its endpoints answer 503).
-    const { parseStoreKeys } = await import('../core/store/regions.js');
+    const { parseStoreKeys } = await import('../core/partner-store/regions.js');
     built.storeKeys = resources.StoreKeys.value.trim() ? await parseStoreKeys(resources.StoreKeys.value) : undefined;
   }
   if (linked('ClaimSigningKey')) {

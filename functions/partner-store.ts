@@ -1,19 +1,19 @@
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import type { Handlers } from '../core/http/operation.js';
 import type { Deps } from '../core/deps.js';
-import { accept } from '../core/store/authorization.js';
-import { verifyStoreBearer } from '../core/store/bearer.js';
-import { authorizationPage } from '../core/store/consent-page.js';
-import { regionJwks, serverMetadata, stageMetadata } from '../core/store/metadata.js';
-import { adoptPet, feedLog, feedPet, petRank, userPets } from '../core/store/pets.js';
-import { requestIssuer, type StoreRegion } from '../core/store/regions.js';
-import { login, storeUser, userInfo } from '../core/store/sessions.js';
-import { tokenEndpoint } from '../core/store/token-endpoint.js';
-import { currencies, grant, itemBalances, premiumBalance } from '../core/store/wallet.js';
+import { accept } from '../core/partner-store/authorization.js';
+import { verifyStoreBearer } from '../core/partner-store/bearer.js';
+import { authorizationPage } from '../core/partner-store/consent-page.js';
+import { regionJwks, serverMetadata, stageMetadata } from '../core/partner-store/metadata.js';
+import { adoptPet, feedLog, feedPet, petRank, userPets } from '../core/partner-store/pets.js';
+import { requestIssuer, type StoreRegion } from '../core/partner-store/regions.js';
+import { login, storeUser, userInfo } from '../core/partner-store/sessions.js';
+import { tokenEndpoint } from '../core/partner-store/token-endpoint.js';
+import { currencies, grant, itemBalances, premiumBalance } from '../core/partner-store/wallet.js';
 import { lambdaHandler } from './deployed.js';
 import { everyRegion, partnerStoreRootRoutes, partnerStoreRoutes, regionRootRoutes, regionRoutes } from './routes/partner-store.js';
 
-/** The partner store group: an OAuth 2.0 authorization server per region (core/store), each region alike. */
+/** The partner store group: an OAuth 2.0 authorization server per region (core/partner-store), each region alike. */
 export const createPartnerStoreApp = (deps: Deps) =>
   composeApps(deps.stage, [
     createGroupApp(deps, partnerStoreRoutes, everyRegion((region) => regionHandlers(deps, region)), {

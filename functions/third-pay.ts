@@ -1,9 +1,9 @@
 import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/deps.js';
-import { receiveAppleNotification } from '../core/stores/apple-notifications.js';
-import { verifyApplePurchase } from '../core/stores/apple-purchases.js';
-import { triggerTestNotification } from '../core/stores/apple-test-notification.js';
-import { receiveGooglePush } from '../core/stores/google-notifications.js';
+import { receiveAppleNotification } from '../core/app-stores/apple-notifications.js';
+import { verifyApplePurchase } from '../core/app-stores/apple-purchases.js';
+import { triggerTestNotification } from '../core/app-stores/apple-test-notification.js';
+import { receiveGooglePush } from '../core/app-stores/google-notifications.js';
 import { thirdPayRoutes } from './routes/third-pay.js';
 import { lambdaHandler } from './deployed.js';
 

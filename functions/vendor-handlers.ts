@@ -1,12 +1,12 @@
 import type { Handlers, RouteGroup } from '../core/http/operation.js';
-import { createGoods, listGoods } from '../core/goods/goods.js';
-import { createOrder, customGoods, orderByOuterId, orderByTraceKey } from '../core/goods/orders.js';
-import { vendorPayment } from '../core/goods/pay-query.js';
-import { payReward } from '../core/goods/rewards.js';
-import { signPaymentRequest } from '../core/goods/signature.js';
+import { createGoods, listGoods } from '../core/vendor/goods.js';
+import { createOrder, customGoods, orderByOuterId, orderByTraceKey } from '../core/vendor/orders.js';
+import { vendorPayment } from '../core/vendor/pay-query.js';
+import { payReward } from '../core/vendor/rewards.js';
+import { signPaymentRequest } from '../core/vendor/signature.js';
 import type { innerVendorOps, payVendorOps } from './routes/vendor.js';
 
-/** Vendor operations of the inner group, spread into its handlers. Routes only translate HTTP to core/goods. */
+/** Vendor operations of the inner group, spread into its handlers. Routes only translate HTTP to core/vendor. */
 export const innerVendorHandlers: Handlers<RouteGroup<typeof innerVendorOps>> = {
   vendor_pay_query: ({ deps, auth, query }) => vendorPayment(deps, auth, query.billNo),
   vendor_reward: ({ deps, auth, body }) => payReward(deps, auth, body),

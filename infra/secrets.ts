@@ -55,21 +55,21 @@ export const claimSigningKey = new sst.Secret('ClaimSigningKey', '');
 export const secrets = [tokenSigningKey, vendorSigningKey, oauthProviders, chainConfig, claimSigningKey];
 
 /**
- * The stage's App Store settings, as JSON (core/stores/apple-settings.ts): `{"bundleId":"com.studio.game",
+ * The stage's App Store settings, as JSON (core/app-stores/apple-settings.ts): `{"bundleId":"com.studio.game",
  * "appAppleId":1234567890,"environment":"Production","rootCertificates":["<Apple Root CA - G3, Base64 DER>"],
  * "keyId":"…","issuerId":"…","privateKey":"-----BEGIN PRIVATE KEY-----…"}`. "" turns the App Store operations off (503).
  */
 export const appleConfig = new sst.Secret('AppleConfig', '');
 
 /**
- * The stage's Google Play settings, as JSON (core/stores/google-settings.ts): `{"packageName":"com.studio.game",
+ * The stage's Google Play settings, as JSON (core/app-stores/google-settings.ts): `{"packageName":"com.studio.game",
  * "pushAudience":"<the push subscription's audience>","pushServiceAccount":"pubsub-push@<project>.iam.gserviceaccount.com",
  * "serviceAccountKey":{<the Play Developer API service account's JSON key>}}`. "" turns google_callback off (503).
  */
 export const googleConfig = new sst.Secret('GoogleConfig', '');
 
 /**
- * The partner store's signing keys, one per region (core/store/regions.ts): `{"default": <private ES256 JWK>,
+ * The partner store's signing keys, one per region (core/partner-store/regions.ts): `{"default": <private ES256 JWK>,
  * "chengdu": <private ES256 JWK>}`, made by `npm run admin -- generate-store-keys`. "" turns the store's OAuth
  * endpoints off (503).
  */

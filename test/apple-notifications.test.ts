@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
-import type { AppleSettings } from '../core/stores/apple-settings.js';
+import type { AppleSettings } from '../core/app-stores/apple-settings.js';
 import { createAllApps } from '../functions/apps.js';
 import { loopbackClients, makeApiKey, startAppStoreApi, type AppStoreApi } from './support/app-store-api.js';
 import { forge, makeAppleChain, notificationPayload, signJws, transactionPayload } from './support/app-store-signing.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveLevel } from '../core/payments/projects.js';
-import type { AppleSettings } from '../core/stores/apple-settings.js';
+import type { AppleSettings } from '../core/app-stores/apple-settings.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
 import { forge, makeAppleChain, signJws, transactionPayload } from './support/app-store-signing.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { verifyTransaction } from '../core/stores/apple.js';
-import { parseAppleSettings, type AppleSettings } from '../core/stores/apple-settings.js';
+import { verifyTransaction } from '../core/app-stores/apple.js';
+import { parseAppleSettings, type AppleSettings } from '../core/app-stores/apple-settings.js';
 import { forge, makeAppleChain, signJws, transactionPayload } from './support/app-store-signing.js';
 
 /**
- * App Store signed transactions through Apple's own verifier (core/stores/apple.ts), against a certificate chain
+ * App Store signed transactions through Apple's own verifier (core/app-stores/apple.ts), against a certificate chain
  * made here: the library's chain, marker, signature, bundle id and environment checks all run for real.
  */
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basePathOf } from '../core/http/app.js';
 import type { OperationSpec } from '../core/http/operation.js';
 import type { TokenKind } from '../core/platform/tokens.js';
-import { generateStoreKeys, parseStoreKeys, regionKey, signAccessToken, STORE_REGIONS, type StoreRegion } from '../core/store/regions.js';
+import { generateStoreKeys, parseStoreKeys, regionKey, signAccessToken, STORE_REGIONS, type StoreRegion } from '../core/partner-store/regions.js';
 import { createAllApps } from '../functions/apps.js';
 import { routeTable } from '../functions/routes/index.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';

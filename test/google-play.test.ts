@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
-import { parseGoogleSettings, type GoogleSettings } from '../core/stores/google-settings.js';
+import { parseGoogleSettings, type GoogleSettings } from '../core/app-stores/google-settings.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';
 import { notifications, PUSH_ACCOUNT, pushBody, startLoopbackGoogle, type LoopbackGoogle } from './support/google-play.js';
@@ -9,7 +9,7 @@ import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { storeOrder } from './support/payments.js';
 import { scanAll } from './support/table-snapshot.js';
-import { purchaseClaimId } from '../core/stores/google-notifications.js';
+import { purchaseClaimId } from '../core/app-stores/google-notifications.js';
 
 /**
  * google_callback (docs/api.md, "Google Play"): Play real-time developer notifications pushed by Pub/Sub, the push's

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
-import { completeByStorePurchase, type StorePurchase } from '../core/stores/complete.js';
-import { barPurchase, storeTxKey } from '../core/stores/purchase-claims.js';
+import { completeByStorePurchase, type StorePurchase } from '../core/app-stores/complete.js';
+import { barPurchase, storeTxKey } from '../core/app-stores/purchase-claims.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createPayApp } from '../functions/pay.js';
@@ -11,7 +11,7 @@ import { call } from './support/http.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 
 /**
- * Completing an order by an app store purchase (core/stores/complete.ts): one transaction, once per
+ * Completing an order by an app store purchase (core/app-stores/complete.ts): one transaction, once per
  * store transaction and once per order, whichever delivery of the purchase comes first.
  */
 

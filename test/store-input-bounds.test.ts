@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerClient } from '../core/store/clients.js';
+import { registerClient } from '../core/partner-store/clients.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
 import type { TestDeps } from './support/deps.js';
 import { call } from './support/http.js';

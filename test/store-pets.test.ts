@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerClient } from '../core/store/clients.js';
-import { ADOPTION_PRICE, levelOf } from '../core/store/pets.js';
-import { signAccessToken, type StoreRegion } from '../core/store/regions.js';
+import { registerClient } from '../core/partner-store/clients.js';
+import { ADOPTION_PRICE, levelOf } from '../core/partner-store/pets.js';
+import { signAccessToken, type StoreRegion } from '../core/partner-store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
 import { itemCount, type TestDeps } from './support/deps.js';
 import { storeWorld } from './support/store.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerClient } from '../core/store/clients.js';
-import { type StoreRegion } from '../core/store/regions.js';
+import { registerClient } from '../core/partner-store/clients.js';
+import { type StoreRegion } from '../core/partner-store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
 import { itemCount, type TestDeps } from './support/deps.js';
 import { storeIssuerOf, storePathOf, storeWorld } from './support/store.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basePathOf } from '../core/http/app.js';
-import { generateStoreKeys, parseStoreKeys } from '../core/store/regions.js';
+import { generateStoreKeys, parseStoreKeys } from '../core/partner-store/regions.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
 import { routeTable } from '../functions/routes/index.js';

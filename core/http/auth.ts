@@ -4,7 +4,7 @@ import { bearerTokenOf } from '../platform/authorization-header.js';
 import { httpError } from './errors.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { AuthRule, FieldRef, Ownership, TokenRule } from './operation.js';
-import type { StoreTokenRule } from '../store/bearer.js';
+import type { StoreTokenRule } from '../partner-store/bearer.js';
 
 /**
  * The vocabulary of the route tables' policies: `auth: open`, or
@@ -45,7 +45,7 @@ export const owns = {
 
 /** Verifiers of token families the platform's token service does not issue, given by the app that takes them. */
 export interface BearerVerifiers {
-  /** Given the Authorization header as sent: the store answers its own challenges (RFC 6750 §3, core/store/bearer.ts). */
+  /** Given the Authorization header as sent: the store answers its own challenges (RFC 6750 §3, core/partner-store/bearer.ts). */
   store?: (c: Context, rule: StoreTokenRule, authorization: string | undefined) => Promise<TokenClaims>;
 }
 
@@ -53,7 +53,7 @@ export interface BearerVerifiers {
 export async function authenticate(c: Context, rule: AuthRule, deps: Deps, verifiers: BearerVerifiers = {}): Promise<TokenClaims | undefined> {
   if (rule === 'open') return undefined;
   if (rule.store) {
-    // Partner store tokens are the store regions' own (core/store/bearer.ts): the partner-store app plugs their
+    // Partner store tokens are the store regions' own (core/partner-store/bearer.ts): the partner-store app plugs their
     // verifier in, so no other function carries the store's code.
     if (!verifiers.store) throw new Error('authenticate: an operation takes store tokens, but its app has no store verifier');
     return verifiers.store(c, rule.store, c.req.header('authorization'));

@@ -1,6 +1,6 @@
 import { accessErrors } from '../access/errors.js';
 import { gameErrors } from '../games/errors.js';
-import { goodsErrors } from '../goods/errors.js';
+import { goodsErrors } from '../vendor/errors.js';
 import { heroErrors } from '../heroes/errors.js';
 import { identityErrors } from '../identity/errors.js';
 import { merchantErrors } from '../merchants/errors.js';
@@ -8,8 +8,8 @@ import { paymentErrors } from '../payments/errors.js';
 import { platformErrors, type ErrorEntry } from '../platform/errors.js';
 import { rankingErrors } from '../rankings/errors.js';
 import { rewardErrors } from '../rewards/errors.js';
-import { storeErrors } from '../store/errors.js';
-import { storesErrors } from '../stores/errors.js';
+import { storeErrors } from '../partner-store/errors.js';
+import { storesErrors } from '../app-stores/errors.js';
 import { ticketErrors } from '../tickets/errors.js';
 import { statusOfKind } from './error-statuses.js';
 import { httpErrors } from './errors.js';
@@ -23,13 +23,13 @@ export const errorCatalogues: readonly { folder: string; entries: readonly Error
   { folder: 'core/games', entries: gameErrors.entries },
   { folder: 'core/tickets', entries: ticketErrors.entries },
   { folder: 'core/payments', entries: paymentErrors.entries },
-  { folder: 'core/goods', entries: goodsErrors.entries },
+  { folder: 'core/vendor', entries: goodsErrors.entries },
   { folder: 'core/identity', entries: identityErrors.entries },
   { folder: 'core/heroes', entries: heroErrors.entries },
   { folder: 'core/rankings', entries: rankingErrors.entries },
   { folder: 'core/rewards', entries: rewardErrors.entries },
-  { folder: 'core/store', entries: storeErrors.entries },
-  { folder: 'core/stores', entries: storesErrors.entries },
+  { folder: 'core/partner-store', entries: storeErrors.entries },
+  { folder: 'core/app-stores', entries: storesErrors.entries },
 ];
 
 export const allErrorEntries: readonly ErrorEntry[] = errorCatalogues.flatMap((catalogue) => catalogue.entries);

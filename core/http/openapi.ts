@@ -7,7 +7,7 @@ import { isIntParam } from '../shared/fields.js';
 import { baseUnitsJsonSchema } from '../shared/amounts.js';
 import { JSON_BODY_LIMIT_TEXT, JSON_NESTING_LIMIT } from './json-body.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency.js';
-import { storeChallengeHeaders } from '../store/bearer.js';
+import { storeChallengeHeaders } from '../partner-store/bearer.js';
 import { allErrorCodes, exampleCodeOf } from './error-catalogue.js';
 
 /**
@@ -291,7 +291,7 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
   };
 }
 
-/** The headers an error response carries besides the usual: the partner store's bearer challenges (core/store/bearer.ts). */
+/** The headers an error response carries besides the usual: the partner store's bearer challenges (core/partner-store/bearer.ts). */
 function responseHeaders(op: OperationSpec, status: number): Record<string, JsonSchema> | undefined {
   const challenge = op.auth !== 'open' && op.auth.store ? storeChallengeHeaders(op.auth.store)[status as 401 | 403] : undefined;
   // Every 401 of a store operation is the bearer layer's, so it always carries one; a 403 only for a missing scope.

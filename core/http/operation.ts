@@ -3,7 +3,7 @@ import type { HonoRequest } from 'hono';
 import type { Deps } from '../deps.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { SuccessEnvelope } from './envelopes.js';
-import type { StoreTokenRule } from '../store/bearer.js';
+import type { StoreTokenRule } from '../partner-store/bearer.js';
 
 /**
  * An operation's contract: where it is routed, who may call it, what it takes and what it answers. The
@@ -71,7 +71,7 @@ export interface TokenRule {
   readonly movesValue?: boolean;
   /** A suspended merchant's console token may still call it: reads of its own records, so it sees its status. */
   readonly whileSuspended?: boolean;
-  /** Partner store tokens (with `tokens: ['store']`): which region's, and which kinds and scope (core/store/bearer.ts). */
+  /** Partner store tokens (with `tokens: ['store']`): which region's, and which kinds and scope (core/partner-store/bearer.ts). */
   readonly store?: StoreTokenRule;
 }
 

@@ -7,13 +7,13 @@ import { accountChecks, ownerCheck, selfChecked, type OwnerCheck } from './polic
 import { STATE_TTL_MS } from '../access/principals.js';
 import type { OwnedKind } from '../access/owners.js';
 import type { TokenKind } from '../platform/tokens.js';
-import type { StoreTokenRule } from '../store/bearer.js';
+import type { StoreTokenRule } from '../partner-store/bearer.js';
 
 /**
  * A policy in words, for the reference (the OpenAPI description of every operation) and the table of
  * docs/security.md. Every sentence is made from the policy's data and the checks the authorization layer runs
  * for each admitted token kind (policy.ts `accountChecks`, `ownerCheck`, `selfChecked`; a store rule's kinds,
- * core/store/bearer.ts), so what readers are told is what the layer enforces: a token kind is named only when
+ * core/partner-store/bearer.ts), so what readers are told is what the layer enforces: a token kind is named only when
  * the policy admits it, a suspension only when the layer applies one (test/policy.test.ts walks every route).
  */
 export function describePolicy(auth: AuthRule): string {
@@ -29,7 +29,7 @@ function kindList(kinds: readonly TokenKind[]): string {
   return named.length < 2 ? named.join('') : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
 }
 
-/** What a store rule takes (core/store/bearer.ts verifyStoreBearer): a session only, a user's access token, or a client's own. */
+/** What a store rule takes (core/partner-store/bearer.ts verifyStoreBearer): a session only, a user's access token, or a client's own. */
 function describeStoreToken(store: StoreTokenRule): string {
   const region = `the ${store.region} store region`;
   if (store.sessionOnly) return `Requires a Bearer store session (login) of ${region}: the user acts in person, never through a partner app.`;
@@ -148,7 +148,7 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
   return Object.fromEntries([...causes].sort(([a], [b]) => a - b).map(([status, list]) => [status, list.join('; ')]));
 }
 
-/** What the partner store's bearer layer (core/store/bearer.ts) answers for an operation's store rule. */
+/** What the partner store's bearer layer (core/partner-store/bearer.ts) answers for an operation's store rule. */
 function storeTokenErrors(rule: StoreTokenRule): Partial<Record<ErrorStatus, string>> {
   if (rule.sessionOnly) return { 401: 'no store session of this region' };
   if (rule.client) return { 401: 'no token, or not an access token of this region', 403: `not a client's own token${rule.scope ? `, or without the ${rule.scope} scope` : ''}` };

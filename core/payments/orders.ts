@@ -25,7 +25,7 @@ export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base' | '
   /** The level's store products when the order was made (as its price is): what a store purchase must buy. */
   apple_product_id?: string;
   google_product_id?: string;
-  /** A store refund (core/stores/refunds.ts): tickets taken back, and those already spent (status 3). */
+  /** A store refund (core/app-stores/refunds.ts): tickets taken back, and those already spent (status 3). */
   refund_taken?: number;
   refund_shortfall?: number;
   /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */

@@ -44,7 +44,7 @@ export interface TokenClaims {
   /** Issued at (epoch seconds): a token issued at or before its account's revocation instant is refused. */
   iat?: number;
   exp: number;
-  /** Partner store tokens (core/store): the OAuth client the token was issued to, and its scopes (space-delimited). */
+  /** Partner store tokens (core/partner-store): the OAuth client the token was issued to, and its scopes (space-delimited). */
   client_id?: string;
   scope?: string;
   /** Partner store tokens: `session` (the store's own sign-in) or `access` (a partner app's, for a user). */

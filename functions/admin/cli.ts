@@ -3,9 +3,9 @@ import { parseArgs } from 'node:util';
 import { Resource } from 'sst/resource';
 import { ensureAccount, type Role } from '../../core/merchants/accounts.js';
 import { createDocumentClient } from '../../core/platform/db.js';
-import { assertionKeyOf } from '../../core/store/assertion-keys.js';
-import { registerClient } from '../../core/store/clients.js';
-import { generateStoreKeys, STORE_REGIONS, type StoreRegion } from '../../core/store/regions.js';
+import { assertionKeyOf } from '../../core/partner-store/assertion-keys.js';
+import { registerClient } from '../../core/partner-store/clients.js';
+import { generateStoreKeys, STORE_REGIONS, type StoreRegion } from '../../core/partner-store/regions.js';
 import type { Deps } from '../../core/deps.js';
 import {
   compressedPublicKey,
@@ -39,7 +39,7 @@ import {
  *       Registers a partner OAuth client in a region; prints its client_id (and, for a confidential client, its
  *       secret: shown once, the table keeps its hash) as JSON on stdout. `--assertion-jwk` registers a
  *       confidential client as a partner backend that signs its users in (store login): the public JWK, ES256
- *       or EdDSA (core/store/assertion-keys.ts), given as its JSON or as @FILE holding it. A private key or
+ *       or EdDSA (core/partner-store/assertion-keys.ts), given as its JSON or as @FILE holding it. A private key or
  *       another algorithm is refused before anything is written.
  *   rotate-signing-key --step next|promote|retire|replace [--from FILE|-]
  *       Reads the stage's TokenSigningKey (a file, stdin with `-`, or by default the linked secret inside

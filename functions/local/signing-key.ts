@@ -40,6 +40,6 @@ async function keyFile(path: string, dataDir: string, generate: () => Promise<st
 
 /** The partner store's region keys (`store-keys.json`, in the StoreKeys secret's form), generated on first start. */
 export async function localStoreKeys(dataDir: string): Promise<string> {
-  const { generateStoreKeys } = await import('../../core/store/regions.js');
+  const { generateStoreKeys } = await import('../../core/partner-store/regions.js');
   return keyFile(join(dataDir, 'store-keys.json'), dataDir, generateStoreKeys);
 }

@@ -1,8 +1,8 @@
 import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
-import { AcceptBody, AcceptResult, AuthorizeQuery, LoginBody, LoginResult, MetadataQuery, ServerMetadata, StageParams, StoreJwks, StoreUser, TokenRequestBody, TokenResponse, UserInfo } from '../../core/store/models.js';
-import { regionPath, STORE_REGIONS, type StoreRegion } from '../../core/store/regions.js';
+import { AcceptBody, AcceptResult, AuthorizeQuery, LoginBody, LoginResult, MetadataQuery, ServerMetadata, StageParams, StoreJwks, StoreUser, TokenRequestBody, TokenResponse, UserInfo } from '../../core/partner-store/models.js';
+import { regionPath, STORE_REGIONS, type StoreRegion } from '../../core/partner-store/regions.js';
 import { storeGameOps } from './store-game.js';
 
 const tokenErrors = {

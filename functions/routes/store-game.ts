@@ -15,9 +15,9 @@ import {
   PetRank,
   PremiumBalance,
   RankQuery,
-} from '../../core/store/models.js';
-import { ADOPTION_PRICE, FEED_COOLDOWN_SECONDS, LEVEL_XP } from '../../core/store/pets.js';
-import { regionPath, type StoreRegion } from '../../core/store/regions.js';
+} from '../../core/partner-store/models.js';
+import { ADOPTION_PRICE, FEED_COOLDOWN_SECONDS, LEVEL_XP } from '../../core/partner-store/pets.js';
+import { regionPath, type StoreRegion } from '../../core/partner-store/regions.js';
 import { batchRead } from './errors.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   NotificationAnswer,
   TestNotificationAnswer,
   TestNotificationBody,
-} from '../../core/stores/models.js';
+} from '../../core/app-stores/models.js';
 import { merchantToken, platformToken } from './errors.js';
 
 /** The third-pay group: App Store and Google Play purchases (docs/api.md, "App Store and Google Play purchases"). */

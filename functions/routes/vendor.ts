@@ -16,7 +16,7 @@ import {
   RewardBody,
   TraceKeyQuery,
   VendorOrder,
-} from '../../core/goods/models.js';
+} from '../../core/vendor/models.js';
 import { batchRead, merchantToken, platformToken, serverToken } from './errors.js';
 
 /**

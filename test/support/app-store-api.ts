@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppStoreServerAPIClient, Environment } from '@apple/app-store-server-library';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import type { AppleApiClients } from '../../core/stores/apple-settings.js';
+import type { AppleApiClients } from '../../core/app-stores/apple-settings.js';
 import { readBody } from './read-body.js';
 
 /**

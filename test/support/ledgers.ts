@@ -3,7 +3,7 @@
  * ledger entries' changes, and none is below zero. Ticket balances (`USER#<uid>` `TICKETS#<project>#<level>`,
  * entries `LEDGER#…` with projectName, level and change: core/tickets/balances.ts) and the partner store's
  * (`STOREUSER#<uid>` `BAL#<holding>#<code>`, entries `LEDGER#…` with holding, code and change:
- * core/store/wallet.ts). Answers one line per balance that breaks it.
+ * core/partner-store/wallet.ts). Answers one line per balance that breaks it.
  */
 export function ledgerMismatches(items: Record<string, unknown>[]): string[] {
   const balances = new Map<string, number>();

@@ -3,8 +3,8 @@ import type { Hono } from 'hono';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import type { Deps } from '../../core/deps.js';
-import { registerClient } from '../../core/store/clients.js';
-import { generateStoreKeys, parseStoreKeys, type StoreRegion } from '../../core/store/regions.js';
+import { registerClient } from '../../core/partner-store/clients.js';
+import { generateStoreKeys, parseStoreKeys, type StoreRegion } from '../../core/partner-store/regions.js';
 import { createPartnerStoreApp } from '../../functions/partner-store.js';
 import { createTestDeps, type TestDeps } from './deps.js';
 

@@ -17,7 +17,7 @@ import { refundByStore } from './refunds.js';
 
 /**
  * app_asdn-v2-callback (docs/api.md, "App Store and Google Play purchases"): App Store Server Notifications v2. Apple
- * POSTs `{signedPayload}`, a JWS verified to the stage's root like a transaction (core/stores/apple.ts); a 200
+ * POSTs `{signedPayload}`, a JWS verified to the stage's root like a transaction (core/app-stores/apple.ts); a 200
  * acknowledges it, anything else makes Apple send it again later (hours, then days). So:
  * - unverifiable (forged, another root, another app or environment): 400, nothing written, Apple retries;
  * - verified: handled, then recorded once under its notificationUUID (pk `APPLENOTE#<uuid>`), and answered
@@ -28,9 +28,9 @@ import { refundByStore } from './refunds.js';
  *   app-verify-transaction does; whichever arrives first credits, the other changes nothing;
  * - REFUND and REVOKE: take the order's tickets back (never below zero; the shortfall recorded; status 3);
  *   REFUND_REVERSED gives them back. A purchase nothing credited yet is barred instead, so neither a later
- *   ONE_TIME_CHARGE nor the app's verification credits it (core/stores/refunds.ts);
+ *   ONE_TIME_CHARGE nor the app's verification credits it (core/app-stores/refunds.ts);
  * - CONSUMPTION_REQUEST (the customer asked Apple for a refund): answered through the App Store Server API
- *   with what the platform knows of the purchase (core/stores/apple-consumption.ts); Apple unreachable is
+ *   with what the platform knows of the purchase (core/app-stores/apple-consumption.ts); Apple unreachable is
  *   503, so it asks again;
  * - TEST and every other type: recorded and acknowledged;
  * - a purchase that cannot be matched to an order (no link, another product, a paid order) is recorded with
@@ -39,7 +39,7 @@ import { refundByStore } from './refunds.js';
 
 /**
  * What the platform did (`outcome`): credited, already_credited, refunded, already_refunded, refund_reversed,
- * not_refunded, barred, already_barred, bar_lifted (a refund before any credit, core/stores/refunds.ts),
+ * not_refunded, barred, already_barred, bar_lifted (a refund before any credit, core/app-stores/refunds.ts),
  * recorded (a type with no effect here), duplicate (delivered before), unmatched (a purchase
  * or refund no order of this stage takes; recorded with why).
  */
@@ -95,7 +95,7 @@ interface Handled {
   transactionId?: string;
 }
 
-/** Outcomes whose effect this delivery wrote (core/stores/complete.ts, refunds.ts). */
+/** Outcomes whose effect this delivery wrote (core/app-stores/complete.ts, refunds.ts). */
 const WROTE_EFFECT = new Set(['credited', 'refunded', 'refund_reversed', 'barred', 'bar_lifted']);
 
 /** The notification types that change an order here. */

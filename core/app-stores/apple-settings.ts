@@ -19,12 +19,12 @@ import { jsonObjectSetting } from '../platform/settings.js';
  *   (transaction lookups by id, consumption information, test notifications); without them those answer 503.
  * - `consumptionConsent`: true when the app obtains its customers' consent to share consumption data with
  *   Apple (its terms say so); only then are refund requests (CONSUMPTION_REQUEST) answered with it
- *   (core/stores/apple-consumption.ts). Default false.
+ *   (core/app-stores/apple-consumption.ts). Default false.
  */
 /** The App Store's two environments. */
 export type AppleEnvironment = 'Production' | 'Sandbox';
 
-/** App Store Server API clients per environment, when not the library's own (core/stores/apple-api.ts). */
+/** App Store Server API clients per environment, when not the library's own (core/app-stores/apple-api.ts). */
 export type AppleApiClients = (environment: AppleEnvironment) => Promise<AppStoreServerAPIClient>;
 
 export interface AppleSettings {

@@ -24,8 +24,8 @@ export interface StoreClient {
   scopes: string[];
   created_at: string;
   /**
-   * The public key the client signs store sign-in assertions with (store login, core/store/sessions.ts): the
-   * partner store's own backend is registered with one. An ES256 or EdDSA public JWK (core/store/assertion-keys.ts).
+   * The public key the client signs store sign-in assertions with (store login, core/partner-store/sessions.ts): the
+   * partner store's own backend is registered with one. An ES256 or EdDSA public JWK (core/partner-store/assertion-keys.ts).
    */
   assertion_jwk?: AssertionJwk;
 }

@@ -23,7 +23,7 @@ import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purcha
  * - a purchase the store refunded or revoked before anything credited it is barred (its claim names no order):
  *   it never credits, 409.
  *
- * Keys (docs/data-model.md): the purchase's claim (core/stores/purchase-claims.ts), with the order it paid. Every
+ * Keys (docs/data-model.md): the purchase's claim (core/app-stores/purchase-claims.ts), with the order it paid. Every
  * item is per-order or per-player: no shared item in the transaction.
  */
 

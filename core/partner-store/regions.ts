@@ -89,7 +89,7 @@ export interface StoreAccess {
   kind: 'user' | 'client';
   /** Expiry (epoch seconds), as verified. */
   exp?: number;
-  /** The token family of a user's token (core/store/grants.ts): revoked as a whole. */
+  /** The token family of a user's token (core/partner-store/grants.ts): revoked as a whole. */
   fam?: string;
 }
 

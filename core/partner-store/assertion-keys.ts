@@ -1,7 +1,7 @@
 import { importJWK, type JWK } from 'jose';
 
 /**
- * The public key a partner backend signs its users' sign-in assertions with (core/store/sessions.ts), as an
+ * The public key a partner backend signs its users' sign-in assertions with (core/partner-store/sessions.ts), as an
  * operator registers it (`npm run admin -- register-store-client … --assertion-jwk`): a public JWK (RFC 7517)
  * of one of the two algorithms login verifies, ES256 (kty EC, crv P-256) or EdDSA (kty OKP, crv Ed25519).
  *

@@ -112,7 +112,7 @@ export interface RefundedPurchase {
  * A store's refund (`reason`) or its reversal (`reason` null) of a purchase, as both stores' notifications handle
  * it, whatever order the store's messages and the app's verification arrive in:
  * - the purchase paid an order: takeBack or giveBack once;
- * - nothing credited it yet: a refund bars it (its claim, core/stores/purchase-claims.ts), so no later
+ * - nothing credited it yet: a refund bars it (its claim, core/app-stores/purchase-claims.ts), so no later
  *   verification or purchase message credits it (`barred`); should a credit claim it first meanwhile, that
  *   order is refunded instead. A reversal lifts the bar (`bar_lifted`);
  * `ref` names the notification in the ledger.

@@ -32,7 +32,7 @@ import { refundByStore } from './refunds.js';
  *   an App Store purchase (the order's Google product, quantity 1, purchased), credited once (`tx_type` 3;
  *   the claim is `STORETX#google#<sha256 of the purchase token>`), then consumed, which acknowledges it. A
  *   purchase no order takes is recorded as `unmatched` and NOT consumed: Google refunds it after three days;
- * - a voidedPurchaseNotification of a one-time product takes the tickets back (core/stores/refunds.ts); one
+ * - a voidedPurchaseNotification of a one-time product takes the tickets back (core/app-stores/refunds.ts); one
  *   that comes before the purchase was credited bars it, so its purchase message credits nothing later;
  * - testNotification, subscription and other notifications are recorded;
  * - failures: Google's API or our table failing before the credit or refund answers 503, written nowhere,
@@ -54,7 +54,7 @@ interface Handled {
   purchaseToken?: string;
 }
 
-/** Outcomes whose effect this delivery wrote (core/stores/complete.ts, refunds.ts). */
+/** Outcomes whose effect this delivery wrote (core/app-stores/complete.ts, refunds.ts). */
 const WROTE_EFFECT = new Set(['credited', 'refunded', 'barred']);
 
 const messageKey = (messageId: string) => ({ pk: `GOOGLEMSG#${messageId}`, sk: 'GOOGLEMSG' });

@@ -6,7 +6,7 @@ import { CLIENT_ID_MAX, CLIENT_ID_PATTERN, CLIENT_ID_RULE } from './clients.js';
 
 const param = z.optional(z.string().check(z.maxLength(2048)));
 /**
- * A client id is read by key (core/store/clients.ts): bounded at the edge, so an id no client can have is a 400
+ * A client id is read by key (core/partner-store/clients.ts): bounded at the edge, so an id no client can have is a 400
  * naming the field. Codes and refresh tokens need no such bound: only their SHA-256 goes into a key.
  */
 const clientIdParam = z.optional(z.string().check(z.maxLength(CLIENT_ID_MAX), z.regex(CLIENT_ID_PATTERN, `expected a client id: ${CLIENT_ID_RULE}`)));
@@ -58,7 +58,7 @@ export const ServerMetadata = z.lazy(() =>
 
 export const StoreJwks = z.lazy(() => z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string() })) }));
 
-/** login: the partner backend's signed assertion of its user (core/store/sessions.ts). */
+/** login: the partner backend's signed assertion of its user (core/partner-store/sessions.ts). */
 export const LoginBody = z.lazy(() =>
   z.object({ assertion: z.string().check(z.maxLength(8192), z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'expected a JWT in compact form')) }),
 );

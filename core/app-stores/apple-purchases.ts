@@ -14,9 +14,9 @@ import type { AppleVerifyBody } from './models.js';
 /**
  * app-verify-transaction (docs/api.md, "App Store and Google Play purchases"): the iOS app sends the signed
  * transaction StoreKit gave it for a purchase it started from one of the caller's pending orders (the order's
- * `app_account_token` as the purchase's appAccountToken). The transaction is verified (core/stores/apple.ts), matched
+ * `app_account_token` as the purchase's appAccountToken). The transaction is verified (core/app-stores/apple.ts), matched
  * to that order (its link, the order's App Store product, a consumable of quantity 1, not revoked), and the order is
- * completed with tx_type 2 once (core/stores/complete.ts). Answers the order as paid. Refused purchases write
+ * completed with tx_type 2 once (core/app-stores/complete.ts). Answers the order as paid. Refused purchases write
  * nothing; a purchase the store refunded or revoked before it was credited is refused (its claim bars it).
  */
 export async function verifyApplePurchase(deps: StoresDeps, uid: string, input: z.infer<typeof AppleVerifyBody>): Promise<PayOrder> {

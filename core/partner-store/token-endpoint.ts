@@ -69,7 +69,7 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
 
 
 /**
- * The token endpoint. Grants: `authorization_code` and `refresh_token` (core/store/grants.ts: public clients
+ * The token endpoint. Grants: `authorization_code` and `refresh_token` (core/partner-store/grants.ts: public clients
  * name themselves with client_id, confidential ones authenticate), and `client_credentials` for confidential
  * clients (RFC 6749 §4.4): an access token for the client itself (its subject is the client id), no refresh
  * token (§4.4.3). `only` restricts the endpoint to some grants (server-token: client_credentials).

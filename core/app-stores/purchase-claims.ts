@@ -7,10 +7,10 @@ import { conditionalFailure, isConditionalFailure } from '../platform/conditiona
  * The once-only key of an app store purchase: one item per store transaction, `STORETX#<store>#<transactionId>`,
  * sk `STORETX`, put on condition it is absent by whichever comes first of
  * - the credit: the purchase paid an order (`orderId`), put in the transaction that credits it
- *   (core/stores/complete.ts), or
+ *   (core/app-stores/complete.ts), or
  * - a refund or revocation of a purchase nothing credited yet: the purchase is barred (`barred`: why, orderId
  *   null), so no later credit can claim it, whatever order the store's messages and the app's verification come
- *   in. A purchase credited first is refunded through its order instead (core/stores/refunds.ts).
+ *   in. A purchase credited first is refunded through its order instead (core/app-stores/refunds.ts).
  * A reversed refund lifts a bar (the purchase may be credited again); it never touches a credit's claim.
  * Every claim is one purchase's item: no item shared by players enters these writes.
  */
