@@ -1,18 +1,25 @@
 import { heroError } from './errors.js';
-import type { Hero, HeroConfig } from './models.js';
+import * as z from 'zod/mini';
+import { objectOf } from '../shared/records.js';
+import { Hero, HeroConfig } from './models.js';
+
+/**
+ * "a hero of a player" and "a player's heroes" (heroKey): the API's hero under its stored names (`heroId`, `uid`);
+ * an item without `experience` reads 0, one without `nftObjectId` (granted) reads null.
+ */
+const StoredHero = z.lazy(() =>
+  z.extend(z.omit(objectOf(Hero), { id: true, userId: true }), {
+    heroId: z.string(),
+    uid: z.string(),
+    experience: z._default(z.int(), 0),
+    nftObjectId: z._default(z.nullable(z.string()), null),
+  }),
+);
 
 /** A stored hero item as the API shows it. */
 export function toHero(item: Record<string, unknown>): Hero {
-  return {
-    id: item.heroId as string,
-    userId: item.uid as string,
-    level: Number(item.level),
-    experience: Number(item.experience ?? 0),
-    source: item.source as Hero['source'],
-    nftObjectId: (item.nftObjectId as string | undefined) ?? null,
-    created_at: item.created_at as string,
-    updated_at: item.updated_at as string,
-  };
+  const { heroId, uid, ...hero } = StoredHero.parse(item);
+  return { id: heroId, userId: uid, ...hero };
 }
 
 /** A hero item (keys not included) for `hero`. */
@@ -28,22 +35,11 @@ export const heroAttributes = (hero: Hero) => ({
   updated_at: hero.updated_at,
 });
 
-/** The configuration item as the API shows it. */
-export function toHeroConfig(item: Record<string, unknown>): HeroConfig {
-  return {
-    heroType: item.heroType as string,
-    maxLevel: Number(item.maxLevel),
-    projectName: item.projectName as string,
-    levelCosts: item.levelCosts as HeroConfig['levelCosts'],
-    nftCacheSeconds: Number(item.nftCacheSeconds),
-    updated_at: item.updated_at as string,
-  };
-}
-
 /** The configuration read with an operation's other items; 503 when the stage has none. */
 export function requireConfig(item: Record<string, unknown> | undefined): HeroConfig {
   if (!item) throw notConfigured();
-  return toHeroConfig(item);
+  // "the stage's hero configuration" (heroConfigKey) is stored as the API shows it.
+  return HeroConfig.parse(item);
 }
 
 export const notConfigured = () => heroError('hero.unconfigured', 'the hero game is not configured on this stage (an admin sets it with PUT /heroes/config)');

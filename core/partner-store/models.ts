@@ -92,7 +92,8 @@ export const GrantResult = z.lazy(() =>
   z.object({ uid: z.string(), reference: z.string(), granted: z.array(z.object({ holding: z.enum(['currency', 'item']), code: z.string(), amount: z.int() })) }),
 );
 
-const Pet = z.object({
+/** A pet, as answered and (with its keys stripped) as stored: core/partner-store/pets.ts reads items through it. */
+export const Pet = z.object({
   petId: z.string(),
   name: z.string(),
   species: z.string(),
@@ -113,7 +114,8 @@ export const PetList = z.lazy(() => z.object({ pets: z.array(Pet) }));
 const MAX_FEED_AMOUNT = 10;
 /** feed_pet: which pet, which food and how much of it (1 to MAX_FEED_AMOUNT). */
 export const FeedBody = z.lazy(() => z.object({ petId: z.uuid(), item: itemCode, amount: z._default(z.int().check(z.minimum(1), z.maximum(MAX_FEED_AMOUNT)), 1) }));
-const Feeding = z.object({
+/** A feeding, as answered and as its log entry stores it. */
+export const Feeding = z.object({
   feedingId: z.string(),
   petId: z.string(),
   item: z.string(),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
@@ -8,6 +9,7 @@ import { storeError } from './errors.js';
 import { queryItems } from '../platform/query.js';
 import type { TransactItem } from '../platform/transactions.js';
 import type { StoreRegion } from './regions.js';
+import { Feeding, Pet } from './models.js';
 import { changeItems, ITEMS, PREMIUM } from './wallet.js';
 
 /**
@@ -30,31 +32,17 @@ const petKey = (uid: string, petId: string) => ({ pk: `STOREUSER#${uid}`, sk: `P
 const petsCountKey = (uid: string) => ({ pk: `STOREUSER#${uid}`, sk: 'PETS' });
 const rankKey = (level: number, experience: number) => level * 1e9 + experience;
 
-export interface Pet {
-  petId: string;
-  name: string;
-  species: string;
-  level: number;
-  experience: number;
-  last_fed_at: string | null;
-  adopted_at: string;
-}
+export type Pet = z.infer<typeof Pet>;
+/** A stored pet: a pet never fed has no `last_fed_at` (read as null). */
+const StoredPet = z.extend(Pet, { last_fed_at: z._default(z.nullable(z.string()), null) });
+/** "a region's pets by level then experience": what the board index answers of each pet. */
+const RankedPet = z.pick(Pet, { petId: true, name: true, species: true, level: true, experience: true });
 
 export function levelOf(experience: number): number {
   let level = 1;
   while (level < LEVEL_XP.length && experience >= LEVEL_XP[level]!) level++;
   return level;
 }
-
-const toPet = (item: Record<string, unknown>): Pet => ({
-  petId: item.petId as string,
-  name: item.name as string,
-  species: item.species as string,
-  level: Number(item.level),
-  experience: Number(item.experience),
-  last_fed_at: (item.last_fed_at as string | undefined) ?? null,
-  adopted_at: item.adopted_at as string,
-});
 
 /**
  * adopt_pet: the user's first pet is free, every later one costs ADOPTION_PRICE gems. One transaction: the
@@ -104,7 +92,7 @@ const withoutFeeding = ({ last_fed_at: _never, ...pet }: Pet) => pet;
 /** pet_query: the user's pets, oldest first (one Query). */
 export async function userPets(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {
   const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pet)', ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':pet': 'PET#' }, ConsistentRead: true });
-  return { pets: items.map(toPet).sort((a, b) => (a.adopted_at < b.adopted_at ? -1 : a.adopted_at > b.adopted_at ? 1 : 0)) };
+  return { pets: items.map((item) => StoredPet.parse(item)).sort((a, b) => (a.adopted_at < b.adopted_at ? -1 : a.adopted_at > b.adopted_at ? 1 : 0)) };
 }
 
 /**
@@ -121,7 +109,7 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
   const [item, record] = await readItems(deps, [petKey(uid, input.petId), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
   if (record && keyed) return answerOf<FeedAnswer>(record, keyed);
   if (!item) throw storeError('pet.not_found', `body.petId: no pet ${input.petId} of yours`);
-  const pet = toPet(item);
+  const pet = StoredPet.parse(item);
   const now = deps.now();
   if (pet.last_fed_at) {
     const next = new Date(pet.last_fed_at).getTime() + FEED_COOLDOWN_SECONDS * 1000;
@@ -163,7 +151,7 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
 
 interface FeedAnswer {
   pet: Pet;
-  feeding: { feedingId: string; petId: string; item: string; amount: number; experience_gained: number; level_before: number; level_after: number; fed_at: string };
+  feeding: z.infer<typeof Feeding>;
 }
 
 /** feed_log: the user's feedings, newest first, page `page` (zero-based) of `pageSize`: one Query. */
@@ -179,7 +167,7 @@ export async function feedLog(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid:
     }),
   );
   const items = out.Items ?? [];
-  const entries = items.slice(page * pageSize, (page + 1) * pageSize).map(({ feedingId, petId, item, amount, experience_gained, level_before, level_after, fed_at }) => ({ feedingId, petId, item, amount, experience_gained, level_before, level_after, fed_at }));
+  const entries = items.slice(page * pageSize, (page + 1) * pageSize).map((item) => Feeding.parse(item));
   return { entries, page, pageSize, hasMore: items.length > (page + 1) * pageSize };
 }
 
@@ -188,5 +176,5 @@ export async function petRank(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, regi
   const out = await deps.db.send(
     new QueryCommand({ TableName: deps.table, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :board', ExpressionAttributeValues: { ':board': `PETRANK#${region}` }, ScanIndexForward: false, Limit: limit }),
   );
-  return { pets: (out.Items ?? []).map((item, index) => ({ rank: index + 1, petId: item.petId as string, name: item.name as string, species: item.species as string, level: Number(item.level), experience: Number(item.experience) })) };
+  return { pets: (out.Items ?? []).map((item, index) => ({ rank: index + 1, ...RankedPet.parse(item) })) };
 }
