@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { sha256Url } from '../platform/digest.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
@@ -44,14 +45,26 @@ export interface PlayerPoints {
   wins: number;
 }
 
+/**
+ * "a player's score in a season" and the boards (keys.ts scoreKey, boardPartition): a score item as stored. The
+ * scores are the board sort keys (`gsi4sk` kills, `gsi5sk` wins), absent (0) while the player is on no board; a
+ * name never given reads ''.
+ */
+const StoredScore = z.object({
+  game_code: z.string(),
+  season_type: z.number(),
+  season_range: z.string(),
+  game_player_id: z.string(),
+  game_player_name: z._default(z.string(), ''),
+  wallet_address: z.optional(z.string()),
+  gsi4sk: z._default(z.number(), 0),
+  gsi5sk: z._default(z.number(), 0),
+  killsAt: z.optional(z.string()),
+  winsAt: z.optional(z.string()),
+});
+
 /** A score item as stored, read back with its scores named (settlement reads these too). */
-export interface ScoreItem {
-  game_code: string;
-  season_type: number;
-  season_range: string;
-  game_player_id: string;
-  game_player_name: string;
-  wallet_address?: string;
+export interface ScoreItem extends Omit<z.infer<typeof StoredScore>, 'gsi4sk' | 'gsi5sk' | 'killsAt' | 'winsAt'> {
   kills: number;
   wins: number;
   killsAt?: string;
@@ -59,18 +72,8 @@ export interface ScoreItem {
 }
 
 export function toScoreItem(item: Record<string, unknown>): ScoreItem {
-  return {
-    game_code: String(item.game_code),
-    season_type: Number(item.season_type),
-    season_range: String(item.season_range),
-    game_player_id: String(item.game_player_id),
-    game_player_name: typeof item.game_player_name === 'string' ? item.game_player_name : '',
-    ...(typeof item.wallet_address === 'string' ? { wallet_address: item.wallet_address } : {}),
-    kills: Number(item.gsi4sk ?? 0),
-    wins: Number(item.gsi5sk ?? 0),
-    ...(typeof item.killsAt === 'string' ? { killsAt: item.killsAt } : {}),
-    ...(typeof item.winsAt === 'string' ? { winsAt: item.winsAt } : {}),
-  };
+  const { gsi4sk, gsi5sk, killsAt, winsAt, ...player } = StoredScore.parse(item);
+  return { ...player, kills: gsi4sk, wins: gsi5sk, ...(killsAt === undefined ? {} : { killsAt }), ...(winsAt === undefined ? {} : { winsAt }) };
 }
 
 /** How long a result id is remembered (TTL): a resubmission within this time is counted once. */
