@@ -1,10 +1,12 @@
 import { GetCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { objectOf } from '../shared/records.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { identityError } from './errors.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
-import { AccountStatus, type AccountRecord } from './models.js';
+import { AccountStatus, AccountRecord } from './models.js';
 
 /**
  * Player accounts. A user (`uid`, a UUID) has one account with one wallet address; an address belongs to one
@@ -22,16 +24,12 @@ export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'W
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-export const toAccountRecord = (item: Record<string, unknown>): AccountRecord => ({
-  id: item.id as number,
-  create_time: item.create_time as string,
-  update_time: item.update_time as string,
-  wallet_address: item.wallet_address as string,
-  wallet_type: item.wallet_type as number,
-  status: item.status as number,
-  uid: item.uid as string,
-  private_key: '',
-});
+/** "account of a user" (userKey): the contract's record as stored, without its `private_key` (always ''). */
+const StoredAccount = z.lazy(() => z.omit(objectOf(AccountRecord), { private_key: true }));
+/** "user of an address" (walletKey): the user it belongs to. */
+const StoredWallet = z.object({ uid: z.string() });
+
+export const toAccountRecord = (item: Record<string, unknown>): AccountRecord => ({ ...StoredAccount.parse(item), private_key: '' });
 
 export async function findAccount(deps: PlatformDeps, uid: string): Promise<AccountRecord | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: userKey(uid), ConsistentRead: true }));
@@ -41,7 +39,7 @@ export async function findAccount(deps: PlatformDeps, uid: string): Promise<Acco
 /** The user bound to an address, if any. */
 export async function userOfAddress(deps: PlatformDeps, address: string): Promise<string | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: walletKey(address), ConsistentRead: true }));
-  return out.Item?.uid as string | undefined;
+  return out.Item ? StoredWallet.parse(out.Item).uid : undefined;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { transactOrFailedConditions } from '../platform/transactions.js';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
+import { objectOf } from '../shared/records.js';
 import type { IdentityDeps } from './deps.js';
 import { identityError } from './errors.js';
 import { findAccount } from './accounts.js';
-import type { SocialBinding, SocialUser } from './models.js';
+import { SocialBinding, type SocialUser } from './models.js';
 
 /**
  * Social accounts bound to platform users. A social account (provider, sub of its id_token) belongs to one
@@ -18,12 +19,9 @@ type Binding = z.infer<typeof SocialBinding>;
 const socialKey = (provider: string, socialId: string) => ({ pk: `SOCIAL#${provider}#${socialId}`, sk: 'SOCIAL' });
 const listingKey = (uid: string, provider: string, socialId: string) => ({ pk: `USER#${uid}`, sk: `SOCIAL#${provider}#${socialId}` });
 
-const toBinding = (item: Record<string, unknown>): Binding => ({
-  provider: item.provider as string,
-  socialId: item.socialId as string,
-  ...(typeof item.email === 'string' ? { email: item.email } : {}),
-  bound_at: item.bound_at as string,
-});
+/** "social accounts of a user" (listingKey) store the binding; "user of a social account" (socialKey) adds its user. */
+const toBinding = (item: Record<string, unknown>): Binding => SocialBinding.parse(item);
+const SocialHolder = z.lazy(() => z.extend(objectOf(SocialBinding), { uid: z.string() }));
 
 /** query social bind: the caller's bindings, in one Query (sorted by provider, then social id). */
 export async function listSocialBindings(deps: IdentityDeps, uid: string): Promise<Binding[]> {
@@ -61,9 +59,9 @@ export async function bindSocial(deps: IdentityDeps, uid: string, idToken: strin
     'id_token: this social account is being bound concurrently; retry',
   );
   if (failed.length === 0) return binding;
-  const holder = (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }))).Item!;
-  if (holder.uid !== uid) throw identityError('social.bound_to_other_user', `id_token: this ${binding.provider} account is bound to another user`);
-  return toBinding(holder);
+  const { uid: holder, ...stored } = SocialHolder.parse((await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }))).Item);
+  if (holder !== uid) throw identityError('social.bound_to_other_user', `id_token: this ${binding.provider} account is bound to another user`);
+  return stored;
 }
 
 /**
@@ -73,7 +71,7 @@ export async function bindSocial(deps: IdentityDeps, uid: string, idToken: strin
 export async function userBySocialId(deps: IdentityDeps, provider: string, socialId: string): Promise<z.infer<typeof SocialUser>> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: socialKey(provider, socialId), ConsistentRead: true }));
   if (!out.Item) throw identityError('social.not_bound', 'no user is bound to that social account');
-  const uid = out.Item.uid as string;
+  const { uid } = SocialHolder.parse(out.Item);
   const account = await findAccount(deps, uid);
   return { uid, provider, socialId, wallet_address: account?.wallet_address ?? null };
 }
