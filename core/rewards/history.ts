@@ -4,25 +4,21 @@ import { rewardError } from './errors.js';
 import { parseSeasonRange, type Season, type SeasonTypeValue } from '../rankings/seasons.js';
 import { playerRewardsPartition } from '../identity/accounts.js';
 import { seasonHistoryPartition } from './keys.js';
-import type { HistoryEntry } from './models.js';
-import { jsonInteger, toBigInt } from '../shared/amounts.js';
+import * as z from 'zod/mini';
+import { HistoryEntry } from './models.js';
+import { jsonInteger, storedAmount, toBigInt } from '../shared/amounts.js';
+import { objectOf } from '../shared/records.js';
 
-/** The contract's fields of a stored history entry (keys, the claim and internal attributes stay inside). */
+/**
+ * "a history entry" (historyEntryKey) and its indexes: the contract's entry as stored, with the reward a
+ * StoredAmount (keys, the claim and internal attributes such as the player's name stay inside).
+ */
+const StoredHistoryEntry = z.lazy(() => z.extend(z.omit(objectOf(HistoryEntry), { reward_amount_base: true }), { reward_amount: storedAmount }));
+
+/** The contract's fields of a stored history entry. */
 export function toHistoryEntry(item: Record<string, unknown>): HistoryEntry {
-  return {
-    id: item.id as number,
-    season_type: item.season_type as number,
-    create_time: item.create_time as string,
-    season_range: item.season_range as string,
-    game_code: item.game_code as string,
-    platform_player_id: item.platform_player_id as string,
-    wallet_address: item.wallet_address as string,
-    rank: item.rank as number,
-    achievement: item.achievement as number,
-    reward_amount: jsonInteger(item.reward_amount),
-    status: item.status as number,
-    reward_amount_base: toBigInt(item.reward_amount).toString(),
-  };
+  const entry = StoredHistoryEntry.parse(item);
+  return { ...entry, reward_amount: jsonInteger(entry.reward_amount), reward_amount_base: toBigInt(entry.reward_amount).toString() };
 }
 
 /** The season a (type, range) pair names; 400 naming `field` when the range is not a season of that type. */

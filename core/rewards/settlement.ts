@@ -1,7 +1,8 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { boardTop } from '../rankings/boards.js';
 import { requireGame } from '../games/games.js';
-import { userKey } from '../identity/accounts.js';
+import { toAccountRecord, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextIds } from '../platform/counters.js';
 import type { RewardsDeps } from './deps.js';
@@ -11,9 +12,10 @@ import { ConcurrentChange, isTransactionConflict, retryPause, transactOrFailedCo
 import { openSeasonKey } from '../rankings/keys.js';
 import { SeasonType, seasonOf, type Season } from '../rankings/seasons.js';
 import { historyEntryKey, historyIndexKeys, rewardTableKey, settledKey } from './keys.js';
-import { HistoryStatus, type HistoryEntry, type SettlementResult } from './models.js';
+import { HistoryStatus, SettlementResult, type HistoryEntry } from './models.js';
 import { toBigInt } from '../shared/amounts.js';
-import type { StoredRewardTable } from './table.js';
+import { objectOf } from '../shared/records.js';
+import { StoredRewardTable } from './table.js';
 
 /**
  * Settlement: a finished season of a game becomes history rank entries, exactly once.
@@ -157,11 +159,9 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
 /** A history entry as stored: the contract's fields, with the reward a DynamoDB number of any size (amounts.ts). */
 type StoredHistoryEntry = Omit<HistoryEntry, 'reward_amount' | 'reward_amount_base'> & { reward_amount: bigint };
 
-interface Marker {
-  board: string | null;
-  entries: number;
-  settled_at: string;
-}
+/** "season settled" (settledKey): the settlement's answer as stored, but whether it was settled now. */
+const Marker = z.lazy(() => z.omit(objectOf(SettlementResult), { settled_now: true }));
+type Marker = Pick<z.infer<typeof Marker>, 'board' | 'entries' | 'settled_at'>;
 
 const resultOf = (game: string, season: Season, marker: Marker, settledNow: boolean): SettlementResult => ({
   game_code: game,
@@ -177,14 +177,15 @@ const resultOf = (game: string, season: Season, marker: Marker, settledNow: bool
 async function readTableAndMarker(deps: SettleDeps, game: string, season: Season) {
   const keys = [rewardTableKey(game), settledKey(game, season), openSeasonKey(game, season)];
   const [table, marker, open] = await readItems(deps, keys);
-  return { table: table as StoredRewardTable | undefined, marker: marker as Marker | undefined, open: open !== undefined };
+  return { table: table && StoredRewardTable.parse(table), marker: marker && Marker.parse(marker), open: open !== undefined };
 }
 
 /** The wallet addresses of players that are platform users with an account (USER#<uid>), 100 per BatchGetItem. */
 async function accountWallets(deps: SettleDeps, playerIds: string[]): Promise<Map<string, string>> {
   const wallets = new Map<string, string>();
   for (const item of await readItems(deps, playerIds.map(userKey))) {
-    if (item && typeof item.wallet_address === 'string' && item.wallet_address !== '') wallets.set(item.uid as string, item.wallet_address);
+    const account = item && toAccountRecord(item);
+    if (account && account.wallet_address !== '') wallets.set(account.uid, account.wallet_address);
   }
   return wallets;
 }

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { RewardsDeps } from './deps.js';
-import type { Board } from '../rankings/keys.js';
+import * as z from 'zod/mini';
 import { rewardTableKey } from './keys.js';
-import type { RewardTable, RewardTableSave } from './models.js';
+import { boardName, type RewardTable, type RewardTableSave } from './models.js';
 import { jsonInteger, toBigInt } from '../shared/amounts.js';
 
 /**
@@ -11,12 +11,13 @@ import { jsonInteger, toBigInt } from '../shared/amounts.js';
  * game (pk `REWARD_TABLE#<game>`); settlement reads it when a season closes, so a change applies to every
  * season not yet settled.
  */
-export interface StoredRewardTable {
-  board: Board;
-  /** Each amount a DynamoDB number, read back as a number or, past 2^53, a bigint (core/shared/amounts.ts). */
-  rewards: { rank: number; amount: number | bigint }[];
-  updated_at: string;
-}
+/** "a game's reward table" (rewardTableKey) as stored: each amount a DynamoDB number, read back as a number or, past 2^53, a bigint (core/shared/amounts.ts). */
+export const StoredRewardTable = z.object({
+  board: boardName,
+  rewards: z.array(z.object({ rank: z.int(), amount: z.union([z.number(), z.bigint()]) })),
+  updated_at: z.string(),
+});
+export type StoredRewardTable = z.infer<typeof StoredRewardTable>;
 
 /** A stored table's rows as the API shows them: the amount as an exact JSON integer and as decimal text. */
 const shownRows = (rows: StoredRewardTable['rewards']): RewardTable['rewards'] =>
@@ -41,7 +42,7 @@ export async function setRewardTable(deps: RewardsDeps, input: RewardTableSave):
 /** The table of one of the caller's games (checked by the authorization layer); an empty table while none is set. */
 export async function rewardTableOf(deps: RewardsDeps, game: string): Promise<RewardTable> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: rewardTableKey(game), ConsistentRead: true }));
-  const table = out.Item as StoredRewardTable | undefined;
+  const table = out.Item ? StoredRewardTable.parse(out.Item) : undefined;
   return table
     ? { game_code: game, board: table.board, rewards: shownRows(table.rewards), updated_at: table.updated_at }
     : { game_code: game, board: 'wins', rewards: [], updated_at: null };

@@ -63,6 +63,9 @@ export function baseUnitsJsonSchema(schema: unknown): Record<string, unknown> | 
  * written before amounts were numbers. Read it with `toBigInt`. */
 export type StoredAmount = number | bigint | string;
 
+/** A StoredAmount in a stored record's model. */
+export const storedAmount = z.union([z.number(), z.bigint(), z.string()]);
+
 /** An amount as the table or the chain holds it (number, bigint or decimal text), as a bigint. */
 export const toBigInt = (value: unknown): bigint => {
   if (typeof value === 'bigint') return value;
