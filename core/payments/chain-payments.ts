@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { nextId } from '../platform/counters.js';
 import type { PaymentsDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
@@ -8,7 +9,8 @@ import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
 import { recordPayment } from './stranded.js';
 import { ChainNodeError } from '../chain/errors.js';
-import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
+import { VendorEventType, VendorPaymentEvent } from '../chain/models.js';
+import { objectOf } from '../shared/records.js';
 import { receiptAsPayment, receiptFilter, receiptRegistry, receiptType } from './payment-kit.js';
 import { canonicalType } from '../chain/names.js';
 import type { BalanceChange, ChainEvent } from '../chain/types.js';
@@ -59,13 +61,19 @@ export interface Payment {
   coinProblem?: string;
 }
 
-/** A stored payment as the payment flows read it: the contract's record plus what the platform checked. */
-export interface IndexedPayment extends VendorPaymentEvent {
-  /** The coin it was paid in (full form), or null when neither the event nor the transaction tells. */
-  coin_type: string | null;
-  /** It matched its bill's open order when it was stored: that order then carries it (and cannot be cancelled). */
-  matched: boolean;
-}
+/**
+ * A stored payment as the payment flows read it ("a payment of a bill", paymentKey; "a transaction's payments",
+ * gsi1 `TX#<digest>`): the contract's record plus what the platform checked.
+ */
+const IndexedPayment = z.lazy(() =>
+  z.extend(objectOf(VendorPaymentEvent), {
+    /** The coin it was paid in (full form), or null (absent) when neither the event nor the transaction tells. */
+    coin_type: z._default(z.nullable(z.string()), null),
+    /** It matched its bill's open order when it was stored: that order then carries it (and cannot be cancelled). */
+    matched: z._default(z.boolean(), false),
+  }),
+);
+export type IndexedPayment = z.infer<typeof IndexedPayment>;
 
 const U64_MAX = 2n ** 64n - 1n;
 const BILL_NO_MAX = 128;
@@ -272,25 +280,10 @@ async function coinOf(deps: StoreDeps, event: ChainEvent, payment: Payment): Pro
 }
 
 /** The contract's fields of a stored item (internal attributes and keys stay inside). */
-export function toRecord(item: Record<string, unknown>): VendorPaymentEvent {
-  const cursor = item.cursor as { eventSeq: string; txDigest: string };
-  return {
-    id: item.id as number,
-    bill_no: item.bill_no as string,
-    amount: item.amount as string,
-    fromer: item.fromer as string,
-    toer: item.toer as string,
-    event_type: item.event_type as number,
-    cursor: { eventSeq: cursor.eventSeq, txDigest: cursor.txDigest },
-    created_at: item.created_at as string,
-    updated_at: item.updated_at as string,
-  };
-}
+export const toRecord = (item: Record<string, unknown>): VendorPaymentEvent => VendorPaymentEvent.parse(item);
 
 /** A stored item as the payment flows read it (IndexedPayment). */
-export function toIndexed(item: Record<string, unknown>): IndexedPayment {
-  return { ...toRecord(item), coin_type: typeof item.coin_type === 'string' ? item.coin_type : null, matched: item.matched === true };
-}
+export const toIndexed = (item: Record<string, unknown>): IndexedPayment => IndexedPayment.parse(item);
 
 /**
  * The payment records of a transaction, in event order. When none is stored yet and the stage has a chain,

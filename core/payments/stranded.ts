@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ChainNodeError } from '../chain/errors.js';
 import { canonicalType } from '../chain/names.js';
 import type { PaymentsDeps } from './deps.js';
@@ -10,7 +10,8 @@ import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
-import { OrderStatus, StrandedStatus, type StrandedCreditBody, type StrandedPayment, type StrandedQuery, type StrandedRefundBody } from './models.js';
+import { OrderStatus, StrandedPayment, StrandedStatus, type StrandedCreditBody, type StrandedQuery, type StrandedRefundBody } from './models.js';
+import { nullByDefault, objectOf } from '../shared/records.js';
 import { orderIdOfBill, orderKey, orderPaidUpdate } from './order-keys.js';
 import type { StoredOrder } from './orders.js';
 import { projectKey } from '../access/owned-keys.js';
@@ -199,26 +200,26 @@ function strandedItem(deps: RecordDeps, payment: IncomingPayment, order: StoredO
   };
 }
 
+/**
+ * "a stranded payment" (strandedKey) and its lists (gsi1): the API's record under the stored names of the
+ * payment's id and position; the nullable attributes read null when absent.
+ */
+const StoredStranded = z.lazy(() =>
+  z.extend(z.omit(objectOf(StrandedPayment), { id: true, cursor: true }), {
+    payment_id: z.int(),
+    tx_digest: z.string(),
+    event_seq: z.string(),
+    coin_type: nullByDefault(z.string()),
+    order_id: nullByDefault(z.int()),
+    project_name: nullByDefault(z.string()),
+    user_id: nullByDefault(z.string()),
+    refund_digest: nullByDefault(z.string()),
+  }),
+);
+
 export function toStrandedPayment(item: Record<string, unknown>): StrandedPayment {
-  return {
-    id: item.payment_id as number,
-    bill_no: item.bill_no as string,
-    amount: item.amount as string,
-    coin_type: (item.coin_type as string | null | undefined) ?? null,
-    fromer: item.fromer as string,
-    toer: item.toer as string,
-    cursor: { txDigest: item.tx_digest as string, eventSeq: item.event_seq as string },
-    paid_at: item.paid_at as string,
-    order_id: (item.order_id as number | null | undefined) ?? null,
-    project_name: (item.project_name as string | null | undefined) ?? null,
-    user_id: (item.user_id as string | null | undefined) ?? null,
-    reason: item.reason as string,
-    detail: item.detail as string,
-    status: item.status as number,
-    refund_digest: (item.refund_digest as string | null | undefined) ?? null,
-    created_at: item.created_at as string,
-    updated_at: item.updated_at as string,
-  };
+  const { payment_id, tx_digest, event_seq, bill_no, amount, coin_type, fromer, toer, ...rest } = StoredStranded.parse(item);
+  return { id: payment_id, bill_no, amount, coin_type, fromer, toer, cursor: { txDigest: tx_digest, eventSeq: event_seq }, ...rest };
 }
 
 /**
@@ -272,7 +273,7 @@ async function strandedOf(deps: PaymentsDeps, project: StoredProject, txDigest: 
   if (!out.Item || !belongsTo(out.Item, project)) {
     throw paymentError('stranded.not_found', `tx_digest: project ${project.project_name} has no stranded payment ${txDigest}#${eventSeq}`);
   }
-  return out.Item;
+  return toStrandedPayment(out.Item);
 }
 
 /**
@@ -286,13 +287,13 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
   const position = `${input.tx_digest}#${input.event_seq}`;
   for (let attempt = 1; ; attempt++) {
     const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
-    if (stranded.status === StrandedStatus.credited) return toStrandedPayment(stranded);
+    if (stranded.status === StrandedStatus.credited) return stranded;
     if (stranded.status === StrandedStatus.refunded) throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded (${String(stranded.refund_digest)})`);
-    if (stranded.order_id === null || stranded.order_id === undefined) {
+    if (stranded.order_id === null) {
       throw paymentError('stranded.no_order', `tx_digest: payment ${position} names no order, so there is no one to credit; refund it`);
     }
     if (attempt > 3) throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
-    const order = await readOrder(deps, stranded.order_id as number);
+    const order = await readOrder(deps, stranded.order_id);
     if (!order) throw paymentError('stranded.order_gone', `tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
     const now = deps.now().toISOString();
     const items: TransactItem[] = [
@@ -313,7 +314,7 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
         orderPaidUpdate(
           deps.table,
           order,
-          { txDigest: input.tx_digest, depositId: stranded.payment_id, now },
+          { txDigest: input.tx_digest, depositId: stranded.id, now },
           { expression: '#status = :pending AND attribute_not_exists(payment_seen)', also: 'payment_seen = :position', values: { ':position': position } },
         ),
       );
@@ -328,7 +329,7 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
       continue;
     }
     if (failed.length === 0) {
-      return toStrandedPayment({ ...stranded, status: StrandedStatus.credited, updated_at: now });
+      return { ...stranded, status: StrandedStatus.credited, updated_at: now };
     }
     // Credited or refunded meanwhile (answered from the record on the next pass), or the order changed.
   }
@@ -377,7 +378,7 @@ export async function refundStranded(deps: PaymentsDeps, caller: TokenClaims, in
     if (answer) return answer;
     throw error;
   }
-  if (failed.length === 0) return toStrandedPayment({ ...stranded, status: StrandedStatus.refunded, refund_digest: input.refund_digest, updated_at: now });
+  if (failed.length === 0) return { ...stranded, status: StrandedStatus.refunded, refund_digest: input.refund_digest, updated_at: now };
   const current = await strandedOf(deps, project, input.tx_digest, input.event_seq);
   const answer = answerSettled(current, input.refund_digest, position);
   if (answer) return answer;
@@ -386,14 +387,14 @@ export async function refundStranded(deps: PaymentsDeps, caller: TokenClaims, in
 }
 
 /** The answer for a payment already credited or refunded (idempotent replay or 409); undefined while stranded. */
-function answerSettled(item: Record<string, unknown>, refundDigest: string, position: string): StrandedPayment | undefined {
+function answerSettled(item: StrandedPayment, refundDigest: string, position: string): StrandedPayment | undefined {
   if (item.status === StrandedStatus.credited) throw paymentError('stranded.credited', `tx_digest: payment ${position} was credited; it cannot be refunded too`);
   if (item.status !== StrandedStatus.refunded) return undefined;
-  if (item.refund_digest === refundDigest) return toStrandedPayment(item);
+  if (item.refund_digest === refundDigest) return item;
   throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded by ${String(item.refund_digest)}`);
 }
 
-async function verifyRefund(deps: PaymentsDeps, stranded: Record<string, unknown>, digest: string) {
+async function verifyRefund(deps: PaymentsDeps, stranded: StrandedPayment, digest: string) {
   if (!deps.chain) throw platformError('chain.unconfigured', 'refund_digest: the stage has no chain configured to check the refund on');
   let changes;
   try {
@@ -404,9 +405,9 @@ async function verifyRefund(deps: PaymentsDeps, stranded: Record<string, unknown
     throw platformError('chain.unreadable', 'refund_digest: the chain node could not be read; try again shortly');
   }
   if (!changes) throw paymentError('stranded.refund_not_on_chain', `refund_digest: the chain has no transaction ${digest}`);
-  const payer = stranded.fromer as string;
-  const amount = BigInt(stranded.amount as string);
-  const coin = stranded.coin_type as string | null;
+  const payer = stranded.fromer;
+  const amount = BigInt(stranded.amount);
+  const coin = stranded.coin_type;
   const received = new Map<string, bigint>();
   for (const change of changes) {
     if (change.owner === payer) received.set(change.coinType, (received.get(change.coinType) ?? 0n) + BigInt(change.amount));
