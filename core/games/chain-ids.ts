@@ -1,13 +1,18 @@
+import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 
-export interface GameChainIds {
-  code: string;
-  /** The game's Move package (0x + 64 hex), null when its merchant has not set it. */
-  package_id: string | null;
-  /** The game's shared object on chain (0x + 64 hex), null when unset. */
-  object_id: string | null;
-}
+/** An on-chain id of a game (0x + 64 hex), null while its merchant has not set it (absent, null or ''). */
+const chainId = z.pipe(z.optional(z.nullable(z.string())), z.transform((id) => id || null));
+/** "all games, newest first" (gsi2pk `GAME`), projected to a game's code and on-chain ids. */
+const GameChainIds = z.object({
+  code: z.string(),
+  /** The game's Move package. */
+  package_id: chainId,
+  /** The game's shared object on chain. */
+  object_id: chainId,
+});
+export type GameChainIds = z.infer<typeof GameChainIds>;
 
 /**
  * gameCode: every game's code with its on-chain ids, newest game first, from the all-games index (gsi2pk
@@ -23,9 +28,5 @@ export async function gameChainIds(deps: Pick<PlatformDeps, 'db' | 'table'>): Pr
     ExpressionAttributeNames: { '#code': 'code', '#package': 'package_id', '#object': 'object_id' },
     ScanIndexForward: false,
   });
-  return items.map((item) => ({
-    code: item.code as string,
-    package_id: (item.package_id as string | undefined) || null,
-    object_id: (item.object_id as string | undefined) || null,
-  }));
+  return items.map((item) => GameChainIds.parse(item));
 }

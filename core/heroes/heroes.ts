@@ -1,7 +1,7 @@
 import { heroError } from './errors.js';
 import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
-import { Hero, HeroConfig } from './models.js';
+import { Hero, HeroConfig, StoredLevelCost } from './models.js';
 
 /**
  * "a hero of a player" and "a player's heroes" (heroKey): the API's hero under its stored names (`heroId`, `uid`);
@@ -35,11 +35,16 @@ export const heroAttributes = (hero: Hero) => ({
   updated_at: hero.updated_at,
 });
 
+/**
+ * "the stage's hero configuration" (heroConfigKey), stored as the API shows it. Its level costs are checked, not
+ * rebuilt: the answer shows each as stored (attributes in the table's order), as before.
+ */
+const StoredHeroConfig = z.lazy(() => z.extend(objectOf(HeroConfig), { levelCosts: z.array(z.custom<z.infer<typeof StoredLevelCost>>((cost) => StoredLevelCost.safeParse(cost).success)) }));
+
 /** The configuration read with an operation's other items; 503 when the stage has none. */
 export function requireConfig(item: Record<string, unknown> | undefined): HeroConfig {
   if (!item) throw notConfigured();
-  // "the stage's hero configuration" (heroConfigKey) is stored as the API shows it.
-  return HeroConfig.parse(item);
+  return StoredHeroConfig.parse(item);
 }
 
 export const notConfigured = () => heroError('hero.unconfigured', 'the hero game is not configured on this stage (an admin sets it with PUT /heroes/config)');

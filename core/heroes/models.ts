@@ -54,12 +54,15 @@ export const HeroConfigBody = z.lazy(() =>
     ),
 );
 
+/** One level's price as stored and answered: `amount` tickets of the project's price level `ticketLevel`. */
+export const StoredLevelCost = z.lazy(() => z.object({ level: z.int(), ticketLevel: z.int(), amount: z.int() }));
+
 export const HeroConfig = z.lazy(() =>
   z.object({
     heroType: z.string(),
     maxLevel: z.int(),
     projectName: z.string(),
-    levelCosts: z.array(z.object({ level: z.int(), ticketLevel: z.int(), amount: z.int() })),
+    levelCosts: z.array(StoredLevelCost),
     nftCacheSeconds: z.int(),
     updated_at: z.string(),
   }),

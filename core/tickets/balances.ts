@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
 import type { TransactItem } from '../platform/transactions.js';
 
@@ -15,6 +16,9 @@ export interface TicketTarget {
   projectName: string;
   level: number;
 }
+
+/** "balance of a user in a project level", "all balances of a user" (balanceKey): the balance item. */
+const StoredBalance = z.object({ projectName: z.string(), level: z.number(), balance: z.number() });
 
 export const balanceKey = ({ uid, projectName, level }: TicketTarget) => ({ pk: `USER#${uid}`, sk: `TICKETS#${projectName}#${level}` });
 export const ledgerKey = (uid: string, ref: string) => ({ pk: `USER#${uid}`, sk: `LEDGER#${ref}` });
@@ -98,5 +102,5 @@ export async function balancesOf(deps: PlatformDeps, uid: string, projectName?: 
       ConsistentRead: true,
     }),
   );
-  return (out.Items ?? []).map((item) => ({ projectName: item.projectName as string, level: item.level as number, balance: Number(item.balance) }));
+  return (out.Items ?? []).map((item) => StoredBalance.parse(item));
 }
