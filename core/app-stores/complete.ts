@@ -6,7 +6,7 @@ import { ConcurrentChange, transactOrFailedConditions } from '../platform/transa
 import { OrderStatus, TxType } from '../payments/models.js';
 import { orderKey, orderPaidUpdate } from '../payments/order-keys.js';
 import { readItems } from '../platform/batch.js';
-import { findOrder, type StoredOrder } from '../payments/orders.js';
+import { findOrder, storedOrder, type StoredOrder } from '../payments/orders.js';
 import { creditItems } from '../tickets/balances.js';
 import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purchase-claims.js';
 
@@ -42,7 +42,7 @@ export type Completion = { order: StoredOrder; credited: boolean };
 /** The order and the purchase's claim, read together (one BatchGetItem): what completing starts from. */
 export async function orderAndClaim(deps: StoresDeps, orderId: number, purchase: Pick<StorePurchase, 'store' | 'transactionId'>) {
   const [order, claim] = await readItems(deps, [orderKey(orderId), storeTxKey(purchase.store, purchase.transactionId)]);
-  return { order: order as StoredOrder | undefined, claim: claimOf(claim) };
+  return { order: storedOrder(order), claim: claimOf(claim) };
 }
 
 /**

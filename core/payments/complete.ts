@@ -11,7 +11,7 @@ import { ConcurrentChange, transactOrFailedConditions } from '../platform/transa
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, type OrderCompleteBody } from './models.js';
 import { orderKey, orderPaidUpdate, txUseKey } from './order-keys.js';
-import { findOrder, type StoredOrder } from './orders.js';
+import { findOrder, storedOrder, type StoredOrder } from './orders.js';
 
 /**
  * user/orderComplete (docs/api.md, "Payments and tickets"). Completes the caller's pending order when a payment event
@@ -27,7 +27,7 @@ import { findOrder, type StoredOrder } from './orders.js';
 export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.infer<typeof OrderCompleteBody>): Promise<AccountRecord> {
   const { orderId, transactionId } = input;
   const [orderItem, account] = await readItems(deps, [orderKey(orderId), userKey(uid)]);
-  const order = orderItem as StoredOrder | undefined;
+  const order = storedOrder(orderItem);
   if (!order || order.user_id !== uid || !account) throw paymentError('order.not_found', `orderId: the caller has no order ${orderId}`);
   const answer = toAccountRecord(account);
 

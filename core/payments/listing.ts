@@ -8,7 +8,7 @@ import type { PaymentsDeps } from './deps.js';
 import { paymentError } from './errors.js';
 import { OrderStatus } from './models.js';
 import { orderIdOfBill, orderKey } from './order-keys.js';
-import { toPayOrder, type StoredOrder } from './orders.js';
+import { StoredOrder, storedOrder, toPayOrder } from './orders.js';
 import { projectKey } from '../access/owned-keys.js';
 import type { StoredProject } from './projects.js';
 
@@ -27,7 +27,7 @@ export async function paidOrders(deps: PaymentsDeps, uid: string, page: number, 
       Limit: PAID_ORDERS_LIMIT,
     }),
   );
-  const orders = (out.Items ?? []) as StoredOrder[];
+  const orders = (out.Items ?? []).map((item) => StoredOrder.parse(item));
   return {
     data: orders.slice(page * pageSize, (page + 1) * pageSize).map((order) => ({ ...toPayOrder(order), project_name: order.project_name })),
     totalPage: Math.ceil(orders.length / pageSize),
@@ -73,7 +73,7 @@ function paymentUriOf(deps: PaymentsDeps, order: StoredOrder): string | null {
 async function projectAndOrder(deps: PaymentsDeps, uid: string, projectName: string, orderId: number) {
   const [projectItem, orderItem] = await readItems(deps, [projectKey(projectName), orderKey(orderId)]);
   const project = projectItem as StoredProject | undefined;
-  const order = orderItem as StoredOrder | undefined;
+  const order = storedOrder(orderItem);
   if (!order || order.user_id !== uid || order.project_name !== projectName) {
     throw paymentError('order.not_found', `orderId: the caller has no order ${orderId} of project ${projectName}`);
   }
@@ -94,7 +94,7 @@ async function newestPendingOrder(deps: PaymentsDeps, uid: string, projectName: 
       Limit: 20,
     }),
   );
-  return (out.Items?.[0] as StoredOrder | undefined) ?? undefined;
+  return storedOrder(out.Items?.[0]);
 }
 
 /** user/deposit: the caller's chain payments (from their wallet address), each with the order it paid. */
@@ -106,8 +106,8 @@ export async function deposits(deps: PaymentsDeps, uid: string, page: number, pa
   const orders = new Map<number, StoredOrder>();
   if (ids.length > 0) {
     // A page of payments names at most pageSize (<= 100) orders; eventually consistent, like the payments' index.
-    const items = (await readItems(deps, ids.map(orderKey), { consistent: false })) as (StoredOrder | undefined)[];
-    for (const item of items) if (item) orders.set(item.id, item);
+    const items = await readItems(deps, ids.map(orderKey), { consistent: false });
+    for (const order of items.map(storedOrder)) if (order) orders.set(order.id, order);
   }
   return {
     data: records.map((record) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ownedRecord } from '../access/records.js';
 import { findAccount, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
@@ -12,34 +12,40 @@ import { accessError } from '../access/errors.js';
 import { sortableInt } from '../platform/table.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
-import { toBigInt, type StoredAmount } from '../shared/amounts.js';
-import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
+import { storedAmount, toBigInt } from '../shared/amounts.js';
+import { OrderStatus, PayOrder, TxType, type RechargeOrderBody } from './models.js';
 import { billNoOf, orderKey, storeLinkKeys } from './order-keys.js';
 import { projectKey } from '../access/owned-keys.js';
 import { levelKey, type StoredLevel, type StoredProject } from './projects.js';
 
-/** An order as stored: the contract's record plus what completing and listing it need. */
-export interface StoredOrder extends Omit<PayOrder, 'amount' | 'amount_base' | 'app_account_token'> {
+/**
+ * An order as stored ("order by id", "orders of a user", "paid orders of a user", "order by its app store link":
+ * order-keys.ts): the contract's record plus what completing and listing it need.
+ */
+export const StoredOrder = z.lazy(() => z.extend(z.omit(PayOrder, { amount: true, amount_base: true, app_account_token: true }), {
   /** The order's app store link (a UUID); absent on orders made before links existed. */
-  app_account_token?: string;
+  app_account_token: z.optional(z.string()),
   /** The level's store products when the order was made (as its price is): what a store purchase must buy. */
-  apple_product_id?: string;
-  google_product_id?: string;
+  apple_product_id: z.optional(z.string()),
+  google_product_id: z.optional(z.string()),
   /** A store refund (core/app-stores/refunds.ts): tickets taken back, and those already spent (status 3). */
-  refund_taken?: number;
-  refund_shortfall?: number;
+  refund_taken: z.optional(z.number()),
+  refund_shortfall: z.optional(z.number()),
   /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
-  amount_base: StoredAmount;
-  project_name: string;
-  receive_address: string;
+  amount_base: storedAmount,
+  project_name: z.string(),
+  receive_address: z.string(),
   /** The transaction that paid it, once paid. */
-  tx_digest?: string;
+  tx_digest: z.optional(z.string()),
   /**
    * The payment on chain that matched it (`<txDigest>#<eventSeq>`), set when that payment was stored
    * (core/payments/stranded.ts): from then on the order cannot be cancelled, and only that payment completes it.
    */
-  payment_seen?: string;
-}
+  payment_seen: z.optional(z.string()),
+}));
+export type StoredOrder = z.infer<typeof StoredOrder>;
+/** A stored order item read by key or from an index, if there is one. */
+export const storedOrder = (item: Record<string, unknown> | undefined): StoredOrder | undefined => item && StoredOrder.parse(item);
 
 export function toPayOrder(order: StoredOrder): PayOrder {
   return {
@@ -65,7 +71,7 @@ export function toPayOrder(order: StoredOrder): PayOrder {
 
 export async function findOrder(deps: PaymentsDeps, id: number): Promise<StoredOrder | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(id), ConsistentRead: true }));
-  return out.Item as StoredOrder | undefined;
+  return storedOrder(out.Item);
 }
 
 /**
@@ -92,7 +98,7 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
     throw paymentError('order.amount_mismatch', `amount: the price of level ${input.level} is ${price} base units (${formatUnits(price, level.precison)})`);
   }
   if (!account) throw paymentError('user.no_wallet_account', 'userId: the user has no wallet account yet; sign in with a wallet or zkLogin first');
-  if (replaces) assertReplaceable(previousItem as StoredOrder | undefined, input.prevId, uid);
+  if (replaces) assertReplaceable(storedOrder(previousItem), input.prevId, uid);
 
   const id = await nextId(deps, 'order');
   const now = deps.now().toISOString();
@@ -149,7 +155,7 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
 
 /** A pending order of the caller without a payment can be replaced; else 404 (not the caller's) or 409. */
 function assertReplaceable(stored: StoredOrder | undefined, prevId: number, uid: string) {
-  const previous = ownedRecord(stored as (StoredOrder & Record<string, unknown>) | undefined, (order) => order.user_id === uid, `prevId: the caller has no order ${prevId}`);
+  const previous = ownedRecord(stored, (order) => order.user_id === uid, `prevId: the caller has no order ${prevId}`);
   if (previous.status !== OrderStatus.pending) throw paymentError('order.not_pending', `prevId: order ${prevId} is not pending`);
   if (previous.payment_seen !== undefined) {
     const [txDigest] = previous.payment_seen.split('#');
@@ -173,5 +179,5 @@ export async function orderByStoreLink(deps: Pick<PaymentsDeps, 'db' | 'table'>,
       Limit: 1,
     }),
   );
-  return out.Items?.[0] as StoredOrder | undefined;
+  return storedOrder(out.Items?.[0]);
 }

@@ -13,7 +13,7 @@ import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, StrandedPayment, StrandedStatus, type StrandedCreditBody, type StrandedQuery, type StrandedRefundBody } from './models.js';
 import { nullByDefault, objectOf } from '../shared/records.js';
 import { orderIdOfBill, orderKey, orderPaidUpdate } from './order-keys.js';
-import type { StoredOrder } from './orders.js';
+import { StoredOrder } from './orders.js';
 import { projectKey } from '../access/owned-keys.js';
 import type { StoredProject } from './projects.js';
 
@@ -94,7 +94,7 @@ export async function recordPayment(deps: RecordDeps, payment: IncomingPayment):
   const orderId = orderIdOfBill(payment.billNo);
   const position = `${payment.txDigest}#${payment.eventSeq}`;
   for (let attempt = 1; ; attempt++) {
-    const order = orderId === undefined ? undefined : await readOrder(deps, orderId);
+    const order = orderId === undefined ? undefined : await readOrder(deps, orderId, JudgedOrder);
     const verdict = judge(order, payment, position);
     const item = {
       ...payment.item,
@@ -143,15 +143,21 @@ async function storedPayment(deps: RecordDeps, payment: IncomingPayment): Promis
   return out.Item;
 }
 
-async function readOrder(deps: RecordDeps, id: number): Promise<StoredOrder | undefined> {
+/** What judging a payment reads of the order its bill names ("order by id", order-keys.ts). */
+const JudgedOrder = z.lazy(() =>
+  z.pick(objectOf(StoredOrder), { id: true, status: true, coin_type: true, amount_base: true, receive_address: true, payment_seen: true, project_name: true, user_id: true }),
+);
+type JudgedOrder = z.infer<typeof JudgedOrder>;
+
+async function readOrder<T>(deps: RecordDeps, id: number, model: z.ZodMiniType<T>): Promise<T | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(id), ConsistentRead: true }));
-  return out.Item as StoredOrder | undefined;
+  return out.Item && model.parse(out.Item);
 }
 
 const fullAddress = (address: string) => (/^0x[0-9a-fA-F]{1,64}$/.test(address) ? `0x${address.slice(2).toLowerCase().padStart(64, '0')}` : address.toLowerCase());
 
 /** Whether the payment is the open order's, and if not, why not. */
-function judge(order: StoredOrder | undefined, payment: IncomingPayment, position: string): Verdict {
+function judge(order: JudgedOrder | undefined, payment: IncomingPayment, position: string): Verdict {
   const stranded = (reason: StrandedReason, detail: string): Verdict => ({ matched: false, reason, detail });
   if (!order) return stranded('no_order', `no order has bill ${payment.billNo}`);
   if (order.status === OrderStatus.cancelled) return stranded('order_cancelled', `order ${order.id} was cancelled before the payment arrived`);
@@ -171,7 +177,7 @@ function judge(order: StoredOrder | undefined, payment: IncomingPayment, positio
   return { matched: true };
 }
 
-function strandedItem(deps: RecordDeps, payment: IncomingPayment, order: StoredOrder | undefined, verdict: Verdict & { matched: false }) {
+function strandedItem(deps: RecordDeps, payment: IncomingPayment, order: JudgedOrder | undefined, verdict: Verdict & { matched: false }) {
   const now = deps.now().toISOString();
   const position = `${payment.txDigest}#${payment.eventSeq}`;
   return {
@@ -293,7 +299,7 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
       throw paymentError('stranded.no_order', `tx_digest: payment ${position} names no order, so there is no one to credit; refund it`);
     }
     if (attempt > 3) throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
-    const order = await readOrder(deps, stranded.order_id);
+    const order = await readOrder(deps, stranded.order_id, StoredOrder);
     if (!order) throw paymentError('stranded.order_gone', `tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
     const now = deps.now().toISOString();
     const items: TransactItem[] = [

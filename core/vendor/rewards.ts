@@ -1,7 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { toRecord } from '../payments/chain-payments.js';
-import { VendorEventType, type VendorPaymentEvent } from '../chain/models.js';
-import { userKey } from '../identity/accounts.js';
+import { VendorEventType, VendorPaymentEvent } from '../chain/models.js';
+import { toAccountRecord, userKey } from '../identity/accounts.js';
+import { objectOf } from '../shared/records.js';
 import { projectKey } from '../access/owned-keys.js';
 import type { StoredProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
@@ -39,7 +41,7 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
   for (let attempt = 1; attempt <= ROUNDS; attempt++) {
     const [projectItem, rewardItem, account] = await readItems(deps, keys);
     // The bill's reward first: a retry answers the first answer whatever changed since.
-    const stored = rewardItem as StoredReward | undefined;
+    const stored = rewardItem && StoredReward.parse(rewardItem);
     if (stored) {
       if (stored.request !== fingerprint) throw goodsError('reward.bill_reused', `billNo: ${body.billNo} was already used for another reward`);
       return toRecord(stored);
@@ -49,7 +51,7 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
     if (!project) throw paymentError('project.not_found', `projectName: no project ${body.projectName}`);
     if (!account) throw goodsError('reward.no_account', `userId: no account ${body.userId}; a reward is paid to a user who has signed in`);
 
-    const toer = body.walletAddress ?? (account.wallet_address as string);
+    const toer = body.walletAddress ?? toAccountRecord(account).wallet_address;
     const now = deps.now().toISOString();
     const record: VendorPaymentEvent = {
       id: await nextId(deps, 'payment_event'),
@@ -91,11 +93,11 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
   throw platformError('data.changed_concurrently', `billNo: ${body.billNo} is being paid concurrently; retry`);
 }
 
-/** A stored reward: the record with its payer (`accountId`) and request fingerprint. */
-type StoredReward = Record<string, unknown> & { accountId: string; request: string };
+/** "the reward of a bill" (rewardKey): the contract's record with its payer (`accountId`) and request fingerprint. */
+const StoredReward = z.lazy(() => z.extend(objectOf(VendorPaymentEvent), { accountId: z.string(), request: z.string() }));
 
 /** The stored reward of a bill. */
 export async function findReward(deps: PlatformDeps, billNo: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: rewardKey(billNo), ConsistentRead: true }));
-  return out.Item as StoredReward | undefined;
+  return out.Item && StoredReward.parse(out.Item);
 }

@@ -1,4 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { StoredOrder } from '../payments/orders.js';
+import { objectOf } from '../shared/records.js';
 import { OrderStatus } from '../payments/models.js';
 import { formatUnits } from '../payments/money.js';
 import { toBigInt } from '../shared/amounts.js';
@@ -33,11 +36,15 @@ export interface PaymentRequest {
   expires_at_ms: number;
 }
 
+/** What a payment request reads of a pay order ("order by id", core/payments/order-keys.ts). */
+const SignedOrder = z.lazy(() => z.pick(objectOf(StoredOrder), { user_id: true, status: true, amount_base: true, receive_address: true, coin_type: true, precison: true }));
+
 export async function signPaymentRequest(deps: PlatformDeps, caller: TokenClaims, billNo: string): Promise<PaymentSignature> {
   const signer = deps.tokens.vendor;
   if (!signer) throw vendorKeyMissing();
   const orderId = orderIdOfBill(billNo);
-  const order = orderId === undefined ? undefined : (await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+  const item = orderId === undefined ? undefined : (await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+  const order = item && SignedOrder.parse(item);
   // Another player's order is as unknown as a missing one.
   if (!order || order.user_id !== caller.sub) throw paymentError('order.not_found', `billNo: no order ${billNo}`);
   if (order.status !== OrderStatus.pending) throw paymentError('order.not_pending', `billNo: order ${billNo} is not pending`);
@@ -45,15 +52,15 @@ export async function signPaymentRequest(deps: PlatformDeps, caller: TokenClaims
   const request: PaymentRequest = {
     bill_no: billNo,
     amount: toBigInt(order.amount_base).toString(),
-    recipient: order.receive_address as string,
-    coin_type: moveTypeName(order.coin_type as string),
+    recipient: order.receive_address,
+    coin_type: moveTypeName(order.coin_type),
     expires_at_ms: deps.now().getTime() + PAYMENT_REQUEST_TTL_MS,
   };
   const message = await paymentRequestBytes(request);
   const signature = await signer.sign(message);
   return {
     ...request,
-    amount: formatUnits(request.amount, order.precison as number),
+    amount: formatUnits(request.amount, order.precison),
     amount_base: request.amount,
     message: Buffer.from(message).toString('hex'),
     signature: Buffer.from(signature).toString('base64'),
