@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { gameKey } from '../games/games.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { goodsKey, projectKey } from './owned-keys.js';
@@ -22,6 +23,9 @@ const keys: Record<OwnedKind, (id: string) => { pk: string; sk: string }> = {
   goods: (id) => goodsKey(Number(id)),
 };
 
+/** An owned item (project, game, goods), read for its owner alone. */
+const OwnedItem = z.object({ accountId: z.optional(z.string()) });
+
 const known = new Map<string, Promise<string | undefined>>();
 
 /** The account id owning the item, or undefined when there is no such item. */
@@ -31,7 +35,7 @@ export function ownerOf(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: OwnedKin
   if (remembered) return remembered;
   const read = deps.db
     .send(new GetCommand({ TableName: deps.table, Key: keys[kind](id), ProjectionExpression: 'accountId', ConsistentRead: true }))
-    .then((out) => out.Item?.accountId as string | undefined);
+    .then((out) => out.Item && OwnedItem.parse(out.Item).accountId);
   remember(known, key, read);
   // Forget what is not a fact yet (no such item) or a failed read, so the next call reads again.
   const forget = () => known.get(key) === read && known.delete(key);

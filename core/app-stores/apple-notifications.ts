@@ -1,6 +1,7 @@
 import { readItems } from '../platform/batch.js';
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload } from '@apple/app-store-server-library';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
+import { nullByDefault } from '../shared/records.js';
 import type { StoresDeps } from './deps.js';
 import { DomainError } from '../platform/errors.js';
 import { storesError } from './errors.js';
@@ -46,6 +47,8 @@ import { refundByStore } from './refunds.js';
 export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
 
 export const noteKey = (uuid: string) => ({ pk: `APPLENOTE#${uuid}`, sk: 'APPLENOTE' });
+/** "a notification seen" (noteKey): the order it was about, if any; what a redelivery is answered from. */
+const SeenNotification = z.object({ orderId: nullByDefault(z.int()) });
 
 export async function receiveAppleNotification(deps: StoresDeps, input: z.infer<typeof AppleNotificationBody>): Promise<NotificationAnswer> {
   const settings = appStoreSettings(deps);
@@ -59,7 +62,7 @@ export async function receiveAppleNotification(deps: StoresDeps, input: z.infer<
   const transaction = EFFECTFUL.includes(type) ? await signedTransaction(deps, payload, type) : undefined;
   const [seen, claimItem] = await readItems(deps, [noteKey(uuid), ...(transaction ? [storeTxKey('apple', transaction.transactionId!)] : [])]);
   const claim = claimOf(claimItem);
-  if (seen) return { notificationUUID: uuid, notificationType: type, outcome: 'duplicate', orderId: (seen.orderId as number | null) ?? null };
+  if (seen) return { notificationUUID: uuid, notificationType: type, outcome: 'duplicate', orderId: SeenNotification.parse(seen).orderId };
 
   const handled: Handled = !transaction
     ? { outcome: 'recorded', orderId: null }

@@ -2,7 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
+import { nullByDefault } from '../shared/records.js';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
 import { readItems } from '../platform/batch.js';
 import type { StoresDeps } from './deps.js';
@@ -58,6 +59,8 @@ interface Handled {
 const WROTE_EFFECT = new Set(['credited', 'refunded', 'barred']);
 
 const messageKey = (messageId: string) => ({ pk: `GOOGLEMSG#${messageId}`, sk: 'GOOGLEMSG' });
+/** "a handled message" (messageKey, with an outcome): what a redelivery is answered from. */
+const HandledMessage = z.object({ notification: z.string(), orderId: nullByDefault(z.int()) });
 
 /** The claim id of a purchase: its token, hashed (tokens are long and opaque; voided notifications carry them too). */
 export const purchaseClaimId = (purchaseToken: string) => sha256Url(purchaseToken);
@@ -76,7 +79,10 @@ export async function receiveGooglePush(deps: StoresDeps, authorization: string 
   const notification = decode(data);
   const token = notification && purchaseTokenOf(notification);
   const [record, claim] = await readItems(deps, [messageKey(messageId), ...(token ? [storeTxKey('google', purchaseClaimId(token))] : [])]);
-  if (record?.outcome) return { messageId, notification: String(record.notification), outcome: 'duplicate', orderId: (record.orderId as number | null) ?? null };
+  if (record?.outcome) {
+    const { notification, orderId } = HandledMessage.parse(record);
+    return { messageId, notification, outcome: 'duplicate', orderId };
+  }
 
   let handled: Handled;
   try {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { requireGame } from '../games/games.js';
 import type { IdentityDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
@@ -17,6 +17,9 @@ import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
  * user's assets. Access pattern "salt of an identity": pk `ZKSALT#<iss>#<aud>#<sub>`, sk `SALT`.
  */
 const saltKey = (token: VerifiedIdToken) => ({ pk: `ZKSALT#${token.iss}#${token.aud}#${token.sub}`, sk: 'SALT' });
+/** "salt of an identity" (saltKey). */
+const StoredSalt = z.object({ salt: z.string() });
+const readSalt = (item: Record<string, unknown> | undefined) => item && StoredSalt.parse(item).salt;
 
 /** query_zk_info: the identity's salt and zkLogin address (the salt is created if this is its first use). */
 export async function zkInfo(deps: IdentityDeps, idToken: string): Promise<z.infer<typeof ZkInfo>> {
@@ -63,7 +66,7 @@ function assertProvable(token: VerifiedIdToken) {
  * read can only miss a new salt, and storeSalt's conditional put catches that.
  */
 const storedSalt = async (deps: IdentityDeps, token: VerifiedIdToken, consistent: boolean) =>
-  (await deps.db.send(new GetCommand({ TableName: deps.table, Key: saltKey(token), ConsistentRead: consistent }))).Item?.salt as string | undefined;
+  readSalt((await deps.db.send(new GetCommand({ TableName: deps.table, Key: saltKey(token), ConsistentRead: consistent }))).Item);
 
 /** 16 random bytes as decimal text (below 2^128, as zkLogin requires). */
 const newSalt = () => BigInt(`0x${randomBytes(16).toString('hex')}`).toString();

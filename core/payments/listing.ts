@@ -10,7 +10,7 @@ import { OrderStatus } from './models.js';
 import { orderIdOfBill, orderKey } from './order-keys.js';
 import { StoredOrder, storedOrder, toPayOrder } from './orders.js';
 import { projectKey } from '../access/owned-keys.js';
-import type { StoredProject } from './projects.js';
+import { storedProject } from './projects.js';
 
 /** The most paid orders game/pay/coins reads for a user (one Query). */
 const PAID_ORDERS_LIMIT = 1000;
@@ -42,7 +42,7 @@ export async function depositAddress(deps: PaymentsDeps, uid: string, projectNam
   const { project, order } = orderId !== undefined
     ? await projectAndOrder(deps, uid, projectName, orderId)
     : await Promise.all([
-        deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(projectName) })).then((out) => out.Item as StoredProject | undefined),
+        deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(projectName) })).then((out) => storedProject(out.Item)),
         newestPendingOrder(deps, uid, projectName),
       ]).then(([project, order]) => ({ project, order }));
   if (!project) throw paymentError('project.not_found', `project: no project ${projectName}`);
@@ -72,7 +72,7 @@ function paymentUriOf(deps: PaymentsDeps, order: StoredOrder): string | null {
 /** The project and the caller's named order of it, in one BatchGetItem. */
 async function projectAndOrder(deps: PaymentsDeps, uid: string, projectName: string, orderId: number) {
   const [projectItem, orderItem] = await readItems(deps, [projectKey(projectName), orderKey(orderId)]);
-  const project = projectItem as StoredProject | undefined;
+  const project = storedProject(projectItem);
   const order = storedOrder(orderItem);
   if (!order || order.user_id !== uid || order.project_name !== projectName) {
     throw paymentError('order.not_found', `orderId: the caller has no order ${orderId} of project ${projectName}`);

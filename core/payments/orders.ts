@@ -16,7 +16,7 @@ import { storedAmount, toBigInt } from '../shared/amounts.js';
 import { OrderStatus, PayOrder, TxType, type RechargeOrderBody } from './models.js';
 import { billNoOf, orderKey, storeLinkKeys } from './order-keys.js';
 import { projectKey } from '../access/owned-keys.js';
-import { levelKey, type StoredLevel, type StoredProject } from './projects.js';
+import { levelKey, storedLevel, storedProject } from './projects.js';
 
 /**
  * An order as stored ("order by id", "orders of a user", "paid orders of a user", "order by its app store link":
@@ -88,8 +88,8 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   const replaces = input.prevId >= 0;
   const keys = [projectKey(input.project), levelKey(input.project, input.level), userKey(uid), ...(replaces ? [orderKey(input.prevId)] : [])];
   const [projectItem, levelItem, account, previousItem] = await readItems(deps, keys);
-  const project = projectItem as StoredProject | undefined;
-  const level = levelItem as StoredLevel | undefined;
+  const project = storedProject(projectItem);
+  const level = storedLevel(levelItem);
   if (!project || project.status !== 1) throw paymentError('project.not_on_sale', `project: no project ${input.project} on sale`);
   if (!level || level.status !== 1) throw paymentError('level.not_on_sale', `level: project ${input.project} has no level ${input.level} on sale`);
   if (level.priceId !== input.priceId) throw paymentError('level.price_mismatch', `priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);

@@ -1,5 +1,6 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
+import { objectOf } from '../shared/records.js';
 import { projectKey } from '../access/owned-keys.js';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { readItems } from '../platform/batch.js';
@@ -12,8 +13,8 @@ import { accessError } from '../access/errors.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { formatUnits } from './money.js';
-import { toBigInt, type StoredAmount } from '../shared/amounts.js';
-import type { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from './models.js';
+import { storedAmount, toBigInt } from '../shared/amounts.js';
+import { PriceLevel, Project, type LevelSave, type ProjectCreate, type ProjectUpdate } from './models.js';
 
 /**
  * Projects (what players buy tickets of) and their price levels, managed by the owner merchant.
@@ -23,16 +24,21 @@ import type { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } fro
  * - "all projects": gsi1pk `PROJECTS`, gsi1sk name; "projects of a merchant": gsi2pk
  *   `MERCHANT_PROJECTS#<accountId>`, gsi2sk name.
  */
-export interface StoredProject extends Project {
-  accountId: string;
-}
-export interface StoredLevel extends Omit<PriceLevel, 'amount' | 'amount_base' | 'apple_product_id' | 'google_product_id'> {
-  /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
-  amount_base: StoredAmount;
-  /** Absent when the level is sold in no app store. */
-  apple_product_id?: string;
-  google_product_id?: string;
-}
+export const StoredProject = z.lazy(() => z.extend(objectOf(Project), { accountId: z.string() }));
+export type StoredProject = z.infer<typeof StoredProject>;
+export const StoredLevel = z.lazy(() =>
+  z.extend(z.omit(objectOf(PriceLevel), { amount: true, amount_base: true, apple_product_id: true, google_product_id: true }), {
+    /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
+    amount_base: storedAmount,
+    /** Absent when the level is sold in no app store. */
+    apple_product_id: z.optional(z.string()),
+    google_product_id: z.optional(z.string()),
+  }),
+);
+export type StoredLevel = z.infer<typeof StoredLevel>;
+/** A project or level item as read, if there is one. The answers (toProject, toPriceLevel) keep the item's own attribute order. */
+export const storedProject = (item: Record<string, unknown> | undefined) => item && StoredProject.parse(item);
+export const storedLevel = (item: Record<string, unknown> | undefined) => item && StoredLevel.parse(item);
 
 export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
 
@@ -119,11 +125,11 @@ export async function updateProject(deps: PaymentsDeps, caller: TokenClaims, inp
 export async function saveLevel(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
   // The project (for its owner, coin and precision) and the level share a partition: one read for both.
   const [projectItem, existing] = await readItems(deps, [projectKey(input.project_name), levelKey(input.project_name, input.level)]);
-  const project = projectItem as StoredProject | undefined;
+  const project = storedProject(projectItem);
   // The authorization layer checked the project is the caller's (the route's policy); it is read for its coin.
   if (!project) throw paymentError('project.not_found', `project_name: no project ${input.project_name}`);
   const level: StoredLevel = {
-    priceId: (existing?.priceId as number | undefined) ?? (await nextId(deps, 'price')),
+    priceId: storedLevel(existing)?.priceId ?? (await nextId(deps, 'price')),
     project_id: project.project_id,
     project_name: project.project_name,
     level: input.level,

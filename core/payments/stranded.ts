@@ -15,7 +15,7 @@ import { nullByDefault, objectOf } from '../shared/records.js';
 import { orderIdOfBill, orderKey, orderPaidUpdate } from './order-keys.js';
 import { StoredOrder } from './orders.js';
 import { projectKey } from '../access/owned-keys.js';
-import type { StoredProject } from './projects.js';
+import { storedProject, type StoredProject } from './projects.js';
 
 /**
  * What a payment on chain means for the orders (docs/api.md, "Payments and tickets"), decided once, when the payment
@@ -234,7 +234,7 @@ export function toStrandedPayment(item: Record<string, unknown>): StrandedPaymen
  */
 async function projectNamed(deps: Pick<PaymentsDeps, 'db' | 'table'>, name: string): Promise<StoredProject> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(name) }));
-  const project = out.Item as StoredProject | undefined;
+  const project = storedProject(out.Item);
   if (!project) throw paymentError('project.not_found', `project_name: no project ${name}`);
   return project;
 }

@@ -5,7 +5,7 @@ import { VendorEventType, VendorPaymentEvent } from '../chain/models.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import { objectOf } from '../shared/records.js';
 import { projectKey } from '../access/owned-keys.js';
-import type { StoredProject } from '../payments/projects.js';
+import { storedProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
@@ -46,7 +46,7 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
       if (stored.request !== fingerprint) throw goodsError('reward.bill_reused', `billNo: ${body.billNo} was already used for another reward`);
       return toRecord(stored);
     }
-    const project = projectItem as StoredProject | undefined;
+    const project = storedProject(projectItem);
     // The authorization layer checked the project is the caller's merchant's; it is read for its merchant id.
     if (!project) throw paymentError('project.not_found', `projectName: no project ${body.projectName}`);
     if (!account) throw goodsError('reward.no_account', `userId: no account ${body.userId}; a reward is paid to a user who has signed in`);
