@@ -11,7 +11,7 @@ import { objectOf } from '../shared/records.js';
 
 /**
  * "a history entry" (historyEntryKey) and its indexes: the contract's entry as stored, with the reward a
- * StoredAmount (keys, the claim and internal attributes such as the player's name stay inside).
+ * storedAmount (keys, the claim and internal attributes such as the player's name stay inside).
  */
 const StoredHistoryEntry = z.lazy(() => z.extend(z.omit(objectOf(HistoryEntry), { reward_amount_base: true }), { reward_amount: storedAmount }));
 

@@ -61,9 +61,6 @@ export function baseUnitsJsonSchema(schema: unknown): Record<string, unknown> | 
 
 /** An amount as stored: a DynamoDB number (read as a number, or a bigint past 2^53), or decimal text in items
  * written before amounts were numbers. Read it with `toBigInt`. */
-export type StoredAmount = number | bigint | string;
-
-/** A StoredAmount in a stored record's model. */
 export const storedAmount = z.union([z.number(), z.bigint(), z.string()]);
 
 /** An amount as the table or the chain holds it (number, bigint or decimal text), as a bigint. */
