@@ -5,7 +5,8 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Secp256r1PublicKey } from '@mysten/sui/keypairs/secp256r1';
 import type { Hono } from 'hono';
 import { storePaymentEvent } from '../core/payments/chain-payments.js';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { rewardKey } from '../core/vendor/rewards.js';
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import { defineGroup, type OperationSpec } from '../core/http/operation.js';
 import { setMerchantStatus } from '../core/merchants/merchants.js';
@@ -361,6 +362,23 @@ describe('vendor_reward', () => {
     expect(foreign.body.message).toMatch(/^projectName/);
     expect(await itemCount()).toBe(before);
     expect(await ticketsOf(user, projectName)).toBe(5);
+  });
+
+  it('a reward stored before fingerprintOf (its request the JSON of its values) still answers its retries', async () => {
+    const owner = await merchantWithProject(deps);
+    const user = (await player(deps)).uid;
+    const body = { billNo: `R-${randomUUID()}`, userId: user, projectName: owner.project.project_name, level: 1, amount: 5 };
+    const reward = (values: typeof body) => call(app, 'POST', `${base}/wallet/vendor/reward`, { token: owner.serverToken, body: values });
+    const first = await reward(body);
+    expect(first.status).toBe(200);
+    const Key = rewardKey(body.billNo);
+    const stored = (await deps.db.send(new GetCommand({ TableName: deps.table, Key, ConsistentRead: true }))).Item!;
+    const earlier = JSON.stringify([stored.accountId, body.userId, body.projectName, body.level, body.amount, null]);
+    await deps.db.send(new UpdateCommand({ TableName: deps.table, Key, UpdateExpression: 'SET #request = :earlier', ExpressionAttributeNames: { '#request': 'request' }, ExpressionAttributeValues: { ':earlier': earlier } }));
+
+    expect((await reward(body)).body).toEqual(first.body);
+    expect((await reward({ ...body, amount: 6 })).status).toBe(409);
+    expect(await ticketsOf(user, body.projectName)).toBe(5);
   });
 
   it('refuses a user id without an account (404) and writes nothing, so no value waits for whoever registers the id', async () => {

@@ -72,6 +72,15 @@ export function fingerprintOf(value: unknown): string {
   return sha256Url(canonicalJson(value));
 }
 
+/**
+ * Whether a stored fingerprint is `request`'s: fingerprintOf it, or `earlier()`, the form a domain stored before
+ * fingerprintOf was the one notion of the same request. Records written then keep recognising their retries, so
+ * either form is accepted (the earlier form is computed only when the new one does not match).
+ */
+export function sameRequest(stored: unknown, request: unknown, earlier: () => string): boolean {
+  return stored === fingerprintOf(request) || stored === earlier();
+}
+
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {

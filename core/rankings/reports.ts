@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { sha256Url } from '../platform/digest.js';
+import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
 import { rankingError } from './errors.js';
@@ -80,7 +81,6 @@ export function toScoreItem(item: Record<string, unknown>): ScoreItem {
 export const RESULT_TTL_DAYS = 400;
 
 const seasonRefs = (seasons: Season[]) => seasons.map((s) => ({ season_type: s.type, season_range: s.range }));
-const fingerprint = (value: unknown) => sha256Url(JSON.stringify(value));
 
 /** addWin: one player's kills and wins into the current week and month; once per `result_id` when given. */
 export async function addWin(deps: PlatformDeps, input: AddWinBody): Promise<AddWinResult> {
@@ -143,7 +143,7 @@ async function record<R>(
   const at = now.toISOString();
   const seasons = [weekOf(now), monthOf(now)];
   const response = answer(seasons);
-  const request = fingerprint(content);
+  const request = fingerprintOf(content);
   const items: TransactItem[] = [];
   if (resultId !== undefined) {
     items.push({
@@ -167,7 +167,8 @@ async function record<R>(
   for (const season of seasons) for (const player of players) items.push(scoreUpdate(deps, game, season, player, at));
 
   const answerStored = (stored: Record<string, unknown> | undefined): R => {
-    if (stored?.request === request) return stored.response as R;
+    // Results stored before fingerprintOf hold the SHA-256 of the content's JSON.stringify.
+    if (stored && sameRequest(stored.request, content, () => sha256Url(JSON.stringify(content)))) return stored.response as R;
     throw rankingError('ranking.result_reused', `result_id: ${resultId} was reported already with other content`);
   };
 

@@ -13,7 +13,7 @@ import { goodsKey } from '../access/owned-keys.js';
 import { goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { readItems } from '../platform/batch.js';
-import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
+import { answerOf, fingerprintOf, idempotencyRecordKey, keyedRequest, sameRequest, transactKeyed } from '../platform/idempotency.js';
 import { ownedRecord } from '../access/records.js';
 
 /**
@@ -69,12 +69,12 @@ export async function createOrder(deps: PlatformDeps, caller: TokenClaims, body:
  */
 export async function customGoods(deps: PlatformDeps, caller: TokenClaims, goodsId: number, body: z.infer<typeof CustomGoodsBody>): Promise<VendorOrder> {
   const claim = outerKey(caller.sub, body.outerOrderId);
-  const fingerprint = JSON.stringify([goodsId, body.userId, body.quantity, body.projectName]);
+  const request = { goodsId, userId: body.userId, quantity: body.quantity, projectName: body.projectName };
   for (let attempt = 1; attempt <= 5; attempt++) {
     // The claim, the goods and (once the goods' level is known) the balance in one request. A replay answers
     // the first order even if the goods or the balance changed since.
     const read = await readForOrder(deps, goodsId, body.userId, claim);
-    if (read.claimed) return replay(deps, read.claimed, fingerprint, body.outerOrderId);
+    if (read.claimed) return replay(deps, read.claimed, request, body.outerOrderId);
 
     const goods = orderable(read.goods, goodsId, body.projectName);
     await assertBalance(deps, read, goods, body.userId, body.quantity);
@@ -84,7 +84,7 @@ export async function customGoods(deps: PlatformDeps, caller: TokenClaims, goods
     items.push({
       Put: {
         TableName: deps.table,
-        Item: { ...claim, type: 'outer_order', orderId: order.id, request: fingerprint, created_at: order.created_at, order },
+        Item: { ...claim, type: 'outer_order', orderId: order.id, request: fingerprintOf(request), created_at: order.created_at, order },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
@@ -201,8 +201,9 @@ function orderItems(deps: PlatformDeps, goods: StoredGoods, order: StoredOrder):
   ];
 }
 
-async function replay(deps: PlatformDeps, claim: Record<string, unknown>, fingerprint: string, outerOrderId: string): Promise<VendorOrder> {
-  if (claim.request !== fingerprint) {
+async function replay(deps: PlatformDeps, claim: Record<string, unknown>, request: { goodsId: number; userId: string; quantity: number; projectName: string }, outerOrderId: string): Promise<VendorOrder> {
+  // Claims written before fingerprintOf hold the JSON of [goodsId, userId, quantity, projectName].
+  if (!sameRequest(claim.request, request, () => JSON.stringify([request.goodsId, request.userId, request.quantity, request.projectName]))) {
     throw goodsError('goods.order_id_reused', `outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`);
   }
   const order = await orderOf(deps, claim);

@@ -16,6 +16,7 @@ import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import type { RewardBody } from './models.js';
 import { readItems } from '../platform/batch.js';
+import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
 
 /**
  * vendor_reward: a merchant's server pays a user a reward in tickets. The credit (ledger entry
@@ -34,7 +35,9 @@ export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWAR
 const ROUNDS = 5;
 
 export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: RewardBody): Promise<VendorPaymentEvent> {
-  const fingerprint = JSON.stringify([caller.sub, body.userId, body.projectName, body.level, body.amount, body.walletAddress ?? null]);
+  const request = { payer: caller.sub, userId: body.userId, projectName: body.projectName, level: body.level, amount: body.amount, walletAddress: body.walletAddress ?? null };
+  // Rewards stored before fingerprintOf hold the JSON of these values in this order.
+  const earlier = () => JSON.stringify([request.payer, request.userId, request.projectName, request.level, request.amount, request.walletAddress]);
   // What a round depends on, in one request: the project (its owner, its merchant id), the bill's reward, and
   // the user's account (that it exists; its wallet address).
   const keys = [projectKey(body.projectName), rewardKey(body.billNo), userKey(body.userId)];
@@ -43,7 +46,7 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
     // The bill's reward first: a retry answers the first answer whatever changed since.
     const stored = rewardItem && StoredReward.parse(rewardItem);
     if (stored) {
-      if (stored.request !== fingerprint) throw goodsError('reward.bill_reused', `billNo: ${body.billNo} was already used for another reward`);
+      if (!sameRequest(stored.request, request, earlier)) throw goodsError('reward.bill_reused', `billNo: ${body.billNo} was already used for another reward`);
       return toRecord(stored);
     }
     const project = storedProject(projectItem);
@@ -74,7 +77,7 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
         {
           Put: {
             TableName: deps.table,
-            Item: { ...rewardKey(body.billNo), type: 'reward', ...record, accountId: caller.sub, request: fingerprint },
+            Item: { ...rewardKey(body.billNo), type: 'reward', ...record, accountId: caller.sub, request: fingerprintOf(request) },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
