@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
@@ -14,13 +15,10 @@ import { requestSource, sourceKey } from '../platform/request-source.js';
  */
 export type Role = 'merchant' | 'admin';
 
-interface AccountItem {
-  accountId: string;
-  email: string;
-  passwordHash: string;
-  role: Role;
-  createdAt: string;
-}
+/** "account by email" (accountKey): the account as stored. */
+const AccountItem = z.object({ accountId: z.string(), email: z.string(), passwordHash: z.string(), role: z.enum(['merchant', 'admin']), createdAt: z.string() });
+type AccountItem = z.infer<typeof AccountItem>;
+const accountItem = (item: Record<string, unknown> | undefined) => item && AccountItem.parse(item);
 
 const accountKey = (email: string) => ({ pk: `ACCOUNT#${email.toLowerCase()}`, sk: 'ACCOUNT' });
 
@@ -53,7 +51,7 @@ export async function createAccount(
 
 export async function findAccount(deps: PlatformDeps, email: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: accountKey(email) }));
-  return out.Item as AccountItem | undefined;
+  return accountItem(out.Item);
 }
 
 /**
@@ -123,12 +121,14 @@ const pairKey = (email: string, source: string) => ({ pk: `LOGINTHROTTLE#${email
 const accountWindowKey = (email: string, window: string) => ({ pk: `LOGINTHROTTLE#${email}`, sk: `WINDOW#${window}` });
 const sourceWindowKey = (source: string, window: string) => ({ pk: `LOGINSOURCE#${source}`, sk: `WINDOW#${window}` });
 
-interface PairItem {
-  failures?: number;
-  lastFailureAt?: string;
-  blockedUntil?: string;
-  lastSuccessAt?: string;
-}
+/** "an email's failures from a source" (pairKey): what the login throttle remembers of the pair. */
+const PairItem = z.object({
+  failures: z.optional(z.number()),
+  lastFailureAt: z.optional(z.string()),
+  blockedUntil: z.optional(z.string()),
+  lastSuccessAt: z.optional(z.string()),
+});
+type PairItem = z.infer<typeof PairItem>;
 
 interface ThrottleState {
   account?: AccountItem;
@@ -154,14 +154,14 @@ const secondsUntil = (until: Date, now: Date) => Math.max(1, Math.ceil((until.ge
 async function readThrottle(deps: PlatformDeps, email: string, source: string, now: Date): Promise<ThrottleState> {
   const window = windowOf(now);
   const windowName = window.start.toISOString();
-  const [accountItem, pairItem, accountWindow, sourceWindow] = await readItems(deps, [
+  const [storedAccount, storedPair, accountWindow, sourceWindow] = await readItems(deps, [
     accountKey(email),
     pairKey(email, source),
     accountWindowKey(email, windowName),
     sourceWindowKey(source, windowName),
   ]);
-  const account = accountItem as AccountItem | undefined;
-  const pair = pairItem as PairItem | undefined;
+  const account = accountItem(storedAccount);
+  const pair = storedPair && PairItem.parse(storedPair);
   const remembered = pair?.lastFailureAt !== undefined && now.getTime() - Date.parse(pair.lastFailureAt) < loginThrottle.pairMemorySeconds * 1000;
   return {
     account,

@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { PartnerStoreDeps } from './deps.js';
 import { RedirectAnswer } from '../platform/redirect.js';
 import { storeError } from './errors.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { findClient, scopeWithin } from './clients.js';
-import type { StoreRegion } from './regions.js';
+import { STORE_REGIONS, type StoreRegion } from './regions.js';
 
 /**
  * The authorization code flow's front half (RFC 6749 §4.1.1-§4.1.2, RFC 7636, RFC 9207): authorize2 checks the
@@ -25,6 +26,17 @@ const CODE_MEMORY_SECONDS = 24 * 3600;
 
 const requestKey = (id: string) => ({ pk: `STOREAUTHZ#${id}`, sk: 'STOREAUTHZ' });
 export const codeKey = (code: string) => ({ pk: `STORECODE#${sha256Url(code)}`, sk: 'STORECODE' });
+/** "a code" (codeKey): what it was issued for, until when (`validUntil`), and the family its use started. */
+export const StoredCode = z.object({
+  region: z.string(),
+  client_id: z.string(),
+  redirect_uri: z.string(),
+  scope: z.string(),
+  code_challenge: z.string(),
+  uid: z.string(),
+  validUntil: z.number(),
+  family: z.optional(z.string()),
+});
 
 export interface AuthorizeQuery {
   response_type?: string;
@@ -36,16 +48,19 @@ export interface AuthorizeQuery {
   code_challenge_method?: string;
 }
 
-export interface PendingRequest {
-  request_id: string;
-  region: StoreRegion;
-  client_id: string;
-  client_name: string;
-  redirect_uri: string;
-  scope: string;
-  state?: string;
-  code_challenge: string;
-}
+/** A pending authorization request, as the consent page shows it and (with its expiry) as stored: requestKey. */
+const PendingRequest = z.object({
+  request_id: z.string(),
+  region: z.enum(STORE_REGIONS),
+  client_id: z.string(),
+  client_name: z.string(),
+  redirect_uri: z.string(),
+  scope: z.string(),
+  state: z.optional(z.string()),
+  code_challenge: z.string(),
+});
+export type PendingRequest = z.infer<typeof PendingRequest>;
+const StoredRequest = z.extend(PendingRequest, { expiresAt: z.number() });
 
 /** Where the user agent goes next: the client's redirect URI with the response's parameters (and `iss`, RFC 9207). */
 export function redirectTo(redirectUri: string, issuer: string, params: Record<string, string | undefined>): string {
@@ -102,7 +117,7 @@ export async function authorize(deps: PartnerStoreDeps, region: StoreRegion, iss
  */
 export async function accept(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, uid: string, input: { request_id: string; decision: 'allow' | 'deny' }) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: requestKey(input.request_id), ConsistentRead: true }));
-  const item = out.Item as (PendingRequest & { expiresAt: number }) | undefined;
+  const item = out.Item && StoredRequest.parse(out.Item);
   const now = deps.now();
   if (!item || item.region !== region || item.expiresAt * 1000 <= now.getTime()) throw storeError('authorize.request_not_found', 'request_id: no pending authorization request (unknown, used or expired)');
   if (input.decision === 'deny') {

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
 import { oauthError } from './errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
-import { codeKey } from './authorization.js';
+import { codeKey, StoredCode } from './authorization.js';
 import { scopeWithin, type StoreClient } from './clients.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 import type { TokenDeps } from './deps.js';
@@ -23,6 +24,16 @@ export const REFRESH_SECONDS = 30 * 24 * 3600;
 
 export const familyKey = (id: string) => ({ pk: `STOREFAMILY#${id}`, sk: 'STOREFAMILY' });
 const refreshKey = (token: string) => ({ pk: `STOREREFRESH#${sha256Url(token)}`, sk: 'STOREREFRESH' });
+/** "a refresh token" (refreshKey): its grant, its expiry and when it was rotated. */
+const StoredRefresh = z.object({
+  region: z.string(),
+  uid: z.string(),
+  client_id: z.string(),
+  scope: z.string(),
+  family: z.string(),
+  expiresAt: z.number(),
+  used_at: z.optional(z.string()),
+});
 
 const invalidGrant = (why: string) => oauthError('invalid_grant', 'oauth.grant_invalid', why);
 
@@ -69,18 +80,18 @@ function verifierMatches(verifier: string | undefined, challenge: string): boole
 export async function codeGrant(deps: TokenDeps, region: StoreRegion, issuer: string, client: StoreClient, body: { code?: string; redirect_uri?: string; code_verifier?: string }) {
   if (!body.code) throw oauthError('invalid_request', 'oauth.request_invalid', 'code is required');
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: codeKey(body.code), ConsistentRead: true }));
-  const code = out.Item;
+  const code = out.Item && StoredCode.parse(out.Item);
   if (!code || code.region !== region || code.client_id !== client.client_id) throw invalidGrant('code: unknown, or not issued to this client');
   if (code.family) {
-    await revokeFamily(deps, code.family as string);
+    await revokeFamily(deps, code.family);
     throw invalidGrant('code: used already; the tokens issued with it are revoked');
   }
-  if (Number(code.validUntil) * 1000 <= deps.now().getTime()) throw invalidGrant('code: expired');
+  if (code.validUntil * 1000 <= deps.now().getTime()) throw invalidGrant('code: expired');
   if (body.redirect_uri !== code.redirect_uri) throw invalidGrant('redirect_uri: not the redirect URI the code was issued to');
-  if (!verifierMatches(body.code_verifier, code.code_challenge as string)) throw invalidGrant('code_verifier: does not match the code challenge');
+  if (!verifierMatches(body.code_verifier, code.code_challenge)) throw invalidGrant('code_verifier: does not match the code challenge');
 
   const family = randomUUID();
-  const pair = await issuePair(deps, region, issuer, { uid: code.uid as string, client_id: client.client_id, scope: code.scope as string, family });
+  const pair = await issuePair(deps, region, issuer, { uid: code.uid, client_id: client.client_id, scope: code.scope, family });
   const failed = await transactOrFailures(deps, [
     // The code is used once: marked with the family it starts, on condition it was not used.
     { Update: { TableName: deps.table, Key: codeKey(body.code), UpdateExpression: 'SET #family = :family', ConditionExpression: 'attribute_not_exists(#family)', ExpressionAttributeNames: { '#family': 'family' }, ExpressionAttributeValues: { ':family': family } } },
@@ -99,18 +110,18 @@ export async function codeGrant(deps: TokenDeps, region: StoreRegion, issuer: st
 export async function refreshGrant(deps: TokenDeps, region: StoreRegion, issuer: string, client: StoreClient, body: { refresh_token?: string; scope?: string }) {
   if (!body.refresh_token) throw oauthError('invalid_request', 'oauth.request_invalid', 'refresh_token is required');
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: refreshKey(body.refresh_token), ConsistentRead: true }));
-  const stored = out.Item;
+  const stored = out.Item && StoredRefresh.parse(out.Item);
   if (!stored || stored.region !== region || stored.client_id !== client.client_id) throw invalidGrant('refresh_token: unknown, or not issued to this client');
-  const family = stored.family as string;
+  const { family } = stored;
   if (stored.used_at) {
     await revokeFamily(deps, family);
     throw invalidGrant('refresh_token: used already; its whole family is revoked');
   }
-  if (Number(stored.expiresAt) * 1000 <= deps.now().getTime()) throw invalidGrant('refresh_token: expired');
-  const within = scopeWithin(String(stored.scope).split(' ').filter(Boolean), body.scope);
+  if (stored.expiresAt * 1000 <= deps.now().getTime()) throw invalidGrant('refresh_token: expired');
+  const within = scopeWithin(stored.scope.split(' ').filter(Boolean), body.scope);
   if ('outside' in within) throw oauthError('invalid_scope', 'oauth.scope_invalid', 'scope: wider than the grant');
   const { scope } = within;
-  const pair = await issuePair(deps, region, issuer, { uid: stored.uid as string, client_id: client.client_id, scope, family });
+  const pair = await issuePair(deps, region, issuer, { uid: stored.uid, client_id: client.client_id, scope, family });
   const failed = await transactOrFailures(deps, [
     { Update: { TableName: deps.table, Key: refreshKey(body.refresh_token), UpdateExpression: 'SET used_at = :now', ConditionExpression: 'attribute_not_exists(used_at)', ExpressionAttributeValues: { ':now': deps.now().toISOString() } } },
     { ConditionCheck: { TableName: deps.table, Key: familyKey(family), ConditionExpression: 'revoked = :no', ExpressionAttributeValues: { ':no': false } } },

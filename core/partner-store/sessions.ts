@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import type { PartnerStoreDeps } from './deps.js';
@@ -40,6 +41,8 @@ function claimProblem(value: unknown): string | undefined {
 
 export const storeUserKey = (uid: string) => ({ pk: `STOREUSER#${uid}`, sk: 'STOREUSER' });
 const loginKey = (region: StoreRegion, clientId: string, sub: string) => ({ pk: `STORELOGIN#${region}#${clientId}#${sub}`, sk: 'STORELOGIN' });
+/** "the store user of a partner's user" (loginKey). */
+const StoredLogin = z.object({ uid: z.string() });
 const jtiKey = (region: StoreRegion, clientId: string, jti: string) => ({ pk: `STOREJTI#${region}#${clientId}#${jti}`, sk: 'STOREJTI' });
 
 export interface StoreUser {
@@ -96,7 +99,7 @@ export async function login(deps: PartnerStoreDeps, region: StoreRegion, issuer:
   const known = await deps.db.send(new GetCommand({ TableName: deps.table, Key: loginKey(region, clientId, sub), ConsistentRead: true }));
   const now = deps.now().toISOString();
   const used = { Put: { TableName: deps.table, Item: { ...jtiKey(region, clientId, jti), type: 'store_jti', expiresAt: payload.exp }, ConditionExpression: 'attribute_not_exists(pk)' } };
-  const existing = known.Item?.uid as string | undefined;
+  const existing = known.Item && StoredLogin.parse(known.Item).uid;
   const user: StoreUser = { uid: existing ?? randomUUID(), region, partner: clientId, partner_user_id: sub, name, created_at: now };
   const failed = await transactOrFailures(
     deps,

@@ -28,9 +28,13 @@ export const StoredOrder = z.lazy(() => z.extend(z.omit(PayOrder, { amount: true
   /** The level's store products when the order was made (as its price is): what a store purchase must buy. */
   apple_product_id: z.optional(z.string()),
   google_product_id: z.optional(z.string()),
-  /** A store refund (core/app-stores/refunds.ts): tickets taken back, and those already spent (status 3). */
+  /** The store product a store purchase paid it with (core/app-stores/complete.ts). */
+  store_product: z.optional(z.string()),
+  /** A store refund (core/app-stores/refunds.ts): tickets taken back, and those already spent (status 3), when; and when a refund was reversed. */
   refund_taken: z.optional(z.number()),
   refund_shortfall: z.optional(z.number()),
+  refunded_at: z.optional(z.string()),
+  refund_reversed_at: z.optional(z.string()),
   /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
   amount_base: storedAmount,
   project_name: z.string(),
