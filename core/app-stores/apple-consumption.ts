@@ -1,7 +1,7 @@
 import type { ConsumptionRequest } from '@apple/app-store-server-library';
 import type { StoresDeps } from './deps.js';
 import { OrderStatus } from '../payments/models.js';
-import type { StoredOrder } from '../payments/orders.js';
+import type { StoredOrder } from '../payments/order-keys.js';
 import { balanceOf } from '../tickets/balances.js';
 import { appleApi, callApple } from './apple-api.js';
 import type { AppleEnvironment } from './apple.js';

@@ -4,9 +4,9 @@ import { paymentError } from '../payments/errors.js';
 import { storesError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { OrderStatus, TxType } from '../payments/models.js';
-import { orderKey, orderPaidUpdate } from '../payments/order-keys.js';
+import { orderKey, orderPaidUpdate, storedOrder, type StoredOrder } from '../payments/order-keys.js';
 import { readItems } from '../platform/batch.js';
-import { findOrder, storedOrder, type StoredOrder } from '../payments/orders.js';
+import { findOrder } from '../payments/orders.js';
 import { creditItems } from '../tickets/balances.js';
 import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purchase-claims.js';
 

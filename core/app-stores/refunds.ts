@@ -3,8 +3,8 @@ import { platformError } from '../platform/errors.js';
 import { storesError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { OrderStatus } from '../payments/models.js';
-import { orderKey } from '../payments/order-keys.js';
-import { findOrder, type StoredOrder } from '../payments/orders.js';
+import { orderKey, type StoredOrder } from '../payments/order-keys.js';
+import { findOrder } from '../payments/orders.js';
 import { balanceOf, creditItems, debitItems } from '../tickets/balances.js';
 import { barPurchase, liftBar, type BarReason, type Claim, type Store } from './purchase-claims.js';
 

@@ -10,8 +10,8 @@ import { paymentError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, type OrderCompleteBody } from './models.js';
-import { orderKey, orderPaidUpdate, txUseKey } from './order-keys.js';
-import { findOrder, storedOrder, type StoredOrder } from './orders.js';
+import { orderKey, orderPaidUpdate, storedOrder, txUseKey, type StoredOrder } from './order-keys.js';
+import { findOrder } from './orders.js';
 
 /**
  * user/orderComplete (docs/api.md, "Payments and tickets"). Completes the caller's pending order when a payment event

@@ -7,8 +7,8 @@ import { readItems } from '../platform/batch.js';
 import type { PaymentsDeps } from './deps.js';
 import { paymentError } from './errors.js';
 import { OrderStatus } from './models.js';
-import { orderIdOfBill, orderKey } from './order-keys.js';
-import { StoredOrder, storedOrder, toPayOrder } from './orders.js';
+import { orderIdOfBill, orderKey, StoredOrder, storedOrder } from './order-keys.js';
+import { toPayOrder } from './orders.js';
 import { projectKey } from '../access/owned-keys.js';
 import { storedProject } from './projects.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { ownedRecord } from '../access/records.js';
-import { findAccount, userKey } from '../identity/accounts.js';
+import { findAccount, toAccountRecord, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { PaymentsDeps } from './deps.js';
@@ -12,44 +12,11 @@ import { accessError } from '../access/errors.js';
 import { sortableInt } from '../platform/table.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
-import { storedAmount, toBigInt } from '../shared/amounts.js';
-import { OrderStatus, PayOrder, TxType, type RechargeOrderBody } from './models.js';
-import { billNoOf, orderKey, storeLinkKeys } from './order-keys.js';
+import { toBigInt } from '../shared/amounts.js';
+import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
+import { billNoOf, orderKey, storedOrder, storeLinkKeys, type StoredOrder } from './order-keys.js';
 import { projectKey } from '../access/owned-keys.js';
 import { levelKey, storedLevel, storedProject } from './projects.js';
-
-/**
- * An order as stored ("order by id", "orders of a user", "paid orders of a user", "order by its app store link":
- * order-keys.ts): the contract's record plus what completing and listing it need.
- */
-export const StoredOrder = z.lazy(() => z.extend(z.omit(PayOrder, { amount: true, amount_base: true, app_account_token: true }), {
-  /** The order's app store link (a UUID); absent on orders made before links existed. */
-  app_account_token: z.optional(z.string()),
-  /** The level's store products when the order was made (as its price is): what a store purchase must buy. */
-  apple_product_id: z.optional(z.string()),
-  google_product_id: z.optional(z.string()),
-  /** The store product a store purchase paid it with (core/app-stores/complete.ts). */
-  store_product: z.optional(z.string()),
-  /** A store refund (core/app-stores/refunds.ts): tickets taken back, and those already spent (status 3), when; and when a refund was reversed. */
-  refund_taken: z.optional(z.number()),
-  refund_shortfall: z.optional(z.number()),
-  refunded_at: z.optional(z.string()),
-  refund_reversed_at: z.optional(z.string()),
-  /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
-  amount_base: storedAmount,
-  project_name: z.string(),
-  receive_address: z.string(),
-  /** The transaction that paid it, once paid. */
-  tx_digest: z.optional(z.string()),
-  /**
-   * The payment on chain that matched it (`<txDigest>#<eventSeq>`), set when that payment was stored
-   * (core/payments/stranded.ts): from then on the order cannot be cancelled, and only that payment completes it.
-   */
-  payment_seen: z.optional(z.string()),
-}));
-export type StoredOrder = z.infer<typeof StoredOrder>;
-/** A stored order item read by key or from an index, if there is one. */
-export const storedOrder = (item: Record<string, unknown> | undefined): StoredOrder | undefined => item && StoredOrder.parse(item);
 
 export function toPayOrder(order: StoredOrder): PayOrder {
   return {
@@ -111,7 +78,7 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
     project_id: project.project_id,
     deposit_id: null,
     amount_base: level.amount_base,
-    wallet_address: account.wallet_address as string,
+    wallet_address: toAccountRecord(account).wallet_address,
     coin_type: level.coin_type,
     tx_type: TxType.chain,
     status: OrderStatus.pending,

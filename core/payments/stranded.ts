@@ -12,8 +12,7 @@ import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
 import { OrderStatus, StrandedPayment, StrandedStatus, type StrandedCreditBody, type StrandedQuery, type StrandedRefundBody } from './models.js';
 import { nullByDefault, objectOf } from '../shared/records.js';
-import { orderIdOfBill, orderKey, orderPaidUpdate } from './order-keys.js';
-import { StoredOrder } from './orders.js';
+import { orderIdOfBill, orderKey, orderPaidUpdate, StoredOrder } from './order-keys.js';
 import { projectKey } from '../access/owned-keys.js';
 import { storedProject, type StoredProject } from './projects.js';
 

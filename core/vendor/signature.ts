@@ -1,11 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { StoredOrder } from '../payments/orders.js';
 import { objectOf } from '../shared/records.js';
 import { OrderStatus } from '../payments/models.js';
 import { formatUnits } from '../payments/money.js';
 import { toBigInt } from '../shared/amounts.js';
-import { orderIdOfBill, orderKey } from '../payments/order-keys.js';
+import { orderIdOfBill, orderKey, StoredOrder } from '../payments/order-keys.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { paymentError } from '../payments/errors.js';
 import { vendorKeyMissing, type TokenClaims } from '../platform/tokens.js';
