@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allErrorCodes, allErrorEntries, errorCodesTable } from '../core/http/error-catalogue.js';
+import { allErrorEntries, errorCodesTable } from '../core/http/error-catalogue.js';
 import { statusOfKind } from '../core/http/error-statuses.js';
 import { codesOf, layerCodesOf } from '../core/http/operation-codes.js';
 import { errorsOf } from '../core/http/policy-text.js';
@@ -22,6 +22,9 @@ function sourceFiles(dir: string): string[] {
     return path.endsWith('.ts') ? [path] : [];
   });
 }
+
+/** Every code once: a code declared twice shows as a difference in length. */
+const allErrorCodes = [...new Set(allErrorEntries.map((entry) => entry.code))];
 
 const sources = [...sourceFiles('core'), ...sourceFiles('functions')].map((path) => ({ path, lines: readFileSync(join(root, path), 'utf8').split('\n') }));
 

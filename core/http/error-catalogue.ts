@@ -54,9 +54,6 @@ export const errorCatalogues: readonly { folder: string; entries: readonly Error
 
 export const allErrorEntries: readonly ErrorEntry[] = errorCatalogues.flatMap((catalogue) => catalogue.entries);
 
-/** Every code, sorted: what the OpenAPI document's `error` property may hold. */
-export const allErrorCodes: readonly string[] = [...new Set(allErrorEntries.map((entry) => entry.code))].sort();
-
 /** The status every code is answered with (its kind's, core/http/error-statuses.ts). */
 export const statusOfCode: ReadonlyMap<string, number> = new Map(allErrorEntries.map((entry) => [entry.code, statusOfKind[entry.kind]]));
 

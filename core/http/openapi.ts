@@ -261,13 +261,15 @@ function errorEnvelopeSchema(envelope: ErrorEnvelope, codes: readonly string[], 
 }
 
 function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: number, cause: string, where: string): JsonSchema {
-  const codes = codesOf(op).get(status);
-  if (!codes) throw new Error(`${where}: no error code of ${op.name} is answered with ${status} (its route table entry's \`codes\`)`);
   const data = op.errorData?.[status as keyof OperationSpec['errors']];
   if (data !== undefined) {
     // A declared error `data` (OperationSpec `errorData`): the merchant envelope with the success record's schema.
     if (envelope !== 'merchant') throw new Error(`${where}: errorData is for merchant-path operations only`);
     if (!op.response.safeParse(data).success) throw new Error(`${where}: errorData for ${status} is not a valid response record`);
+  }
+  const codes = codesOf(op).get(status);
+  if (!codes) throw new Error(`${where}: no error code of ${op.name} is answered with ${status} (its route table entry's \`codes\`)`);
+  if (data !== undefined) {
     const schema = errorEnvelopeSchema(envelope, codes, toJsonSchema(op.response, 'output', `${where} errorData`));
     (schema.properties as Record<string, JsonSchema>).code = { type: 'integer', const: status };
     return {
