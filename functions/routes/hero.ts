@@ -76,7 +76,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       409: 'the NFT is bound to another player, who still owns it on chain; the caller has no registered wallet address; or a concurrent bind or unbind of it',
       503: `${notConfigured}; ${chainDown}; ${batchRead[503]}`,
     },
-    codes: ['chain.unconfigured', 'chain.unreadable', 'data.changed_concurrently', 'hero.bound_to_other', 'hero.not_owned', 'hero.object_not_found', 'hero.object_wrong_type'],
+    codes: ['chain.unconfigured', 'chain.unreadable', 'data.changed_concurrently', 'hero.bound_to_other', 'hero.no_wallet', 'hero.not_owned', 'hero.object_not_found', 'hero.object_wrong_type'],
   },
   unbind: {
     name: 'unbind',

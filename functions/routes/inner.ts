@@ -186,6 +186,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'bare',
     response: GameUpdated,
     errors: { 400: 'a field is invalid', ...merchantToken, 403: "the game is another merchant's", 404: 'no game with that code' },
+    codes: ['game.other_merchant'],
   },
   chainwallet_register: {
     name: 'chainwallet_register',
@@ -248,6 +249,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: Project,
     errors: { 400: 'a field is invalid, or nothing to change', ...merchantToken, 403: "another merchant's project", 404: 'no such project' },
+    codes: ['project.nothing_to_change'],
   },
   project_list: {
     name: 'project list',

@@ -71,7 +71,7 @@ export const payRoutes = defineGroup('pay', 'main', {
       409: 'priceId or amount differ from the level, or prevId is not pending',
       ...batchRead,
     },
-    codes: ['level.not_on_sale', 'level.price_mismatch', 'order.amount_mismatch', 'order.not_pending', 'order.paid_on_chain', 'user.no_wallet_account'],
+    codes: ['level.not_on_sale', 'level.price_mismatch', 'order.amount_mismatch', 'order.not_pending', 'order.paid_on_chain', 'project.not_on_sale', 'user.no_wallet_account'],
   },
   getDepositaddress: {
     name: 'getDepositaddress',
@@ -106,7 +106,7 @@ export const payRoutes = defineGroup('pay', 'main', {
       409: 'the transaction pays another bill, amount or address; it completed another order; or the order is not pending',
       ...batchRead,
     },
-    codes: ['order.not_found', 'payment.coin_unverified', 'payment.not_found', 'payment.order_matched_elsewhere', 'payment.wrong_amount', 'payment.wrong_bill', 'payment.wrong_coin', 'payment.wrong_recipient'],
+    codes: ['order.not_found', 'payment.coin_unverified', 'payment.completed_other_order', 'payment.not_found', 'payment.order_matched_elsewhere', 'payment.wrong_amount', 'payment.wrong_bill', 'payment.wrong_coin', 'payment.wrong_recipient'],
   },
   user_deposit: {
     name: 'user/deposit',

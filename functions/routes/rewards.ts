@@ -108,7 +108,7 @@ export const innerRewardOps = {
       409: "the entry has no reward (reward_amount 0), no wallet address is known to pay it to, or its game has no object_id (the on-chain object a claim names)",
       503: 'the stage has no claim key configured',
     },
-    codes: ['claim.game_without_object', 'claim.no_reward', 'claim.no_wallet', 'claim.signings_exhausted', 'claim.unconfigured'],
+    codes: ['claim.game_gone', 'claim.game_without_object', 'claim.no_reward', 'claim.no_wallet', 'claim.not_claimable', 'claim.signings_exhausted', 'claim.unconfigured', 'claim.wallet_not_sui'],
   },
   get_sign: {
     name: 'get_sign',

@@ -135,7 +135,7 @@ export function storeGameOps(region: StoreRegion) {
         422: 'the Idempotency-Key was used for another request',
         ...batchRead,
       },
-      codes: ['data.changed_concurrently', 'idempotency.key_reused', 'idempotency.still_running', 'pet.fed_recently', 'pet.items_short', 'pet.not_found'],
+      codes: ['data.changed_concurrently', 'idempotency.key_reused', 'idempotency.still_running', 'pet.fed_recently', 'pet.items_short', 'pet.not_food', 'pet.not_found'],
     },
     feed_log: {
       name: `feed_log${suffix}`,

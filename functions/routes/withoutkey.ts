@@ -19,7 +19,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     envelope: 'merchant',
     response: LoginResult,
     errors: { 400: 'email or password missing or malformed', 401: 'email or password is wrong', 429: 'too many failed sign-ins from this address (exponential back-off) or, from addresses the account does not know, to this account or from this address overall; Retry-After says when to try again (docs/security.md "Login throttling")', ...batchRead },
-    codes: ['account.credentials_wrong', 'account.sign_in_throttled'],
+    codes: ['account.credentials_wrong', 'account.sign_in_contended', 'account.sign_in_throttled'],
   },
   query_social_bind: {
     name: 'query social bind',
