@@ -76,7 +76,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       409: 'the NFT is bound to another player, who still owns it on chain; the caller has no registered wallet address; or a concurrent bind or unbind of it',
       503: `${notConfigured}; ${chainDown}; ${batchRead[503]}`,
     },
-    codes: ['chain.unconfigured', 'chain.unreadable', 'data.changed_concurrently', 'hero.bound_to_other', 'hero.no_wallet', 'hero.not_owned', 'hero.object_not_found', 'hero.object_wrong_type'],
+    codes: ['chain.unconfigured', 'chain.unreadable', 'data.changed_concurrently', 'hero.bound_to_other', 'hero.no_wallet', 'hero.not_owned', 'hero.object_not_found', 'hero.object_wrong_type', 'hero.unconfigured'],
   },
   unbind: {
     name: 'unbind',
@@ -139,7 +139,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       422: 'the Idempotency-Key was used for another request',
       503: `${notConfigured}; ${batchRead[503]}`,
     },
-    codes: ['data.changed_concurrently', 'hero.item_repeated', 'hero.max_level', 'hero.not_found', 'idempotency.key_reused', 'idempotency.still_running', 'tickets.balance_short'],
+    codes: ['data.changed_concurrently', 'hero.item_repeated', 'hero.max_level', 'hero.not_found', 'hero.unconfigured', 'idempotency.key_reused', 'idempotency.still_running', 'tickets.balance_short'],
   },
   grant: {
     name: 'hero grant',
@@ -161,7 +161,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       422: 'the reference was used for another grant',
       503: notConfigured,
     },
-    codes: ['hero.other_project', 'hero.player_not_found', 'idempotency.reference_reused'],
+    codes: ['hero.other_project', 'hero.player_not_found', 'hero.unconfigured', 'idempotency.reference_reused'],
   },
   config_get: {
     name: 'hero config',

@@ -115,7 +115,7 @@ function regionOps(region: StoreRegion) {
       },
       redirect: 'the request is refused at the client: `error` (unsupported_response_type, invalid_request, invalid_scope), `error_description`, `state`, `iss`',
       errors: { 400: 'client_id unknown in this region, or redirect_uri missing or not registered for it', 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
-      codes: ['authorize.client_invalid', 'authorize.redirect_uri_invalid'],
+      codes: ['authorize.client_invalid', 'authorize.redirect_uri_invalid', 'store.unconfigured'],
     },
     accept: {
       name: `accept${suffix}`,
@@ -149,7 +149,7 @@ function regionOps(region: StoreRegion) {
         401: 'assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already',
         503: 'the partner store is not configured on this stage (the StoreKeys setting)',
       },
-      codes: ['store.assertion_invalid'],
+      codes: ['store.assertion_invalid', 'store.unconfigured'],
     },
     ...storeGameOps(region),
     getUser: {

@@ -72,6 +72,6 @@ export const innerStrandedOps = {
       409: 'the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment',
       503: 'no chain configured, or the chain node could not be read',
     },
-    codes: ['stranded.credited', 'stranded.not_found', 'stranded.refund_mismatch', 'stranded.refund_not_on_chain', 'stranded.refund_used', 'stranded.refunded'],
+    codes: ['chain.unconfigured', 'chain.unreadable', 'stranded.credited', 'stranded.not_found', 'stranded.refund_mismatch', 'stranded.refund_not_on_chain', 'stranded.refund_used', 'stranded.refunded'],
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -73,7 +73,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       404: 'Apple knows no test notification with that token',
       503: 'App Store purchases or the App Store Server API key are not configured on this stage, or Apple could not be reached',
     },
-    codes: ['appstore.environment_refused', 'appstore.test_notification_not_found', 'appstore.unconfigured'],
+    codes: ['appstore.environment_refused', 'appstore.test_notification_not_found', 'appstore.unavailable', 'appstore.unconfigured'],
   },
   google_callback: {
     name: 'google_callback',

@@ -49,7 +49,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
       409: 'the social account is bound to another user',
       503: 'no OAuth provider is configured in this stage',
     },
-    codes: ['id_token.expired', 'id_token.invalid', 'sign_in.unconfigured', 'social.bound_to_other_user'],
+    codes: ['id_token.expired', 'id_token.invalid', 'id_token.keys_unavailable', 'sign_in.unconfigured', 'social.bound_to_other_user'],
   },
   save_params: {
     name: 'save_params',
@@ -93,6 +93,6 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
       401: 'no id_token, or it failed verification',
       503: 'no OAuth provider is configured in this stage',
     },
-    codes: ['auth.token_missing', 'id_token.expired', 'id_token.invalid', 'sign_in.unconfigured', 'zklogin.token_unusable'],
+    codes: ['auth.token_missing', 'id_token.expired', 'id_token.invalid', 'id_token.keys_unavailable', 'sign_in.unconfigured', 'zklogin.token_unusable'],
   },
 });
