@@ -86,6 +86,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     envelope: 'data',
     response: DepositAddress,
     errors: { 400: 'project missing or malformed', ...platformToken, 404: 'no such project, or no such order of the caller', ...batchRead },
+    codes: ['order.not_found', 'project.not_found'],
   },
   orderComplete: {
     name: 'user/orderComplete',
