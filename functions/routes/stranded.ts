@@ -49,7 +49,7 @@ export const innerStrandedOps = {
       404: 'no such project, or the project has no stranded payment with that tx_digest and event_seq',
       409: 'the payment was refunded, or names no order (refund it), or changed concurrently',
     },
-    codes: ['data.changed_concurrently', 'stranded.no_order', 'stranded.order_gone', 'stranded.refunded'],
+    codes: ['data.changed_concurrently', 'stranded.no_order', 'stranded.not_found', 'stranded.order_gone', 'stranded.refunded'],
   },
   stranded_refund: {
     name: 'stranded_refund',

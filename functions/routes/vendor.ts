@@ -96,6 +96,7 @@ export const innerVendorOps = {
       403: "the project is another merchant's, or the merchant is suspended",
       404: 'no such project, or the account has no merchant yet',
     },
+    codes: ['merchant.none'],
   },
   goods_list: {
     name: 'goods_list',
@@ -160,7 +161,7 @@ export const payVendorOps = {
       404: 'no such goods',
       409: `${orderShortOrWithdrawn}, or the same outerOrderId is being ordered concurrently`,
     },
-    codes: ['data.changed_concurrently', 'goods.not_on_sale', 'goods.order_id_reused', 'tickets.balance_short'],
+    codes: ['data.changed_concurrently', 'goods.not_found', 'goods.not_on_sale', 'goods.order_id_reused', 'tickets.balance_short'],
   },
   traceKey: {
     name: 'traceKey',
