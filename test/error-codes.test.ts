@@ -2,8 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allErrorCodes, allErrorEntries, errorCodesTable } from '../core/http/error-catalogue.js';
+import { allErrorEntries, errorCodesTable } from '../core/http/error-catalogue.js';
 import { statusOfKind } from '../core/http/error-statuses.js';
+import { codesOf, layerCodesOf } from '../core/http/operation-codes.js';
+import { errorsOf } from '../core/http/policy-text.js';
+import { routeTable } from '../functions/routes/index.js';
 
 /**
  * The error codes (docs/api.md, "Error codes"): each domain declares its codes in its catalogue and throws
@@ -19,6 +22,9 @@ function sourceFiles(dir: string): string[] {
     return path.endsWith('.ts') ? [path] : [];
   });
 }
+
+/** Every code once: a code declared twice shows as a difference in length. */
+const allErrorCodes = [...new Set(allErrorEntries.map((entry) => entry.code))];
 
 const sources = [...sourceFiles('core'), ...sourceFiles('functions')].map((path) => ({ path, lines: readFileSync(join(root, path), 'utf8').split('\n') }));
 
@@ -76,5 +82,30 @@ describe('error codes', () => {
     expect(table).toBe(errorCodesTable());
     const printed = execFileSync(process.execPath, ['--import', 'tsx', 'functions/admin/error-codes.ts'], { cwd: root, encoding: 'utf8' });
     expect(printed.trim()).toBe(table);
+  });
+});
+
+describe("each operation's codes (core/http/operation-codes.ts)", () => {
+  const operations = routeTable.flatMap((group) => Object.values(group.ops));
+
+  it('every status an operation documents has a code, and every code it can answer is of a status it documents', () => {
+    const wrong = operations.flatMap((op) => {
+      const documented = Object.keys(errorsOf(op)).map(Number);
+      const codes = codesOf(op);
+      return [
+        ...documented.filter((status) => !codes.has(status)).map((status) => `${op.name}: ${status} is documented, but no code of it is declared`),
+        ...[...codes].filter(([status]) => !documented.includes(status)).map(([status, list]) => `${op.name}: ${list.join(', ')} answered with ${status}, which its errors do not list`),
+      ];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('a route table declares a code once, and none the HTTP layer answers for the operation already', () => {
+    const repeated = operations.flatMap((op) => {
+      const declared = op.codes ?? [];
+      const layer = new Set(layerCodesOf(op));
+      return declared.filter((code, index) => layer.has(code) || declared.indexOf(code) !== index).map((code) => `${op.name}: ${code}`);
+    });
+    expect(repeated).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { exampleCodeOf } from '../core/http/error-catalogue.js';
+import { codesOf } from '../core/http/operation-codes.js';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -31,7 +31,6 @@ function operationsOf(document: Json) {
 function schemasOf(document: Json): Json[] {
   const contents = (owner: Json | undefined) => Object.values((owner?.content ?? {}) as Json).map((media) => media.schema);
   return [
-    ...Object.values(document.components.schemas as Json),
     ...operationsOf(document).flatMap(({ operation }) => [
       ...(operation.parameters ?? []).map((parameter: Json) => parameter.schema),
       ...contents(operation.requestBody),
@@ -99,18 +98,22 @@ describe.each([
     expect(Object.keys(operation.responses).sort()).toEqual([String(spec.status), ...(spec.redirect ? ['302'] : []), ...Object.keys(errors)].sort());
     // OAuth endpoints answer RFC 6749's error body whatever their path (OperationSpec errorEnvelope).
     const envelope = spec.errorEnvelope ?? errorEnvelopeOf(base, spec.path);
-    const schemaName = envelope === 'oauth' ? 'OAuthError' : `${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`;
+    const codeField = envelope === 'oauth' ? 'error_code' : 'error';
     for (const [status, cause] of Object.entries(errors)) {
       const media = operation.responses[status].content['application/json'];
       expect(operation.responses[status].description).toBe(cause);
       const data = spec.errorData?.[Number(status) as keyof OperationSpec['errors']];
+      // Exactly the codes the operation can answer with the status (core/http/operation-codes.ts), the example's first.
+      const codes = codesOf(spec).get(Number(status));
+      expect(media.schema.properties[codeField].enum, `${spec.name} ${status}`).toEqual(codes);
+      expect(media.example[codeField]).toBe(codes![0]);
       if (data === undefined) {
-        expect(media.schema.$ref).toBe(`#/components/schemas/${schemaName}`);
+        expect(media.schema.required).toEqual(envelope === 'oauth' ? ['error', 'error_description', 'error_code'] : Object.keys(media.example));
       } else {
         // A declared error `data`: the merchant envelope around the success record's schema, and the value in the example.
         expect(media.schema.required).toEqual(['code', 'message', 'data', 'error']);
         expect(media.schema.properties.data).toEqual(operation.responses[spec.status].content['application/json'].schema.properties.data);
-        expect(media.example).toEqual({ code: Number(status), message: cause, data, error: exampleCodeOf(Number(status)) });
+        expect(media.example).toEqual({ code: Number(status), message: cause, data, error: codes![0] });
       }
       expect(envelope === 'oauth' ? media.example.error_description : media.example.message).toBe(cause);
     }
@@ -169,7 +172,7 @@ describe('details of the main document', () => {
     expect(find('get_merchant_info').responses['401'].content['application/json'].example).toEqual({ code: 401, message: expect.any(String), data: null, error: 'auth.token_expired' });
     const updated = find('update_single_game').responses['201'].content['application/json'].schema;
     expect(Object.keys(updated.properties)).toEqual(['response', 'status', 'message', 'name']);
-    expect(document.components.schemas.MerchantError.required).toEqual(['code', 'message', 'data', 'error']);
+    expect(find('get_merchant_info').responses['404'].content['application/json'].schema.required).toEqual(['code', 'message', 'data', 'error']);
   });
 
   it("documents gamelist's 401 as the compatibility contract fixes it: an empty page, not data: null", () => {
@@ -230,7 +233,7 @@ describe('the Idempotency-Key header: the documents take exactly the forms the s
 describe('generation from a route table', () => {
   it('converts path parameters, typing them from params where given', () => {
     const group = defineGroup('hero', 'hero', {
-      item: op({ path: '/heroes/:heroId/items/:itemId', params: z.object({ heroId: z.coerce.number().check(z.int()) }), errors: { 404: 'no such item' } }),
+      item: op({ path: '/heroes/:heroId/items/:itemId', params: z.object({ heroId: z.coerce.number().check(z.int()) }), errors: { 404: 'no such item' }, codes: ['game.not_found'] }),
     });
     const document = openApiDocument([group], 'hero', { basePath: '/hero-testing' }) as Json;
     const operation = document.paths['/heroes/{heroId}/items/{itemId}'].get;
@@ -238,7 +241,8 @@ describe('generation from a route table', () => {
       { name: 'heroId', in: 'path', required: true, schema: expect.objectContaining({ type: 'integer' }) },
       { name: 'itemId', in: 'path', required: true, schema: { type: 'string' } },
     ]);
-    expect(operation.responses['404'].content['application/json'].example).toEqual({ message: 'no such item', statusCode: 404, error: 'route.not_found' });
+    expect(operation.responses['404'].content['application/json'].example).toEqual({ message: 'no such item', statusCode: 404, error: 'game.not_found' });
+    expect(operation.responses['404'].content['application/json'].schema.properties.error.enum).toEqual(['game.not_found']);
   });
 
   it('skips groups of the other base and keeps operationIds unique', () => {

@@ -5,7 +5,7 @@ import { heroErrors } from '../heroes/errors.js';
 import { identityErrors } from '../identity/errors.js';
 import { merchantErrors } from '../merchants/errors.js';
 import { paymentErrors } from '../payments/errors.js';
-import { platformErrors, type ErrorEntry } from '../platform/errors.js';
+import { platformErrors, type ErrorCatalogue, type ErrorEntry } from '../platform/errors.js';
 import { rankingErrors } from '../rankings/errors.js';
 import { rewardErrors } from '../rewards/errors.js';
 import { storeErrors } from '../partner-store/errors.js';
@@ -13,6 +13,26 @@ import { storesErrors } from '../app-stores/errors.js';
 import { ticketErrors } from '../tickets/errors.js';
 import { statusOfKind } from './error-statuses.js';
 import { httpErrors } from './errors.js';
+
+type CodeOf<T> = T extends ErrorCatalogue<infer C> ? C : never;
+
+/** Every catalogued code, as a type: what a route table's `codes` may name (a typo fails the type check). */
+export type ErrorCode = CodeOf<
+  | typeof platformErrors
+  | typeof httpErrors
+  | typeof accessErrors
+  | typeof merchantErrors
+  | typeof gameErrors
+  | typeof ticketErrors
+  | typeof paymentErrors
+  | typeof goodsErrors
+  | typeof identityErrors
+  | typeof heroErrors
+  | typeof rankingErrors
+  | typeof rewardErrors
+  | typeof storeErrors
+  | typeof storesErrors
+>;
 
 /** Every catalogue of error codes, by the folder that declares it: the API's whole error surface. */
 export const errorCatalogues: readonly { folder: string; entries: readonly ErrorEntry[] }[] = [
@@ -34,13 +54,8 @@ export const errorCatalogues: readonly { folder: string; entries: readonly Error
 
 export const allErrorEntries: readonly ErrorEntry[] = errorCatalogues.flatMap((catalogue) => catalogue.entries);
 
-/** Every code, sorted: what the OpenAPI document's `error` property may hold. */
-export const allErrorCodes: readonly string[] = [...new Set(allErrorEntries.map((entry) => entry.code))].sort();
-
-/** A code of the status, for the examples of the OpenAPI document. */
-export function exampleCodeOf(status: number): string {
-  return allErrorEntries.find((entry) => statusOfKind[entry.kind] === status)?.code ?? 'server.internal';
-}
+/** The status every code is answered with (its kind's, core/http/error-statuses.ts). */
+export const statusOfCode: ReadonlyMap<string, number> = new Map(allErrorEntries.map((entry) => [entry.code, statusOfKind[entry.kind]]));
 
 /** docs/api.md's "Error codes" table (`npm run error-codes` prints it; test/error-codes.test.ts keeps it current). */
 export function errorCodesTable(): string {

@@ -8,7 +8,7 @@ import { baseUnitsJsonSchema } from '../shared/amounts.js';
 import { JSON_BODY_LIMIT_TEXT, JSON_NESTING_LIMIT } from './json-body.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency.js';
 import { storeChallengeHeaders } from '../partner-store/bearer.js';
-import { allErrorCodes, exampleCodeOf } from './error-catalogue.js';
+import { codesOf } from './operation-codes.js';
 
 /**
  * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
@@ -18,7 +18,8 @@ import { allErrorCodes, exampleCodeOf } from './error-catalogue.js';
  *
  * Paths are relative to the stage's base path, given once as `servers[0].url` (a relative URL, resolved
  * against the host the document was fetched from), so the same paths read alike on every stage.
- * Schemas are inlined per operation; only the three error envelopes are shared components.
+ * Schemas are inlined per operation, the error envelopes too: each error response lists the codes its operation can
+ * answer with its status (core/http/operation-codes.ts).
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -27,7 +28,6 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: { name: string }[] = [];
   const operationIds = new Set<string>();
-  const errorSchemas: Record<string, JsonSchema> = {};
   const tokenKinds = new Set<string>();
 
   for (const group of groups) {
@@ -38,7 +38,6 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
     if (!tags.some((tag) => tag.name === group.group)) tags.push({ name: group.group });
     for (const op of ops) {
       const envelope = op.errorEnvelope ?? errorEnvelopeOf(group.base, op.path);
-      if (Object.keys(errorsOf(op)).length > 0) errorSchemas[errorSchemaName(envelope)] = errorEnvelopeSchemas[envelope];
       if (op.auth !== 'open') for (const kind of op.auth.tokens) tokenKinds.add(kind);
 
       const item = (paths[openApiPath(op.path)] ??= atRoot ? { servers: [{ url: '/', description: 'the host root, outside the stage base' }] } : {});
@@ -59,7 +58,6 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
     tags,
     paths,
     components: {
-      schemas: errorSchemas,
       securitySchemes: {
         bearer: {
           type: 'http',
@@ -232,29 +230,34 @@ function envelopeSchema(properties: Record<string, JsonSchema>): JsonSchema {
 }
 
 /**
- * The stable code every error answer carries (core/platform/errors.ts): one of the catalogues' codes, listed with
- * their meanings in docs/api.md, "Error codes". Per operation, the codes it may answer are not narrowed yet.
+ * The stable code every error answer carries (core/platform/errors.ts): the codes the operation can answer with
+ * the response's status (core/http/operation-codes.ts), listed with their meanings in docs/api.md, "Error codes".
  */
-const errorCodeSchema: JsonSchema = {
-  type: 'string',
-  description: 'the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")',
-  enum: allErrorCodes,
-};
+function errorCodeSchema(codes: readonly string[]): JsonSchema {
+  return {
+    type: 'string',
+    description: 'the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")',
+    enum: codes,
+  };
+}
 
-const errorEnvelopeSchemas: Record<ErrorEnvelope, JsonSchema> = {
-  merchant: envelopeSchema({ code: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, data: { type: 'null' }, error: errorCodeSchema }),
-  account: envelopeSchema({ statusCode: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, error: errorCodeSchema }),
-  hero: envelopeSchema({ message: { type: 'string' }, statusCode: { type: 'integer', description: 'the HTTP status' }, error: errorCodeSchema }),
-  oauth: envelopeSchema({
-    error: { type: 'string', description: 'the RFC 6749 error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, ...)' },
-    error_description: { type: 'string' },
-    error_code: { ...errorCodeSchema, description: "our error code beside the RFC's (docs/api.md, \"Error codes\")" },
-  }),
-};
-
-function errorSchemaName(envelope: ErrorEnvelope): string {
-  if (envelope === 'oauth') return 'OAuthError';
-  return `${envelope[0]!.toUpperCase()}${envelope.slice(1)}Error`;
+/** An error envelope whose code is one of `codes`, and whose `data` is `data` (merchant envelope; null by default). */
+function errorEnvelopeSchema(envelope: ErrorEnvelope, codes: readonly string[], data: JsonSchema = { type: 'null' }): JsonSchema {
+  const error = errorCodeSchema(codes);
+  switch (envelope) {
+    case 'merchant':
+      return envelopeSchema({ code: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, data, error });
+    case 'account':
+      return envelopeSchema({ statusCode: { type: 'integer', description: 'the HTTP status' }, message: { type: 'string' }, error });
+    case 'hero':
+      return envelopeSchema({ message: { type: 'string' }, statusCode: { type: 'integer', description: 'the HTTP status' }, error });
+    case 'oauth':
+      return envelopeSchema({
+        error: { type: 'string', description: 'the RFC 6749 error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, ...)' },
+        error_description: { type: 'string' },
+        error_code: { ...error, description: "our error code beside the RFC's (docs/api.md, \"Error codes\")" },
+      });
+  }
 }
 
 function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: number, cause: string, where: string): JsonSchema {
@@ -263,19 +266,15 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
     // A declared error `data` (OperationSpec `errorData`): the merchant envelope with the success record's schema.
     if (envelope !== 'merchant') throw new Error(`${where}: errorData is for merchant-path operations only`);
     if (!op.response.safeParse(data).success) throw new Error(`${where}: errorData for ${status} is not a valid response record`);
+  }
+  const codes = codesOf(op).get(status);
+  if (!codes) throw new Error(`${where}: no error code of ${op.name} is answered with ${status} (its route table entry's \`codes\`)`);
+  if (data !== undefined) {
+    const schema = errorEnvelopeSchema(envelope, codes, toJsonSchema(op.response, 'output', `${where} errorData`));
+    (schema.properties as Record<string, JsonSchema>).code = { type: 'integer', const: status };
     return {
       description: cause,
-      content: {
-        'application/json': {
-          schema: envelopeSchema({
-            code: { type: 'integer', const: status },
-            message: { type: 'string' },
-            data: toJsonSchema(op.response, 'output', `${where} errorData`),
-            error: errorCodeSchema,
-          }),
-          example: errorBody(envelope, status, cause, exampleCodeOf(status), data),
-        },
-      },
+      content: { 'application/json': { schema, example: errorBody(envelope, status, cause, codes[0]!, data) } },
     };
   }
   const headers = responseHeaders(op, status);
@@ -284,8 +283,8 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
     ...(headers && { headers }),
     content: {
       'application/json': {
-        schema: { $ref: `#/components/schemas/${errorSchemaName(envelope)}` },
-        example: errorBody(envelope, status, cause, exampleCodeOf(status)),
+        schema: errorEnvelopeSchema(envelope, codes),
+        example: errorBody(envelope, status, cause, codes[0]!),
       },
     },
   };

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
 import type { SuccessEnvelope } from './envelopes.js';
 import type { StoreTokenRule } from '../partner-store/bearer.js';
+import type { ErrorCode } from './error-catalogue.js';
 
 /**
  * An operation's contract: where it is routed, who may call it, what it takes and what it answers. The
@@ -113,6 +114,12 @@ export interface OperationSpec {
   readonly response: Schema;
   /** Error statuses this operation can answer, with what causes each (for the reference). */
   readonly errors: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503, string>>>;
+  /**
+   * The codes the handler can answer (its domain's, core/<domain>/errors.ts), each of a status `errors` lists. What
+   * the HTTP layer answers for the spec (bodies, tokens, the policy, the table) is not listed: core/http/operation-codes.ts
+   * derives it. The OpenAPI document's error responses list exactly both, per status.
+   */
+  readonly codes?: readonly ErrorCode[];
   /**
    * The `data` an error of a merchant-path operation carries instead of null, per status: where the contract
    * fixes an error body that resembles the success body (gamelist's 401: `{total: "0", games: []}`). It must be a

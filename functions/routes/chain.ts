@@ -22,6 +22,7 @@ export const chainRoutes = defineGroup('chain', 'main', {
     envelope: 'data',
     response: ScoreResult,
     errors: scoreReportErrors,
+    codes: ['data.changed_concurrently', 'ranking.result_reused'],
   },
   // Rewards: gameCode and rewrad_history.
   ...chainRewardOps,

@@ -76,6 +76,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       409: 'the NFT is bound to another player, who still owns it on chain; the caller has no registered wallet address; or a concurrent bind or unbind of it',
       503: `${notConfigured}; ${chainDown}; ${batchRead[503]}`,
     },
+    codes: ['chain.unconfigured', 'chain.unreadable', 'data.changed_concurrently', 'hero.bound_to_other', 'hero.no_wallet', 'hero.not_owned', 'hero.object_not_found', 'hero.object_wrong_type', 'hero.unconfigured'],
   },
   unbind: {
     name: 'unbind',
@@ -95,6 +96,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       409: 'the hero changed concurrently (an upgrade or another unbind); retry',
       ...batchRead,
     },
+    codes: ['data.changed_concurrently', 'hero.not_bound'],
   },
   nft_detail: {
     name: 'nft_detail',
@@ -114,6 +116,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       404: 'no live object with that id, or it is not a hero NFT',
       503: `${notConfigured}; ${chainDown}; ${batchRead[503]}`,
     },
+    codes: ['chain.unconfigured', 'chain.unreadable', 'hero.object_not_found', 'hero.object_not_hero', 'hero.unconfigured'],
   },
   upgrade: {
     name: 'upgrade',
@@ -136,6 +139,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       422: 'the Idempotency-Key was used for another request',
       503: `${notConfigured}; ${batchRead[503]}`,
     },
+    codes: ['data.changed_concurrently', 'hero.item_repeated', 'hero.max_level', 'hero.not_found', 'hero.unconfigured', 'idempotency.key_reused', 'idempotency.still_running', 'tickets.balance_short'],
   },
   grant: {
     name: 'hero grant',
@@ -157,6 +161,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       422: 'the reference was used for another grant',
       503: notConfigured,
     },
+    codes: ['hero.other_project', 'hero.player_not_found', 'hero.unconfigured', 'idempotency.reference_reused'],
   },
   config_get: {
     name: 'hero config',
@@ -168,6 +173,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     envelope: 'bare',
     response: HeroConfig,
     errors: { 503: notConfigured },
+    codes: ['hero.unconfigured'],
   },
   config_set: {
     name: 'hero config set',
@@ -187,5 +193,6 @@ export const heroRoutes = defineGroup('hero', 'hero', {
       403: 'not an admin account',
       404: 'no such project or price level',
     },
+    codes: ['hero.price_level_not_found', 'project.not_found'],
   },
 });

@@ -30,6 +30,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: Merchant,
     errors: { 400: 'a field is missing or invalid', ...merchantToken, 409: 'the account already has a merchant' },
+    codes: ['merchant.exists'],
   },
   get_token: {
     name: 'get_token',
@@ -42,6 +43,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: ServerToken,
     errors: { ...merchantToken, 403: 'the merchant is suspended', 404: noMerchant },
+    codes: ['merchant.none'],
   },
   get_merchant_info: {
     name: 'get_merchant_info',
@@ -53,6 +55,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: Merchant,
     errors: { ...merchantToken, 404: noMerchant },
+    codes: ['merchant.none'],
   },
   save_file: {
     name: 'save_file',
@@ -75,6 +78,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
       413: 'the file is larger than 4 MiB, or the whole body larger than 4 MiB + 16 KiB (judged from its Content-Length, before the token)',
       415: 'not a png, jpeg, webp or gif image',
     },
+    codes: ['merchant.none', 'upload.file_invalid', 'upload.not_image', 'upload.too_large'],
   },
   savemerchantgame: {
     name: 'savemerchantgame',
@@ -88,6 +92,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: GameRecord,
     errors: { 400: 'a field is missing or invalid', ...merchantToken, 403: 'the merchant is suspended', 404: noMerchant, 409: 'the code is taken' },
+    codes: ['data.changed_concurrently', 'game.code_taken', 'merchant.none'],
   },
   query_merchant_game: {
     name: 'query merchant game',
@@ -129,6 +134,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: MerchantStatusView,
     errors: { 400: 'merchant_id is not a positive integer', ...merchantToken, 403: "another merchant's status, asked by a non-admin", 404: 'no such merchant' },
+    codes: ['merchant.none', 'merchant.not_found', 'merchant.other_merchant'],
   },
   merchantStatus_set: {
     name: 'merchantStatus (set)',
@@ -142,6 +148,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: MerchantStatusView,
     errors: { 400: 'merchant_id or status invalid', ...merchantToken, 403: 'not an admin account', 404: 'no such merchant', 409: 'changed concurrently; retry' },
+    codes: ['data.changed_concurrently', 'merchant.not_found', 'merchant.too_many_games'],
   },
   game_detail: {
     name: 'game_detail',
@@ -154,6 +161,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: GameRecord,
     errors: { 400: 'code missing or malformed', 404: 'no published game with that code' },
+    codes: ['game.not_published'],
   },
   query_new_merchant: {
     name: 'query_new_merchant',
@@ -178,6 +186,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'bare',
     response: GameUpdated,
     errors: { 400: 'a field is invalid', ...merchantToken, 403: "the game is another merchant's", 404: 'no game with that code' },
+    codes: ['game.other_merchant'],
   },
   chainwallet_register: {
     name: 'chainwallet_register',
@@ -197,6 +206,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
       409: 'the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts',
       ...batchRead,
     },
+    codes: ['wallet.bound_to_other_user', 'wallet.message_used', 'wallet.nonce_missing', 'wallet.signature_invalid', 'wallet.user_has_records'],
   },
   chainwallet_token: {
     name: 'chainwallet/token',
@@ -209,6 +219,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'data',
     response: GameTokenResult,
     errors: { 400: 'game_code malformed', 401: 'no platform token, or an invalid or expired one', 404: 'no game with that code' },
+    codes: ['game.not_found'],
   },
   project_create: {
     name: 'project create',
@@ -222,6 +233,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: Project,
     errors: { 400: 'a field is missing or invalid', ...merchantToken, 404: noMerchant, 409: 'the name is taken' },
+    codes: ['merchant.none', 'project.name_taken'],
   },
   project_update: {
     name: 'project update',
@@ -237,6 +249,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: Project,
     errors: { 400: 'a field is invalid, or nothing to change', ...merchantToken, 403: "another merchant's project", 404: 'no such project' },
+    codes: ['project.nothing_to_change'],
   },
   project_list: {
     name: 'project list',
@@ -261,6 +274,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: PriceLevel,
     errors: { 400: 'a field is missing or invalid', ...merchantToken, 403: "another merchant's project", 404: 'no such project', 409: 'changed concurrently' },
+    codes: ['data.changed_concurrently'],
   },
   ...innerVendorOps,
   // Rankings: addWin and gameRank.
@@ -280,6 +294,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: AddWinResult,
     errors: scoreReportErrors,
+    codes: ['data.changed_concurrently', 'ranking.result_reused'],
   },
   gameRank: {
     name: 'gameRank',
@@ -295,6 +310,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     envelope: 'merchant',
     response: GameRank,
     errors: { 400: 'game_code missing or malformed, or limit out of range', 404: 'no game with that code' },
+    codes: ['game.not_found'],
   },
   // Rewards: reward table, history rank, history/test, sign_code, get_sign.
   ...innerRewardOps,

@@ -31,6 +31,8 @@ function regionOps(region: StoreRegion) {
       envelope: 'bare',
       response: TokenResponse,
       errors: tokenErrors,
+      // One token handler answers the three endpoints: what each refuses is in this list (unsupported_grant_type, …).
+      codes: ['oauth.client_unauthenticated', 'oauth.client_unauthorized', 'oauth.grant_invalid', 'oauth.grant_type_unsupported', 'oauth.request_invalid', 'oauth.scope_invalid', 'store.unconfigured'],
     }) as const satisfies OperationSpec;
   return {
     metadata: {
@@ -46,6 +48,7 @@ function regionOps(region: StoreRegion) {
       envelope: 'bare',
       response: ServerMetadata,
       errors: { 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
+      codes: ['store.unconfigured'],
     },
     jwks: {
       name: `store jwks${suffix}`,
@@ -58,6 +61,7 @@ function regionOps(region: StoreRegion) {
       envelope: 'bare',
       response: StoreJwks,
       errors: { 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
+      codes: ['store.unconfigured'],
     },
     tokens: token(
       `tokens${suffix}`,
@@ -88,6 +92,7 @@ function regionOps(region: StoreRegion) {
       envelope: 'bare',
       response: UserInfo,
       errors: { 404: 'the store user no longer exists' },
+      codes: ['store.user_not_found'],
     },
     authorize2: {
       name: `authorize2${suffix}`,
@@ -110,6 +115,7 @@ function regionOps(region: StoreRegion) {
       },
       redirect: 'the request is refused at the client: `error` (unsupported_response_type, invalid_request, invalid_scope), `error_description`, `state`, `iss`',
       errors: { 400: 'client_id unknown in this region, or redirect_uri missing or not registered for it', 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
+      codes: ['authorize.client_invalid', 'authorize.redirect_uri_invalid', 'store.unconfigured'],
     },
     accept: {
       name: `accept${suffix}`,
@@ -124,6 +130,7 @@ function regionOps(region: StoreRegion) {
       envelope: 'bare',
       response: AcceptResult,
       errors: { 400: 'request_id or decision malformed', 404: 'no pending request with that id (unknown, used or expired)' },
+      codes: ['authorize.request_not_found'],
     },
     login: {
       name: `login${suffix}`,
@@ -142,6 +149,7 @@ function regionOps(region: StoreRegion) {
         401: 'assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already',
         503: 'the partner store is not configured on this stage (the StoreKeys setting)',
       },
+      codes: ['store.assertion_invalid', 'store.unconfigured'],
     },
     ...storeGameOps(region),
     getUser: {
@@ -155,6 +163,7 @@ function regionOps(region: StoreRegion) {
       envelope: 'bare',
       response: StoreUser,
       errors: { 404: 'the store user no longer exists' },
+      codes: ['store.user_not_found'],
     },
   } satisfies Record<string, OperationSpec>;
 }
@@ -201,6 +210,7 @@ const rootMetadata = (region: StoreRegion) =>
     envelope: 'bare',
     response: ServerMetadata,
     errors: { 404: 'another stage', 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
+    codes: ['store.stage_unknown', 'store.unconfigured'],
   }) as const satisfies OperationSpec;
 
 /** One region's operations at the host root. */

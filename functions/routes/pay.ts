@@ -71,6 +71,7 @@ export const payRoutes = defineGroup('pay', 'main', {
       409: 'priceId or amount differ from the level, or prevId is not pending',
       ...batchRead,
     },
+    codes: ['level.not_on_sale', 'level.price_mismatch', 'order.amount_mismatch', 'order.not_pending', 'order.paid_on_chain', 'project.not_on_sale', 'user.no_wallet_account'],
   },
   getDepositaddress: {
     name: 'getDepositaddress',
@@ -85,6 +86,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     envelope: 'data',
     response: DepositAddress,
     errors: { 400: 'project missing or malformed', ...platformToken, 404: 'no such project, or no such order of the caller', ...batchRead },
+    codes: ['order.not_found', 'project.not_found'],
   },
   orderComplete: {
     name: 'user/orderComplete',
@@ -105,6 +107,7 @@ export const payRoutes = defineGroup('pay', 'main', {
       409: 'the transaction pays another bill, amount or address; it completed another order; or the order is not pending',
       ...batchRead,
     },
+    codes: ['order.not_found', 'payment.coin_unverified', 'payment.completed_other_order', 'payment.not_found', 'payment.order_matched_elsewhere', 'payment.wrong_amount', 'payment.wrong_bill', 'payment.wrong_coin', 'payment.wrong_recipient'],
   },
   user_deposit: {
     name: 'user/deposit',
@@ -142,6 +145,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     envelope: 'data',
     response: TicketBalance,
     errors: { 400: 'a parameter is missing or malformed', ...playerOrServer, 404: 'no such project' },
+    codes: ['tickets.server_needs_field'],
   },
   minus_tickets: {
     name: 'minus_tickets',
@@ -164,6 +168,7 @@ export const payRoutes = defineGroup('pay', 'main', {
       409: 'the balance is short, or a request with the same Idempotency-Key is still running (retry)',
       422: 'the Idempotency-Key was used by this caller for another request (another userId, projectName, level or amount)',
     },
+    codes: ['data.changed_concurrently', 'idempotency.key_reused', 'idempotency.still_running', 'tickets.balance_short'],
   },
   remainBalance: {
     name: 'remainBalance',

@@ -67,6 +67,7 @@ export const innerRewardOps = {
     envelope: 'merchant',
     response: z.array(HistoryEntry),
     errors: { 400: 'game_code, season_type or season_range missing or malformed, or season_range is not a season of that type' },
+    codes: ['season.range_invalid'],
   },
   history_test: {
     name: 'history test',
@@ -87,6 +88,7 @@ export const innerRewardOps = {
       404: 'no game with that code (nothing is written)',
       409: 'the season has not ended yet',
     },
+    codes: ['game.not_found', 'season.not_ended', 'season.range_invalid', 'season.test_on_production'],
   },
   sign_code: {
     name: 'sign_code',
@@ -106,6 +108,7 @@ export const innerRewardOps = {
       409: "the entry has no reward (reward_amount 0), no wallet address is known to pay it to, or its game has no object_id (the on-chain object a claim names)",
       503: 'the stage has no claim key configured',
     },
+    codes: ['claim.game_gone', 'claim.game_without_object', 'claim.no_reward', 'claim.no_wallet', 'claim.not_claimable', 'claim.signings_exhausted', 'claim.unconfigured', 'claim.wallet_not_sui'],
   },
   get_sign: {
     name: 'get_sign',
@@ -119,6 +122,7 @@ export const innerRewardOps = {
     envelope: 'merchant',
     response: ClaimSignature,
     errors: { 400: 'id missing or not a positive integer', ...platformToken, 404: "no history entry with that id (another player's is as unknown)", 409: 'the claim is not signed yet (call sign_code)' },
+    codes: ['claim.not_signed'],
   },
 } as const satisfies Record<string, OperationSpec>;
 

@@ -83,6 +83,7 @@ export function storeGameOps(region: StoreRegion) {
         422: 'the reference was used for another grant of this client',
         ...batchRead,
       },
+      codes: ['data.changed_concurrently', 'idempotency.reference_reused', 'idempotency.still_running', 'store.grant_empty', 'store.user_not_found'],
     },
     adopt_pet: {
       name: `adopt_pet${suffix}`,
@@ -102,6 +103,7 @@ export function storeGameOps(region: StoreRegion) {
         422: 'the Idempotency-Key was used for another request',
         ...batchRead,
       },
+      codes: ['data.changed_concurrently', 'idempotency.key_reused', 'idempotency.still_running', 'pet.gems_short'],
     },
     pet_query: {
       name: `pet_query${suffix}`,
@@ -133,6 +135,7 @@ export function storeGameOps(region: StoreRegion) {
         422: 'the Idempotency-Key was used for another request',
         ...batchRead,
       },
+      codes: ['data.changed_concurrently', 'idempotency.key_reused', 'idempotency.still_running', 'pet.fed_recently', 'pet.items_short', 'pet.not_food', 'pet.not_found'],
     },
     feed_log: {
       name: `feed_log${suffix}`,

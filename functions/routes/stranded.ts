@@ -49,6 +49,7 @@ export const innerStrandedOps = {
       404: 'no such project, or the project has no stranded payment with that tx_digest and event_seq',
       409: 'the payment was refunded, or names no order (refund it), or changed concurrently',
     },
+    codes: ['data.changed_concurrently', 'stranded.no_order', 'stranded.not_found', 'stranded.order_gone', 'stranded.refunded'],
   },
   stranded_refund: {
     name: 'stranded_refund',
@@ -71,5 +72,6 @@ export const innerStrandedOps = {
       409: 'the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment',
       503: 'no chain configured, or the chain node could not be read',
     },
+    codes: ['chain.unconfigured', 'chain.unreadable', 'stranded.credited', 'stranded.not_found', 'stranded.refund_mismatch', 'stranded.refund_not_on_chain', 'stranded.refund_used', 'stranded.refunded'],
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -33,6 +33,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       409: "the purchase is not this order's (link, product, quantity, type), was revoked, paid another order, or was refunded or revoked by the store before it was credited; or the order is not pending",
       503: 'App Store purchases (or, for a transaction id, the App Store Server API key) are not configured on this stage, or Apple could not be reached',
     },
+    codes: ['appstore.environment_refused', 'appstore.jws_invalid', 'appstore.unavailable', 'appstore.unconfigured', 'order.not_found', 'order.paid_by_other', 'purchase.not_consumable', 'purchase.not_for_order', 'purchase.not_found', 'purchase.order_without_product', 'purchase.paid_other_order', 'purchase.quantity_not_one', 'purchase.revoked', 'purchase.transaction_incomplete', 'purchase.wrong_product'],
   },
   'app_asdn-v2-callback': {
     name: 'app_asdn-v2-callback',
@@ -51,6 +52,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       409: "the order's balance kept changing during a refund; Apple sends it again",
       503: "App Store purchases are not configured on this stage, Apple could not be asked to check the certificates now, or a refund request's consumption information could not be sent (no App Store Server API key, or Apple failing); Apple sends it again",
     },
+    codes: ['appstore.environment_refused', 'appstore.jws_invalid', 'appstore.notification_invalid', 'appstore.unavailable', 'appstore.unconfigured', 'data.changed_concurrently', 'order.not_paid'],
   },
   'app_trigger-test-notification': {
     name: 'app_trigger-test-notification',
@@ -71,6 +73,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       404: 'Apple knows no test notification with that token',
       503: 'App Store purchases or the App Store Server API key are not configured on this stage, or Apple could not be reached',
     },
+    codes: ['appstore.environment_refused', 'appstore.test_notification_not_found', 'appstore.unavailable', 'appstore.unconfigured'],
   },
   google_callback: {
     name: 'google_callback',
@@ -90,5 +93,6 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       409: "another delivery of the message was handled meanwhile, or the order's balance kept changing during a refund; Pub/Sub delivers it again",
       503: "Google Play purchases (or the Play Developer API key) are not configured on this stage, or Google's keys or API could not be reached",
     },
+    codes: ['data.changed_concurrently', 'googleplay.delivery_concurrent', 'googleplay.notification_invalid', 'googleplay.push_sender_refused', 'googleplay.push_token_missing', 'googleplay.unavailable', 'googleplay.unconfigured', 'id_token.expired', 'id_token.invalid', 'order.not_paid'],
   },
 });

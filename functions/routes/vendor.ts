@@ -41,6 +41,7 @@ export const innerVendorOps = {
       401: 'no token, or an invalid or expired platform or server token',
       404: 'no payment recorded for the bill, or the bill is not the caller’s to read (the same answer)',
     },
+    codes: ['payment.not_found'],
   },
   vendor_reward: {
     name: 'vendor_reward',
@@ -61,6 +62,7 @@ export const innerVendorOps = {
       404: 'no such project, or userId has no account (a reward is paid to a user who has signed in)',
       409: 'billNo was already used for another reward, or is being paid concurrently',
     },
+    codes: ['data.changed_concurrently', 'reward.bill_reused', 'reward.no_account'],
   },
   vendor_signature: {
     name: 'vendor/signature',
@@ -75,6 +77,7 @@ export const innerVendorOps = {
     envelope: 'data',
     response: PaymentSignature,
     errors: { 400: 'billNo is not a pay order bill number', ...platformToken, 404: "no order with that bill among the caller's", 409: 'the order is not pending', 503: 'the stage has no vendor signing key' },
+    codes: ['order.not_found', 'order.not_pending', 'vendor.signing_unconfigured'],
   },
   goods_create: {
     name: 'goods_create',
@@ -93,6 +96,7 @@ export const innerVendorOps = {
       403: "the project is another merchant's, or the merchant is suspended",
       404: 'no such project, or the account has no merchant yet',
     },
+    codes: ['merchant.none'],
   },
   goods_list: {
     name: 'goods_list',
@@ -135,6 +139,7 @@ export const payVendorOps = {
       409: orderShortOrWithdrawn,
       ...batchRead,
     },
+    codes: ['goods.not_found', 'goods.not_on_sale', 'goods.other_project', 'idempotency.key_reused', 'idempotency.still_running', 'tickets.balance_short'],
   },
   customGoods: {
     name: 'customGoods',
@@ -156,6 +161,7 @@ export const payVendorOps = {
       404: 'no such goods',
       409: `${orderShortOrWithdrawn}, or the same outerOrderId is being ordered concurrently`,
     },
+    codes: ['data.changed_concurrently', 'goods.not_found', 'goods.not_on_sale', 'goods.order_id_reused', 'tickets.balance_short'],
   },
   traceKey: {
     name: 'traceKey',
@@ -168,7 +174,7 @@ export const payVendorOps = {
     envelope: 'data',
     response: VendorOrder,
     errors: { 400: 'key missing or malformed', ...serverToken, 404: "no order with that trace key among the caller's goods" },
-  },
+      },
   customGoods_query: {
     name: 'customGoods_query',
     method: 'GET',
@@ -180,5 +186,6 @@ export const payVendorOps = {
     envelope: 'data',
     response: VendorOrder,
     errors: { 400: 'outerOrderId missing or malformed', ...serverToken, 404: 'the caller has no order with that outerOrderId' },
+    codes: ['goods.order_not_found'],
   },
 } as const satisfies Record<string, OperationSpec>;

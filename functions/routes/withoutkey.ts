@@ -19,6 +19,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     envelope: 'merchant',
     response: LoginResult,
     errors: { 400: 'email or password missing or malformed', 401: 'email or password is wrong', 429: 'too many failed sign-ins from this address (exponential back-off) or, from addresses the account does not know, to this account or from this address overall; Retry-After says when to try again (docs/security.md "Login throttling")', ...batchRead },
+    codes: ['account.credentials_wrong', 'account.sign_in_contended', 'account.sign_in_throttled'],
   },
   query_social_bind: {
     name: 'query social bind',
@@ -48,6 +49,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
       409: 'the social account is bound to another user',
       503: 'no OAuth provider is configured in this stage',
     },
+    codes: ['id_token.expired', 'id_token.invalid', 'id_token.keys_unavailable', 'sign_in.unconfigured', 'social.bound_to_other_user'],
   },
   save_params: {
     name: 'save_params',
@@ -73,6 +75,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     envelope: 'data',
     response: SocialUser,
     errors: { 400: 'provider or socialId missing', 401: 'no server token, or an invalid or expired one', 404: 'no user is bound to that social account' },
+    codes: ['social.not_bound'],
   },
   query_zk_info: {
     name: 'query_zk_info',
@@ -86,8 +89,10 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     envelope: 'data',
     response: ZkInfo,
     errors: {
+      400: 'the id_token cannot be used for zkLogin',
       401: 'no id_token, or it failed verification',
       503: 'no OAuth provider is configured in this stage',
     },
+    codes: ['auth.token_missing', 'id_token.expired', 'id_token.invalid', 'id_token.keys_unavailable', 'sign_in.unconfigured', 'zklogin.token_unusable'],
   },
 });

@@ -1,5 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { allErrorCodes } from '../../core/http/error-catalogue.js';
+import { statusOfCode } from '../../core/http/error-catalogue.js';
 import { openApiDocument } from '../../core/http/openapi.js';
 import type { Base } from '../../core/http/operation.js';
 import { routeTable } from '../../functions/routes/index.js';
@@ -11,18 +11,18 @@ export const servedDocument = (basePath: string, base: Base = 'main') => openApi
 /**
  * The ways a real response's body departs from what the OpenAPI document gives its path (as documented,
  * without the base), method and status; [] when it conforms. An error answer must carry a code of the
- * catalogues (docs/api.md, "Error codes"): `error`, or `error_code` beside RFC 6749's `error` on OAuth endpoints.
+ * catalogues (docs/api.md, "Error codes"): `error`, or `error_code` beside RFC 6749's `error` on OAuth endpoints; the
+ * response's schema then holds it to the codes the document lists for the operation and status.
  */
 export function documentErrors(document: Record<string, any>, path: string, method: string, status: number, body: unknown) {
   if (status >= 400) {
     const fields = body as { error?: unknown; error_code?: unknown; error_description?: unknown };
     const code = 'error_description' in fields ? fields.error_code : fields.error;
-    if (typeof code !== 'string' || !allErrorCodes.includes(code)) return [`${method} ${path} ${status}: the error answer carries no catalogued code (${JSON.stringify(code)})`];
+    if (typeof code !== 'string' || !statusOfCode.has(code)) return [`${method} ${path} ${status}: the error answer carries no catalogued code (${JSON.stringify(code)})`];
   }
   const response = document.paths[path]?.[method]?.responses?.[String(status)];
   if (!response) return [`${method} ${path} does not document ${status}`];
-  let schema = response.content['application/json'].schema;
-  if (schema.$ref) schema = document.components.schemas[schema.$ref.split('/').pop()];
+  const schema = response.content['application/json'].schema;
   const validate = new Ajv2020({ strict: false }).compile(schema);
   return validate(body) ? [] : validate.errors;
 }
