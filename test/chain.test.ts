@@ -8,7 +8,7 @@ import { VendorPaymentEvent } from '../core/chain/models.js';
 import { coinFromBalanceChanges, parsePayment, paymentOfBill, paymentsOfPayer, paymentsOfTransaction, storePaymentEvent } from '../core/payments/chain-payments.js';
 import { createChain, parseChainConfig } from '../core/chain/source.js';
 import type { ChainEvent, ChainSource, EventCursor } from '../core/chain/types.js';
-import { mismatches, vendorPaymentEvent as seedShape } from './contract/seed-shapes.js';
+import { mismatches, vendorPaymentEvent as seedShape } from './contract/contract-shapes.js';
 import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 import {

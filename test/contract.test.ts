@@ -6,7 +6,7 @@ import { createInnerApp } from '../functions/inner.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
-import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches, pagedEnvelope, tokenPair, vendorPaymentEvent } from './contract/seed-shapes.js';
+import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches, pagedEnvelope, tokenPair, vendorPaymentEvent } from './contract/contract-shapes.js';
 import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
 import { storePaymentEvent } from '../core/payments/chain-payments.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heroIdOfNft } from '../core/heroes/keys.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { queryItems } from '../core/platform/query.js';
-import { heroError, mismatches } from './contract/seed-shapes.js';
+import { heroError, mismatches } from './contract/contract-shapes.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { COSTS, grantedHero, HERO_BASE, heroNft, heroPlayer, heroWorld, type HeroWorld } from './support/heroes.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';

@@ -11,7 +11,7 @@ import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support
 import { startSuiGraphQL } from './support/sui-graphql.js';
 import { ChainScript, PAYMENT_TYPE as SCRIPT_PAYMENT_TYPE, startSuiNode } from './support/sui-node.js';
 import { playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
-import { mismatches, payOrder, accountRecord, pagedEnvelope } from './contract/seed-shapes.js';
+import { mismatches, payOrder, accountRecord, pagedEnvelope } from './contract/contract-shapes.js';
 
 let deps: TestDeps;
 let app: ReturnType<typeof createPayApp>;

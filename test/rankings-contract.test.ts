@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
-import { gameRank, merchantEnvelope, mismatches, pagedEnvelope, rankEntry } from './contract/seed-shapes.js';
+import { gameRank, merchantEnvelope, mismatches, pagedEnvelope, rankEntry } from './contract/contract-shapes.js';
 import { gameWithServer } from './support/rankings.js';
 
 /** The compatibility contract's shapes for the rankings: gameRank's, and the envelopes of addWin and submitgamescore. */

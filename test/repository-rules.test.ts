@@ -1,31 +1,31 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
  * The repository speaks for itself (README, "Layout"): no comment, test title or doc cites a page kept outside
  * it. A rule the code relies on is stated in docs/ in the project's own words, and comments point there. This
- * test reads every tracked text file and names each `file:line` that cites a design page, the interface
- * document or an issue by its number. Its own file is left out: the samples below are such citations on purpose.
+ * test reads every tracked text file, this one included, and names each `file:line` that cites a design page, the
+ * document of the interface kept beside the repository, or an issue by its number. The citations this file tests
+ * its patterns on are written with placeholders (`sample`), so it cites nothing itself.
  */
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const self = relative(root, fileURLToPath(import.meta.url));
 
 /** What a citation of a page outside the repository looks like; each with why it is one. */
 const citationPatterns: { name: string; pattern: RegExp }[] = [
   // The product's design pages. Case-sensitive: docs/api.md is the project's own page.
-  { name: 'a design page (API.md, ARCHITECTURE.md)', pattern: /\b(?:API|ARCHITECTURE)\.md\b/ },
-  // The folder beside the repository that holds the interface document and the design pages.
-  { name: 'a path outside the repository (shared/seed, shared/design)', pattern: /(?:^|[^\w-])shared\/(?:seed|design)\b/ },
-  { name: 'the interface document', pattern: /\bthe interface document\b/i },
-  // "issue 12", "Issue 10 items 3, 7 and 8", "issues 3 and 4", "issue #12", "PR 7", "pull request #7", and an
-  // issue's numbered points ("hole 4").
+  { name: 'a design page by its file name', pattern: /\b(?:API|ARCHITECTURE)\.md\b/ },
+  // The folder beside the repository that holds the document of the interface and the design pages.
+  { name: 'a path into the folder beside the repository', pattern: /(?:^|[^\w-])shared\/(?:seed|design)\b/ },
+  { name: "the interface's document named so", pattern: /\bthe interface\s+document\b/i },
+  // An issue, issues, a PR or pull request followed by its number (with or without #), and an issue's numbered
+  // points ("hole" and a number).
   { name: 'an issue or pull request by its number', pattern: /\b(?:issues?|PRs?|pull requests?|holes?)\s+#?\d+/i },
-  // A bare "#12" used as a reference: "(#12)", "see #12", "fixed in #12", "#12's", or a line that opens with it.
-  // Not table keys (`PAYER#12`, `W#2026-11-16`), PKCS#8, URL fragments, HTML entities or CSS colours.
+  // A bare # and number used as a reference: in brackets, after "see", "in", "fixed in" and the like, with 's, or
+  // opening a line. Not table keys (`PAYER#12`, `W#2026-11-16`), PKCS#8, URL fragments, HTML entities or CSS colours.
   {
     name: 'an issue by #number',
     pattern: /\(#\d+\)|\b(?:see|in|from|per|by|fix|fixe[sd]|close[sd]?|resolve[sd]?|refs?)\s+#\d+\b|(?<![\w&#/])#\d+'s\b|^\s*(?:\/\/|\*|-)\s*#\d+\b/i,
@@ -65,27 +65,37 @@ function readText(path: string): string | undefined {
   return bytes.includes(0) ? undefined : bytes.toString('utf8');
 }
 
+/** What a sample's placeholders stand for: a number as itself, and the pages and folder outside the repository. */
+const PARTS: Record<string, string> = {
+  ...Object.fromEntries(['API', 'ARCHITECTURE'].map((page) => [page, `${page}.md`])),
+  interface: ['interface', 'document'].join(' '),
+  shared: '../shared',
+};
+
+/** A sample line with its placeholders (`{12}`, `{API}`, …) filled in. */
+const sample = (line: string) => line.replace(/\{(\w+)\}/g, (_, part: string) => (/^\d+$/.test(part) ? part : PARTS[part]!));
+
 describe('citation patterns', () => {
   const cited = (line: string) => citationsIn(line).length > 0;
 
   it.each([
-    'see issue 12',
-    ' * Settlement (issue 5 item 3): a finished season',
-    'The attacks of issues 3 and 4 through the HTTP API',
-    '// Issue 10 items 3, 7 and 8 through the HTTP API',
-    "describe('strict integer parameters (issue 10 item 7)', () => {",
-    'fixed by issue #12',
-    'as PR 7 did',
-    "describe('token revocation without a key change (hole 4)', () => {",
-    'found in #12, and',
-    'the same gap (#12)',
-    ' * #14: the pet mini-game',
-    'minus_tickets (API.md flow 5)',
-    '(ARCHITECTURE.md "Contention")',
-    'The interface document fixes the envelope',
-    'written down from ../shared/seed/000_0f00e2754bbcae0f.txt',
-    'as `../shared/design/API.md` says',
-  ])('flags %j', (line) => {
+    'see issue {12}',
+    ' * Settlement (issue {5} item {3}): a finished season',
+    'The attacks of issues {3} and {4} through the HTTP API',
+    '// Issue {10} items {3}, {7} and {8} through the HTTP API',
+    "describe('strict integer parameters (issue {10} item {7})', () => {",
+    'fixed by issue #{12}',
+    'as PR {7} did',
+    "describe('token revocation without a key change (hole {4})', () => {",
+    'found in #{12}, and',
+    'the same gap (#{12})',
+    ' * #{14}: the pet mini-game',
+    'minus_tickets ({API} flow {5})',
+    '({ARCHITECTURE} "Contention")',
+    'The {interface} fixes the envelope',
+    'written down from {shared}/seed/000_0f00e2754bbcae0f.txt',
+    'as `{shared}/design/{API}` says',
+  ].map(sample))('flags %j', (line) => {
     expect(cited(line)).toBe(true);
   });
 
@@ -112,8 +122,8 @@ describe('citation patterns', () => {
 });
 
 describe('the repository speaks for itself', () => {
-  it('no tracked text file cites a design page, the interface document or an issue number', () => {
-    const files = trackedFiles().filter((path) => path !== self);
+  it("no tracked text file cites a design page, the interface's document or an issue number", () => {
+    const files = trackedFiles();
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap((path) => {
       const text = readText(path);

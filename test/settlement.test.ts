@@ -16,7 +16,7 @@ import { accountWithToken, merchantWithToken } from './support/merchants.js';
 import { gamePayload, newCode } from './support/games.js';
 import { commandCounter } from './support/rankings.js';
 import { PAST, addWinAt, openSeasons, pastMonth, pastWeek, rewardGame, scoresInPastWeek, type Points } from './support/rewards.js';
-import { historyEntry, historyRank, mismatches, pagedEnvelope } from './contract/seed-shapes.js';
+import { historyEntry, historyRank, mismatches, pagedEnvelope } from './contract/contract-shapes.js';
 
 /**
  * Settlement of finished seasons, the reward table, history/test, the history rank, gameCode
