@@ -3,7 +3,7 @@ import type { StoresDeps } from './deps.js';
 import type { DomainError } from '../platform/errors.js';
 import { storesError } from './errors.js';
 import { logError } from '../platform/log.js';
-import type { AppleApiClients, AppleEnvironment, AppleSettings } from './apple-settings.js';
+import { perEnvironment, type AppleApiClients, type AppleEnvironment, type AppleSettings, type PerEnvironment } from './apple-settings.js';
 
 /**
  * The App Store Server API, through Apple's own client (`AppStoreServerAPIClient`), with the stage's API key
@@ -15,18 +15,15 @@ import type { AppleApiClients, AppleEnvironment, AppleSettings } from './apple-s
  * settings. Failures are Apple's: 503 naming the call, the details in the log.
  */
 
-const clients = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<AppStoreServerAPIClient>>>();
+const clients: PerEnvironment<Promise<AppStoreServerAPIClient>> = new WeakMap();
 
 /** The client for `environment`; 503 naming the setting when the stage has no API key. */
 export function appleApi(deps: Pick<StoresDeps, 'appStore' | 'appStoreApi'>, settings: AppleSettings, environment: AppleEnvironment): Promise<AppStoreServerAPIClient> {
   if (deps.appStoreApi) return deps.appStoreApi(environment);
   const key = settings.api;
   if (!key) throw storesError('appstore.unconfigured', 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)');
-  let byEnvironment = clients.get(settings);
-  if (!byEnvironment) clients.set(settings, (byEnvironment = new Map()));
-  let client = byEnvironment.get(environment);
-  if (!client) {
-    client = import('@apple/app-store-server-library').then(
+  return perEnvironment(clients, settings, environment, () =>
+    import('@apple/app-store-server-library').then(
       (lib) =>
         new lib.AppStoreServerAPIClient(
           key.privateKey,
@@ -35,10 +32,8 @@ export function appleApi(deps: Pick<StoresDeps, 'appStore' | 'appStoreApi'>, set
           settings.bundleId,
           environment === 'Production' ? lib.Environment.PRODUCTION : lib.Environment.SANDBOX,
         ),
-    );
-    byEnvironment.set(environment, client);
-  }
-  return client;
+    ),
+  );
 }
 
 /** The library's APIException, when `error` is one: Apple's HTTP status and its error code. */

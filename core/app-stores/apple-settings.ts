@@ -78,3 +78,16 @@ export function acceptedEnvironments(settings: AppleSettings): ('Production' | '
   if (settings.environment === 'Sandbox') return ['Sandbox'];
   return settings.allowSandbox ? ['Production', 'Sandbox'] : ['Production'];
 }
+
+/** What is made once per stage settings and environment (an API client, a verifier), kept per instance. */
+export type PerEnvironment<T> = WeakMap<AppleSettings, Map<AppleEnvironment, T>>;
+
+/** The value `memo` keeps for `settings` and `environment`, made by `make` the first time it is asked for. */
+export function perEnvironment<T>(memo: PerEnvironment<T>, settings: AppleSettings, environment: AppleEnvironment, make: () => T): T {
+  let byEnvironment = memo.get(settings);
+  if (!byEnvironment) memo.set(settings, (byEnvironment = new Map()));
+  let value = byEnvironment.get(environment);
+  if (value === undefined) byEnvironment.set(environment, (value = make()));
+  return value;
+}
+

@@ -1,7 +1,7 @@
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload, SignedDataVerifier } from '@apple/app-store-server-library';
 import type { StoresDeps } from './deps.js';
 import { storesError } from './errors.js';
-import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
+import { acceptedEnvironments, perEnvironment, type AppleSettings, type PerEnvironment } from './apple-settings.js';
 
 /**
  * App Store signed data, verified with Apple's own library (`@apple/app-store-server-library`'s
@@ -18,7 +18,7 @@ import { acceptedEnvironments, type AppleSettings } from './apple-settings.js';
 export type { AppleEnvironment } from './apple-settings.js';
 import type { AppleEnvironment } from './apple-settings.js';
 
-const verifiers = new WeakMap<AppleSettings, Map<AppleEnvironment, Promise<SignedDataVerifier>>>();
+const verifiers: PerEnvironment<Promise<SignedDataVerifier>> = new WeakMap();
 
 /** The stage's settings, or 503 naming the missing setting. */
 export function appStoreSettings(deps: Pick<StoresDeps, 'appStore'>): AppleSettings {
@@ -27,11 +27,8 @@ export function appStoreSettings(deps: Pick<StoresDeps, 'appStore'>): AppleSetti
 }
 
 function verifierFor(settings: AppleSettings, environment: AppleEnvironment): Promise<SignedDataVerifier> {
-  let byEnvironment = verifiers.get(settings);
-  if (!byEnvironment) verifiers.set(settings, (byEnvironment = new Map()));
-  let verifier = byEnvironment.get(environment);
-  if (!verifier) {
-    verifier = import('@apple/app-store-server-library').then(
+  return perEnvironment(verifiers, settings, environment, () =>
+    import('@apple/app-store-server-library').then(
       (lib) =>
         new lib.SignedDataVerifier(
           settings.rootCertificates,
@@ -40,10 +37,8 @@ function verifierFor(settings: AppleSettings, environment: AppleEnvironment): Pr
           settings.bundleId,
           settings.appAppleId,
         ),
-    );
-    byEnvironment.set(environment, verifier);
-  }
-  return verifier;
+    ),
+  );
 }
 
 /** The environment a JWS's payload claims, unverified: only to choose the verifier that then checks it. */
