@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { routeTable } from '../functions/routes/index.js';
 import { median, round } from './stats.js';
-
-const run = promisify(execFile);
+import type { BenchDeps } from './fixtures.js';
+import { coldStart, firstRequests, type ColdSample } from './first-response.js';
 
 /** ESM output that bundles CommonJS dependencies (the AWS SDK) needs `require`, `__filename` and `__dirname`. */
 const banner = [
@@ -35,17 +32,24 @@ export interface BundleResult {
   /** Entry plus every chunk loaded on demand. */
   totalKb: number;
   sizeRatio: number;
+  /** The operation whose request the first response answers (bench/first-response.ts). */
+  firstRequest: string;
+  /** The entry and the chunks it imports statically: what loads before the handler can run. */
+  staticKb: number;
   coldInitMs: number;
   coldInitRatio: number;
-  coldInitSamplesMs: number[];
+  firstResponseMs: number;
+  firstResponseRatio: number;
+  firstResponseSamplesMs: number[];
   pass: boolean;
   top: Contributor[];
 }
 
 /**
  * Bundles one entry the way infra deploys a function (infra/functions.ts: esm, minified, split, everything
- * bundled) into `outfile`'s folder. Dynamic imports become chunks beside it, loaded on first use, so the
- * size that matters at cold start is the entry's; the total is reported beside it.
+ * bundled) into `outfile`'s folder. Dynamic imports become chunks beside it, loaded on first use; the chunks
+ * the entry imports statically load with it, so the size that matters at cold init is the entry's with them
+ * (`staticBytes`). The total of all chunks is reported beside it.
  */
 export async function bundle(entry: string, outfile: string) {
   const result = await build({
@@ -66,7 +70,7 @@ export async function bundle(entry: string, outfile: string) {
     logLevel: 'error',
   });
   const totalBytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-  return { bytes: statSync(outfile).size, totalBytes, top: topPackages(result.metafile, outfile) };
+  return { bytes: statSync(outfile).size, staticBytes: staticBytes(result.metafile, outfile), totalBytes, top: topPackages(result.metafile, outfile) };
 }
 
 /** The package a bundled input belongs to (the innermost node_modules entry), or `(app code)`. */
@@ -75,6 +79,21 @@ function packageOf(input: string): string {
   if (parts.length < 2) return '(app code)';
   const rest = parts[parts.length - 1]!.split('/');
   return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+}
+
+/** The bytes of the output `outfile` and of every chunk it imports statically, transitively. */
+function staticBytes(metafile: Metafile, outfile: string): number {
+  const outputs = metafile.outputs;
+  const start = Object.keys(outputs).find((path) => outfile.endsWith(path) || path.endsWith(relative(process.cwd(), outfile)));
+  const seen = new Set<string>();
+  const stack = start ? [start] : [];
+  while (stack.length) {
+    const path = stack.pop()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement' && outputs[imported.path]) stack.push(imported.path);
+  }
+  return [...seen].reduce((sum, path) => sum + outputs[path]!.bytes, 0);
 }
 
 function topPackages(metafile: Metafile, outfile: string, count = 5): Contributor[] {
@@ -91,16 +110,7 @@ function topPackages(metafile: Metafile, outfile: string, count = 5): Contributo
     .map(([name, size]) => ({ package: name, kb: round(size / 1024, 1) }));
 }
 
-/** Time to import() the module in a fresh node process, measured inside the child. */
-async function importTime(file: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const script = `const t0 = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t0);`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env });
-  const ms = Number(stdout.trim().split('\n').pop());
-  if (!Number.isFinite(ms)) throw new Error(`cold init of ${file} printed no time: ${stdout}`);
-  return ms;
-}
-
-export async function benchBundles(options: { outDir: string; runs: number; budget: number; env: NodeJS.ProcessEnv }): Promise<BundleResult[]> {
+export async function benchBundles(options: { outDir: string; runs: number; budget: number; deps: BenchDeps }): Promise<BundleResult[]> {
   mkdirSync(options.outDir, { recursive: true });
   const entries = [
     { name: 'floor', entry: join(import.meta.dirname, 'floor.ts') },
@@ -114,26 +124,32 @@ export async function benchBundles(options: { outDir: string; runs: number; budg
   );
 
   // Round-robin over the bundles so drift in the machine's load affects them all alike.
-  const samples = new Map<string, number[]>(built.map((b) => [b.name, []]));
+  const samples = new Map<string, ColdSample[]>(built.map((b) => [b.name, []]));
   for (let i = 0; i < options.runs; i++) {
-    for (const b of built) samples.get(b.name)!.push(await importTime(b.file, options.env));
+    for (const b of built) samples.get(b.name)!.push(await coldStart(options.deps, b.name, b.file));
   }
 
   const floor = built[0]!;
-  const floorMs = median(samples.get('floor')!);
+  const medianOf = (name: string, part: keyof ColdSample) => median(samples.get(name)!.map((s) => s[part]));
+  const floorImport = medianOf('floor', 'importMs');
+  const floorFirst = medianOf('floor', 'firstMs');
   return built.map((b) => {
-    const coldInitMs = median(samples.get(b.name)!);
-    const coldInitRatio = coldInitMs / floorMs;
+    const coldInitMs = medianOf(b.name, 'importMs');
+    const firstResponseMs = medianOf(b.name, 'firstMs');
     return {
       name: b.name,
+      firstRequest: firstRequests[b.name as keyof typeof firstRequests],
       file: relative(process.cwd(), b.file),
       kb: round(b.bytes / 1024, 1),
+      staticKb: round(b.staticBytes / 1024, 1),
       totalKb: round(b.totalBytes / 1024, 1),
       sizeRatio: round(b.bytes / floor.bytes),
       coldInitMs: round(coldInitMs),
-      coldInitRatio: round(coldInitRatio),
-      coldInitSamplesMs: samples.get(b.name)!.map((ms) => round(ms)),
-      pass: coldInitRatio <= options.budget,
+      coldInitRatio: round(coldInitMs / floorImport),
+      firstResponseMs: round(firstResponseMs),
+      firstResponseRatio: round(firstResponseMs / floorFirst),
+      firstResponseSamplesMs: samples.get(b.name)!.map((s) => round(s.firstMs)),
+      pass: firstResponseMs / floorFirst <= options.budget,
       top: b.top,
     };
   });

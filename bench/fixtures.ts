@@ -26,6 +26,8 @@ export interface BenchDeps extends LocalDeps {
   google: LoopbackGoogle;
   /** A loopback Sui full node's gRPC API: the hero game's object reads (bench/hero-operations.ts links it). */
   suiNode: SuiGrpc;
+  /** The settings the deployed functions read (SST_RESOURCE_GoogleConfig and StoreKeys), as linked. */
+  settings: { googlePlay: string; storeKeys: string };
 }
 
 /** Deps as the tests build them (fresh table, signing key, file folder, a loopback issuer), outside vitest. */
@@ -35,12 +37,12 @@ export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
   const appleChain = makeAppleChain('Bench Root');
   const appStore = { bundleId: BENCH_BUNDLE, environment: 'Sandbox' as const, allowSandbox: false, rootCertificates: [appleChain.root], onlineChecks: false };
   const google = await startLoopbackGoogle(BENCH_PACKAGE);
-  const googlePlay = parseGoogleSettings(
-    JSON.stringify({ packageName: BENCH_PACKAGE, pushAudience: BENCH_PUSH_AUDIENCE, pushServiceAccount: PUSH_ACCOUNT, serviceAccountKey: google.account.json, googleCerts: google.certsUrl, playApi: google.url }),
-  );
+  const settings = {
+    googlePlay: JSON.stringify({ packageName: BENCH_PACKAGE, pushAudience: BENCH_PUSH_AUDIENCE, pushServiceAccount: PUSH_ACCOUNT, serviceAccountKey: google.account.json, googleCerts: google.certsUrl, playApi: google.url }),
+    storeKeys: await generateStoreKeys(),
+  };
   const suiNode = await startSuiGrpc();
-  const storeKeys = await parseStoreKeys(await generateStoreKeys());
-  return { ...deps, issuer, appleChain, appStore, google, googlePlay, suiNode, storeKeys };
+  return { ...deps, issuer, appleChain, appStore, google, googlePlay: parseGoogleSettings(settings.googlePlay), suiNode, storeKeys: await parseStoreKeys(settings.storeKeys), settings };
 }
 
 /** The bench stage's Android app and push subscription audience. */
@@ -152,10 +154,11 @@ export async function goodsAndBuyer(deps: Deps) {
 
 /**
  * The environment a deployed function reads its Deps from (functions/deployed.ts: SST_RESOURCE_* and
- * DYNAMODB_ENDPOINT), naming the bench's table and token key: every resource infra links to a function, with
- * no OAuth provider, no chain, no store and no claim key (none of the benched operations uses them).
+ * DYNAMODB_ENDPOINT), naming the bench's table, token key, Google Play settings and partner store keys: every
+ * resource infra links to a function, with no OAuth provider, no chain, no App Store settings and no claim key
+ * (none of the operations the bench sends to a bundle uses them).
  */
-export const deployedEnv = (deps: LocalDeps) => ({
+export const deployedEnv = (deps: BenchDeps) => ({
   SST_RESOURCE_App: JSON.stringify({ name: 'game-platform', stage: deps.stage }),
   SST_RESOURCE_Table: JSON.stringify({ name: deps.table }),
   SST_RESOURCE_Files: JSON.stringify({ name: 'bench-files' }),
@@ -163,5 +166,7 @@ export const deployedEnv = (deps: LocalDeps) => ({
   SST_RESOURCE_OAuthProviders: JSON.stringify({ value: '[]' }),
   SST_RESOURCE_ChainConfig: JSON.stringify({ value: '' }),
   SST_RESOURCE_ClaimSigningKey: JSON.stringify({ value: '' }),
+  SST_RESOURCE_GoogleConfig: JSON.stringify({ value: deps.settings.googlePlay }),
+  SST_RESOURCE_StoreKeys: JSON.stringify({ value: deps.settings.storeKeys }),
   DYNAMODB_ENDPOINT: deps.endpoint,
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { basePathOf } from '../core/http/app.js';
@@ -8,6 +7,7 @@ import { bundle } from './bundles.js';
 import { deployedEnv, giveTickets, merchantWithGames, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
 import type { handlers as floorHandlers } from './warm-floor.js';
 import { median, percentile, round } from './stats.js';
+import { apiEvent, lambdaContext, type ApiEvent, type RequestParts } from './events.js';
 
 /**
  * Warm cost per request through the deployed Lambda handler (the bundled `handler` of functions/<group>.ts,
@@ -15,7 +15,6 @@ import { median, percentile, round } from './stats.js';
  * handlers of bench/warm-floor.ts, both driven with the same API Gateway v2 events against DynamoDB Local.
  */
 type LambdaHandler = (event: ApiEvent, context: object) => Promise<{ statusCode: number; body?: string }>;
-type ApiEvent = ReturnType<typeof apiEvent>;
 
 interface WarmBench {
   /** Also the key of its floor in bench/warm-floor.ts. */
@@ -81,46 +80,6 @@ const warmBenches: WarmBench[] = [
     },
   },
 ];
-
-interface RequestParts {
-  token?: string;
-  query?: Record<string, string>;
-  /** Sent as JSON. */
-  body?: unknown;
-}
-
-/** An API Gateway HTTP API (payload format 2.0) event, as the `$default` stage delivers it. */
-function apiEvent(method: string, path: string, options: RequestParts = {}) {
-  const host = 'bench.execute-api.us-east-1.amazonaws.com';
-  const headers: Record<string, string> = { host, 'user-agent': 'bench', accept: 'application/json' };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const routeKey = `${method} ${path}`;
-  return {
-    version: '2.0' as const,
-    routeKey,
-    rawPath: path,
-    rawQueryString: new URLSearchParams(options.query ?? {}).toString(),
-    headers,
-    ...(options.query ? { queryStringParameters: options.query } : {}),
-    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'bench',
-      domainName: host,
-      domainPrefix: 'bench',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-  };
-}
-
-const lambdaContext = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 30_000 };
 
 /** What every request of one bench sends (`events[i]` by caller i) and must answer. */
 interface Workload {
