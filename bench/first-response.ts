@@ -5,6 +5,7 @@ import { basePathOf } from '../core/http/app.js';
 import type { GroupName } from '../core/http/operation.js';
 import { routeTable } from '../functions/routes/index.js';
 import { apiEvent, type ApiEvent } from './events.js';
+import type { DeployedFunction } from '../functions/deployed.js';
 import { deployedEnv, type BenchDeps } from './fixtures.js';
 import { operations, type OperationBench } from './operations.js';
 
@@ -64,7 +65,7 @@ export interface ColdSample {
 /** One cold start of `file`'s handler in a fresh process, answering a fresh first request of `name`. */
 export async function coldStart(deps: BenchDeps, name: string, file: string): Promise<ColdSample> {
   const { event, status } = await firstEvent(deps, name);
-  const env = { ...process.env, ...deployedEnv(deps), BENCH_EVENT: JSON.stringify(event) };
+  const env = { ...process.env, ...deployedEnv(deps, name === 'floor' ? 'inner' : (name as DeployedFunction)), BENCH_EVENT: JSON.stringify(event) };
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', childScript(file)], { env });
   const line = stdout.trim().split('\n').pop() ?? '';
   const result = JSON.parse(line) as ColdSample & { status: number; body: string };

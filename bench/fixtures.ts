@@ -4,6 +4,8 @@ import { completeOrder } from '../core/payments/complete.js';
 import { createRechargeOrder } from '../core/payments/orders.js';
 import type { Deps } from '../core/deps.js';
 import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
+import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
+import { publicJwk } from '../core/platform/tokens.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
 import { makeAppleChain, type AppleChain } from '../test/support/app-store-signing.js';
 import { PUSH_ACCOUNT, startLoopbackGoogle, type LoopbackGoogle } from '../test/support/google-play.js';
@@ -26,8 +28,8 @@ export interface BenchDeps extends LocalDeps {
   google: LoopbackGoogle;
   /** A loopback Sui full node's gRPC API: the hero game's object reads (bench/hero-operations.ts links it). */
   suiNode: SuiGrpc;
-  /** The settings the deployed functions read (SST_RESOURCE_GoogleConfig and StoreKeys), as linked. */
-  settings: { googlePlay: string; storeKeys: string };
+  /** The settings the deployed functions read (SST_RESOURCE_AppleConfig, GoogleConfig and StoreKeys), as linked. */
+  settings: { appStore: string; googlePlay: string; storeKeys: string };
 }
 
 /** Deps as the tests build them (fresh table, signing key, file folder, a loopback issuer), outside vitest. */
@@ -38,6 +40,7 @@ export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
   const appStore = { bundleId: BENCH_BUNDLE, environment: 'Sandbox' as const, allowSandbox: false, rootCertificates: [appleChain.root], onlineChecks: false };
   const google = await startLoopbackGoogle(BENCH_PACKAGE);
   const settings = {
+    appStore: JSON.stringify({ ...appStore, rootCertificates: appStore.rootCertificates.map((certificate) => certificate.toString('base64')) }),
     googlePlay: JSON.stringify({ packageName: BENCH_PACKAGE, pushAudience: BENCH_PUSH_AUDIENCE, pushServiceAccount: PUSH_ACCOUNT, serviceAccountKey: google.account.json, googleCerts: google.certsUrl, playApi: google.url }),
     storeKeys: await generateStoreKeys(),
   };
@@ -152,21 +155,34 @@ export async function goodsAndBuyer(deps: Deps) {
   return { owner, goods, buyer, server };
 }
 
+/** The SST resource each need of a deployed function is linked as (functions/deployed.ts, infra/functions.ts). */
+const resourceOfNeed = (deps: BenchDeps): Record<Need, [string, object]> => ({
+  table: ['Table', { name: deps.table }],
+  files: ['Files', { name: 'bench-files' }],
+  issueTokens: ['TokenSigningKey', { value: JSON.stringify(deps.signingKey) }],
+  verifyTokens: ['TokenPublicKeys', { keys: [publicJwk(deps.signingKey)] }],
+  vendorKey: ['VendorSigningKey', { value: '' }],
+  oauthProviders: ['OAuthProviders', { value: '[]' }],
+  chain: ['ChainConfig', { value: '' }],
+  claimKey: ['ClaimSigningKey', { value: '' }],
+  appStore: ['AppleConfig', { value: deps.settings.appStore }],
+  googlePlay: ['GoogleConfig', { value: deps.settings.googlePlay }],
+  storeKeys: ['StoreKeys', { value: deps.settings.storeKeys }],
+});
+
 /**
  * The environment a deployed function reads its Deps from (functions/deployed.ts: SST_RESOURCE_* and
- * DYNAMODB_ENDPOINT), naming the bench's table, token key, Google Play settings and partner store keys: every
- * resource infra links to a function, with no OAuth provider, no chain, no App Store settings and no claim key
- * (none of the operations the bench sends to a bundle uses them).
+ * DYNAMODB_ENDPOINT), naming the bench's table, token key, App Store and Google Play settings and partner store keys. With a
+ * function's name, only the resources infra links to that function (its needs), as a deployed one has them;
+ * without, every resource (the in-process benches serve several groups from one environment). No OAuth
+ * provider, vendor key, chain or claim key: none of the operations the bench sends to a bundle uses them.
  */
-export const deployedEnv = (deps: BenchDeps) => ({
-  SST_RESOURCE_App: JSON.stringify({ name: 'game-platform', stage: deps.stage }),
-  SST_RESOURCE_Table: JSON.stringify({ name: deps.table }),
-  SST_RESOURCE_Files: JSON.stringify({ name: 'bench-files' }),
-  SST_RESOURCE_TokenSigningKey: JSON.stringify({ value: JSON.stringify(deps.signingKey) }),
-  SST_RESOURCE_OAuthProviders: JSON.stringify({ value: '[]' }),
-  SST_RESOURCE_ChainConfig: JSON.stringify({ value: '' }),
-  SST_RESOURCE_ClaimSigningKey: JSON.stringify({ value: '' }),
-  SST_RESOURCE_GoogleConfig: JSON.stringify({ value: deps.settings.googlePlay }),
-  SST_RESOURCE_StoreKeys: JSON.stringify({ value: deps.settings.storeKeys }),
-  DYNAMODB_ENDPOINT: deps.endpoint,
-});
+export function deployedEnv(deps: BenchDeps, fn?: DeployedFunction): Record<string, string> {
+  const needs: readonly Need[] = fn ? functionNeeds[fn] : (Object.keys(resourceOfNeed(deps)) as Need[]).filter((need) => need !== 'verifyTokens');
+  const env: Record<string, string> = { SST_RESOURCE_App: JSON.stringify({ name: 'game-platform', stage: deps.stage }), DYNAMODB_ENDPOINT: deps.endpoint };
+  for (const need of needs) {
+    const [name, value] = resourceOfNeed(deps)[need];
+    env[`SST_RESOURCE_${name}`] = JSON.stringify(value);
+  }
+  return env;
+}

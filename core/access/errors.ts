@@ -2,9 +2,13 @@ import { errorCatalogue } from '../platform/errors.js';
 
 /** The error codes of ownership: a record the request names, and whose it is (core/http/policy.ts, records.ts). */
 export const accessErrors = errorCatalogue({
-  'access.not_found': ['NotFound', "the record the request names does not exist (or is not the caller's: the same answer, so ids cannot be probed)"],
-  'access.other_owner': ['Forbidden', 'the record the request names belongs to another merchant'],
-  'access.other_game': ['Forbidden', 'the project is not of the game the token is for'],
-  'auth.not_caller': ['Forbidden', 'the request names a user other than the signed-in one'],
+  /** the record the request names does not exist (or is not the caller's: the same answer, so ids cannot be probed) */
+  'access.not_found': 'NotFound',
+  /** the record the request names belongs to another merchant */
+  'access.other_owner': 'Forbidden',
+  /** the project is not of the game the token is for */
+  'access.other_game': 'Forbidden',
+  /** the request names a user other than the signed-in one */
+  'auth.not_caller': 'Forbidden',
 });
 export const accessError = accessErrors.fail;

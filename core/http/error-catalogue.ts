@@ -56,11 +56,3 @@ export const allErrorEntries: readonly ErrorEntry[] = errorCatalogues.flatMap((c
 
 /** The status every code is answered with (its kind's, core/http/error-statuses.ts). */
 export const statusOfCode: ReadonlyMap<string, number> = new Map(allErrorEntries.map((entry) => [entry.code, statusOfKind[entry.kind]]));
-
-/** docs/api.md's "Error codes" table (`npm run error-codes` prints it; test/error-codes.test.ts keeps it current). */
-export function errorCodesTable(): string {
-  const rows = errorCatalogues.flatMap(({ folder, entries }) =>
-    entries.map((entry) => `| \`${entry.code}\` | ${entry.kind} | ${statusOfKind[entry.kind]} | ${entry.meaning.replace(/\|/g, '\\|')} | ${folder} |`),
-  );
-  return ['| Code | Kind | Status | Meaning | Declared in |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
-}

@@ -2,14 +2,22 @@ import { errorCatalogue } from '../platform/errors.js';
 
 /** The codes of errors the HTTP layer raises itself: bodies, routes, bearer tokens, the policy, faults. */
 export const httpErrors = errorCatalogue({
-  'body.malformed': ['InvalidInput', 'the body is not valid JSON, multipart or form data, or has not the media type its Content-Type says'],
-  'body.too_large': ['PayloadTooLarge', 'the body is larger than the operation takes'],
-  'body.unsupported_type': ['UnsupportedMediaType', 'the Content-Type is not one the operation takes'],
-  'route.not_found': ['NotFound', 'no operation has this method and path'],
-  'auth.token_missing': ['Unauthenticated', 'the operation needs a bearer token and none was sent'],
-  'auth.token_revoked': ['Unauthenticated', 'the token was issued before its account signed out everywhere or was suspended'],
-  'auth.admin_only': ['Forbidden', 'the operation is for admin accounts'],
-  'server.internal': ['Internal', 'an unexpected fault of the server (logged; the answer says nothing more)'],
+  /** the body is not valid JSON, multipart or form data, or has not the media type its Content-Type says */
+  'body.malformed': 'InvalidInput',
+  /** the body is larger than the operation takes */
+  'body.too_large': 'PayloadTooLarge',
+  /** the Content-Type is not one the operation takes */
+  'body.unsupported_type': 'UnsupportedMediaType',
+  /** no operation has this method and path */
+  'route.not_found': 'NotFound',
+  /** the operation needs a bearer token and none was sent */
+  'auth.token_missing': 'Unauthenticated',
+  /** the token was issued before its account signed out everywhere or was suspended */
+  'auth.token_revoked': 'Unauthenticated',
+  /** the operation is for admin accounts */
+  'auth.admin_only': 'Forbidden',
+  /** an unexpected fault of the server (logged; the answer says nothing more) */
+  'server.internal': 'Internal',
 });
 export const httpError = httpErrors.fail;
 

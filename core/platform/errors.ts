@@ -7,7 +7,7 @@
  *
  * Each domain declares its codes in one place, its `errors.ts` (a catalogue made with `errorCatalogue`), and
  * throws through that catalogue's `fail`, so every code thrown is one the catalogue lists (docs/api.md, "Error
- * codes", is generated from the catalogues).
+ * codes", is generated from the catalogues and the meanings written above each code).
  */
 export type ErrorKind =
   | 'InvalidInput'
@@ -102,11 +102,10 @@ const classOfKind: Record<ErrorKind, KindClass> = {
   Internal,
 };
 
-/** One code of a catalogue: its kind and what it means, in the words docs/api.md lists. */
+/** One code of a catalogue and its kind. */
 export interface ErrorEntry {
   readonly code: string;
   readonly kind: ErrorKind;
-  readonly meaning: string;
 }
 
 export interface ErrorCatalogue<C extends string> {
@@ -116,29 +115,45 @@ export interface ErrorCatalogue<C extends string> {
   fail(code: C, message: string, data?: ErrorData): DomainError;
 }
 
-/** A domain's error surface: `{code: [kind, meaning]}`; `fail` makes the errors. */
-export function errorCatalogue<const T extends Record<string, readonly [ErrorKind, string]>>(codes: T): ErrorCatalogue<keyof T & string> {
-  const entries = Object.entries(codes).map(([code, [kind, meaning]]) => ({ code, kind, meaning }));
+/**
+ * A domain's error surface: `{code: kind}`, each code with what it means in a doc comment above it (docs/api.md's
+ * "Error codes" table is generated from those comments, functions/admin/error-table.ts). The meanings live in
+ * comments, not strings, so they cost the deployed bundles nothing. `fail` makes the errors.
+ */
+export function errorCatalogue<const T extends Record<string, ErrorKind>>(codes: T): ErrorCatalogue<keyof T & string> {
+  const entries = Object.entries(codes).map(([code, kind]) => ({ code, kind }));
   return {
     entries,
-    fail: (code, message, data) => new classOfKind[codes[code]![0]](code, message, data),
+    fail: (code, message, data) => new classOfKind[codes[code]!](code, message, data),
   };
 }
 
 /** The codes of the platform itself: input rules, idempotency, the table, concurrent changes. */
 export const platformErrors = errorCatalogue({
-  'input.invalid': ['InvalidInput', 'a field, parameter or header is missing or breaks its rule (the message names it)'],
-  'data.changed_concurrently': ['Conflict', 'concurrent requests kept changing the same items; nothing was written; retry'],
-  'idempotency.key_invalid': ['InvalidInput', 'the Idempotency-Key header is not 1-128 letters, digits, _ . : or -'],
-  'idempotency.key_reused': ['RequestReused', 'the Idempotency-Key was used for another request of this caller and operation'],
-  'idempotency.reference_reused': ['RequestReused', 'the reference was used for another grant with other contents'],
-  'idempotency.still_running': ['Conflict', 'the first request with this Idempotency-Key is still running; retry'],
-  'table.busy': ['Unavailable', 'the table throttled the request, did not answer, or was writing the same items; Retry-After says when to try again'],
-  'auth.token_expired': ['Unauthenticated', 'the bearer token has expired'],
-  'auth.token_invalid': ['Unauthenticated', 'the bearer token is not valid, or not of a kind this operation takes'],
-  'vendor.signing_unconfigured': ['Unavailable', 'vendor payment signing is not configured on this stage'],
-  'chain.unconfigured': ['Unavailable', 'the stage has no chain node configured for what the operation reads'],
-  'chain.unreadable': ['Unavailable', 'the chain node could not be read; try again shortly'],
+  /** a field, parameter or header is missing or breaks its rule (the message names it) */
+  'input.invalid': 'InvalidInput',
+  /** concurrent requests kept changing the same items; nothing was written; retry */
+  'data.changed_concurrently': 'Conflict',
+  /** the Idempotency-Key header is not 1-128 letters, digits, _ . : or - */
+  'idempotency.key_invalid': 'InvalidInput',
+  /** the Idempotency-Key was used for another request of this caller and operation */
+  'idempotency.key_reused': 'RequestReused',
+  /** the reference was used for another grant with other contents */
+  'idempotency.reference_reused': 'RequestReused',
+  /** the first request with this Idempotency-Key is still running; retry */
+  'idempotency.still_running': 'Conflict',
+  /** the table throttled the request, did not answer, or was writing the same items; Retry-After says when to try again */
+  'table.busy': 'Unavailable',
+  /** the bearer token has expired */
+  'auth.token_expired': 'Unauthenticated',
+  /** the bearer token is not valid, or not of a kind this operation takes */
+  'auth.token_invalid': 'Unauthenticated',
+  /** vendor payment signing is not configured on this stage */
+  'vendor.signing_unconfigured': 'Unavailable',
+  /** the stage has no chain node configured for what the operation reads */
+  'chain.unconfigured': 'Unavailable',
+  /** the chain node could not be read; try again shortly */
+  'chain.unreadable': 'Unavailable',
 });
 export const platformError = platformErrors.fail;
 

@@ -1,4 +1,4 @@
-import { errorCodesTable } from '../../core/http/error-catalogue.js';
+import { errorCodesTable } from './error-table.js';
 
 /** `npm run error-codes`: prints the "Error codes" table of docs/api.md from the catalogues. */
 console.log(errorCodesTable());
