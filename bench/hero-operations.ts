@@ -54,7 +54,10 @@ export const heroOperations: OperationBench[] = [
     base: 'hero',
     minimum: 1,
     reason: 'GetItem of the configuration',
-    prepare: async (deps) => (await worldOf(deps), {}),
+    prepare: async (deps) => {
+      await worldOf(deps);
+      return {};
+    },
   },
   {
     group: 'hero',

@@ -185,7 +185,12 @@ function countWrites(emulator: ConflictEmulator, table: string) {
     emulator.watch((t) => t.cancelled || t.items.filter((i) => i.action !== 'ConditionCheck').forEach(add)),
     emulator.watchWrites((w) => w.refused || add(w.item)),
   ];
-  return { writes, stop: () => stops.forEach((stop) => stop()) };
+  return {
+    writes,
+    stop: () => {
+      for (const stop of stops) stop();
+    },
+  };
 }
 
 /** The key's prefix as docs/performance.md names it: `COUNTER#<kind>`, else the partition key's first segment. */

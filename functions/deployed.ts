@@ -178,7 +178,7 @@ export function lambdaHandler(createApp: (deps: Deps) => Hono, depsOf: () => Pro
     const started = performance.now();
     const requestContext = (event as { requestContext?: { requestId?: string } }).requestContext;
     const ids: RequestContext = { requestId: context?.awsRequestId, apiRequestId: requestContext?.requestId };
-    let metrics: ReturnType<typeof startMetrics> = undefined;
+    let metrics: ReturnType<typeof startMetrics>;
     let status = 500;
     try {
       return await withRequestContext(ids, async () => {

@@ -11,7 +11,7 @@ import { login, storeUser, userInfo } from '../core/partner-store/sessions.js';
 import { tokenEndpoint } from '../core/partner-store/token-endpoint.js';
 import { currencies, grant, itemBalances, premiumBalance } from '../core/partner-store/wallet.js';
 import { lambdaHandler } from './deployed.js';
-import { everyRegion, partnerStoreRootRoutes, partnerStoreRoutes, regionRootRoutes, regionRoutes } from './routes/partner-store.js';
+import { everyRegion, partnerStoreRootRoutes, partnerStoreRoutes, type regionRootRoutes, type regionRoutes } from './routes/partner-store.js';
 
 /** The partner store group: an OAuth 2.0 authorization server per region (core/partner-store), each region alike. */
 export const createPartnerStoreApp = (deps: Deps) =>

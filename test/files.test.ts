@@ -170,7 +170,12 @@ describe('the upload limit a deployed stage accepts', () => {
     // With its Content-Length (what API Gateway and Node's HTTP server give): judged from the header, before the token is checked.
     expect(await upload(large, type, undefined, { headers: { 'content-type': type, 'content-length': String(large.length) } })).toEqual(expected);
     // Streamed without one: refused as the stream passes the limit.
-    const stream = new ReadableStream({ start: (controller) => (controller.enqueue(large), controller.close()) });
+    const stream = new ReadableStream({
+      start: (controller) => {
+        controller.enqueue(large);
+        controller.close();
+      },
+    });
     expect(await upload(stream, type, token, { duplex: 'half' } as RequestInit)).toEqual(expected);
     // At the limit the body is read (and its file, being past MAX_UPLOAD_BYTES, refused on its own).
     const atLimit = multipart(pngOf(MULTIPART_BODY_LIMIT - multipart(new Uint8Array()).length));

@@ -127,7 +127,7 @@ async function check(route: Route, attempt: Attempt) {
   expect(res.status, `${label} → ${res.raw.slice(0, 300)}`).not.toBe(500);
   expect(res.raw, label).not.toMatch(/\n\s+at |node_modules|\/work\/|\.ts:\d+/);
   if (expected) {
-    expect({ status: res.status, message: messageOf(res.body).slice(0, 200) }, label).toEqual({ status: expected.status, message: expect.stringMatching(new RegExp(`^${escape(expected.names)}[.:\\s]`)) });
+    expect({ status: res.status, message: messageOf(res.body).slice(0, 200) }, label).toEqual({ status: expected.status, message: expect.stringMatching(new RegExp(`^${escapeRegExp(expected.names)}[.:\\s]`)) });
   } else if (res.status >= 500) {
     // Input the schema takes may meet a service this test does not configure: only a documented 503.
     expect(res.status, `${label} → ${res.raw.slice(0, 300)}`).toBe(503);
@@ -151,7 +151,7 @@ async function check(route: Route, attempt: Attempt) {
   }
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe(`generated input on every route (${routes.length} operations)`, () => {
   it('covers the whole route table', () => {

@@ -227,7 +227,8 @@ describe('failures and poison messages', () => {
       expect(res.status).toBe(503);
       expect(res.body.message).toBe('Google Play could not read the purchase (HTTP 500); try again later');
     }
-    expect(documentErrors(document, '/pay/google/notifications', 'post', 503, (await (async () => ((google.failNext = 1), push(body)))()).body)).toEqual([]);
+    google.failNext = 1;
+    expect(documentErrors(document, '/pay/google/notifications', 'post', 503, (await push(body)).body)).toEqual([]);
     expect(await itemCount(deps)).toBe(before);
     expect((await push(body)).body.data.outcome).toBe('credited');
   });

@@ -166,7 +166,7 @@ describe(`JSON bodies nested deeper than ${JSON_NESTING_LIMIT} levels: 400 namin
   /** Arrays or objects nested `levels` deep, the outermost counted as level 1. */
   const nested = {
     arrays: (levels: number) => '['.repeat(levels) + ']'.repeat(levels),
-    objects: (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels),
+    objects: (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`,
   };
   const tooDeep = new RegExp(`^body: nested deeper than the ${JSON_NESTING_LIMIT} levels of arrays and objects a JSON body may have$`);
 

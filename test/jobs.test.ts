@@ -20,7 +20,6 @@ import { startSettlementLoop } from '../core/rewards/loop.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemsOfType } from './support/deps.js';
 import { killLocalServers, logLines, request, startLocalServer } from './support/local-server.js';
-import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { PAST, pastMonth, pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { PAYMENT_TYPE, SUI, randomAddress, startSuiNode, type SuiNode } from './support/sui-node.js';
 

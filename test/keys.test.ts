@@ -3,7 +3,6 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Secp256r1PublicKey } from '@mysten/sui/keypairs/secp256r1';
 import { SignJWT, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';

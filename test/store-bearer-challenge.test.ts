@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/partner-store/clients.js';
 import type { OperationSpec, TokenRule } from '../core/http/operation.js';
-import { createPartnerStoreApp } from '../functions/partner-store.js';
+import type { createPartnerStoreApp } from '../functions/partner-store.js';
 import { partnerStoreRoutes } from '../functions/routes/partner-store.js';
 import type { TestDeps } from './support/deps.js';
 import { call } from './support/http.js';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPartnerStoreApp } from '../functions/partner-store.js';
+import type { createPartnerStoreApp } from '../functions/partner-store.js';
 import type { TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { storeIssuerOf, storePathOf, storeWorld, type StoreWorld } from './support/store.js';

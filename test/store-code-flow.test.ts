@@ -1,8 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/partner-store/clients.js';
-import { type StoreRegion } from '../core/partner-store/regions.js';
-import { createPartnerStoreApp } from '../functions/partner-store.js';
+import type { StoreRegion } from '../core/partner-store/regions.js';
+import type { createPartnerStoreApp } from '../functions/partner-store.js';
 import type { TestDeps } from './support/deps.js';
 import { storeIssuerOf, storeSessionOf, storeWorld, type StoreWorld } from './support/store.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/partner-store/clients.js';
-import { createPartnerStoreApp } from '../functions/partner-store.js';
+import type { createPartnerStoreApp } from '../functions/partner-store.js';
 import type { TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';

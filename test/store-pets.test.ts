@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/partner-store/clients.js';
 import { ADOPTION_PRICE, levelOf } from '../core/partner-store/pets.js';
 import { signAccessToken, type StoreRegion } from '../core/partner-store/regions.js';
-import { createPartnerStoreApp } from '../functions/partner-store.js';
+import type { createPartnerStoreApp } from '../functions/partner-store.js';
 import { itemCount, type TestDeps } from './support/deps.js';
 import { storeWorld } from './support/store.js';
 import { call, type CallResult } from './support/http.js';

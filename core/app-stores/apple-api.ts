@@ -3,7 +3,7 @@ import type { StoresDeps } from './deps.js';
 import type { DomainError } from '../platform/errors.js';
 import { storesError } from './errors.js';
 import { logError } from '../platform/log.js';
-import { perEnvironment, type AppleApiClients, type AppleEnvironment, type AppleSettings, type PerEnvironment } from './apple-settings.js';
+import { perEnvironment, type AppleEnvironment, type AppleSettings, type PerEnvironment } from './apple-settings.js';
 
 /**
  * The App Store Server API, through Apple's own client (`AppStoreServerAPIClient`), with the stage's API key

@@ -89,9 +89,9 @@ function overview(base: Base, tokenKinds: string[]): string {
     `${JSON_NESTING_LIMIT} levels deep (else 400). Integer query and path parameters ` +
     'are written in decimal digits with an optional `-` and no leading zeros; anything else is 400 naming the parameter.';
   return [
-    '**Envelopes.** ' + envelopes + " Each operation's responses show its own envelope. An unexpected failure is 500 in the same error envelope.",
-    '**Tokens.** ' + tokens,
-    '**Input.** ' + bodies,
+    `**Envelopes.** ${envelopes} Each operation's responses show its own envelope. An unexpected failure is 500 in the same error envelope.`,
+    `**Tokens.** ${tokens}`,
+    `**Input.** ${bodies}`,
   ].join('\n\n');
 }
 

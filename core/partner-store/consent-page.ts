@@ -2,7 +2,7 @@ import type { PartnerStoreDeps } from './deps.js';
 import { authorize, type AuthorizeQuery, type PendingRequest } from './authorization.js';
 import { regionKey, type StoreRegion } from './regions.js';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * authorize2: the request checked and kept (authorization.ts), answered with its consent page; the region must be
@@ -23,12 +23,12 @@ function consentPage(pending: PendingRequest, acceptUrl: string): string {
   const scopes = pending.scope.split(' ').filter(Boolean);
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Allow ${escape(pending.client_name)}?</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Allow ${escapeHtml(pending.client_name)}?</title></head>
 <body>
-<main data-request-id="${escape(pending.request_id)}" data-accept-url="${escape(acceptUrl)}">
-<h1>${escape(pending.client_name)} asks to use your partner store account</h1>
-<p>It asks for: ${scopes.length ? scopes.map((s) => `<code>${escape(s)}</code>`).join(', ') : 'no scope'}.</p>
-<p>You will return to <code>${escape(new URL(pending.redirect_uri).origin)}</code>.</p>
+<main data-request-id="${escapeHtml(pending.request_id)}" data-accept-url="${escapeHtml(acceptUrl)}">
+<h1>${escapeHtml(pending.client_name)} asks to use your partner store account</h1>
+<p>It asks for: ${scopes.length ? scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(', ') : 'no scope'}.</p>
+<p>You will return to <code>${escapeHtml(new URL(pending.redirect_uri).origin)}</code>.</p>
 <button type="button" data-decision="allow">Allow</button> <button type="button" data-decision="deny">Deny</button>
 <p role="status"></p>
 </main>

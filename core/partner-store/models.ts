@@ -102,6 +102,7 @@ export const Pet = z.object({
   last_fed_at: z.nullable(z.string()),
   adopted_at: z.string(),
 });
+export type Pet = z.infer<typeof Pet>;
 
 /** adopt_pet: a name and a species of the store's. */
 export const AdoptBody = z.lazy(() =>

@@ -32,7 +32,6 @@ const petKey = (uid: string, petId: string) => ({ pk: `STOREUSER#${uid}`, sk: `P
 const petsCountKey = (uid: string) => ({ pk: `STOREUSER#${uid}`, sk: 'PETS' });
 const rankKey = (level: number, experience: number) => level * 1e9 + experience;
 
-export type Pet = z.infer<typeof Pet>;
 /** A stored pet: a pet never fed has no `last_fed_at` (read as null). */
 const StoredPet = z.extend(Pet, { last_fed_at: z._default(z.nullable(z.string()), null) });
 /** "a region's pets by level then experience": what the board index answers of each pet. */
@@ -103,7 +102,7 @@ export async function userPets(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid
  */
 export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petId: string; item: string; amount: number }, idempotencyHeader?: string) {
   const food = ITEMS.find((item) => item.code === input.item);
-  if (!food || food.kind !== 'food') throw storeError('pet.not_food', `body.item: ${input.item} is not food`);
+  if (food?.kind !== 'food') throw storeError('pet.not_food', `body.item: ${input.item} is not food`);
   const keyed = keyedRequest({ kind: 'store', sub: uid }, 'feed_pet', idempotencyHeader, input);
   // With a key, its record is read with the pet: a retry is answered before the cooldown would refuse it.
   const [item, record] = await readItems(deps, [petKey(uid, input.petId), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);

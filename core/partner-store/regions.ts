@@ -58,7 +58,7 @@ export async function parseStoreKeys(setting: string): Promise<StoreKeys> {
   const keys = {} as StoreKeys;
   for (const region of STORE_REGIONS) {
     const jwk = record[region] as Partial<SigningJwk> | undefined;
-    if (!jwk || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.d !== 'string' || typeof jwk.kid !== 'string') {
+    if (jwk?.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.d !== 'string' || typeof jwk.kid !== 'string') {
       throw new Error(`store keys: ${region} must be a private ES256 (P-256) JWK with a kid`);
     }
     const pub = publicJwk(jwk as SigningJwk);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { decodeJwt, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import { decodeJwt, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import { transactOrFailures } from '../platform/transactions.js';
@@ -69,7 +69,7 @@ export async function login(deps: PartnerStoreDeps, region: StoreRegion, issuer:
   const found = await findClient(deps, region, clientId);
   if (!found?.client.assertion_jwk) throw refused(`iss ${clientId} is not a partner client of this region that signs users in`);
   const jwk = found.client.assertion_jwk;
-  let payload;
+  let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(assertion, await importJWK(jwk as JWK, assertionAlgOf(jwk)), {
       algorithms: ['ES256', 'EdDSA'],

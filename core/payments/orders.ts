@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { ownedRecord } from '../access/records.js';
-import { findAccount, toAccountRecord, userKey } from '../identity/accounts.js';
+import { toAccountRecord, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { PaymentsDeps } from './deps.js';
@@ -61,8 +61,8 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   const [projectItem, levelItem, account, previousItem] = await readItems(deps, keys);
   const project = storedProject(projectItem);
   const level = storedLevel(levelItem);
-  if (!project || project.status !== 1) throw paymentError('project.not_on_sale', `project: no project ${input.project} on sale`);
-  if (!level || level.status !== 1) throw paymentError('level.not_on_sale', `level: project ${input.project} has no level ${input.level} on sale`);
+  if (project?.status !== 1) throw paymentError('project.not_on_sale', `project: no project ${input.project} on sale`);
+  if (level?.status !== 1) throw paymentError('level.not_on_sale', `level: project ${input.project} has no level ${input.level} on sale`);
   if (level.priceId !== input.priceId) throw paymentError('level.price_mismatch', `priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);
   const price = toBigInt(level.amount_base);
   if (input.amount !== price.toString()) {

@@ -122,7 +122,7 @@ export async function updateProject(deps: PaymentsDeps, caller: TokenClaims, inp
 }
 
 /** Creates a level, or changes the price and tickets of an existing one (it keeps its priceId). */
-export async function saveLevel(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
+export async function saveLevel(deps: PaymentsDeps, _caller: TokenClaims, input: z.infer<typeof LevelSave>): Promise<PriceLevel> {
   // The project (for its owner, coin and precision) and the level share a partition: one read for both.
   const [projectItem, existing] = await readItems(deps, [projectKey(input.project_name), levelKey(input.project_name, input.level)]);
   const project = storedProject(projectItem);

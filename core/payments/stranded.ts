@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { ChainNodeError } from '../chain/errors.js';
+import type { BalanceChange } from '../chain/types.js';
 import { canonicalType } from '../chain/names.js';
 import type { PaymentsDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
@@ -251,7 +252,7 @@ export function belongsTo(item: Record<string, unknown>, project: StoredProject)
 const LIST_LIMIT = 1000;
 
 /** The project's stranded payments, newest first (two Queries in parallel: by order's project, by address). */
-export async function listStranded(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof StrandedQuery>) {
+export async function listStranded(deps: PaymentsDeps, _caller: TokenClaims, input: z.infer<typeof StrandedQuery>) {
   const project = await projectNamed(deps, input.project);
   const query = (pk: string) =>
     queryItems(
@@ -401,7 +402,7 @@ function answerSettled(item: StrandedPayment, refundDigest: string, position: st
 
 async function verifyRefund(deps: PaymentsDeps, stranded: StrandedPayment, digest: string) {
   if (!deps.chain) throw platformError('chain.unconfigured', 'refund_digest: the stage has no chain configured to check the refund on');
-  let changes;
+  let changes: BalanceChange[] | undefined;
   try {
     changes = await deps.chain.source.balanceChanges(digest);
   } catch (error) {

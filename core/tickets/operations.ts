@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { PlatformDeps } from '../platform/deps.js';
-import type { z } from 'zod/mini';
 import { ticketError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { answerOf, idempotencyKeyOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';

@@ -1,4 +1,4 @@
-import { defineGroup, type RouteGroup } from '../../core/http/operation.js';
+import type { RouteGroup } from '../../core/http/operation.js';
 import { chainRoutes } from './chain.js';
 import { heroRoutes } from './hero.js';
 import { innerRoutes } from './inner.js';

@@ -159,7 +159,7 @@ function serialize(entries: [string, unknown][]): string {
 const formText = (entries: [string, string][]) => entries.map(([k, v]) => `${percentEncoded(k)}=${percentEncoded(v)}`).join('&');
 
 /** Percent-encoding that also sends what a broken client can: a lone surrogate as the invalid UTF-8 bytes %ED%A0%80. */
-export const percentEncoded = (text: string) => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[^]/gu, (c) => {
+export const percentEncoded = (text: string) => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\s\S]/gu, (c) => {
   try {
     return encodeURIComponent(c);
   } catch {

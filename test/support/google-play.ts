@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, jwtVerify, SignJWT } from 'jose';
 import { readBody } from './read-body.js';

@@ -1,4 +1,4 @@
-import { ChainScript, fullCoinType, randomAddress, randomDigest, SUI, type ScriptEvent } from './sui-node.js';
+import { type ChainScript, fullCoinType, randomAddress, randomDigest, SUI, type ScriptEvent } from './sui-node.js';
 
 /**
  * Sui Payment Kit receipts on the scripted chain, as the standard's Move code emits them

@@ -114,7 +114,7 @@ export interface AppConfig {
 
 interface SstConfig {
   app(input: { stage: string }): AppConfig | Promise<AppConfig>;
-  run(): Promise<Record<string, unknown> | void>;
+  run(): Promise<Record<string, unknown> | undefined>;
 }
 
 export interface Deployment {

@@ -375,7 +375,7 @@ export async function startSuiNode(script = new ChainScript()): Promise<SuiNode>
   const loopback = await startLoopback(
     (body) => {
       const request = body as RpcRequest | undefined;
-      if (!request || request.jsonrpc !== '2.0' || typeof request.method !== 'string') return fail(null, -32700, 'Parse error');
+      if (request?.jsonrpc !== '2.0' || typeof request.method !== 'string') return fail(null, -32700, 'Parse error');
       try {
         if (request.method === 'suix_queryEvents') return reply(request.id, queryEvents(script, request.params ?? []));
         if (request.method === 'sui_getTransactionBlock') return reply(request.id, transactionBlock(script, request.params ?? []));
