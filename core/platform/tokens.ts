@@ -219,13 +219,18 @@ export async function createTokenService(options: {
   }
   if (published.length === 0) throw new Error('token service: no keys');
 
-  const verifyKeys = new Map<string, CryptoKey>();
-  for (const key of published) verifyKeys.set(key.kid, (await importJWK(key, 'ES256')) as CryptoKey);
-  const privateKey = signing ? ((await importJWK(signing, 'ES256')) as CryptoKey) : undefined;
+  // Each key is imported on its first use, so a cold start pays only for the keys its first request uses (a
+  // function that verifies never imports the private key). The keys' fields were checked above.
+  const imported = new Map<string, Promise<CryptoKey>>();
+  const importOnce = (id: string, jwk: JWK) => {
+    if (!imported.has(id)) imported.set(id, importJWK(jwk, 'ES256') as Promise<CryptoKey>);
+    return imported.get(id)!;
+  };
+  const verifyKeys = new Map(published.map((key) => [key.kid, key]));
   const keyOf = (header: JWTHeaderParameters) => {
     const key = header.kid === undefined ? undefined : verifyKeys.get(header.kid);
     if (!key) throw new errors.JWKSNoMatchingKey();
-    return key;
+    return importOnce(`public ${key.kid}`, key);
   };
 
   let vendor: PaymentRequestSigner | undefined;
@@ -239,7 +244,8 @@ export async function createTokenService(options: {
 
   return {
     async issue(kind, sub, claims = {}) {
-      if (!signing || !privateKey) throw new Error('token service: this function holds only the public token keys and cannot issue tokens');
+      if (!signing) throw new Error('token service: this function holds only the public token keys and cannot issue tokens');
+      const privateKey = await importOnce(`private ${signing.kid}`, signing);
       const iat = Math.floor(now().getTime() / 1000);
       const exp = iat + tokenLifetimes[kind];
       const token = await new SignJWT({ ...claims })
@@ -290,11 +296,15 @@ export const vendorKeyMissing = () => platformError('vendor.signing_unconfigured
 
 /** A PaymentRequestSigner of a private P-256 JWK. */
 export function paymentRequestSigner(jwk: SigningJwk): PaymentRequestSigner {
-  const nodeKey = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+  // Made on the first signature: most requests of the functions that hold the key sign nothing.
+  let nodeKey: ReturnType<typeof createPrivateKey> | undefined;
   return {
     kid: jwk.kid,
     publicKey: compressedPublicKey(jwk),
-    sign: async (bytes) => lowS(new Uint8Array(sign('sha256', bytes, { key: nodeKey, dsaEncoding: 'ieee-p1363' }))),
+    sign: async (bytes) => {
+      nodeKey ??= createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+      return lowS(new Uint8Array(sign('sha256', bytes, { key: nodeKey, dsaEncoding: 'ieee-p1363' })));
+    },
   };
 }
 
