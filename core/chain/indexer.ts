@@ -1,4 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { objectOf } from '../shared/records.js';
+import { VendorPaymentEvent } from './models.js';
 import type { ChainDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
@@ -142,9 +145,15 @@ async function fetchPage(deps: IndexerDeps, eventType: string, cursor: EventCurs
 
 const fits = (cursor: EventCursor, kind: 'jsonrpc' | 'graphql') => ('graphql' in cursor ? kind === 'graphql' : kind === 'jsonrpc');
 
+/**
+ * "an event type's cursor" (cursorKey): where its stream was left, a JSON-RPC event id (as a payment record keeps
+ * its own) or a GraphQL cursor, and the version each save checks.
+ */
+const StoredCursor = z.lazy(() => z.object({ cursor: z.union([objectOf(VendorPaymentEvent).shape.cursor, z.object({ graphql: z.string() })]), version: z.int() }));
+
 async function readCursor(deps: IndexerDeps, eventType: string): Promise<{ cursor: EventCursor | null; version: number }> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: cursorKey(eventType), ConsistentRead: true }));
-  return { cursor: (out.Item?.cursor as EventCursor | undefined) ?? null, version: (out.Item?.version as number | undefined) ?? 0 };
+  return out.Item ? StoredCursor.parse(out.Item) : { cursor: null, version: 0 };
 }
 
 /** Saves the cursor if no other run moved it since `version`; the new version, or undefined if one did. */

@@ -12,7 +12,9 @@ import { retryPause, transactOrFailedConditions } from '../platform/transactions
 import type { TokenClaims } from '../platform/tokens.js';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { MerchantStatus, type Merchant } from '../merchants/models.js';
-import type { GameCreate, GameListRecord, GameRecord, GameUpdate } from './models.js';
+import * as z from 'zod/mini';
+import { objectOf } from '../shared/records.js';
+import { GameRecord, type GameCreate, type GameListRecord, type GameUpdate } from './models.js';
 
 /**
  * The game catalogue. Access patterns (docs/data-model.md):
@@ -22,16 +24,20 @@ import type { GameCreate, GameListRecord, GameRecord, GameUpdate } from './model
  *   game counter item (`COUNTER#game`, attribute `total`), incremented in the creating transaction;
  * - "live games, newest first" (games of active merchants): sparse gsi3pk `LIVE_GAME`, gsi3sk zero-padded id.
  */
-interface GameItem extends Omit<GameCreate, 'dcNum' | 'dclink'> {
-  id: number;
-  accountId: string;
-  merchantId: number;
-  live: boolean;
-  createdAt: string;
-  updatedAt: string;
-  dcNum?: string;
-  dclink?: string;
-}
+/** "game by code" (gameKey) and its index entries: the game record's fields under their stored names, its owner and whether it is live. */
+const StoredGame = z.lazy(() =>
+  z.extend(z.omit(objectOf(GameRecord), { merchant_id: true, head_image: true, gameName: true, create_time: true }), {
+    merchantId: z.int(),
+    accountId: z.string(),
+    coverImg: z.string(),
+    game_name: z.string(),
+    live: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
+type GameItem = z.infer<typeof StoredGame>;
+const gameOf = (item: Record<string, unknown>): GameItem => StoredGame.parse(item);
 
 export const gameKey = (code: string) => ({ pk: `GAME#${code}`, sk: 'GAME' });
 const counterKey = { pk: 'COUNTER#game', sk: 'COUNTER' };
@@ -165,7 +171,7 @@ async function queryNewest(deps: PlatformDeps, index: 'gsi1' | 'gsi2' | 'gsi3', 
     { IndexName: index, KeyConditionExpression: `${index}pk = :pk`, ExpressionAttributeValues: { ':pk': partition }, ScanIndexForward: false },
     limit,
   );
-  return items as unknown as GameItem[];
+  return items.map(gameOf);
 }
 
 /** query merchant game: the caller's games, newest first, zero-based pages. */
@@ -198,7 +204,9 @@ export async function listAllGames(deps: PlatformDeps, page: number, pageSize: n
 async function merchantsByAccount(deps: PlatformDeps, accountIds: string[]): Promise<Map<string, Merchant>> {
   const found = new Map<string, Merchant>();
   for (const item of await readItems(deps, accountIds.map(merchantKey), { consistent: false })) {
-    if (item) found.set(item.account_id as string, item as Merchant);
+    if (!item) continue;
+    const merchant = merchantOrNotFound(item);
+    found.set(merchant.account_id, merchant);
   }
   return found;
 }
@@ -209,17 +217,16 @@ export async function liveGamesByCode(deps: PlatformDeps): Promise<Record<string
   return Object.fromEntries(items.map((item) => [item.code, toGameRecord(item)]));
 }
 
-/** The game of a code, published or not; 404 naming `field` when there is none. */
-export async function requireGame(deps: PlatformDeps, code: string, field = 'game_code') {
+/** That a game of the code exists, published or not; 404 naming `field` when there is none. */
+export async function requireGame(deps: PlatformDeps, code: string, field = 'game_code'): Promise<void> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));
   if (!out.Item) throw gameError('game.not_found', `${field}: no game ${code}`);
-  return out.Item as GameItem;
 }
 
 /** game_detail: a live game by code; a game of a merchant that is not active is not public. */
 export async function liveGame(deps: PlatformDeps, code: string): Promise<GameRecord> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(code) }));
-  const item = out.Item as GameItem | undefined;
+  const item = out.Item && gameOf(out.Item);
   if (!item?.live) throw gameError('game.not_published', `code: no published game ${code}`);
   return toGameRecord(item);
 }

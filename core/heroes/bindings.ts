@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { canonicalType } from '../chain/names.js';
-import { userKey } from '../identity/accounts.js';
+import { toAccountRecord, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
@@ -9,7 +10,8 @@ import { transactOrFailures, type TransactItem } from '../platform/transactions.
 import { liveObject, ownerText } from './chain-reads.js';
 import { heroAttributes, requireConfig, toHero } from './heroes.js';
 import { heroConfigKey, heroIdOfNft, heroKey, nftBindingKey } from './keys.js';
-import type { Hero } from './models.js';
+import { objectOf } from '../shared/records.js';
+import { Hero } from './models.js';
 
 /**
  * bind and unbind: an on-chain hero NFT becomes a hero of the player whose registered wallet address owns it,
@@ -19,7 +21,14 @@ import type { Hero } from './models.js';
  * is written on condition it is still the one read.
  */
 
-type Item = Record<string, unknown>;
+/**
+ * "the binding of an NFT" (nftBindingKey) in either of its states: bound, its holder (`uid`) and since when; released,
+ * the level and experience it keeps. `rev` counts both.
+ */
+const StoredBinding = z.lazy(() =>
+  z.extend(z.partial(z.pick(objectOf(Hero), { level: true, experience: true })), { uid: z.optional(z.string()), bound_at: z.optional(z.string()), rev: z.int() }),
+);
+const bindingOf = (item: Record<string, unknown> | undefined) => item && StoredBinding.parse(item);
 
 export interface BindingAnswer {
   hero: Hero;
@@ -37,23 +46,25 @@ export interface BindingAnswer {
  */
 export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): Promise<BindingAnswer> {
   const heroId = heroIdOfNft(objectId);
-  const [configItem, account, binding, mine] = await readItems(deps, [
+  const [configItem, accountItem, bindingItem, mine] = await readItems(deps, [
     heroConfigKey,
     userKey(uid),
     nftBindingKey(objectId),
     heroKey(uid, heroId),
   ]);
   const config = requireConfig(configItem);
-  if (binding?.uid === uid && mine) return { hero: toHero(mine), bound_at: binding.bound_at as string };
+  const binding = bindingOf(bindingItem);
+  if (binding?.uid === uid && binding.bound_at !== undefined && mine) return { hero: toHero(mine), bound_at: binding.bound_at };
+  const account = accountItem && toAccountRecord(accountItem);
   if (!account?.wallet_address) throw heroError('hero.no_wallet', 'objectId: you have no registered wallet address to own the NFT');
 
   const object = await liveObject(deps, objectId);
   if (!object) throw heroError('hero.object_not_found', `objectId: no live object ${objectId} on chain (never created, deleted, or wrapped in another object)`);
   if (canonicalType(object.type) !== config.heroType) throw heroError('hero.object_wrong_type', `objectId: ${objectId} is a ${object.type}, not a hero (${config.heroType})`);
-  const holder = binding?.uid as string | undefined;
+  const holder = binding?.uid;
   const ownedByCaller = object.owner.kind === 'address' && object.owner.address === account.wallet_address;
   if (holder !== undefined && holder !== uid && !ownedByCaller) throw heroError('hero.bound_to_other', `objectId: ${objectId} is bound to another player`);
-  if (!ownedByCaller) throw heroError('hero.not_owned', `objectId: ${objectId} is owned by ${ownerText(object.owner)}, not by your wallet address ${String(account.wallet_address)}`);
+  if (!ownedByCaller) throw heroError('hero.not_owned', `objectId: ${objectId} is owned by ${ownerText(object.owner)}, not by your wallet address ${account.wallet_address}`);
 
   // The previous holder's hero (the NFT was transferred to the caller): its level moves with the NFT.
   const previous = holder !== undefined && holder !== uid ? await heroOf(deps, holder, heroId) : undefined;
@@ -62,14 +73,14 @@ export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): 
   const hero: Hero = {
     id: heroId,
     userId: uid,
-    level: Number(carried?.level ?? 1),
-    experience: Number(carried?.experience ?? 0),
+    level: carried?.level ?? 1,
+    experience: carried?.experience ?? 0,
     source: 'nft',
     nftObjectId: objectId,
     created_at: now,
     updated_at: now,
   };
-  const rev = Number(binding?.rev ?? 0);
+  const rev = binding?.rev ?? 0;
   const items: TransactItem[] = [
     {
       Put: {
@@ -101,16 +112,17 @@ export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): 
   const failed = await transactOrFailures(deps, items, `objectId: ${objectId} was bound or released concurrently; retry`);
   if (failed.length > 0) {
     // A concurrent bind won. Bound to the caller now (the same request twice): that binding answers.
-    const [winner, winnersHero] = await readItems(deps, [nftBindingKey(objectId), heroKey(uid, heroId)]);
-    if (winner?.uid === uid && winnersHero) return { hero: toHero(winnersHero), bound_at: winner.bound_at as string };
+    const [winnerItem, winnersHero] = await readItems(deps, [nftBindingKey(objectId), heroKey(uid, heroId)]);
+    const winner = bindingOf(winnerItem);
+    if (winner?.uid === uid && winner.bound_at !== undefined && winnersHero) return { hero: toHero(winnersHero), bound_at: winner.bound_at };
     throw platformError('data.changed_concurrently', `objectId: ${objectId} was bound or released concurrently; retry`);
   }
   return { hero, bound_at: now };
 }
 
-async function heroOf(deps: HeroesDeps, uid: string, heroId: string): Promise<Item | undefined> {
+async function heroOf(deps: HeroesDeps, uid: string, heroId: string): Promise<Hero | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: heroKey(uid, heroId), ConsistentRead: true }));
-  return out.Item;
+  return out.Item && toHero(out.Item);
 }
 
 /**
@@ -120,7 +132,8 @@ async function heroOf(deps: HeroesDeps, uid: string, heroId: string): Promise<It
  */
 export async function unbindNft(deps: HeroesDeps, uid: string, objectId: string) {
   const heroId = heroIdOfNft(objectId);
-  const [binding, mine] = await readItems(deps, [nftBindingKey(objectId), heroKey(uid, heroId)]);
+  const [bindingItem, mine] = await readItems(deps, [nftBindingKey(objectId), heroKey(uid, heroId)]);
+  const binding = bindingOf(bindingItem);
   if (!binding || binding.uid !== uid || !mine) throw heroError('hero.not_bound', `objectId: no hero NFT ${objectId} is bound to you`);
   const hero = toHero(mine);
   const now = deps.now().toISOString();
@@ -139,9 +152,9 @@ export async function unbindNft(deps: HeroesDeps, uid: string, objectId: string)
       {
         Put: {
           TableName: deps.table,
-          Item: { ...nftBindingKey(objectId), type: 'hero_nft', objectId, heroId, level: hero.level, experience: hero.experience, released_at: now, rev: Number(binding.rev) + 1 },
+          Item: { ...nftBindingKey(objectId), type: 'hero_nft', objectId, heroId, level: hero.level, experience: hero.experience, released_at: now, rev: binding.rev + 1 },
           ConditionExpression: 'uid = :uid AND rev = :rev',
-          ExpressionAttributeValues: { ':uid': uid, ':rev': Number(binding.rev) },
+          ExpressionAttributeValues: { ':uid': uid, ':rev': binding.rev },
         },
       },
     ],

@@ -1,4 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { canonicalType } from '../chain/names.js';
 import type { ChainObject } from '../chain/types.js';
 import { readItems } from '../platform/batch.js';
@@ -7,6 +8,21 @@ import { heroError } from './errors.js';
 import { liveObject } from './chain-reads.js';
 import { requireConfig } from './heroes.js';
 import { heroConfigKey, heroIdOfNft, nftCacheKey } from './keys.js';
+import { objectOf } from '../shared/records.js';
+import { NftDetail } from './models.js';
+
+/** The object as nft_detail answers it (its on-chain fields). */
+const CachedObject = z.lazy(() => z.pick(objectOf(NftDetail), { objectId: true, type: true, version: true, owner: true, fields: true }));
+
+/**
+ * "an NFT's on-chain fields, cached" (nftCacheKey): the object, its canonical type and when it was read. The object
+ * is checked, not rebuilt: a cached answer shows it as stored (attributes in the table's order), as before.
+ */
+const CachedNft = z.object({
+  object: z.custom<ChainObject>((object) => CachedObject.safeParse(object).success),
+  object_type: z.string(),
+  fetched_at: z.string(),
+});
 
 /**
  * nft_detail: a hero NFT's on-chain fields (owner, type, version, fields as the node renders them), with its
@@ -17,15 +33,16 @@ import { heroConfigKey, heroIdOfNft, nftCacheKey } from './keys.js';
  * node).
  */
 export async function nftDetail(deps: HeroesDeps, objectId: string) {
-  const [configItem, cache] = await readItems(deps, [heroConfigKey, nftCacheKey(objectId)]);
+  const [configItem, cacheItem] = await readItems(deps, [heroConfigKey, nftCacheKey(objectId)]);
   const config = requireConfig(configItem);
+  const cache = cacheItem && CachedNft.parse(cacheItem);
   const now = deps.now();
   const heroId = heroIdOfNft(objectId);
   if (cache) {
-    const fetched = new Date(cache.fetched_at as string);
+    const fetched = new Date(cache.fetched_at);
     const age = now.getTime() - fetched.getTime();
     if (age >= 0 && age < config.nftCacheSeconds * 1000 && cache.object_type === config.heroType) {
-      return { ...(cache.object as ChainObject), fetched_at: fetched.toISOString(), age_seconds: Math.floor(age / 1000), cached: true, heroId };
+      return { ...cache.object, fetched_at: fetched.toISOString(), age_seconds: Math.floor(age / 1000), cached: true, heroId };
     }
   }
   const object = await liveObject(deps, objectId);

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { queryItems } from '../platform/query.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { retryPause, transactOrFailures, type TransactItem } from '../platform/transactions.js';
@@ -151,11 +152,9 @@ export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, 
   }
 }
 
-interface GameKey {
-  pk: string;
-  sk: string;
-  id: number;
-}
+/** A merchant's game in the games index (gsi1 `MERCHANT_GAMES#<accountId>`), projected to its keys and id. */
+const GameKey = z.object({ pk: z.string(), sk: z.string(), id: z.int() });
+type GameKey = z.infer<typeof GameKey>;
 
 /** Every game of a merchant (games index, all pages), keys only. */
 async function merchantGameKeys(deps: PlatformDeps, accountId: string): Promise<GameKey[]> {
@@ -165,7 +164,7 @@ async function merchantGameKeys(deps: PlatformDeps, accountId: string): Promise<
     ExpressionAttributeValues: { ':pk': `MERCHANT_GAMES#${accountId}` },
     ProjectionExpression: 'pk, sk, id',
   });
-  return items.map((item) => ({ pk: item.pk as string, sk: item.sk as string, id: item.id as number }));
+  return items.map((item) => GameKey.parse(item));
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

@@ -1,4 +1,5 @@
 import { importJWK, type JWK } from 'jose';
+import * as z from 'zod/mini';
 
 /**
  * The public key a partner backend signs its users' sign-in assertions with (core/partner-store/sessions.ts), as an
@@ -9,15 +10,15 @@ import { importJWK, type JWK } from 'jose';
  * make a new pair instead of having it stored. Only the members that make the public key are kept, with the
  * algorithm they mean, so the stored key says nothing it was not checked for.
  */
-export type AssertionAlg = 'ES256' | 'EdDSA';
-
-export interface AssertionJwk {
-  kty: 'EC' | 'OKP';
-  crv: 'P-256' | 'Ed25519';
-  x: string;
-  y?: string;
-  alg: AssertionAlg;
-}
+export const AssertionJwk = z.object({
+  kty: z.enum(['EC', 'OKP']),
+  crv: z.enum(['P-256', 'Ed25519']),
+  x: z.string(),
+  y: z.optional(z.string()),
+  alg: z.enum(['ES256', 'EdDSA']),
+});
+export type AssertionJwk = z.infer<typeof AssertionJwk>;
+export type AssertionAlg = AssertionJwk['alg'];
 
 /** Members that only a private (or symmetric) JWK has (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2). */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];

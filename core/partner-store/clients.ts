@@ -2,8 +2,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PartnerStoreDeps } from './deps.js';
-import { assertionKeyOf, type AssertionJwk } from './assertion-keys.js';
-import type { StoreRegion } from './regions.js';
+import * as z from 'zod/mini';
+import { objectOf } from '../shared/records.js';
+import { AssertionJwk, assertionKeyOf } from './assertion-keys.js';
+import { STORE_REGIONS, type StoreRegion } from './regions.js';
 
 /**
  * Partner clients, registered per region by an operator (`npm run admin -- register-store-client`). Access
@@ -13,22 +15,30 @@ import type { StoreRegion } from './regions.js';
  * (256 bits), so a fast hash is enough: there is nothing to guess (a slow password hash is for low-entropy
  * passwords), and comparing the hashes in constant time keeps timing from telling anything.
  */
-export type ClientType = 'public' | 'confidential';
-
-export interface StoreClient {
-  client_id: string;
-  region: StoreRegion;
-  type: ClientType;
-  name: string;
-  redirect_uris: string[];
-  scopes: string[];
-  created_at: string;
+const StoreClient = z.lazy(() => z.object({
+  client_id: z.string(),
+  region: z.enum(STORE_REGIONS),
+  type: z.enum(['public', 'confidential']),
+  name: z.string(),
+  redirect_uris: z.array(z.string()),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
   /**
    * The public key the client signs store sign-in assertions with (store login, core/partner-store/sessions.ts): the
    * partner store's own backend is registered with one. An ES256 or EdDSA public JWK (core/partner-store/assertion-keys.ts).
    */
-  assertion_jwk?: AssertionJwk;
-}
+  assertion_jwk: z.optional(AssertionJwk),
+}));
+export type StoreClient = z.infer<typeof StoreClient>;
+export type ClientType = StoreClient['type'];
+
+/**
+ * "a client of a region" (clientKey): the client with its type as `client_type` (the item's `type` names its kind),
+ * and a confidential client's secret hash.
+ */
+const StoredClient = z.lazy(() =>
+  z.extend(z.omit(objectOf(StoreClient), { type: true }), { client_type: objectOf(StoreClient).shape.type, secret_hash: z.optional(z.string()) }),
+);
 
 /**
  * What a client id may be wherever one comes in (a query, a form, HTTP Basic, an assertion's `iss`): RFC 6749
@@ -111,18 +121,8 @@ export async function findClient(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, r
   if (!isClientId(clientId)) return undefined;
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: clientKey(region, clientId), ConsistentRead: true }));
   if (!out.Item) return undefined;
-  const item = out.Item;
-  const client: StoreClient = {
-    client_id: item.client_id,
-    region: item.region,
-    type: item.client_type,
-    name: item.name,
-    redirect_uris: item.redirect_uris,
-    scopes: item.scopes,
-    created_at: item.created_at,
-    ...(item.assertion_jwk ? { assertion_jwk: item.assertion_jwk } : {}),
-  };
-  return { client, secretHash: item.secret_hash as string | undefined };
+  const { client_type, secret_hash, ...client } = StoredClient.parse(out.Item);
+  return { client: { ...client, type: client_type } satisfies StoreClient, secretHash: secret_hash };
 }
 
 /** Whether `secret` is the client's (constant time). */

@@ -37,7 +37,7 @@ const StoredPet = z.extend(Pet, { last_fed_at: z._default(z.nullable(z.string())
 /** "a region's pets by level then experience": what the board index answers of each pet. */
 const RankedPet = z.pick(Pet, { petId: true, name: true, species: true, level: true, experience: true });
 
-export function levelOf(experience: number): number {
+function levelOf(experience: number): number {
   let level = 1;
   while (level < LEVEL_XP.length && experience >= LEVEL_XP[level]!) level++;
   return level;

@@ -10,7 +10,10 @@ import { rewardError } from './errors.js';
 import { ownedRecord } from '../access/records.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { historyEntryKey } from './keys.js';
-import { HistoryStatus, type ClaimSignature } from './models.js';
+import * as z from 'zod/mini';
+import { storedAmount } from '../shared/amounts.js';
+import { objectOf } from '../shared/records.js';
+import { ClaimSignature, HistoryEntry, HistoryStatus } from './models.js';
 
 /**
  * Reward claims (docs/claims.md). sign_code signs, for the caller's history
@@ -115,25 +118,33 @@ export function claimTerms(deps: Pick<RewardsDeps, 'claims' | 'production'>): { 
   };
 }
 
-/** The claim as stored on the entry (attribute `claim`). Claims stored by earlier versions lack chain…expires_at_ms. */
-interface StoredClaim {
-  chain?: string;
-  game?: string;
-  coin_type?: string;
-  expires_at_ms?: number;
-  recipient: string;
-  amount: string;
-  nonce: string;
-  message: string;
-  signature: string;
-  public_key: string;
-  signed_at: string;
-}
+/**
+ * The claim as stored on the entry (attribute `claim`), in one of two layouts: ClaimSignature's fields (not its
+ * id and scheme) and when it was signed; a claim stored before claims named their game lacks chain, game,
+ * coin_type and expires_at_ms (sign_code re-signs it).
+ */
+const LegacyClaim = z.lazy(() =>
+  z.extend(z.omit(objectOf(ClaimSignature), { id: true, scheme: true, chain: true, game: true, coin_type: true, expires_at_ms: true }), { signed_at: z.string() }),
+);
+const CurrentClaim = z.lazy(() => z.extend(objectOf(LegacyClaim), { chain: z.string(), game: z.string(), coin_type: z.string(), expires_at_ms: z.int() }));
+type CurrentClaim = z.infer<typeof CurrentClaim>;
+const StoredClaim = z.union([CurrentClaim, LegacyClaim]);
+type StoredClaim = z.infer<typeof StoredClaim>;
 
-/** A stored claim with the fields of the current layout. */
-type CurrentClaim = StoredClaim & Required<Pick<StoredClaim, 'chain' | 'game' | 'coin_type' | 'expires_at_ms'>>;
+/**
+ * "a history entry" (historyEntryKey) as claims read it: whose it is, what it pays, its claim and every nonce
+ * signed for it (claim_nonces, a string set).
+ */
+const ClaimEntry = z.lazy(() =>
+  z.extend(z.pick(objectOf(HistoryEntry), { platform_player_id: true, game_code: true, wallet_address: true, status: true }), {
+    reward_amount: storedAmount,
+    claim: z.optional(StoredClaim),
+    claim_nonces: z.optional(z.set(z.string())),
+  }),
+);
+type ClaimEntry = z.infer<typeof ClaimEntry>;
 
-const isCurrent = (claim: StoredClaim): claim is CurrentClaim => typeof claim.expires_at_ms === 'number' && typeof claim.game === 'string';
+const isCurrent = (claim: StoredClaim): claim is CurrentClaim => 'expires_at_ms' in claim;
 
 function toSignature(id: number, claim: StoredClaim): ClaimSignature {
   return {
@@ -153,7 +164,7 @@ function toSignature(id: number, claim: StoredClaim): ClaimSignature {
 /** The caller's entry (the route's `record` rule): another player's is as unknown as a missing one (404). */
 async function callersEntry(deps: RewardsDeps, caller: TokenClaims, id: number) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: historyEntryKey(id), ConsistentRead: true }));
-  return ownedRecord(out.Item, (entry) => entry.platform_player_id === caller.sub, `id: no history entry ${id}`);
+  return ClaimEntry.parse(ownedRecord(out.Item, (entry) => entry.platform_player_id === caller.sub, `id: no history entry ${id}`));
 }
 
 /** The on-chain object of the entry's game; 409 naming object_id when the game has none. */
@@ -204,7 +215,7 @@ async function signTerms(deps: RewardsDeps, id: number, terms: Pick<RewardClaim,
 export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: number): Promise<ClaimSignature> {
   if (!deps.claims) throw rewardError('claim.unconfigured', 'reward claims are not configured on this stage');
   const item = await callersEntry(deps, caller, id);
-  const stored = item.claim as StoredClaim | undefined;
+  const stored = item.claim;
   if (stored) {
     const valid = isCurrent(stored) && deps.now().getTime() < stored.expires_at_ms;
     if (valid || item.status !== HistoryStatus.signed) return toSignature(id, stored);
@@ -213,11 +224,11 @@ export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: numb
   if (!(Number(item.reward_amount) > 0)) throw rewardError('claim.no_reward', `id: history entry ${id} has no reward to claim`);
   if (item.status !== HistoryStatus.unclaimed) throw rewardError('claim.not_claimable', `id: history entry ${id} is not claimable (status ${String(item.status)})`);
 
-  const wallet = (item.wallet_address as string) || (await findAccount(deps, caller.sub))?.wallet_address;
+  const wallet = item.wallet_address || (await findAccount(deps, caller.sub))?.wallet_address;
   if (!wallet) throw rewardError('claim.no_wallet', `id: no wallet address to pay history entry ${id} to; register a wallet first`);
   const recipient = normalizeAddress(wallet);
   if (!recipient) throw rewardError('claim.wallet_not_sui', `id: the wallet address of history entry ${id} is not a Sui address`);
-  const game = await gameObject(deps, id, item.game_code as string);
+  const game = await gameObject(deps, id, item.game_code);
   const claim = await signTerms(deps, id, { ...claimTerms(deps), game, recipient, amount: String(item.reward_amount) });
   try {
     await deps.db.send(
@@ -240,13 +251,13 @@ export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: numb
     if (!isConditionalFailure(error)) throw error;
     // A concurrent sign_code stored its claim first: that one is the entry's claim.
     const theirs = (await callersEntry(deps, caller, id)).claim;
-    if (theirs) return toSignature(id, theirs as StoredClaim);
+    if (theirs) return toSignature(id, theirs);
     throw platformError('data.changed_concurrently', `id: history entry ${id} changed meanwhile; retry`);
   }
   return toSignature(id, claim);
 }
 
-const signings = (item: Record<string, unknown>) => (item.claim_nonces as Set<string> | undefined)?.size ?? 0;
+const signings = (item: ClaimEntry) => item.claim_nonces?.size ?? 0;
 const tooManySignings = (id: number) =>
   rewardError('claim.signings_exhausted', `id: the claim of history entry ${id} has been signed ${MAX_CLAIM_SIGNINGS} times without being redeemed; it is not renewed again`);
 
@@ -255,11 +266,11 @@ const tooManySignings = (id: number) =>
  * the old layout takes the game's and stage's current ones), a new nonce and expiry, written on condition the
  * entry still holds the expired claim at status 1. A concurrent re-signing that won is answered instead.
  */
-async function resign(deps: RewardsDeps, caller: TokenClaims, id: number, item: Record<string, unknown>, stored: StoredClaim): Promise<ClaimSignature> {
+async function resign(deps: RewardsDeps, caller: TokenClaims, id: number, item: ClaimEntry, stored: StoredClaim): Promise<ClaimSignature> {
   if (signings(item) >= MAX_CLAIM_SIGNINGS) throw tooManySignings(id);
   const terms = isCurrent(stored)
     ? { chain: stored.chain, game: stored.game, coin_type: stored.coin_type }
-    : { ...claimTerms(deps), game: await gameObject(deps, id, item.game_code as string) };
+    : { ...claimTerms(deps), game: await gameObject(deps, id, item.game_code) };
   const claim = await signTerms(deps, id, { ...terms, recipient: stored.recipient, amount: stored.amount });
   try {
     await deps.db.send(
@@ -282,7 +293,7 @@ async function resign(deps: RewardsDeps, caller: TokenClaims, id: number, item: 
     if (!isConditionalFailure(error)) throw error;
     // Another sign_code re-signed first, or the claim event moved the entry to 2: answer what is stored now.
     const now = await callersEntry(deps, caller, id);
-    const theirs = now.claim as StoredClaim | undefined;
+    const theirs = now.claim;
     if (theirs && theirs.nonce !== stored.nonce) return toSignature(id, theirs);
     if (theirs && now.status === HistoryStatus.claimed) return toSignature(id, theirs);
     if (signings(now) >= MAX_CLAIM_SIGNINGS) throw tooManySignings(id);
@@ -295,5 +306,5 @@ async function resign(deps: RewardsDeps, caller: TokenClaims, id: number, item: 
 export async function claimSignature(deps: RewardsDeps, caller: TokenClaims, id: number): Promise<ClaimSignature> {
   const item = await callersEntry(deps, caller, id);
   if (!item.claim) throw rewardError('claim.not_signed', `id: history entry ${id} has no signed claim yet; call sign_code first`);
-  return toSignature(id, item.claim as StoredClaim);
+  return toSignature(id, item.claim);
 }

@@ -14,9 +14,6 @@ import { withoutkeyRoutes } from './withoutkey.js';
  * (infra/api.ts) and the OpenAPI documents are all derived from it. A group lists only implemented
  * operations; a group with none is not deployed.
  */
-
-export { chainRoutes, innerRoutes, outerRoutes, payRoutes, thirdPayRoutes, withoutkeyRoutes, metaRoutes, heroMetaRoutes, heroRoutes, partnerStoreRoutes, partnerStoreRootRoutes };
-
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,
   outerRoutes,
