@@ -8,6 +8,8 @@ import { sourceOfEnv, withRequestSource } from '../core/platform/request-source.
 import { withRequestContext, type RequestContext } from '../core/platform/request-context.js';
 import { recordRequest, startMetrics } from '../core/platform/metrics.js';
 import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/platform/tokens.js';
+import { createDocumentClient } from '../core/platform/db.js';
+import { s3FileStore } from '../core/platform/files.js';
 
 /**
  * What a deployed function uses of the stage, each need read from one linked resource. infra/functions.ts links
@@ -93,16 +95,22 @@ async function buildDeps(): Promise<Deps> {
   const now = () => new Date();
   const built: Partial<Deps> = { stage, production: isProductionStage(stage), now };
 
+  // The modules of the parts only some functions link load together, as chunks of the bundle; the table and
+  // the file store, which nearly every function's first request uses (and which are small), are bundled in.
+  const [idTokens, chain, apple, google, regions, claimKey] = await Promise.all([
+    linked('OAuthProviders') ? import('../core/identity/id-tokens.js') : undefined,
+    linked('ChainConfig') ? import('../core/chain/source.js') : undefined,
+    linked('AppleConfig') ? import('../core/app-stores/apple-settings.js') : undefined,
+    linked('GoogleConfig') ? import('../core/app-stores/google-settings.js') : undefined,
+    linked('StoreKeys') ? import('../core/partner-store/regions.js') : undefined,
+    linked('ClaimSigningKey') ? import('../core/rewards/claim-key.js') : undefined,
+  ]);
   if (linked('Table')) {
-    const { createDocumentClient } = await import('../core/platform/db.js');
     // DYNAMODB_ENDPOINT is for running the Lambda handlers against DynamoDB Local (npm run bench).
     built.db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
     built.table = resources.Table.name;
   }
-  if (linked('Files')) {
-    const { s3FileStore } = await import('../core/platform/files.js');
-    built.files = s3FileStore(resources.Files.name);
-  }
+  if (linked('Files')) built.files = s3FileStore(resources.Files.name);
   const vendorKey = linked('VendorSigningKey') ? parseVendorKey(resources.VendorSigningKey.value) : undefined;
   const issuer = `game-platform/${stage}`;
   if (linked('TokenSigningKey')) {
@@ -110,31 +118,13 @@ async function buildDeps(): Promise<Deps> {
   } else if (linked('TokenPublicKeys')) {
     built.tokens = await createTokenService({ verifyKeys: resources.TokenPublicKeys.keys, vendorKey, issuer, now });
   }
-  if (linked('OAuthProviders')) {
-    const { createIdTokenVerifier, parseOAuthProviders } = await import('../core/identity/id-tokens.js');
-    built.idTokens = createIdTokenVerifier(parseOAuthProviders(resources.OAuthProviders.value), { now });
-  }
-  if (linked('ChainConfig')) {
-    const { chainFromSetting } = await import('../core/chain/source.js');
-    built.chain = chainFromSetting(resources.ChainConfig.value);
-  }
-  if (linked('AppleConfig')) {
-    const { parseAppleSettings } = await import('../core/app-stores/apple-settings.js');
-    built.appStore = parseAppleSettings(resources.AppleConfig.value);
-  }
-  if (linked('GoogleConfig')) {
-    const { parseGoogleSettings } = await import('../core/app-stores/google-settings.js');
-    built.googlePlay = parseGoogleSettings(resources.GoogleConfig.value);
-  }
-  if (linked('StoreKeys')) {
-    // Blank: the partner store is off on this stage (its endpoints answer 503).
-    const { parseStoreKeys } = await import('../core/partner-store/regions.js');
-    built.storeKeys = resources.StoreKeys.value.trim() ? await parseStoreKeys(resources.StoreKeys.value) : undefined;
-  }
-  if (linked('ClaimSigningKey')) {
-    const { claimSignerFromSetting } = await import('../core/rewards/claim-key.js');
-    built.claims = await claimSignerFromSetting(resources.ClaimSigningKey.value);
-  }
+  if (idTokens) built.idTokens = idTokens.createIdTokenVerifier(idTokens.parseOAuthProviders(resources.OAuthProviders.value), { now });
+  if (chain) built.chain = chain.chainFromSetting(resources.ChainConfig.value);
+  if (apple) built.appStore = apple.parseAppleSettings(resources.AppleConfig.value);
+  if (google) built.googlePlay = google.parseGoogleSettings(resources.GoogleConfig.value);
+  // A blank StoreKeys: the partner store is off on this stage (its endpoints answer 503).
+  if (regions) built.storeKeys = resources.StoreKeys.value.trim() ? await regions.parseStoreKeys(resources.StoreKeys.value) : undefined;
+  if (claimKey) built.claims = await claimKey.claimSignerFromSetting(resources.ClaimSigningKey.value);
 
   const unlinked: Record<string, string> = {
     db: 'Table',
