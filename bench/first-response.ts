@@ -65,7 +65,13 @@ export interface ColdSample {
 /** One cold start of `file`'s handler in a fresh process, answering a fresh first request of `name`. */
 export async function coldStart(deps: BenchDeps, name: string, file: string): Promise<ColdSample> {
   const { event, status } = await firstEvent(deps, name);
-  const env = { ...process.env, ...deployedEnv(deps, name === 'floor' ? 'inner' : (name as DeployedFunction)), BENCH_EVENT: JSON.stringify(event) };
+  const env = {
+    ...process.env,
+    ...deployedEnv(deps, name === 'floor' ? 'inner' : (name as DeployedFunction)),
+    // As in Lambda: the request's metrics are written (core/platform/metrics.ts) before the answer returns.
+    AWS_LAMBDA_FUNCTION_NAME: `bench-${name}`,
+    BENCH_EVENT: JSON.stringify(event),
+  };
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', childScript(file)], { env });
   const line = stdout.trim().split('\n').pop() ?? '';
   const result = JSON.parse(line) as ColdSample & { status: number; body: string };
