@@ -8,8 +8,6 @@ import { sourceOfEnv, withRequestSource } from '../core/platform/request-source.
 import { withRequestContext, type RequestContext } from '../core/platform/request-context.js';
 import { recordRequest, startMetrics } from '../core/platform/metrics.js';
 import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/platform/tokens.js';
-import { createDocumentClient } from '../core/platform/db.js';
-import { s3FileStore } from '../core/platform/files.js';
 
 /**
  * What a deployed function uses of the stage, each need read from one linked resource. infra/functions.ts links
@@ -95,9 +93,11 @@ async function buildDeps(): Promise<Deps> {
   const now = () => new Date();
   const built: Partial<Deps> = { stage, production: isProductionStage(stage), now };
 
-  // The modules of the parts only some functions link load together, as chunks of the bundle; the table and
-  // the file store, which nearly every function's first request uses (and which are small), are bundled in.
-  const [idTokens, chain, apple, google, regions, claimKey] = await Promise.all([
+  // Each part's module is a chunk of the bundle, loaded only where its resource is linked; they load together,
+  // not one after another, so the first request waits for one round of loading.
+  const [db, files, idTokens, chain, apple, google, regions, claimKey] = await Promise.all([
+    linked('Table') ? import('../core/platform/db.js') : undefined,
+    linked('Files') ? import('../core/platform/files.js') : undefined,
     linked('OAuthProviders') ? import('../core/identity/id-tokens.js') : undefined,
     linked('ChainConfig') ? import('../core/chain/source.js') : undefined,
     linked('AppleConfig') ? import('../core/app-stores/apple-settings.js') : undefined,
@@ -105,12 +105,12 @@ async function buildDeps(): Promise<Deps> {
     linked('StoreKeys') ? import('../core/partner-store/regions.js') : undefined,
     linked('ClaimSigningKey') ? import('../core/rewards/claim-key.js') : undefined,
   ]);
-  if (linked('Table')) {
+  if (db) {
     // DYNAMODB_ENDPOINT is for running the Lambda handlers against DynamoDB Local (npm run bench).
-    built.db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+    built.db = db.createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
     built.table = resources.Table.name;
   }
-  if (linked('Files')) built.files = s3FileStore(resources.Files.name);
+  if (files) built.files = files.s3FileStore(resources.Files.name);
   const vendorKey = linked('VendorSigningKey') ? parseVendorKey(resources.VendorSigningKey.value) : undefined;
   const issuer = `game-platform/${stage}`;
   if (linked('TokenSigningKey')) {
