@@ -66,7 +66,7 @@ module.exports = {
     },
     {
       name: 'full-deps-imports-no-http',
-      comment: 'core/deps.ts assembles the domains\' deps below the HTTP layer, which imports it',
+      comment: "core/deps.ts assembles the domains' deps below the HTTP layer, which imports it",
       severity: 'error',
       from: { path: '^core/deps[.]ts$' },
       to: { path: '^core/http/' },

@@ -41,11 +41,28 @@ export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
   const google = await startLoopbackGoogle(BENCH_PACKAGE);
   const settings = {
     appStore: JSON.stringify({ ...appStore, rootCertificates: appStore.rootCertificates.map((certificate) => certificate.toString('base64')) }),
-    googlePlay: JSON.stringify({ packageName: BENCH_PACKAGE, pushAudience: BENCH_PUSH_AUDIENCE, pushServiceAccount: PUSH_ACCOUNT, serviceAccountKey: google.account.json, googleCerts: google.certsUrl, playApi: google.url }),
+    googlePlay: JSON.stringify({
+      packageName: BENCH_PACKAGE,
+      pushAudience: BENCH_PUSH_AUDIENCE,
+      pushServiceAccount: PUSH_ACCOUNT,
+      serviceAccountKey: google.account.json,
+      googleCerts: google.certsUrl,
+      playApi: google.url,
+    }),
     storeKeys: await generateStoreKeys(),
   };
   const suiNode = await startSuiGrpc();
-  return { ...deps, issuer, appleChain, appStore, google, googlePlay: parseGoogleSettings(settings.googlePlay), suiNode, storeKeys: await parseStoreKeys(settings.storeKeys), settings };
+  return {
+    ...deps,
+    issuer,
+    appleChain,
+    appStore,
+    google,
+    googlePlay: parseGoogleSettings(settings.googlePlay),
+    suiNode,
+    storeKeys: await parseStoreKeys(settings.storeKeys),
+    settings,
+  };
 }
 
 /** The bench stage's Android app and push subscription audience. */
@@ -109,7 +126,13 @@ export async function indexedPurchase(deps: Deps, amount = LEVEL_PRICE) {
 
 /** The chain indexer's record of the player paying `amount` for the order; answers the payment's digest. */
 async function storedPayment(deps: Deps, shop: Shop, player: Player, order: { bill_no: string }, amount = LEVEL_PRICE) {
-  return indexedPayment(deps, { billNo: order.bill_no, amount: String(amount), from: player.address, to: shop.receiveAddress, eventType: '0xbe9c::pay::PaymentEvent' });
+  return indexedPayment(deps, {
+    billNo: order.bill_no,
+    amount: String(amount),
+    from: player.address,
+    to: shop.receiveAddress,
+    eventType: '0xbe9c::pay::PaymentEvent',
+  });
 }
 
 /** One more order of level 1 of the shop by `player`, paid and indexed: what one orderComplete completes. */

@@ -42,10 +42,19 @@ export const heroOperations: OperationBench[] = [
     op: 'config_set',
     base: 'hero',
     minimum: 2,
-    reason: 'BatchGet (the project and the price levels the costs name) + PutItem of the configuration (the admin\'s account state is remembered: no value moves)',
+    reason:
+      "BatchGet (the project and the price levels the costs name) + PutItem of the configuration (the admin's account state is remembered: no value moves)",
     prepare: async (deps) => {
       const world = await worldOf(deps);
-      return { token: world.admin, body: { heroType: `0x${'ab'.repeat(32)}::hero::Hero`, maxLevel: 3, projectName: world.projectName, levelCosts: Object.entries(COSTS).map(([level, cost]) => ({ level: Number(level), ...cost })) } };
+      return {
+        token: world.admin,
+        body: {
+          heroType: `0x${'ab'.repeat(32)}::hero::Hero`,
+          maxLevel: 3,
+          projectName: world.projectName,
+          levelCosts: Object.entries(COSTS).map(([level, cost]) => ({ level: Number(level), ...cost })),
+        },
+      };
     },
   },
   {
@@ -64,7 +73,7 @@ export const heroOperations: OperationBench[] = [
     op: 'auth',
     base: 'hero',
     minimum: 0,
-    reason: 'signs a hero token for the platform token\'s user: nothing read',
+    reason: "signs a hero token for the platform token's user: nothing read",
     prepare: async (deps) => ({ token: (await heroPlayer(deps)).player.platform }),
   },
   {
@@ -72,7 +81,8 @@ export const heroOperations: OperationBench[] = [
     op: 'grant',
     base: 'hero',
     minimum: 3,
-    reason: "the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
+    reason:
+      "the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
     prepare: async (deps) => {
       const { world, player } = await heroPlayer(deps);
       return { token: world.server, body: { userId: player.uid, projectName: world.projectName, reference: `bench-${randomUUID()}` } };

@@ -209,13 +209,18 @@ async function invariantsOf(deps: BenchDeps, caller: Caller, seasons: Season[]):
   const unanswered = tally.sent - tally.answered;
   const violations: string[] = [];
   const within = (what: string, value: number, accepted: number) => {
-    if (value < accepted || value > accepted + unanswered) violations.push(`${caller.playerId} ${what}: ${value}, accepted ${accepted}, unanswered ${unanswered}`);
+    if (value < accepted || value > accepted + unanswered)
+      violations.push(`${caller.playerId} ${what}: ${value}, accepted ${accepted}, unanswered ${unanswered}`);
   };
   const own = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${caller.uid}` }, ConsistentRead: true });
   violations.push(...ledgerMismatches(own).map((line) => `${caller.playerId} ${line}`));
   const balance = own.find((item) => String(item.sk).startsWith('TICKETS#'));
   within('tickets taken', TICKETS - Number(balance?.balance ?? 0), tally.accepted.minus_tickets);
-  const orders = await queryItems(deps, { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER_ORDERS#${caller.uid}` } });
+  const orders = await queryItems(deps, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': `USER_ORDERS#${caller.uid}` },
+  });
   within('orders', orders.length, tally.accepted.rechargeOrder);
   for (const type of [1, 2]) {
     let kills = 0;

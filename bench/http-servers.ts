@@ -20,7 +20,10 @@ import { handlers } from './warm-floor.js';
 type FloorHandler = (typeof handlers)[keyof typeof handlers];
 
 const floorRoutes = new Map(
-  Object.entries(JSON.parse(process.env.BENCH_FLOOR_ROUTES ?? '{}') as Record<string, keyof typeof handlers>).map(([route, name]) => [route, handlers[name] as FloorHandler]),
+  Object.entries(JSON.parse(process.env.BENCH_FLOOR_ROUTES ?? '{}') as Record<string, keyof typeof handlers>).map(([route, name]) => [
+    route,
+    handlers[name] as FloorHandler,
+  ]),
 );
 
 async function bodyOf(request: IncomingMessage): Promise<string> {

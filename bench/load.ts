@@ -100,7 +100,10 @@ const loadBenches: LoadBench[] = [
     spec: payRoutes.ops.createOrder,
     source: async (deps, callers) => {
       const { goods, buyers } = await goodsBuyers(deps, callers);
-      return endless((caller) => ({ token: buyers[caller]!.platform, body: { userId: buyers[caller]!.uid, goodsId: goods.id, quantity: 1, projectName: goods.projectName } }));
+      return endless((caller) => ({
+        token: buyers[caller]!.platform,
+        body: { userId: buyers[caller]!.uid, goodsId: goods.id, quantity: 1, projectName: goods.projectName },
+      }));
     },
   },
   {
@@ -123,7 +126,10 @@ const loadBenches: LoadBench[] = [
     spec: innerRoutes.ops.addWin,
     source: async (deps) => {
       const game = await gameWithServer(deps);
-      return endless((caller) => ({ token: game.server, body: { game_code: game.code, game_player_id: `p${caller}`, game_player_name: `P${caller}`, kills: 1, wins: 1 } }));
+      return endless((caller) => ({
+        token: game.server,
+        body: { game_code: game.code, game_player_id: `p${caller}`, game_player_name: `P${caller}`, kills: 1, wins: 1 },
+      }));
     },
   },
   {
@@ -153,7 +159,8 @@ const loadBenches: LoadBench[] = [
   },
 ];
 
-const withParams = (path: string, params: BenchRequest['params'] = {}) => path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
+const withParams = (path: string, params: BenchRequest['params'] = {}) =>
+  path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
 
 /** `concurrency` callers, each sending its next request when the previous answers, until `seconds` pass or the source runs out. */
 async function drive(app: Hono, base: string, spec: OperationSpec, source: Source, concurrency: number, seconds: number) {
@@ -243,7 +250,13 @@ export interface LoadResult {
  * (a prefix and the sort key's first segment, or a prefix's partitions: every caller's balance) show once, as the hottest of them with how many are
  * alike; a flagged key always shows.
  */
-function hottest(operation: string, writes: Map<string, { pk: string; sk: string; writes: number }>, requests: number, seconds: number, doc: string): LoadItem[] {
+function hottest(
+  operation: string,
+  writes: Map<string, { pk: string; sk: string; writes: number }>,
+  requests: number,
+  seconds: number,
+  doc: string,
+): LoadItem[] {
   const partitions = new Map<string, { writes: number; items: number }>();
   for (const { pk, writes: n } of writes.values()) {
     const p = partitions.get(pk) ?? partitions.set(pk, { writes: 0, items: 0 }).get(pk)!;
@@ -252,7 +265,9 @@ function hottest(operation: string, writes: Map<string, { pk: string; sk: string
   }
   const keys = [
     ...[...writes.values()].map((w) => ({ pk: w.pk, key: `${w.pk} / ${w.sk}`, kind: `${prefixOf(w.pk)} ${w.sk.split('#')[0]}`, writes: w.writes })),
-    ...[...partitions.entries()].filter(([, p]) => p.items > 1).map(([pk, p]) => ({ pk, key: `${pk} (partition, ${p.items} items)`, kind: `${prefixOf(pk)} partition`, writes: p.writes })),
+    ...[...partitions.entries()]
+      .filter(([, p]) => p.items > 1)
+      .map(([pk, p]) => ({ pk, key: `${pk} (partition, ${p.items} items)`, kind: `${prefixOf(pk)} partition`, writes: p.writes })),
   ].sort((a, b) => b.writes - a.writes);
   const alike = new Map<string, number>();
   for (const { kind } of keys) alike.set(kind, (alike.get(kind) ?? 0) + 1);
@@ -311,7 +326,9 @@ export async function benchLoad(deps: BenchDeps, options: { concurrency: number;
       rps: round(requests / run.seconds, 0),
       p50Ms: round(percentile(run.latencies, 50)),
       p99Ms: round(percentile(run.latencies, 99)),
-      non2xx: Object.entries(run.statuses).filter(([status]) => Number(status) < 200 || Number(status) > 299).reduce((sum, [, n]) => sum + n, 0),
+      non2xx: Object.entries(run.statuses)
+        .filter(([status]) => Number(status) < 200 || Number(status) > 299)
+        .reduce((sum, [, n]) => sum + n, 0),
       statuses: run.statuses,
       transactions,
       cancelled,

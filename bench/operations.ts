@@ -42,15 +42,17 @@ export interface BenchRequest extends CallOptions {
 const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 
 const metaOps = (base: Base): OperationBench[] => [
-  ...(['health', 'jwks', 'openapi', 'docs'] as const).map((op): OperationBench => ({
-    group: 'meta',
-    op,
-    base,
-    label: base === 'main' ? op : `${op} (hero base)`,
-    minimum: 0,
-    reason: 'answered from memory',
-    prepare: async () => ({}),
-  })),
+  ...(['health', 'jwks', 'openapi', 'docs'] as const).map(
+    (op): OperationBench => ({
+      group: 'meta',
+      op,
+      base,
+      label: base === 'main' ? op : `${op} (hero base)`,
+      minimum: 0,
+      reason: 'answered from memory',
+      prepare: async () => ({}),
+    }),
+  ),
   {
     group: 'meta',
     op: 'docs_asset',
@@ -118,7 +120,8 @@ export const accessOperations: OperationBench[] = [
     group: 'inner',
     op: 'stranded_credit',
     minimum: 5,
-    reason: "the account state read fresh (it moves value) + project GetItem (its address) + the stranded payment's GetItem + its order's GetItem (user, level, tickets) + one transaction (stranded record credited on condition, order, balance, ledger)",
+    reason:
+      "the account state read fresh (it moves value) + project GetItem (its address) + the stranded payment's GetItem + its order's GetItem (user, level, tickets) + one transaction (stranded record credited on condition, order, balance, ledger)",
     prepare: async (deps) => {
       const { shop, digest } = await indexedPurchase(deps, LEVEL_PRICE + 1);
       return { token: shop.owner.token, body: { project_name: shop.project.project_name, tx_digest: digest, event_seq: '0' } };
@@ -139,7 +142,8 @@ export const identityOperations: OperationBench[] = [
     op: 'chainwallet_register',
     label: 'chainwallet_register (new user)',
     minimum: 5,
-    reason: "one BatchGet (nonce, user, address) + whether the platform holds anything for the uuid (a Query of its partition ∥ a Query of its reward history: a known id needs its own token) + account id counter + one transaction (nonce consumed, account, address)",
+    reason:
+      'one BatchGet (nonce, user, address) + whether the platform holds anything for the uuid (a Query of its partition ∥ a Query of its reward history: a known id needs its own token) + account id counter + one transaction (nonce consumed, account, address)',
     prepare: async (deps) => ({ body: await signedRegistration(deps, Ed25519Keypair.generate(), randomUUID()) }),
   },
   {
@@ -198,7 +202,7 @@ export const identityOperations: OperationBench[] = [
     group: 'withoutkey',
     op: 'bind_social',
     minimum: 1,
-    reason: 'one transaction (the social id claimed conditionally + the user\'s listing item)',
+    reason: "one transaction (the social id claimed conditionally + the user's listing item)",
     prepare: async (deps) => ({ token: (await player(deps)).token, body: { id_token: await idTokenFor(deps, `social-${newCode()}`) } }),
   },
   {
@@ -314,7 +318,7 @@ export const operations: OperationBench[] = [
     op: 'merchantStatus_set',
     label: 'merchantStatus POST',
     minimum: 4,
-    reason: "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + merchant-by-id Query + its games Query + one transaction",
+    reason: 'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + merchant-by-id Query + its games Query + one transaction',
     prepare: async (deps) => {
       const { merchant } = await merchantWithGames(deps, 2, MerchantStatus.pending);
       return { token: (await accountWithToken(deps, 'admin')).token, body: { merchant_id: merchant.id, status: MerchantStatus.active } };
@@ -351,7 +355,8 @@ export const operations: OperationBench[] = [
     group: 'withoutkey',
     op: 'merchant_login',
     minimum: 3,
-    reason: "one BatchGet (account, the (email, source) throttle pair, the email's and the source's failure windows) + the attempt counted on its pair before the password is checked (parallel guesses buy no tries) + the success resetting the pair and making the source known",
+    reason:
+      "one BatchGet (account, the (email, source) throttle pair, the email's and the source's failure windows) + the attempt counted on its pair before the password is checked (parallel guesses buy no tries) + the success resetting the pair and making the source known",
     prepare: async (deps) => {
       const email = `login-${newCode()}@example.com`;
       await createAccount(deps, { email, password: 'correct horse battery', role: 'merchant' });
@@ -369,4 +374,3 @@ export const operations: OperationBench[] = [
   ...heroOperations,
   ...partnerStoreOperations,
 ];
-

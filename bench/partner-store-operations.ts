@@ -21,17 +21,32 @@ const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const basic = (id: string, secret: string) => ({ ...form, authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
 
 async function serverClient(deps: BenchDeps, region: StoreRegion) {
-  const { client, client_secret } = await registerClient(deps, { region, type: 'confidential', name: 'bench', redirect_uris: ['https://bench.example/cb'], scopes: ['currencies'] });
+  const { client, client_secret } = await registerClient(deps, {
+    region,
+    type: 'confidential',
+    name: 'bench',
+    redirect_uris: ['https://bench.example/cb'],
+    scopes: ['currencies'],
+  });
   return { headers: basic(client.client_id, client_secret!), body: 'grant_type=client_credentials' };
 }
 
 /** A partner backend with an assertion key, and an assertion of a new user of it. */
 async function partnerAssertion(deps: BenchDeps, region: StoreRegion) {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const { client } = await registerClient(deps, { region, type: 'confidential', name: 'bench backend', redirect_uris: ['https://bench.example/cb'], scopes: [], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
+  const { client } = await registerClient(deps, {
+    region,
+    type: 'confidential',
+    name: 'bench backend',
+    redirect_uris: ['https://bench.example/cb'],
+    scopes: [],
+    assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+  });
   return async (sub = `u-${randomUUID()}`) => {
     const iat = Math.floor(Date.now() / 1000);
-    return new SignJWT({ iss: client.client_id, sub, aud: issuer(deps, region), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
+    return new SignJWT({ iss: client.client_id, sub, aud: issuer(deps, region), iat, exp: iat + 60, jti: randomUUID() })
+      .setProtectedHeader({ alg: 'ES256' })
+      .sign(privateKey);
   };
 }
 
@@ -43,10 +58,24 @@ async function signedIn(deps: BenchDeps, region: StoreRegion) {
 /** A signed-in store user (their uid and session) and a public app with a pending authorization request. */
 async function pendingRequest(deps: BenchDeps, region: StoreRegion) {
   const session = await signedIn(deps, region);
-  const { client } = await registerClient(deps, { region, type: 'public', name: 'bench app', redirect_uris: ['https://bench.example/cb'], scopes: ['profile'] });
+  const { client } = await registerClient(deps, {
+    region,
+    type: 'public',
+    name: 'bench app',
+    redirect_uris: ['https://bench.example/cb'],
+    scopes: ['profile'],
+  });
   const verifier = randomUUID() + randomUUID();
   const challenge = sha256Url(verifier);
-  const query = { response_type: 'code', client_id: client.client_id, redirect_uri: 'https://bench.example/cb', scope: 'profile', state: 's', code_challenge: challenge, code_challenge_method: 'S256' };
+  const query = {
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: 'https://bench.example/cb',
+    scope: 'profile',
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  };
   return { session, client, verifier, query };
 }
 
@@ -69,10 +98,25 @@ async function allowedCode(deps: BenchDeps, region: StoreRegion) {
 
 async function codeExchange(deps: BenchDeps, region: StoreRegion) {
   const { pending, code } = await allowedCode(deps, region);
-  return { headers: form, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier, client_id: pending.client.client_id }).toString() };
+  return {
+    headers: form,
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'https://bench.example/cb',
+      code_verifier: pending.verifier,
+      client_id: pending.client.client_id,
+    }).toString(),
+  };
 }
 
-const op = (name: string, minimum: number, reason: string, prepare: OperationBench['prepare']): OperationBench => ({ group: 'partner-store', op: name, minimum, reason, prepare });
+const op = (name: string, minimum: number, reason: string, prepare: OperationBench['prepare']): OperationBench => ({
+  group: 'partner-store',
+  op: name,
+  minimum,
+  reason,
+  prepare,
+});
 
 function regionOperations(region: StoreRegion): OperationBench[] {
   const s = region === 'default' ? '' : `-${region}`;
@@ -80,42 +124,81 @@ function regionOperations(region: StoreRegion): OperationBench[] {
     op(`metadata${s}`, 0, 'made from the request URL', async () => ({})),
     op(`jwks${s}`, 0, "the region's public key, in memory", async () => ({})),
     op(`clientToken_serve${s}`, 1, "the client's GetItem (type, scopes, secret hash); the token is signed, not stored", (deps) => serverClient(deps, region)),
-    op(`authorize2${s}`, 2, "the client's GetItem + PutItem of the pending request (TTL)", async (deps) => ({ query: (await pendingRequest(deps, region)).query })),
+    op(`authorize2${s}`, 2, "the client's GetItem + PutItem of the pending request (TTL)", async (deps) => ({
+      query: (await pendingRequest(deps, region)).query,
+    })),
     op(`accept${s}`, 2, 'GetItem of the pending request + one transaction (request deleted, code put)', async (deps) => {
       const pending = await pendingRequest(deps, region);
       const request = await authorize(deps, region, issuer(deps, region), pending.query);
       return { token: pending.session.session, body: { request_id: request.request_id } };
     }),
-    op(`login${s}`, 3, "the partner's client GetItem + the user's login GetItem + one transaction (the assertion's jti; for a new user, its login and user items)", async (deps) => ({ body: { assertion: await (await partnerAssertion(deps, region))() } })),
-    op(`clientToken${s}`, 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token)", (deps) => codeExchange(deps, region)),
+    op(
+      `login${s}`,
+      3,
+      "the partner's client GetItem + the user's login GetItem + one transaction (the assertion's jti; for a new user, its login and user items)",
+      async (deps) => ({ body: { assertion: await (await partnerAssertion(deps, region))() } }),
+    ),
+    op(`clientToken${s}`, 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token)", (deps) =>
+      codeExchange(deps, region),
+    ),
     op(`userInfo${s}`, 2, "the token family's GetItem (revocation) + the store user's GetItem", async (deps) => {
       const { pending, code } = await allowedCode(deps, region);
-      const tokens = await codeGrant(deps, region, issuer(deps, region), pending.client, { code, redirect_uri: 'https://bench.example/cb', code_verifier: pending.verifier });
+      const tokens = await codeGrant(deps, region, issuer(deps, region), pending.client, {
+        code,
+        redirect_uri: 'https://bench.example/cb',
+        code_verifier: pending.verifier,
+      });
       return { token: tokens.access_token };
     }),
     op(`currencies_list${s}`, 0, 'the catalogue, in code', async () => ({})),
     op(`premium_balance${s}`, 1, "the balance's GetItem", async (deps) => ({ token: (await signedIn(deps, region)).session })),
     op(`item_balances${s}`, 1, "one Query of the user's item balances", async (deps) => ({ token: (await signedIn(deps, region)).session })),
-    op(`grant${s}`, 2, "one BatchGet (the user, the reference's grant) + one transaction (the grant record, each balance and its ledger entry)", async (deps) => {
-      const { uid } = await signedIn(deps, region);
-      const { client } = await registerClient(deps, { region, type: 'confidential', name: 'bench grants', redirect_uris: ['https://bench.example/cb'], scopes: ['grants'] });
-      const key = deps.storeKeys![region];
-      const { token } = await signAccessToken(key, issuer(deps, region), { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date());
-      return { token, body: { uid, reference: `bench-${randomUUID()}`, currencies: { gem: 5 }, items: { kibble: 2 } } };
-    }),
-    op(`adopt_pet${s}`, 2, "the adoption count's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (count, pet; from the second pet, the gems and their ledger entry)", async (deps) => {
-      const { uid, session } = await signedIn(deps, region);
-      await adoptPet(deps, region, uid, { name: 'first', species: 'cat' });
-      await grantGems(deps, uid);
-      return { token: session, body: { name: 'second', species: 'dog' } };
-    }),
+    op(
+      `grant${s}`,
+      2,
+      "one BatchGet (the user, the reference's grant) + one transaction (the grant record, each balance and its ledger entry)",
+      async (deps) => {
+        const { uid } = await signedIn(deps, region);
+        const { client } = await registerClient(deps, {
+          region,
+          type: 'confidential',
+          name: 'bench grants',
+          redirect_uris: ['https://bench.example/cb'],
+          scopes: ['grants'],
+        });
+        const key = deps.storeKeys![region];
+        const { token } = await signAccessToken(
+          key,
+          issuer(deps, region),
+          { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' },
+          new Date(),
+        );
+        return { token, body: { uid, reference: `bench-${randomUUID()}`, currencies: { gem: 5 }, items: { kibble: 2 } } };
+      },
+    ),
+    op(
+      `adopt_pet${s}`,
+      2,
+      "the adoption count's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (count, pet; from the second pet, the gems and their ledger entry)",
+      async (deps) => {
+        const { uid, session } = await signedIn(deps, region);
+        await adoptPet(deps, region, uid, { name: 'first', species: 'cat' });
+        await grantGems(deps, uid);
+        return { token: session, body: { name: 'second', species: 'dog' } };
+      },
+    ),
     op(`pet_query${s}`, 1, "one Query of the user's pets", async (deps) => ({ token: (await signedIn(deps, region)).session })),
-    op(`feed_pet${s}`, 2, "the pet's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (pet, food balance, ledger entry, log entry)", async (deps) => {
-      const { uid, session } = await signedIn(deps, region);
-      const { pet } = await adoptPet(deps, region, uid, { name: 'hungry', species: 'cat' });
-      await grantGems(deps, uid, { kibble: 3 });
-      return { token: session, body: { petId: pet.petId, item: 'kibble', amount: 1 } };
-    }),
+    op(
+      `feed_pet${s}`,
+      2,
+      "the pet's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (pet, food balance, ledger entry, log entry)",
+      async (deps) => {
+        const { uid, session } = await signedIn(deps, region);
+        const { pet } = await adoptPet(deps, region, uid, { name: 'hungry', species: 'cat' });
+        await grantGems(deps, uid, { kibble: 3 });
+        return { token: session, body: { petId: pet.petId, item: 'kibble', amount: 1 } };
+      },
+    ),
     op(`feed_log${s}`, 1, "one Query of the user's log, newest first", async (deps) => ({ token: (await signedIn(deps, region)).session })),
     op(`rank${s}`, 1, 'one Query of the board index', async () => ({})),
     op(`getUser${s}`, 1, "the store user's GetItem (with a store session; a partner app's access token adds its family's GetItem)", async (deps) => {
@@ -127,7 +210,9 @@ function regionOperations(region: StoreRegion): OperationBench[] {
 export const partnerStoreOperations: OperationBench[] = [
   ...regionOperations('default'),
   ...regionOperations('chengdu'),
-  op('tokens', 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token); the access token is signed", (deps) => codeExchange(deps, 'default')),
+  op('tokens', 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token); the access token is signed", (deps) =>
+    codeExchange(deps, 'default'),
+  ),
   op('tokens-chengdu', 1, "client_credentials: the client's GetItem", (deps) => serverClient(deps, 'chengdu')),
   ...(['metadata-root', 'metadata-root-chengdu'] as const).map((name) => ({
     ...op(name, 0, 'RFC 8414 §3.1 discovery at the host root: made from the request URL', async (deps) => ({ params: { stage: deps.stage } })),

@@ -29,7 +29,8 @@ export const paymentOperations: OperationBench[] = [
     group: 'inner',
     op: 'project_create',
     minimum: 3,
-    reason: "one BatchGet (the merchant: merchant_id, the token does not carry it; the name's project: a taken name is 409 before any write) + project id counter + conditional Put (the name is unique)",
+    reason:
+      "one BatchGet (the merchant: merchant_id, the token does not carry it; the name's project: a taken name is 409 before any write) + project id counter + conditional Put (the name is unique)",
     prepare: async (deps) => ({
       token: (await merchantWithToken(deps)).token,
       body: { project_name: newCode(), receive_address: Ed25519Keypair.generate().toSuiAddress(), coin_type: '0x2::sui::SUI', precison: 9 },
@@ -108,7 +109,8 @@ export const paymentOperations: OperationBench[] = [
     op: 'rechargeOrder',
     label: 'rechargeOrder (replacing prevId)',
     minimum: 3,
-    reason: 'one BatchGet (project, level, account, the previous order: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition)',
+    reason:
+      'one BatchGet (project, level, account, the previous order: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition)',
     prepare: async (deps) => {
       const { shop, player, order } = await pendingPurchase(deps);
       return { token: player.platform, body: rechargeBody(shop, player, order.id) };
@@ -199,7 +201,8 @@ export const paymentOperations: OperationBench[] = [
     op: 'minus_tickets',
     label: 'minus_tickets (server token)',
     minimum: 2,
-    reason: "the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record); the project's owner is remembered",
+    reason:
+      "the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record); the project's owner is remembered",
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, headers: { 'idempotency-key': `bench-${randomUUID()}` }, body: { userId: player.uid, projectName, level: 1, amount: 3 } };

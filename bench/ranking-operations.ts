@@ -34,7 +34,11 @@ async function reportedGame(deps: BenchDeps) {
 /** A game paying ranks 1-3 whose past week (ended) has four players, reported with their wallets. */
 async function endedWeek(deps: BenchDeps, first = { id: `p-${randomUUID()}`, wallet: wallet() }) {
   // A game with its on-chain object: a claim names the object that may pay it.
-  const game = await claimableGame(deps, [{ rank: 1, amount: 500 }, { rank: 2, amount: 200 }, { rank: 3, amount: 100 }]);
+  const game = await claimableGame(deps, [
+    { rank: 1, amount: 500 },
+    { rank: 2, amount: 200 },
+    { rank: 3, amount: 100 },
+  ]);
   const rivals = [3, 2, 1].map((wins) => ({ id: `p-${randomUUID()}`, wallet: wallet(), wins }));
   await scoresInPastWeek(deps, game, [{ ...first, wins: 9 }, ...rivals]);
   return game;
@@ -63,7 +67,8 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'addWin',
     minimum: 2,
-    reason: "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores); the game's owner is remembered per process (its first report of the game: +1 GetItem)",
+    reason:
+      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores); the game's owner is remembered per process (its first report of the game: +1 GetItem)",
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: { ...line('p1', 1, 1), game_code: game.code } };
@@ -73,7 +78,8 @@ export const rankingOperations: OperationBench[] = [
     group: 'chain',
     op: 'submitgamescore',
     minimum: 2,
-    reason: 'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player); owner remembered per process',
+    reason:
+      'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player); owner remembered per process',
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: report(game) };
@@ -84,7 +90,8 @@ export const rankingOperations: OperationBench[] = [
     op: 'submitgamescore',
     label: 'submitgamescore (same result_id again)',
     minimum: 2,
-    reason: 'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction refused on the result record, whose cancellation can carry the stored record (ReturnValuesOnConditionCheckFailure) to compare and answer',
+    reason:
+      'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction refused on the result record, whose cancellation can carry the stored record (ReturnValuesOnConditionCheckFailure) to compare and answer',
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       const body = report(game);
@@ -106,7 +113,16 @@ export const rankingOperations: OperationBench[] = [
     reason: "table Put (the game's owner is checked by the authorization layer, remembered per process)",
     prepare: async (deps) => {
       const game = await rewardGame(deps);
-      return { token: game.owner.token, body: { game_code: game.code, rewards: [{ rank: 1, amount: 500 }, { rank: 2, amount: 200 }] } };
+      return {
+        token: game.owner.token,
+        body: {
+          game_code: game.code,
+          rewards: [
+            { rank: 1, amount: 500 },
+            { rank: 2, amount: 200 },
+          ],
+        },
+      };
     },
   },
   {
@@ -133,7 +149,8 @@ export const rankingOperations: OperationBench[] = [
     op: 'history_test',
     label: 'history test (settled already)',
     minimum: 2,
-    reason: "the game's GetItem (an unknown game is 404: no marker for it) + one BatchGet (reward table, settled marker, the season item): a leftover season item is deleted only when there",
+    reason:
+      "the game's GetItem (an unknown game is 404: no marker for it) + one BatchGet (reward table, settled marker, the season item): a leftover season item is deleted only when there",
     prepare: async (deps) => {
       const game = await endedWeek(deps);
       await settleSeason(deps, game.code, pastWeek());
@@ -152,7 +169,8 @@ export const rankingOperations: OperationBench[] = [
     op: 'sign_code',
     label: 'sign_code (first time)',
     minimum: 3,
-    reason: "entry GetItem (owner, amount, wallet: the signed message is made from it) + the game's GetItem (its on-chain object, which the claim names) + conditional UpdateItem storing the claim",
+    reason:
+      "entry GetItem (owner, amount, wallet: the signed message is made from it) + the game's GetItem (its on-chain object, which the claim names) + conditional UpdateItem storing the claim",
     prepare: async (deps) => {
       const { player, id } = await playerReward(deps);
       return { token: player.platform, body: { id } };

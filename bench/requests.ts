@@ -53,7 +53,6 @@ export function unbenchedOperations(): string[] {
   return missing;
 }
 
-
 /**
  * The steady state of the authorization layer for this request: in a warm process the owners of the project,
  * game or goods the request names are remembered (they never change), and so is a game server's account state

@@ -56,7 +56,19 @@ function printBundles(bundles: BundleResult[]) {
   );
   console.log(
     table(
-      ['bundle', 'first request', 'entry KB', 'static KB', 'all chunks KB', 'cold init ms', 'x floor', 'first response ms', 'x floor', 'budget', 'top packages of the entry (KB)'],
+      [
+        'bundle',
+        'first request',
+        'entry KB',
+        'static KB',
+        'all chunks KB',
+        'cold init ms',
+        'x floor',
+        'first response ms',
+        'x floor',
+        'budget',
+        'top packages of the entry (KB)',
+      ],
       bundles.map((b) => [
         b.name,
         b.firstRequest,
@@ -85,7 +97,9 @@ function printRequests(requests: RequestResult[], unbenched: string[]) {
         r.measured,
         r.minimum,
         r.status !== r.expectedStatus ? `**HTTP ${r.status}**` : r.measured === r.minimum ? 'ok' : r.measured > r.minimum ? '**ABOVE**' : '**BELOW**',
-        Object.entries(r.commands).map(([name, n]) => `${name} x${n}`).join(', ') || '-',
+        Object.entries(r.commands)
+          .map(([name, n]) => `${name} x${n}`)
+          .join(', ') || '-',
         r.reason,
       ]),
     ),
@@ -98,7 +112,16 @@ function printWarm(warm: WarmResult[]) {
   console.log(`\n## 3. Warm Lambda handler vs floor (median latency of ${config.warmRequests} sequential requests; budget <= ${budgets.warmRatio}x)\n`);
   console.log(
     table(
-      ['operation', 'handler ms', 'floor ms', 'x floor', 'budget', 'CPU us/req handler / floor', `handler rps / p99 ms (c=${c})`, `floor rps / p99 ms (c=${c})`],
+      [
+        'operation',
+        'handler ms',
+        'floor ms',
+        'x floor',
+        'budget',
+        'CPU us/req handler / floor',
+        `handler rps / p99 ms (c=${c})`,
+        `floor rps / p99 ms (c=${c})`,
+      ],
       warm.map((w) => [
         w.operation,
         w.appMedianMs,
@@ -125,7 +148,11 @@ function printLoad(load: LoadResult[]) {
         l.rps,
         l.p50Ms,
         l.p99Ms,
-        l.non2xx ? `**${l.non2xx}** (${Object.entries(l.statuses).map(([s, n]) => `${s} x${n}`).join(', ')})` : 0,
+        l.non2xx
+          ? `**${l.non2xx}** (${Object.entries(l.statuses)
+              .map(([s, n]) => `${s} x${n}`)
+              .join(', ')})`
+          : 0,
         l.transactions,
         l.cancelled,
         l.conflictRate,
@@ -133,20 +160,24 @@ function printLoad(load: LoadResult[]) {
       ]),
     ),
   );
-  console.log(`\nMost-written keys: an item taking w writes per request at R requests/s sees w·R writes/s. Flagged: w x ${PRODUCTION_RPS} req/s (the production rate assumed per operation) reaches ${ITEM_WRITE_LIMIT} writes/s.\n`);
+  console.log(
+    `\nMost-written keys: an item taking w writes per request at R requests/s sees w·R writes/s. Flagged: w x ${PRODUCTION_RPS} req/s (the production rate assumed per operation) reaches ${ITEM_WRITE_LIMIT} writes/s.\n`,
+  );
   console.log(
     table(
       ['operation', 'key', 'writes', 'writes/s here', 'writes/request', `at ${PRODUCTION_RPS} req/s`, 'flag', 'docs/performance.md'],
-      load.flatMap((l) => l.items).map((i) => [
-        i.operation,
-        `\`${i.key}\`${i.alike > 1 ? ` (hottest of ${i.alike} alike)` : ''}`,
-        i.writes,
-        i.writesPerSecond,
-        i.writesPerRequest,
-        i.atProduction,
-        i.flagged ? '**>= limit**' : '-',
-        i.flagged ? (i.documented ? `names \`${i.prefix}\`` : `**missing \`${i.prefix}\`**`) : '-',
-      ]),
+      load
+        .flatMap((l) => l.items)
+        .map((i) => [
+          i.operation,
+          `\`${i.key}\`${i.alike > 1 ? ` (hottest of ${i.alike} alike)` : ''}`,
+          i.writes,
+          i.writesPerSecond,
+          i.writesPerRequest,
+          i.atProduction,
+          i.flagged ? '**>= limit**' : '-',
+          i.flagged ? (i.documented ? `names \`${i.prefix}\`` : `**missing \`${i.prefix}\`**`) : '-',
+        ]),
     ),
   );
 }
@@ -168,7 +199,14 @@ function printHttpLoad(http: HttpLoadResult) {
         r.p99Ms,
         r.non2xx ? `**${r.non2xx}**` : 0,
         `${r.errors} / ${r.timeouts}`,
-        Object.entries(r.statuses).map(([op, statuses]) => `${op} ${Object.entries(statuses).map(([s, n]) => `${s} x${n}`).join(' ')}`).join('; '),
+        Object.entries(r.statuses)
+          .map(
+            ([op, statuses]) =>
+              `${op} ${Object.entries(statuses)
+                .map(([s, n]) => `${s} x${n}`)
+                .join(' ')}`,
+          )
+          .join('; '),
       ]),
     ),
   );
@@ -183,7 +221,14 @@ async function main() {
   const started = performance.now();
   const results: Record<string, unknown> = {
     timestamp: new Date().toISOString(),
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, platform: process.platform, arch: process.arch, memoryGB: round(totalmem() / 2 ** 30, 1) },
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      platform: process.platform,
+      arch: process.arch,
+      memoryGB: round(totalmem() / 2 ** 30, 1),
+    },
     config,
     budgets,
   };

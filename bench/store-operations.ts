@@ -10,21 +10,44 @@ const PRODUCT = 'com.bench.tickets';
 /** A pending order of a level sold as an App Store product, and the signed transaction of its purchase. */
 async function applePurchase(deps: BenchDeps) {
   const shop = await shopWithLevel(deps);
-  await saveLevel(deps, shop.owner.claims, { project_name: shop.project.project_name, level: 1, amount: String(shop.level.amount_base), tickets: shop.level.tickets, status: 1, apple_product_id: PRODUCT });
+  await saveLevel(deps, shop.owner.claims, {
+    project_name: shop.project.project_name,
+    level: 1,
+    amount: String(shop.level.amount_base),
+    tickets: shop.level.tickets,
+    status: 1,
+    apple_product_id: PRODUCT,
+  });
   const player = await playerWithTokens(deps);
   const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
-  const signedTransaction = await signJws(deps.appleChain, transactionPayload({ bundleId: BENCH_BUNDLE, productId: PRODUCT, appAccountToken: order.app_account_token! }));
+  const signedTransaction = await signJws(
+    deps.appleChain,
+    transactionPayload({ bundleId: BENCH_BUNDLE, productId: PRODUCT, appAccountToken: order.app_account_token! }),
+  );
   return { player, order, signedTransaction };
 }
 
 /** A pending order of a level sold as a Google Play product, its purchase known to the loopback Google, and the push of it. */
 async function googlePurchase(deps: BenchDeps) {
   const shop = await shopWithLevel(deps);
-  await saveLevel(deps, shop.owner.claims, { project_name: shop.project.project_name, level: 1, amount: String(shop.level.amount_base), tickets: shop.level.tickets, status: 1, google_product_id: PRODUCT });
+  await saveLevel(deps, shop.owner.claims, {
+    project_name: shop.project.project_name,
+    level: 1,
+    amount: String(shop.level.amount_base),
+    tickets: shop.level.tickets,
+    status: 1,
+    google_product_id: PRODUCT,
+  });
   const player = await playerWithTokens(deps);
   const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
   const token = `bench-${order.id}-${order.app_account_token}`;
-  deps.google.purchases.set(token, { productId: PRODUCT, purchaseState: 0, consumptionState: 0, acknowledgementState: 0, obfuscatedExternalAccountId: order.app_account_token! });
+  deps.google.purchases.set(token, {
+    productId: PRODUCT,
+    purchaseState: 0,
+    consumptionState: 0,
+    acknowledgementState: 0,
+    obfuscatedExternalAccountId: order.app_account_token!,
+  });
   const push = await deps.google.signPushToken({ aud: BENCH_PUSH_AUDIENCE });
   return { headers: { authorization: `Bearer ${push}` }, body: pushBody(notifications.purchased(BENCH_PACKAGE, token, PRODUCT)) };
 }
@@ -47,7 +70,7 @@ export const storeOperations: OperationBench[] = [
     op: 'app-verify-transaction',
     label: 'app-verify-transaction (repeated)',
     minimum: 1,
-    reason: "one BatchGet (the order, the claim): a purchase claimed for this order answers the order as read",
+    reason: 'one BatchGet (the order, the claim): a purchase claimed for this order answers the order as read',
     prepare: async (deps) => {
       const purchase = await applePurchase(deps);
       const { verifyApplePurchase } = await import('../core/app-stores/apple-purchases.js');
@@ -60,10 +83,18 @@ export const storeOperations: OperationBench[] = [
     op: 'app_asdn-v2-callback',
     label: 'app_asdn-v2-callback (ONE_TIME_CHARGE)',
     minimum: 4,
-    reason: "one BatchGet (the notification's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the notification's record",
+    reason:
+      "one BatchGet (the notification's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the notification's record",
     prepare: async (deps) => {
       const { signedTransaction } = await applePurchase(deps);
-      return { body: { signedPayload: await signJws(deps.appleChain, notificationPayload({ notificationType: 'ONE_TIME_CHARGE', bundleId: BENCH_BUNDLE, signedTransactionInfo: signedTransaction })) } };
+      return {
+        body: {
+          signedPayload: await signJws(
+            deps.appleChain,
+            notificationPayload({ notificationType: 'ONE_TIME_CHARGE', bundleId: BENCH_BUNDLE, signedTransactionInfo: signedTransaction }),
+          ),
+        },
+      };
     },
   },
   {
@@ -72,14 +103,17 @@ export const storeOperations: OperationBench[] = [
     label: 'app_asdn-v2-callback (TEST)',
     minimum: 2,
     reason: "the notification's record read (a repeat answers from it) + written",
-    prepare: async (deps) => ({ body: { signedPayload: await signJws(deps.appleChain, notificationPayload({ notificationType: 'TEST', bundleId: BENCH_BUNDLE })) } }),
+    prepare: async (deps) => ({
+      body: { signedPayload: await signJws(deps.appleChain, notificationPayload({ notificationType: 'TEST', bundleId: BENCH_BUNDLE })) },
+    }),
   },
   {
     group: 'third-pay',
     op: 'google_callback',
     label: 'google_callback (purchase)',
     minimum: 4,
-    reason: "one BatchGet (the message's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the message's record; Google's API calls are not DynamoDB's",
+    reason:
+      "one BatchGet (the message's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the message's record; Google's API calls are not DynamoDB's",
     prepare: googlePurchase,
   },
   {

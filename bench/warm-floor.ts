@@ -32,9 +32,7 @@ const load = () =>
     const resource = (name: string) => JSON.parse(process.env[`SST_RESOURCE_${name}`] ?? '{}');
     const { d: _private, ...publicJwk } = JSON.parse(resource('TokenSigningKey').value) as JWK;
     const endpoint = process.env.DYNAMODB_ENDPOINT;
-    const client = new DynamoDBClient(
-      endpoint ? { endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {},
-    );
+    const client = new DynamoDBClient(endpoint ? { endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {});
     return {
       db: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
       table: resource('Table').name,
@@ -56,7 +54,15 @@ async function subjectOf(s: Setup, event: Event, audience = 'merchant'): Promise
 async function suspended(s: Setup, sub: string): Promise<boolean> {
   const state = await s.db.send(
     new BatchGetCommand({
-      RequestItems: { [s.table]: { Keys: [{ pk: `MERCHANT#${sub}`, sk: 'MERCHANT' }, { pk: `REVOKE#${sub}`, sk: 'TOKENS' }], ConsistentRead: true } },
+      RequestItems: {
+        [s.table]: {
+          Keys: [
+            { pk: `MERCHANT#${sub}`, sk: 'MERCHANT' },
+            { pk: `REVOKE#${sub}`, sk: 'TOKENS' },
+          ],
+          ConsistentRead: true,
+        },
+      },
     }),
   );
   return state.Responses?.[s.table]?.some((item) => item.status === 2) ?? false;
@@ -105,7 +111,19 @@ export const handlers = {
             {
               Put: {
                 TableName: s.table,
-                Item: { pk: `USER#${uid}`, sk: `LEDGER#${ref}`, type: 'ledger', uid, projectName, level, ref, change: -amount, created_at: now, request, response: ref },
+                Item: {
+                  pk: `USER#${uid}`,
+                  sk: `LEDGER#${ref}`,
+                  type: 'ledger',
+                  uid,
+                  projectName,
+                  level,
+                  ref,
+                  change: -amount,
+                  created_at: now,
+                  request,
+                  response: ref,
+                },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },

@@ -31,8 +31,7 @@ interface WarmBench {
 }
 
 /** The request's event as the deployed API delivers it, for an operation of the main base. */
-const eventOf = (stage: string, spec: OperationSpec, request: RequestParts) =>
-  apiEvent(spec.method, `${basePathOf('main', stage)}${spec.path}`, request);
+const eventOf = (stage: string, spec: OperationSpec, request: RequestParts) => apiEvent(spec.method, `${basePathOf('main', stage)}${spec.path}`, request);
 
 const repeat = <T>(value: T, count: number) => Array.from({ length: count }, () => value);
 
@@ -159,7 +158,10 @@ export async function benchWarm(
   const importBundle = (name: string, entry: string) => {
     if (!loaded.has(name)) {
       const file = join(options.outDir, 'warm', name, `${name}.mjs`);
-      loaded.set(name, bundle(entry, file).then(() => import(pathToFileURL(file).href)));
+      loaded.set(
+        name,
+        bundle(entry, file).then(() => import(pathToFileURL(file).href)),
+      );
     }
     return loaded.get(name)!;
   };

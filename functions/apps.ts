@@ -25,4 +25,8 @@ export const appFactories: Record<string, (deps: Deps) => Hono> = {
 };
 
 /** All groups in one app, as the local server serves them. */
-export const createAllApps = (deps: Deps) => composeApps(deps.stage, Object.values(appFactories).map((create) => create(deps)));
+export const createAllApps = (deps: Deps) =>
+  composeApps(
+    deps.stage,
+    Object.values(appFactories).map((create) => create(deps)),
+  );

@@ -25,7 +25,18 @@ import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/plat
  * - `googlePlay`: GoogleConfig, the Google Play settings (package name, push audience and account, API key).
  * - `storeKeys`: StoreKeys, the partner store's signing key per region (core/partner-store/regions.ts).
  */
-export type Need = 'table' | 'files' | 'issueTokens' | 'verifyTokens' | 'vendorKey' | 'oauthProviders' | 'chain' | 'claimKey' | 'appStore' | 'googlePlay' | 'storeKeys';
+export type Need =
+  | 'table'
+  | 'files'
+  | 'issueTokens'
+  | 'verifyTokens'
+  | 'vendorKey'
+  | 'oauthProviders'
+  | 'chain'
+  | 'claimKey'
+  | 'appStore'
+  | 'googlePlay'
+  | 'storeKeys';
 
 /**
  * Each deployed function's needs: what its code reads of Deps (test/infra.test.ts derives the same from each
@@ -184,7 +195,14 @@ export function lambdaHandler(createApp: (deps: Deps) => Hono, depsOf: () => Pro
         return response;
       });
     } finally {
-      await recordRequest(metrics, { stage: stage ?? 'unknown', group: ids.group, operation: ids.operation, status, milliseconds: performance.now() - started, functionName: context?.functionName });
+      await recordRequest(metrics, {
+        stage: stage ?? 'unknown',
+        group: ids.group,
+        operation: ids.operation,
+        status,
+        milliseconds: performance.now() - started,
+        functionName: context?.functionName,
+      });
     }
   };
 }

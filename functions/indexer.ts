@@ -34,7 +34,9 @@ export function handler(_event: unknown, context: LambdaContext): Promise<Record
     // watches (infra/alarms.ts), and retries it. The cursor stayed before the failed page, so nothing is lost.
     const failed = Object.entries(summaries).filter(([, summary]) => FAILURES.includes(summary.stopped));
     if (failed.length > 0) {
-      throw new Error(`chain indexer: the pass failed for ${failed.map(([type, summary]) => `${type} (${summary.stopped})`).join(', ')}; the next run resumes from its stored cursor`);
+      throw new Error(
+        `chain indexer: the pass failed for ${failed.map(([type, summary]) => `${type} (${summary.stopped})`).join(', ')}; the next run resumes from its stored cursor`,
+      );
     }
     return summaries;
   });

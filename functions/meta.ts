@@ -44,7 +44,6 @@ function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>
   });
 }
 
-export const createMetaApp = (deps: Deps) =>
-  composeApps(deps.stage, [createBaseMetaApp(deps, metaRoutes), createBaseMetaApp(deps, heroMetaRoutes)]);
+export const createMetaApp = (deps: Deps) => composeApps(deps.stage, [createBaseMetaApp(deps, metaRoutes), createBaseMetaApp(deps, heroMetaRoutes)]);
 
 export const handler = lambdaHandler(createMetaApp);

@@ -16,11 +16,20 @@ import { everyRegion, partnerStoreRootRoutes, partnerStoreRoutes, type regionRoo
 /** The partner store group: an OAuth 2.0 authorization server per region (core/partner-store), each region alike. */
 export const createPartnerStoreApp = (deps: Deps) =>
   composeApps(deps.stage, [
-    createGroupApp(deps, partnerStoreRoutes, everyRegion((region) => regionHandlers(deps, region)), {
-      // Store tokens are verified with the region's key, against the issuer of the request they came with.
-      store: (c, rule, authorization) => verifyStoreBearer(deps, rule, requestIssuer(c.req.url, deps.stage, rule.region), authorization),
-    }),
-    createGroupApp(deps, partnerStoreRootRoutes, everyRegion((region) => rootHandlers(deps, region))),
+    createGroupApp(
+      deps,
+      partnerStoreRoutes,
+      everyRegion((region) => regionHandlers(deps, region)),
+      {
+        // Store tokens are verified with the region's key, against the issuer of the request they came with.
+        store: (c, rule, authorization) => verifyStoreBearer(deps, rule, requestIssuer(c.req.url, deps.stage, rule.region), authorization),
+      },
+    ),
+    createGroupApp(
+      deps,
+      partnerStoreRootRoutes,
+      everyRegion((region) => rootHandlers(deps, region)),
+    ),
   ]);
 
 /** One region's operations. Each request's issuer is the origin it came to, the stage and the region's path. */
@@ -31,7 +40,8 @@ function regionHandlers(deps: Deps, region: StoreRegion): Handlers<ReturnType<ty
     jwks: async () => regionJwks(deps, region),
     tokens: async ({ req, body }) => tokenEndpoint(deps, region, issuer(req.url), req.header('authorization'), body),
     clientToken_serve: async ({ req, body }) => tokenEndpoint(deps, region, issuer(req.url), req.header('authorization'), body, ['client_credentials']),
-    clientToken: async ({ req, body }) => tokenEndpoint(deps, region, issuer(req.url), req.header('authorization'), body, ['authorization_code', 'refresh_token'], true),
+    clientToken: async ({ req, body }) =>
+      tokenEndpoint(deps, region, issuer(req.url), req.header('authorization'), body, ['authorization_code', 'refresh_token'], true),
     userInfo: async ({ auth }) => userInfo(deps, auth.sub),
     authorize2: async ({ req, query }) => authorizationPage(deps, region, issuer(req.url), query),
     accept: async ({ req, auth, body }) => accept(deps, region, issuer(req.url), auth.sub, body),

@@ -49,7 +49,11 @@ export const alarmSubscriptions = alarmEmail.value.apply((setting: string) =>
 const FIVE_MINUTES = 300;
 
 /** An alarm on any occurrence (Sum >= 1) of a metric within 5 minutes; no data is not a breach. */
-function anyIn5Minutes(name: string, description: string, metric: { namespace: string; metricName: string; dimensions: Record<string, unknown>; statistic?: string }) {
+function anyIn5Minutes(
+  name: string,
+  description: string,
+  metric: { namespace: string; metricName: string; dimensions: Record<string, unknown>; statistic?: string },
+) {
   return new aws.cloudwatch.MetricAlarm(name, {
     alarmDescription: description,
     namespace: metric.namespace,
@@ -81,8 +85,14 @@ function lambdaAlarms(component: string, lambdaName: unknown) {
 
 for (const [group, fn] of Object.entries(functions)) lambdaAlarms(functionName(group), fn.name);
 // CronV2 builds its function itself; its name is known once it is.
-for (const [component, job] of [['Indexer', indexer], ['Settlement', settlement]] as const) {
-  lambdaAlarms(component, job.nodes.function.apply((fn: { name: unknown }) => fn.name));
+for (const [component, job] of [
+  ['Indexer', indexer],
+  ['Settlement', settlement],
+] as const) {
+  lambdaAlarms(
+    component,
+    job.nodes.function.apply((fn: { name: unknown }) => fn.name),
+  );
 }
 
 anyIn5Minutes('JobFailuresQueued', 'A scheduled job run failed: its record is in the JobFailures queue', {
@@ -92,7 +102,10 @@ anyIn5Minutes('JobFailuresQueued', 'A scheduled job run failed: its record is in
   statistic: 'Maximum',
 });
 
-for (const [component, gateway] of [['Api', api], ['HeroApi', heroApi]] as const) {
+for (const [component, gateway] of [
+  ['Api', api],
+  ['HeroApi', heroApi],
+] as const) {
   anyIn5Minutes(`${component}5xx`, `${component}: answers with a 5xx status`, {
     namespace: 'AWS/ApiGateway',
     metricName: '5xx',

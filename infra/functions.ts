@@ -2,7 +2,17 @@ import { functionNeeds, type DeployedFunction, type Need } from '../functions/de
 import { routeTable } from '../functions/routes/index.js';
 import { isProductionStage } from '../core/platform/stages.js';
 import { PACKAGE_FILES } from '../core/http/reference-assets.js';
-import { appleConfig, googleConfig, chainConfig, claimSigningKey, oauthProviders, storeKeys, tokenPublicKeys, tokenSigningKey, vendorSigningKey } from './secrets.js';
+import {
+  appleConfig,
+  googleConfig,
+  chainConfig,
+  claimSigningKey,
+  oauthProviders,
+  storeKeys,
+  tokenPublicKeys,
+  tokenSigningKey,
+  vendorSigningKey,
+} from './secrets.js';
 import { files } from './storage.js';
 import { table } from './table.js';
 

@@ -13,9 +13,7 @@ export const table = new sst.aws.Dynamo('Table', {
   fields: Object.fromEntries(keyAttributes.map((name) => [name, attributeType(name) === 'N' ? ('number' as const) : ('string' as const)])),
   primaryIndex: { hashKey: partitionKey, rangeKey: sortKey },
   // SST projects every attribute (ALL), as createTableInput does.
-  globalIndexes: Object.fromEntries(
-    Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }]),
-  ),
+  globalIndexes: Object.fromEntries(Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }])),
   ttl: ttlAttribute,
   transform: {
     // Set on every stage, not only production: SST turns point-in-time recovery on by default, and dev stages

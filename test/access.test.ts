@@ -43,7 +43,7 @@ const later = (ms: number) => deps.setNow(new Date(deps.now().getTime() + ms));
 const setStatus = (merchantId: number, status: number) =>
   call(app, 'POST', `${base}/merchant/status`, { token: admin.token, body: { merchant_id: merchantId, status } });
 
-describe('a game token spends only in projects of its own game\'s merchant', () => {
+describe("a game token spends only in projects of its own game's merchant", () => {
   it("refuses merchant A's game token in merchant B's project, and a token for no game, writing nothing", async () => {
     const a = await shopAndPlayer();
     const b = await projectWithLevel(deps);
@@ -53,10 +53,21 @@ describe('a game token spends only in projects of its own game\'s merchant', () 
 
     const crossed = await a.spend(a.player.game, 1, b.project.project_name);
     expect(crossed.status).toBe(403);
-    expect(crossed.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^projectName: .*not of the game this token is for/), error: 'access.other_game' });
+    expect(crossed.body).toEqual({
+      statusCode: 403,
+      message: expect.stringMatching(/^projectName: .*not of the game this token is for/),
+      error: 'access.other_game',
+    });
     const tokenWithoutGame = (await deps.tokens.issue('game', a.player.uid)).token;
     expect((await a.spend(tokenWithoutGame)).status).toBe(403);
-    expect((await call(app, 'POST', `${base}/account/game/minus_tickets`, { token: noGame.game, body: { userId: noGame.uid, projectName: a.shop.project.project_name, level: 1, amount: 1 } })).status).toBe(403);
+    expect(
+      (
+        await call(app, 'POST', `${base}/account/game/minus_tickets`, {
+          token: noGame.game,
+          body: { userId: noGame.uid, projectName: a.shop.project.project_name, level: 1, amount: 1 },
+        })
+      ).status,
+    ).toBe(403);
     expect(await itemCount(deps)).toBe(before);
     expect(await balanceOf(deps, { uid: a.player.uid, projectName: b.project.project_name, level: 1 })).toBe(10);
 
@@ -77,10 +88,19 @@ describe('a game token spends only in projects of its own game\'s merchant', () 
       call(app, 'GET', `${base}/account/game/tickets`, { token: shop.server, query: { projectName: missing, level: 1, userId: player.uid } }),
       call(app, 'GET', `${base}/account/game/remainBalance`, { token: player.platform, query: { projectName: missing } }),
       call(app, 'GET', `${base}/account/game/remainBalance`, { token: shop.server, query: { projectName: missing, userId: player.uid } }),
-      call(app, 'POST', `${base}/account/user/rechargeOrder`, { token: player.platform, body: { userId: player.uid, project: missing, priceId: 1, level: 1, amount: 1500000000, prevId: -1 } }),
+      call(app, 'POST', `${base}/account/user/rechargeOrder`, {
+        token: player.platform,
+        body: { userId: player.uid, project: missing, priceId: 1, level: 1, amount: 1500000000, prevId: -1 },
+      }),
       call(app, 'GET', `${base}/account/user/getDepositaddress`, { token: player.platform, query: { project: missing } }),
-      call(app, 'POST', `${base}/account/vendor/order`, { token: player.platform, body: { userId: player.uid, goodsId: 1, quantity: 1, projectName: missing } }),
-      call(app, 'POST', `${base}/wallet/vendor/reward`, { token: shop.server, body: { billNo: `R-${randomUUID()}`, userId: player.uid, projectName: missing, level: 1, amount: 1 } }),
+      call(app, 'POST', `${base}/account/vendor/order`, {
+        token: player.platform,
+        body: { userId: player.uid, goodsId: 1, quantity: 1, projectName: missing },
+      }),
+      call(app, 'POST', `${base}/wallet/vendor/reward`, {
+        token: shop.server,
+        body: { billNo: `R-${randomUUID()}`, userId: player.uid, projectName: missing, level: 1, amount: 1 },
+      }),
       call(app, 'POST', `${base}/merchant/goods`, { token: owner, body: { name: 'Potion', projectName: missing, level: 1, price: 1 } }),
       call(app, 'POST', `${base}/merchant/projects/levels`, { token: owner, body: { project_name: missing, level: 1, amount: 1, tickets: 1, status: 1 } }),
     ];
@@ -96,7 +116,8 @@ describe("a suspended merchant's tokens", () => {
   it('stop moving value at once, and everything else within the documented bound; console reads stay', async () => {
     const { shop, player, spend, balance } = await shopAndPlayer();
     // Warm the remembered state: the server token has been used for a read before the suspension.
-    const read = () => call(app, 'GET', `${base}/account/game/tickets`, { token: shop.server, query: { projectName: shop.project.project_name, level: 1, userId: player.uid } });
+    const read = () =>
+      call(app, 'GET', `${base}/account/game/tickets`, { token: shop.server, query: { projectName: shop.project.project_name, level: 1, userId: player.uid } });
     expect((await read()).status).toBe(200);
     expect((await setStatus(shop.owner.merchant.id, MerchantStatus.suspended)).status).toBe(200);
     const before = await itemCount(deps);
@@ -118,7 +139,14 @@ describe("a suspended merchant's tokens", () => {
 
     // The console: writes refused, its own records still readable (it sees why).
     const console_ = shop.owner.token;
-    expect((await call(app, 'POST', `${base}/merchant/projects/levels`, { token: console_, body: { project_name: shop.project.project_name, level: 2, amount: 1, tickets: 1, status: 1 } })).status).toBe(403);
+    expect(
+      (
+        await call(app, 'POST', `${base}/merchant/projects/levels`, {
+          token: console_,
+          body: { project_name: shop.project.project_name, level: 2, amount: 1, tickets: 1, status: 1 },
+        })
+      ).status,
+    ).toBe(403);
     expect((await call(app, 'GET', `${base}/merchant/info`, { token: console_ })).body.data.status).toBe(MerchantStatus.suspended);
     expect((await call(app, 'GET', `${base}/merchant/status`, { token: console_ })).status).toBe(200);
     expect(await itemCount(deps)).toBe(before);
@@ -159,13 +187,29 @@ describe('token revocation without a key change', () => {
     expect((await call(app, 'POST', `${base}/merchant/tokens/revoke`, { token: shop.owner.token, body: { tokens: 'console' } })).status).toBe(200);
     expect((await call(app, 'GET', `${base}/merchant/info`, { token: shop.owner.token })).status).toBe(401);
     // The merchant's server token is a different set: still valid.
-    expect((await call(app, 'GET', `${base}/account/game/remainBalance`, { token: shop.server, query: { projectName: shop.project.project_name, userId: randomUUID() } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'GET', `${base}/account/game/remainBalance`, {
+          token: shop.server,
+          query: { projectName: shop.project.project_name, userId: randomUUID() },
+        })
+      ).status,
+    ).toBe(200);
 
-    const notAdmin = await call(app, 'POST', `${base}/merchant/admin/tokens/revoke`, { token: other.owner.token, body: { account_id: shop.owner.accountId, tokens: 'server' } });
+    const notAdmin = await call(app, 'POST', `${base}/merchant/admin/tokens/revoke`, {
+      token: other.owner.token,
+      body: { account_id: shop.owner.accountId, tokens: 'server' },
+    });
     expect(notAdmin.status).toBe(403);
-    const byAdmin = await call(app, 'POST', `${base}/merchant/admin/tokens/revoke`, { token: admin.token, body: { account_id: other.owner.accountId, tokens: 'server' } });
+    const byAdmin = await call(app, 'POST', `${base}/merchant/admin/tokens/revoke`, {
+      token: admin.token,
+      body: { account_id: other.owner.accountId, tokens: 'server' },
+    });
     expect(byAdmin.status).toBe(200);
-    const refused = await call(app, 'GET', `${base}/account/game/remainBalance`, { token: other.server, query: { projectName: other.project.project_name, userId: randomUUID() } });
+    const refused = await call(app, 'GET', `${base}/account/game/remainBalance`, {
+      token: other.server,
+      query: { projectName: other.project.project_name, userId: randomUUID() },
+    });
     expect(refused.status).toBe(401);
   });
 });

@@ -49,9 +49,19 @@ describe('merchant_login', () => {
 
 describe('npm run admin -- create-account', () => {
   it('creates an account in the named table that can then sign in, and is idempotent', async () => {
-    const run = (args: string[]) =>
-      promisify(execFile)('npx', ['tsx', 'functions/admin/cli.ts', 'create-account', ...args], { cwd: process.cwd() });
-    const args = ['--email', 'ops@example.com', '--password', 'ops password 1', '--role', 'admin', '--table', deps.table, '--endpoint', inject('dynamoEndpoint')];
+    const run = (args: string[]) => promisify(execFile)('npx', ['tsx', 'functions/admin/cli.ts', 'create-account', ...args], { cwd: process.cwd() });
+    const args = [
+      '--email',
+      'ops@example.com',
+      '--password',
+      'ops password 1',
+      '--role',
+      'admin',
+      '--table',
+      deps.table,
+      '--endpoint',
+      inject('dynamoEndpoint'),
+    ];
     expect((await run(args)).stdout).toContain('created: ops@example.com (admin)');
     expect((await run(args)).stdout).toContain('exists already');
     const res = await login('ops@example.com', 'ops password 1');

@@ -50,9 +50,15 @@ describe('reward tables and history entries', () => {
     expect(await read.text()).toContain(`"amount":${U64_MAX},"amount_base":"${U64_MAX}"`);
 
     const player = await playerWithTokens(deps);
-    await scoresInPastWeek(deps, game, [{ id: player.uid, wins: 9 }, { id: 'second', wins: 5 }]);
+    await scoresInPastWeek(deps, game, [
+      { id: player.uid, wins: 9 },
+      { id: 'second', wins: 5 },
+    ]);
     const admin = await accountWithToken(deps, 'admin');
-    const settle = await call(app, 'POST', `${base}/merchant/games/history/test`, { token: admin.token, body: { game_code: game.code, season_type: 1, season_range: pastWeek().range } });
+    const settle = await call(app, 'POST', `${base}/merchant/games/history/test`, {
+      token: admin.token,
+      body: { game_code: game.code, season_type: 1, season_range: pastWeek().range },
+    });
     expect(settle.status, JSON.stringify(settle.body)).toBe(200);
     const history = await app.request(`${base}/merchant/games/history/rank?game_code=${game.code}&season_type=1&season_range=${pastWeek().range}`);
     const text = await history.text();
@@ -65,7 +71,14 @@ describe('reward tables and history entries', () => {
     expect(signed.body.data.amount).toBe(U64_MAX);
     // The signed bytes carry the exact u64 (amount follows chain, game, coin_type, history_id, recipient).
     const claim = bcs
-      .struct('RewardClaim', { chain: bcs.string(), game: bcs.Address, coin_type: bcs.string(), history_id: bcs.u64(), recipient: bcs.Address, amount: bcs.u64() })
+      .struct('RewardClaim', {
+        chain: bcs.string(),
+        game: bcs.Address,
+        coin_type: bcs.string(),
+        history_id: bcs.u64(),
+        recipient: bcs.Address,
+        amount: bcs.u64(),
+      })
       .parse(Buffer.from(signed.body.data.message, 'hex'));
     expect(claim.amount).toBe(U64_MAX);
   });
@@ -91,7 +104,12 @@ describe('reward tables and history entries', () => {
 
   it('refuses an integer past 2^53 in a field that is not an amount (it is not silently rounded)', async () => {
     const game = await rewardGame(deps);
-    const res = await rawCall('POST', '/merchant/games/rewards', game.owner.token, `{"game_code":"${game.code}","rewards":[{"rank":${TWO_53_PLUS_1},"amount":1}]}`);
+    const res = await rawCall(
+      'POST',
+      '/merchant/games/rewards',
+      game.owner.token,
+      `{"game_code":"${game.code}","rewards":[{"rank":${TWO_53_PLUS_1},"amount":1}]}`,
+    );
     expect(res.status, res.text).toBe(400);
     expect(JSON.parse(res.text).message).toMatch(/^body\.rewards\.0\.rank: /);
   });
@@ -103,14 +121,29 @@ describe('price levels, recharge orders and orderComplete', () => {
     const owner = await merchantWithToken(deps);
     const project = await call(app, 'POST', `${base}/merchant/projects`, {
       token: owner.token,
-      body: { project_name: `wide-${randomDigest().slice(0, 10)}`, receive_address: Ed25519Keypair.generate().toSuiAddress(), coin_type: '0xe18::coin::E18', precison: 18 },
+      body: {
+        project_name: `wide-${randomDigest().slice(0, 10)}`,
+        receive_address: Ed25519Keypair.generate().toSuiAddress(),
+        coin_type: '0xe18::coin::E18',
+        precison: 18,
+      },
     });
     expect(project.status, JSON.stringify(project.body)).toBe(200);
     const player = await playerWithTokens(deps);
     const saveLevel = (level: number, amount: string) =>
-      rawCall('POST', '/merchant/projects/levels', owner.token, `{"project_name":"${project.body.data.project_name}","level":${level},"amount":${amount},"tickets":7}`);
+      rawCall(
+        'POST',
+        '/merchant/projects/levels',
+        owner.token,
+        `{"project_name":"${project.body.data.project_name}","level":${level},"amount":${amount},"tickets":7}`,
+      );
     const recharge = (priceId: number, level: number, amount: string) =>
-      rawCall('POST', '/account/user/rechargeOrder', player.platform, `{"userId":"${player.uid}","project":"${project.body.data.project_name}","priceId":${priceId},"prevId":-1,"level":${level},"amount":${amount}}`);
+      rawCall(
+        'POST',
+        '/account/user/rechargeOrder',
+        player.platform,
+        `{"userId":"${player.uid}","project":"${project.body.data.project_name}","priceId":${priceId},"prevId":-1,"level":${level},"amount":${amount}}`,
+      );
     return { project: project.body.data as { project_name: string; receive_address: string }, player, saveLevel, recharge };
   }
 
@@ -142,7 +175,13 @@ describe('price levels, recharge orders and orderComplete', () => {
 
     // A payment one base unit short is refused; the exact amount completes the order.
     const pay = async (amount: string) => {
-      const digest = await indexedPayment(deps, { billNo: order.bill_no, amount, from: player.address, to: project.receive_address, coinType: '0xe18::coin::E18' });
+      const digest = await indexedPayment(deps, {
+        billNo: order.bill_no,
+        amount,
+        from: player.address,
+        to: project.receive_address,
+        coinType: '0xe18::coin::E18',
+      });
       return call(app, 'POST', `${base}/account/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } });
     };
     const short = await pay(rounded);

@@ -91,12 +91,29 @@ describe('ONE_TIME_CHARGE', () => {
 
   it('a purchase no order takes is recorded as unmatched and acknowledged, crediting nothing', async () => {
     const { order, transaction, tickets } = await purchase();
-    const noLink = await signJws(chain, notificationPayload({ notificationType: 'ONE_TIME_CHARGE', bundleId: BUNDLE, signedTransactionInfo: await signJws(chain, transactionPayload({ bundleId: BUNDLE, productId: PRODUCT })) }));
+    const noLink = await signJws(
+      chain,
+      notificationPayload({
+        notificationType: 'ONE_TIME_CHARGE',
+        bundleId: BUNDLE,
+        signedTransactionInfo: await signJws(chain, transactionPayload({ bundleId: BUNDLE, productId: PRODUCT })),
+      }),
+    );
     expect((await notify(noLink)).body.data).toMatchObject({ outcome: 'unmatched', orderId: null });
-    const otherProduct = await signJws(chain, notificationPayload({ notificationType: 'ONE_TIME_CHARGE', bundleId: BUNDLE, signedTransactionInfo: await transaction({ productId: 'com.studio.tickets.500' }) }));
+    const otherProduct = await signJws(
+      chain,
+      notificationPayload({
+        notificationType: 'ONE_TIME_CHARGE',
+        bundleId: BUNDLE,
+        signedTransactionInfo: await transaction({ productId: 'com.studio.tickets.500' }),
+      }),
+    );
     expect((await notify(otherProduct)).body.data).toMatchObject({ outcome: 'unmatched', orderId: order.id });
     const recorded = (await itemsOfType(deps, 'apple_notification')).find((n) => n.orderId === order.id);
-    expect(recorded).toMatchObject({ outcome: 'unmatched', detail: `signedTransaction: it bought com.studio.tickets.500; order ${order.id} is for ${PRODUCT}` });
+    expect(recorded).toMatchObject({
+      outcome: 'unmatched',
+      detail: `signedTransaction: it bought com.studio.tickets.500; order ${order.id} is for ${PRODUCT}`,
+    });
     expect(await tickets()).toBe(0);
     expect((await findOrder(deps, order.id))?.status).toBe(0);
   });
@@ -146,32 +163,39 @@ describe('a refund that comes before the credit', () => {
   /** Every item but the notifications' records, which each delivery adds by design. */
   const effects = async () => (await scanAll(deps)).filter((item) => item.type !== 'apple_notification');
 
-  it.each(['REFUND', 'REVOKE'])('%s bars the purchase: the app-sent transaction verified afterwards and a late ONE_TIME_CHARGE credit nothing', async (type) => {
-    const { order, transactionId, notification, tickets, verify } = await purchase();
-    const before = await scanAll(deps);
-    const refund = await notify(await notification(type));
-    expect(refund.status).toBe(200);
-    expect(refund.body.data).toMatchObject({ notificationType: type, outcome: 'barred', orderId: null });
-    expect(documentErrors(document, '/pay/apple/notifications', 'post', 200, refund.body)).toEqual([]);
-    // The one effect: the purchase's claim, naming no order.
-    const added = (await effects()).filter((item) => !before.some((old) => old.pk === item.pk && old.sk === item.sk));
-    expect(added).toEqual([expect.objectContaining({ pk: `STORETX#apple#${transactionId}`, orderId: null, barred: type === 'REFUND' ? 'refunded' : 'revoked' })]);
+  it.each(['REFUND', 'REVOKE'])(
+    '%s bars the purchase: the app-sent transaction verified afterwards and a late ONE_TIME_CHARGE credit nothing',
+    async (type) => {
+      const { order, transactionId, notification, tickets, verify } = await purchase();
+      const before = await scanAll(deps);
+      const refund = await notify(await notification(type));
+      expect(refund.status).toBe(200);
+      expect(refund.body.data).toMatchObject({ notificationType: type, outcome: 'barred', orderId: null });
+      expect(documentErrors(document, '/pay/apple/notifications', 'post', 200, refund.body)).toEqual([]);
+      // The one effect: the purchase's claim, naming no order.
+      const added = (await effects()).filter((item) => !before.some((old) => old.pk === item.pk && old.sk === item.sk));
+      expect(added).toEqual([
+        expect.objectContaining({ pk: `STORETX#apple#${transactionId}`, orderId: null, barred: type === 'REFUND' ? 'refunded' : 'revoked' }),
+      ]);
 
-    const afterBar = await effects();
-    const verified = await verify();
-    expect(verified.status).toBe(409);
-    expect(verified.body.message).toBe(`transactionId: store transaction ${transactionId} was ${type === 'REFUND' ? 'refunded' : 'revoked'} by the store before it was credited; it credits nothing`);
-    expect(documentErrors(document, '/pay/apple/verify', 'post', 409, verified.body)).toEqual([]);
-    const charged = await notify(await notification('ONE_TIME_CHARGE'));
-    expect(charged.body.data).toMatchObject({ outcome: 'unmatched', orderId: order.id });
-    expect(await effects()).toEqual(afterBar);
-    expect(await tickets()).toBe(0);
-    expect((await findOrder(deps, order.id))?.status).toBe(0);
+      const afterBar = await effects();
+      const verified = await verify();
+      expect(verified.status).toBe(409);
+      expect(verified.body.message).toBe(
+        `transactionId: store transaction ${transactionId} was ${type === 'REFUND' ? 'refunded' : 'revoked'} by the store before it was credited; it credits nothing`,
+      );
+      expect(documentErrors(document, '/pay/apple/verify', 'post', 409, verified.body)).toEqual([]);
+      const charged = await notify(await notification('ONE_TIME_CHARGE'));
+      expect(charged.body.data).toMatchObject({ outcome: 'unmatched', orderId: order.id });
+      expect(await effects()).toEqual(afterBar);
+      expect(await tickets()).toBe(0);
+      expect((await findOrder(deps, order.id))?.status).toBe(0);
 
-    // Another delivery of the refund (a new notification) changes nothing more.
-    expect((await notify(await notification(type))).body.data).toMatchObject({ outcome: 'already_barred', orderId: null });
-    expect(await effects()).toEqual(afterBar);
-  });
+      // Another delivery of the refund (a new notification) changes nothing more.
+      expect((await notify(await notification(type))).body.data).toMatchObject({ outcome: 'already_barred', orderId: null });
+      expect(await effects()).toEqual(afterBar);
+    },
+  );
 
   it('REFUND_REVERSED lifts the bar: the purchase can then be credited, once', async () => {
     const { order, transactionId, notification, tickets, verify } = await purchase();
@@ -270,7 +294,9 @@ describe('CONSUMPTION_REQUEST', () => {
       sandbox.failNext = 1;
       const failing = await notify(await notification('CONSUMPTION_REQUEST'));
       expect(failing.status).toBe(503);
-      expect(failing.body.message).toBe(`the App Store Server API could not send consumption information for transaction ${transactionId} (HTTP 500, error 5000000); try again later`);
+      expect(failing.body.message).toBe(
+        `the App Store Server API could not send consumption information for transaction ${transactionId} (HTTP 500, error 5000000); try again later`,
+      );
       expect(documentErrors(document, '/pay/apple/notifications', 'post', 503, failing.body)).toEqual([]);
       expect(await itemCount(deps)).toBe(before);
     });
@@ -286,7 +312,7 @@ describe('app_trigger-test-notification', () => {
   afterAll(() => sandbox.stop());
   const trigger = (token: string, body: object = {}) => call(app, 'POST', `${base}/pay/apple/test-notification`, { token, body });
 
-  it("asks Apple for a test notification, reports its delivery, and whether this stage received it", async () => {
+  it('asks Apple for a test notification, reports its delivery, and whether this stage received it', async () => {
     deps.appStoreApi = loopbackClients({ Sandbox: sandbox }, key, BUNDLE);
     try {
       const admin = await accountWithToken(deps, 'admin');
@@ -295,14 +321,22 @@ describe('app_trigger-test-notification', () => {
         void (async () => {
           const signedPayload = await signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE }));
           const delivered = await notify(signedPayload);
-          sandbox.testNotifications.set(token, { signedPayload, sendAttempts: [{ attemptDate: Date.now(), sendAttemptResult: delivered.status === 200 ? 'SUCCESS' : 'UNSUCCESSFUL_HTTP_RESPONSE_CODE' }] });
+          sandbox.testNotifications.set(token, {
+            signedPayload,
+            sendAttempts: [{ attemptDate: Date.now(), sendAttemptResult: delivered.status === 200 ? 'SUCCESS' : 'UNSUCCESSFUL_HTTP_RESPONSE_CODE' }],
+          });
         })();
       };
       const res = await trigger(admin.token);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ environment: 'Sandbox', status: 'sent', received: true, sendAttempts: [{ sendAttemptResult: 'SUCCESS' }] });
       expect(documentErrors(document, '/pay/apple/test-notification', 'post', 200, res.body)).toEqual([]);
-      expect(sandbox.calls.filter((c) => c.path.startsWith('/inApps/v1/notifications/test')).map((c) => c.method).slice(0, 2)).toEqual(['POST', 'GET']);
+      expect(
+        sandbox.calls
+          .filter((c) => c.path.startsWith('/inApps/v1/notifications/test'))
+          .map((c) => c.method)
+          .slice(0, 2),
+      ).toEqual(['POST', 'GET']);
 
       // Apple has not sent the next one yet: pending; asked again with its token, reported as Apple has it then.
       sandbox.onTestRequested = undefined;
@@ -333,7 +367,11 @@ describe('app_trigger-test-notification', () => {
     expect(production.body.message).toBe('environment: this stage takes Sandbox data only');
     const noKey = await trigger(admin.token);
     expect(noKey.status).toBe(503);
-    expect(noKey.body).toEqual({ statusCode: 503, message: 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)', error: 'appstore.unconfigured' });
+    expect(noKey.body).toEqual({
+      statusCode: 503,
+      message: 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)',
+      error: 'appstore.unconfigured',
+    });
     expect(sandbox.calls.length).toBe(before);
   });
 });
@@ -352,9 +390,21 @@ describe('other notifications and refusals', () => {
     const before = await itemCount(deps);
     const cases: [string, string, string][] = [
       ['forged', forge(await notification('ONE_TIME_CHARGE')), "signedPayload: not verified: its signature or certificate chain is not Apple's"],
-      ['another root', await signJws(makeAppleChain('Other Root'), notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE })), "signedPayload: not verified: its signature or certificate chain is not Apple's"],
-      ['another app', await signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: 'com.other.game' })), 'signedPayload: not verified: it is for another app (bundle id or app Apple id)'],
-      ['Production data', await signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE, environment: 'Production', appAppleId: 1 })), 'signedPayload: Production data is not taken on this stage (it takes Sandbox)'],
+      [
+        'another root',
+        await signJws(makeAppleChain('Other Root'), notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE })),
+        "signedPayload: not verified: its signature or certificate chain is not Apple's",
+      ],
+      [
+        'another app',
+        await signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: 'com.other.game' })),
+        'signedPayload: not verified: it is for another app (bundle id or app Apple id)',
+      ],
+      [
+        'Production data',
+        await signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE, environment: 'Production', appAppleId: 1 })),
+        'signedPayload: Production data is not taken on this stage (it takes Sandbox)',
+      ],
     ];
     for (const [why, jws, message] of cases) {
       const res = await notify(jws);
@@ -368,7 +418,8 @@ describe('other notifications and refusals', () => {
   it("a Production stage checks the notification's app Apple id", async () => {
     deps.appStore = { ...stage, environment: 'Production', appAppleId: 1234567890 };
     try {
-      const production = (appAppleId: number) => signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE, environment: 'Production', appAppleId }));
+      const production = (appAppleId: number) =>
+        signJws(chain, notificationPayload({ notificationType: 'TEST', bundleId: BUNDLE, environment: 'Production', appAppleId }));
       expect((await notify(await production(1234567890))).status).toBe(200);
       const other = await notify(await production(999));
       expect(other.status).toBe(400);

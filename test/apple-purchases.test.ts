@@ -33,7 +33,14 @@ beforeAll(async () => {
 async function shop(product: string | null = PRODUCT) {
   const setup = await projectWithLevel(deps);
   if (product) {
-    await saveLevel(deps, setup.owner.claims, { project_name: setup.project.project_name, level: 1, amount: '1500000000', tickets: 100, status: 1, apple_product_id: product });
+    await saveLevel(deps, setup.owner.claims, {
+      project_name: setup.project.project_name,
+      level: 1,
+      amount: '1500000000',
+      tickets: 100,
+      status: 1,
+      apple_product_id: product,
+    });
   }
   const player = await playerWithTokens(deps);
   const newOrder = async (who = player) => {
@@ -81,13 +88,28 @@ describe('app-verify-transaction', () => {
     expect(await tickets()).toBe(100);
   });
 
-  it('refuses a purchase that is not the order\'s with 409, writing nothing', async () => {
+  it("refuses a purchase that is not the order's with 409, writing nothing", async () => {
     const { newOrder, bought, verify, tickets, player } = await shop();
     const [order, other] = [await newOrder(), await newOrder()];
     const cases: [string, Promise<string>, number, RegExp][] = [
-      ['made for another order (a replay on a second order)', bought(other), order.id, new RegExp(`^signedTransaction: the purchase was made for another order than ${order.id}$`)],
-      ['another product', bought(order, { productId: 'com.studio.tickets.500' }), order.id, new RegExp(`^signedTransaction: it bought com.studio.tickets.500; order ${order.id} is for ${PRODUCT}$`)],
-      ['no link', signJws(chain, transactionPayload({ bundleId: BUNDLE, productId: PRODUCT })), order.id, /^signedTransaction: the purchase names no order \(no appAccountToken\)/],
+      [
+        'made for another order (a replay on a second order)',
+        bought(other),
+        order.id,
+        new RegExp(`^signedTransaction: the purchase was made for another order than ${order.id}$`),
+      ],
+      [
+        'another product',
+        bought(order, { productId: 'com.studio.tickets.500' }),
+        order.id,
+        new RegExp(`^signedTransaction: it bought com.studio.tickets.500; order ${order.id} is for ${PRODUCT}$`),
+      ],
+      [
+        'no link',
+        signJws(chain, transactionPayload({ bundleId: BUNDLE, productId: PRODUCT })),
+        order.id,
+        /^signedTransaction: the purchase names no order \(no appAccountToken\)/,
+      ],
       ['two at once', bought(order, { quantity: 2 }), order.id, /^signedTransaction: it bought 2 at once/],
     ];
     const before = await itemCount(deps);
@@ -108,7 +130,7 @@ describe('app-verify-transaction', () => {
     expect(await tickets()).toBe(100);
   });
 
-  it('refuses unverified data with 400 naming the field, and another player\'s order with 404, writing nothing', async () => {
+  it("refuses unverified data with 400 naming the field, and another player's order with 404, writing nothing", async () => {
     const { newOrder, bought, verify, tickets } = await shop();
     const order = await newOrder();
     const stranger = await playerWithTokens(deps);
@@ -166,7 +188,11 @@ describe('stages', () => {
       body: { orderId: order.body.id, signedTransaction: await signJws(chain, transactionPayload({ bundleId: BUNDLE, productId: PRODUCT })) },
     });
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ statusCode: 503, message: 'App Store purchases are not configured on this stage (the AppleConfig setting)', error: 'appstore.unconfigured' });
+    expect(res.body).toEqual({
+      statusCode: 503,
+      message: 'App Store purchases are not configured on this stage (the AppleConfig setting)',
+      error: 'appstore.unconfigured',
+    });
     expect(documentErrors(document, '/pay/apple/verify', 'post', 503, res.body)).toEqual([]);
   });
 });

@@ -36,7 +36,11 @@ describe('verifying a signed transaction', () => {
   });
 
   it.each([
-    ['a chain to another root', () => signed({}, makeAppleChain('Other Root')), "signedTransaction: not verified: its signature or certificate chain is not Apple's"],
+    [
+      'a chain to another root',
+      () => signed({}, makeAppleChain('Other Root')),
+      "signedTransaction: not verified: its signature or certificate chain is not Apple's",
+    ],
     ['a forged signature', async () => forge(await signed()), "signedTransaction: not verified: its signature or certificate chain is not Apple's"],
     ['another bundle id', () => signed({ bundleId: 'com.other.game' }), 'signedTransaction: not verified: it is for another app (bundle id or app Apple id)'],
     ['no JWS at all', async () => 'not-a-jws', 'signedTransaction: not a JWS with a JSON payload'],
@@ -90,8 +94,14 @@ describe('the AppleConfig setting', () => {
     [{ bundleId: BUNDLE, rootCertificates: [root] }, 'apple config: appAppleId is required for Production'],
     [{ bundleId: BUNDLE, environment: 'Xcode', rootCertificates: [root] }, 'apple config: environment must be "Production" or "Sandbox"'],
     [{ bundleId: BUNDLE, environment: 'Sandbox', rootCertificates: [] }, 'apple config: rootCertificates must be a non-empty list of Base64 DER certificates'],
-    [{ bundleId: BUNDLE, environment: 'Sandbox', rootCertificates: [root], keyId: 'K' }, 'apple config: keyId, issuerId and privateKey go together (an App Store Server API key)'],
-    [{ bundleId: BUNDLE, environment: 'Sandbox', rootCertificates: [root], consumptionConsent: 'yes' }, 'apple config: consumptionConsent must be true or false'],
+    [
+      { bundleId: BUNDLE, environment: 'Sandbox', rootCertificates: [root], keyId: 'K' },
+      'apple config: keyId, issuerId and privateKey go together (an App Store Server API key)',
+    ],
+    [
+      { bundleId: BUNDLE, environment: 'Sandbox', rootCertificates: [root], consumptionConsent: 'yes' },
+      'apple config: consumptionConsent must be true or false',
+    ],
   ])('refuses %j naming the field', (setting, message) => {
     expect(() => parseAppleSettings(JSON.stringify(setting))).toThrow(message);
   });

@@ -106,7 +106,7 @@ describe('a batch read with unprocessed keys', () => {
     expect(throttle.calls).toBe(3);
   });
 
-  it("reads them again: a revoked console token is refused although the revocation was left out of the first answer", async () => {
+  it('reads them again: a revoked console token is refused although the revocation was left out of the first answer', async () => {
     const owner = await accountWithToken(deps);
     await revokeTokens(deps, owner.accountId, 'console');
     throttle.starved = 1;
@@ -119,19 +119,26 @@ describe('a batch read with unprocessed keys', () => {
     const { shop, player, order } = await shopAndPlayer();
     const placed = (await order()).body;
     throttle.starved = 1;
-    const where = await call(app, 'GET', `${base}/account/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId: placed.id } });
+    const where = await call(app, 'GET', `${base}/account/user/getDepositaddress`, {
+      token: player.platform,
+      query: { project: shop.project.project_name, orderId: placed.id },
+    });
     expect(where.status).toBe(200);
     expect(where.body.data).toMatchObject({ receive_address: shop.receiveAddress, order: { id: placed.id, bill_no: placed.bill_no } });
     // The order is key 0, the account key 1: unprocessed, it read as absent (404) before.
     throttle.starved = 1;
-    const complete = await call(app, 'POST', `${base}/account/user/orderComplete`, { token: player.platform, body: { orderId: placed.id, transactionId: randomDigest() } });
+    const complete = await call(app, 'POST', `${base}/account/user/orderComplete`, {
+      token: player.platform,
+      body: { orderId: placed.id, transactionId: randomDigest() },
+    });
     expect(complete.status).toBe(404);
     expect(complete.body.message).toMatch(/^transactionId: /);
   });
 
   it('reads more than 100 keys in requests of 100, each read completely', async () => {
     const keys = Array.from({ length: 230 }, (_, i) => ({ pk: `BATCHTEST#${i}`, sk: 'ITEM' }));
-    for (const key of keys.filter((_, i) => i % 3 === 0)) await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...key, n: Number(key.pk.split('#')[1]) } }));
+    for (const key of keys.filter((_, i) => i % 3 === 0))
+      await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...key, n: Number(key.pk.split('#')[1]) } }));
     throttle.calls = 0;
     throttle.starved = 4;
     const items = await readItems(deps, [...keys, keys[0]!]);

@@ -5,7 +5,14 @@ import { cursorKey, indexEvents, type IndexerOptions } from '../core/chain/index
 import { paymentHandlers } from '../core/payments/indexer-handlers.js';
 import { startIndexerLoop } from '../core/chain/loop.js';
 import { VendorPaymentEvent } from '../core/chain/models.js';
-import { coinFromBalanceChanges, parsePayment, paymentOfBill, paymentsOfPayer, paymentsOfTransaction, storePaymentEvent } from '../core/payments/chain-payments.js';
+import {
+  coinFromBalanceChanges,
+  parsePayment,
+  paymentOfBill,
+  paymentsOfPayer,
+  paymentsOfTransaction,
+  storePaymentEvent,
+} from '../core/payments/chain-payments.js';
 import { createChain, parseChainConfig } from '../core/chain/source.js';
 import type { ChainEvent, ChainSource, EventCursor } from '../core/chain/types.js';
 import { mismatches, vendorPaymentEvent as seedShape } from './contract/contract-shapes.js';
@@ -163,7 +170,10 @@ describe('chain sources', () => {
     const script = paymentScript(60);
     const rpc = await node(script);
     const gql = await graphqlService(script);
-    for (const [kind, url] of [['jsonrpc', rpc.url], ['graphql', gql.url]] as const) {
+    for (const [kind, url] of [
+      ['jsonrpc', rpc.url],
+      ['graphql', gql.url],
+    ] as const) {
       const source = createChain({ kind, url, paymentEventType: PAYMENT_TYPE }).source;
       expect((await source.queryEvents(PAYMENT_TYPE, null, 100)).events).toHaveLength(50);
     }
@@ -192,7 +202,10 @@ describe('chain sources', () => {
     const gqlSource = createChain({ kind: 'graphql', url: gql.url, paymentEventType: PAYMENT_TYPE }).source;
 
     const fromRpc = await rpcSource.transactionEvents(txDigest);
-    expect(fromRpc?.map((e) => [e.eventSeq, e.parsedJson.bill_no])).toEqual([['0', 'T-1'], ['1', [...Buffer.from('T-2')]]]);
+    expect(fromRpc?.map((e) => [e.eventSeq, e.parsedJson.bill_no])).toEqual([
+      ['0', 'T-1'],
+      ['1', [...Buffer.from('T-2')]],
+    ]);
     expect(await gqlSource.transactionEvents(txDigest)).toEqual(fromRpc);
     expect(rpc.calls('sui_getTransactionBlock')[0]!.params).toEqual([txDigest, { showEvents: true }]);
 
@@ -394,7 +407,10 @@ describe('indexer', () => {
     script.events.splice(4, 0, bad);
     const deps = await depsOn(await node(script));
     expect(await run(deps)).toEqual({ [PAYMENT_TYPE]: { pages: 1, events: 11, errors: 0, stopped: 'caught-up' } });
-    await expectStoredOnce(deps, payments(script).filter((e) => e !== bad));
+    await expectStoredOnce(
+      deps,
+      payments(script).filter((e) => e !== bad),
+    );
     expect(await storedCursor(deps)).toEqual(idOf(payments(script).at(-1)!));
   });
 
@@ -473,7 +489,7 @@ describe('payment records', () => {
     expect(reward?.event_type).toBe(2);
   });
 
-  it("paymentsOfTransaction falls back to the node for a transaction not yet indexed, and stores what it read", async () => {
+  it('paymentsOfTransaction falls back to the node for a transaction not yet indexed, and stores what it read', async () => {
     const script = paymentScript(5);
     const txDigest = randomDigest();
     const tx = [
@@ -550,7 +566,15 @@ describe('payment coin types: the coin of every payment is verified', () => {
     const script = new ChainScript();
     const payer = randomAddress();
     const to = randomAddress();
-    const event = script.pay({ billNo: 'BC-1', amount: '250', from: payer, to, coinType: FAKE, emit: false, extra: [{ owner: to, coinType: SUI, amount: '7' }] });
+    const event = script.pay({
+      billNo: 'BC-1',
+      amount: '250',
+      from: payer,
+      to,
+      coinType: FAKE,
+      emit: false,
+      extra: [{ owner: to, coinType: SUI, amount: '7' }],
+    });
     const rpc = await node(script);
     const gql = await graphqlService(script);
     const rpcSource = createChain({ kind: 'jsonrpc', url: rpc.url, paymentEventType: PAYMENT_TYPE }).source;
@@ -580,7 +604,8 @@ describe('payment coin types: the coin of every payment is verified', () => {
 
   it('parsePayment reads coin_type as text, as type_name renders it, or as a TypeName; anything else is a problem, not a coin', () => {
     const base = { bill_no: 'C-1', amount: '1', from: '0x1', to: '0x2' };
-    const read = (coin_type: unknown) => parsePayment({ type: PAYMENT_TYPE, txDigest: randomDigest(), eventSeq: '0', sender: '0x1', parsedJson: { ...base, coin_type } });
+    const read = (coin_type: unknown) =>
+      parsePayment({ type: PAYMENT_TYPE, txDigest: randomDigest(), eventSeq: '0', sender: '0x1', parsedJson: { ...base, coin_type } });
     expect(read('0x2::sui::SUI')).toMatchObject({ coinType: FULL_SUI });
     expect(read(`${'0'.repeat(63)}2::sui::SUI`)).toMatchObject({ coinType: FULL_SUI });
     expect(read({ name: `${'fa'.repeat(32)}::fake::FAKE` })).toMatchObject({ coinType: FAKE });
@@ -601,7 +626,9 @@ describe('payment coin types: the coin of every payment is verified', () => {
     expect(coinFromBalanceChanges([change(to, FULL_SUI, '-3'), change(to, FAKE, '10')], to, '10')).toEqual({ coinType: FAKE });
     expect(coinFromBalanceChanges([change(to, FAKE, '9')], to, '10')).toMatchObject({ problem: expect.stringMatching(/no coin/) });
     expect(coinFromBalanceChanges([change(payer, FAKE, '10')], to, '10')).toMatchObject({ problem: expect.stringMatching(/no coin/) });
-    expect(coinFromBalanceChanges([change(to, FAKE, '10'), change(to, FULL_SUI, '10')], to, '10')).toMatchObject({ problem: expect.stringMatching(/several coins/) });
+    expect(coinFromBalanceChanges([change(to, FAKE, '10'), change(to, FULL_SUI, '10')], to, '10')).toMatchObject({
+      problem: expect.stringMatching(/several coins/),
+    });
   });
 
   it('the indexer stores the coin from the event, else from the balance changes; a node failing on them keeps the page for the next run', async () => {
@@ -635,7 +662,16 @@ describe('chain configuration', () => {
   });
 
   it('reads a configuration, writing the event type in full', () => {
-    expect(parseChainConfig(JSON.stringify({ kind: 'graphql', url: 'https://graphql.testnet.sui.io/graphql', paymentEventType: '0xAB::pay::PaymentEvent', paymentFunction: '0xab::pay::pay' }))).toEqual({
+    expect(
+      parseChainConfig(
+        JSON.stringify({
+          kind: 'graphql',
+          url: 'https://graphql.testnet.sui.io/graphql',
+          paymentEventType: '0xAB::pay::PaymentEvent',
+          paymentFunction: '0xab::pay::pay',
+        }),
+      ),
+    ).toEqual({
       kind: 'graphql',
       url: 'https://graphql.testnet.sui.io/graphql',
       paymentEventType: `0x${'0'.repeat(62)}ab::pay::PaymentEvent`,

@@ -72,7 +72,12 @@ interface Verifier {
  * records). Checks in the Move module's order: signature over the bytes, the bytes are exactly one RewardClaim,
  * chain, game, coin, expiry against the Clock, recipient is the sender, history id not paid before.
  */
-async function redeem(verifier: Verifier, message: Uint8Array, signature: Uint8Array, tx: { sender: string; clockMs: number }): Promise<{ paid: Claim } | { refused: string }> {
+async function redeem(
+  verifier: Verifier,
+  message: Uint8Array,
+  signature: Uint8Array,
+  tx: { sender: string; clockMs: number },
+): Promise<{ paid: Claim } | { refused: string }> {
   if (!(await new Ed25519PublicKey(verifier.publicKey).verify(message, signature))) return { refused: 'EBadSignature' };
   let claim: Claim;
   try {
@@ -100,7 +105,10 @@ const verifierOf = (game: string, overrides: Partial<Verifier> = {}): Verifier =
   ...overrides,
 });
 
-const bytesOf = (signed: { message: string; signature: string }) => ({ message: Buffer.from(signed.message, 'hex'), signature: Buffer.from(signed.signature, 'base64') });
+const bytesOf = (signed: { message: string; signature: string }) => ({
+  message: Buffer.from(signed.message, 'hex'),
+  signature: Buffer.from(signed.signature, 'base64'),
+});
 
 /** Ed25519 verification with node:crypto from the raw 32-byte public key (SPKI = fixed prefix + key). */
 function ed25519Verify(publicKey: Buffer, message: Buffer, signature: Buffer): boolean {
@@ -123,10 +131,24 @@ interface Entry {
  * rank 3; answers the game and the season's entries by rank.
  */
 async function settled(on: TestDeps, players: { id: string; wallet?: string }[], objectId?: string | null) {
-  const game = await claimableGame(on, [{ rank: 1, amount: 500 }, { rank: 2, amount: 200 }, { rank: 4, amount: 1 }], objectId);
-  await scoresInPastWeek(on, game, players.map((p, i) => ({ ...p, wins: 10 - i })));
+  const game = await claimableGame(
+    on,
+    [
+      { rank: 1, amount: 500 },
+      { rank: 2, amount: 200 },
+      { rank: 4, amount: 1 },
+    ],
+    objectId,
+  );
+  await scoresInPastWeek(
+    on,
+    game,
+    players.map((p, i) => ({ ...p, wins: 10 - i })),
+  );
   await settleSeason(on, game.code, pastWeek());
-  const res = await call(createAllApps(on), 'GET', `${base}/merchant/games/history/rank`, { query: { game_code: game.code, season_type: 1, season_range: pastWeek().range } });
+  const res = await call(createAllApps(on), 'GET', `${base}/merchant/games/history/rank`, {
+    query: { game_code: game.code, season_type: 1, season_range: pastWeek().range },
+  });
   return { game, entries: res.body.data as Entry[] };
 }
 
@@ -142,12 +164,20 @@ async function entryItem(on: TestDeps, id: number) {
 describe('sign_code (POST /merchant/sign/code) and get_sign (GET /merchant/sign)', () => {
   it('signs the BCS of RewardClaim (chain, game object, coin, expiry) with Ed25519, verifiable on its own; status 0 -> 1; the same signature again', async () => {
     const player = await playerWithTokens(deps);
-    const { game, entries: [entry] } = await settled(deps, [{ id: player.uid }, { id: 'other' }]);
+    const {
+      game,
+      entries: [entry],
+    } = await settled(deps, [{ id: player.uid }, { id: 'other' }]);
     expect(entry).toMatchObject({ platform_player_id: player.uid, wallet_address: player.address, reward_amount: 500, status: 0 });
 
     const before = await call(app, 'GET', getPath, { token: player.platform, query: { id: entry!.id } });
     expect(before.status).toBe(409);
-    expect(before.body).toEqual({ code: 409, message: expect.stringMatching(/^id: .*not signed|^id: .*no signed claim/), data: null, error: 'claim.not_signed' });
+    expect(before.body).toEqual({
+      code: 409,
+      message: expect.stringMatching(/^id: .*not signed|^id: .*no signed claim/),
+      data: null,
+      error: 'claim.not_signed',
+    });
 
     const counter = commandCounter(deps);
     const at = Date.now();
@@ -302,11 +332,19 @@ describe('sign_code (POST /merchant/sign/code) and get_sign (GET /merchant/sign)
 
   it('refuses (409, naming object_id) a game without an on-chain object, writing nothing; signs once its merchant sets one', async () => {
     const player = await playerWithTokens(deps);
-    const { game, entries: [entry] } = await settled(deps, [{ id: player.uid }], null);
+    const {
+      game,
+      entries: [entry],
+    } = await settled(deps, [{ id: player.uid }], null);
     const before = await itemCount(deps);
     const refused = await call(app, 'POST', signPath, { token: player.platform, body: { id: entry!.id } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ code: 409, message: expect.stringMatching(new RegExp(`^id: the game ${game.code} .* has no object_id`)), data: null, error: 'claim.game_without_object' });
+    expect(refused.body).toEqual({
+      code: 409,
+      message: expect.stringMatching(new RegExp(`^id: the game ${game.code} .* has no object_id`)),
+      data: null,
+      error: 'claim.game_without_object',
+    });
     expect(await itemCount(deps)).toBe(before);
     const item = await entryItem(deps, entry!.id);
     expect([item.status, item.claim, item.claim_nonces]).toEqual([0, undefined, undefined]);
@@ -354,13 +392,18 @@ describe("a claim is redeemable only at its own game's verifier, on its chain, i
     expect(await redeem(verifierOf(a.game.objectId!, { publicKey: otherKey.publicKey }), message, signature, tx)).toEqual({ refused: 'EBadSignature' });
 
     // A's own verifier pays it, once.
-    expect(await redeem(atA, message, signature, tx)).toEqual({ paid: expect.objectContaining({ history_id: String(entry.id), amount: '500', recipient: player.address }) });
+    expect(await redeem(atA, message, signature, tx)).toEqual({
+      paid: expect.objectContaining({ history_id: String(entry.id), amount: '500', recipient: player.address }),
+    });
     expect(await redeem(atA, message, signature, tx)).toEqual({ refused: 'EAlreadyRedeemed' });
   });
 
   it('an expired unpaid claim is signed afresh (same terms, new nonce and expiry); old and new together pay once; get_sign never writes', async () => {
     const player = await playerWithTokens(deps);
-    const { game, entries: [entry] } = await settled(deps, [{ id: player.uid }]);
+    const {
+      game,
+      entries: [entry],
+    } = await settled(deps, [{ id: player.uid }]);
     const t0 = Date.now();
     const first = (await call(appAt(deps, t0), 'POST', signPath, { token: player.platform, body: { id: entry!.id } })).body.data;
     const expired = first.expires_at_ms as number;
@@ -375,11 +418,20 @@ describe("a claim is redeemable only at its own game's verifier, on its chain, i
     expect(await entryItem(deps, entry!.id)).toEqual(before);
 
     // sign_code signs a fresh claim, concurrently too: one is stored and every caller gets it.
-    const answers = await Promise.all(Array.from({ length: 4 }, () => call(appAt(deps, expired), 'POST', signPath, { token: player.platform, body: { id: entry!.id } })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => call(appAt(deps, expired), 'POST', signPath, { token: player.platform, body: { id: entry!.id } })),
+    );
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(new Set(answers.map((r) => JSON.stringify(r.body.data))).size).toBe(1);
     const fresh = answers[0]!.body.data;
-    expect(fresh).toMatchObject({ chain: first.chain, game: first.game, coin_type: first.coin_type, recipient: first.recipient, amount: first.amount, expires_at_ms: expired + CLAIM_TTL_MS });
+    expect(fresh).toMatchObject({
+      chain: first.chain,
+      game: first.game,
+      coin_type: first.coin_type,
+      recipient: first.recipient,
+      amount: first.amount,
+      expires_at_ms: expired + CLAIM_TTL_MS,
+    });
     expect(fresh.nonce).not.toBe(first.nonce);
     expect(fresh.game).toBe(game.objectId);
     const item = await entryItem(deps, entry!.id);
@@ -399,11 +451,20 @@ describe("a claim is redeemable only at its own game's verifier, on its chain, i
 
   it('an entry is renewed at most MAX_CLAIM_SIGNINGS times: then 409 and nothing written', async () => {
     const player = await playerWithTokens(deps);
-    const { entries: [entry] } = await settled(deps, [{ id: player.uid }]);
+    const {
+      entries: [entry],
+    } = await settled(deps, [{ id: player.uid }]);
     const first = (await call(app, 'POST', signPath, { token: player.platform, body: { id: entry!.id } })).body.data;
     // As if it had been renewed until the bound: MAX_CLAIM_SIGNINGS nonces on the entry.
     const nonces = new Set(Array.from({ length: MAX_CLAIM_SIGNINGS }, (_, i) => String(i === 0 ? first.nonce : i)));
-    await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: historyEntryKey(entry!.id), UpdateExpression: 'SET claim_nonces = :n', ExpressionAttributeValues: { ':n': nonces } }));
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: historyEntryKey(entry!.id),
+        UpdateExpression: 'SET claim_nonces = :n',
+        ExpressionAttributeValues: { ':n': nonces },
+      }),
+    );
     const before = await entryItem(deps, entry!.id);
     const refused = await call(appAt(deps, first.expires_at_ms), 'POST', signPath, { token: player.platform, body: { id: entry!.id } });
     expect(refused.status).toBe(409);
@@ -413,15 +474,43 @@ describe("a claim is redeemable only at its own game's verifier, on its chain, i
 
   it('a claim stored before claims named their game (no expiry) is re-signed with the game and the stage terms', async () => {
     const player = await playerWithTokens(deps);
-    const { game, entries: [entry] } = await settled(deps, [{ id: player.uid }]);
+    const {
+      game,
+      entries: [entry],
+    } = await settled(deps, [{ id: player.uid }]);
     // The 56-byte layout's stored claim, as sign_code wrote it before.
-    const legacy = { recipient: player.address, amount: '500', nonce: '7', message: '00', signature: 'AA==', public_key: 'AA==', signed_at: new Date().toISOString() };
-    await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: historyEntryKey(entry!.id), UpdateExpression: 'SET #s = :one, claim = :claim', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':one': 1, ':claim': legacy } }));
+    const legacy = {
+      recipient: player.address,
+      amount: '500',
+      nonce: '7',
+      message: '00',
+      signature: 'AA==',
+      public_key: 'AA==',
+      signed_at: new Date().toISOString(),
+    };
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: historyEntryKey(entry!.id),
+        UpdateExpression: 'SET #s = :one, claim = :claim',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':one': 1, ':claim': legacy },
+      }),
+    );
     const signed = (await call(app, 'POST', signPath, { token: player.platform, body: { id: entry!.id } })).body.data;
-    expect(signed).toMatchObject({ chain: 'sui:testnet', game: game.objectId, coin_type: SUI, recipient: player.address, amount: '500', expires_at_ms: expect.any(Number) });
+    expect(signed).toMatchObject({
+      chain: 'sui:testnet',
+      game: game.objectId,
+      coin_type: SUI,
+      recipient: player.address,
+      amount: '500',
+      expires_at_ms: expect.any(Number),
+    });
     expect(signed.nonce).not.toBe('7');
     const { message, signature } = bytesOf(signed);
-    expect(await redeem(verifierOf(game.objectId!), message, signature, { sender: player.address, clockMs: Date.now() })).toMatchObject({ paid: { history_id: String(entry!.id) } });
+    expect(await redeem(verifierOf(game.objectId!), message, signature, { sender: player.address, clockMs: Date.now() })).toMatchObject({
+      paid: { history_id: String(entry!.id) },
+    });
   });
 });
 
@@ -456,10 +545,21 @@ describe('the claim key', () => {
     const own = await createTestDeps();
     own.claims = settings;
     const player = await playerWithTokens(own);
-    const { game, entries: [entry] } = await settled(own, [{ id: player.uid }]);
+    const {
+      game,
+      entries: [entry],
+    } = await settled(own, [{ id: player.uid }]);
     const signed = (await call(createAllApps(own), 'POST', signPath, { token: player.platform, body: { id: entry!.id } })).body.data;
-    expect(RewardClaim.parse(Buffer.from(signed.message, 'hex'))).toMatchObject({ chain: 'sui:devnet', game: game.objectId, coin_type: `${'0'.repeat(61)}abc::usdc::USDC` });
-    expect(signed).toMatchObject({ chain: 'sui:devnet', coin_type: `${'0'.repeat(61)}abc::usdc::USDC`, public_key: Buffer.from(settings.publicKey).toString('base64') });
+    expect(RewardClaim.parse(Buffer.from(signed.message, 'hex'))).toMatchObject({
+      chain: 'sui:devnet',
+      game: game.objectId,
+      coin_type: `${'0'.repeat(61)}abc::usdc::USDC`,
+    });
+    expect(signed).toMatchObject({
+      chain: 'sui:devnet',
+      coin_type: `${'0'.repeat(61)}abc::usdc::USDC`,
+      public_key: Buffer.from(settings.publicKey).toString('base64'),
+    });
   });
 
   it('accepts the generated JWK form and refuses anything else', async () => {
@@ -503,7 +603,9 @@ describe('claim events through the chain indexer', () => {
   it('parses claimEventType in the chain settings (optional, canonical form)', () => {
     const base = { kind: 'jsonrpc', url: 'http://127.0.0.1:9000', paymentEventType: '0x2::pay::PaymentEvent' };
     expect(parseChainConfig(JSON.stringify(base))!.claimEventType).toBeUndefined();
-    expect(parseChainConfig(JSON.stringify({ ...base, claimEventType: '0xAB::rewards::RewardClaimed' }))!.claimEventType).toBe(`0x${'0'.repeat(62)}ab::rewards::RewardClaimed`);
+    expect(parseChainConfig(JSON.stringify({ ...base, claimEventType: '0xAB::rewards::RewardClaimed' }))!.claimEventType).toBe(
+      `0x${'0'.repeat(62)}ab::rewards::RewardClaimed`,
+    );
     expect(() => parseChainConfig(JSON.stringify({ ...base, claimEventType: 'RewardClaimed' }))).toThrow(/claimEventType/);
   });
 
@@ -511,7 +613,10 @@ describe('claim events through the chain indexer', () => {
     const own = await createTestDeps();
     const ownApp = createAllApps(own);
     const player = await playerWithTokens(own);
-    const { game, entries: [first, second] } = await settled(own, [{ id: player.uid }, { id: 'second-player' }]);
+    const {
+      game,
+      entries: [first, second],
+    } = await settled(own, [{ id: player.uid }, { id: 'second-player' }]);
     const signed = (await call(ownApp, 'POST', signPath, { token: player.platform, body: { id: first!.id } })).body.data;
     const object = game.objectId!;
 
@@ -527,7 +632,10 @@ describe('claim events through the chain indexer', () => {
       claimEvent({ game: object, history_id: first!.id, recipient: player.address, amount: '501', nonce: signed.nonce }),
       claimEvent({ game: object, history_id: second!.id, recipient: randomAddress(), amount: '200', nonce: '5' }),
       claimEvent({ game: object, history_id: 99_999_999, recipient: randomAddress(), amount: '1', nonce: '1' }),
-      { ...claimEvent({ game: object, history_id: first!.id, recipient: player.address, amount: '500', nonce: signed.nonce }), parsedJson: { history_id: 'abc' } },
+      {
+        ...claimEvent({ game: object, history_id: first!.id, recipient: player.address, amount: '500', nonce: signed.nonce }),
+        parsedJson: { history_id: 'abc' },
+      },
       paid,
     );
     const node = await startSuiNode(script);
@@ -558,7 +666,10 @@ describe('claim events through the chain indexer', () => {
   it('the event of a claim replaced after expiry (redeemed just before it expired) still marks the entry paid; sign_code then answers it', async () => {
     const own = await createTestDeps();
     const player = await playerWithTokens(own);
-    const { game, entries: [entry] } = await settled(own, [{ id: player.uid }]);
+    const {
+      game,
+      entries: [entry],
+    } = await settled(own, [{ id: player.uid }]);
     const t0 = Date.now();
     const first = (await call(appAt(own, t0), 'POST', signPath, { token: player.platform, body: { id: entry!.id } })).body.data;
     const fresh = (await call(appAt(own, first.expires_at_ms), 'POST', signPath, { token: player.platform, body: { id: entry!.id } })).body.data;

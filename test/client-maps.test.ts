@@ -35,14 +35,31 @@ describe("a game's link map", () => {
     const owner = await merchantWithToken(deps);
     const code = newCode('maps');
     const before = await itemCount(deps);
-    const saved = await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gameBody(code, objectText([['web', 'https://a.example.com'], [key, 'https://b.example.com']])) });
+    const saved = await call(app, 'POST', `${base}/merchant/games/save`, {
+      token: owner.token,
+      body: gameBody(
+        code,
+        objectText([
+          ['web', 'https://a.example.com'],
+          [key, 'https://b.example.com'],
+        ]),
+      ),
+    });
     expect(saved.status, JSON.stringify(saved.body)).toBe(400);
-    expect(saved.body).toEqual({ code: 400, message: `body.link.${key}: a reserved name; keys may not be __proto__, constructor or prototype`, data: null, error: 'input.invalid' });
+    expect(saved.body).toEqual({
+      code: 400,
+      message: `body.link.${key}: a reserved name; keys may not be __proto__, constructor or prototype`,
+      data: null,
+      error: 'input.invalid',
+    });
     expect(await itemCount(deps)).toBe(before);
 
     expect((await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gamePayload(code) })).status).toBe(200);
     const afterSave = await itemCount(deps);
-    const updated = await call(app, 'POST', `${base}/merchant/games/update`, { token: owner.token, body: `{"code":"${code}","link":${objectText([[key, 'https://c.example.com']])}}` });
+    const updated = await call(app, 'POST', `${base}/merchant/games/update`, {
+      token: owner.token,
+      body: `{"code":"${code}","link":${objectText([[key, 'https://c.example.com']])}}`,
+    });
     expect(updated.status).toBe(400);
     expect(updated.body.message).toBe(`body.link.${key}: a reserved name; keys may not be __proto__, constructor or prototype`);
     expect(await itemCount(deps)).toBe(afterSave);
@@ -63,7 +80,10 @@ describe("a game's link map", () => {
     const tooMany = await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gameBody(newCode('maps'), objectText(links(21))) });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.message).toBe('body.link: at most 20 entries, got 21');
-    const badKey = await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gameBody(newCode('maps'), objectText([['no spaces', 'https://a.example.com']])) });
+    const badKey = await call(app, 'POST', `${base}/merchant/games/save`, {
+      token: owner.token,
+      body: gameBody(newCode('maps'), objectText([['no spaces', 'https://a.example.com']])),
+    });
     expect(badKey.status).toBe(400);
     expect(badKey.body.message).toMatch(/^body\.link\.no spaces: not a valid key: expected a platform name/);
     expect(await itemCount(deps)).toBe(before);
@@ -78,9 +98,18 @@ describe('save_params', () => {
 
   it.each(RESERVED)('refuses the key %s with 400 naming it, writing nothing', async (key) => {
     const before = await itemCount(deps);
-    const res = await save(objectText([['a', 'y'], [key, 'x']]));
+    const res = await save(
+      objectText([
+        ['a', 'y'],
+        [key, 'x'],
+      ]),
+    );
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: `body.${key}: a reserved name; keys may not be __proto__, constructor or prototype`, error: 'input.invalid' });
+    expect(res.body).toEqual({
+      statusCode: 400,
+      message: `body.${key}: a reserved name; keys may not be __proto__, constructor or prototype`,
+      error: 'input.invalid',
+    });
     expect(await itemCount(deps)).toBe(before);
   });
 
@@ -106,6 +135,11 @@ describe('the OpenAPI document', () => {
       additionalProperties: { type: 'string', format: 'uri' },
       maxProperties: 20,
     });
-    expect(bodyOf('/account/params')).toMatchObject({ type: 'object', propertyNames: { pattern: '^[A-Za-z0-9_.-]{1,64}$' }, additionalProperties: { type: 'string', maxLength: 512 }, maxProperties: 32 });
+    expect(bodyOf('/account/params')).toMatchObject({
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+      additionalProperties: { type: 'string', maxLength: 512 },
+      maxProperties: 32,
+    });
   });
 });

@@ -1,4 +1,11 @@
-import { DynamoDBClient, PutItemCommand, TransactGetItemsCommand, TransactWriteItemsCommand, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBClient,
+  PutItemCommand,
+  TransactGetItemsCommand,
+  TransactWriteItemsCommand,
+  TransactionCanceledException,
+  TransactionConflictException,
+} from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,9 +31,17 @@ beforeAll(async () => {
 const key = (name: string) => ({ pk: `EMULATED#${name}`, sk: 'ITEM' });
 const put = (name: string): TransactItem => ({ Put: { TableName: deps.table, Item: { ...key(name), written: true } } });
 const add = (name: string): TransactItem => ({
-  Update: { TableName: deps.table, Key: key(name), UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 1 } },
+  Update: {
+    TableName: deps.table,
+    Key: key(name),
+    UpdateExpression: 'ADD #n :one',
+    ExpressionAttributeNames: { '#n': 'n' },
+    ExpressionAttributeValues: { ':one': 1 },
+  },
 });
-const check = (name: string): TransactItem => ({ ConditionCheck: { TableName: deps.table, Key: key(name), ConditionExpression: 'attribute_not_exists(nope)' } });
+const check = (name: string): TransactItem => ({
+  ConditionCheck: { TableName: deps.table, Key: key(name), ConditionExpression: 'attribute_not_exists(nope)' },
+});
 const send = (items: TransactItem[]) => deps.db.send(new TransactWriteCommand({ TransactItems: items }));
 const stored = async (name: string) => (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key(name), ConsistentRead: true }))).Item;
 const unique = () => randomUUID().slice(0, 8);
@@ -70,7 +85,15 @@ describe('the conflict emulator', () => {
     const transaction = send([put(held)]);
     const single = [
       deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...key(held), by: 'put' } })),
-      deps.db.send(new UpdateCommand({ TableName: deps.table, Key: key(held), UpdateExpression: 'SET #by = :by', ExpressionAttributeNames: { '#by': 'by' }, ExpressionAttributeValues: { ':by': 'update' } })),
+      deps.db.send(
+        new UpdateCommand({
+          TableName: deps.table,
+          Key: key(held),
+          UpdateExpression: 'SET #by = :by',
+          ExpressionAttributeNames: { '#by': 'by' },
+          ExpressionAttributeValues: { ':by': 'update' },
+        }),
+      ),
       deps.db.send(new DeleteCommand({ TableName: deps.table, Key: key(held) })),
     ];
     for (const result of await Promise.allSettled(single)) {
@@ -99,7 +122,9 @@ describe('the conflict emulator', () => {
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     // A read transaction of an item a write transaction holds is cancelled the same way.
     const held = send([put(`${shared}-read`)]);
-    const read = plain.send(new TransactGetItemsCommand({ TransactItems: [{ Get: { TableName: deps.table, Key: { pk: { S: key(`${shared}-read`).pk }, sk: { S: 'ITEM' } } } }] }));
+    const read = plain.send(
+      new TransactGetItemsCommand({ TransactItems: [{ Get: { TableName: deps.table, Key: { pk: { S: key(`${shared}-read`).pk }, sk: { S: 'ITEM' } } } }] }),
+    );
     await expect(read).rejects.toMatchObject({ name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'TransactionConflict' }] });
     await held;
     await expect(plain.send(new PutItemCommand({ TableName: deps.table, Item: { ...marshalled, by: { S: 'later' } } }))).resolves.toBeDefined();
@@ -123,7 +148,15 @@ describe('the platform retry (transactOrFailures) under the emulated rule', () =
     const own = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: quick });
     const counter = unique();
     const item = (i: number): TransactItem[] => [
-      { Update: { TableName: own.table, Key: key(counter), UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 1 } } },
+      {
+        Update: {
+          TableName: own.table,
+          Key: key(counter),
+          UpdateExpression: 'ADD #n :one',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
       { Put: { TableName: own.table, Item: { ...key(`${counter}-${i}`) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     ];
     const answers = await Promise.all([0, 1, 2].map((i) => transactOrFailures(own, item(i))));
@@ -141,7 +174,21 @@ describe('the platform retry (transactOrFailures) under the emulated rule', () =
     const busy = unique();
     const holding = own.db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: own.table, Item: key(busy) } }] }));
     await expect(
-      transactOrFailures(own, [{ Update: { TableName: own.table, Key: key(busy), UpdateExpression: 'SET #x = :x', ExpressionAttributeNames: { '#x': 'x' }, ExpressionAttributeValues: { ':x': 1 } } }], 'busy: retry'),
+      transactOrFailures(
+        own,
+        [
+          {
+            Update: {
+              TableName: own.table,
+              Key: key(busy),
+              UpdateExpression: 'SET #x = :x',
+              ExpressionAttributeNames: { '#x': 'x' },
+              ExpressionAttributeValues: { ':x': 1 },
+            },
+          },
+        ],
+        'busy: retry',
+      ),
     ).rejects.toMatchObject({ kind: 'Conflict', message: 'busy: retry' });
     // The platform's retry gives up after five attempts, each cancelled.
     expect(slow.stats().cancelled).toBe(5);
@@ -149,7 +196,7 @@ describe('the platform retry (transactOrFailures) under the emulated rule', () =
   });
 });
 
-describe('the tests\' deps', () => {
+describe("the tests' deps", () => {
   it.skipIf(process.env.CONFLICT_EMULATION === 'off')('run under the emulator unless turned off', async () => {
     const standard = await createTestDeps();
     expect(standard.conflicts).toBeInstanceOf(ConflictEmulator);
@@ -158,7 +205,21 @@ describe('the tests\' deps', () => {
     // Without it, DynamoDB Local runs overlapping transactions one after the other: both are written.
     const shared = { pk: `EMULATED#${unique()}`, sk: 'ITEM' };
     const twice = Array.from({ length: 2 }, () =>
-      off.db.send(new TransactWriteCommand({ TransactItems: [{ Update: { TableName: off.table, Key: shared, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 1 } } }] })),
+      off.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: off.table,
+                Key: shared,
+                UpdateExpression: 'ADD #n :one',
+                ExpressionAttributeNames: { '#n': 'n' },
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      ),
     );
     await Promise.all(twice);
     expect((await off.db.send(new GetCommand({ TableName: off.table, Key: shared, ConsistentRead: true }))).Item?.n).toBe(2);

@@ -73,7 +73,11 @@ describe('with the real conflict rule, many players at once', () => {
       return uid;
     });
     const { result, conflicts } = await conflictsDuring(() =>
-      Promise.all(players.map((userId) => call(app, 'POST', `${base}/account/game/minus_tickets`, { token: shop.server, body: { userId, projectName, level: 1, amount: 2 } }))),
+      Promise.all(
+        players.map((userId) =>
+          call(app, 'POST', `${base}/account/game/minus_tickets`, { token: shop.server, body: { userId, projectName, level: 1, amount: 2 } }),
+        ),
+      ),
     );
     expect(result.filter((res) => res.status !== 201).map((res) => res.body)).toEqual([]);
     expect(conflicts).toEqual(noConflicts(200));
@@ -85,7 +89,14 @@ describe('with the real conflict rule, many players at once', () => {
     const projectName = shop.project.project_name;
     const purchases = await inBatches(50, 25, async () => {
       const player = await playerWithTokens(deps);
-      const order = await createRechargeOrder(deps, player.uid, { userId: player.uid, project: projectName, priceId: shop.level.priceId, prevId: -1, level: 1, amount: '1500000000' });
+      const order = await createRechargeOrder(deps, player.uid, {
+        userId: player.uid,
+        project: projectName,
+        priceId: shop.level.priceId,
+        prevId: -1,
+        level: 1,
+        amount: '1500000000',
+      });
       const digest = await indexedPayment(deps, { billNo: order.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress });
       return { player, order, digest };
     });
@@ -130,13 +141,16 @@ describe('with the real conflict rule, many players at once', () => {
     for (const buyer of [...players.slice(0, 3), ...users.slice(0, 3)]) expect(await balanceOf(deps, { uid: buyer.uid, projectName, level: 1 })).toBe(7);
   }, 120_000);
 
-  it("100 concurrent first score reports of 100 players of one game in a season new to it: all counted, no conflict, the season recorded for settlement", async () => {
+  it('100 concurrent first score reports of 100 players of one game in a season new to it: all counted, no conflict, the season recorded for settlement', async () => {
     const { code, server } = await gameWithServer(deps);
     const { result, conflicts } = await conflictsDuring(() =>
       Promise.all(
         Array.from({ length: 100 }, (_, i) =>
           i % 2 === 0
-            ? call(app, 'POST', `${base}/merchant/games/addWin`, { token: server, body: { game_code: code, game_player_id: `p${i}`, game_player_name: `P${i}`, kills: 1, wins: 1 } })
+            ? call(app, 'POST', `${base}/merchant/games/addWin`, {
+                token: server,
+                body: { game_code: code, game_player_id: `p${i}`, game_player_name: `P${i}`, kills: 1, wins: 1 },
+              })
             : call(app, 'POST', `${base}/chain/game/score`, {
                 token: server,
                 body: { game_code: code, result_id: `match-${i}`, scores: [{ game_player_id: `p${i}`, game_player_name: `P${i}`, kills: 2, wins: 1 }] },
@@ -194,7 +208,10 @@ describe('the transactions of the run', () => {
     expect(playersOf(match('b', 'a'))).toEqual(['a', 'b']);
     expect(itemsSharedByPlayers([match('a', 'b', 'c'), match('a', 'b'), match('b', 'd')], meantToBeShared)).toEqual([]);
     // An item in transactions that have no player in common is shared, even when each pair has one.
-    const board = (...players: string[]): SentTransaction => ({ cancelled: false, items: [...players.map(score), { table: 't', pk: 'BOARD#g', sk: 'TOP', action: 'Update' }] });
+    const board = (...players: string[]): SentTransaction => ({
+      cancelled: false,
+      items: [...players.map(score), { table: 't', pk: 'BOARD#g', sk: 'TOP', action: 'Update' }],
+    });
     expect(itemsSharedByPlayers([board('a', 'b'), board('b', 'c'), board('c', 'a')], meantToBeShared).map((item) => item.pk)).toEqual(['BOARD#g']);
   });
 

@@ -6,7 +6,16 @@ import { createInnerApp } from '../functions/inner.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
-import { gameList, gameRecordNewMerchant, gameUpdated, merchantEnvelope, mismatches, pagedEnvelope, tokenPair, vendorPaymentEvent } from './contract/contract-shapes.js';
+import {
+  gameList,
+  gameRecordNewMerchant,
+  gameUpdated,
+  merchantEnvelope,
+  mismatches,
+  pagedEnvelope,
+  tokenPair,
+  vendorPaymentEvent,
+} from './contract/contract-shapes.js';
 import { giveTickets, playerWithTokens, projectWithLevel, randomDigest } from './support/payments.js';
 import { storePaymentEvent } from '../core/payments/chain-payments.js';
 
@@ -38,13 +47,22 @@ beforeAll(async () => {
     dclink: 'https://discord.example.com/x',
   };
   await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: withDc });
-  await call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: { code: 'contract-plain', game_name: 'Plain', link: { web: 'https://example.com' } } });
+  await call(app, 'POST', `${base}/merchant/games/save`, {
+    token: owner.token,
+    body: { code: 'contract-plain', game_name: 'Plain', link: { web: 'https://example.com' } },
+  });
 });
 
 describe('compatibility contract', () => {
   it('create_merchant: POST /merchant/create, 200, JSON object', async () => {
     const fresh = await accountWithToken(deps);
-    const body = { merchant_name: 'n', logo_url: 'https://example.com/l.png', description: 'd', back_ground_image: ['b'], social_links: [{ name: 'x', url: 'https://x.com' }] };
+    const body = {
+      merchant_name: 'n',
+      logo_url: 'https://example.com/l.png',
+      description: 'd',
+      back_ground_image: ['b'],
+      social_links: [{ name: 'x', url: 'https://x.com' }],
+    };
     const res = await call(app, 'POST', `${base}/merchant/create`, { token: fresh.token, body });
     expect(res.status).toBe(200);
     expect(mismatches(res.body, merchantEnvelope('object'))).toEqual([]);
@@ -54,7 +72,19 @@ describe('compatibility contract', () => {
   it('update_single_game: 201 {response, status, message, name}', async () => {
     const res = await call(app, 'POST', `${base}/merchant/games/update`, {
       token: owner.token,
-      body: { describe: 'x', logo: 'a.png', code: 'contract-plain', coverImg: 'b.png', game_name: 'g', dev: 'd', genre: 'g', platform: ['web'], tags: [], images: [], link: { web: 'https://e.com' } },
+      body: {
+        describe: 'x',
+        logo: 'a.png',
+        code: 'contract-plain',
+        coverImg: 'b.png',
+        game_name: 'g',
+        dev: 'd',
+        genre: 'g',
+        platform: ['web'],
+        tags: [],
+        images: [],
+        link: { web: 'https://e.com' },
+      },
     });
     expect(res.status).toBe(201);
     expect(mismatches(res.body, gameUpdated)).toEqual([]);
@@ -86,7 +116,12 @@ describe('compatibility contract', () => {
       const res = await call(app, 'GET', `${base}/merchant/games/list`, { token, query: { pageSize: 10, page: 0 } });
       expect(res.status).toBe(401);
       expect(mismatches(res.body, gameList)).toEqual([]);
-      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: { total: '0', games: [] }, error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
+      expect(res.body).toEqual({
+        code: 401,
+        message: expect.any(String),
+        data: { total: '0', games: [] },
+        error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid',
+      });
     }
     // Only gamelist's 401 is so: its 400 and other operations' 401 keep data: null.
     const bad = await call(app, 'GET', `${base}/merchant/games/list`, { token: owner.token, query: { page: '0x1' } });

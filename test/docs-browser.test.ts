@@ -17,7 +17,15 @@ import { killLocalServers, request, startLocalServer, type LocalServer } from '.
  * where a missing browser fails the run.
  */
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const SCREENSHOTS = join('test-results', 'docs-browser');
 const available = existsSync(CHROMIUM);
 if (!available && process.env.REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
@@ -83,14 +91,19 @@ const byKey = (a: Listed, b: Listed) => (a.key < b.key ? -1 : a.key > b.key ? 1 
 
 /** Opens an operation, presses "Try it out" and "Execute", and answers the status and body the page shows. */
 async function tryIt(page: Page, method: string, path: string): Promise<{ status: string; body: string }> {
-  const block = page.locator('.opblock', { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) }).filter({ has: page.locator(`.opblock-summary-method:text-is("${method}")`) });
+  const block = page
+    .locator('.opblock', { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) })
+    .filter({ has: page.locator(`.opblock-summary-method:text-is("${method}")`) });
   await block.locator('.opblock-summary').first().click();
   await block.locator('.try-out__btn').click();
   await block.locator('.execute').click();
   const live = block.locator('.live-responses-table .response').first();
   await live.waitFor({ timeout: 30_000 });
   await live.scrollIntoViewIfNeeded();
-  return { status: (await live.locator('.response-col_status').textContent())!.trim(), body: (await live.locator('.response-col_description pre').first().textContent()) ?? '' };
+  return {
+    status: (await live.locator('.response-col_status').textContent())!.trim(),
+    body: (await live.locator('.response-col_description pre').first().textContent()) ?? '',
+  };
 }
 
 describe.skipIf(!available)('the API reference in a browser', () => {

@@ -33,7 +33,11 @@ describe("the run's error answers", () => {
     const undocumented = answers.flatMap(([method, path, status, code]) => {
       const op = operationAt(method, path);
       if (!op) return [`${method} ${path} ${status} ${code}: no operation has this route`];
-      return codesOf(op).get(status)?.includes(code as never) ? [] : [`${op.name} (${method} ${path}) answered ${status} ${code}`];
+      return codesOf(op)
+        .get(status)
+        ?.includes(code as never)
+        ? []
+        : [`${op.name} (${method} ${path}) answered ${status} ${code}`];
     });
     const operations = new Set(answers.map(([method, path]) => `${method} ${path}`));
     console.log(`error answers: ${answers.length} (operation, status, code) seen on ${operations.size} routes`);

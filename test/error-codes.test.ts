@@ -62,7 +62,12 @@ describe('error codes', () => {
     }
     expect(thrown.size).toBeGreaterThan(100);
     // Codes the HTTP layer answers without a constructor (core/http/app.ts, errors.ts) are named as literals there.
-    const literal = (code: string) => sources.some(({ path, lines }) => !path.endsWith('/errors.ts') || path === 'core/http/errors.ts' ? lines.some((line) => line.includes(`'${code}'`) && !line.trimStart().startsWith(`'${code}':`)) : false);
+    const literal = (code: string) =>
+      sources.some(({ path, lines }) =>
+        !path.endsWith('/errors.ts') || path === 'core/http/errors.ts'
+          ? lines.some((line) => line.includes(`'${code}'`) && !line.trimStart().startsWith(`'${code}':`))
+          : false,
+      );
     expect(allErrorCodes.filter((code) => !thrown.has(code) && !literal(code))).toEqual([]);
   });
 
@@ -73,7 +78,8 @@ describe('error codes', () => {
         const at = `${path}:${index + 1}: ${line.trim()}`;
         if (/\bthrow\b.*\(\s*[45]\d\d\s*[,)]/.test(line) || /\bnew \w+Error\(\s*[45]\d\d\b/.test(line)) refused.push(`status in a throw: ${at}`);
         if (/'(?:Retry-After|WWW-Authenticate)':/.test(line)) refused.push(`header built in the domain: ${at}`);
-        if (/\b(?:AppError|badRequest|unauthorized|forbidden|notFound|conflict)\b\s*[,(}]/.test(line) && /import|throw|return/.test(line)) refused.push(`status-bearing error: ${at}`);
+        if (/\b(?:AppError|badRequest|unauthorized|forbidden|notFound|conflict)\b\s*[,(}]/.test(line) && /import|throw|return/.test(line))
+          refused.push(`status-bearing error: ${at}`);
         if (/from '(?:hono\/http-exception|\.\.\/http\/)/.test(line)) refused.push(`HTTP layer imported: ${at}`);
       });
     }
@@ -98,7 +104,9 @@ describe("each operation's codes (core/http/operation-codes.ts)", () => {
       const codes = codesOf(op);
       return [
         ...documented.filter((status) => !codes.has(status)).map((status) => `${op.name}: ${status} is documented, but no code of it is declared`),
-        ...[...codes].filter(([status]) => !documented.includes(status)).map(([status, list]) => `${op.name}: ${list.join(', ')} answered with ${status}, which its errors do not list`),
+        ...[...codes]
+          .filter(([status]) => !documented.includes(status))
+          .map(([status, list]) => `${op.name}: ${list.join(', ')} answered with ${status}, which its errors do not list`),
       ];
     });
     expect(wrong).toEqual([]);

@@ -91,7 +91,7 @@ function pngOf(size: number) {
 }
 
 /** A request with a raw body and the given Content-Type (undefined: none). */
-async function upload(body: RequestInit["body"] | undefined, contentType: string | undefined, token?: string, init: RequestInit = {}) {
+async function upload(body: RequestInit['body'] | undefined, contentType: string | undefined, token?: string, init: RequestInit = {}) {
   const headers: Record<string, string> = {};
   if (contentType !== undefined) headers['content-type'] = contentType;
   if (token) headers.authorization = `Bearer ${token}`;
@@ -103,16 +103,24 @@ async function upload(body: RequestInit["body"] | undefined, contentType: string
 describe('malformed multipart bodies: 400 naming the problem, nothing stored', () => {
   const good = () => multipart(png);
   const type = `multipart/form-data; boundary=${boundary}`;
-  const cases: [string, () => { body: RequestInit["body"] | undefined; type: string | undefined }, RegExp][] = [
+  const cases: [string, () => { body: RequestInit['body'] | undefined; type: string | undefined }, RegExp][] = [
     ['no boundary parameter', () => ({ body: good(), type: 'multipart/form-data' }), /^body: multipart\/form-data needs a boundary/],
     ['an empty boundary parameter', () => ({ body: good(), type: 'multipart/form-data; boundary=' }), /^body: multipart\/form-data needs a boundary/],
-    ['a boundary the body does not use', () => ({ body: good(), type: 'multipart/form-data; boundary=another-boundary' }), /^body: not a valid multipart\/form-data body/],
+    [
+      'a boundary the body does not use',
+      () => ({ body: good(), type: 'multipart/form-data; boundary=another-boundary' }),
+      /^body: not a valid multipart\/form-data body/,
+    ],
     ['a truncated body', () => ({ body: good().subarray(0, good().length - 20), type }), /^body: not a valid multipart\/form-data body/],
     ['a body cut inside the part headers', () => ({ body: good().subarray(0, 40), type }), /^body: not a valid multipart\/form-data body/],
     ['no body at all', () => ({ body: undefined, type }), /^body: not a valid multipart\/form-data body/],
     ['a body that is not multipart', () => ({ body: '{"file": "x"}', type }), /^body: not a valid multipart\/form-data body/],
     ['no file part', () => ({ body: multipart(png, { field: 'picture' }), type }), /^body\.file: expected a file part named "file"/],
-    ['a text field named file', () => ({ body: multipart(encoder.encode('picture.png'), { filename: null }), type }), /^body\.file: expected a file part named "file"/],
+    [
+      'a text field named file',
+      () => ({ body: multipart(encoder.encode('picture.png'), { filename: null }), type }),
+      /^body\.file: expected a file part named "file"/,
+    ],
     ['JSON', () => ({ body: '{"file": "x"}', type: 'application/json' }), /^body: expected multipart\/form-data/],
     ['a url-encoded form', () => ({ body: 'file=x', type: 'application/x-www-form-urlencoded' }), /^body: expected multipart\/form-data/],
     ['no Content-Type', () => ({ body: good(), type: undefined }), /^body: expected multipart\/form-data/],
@@ -123,7 +131,15 @@ describe('malformed multipart bodies: 400 naming the problem, nothing stored', (
     const [files, items] = [storedFiles(), await itemCount(deps)];
     const { body, type } = request();
     const res = await upload(body, type, token);
-    expect(res).toEqual({ status: 400, body: { code: 400, message: expect.stringMatching(message), data: null, error: message.source.startsWith('^body\\.file') ? 'upload.file_invalid' : 'body.malformed' } });
+    expect(res).toEqual({
+      status: 400,
+      body: {
+        code: 400,
+        message: expect.stringMatching(message),
+        data: null,
+        error: message.source.startsWith('^body\\.file') ? 'upload.file_invalid' : 'body.malformed',
+      },
+    });
     expect(storedFiles()).toBe(files);
     expect(await itemCount(deps)).toBe(items);
   });
@@ -134,7 +150,10 @@ describe('malformed multipart bodies: 400 naming the problem, nothing stored', (
     const data = form(png);
     data.append('file', new File([gif], 'b.gif'));
     const res = await call(app, 'POST', path, { token, body: data });
-    expect(res).toMatchObject({ status: 400, body: { code: 400, message: expect.stringMatching(/^body\.file: send one file part named "file", not 2$/), data: null } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { code: 400, message: expect.stringMatching(/^body\.file: send one file part named "file", not 2$/), data: null },
+    });
     expect(storedFiles()).toBe(files);
   });
 
@@ -158,7 +177,10 @@ describe('the upload limit a deployed stage accepts', () => {
 
     const files = storedFiles();
     const past = await upload(multipart(pngOf(MAX_UPLOAD_BYTES + 1)), type, token);
-    expect(past).toEqual({ status: 413, body: { code: 413, message: `body.file: larger than ${MAX_UPLOAD_BYTES} bytes (4 MiB)`, data: null, error: 'upload.too_large' } });
+    expect(past).toEqual({
+      status: 413,
+      body: { code: 413, message: `body.file: larger than ${MAX_UPLOAD_BYTES} bytes (4 MiB)`, data: null, error: 'upload.too_large' },
+    });
     expect(storedFiles()).toBe(files);
   });
 
@@ -166,7 +188,10 @@ describe('the upload limit a deployed stage accepts', () => {
     const { token } = await merchantWithToken(deps);
     const files = storedFiles();
     const large = multipart(pngOf(MULTIPART_BODY_LIMIT));
-    const expected = { status: 413, body: { code: 413, message: expect.stringMatching(/^body: larger than the 4 MiB \+ 16 KiB/), data: null, error: 'body.too_large' } };
+    const expected = {
+      status: 413,
+      body: { code: 413, message: expect.stringMatching(/^body: larger than the 4 MiB \+ 16 KiB/), data: null, error: 'body.too_large' },
+    };
     // With its Content-Length (what API Gateway and Node's HTTP server give): judged from the header, before the token is checked.
     expect(await upload(large, type, undefined, { headers: { 'content-type': type, 'content-length': String(large.length) } })).toEqual(expected);
     // Streamed without one: refused as the stream passes the limit.

@@ -60,7 +60,9 @@ interface World {
   storeSession: Record<StoreRegion, string>;
 }
 
-const STORE_SCOPES = [...new Set(routeTable.flatMap((g) => Object.values(g.ops)).flatMap((op) => (op.auth !== 'open' && op.auth.store?.scope ? [op.auth.store.scope] : [])))].join(' ');
+const STORE_SCOPES = [
+  ...new Set(routeTable.flatMap((g) => Object.values(g.ops)).flatMap((op) => (op.auth !== 'open' && op.auth.store?.scope ? [op.auth.store.scope] : []))),
+].join(' ');
 
 async function newWorld(): Promise<World> {
   const shop = await projectWithLevel(deps);
@@ -70,9 +72,22 @@ async function newWorld(): Promise<World> {
   const perRegion = async <T>(make: (region: StoreRegion) => Promise<T>) =>
     Object.fromEntries(await Promise.all(STORE_REGIONS.map(async (region) => [region, await make(region)]))) as Record<StoreRegion, T>;
   const access = (kind: 'user' | 'client') => (region: StoreRegion) =>
-    signAccessToken(regionKey(deps, region), storeIssuerOf(region), { sub: kind === 'user' ? randomUUID() : `client-${randomUUID()}`, client_id: `client-${randomUUID()}`, scope: STORE_SCOPES, kind }, deps.now()).then((t) => t.token);
+    signAccessToken(
+      regionKey(deps, region),
+      storeIssuerOf(region),
+      { sub: kind === 'user' ? randomUUID() : `client-${randomUUID()}`, client_id: `client-${randomUUID()}`, scope: STORE_SCOPES, kind },
+      deps.now(),
+    ).then((t) => t.token);
   return {
-    tokens: { merchant: shop.owner.token, server: shop.server, platform: player.platform, game: player.game, hero: await issue('hero'), store: '', admin: admin.token },
+    tokens: {
+      merchant: shop.owner.token,
+      server: shop.server,
+      platform: player.platform,
+      game: player.game,
+      hero: await issue('hero'),
+      store: '',
+      admin: admin.token,
+    },
     storeUser: await perRegion(access('user')),
     storeClient: await perRegion(access('client')),
     storeSession: await perRegion((region) => storeSessionOf(deps, app, region)),
@@ -127,13 +142,20 @@ async function check(route: Route, attempt: Attempt) {
   expect(res.status, `${label} → ${res.raw.slice(0, 300)}`).not.toBe(500);
   expect(res.raw, label).not.toMatch(/\n\s+at |node_modules|\/work\/|\.ts:\d+/);
   if (expected) {
-    expect({ status: res.status, message: messageOf(res.body).slice(0, 200) }, label).toEqual({ status: expected.status, message: expect.stringMatching(new RegExp(`^${escapeRegExp(expected.names)}[.:\\s]`)) });
+    expect({ status: res.status, message: messageOf(res.body).slice(0, 200) }, label).toEqual({
+      status: expected.status,
+      message: expect.stringMatching(new RegExp(`^${escapeRegExp(expected.names)}[.:\\s]`)),
+    });
   } else if (res.status >= 500) {
     // Input the schema takes may meet a service this test does not configure: only a documented 503.
     expect(res.status, `${label} → ${res.raw.slice(0, 300)}`).toBe(503);
     expect(op.errors[503], `${label}: an undocumented 503`).toBeDefined();
   }
-  if (!op.raw && !op.page) expect(documentErrors(document, op.path.replace(/:(\w+)/g, '{$1}'), op.method.toLowerCase(), res.status, res.body), `${label}: ${res.raw.slice(0, 300)}`).toEqual([]);
+  if (!op.raw && !op.page)
+    expect(
+      documentErrors(document, op.path.replace(/:(\w+)/g, '{$1}'), op.method.toLowerCase(), res.status, res.body),
+      `${label}: ${res.raw.slice(0, 300)}`,
+    ).toEqual([]);
   if (res.status >= 400) {
     if (expected) stats.refusedBroken++;
     else stats.refusedValid++;
@@ -170,4 +192,3 @@ describe(`generated input on every route (${routes.length} operations)`, () => {
     }, 120_000);
   }
 });
-

@@ -160,7 +160,6 @@ describe('voided purchases', () => {
     expect(await findOrder(deps, p.order.id)).toMatchObject({ status: 3, refund_taken: 60, refund_shortfall: 40 });
     expect((await push(p.voided())).body.data.outcome).toBe('already_refunded');
     expect(await p.tickets()).toBe(0);
-
   });
 
   it('a purchase voided before its purchase message is barred: the message then credits nothing and leaves it unconsumed', async () => {
@@ -169,7 +168,9 @@ describe('voided purchases', () => {
     const voided = await push(p.voided());
     expect(voided.status).toBe(200);
     expect(voided.body.data).toMatchObject({ notification: 'voided_purchase', outcome: 'barred', orderId: null });
-    const added = (await scanAll(deps)).filter((item) => item.type !== 'google_notification' && !before.some((old) => old.pk === item.pk && old.sk === item.sk));
+    const added = (await scanAll(deps)).filter(
+      (item) => item.type !== 'google_notification' && !before.some((old) => old.pk === item.pk && old.sk === item.sk),
+    );
     expect(added).toEqual([expect.objectContaining({ pk: `STORETX#google#${purchaseClaimId(p.token)}`, orderId: null, barred: 'voided' })]);
 
     const bought = await push(p.bought());
@@ -188,12 +189,21 @@ describe('the push token', () => {
     const before = await itemCount(deps);
     const cases: [string, () => ReturnType<typeof call>, string][] = [
       ['none', () => call(app, 'POST', path, { body }), 'Authorization: a Pub/Sub push OIDC token (Bearer) is required'],
-      ['expired', async () => call(app, 'POST', path, { body, headers: { authorization: `Bearer ${await google.signPushToken({ aud: AUDIENCE }, { expiresIn: '-1m' })}` } }), 'Authorization: expired'],
+      [
+        'expired',
+        async () =>
+          call(app, 'POST', path, { body, headers: { authorization: `Bearer ${await google.signPushToken({ aud: AUDIENCE }, { expiresIn: '-1m' })}` } }),
+        'Authorization: expired',
+      ],
       ['another audience', () => push(body, { aud: 'https://other.example/push' }), 'Authorization: audience is not a client id of this stage'],
       ['another account', () => push(body, { email: 'someone@other.iam.gserviceaccount.com' }), "Authorization: not the stage's push service account"],
       ['email not verified', () => push(body, { email_verified: false }), 'Authorization: the service account email is not verified'],
       ['another issuer', () => push(body, { iss: 'https://issuer.example' }), 'Authorization: unknown issuer'],
-      ['a key not in the JWKS', async () => call(app, 'POST', path, { body, headers: { authorization: `Bearer ${await google.signPushToken({ aud: AUDIENCE }, { key: 'other' })}` } }), 'Authorization: signature does not verify'],
+      [
+        'a key not in the JWKS',
+        async () => call(app, 'POST', path, { body, headers: { authorization: `Bearer ${await google.signPushToken({ aud: AUDIENCE }, { key: 'other' })}` } }),
+        'Authorization: signature does not verify',
+      ],
     ];
     // The push token is an id_token of Google's: its checks answer the id_token codes, the push account's its own.
     const pushRefusalCodes: Record<string, string> = {
@@ -234,7 +244,10 @@ describe('failures and poison messages', () => {
   });
 
   it('a message that fails the same permanent way is counted, and acknowledged as poison the poisonAttempts-th time', async () => {
-    const garbage = { message: { data: Buffer.from('not json').toString('base64'), messageId: String(Date.now()) }, subscription: 'projects/p/subscriptions/s' };
+    const garbage = {
+      message: { data: Buffer.from('not json').toString('base64'), messageId: String(Date.now()) },
+      subscription: 'projects/p/subscriptions/s',
+    };
     for (let attempt = 1; attempt < 3; attempt++) {
       const res = await push(garbage);
       expect(res.status, `attempt ${attempt}`).toBe(400);

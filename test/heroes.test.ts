@@ -46,7 +46,8 @@ function heroRefusal(res: CallResult, status: number, message: RegExp) {
 }
 
 const ticketsOf = (uid: string, level: number) => balanceOf(deps, { uid, projectName: world.projectName, level });
-const heroesOf = async (token: string) => (await world.request('GET', '/heroes', { token, query: { pageSize: 100 } })).body.heroes as { id: string; level: number }[];
+const heroesOf = async (token: string) =>
+  (await world.request('GET', '/heroes', { token, query: { pageSize: 100 } })).body.heroes as { id: string; level: number }[];
 
 describe('hero auth and the compatibility contract', () => {
   it("answers the contract's 401 of upgrade as {message, statusCode}, with no token or a token of another kind", async () => {
@@ -81,7 +82,15 @@ describe('hero auth and the compatibility contract', () => {
 });
 
 describe('hero configuration (admins)', () => {
-  const config = () => ({ heroType: `${PACKAGE}::hero::Hero`, maxLevel: 3, projectName: world.projectName, levelCosts: [{ level: 2, ticketLevel: 1, amount: 5 }, { level: 3, ticketLevel: 2, amount: 7 }] });
+  const config = () => ({
+    heroType: `${PACKAGE}::hero::Hero`,
+    maxLevel: 3,
+    projectName: world.projectName,
+    levelCosts: [
+      { level: 2, ticketLevel: 1, amount: 5 },
+      { level: 3, ticketLevel: 2, amount: 7 },
+    ],
+  });
 
   it('is open to read and admin-only to set; refusals name the field and write nothing', async () => {
     const read = await world.request('GET', '/heroes/config');
@@ -92,11 +101,39 @@ describe('hero configuration (admins)', () => {
     const merchant = await projectWithLevel(deps);
     const before = await itemCount(deps);
     heroRefusal(await world.request('PUT', '/heroes/config', { token: merchant.owner.token, body: config() }), 403, /admin/);
-    heroRefusal(await world.request('PUT', '/heroes/config', { token: world.admin, body: { ...config(), levelCosts: [{ level: 2, ticketLevel: 1, amount: 5 }] } }), 400, /^body\.levelCosts: every level from 2 to maxLevel needs a cost; level 3/);
-    heroRefusal(await world.request('PUT', '/heroes/config', { token: world.admin, body: { ...config(), levelCosts: [...config().levelCosts, { level: 2, ticketLevel: 1, amount: 1 }] } }), 400, /^body\.levelCosts\.2\.level: level 2 is priced twice/);
+    heroRefusal(
+      await world.request('PUT', '/heroes/config', { token: world.admin, body: { ...config(), levelCosts: [{ level: 2, ticketLevel: 1, amount: 5 }] } }),
+      400,
+      /^body\.levelCosts: every level from 2 to maxLevel needs a cost; level 3/,
+    );
+    heroRefusal(
+      await world.request('PUT', '/heroes/config', {
+        token: world.admin,
+        body: { ...config(), levelCosts: [...config().levelCosts, { level: 2, ticketLevel: 1, amount: 1 }] },
+      }),
+      400,
+      /^body\.levelCosts\.2\.level: level 2 is priced twice/,
+    );
     heroRefusal(await world.request('PUT', '/heroes/config', { token: world.admin, body: { ...config(), heroType: 'hero' } }), 400, /^body\.heroType:/);
-    heroRefusal(await world.request('PUT', '/heroes/config', { token: world.admin, body: { ...config(), projectName: 'no-such-project' } }), 404, /^body\.projectName: no project/);
-    heroRefusal(await world.request('PUT', '/heroes/config', { token: world.admin, body: { ...config(), levelCosts: [{ level: 2, ticketLevel: 1, amount: 5 }, { level: 3, ticketLevel: 9, amount: 7 }] } }), 404, /^body\.levelCosts\.1\.ticketLevel: .* no price level 9/);
+    heroRefusal(
+      await world.request('PUT', '/heroes/config', { token: world.admin, body: { ...config(), projectName: 'no-such-project' } }),
+      404,
+      /^body\.projectName: no project/,
+    );
+    heroRefusal(
+      await world.request('PUT', '/heroes/config', {
+        token: world.admin,
+        body: {
+          ...config(),
+          levelCosts: [
+            { level: 2, ticketLevel: 1, amount: 5 },
+            { level: 3, ticketLevel: 9, amount: 7 },
+          ],
+        },
+      }),
+      404,
+      /^body\.levelCosts\.1\.ticketLevel: .* no price level 9/,
+    );
     expect(await itemCount(deps)).toBe(before);
 
     // The same configuration again (short type written in full), as an admin: 200, the document's shape.
@@ -107,7 +144,7 @@ describe('hero configuration (admins)', () => {
 });
 
 describe('hero grant (game servers) and heroes_list', () => {
-  it("grants a level 1 hero once per reference: the retry answers the first hero, the reference reused otherwise is 422", async () => {
+  it('grants a level 1 hero once per reference: the retry answers the first hero, the reference reused otherwise is 422', async () => {
     const player = await heroPlayer(world, deps);
     const body = { userId: player.uid, projectName: world.projectName, reference: `starter-${randomUUID()}` };
     const first = await world.request('POST', '/heroes/grant', { token: world.server, body });
@@ -117,7 +154,11 @@ describe('hero grant (game servers) and heroes_list', () => {
     const again = await Promise.all(Array.from({ length: 4 }, () => world.request('POST', '/heroes/grant', { token: world.server, body })));
     for (const res of again) expect(res).toMatchObject({ status: 201, body: first.body });
     expect(await heroesOf(player.hero)).toHaveLength(1);
-    heroRefusal(await world.request('POST', '/heroes/grant', { token: world.server, body: { ...body, userId: (await playerWithTokens(deps)).uid } }), 422, /^body\.reference: .* was used for another grant/);
+    heroRefusal(
+      await world.request('POST', '/heroes/grant', { token: world.server, body: { ...body, userId: (await playerWithTokens(deps)).uid } }),
+      422,
+      /^body\.reference: .* was used for another grant/,
+    );
   });
 
   it("refuses another merchant's server, a project that is not the hero game's, an unknown player and a player token, writing nothing", async () => {
@@ -126,8 +167,16 @@ describe('hero grant (game servers) and heroes_list', () => {
     const body = { userId: player.uid, projectName: world.projectName, reference: `r-${randomUUID()}` };
     const before = await itemCount(deps);
     heroRefusal(await world.request('POST', '/heroes/grant', { token: stranger.server, body }), 403, /^projectName:/);
-    heroRefusal(await world.request('POST', '/heroes/grant', { token: stranger.server, body: { ...body, projectName: stranger.project.project_name } }), 404, /^body\.projectName: the hero game/);
-    heroRefusal(await world.request('POST', '/heroes/grant', { token: world.server, body: { ...body, userId: randomUUID() } }), 404, /^body\.userId: no player/);
+    heroRefusal(
+      await world.request('POST', '/heroes/grant', { token: stranger.server, body: { ...body, projectName: stranger.project.project_name } }),
+      404,
+      /^body\.projectName: the hero game/,
+    );
+    heroRefusal(
+      await world.request('POST', '/heroes/grant', { token: world.server, body: { ...body, userId: randomUUID() } }),
+      404,
+      /^body\.userId: no player/,
+    );
     heroRefusal(await world.request('POST', '/heroes/grant', { token: player.hero, body }), 401, /token/);
     expect(await itemCount(deps)).toBe(before);
   });
@@ -157,7 +206,16 @@ describe('bind, unbind and nft_detail (the chain read from a loopback gRPC full 
     const first = await world.request('POST', '/heroes/bind', { token: player.hero, body: { objectId: nft.objectId.toUpperCase().replace('0X', '0x') } });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
-      hero: { id: heroIdOfNft(nft.objectId), userId: player.uid, level: 1, experience: 0, source: 'nft', nftObjectId: nft.objectId, created_at: expect.any(String), updated_at: expect.any(String) },
+      hero: {
+        id: heroIdOfNft(nft.objectId),
+        userId: player.uid,
+        level: 1,
+        experience: 0,
+        source: 'nft',
+        nftObjectId: nft.objectId,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
       bound_at: expect.any(String),
     });
     conforms(first, 'post', '/heroes/bind');
@@ -182,7 +240,13 @@ describe('bind, unbind and nft_detail (the chain read from a loopback gRPC full 
     world.script.removeObject(deleted.objectId, 'deleted').removeObject(wrapped.objectId, 'wrapped');
 
     const before = await itemCount(deps);
-    heroRefusal(await bind(someoneElses.objectId), 403, new RegExp(`^objectId: .* owned by address ${someoneElses.owner.kind === 'ADDRESS' ? someoneElses.owner.address : ''}, not by your wallet address ${player.address}`));
+    heroRefusal(
+      await bind(someoneElses.objectId),
+      403,
+      new RegExp(
+        `^objectId: .* owned by address ${someoneElses.owner.kind === 'ADDRESS' ? someoneElses.owner.address : ''}, not by your wallet address ${player.address}`,
+      ),
+    );
     heroRefusal(await bind(inKiosk.objectId), 403, /owned by object .* kiosk/);
     heroRefusal(await bind(shared.objectId), 403, /shared object/);
     heroRefusal(await bind(notAHero.objectId), 400, /^objectId: .* is a .*::sword::Sword, not a hero/);
@@ -213,17 +277,24 @@ describe('bind, unbind and nft_detail (the chain read from a loopback gRPC full 
     }
   });
 
-  it("an NFT bound to another player is 409 while they own it; transferred on chain, it moves to the new owner with its level", async () => {
+  it('an NFT bound to another player is 409 while they own it; transferred on chain, it moves to the new owner with its level', async () => {
     const [alice, bob] = [await heroPlayer(world, deps), await heroPlayer(world, deps)];
     const nft = heroNft(alice.address);
     world.script.putObject(nft);
     expect((await world.request('POST', '/heroes/bind', { token: alice.hero, body: { objectId: nft.objectId } })).status).toBe(200);
     await giveTickets(deps, alice.uid, world.projectName, 1, COSTS[2].amount);
-    const upgraded = await world.request('POST', '/heroes/upgrade-level', { token: alice.hero, body: { userId: alice.uid, itemIds: [heroIdOfNft(nft.objectId)] } });
+    const upgraded = await world.request('POST', '/heroes/upgrade-level', {
+      token: alice.hero,
+      body: { userId: alice.uid, itemIds: [heroIdOfNft(nft.objectId)] },
+    });
     expect(upgraded.status).toBe(200);
 
     const before = await itemCount(deps);
-    heroRefusal(await world.request('POST', '/heroes/bind', { token: bob.hero, body: { objectId: nft.objectId } }), 409, /^objectId: .* bound to another player/);
+    heroRefusal(
+      await world.request('POST', '/heroes/bind', { token: bob.hero, body: { objectId: nft.objectId } }),
+      409,
+      /^objectId: .* bound to another player/,
+    );
     expect(await itemCount(deps)).toBe(before);
 
     world.script.putObject({ ...nft, owner: { kind: 'ADDRESS', address: bob.address } });
@@ -243,7 +314,11 @@ describe('bind, unbind and nft_detail (the chain read from a loopback gRPC full 
     await world.request('POST', '/heroes/upgrade-level', { token: owner.hero, body: { userId: owner.uid, itemIds: [heroIdOfNft(nft.objectId)] } });
 
     const before = await itemCount(deps);
-    heroRefusal(await world.request('POST', '/heroes/unbind', { token: other.hero, body: { objectId: nft.objectId } }), 404, /^objectId: no hero NFT .* bound to you/);
+    heroRefusal(
+      await world.request('POST', '/heroes/unbind', { token: other.hero, body: { objectId: nft.objectId } }),
+      404,
+      /^objectId: no hero NFT .* bound to you/,
+    );
     heroRefusal(await world.request('POST', '/heroes/unbind', { token: owner.hero, body: { objectId: randomAddress() } }), 404, /bound to you/);
     expect(await itemCount(deps)).toBe(before);
 
@@ -258,7 +333,7 @@ describe('bind, unbind and nft_detail (the chain read from a loopback gRPC full 
     expect(rebound.body.hero).toMatchObject({ id: heroIdOfNft(nft.objectId), level: 2 });
   });
 
-  it("nft_detail reads the node once per cache time and says how old its answer is; not a hero or not live is 404, a node down 503, neither written", async () => {
+  it('nft_detail reads the node once per cache time and says how old its answer is; not a hero or not live is 404, a node down 503, neither written', async () => {
     const player = await heroPlayer(world, deps);
     const nft = heroNft(randomAddress());
     world.script.putObject(nft);
@@ -363,7 +438,11 @@ describe('upgrade', () => {
     expect(await ticketsOf(player.uid, 1)).toBe(5);
     expect(await ticketsOf(player.uid, 2)).toBe(3);
     expect((await heroesOf(player.hero)).map((hero) => hero.level)).toEqual([3, 2, 2]);
-    const ledger = await queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ref)', ExpressionAttributeValues: { ':pk': `USER#${player.uid}`, ':ref': 'LEDGER#hero-upgrade#' }, ConsistentRead: true });
+    const ledger = await queryItems(deps, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ref)',
+      ExpressionAttributeValues: { ':pk': `USER#${player.uid}`, ':ref': 'LEDGER#hero-upgrade#' },
+      ConsistentRead: true,
+    });
     expect(ledger.map((entry) => entry.change).sort()).toEqual([-10, -5, -7]);
   });
 
@@ -385,7 +464,11 @@ describe('upgrade', () => {
     heroRefusal(await upgrade([ids[1]!]), 409, /^body\.itemIds: the balance of .* level 1 is less than the 5 tickets/);
     heroRefusal(await upgrade([]), 400, /^body\.itemIds:/);
     heroRefusal(await upgrade(['not-a-uuid']), 400, /^body\.itemIds\.0:/);
-    heroRefusal(await world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: stranger.player.uid, itemIds: stranger.ids } }), 403, /^userId: not the signed-in user/);
+    heroRefusal(
+      await world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: stranger.player.uid, itemIds: stranger.ids } }),
+      403,
+      /^userId: not the signed-in user/,
+    );
     heroRefusal(await upgrade([ids[1]!], undefined, player.platform), 401, /./);
     expect({ items: await itemCount(deps), levels: await levels(), one: await ticketsOf(player.uid, 1), two: await ticketsOf(player.uid, 2) }).toEqual(before);
   });

@@ -72,18 +72,21 @@ describe('failed runs are dead-lettered (the JobFailures queue)', () => {
     expect(queue().args.transform?.queue).toEqual({ messageRetentionSeconds: 1_209_600 });
   });
 
-  it.each(['Indexer', 'Settlement'])('%s: a run that fails goes to the queue at once (no Lambda retries), and so does an invocation the scheduler could not make', (name) => {
-    const cron = (name === 'Indexer' ? indexer : settlement).args;
-    const fn = cron.function as FunctionArgs;
-    // Asynchronous invocation settings (SST's FunctionEventInvokeConfig): no retries, failures to the queue.
-    expect(fn.retries).toBe(0);
-    expect(fn.transform?.eventInvokeConfig).toEqual({ destinationConfig: { onFailure: { destination: queueArn() } } });
-    // Lambda sends to the destination with the function's role.
-    expect(fn.permissions).toEqual([{ actions: ['sqs:SendMessage'], resources: [queueArn()] }]);
-    // The schedule's own dead-letter queue (SST grants its role sqs:SendMessage on it).
-    expect(cron.dlq).toBe(queueArn());
-    expect(cron.retries ?? 0).toBe(0);
-  });
+  it.each(['Indexer', 'Settlement'])(
+    '%s: a run that fails goes to the queue at once (no Lambda retries), and so does an invocation the scheduler could not make',
+    (name) => {
+      const cron = (name === 'Indexer' ? indexer : settlement).args;
+      const fn = cron.function as FunctionArgs;
+      // Asynchronous invocation settings (SST's FunctionEventInvokeConfig): no retries, failures to the queue.
+      expect(fn.retries).toBe(0);
+      expect(fn.transform?.eventInvokeConfig).toEqual({ destinationConfig: { onFailure: { destination: queueArn() } } });
+      // Lambda sends to the destination with the function's role.
+      expect(fn.permissions).toEqual([{ actions: ['sqs:SendMessage'], resources: [queueArn()] }]);
+      // The schedule's own dead-letter queue (SST grants its role sqs:SendMessage on it).
+      expect(cron.dlq).toBe(queueArn());
+      expect(cron.retries ?? 0).toBe(0);
+    },
+  );
 
   it('the group functions are invoked synchronously by API Gateway: no dead-letter settings there', () => {
     for (const fn of dev.components.filter((c) => c.type === 'sst.aws.Function') as Component<FunctionArgs>[]) {

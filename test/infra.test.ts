@@ -32,8 +32,7 @@ import type { JWK } from 'jose';
  */
 const STAGE = 'v2-testing';
 
-const ofType = <A>(deployment: Deployment, type: string) =>
-  deployment.components.filter((c) => c.type === type) as Component<A>[];
+const ofType = <A>(deployment: Deployment, type: string) => deployment.components.filter((c) => c.type === type) as Component<A>[];
 const only = <A>(deployment: Deployment, type: string) => {
   const found = ofType<A>(deployment, type);
   expect(found, type).toHaveLength(1);
@@ -76,7 +75,9 @@ describe('API Gateway routes = Hono routes', () => {
       const served = app.routes.filter((r) => r.method !== 'ALL').map(honoKey);
       expect(new Set(served).size, `${group} registers a route twice`).toBe(served.length);
       const arn = arnOf(functionOf.get(group));
-      const routed = operationRoutes(dev).filter((r) => arn !== undefined && r.handler === arn).map(gatewayKey);
+      const routed = operationRoutes(dev)
+        .filter((r) => arn !== undefined && r.handler === arn)
+        .map(gatewayKey);
       expect(routed.sort(), `routes of ${group}`).toEqual(served.sort());
     }
   });
@@ -94,7 +95,9 @@ describe('API Gateway routes = Hono routes', () => {
   });
 
   it('the hero API routes only hero-base operations and the main API only main-base ones', () => {
-    const apis = ofType(dev, 'sst.aws.ApiGatewayV2').map((a) => a.name).sort();
+    const apis = ofType(dev, 'sst.aws.ApiGatewayV2')
+      .map((a) => a.name)
+      .sort();
     expect(apis).toEqual(['Api', 'HeroApi']);
     const basePathOf = { Api: mainBasePath(STAGE), HeroApi: heroBasePath(STAGE) } as Record<string, string>;
     expect(basePathOf.Api).toBe('/v2-testing');
@@ -109,7 +112,9 @@ describe('API Gateway routes = Hono routes', () => {
         .filter((g) => g.base === base)
         .flatMap((g) => Object.values(g.ops).map((op) => `${op.method} ${basePathOf[api]}${op.path}`))
         .concat(base === 'main' ? rootPaths : []);
-      const routed = operationRoutes(dev).filter((r) => r.api === api).map(gatewayKey);
+      const routed = operationRoutes(dev)
+        .filter((r) => r.api === api)
+        .map(gatewayKey);
       expect(routed.sort(), api).toEqual(expected.map((key) => key.replace(/(:\w+)\{[^}]*\}/g, '$1')).sort());
       for (const route of operationRoutes(dev).filter((r) => r.api === api)) {
         const atRoot = rootPaths.includes(gatewayKey(route).replace(/\{(\w+)\}/g, ':$1'));
@@ -221,9 +226,7 @@ describe('table', () => {
     const keyAttributes = [partitionKey, sortKey, ...Object.values(indexes).flat()];
     expect(args.fields).toEqual(Object.fromEntries(keyAttributes.map((a) => [a, tableDefinition.numberAttributes.includes(a as never) ? 'number' : 'string'])));
     expect(args.primaryIndex).toEqual({ hashKey: partitionKey, rangeKey: sortKey });
-    expect(args.globalIndexes).toEqual(
-      Object.fromEntries(Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }])),
-    );
+    expect(args.globalIndexes).toEqual(Object.fromEntries(Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }])));
     expect(args.ttl).toBe(ttlAttribute);
     expect(args.stream).toBeUndefined();
   });
@@ -294,7 +297,11 @@ describe('secrets and permissions: each function is linked to what its code read
   });
 
   it('gives the private token keys only to functions that issue tokens, the files bucket only to inner, no secret to meta', () => {
-    const holders = (name: string) => [...functionOf].filter(([, fn]) => namesOf(fn.args.link).includes(name)).map(([group]) => group).sort();
+    const holders = (name: string) =>
+      [...functionOf]
+        .filter(([, fn]) => namesOf(fn.args.link).includes(name))
+        .map(([group]) => group)
+        .sort();
     expect(holders('TokenSigningKey')).toEqual(['hero', 'inner', 'outer', 'withoutkey']);
     expect(holders('VendorSigningKey')).toEqual(['inner']);
     expect(holders('ClaimSigningKey')).toEqual(['inner']);
@@ -308,7 +315,10 @@ describe('secrets and permissions: each function is linked to what its code read
     // the partner store takes only its own regions' tokens.
     for (const [group, fn] of functionOf) {
       const names = namesOf(fn.args.link);
-      expect(names.filter((n) => n === 'TokenSigningKey' || n === 'TokenPublicKeys'), group).toHaveLength(group === 'partner-store' ? 0 : 1);
+      expect(
+        names.filter((n) => n === 'TokenSigningKey' || n === 'TokenPublicKeys'),
+        group,
+      ).toHaveLength(group === 'partner-store' ? 0 : 1);
     }
   });
 
@@ -350,7 +360,8 @@ describe('secrets and permissions: each function is linked to what its code read
         plugins: [
           {
             name: 'leave-out',
-            setup: (b) => b.onResolve({ filter: /\.js$/ }, (a) => (external.test(resolve(a.resolveDir, a.path)) ? { path: a.path, external: true } : undefined)),
+            setup: (b) =>
+              b.onResolve({ filter: /\.js$/ }, (a) => (external.test(resolve(a.resolveDir, a.path)) ? { path: a.path, external: true } : undefined)),
           },
         ],
       });
@@ -368,7 +379,7 @@ describe('secrets and permissions: each function is linked to what its code read
     const deployment = await deployWithStandins(STAGE, { secrets: { TokenSigningKey: serializeTokenKeys(ring) } });
     const linkable = deployment.components.find((c) => c.name === 'TokenPublicKeys')!;
     expect(linkable.type).toBe('sst.Linkable');
-    const keys = ((linkable.args as { properties: { keys: StandinOutput<JWK[]> } }).properties.keys).resolved;
+    const keys = (linkable.args as { properties: { keys: StandinOutput<JWK[]> } }).properties.keys.resolved;
     expect(keys.map((k) => k.kid)).toEqual([ring.current.kid, ring.next!.kid]);
     expect(JSON.stringify(keys)).not.toContain(ring.current.d);
     expect(JSON.stringify(keys)).not.toContain(ring.next!.d);
@@ -444,7 +455,9 @@ describe('production infrastructure', () => {
   describe('reserved concurrency', () => {
     const reservedOf = (deployment: Deployment) => {
       const fns = ofType<FunctionArgs>(deployment, 'sst.aws.Function').map((fn) => [groupOf(fn), fn.args.concurrency?.reserved] as const);
-      const jobs = ofType<CronV2Args>(deployment, 'sst.aws.CronV2').map((cron) => [cron.name, (cron.args.function as FunctionArgs).concurrency?.reserved] as const);
+      const jobs = ofType<CronV2Args>(deployment, 'sst.aws.CronV2').map(
+        (cron) => [cron.name, (cron.args.function as FunctionArgs).concurrency?.reserved] as const,
+      );
       return Object.fromEntries([...fns, ...jobs].filter(([, reserved]) => reserved !== undefined));
     };
 
@@ -477,7 +490,19 @@ describe('production infrastructure', () => {
     it.each(['production', STAGE])('%s: Errors and Throttles of every Lambda, group functions and jobs alike', async (stage) => {
       const deployment = stage === STAGE ? dev : production;
       const lambdas = lambdasOf(deployment);
-      expect([...lambdas.keys()].sort()).toEqual(['Chain', 'Hero', 'Indexer', 'Inner', 'Meta', 'Outer', 'PartnerStore', 'Pay', 'Settlement', 'ThirdPay', 'Withoutkey']);
+      expect([...lambdas.keys()].sort()).toEqual([
+        'Chain',
+        'Hero',
+        'Indexer',
+        'Inner',
+        'Meta',
+        'Outer',
+        'PartnerStore',
+        'Pay',
+        'Settlement',
+        'ThirdPay',
+        'Withoutkey',
+      ]);
       const lambdaAlarms = alarmsOf(deployment).filter((a) => a.args.namespace === 'AWS/Lambda');
       expect(lambdaAlarms).toHaveLength(lambdas.size * 2);
       for (const [component, lambdaName] of lambdas) {
@@ -485,19 +510,34 @@ describe('production infrastructure', () => {
           const alarm = lambdaAlarms.find((a) => a.args.metricName === metricName && resolvedOf(a.args.dimensions.FunctionName) === lambdaName);
           expect(alarm, `${metricName} alarm of ${component}`).toBeDefined();
           expect(alarm!.name).toBe(`${component}${metricName}`);
-          expect(alarm!.args).toMatchObject({ statistic: 'Sum', period: 300, evaluationPeriods: 1, threshold: 1, comparisonOperator: 'GreaterThanOrEqualToThreshold', treatMissingData: 'notBreaching' });
+          expect(alarm!.args).toMatchObject({
+            statistic: 'Sum',
+            period: 300,
+            evaluationPeriods: 1,
+            threshold: 1,
+            comparisonOperator: 'GreaterThanOrEqualToThreshold',
+            treatMissingData: 'notBreaching',
+          });
         }
       }
     });
 
-    it('a message in the jobs\' dead-letter queue and a 5xx answer on either API raise alarms too', () => {
+    it("a message in the jobs' dead-letter queue and a 5xx answer on either API raise alarms too", () => {
       const queue = only(dev, 'sst.aws.Queue');
       expect(queue.name).toBe('JobFailures');
       const dlq = alarmsOf(dev).filter((a) => a.args.namespace === 'AWS/SQS');
       expect(dlq.map((a) => [a.name, a.args.metricName, a.args.dimensions, a.args.statistic, a.args.threshold])).toEqual([
-        ['JobFailuresQueued', 'ApproximateNumberOfMessagesVisible', { QueueName: (queue.instance as { nodes: { queue: { name: string } } }).nodes.queue.name }, 'Maximum', 1],
+        [
+          'JobFailuresQueued',
+          'ApproximateNumberOfMessagesVisible',
+          { QueueName: (queue.instance as { nodes: { queue: { name: string } } }).nodes.queue.name },
+          'Maximum',
+          1,
+        ],
       ]);
-      const apiIds = Object.fromEntries(ofType(dev, 'sst.aws.ApiGatewayV2').map((api) => [api.name, (api.instance as { nodes: { api: { id: string } } }).nodes.api.id]));
+      const apiIds = Object.fromEntries(
+        ofType(dev, 'sst.aws.ApiGatewayV2').map((api) => [api.name, (api.instance as { nodes: { api: { id: string } } }).nodes.api.id]),
+      );
       const gateway = alarmsOf(dev).filter((a) => a.args.namespace === 'AWS/ApiGateway');
       expect(gateway.map((a) => [a.name, a.args.metricName, a.args.dimensions, a.args.threshold])).toEqual([
         ['Api5xx', '5xx', { ApiId: apiIds.Api }, 1],

@@ -83,7 +83,9 @@ const cases: Case[] = [
 ];
 
 const envelopeOf = (kind: Case['envelope'], status: number, message: RegExp, error: string) =>
-  kind === 'merchant' ? { code: status, message: expect.stringMatching(message), data: null, error } : { statusCode: status, message: expect.stringMatching(message), error };
+  kind === 'merchant'
+    ? { code: status, message: expect.stringMatching(message), data: null, error }
+    : { statusCode: status, message: expect.stringMatching(message), error };
 
 describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before parsing, nothing written', () => {
   it('the limit is 256 KiB', () => {
@@ -99,7 +101,9 @@ describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before pa
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', 'application/merge-patch+json']) {
       const res = await raw('POST', c.path, { ...auth, 'content-type': type }, bytes(JSON.stringify(body)));
       expect(res.status, type).toBe(415);
-      expect(res.body).toEqual(envelopeOf(c.envelope, 415, new RegExp(`^body: Content-Type must be application/json, not ${type.replace('+', '\\+')}$`), 'body.unsupported_type'));
+      expect(res.body).toEqual(
+        envelopeOf(c.envelope, 415, new RegExp(`^body: Content-Type must be application/json, not ${type.replace('+', '\\+')}$`), 'body.unsupported_type'),
+      );
     }
     // A body without a Content-Type: 415.
     const untyped = await raw('POST', c.path, auth, bytes(JSON.stringify(body)));
@@ -116,7 +120,9 @@ describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before pa
     expect(streamed.status).toBe(413);
     expect(streamed.body).toEqual(tooLarge);
     // A Content-Length past the limit is refused before a byte of the body is read.
-    const declared = await raw('POST', c.path, { ...auth, 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) }, streamOf(''), { duplex: 'half' });
+    const declared = await raw('POST', c.path, { ...auth, 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) }, streamOf(''), {
+      duplex: 'half',
+    });
     expect(declared.status).toBe(413);
 
     expect(await itemCount()).toBe(before);
@@ -135,8 +141,13 @@ describe('JSON bodies: 415 for another Content-Type, 413 past 256 KiB, before pa
   it('are checked before the token: no token with a wrong type is 415, with a large body 413', async () => {
     const before = await itemCount();
     const typed = await raw('POST', '/merchant/create', { 'content-type': 'text/plain' }, bytes('{}'));
-    expect(typed).toEqual({ status: 415, body: { code: 415, message: expect.stringMatching(/^body: Content-Type/), data: null, error: 'body.unsupported_type' } });
-    const large = await raw('POST', '/account/user/rechargeOrder', { 'content-type': 'application/json' }, streamOf(`"${'x'.repeat(JSON_BODY_LIMIT)}"`), { duplex: 'half' });
+    expect(typed).toEqual({
+      status: 415,
+      body: { code: 415, message: expect.stringMatching(/^body: Content-Type/), data: null, error: 'body.unsupported_type' },
+    });
+    const large = await raw('POST', '/account/user/rechargeOrder', { 'content-type': 'application/json' }, streamOf(`"${'x'.repeat(JSON_BODY_LIMIT)}"`), {
+      duplex: 'half',
+    });
     expect(large).toEqual({ status: 413, body: { statusCode: 413, message: expect.stringMatching(/^body: larger than/), error: 'body.too_large' } });
     expect(await itemCount()).toBe(before);
   });
@@ -189,7 +200,10 @@ describe(`JSON bodies nested deeper than ${JSON_NESTING_LIMIT} levels: 400 namin
     for (const [shape, of] of Object.entries(nested)) {
       // 10,000 levels (valid JSON, past where the parser's recursion used to run out of stack) and one level past the limit.
       for (const levels of [10_000, JSON_NESTING_LIMIT + 1]) {
-        for (const [where, text] of [['the whole body', of(levels)], [`body.${c.pad}`, inField(of(levels - 1))]] as const) {
+        for (const [where, text] of [
+          ['the whole body', of(levels)],
+          [`body.${c.pad}`, inField(of(levels - 1))],
+        ] as const) {
           const res = await send(text);
           expect(res, `${shape} ${levels} deep, ${where}`).toEqual({ status: 400, body: envelopeOf(c.envelope, 400, tooDeep, 'body.malformed') });
         }
@@ -213,7 +227,10 @@ describe(`JSON bodies nested deeper than ${JSON_NESTING_LIMIT} levels: 400 namin
 describe('strict integer parameters', () => {
   it('take canonical decimal integers at the ends of their range', async () => {
     const owner = await merchantWithToken(deps);
-    for (const query of [{ page: '0', pageSize: '1' }, { page: '12', pageSize: '100' }]) {
+    for (const query of [
+      { page: '0', pageSize: '1' },
+      { page: '12', pageSize: '100' },
+    ]) {
       const res = await call(app, 'GET', `${base}/merchant/games/list`, { token: owner.token, query });
       expect(res.status, JSON.stringify(query)).toBe(200);
     }
@@ -228,11 +245,19 @@ describe('project update with nothing to change', () => {
     const count = await itemCount();
     const res = await call(app, 'POST', `${base}/merchant/projects/update`, { token: shop.owner.token, body: { project_name: shop.project.project_name } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 400, message: 'body: nothing to change: give at least one of description, receive_address, status', data: null, error: 'input.invalid' });
+    expect(res.body).toEqual({
+      code: 400,
+      message: 'body: nothing to change: give at least one of description, receive_address, status',
+      data: null,
+      error: 'input.invalid',
+    });
     expect(await list()).toEqual(before);
     expect(await itemCount()).toBe(count);
 
-    const changed = await call(app, 'POST', `${base}/merchant/projects/update`, { token: shop.owner.token, body: { project_name: shop.project.project_name, status: 0 } });
+    const changed = await call(app, 'POST', `${base}/merchant/projects/update`, {
+      token: shop.owner.token,
+      body: { project_name: shop.project.project_name, status: 0 },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.data.status).toBe(0);
   });

@@ -53,14 +53,19 @@ async function run(entry: 'functions/indexer.ts' | 'functions/settlement.ts', re
  */
 async function outcomeOf(deps: TestDeps, types: string[]) {
   const items = (await scanAll(deps)).filter((item) => types.includes(String(item.type)));
-  const kept = items.map((item) => Object.fromEntries(Object.entries(item).filter(([name]) => !/^(pk|sk|gsi\d+(pk|sk)|game_code|id)$|(_at|_time)$/.test(name))));
+  const kept = items.map((item) =>
+    Object.fromEntries(Object.entries(item).filter(([name]) => !/^(pk|sk|gsi\d+(pk|sk)|game_code|id)$|(_at|_time)$/.test(name))),
+  );
   return kept.map((item) => JSON.stringify(item)).sort();
 }
 
 describe('the chain indexer killed between writes', () => {
   it('stores each payment event once and saves the cursor where a clean run does, whatever write it died after', async () => {
     const types = ['payment_event', 'chain_cursor'];
-    const resourcesOf = (deps: TestDeps) => ({ Table: { name: deps.table }, ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) } });
+    const resourcesOf = (deps: TestDeps) => ({
+      Table: { name: deps.table },
+      ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) },
+    });
     const clean = await createTestDeps();
     const cleanRun = await run('functions/indexer.ts', resourcesOf(clean));
     expect(cleanRun).toMatchObject({ done: expect.anything() });
@@ -89,8 +94,15 @@ describe('settlement killed between writes', () => {
     // The same rankings on every table: one reward game, the same reports in the past week.
     const seeded = async () => {
       const deps = await createTestDeps();
-      const game = await rewardGame(deps, [{ rank: 1, amount: 9 }, { rank: 2, amount: 4 }]);
-      await scoresInPastWeek(deps, game, [{ id: 'first', wins: 2 }, { id: 'second', wins: 5 }, { id: 'third', wins: 1 }]);
+      const game = await rewardGame(deps, [
+        { rank: 1, amount: 9 },
+        { rank: 2, amount: 4 },
+      ]);
+      await scoresInPastWeek(deps, game, [
+        { id: 'first', wins: 2 },
+        { id: 'second', wins: 5 },
+        { id: 'third', wins: 1 },
+      ]);
       return deps;
     };
     const clean = await seeded();

@@ -60,7 +60,9 @@ function keepAliveClient() {
       const req = httpRequest({ host: '127.0.0.1', port, agent, method: sent.method, path: `${base}${sent.path}`, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), socket: req.socket! }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), socket: req.socket! }),
+        );
       });
       req.on('socket', (socket) => {
         if (watched.has(socket)) return;
@@ -76,7 +78,12 @@ function keepAliveClient() {
 }
 
 const json = { 'content-type': 'application/json' };
-const login = (body: string | Buffer, headers: Record<string, string> = json): Sent => ({ method: 'POST', path: '/merchant/login', headers, body: Buffer.from(body) });
+const login = (body: string | Buffer, headers: Record<string, string> = json): Sent => ({
+  method: 'POST',
+  path: '/merchant/login',
+  headers,
+  body: Buffer.from(body),
+});
 /** A sign-in body of about `bytes` bytes: valid JSON, its email padded. */
 const padded = (bytes: number) => JSON.stringify({ email: `${'x'.repeat(bytes)}@example.com`, password: 'a password' });
 const inChunks = (data: Buffer, size = 64 * 1024) => Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size));
@@ -91,7 +98,12 @@ const early: { what: string; sent: Sent; status: number; message: RegExp }[] = [
     status: 413,
     message: /^body: larger than the 256 KiB/,
   },
-  { what: 'a 2 MB body of another media type', sent: login(padded(2_000_000), { 'content-type': 'text/plain' }), status: 415, message: /^body: Content-Type must be application\/json/ },
+  {
+    what: 'a 2 MB body of another media type',
+    sent: login(padded(2_000_000), { 'content-type': 'text/plain' }),
+    status: 415,
+    message: /^body: Content-Type must be application\/json/,
+  },
   {
     what: 'a 200 KB JSON body to an operation that needs a token, sent without one',
     sent: { method: 'POST', path: '/merchant/create', headers: json, body: Buffer.from(JSON.stringify({ merchant_name: 'x'.repeat(200_000) })) },
@@ -100,7 +112,12 @@ const early: { what: string; sent: Sent; status: number; message: RegExp }[] = [
   },
   { what: '200 KB of malformed JSON', sent: login(`{"email": ${' '.repeat(200_000)}`), status: 400, message: /^body: must be valid JSON$/ },
   { what: 'JSON nested 10,000 deep', sent: login('['.repeat(10_000) + ']'.repeat(10_000)), status: 400, message: /^body: nested deeper than/ },
-  { what: 'a 2 MB body to a path with no route', sent: { method: 'POST', path: '/merchant/nowhere', headers: json, body: Buffer.from(padded(2_000_000)) }, status: 404, message: /^no route/ },
+  {
+    what: 'a 2 MB body to a path with no route',
+    sent: { method: 'POST', path: '/merchant/nowhere', headers: json, body: Buffer.from(padded(2_000_000)) },
+    status: 404,
+    message: /^no route/,
+  },
 ];
 
 describe('npm start keeps a keep-alive connection after an answer given before the body was read', () => {

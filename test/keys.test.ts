@@ -158,7 +158,11 @@ describe('token key ring', () => {
     const sign = async (key: SigningJwk, header: { kid?: string }) =>
       new SignJWT({ role: 'merchant', email: owner.email })
         .setProtectedHeader({ alg: 'ES256', ...header })
-        .setIssuer(issuer).setAudience('merchant').setSubject(owner.accountId).setIssuedAt().setExpirationTime('1h')
+        .setIssuer(issuer)
+        .setAudience('merchant')
+        .setSubject(owner.accountId)
+        .setIssuedAt()
+        .setExpirationTime('1h')
         .sign(await importJWK(key, 'ES256'));
     const stranger = await generateSigningJwk();
     expect((await merchantInfo(stage, await sign(ring.next!, { kid: ring.next!.kid }))).status).toBe(200);
@@ -232,7 +236,13 @@ describe('vendor PaymentRequest key', () => {
     }
     // The vendor key is never published as a token key, and never verifies a token.
     expect(tokenKeys.map((k) => k.x)).not.toContain(deps.vendorKey.x);
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: deps.vendorKey.kid }).setIssuer(issuer).setAudience('platform').setSubject(buyer.uid).setExpirationTime('1h').sign(await importJWK(deps.vendorKey, 'ES256'));
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: deps.vendorKey.kid })
+      .setIssuer(issuer)
+      .setAudience('platform')
+      .setSubject(buyer.uid)
+      .setExpirationTime('1h')
+      .sign(await importJWK(deps.vendorKey, 'ES256'));
     await expect(deps.tokens.verify(forged, ['platform'])).rejects.toMatchObject({ kind: 'Unauthenticated' });
   });
 
@@ -306,7 +316,9 @@ describe('npm run admin -- key commands', () => {
     expect(promoted.previous?.kid).toBe(ring0.current.kid);
     expect(promoted.previous).not.toHaveProperty('d');
 
-    await expect(run(['rotate-signing-key', '--step', 'promote', '--from', '-'], generated.stdout)).rejects.toMatchObject({ stderr: expect.stringContaining('no next key') });
+    await expect(run(['rotate-signing-key', '--step', 'promote', '--from', '-'], generated.stdout)).rejects.toMatchObject({
+      stderr: expect.stringContaining('no next key'),
+    });
 
     const vendor = await run(['generate-vendor-key']);
     const vendorKey = parseVendorKey(vendor.stdout)!;

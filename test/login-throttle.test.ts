@@ -26,8 +26,7 @@ beforeAll(async () => {
 });
 
 /** merchant_login from a source address, through the HTTP app as the adapters run it. */
-const loginFrom = (source: string, email: string, password: string) =>
-  withRequestSource(source, () => call(app, 'POST', path, { body: { email, password } }));
+const loginFrom = (source: string, email: string, password: string) => withRequestSource(source, () => call(app, 'POST', path, { body: { email, password } }));
 
 let counter = 0;
 async function account() {
@@ -65,7 +64,12 @@ describe('back-off per (account, source)', () => {
         // Right away, even the right password waits: the back-off is on trying, not on being wrong.
         const held = await loginFrom(source, email, PASSWORD);
         expect(held.status).toBe(429);
-        expect(held.body).toEqual({ code: 429, message: expect.stringMatching(/^too many failed sign-ins to this account from this address; try again in \d+ s$/), data: null, error: 'account.sign_in_throttled' });
+        expect(held.body).toEqual({
+          code: 429,
+          message: expect.stringMatching(/^too many failed sign-ins to this account from this address; try again in \d+ s$/),
+          data: null,
+          error: 'account.sign_in_throttled',
+        });
         waits.push(retryAfter(held));
         advance(retryAfter(held));
       }
@@ -151,7 +155,7 @@ describe('no lockout for everyone', () => {
     });
   });
 
-  it('past the per-account limit (many addresses), new addresses wait for the window, but the owner\'s known address signs in', async () => {
+  it("past the per-account limit (many addresses), new addresses wait for the window, but the owner's known address signs in", async () => {
     const email = await account();
     const home = '198.51.100.30';
     await withClock(async (advance) => {
@@ -193,7 +197,8 @@ describe('no lockout for everyone', () => {
     await withClock(async (advance) => {
       expect((await loginFrom(sprayer, known, PASSWORD)).status).toBe(200);
       advance(60);
-      for (let i = 0; i < loginThrottle.sourceMaxFailures; i++) expect((await loginFrom(sprayer, `victim${i}-${randomUUID().slice(0, 6)}@example.com`, 'password1')).status).toBe(401);
+      for (let i = 0; i < loginThrottle.sourceMaxFailures; i++)
+        expect((await loginFrom(sprayer, `victim${i}-${randomUUID().slice(0, 6)}@example.com`, 'password1')).status).toBe(401);
       const target = await account();
       const refused = await loginFrom(sprayer, target, PASSWORD);
       expect(refused.status).toBe(429);
@@ -205,7 +210,7 @@ describe('no lockout for everyone', () => {
 });
 
 describe('the source is the client address the adapter saw', () => {
-  it('in Lambda: the API Gateway v2 event\'s requestContext.http.sourceIp, whatever X-Forwarded-For says', async () => {
+  it("in Lambda: the API Gateway v2 event's requestContext.http.sourceIp, whatever X-Forwarded-For says", async () => {
     const email = await account();
     const handler = lambdaHandler(createWithoutkeyApp, async () => deps);
     const invoke = (sourceIp: string, password: string) =>
@@ -227,8 +232,12 @@ describe('the source is the client address the adapter saw', () => {
     });
   });
 
-  it('locally: the socket\'s remote address (@hono/node-server)', async () => {
-    const server = serve({ fetch: (_request: Request, env: unknown) => withRequestSource(sourceOfEnv(env), () => new Response(requestSource() ?? 'none')), port: 0, hostname: '127.0.0.1' });
+  it("locally: the socket's remote address (@hono/node-server)", async () => {
+    const server = serve({
+      fetch: (_request: Request, env: unknown) => withRequestSource(sourceOfEnv(env), () => new Response(requestSource() ?? 'none')),
+      port: 0,
+      hostname: '127.0.0.1',
+    });
     try {
       await new Promise<void>((ready) => (server.listening ? ready() : server.once('listening', () => ready())));
       const { port } = server.address() as AddressInfo;

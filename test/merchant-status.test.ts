@@ -84,107 +84,123 @@ function interceptTransaction(n: number, intercept: (send: () => Promise<unknown
 }
 
 describe('merchantStatus POST for a merchant with more than 99 games', () => {
-  it('suspends a merchant with 120 games (none public) and reactivates it (all public), repeatably', async () => {
-    const owner = await merchantWithGames(GAMES, 'http');
-    const before = await publicOf(owner.codes);
-    expect(before.listed).toHaveLength(GAMES);
+  it(
+    'suspends a merchant with 120 games (none public) and reactivates it (all public), repeatably',
+    async () => {
+      const owner = await merchantWithGames(GAMES, 'http');
+      const before = await publicOf(owner.codes);
+      expect(before.listed).toHaveLength(GAMES);
 
-    const suspended = await setStatus(owner.merchant.id, MerchantStatus.suspended);
-    expect(suspended.status).toBe(200);
-    expect(suspended.body).toEqual({ code: 200, message: 'success', data: { merchant_id: owner.merchant.id, status: 2 } });
-    const hidden = await publicOf(owner.codes);
-    expect(hidden.listed).toEqual([]);
-    expect(hidden.detailed).toEqual([]);
+      const suspended = await setStatus(owner.merchant.id, MerchantStatus.suspended);
+      expect(suspended.status).toBe(200);
+      expect(suspended.body).toEqual({ code: 200, message: 'success', data: { merchant_id: owner.merchant.id, status: 2 } });
+      const hidden = await publicOf(owner.codes);
+      expect(hidden.listed).toEqual([]);
+      expect(hidden.detailed).toEqual([]);
 
-    const active = await setStatus(owner.merchant.id, MerchantStatus.active);
-    expect(active.status).toBe(200);
-    expect(active.body.data).toEqual({ merchant_id: owner.merchant.id, status: 1 });
-    const shown = await publicOf(owner.codes);
-    expect(shown.listed).toHaveLength(GAMES);
-    expect(shown.detailed).toHaveLength(GAMES);
-    for (const game of owner.games) expect(shown.page[game.code as string]).toEqual(game);
+      const active = await setStatus(owner.merchant.id, MerchantStatus.active);
+      expect(active.status).toBe(200);
+      expect(active.body.data).toEqual({ merchant_id: owner.merchant.id, status: 1 });
+      const shown = await publicOf(owner.codes);
+      expect(shown.listed).toHaveLength(GAMES);
+      expect(shown.detailed).toHaveLength(GAMES);
+      for (const game of owner.games) expect(shown.page[game.code as string]).toEqual(game);
 
-    // The same status again is answered the same and changes nothing.
-    const again = await setStatus(owner.merchant.id, MerchantStatus.active);
-    expect(again.status).toBe(200);
-    expect(again.body.data).toEqual({ merchant_id: owner.merchant.id, status: 1 });
-    expect((await publicOf(owner.codes)).detailed).toHaveLength(GAMES);
-    const status = await call(app, 'GET', `${base}/merchant/status`, { token: admin.token, query: { merchant_id: owner.merchant.id } });
-    expect(status.body.data.status).toBe(1);
-  }, SLOW);
+      // The same status again is answered the same and changes nothing.
+      const again = await setStatus(owner.merchant.id, MerchantStatus.active);
+      expect(again.status).toBe(200);
+      expect(again.body.data).toEqual({ merchant_id: owner.merchant.id, status: 1 });
+      expect((await publicOf(owner.codes)).detailed).toHaveLength(GAMES);
+      const status = await call(app, 'GET', `${base}/merchant/status`, { token: admin.token, query: { merchant_id: owner.merchant.id } });
+      expect(status.body.data.status).toBe(1);
+    },
+    SLOW,
+  );
 
-  it('completes a change interrupted after its first transaction when the same request is repeated', async () => {
-    const owner = await merchantWithGames(GAMES);
-    // The request dies (a timeout, a lost connection) when it sends its second transaction.
-    const dying = interceptTransaction(2, async () => {
-      throw new Error('function timed out');
-    });
-    await expect(setMerchantStatus(dying, owner.merchant.id, MerchantStatus.suspended)).rejects.toThrow('function timed out');
+  it(
+    'completes a change interrupted after its first transaction when the same request is repeated',
+    async () => {
+      const owner = await merchantWithGames(GAMES);
+      // The request dies (a timeout, a lost connection) when it sends its second transaction.
+      const dying = interceptTransaction(2, async () => {
+        throw new Error('function timed out');
+      });
+      await expect(setMerchantStatus(dying, owner.merchant.id, MerchantStatus.suspended)).rejects.toThrow('function timed out');
 
-    const status = await call(app, 'GET', `${base}/merchant/status`, { token: admin.token, query: { merchant_id: owner.merchant.id } });
-    expect(status.body.data.status).toBe(2);
-    const half = await publicOf(owner.codes);
-    expect(half.detailed).toHaveLength(GAMES - STATUS_CHUNK);
-    expect(half.listed.sort()).toEqual(half.detailed.sort());
+      const status = await call(app, 'GET', `${base}/merchant/status`, { token: admin.token, query: { merchant_id: owner.merchant.id } });
+      expect(status.body.data.status).toBe(2);
+      const half = await publicOf(owner.codes);
+      expect(half.detailed).toHaveLength(GAMES - STATUS_CHUNK);
+      expect(half.listed.sort()).toEqual(half.detailed.sort());
 
-    const repeated = await setStatus(owner.merchant.id, MerchantStatus.suspended);
-    expect(repeated.status).toBe(200);
-    expect(repeated.body.data).toEqual({ merchant_id: owner.merchant.id, status: 2 });
-    const done = await publicOf(owner.codes);
-    expect(done.listed).toEqual([]);
-    expect(done.detailed).toEqual([]);
-  }, SLOW);
+      const repeated = await setStatus(owner.merchant.id, MerchantStatus.suspended);
+      expect(repeated.status).toBe(200);
+      expect(repeated.body.data).toEqual({ merchant_id: owner.merchant.id, status: 2 });
+      const done = await publicOf(owner.codes);
+      expect(done.listed).toEqual([]);
+      expect(done.detailed).toEqual([]);
+    },
+    SLOW,
+  );
 
-  it('stops a change overtaken by a later one, leaving the games to the later change', async () => {
-    const owner = await merchantWithGames(GAMES);
-    // The suspension has set the status and moved its first games; it is held before moving the others.
-    let reached!: () => void;
-    const atSecond = new Promise<void>((resolve) => (reached = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const slow = interceptTransaction(2, async (send) => {
-      reached();
-      await released;
-      return send();
-    });
-    const suspension = setMerchantStatus(slow, owner.merchant.id, MerchantStatus.suspended);
-    await atSecond;
-    expect((await publicOf(owner.codes)).detailed).toHaveLength(GAMES - STATUS_CHUNK);
+  it(
+    'stops a change overtaken by a later one, leaving the games to the later change',
+    async () => {
+      const owner = await merchantWithGames(GAMES);
+      // The suspension has set the status and moved its first games; it is held before moving the others.
+      let reached!: () => void;
+      const atSecond = new Promise<void>((resolve) => (reached = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const slow = interceptTransaction(2, async (send) => {
+        reached();
+        await released;
+        return send();
+      });
+      const suspension = setMerchantStatus(slow, owner.merchant.id, MerchantStatus.suspended);
+      await atSecond;
+      expect((await publicOf(owner.codes)).detailed).toHaveLength(GAMES - STATUS_CHUNK);
 
-    // An admin reactivates the merchant meanwhile; then the suspension goes on.
-    const reactivated = await setStatus(owner.merchant.id, MerchantStatus.active);
-    expect(reactivated.status).toBe(200);
-    release();
-    await expect(suspension).resolves.toEqual({ merchant_id: owner.merchant.id, status: MerchantStatus.suspended });
+      // An admin reactivates the merchant meanwhile; then the suspension goes on.
+      const reactivated = await setStatus(owner.merchant.id, MerchantStatus.active);
+      expect(reactivated.status).toBe(200);
+      release();
+      await expect(suspension).resolves.toEqual({ merchant_id: owner.merchant.id, status: MerchantStatus.suspended });
 
-    const status = await call(app, 'GET', `${base}/merchant/status`, { token: admin.token, query: { merchant_id: owner.merchant.id } });
-    expect(status.body.data.status).toBe(1);
-    const shown = await publicOf(owner.codes);
-    expect(shown.listed).toHaveLength(GAMES);
-    expect(shown.detailed).toHaveLength(GAMES);
-  }, SLOW);
+      const status = await call(app, 'GET', `${base}/merchant/status`, { token: admin.token, query: { merchant_id: owner.merchant.id } });
+      expect(status.body.data.status).toBe(1);
+      const shown = await publicOf(owner.codes);
+      expect(shown.listed).toHaveLength(GAMES);
+      expect(shown.detailed).toHaveLength(GAMES);
+    },
+    SLOW,
+  );
 
-  it('ends consistent when status changes and game creations race on a merchant with 120 games', async () => {
-    const owner = await merchantWithGames(GAMES);
-    const extra = Array.from({ length: 6 }, () => newCode('race'));
-    const results = await Promise.all([
-      setStatus(owner.merchant.id, MerchantStatus.suspended),
-      ...extra.slice(0, 3).map((code) => call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gamePayload(code) })),
-      setStatus(owner.merchant.id, MerchantStatus.active),
-      ...extra.slice(3).map((code) => call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gamePayload(code) })),
-      setStatus(owner.merchant.id, MerchantStatus.pending),
-    ]);
-    // A save answers 403 once the merchant is suspended; a change or save that kept colliding answers 409.
-    expect(results.filter((r) => ![200, 403, 409].includes(r.status)).map((r) => [r.status, r.body])).toEqual([]);
+  it(
+    'ends consistent when status changes and game creations race on a merchant with 120 games',
+    async () => {
+      const owner = await merchantWithGames(GAMES);
+      const extra = Array.from({ length: 6 }, () => newCode('race'));
+      const results = await Promise.all([
+        setStatus(owner.merchant.id, MerchantStatus.suspended),
+        ...extra.slice(0, 3).map((code) => call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gamePayload(code) })),
+        setStatus(owner.merchant.id, MerchantStatus.active),
+        ...extra.slice(3).map((code) => call(app, 'POST', `${base}/merchant/games/save`, { token: owner.token, body: gamePayload(code) })),
+        setStatus(owner.merchant.id, MerchantStatus.pending),
+      ]);
+      // A save answers 403 once the merchant is suspended; a change or save that kept colliding answers 409.
+      expect(results.filter((r) => ![200, 403, 409].includes(r.status)).map((r) => [r.status, r.body])).toEqual([]);
 
-    const final = await call(app, 'GET', `${base}/merchant/status`, { token: admin.token, query: { merchant_id: owner.merchant.id } });
-    const saved = extra.filter((_, i) => results[i < 3 ? i + 1 : i + 2]!.status === 200);
-    const codes = [...owner.codes, ...saved];
-    const visible = await publicOf(codes);
-    const expected = final.body.data.status === MerchantStatus.active ? codes.length : 0;
-    expect(visible.detailed).toHaveLength(expected);
-    expect(visible.listed).toHaveLength(expected);
-  }, SLOW);
+      const final = await call(app, 'GET', `${base}/merchant/status`, { token: admin.token, query: { merchant_id: owner.merchant.id } });
+      const saved = extra.filter((_, i) => results[i < 3 ? i + 1 : i + 2]!.status === 200);
+      const codes = [...owner.codes, ...saved];
+      const visible = await publicOf(codes);
+      const expected = final.body.data.status === MerchantStatus.active ? codes.length : 0;
+      expect(visible.detailed).toHaveLength(expected);
+      expect(visible.listed).toHaveLength(expected);
+    },
+    SLOW,
+  );
 });
 
 /**
@@ -192,7 +208,7 @@ describe('merchantStatus POST for a merchant with more than 99 games', () => {
  * account that owns a merchant is not locked out of them when that merchant is suspended, while the merchant's
  * own calls (console writes, server tokens, value moving) are refused as any suspended merchant's.
  */
-describe("an admin account whose own merchant is suspended", () => {
+describe('an admin account whose own merchant is suspended', () => {
   const document = servedDocument(base);
   /** A real response, and its body checked against what the served OpenAPI document gives its path and status. */
   const documented = async (method: 'GET' | 'POST', path: string, options: Parameters<typeof call>[3]) => {
@@ -226,7 +242,10 @@ describe("an admin account whose own merchant is suspended", () => {
     // console's other calls once the state this process remembers is older than STATE_TTL_MS.
     const valueMoving = () => [
       documented('POST', '/merchant/games/addWin', { token: server, body: win('p-suspended') }),
-      documented('POST', '/merchant/payments/stranded/credit', { token: own.token, body: { project_name: projectName, tx_digest: randomDigest(), event_seq: '0' } }),
+      documented('POST', '/merchant/payments/stranded/credit', {
+        token: own.token,
+        body: { project_name: projectName, tx_digest: randomDigest(), event_seq: '0' },
+      }),
     ];
     const consoleWrites = () => [
       documented('POST', '/merchant/games/save', { token: own.token, body: gamePayload(newCode('adm')) }),

@@ -45,9 +45,7 @@ describe('create_merchant', () => {
 
   it('gives distinct integer ids to merchants created at once', async () => {
     const owners = await Promise.all(Array.from({ length: 8 }, () => accountWithToken(deps)));
-    const results = await Promise.all(
-      owners.map((o) => call(app, 'POST', `${base}/merchant/create`, { token: o.token, body: { merchant_name: 'Same' } })),
-    );
+    const results = await Promise.all(owners.map((o) => call(app, 'POST', `${base}/merchant/create`, { token: o.token, body: { merchant_name: 'Same' } })));
     const ids = results.map((r) => r.body.data.id);
     expect(new Set(ids).size).toBe(8);
   });

@@ -110,9 +110,13 @@ interface Scenario {
   repeated?: (answer: CallResult['body']) => unknown;
 }
 
-const post = (path: string, token: string, body: unknown, headers: Record<string, string> = {}, on = base) => () => call(app, 'POST', `${on}${path}`, { token, body, headers });
+const post =
+  (path: string, token: string, body: unknown, headers: Record<string, string> = {}, on = base) =>
+  () =>
+    call(app, 'POST', `${on}${path}`, { token, body, headers });
 const ticketsOf = async (uid: string, projectName: string, level = 1) =>
-  (await call(app, 'GET', `${base}/account/game/tickets`, { token: (await deps.tokens.issue('platform', uid)).token, query: { projectName, level } })).body.data?.balance ?? 0;
+  (await call(app, 'GET', `${base}/account/game/tickets`, { token: (await deps.tokens.issue('platform', uid)).token, query: { projectName, level } })).body.data
+    ?.balance ?? 0;
 
 const scenarios: Scenario[] = [
   {
@@ -121,7 +125,11 @@ const scenarios: Scenario[] = [
     method: 'post',
     prepare: async () => {
       const { shop, buyer, body } = await deductionOf(deps);
-      return { send: post('/account/game/minus_tickets', shop.server, body, { 'Idempotency-Key': randomUUID() }), moved: () => ticketsOf(buyer.uid, shop.project.project_name), once: 7 };
+      return {
+        send: post('/account/game/minus_tickets', shop.server, body, { 'Idempotency-Key': randomUUID() }),
+        moved: () => ticketsOf(buyer.uid, shop.project.project_name),
+        once: 7,
+      };
     },
   },
   {
@@ -134,7 +142,11 @@ const scenarios: Scenario[] = [
       const buyer = await player(deps);
       await giveTickets(deps, buyer.uid, owner.project.project_name, 1, 10);
       const body = { userId: buyer.uid, goodsId: goods.id, quantity: 1, projectName: owner.project.project_name };
-      return { send: post('/account/vendor/order', buyer.token, body, { 'Idempotency-Key': randomUUID() }), moved: () => ticketsOf(buyer.uid, owner.project.project_name), once: 6 };
+      return {
+        send: post('/account/vendor/order', buyer.token, body, { 'Idempotency-Key': randomUUID() }),
+        moved: () => ticketsOf(buyer.uid, owner.project.project_name),
+        once: 6,
+      };
     },
   },
   {
@@ -167,7 +179,11 @@ const scenarios: Scenario[] = [
     method: 'post',
     prepare: async () => {
       const { buyer, project, order, digest } = await orderPaid('1500000000');
-      return { send: post('/account/user/orderComplete', buyer.platform, { orderId: order.id, transactionId: digest }), moved: () => ticketsOf(buyer.uid, project), once: 100 };
+      return {
+        send: post('/account/user/orderComplete', buyer.platform, { orderId: order.id, transactionId: digest }),
+        moved: () => ticketsOf(buyer.uid, project),
+        once: 100,
+      };
     },
   },
   {
@@ -176,7 +192,9 @@ const scenarios: Scenario[] = [
     method: 'post',
     prepare: async () => {
       const issuer = storeIssuerOf('default');
-      const client = (await signAccessToken(deps.storeKeys!.default, issuer, { sub: 'backend', client_id: 'backend', scope: 'grants', kind: 'client' }, new Date())).token;
+      const client = (
+        await signAccessToken(deps.storeKeys!.default, issuer, { sub: 'backend', client_id: 'backend', scope: 'grants', kind: 'client' }, new Date())
+      ).token;
       const session = await storeSessionOf(deps, app);
       const uid = (await call(app, 'GET', `${base}/store/user`, { token: session })).body.uid as string;
       const body = { uid, reference: `g-${randomUUID()}`, currencies: { gem: 150 }, items: { kibble: 2 } };
@@ -200,8 +218,15 @@ const scenarios: Scenario[] = [
     prepare: async () => {
       const { session } = await storeUserWithGems(0, { kibble: 3 });
       const pet = (await post('/store/pets/adopt', session, { name: 'Tom', species: 'cat' })()).body;
-      const kibble = async () => ((await call(app, 'GET', `${base}/store/balances/items`, { token: session })).body.items as { item: string; balance: number }[]).find((i) => i.item === 'kibble')!.balance;
-      return { send: post('/store/pets/feed', session, { petId: pet.pet.petId, item: 'kibble', amount: 1 }, { 'Idempotency-Key': randomUUID() }), moved: kibble, once: 2 };
+      const kibble = async () =>
+        ((await call(app, 'GET', `${base}/store/balances/items`, { token: session })).body.items as { item: string; balance: number }[]).find(
+          (i) => i.item === 'kibble',
+        )!.balance;
+      return {
+        send: post('/store/pets/feed', session, { petId: pet.pet.petId, item: 'kibble', amount: 1 }, { 'Idempotency-Key': randomUUID() }),
+        moved: kibble,
+        once: 2,
+      };
     },
   },
   {
@@ -215,7 +240,9 @@ const scenarios: Scenario[] = [
       const hero = await grantedHero(world, owner.uid);
       // Level 2 costs 5 tickets of price level 1 (test/support/heroes.ts COSTS).
       await giveTickets(deps, owner.uid, world.projectName, 1, 8);
-      const levelOf = async () => ((await call(app, 'GET', `${HERO_BASE}/heroes`, { token: owner.hero })).body.heroes as { id: string; level: number }[]).find((h) => h.id === hero.id)!.level;
+      const levelOf = async () =>
+        ((await call(app, 'GET', `${HERO_BASE}/heroes`, { token: owner.hero })).body.heroes as { id: string; level: number }[]).find((h) => h.id === hero.id)!
+          .level;
       const body = { userId: owner.uid, itemIds: [hero.id] };
       return {
         send: post('/heroes/upgrade-level', owner.hero, body, { 'Idempotency-Key': randomUUID() }, HERO_BASE),
@@ -241,7 +268,10 @@ const scenarios: Scenario[] = [
     method: 'post',
     prepare: async () => {
       const { order, player: buyer, tickets } = await storeOrder(deps, app, { apple_product_id: APPLE_PRODUCT });
-      const signedTransaction = await signJws(appleChain, transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token }));
+      const signedTransaction = await signJws(
+        appleChain,
+        transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token }),
+      );
       return { send: post('/pay/apple/verify', buyer.platform, { orderId: order.id, signedTransaction }), moved: tickets, once: 100 };
     },
   },
@@ -273,7 +303,10 @@ const scenarios: Scenario[] = [
     repeated: duplicateOf,
     prepare: async () => {
       const { order, player: buyer, tickets } = await storeOrder(deps, app, { apple_product_id: APPLE_PRODUCT });
-      const signedTransactionInfo = await signJws(appleChain, transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token }));
+      const signedTransactionInfo = await signJws(
+        appleChain,
+        transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token }),
+      );
       expect((await post('/pay/apple/verify', buyer.platform, { orderId: order.id, signedTransaction: signedTransactionInfo })()).status).toBe(200);
       // Apple sends the same signed payload again (same notificationUUID) until it is acknowledged.
       const signedPayload = await signJws(appleChain, notificationPayload({ notificationType: 'REFUND', bundleId: APPLE_BUNDLE, signedTransactionInfo }));
@@ -288,11 +321,18 @@ const scenarios: Scenario[] = [
     prepare: async () => {
       const { order, tickets } = await storeOrder(deps, app, { apple_product_id: APPLE_PRODUCT });
       const transactionId = String(3_000_000_000_000_000 + Math.floor(Math.random() * 1e12));
-      const signedTransactionInfo = await signJws(appleChain, transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token, transactionId }));
+      const signedTransactionInfo = await signJws(
+        appleChain,
+        transactionPayload({ bundleId: APPLE_BUNDLE, productId: APPLE_PRODUCT, appAccountToken: order.app_account_token, transactionId }),
+      );
       const signedPayload = await signJws(appleChain, notificationPayload({ notificationType: 'REFUND', bundleId: APPLE_BUNDLE, signedTransactionInfo }));
       // What moved: the tickets (never credited), and the purchase's claim (the bar).
       const moved = async () => ({ tickets: await tickets(), claim: (await readClaim(deps, 'apple', transactionId)) ?? null });
-      return { send: () => call(app, 'POST', `${base}/pay/apple/notifications`, { body: { signedPayload } }), moved, once: { tickets: 0, claim: { orderId: null, barred: 'refunded' } } };
+      return {
+        send: () => call(app, 'POST', `${base}/pay/apple/notifications`, { body: { signedPayload } }),
+        moved,
+        once: { tickets: 0, claim: { orderId: null, barred: 'refunded' } },
+      };
     },
   },
   {
@@ -328,7 +368,8 @@ async function settledReward() {
   const game = await claimableGame(deps, [{ rank: 1, amount: 500 }]);
   await scoresInPastWeek(deps, game, [{ id: owner.uid, wins: 3 }]);
   await settleSeason(deps, game.code, pastWeek());
-  const listing = async () => (await call(app, 'GET', `${base}/chain/reward/history`, { token: owner.platform })).body.data as { id: number; status: number; reward_amount: number }[];
+  const listing = async () =>
+    (await call(app, 'GET', `${base}/chain/reward/history`, { token: owner.platform })).body.data as { id: number; status: number; reward_amount: number }[];
   const [entry, ...others] = await listing();
   expect([entry?.reward_amount, others]).toEqual([500, []]);
   const id = entry!.id;
@@ -362,7 +403,10 @@ async function googlePurchase() {
     obfuscatedExternalAccountId: order.app_account_token,
   });
   const push = (body: ReturnType<typeof pushBody>) => async () =>
-    call(app, 'POST', `${base}/pay/google/notifications`, { body, headers: { authorization: `Bearer ${await loopback.signPushToken({ aud: PUSH_AUDIENCE })}` } });
+    call(app, 'POST', `${base}/pay/google/notifications`, {
+      body,
+      headers: { authorization: `Bearer ${await loopback.signPushToken({ aud: PUSH_AUDIENCE })}` },
+    });
   return {
     push,
     bought: pushBody(notifications.purchased(GOOGLE_PACKAGE, token, GOOGLE_PRODUCT)),
@@ -377,7 +421,16 @@ async function orderPaid(amount: string) {
   const shop = await projectWithLevel(deps);
   const buyer = await playerWithTokens(deps);
   const project = shop.project.project_name;
-  const order = (await post('/account/user/rechargeOrder', buyer.platform, { userId: buyer.uid, project, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 })()).body;
+  const order = (
+    await post('/account/user/rechargeOrder', buyer.platform, {
+      userId: buyer.uid,
+      project,
+      priceId: shop.level.priceId,
+      prevId: -1,
+      level: 1,
+      amount: 1_500_000_000,
+    })()
+  ).body;
   const digest = await indexedPayment(deps, { billNo: order.bill_no, amount, from: buyer.address, to: shop.receiveAddress });
   return { shop, buyer, project, order, digest };
 }
@@ -386,7 +439,8 @@ const storeGems = async (session: string) => (await call(app, 'GET', `${base}/st
 
 async function storeUserWithGems(gem: number, items: Record<string, number> = {}) {
   const issuer = storeIssuerOf('default');
-  const client = (await signAccessToken(deps.storeKeys!.default, issuer, { sub: 'backend', client_id: 'backend', scope: 'grants', kind: 'client' }, new Date())).token;
+  const client = (await signAccessToken(deps.storeKeys!.default, issuer, { sub: 'backend', client_id: 'backend', scope: 'grants', kind: 'client' }, new Date()))
+    .token;
   const session = await storeSessionOf(deps, app);
   const uid = (await call(app, 'GET', `${base}/store/user`, { token: session })).body.uid as string;
   const granted = await post('/store/grants', client, { uid, reference: `g-${randomUUID()}`, currencies: { gem }, items })();

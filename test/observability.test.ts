@@ -41,7 +41,10 @@ async function captured(act: () => Promise<unknown>): Promise<Record<string, unk
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-type Emf = { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } } & Record<string, unknown>;
+type Emf = { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } } & Record<
+  string,
+  unknown
+>;
 const emfLines = (lines: Record<string, unknown>[]) => lines.filter((line) => '_aws' in line) as Emf[];
 const requestMetrics = (lines: Record<string, unknown>[]) => emfLines(lines).filter((line) => 'Requests' in line);
 

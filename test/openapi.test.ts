@@ -58,7 +58,9 @@ describe.each([
 ] as const)('the %s base document', (base, basePath) => {
   const document = openApiDocument(routeTable, base, { basePath }) as Json;
   const operations = operationsOf(document);
-  const specs = routeTable.filter((group) => group.base === base || (base === 'main' && group.base === 'root')).flatMap((group) => Object.values(group.ops).map((spec) => ({ group: group.group, spec })));
+  const specs = routeTable
+    .filter((group) => group.base === base || (base === 'main' && group.base === 'root'))
+    .flatMap((group) => Object.values(group.ops).map((spec) => ({ group: group.group, spec })));
 
   it('is valid OpenAPI 3.1, with every schema valid JSON Schema 2020-12', async () => {
     expect(await new Validator().validate(structuredClone(document))).toEqual({ valid: true });
@@ -159,9 +161,16 @@ describe('details of the main document', () => {
     ]);
     expect(find('create_merchant').requestBody.required).toBe(true);
     // Strict integer parameters (core/shared/fields.ts intParam) are documented as integers with their range.
-    expect(find('get_sign').parameters).toEqual([{ name: 'id', in: 'query', required: true, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }]);
+    expect(find('get_sign').parameters).toEqual([
+      { name: 'id', in: 'query', required: true, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
+    ]);
     expect(find('gamelist').parameters[1].schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
-    expect(find('customGoods').parameters[0]).toEqual({ name: 'goodsId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } });
+    expect(find('customGoods').parameters[0]).toEqual({
+      name: 'goodsId',
+      in: 'path',
+      required: true,
+      schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    });
     expect(find('save_file').requestBody.content['multipart/form-data'].schema).toMatchObject({ required: ['file'], properties: { file: { type: 'string' } } });
   });
 
@@ -169,7 +178,12 @@ describe('details of the main document', () => {
     const info = find('get_merchant_info').responses['200'].content['application/json'].schema;
     expect(info.properties.code).toEqual({ type: 'integer', const: 200 });
     expect(info.properties.data.required).toContain('merchant_name');
-    expect(find('get_merchant_info').responses['401'].content['application/json'].example).toEqual({ code: 401, message: expect.any(String), data: null, error: 'auth.token_expired' });
+    expect(find('get_merchant_info').responses['401'].content['application/json'].example).toEqual({
+      code: 401,
+      message: expect.any(String),
+      data: null,
+      error: 'auth.token_expired',
+    });
     const updated = find('update_single_game').responses['201'].content['application/json'].schema;
     expect(Object.keys(updated.properties)).toEqual(['response', 'status', 'message', 'name']);
     expect(find('get_merchant_info').responses['404'].content['application/json'].schema.required).toEqual(['code', 'message', 'data', 'error']);
@@ -199,8 +213,11 @@ describe('details of the main document', () => {
 describe('the Idempotency-Key header: the documents take exactly the forms the service takes', () => {
   /** Every operation of both documents that declares the header, with the parameter as served. */
   const declaring = (['main', 'hero'] as const).flatMap((base) =>
-    operationsOf(openApiDocument(routeTable, base, { basePath: base === 'hero' ? '/hero-testing' : '/v2-testing' }) as Json).flatMap(({ path, method, operation }) =>
-      ((operation.parameters ?? []) as Json[]).filter((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key').map((parameter) => ({ label: `${method.toUpperCase()} ${path}`, parameter })),
+    operationsOf(openApiDocument(routeTable, base, { basePath: base === 'hero' ? '/hero-testing' : '/v2-testing' }) as Json).flatMap(
+      ({ path, method, operation }) =>
+        ((operation.parameters ?? []) as Json[])
+          .filter((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key')
+          .map((parameter) => ({ label: `${method.toUpperCase()} ${path}`, parameter })),
     ),
   );
   const serviceTakes = (value: string) => {
@@ -220,20 +237,28 @@ describe('the Idempotency-Key header: the documents take exactly the forms the s
     expect(declaring).toHaveLength(reading.length);
   });
 
-  it.each(declaring.map(({ label, parameter }) => [label, parameter] as const))('%s: its pattern takes the bare and the quoted key and refuses what the service refuses', (_label, parameter) => {
-    const validate = new Ajv2020({ strict: false }).compile(parameter.schema);
-    for (const value of taken) expect(validate(value), value).toBe(true);
-    for (const value of refused) expect(validate(value), value).toBe(false);
-    // The document and the service agree on every one of them.
-    for (const value of [...taken, ...refused]) expect(validate(value), value).toBe(serviceTakes(value));
-    expect(parameter.description).toMatch(/a quoted key is the same key as the bare one/);
-  });
+  it.each(declaring.map(({ label, parameter }) => [label, parameter] as const))(
+    '%s: its pattern takes the bare and the quoted key and refuses what the service refuses',
+    (_label, parameter) => {
+      const validate = new Ajv2020({ strict: false }).compile(parameter.schema);
+      for (const value of taken) expect(validate(value), value).toBe(true);
+      for (const value of refused) expect(validate(value), value).toBe(false);
+      // The document and the service agree on every one of them.
+      for (const value of [...taken, ...refused]) expect(validate(value), value).toBe(serviceTakes(value));
+      expect(parameter.description).toMatch(/a quoted key is the same key as the bare one/);
+    },
+  );
 });
 
 describe('generation from a route table', () => {
   it('converts path parameters, typing them from params where given', () => {
     const group = defineGroup('hero', 'hero', {
-      item: op({ path: '/heroes/:heroId/items/:itemId', params: z.object({ heroId: z.coerce.number().check(z.int()) }), errors: { 404: 'no such item' }, codes: ['game.not_found'] }),
+      item: op({
+        path: '/heroes/:heroId/items/:itemId',
+        params: z.object({ heroId: z.coerce.number().check(z.int()) }),
+        errors: { 404: 'no such item' },
+        codes: ['game.not_found'],
+      }),
     });
     const document = openApiDocument([group], 'hero', { basePath: '/hero-testing' }) as Json;
     const operation = document.paths['/heroes/{heroId}/items/{itemId}'].get;
@@ -258,14 +283,22 @@ describe('generation from a route table', () => {
     const twice = defineGroup('inner', 'main', { a: op({ name: 'a' }), b: op({ name: 'b' }) });
     expect(() => openApiDocument([twice], 'main', { basePath: '/v2-testing' })).toThrow(/GET \/op is defined by two operations/);
 
-    const Node: z.ZodMiniType = z.object({ get children() { return z.array(Node); } });
+    const Node: z.ZodMiniType = z.object({
+      get children() {
+        return z.array(Node);
+      },
+    });
     const recursive = defineGroup('inner', 'main', { tree: op({ name: 'tree', response: Node }) });
     expect(() => openApiDocument([recursive], 'main', { basePath: '/v2-testing' })).toThrow(/tree response: recursive/);
 
     // A declared error data must be a valid response record, and only merchant paths carry one.
-    const wrongData = defineGroup('inner', 'main', { a: op({ name: 'a', path: '/merchant/a', envelope: 'merchant', errors: { 401: 'no token' }, errorData: { 401: { ok: 'yes' } } }) });
+    const wrongData = defineGroup('inner', 'main', {
+      a: op({ name: 'a', path: '/merchant/a', envelope: 'merchant', errors: { 401: 'no token' }, errorData: { 401: { ok: 'yes' } } }),
+    });
     expect(() => openApiDocument([wrongData], 'main', { basePath: '/v2-testing' })).toThrow(/errorData for 401 is not a valid response record/);
-    const notMerchant = defineGroup('inner', 'main', { a: op({ name: 'a', path: '/account/a', errors: { 401: 'no token' }, errorData: { 401: { ok: false } } }) });
+    const notMerchant = defineGroup('inner', 'main', {
+      a: op({ name: 'a', path: '/account/a', errors: { 401: 'no token' }, errorData: { 401: { ok: false } } }),
+    });
     expect(() => openApiDocument([notMerchant], 'main', { basePath: '/v2-testing' })).toThrow(/errorData is for merchant-path operations only/);
   });
 });

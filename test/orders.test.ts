@@ -42,7 +42,13 @@ async function shopAndPlayer() {
 
 /** Records a payment as the chain indexer would have (the contract emitting the coin type, SUI unless told). */
 async function paid(order: { bill_no: string }, from: string, to: string, amount = '1500000000', digest = randomDigest(), coinType = '0x2::sui::SUI') {
-  const event: ChainEvent = { type: PAYMENT_TYPE, txDigest: digest, eventSeq: '0', sender: from, parsedJson: { bill_no: order.bill_no, amount, from, to, coin_type: coinType } };
+  const event: ChainEvent = {
+    type: PAYMENT_TYPE,
+    txDigest: digest,
+    eventSeq: '0',
+    sender: from,
+    parsedJson: { bill_no: order.bill_no, amount, from, to, coin_type: coinType },
+  };
   await storePaymentEvent(deps, event);
   return digest;
 }
@@ -63,9 +69,23 @@ describe('rechargeOrder', () => {
     const res = await recharge();
     expect(res.status).toBe(200);
     expect(mismatches(res.body, payOrder)).toEqual([]);
-    expect(res.body).toMatchObject({ amount: '1.5', precison: 9, status: 0, tx_type: 1, deposit_id: null, user_id: player.uid, wallet_address: player.address, project_id: shop.project.project_id, level: 1 });
+    expect(res.body).toMatchObject({
+      amount: '1.5',
+      precison: 9,
+      status: 0,
+      tx_type: 1,
+      deposit_id: null,
+      user_id: player.uid,
+      wallet_address: player.address,
+      project_id: shop.project.project_id,
+      level: 1,
+    });
     const where = await call(app, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name } });
-    expect(where.body.data).toMatchObject({ receive_address: shop.receiveAddress, coin_type: '0x2::sui::SUI', order: { id: res.body.id, bill_no: res.body.bill_no, amount: '1.5', status: 0 } });
+    expect(where.body.data).toMatchObject({
+      receive_address: shop.receiveAddress,
+      coin_type: '0x2::sui::SUI',
+      order: { id: res.body.id, bill_no: res.body.bill_no, amount: '1.5', status: 0 },
+    });
   });
 
   it('replaces a pending order named by prevId in the same transaction', async () => {
@@ -74,7 +94,8 @@ describe('rechargeOrder', () => {
     const second = await recharge({ prevId: first.id });
     expect(second.status).toBe(200);
     const statusOf = async (orderId: number) =>
-      (await call(app, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId } })).body.data.order.status;
+      (await call(app, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId } })).body.data
+        .order.status;
     expect(await statusOf(first.id)).toBe(2);
     expect(await statusOf(second.body.id)).toBe(0);
     const again = await recharge({ prevId: first.id });
@@ -124,7 +145,9 @@ describe('orderComplete', () => {
     expect(coins.body.data[0].deposit_id).toEqual(expect.any(Number));
 
     const deposits = await call(app, 'GET', `${base}/user/deposit`, { token: player.platform });
-    expect(deposits.body.data).toEqual([{ payment: expect.objectContaining({ bill_no: order.bill_no, fromer: player.address }), order: expect.objectContaining({ id: order.id, status: 1 }) }]);
+    expect(deposits.body.data).toEqual([
+      { payment: expect.objectContaining({ bill_no: order.bill_no, fromer: player.address }), order: expect.objectContaining({ id: order.id, status: 1 }) },
+    ]);
   });
 
   it('credits once when 50 identical calls race', async () => {
@@ -132,7 +155,9 @@ describe('orderComplete', () => {
     const order = (await recharge()).body;
     const digest = await paid(order, player.address, shop.receiveAddress);
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } })),
+      Array.from({ length: 50 }, () =>
+        call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } }),
+      ),
     );
     expect(results.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
     expect(await balanceOf(deps, { uid: player.uid, projectName: shop.project.project_name, level: 1 })).toBe(100);
@@ -143,7 +168,8 @@ describe('orderComplete', () => {
     const first = (await recharge()).body;
     const second = (await recharge()).body;
     const digest = await paid(first, player.address, shop.receiveAddress);
-    const complete = (orderId: number, transactionId: string) => call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId, transactionId } });
+    const complete = (orderId: number, transactionId: string) =>
+      call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId, transactionId } });
     expect((await complete(first.id, digest)).status).toBe(200);
     const reuse = await complete(second.id, digest);
     expect(reuse.status).toBe(409);
@@ -188,7 +214,8 @@ describe('payment coin type: an order is never completed by another coin', () =>
       script.pay({ billNo: order.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress, coinType, emit, ...extra });
     const tickets = () => balanceOf(chainDeps, { uid: player.uid, projectName: shop.project.project_name, level: 1 });
     const statusOf = async (orderId: number) =>
-      (await call(chainApp, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId } })).body.data.order.status;
+      (await call(chainApp, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId } })).body
+        .data.order.status;
     return { chainDeps, shop, player, newOrder, complete, pay, tickets, statusOf };
   }
 
@@ -253,7 +280,9 @@ describe('an order whose payment arrived cannot be cancelled', () => {
     const before = await itemCount(deps);
     const replace = await recharge({ prevId: first.id });
     expect(replace.status).toBe(409);
-    expect(replace.body.message).toBe(`prevId: order ${first.id} has a payment on chain (transaction ${digest}); complete it with orderComplete instead of replacing it`);
+    expect(replace.body.message).toBe(
+      `prevId: order ${first.id} has a payment on chain (transaction ${digest}); complete it with orderComplete instead of replacing it`,
+    );
     expect(await itemCount(deps)).toBe(before);
 
     const complete = await call(app, 'POST', `${base}/user/orderComplete`, { token: player.platform, body: { orderId: first.id, transactionId: digest } });
@@ -287,7 +316,10 @@ describe('an order whose payment arrived cannot be cancelled', () => {
       const [replaced] = await Promise.all([recharge({ prevId: order.id }), store()]);
       const stored = (await itemsOfType(deps, 'payment_event')).find((item) => item.bill_no === order.bill_no)!;
       const stranded = (await itemsOfType(deps, 'stranded_payment')).filter((item) => item.bill_no === order.bill_no);
-      const current = await call(app, 'GET', `${base}/user/getDepositaddress`, { token: player.platform, query: { project: shop.project.project_name, orderId: order.id } });
+      const current = await call(app, 'GET', `${base}/user/getDepositaddress`, {
+        token: player.platform,
+        query: { project: shop.project.project_name, orderId: order.id },
+      });
       const status = current.body.data.order.status;
       if (status === 2) {
         expect(replaced.status).toBe(200);

@@ -23,7 +23,12 @@ describe('save_params', () => {
     const { token } = await deps.tokens.issue('platform', uid);
     const first = await call(app, 'POST', path, { token, body: { ref: 'friend-1', 'utm.source': 'ad' } });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ data: { params: { ref: 'friend-1', 'utm.source': 'ad' }, updated_at: expect.any(String) }, statusCode: 200, message: 'success', totalPage: 1 });
+    expect(first.body).toEqual({
+      data: { params: { ref: 'friend-1', 'utm.source': 'ad' }, updated_at: expect.any(String) },
+      statusCode: 200,
+      message: 'success',
+      totalPage: 1,
+    });
     await call(app, 'POST', path, { token, body: { ref: 'friend-2' } });
     expect(await stored(uid)).toEqual({ ref: 'friend-2' });
     expect(await stored(randomUUID())).toBeUndefined();

@@ -102,12 +102,26 @@ describe('configuration', () => {
 describe('the payment URI', () => {
   it("is the standard's: sui:pay with receiver, amount, coinType, nonce and registry, query-encoded", () => {
     const receiver = `0x${'12'.repeat(32)}`;
-    const uri = paymentUri({ receiver, amount: 18_446_744_073_709_551_615n, coinType: '0x2::sui::SUI', nonce: 'PO0000000042', registry: 'default-payment-registry' });
-    expect(uri).toBe(`sui:pay?receiver=${receiver}&amount=18446744073709551615&coinType=0x2%3A%3Asui%3A%3ASUI&nonce=PO0000000042&registry=default-payment-registry`);
+    const uri = paymentUri({
+      receiver,
+      amount: 18_446_744_073_709_551_615n,
+      coinType: '0x2::sui::SUI',
+      nonce: 'PO0000000042',
+      registry: 'default-payment-registry',
+    });
+    expect(uri).toBe(
+      `sui:pay?receiver=${receiver}&amount=18446744073709551615&coinType=0x2%3A%3Asui%3A%3ASUI&nonce=PO0000000042&registry=default-payment-registry`,
+    );
     const parsed = new URL(uri);
     expect(parsed.protocol).toBe('sui:');
     expect(parsed.pathname).toBe('pay');
-    expect(Object.fromEntries(parsed.searchParams)).toEqual({ receiver, amount: '18446744073709551615', coinType: '0x2::sui::SUI', nonce: 'PO0000000042', registry: 'default-payment-registry' });
+    expect(Object.fromEntries(parsed.searchParams)).toEqual({
+      receiver,
+      amount: '18446744073709551615',
+      coinType: '0x2::sui::SUI',
+      nonce: 'PO0000000042',
+      registry: 'default-payment-registry',
+    });
   });
 
   it('refuses what the Move code would abort on: a zero amount, an empty or over-long nonce', () => {
@@ -206,7 +220,7 @@ describe.each(['jsonrpc', 'graphql'] as const)('%s: paying an order through Paym
     const order = await newOrder();
     const paid = payUri((await where(order.id)).body.data.order.payment_uri);
     const answers = await Promise.all(Array.from({ length: 10 }, () => complete(order.id, paid.txDigest)));
-    expect(answers.map((a) => `${a.status} ${a.body.message ?? ""}`)).toEqual(Array(10).fill("200 "));
+    expect(answers.map((a) => `${a.status} ${a.body.message ?? ''}`)).toEqual(Array(10).fill('200 '));
     expect(await tickets()).toBe(100);
   });
 
@@ -245,7 +259,13 @@ describe('a stage with its own contract and Payment Kit', () => {
     const byKit = await newOrder();
     const kitPaid = payUri((await where(byKit.id)).body.data.order.payment_uri);
     const byContract = await newOrder();
-    const contractPaid = script.pay({ billNo: byContract.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress, coinType: '0x2::sui::SUI' });
+    const contractPaid = script.pay({
+      billNo: byContract.bill_no,
+      amount: '1500000000',
+      from: player.address,
+      to: shop.receiveAddress,
+      coinType: '0x2::sui::SUI',
+    });
     const summary = await index();
     expect(Object.keys(summary).sort()).toEqual([`0x${'ab'.repeat(32)}::pay::PaymentEvent`, RECEIPT_TYPE].sort());
     expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.matched === true)).toHaveLength(2);

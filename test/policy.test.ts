@@ -49,7 +49,10 @@ describe('every operation declares its policy', () => {
   });
 
   it('docs/security.md holds the table `npm run policy-table` prints now', () => {
-    const printed = execFileSync(process.execPath, ['--import', 'tsx', 'functions/admin/policy-table.ts'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+    const printed = execFileSync(process.execPath, ['--import', 'tsx', 'functions/admin/policy-table.ts'], {
+      cwd: new URL('..', import.meta.url),
+      encoding: 'utf8',
+    });
     const doc = readFileSync(new URL('../docs/security.md', import.meta.url), 'utf8');
     expect(doc).toContain(`<!-- policy-table -->\n${printed.trim()}\n<!-- /policy-table -->`);
   });
@@ -82,7 +85,7 @@ describe('every policy sentence says what the authorization layer does for the k
     expect(Object.values(errorsOf(op)).some((cause) => cause.includes('the merchant is suspended'))).toBe(suspends);
     if (checks.length > 0) expect(text.includes('read fresh'), 'fresh on value-moving calls').toBe(auth.movesValue === true);
     expect(text.includes('Moves value.')).toBe(auth.movesValue === true);
-    if (auth.role === 'admin') expect(suspends, 'admin operations are the platform\'s').toBe(false);
+    if (auth.role === 'admin') expect(suspends, "admin operations are the platform's").toBe(false);
 
     // A store rule: a session-only operation never takes (nor mentions) an access token.
     if (auth.store?.sessionOnly) {

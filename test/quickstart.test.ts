@@ -158,7 +158,10 @@ describe(PAGE, () => {
       ran++;
       if (step.expected === undefined) continue;
       const answer = lastJson(output);
-      expect(differences(answer, step.expected), `${PAGE}, ${step.where}: ${step.command}\nanswered: ${output}\nthe server's last lines:\n${server.output().split('\n').slice(-15).join('\n')}`).toEqual([]);
+      expect(
+        differences(answer, step.expected),
+        `${PAGE}, ${step.where}: ${step.command}\nanswered: ${output}\nthe server's last lines:\n${server.output().split('\n').slice(-15).join('\n')}`,
+      ).toEqual([]);
     }
     expect(ran).toBe(steps.filter((s) => s.marker !== 'skip').length);
     console.log(`quickstart: ${ran} blocks of ${PAGE} run, ${steps.filter((s) => s.expected !== undefined).length} answers compared`);

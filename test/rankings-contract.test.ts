@@ -16,7 +16,10 @@ beforeAll(async () => {
   app = createAllApps(deps);
   game = await gameWithServer(deps);
   const report = (player: string, name: string, kills: number, wins: number) =>
-    call(app, 'POST', `${base}/merchant/games/addWin`, { token: game.server, body: { game_code: game.code, game_player_id: player, game_player_name: name, kills, wins } });
+    call(app, 'POST', `${base}/merchant/games/addWin`, {
+      token: game.server,
+      body: { game_code: game.code, game_player_id: player, game_player_name: name, kills, wins },
+    });
   await report('p-1', 'Player One', 12, 3);
   await report('p-2', '', 4, 7);
   await report('p-3', 'Three', 1, 0);
@@ -57,16 +60,37 @@ describe('compatibility contract: rankings', () => {
   });
 
   it('addWin answers the merchant envelope; submitgamescore the {data, statusCode, message, totalPage} one', async () => {
-    const added = await call(app, 'POST', `${base}/merchant/games/addWin`, { token: game.server, body: { game_code: game.code, game_player_id: 'p-4', game_player_name: 'n', kills: 1, wins: 0 } });
+    const added = await call(app, 'POST', `${base}/merchant/games/addWin`, {
+      token: game.server,
+      body: { game_code: game.code, game_player_id: 'p-4', game_player_name: 'n', kills: 1, wins: 0 },
+    });
     expect(added.status).toBe(200);
-    expect(mismatches(added.body, merchantEnvelope({ game_code: 'string', game_player_id: 'string', kills: 'integer', wins: 'integer', seasons: [{ season_type: 'integer', season_range: 'string' }] }))).toEqual([]);
+    expect(
+      mismatches(
+        added.body,
+        merchantEnvelope({
+          game_code: 'string',
+          game_player_id: 'string',
+          kills: 'integer',
+          wins: 'integer',
+          seasons: [{ season_type: 'integer', season_range: 'string' }],
+        }),
+      ),
+    ).toEqual([]);
     const scored = await call(app, 'POST', `${base}/chain/game/score`, {
       token: game.server,
       body: { game_code: game.code, result_id: 'contract-1', scores: [{ game_player_id: 'p-4', game_player_name: 'n', kills: 1, wins: 1 }] },
     });
     expect(scored.status).toBe(200);
     expect(mismatches(scored.body, pagedEnvelope)).toEqual([]);
-    expect(mismatches(scored.body.data, { game_code: 'string', result_id: 'string', players: 'integer', seasons: [{ season_type: 'integer', season_range: 'string' }] })).toEqual([]);
+    expect(
+      mismatches(scored.body.data, {
+        game_code: 'string',
+        result_id: 'string',
+        players: 'integer',
+        seasons: [{ season_type: 'integer', season_range: 'string' }],
+      }),
+    ).toEqual([]);
     expect(scored.body.totalPage).toBe(1);
   });
 });

@@ -53,7 +53,10 @@ async function addWin(token: string, body: object) {
 async function rank(game: string, limit?: number) {
   const res = await call(app, 'GET', rankPath, { query: { game_code: game, ...(limit !== undefined ? { limit } : {}) } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as Record<'gameWeekKillRank' | 'gameWeekWinRank' | 'gameMothKillRank' | 'gameMothWinRank', { total: string; game_player_id: string; game_player_name: string }[]>;
+  return res.body.data as Record<
+    'gameWeekKillRank' | 'gameWeekWinRank' | 'gameMothKillRank' | 'gameMothWinRank',
+    { total: string; game_player_id: string; game_player_name: string }[]
+  >;
 }
 
 const ids = (entries: { game_player_id: string }[]) => entries.map((e) => e.game_player_id);
@@ -95,7 +98,7 @@ describe('seasons (UTC)', () => {
     expect(parseSeasonRange(SeasonType.month, '2027-02-01-02-28')?.end.toISOString()).toBe('2027-03-01T00:00:00.000Z');
   });
 
-  it('a week across New Year keeps its first day\'s year: 2029-12-31-01-06', () => {
+  it("a week across New Year keeps its first day's year: 2029-12-31-01-06", () => {
     for (const instant of ['2029-12-31T00:00:00', '2030-01-01T12:00:00', '2030-01-06T23:59:59.999']) {
       expect(weekOf(utc(instant)).range).toBe('2029-12-31-01-06');
     }
@@ -158,7 +161,13 @@ describe('seasons (UTC)', () => {
 
     // Every season with scores has its open-season record, for settlement.
     const open = await deps.db.send(new GetCommand({ TableName: deps.table, Key: openSeasonKey(code, sundayWeek), ConsistentRead: true }));
-    expect(open.Item).toMatchObject({ game_code: code, season_type: 1, season_range: '2026-05-25-05-31', start: '2026-05-25T00:00:00.000Z', end: '2026-06-01T00:00:00.000Z' });
+    expect(open.Item).toMatchObject({
+      game_code: code,
+      season_type: 1,
+      season_range: '2026-05-25-05-31',
+      start: '2026-05-25T00:00:00.000Z',
+      end: '2026-06-01T00:00:00.000Z',
+    });
   });
 });
 
@@ -220,7 +229,10 @@ describe('addWin', () => {
     await addWin(server, win(code, 'p', 1, 1, { result_id: 'r-count' }));
     expect(counter.stop()).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
     counter.start();
-    await call(app, 'POST', scorePath, { token: server, body: { game_code: code, result_id: 'm-count', scores: [{ game_player_id: 'a', game_player_name: '', kills: 1, wins: 0 }] } });
+    await call(app, 'POST', scorePath, {
+      token: server,
+      body: { game_code: code, result_id: 'm-count', scores: [{ game_player_id: 'a', game_player_name: '', kills: 1, wins: 0 }] },
+    });
     expect(counter.stop()).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
     counter.start();
     await rank(code);
@@ -237,10 +249,16 @@ describe('addWin', () => {
     const unknown = await addWin(stranger.server, win('no-such-game', 'p', 1, 1));
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ code: 404, message: 'game_code: no game no-such-game', data: null, error: 'access.not_found' });
-    const score = await call(app, 'POST', scorePath, { token: stranger.server, body: { game_code: code, result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] } });
+    const score = await call(app, 'POST', scorePath, {
+      token: stranger.server,
+      body: { game_code: code, result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] },
+    });
     expect(score.status).toBe(403);
     expect(score.body).toEqual({ statusCode: 403, message: expect.stringMatching(/^game_code:/), error: 'access.other_owner' });
-    const scoreUnknown = await call(app, 'POST', scorePath, { token: stranger.server, body: { game_code: 'no-such-game', result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] } });
+    const scoreUnknown = await call(app, 'POST', scorePath, {
+      token: stranger.server,
+      body: { game_code: 'no-such-game', result_id: 'r1', scores: [{ game_player_id: 'p', game_player_name: 'n', kills: 1, wins: 1 }] },
+    });
     expect(scoreUnknown.status).toBe(404);
     expect(await itemCount(deps)).toBe(before);
     expect((await rank(code)).gameWeekKillRank).toEqual([]);
@@ -254,8 +272,16 @@ describe('addWin', () => {
     for (const token of [undefined, merchant.token, player.platform, player.game, 'not-a-jwt']) {
       const res = await addWin(token as string, win(code, 'p', 1, 1));
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 401, message: expect.any(String), data: null, error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
-      const score = await call(app, 'POST', scorePath, { token, body: { game_code: code, result_id: 'r', scores: [{ game_player_id: 'p', game_player_name: '', kills: 1, wins: 0 }] } });
+      expect(res.body).toEqual({
+        code: 401,
+        message: expect.any(String),
+        data: null,
+        error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid',
+      });
+      const score = await call(app, 'POST', scorePath, {
+        token,
+        body: { game_code: code, result_id: 'r', scores: [{ game_player_id: 'p', game_player_name: '', kills: 1, wins: 0 }] },
+      });
       expect(score.status).toBe(401);
       expect(score.body).toEqual({ statusCode: 401, message: expect.any(String), error: token === undefined ? 'auth.token_missing' : 'auth.token_invalid' });
     }
@@ -381,7 +407,15 @@ describe('result ids', () => {
     for (const res of results) {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        data: { game_code: code, result_id: report.result_id, players: 3, seasons: [{ season_type: 1, season_range: weekOf(now).range }, { season_type: 2, season_range: monthOf(now).range }] },
+        data: {
+          game_code: code,
+          result_id: report.result_id,
+          players: 3,
+          seasons: [
+            { season_type: 1, season_range: weekOf(now).range },
+            { season_type: 2, season_range: monthOf(now).range },
+          ],
+        },
         statusCode: 200,
         message: 'success',
         totalPage: 1,
@@ -421,7 +455,12 @@ describe('result ids', () => {
     expect(twice.body.data.players).toBe(1);
     expect((await rank(code)).gameWeekKillRank).toEqual([{ total: '5', game_player_id: 'x', game_player_name: 'X' }]);
 
-    const scores = Array.from({ length: 48 }, (_, i) => ({ game_player_id: `m${String(i).padStart(2, '0')}`, game_player_name: `M${i}`, kills: i + 1, wins: 1 }));
+    const scores = Array.from({ length: 48 }, (_, i) => ({
+      game_player_id: `m${String(i).padStart(2, '0')}`,
+      game_player_name: `M${i}`,
+      kills: i + 1,
+      wins: 1,
+    }));
     const big = await call(app, 'POST', scorePath, { token: server, body: { game_code: code, result_id: 'big', scores } });
     expect(big.status, JSON.stringify(big.body)).toBe(200);
     expect(big.body.data.players).toBe(48);
@@ -506,7 +545,10 @@ describe('gameRank', () => {
       const boards = await atTime(utc(`${day}T12:00:00`), () => rank(code, 3));
       const commands = counter.stop();
       for (const board of Object.values(boards)) {
-        expect(board.map((e) => [e.game_player_id, e.total]), order).toEqual([
+        expect(
+          board.map((e) => [e.game_player_id, e.total]),
+          order,
+        ).toEqual([
           ['leader', '10'],
           [byTime[0], '5'],
           [byTime[1], '5'],

@@ -51,7 +51,12 @@ describe('the reference files through the deployed meta function', () => {
   it('answers the deployed copy gzipped and base64-encoded when the browser accepts gzip, cached for a year', async () => {
     const res = await invoke(assetEvent('/v2-testing/docs/assets/swagger-ui-bundle.js', `v=${REFERENCE_VERSION}`, { 'accept-encoding': 'gzip, deflate, br' }));
     expect(res.statusCode).toBe(200);
-    expect(res.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'content-encoding': 'gzip', 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' });
+    expect(res.headers).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8',
+      'content-encoding': 'gzip',
+      'cache-control': 'public, max-age=31536000, immutable',
+      vary: 'accept-encoding',
+    });
     expect(res.isBase64Encoded).toBe(true);
     const body = gunzipSync(Buffer.from(res.body, 'base64')).toString('utf8');
     expect(body).toBe(readFileSync(join(folder, 'swagger-ui-bundle.js'), 'utf8'));

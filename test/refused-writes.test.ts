@@ -77,7 +77,12 @@ describe('savemerchantgame', () => {
 });
 
 describe('project create', () => {
-  const projectBody = (name: string) => ({ project_name: name, receive_address: Ed25519Keypair.generate().toSuiAddress(), coin_type: '0x2::sui::SUI', precison: 9 });
+  const projectBody = (name: string) => ({
+    project_name: name,
+    receive_address: Ed25519Keypair.generate().toSuiAddress(),
+    coin_type: '0x2::sui::SUI',
+    precison: 9,
+  });
 
   it('refuses a taken name (409) without taking a project id', async () => {
     const owner = await merchantWithProject(deps);
@@ -92,7 +97,11 @@ describe('project create', () => {
     const active = await merchantWithToken(deps);
     await refusedWithoutWrites(post('/merchant/projects', noMerchant.token, projectBody(`p-${randomUUID().slice(0, 8)}`)), 404, /no merchant/);
     await refusedWithoutWrites(post('/merchant/projects', suspended.token, projectBody(`p-${randomUUID().slice(0, 8)}`)), 403, /suspended/);
-    await refusedWithoutWrites(post('/merchant/projects', active.token, { ...projectBody(`p-${randomUUID().slice(0, 8)}`), precison: -1 }), 400, /^body\.precison/);
+    await refusedWithoutWrites(
+      post('/merchant/projects', active.token, { ...projectBody(`p-${randomUUID().slice(0, 8)}`), precison: -1 }),
+      400,
+      /^body\.precison/,
+    );
   });
 });
 
@@ -211,7 +220,8 @@ describe('customGoods', () => {
     const projectName = owner.project.project_name;
     await giveTickets(deps, { uid: user, projectName, level: 1 }, 10);
     const body = { userId: user, quantity: 2, projectName, outerOrderId: `partner-${randomUUID()}` };
-    const order = (fields: Record<string, unknown>, goodsId: number = goods.id, token = owner.serverToken) => post(`/account/vendor/goods/${goodsId}`, token, { ...body, ...fields });
+    const order = (fields: Record<string, unknown>, goodsId: number = goods.id, token = owner.serverToken) =>
+      post(`/account/vendor/goods/${goodsId}`, token, { ...body, ...fields });
     await refusedWithoutWrites(order({ quantity: 3 }), 409, /^quantity: the balance .* is less than the 12 tickets/);
     await refusedWithoutWrites(order({}, offSale.id), 409, /not on sale/);
     await refusedWithoutWrites(order({}, goods.id, other.serverToken), 403, /another merchant/);
@@ -248,7 +258,11 @@ describe('chainwallet_register', () => {
 
   it('refuses no nonce, a wrong signature, an address of another user and a user with another address', async () => {
     const keypair = Ed25519Keypair.generate();
-    await refusedWithoutWrites(register({ uuid: randomUUID(), address: keypair.toSuiAddress(), signature: 'AA'.repeat(48) }), 401, /^address: no live sign-in nonce/);
+    await refusedWithoutWrites(
+      register({ uuid: randomUUID(), address: keypair.toSuiAddress(), signature: 'AA'.repeat(48) }),
+      401,
+      /^address: no live sign-in nonce/,
+    );
     const signed = await signedNonce(keypair);
     const wrong = (await signedNonce(Ed25519Keypair.generate())).signature;
     await refusedWithoutWrites(register({ uuid: randomUUID(), address: signed.address, signature: wrong }), 401, /^signature: /);

@@ -31,7 +31,10 @@ beforeAll(async () => {
   app = createAllApps(deps);
 });
 
-const post = (path: string, token: string | undefined, body: unknown, headers: Record<string, string> = {}) => () => call(app, 'POST', `${base}${path}`, { token, body, headers });
+const post =
+  (path: string, token: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    call(app, 'POST', `${base}${path}`, { token, body, headers });
 
 interface Replay {
   /** The single-use value and how it is replayed. */
@@ -61,9 +64,25 @@ const replays: Replay[] = [
     name: "a partner backend's login assertion (its jti)",
     use: async () => {
       const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-      const { client } = await registerClient(deps, { region: 'default', type: 'confidential', name: 'backend', redirect_uris: ['https://store.example/cb'], scopes: [], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
+      const { client } = await registerClient(deps, {
+        region: 'default',
+        type: 'confidential',
+        name: 'backend',
+        redirect_uris: ['https://store.example/cb'],
+        scopes: [],
+        assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+      });
       const iat = Math.floor(Date.now() / 1000);
-      const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: storeIssuerOf('default'), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
+      const assertion = await new SignJWT({
+        iss: client.client_id,
+        sub: `u-${randomUUID()}`,
+        aud: storeIssuerOf('default'),
+        iat,
+        exp: iat + 60,
+        jti: randomUUID(),
+      })
+        .setProtectedHeader({ alg: 'ES256' })
+        .sign(privateKey);
       const first = await post('/store/login', undefined, { assertion })();
       return { first, replays: [{ what: 'the same assertion again', send: post('/store/login', undefined, { assertion }), answer: 401 }] };
     },
@@ -79,7 +98,11 @@ const replays: Replay[] = [
         replays: [
           { what: 'the same request', send: post('/account/game/minus_tickets', shop.server, body, headers), answer: 'first' },
           { what: 'the same request with the key quoted', send: post('/account/game/minus_tickets', shop.server, body, quoted(headers)), answer: 'first' },
-          { what: 'another amount with the key quoted', send: post('/account/game/minus_tickets', shop.server, { ...body, amount: 4 }, quoted(headers)), answer: 422 },
+          {
+            what: 'another amount with the key quoted',
+            send: post('/account/game/minus_tickets', shop.server, { ...body, amount: 4 }, quoted(headers)),
+            answer: 422,
+          },
           { what: 'another amount', send: post('/account/game/minus_tickets', shop.server, { ...body, amount: 4 }, headers), answer: 422 },
         ],
       };
@@ -153,7 +176,14 @@ const replays: Replay[] = [
   {
     name: "a store grant's reference, and adopt_pet's and feed_pet's Idempotency-Keys",
     use: async () => {
-      const client = (await signAccessToken(deps.storeKeys!.default, storeIssuerOf('default'), { sub: 'backend', client_id: 'backend', scope: 'grants', kind: 'client' }, new Date())).token;
+      const client = (
+        await signAccessToken(
+          deps.storeKeys!.default,
+          storeIssuerOf('default'),
+          { sub: 'backend', client_id: 'backend', scope: 'grants', kind: 'client' },
+          new Date(),
+        )
+      ).token;
       const session = await storeSessionOf(deps, app);
       const uid = (await call(app, 'GET', `${base}/store/user`, { token: session })).body.uid as string;
       const grant = { uid, reference: `g-${randomUUID()}`, currencies: { gem: 300 }, items: { kibble: 3 } };
@@ -168,7 +198,11 @@ const replays: Replay[] = [
           { what: 'the same grant', send: post('/store/grants', client, grant), answer: 'first' },
           { what: 'another grant under its reference', send: post('/store/grants', client, { ...grant, currencies: { gem: 301 } }), answer: 422 },
           { what: 'another adoption under its key', send: post('/store/pets/adopt', session, { name: 'Jerry', species: 'cat' }, adoptKey), answer: 422 },
-          { what: 'another feeding under its key', send: post('/store/pets/feed', session, { petId: pet.petId, item: 'kibble', amount: 2 }, feedKey), answer: 422 },
+          {
+            what: 'another feeding under its key',
+            send: post('/store/pets/feed', session, { petId: pet.petId, item: 'kibble', amount: 2 }, feedKey),
+            answer: 422,
+          },
         ],
       };
     },

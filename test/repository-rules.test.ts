@@ -34,9 +34,11 @@ const citationPatterns: { name: string; pattern: RegExp }[] = [
 
 /** Each citation in `text`, as `line: what it cites`. */
 function citationsIn(text: string): string[] {
-  return text.split('\n').flatMap((line, index) =>
-    citationPatterns.filter(({ pattern }) => pattern.test(line)).map(({ name }) => `${index + 1}: ${name}: ${line.trim().slice(0, 160)}`),
-  );
+  return text
+    .split('\n')
+    .flatMap((line, index) =>
+      citationPatterns.filter(({ pattern }) => pattern.test(line)).map(({ name }) => `${index + 1}: ${name}: ${line.trim().slice(0, 160)}`),
+    );
 }
 
 /** The repository's tracked files; without git (an unpacked archive), every file but what .gitignore names. */
@@ -78,24 +80,26 @@ const sample = (line: string) => line.replace(/\{(\w+)\}/g, (_, part: string) =>
 describe('citation patterns', () => {
   const cited = (line: string) => citationsIn(line).length > 0;
 
-  it.each([
-    'see issue {12}',
-    ' * Settlement (issue {5} item {3}): a finished season',
-    'The attacks of issues {3} and {4} through the HTTP API',
-    '// Issue {10} items {3}, {7} and {8} through the HTTP API',
-    "describe('strict integer parameters (issue {10} item {7})', () => {",
-    'fixed by issue #{12}',
-    'as PR {7} did',
-    "describe('token revocation without a key change (hole {4})', () => {",
-    'found in #{12}, and',
-    'the same gap (#{12})',
-    ' * #{14}: the pet mini-game',
-    'minus_tickets ({API} flow {5})',
-    '({ARCHITECTURE} "Contention")',
-    'The {interface} fixes the envelope',
-    'written down from {shared}/seed/000_0f00e2754bbcae0f.txt',
-    'as `{shared}/design/{API}` says',
-  ].map(sample))('flags %j', (line) => {
+  it.each(
+    [
+      'see issue {12}',
+      ' * Settlement (issue {5} item {3}): a finished season',
+      'The attacks of issues {3} and {4} through the HTTP API',
+      '// Issue {10} items {3}, {7} and {8} through the HTTP API',
+      "describe('strict integer parameters (issue {10} item {7})', () => {",
+      'fixed by issue #{12}',
+      'as PR {7} did',
+      "describe('token revocation without a key change (hole {4})', () => {",
+      'found in #{12}, and',
+      'the same gap (#{12})',
+      ' * #{14}: the pet mini-game',
+      'minus_tickets ({API} flow {5})',
+      '({ARCHITECTURE} "Contention")',
+      'The {interface} fixes the envelope',
+      'written down from {shared}/seed/000_0f00e2754bbcae0f.txt',
+      'as `{shared}/design/{API}` says',
+    ].map(sample),
+  )('flags %j', (line) => {
     expect(cited(line)).toBe(true);
   });
 
@@ -104,7 +108,7 @@ describe('citation patterns', () => {
     '(docs/api.md, "Bases, envelopes, errors")',
     'pk `PAYER#12`, sk `ORDER#3`',
     "The season's key in the table: type and first day, e.g. `W#2026-11-16`, `M#2026-11-01`.",
-    '`SCORE#<game>#W#2026-11-23` partition (20 players\' items)',
+    "`SCORE#<game>#W#2026-11-23` partition (20 players' items)",
     'PKCS#8 DER of an Ed25519 private key',
     'https://example.com/guide#12 and /page#3',
     'it&#39;s',

@@ -41,41 +41,45 @@ describe('the indexer Lambda (functions/indexer.ts handler)', () => {
   it.each([
     ['jsonrpc', startSuiNode],
     ['graphql', startSuiGraphQL],
-  ] as const)('stores a payment event of the %s node, which then completes its order; a second run finds nothing new', async (kind, start) => {
-    const node = (await start()) as Loopback & { script: ChainScript };
-    servers.push(node);
-    const shop = await projectWithLevel(deps);
-    const player = await playerWithTokens(deps);
-    const order = await call(app, 'POST', `${account}/user/rechargeOrder`, {
-      token: player.platform,
-      body: { userId: player.uid, project: shop.project.project_name, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 },
-    });
-    expect(order.status, JSON.stringify(order.body)).toBe(200);
-    const { id: orderId, bill_no: billNo } = order.body;
-    // The wallet pays the bill on chain: the contract's event, coin_type as text, as the real node renders it.
-    const payment = node.script.pay({ billNo, amount: '1500000000', from: player.address, to: shop.receiveAddress, coinType: SUI, emit: 'string' });
-    const complete = () => call(app, 'POST', `${account}/user/orderComplete`, { token: player.platform, body: { orderId, transactionId: payment.txDigest } });
-    // This app has no chain: before the indexer ran, the payment is unknown to it.
-    expect((await complete()).status).toBe(404);
+  ] as const)(
+    'stores a payment event of the %s node, which then completes its order; a second run finds nothing new',
+    async (kind, start) => {
+      const node = (await start()) as Loopback & { script: ChainScript };
+      servers.push(node);
+      const shop = await projectWithLevel(deps);
+      const player = await playerWithTokens(deps);
+      const order = await call(app, 'POST', `${account}/user/rechargeOrder`, {
+        token: player.platform,
+        body: { userId: player.uid, project: shop.project.project_name, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 },
+      });
+      expect(order.status, JSON.stringify(order.body)).toBe(200);
+      const { id: orderId, bill_no: billNo } = order.body;
+      // The wallet pays the bill on chain: the contract's event, coin_type as text, as the real node renders it.
+      const payment = node.script.pay({ billNo, amount: '1500000000', from: player.address, to: shop.receiveAddress, coinType: SUI, emit: 'string' });
+      const complete = () => call(app, 'POST', `${account}/user/orderComplete`, { token: player.platform, body: { orderId, transactionId: payment.txDigest } });
+      // This app has no chain: before the indexer ran, the payment is unknown to it.
+      expect((await complete()).status).toBe(404);
 
-    const resources = {
-      ...appResource(),
-      Table: { name: deps.table },
-      ChainConfig: { value: JSON.stringify({ kind, url: node.url, paymentEventType: PAYMENT_TYPE }) },
-    };
-    const env = { DYNAMODB_ENDPOINT: deps.endpoint };
-    const first = await invokeScheduled('functions/indexer.ts', resources, env);
-    expect(first.result).toEqual({ [canonicalType(PAYMENT_TYPE)]: { pages: 1, events: 1, errors: 0, stopped: 'caught-up' } });
-    const stored = (await itemsOfType(deps, 'payment_event')).filter((item) => item.bill_no === billNo);
-    expect(stored).toEqual([expect.objectContaining({ amount: '1500000000', toer: shop.receiveAddress, fromer: player.address })]);
+      const resources = {
+        ...appResource(),
+        Table: { name: deps.table },
+        ChainConfig: { value: JSON.stringify({ kind, url: node.url, paymentEventType: PAYMENT_TYPE }) },
+      };
+      const env = { DYNAMODB_ENDPOINT: deps.endpoint };
+      const first = await invokeScheduled('functions/indexer.ts', resources, env);
+      expect(first.result).toEqual({ [canonicalType(PAYMENT_TYPE)]: { pages: 1, events: 1, errors: 0, stopped: 'caught-up' } });
+      const stored = (await itemsOfType(deps, 'payment_event')).filter((item) => item.bill_no === billNo);
+      expect(stored).toEqual([expect.objectContaining({ amount: '1500000000', toer: shop.receiveAddress, fromer: player.address })]);
 
-    const completed = await complete();
-    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
-    // A second run starts from the cursor the first saved: nothing new.
-    const second = await invokeScheduled('functions/indexer.ts', resources, env);
-    expect(second.result).toEqual({ [canonicalType(PAYMENT_TYPE)]: { pages: 1, events: 0, errors: 0, stopped: 'caught-up' } });
-    expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.bill_no === billNo)).toHaveLength(1);
-  }, 120_000);
+      const completed = await complete();
+      expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+      // A second run starts from the cursor the first saved: nothing new.
+      const second = await invokeScheduled('functions/indexer.ts', resources, env);
+      expect(second.result).toEqual({ [canonicalType(PAYMENT_TYPE)]: { pages: 1, events: 0, errors: 0, stopped: 'caught-up' } });
+      expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.bill_no === billNo)).toHaveLength(1);
+    },
+    120_000,
+  );
 
   it('fails the invocation (so Lambda reports and retries it) when its pass throws: it is never silently skipped', async () => {
     const node = await startSuiNode();
@@ -85,7 +89,9 @@ describe('the indexer Lambda (functions/indexer.ts handler)', () => {
       Table: { name: `${deps.table}-missing` },
       ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) },
     };
-    await expect(invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(/ResourceNotFoundException|non-existent table/);
+    await expect(invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(
+      /ResourceNotFoundException|non-existent table/,
+    );
   }, 60_000);
 });
 
@@ -101,7 +107,9 @@ describe("a failed pass fails the invocation, so the job's Errors alarm sees it 
       ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) },
     };
     node.failNext('http-503', 50);
-    await expect(invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(/chain indexer: the pass failed for .*PaymentEvent \(node-error\)/);
+    await expect(invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(
+      /chain indexer: the pass failed for .*PaymentEvent \(node-error\)/,
+    );
     expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.tx_digest === payment.txDigest || item.bill_no === 'PO0000009999')).toEqual([]);
     node.recover();
     const next = await invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint });
@@ -118,7 +126,9 @@ describe("a failed pass fails the invocation, so the job's Errors alarm sees it 
     // The broken game's reward table as no code writes it: settling its seasons throws.
     await own.db.send(new PutCommand({ TableName: own.table, Item: { ...rewardTableKey(broken.code), rewards: 'not a list' } }));
     const resources = { ...appResource(), Table: { name: own.table } };
-    await expect(invokeScheduled('functions/settlement.ts', resources, { DYNAMODB_ENDPOINT: own.endpoint })).rejects.toThrow(/settlement: 2 of 4 due seasons failed to settle/);
+    await expect(invokeScheduled('functions/settlement.ts', resources, { DYNAMODB_ENDPOINT: own.endpoint })).rejects.toThrow(
+      /settlement: 2 of 4 due seasons failed to settle/,
+    );
     const settled = (await itemsOfType(own, 'history_rank')).map((item) => item.game_code);
     expect(settled.sort()).toEqual([good.code, good.code]);
   }, 120_000);
@@ -128,10 +138,19 @@ describe('the settlement Lambda (functions/settlement.ts handler)', () => {
   it('settles every due season of the table once: the history rank shows it; a second run settles nothing', async () => {
     const own = await createTestDeps();
     const ownApp = createAllApps(own);
-    const game = await rewardGame(own, [{ rank: 1, amount: 9 }, { rank: 2, amount: 4 }]);
-    await scoresInPastWeek(own, game, [{ id: 'first', wins: 2 }, { id: 'second', wins: 5 }, { id: 'third', wins: 1 }]);
+    const game = await rewardGame(own, [
+      { rank: 1, amount: 9 },
+      { rank: 2, amount: 4 },
+    ]);
+    await scoresInPastWeek(own, game, [
+      { id: 'first', wins: 2 },
+      { id: 'second', wins: 5 },
+      { id: 'third', wins: 1 },
+    ]);
     const history = async (type: number, range: string) => {
-      const res = await call(ownApp, 'GET', '/v2-testing/merchant/games/history/rank', { query: { game_code: game.code, season_type: type, season_range: range } });
+      const res = await call(ownApp, 'GET', '/v2-testing/merchant/games/history/rank', {
+        query: { game_code: game.code, season_type: type, season_range: range },
+      });
       expect(res.status).toBe(200);
       return res.body.data as { platform_player_id: string; rank: number; reward_amount: number }[];
     };
@@ -142,7 +161,10 @@ describe('the settlement Lambda (functions/settlement.ts handler)', () => {
     const env = { DYNAMODB_ENDPOINT: own.endpoint };
     const first = await invokeScheduled('functions/settlement.ts', resources, env);
     expect(first.result).toEqual({ settled: 2, settledNow: 2, failed: 0 });
-    for (const [type, range] of [[1, pastWeek().range], [2, pastMonth().range]] as const) {
+    for (const [type, range] of [
+      [1, pastWeek().range],
+      [2, pastMonth().range],
+    ] as const) {
       expect(await history(type, range)).toEqual([
         expect.objectContaining({ platform_player_id: 'second', rank: 1, reward_amount: 9 }),
         expect.objectContaining({ platform_player_id: 'first', rank: 2, reward_amount: 4 }),

@@ -31,7 +31,9 @@ describe("the run's logs", () => {
     expect(dir).toBeDefined();
     const lines = readServerLogs(dir!);
     const processes = new Set(lines.map((l) => l.file));
-    const found = lines.flatMap(({ file, line }) => SECRETS.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${what} in ${file}: ${line.slice(0, 200)}`));
+    const found = lines.flatMap(({ file, line }) =>
+      SECRETS.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${what} in ${file}: ${line.slice(0, 200)}`),
+    );
     console.log(`server logs: ${lines.length} lines from ${processes.size} test processes scanned for ${SECRETS.length} kinds of secret`);
     expect(found).toEqual([]);
     // Not vacuous: the suite's fault and error tests make the service log (table failures, unexpected errors).
@@ -52,7 +54,9 @@ describe("the run's logs", () => {
     const processes = readInspections(dir!);
     const responses = processes.reduce((sum, p) => sum + p.responses, 0);
     const megabytes = processes.reduce((sum, p) => sum + p.bytes, 0) / 2 ** 20;
-    console.log(`responses: ${responses} text bodies (${megabytes.toFixed(1)} MB) from ${processes.length} test processes inspected for ${LEAKS.length} kinds of leak`);
+    console.log(
+      `responses: ${responses} text bodies (${megabytes.toFixed(1)} MB) from ${processes.length} test processes inspected for ${LEAKS.length} kinds of leak`,
+    );
     expect(processes.flatMap((p) => p.findings.map((finding) => `${p.file}: ${finding}`))).toEqual([]);
     // Not vacuous: every test file's requests are inspected (test/support/capture-setup.ts).
     expect(responses, 'no response inspected: run this file with the whole suite (npm test)').toBeGreaterThan(1000);
@@ -63,7 +67,11 @@ describe("the run's tables", () => {
   it('no table of the run stores a private key: every stored private_key is "", no key material in any attribute', async () => {
     const file = suiteDynamoFile(process.ppid);
     expect(existsSync(file), 'run this file with the whole suite (npm test)').toBe(true);
-    const client = new DynamoDBClient({ endpoint: readFileSync(file, 'utf8'), region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new DynamoDBClient({
+      endpoint: readFileSync(file, 'utf8'),
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     const found: string[] = [];
     let items = 0;
     let accounts = 0;
@@ -77,9 +85,10 @@ describe("the run's tables", () => {
             const item = unmarshall(raw);
             if ('private_key' in item) {
               accounts++;
-              if (item.private_key !== '') found.push(`${table} ${String(item.pk)} ${String(item.sk)}: private_key ${JSON.stringify(item.private_key).slice(0, 40)}`);
+              if (item.private_key !== '')
+                found.push(`${table} ${String(item.pk)} ${String(item.sk)}: private_key ${JSON.stringify(item.private_key).slice(0, 40)}`);
             }
-            const text = JSON.stringify(item, (_, value: unknown) => (typeof value === "bigint" ? String(value) : value));
+            const text = JSON.stringify(item, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
             for (const [what, pattern] of KEY_MATERIAL) if (pattern.test(text)) found.push(`${what} in ${table} ${String(item.pk)} ${String(item.sk)}`);
           }
         }
@@ -94,4 +103,3 @@ describe("the run's tables", () => {
 
 /** Key material as it would be stored: a Sui private key, a PEM private key, a private JWK member. */
 const KEY_MATERIAL = LEAKS.filter(([what]) => /Sui private key|PEM private key|private JWK/.test(what));
-

@@ -58,19 +58,31 @@ describe('reward table (POST/GET /merchant/games/rewards)', () => {
 
     const set = await call(app, 'POST', rewardsPath, {
       token: game.owner.token,
-      body: { game_code: game.code, rewards: [{ rank: 3, amount: 10 }, { rank: 1, amount: 1_000_000_000_000 }] },
+      body: {
+        game_code: game.code,
+        rewards: [
+          { rank: 3, amount: 10 },
+          { rank: 1, amount: 1_000_000_000_000 },
+        ],
+      },
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data).toEqual({
       game_code: game.code,
       board: 'wins',
-      rewards: [{ rank: 1, amount: 1_000_000_000_000, amount_base: '1000000000000' }, { rank: 3, amount: 10, amount_base: '10' }],
+      rewards: [
+        { rank: 1, amount: 1_000_000_000_000, amount_base: '1000000000000' },
+        { rank: 3, amount: 10, amount_base: '10' },
+      ],
       updated_at: expect.any(String),
     });
     const read = await call(app, 'GET', rewardsPath, { token: game.owner.token, query: { game_code: game.code } });
     expect(read.body.data).toEqual(set.body.data);
 
-    const kills = await call(app, 'POST', rewardsPath, { token: game.owner.token, body: { game_code: game.code, board: 'kills', rewards: [{ rank: 1, amount: 5 }] } });
+    const kills = await call(app, 'POST', rewardsPath, {
+      token: game.owner.token,
+      body: { game_code: game.code, board: 'kills', rewards: [{ rank: 1, amount: 5 }] },
+    });
     expect(kills.body.data).toMatchObject({ board: 'kills', rewards: [{ rank: 1, amount: 5 }] });
   });
 
@@ -89,7 +101,15 @@ describe('reward table (POST/GET /merchant/games/rewards)', () => {
   });
 
   it.each([
-    [{ rewards: [{ rank: 1, amount: 1 }, { rank: 1, amount: 2 }] }, /^body\.rewards: each rank may appear once/],
+    [
+      {
+        rewards: [
+          { rank: 1, amount: 1 },
+          { rank: 1, amount: 2 },
+        ],
+      },
+      /^body\.rewards: each rank may appear once/,
+    ],
     [{ rewards: [{ rank: 100, amount: 1 }] }, /^body\.rewards\.0\.rank/],
     [{ rewards: [{ rank: 0, amount: 1 }] }, /^body\.rewards\.0\.rank/],
     [{ rewards: [{ rank: 1, amount: 0 }] }, /^body\.rewards\.0\.amount/],
@@ -108,7 +128,12 @@ describe('reward table (POST/GET /merchant/games/rewards)', () => {
 
 describe('settleSeason', () => {
   it('writes entries for ranks 1..N (N = the highest rewarded rank) of a board with more players, reward 0 for skipped ranks', async () => {
-    const game = await rewardGame(deps, [{ rank: 1, amount: 1000 }, { rank: 2, amount: 500 }, { rank: 3, amount: 250 }, { rank: 5, amount: 100 }]);
+    const game = await rewardGame(deps, [
+      { rank: 1, amount: 1000 },
+      { rank: 2, amount: 500 },
+      { rank: 3, amount: 250 },
+      { rank: 5, amount: 100 },
+    ]);
     // 30 players with distinct wins (the order written is not the ranking order).
     const players: Points[] = Array.from({ length: 30 }, (_, i) => ({ id: `p${i}`, wins: ((i * 7) % 30) + 1, kills: 100 - i, wallet: wallet(i + 1) }));
     await scoresInPastWeek(deps, game, players);
@@ -119,7 +144,15 @@ describe('settleSeason', () => {
     const result = await settleSeason(deps, game.code, week);
     // The minimum: table + marker, the board, the ids, one transaction (the season item's delete is in it).
     expect(counter.stop()).toEqual({ BatchGetItem: 1, Query: 1, UpdateItem: 1, TransactWriteItems: 1 });
-    expect(result).toEqual({ game_code: game.code, season_type: 1, season_range: '2026-03-02-03-08', board: 'wins', entries: 5, settled_at: expect.any(String), settled_now: true });
+    expect(result).toEqual({
+      game_code: game.code,
+      season_type: 1,
+      season_range: '2026-03-02-03-08',
+      board: 'wins',
+      entries: 5,
+      settled_at: expect.any(String),
+      settled_now: true,
+    });
 
     const { body } = await historyOf(game.code, SeasonType.week, week.range);
     expect(mismatches(body, historyRank)).toEqual([]);
@@ -151,7 +184,14 @@ describe('settleSeason', () => {
   });
 
   it('pays the kills board when the table says so', async () => {
-    const game = await rewardGame(deps, [{ rank: 1, amount: 7 }, { rank: 2, amount: 3 }], 'kills');
+    const game = await rewardGame(
+      deps,
+      [
+        { rank: 1, amount: 7 },
+        { rank: 2, amount: 3 },
+      ],
+      'kills',
+    );
     await scoresInPastWeek(deps, game, [
       { id: 'a', kills: 5, wins: 50 },
       { id: 'b', kills: 9, wins: 1 },
@@ -168,10 +208,18 @@ describe('settleSeason', () => {
   });
 
   it('breaks ties at the cutoff by who reached the score first, reading every tied player', async () => {
-    const game = await rewardGame(deps, [1, 2, 3, 4, 5].map((rank) => ({ rank, amount: 10 * (6 - rank) })));
+    const game = await rewardGame(
+      deps,
+      [1, 2, 3, 4, 5].map((rank) => ({ rank, amount: 10 * (6 - rank) })),
+    );
     // Six players tie at 5 wins across the cut (places 4-9); they reached 5 at different times, written out of order.
     const tiedReachOrder = ['t-early', 't-second', 't-third', 't-fourth', 't-fifth', 't-late'];
-    await scoresInPastWeek(deps, game, [{ id: 'top1', wins: 10 }, { id: 'top2', wins: 9 }, { id: 'top3', wins: 8 }, { id: 'low', wins: 1 }]);
+    await scoresInPastWeek(deps, game, [
+      { id: 'top1', wins: 10 },
+      { id: 'top2', wins: 9 },
+      { id: 'top3', wins: 8 },
+      { id: 'low', wins: 1 },
+    ]);
     const writeOrder = [3, 5, 0, 4, 1, 2];
     for (const i of writeOrder) {
       const reached = new Date(PAST.getTime() + 3_600_000 + i * 60_000);
@@ -186,7 +234,11 @@ describe('settleSeason', () => {
   });
 
   it('takes the wallet from the score, else from the player account (platform uid), else the empty string', async () => {
-    const game = await rewardGame(deps, [{ rank: 1, amount: 3 }, { rank: 2, amount: 2 }, { rank: 3, amount: 1 }]);
+    const game = await rewardGame(deps, [
+      { rank: 1, amount: 3 },
+      { rank: 2, amount: 2 },
+      { rank: 3, amount: 1 },
+    ]);
     const uid = randomUUID();
     const accountAddress = wallet(0xabc);
     await bindWallet(deps, { uid, address: accountAddress, walletType: 1 });
@@ -202,7 +254,10 @@ describe('settleSeason', () => {
 
   it('pays up to rank 99 of a board of 130 players in one transaction, and deletes the season item after it', async () => {
     const own = await freshApp();
-    const game = await rewardGame(own.deps, Array.from({ length: 99 }, (_, i) => ({ rank: i + 1, amount: 1000 - i })));
+    const game = await rewardGame(
+      own.deps,
+      Array.from({ length: 99 }, (_, i) => ({ rank: i + 1, amount: 1000 - i })),
+    );
     const players: Points[] = Array.from({ length: 130 }, (_, i) => ({ id: `big-${String(i).padStart(3, '0')}`, wins: 200 - i }));
     await scoresInPastWeek(own.deps, game, players);
     expect((await openSeasons(own.deps)).map((s) => s.sk)).toContain(openSeasonKey(game.code, pastWeek()).sk);
@@ -237,9 +292,21 @@ describe('settleSeason', () => {
 describe('settleDueSeasons (the scheduled settlement)', () => {
   it('settles every ended season once, even run twice and five times in parallel', async () => {
     const own = await freshApp();
-    const games = await Promise.all([1, 2, 3].map(() => rewardGame(own.deps, [{ rank: 1, amount: 30 }, { rank: 2, amount: 20 }, { rank: 4, amount: 5 }])));
+    const games = await Promise.all(
+      [1, 2, 3].map(() =>
+        rewardGame(own.deps, [
+          { rank: 1, amount: 30 },
+          { rank: 2, amount: 20 },
+          { rank: 4, amount: 5 },
+        ]),
+      ),
+    );
     for (const [g, game] of games.entries()) {
-      await scoresInPastWeek(own.deps, game, Array.from({ length: 8 }, (_, i) => ({ id: `g${g}-p${i}`, wins: 10 + ((i * 3) % 8), kills: i + 1 })));
+      await scoresInPastWeek(
+        own.deps,
+        game,
+        Array.from({ length: 8 }, (_, i) => ({ id: `g${g}-p${i}`, wins: 10 + ((i * 3) % 8), kills: i + 1 })),
+      );
     }
     // The current seasons (not ended) stay open.
     await addWinAt(own.deps, games[0]!, new Date(), { id: 'now-player', wins: 1 });
@@ -304,7 +371,10 @@ describe('settleDueSeasons (the scheduled settlement)', () => {
 describe('history/test (POST /merchant/games/history/test)', () => {
   it('an admin settles a past season on demand, idempotently', async () => {
     const game = await rewardGame(deps, [{ rank: 1, amount: 9 }]);
-    await scoresInPastWeek(deps, game, [{ id: 'h1', wins: 2 }, { id: 'h2', wins: 3 }]);
+    await scoresInPastWeek(deps, game, [
+      { id: 'h1', wins: 2 },
+      { id: 'h2', wins: 3 },
+    ]);
     const admin = await accountWithToken(deps, 'admin');
     const body = { game_code: game.code, season_type: 2, season_range: pastMonth().range };
     const first = await call(app, 'POST', testPath, { token: admin.token, body });
@@ -312,7 +382,15 @@ describe('history/test (POST /merchant/games/history/test)', () => {
     expect(first.body).toEqual({
       code: 200,
       message: 'success',
-      data: { game_code: game.code, season_type: 2, season_range: '2026-03-01-03-31', board: 'wins', entries: 1, settled_at: expect.any(String), settled_now: true },
+      data: {
+        game_code: game.code,
+        season_type: 2,
+        season_range: '2026-03-01-03-31',
+        board: 'wins',
+        entries: 1,
+        settled_at: expect.any(String),
+        settled_now: true,
+      },
     });
     const before = await itemCount(deps);
     const second = await call(app, 'POST', testPath, { token: admin.token, body });
@@ -328,16 +406,25 @@ describe('history/test (POST /merchant/games/history/test)', () => {
     const merchant = await merchantWithToken(deps);
     const admin = await accountWithToken(deps, 'admin');
     const before = await itemCount(deps);
-    const notAdmin = await call(app, 'POST', testPath, { token: merchant.token, body: { game_code: game.code, season_type: 1, season_range: pastWeek().range } });
+    const notAdmin = await call(app, 'POST', testPath, {
+      token: merchant.token,
+      body: { game_code: game.code, season_type: 1, season_range: pastWeek().range },
+    });
     expect(notAdmin.status).toBe(403);
     const current = weekOf(new Date());
     const running = await call(app, 'POST', testPath, { token: admin.token, body: { game_code: game.code, season_type: 1, season_range: current.range } });
     expect(running.status).toBe(409);
     expect(running.body).toEqual({ code: 409, message: expect.stringMatching(/^season_range: .*has not ended/), data: null, error: 'season.not_ended' });
-    const notAWeek = await call(app, 'POST', testPath, { token: admin.token, body: { game_code: game.code, season_type: 1, season_range: '2026-03-03-03-09' } });
+    const notAWeek = await call(app, 'POST', testPath, {
+      token: admin.token,
+      body: { game_code: game.code, season_type: 1, season_range: '2026-03-03-03-09' },
+    });
     expect(notAWeek.status).toBe(400);
     expect(notAWeek.body.message).toMatch(/^body\.season_range: /);
-    const monthAsWeek = await call(app, 'POST', testPath, { token: admin.token, body: { game_code: game.code, season_type: 1, season_range: pastMonth().range } });
+    const monthAsWeek = await call(app, 'POST', testPath, {
+      token: admin.token,
+      body: { game_code: game.code, season_type: 1, season_range: pastMonth().range },
+    });
     expect(monthAsWeek.status).toBe(400);
     expect(await itemCount(deps)).toBe(before);
   });
@@ -368,7 +455,10 @@ describe('history/test (POST /merchant/games/history/test)', () => {
     await scoresInPastWeek(prod, game, [{ id: 'p', wins: 1 }]);
     const admin = await accountWithToken(prod, 'admin');
     const before = await itemCount(prod);
-    const res = await call(prodApp, 'POST', '/prod/merchant/games/history/test', { token: admin.token, body: { game_code: game.code, season_type: 1, season_range: pastWeek().range } });
+    const res = await call(prodApp, 'POST', '/prod/merchant/games/history/test', {
+      token: admin.token,
+      body: { game_code: game.code, season_type: 1, season_range: pastWeek().range },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: 403, message: expect.stringMatching(/production/), data: null, error: 'season.test_on_production' });
     expect(await itemCount(prod)).toBe(before);
@@ -379,8 +469,16 @@ describe('history/test (POST /merchant/games/history/test)', () => {
 
 describe('history rank (GET /merchant/games/history/rank)', () => {
   it('is open, ordered by rank, one Query; an unsettled season or unknown game is an empty list', async () => {
-    const game = await rewardGame(deps, [{ rank: 1, amount: 3 }, { rank: 2, amount: 2 }, { rank: 3, amount: 1 }]);
-    await scoresInPastWeek(deps, game, [{ id: 'r1', wins: 1 }, { id: 'r2', wins: 3 }, { id: 'r3', wins: 2 }]);
+    const game = await rewardGame(deps, [
+      { rank: 1, amount: 3 },
+      { rank: 2, amount: 2 },
+      { rank: 3, amount: 1 },
+    ]);
+    await scoresInPastWeek(deps, game, [
+      { id: 'r1', wins: 1 },
+      { id: 'r2', wins: 3 },
+      { id: 'r3', wins: 2 },
+    ]);
     expect((await historyOf(game.code, 1, pastWeek().range)).body).toEqual({ code: 200, message: 'success', data: [] });
     await settleSeason(deps, game.code, pastWeek());
 
@@ -415,7 +513,12 @@ describe('history rank (GET /merchant/games/history/rank)', () => {
       expect(res.body).toEqual({ code: 400, message: expect.stringMatching(/^query\.season_(range|type)/), data: null, error: codes[index] });
     }
     // A week across New Year keeps the first day's year.
-    expect(parseSeasonRange(1, '2029-12-31-01-06')).toEqual({ type: 1, start: new Date('2029-12-31T00:00:00.000Z'), end: new Date('2030-01-07T00:00:00.000Z'), range: '2029-12-31-01-06' });
+    expect(parseSeasonRange(1, '2029-12-31-01-06')).toEqual({
+      type: 1,
+      start: new Date('2029-12-31T00:00:00.000Z'),
+      end: new Date('2030-01-07T00:00:00.000Z'),
+      range: '2029-12-31-01-06',
+    });
     expect((await historyOf('g', 1, '2029-12-31-01-06')).body.data).toEqual([]);
   });
 });
@@ -427,7 +530,10 @@ describe('gameCode (GET /chain/game/code)', () => {
     const [withIds, without] = [newCode('onchain'), newCode('offchain')];
     const pkg = `0x${'A1'.repeat(32)}`;
     const obj = `0x${'b2'.repeat(32)}`;
-    const save = await call(own.app, 'POST', `${base}/merchant/games/save`, { token: merchant.token, body: { ...gamePayload(withIds), package_id: pkg, object_id: obj } });
+    const save = await call(own.app, 'POST', `${base}/merchant/games/save`, {
+      token: merchant.token,
+      body: { ...gamePayload(withIds), package_id: pkg, object_id: obj },
+    });
     expect(save.status, JSON.stringify(save.body)).toBe(200);
     expect(save.body.data).toMatchObject({ package_id: pkg.toLowerCase(), object_id: obj });
     await call(own.app, 'POST', `${base}/merchant/games/save`, { token: merchant.token, body: gamePayload(without) });
@@ -450,7 +556,9 @@ describe('gameCode (GET /chain/game/code)', () => {
 
     // update_single_game sets and clears them.
     const newObj = `0x${'c3'.repeat(32)}`;
-    expect((await call(own.app, 'POST', `${base}/merchant/games/update`, { token: merchant.token, body: { code: without, object_id: newObj } })).status).toBe(201);
+    expect((await call(own.app, 'POST', `${base}/merchant/games/update`, { token: merchant.token, body: { code: without, object_id: newObj } })).status).toBe(
+      201,
+    );
     expect((await call(own.app, 'POST', `${base}/merchant/games/update`, { token: merchant.token, body: { code: withIds, package_id: '' } })).status).toBe(201);
     const after = await call(own.app, 'GET', `${base}/chain/game/code`);
     expect(after.body.data).toEqual([
@@ -467,9 +575,15 @@ describe('rewrad_history (GET /chain/reward/history)', () => {
   it("lists the caller's entries newest first with their status, paged, in one Query", async () => {
     const uid = randomUUID();
     const token = (await deps.tokens.issue('platform', uid)).token;
-    const gameA = await rewardGame(deps, [{ rank: 1, amount: 50 }, { rank: 2, amount: 40 }]);
+    const gameA = await rewardGame(deps, [
+      { rank: 1, amount: 50 },
+      { rank: 2, amount: 40 },
+    ]);
     const gameB = await rewardGame(deps, [{ rank: 1, amount: 7 }]);
-    await scoresInPastWeek(deps, gameA, [{ id: uid, wins: 5 }, { id: 'rival', wins: 9 }]);
+    await scoresInPastWeek(deps, gameA, [
+      { id: uid, wins: 5 },
+      { id: 'rival', wins: 9 },
+    ]);
     await scoresInPastWeek(deps, gameB, [{ id: uid, wins: 1 }]);
     deps.setNow(new Date('2026-04-01T00:00:00.000Z'));
     await settleSeason(deps, gameA.code, pastWeek());
@@ -486,7 +600,15 @@ describe('rewrad_history (GET /chain/reward/history)', () => {
     expect(mismatches(res.body, pagedEnvelope)).toEqual([]);
     for (const entry of res.body.data) expect(mismatches(entry, historyEntry)).toEqual([]);
     expect(res.body.totalPage).toBe(1);
-    expect(res.body.data.map((e: { game_code: string; season_type: number; rank: number; reward_amount: number; status: number; create_time: string }) => [e.game_code, e.season_type, e.rank, e.reward_amount, e.status])).toEqual([
+    expect(
+      res.body.data.map((e: { game_code: string; season_type: number; rank: number; reward_amount: number; status: number; create_time: string }) => [
+        e.game_code,
+        e.season_type,
+        e.rank,
+        e.reward_amount,
+        e.status,
+      ]),
+    ).toEqual([
       // The two entries of 2 April (newest first; same create_time: higher id first), then 1 April.
       [gameA.code, 2, 2, 40, 0],
       [gameB.code, 1, 1, 7, 0],

@@ -109,7 +109,11 @@ describe('social binding', () => {
     const before = await itemCount();
     const res = await bind(user.token, idToken);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message), error: message.source.includes('expired') ? 'id_token.expired' : 'id_token.invalid' });
+    expect(res.body).toEqual({
+      statusCode: 401,
+      message: expect.stringMatching(message),
+      error: message.source.includes('expired') ? 'id_token.expired' : 'id_token.invalid',
+    });
     expect(await itemCount()).toBe(before);
   });
 });

@@ -26,17 +26,32 @@ beforeAll(async () => {
   ({ deps, app, options } = await storeWorld());
 });
 
-const discover = async () => oauth.processDiscoveryResponse(new URL(storeIssuerOf('default')), await app.request(`${storeIssuerOf('default')}/.well-known/oauth-authorization-server`));
+const discover = async () =>
+  oauth.processDiscoveryResponse(new URL(storeIssuerOf('default')), await app.request(`${storeIssuerOf('default')}/.well-known/oauth-authorization-server`));
 
 /** A partner app's tokens for a signed-in user, with `scope`, through authorize2, accept and the token endpoint. */
 async function userTokens(scope: string) {
   const as = await discover();
-  const { client: registered } = await registerClient(deps, { region: 'default', type: 'public', name: 'Pet app', redirect_uris: [REDIRECT], scopes: scope.split(' ') });
+  const { client: registered } = await registerClient(deps, {
+    region: 'default',
+    type: 'public',
+    name: 'Pet app',
+    redirect_uris: [REDIRECT],
+    scopes: scope.split(' '),
+  });
   const client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' } as oauth.Client;
   const session = await storeSessionOf(deps, app);
   const verifier = oauth.generateRandomCodeVerifier();
   const url = new URL(as.authorization_endpoint!);
-  for (const [name, value] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope, state: 's', code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) {
+  for (const [name, value] of Object.entries({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    scope,
+    state: 's',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  })) {
     url.searchParams.set(name, value);
   }
   const requestId = /data-request-id="([^"]+)"/.exec(await (await app.request(url)).text())![1]!;
@@ -49,7 +64,10 @@ async function userTokens(scope: string) {
 
 /** What oauth4webapi makes of a refused userinfo answer: its challenge error, with the parsed challenges. */
 async function userInfoChallenge(as: oauth.AuthorizationServer, client: oauth.Client, response: Response) {
-  const error = await oauth.processUserInfoResponse(as, client, oauth.skipSubjectCheck, response).then(() => undefined, (e: unknown) => e);
+  const error = await oauth.processUserInfoResponse(as, client, oauth.skipSubjectCheck, response).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
   return error as oauth.WWWAuthenticateChallengeError;
 }
@@ -81,43 +99,82 @@ describe('WWW-Authenticate on refused store bearers', () => {
     }
     const malformed = await app.request(as.userinfo_endpoint!, { headers: { authorization: 'Bearer two tokens' } });
     expect(malformed.status).toBe(401);
-    expect(malformed.headers.get('www-authenticate')).toBe(`${REALM}, error="invalid_token", error_description="Authorization: malformed Bearer credentials (expected \`Bearer <token>\`)"`);
+    expect(malformed.headers.get('www-authenticate')).toBe(
+      `${REALM}, error="invalid_token", error_description="Authorization: malformed Bearer credentials (expected \`Bearer <token>\`)"`,
+    );
 
     // The token works until its code is replayed, which revokes the family (and the token with it).
-    expect((await oauth.processUserInfoResponse(as, client, oauth.skipSubjectCheck, await oauth.userInfoRequest(as, client, tokens.access_token, options))).sub).toEqual(expect.any(String));
+    expect(
+      (await oauth.processUserInfoResponse(as, client, oauth.skipSubjectCheck, await oauth.userInfoRequest(as, client, tokens.access_token, options))).sub,
+    ).toEqual(expect.any(String));
     expect((await replayCode()).status).toBe(400);
     const revoked = await userInfoChallenge(as, client, await oauth.userInfoRequest(as, client, tokens.access_token, options));
     expect(revoked.cause[0]!.parameters).toEqual({ realm: 'partner store', error: 'invalid_token', error_description: 'token has been revoked' });
 
     // An access token without the profile scope: 403 insufficient_scope naming the scope (RFC 6750 §3.1).
     const narrow = await userTokens('pets');
-    const scoped = await userInfoChallenge(narrow.as, narrow.client, await oauth.userInfoRequest(narrow.as, narrow.client, narrow.tokens.access_token, options));
-    expect(scoped.status).toBe(403);
-    expect(scoped.cause[0]!.parameters).toEqual({ realm: 'partner store', error: 'insufficient_scope', error_description: 'token: insufficient scope (needs profile)', scope: 'profile' });
-    // The same through oauth4webapi's request for any protected resource.
-    const pets = await oauth.protectedResourceRequest(narrow.tokens.access_token, 'GET', new URL(`${storeIssuerOf('default')}/pets`), new Headers(), null, options);
-    expect(pets.status).toBe(200);
-    await expect(oauth.protectedResourceRequest(narrow.tokens.access_token, 'GET', new URL(`${storeIssuerOf('default')}/currencies/premium/balance`), new Headers(), null, options)).rejects.toBeInstanceOf(
-      oauth.WWWAuthenticateChallengeError,
+    const scoped = await userInfoChallenge(
+      narrow.as,
+      narrow.client,
+      await oauth.userInfoRequest(narrow.as, narrow.client, narrow.tokens.access_token, options),
     );
+    expect(scoped.status).toBe(403);
+    expect(scoped.cause[0]!.parameters).toEqual({
+      realm: 'partner store',
+      error: 'insufficient_scope',
+      error_description: 'token: insufficient scope (needs profile)',
+      scope: 'profile',
+    });
+    // The same through oauth4webapi's request for any protected resource.
+    const pets = await oauth.protectedResourceRequest(
+      narrow.tokens.access_token,
+      'GET',
+      new URL(`${storeIssuerOf('default')}/pets`),
+      new Headers(),
+      null,
+      options,
+    );
+    expect(pets.status).toBe(200);
+    await expect(
+      oauth.protectedResourceRequest(
+        narrow.tokens.access_token,
+        'GET',
+        new URL(`${storeIssuerOf('default')}/currencies/premium/balance`),
+        new Headers(),
+        null,
+        options,
+      ),
+    ).rejects.toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
   });
 
   it('every store operation that takes a bearer challenges without one and with a bad one, and its document declares the header', async () => {
-    const ops = Object.values(partnerStoreRoutes.ops as Record<string, OperationSpec>).filter((op): op is OperationSpec & { auth: TokenRule } => op.auth !== 'open' && op.auth.store !== undefined);
+    const ops = Object.values(partnerStoreRoutes.ops as Record<string, OperationSpec>).filter(
+      (op): op is OperationSpec & { auth: TokenRule } => op.auth !== 'open' && op.auth.store !== undefined,
+    );
     expect(ops.length).toBeGreaterThan(10);
     for (const op of ops) {
       const path = op.path.replace(/:\w+/g, 'x');
       const send = (authorization?: string) =>
-        app.request(`http://localhost/v2-testing${path}`, { method: op.method, headers: { ...(authorization && { authorization }), ...(op.method === 'POST' && { 'content-type': 'application/json' }) }, ...(op.method === 'POST' && { body: '{}' }) });
+        app.request(`http://localhost/v2-testing${path}`, {
+          method: op.method,
+          headers: { ...(authorization && { authorization }), ...(op.method === 'POST' && { 'content-type': 'application/json' }) },
+          ...(op.method === 'POST' && { body: '{}' }),
+        });
       const none = await send();
       expect([op.name, none.status, none.headers.get('www-authenticate')]).toEqual([op.name, 401, REALM]);
       const bad = await send('Bearer x.y.z');
-      expect([op.name, bad.status, bad.headers.get('www-authenticate')]).toEqual([op.name, 401, expect.stringMatching(/^Bearer realm="partner store", error="invalid_token", error_description="token is invalid here: /)]);
+      expect([op.name, bad.status, bad.headers.get('www-authenticate')]).toEqual([
+        op.name,
+        401,
+        expect.stringMatching(/^Bearer realm="partner store", error="invalid_token", error_description="token is invalid here: /),
+      ]);
 
       const documented = document.paths[op.path.replace('/v2-testing', '').replace(/:(\w+)/g, '{$1}')][op.method.toLowerCase()].responses;
       expect(documented['401'].headers['WWW-Authenticate'], op.name).toMatchObject({ required: true, schema: { type: 'string' } });
       const scoped = op.auth.store!.scope !== undefined && !op.auth.store!.sessionOnly;
-      expect(documented['403']?.headers?.['WWW-Authenticate']?.description ?? null, op.name).toEqual(scoped ? expect.stringContaining(`scope="${op.auth.store!.scope}"`) : null);
+      expect(documented['403']?.headers?.['WWW-Authenticate']?.description ?? null, op.name).toEqual(
+        scoped ? expect.stringContaining(`scope="${op.auth.store!.scope}"`) : null,
+      );
     }
   });
 });

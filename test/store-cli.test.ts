@@ -31,16 +31,37 @@ beforeAll(async () => {
 
 /** `npm run -s admin -- register-store-client <args>` against this file's table, as the docs give it. */
 const admin = (args: string[]) =>
-  promisify(execFile)('npm', ['run', '-s', 'admin', '--', 'register-store-client', ...args, '--table', deps.table, '--endpoint', inject('dynamoEndpoint')], { cwd: process.cwd() });
+  promisify(execFile)('npm', ['run', '-s', 'admin', '--', 'register-store-client', ...args, '--table', deps.table, '--endpoint', inject('dynamoEndpoint')], {
+    cwd: process.cwd(),
+  });
 
 /** The command's failure: its exit and what it printed. */
-const failure = (args: string[]) => admin(args).then(() => ({ code: 0, stderr: '', stdout: '' }), (error: { code: number; stderr: string; stdout: string }) => error);
+const failure = (args: string[]) =>
+  admin(args).then(
+    () => ({ code: 0, stderr: '', stdout: '' }),
+    (error: { code: number; stderr: string; stdout: string }) => error,
+  );
 
-const backendArgs = (jwk: string) => ['--region', 'default', '--type', 'confidential', '--name', 'Partner store backend', '--redirect-uri', 'https://partner.example/cb', '--scope', 'profile', '--assertion-jwk', jwk];
+const backendArgs = (jwk: string) => [
+  '--region',
+  'default',
+  '--type',
+  'confidential',
+  '--name',
+  'Partner store backend',
+  '--redirect-uri',
+  'https://partner.example/cb',
+  '--scope',
+  'profile',
+  '--assertion-jwk',
+  jwk,
+];
 
 async function signIn(clientId: string, key: CryptoKey, alg: 'ES256' | 'EdDSA', sub: string) {
   const iat = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({ iss: clientId, sub, aud: storeIssuerOf('default'), iat, exp: iat + 60, jti: randomUUID(), name: 'Ana' }).setProtectedHeader({ alg }).sign(key);
+  const assertion = await new SignJWT({ iss: clientId, sub, aud: storeIssuerOf('default'), iat, exp: iat + 60, jti: randomUUID(), name: 'Ana' })
+    .setProtectedHeader({ alg })
+    .sign(key);
   return call(app, 'POST', `${storePathOf('default')}/login`, { body: { assertion } });
 }
 
@@ -50,7 +71,10 @@ describe('npm run admin -- register-store-client --assertion-jwk', () => {
     const client = { client_id: (JSON.parse(appOut) as { client_id: string }).client_id, token_endpoint_auth_method: 'none' } as oauth.Client;
     const folder = await mkdtemp(join(tmpdir(), 'store-cli-'));
 
-    for (const [alg, asFile] of [['ES256', false], ['EdDSA', true]] as const) {
+    for (const [alg, asFile] of [
+      ['ES256', false],
+      ['EdDSA', true],
+    ] as const) {
       const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
       const jwk = JSON.stringify(await exportJWK(publicKey));
       const file = join(folder, `${alg}.jwk.json`);
@@ -67,19 +91,37 @@ describe('npm run admin -- register-store-client --assertion-jwk', () => {
       const uid = session.body.uid as string;
 
       // A partner app asks for the user; the user allows it with the session; the app exchanges the code.
-      const as = await oauth.processDiscoveryResponse(new URL(storeIssuerOf('default')), await oauth.discoveryRequest(new URL(storeIssuerOf('default')), { ...options, algorithm: 'oauth2' }));
+      const as = await oauth.processDiscoveryResponse(
+        new URL(storeIssuerOf('default')),
+        await oauth.discoveryRequest(new URL(storeIssuerOf('default')), { ...options, algorithm: 'oauth2' }),
+      );
       const verifier = oauth.generateRandomCodeVerifier();
       const state = oauth.generateRandomState();
       const url = new URL(as.authorization_endpoint!);
-      for (const [name, value] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'profile', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) {
+      for (const [name, value] of Object.entries({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT,
+        scope: 'profile',
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      })) {
         url.searchParams.set(name, value);
       }
       const page = await (await app.request(url)).text();
       const requestId = /data-request-id="([^"]+)"/.exec(page)![1]!;
-      const accepted = await call(app, 'POST', `${storePathOf('default')}/oauth/accept`, { token: session.body.session, body: { request_id: requestId, decision: 'allow' } });
+      const accepted = await call(app, 'POST', `${storePathOf('default')}/oauth/accept`, {
+        token: session.body.session,
+        body: { request_id: requestId, decision: 'allow' },
+      });
       expect(accepted.status).toBe(200);
       const params = oauth.validateAuthResponse(as, client, new URL(accepted.body.redirect_to), state);
-      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, options));
+      const tokens = await oauth.processAuthorizationCodeResponse(
+        as,
+        client,
+        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, options),
+      );
       const info = await oauth.processUserInfoResponse(as, client, uid, await oauth.userInfoRequest(as, client, tokens.access_token, options));
       expect(info).toEqual({ sub: uid, name: 'Ana', partner: client_id, partner_user_id: sub });
     }
@@ -98,7 +140,23 @@ describe('npm run admin -- register-store-client --assertion-jwk', () => {
       [backendArgs(JSON.stringify({ ...publicJwk, alg: 'ES512' })), /--assertion-jwk: alg ES512/],
       [backendArgs(JSON.stringify({ ...publicJwk, y: publicJwk.x })), /--assertion-jwk: not a valid P-256 public key/],
       [backendArgs('not json'), /--assertion-jwk: not JSON/],
-      [['--region', 'default', '--type', 'public', '--name', 'app', '--redirect-uri', REDIRECT, '--scope', 'profile', '--assertion-jwk', JSON.stringify(publicJwk)], /--assertion-jwk: only a confidential client/],
+      [
+        [
+          '--region',
+          'default',
+          '--type',
+          'public',
+          '--name',
+          'app',
+          '--redirect-uri',
+          REDIRECT,
+          '--scope',
+          'profile',
+          '--assertion-jwk',
+          JSON.stringify(publicJwk),
+        ],
+        /--assertion-jwk: only a confidential client/,
+      ],
     ];
     for (const [args, message] of cases) {
       const refused = await failure(args);

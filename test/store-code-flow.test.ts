@@ -29,7 +29,13 @@ const discover = async (region: StoreRegion) =>
 const storeSession = (region: StoreRegion = 'default') => storeSessionOf(deps, app, region);
 
 async function publicApp(region: StoreRegion = 'default') {
-  const { client } = await registerClient(deps, { region, type: 'public', name: 'Pet app', redirect_uris: [REDIRECT, 'com.example.pets:/cb'], scopes: ['profile', 'pets'] });
+  const { client } = await registerClient(deps, {
+    region,
+    type: 'public',
+    name: 'Pet app',
+    redirect_uris: [REDIRECT, 'com.example.pets:/cb'],
+    scopes: ['profile', 'pets'],
+  });
   return { client_id: client.client_id, token_endpoint_auth_method: 'none' } as oauth.Client;
 }
 
@@ -39,7 +45,16 @@ async function authorizeAndAccept(region: StoreRegion, client: oauth.Client, ses
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
-  const query = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'profile pets', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...params };
+  const query = {
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    scope: 'profile pets',
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...params,
+  };
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   const page = await app.request(url);
   expect(page.status).toBe(200);
@@ -57,13 +72,24 @@ async function authorizeAndAccept(region: StoreRegion, client: oauth.Client, ses
   return { as, verifier, state, callback: new URL(redirect_to) };
 }
 
-async function exchange(as: oauth.AuthorizationServer, client: oauth.Client, auth: oauth.ClientAuth, callback: URL, state: string, verifier: string, redirect = REDIRECT) {
+async function exchange(
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  auth: oauth.ClientAuth,
+  callback: URL,
+  state: string,
+  verifier: string,
+  redirect = REDIRECT,
+) {
   const params = oauth.validateAuthResponse(as, client, callback, state);
   return oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirect, verifier, options));
 }
 
 async function invalidGrant(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(oauth.ResponseBodyError);
   expect((error as oauth.ResponseBodyError).error).toBe('invalid_grant');
   expect(documentErrors(document, '/store/oauth/token', 'post', 400, (error as oauth.ResponseBodyError).cause)).toEqual([]);
@@ -84,14 +110,22 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
     const me = await (await getUser('default', session)).json();
     expect(await user.json()).toEqual(me);
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, options));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, options),
+    );
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await getUser('default', refreshed.access_token)).status).toBe(200);
     // The first refresh token again: reuse, so the whole family is revoked, the new tokens too.
-    await invalidGrant(oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, options).then((r) => oauth.processRefreshTokenResponse(as, client, r)));
+    await invalidGrant(
+      oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, options).then((r) => oauth.processRefreshTokenResponse(as, client, r)),
+    );
     expect((await getUser('default', refreshed.access_token)).status).toBe(401);
     expect((await getUser('default', tokens.access_token)).status).toBe(401);
-    await invalidGrant(oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, options).then((r) => oauth.processRefreshTokenResponse(as, client, r)));
+    await invalidGrant(
+      oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, options).then((r) => oauth.processRefreshTokenResponse(as, client, r)),
+    );
   });
 
   it("userInfo answers the token user's claims (OIDC style, checked by oauth4webapi); clientToken is the public apps' token endpoint", async () => {
@@ -107,10 +141,19 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
     expect(documentErrors(document, '/store/oauth/userinfo', 'get', 200, info)).toEqual([]);
     // The session is not an access token; a confidential client is sent to the token endpoint.
     expect((await app.request(`${issuerOf('default')}/oauth/userinfo`, { headers: { authorization: `Bearer ${session}` } })).status).toBe(401);
-    const { client: secretClient, client_secret } = await registerClient(deps, { region: 'default', type: 'confidential', name: 'Pet app', redirect_uris: [REDIRECT], scopes: ['profile'] });
+    const { client: secretClient, client_secret } = await registerClient(deps, {
+      region: 'default',
+      type: 'confidential',
+      name: 'Pet app',
+      redirect_uris: [REDIRECT],
+      scopes: ['profile'],
+    });
     const refused = await app.request(`${issuerOf('default')}/oauth/client-token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${secretClient.client_id}:${client_secret}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${secretClient.client_id}:${client_secret}`).toString('base64')}`,
+      },
       body: 'grant_type=refresh_token&refresh_token=x',
     });
     expect(refused.status).toBe(401);
@@ -118,14 +161,30 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
   });
 
   it('a confidential app authenticates at the token endpoint (Basic); a narrower scope on refresh, never a wider one', async () => {
-    const { client: registered, client_secret } = await registerClient(deps, { region: 'default', type: 'confidential', name: 'Pet app', redirect_uris: [REDIRECT], scopes: ['profile', 'pets'] });
+    const { client: registered, client_secret } = await registerClient(deps, {
+      region: 'default',
+      type: 'confidential',
+      name: 'Pet app',
+      redirect_uris: [REDIRECT],
+      scopes: ['profile', 'pets'],
+    });
     const client = { client_id: registered.client_id } as oauth.Client;
     const { as, verifier, state, callback } = await authorizeAndAccept('default', client, await storeSession());
     const tokens = await exchange(as, client, oauth.ClientSecretBasic(client_secret!), callback, state, verifier);
-    const narrower = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(client_secret!), tokens.refresh_token!, { ...options, additionalParameters: { scope: 'pets' } }));
+    const narrower = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(client_secret!), tokens.refresh_token!, {
+        ...options,
+        additionalParameters: { scope: 'pets' },
+      }),
+    );
     expect(narrower.scope).toBe('pets');
     expect((await getUser('default', narrower.access_token)).status).toBe(403);
-    const wider = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(client_secret!), narrower.refresh_token!, { ...options, additionalParameters: { scope: 'pets profile' } });
+    const wider = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(client_secret!), narrower.refresh_token!, {
+      ...options,
+      additionalParameters: { scope: 'pets profile' },
+    });
     expect(((await wider.json()) as { error: string }).error).toBe('invalid_scope');
   });
 
@@ -136,7 +195,9 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
     await invalidGrant(exchange(wrongVerifier.as, client, oauth.None(), wrongVerifier.callback, wrongVerifier.state, oauth.generateRandomCodeVerifier()));
 
     const wrongRedirect = await authorizeAndAccept('default', client, session);
-    await invalidGrant(exchange(wrongRedirect.as, client, oauth.None(), wrongRedirect.callback, wrongRedirect.state, wrongRedirect.verifier, 'com.example.pets:/cb'));
+    await invalidGrant(
+      exchange(wrongRedirect.as, client, oauth.None(), wrongRedirect.callback, wrongRedirect.state, wrongRedirect.verifier, 'com.example.pets:/cb'),
+    );
 
     const expired = await authorizeAndAccept('default', client, session);
     deps.setNow(new Date(Date.now() + 61_000));
@@ -151,7 +212,11 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
     expect((await getUser('default', first.access_token)).status).toBe(200);
     await invalidGrant(exchange(reused.as, client, oauth.None(), reused.callback, reused.state, reused.verifier));
     expect((await getUser('default', first.access_token)).status).toBe(401);
-    await invalidGrant(oauth.refreshTokenGrantRequest(reused.as, client, oauth.None(), first.refresh_token!, options).then((r) => oauth.processRefreshTokenResponse(reused.as, client, r)));
+    await invalidGrant(
+      oauth
+        .refreshTokenGrantRequest(reused.as, client, oauth.None(), first.refresh_token!, options)
+        .then((r) => oauth.processRefreshTokenResponse(reused.as, client, r)),
+    );
   });
 
   it("one region's codes, tokens and clients are refused by the other", async () => {
@@ -159,7 +224,15 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
     const { as, verifier, state, callback } = await authorizeAndAccept('default', client, await storeSession('default'));
     const chengdu = await discover('chengdu');
     // The default region's code at chengdu's token endpoint: chengdu has no such client.
-    const cross = await oauth.authorizationCodeGrantRequest(chengdu, client, oauth.None(), oauth.validateAuthResponse(as, client, callback, state), REDIRECT, verifier, options);
+    const cross = await oauth.authorizationCodeGrantRequest(
+      chengdu,
+      client,
+      oauth.None(),
+      oauth.validateAuthResponse(as, client, callback, state),
+      REDIRECT,
+      verifier,
+      options,
+    );
     expect(cross.status).toBe(401);
     expect(((await cross.json()) as { error: string }).error).toBe('invalid_client');
     const tokens = await exchange(as, client, oauth.None(), callback, state, verifier);
@@ -177,11 +250,21 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
     const as = await discover('default');
     const authorize = (params: Record<string, string>) => {
       const url = new URL(as.authorization_endpoint!);
-      const base = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, state: 's-1', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
+      const base = {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT,
+        state: 's-1',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      };
       for (const [name, value] of Object.entries({ ...base, ...params })) if (value !== '') url.searchParams.set(name, value);
       return app.request(url);
     };
-    for (const params of [{ client_id: 'sc_nobody' }, { redirect_uri: 'https://evil.example/cb' }, { redirect_uri: `${REDIRECT}/` }] as Record<string, string>[]) {
+    for (const params of [{ client_id: 'sc_nobody' }, { redirect_uri: 'https://evil.example/cb' }, { redirect_uri: `${REDIRECT}/` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await authorize(params);
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
@@ -204,7 +287,11 @@ describe('authorization code with PKCE (authorize2, accept, tokens)', () => {
     const requestId = /data-request-id="([^"]+)"/.exec(page)![1]!;
     const session = await storeSession();
     const decide = (decision: string) =>
-      app.request(`${issuerOf('default')}/oauth/accept`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` }, body: JSON.stringify({ request_id: requestId, decision }) });
+      app.request(`${issuerOf('default')}/oauth/accept`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` },
+        body: JSON.stringify({ request_id: requestId, decision }),
+      });
     const denied = await decide('deny');
     const deniedTo = new URL(((await denied.json()) as { redirect_to: string }).redirect_to);
     expect(deniedTo.searchParams.get('error')).toBe('access_denied');

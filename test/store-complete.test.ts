@@ -36,7 +36,11 @@ async function orders() {
   return { newOrder, tickets, player };
 }
 
-const purchase = (store: 'apple' | 'google' = 'apple'): StorePurchase => ({ store, transactionId: String(Date.now()) + randomUUID().slice(0, 6), productId: 'tickets_100' });
+const purchase = (store: 'apple' | 'google' = 'apple'): StorePurchase => ({
+  store,
+  transactionId: String(Date.now()) + randomUUID().slice(0, 6),
+  productId: 'tickets_100',
+});
 
 describe('completing an order by a store purchase', () => {
   it.each([
@@ -48,7 +52,12 @@ describe('completing an order by a store purchase', () => {
     const bought = purchase(store);
     const first = await completeByStorePurchase(deps, order, bought);
     expect(first.credited).toBe(true);
-    expect(await findOrder(deps, order.id)).toMatchObject({ status: 1, tx_type: txType, tx_digest: `${store}:${bought.transactionId}`, store_product: 'tickets_100' });
+    expect(await findOrder(deps, order.id)).toMatchObject({
+      status: 1,
+      tx_type: txType,
+      tx_digest: `${store}:${bought.transactionId}`,
+      store_product: 'tickets_100',
+    });
     const claim = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeTxKey(store, bought.transactionId) }));
     expect(claim.Item).toMatchObject({ orderId: order.id, product_id: 'tickets_100' });
     expect(await tickets()).toBe(100);

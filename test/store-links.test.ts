@@ -26,7 +26,10 @@ async function shop() {
   const setup = await projectWithLevel(deps);
   const project = setup.project.project_name;
   const save = (extra: Record<string, unknown>) =>
-    call(app, 'POST', `${base}/merchant/projects/levels`, { token: setup.owner.token, body: { project_name: project, level: 1, amount: '1500000000', tickets: 100, ...extra } });
+    call(app, 'POST', `${base}/merchant/projects/levels`, {
+      token: setup.owner.token,
+      body: { project_name: project, level: 1, amount: '1500000000', tickets: 100, ...extra },
+    });
   const levels = async () => (await call(app, 'GET', `${base}/account/user/project/level`, { query: { project } })).body.data as Record<string, unknown>[];
   return { ...setup, save, levels };
 }

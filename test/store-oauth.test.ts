@@ -34,7 +34,13 @@ async function discover(region: StoreRegion) {
 }
 
 async function confidential(region: StoreRegion = 'default', scopes = ['currencies', 'items']) {
-  const { client, client_secret } = await registerClient(deps, { region, type: 'confidential', name: 'Partner server', redirect_uris: ['https://partner.example/cb'], scopes });
+  const { client, client_secret } = await registerClient(deps, {
+    region,
+    type: 'confidential',
+    name: 'Partner server',
+    redirect_uris: ['https://partner.example/cb'],
+    scopes,
+  });
   return { client: { client_id: client.client_id } as oauth.Client, secret: client_secret! };
 }
 
@@ -59,7 +65,11 @@ async function refusal(promise: Promise<unknown>) {
 describe('metadata and keys per region', () => {
   it('each region publishes its own issuer, endpoints and key (RFC 8414), in the documented shape', async () => {
     const [main, chengdu] = [await discover('default'), await discover('chengdu')];
-    expect(main).toMatchObject({ issuer: issuerOf('default'), token_endpoint: `${issuerOf('default')}/oauth/token`, grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'] });
+    expect(main).toMatchObject({
+      issuer: issuerOf('default'),
+      token_endpoint: `${issuerOf('default')}/oauth/token`,
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    });
     expect(chengdu).toMatchObject({ issuer: issuerOf('chengdu'), token_endpoint: `${issuerOf('chengdu')}/oauth/token` });
     const jwks = async (region: StoreRegion) => (await (await app.request(`${issuerOf(region)}/jwks.json`)).json()) as { keys: { kid: string; x: string }[] };
     const [a, b] = [await jwks('default'), await jwks('chengdu')];
@@ -108,9 +118,17 @@ describe('metadata and keys per region', () => {
     const bare = createPartnerStoreApp({ ...deps, storeKeys: undefined });
     const res = await bare.request(`${issuerOf('default')}/jwks.json`);
     expect(res.status).toBe(503);
-    const token = await bare.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    const token = await bare.request(`${issuerOf('default')}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
     expect(token.status).toBe(503);
-    expect(await token.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/StoreKeys/), error_code: 'store.unconfigured' });
+    expect(await token.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: expect.stringMatching(/StoreKeys/),
+      error_code: 'store.unconfigured',
+    });
   });
 });
 
@@ -134,7 +152,10 @@ describe('client credentials (clientToken_serve, tokens)', () => {
     // server-token is the same grant for confidential servers; with no scope asked, all of the client's.
     const served = await app.request(`${issuerOf('default')}/oauth/server-token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString('base64')}`,
+      },
       body: 'grant_type=client_credentials',
     });
     expect(served.status).toBe(200);
@@ -154,7 +175,9 @@ describe('client credentials (clientToken_serve, tokens)', () => {
       [{ client_id: 'sc_unknown' }, oauth.ClientSecretBasic('whatever'), true],
       [chengduClient.client, oauth.ClientSecretBasic(chengduClient.secret), true],
     ] as const) {
-      const { code, status, body, response } = await refusal(oauth.clientCredentialsGrantRequest(as, c, auth, {}, options).then((r) => oauth.processClientCredentialsResponse(as, c, r)));
+      const { code, status, body, response } = await refusal(
+        oauth.clientCredentialsGrantRequest(as, c, auth, {}, options).then((r) => oauth.processClientCredentialsResponse(as, c, r)),
+      );
       expect({ code, status }).toEqual({ code: 'invalid_client', status: 401 });
       expect(body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed', error_code: 'oauth.client_unauthenticated' });
       // RFC 6749 §5.2: a client that tried HTTP Basic is challenged with the scheme it used.
@@ -164,7 +187,11 @@ describe('client credentials (clientToken_serve, tokens)', () => {
     }
     // The chengdu client at its own region's endpoint is fine.
     const cd = await discover('chengdu');
-    const ok = await oauth.processClientCredentialsResponse(cd, chengduClient.client, await oauth.clientCredentialsGrantRequest(cd, chengduClient.client, oauth.ClientSecretBasic(chengduClient.secret), {}, options));
+    const ok = await oauth.processClientCredentialsResponse(
+      cd,
+      chengduClient.client,
+      await oauth.clientCredentialsGrantRequest(cd, chengduClient.client, oauth.ClientSecretBasic(chengduClient.secret), {}, options),
+    );
     expect(ok.access_token).toBeTruthy();
     expect(await itemCount(deps)).toBe(before);
   });
@@ -172,7 +199,13 @@ describe('client credentials (clientToken_serve, tokens)', () => {
   it('answers each RFC 6749 §5.2 error: public client, unknown scope, unsupported grant, missing grant, both auth methods, a parameter twice, a JSON body', async () => {
     const as = await discover('default');
     const { client, secret } = await confidential('default', ['currencies']);
-    const { client: publicClient } = await registerClient(deps, { region: 'default', type: 'public', name: 'Partner app', redirect_uris: ['https://partner.example/cb'], scopes: ['pets'] });
+    const { client: publicClient } = await registerClient(deps, {
+      region: 'default',
+      type: 'public',
+      name: 'Partner app',
+      redirect_uris: ['https://partner.example/cb'],
+      scopes: ['pets'],
+    });
     const post = (body: string, headers: Record<string, string> = {}) =>
       app.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
     const expectError = async (res: Response, status: number, error: string, errorCode: string) => {
@@ -189,10 +222,18 @@ describe('client credentials (clientToken_serve, tokens)', () => {
     await expectError(await post('scope=currencies', basic), 400, 'invalid_request', 'oauth.request_invalid');
     await expectError(await post(`grant_type=client_credentials&client_secret=${secret}`, basic), 400, 'invalid_request', 'oauth.request_invalid');
     await expectError(await post('grant_type=client_credentials&grant_type=client_credentials', basic), 400, 'invalid_request', 'input.invalid');
-    const json = await app.request(`${issuerOf('default')}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...basic }, body: '{"grant_type":"client_credentials"}' });
+    const json = await app.request(`${issuerOf('default')}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...basic },
+      body: '{"grant_type":"client_credentials"}',
+    });
     await expectError(json, 415, 'invalid_request', 'body.unsupported_type');
     // Through the library: the scope refusal surfaces as the RFC's error.
-    const { code } = await refusal(oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(secret), { scope: 'items' }, options).then((r) => oauth.processClientCredentialsResponse(as, client, r)));
+    const { code } = await refusal(
+      oauth
+        .clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(secret), { scope: 'items' }, options)
+        .then((r) => oauth.processClientCredentialsResponse(as, client, r)),
+    );
     expect(code).toBe('invalid_scope');
   });
 });
@@ -207,13 +248,32 @@ describe('npm run admin -- store commands', () => {
     expect(keys.stderr).not.toContain('"d"');
 
     const where = ['--table', deps.table, '--endpoint', inject('dynamoEndpoint')];
-    const registered = await run(['register-store-client', '--region', 'default', '--type', 'confidential', '--name', 'CLI partner', '--redirect-uri', 'https://cli.example/cb', '--scope', 'currencies', ...where]);
+    const registered = await run([
+      'register-store-client',
+      '--region',
+      'default',
+      '--type',
+      'confidential',
+      '--name',
+      'CLI partner',
+      '--redirect-uri',
+      'https://cli.example/cb',
+      '--scope',
+      'currencies',
+      ...where,
+    ]);
     const { client_id, client_secret } = JSON.parse(registered.stdout) as { client_id: string; client_secret: string };
     expect(registered.stderr).toContain(client_id);
     expect(registered.stderr).not.toContain(client_secret);
     const as = await discover('default');
-    const token = await oauth.processClientCredentialsResponse(as, { client_id }, await oauth.clientCredentialsGrantRequest(as, { client_id }, oauth.ClientSecretPost(client_secret), {}, options));
+    const token = await oauth.processClientCredentialsResponse(
+      as,
+      { client_id },
+      await oauth.clientCredentialsGrantRequest(as, { client_id }, oauth.ClientSecretPost(client_secret), {}, options),
+    );
     expect(token.scope).toBe('currencies');
-    await expect(run(['register-store-client', '--region', 'mars', '--type', 'public', '--name', 'x', ...where])).rejects.toMatchObject({ stderr: expect.stringContaining('--region') });
+    await expect(run(['register-store-client', '--region', 'mars', '--type', 'public', '--name', 'x', ...where])).rejects.toMatchObject({
+      stderr: expect.stringContaining('--region'),
+    });
   }, 60_000);
 });

@@ -24,11 +24,22 @@ let grantToken: string;
 beforeAll(async () => {
   ({ deps, app } = await storeWorld());
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const { client } = await registerClient(deps, { region: REGION, type: 'confidential', name: 'backend', redirect_uris: ['https://store.example/cb'], scopes: ['grants'], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
-  grantToken = (await signAccessToken(deps.storeKeys![REGION], issuer, { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date())).token;
+  const { client } = await registerClient(deps, {
+    region: REGION,
+    type: 'confidential',
+    name: 'backend',
+    redirect_uris: ['https://store.example/cb'],
+    scopes: ['grants'],
+    assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+  });
+  grantToken = (
+    await signAccessToken(deps.storeKeys![REGION], issuer, { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, new Date())
+  ).token;
   signIn = async () => {
     const iat = Math.floor(Date.now() / 1000);
-    const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: issuer, iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
+    const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: issuer, iat, exp: iat + 60, jti: randomUUID() })
+      .setProtectedHeader({ alg: 'ES256' })
+      .sign(privateKey);
     return (await call(app, 'POST', `${base}/login`, { body: { assertion } })).body;
   };
 });
@@ -38,9 +49,11 @@ const give = async (uid: string, grants: { currencies?: Record<string, number>; 
   expect(res.status).toBe(200);
 };
 const adopt = (session: string, name = 'Tom') => call(app, 'POST', `${base}/pets/adopt`, { token: session, body: { name, species: 'cat' } });
-const feed = (session: string, petId: string, item = 'kibble', amount = 1) => call(app, 'POST', `${base}/pets/feed`, { token: session, body: { petId, item, amount } });
+const feed = (session: string, petId: string, item = 'kibble', amount = 1) =>
+  call(app, 'POST', `${base}/pets/feed`, { token: session, body: { petId, item, amount } });
 const balance = async (session: string, item: string) =>
-  ((await call(app, 'GET', `${base}/balances/items`, { token: session })).body.items as { item: string; balance: number }[]).find((i) => i.item === item)!.balance;
+  ((await call(app, 'GET', `${base}/balances/items`, { token: session })).body.items as { item: string; balance: number }[]).find((i) => i.item === item)!
+    .balance;
 const gems = async (session: string) => (await call(app, 'GET', `${base}/currencies/premium/balance`, { token: session })).body.balance as number;
 
 /** Retries a 409 that asks to (collisions with concurrent transactions); answers the final result. */
@@ -56,7 +69,10 @@ describe('adopt_pet', () => {
     const user = await signIn();
     const first = await adopt(user.session, 'Tom');
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ pet: { petId: expect.any(String), name: 'Tom', species: 'cat', level: 1, experience: 0, last_fed_at: null, adopted_at: expect.any(String) }, paid: 0 });
+    expect(first.body).toEqual({
+      pet: { petId: expect.any(String), name: 'Tom', species: 'cat', level: 1, experience: 0, last_fed_at: null, adopted_at: expect.any(String) },
+      paid: 0,
+    });
     expect(documentErrors(document, '/store/pets/adopt', 'post', 201, first.body)).toEqual([]);
     const before = await itemCount(deps);
     const short = await adopt(user.session, 'Jerry');
@@ -97,7 +113,8 @@ describe('Idempotency-Key on adopt_pet and feed_pet', () => {
     expect((await call(app, 'POST', `${base}/pets/adopt`, { token: user.session, body: { name: 'Other', species: 'dog' }, headers })).status).toBe(422);
 
     const feedHeaders = { 'Idempotency-Key': `feed-${randomUUID()}` };
-    const feedKeyed = () => call(app, 'POST', `${base}/pets/feed`, { token: user.session, body: { petId: first.body.pet.petId, item: 'kibble', amount: 2 }, headers: feedHeaders });
+    const feedKeyed = () =>
+      call(app, 'POST', `${base}/pets/feed`, { token: user.session, body: { petId: first.body.pet.petId, item: 'kibble', amount: 2 }, headers: feedHeaders });
     const fed = await feedKeyed();
     expect(fed.status).toBe(200);
     expect(await feedKeyed()).toMatchObject({ status: 200, body: fed.body });
@@ -129,14 +146,20 @@ describe('feed_pet, feed_log and rank', () => {
       expect(await balance(user.session, 'cake')).toBe(0);
       expect(await balance(user.session, 'kibble')).toBe(2);
       deps.setNow(new Date(start.getTime() + 122_000));
-      expect((await feed(user.session, petId, 'cake', 1))).toMatchObject({ status: 409, body: { message: expect.stringMatching(/^body\.item: you hold fewer than 1 cake/) } });
+      expect(await feed(user.session, petId, 'cake', 1)).toMatchObject({
+        status: 409,
+        body: { message: expect.stringMatching(/^body\.item: you hold fewer than 1 cake/) },
+      });
     } finally {
       deps.setNow(undefined);
     }
     const log = await call(app, 'GET', `${base}/pets/feed-log`, { token: user.session, query: { pageSize: 1 } });
     expect(log.body).toMatchObject({ page: 0, pageSize: 1, hasMore: true, entries: [{ item: 'cake', amount: 2 }] });
     expect(documentErrors(document, '/store/pets/feed-log', 'get', 200, log.body)).toEqual([]);
-    expect((await call(app, 'GET', `${base}/pets/feed-log`, { token: user.session, query: { page: 1, pageSize: 1 } })).body).toMatchObject({ hasMore: false, entries: [{ item: 'kibble', amount: 3 }] });
+    expect((await call(app, 'GET', `${base}/pets/feed-log`, { token: user.session, query: { page: 1, pageSize: 1 } })).body).toMatchObject({
+      hasMore: false,
+      entries: [{ item: 'kibble', amount: 3 }],
+    });
   });
 
   it("refuses another user's pet (404) and a non-food item (400), writing nothing", async () => {

@@ -66,7 +66,14 @@ describe('store login and getUser', () => {
 
       const user = await call(app, 'GET', `${pathOf('default')}/user`, { token: first.body.session });
       expect(user.status).toBe(200);
-      expect(user.body).toEqual({ uid: first.body.uid, region: 'default', partner: p.clientId, partner_user_id: sub, name: 'Mia', created_at: expect.any(String) });
+      expect(user.body).toEqual({
+        uid: first.body.uid,
+        region: 'default',
+        partner: p.clientId,
+        partner_user_id: sub,
+        name: 'Mia',
+        created_at: expect.any(String),
+      });
       expect(documentErrors(document, '/store/user', 'get', 200, user.body)).toEqual([]);
     }
   });
@@ -74,7 +81,13 @@ describe('store login and getUser', () => {
   it('refuses, writing nothing: a replayed jti, another audience, a wrong key, too long-lived, expired, an unknown partner, a client without an assertion key', async () => {
     const p = await partner();
     const stranger = await partner();
-    const { client: plain } = await registerClient(deps, { region: 'default', type: 'confidential', name: 'no key', redirect_uris: ['https://p.example/cb'], scopes: [] });
+    const { client: plain } = await registerClient(deps, {
+      region: 'default',
+      type: 'confidential',
+      name: 'no key',
+      redirect_uris: ['https://p.example/cb'],
+      scopes: [],
+    });
     const once = await assertion(p, 'replayed');
     expect((await login('default', once)).status).toBe(200);
     const before = await itemCount(deps);

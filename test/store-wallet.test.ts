@@ -28,13 +28,24 @@ beforeAll(async () => {
 /** The partner backend of a region: it signs users in and grants them currencies and items with its own token. */
 async function partnerBackend(region: StoreRegion = 'default', scopes = ['grants']) {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const { client, client_secret } = await registerClient(deps, { region, type: 'confidential', name: 'backend', redirect_uris: ['https://store.example/cb'], scopes, assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
+  const { client, client_secret } = await registerClient(deps, {
+    region,
+    type: 'confidential',
+    name: 'backend',
+    redirect_uris: ['https://store.example/cb'],
+    scopes,
+    assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+  });
   const as = await oauth.processDiscoveryResponse(new URL(issuerOf(region)), await app.request(`${issuerOf(region)}/.well-known/oauth-authorization-server`));
   const c = { client_id: client.client_id };
-  const token = (await oauth.processClientCredentialsResponse(as, c, await oauth.clientCredentialsGrantRequest(as, c, oauth.ClientSecretBasic(client_secret!), {}, options))).access_token;
+  const token = (
+    await oauth.processClientCredentialsResponse(as, c, await oauth.clientCredentialsGrantRequest(as, c, oauth.ClientSecretBasic(client_secret!), {}, options))
+  ).access_token;
   const signIn = async () => {
     const iat = Math.floor(Date.now() / 1000);
-    const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: issuerOf(region), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
+    const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: issuerOf(region), iat, exp: iat + 60, jti: randomUUID() })
+      .setProtectedHeader({ alg: 'ES256' })
+      .sign(privateKey);
     return (await call(app, 'POST', `${pathOf(region)}/login`, { body: { assertion } })).body as { session: string; uid: string };
   };
   return { token, signIn };
@@ -43,7 +54,12 @@ async function partnerBackend(region: StoreRegion = 'default', scopes = ['grants
 describe('currencies and items', () => {
   it('lists the currencies openly; a new user holds nothing', async () => {
     const list = await call(app, 'GET', `${pathOf('default')}/currencies`);
-    expect(list.body).toEqual({ currencies: [{ code: 'coin', kind: 'soft', name: 'Coins' }, { code: 'gem', kind: 'premium', name: 'Gems' }] });
+    expect(list.body).toEqual({
+      currencies: [
+        { code: 'coin', kind: 'soft', name: 'Coins' },
+        { code: 'gem', kind: 'premium', name: 'Gems' },
+      ],
+    });
     expect(documentErrors(document, '/store/currencies', 'get', 200, list.body)).toEqual([]);
     const { signIn } = await partnerBackend();
     const user = await signIn();
@@ -54,16 +70,27 @@ describe('currencies and items', () => {
     expect(documentErrors(document, '/store/balances/items', 'get', 200, items.body)).toEqual([]);
   });
 
-  it("the partner backend grants once per reference: concurrent retries credit once, another body is 422", async () => {
+  it('the partner backend grants once per reference: concurrent retries credit once, another body is 422', async () => {
     const { token, signIn } = await partnerBackend();
     const user = await signIn();
     const body = { uid: user.uid, reference: `order-${randomUUID()}`, currencies: { gem: 50, coin: 0 }, items: { kibble: 3 } };
     const results = await Promise.all(Array.from({ length: 8 }, () => call(app, 'POST', `${pathOf('default')}/grants`, { token, body })));
     for (const res of results) expect(res).toMatchObject({ status: 200, body: results[0]!.body });
-    expect(results[0]!.body).toEqual({ uid: user.uid, reference: body.reference, granted: [{ holding: 'currency', code: 'gem', amount: 50 }, { holding: 'item', code: 'kibble', amount: 3 }] });
+    expect(results[0]!.body).toEqual({
+      uid: user.uid,
+      reference: body.reference,
+      granted: [
+        { holding: 'currency', code: 'gem', amount: 50 },
+        { holding: 'item', code: 'kibble', amount: 3 },
+      ],
+    });
     expect(documentErrors(document, '/store/grants', 'post', 200, results[0]!.body)).toEqual([]);
     expect((await call(app, 'GET', `${pathOf('default')}/currencies/premium/balance`, { token: user.session })).body.balance).toBe(50);
-    expect((await call(app, 'GET', `${pathOf('default')}/balances/items`, { token: user.session })).body.items[0]).toEqual({ item: 'kibble', kind: 'food', balance: 3 });
+    expect((await call(app, 'GET', `${pathOf('default')}/balances/items`, { token: user.session })).body.items[0]).toEqual({
+      item: 'kibble',
+      kind: 'food',
+      balance: 3,
+    });
     const reused = await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { gem: 51 } } });
     expect(reused).toMatchObject({ status: 422, body: { statusCode: 422, message: expect.stringMatching(/^body\.reference:/) } });
   });
@@ -78,9 +105,17 @@ describe('currencies and items', () => {
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token: user.session, body })).status).toBe(401);
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token: noScope, body })).status).toBe(403);
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token: chengduToken, body })).status).toBe(401);
-    expect((await call(app, 'POST', `${pathOf('chengdu')}/grants`, { token: chengduToken, body })).body).toEqual({ statusCode: 404, message: expect.stringMatching(/^body\.uid: no store user/), error: 'store.user_not_found' });
+    expect((await call(app, 'POST', `${pathOf('chengdu')}/grants`, { token: chengduToken, body })).body).toEqual({
+      statusCode: 404,
+      message: expect.stringMatching(/^body\.uid: no store user/),
+      error: 'store.user_not_found',
+    });
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, uid: randomUUID() } })).status).toBe(404);
-    expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { gem: 0 } } })).body).toEqual({ statusCode: 400, message: expect.stringMatching(/grants nothing/), error: 'store.grant_empty' });
+    expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { gem: 0 } } })).body).toEqual({
+      statusCode: 400,
+      message: expect.stringMatching(/grants nothing/),
+      error: 'store.grant_empty',
+    });
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { ruby: 5 } } })).status).toBe(400);
     expect((await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { gem: -5 } } })).status).toBe(400);
     // A client token reads no user's balance.

@@ -57,7 +57,14 @@ async function shopAndPlayer() {
   };
   /** A payment on chain by the player to the project (its coin, its price, its address unless told). */
   const payOnChain = (billNo: string, options: { amount?: string; coinType?: string; to?: string; emit?: 'string' | 'type_name' | false } = {}) =>
-    script.pay({ billNo, amount: options.amount ?? PRICE, from: player.address, to: options.to ?? shop.receiveAddress, coinType: options.coinType ?? SUI, emit: options.emit ?? 'string' });
+    script.pay({
+      billNo,
+      amount: options.amount ?? PRICE,
+      from: player.address,
+      to: options.to ?? shop.receiveAddress,
+      coinType: options.coinType ?? SUI,
+      emit: options.emit ?? 'string',
+    });
   const list = (query: Record<string, string | number> = {}, token = shop.owner.token) =>
     call(inner, 'GET', `${base}/merchant/payments/stranded`, { token, query: { project, ...query } });
   const act = (action: 'credit' | 'refund', event: { txDigest: string; eventSeq: number }, extra: Record<string, unknown> = {}, token = shop.owner.token) =>

@@ -45,7 +45,10 @@ describe('transient table failures', () => {
     const before = await itemCount(deps);
     for (const [what, fault] of Object.entries(transient)) {
       const res = await withFault(fault, 0, () =>
-        call(app, 'POST', '/v2-testing/account/game/minus_tickets', { token: shop.server, body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 3 } }),
+        call(app, 'POST', '/v2-testing/account/game/minus_tickets', {
+          token: shop.server,
+          body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 3 },
+        }),
       );
       expect(res.status, what).toBe(503);
       expect(res.headers.get('retry-after'), what).toBe('1');
@@ -64,14 +67,20 @@ describe('transient table failures', () => {
     const before = await itemCount(deps);
     for (const after of [0, 1]) {
       for (const [what, fault] of Object.entries(transient)) {
-        const res = await withFault(fault, after, () => world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] } }));
+        const res = await withFault(fault, after, () =>
+          world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] } }),
+        );
         expect(res.status, `${what} on request ${after + 1}`).toBe(503);
         expect(res.body).toEqual({ message: expect.stringMatching(/^the table/), statusCode: 503, error: 'table.busy' });
         expect(documentErrors(document, '/heroes/upgrade-level', 'post', 503, res.body)).toEqual([]);
       }
     }
     expect(await itemCount(deps)).toBe(before);
-    const ok = await world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] }, headers: { 'Idempotency-Key': randomUUID() } });
+    const ok = await world.request('POST', '/heroes/upgrade-level', {
+      token: player.hero,
+      body: { userId: player.uid, itemIds: [hero.id] },
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -80,7 +89,12 @@ describe('transient table failures', () => {
     const player = await heroPlayer(world, deps);
     await giveTickets(deps, player.uid, shop.project.project_name, 1, 10);
     const headers = { 'Idempotency-Key': `lost-${randomUUID()}` };
-    const deduct = () => call(app, 'POST', '/v2-testing/account/game/minus_tickets', { token: shop.server, body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 4 }, headers });
+    const deduct = () =>
+      call(app, 'POST', '/v2-testing/account/game/minus_tickets', {
+        token: shop.server,
+        body: { userId: player.uid, projectName: shop.project.project_name, level: 1, amount: 4 },
+        headers,
+      });
     injector.loseNextWriteAnswer();
     const lost = await deduct();
     expect(lost.status).toBe(503);
@@ -93,7 +107,8 @@ describe('transient table failures', () => {
     const hero = await grantedHero(world, player.uid);
     await giveTickets(deps, player.uid, world.projectName, 1, COSTS[2].amount);
     const upgradeHeaders = { 'Idempotency-Key': `lost-${randomUUID()}` };
-    const upgrade = () => world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] }, headers: upgradeHeaders });
+    const upgrade = () =>
+      world.request('POST', '/heroes/upgrade-level', { token: player.hero, body: { userId: player.uid, itemIds: [hero.id] }, headers: upgradeHeaders });
     injector.loseNextWriteAnswer();
     expect((await upgrade()).status).toBe(503);
     const again = await upgrade();
@@ -103,7 +118,11 @@ describe('transient table failures', () => {
   });
 
   it('the operations the route table marks table-free answer with every table request failing', async () => {
-    const free = routeTable.flatMap((group) => Object.values(group.ops).filter((op) => op.tableFree).map((op) => ({ base: group.base, op })));
+    const free = routeTable.flatMap((group) =>
+      Object.values(group.ops)
+        .filter((op) => op.tableFree)
+        .map((op) => ({ base: group.base, op })),
+    );
     expect(free.length).toBeGreaterThan(5);
     const platform = (await deps.tokens.issue('platform', randomUUID())).token;
     await withFault(faults.throttled!, 0, async () => {

@@ -56,7 +56,9 @@ describe('minus_tickets', () => {
     const { shop, body, balanceNow } = await setup(10);
     const headers = { 'idempotency-key': 'order-77.retry' };
     const first = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(4), headers });
-    const again = await Promise.all(Array.from({ length: 5 }, () => call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(4), headers })));
+    const again = await Promise.all(
+      Array.from({ length: 5 }, () => call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(4), headers })),
+    );
     expect(first.status).toBe(201);
     expect(first.body.data).toBe('minus#order-77.retry');
     for (const retry of again) expect(retry.body).toEqual(first.body);
@@ -88,7 +90,11 @@ describe('minus_tickets', () => {
     expect(refused).toHaveLength(100);
     for (const r of refused) expect(r.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^amount:/), error: 'tickets.balance_short' });
     expect(await balanceNow()).toBe(0);
-    const ledger = await queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :minus)', ExpressionAttributeValues: { ':pk': `USER#${player.uid}`, ':minus': 'LEDGER#minus#' }, ConsistentRead: true });
+    const ledger = await queryItems(deps, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :minus)',
+      ExpressionAttributeValues: { ':pk': `USER#${player.uid}`, ':minus': 'LEDGER#minus#' },
+      ConsistentRead: true,
+    });
     expect(ledger).toHaveLength(100);
   });
 });
@@ -97,7 +103,11 @@ describe('minus_tickets Idempotency-Key scope: (caller, operation, key)', () => 
   const deduct = (token: string, body: unknown, key: string) =>
     call(app, 'POST', `${base}/minus_tickets`, { token, body, headers: { 'Idempotency-Key': key } });
   const ledgerOf = (uid: string) =>
-    queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :minus)', ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':minus': 'LEDGER#minus#' }, ConsistentRead: true });
+    queryItems(deps, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :minus)',
+      ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':minus': 'LEDGER#minus#' },
+      ConsistentRead: true,
+    });
 
   it("another caller's key is its own: the player's game token reusing the game server's key deducts, and never gets the server's answer", async () => {
     const { shop, player, body, balanceNow } = await setup(10);
@@ -115,7 +125,12 @@ describe('minus_tickets Idempotency-Key scope: (caller, operation, key)', () => 
     expect((await deduct(shop.server, body(4), key)).body).toEqual(byServer.body);
     expect(await balanceNow()).toBe(2);
     const entries = await ledgerOf(player.uid);
-    expect(entries.map((e) => [e.caller, e.change]).sort()).toEqual([[`merchant:${shop.owner.accountId}`, -4], [`user:${player.uid}`, -4]].sort());
+    expect(entries.map((e) => [e.caller, e.change]).sort()).toEqual(
+      [
+        [`merchant:${shop.owner.accountId}`, -4],
+        [`user:${player.uid}`, -4],
+      ].sort(),
+    );
 
     // Another player's game token with the same key, for their own tickets: their own request too.
     const other = await playerWithTokens(deps, shop.gameCode);
@@ -195,7 +210,10 @@ describe('game/tickets and remainBalance', () => {
     const remain = await call(app, 'GET', `${base}/remainBalance`, { token: player.platform });
     expect(remain.body.data.total).toBe(12);
     expect(remain.body.data.balances).toHaveLength(2);
-    const byServer = await call(app, 'GET', `${base}/remainBalance`, { token: shop.server, query: { userId: player.uid, projectName: shop.project.project_name } });
+    const byServer = await call(app, 'GET', `${base}/remainBalance`, {
+      token: shop.server,
+      query: { userId: player.uid, projectName: shop.project.project_name },
+    });
     expect(byServer.body.data.total).toBe(12);
     const none = await call(app, 'GET', `${base}/tickets`, { token: player.platform, query: { projectName: shop.project.project_name, level: 9 } });
     expect(none.body.data.balance).toBe(0);

@@ -42,11 +42,22 @@ function requestTo({ base, op }: (typeof guarded)[number], token: string) {
 
 const claimsFor = (kind: TokenKind, overrides: Record<string, unknown> = {}) => {
   const iat = Math.floor(Date.now() / 1000);
-  return { iss: `game-platform/${deps.stage}`, aud: kind, sub: randomUUID(), iat, exp: iat + tokenLifetimes[kind], role: 'admin', merchant_id: 1, game_code: 'g', ...overrides };
+  return {
+    iss: `game-platform/${deps.stage}`,
+    aud: kind,
+    sub: randomUUID(),
+    iat,
+    exp: iat + tokenLifetimes[kind],
+    role: 'admin',
+    merchant_id: 1,
+    game_code: 'g',
+    ...overrides,
+  };
 };
 
 /** An unsigned JWT (`alg: none`): header and payload, empty signature. */
-const unsigned = (claims: object) => `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT', kid: deps.signingKey.kid }))}.${base64url.encode(JSON.stringify(claims))}.`;
+const unsigned = (claims: object) =>
+  `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT', kid: deps.signingKey.kid }))}.${base64url.encode(JSON.stringify(claims))}.`;
 
 async function foreignKey(kid?: string) {
   const jwk = await generateSigningJwk();

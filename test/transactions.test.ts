@@ -20,7 +20,10 @@ function clientCancelling(reasonsPerCall: string[][]) {
 
 describe('transactOrFailedConditions', () => {
   it('runs a transaction cancelled by conflicts again until it is written', async () => {
-    const { deps, calls } = clientCancelling([['TransactionConflict', 'None'], ['None', 'TransactionConflict']]);
+    const { deps, calls } = clientCancelling([
+      ['TransactionConflict', 'None'],
+      ['None', 'TransactionConflict'],
+    ]);
     expect(await transactOrFailedConditions(deps, [])).toEqual([]);
     expect(calls()).toBe(3);
   });

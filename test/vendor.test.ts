@@ -40,12 +40,25 @@ const ticketsOf = (uid: string, projectName: string, level = 1) => balanceOf(dep
 describe('goods catalogue', () => {
   it("creates goods in the merchant's own project and lists only the caller's goods, newest first", async () => {
     const owner = await merchantWithProject(deps);
-    const created = await call(app, 'POST', `${base}/merchant/goods`, { token: owner.token, body: { name: 'Potion', projectName: owner.project.project_name, level: 2, price: 7 } });
+    const created = await call(app, 'POST', `${base}/merchant/goods`, {
+      token: owner.token,
+      body: { name: 'Potion', projectName: owner.project.project_name, level: 2, price: 7 },
+    });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       code: 200,
       message: 'success',
-      data: { id: expect.any(Number), name: 'Potion', projectName: owner.project.project_name, level: 2, price: 7, status: 1, merchant_id: owner.merchant.id, created_at: expect.any(String), updated_at: expect.any(String) },
+      data: {
+        id: expect.any(Number),
+        name: 'Potion',
+        projectName: owner.project.project_name,
+        level: 2,
+        price: 7,
+        status: 1,
+        merchant_id: owner.merchant.id,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
     });
     const second = await goodsFor(deps, owner);
     await goodsFor(deps, await merchantWithProject(deps));
@@ -61,17 +74,26 @@ describe('goods catalogue', () => {
     const owner = await merchantWithProject(deps);
     const other = await merchantWithProject(deps);
     const before = await itemCount();
-    const foreign = await call(app, 'POST', `${base}/merchant/goods`, { token: other.token, body: { name: 'x', projectName: owner.project.project_name, level: 1, price: 1 } });
+    const foreign = await call(app, 'POST', `${base}/merchant/goods`, {
+      token: other.token,
+      body: { name: 'x', projectName: owner.project.project_name, level: 1, price: 1 },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body).toEqual({ code: 403, message: expect.stringMatching(/^projectName/), data: null, error: 'access.other_owner' });
-    const unknown = await call(app, 'POST', `${base}/merchant/goods`, { token: other.token, body: { name: 'x', projectName: 'no-such-project', level: 1, price: 1 } });
+    const unknown = await call(app, 'POST', `${base}/merchant/goods`, {
+      token: other.token,
+      body: { name: 'x', projectName: 'no-such-project', level: 1, price: 1 },
+    });
     expect(unknown.status).toBe(404);
     await setMerchantStatus(deps, other.merchant.id, MerchantStatus.suspended);
     // Goods creation moves no value: a suspension stops it within the documented bound (STATE_TTL_MS), the
     // state this process read for the calls above being remembered until then.
     deps.setNow(new Date(Date.now() + STATE_TTL_MS + 1_000));
     try {
-      const suspended = await call(app, 'POST', `${base}/merchant/goods`, { token: other.token, body: { name: 'x', projectName: other.project.project_name, level: 1, price: 1 } });
+      const suspended = await call(app, 'POST', `${base}/merchant/goods`, {
+        token: other.token,
+        body: { name: 'x', projectName: other.project.project_name, level: 1, price: 1 },
+      });
       expect(suspended.status).toBe(403);
       expect(suspended.body.message).toBe('merchant is suspended');
     } finally {
@@ -89,7 +111,10 @@ describe('createOrder', () => {
     const projectName = owner.project.project_name;
     await giveTickets(deps, { uid: buyer.uid, projectName, level: 1 }, 20);
 
-    const res = await call(app, 'POST', `${base}/account/vendor/order`, { token: buyer.token, body: { userId: buyer.uid, goodsId: goods.id, quantity: 3, projectName } });
+    const res = await call(app, 'POST', `${base}/account/vendor/order`, {
+      token: buyer.token,
+      body: { userId: buyer.uid, goodsId: goods.id, quantity: 3, projectName },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: expect.any(Object), statusCode: 200, message: 'success', totalPage: 1 });
     const order = res.body.data;
@@ -109,7 +134,9 @@ describe('createOrder', () => {
       updated_at: expect.any(String),
     });
     expect(await ticketsOf(buyer.uid, projectName)).toBe(5);
-    expect((await deps.db.send(new GetCommand({ TableName: deps.table, Key: ledgerKey(buyer.uid, `goods#${order.id}`), ConsistentRead: true }))).Item).toMatchObject({ change: -15 });
+    expect(
+      (await deps.db.send(new GetCommand({ TableName: deps.table, Key: ledgerKey(buyer.uid, `goods#${order.id}`), ConsistentRead: true }))).Item,
+    ).toMatchObject({ change: -15 });
     // The merchant finds it by its trace key.
     const traced = await call(app, 'GET', `${base}/account/vendor/traceKey`, { token: owner.serverToken, query: { key: order.trace_key } });
     expect(traced.body.data).toEqual(order);
@@ -145,7 +172,11 @@ describe('createOrder', () => {
     const buyer = await player(deps);
     const projectName = owner.project.project_name;
     await giveTickets(deps, { uid: buyer.uid, projectName, level: 1 }, 100);
-    const order = (body: object) => call(app, 'POST', `${base}/account/vendor/order`, { token: buyer.token, body: { userId: buyer.uid, goodsId: goods.id, quantity: 1, projectName, ...body } });
+    const order = (body: object) =>
+      call(app, 'POST', `${base}/account/vendor/order`, {
+        token: buyer.token,
+        body: { userId: buyer.uid, goodsId: goods.id, quantity: 1, projectName, ...body },
+      });
     const another = await merchantWithProject(deps);
     const before = await itemCount();
 
@@ -175,7 +206,8 @@ describe('customGoods', () => {
     const projectName = owner.project.project_name;
     await giveTickets(deps, { uid: user, projectName, level: 1 }, tickets);
     const body = { userId: user, quantity: 2, projectName, outerOrderId: `partner-${randomUUID()}` };
-    const order = (b: object = body, token = owner.serverToken, goodsId = goods.id) => call(app, 'POST', `${base}/account/vendor/goods/${goodsId}`, { token, body: b });
+    const order = (b: object = body, token = owner.serverToken, goodsId = goods.id) =>
+      call(app, 'POST', `${base}/account/vendor/goods/${goodsId}`, { token, body: b });
     return { owner, goods, user, projectName, body, order };
   }
 
@@ -183,7 +215,15 @@ describe('customGoods', () => {
     const { owner, goods, user, projectName, body, order } = await setUp();
     const first = await order();
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ goodsId: goods.id, userId: user, quantity: 2, total: 8, outerOrderId: body.outerOrderId, merchant_id: owner.merchant.id, status: 1 });
+    expect(first.body.data).toMatchObject({
+      goodsId: goods.id,
+      userId: user,
+      quantity: 2,
+      total: 8,
+      outerOrderId: body.outerOrderId,
+      merchant_id: owner.merchant.id,
+      status: 1,
+    });
     expect(await ticketsOf(user, projectName)).toBe(92);
 
     const before = await itemCount();
@@ -242,13 +282,19 @@ describe('customGoods', () => {
     const { body, order, owner } = await setUp();
     const placed = (await order()).body.data;
     const stranger = await merchantWithProject(deps);
-    const byOuter = (token: string, outerOrderId = body.outerOrderId) => call(app, 'GET', `${base}/account/vendor/goods/query`, { token, query: { outerOrderId } });
+    const byOuter = (token: string, outerOrderId = body.outerOrderId) =>
+      call(app, 'GET', `${base}/account/vendor/goods/query`, { token, query: { outerOrderId } });
     const byTrace = (token: string, key = placed.trace_key) => call(app, 'GET', `${base}/account/vendor/traceKey`, { token, query: { key } });
 
     expect((await byOuter(owner.serverToken)).body).toEqual({ data: placed, statusCode: 200, message: 'success', totalPage: 1 });
     expect((await byTrace(owner.serverToken)).body.data).toEqual(placed);
 
-    const missing = [await byOuter(stranger.serverToken), await byOuter(owner.serverToken, 'never-sent'), await byTrace(stranger.serverToken), await byTrace(owner.serverToken, 'A'.repeat(22))];
+    const missing = [
+      await byOuter(stranger.serverToken),
+      await byOuter(owner.serverToken, 'never-sent'),
+      await byTrace(stranger.serverToken),
+      await byTrace(owner.serverToken, 'A'.repeat(22)),
+    ];
     expect(missing.map((r) => r.status)).toEqual([404, 404, 404, 404]);
     expect(missing[2]!.body).toEqual(missing[3]!.body);
   });
@@ -290,7 +336,10 @@ describe('vendor_pay_query', () => {
     const owner = await merchantWithProject(deps);
     const buyer = await player(deps);
     const billNo = `R-${randomUUID()}`;
-    const paid = await call(app, 'POST', `${base}/wallet/vendor/reward`, { token: owner.serverToken, body: { billNo, userId: buyer.uid, projectName: owner.project.project_name, level: 1, amount: 3 } });
+    const paid = await call(app, 'POST', `${base}/wallet/vendor/reward`, {
+      token: owner.serverToken,
+      body: { billNo, userId: buyer.uid, projectName: owner.project.project_name, level: 1, amount: 3 },
+    });
     expect(paid.status).toBe(200);
     const query = (token: string) => call(app, 'GET', `${base}/wallet/vendor/pay`, { token, query: { billNo } });
     expect((await query(owner.serverToken)).body.data).toEqual(paid.body.data);
@@ -355,7 +404,10 @@ describe('vendor_reward', () => {
     const changed = await call(app, 'POST', `${base}/wallet/vendor/reward`, { token: owner.serverToken, body: { ...body, amount: 6 } });
     expect(changed.status).toBe(409);
     expect(changed.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^billNo/), error: 'reward.bill_reused' });
-    const otherMerchantSameBill = await call(app, 'POST', `${base}/wallet/vendor/reward`, { token: stranger.serverToken, body: { ...body, projectName: stranger.project.project_name } });
+    const otherMerchantSameBill = await call(app, 'POST', `${base}/wallet/vendor/reward`, {
+      token: stranger.serverToken,
+      body: { ...body, projectName: stranger.project.project_name },
+    });
     expect(otherMerchantSameBill.status).toBe(409);
     const foreign = await call(app, 'POST', `${base}/wallet/vendor/reward`, { token: stranger.serverToken, body: { ...body, billNo: `R-${randomUUID()}` } });
     expect(foreign.status).toBe(403);
@@ -374,7 +426,15 @@ describe('vendor_reward', () => {
     const Key = rewardKey(body.billNo);
     const stored = (await deps.db.send(new GetCommand({ TableName: deps.table, Key, ConsistentRead: true }))).Item!;
     const earlier = JSON.stringify([stored.accountId, body.userId, body.projectName, body.level, body.amount, null]);
-    await deps.db.send(new UpdateCommand({ TableName: deps.table, Key, UpdateExpression: 'SET #request = :earlier', ExpressionAttributeNames: { '#request': 'request' }, ExpressionAttributeValues: { ':earlier': earlier } }));
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key,
+        UpdateExpression: 'SET #request = :earlier',
+        ExpressionAttributeNames: { '#request': 'request' },
+        ExpressionAttributeValues: { ':earlier': earlier },
+      }),
+    );
 
     expect((await reward(body)).body).toEqual(first.body);
     expect((await reward({ ...body, amount: 6 })).status).toBe(409);
@@ -403,7 +463,12 @@ describe('vendor/signature', () => {
   it("signs a pending order's payment request with the stage key so that Sui's secp256r1 verification accepts it", async () => {
     const owner = await merchantWithProject(deps);
     const buyer = await player(deps);
-    const order = await putPayOrder(deps, { userId: buyer.uid, projectName: owner.project.project_name, receiveAddress: owner.project.receive_address, amountBase: '1500000000' });
+    const order = await putPayOrder(deps, {
+      userId: buyer.uid,
+      projectName: owner.project.project_name,
+      receiveAddress: owner.project.receive_address,
+      amountBase: '1500000000',
+    });
     const res = await call(app, 'GET', `${base}/wallet/vendor/signature`, { token: buyer.token, query: { billNo: order.bill_no } });
     expect(res.status).toBe(200);
     const signed = res.body.data;
@@ -425,8 +490,20 @@ describe('vendor/signature', () => {
 
     // The message is the BCS of the Move struct, read back here with an independent definition.
     const message = Buffer.from(signed.message, 'hex');
-    const PaymentRequest = bcs.struct('PaymentRequest', { bill_no: bcs.string(), amount: bcs.u64(), recipient: bcs.Address, coin_type: bcs.string(), expires_at_ms: bcs.u64() });
-    expect(PaymentRequest.parse(message)).toEqual({ bill_no: order.bill_no, amount: '1500000000', recipient: owner.project.receive_address, coin_type: coinType, expires_at_ms: String(signed.expires_at_ms) });
+    const PaymentRequest = bcs.struct('PaymentRequest', {
+      bill_no: bcs.string(),
+      amount: bcs.u64(),
+      recipient: bcs.Address,
+      coin_type: bcs.string(),
+      expires_at_ms: bcs.u64(),
+    });
+    expect(PaymentRequest.parse(message)).toEqual({
+      bill_no: order.bill_no,
+      amount: '1500000000',
+      recipient: owner.project.receive_address,
+      coin_type: coinType,
+      expires_at_ms: String(signed.expires_at_ms),
+    });
 
     // The key is the stage's vendor key (never a token key), compressed; the signature checks with the Sui SDK's verifier and with node:crypto.
     const publicKey = new Secp256r1PublicKey(Buffer.from(signed.public_key, 'base64'));
@@ -468,7 +545,10 @@ describe('vendor/signature', () => {
 
 describe('transactions colliding with others', () => {
   // DynamoDB Local runs transactions one at a time; DynamoDB cancels one that meets another on an item.
-  const collision = Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] });
+  const collision = Object.assign(new Error('Transaction cancelled'), {
+    name: 'TransactionCanceledException',
+    CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+  });
   const flakyDb = (failures: number) => {
     let calls = 0;
     const send = async () => {
@@ -482,7 +562,10 @@ describe('transactions colliding with others', () => {
     const recovering = flakyDb(2);
     expect(await transactOrFailedConditions(recovering, [], 'userId: changed concurrently; retry')).toEqual([]);
     expect(recovering.calls()).toBe(3);
-    await expect(transactOrFailedConditions(flakyDb(99), [], 'userId: changed concurrently; retry')).rejects.toMatchObject({ kind: 'Conflict', message: 'userId: changed concurrently; retry' });
+    await expect(transactOrFailedConditions(flakyDb(99), [], 'userId: changed concurrently; retry')).rejects.toMatchObject({
+      kind: 'Conflict',
+      message: 'userId: changed concurrently; retry',
+    });
   });
 });
 

@@ -183,7 +183,10 @@ describe('chainwallet_register: a uuid the platform knows is taken only by that 
     const attacker = Ed25519Keypair.generate();
     const signed = await signedNonce(attacker);
     const before = await itemCount();
-    const res = await call(app, 'POST', `${base}/account/register/chainwallet`, { body: { uuid, address: signed.address, signature: signed.signature }, token });
+    const res = await call(app, 'POST', `${base}/account/register/chainwallet`, {
+      body: { uuid, address: signed.address, signature: signed.signature },
+      token,
+    });
     return { res, before, signed };
   }
 
@@ -203,7 +206,11 @@ describe('chainwallet_register: a uuid the platform knows is taken only by that 
     for (const token of attempts) {
       const { res, before } = await takeOver(uuid, token);
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^uuid: the platform already holds records/), error: 'wallet.user_has_records' });
+      expect(res.body).toEqual({
+        statusCode: 409,
+        message: expect.stringMatching(/^uuid: the platform already holds records/),
+        error: 'wallet.user_has_records',
+      });
       expect(await itemCount()).toBe(before);
     }
     expect(await findAccount(deps, uuid)).toBeUndefined();
@@ -262,7 +269,10 @@ describe('chainwallet/token', () => {
     expect(res.body.data.game_code).toBe(code);
     expect(await deps.tokens.verify(res.body.data.accessToken, ['game'])).toMatchObject({ sub: uuid, game_code: code });
 
-    const unknown = await call(app, 'GET', `${base}/account/chainwallet/token`, { token: pair.platformToken.accessToken, query: { game_code: 'no-such-game' } });
+    const unknown = await call(app, 'GET', `${base}/account/chainwallet/token`, {
+      token: pair.platformToken.accessToken,
+      query: { game_code: 'no-such-game' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ statusCode: 404, message: expect.stringMatching(/^game_code/), error: 'game.not_found' });
 

@@ -34,7 +34,13 @@ const itemCount = () => countItems(deps);
 
 async function itemsWhere(attribute: string, value: string) {
   const out = await deps.db.send(
-    new ScanCommand({ TableName: deps.table, FilterExpression: '#a = :v', ExpressionAttributeNames: { '#a': attribute }, ExpressionAttributeValues: { ':v': value }, ConsistentRead: true }),
+    new ScanCommand({
+      TableName: deps.table,
+      FilterExpression: '#a = :v',
+      ExpressionAttributeNames: { '#a': attribute },
+      ExpressionAttributeValues: { ':v': value },
+      ConsistentRead: true,
+    }),
   );
   return out.Items ?? [];
 }
@@ -64,7 +70,9 @@ describe('login_zk', () => {
     expect(salt).toMatch(/^\d+$/);
     expect(BigInt(salt) < 2n ** 128n).toBe(true);
     expect(address).toBe(jwtToAddress(idToken, salt, false));
-    expect(address).toBe(computeZkLoginAddress({ claimName: 'sub', claimValue: sub, iss: issuer.issuer, aud: 'client-a', userSalt: salt, legacyAddress: false }));
+    expect(address).toBe(
+      computeZkLoginAddress({ claimName: 'sub', claimValue: sub, iss: issuer.issuer, aud: 'client-a', userSalt: salt, legacyAddress: false }),
+    );
   });
 
   it('signs the same identity in again to the same user, address and salt, writing nothing', async () => {
@@ -147,7 +155,14 @@ describe('query_zk_info', () => {
     const info = await zkInfo(await issuer.sign({ sub, aud: 'client-b' }));
     expect(info.status).toBe(200);
     expect(info.body).toMatchObject({ statusCode: 200, message: 'success', totalPage: 1 });
-    expect(info.body.data).toEqual({ provider: 'google', iss: issuer.issuer, aud: 'client-b', sub, salt: expect.any(String), address: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(info.body.data).toEqual({
+      provider: 'google',
+      iss: issuer.issuer,
+      aud: 'client-b',
+      sub,
+      salt: expect.any(String),
+      address: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     const login = await loginZk({ id_token: await issuer.sign({ sub, aud: 'client-b' }) });
     expect(login.body.address).toBe(info.body.data.address);
   });
@@ -184,7 +199,11 @@ describe('id_token rejections: 401 naming the failed check, nothing written', ()
     const before = await itemCount();
     for (const res of [await loginZk({ id_token: idToken }), await zkInfo(idToken)]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ statusCode: 401, message: expect.stringMatching(message), error: message.source.includes('expired') ? 'id_token.expired' : 'id_token.invalid' });
+      expect(res.body).toEqual({
+        statusCode: 401,
+        message: expect.stringMatching(message),
+        error: message.source.includes('expired') ? 'id_token.expired' : 'id_token.invalid',
+      });
     }
     expect(await itemCount()).toBe(before);
   });

@@ -8,6 +8,4 @@ export const RevokeBody = z.lazy(() => z.object({ tokens: tokenSet }));
 export const AdminRevokeBody = z.lazy(() =>
   z.object({ account_id: z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/, 'expected a console account id')), tokens: tokenSet }),
 );
-export const Revoked = z.lazy(() =>
-  z.object({ account_id: z.string(), tokens: tokenSet, revoked_before: z.string() }),
-);
+export const Revoked = z.lazy(() => z.object({ account_id: z.string(), tokens: tokenSet, revoked_before: z.string() }));

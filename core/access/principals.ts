@@ -53,18 +53,20 @@ export async function principalState(deps: Pick<PlatformDeps, 'db' | 'table' | '
 export async function revokeTokens(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, accountId: string, which: 'console' | 'server'): Promise<number> {
   const before = Math.floor(deps.now().getTime() / 1000);
   const field = which === 'console' ? 'consoleBefore' : 'serverBefore';
-  await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: revocationKey(accountId),
-      UpdateExpression: 'SET #field = :before, #type = :type',
-      ConditionExpression: 'attribute_not_exists(#field) OR #field < :before',
-      ExpressionAttributeNames: { '#field': field, '#type': 'type' },
-      ExpressionAttributeValues: { ':before': before, ':type': 'revocation' },
-    }),
-  ).catch((error: Error) => {
-    if (!isConditionalFailure(error)) throw error;
-  });
+  await deps.db
+    .send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: revocationKey(accountId),
+        UpdateExpression: 'SET #field = :before, #type = :type',
+        ConditionExpression: 'attribute_not_exists(#field) OR #field < :before',
+        ExpressionAttributeNames: { '#field': field, '#type': 'type' },
+        ExpressionAttributeValues: { ':before': before, ':type': 'revocation' },
+      }),
+    )
+    .catch((error: Error) => {
+      if (!isConditionalFailure(error)) throw error;
+    });
   remembered.delete(`${deps.table}\u0000${accountId}`);
   return before;
 }

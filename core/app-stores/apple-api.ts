@@ -18,10 +18,18 @@ import { perEnvironment, type AppleEnvironment, type AppleSettings, type PerEnvi
 const clients: PerEnvironment<Promise<AppStoreServerAPIClient>> = new WeakMap();
 
 /** The client for `environment`; 503 naming the setting when the stage has no API key. */
-export function appleApi(deps: Pick<StoresDeps, 'appStore' | 'appStoreApi'>, settings: AppleSettings, environment: AppleEnvironment): Promise<AppStoreServerAPIClient> {
+export function appleApi(
+  deps: Pick<StoresDeps, 'appStore' | 'appStoreApi'>,
+  settings: AppleSettings,
+  environment: AppleEnvironment,
+): Promise<AppStoreServerAPIClient> {
   if (deps.appStoreApi) return deps.appStoreApi(environment);
   const key = settings.api;
-  if (!key) throw storesError('appstore.unconfigured', 'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)');
+  if (!key)
+    throw storesError(
+      'appstore.unconfigured',
+      'the App Store Server API is not configured on this stage (keyId, issuerId and privateKey of the AppleConfig setting)',
+    );
   return perEnvironment(clients, settings, environment, () =>
     import('@apple/app-store-server-library').then(
       (lib) =>
@@ -56,5 +64,8 @@ export async function callApple<T>(what: string, call: () => Promise<T>): Promis
 export async function appleFailure(what: string, error: unknown): Promise<DomainError> {
   const failure = await apiFailure(error);
   await logError('app store server api: call failed', { what, ...(failure ?? { error: error instanceof Error ? error.message : String(error) }) });
-  return storesError('appstore.unavailable', `the App Store Server API could not ${what}${failure ? ` (HTTP ${failure.httpStatusCode}${failure.apiError ? `, error ${failure.apiError}` : ''})` : ''}; try again later`);
+  return storesError(
+    'appstore.unavailable',
+    `the App Store Server API could not ${what}${failure ? ` (HTTP ${failure.httpStatusCode}${failure.apiError ? `, error ${failure.apiError}` : ''})` : ''}; try again later`,
+  );
 }

@@ -54,7 +54,13 @@ export async function answerConsumptionRequest(
 export async function consumptionOf(deps: StoresDeps, order: StoredOrder | undefined): Promise<ConsumptionRequest> {
   const delivered = order !== undefined && (order.status === OrderStatus.paid || order.status === OrderStatus.refunded);
   if (!delivered || order.tickets <= 0) {
-    return { customerConsented: true, deliveryStatus: delivered ? 'DELIVERED' : 'UNDELIVERED_OTHER', consumptionPercentage: 0, refundPreference: 'GRANT_FULL', sampleContentProvided: false };
+    return {
+      customerConsented: true,
+      deliveryStatus: delivered ? 'DELIVERED' : 'UNDELIVERED_OTHER',
+      consumptionPercentage: 0,
+      refundPreference: 'GRANT_FULL',
+      sampleContentProvided: false,
+    };
   }
   const spent =
     order.status === OrderStatus.refunded

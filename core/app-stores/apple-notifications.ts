@@ -84,10 +84,16 @@ export async function receiveAppleNotification(deps: StoresDeps, input: z.infer<
     signedDate: payload.signedDate ?? null,
     received_at: deps.now().toISOString(),
   };
-  await recordNotification(deps, { item, condition: 'attribute_not_exists(pk)', outcome: handled.outcome }, WROTE_EFFECT, 'app store: a handled notification could not be recorded', {
-    notificationUUID: uuid,
-    orderId: handled.orderId,
-  });
+  await recordNotification(
+    deps,
+    { item, condition: 'attribute_not_exists(pk)', outcome: handled.outcome },
+    WROTE_EFFECT,
+    'app store: a handled notification could not be recorded',
+    {
+      notificationUUID: uuid,
+      orderId: handled.orderId,
+    },
+  );
   return { notificationUUID: uuid, notificationType: type, outcome: handled.outcome, orderId: handled.orderId };
 }
 
@@ -129,7 +135,12 @@ async function charge(deps: StoresDeps, transaction: JWSTransactionDecodedPayloa
 }
 
 /** CONSUMPTION_REQUEST: Apple is told how much of what the purchase credited was spent. */
-async function consumption(deps: StoresDeps, payload: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined): Promise<Handled> {
+async function consumption(
+  deps: StoresDeps,
+  payload: ResponseBodyV2DecodedPayload,
+  transaction: JWSTransactionDecodedPayload,
+  claim: Claim | undefined,
+): Promise<Handled> {
   const transactionId = transaction.transactionId!;
   const order = claim?.orderId ? await findOrder(deps, claim.orderId) : undefined;
   const environment = (payload.data?.environment ?? transaction.environment) === 'Sandbox' ? 'Sandbox' : 'Production';
@@ -141,7 +152,13 @@ async function consumption(deps: StoresDeps, payload: ResponseBodyV2DecodedPaylo
  * REFUND, REVOKE, REFUND_REVERSED: the order the store transaction paid gives its tickets back, or gets them
  * again; a purchase nothing credited yet is barred, or its bar lifted.
  */
-async function refundEvent(deps: StoresDeps, transaction: JWSTransactionDecodedPayload, claim: Claim | undefined, type: string, uuid: string): Promise<Handled> {
+async function refundEvent(
+  deps: StoresDeps,
+  transaction: JWSTransactionDecodedPayload,
+  claim: Claim | undefined,
+  type: string,
+  uuid: string,
+): Promise<Handled> {
   const transactionId = transaction.transactionId!;
   const reason = type === 'REFUND_REVERSED' ? null : type === 'REVOKE' ? 'revoked' : 'refunded';
   const effect = await refundByStore(deps, { store: 'apple', transactionId, claim, what: `transaction ${transactionId}` }, `apple:${uuid}`, reason);

@@ -24,7 +24,8 @@ export async function verifyApplePurchase(deps: StoresDeps, uid: string, input: 
   const settings = appStoreSettings(deps);
   const signed = input.signedTransaction ?? (await transactionFromApple(deps, settings, input.transactionId!));
   const transaction = await verifyTransaction(settings, signed, input.signedTransaction ? 'signedTransaction' : 'transactionId');
-  if (!transaction.transactionId || !transaction.productId) throw storesError('purchase.transaction_incomplete', 'signedTransaction: the transaction names no transactionId or productId');
+  if (!transaction.transactionId || !transaction.productId)
+    throw storesError('purchase.transaction_incomplete', 'signedTransaction: the transaction names no transactionId or productId');
   const purchase = { store: 'apple' as const, transactionId: transaction.transactionId, productId: transaction.productId };
   // The authorization layer checked the order is the caller's; it is read for what it sells, with the
   // purchase's claim (a retried verification answers from them).
@@ -41,15 +42,22 @@ export async function verifyApplePurchase(deps: StoresDeps, uid: string, input: 
 export function assertBuys(transaction: JWSTransactionDecodedPayload, order: StoredOrder) {
   const field = 'signedTransaction';
   if (!transaction.appAccountToken) {
-    throw storesError('purchase.not_for_order', `${field}: the purchase names no order (no appAccountToken); start it with order ${order.id}'s app_account_token`);
+    throw storesError(
+      'purchase.not_for_order',
+      `${field}: the purchase names no order (no appAccountToken); start it with order ${order.id}'s app_account_token`,
+    );
   }
-  if (transaction.appAccountToken.toLowerCase() !== order.app_account_token) throw storesError('purchase.not_for_order', `${field}: the purchase was made for another order than ${order.id}`);
-  if (!order.apple_product_id) throw storesError('purchase.order_without_product', `orderId: order ${order.id} has no App Store product (its level had none when it was ordered)`);
+  if (transaction.appAccountToken.toLowerCase() !== order.app_account_token)
+    throw storesError('purchase.not_for_order', `${field}: the purchase was made for another order than ${order.id}`);
+  if (!order.apple_product_id)
+    throw storesError('purchase.order_without_product', `orderId: order ${order.id} has no App Store product (its level had none when it was ordered)`);
   if (transaction.productId !== order.apple_product_id) {
     throw storesError('purchase.wrong_product', `${field}: it bought ${transaction.productId}; order ${order.id} is for ${order.apple_product_id}`);
   }
-  if (transaction.type !== 'Consumable') throw storesError('purchase.not_consumable', `${field}: it is a ${transaction.type ?? 'purchase of unknown type'}, not a consumable`);
-  if (transaction.quantity !== 1) throw storesError('purchase.quantity_not_one', `${field}: it bought ${transaction.quantity} at once; an order is one purchase of quantity 1`);
+  if (transaction.type !== 'Consumable')
+    throw storesError('purchase.not_consumable', `${field}: it is a ${transaction.type ?? 'purchase of unknown type'}, not a consumable`);
+  if (transaction.quantity !== 1)
+    throw storesError('purchase.quantity_not_one', `${field}: it bought ${transaction.quantity} at once; an order is one purchase of quantity 1`);
   if (transaction.revocationDate !== undefined) throw storesError('purchase.revoked', `${field}: Apple took the purchase back (refunded or revoked)`);
 }
 
@@ -71,5 +79,8 @@ async function transactionFromApple(deps: StoresDeps, settings: AppleSettings, t
       throw await appleFailure(`read transaction ${transactionId}`, error);
     }
   }
-  throw storesError('purchase.not_found', `transactionId: the App Store knows no transaction ${transactionId} (in ${acceptedEnvironments(settings).join(' or ')})`);
+  throw storesError(
+    'purchase.not_found',
+    `transactionId: the App Store knows no transaction ${transactionId} (in ${acceptedEnvironments(settings).join(' or ')})`,
+  );
 }

@@ -43,18 +43,32 @@ const BUNDLE_ID = /^[A-Za-z0-9][A-Za-z0-9.-]{0,154}$/;
 export function parseAppleSettings(json: string | undefined): AppleSettings | undefined {
   const value = jsonObjectSetting(json, 'apple config');
   if (!value) return undefined;
-  const { bundleId, appAppleId, environment = 'Production', allowSandbox = false, rootCertificates, onlineChecks = true, consumptionConsent = false, keyId, issuerId, privateKey } =
-    value;
-  if (typeof bundleId !== 'string' || !BUNDLE_ID.test(bundleId)) throw new Error('apple config: bundleId must be the app\'s bundle id, e.g. com.studio.game');
+  const {
+    bundleId,
+    appAppleId,
+    environment = 'Production',
+    allowSandbox = false,
+    rootCertificates,
+    onlineChecks = true,
+    consumptionConsent = false,
+    keyId,
+    issuerId,
+    privateKey,
+  } = value;
+  if (typeof bundleId !== 'string' || !BUNDLE_ID.test(bundleId)) throw new Error("apple config: bundleId must be the app's bundle id, e.g. com.studio.game");
   if (environment !== 'Production' && environment !== 'Sandbox') throw new Error('apple config: environment must be "Production" or "Sandbox"');
   if (appAppleId !== undefined && (typeof appAppleId !== 'number' || !Number.isSafeInteger(appAppleId) || appAppleId <= 0)) {
-    throw new Error('apple config: appAppleId must be the app\'s Apple id, a positive integer');
+    throw new Error("apple config: appAppleId must be the app's Apple id, a positive integer");
   }
   if (environment === 'Production' && appAppleId === undefined) throw new Error('apple config: appAppleId is required for Production');
   if (typeof allowSandbox !== 'boolean') throw new Error('apple config: allowSandbox must be true or false');
   if (typeof onlineChecks !== 'boolean') throw new Error('apple config: onlineChecks must be true or false');
   if (typeof consumptionConsent !== 'boolean') throw new Error('apple config: consumptionConsent must be true or false');
-  if (!Array.isArray(rootCertificates) || rootCertificates.length === 0 || !rootCertificates.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/=\s]+$/.test(c))) {
+  if (
+    !Array.isArray(rootCertificates) ||
+    rootCertificates.length === 0 ||
+    !rootCertificates.every((c) => typeof c === 'string' && /^[A-Za-z0-9+/=\s]+$/.test(c))
+  ) {
     throw new Error('apple config: rootCertificates must be a non-empty list of Base64 DER certificates');
   }
   const api = [keyId, issuerId, privateKey];
@@ -90,4 +104,3 @@ export function perEnvironment<T>(memo: PerEnvironment<T>, settings: AppleSettin
   if (value === undefined) byEnvironment.set(environment, (value = make()));
   return value;
 }
-

@@ -26,7 +26,8 @@ const RETRY_DELAYS_MS = [0, 300, 700];
 export async function triggerTestNotification(deps: StoresDeps, input: z.infer<typeof TestNotificationBody>): Promise<z.infer<typeof TestNotificationAnswer>> {
   const settings = appStoreSettings(deps);
   const environment: AppleEnvironment = input.environment ?? settings.environment;
-  if (!acceptedEnvironments(settings).includes(environment)) throw storesError('appstore.environment_refused', `environment: this stage takes ${acceptedEnvironments(settings).join(' and ')} data only`);
+  if (!acceptedEnvironments(settings).includes(environment))
+    throw storesError('appstore.environment_refused', `environment: this stage takes ${acceptedEnvironments(settings).join(' and ')} data only`);
   const client = await appleApi(deps, settings, environment);
   const token = input.testNotificationToken ?? (await callApple('request a test notification', () => client.requestTestNotification())).testNotificationToken;
   if (!token) throw await appleFailure('request a test notification', new Error('Apple answered no testNotificationToken'));
@@ -37,7 +38,8 @@ export async function triggerTestNotification(deps: StoresDeps, input: z.infer<t
     status = await statusOf(client, token);
     if (status?.sendAttempts?.length) break;
   }
-  if (!status && input.testNotificationToken) throw storesError('appstore.test_notification_not_found', `testNotificationToken: Apple knows no test notification ${token} (in ${environment})`);
+  if (!status && input.testNotificationToken)
+    throw storesError('appstore.test_notification_not_found', `testNotificationToken: Apple knows no test notification ${token} (in ${environment})`);
 
   const attempts = (status?.sendAttempts ?? []).map((a) => ({ attemptDate: a.attemptDate ?? null, sendAttemptResult: String(a.sendAttemptResult ?? 'OTHER') }));
   const uuid = status?.signedPayload ? (await verifyNotification(settings, status.signedPayload, 'signedPayload')).notificationUUID : undefined;

@@ -54,7 +54,8 @@ function claimedEnvironment(jws: string, field: string): AppleEnvironment {
   // A transaction names its environment; a notification in its data (or summary, for summary notifications).
   const record = payload as { environment?: unknown; data?: { environment?: unknown }; summary?: { environment?: unknown } };
   const environment = record.environment ?? record.data?.environment ?? record.summary?.environment;
-  if (environment !== 'Production' && environment !== 'Sandbox') throw storesError('appstore.jws_invalid', `${field}: the payload names no App Store environment (Production or Sandbox)`);
+  if (environment !== 'Production' && environment !== 'Sandbox')
+    throw storesError('appstore.jws_invalid', `${field}: the payload names no App Store environment (Production or Sandbox)`);
   return environment;
 }
 
@@ -83,7 +84,10 @@ export function verifyNotification(settings: AppleSettings, jws: string, field =
 async function verified<T>(settings: AppleSettings, jws: string, field: string, verify: (verifier: SignedDataVerifier) => Promise<T>): Promise<T> {
   const environment = claimedEnvironment(jws, field);
   if (!acceptedEnvironments(settings).includes(environment)) {
-    throw storesError('appstore.environment_refused', `${field}: ${environment} data is not taken on this stage (it takes ${acceptedEnvironments(settings).join(' and ')})`);
+    throw storesError(
+      'appstore.environment_refused',
+      `${field}: ${environment} data is not taken on this stage (it takes ${acceptedEnvironments(settings).join(' and ')})`,
+    );
   }
   const verifier = await verifierFor(settings, environment);
   try {
@@ -97,6 +101,7 @@ async function verified<T>(settings: AppleSettings, jws: string, field: string, 
 async function refusal(error: unknown, field: string): Promise<Error> {
   const { VerificationException } = await import('@apple/app-store-server-library');
   if (!(error instanceof VerificationException)) return error as Error;
-  if (error.status === RETRYABLE) return storesError('appstore.unavailable', `${field}: its certificates could not be checked for revocation now; try again later`);
+  if (error.status === RETRYABLE)
+    return storesError('appstore.unavailable', `${field}: its certificates could not be checked for revocation now; try again later`);
   return storesError('appstore.jws_invalid', `${field}: not verified: ${REASONS[error.status] ?? 'it could not be verified'}`);
 }

@@ -104,12 +104,15 @@ export async function completeByStorePurchase(
 
 async function sameOrConflict(deps: StoresDeps, claim: Claim, order: StoredOrder, purchase: StorePurchase): Promise<Completion> {
   if (claim.barred) throw barredPurchase(purchase, claim.barred);
-  if (claim.orderId !== order.id) throw storesError('purchase.paid_other_order', `transactionId: store transaction ${purchase.transactionId} paid another order`);
+  if (claim.orderId !== order.id)
+    throw storesError('purchase.paid_other_order', `transactionId: store transaction ${purchase.transactionId} paid another order`);
   // Orders are never deleted: the order as it is now (paid by this purchase, or refunded since).
   return { order: (await findOrder(deps, order.id)) ?? order, credited: false };
 }
 
-
 /** The 409 of a purchase its store took back before anything credited it. */
 const barredPurchase = (purchase: StorePurchase, reason: string) =>
-  storesError('purchase.revoked', `transactionId: store transaction ${purchase.transactionId} was ${reason} by the store before it was credited; it credits nothing`);
+  storesError(
+    'purchase.revoked',
+    `transactionId: store transaction ${purchase.transactionId} was ${reason} by the store before it was credited; it credits nothing`,
+  );

@@ -105,10 +105,16 @@ export async function receiveGooglePush(deps: StoresDeps, authorization: string 
     subscription: input.subscription,
     received_at: deps.now().toISOString(),
   };
-  await recordNotification(deps, { item, condition: 'attribute_not_exists(outcome)', outcome: handled.outcome }, WROTE_EFFECT, 'google play: a handled message could not be recorded', {
-    messageId,
-    orderId: handled.orderId,
-  });
+  await recordNotification(
+    deps,
+    { item, condition: 'attribute_not_exists(outcome)', outcome: handled.outcome },
+    WROTE_EFFECT,
+    'google play: a handled message could not be recorded',
+    {
+      messageId,
+      orderId: handled.orderId,
+    },
+  );
   return { messageId, notification: handled.notification, outcome: handled.outcome, orderId: handled.orderId };
 }
 
@@ -124,40 +130,45 @@ async function verifyPushToken(settings: GoogleSettings, authorization: string |
     verifiers.set(settings, (verifier = createIdTokenVerifier([issuer], { field: 'Authorization' })));
   }
   const identity = await verifier.verify(token);
-  if (identity.email !== settings.pushServiceAccount) throw storesError('googleplay.push_sender_refused', "Authorization: not the stage's push service account");
+  if (identity.email !== settings.pushServiceAccount)
+    throw storesError('googleplay.push_sender_refused', "Authorization: not the stage's push service account");
   if (identity.email_verified !== true) throw storesError('googleplay.push_sender_refused', 'Authorization: the service account email is not verified');
 }
 
 /** A permanent failure, counted; the last allowed one is acknowledged as poison. */
 async function countFailure(deps: StoresDeps, settings: GoogleSettings, messageId: string, error: DomainError): Promise<Answer> {
-  const out = await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: messageKey(messageId),
-      UpdateExpression: 'SET #type = :type, last_failure = :why, updated_at = :now ADD failures :one',
-      ConditionExpression: 'attribute_not_exists(outcome)',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': 'google_notification', ':why': error.message, ':now': deps.now().toISOString(), ':one': 1 },
-      ReturnValues: 'ALL_NEW',
-    }),
-  ).catch((failure: unknown) => {
-    if (isConditionalFailure(failure)) throw storesError('googleplay.delivery_concurrent', 'message.messageId: handled meanwhile by another delivery');
-    throw failure;
-  });
+  const out = await deps.db
+    .send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: messageKey(messageId),
+        UpdateExpression: 'SET #type = :type, last_failure = :why, updated_at = :now ADD failures :one',
+        ConditionExpression: 'attribute_not_exists(outcome)',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':type': 'google_notification', ':why': error.message, ':now': deps.now().toISOString(), ':one': 1 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    )
+    .catch((failure: unknown) => {
+      if (isConditionalFailure(failure)) throw storesError('googleplay.delivery_concurrent', 'message.messageId: handled meanwhile by another delivery');
+      throw failure;
+    });
   const failures = Number(out.Attributes?.failures ?? 1);
   if (failures < settings.poisonAttempts) throw error;
   await logError('google play: poison message acknowledged', { messageId, failures, reason: error.message });
-  await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: messageKey(messageId),
-      UpdateExpression: 'SET outcome = :poison, notification = :unknown, detail = :why, orderId = :none',
-      ConditionExpression: 'attribute_not_exists(outcome)',
-      ExpressionAttributeValues: { ':poison': 'poison', ':unknown': 'unreadable', ':why': error.message, ':none': null },
-    }),
-  ).catch((failure: unknown) => {
-    if (!isConditionalFailure(failure)) throw failure;
-  });
+  await deps.db
+    .send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: messageKey(messageId),
+        UpdateExpression: 'SET outcome = :poison, notification = :unknown, detail = :why, orderId = :none',
+        ConditionExpression: 'attribute_not_exists(outcome)',
+        ExpressionAttributeValues: { ':poison': 'poison', ':unknown': 'unreadable', ':why': error.message, ':none': null },
+      }),
+    )
+    .catch((failure: unknown) => {
+      if (!isConditionalFailure(failure)) throw failure;
+    });
   return { messageId, notification: 'unreadable', outcome: 'poison', orderId: null };
 }
 
@@ -178,13 +189,15 @@ function purchaseTokenOf(notification: DeveloperNotification): string | undefine
 
 async function handle(deps: StoresDeps, settings: GoogleSettings, notification: DeveloperNotification | undefined, claim: Claim | undefined): Promise<Handled> {
   if (!notification) throw storesError('googleplay.notification_invalid', 'message.data: not the Base64 of a developer notification (JSON object)');
-  if (notification.packageName !== settings.packageName) throw storesError('googleplay.notification_invalid', `message.data.packageName: ${JSON.stringify(notification.packageName)} is not this stage's app`);
+  if (notification.packageName !== settings.packageName)
+    throw storesError('googleplay.notification_invalid', `message.data.packageName: ${JSON.stringify(notification.packageName)} is not this stage's app`);
   const oneTime = notification.oneTimeProductNotification;
   if (oneTime) {
     const token = text(oneTime.purchaseToken, 'oneTimeProductNotification.purchaseToken');
     const sku = text(oneTime.sku, 'oneTimeProductNotification.sku');
     // 1 ONE_TIME_PRODUCT_PURCHASED; 2 ONE_TIME_PRODUCT_CANCELED (a pending purchase abandoned): nothing to do.
-    if (oneTime.notificationType !== 1) return { notification: `one_time_product:${String(oneTime.notificationType)}`, outcome: 'recorded', orderId: null, purchaseToken: token };
+    if (oneTime.notificationType !== 1)
+      return { notification: `one_time_product:${String(oneTime.notificationType)}`, outcome: 'recorded', orderId: null, purchaseToken: token };
     return purchased(deps, settings, token, sku, claim);
   }
   const voided = notification.voidedPurchaseNotification;
@@ -210,7 +223,8 @@ function decode(data: string): DeveloperNotification | undefined {
 }
 
 function text(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 1000) throw storesError('googleplay.notification_invalid', `message.data.${field}: expected a string`);
+  if (typeof value !== 'string' || value.length === 0 || value.length > 1000)
+    throw storesError('googleplay.notification_invalid', `message.data.${field}: expected a string`);
   return value;
 }
 
@@ -221,7 +235,8 @@ async function purchased(deps: StoresDeps, settings: GoogleSettings, token: stri
   if (!purchase) return { ...base, outcome: 'unmatched', detail: 'Google knows no such purchase', orderId: null };
   // purchaseState: 0 purchased, 1 canceled, 2 pending (paid later, or never).
   if (purchase.purchaseState === 2) return { ...base, outcome: 'pending', orderId: null };
-  if (purchase.purchaseState !== 0) return { ...base, outcome: 'unmatched', detail: `the purchase is not purchased (purchaseState ${String(purchase.purchaseState)})`, orderId: null };
+  if (purchase.purchaseState !== 0)
+    return { ...base, outcome: 'unmatched', detail: `the purchase is not purchased (purchaseState ${String(purchase.purchaseState)})`, orderId: null };
   const link = purchase.obfuscatedExternalAccountId;
   const order = link ? await orderByStoreLink(deps, link) : undefined;
   if (!order) return { ...base, outcome: 'unmatched', detail: 'the purchase names no order of this stage (obfuscatedExternalAccountId)', orderId: null };
@@ -239,7 +254,8 @@ async function purchased(deps: StoresDeps, settings: GoogleSettings, token: stri
 
 /** The purchase is the order's: its product, one unit. */
 function assertGoogleBuys(purchase: ProductPurchase, sku: string, order: StoredOrder): void {
-  if (order.google_product_id !== sku) throw storesError('purchase.wrong_product', `purchase: it bought ${sku}; order ${order.id} is for ${order.google_product_id ?? 'no Google Play product'}`);
+  if (order.google_product_id !== sku)
+    throw storesError('purchase.wrong_product', `purchase: it bought ${sku}; order ${order.id} is for ${order.google_product_id ?? 'no Google Play product'}`);
   const quantity = purchase.quantity ?? 1;
   if (quantity !== 1) throw storesError('purchase.quantity_not_one', `purchase: it bought ${quantity} at once; an order is one purchase of quantity 1`);
 }

@@ -71,7 +71,8 @@ async function requestToken(settings: GoogleSettings): Promise<{ token: string; 
 
 /** The service account key, or 503 naming the setting. */
 export function serviceAccount(settings: GoogleSettings) {
-  if (!settings.serviceAccount) throw storesError('googleplay.unconfigured', 'the Play Developer API is not configured on this stage (serviceAccountKey of the GoogleConfig setting)');
+  if (!settings.serviceAccount)
+    throw storesError('googleplay.unconfigured', 'the Play Developer API is not configured on this stage (serviceAccountKey of the GoogleConfig setting)');
   return settings.serviceAccount;
 }
 

@@ -42,13 +42,18 @@ export function parseGoogleSettings(json: string | undefined): GoogleSettings | 
     googleCerts = 'https://www.googleapis.com/oauth2/v3/certs',
     playApi = 'https://androidpublisher.googleapis.com',
   } = value;
-  if (typeof packageName !== 'string' || !PACKAGE.test(packageName)) throw new Error("google config: packageName must be the app's package name, e.g. com.studio.game");
+  if (typeof packageName !== 'string' || !PACKAGE.test(packageName))
+    throw new Error("google config: packageName must be the app's package name, e.g. com.studio.game");
   if (typeof pushAudience !== 'string' || pushAudience.length === 0) throw new Error("google config: pushAudience must be the push subscription's audience");
-  if (typeof pushServiceAccount !== 'string' || !EMAIL.test(pushServiceAccount)) throw new Error('google config: pushServiceAccount must be the email of the service account the subscription pushes as');
+  if (typeof pushServiceAccount !== 'string' || !EMAIL.test(pushServiceAccount))
+    throw new Error('google config: pushServiceAccount must be the email of the service account the subscription pushes as');
   if (typeof poisonAttempts !== 'number' || !Number.isInteger(poisonAttempts) || poisonAttempts < 1 || poisonAttempts > 100) {
     throw new Error('google config: poisonAttempts must be an integer from 1 to 100');
   }
-  for (const [name, url] of [['googleCerts', googleCerts], ['playApi', playApi]] as const) {
+  for (const [name, url] of [
+    ['googleCerts', googleCerts],
+    ['playApi', playApi],
+  ] as const) {
     if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url)) throw new Error(`google config: ${name} must be an http(s) URL`);
   }
   return {
@@ -63,11 +68,15 @@ export function parseGoogleSettings(json: string | undefined): GoogleSettings | 
 }
 
 function parseKey(key: unknown): NonNullable<GoogleSettings['serviceAccount']> {
-  if (typeof key !== 'object' || key === null || Array.isArray(key)) throw new Error("google config: serviceAccountKey must be the service account's JSON key (an object)");
+  if (typeof key !== 'object' || key === null || Array.isArray(key))
+    throw new Error("google config: serviceAccountKey must be the service account's JSON key (an object)");
   const { client_email, private_key, private_key_id, token_uri = 'https://oauth2.googleapis.com/token' } = key as Record<string, unknown>;
-  if (typeof client_email !== 'string' || !EMAIL.test(client_email)) throw new Error('google config: serviceAccountKey.client_email must be the service account email');
-  if (typeof private_key !== 'string' || !private_key.includes('PRIVATE KEY')) throw new Error('google config: serviceAccountKey.private_key must be a PEM private key');
+  if (typeof client_email !== 'string' || !EMAIL.test(client_email))
+    throw new Error('google config: serviceAccountKey.client_email must be the service account email');
+  if (typeof private_key !== 'string' || !private_key.includes('PRIVATE KEY'))
+    throw new Error('google config: serviceAccountKey.private_key must be a PEM private key');
   if (private_key_id !== undefined && typeof private_key_id !== 'string') throw new Error('google config: serviceAccountKey.private_key_id must be a string');
-  if (typeof token_uri !== 'string' || !/^https?:\/\/[^\s]+$/.test(token_uri)) throw new Error('google config: serviceAccountKey.token_uri must be an http(s) URL');
+  if (typeof token_uri !== 'string' || !/^https?:\/\/[^\s]+$/.test(token_uri))
+    throw new Error('google config: serviceAccountKey.token_uri must be an http(s) URL');
   return { email: client_email, privateKey: private_key, ...(private_key_id ? { keyId: private_key_id } : {}), tokenUri: token_uri };
 }

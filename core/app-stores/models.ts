@@ -22,19 +22,23 @@ const appleTransactionId = z.string().check(z.regex(/^\d{1,32}$/, 'expected an A
 export const AppleVerifyBody = z.lazy(() =>
   z
     .object({ orderId, signedTransaction: z.optional(compactJws), transactionId: z.optional(appleTransactionId) })
-    .check(z.refine((body) => (body.signedTransaction === undefined) !== (body.transactionId === undefined), 'give signedTransaction or transactionId, exactly one')),
+    .check(
+      z.refine((body) => (body.signedTransaction === undefined) !== (body.transactionId === undefined), 'give signedTransaction or transactionId, exactly one'),
+    ),
 );
 
 /** app_asdn-v2-callback: what the App Store POSTs, an App Store Server Notification v2. */
 export const AppleNotificationBody = z.lazy(() => z.object({ signedPayload: compactJws }));
 
 /** What a notification did (the App Store only reads the status; the body is for logs and tests). */
-export const NotificationAnswer = z.lazy(() => z.object({
-  notificationUUID: z.string(),
-  notificationType: z.string(),
-  outcome: z.string(),
-  orderId: z.nullable(z.int()),
-}));
+export const NotificationAnswer = z.lazy(() =>
+  z.object({
+    notificationUUID: z.string(),
+    notificationType: z.string(),
+    outcome: z.string(),
+    orderId: z.nullable(z.int()),
+  }),
+);
 
 /** app_trigger-test-notification: which environment to ask (default the stage's), or the token of an earlier request. */
 export const TestNotificationBody = z.lazy(() =>

@@ -49,9 +49,18 @@ export async function barPurchase(
   reason: BarReason,
   ref: string,
 ): Promise<{ barred: boolean; claim: Claim }> {
-  const item = { ...storeTxKey(purchase.store, purchase.transactionId), type: 'store_tx', orderId: null, barred: reason, barred_by: ref, created_at: deps.now().toISOString() };
+  const item = {
+    ...storeTxKey(purchase.store, purchase.transactionId),
+    type: 'store_tx',
+    orderId: null,
+    barred: reason,
+    barred_by: ref,
+    created_at: deps.now().toISOString(),
+  };
   try {
-    await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+    await deps.db.send(
+      new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
+    );
     return { barred: true, claim: { orderId: null, barred: reason } };
   } catch (error) {
     const failed = conditionalFailure(error);
@@ -66,7 +75,9 @@ export async function barPurchase(
 /** Lifts a purchase's bar (its refund was reversed); false when there was none to lift (lifted meanwhile). */
 export async function liftBar(deps: Pick<StoresDeps, 'db' | 'table'>, purchase: { store: Store; transactionId: string }): Promise<boolean> {
   try {
-    await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConditionExpression: 'attribute_exists(barred)' }));
+    await deps.db.send(
+      new DeleteCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConditionExpression: 'attribute_exists(barred)' }),
+    );
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;

@@ -69,7 +69,9 @@ const BalanceChangesQuery = graphql(`
 `);
 
 type EventNode = ResultOf<typeof EventFields>;
-type BalanceChangeNode = NonNullable<NonNullable<NonNullable<ResultOf<typeof BalanceChangesQuery>['transaction']>['effects']>['balanceChanges']>['nodes'][number];
+type BalanceChangeNode = NonNullable<
+  NonNullable<NonNullable<ResultOf<typeof BalanceChangesQuery>['transaction']>['effects']>['balanceChanges']
+>['nodes'][number];
 
 export function graphqlSource(url: string, { timeoutMs }: { timeoutMs: number }): ChainSource {
   const client = new SuiGraphQLClient({ url, network: networkOf(url) });

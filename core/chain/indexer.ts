@@ -149,7 +149,9 @@ const fits = (cursor: EventCursor, kind: 'jsonrpc' | 'graphql') => ('graphql' in
  * "an event type's cursor" (cursorKey): where its stream was left, a JSON-RPC event id (as a payment record keeps
  * its own) or a GraphQL cursor, and the version each save checks.
  */
-const StoredCursor = z.lazy(() => z.object({ cursor: z.union([objectOf(VendorPaymentEvent).shape.cursor, z.object({ graphql: z.string() })]), version: z.int() }));
+const StoredCursor = z.lazy(() =>
+  z.object({ cursor: z.union([objectOf(VendorPaymentEvent).shape.cursor, z.object({ graphql: z.string() })]), version: z.int() }),
+);
 
 async function readCursor(deps: IndexerDeps, eventType: string): Promise<{ cursor: EventCursor | null; version: number }> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: cursorKey(eventType), ConsistentRead: true }));

@@ -9,15 +9,17 @@ export const VendorEventType = { payment: 1, rewardPayout: 2 } as const;
  * (`fromer`, `toer`). `amount` is decimal text of the token's base units; `cursor` is the event's position on
  * chain (its transaction and its index in it), the JSON-RPC event id.
  */
-export const VendorPaymentEvent = z.lazy(() => z.object({
-  id: z.int(),
-  bill_no: z.string(),
-  amount: z.string(),
-  fromer: z.string(),
-  toer: z.string(),
-  event_type: z.int(),
-  cursor: z.object({ eventSeq: z.string(), txDigest: z.string() }),
-  created_at: z.string(),
-  updated_at: z.string(),
-}));
+export const VendorPaymentEvent = z.lazy(() =>
+  z.object({
+    id: z.int(),
+    bill_no: z.string(),
+    amount: z.string(),
+    fromer: z.string(),
+    toer: z.string(),
+    event_type: z.int(),
+    cursor: z.object({ eventSeq: z.string(), txDigest: z.string() }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 export type VendorPaymentEvent = z.infer<typeof VendorPaymentEvent>;

@@ -64,7 +64,8 @@ const REGISTRY_NAME = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 function parsePaymentKit(value: unknown): PaymentKitConfig {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('chain config: paymentKit must be an object');
   const { packageId, registry = DEFAULT_REGISTRY } = value as Record<string, unknown>;
-  if (typeof packageId !== 'string' || !OBJECT_ID.test(packageId)) throw new Error('chain config: paymentKit.packageId must be the Payment Kit package id (0x…)');
+  if (typeof packageId !== 'string' || !OBJECT_ID.test(packageId))
+    throw new Error('chain config: paymentKit.packageId must be the Payment Kit package id (0x…)');
   if (typeof registry !== 'string' || !(OBJECT_ID.test(registry) || REGISTRY_NAME.test(registry))) {
     throw new Error('chain config: paymentKit.registry must be a registry object id (0x…) or a registry name (3-63 of a-z, 0-9 and inner hyphens)');
   }

@@ -90,11 +90,7 @@ export interface Chain {
  * its address (what an ownership check asks); an object owned by another object (a dynamic object field,
  * e.g. an NFT placed in a kiosk) names that object.
  */
-export type ObjectOwner =
-  | { kind: 'address'; address: string }
-  | { kind: 'object'; objectId: string }
-  | { kind: 'shared' }
-  | { kind: 'immutable' };
+export type ObjectOwner = { kind: 'address'; address: string } | { kind: 'object'; objectId: string } | { kind: 'shared' } | { kind: 'immutable' };
 
 /** A live object: what an NFT check reads (who owns it, what it is, its fields). */
 export interface ChainObject {

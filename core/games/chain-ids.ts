@@ -3,7 +3,10 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 
 /** An on-chain id of a game (0x + 64 hex), null while its merchant has not set it (absent, null or ''). */
-const chainId = z.pipe(z.optional(z.nullable(z.string())), z.transform((id) => id || null));
+const chainId = z.pipe(
+  z.optional(z.nullable(z.string())),
+  z.transform((id) => id || null),
+);
 /** "all games, newest first" (gsi2pk `GAME`), projected to a game's code and on-chain ids. */
 const GameChainIds = z.object({
   code: z.string(),

@@ -231,7 +231,24 @@ export async function liveGame(deps: PlatformDeps, code: string): Promise<GameRe
   return toGameRecord(item);
 }
 
-const updatable = ['describe', 'logo', 'coverImg', 'game_name', 'dev', 'genre', 'platform', 'tags', 'images', 'link', 'game_url', 'releaseDate', 'dcNum', 'dclink', 'package_id', 'object_id'] as const;
+const updatable = [
+  'describe',
+  'logo',
+  'coverImg',
+  'game_name',
+  'dev',
+  'genre',
+  'platform',
+  'tags',
+  'images',
+  'link',
+  'game_url',
+  'releaseDate',
+  'dcNum',
+  'dclink',
+  'package_id',
+  'object_id',
+] as const;
 
 /** update_single_game: changes the fields present, only on the caller's own game, in one conditional write. */
 export async function updateGame(deps: PlatformDeps, caller: TokenClaims, input: GameUpdate) {

@@ -11,52 +11,60 @@ const labels = z.array(requiredText(50)).check(z.maxLength(20));
  * `link`: platform name -> URL, e.g. `{web}` or `{apple, android}`: at most 20, so a game item stays far below
  * DynamoDB's 400 KB (20 × (30 + 2,048) bytes of links, 20 images and 2 × 20 labels, 5,000 of description).
  */
-const links = clientMap({ key: { pattern: /^[A-Za-z0-9_-]{1,30}$/, message: 'expected a platform name of 1-30 letters, digits, _ or -' }, value: httpUrl, maxEntries: 20 });
+const links = clientMap({
+  key: { pattern: /^[A-Za-z0-9_-]{1,30}$/, message: 'expected a platform name of 1-30 letters, digits, _ or -' },
+  value: httpUrl,
+  maxEntries: 20,
+});
 
 /** The contract's Game update payload: `code` names the game; every other field present is changed. */
-export const GameUpdate = z.lazy(() => z.object({
-  code: gameCode,
-  describe: z.optional(text(5000)),
-  logo: z.optional(relativePath),
-  coverImg: z.optional(relativePath),
-  game_name: z.optional(requiredText(100)),
-  dev: z.optional(text(100)),
-  genre: z.optional(text(50)),
-  platform: z.optional(labels),
-  tags: z.optional(labels),
-  images: z.optional(z.array(relativePath).check(z.maxLength(20))),
-  link: z.optional(links),
-  game_url: z.optional(z.union([httpUrl, z.literal('')])),
-  releaseDate: z.optional(text(40)),
-  dcNum: z.optional(text(40)),
-  dclink: z.optional(z.union([httpUrl, z.literal('')])),
-  /** On-chain ids of the game (gameCode); '' clears one. */
-  package_id: z.optional(z.union([objectId, z.literal('')])),
-  object_id: z.optional(z.union([objectId, z.literal('')])),
-}));
+export const GameUpdate = z.lazy(() =>
+  z.object({
+    code: gameCode,
+    describe: z.optional(text(5000)),
+    logo: z.optional(relativePath),
+    coverImg: z.optional(relativePath),
+    game_name: z.optional(requiredText(100)),
+    dev: z.optional(text(100)),
+    genre: z.optional(text(50)),
+    platform: z.optional(labels),
+    tags: z.optional(labels),
+    images: z.optional(z.array(relativePath).check(z.maxLength(20))),
+    link: z.optional(links),
+    game_url: z.optional(z.union([httpUrl, z.literal('')])),
+    releaseDate: z.optional(text(40)),
+    dcNum: z.optional(text(40)),
+    dclink: z.optional(z.union([httpUrl, z.literal('')])),
+    /** On-chain ids of the game (gameCode); '' clears one. */
+    package_id: z.optional(z.union([objectId, z.literal('')])),
+    object_id: z.optional(z.union([objectId, z.literal('')])),
+  }),
+);
 export type GameUpdate = z.infer<typeof GameUpdate>;
 
 /** savemerchantgame: the Game payload plus `game_url` and `releaseDate`; code and name are required. */
-export const GameCreate = z.lazy(() => z.object({
-  code: gameCode,
-  game_name: requiredText(100),
-  describe: z._default(text(5000), ''),
-  logo: z._default(z.union([relativePath, z.literal('')]), ''),
-  coverImg: z._default(z.union([relativePath, z.literal('')]), ''),
-  dev: z._default(text(100), ''),
-  genre: z._default(text(50), ''),
-  platform: z._default(labels, []),
-  tags: z._default(labels, []),
-  images: z._default(z.array(relativePath).check(z.maxLength(20)), []),
-  link: z._default(links, {}),
-  game_url: z._default(z.union([httpUrl, z.literal('')]), ''),
-  releaseDate: z._default(text(40), ''),
-  dcNum: z.optional(text(40)),
-  dclink: z.optional(z.union([httpUrl, z.literal('')])),
-  /** The game's Move package and shared object on chain (gameCode lists them). */
-  package_id: z.optional(objectId),
-  object_id: z.optional(objectId),
-}));
+export const GameCreate = z.lazy(() =>
+  z.object({
+    code: gameCode,
+    game_name: requiredText(100),
+    describe: z._default(text(5000), ''),
+    logo: z._default(z.union([relativePath, z.literal('')]), ''),
+    coverImg: z._default(z.union([relativePath, z.literal('')]), ''),
+    dev: z._default(text(100), ''),
+    genre: z._default(text(50), ''),
+    platform: z._default(labels, []),
+    tags: z._default(labels, []),
+    images: z._default(z.array(relativePath).check(z.maxLength(20)), []),
+    link: z._default(links, {}),
+    game_url: z._default(z.union([httpUrl, z.literal('')]), ''),
+    releaseDate: z._default(text(40), ''),
+    dcNum: z.optional(text(40)),
+    dclink: z.optional(z.union([httpUrl, z.literal('')])),
+    /** The game's Move package and shared object on chain (gameCode lists them). */
+    package_id: z.optional(objectId),
+    object_id: z.optional(objectId),
+  }),
+);
 export type GameCreate = z.infer<typeof GameCreate>;
 
 /** The fields both game record shapes of the contract share (docs/api.md, "The compatibility contract"). */
@@ -70,32 +78,36 @@ const GameCommon = z.object({
 });
 
 /** Game record, new-merchant page shape (query_new_merchant, game_detail, the merchant's own games). */
-export const GameRecord = z.lazy(() => z.extend(GameCommon, {
-  head_image: z.string(),
-  gameName: z.string(),
-  dev: z.string(),
-  genre: z.string(),
-  platform: z.array(z.string()),
-  tags: z.array(z.string()),
-  create_time: z.string(),
-  images: z.array(z.string()),
-  link: z.record(z.string(), z.string()),
-  releaseDate: z.string(),
-  dcNum: z.optional(z.string()),
-  dclink: z.optional(z.string()),
-  package_id: z.optional(z.string()),
-  object_id: z.optional(z.string()),
-}));
+export const GameRecord = z.lazy(() =>
+  z.extend(GameCommon, {
+    head_image: z.string(),
+    gameName: z.string(),
+    dev: z.string(),
+    genre: z.string(),
+    platform: z.array(z.string()),
+    tags: z.array(z.string()),
+    create_time: z.string(),
+    images: z.array(z.string()),
+    link: z.record(z.string(), z.string()),
+    releaseDate: z.string(),
+    dcNum: z.optional(z.string()),
+    dclink: z.optional(z.string()),
+    package_id: z.optional(z.string()),
+    object_id: z.optional(z.string()),
+  }),
+);
 export type GameRecord = z.infer<typeof GameRecord>;
 
 /** Game record, games list shape (gamelist): the game with its merchant's fields. */
-export const GameListRecord = z.lazy(() => z.extend(GameCommon, {
-  back_ground_image: z.nullable(z.array(z.string())),
-  social_links: z.nullable(z.array(z.object({ name: z.string(), url: z.string() }))),
-  merchant_email: z.string(),
-  account_id: z.string(),
-  merchant_name: z.string(),
-}));
+export const GameListRecord = z.lazy(() =>
+  z.extend(GameCommon, {
+    back_ground_image: z.nullable(z.array(z.string())),
+    social_links: z.nullable(z.array(z.object({ name: z.string(), url: z.string() }))),
+    merchant_email: z.string(),
+    account_id: z.string(),
+    merchant_name: z.string(),
+  }),
+);
 export type GameListRecord = z.infer<typeof GameListRecord>;
 
 export const GamePage = z.lazy(() => z.object({ total: z.string(), games: z.array(GameListRecord) }));

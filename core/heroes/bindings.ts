@@ -26,7 +26,11 @@ import { Hero } from './models.js';
  * the level and experience it keeps. `rev` counts both.
  */
 const StoredBinding = z.lazy(() =>
-  z.extend(z.partial(z.pick(objectOf(Hero), { level: true, experience: true })), { uid: z.optional(z.string()), bound_at: z.optional(z.string()), rev: z.int() }),
+  z.extend(z.partial(z.pick(objectOf(Hero), { level: true, experience: true })), {
+    uid: z.optional(z.string()),
+    bound_at: z.optional(z.string()),
+    rev: z.int(),
+  }),
 );
 const bindingOf = (item: Record<string, unknown> | undefined) => item && StoredBinding.parse(item);
 
@@ -46,12 +50,7 @@ export interface BindingAnswer {
  */
 export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): Promise<BindingAnswer> {
   const heroId = heroIdOfNft(objectId);
-  const [configItem, accountItem, bindingItem, mine] = await readItems(deps, [
-    heroConfigKey,
-    userKey(uid),
-    nftBindingKey(objectId),
-    heroKey(uid, heroId),
-  ]);
+  const [configItem, accountItem, bindingItem, mine] = await readItems(deps, [heroConfigKey, userKey(uid), nftBindingKey(objectId), heroKey(uid, heroId)]);
   const config = requireConfig(configItem);
   const binding = bindingOf(bindingItem);
   if (binding?.uid === uid && binding.bound_at !== undefined && mine) return { hero: toHero(mine), bound_at: binding.bound_at };
@@ -60,11 +59,13 @@ export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): 
 
   const object = await liveObject(deps, objectId);
   if (!object) throw heroError('hero.object_not_found', `objectId: no live object ${objectId} on chain (never created, deleted, or wrapped in another object)`);
-  if (canonicalType(object.type) !== config.heroType) throw heroError('hero.object_wrong_type', `objectId: ${objectId} is a ${object.type}, not a hero (${config.heroType})`);
+  if (canonicalType(object.type) !== config.heroType)
+    throw heroError('hero.object_wrong_type', `objectId: ${objectId} is a ${object.type}, not a hero (${config.heroType})`);
   const holder = binding?.uid;
   const ownedByCaller = object.owner.kind === 'address' && object.owner.address === account.wallet_address;
   if (holder !== undefined && holder !== uid && !ownedByCaller) throw heroError('hero.bound_to_other', `objectId: ${objectId} is bound to another player`);
-  if (!ownedByCaller) throw heroError('hero.not_owned', `objectId: ${objectId} is owned by ${ownerText(object.owner)}, not by your wallet address ${account.wallet_address}`);
+  if (!ownedByCaller)
+    throw heroError('hero.not_owned', `objectId: ${objectId} is owned by ${ownerText(object.owner)}, not by your wallet address ${account.wallet_address}`);
 
   // The previous holder's hero (the NFT was transferred to the caller): its level moves with the NFT.
   const previous = holder !== undefined && holder !== uid ? await heroOf(deps, holder, heroId) : undefined;
@@ -152,7 +153,16 @@ export async function unbindNft(deps: HeroesDeps, uid: string, objectId: string)
       {
         Put: {
           TableName: deps.table,
-          Item: { ...nftBindingKey(objectId), type: 'hero_nft', objectId, heroId, level: hero.level, experience: hero.experience, released_at: now, rev: binding.rev + 1 },
+          Item: {
+            ...nftBindingKey(objectId),
+            type: 'hero_nft',
+            objectId,
+            heroId,
+            level: hero.level,
+            experience: hero.experience,
+            released_at: now,
+            rev: binding.rev + 1,
+          },
           ConditionExpression: 'uid = :uid AND rev = :rev',
           ExpressionAttributeValues: { ':uid': uid, ':rev': binding.rev },
         },
@@ -160,6 +170,10 @@ export async function unbindNft(deps: HeroesDeps, uid: string, objectId: string)
     ],
     `objectId: ${objectId} changed concurrently; retry`,
   );
-  if (failed.length > 0) throw platformError('data.changed_concurrently', `objectId: the hero of ${objectId} changed concurrently (an upgrade or another unbind); nothing was released; retry`);
+  if (failed.length > 0)
+    throw platformError(
+      'data.changed_concurrently',
+      `objectId: the hero of ${objectId} changed concurrently (an upgrade or another unbind); nothing was released; retry`,
+    );
   return { objectId, heroId, level: hero.level, experience: hero.experience, released_at: now };
 }

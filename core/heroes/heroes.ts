@@ -39,7 +39,9 @@ export const heroAttributes = (hero: Hero) => ({
  * "the stage's hero configuration" (heroConfigKey), stored as the API shows it. Its level costs are checked, not
  * rebuilt: the answer shows each as stored (attributes in the table's order), as before.
  */
-const StoredHeroConfig = z.lazy(() => z.extend(objectOf(HeroConfig), { levelCosts: z.array(z.custom<z.infer<typeof StoredLevelCost>>((cost) => StoredLevelCost.safeParse(cost).success)) }));
+const StoredHeroConfig = z.lazy(() =>
+  z.extend(objectOf(HeroConfig), { levelCosts: z.array(z.custom<z.infer<typeof StoredLevelCost>>((cost) => StoredLevelCost.safeParse(cost).success)) }),
+);
 
 /** The configuration read with an operation's other items; 503 when the stage has none. */
 export function requireConfig(item: Record<string, unknown> | undefined): HeroConfig {

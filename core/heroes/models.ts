@@ -40,13 +40,30 @@ export const HeroConfigBody = z.lazy(() =>
         const seen = new Map<number, number>();
         body.levelCosts.forEach((cost, index) => {
           const first = seen.get(cost.level);
-          if (first !== undefined) ctx.issues.push({ code: 'custom', input: cost.level, path: ['levelCosts', index, 'level'], message: `level ${cost.level} is priced twice (first at levelCosts.${first})` });
-          else if (cost.level > body.maxLevel) ctx.issues.push({ code: 'custom', input: cost.level, path: ['levelCosts', index, 'level'], message: `level ${cost.level} is above maxLevel ${body.maxLevel}` });
+          if (first !== undefined)
+            ctx.issues.push({
+              code: 'custom',
+              input: cost.level,
+              path: ['levelCosts', index, 'level'],
+              message: `level ${cost.level} is priced twice (first at levelCosts.${first})`,
+            });
+          else if (cost.level > body.maxLevel)
+            ctx.issues.push({
+              code: 'custom',
+              input: cost.level,
+              path: ['levelCosts', index, 'level'],
+              message: `level ${cost.level} is above maxLevel ${body.maxLevel}`,
+            });
           seen.set(cost.level, index);
         });
         for (let level = 2; level <= body.maxLevel; level++) {
           if (!seen.has(level)) {
-            ctx.issues.push({ code: 'custom', input: body.levelCosts, path: ['levelCosts'], message: `every level from 2 to maxLevel needs a cost; level ${level} has none` });
+            ctx.issues.push({
+              code: 'custom',
+              input: body.levelCosts,
+              path: ['levelCosts'],
+              message: `every level from 2 to maxLevel needs a cost; level ${level} has none`,
+            });
             return;
           }
         }
@@ -87,14 +104,10 @@ export type Hero = z.infer<typeof Hero>;
 export const HeroAuthResult = z.lazy(() => z.object({ accessToken: z.string(), expiresAt: z.string(), userId: z.string() }));
 
 export const HeroListQuery = z.lazy(() => z.object(paging));
-export const HeroList = z.lazy(() =>
-  z.object({ heroes: z.array(Hero), page: z.int(), pageSize: z.int(), total: z.int(), totalPage: z.int() }),
-);
+export const HeroList = z.lazy(() => z.object({ heroes: z.array(Hero), page: z.int(), pageSize: z.int(), total: z.int(), totalPage: z.int() }));
 
 /** The contract's upgrade body: the user (the token's subject) and the ids of that user's heroes, each once. */
-export const UpgradeBody = z.lazy(() =>
-  z.object({ userId, itemIds: z.array(z.uuid()).check(z.minLength(1), z.maxLength(MAX_UPGRADE_HEROES)) }),
-);
+export const UpgradeBody = z.lazy(() => z.object({ userId, itemIds: z.array(z.uuid()).check(z.minLength(1), z.maxLength(MAX_UPGRADE_HEROES)) }));
 
 export const UpgradeResult = z.lazy(() =>
   z.object({
@@ -106,9 +119,7 @@ export const UpgradeResult = z.lazy(() =>
 
 export const BindBody = z.lazy(() => z.object({ objectId }));
 export const Binding = z.lazy(() => z.object({ hero: Hero, bound_at: z.string() }));
-export const UnbindResult = z.lazy(() =>
-  z.object({ objectId: z.string(), heroId: z.string(), level: z.int(), experience: z.int(), released_at: z.string() }),
-);
+export const UnbindResult = z.lazy(() => z.object({ objectId: z.string(), heroId: z.string(), level: z.int(), experience: z.int(), released_at: z.string() }));
 
 export const NftParams = z.lazy(() => z.object({ objectId }));
 export const NftDetail = z.lazy(() =>

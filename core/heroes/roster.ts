@@ -45,7 +45,8 @@ export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.i
   const [configItem, account, granted] = await readItems(deps, [heroConfigKey, userKey(body.userId), grantKey(caller.sub, body.reference)]);
   if (granted) return answerOf<Hero>(granted, request, referenceReused('merchant'));
   const config = requireConfig(configItem);
-  if (config.projectName !== body.projectName) throw heroError('hero.other_project', `body.projectName: the hero game of this stage is not of project ${body.projectName}`);
+  if (config.projectName !== body.projectName)
+    throw heroError('hero.other_project', `body.projectName: the hero game of this stage is not of project ${body.projectName}`);
   if (!account) throw heroError('hero.player_not_found', `body.userId: no player ${body.userId}`);
 
   const now = deps.now().toISOString();
@@ -54,7 +55,14 @@ export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.i
     {
       Put: {
         TableName: deps.table,
-        Item: { ...grantKey(caller.sub, body.reference), type: 'hero_grant', reference: body.reference, fingerprint: request.fingerprint, answer: hero, created_at: now },
+        Item: {
+          ...grantKey(caller.sub, body.reference),
+          type: 'hero_grant',
+          reference: body.reference,
+          fingerprint: request.fingerprint,
+          answer: hero,
+          created_at: now,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },

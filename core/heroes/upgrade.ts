@@ -84,16 +84,18 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
 
   const reference = `hero-upgrade#${randomUUID()}`;
   const work: TransactItem[] = [
-    ...heroes.map((hero): TransactItem => ({
-      Update: {
-        TableName: deps.table,
-        Key: heroKey(body.userId, hero.id),
-        UpdateExpression: 'SET #level = :next, updated_at = :now',
-        ConditionExpression: '#level = :level',
-        ExpressionAttributeNames: { '#level': 'level' },
-        ExpressionAttributeValues: { ':level': hero.level, ':next': hero.level + 1, ':now': now },
-      },
-    })),
+    ...heroes.map(
+      (hero): TransactItem => ({
+        Update: {
+          TableName: deps.table,
+          Key: heroKey(body.userId, hero.id),
+          UpdateExpression: 'SET #level = :next, updated_at = :now',
+          ConditionExpression: '#level = :level',
+          ExpressionAttributeNames: { '#level': 'level' },
+          ExpressionAttributeValues: { ':level': hero.level, ':next': hero.level + 1, ':now': now },
+        },
+      }),
+    ),
     ...[...spends.values()].flatMap((spend) =>
       debitItems(deps, { uid: body.userId, projectName: spend.projectName, level: spend.level }, spend.amount, `${reference}#${spend.level}`),
     ),
@@ -109,8 +111,14 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
 function refusal(index: number, heroes: Hero[], spends: Spend[]): DomainError {
   if (index < heroes.length) {
     const hero = heroes[index]!;
-    return platformError('data.changed_concurrently', `body.itemIds.${index}: hero ${hero.id} is no longer at level ${hero.level} (upgraded or released meanwhile); nothing was upgraded`);
+    return platformError(
+      'data.changed_concurrently',
+      `body.itemIds.${index}: hero ${hero.id} is no longer at level ${hero.level} (upgraded or released meanwhile); nothing was upgraded`,
+    );
   }
   const spend = spends[Math.floor((index - heroes.length) / 2)]!;
-  return ticketError('tickets.balance_short', `body.itemIds: the balance of ${spend.projectName} level ${spend.level} is less than the ${spend.amount} tickets these levels cost; nothing was upgraded`);
+  return ticketError(
+    'tickets.balance_short',
+    `body.itemIds: the balance of ${spend.projectName} level ${spend.level} is less than the ${spend.amount} tickets these levels cost; nothing was upgraded`,
+  );
 }

@@ -24,7 +24,10 @@ export const jsonBodyErrors = {
 
 export const payloadTooLarge = () => httpError('body.too_large', `body: larger than the ${JSON_BODY_LIMIT_TEXT} a JSON body may be`);
 export const unsupportedType = (type: string | undefined) =>
-  httpError('body.unsupported_type', type === undefined ? 'body: a body needs Content-Type: application/json' : `body: Content-Type must be application/json, not ${type.slice(0, 100)}`);
+  httpError(
+    'body.unsupported_type',
+    type === undefined ? 'body: a body needs Content-Type: application/json' : `body: Content-Type must be application/json, not ${type.slice(0, 100)}`,
+  );
 
 /** `application/json`, with or without parameters, in any letter case. */
 export function isJsonType(header: string): boolean {
@@ -117,7 +120,8 @@ function nestingOf(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);

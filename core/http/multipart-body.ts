@@ -50,12 +50,18 @@ const hasBoundary = (header: string) => /;\s*boundary\s*=\s*("[^"]+"|[^\s;"]+)/i
 export async function readMultipartBody(c: Context): Promise<Record<string, string | File | (string | File)[]>> {
   const type = c.req.header('content-type');
   if (type === undefined || mediaTypeOf(type) !== 'multipart/form-data') {
-    throw httpError('body.malformed', `body: expected multipart/form-data${type === undefined ? ' (no Content-Type was sent)' : `, not ${type.slice(0, 100)}`}`);
+    throw httpError(
+      'body.malformed',
+      `body: expected multipart/form-data${type === undefined ? ' (no Content-Type was sent)' : `, not ${type.slice(0, 100)}`}`,
+    );
   }
   if (!hasBoundary(type)) throw httpError('body.malformed', 'body: multipart/form-data needs a boundary parameter in its Content-Type');
   try {
     return await c.req.parseBody({ all: true });
   } catch {
-    throw httpError('body.malformed', 'body: not a valid multipart/form-data body (empty, truncated, or its parts do not use the boundary of its Content-Type)');
+    throw httpError(
+      'body.malformed',
+      'body: not a valid multipart/form-data body (empty, truncated, or its parts do not use the boundary of its Content-Type)',
+    );
   }
 }

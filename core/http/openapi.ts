@@ -63,8 +63,7 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description:
-            'An ES256 JWT issued by this stage; its audience is the token kind. Public keys: `GET /.well-known/jwks.json`.',
+          description: 'An ES256 JWT issued by this stage; its audience is the token kind. Public keys: `GET /.well-known/jwks.json`.',
         },
       },
     },
@@ -132,7 +131,9 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where, op.bodyType) }),
     responses: {
       [op.status]: successResponse(op, where),
-      ...(op.redirect && { 302: { description: op.redirect, headers: { Location: { description: 'where the user agent goes', schema: { type: 'string', format: 'uri' } } } } }),
+      ...(op.redirect && {
+        302: { description: op.redirect, headers: { Location: { description: 'where the user agent goes', schema: { type: 'string', format: 'uri' } } } },
+      }),
       ...Object.fromEntries(Object.entries(errorsOf(op)).map(([status, cause]) => [status, errorResponse(op, envelope, Number(status), cause, where)])),
     },
     security: op.auth === 'open' ? [] : [{ bearer: [] }],
@@ -185,7 +186,12 @@ function objectSchema(schema: z.ZodMiniType, where: string) {
   return { properties: json.properties as Record<string, JsonSchema>, required: (json.required as string[] | undefined) ?? [] };
 }
 
-function requestBody(body: z.ZodMiniType | 'multipart', fields: Record<string, string> = {}, where: string, bodyType: OperationSpec['bodyType'] = 'json'): JsonSchema {
+function requestBody(
+  body: z.ZodMiniType | 'multipart',
+  fields: Record<string, string> = {},
+  where: string,
+  bodyType: OperationSpec['bodyType'] = 'json',
+): JsonSchema {
   if (body === 'multipart') {
     // The spec names the parts but not their kinds; the only multipart operations take files.
     const properties = Object.fromEntries(
@@ -253,9 +259,13 @@ function errorEnvelopeSchema(envelope: ErrorEnvelope, codes: readonly string[], 
       return envelopeSchema({ message: { type: 'string' }, statusCode: { type: 'integer', description: 'the HTTP status' }, error });
     case 'oauth':
       return envelopeSchema({
-        error: { type: 'string', description: 'the RFC 6749 error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, ...)' },
+        error: {
+          type: 'string',
+          description:
+            'the RFC 6749 error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, ...)',
+        },
         error_description: { type: 'string' },
-        error_code: { ...error, description: "our error code beside the RFC's (docs/api.md, \"Error codes\")" },
+        error_code: { ...error, description: 'our error code beside the RFC\'s (docs/api.md, "Error codes")' },
       });
   }
 }
@@ -294,7 +304,9 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
 function responseHeaders(op: OperationSpec, status: number): Record<string, JsonSchema> | undefined {
   const challenge = op.auth !== 'open' && op.auth.store ? storeChallengeHeaders(op.auth.store)[status as 401 | 403] : undefined;
   // Every 401 of a store operation is the bearer layer's, so it always carries one; a 403 only for a missing scope.
-  return challenge ? { 'WWW-Authenticate': { description: challenge, required: status === 401, schema: { type: 'string', pattern: '^Bearer realm=' } } } : undefined;
+  return challenge
+    ? { 'WWW-Authenticate': { description: challenge, required: status === 401, schema: { type: 'string', pattern: '^Bearer realm=' } } }
+    : undefined;
 }
 
 /**

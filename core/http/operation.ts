@@ -11,16 +11,7 @@ import type { ErrorCode } from './error-catalogue.js';
  * route tables in functions/routes are made of these; the same objects drive the Hono apps, the API Gateway
  * routes in infra and the OpenAPI documents, so the three cannot drift apart.
  */
-export type GroupName =
-  | 'inner'
-  | 'outer'
-  | 'withoutkey'
-  | 'chain'
-  | 'third-pay'
-  | 'pay'
-  | 'partner-store'
-  | 'hero'
-  | 'meta';
+export type GroupName = 'inner' | 'outer' | 'withoutkey' | 'chain' | 'third-pay' | 'pay' | 'partner-store' | 'hero' | 'meta';
 
 /**
  * Where an operation's path is: under the main base (`/<stage>`), the hero base (`/hero-<environment>`), or at
@@ -151,11 +142,7 @@ export interface RouteGroup<Ops extends Record<string, OperationSpec> = Record<s
   readonly ops: Ops;
 }
 
-export function defineGroup<const Ops extends Record<string, OperationSpec>>(
-  group: GroupName,
-  base: Base,
-  ops: Ops,
-): RouteGroup<Ops> {
+export function defineGroup<const Ops extends Record<string, OperationSpec>>(group: GroupName, base: Base, ops: Ops): RouteGroup<Ops> {
   return { group, base, ops };
 }
 
@@ -176,8 +163,8 @@ export type HandlerOutput<O extends OperationSpec> = O['raw'] extends true
   : O['page'] extends object
     ? string
     : O['envelope'] extends 'paged'
-    ? { data: z.input<O['response']>; totalPage: number }
-    : z.input<O['response']>;
+      ? { data: z.input<O['response']>; totalPage: number }
+      : z.input<O['response']>;
 
 export type Handlers<G extends RouteGroup> = {
   [K in keyof G['ops']]: (input: HandlerInput<G['ops'][K]>) => Promise<HandlerOutput<G['ops'][K]>>;

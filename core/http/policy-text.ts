@@ -18,7 +18,9 @@ import type { StoreTokenRule } from '../partner-store/bearer.js';
  */
 export function describePolicy(auth: AuthRule): string {
   if (auth === 'open') return 'Open: no token needed.';
-  const who = auth.store ? describeStoreToken(auth.store) : `Requires a Bearer ${kindList(auth.tokens)} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
+  const who = auth.store
+    ? describeStoreToken(auth.store)
+    : `Requires a Bearer ${kindList(auth.tokens)} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
   const rules = auth.owns.map((rule) => describeOwnership(rule, auth.tokens));
   return [who, ...rules, ...describeAccountState(auth)].join(' ');
 }
@@ -53,10 +55,15 @@ function describeAccountState(auth: TokenRule): string[] {
   const suspended = checked.filter((check) => check.suspension).map((check) => check.kind);
   const refused = suspended.length > 0 ? `, and a ${kindList(suspended)} token of a suspended merchant (403)` : '';
   const exempt = checked.filter((check) => !check.suspension).map((check) => check.kind);
-  const why = auth.role === 'admin'
-    ? `The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.`
-    : `A suspended merchant's ${kindList(exempt)} token may still call it.`;
-  return [...moves, `The account behind a ${kindList(checked.map((check) => check.kind))} token is checked on every call, with its state ${when}: a revoked token is refused (401)${refused}.`, ...(exempt.length > 0 ? [why] : [])];
+  const why =
+    auth.role === 'admin'
+      ? `The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.`
+      : `A suspended merchant's ${kindList(exempt)} token may still call it.`;
+  return [
+    ...moves,
+    `The account behind a ${kindList(checked.map((check) => check.kind))} token is checked on every call, with its state ${when}: a revoked token is refused (401)${refused}.`,
+    ...(exempt.length > 0 ? [why] : []),
+  ];
 }
 
 /** An ownership rule in words, for the token kinds the policy admits (policy.ts `ownerCheck`, `selfChecked`). */
@@ -122,7 +129,8 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
   if ((op.params || op.query || op.body) && !causes.has(400)) add(400, 'the input is invalid: the message names the field');
   if (op.query) add(400, 'a query parameter is given more than once');
   if (!op.tableFree) add(503, TABLE_UNAVAILABLE);
-  if (op.auth !== 'open' && op.auth.store) for (const [status, cause] of Object.entries(storeTokenErrors(op.auth.store))) add(Number(status) as ErrorStatus, cause);
+  if (op.auth !== 'open' && op.auth.store)
+    for (const [status, cause] of Object.entries(storeTokenErrors(op.auth.store))) add(Number(status) as ErrorStatus, cause);
   if (op.auth !== 'open') {
     const auth = op.auth;
     const checked = auth.tokens.filter((kind) => accountChecks(auth, kind) !== undefined);
@@ -151,7 +159,11 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
 /** What the partner store's bearer layer (core/partner-store/bearer.ts) answers for an operation's store rule. */
 function storeTokenErrors(rule: StoreTokenRule): Partial<Record<ErrorStatus, string>> {
   if (rule.sessionOnly) return { 401: 'no store session of this region' };
-  if (rule.client) return { 401: 'no token, or not an access token of this region', 403: `not a client's own token${rule.scope ? `, or without the ${rule.scope} scope` : ''}` };
+  if (rule.client)
+    return {
+      401: 'no token, or not an access token of this region',
+      403: `not a client's own token${rule.scope ? `, or without the ${rule.scope} scope` : ''}`,
+    };
   return {
     401: `no token, or not ${rule.session ? 'a store session or ' : ''}an access token of this region, or one of a revoked family`,
     403: `${rule.scope ? `an access token without the ${rule.scope} scope, or ` : ''}a client's own token`,

@@ -58,7 +58,12 @@ export async function knownWithoutAccount(deps: PlatformDeps, uid: string): Prom
     deps.db.send(new QueryCommand({ TableName: deps.table, Limit: 1, ...input })).then((out) => (out.Items ?? []).length > 0);
   const [records, rewards] = await Promise.all([
     first({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${uid}` }, ProjectionExpression: 'pk', ConsistentRead: true }),
-    first({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': playerRewardsPartition(uid) }, ProjectionExpression: 'pk' }),
+    first({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': playerRewardsPartition(uid) },
+      ProjectionExpression: 'pk',
+    }),
   ]);
   return records ? 'records' : rewards ? 'rewards' : undefined;
 }
@@ -118,11 +123,21 @@ export async function bindWallet(
     private_key: '',
   };
   const { private_key: _none, ...stored } = record;
-  await transact(deps, [
-    ...withItems,
-    { Put: { TableName: deps.table, Item: { ...userKey(uid), type: 'account', ...stored }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: deps.table, Item: { ...walletKey(address), type: 'wallet', uid, wallet_type: walletType }, ConditionExpression: 'attribute_not_exists(pk)' } },
-  ], withItems.length);
+  await transact(
+    deps,
+    [
+      ...withItems,
+      { Put: { TableName: deps.table, Item: { ...userKey(uid), type: 'account', ...stored }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: deps.table,
+          Item: { ...walletKey(address), type: 'wallet', uid, wallet_type: walletType },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ],
+    withItems.length,
+  );
   return record;
 }
 
@@ -141,10 +156,7 @@ async function transact(deps: PlatformDeps, items: TransactItem[], ownItems: num
 
 /** The token pair a player gets on sign-in: a platform token, and a game token (for one game if named). */
 export async function issueTokenPair(deps: PlatformDeps, uid: string, gameCode?: string) {
-  const [platform, game] = await Promise.all([
-    deps.tokens.issue('platform', uid),
-    deps.tokens.issue('game', uid, gameCode ? { game_code: gameCode } : {}),
-  ]);
+  const [platform, game] = await Promise.all([deps.tokens.issue('platform', uid), deps.tokens.issue('game', uid, gameCode ? { game_code: gameCode } : {})]);
   return {
     platformToken: { accessToken: platform.token, expiresAt: platform.expiresAt },
     gameToken: { accessToken: game.token, expiresAt: game.expiresAt },

@@ -43,8 +43,12 @@ export function parseOAuthProviders(json: string | undefined): OAuthProvider[] {
   return value.map((entry, i) => {
     const { name, issuer, jwksUri, clientIds } = (entry ?? {}) as Partial<OAuthProvider>;
     const ok =
-      typeof name === 'string' && typeof issuer === 'string' && typeof jwksUri === 'string' &&
-      Array.isArray(clientIds) && clientIds.every((id) => typeof id === 'string') && clientIds.length > 0;
+      typeof name === 'string' &&
+      typeof issuer === 'string' &&
+      typeof jwksUri === 'string' &&
+      Array.isArray(clientIds) &&
+      clientIds.every((id) => typeof id === 'string') &&
+      clientIds.length > 0;
     if (!ok) throw new Error(`OAuth providers[${i}]: expected {name, issuer, jwksUri, clientIds: [..]}`);
     return { name, issuer, jwksUri, clientIds };
   });
@@ -71,7 +75,7 @@ class KeysUnavailable extends Error {}
  */
 export function createIdTokenVerifier(
   providers: OAuthProvider[],
-  options: { timeoutMs?: number; now?: () => Date; /** What refusals name (default `id_token`). */ field?: string } = {},
+  options: { timeoutMs?: number; now?: () => Date /** What refusals name (default `id_token`). */; field?: string } = {},
 ): IdTokenVerifier {
   const now = options.now ?? (() => new Date());
   const field = options.field ?? 'id_token';

@@ -10,16 +10,18 @@ export const AccountStatus = { disabled: 0, active: 1 } as const;
 export const userId = z.uuid();
 
 /** The contract's Account/wallet record. `private_key` is always "": no private key is ever generated or kept. */
-export const AccountRecord = z.lazy(() => z.object({
-  id: z.int(),
-  create_time: z.string(),
-  update_time: z.string(),
-  wallet_address: z.string(),
-  wallet_type: z.int(),
-  status: z.int(),
-  uid: z.string(),
-  private_key: z.literal(''),
-}));
+export const AccountRecord = z.lazy(() =>
+  z.object({
+    id: z.int(),
+    create_time: z.string(),
+    update_time: z.string(),
+    wallet_address: z.string(),
+    wallet_type: z.int(),
+    status: z.int(),
+    uid: z.string(),
+    private_key: z.literal(''),
+  }),
+);
 export type AccountRecord = z.infer<typeof AccountRecord>;
 
 const IssuedToken = z.object({ accessToken: z.string(), expiresAt: z.string() });
@@ -32,18 +34,24 @@ export const GameTokenResult = z.lazy(() => z.extend(IssuedToken, { game_code: z
 /** An OpenID Connect id_token (a compact JWS), as login_zk and social binding take it. */
 export const idToken = z.string().check(z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'expected a JWT id_token'), z.maxLength(8192));
 
-export const ZkLoginBody = z.lazy(() => z.object({ id_token: idToken, game_code: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a game code'))) }));
+export const ZkLoginBody = z.lazy(() =>
+  z.object({ id_token: idToken, game_code: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a game code'))) }),
+);
 export const ZkLoginResult = z.lazy(() => z.extend(TokenPair, { uid: z.string(), address: z.string() }));
 
 /** query_zk_info: the identity's salt (decimal text, < 2^128) and zkLogin address. */
-export const ZkInfo = z.lazy(() => z.object({ provider: z.string(), iss: z.string(), aud: z.string(), sub: z.string(), salt: z.string(), address: z.string() }));
+export const ZkInfo = z.lazy(() =>
+  z.object({ provider: z.string(), iss: z.string(), aud: z.string(), sub: z.string(), salt: z.string(), address: z.string() }),
+);
 
 export const SocialBindBody = z.lazy(() => z.object({ id_token: idToken }));
 export const SocialBinding = z.lazy(() => z.object({ provider: z.string(), socialId: z.string(), email: z.optional(z.string()), bound_at: z.string() }));
-export const SocialQuery = z.lazy(() => z.object({
-  provider: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/, 'expected a provider name')),
-  socialId: z.string().check(z.minLength(1), z.maxLength(255)),
-}));
+export const SocialQuery = z.lazy(() =>
+  z.object({
+    provider: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/, 'expected a provider name')),
+    socialId: z.string().check(z.minLength(1), z.maxLength(255)),
+  }),
+);
 export const SocialUser = z.lazy(() => z.object({ uid: z.string(), provider: z.string(), socialId: z.string(), wallet_address: z.nullable(z.string()) }));
 
 /** save_params: at most 32 keys of [A-Za-z0-9_.-]{1,64}, values text of at most 512 characters. */
@@ -56,9 +64,11 @@ export const SavedParams = z.lazy(() => z.object({ params: z.record(z.string(), 
 
 export const NonceQuery = z.lazy(() => z.object({ address: suiAddress }));
 export const Nonce = z.lazy(() => z.object({ address: z.string(), nonce: z.string(), message: z.string(), expiresAt: z.string() }));
-export const RegisterBody = z.lazy(() => z.object({
-  uuid: userId,
-  address: suiAddress,
-  signature: z.string().check(z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'expected base64 text'), z.maxLength(4096)),
-}));
+export const RegisterBody = z.lazy(() =>
+  z.object({
+    uuid: userId,
+    address: suiAddress,
+    signature: z.string().check(z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'expected base64 text'), z.maxLength(4096)),
+  }),
+);
 export const GameCodeQuery = z.lazy(() => z.object({ game_code: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a game code')) }));

@@ -7,8 +7,6 @@ import type { PlatformDeps } from '../platform/deps.js';
  */
 export async function saveParams(deps: PlatformDeps, uid: string, params: Record<string, string>) {
   const updated_at = deps.now().toISOString();
-  await deps.db.send(
-    new PutCommand({ TableName: deps.table, Item: { pk: `USER#${uid}`, sk: 'PARAMS', type: 'params', params, updated_at } }),
-  );
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: { pk: `USER#${uid}`, sk: 'PARAMS', type: 'params', params, updated_at } }));
   return { params, updated_at };
 }

@@ -82,13 +82,11 @@ export async function registerWallet(deps: PlatformDeps, input: z.infer<typeof R
   const nonce = state.extra[0] as { nonce: string; message: string; expiresAt: number } | undefined;
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (!nonce || nonce.expiresAt <= nowSeconds) throw identityError('wallet.nonce_missing', 'address: no live sign-in nonce; ask getNonce for one');
-  const [signed, known] = await Promise.all([
-    signedBy(nonce.message, signature, address),
-    state.user ? undefined : knownWithoutAccount(deps, uuid),
-  ]);
+  const [signed, known] = await Promise.all([signedBy(nonce.message, signature, address), state.user ? undefined : knownWithoutAccount(deps, uuid)]);
   if (!signed) throw identityError('wallet.signature_invalid', 'signature: not a signature of the sign-in message by this address');
   if (known && !(await isUser(deps, authorization, uuid))) {
-    throw identityError('wallet.user_has_records', 
+    throw identityError(
+      'wallet.user_has_records',
       `uuid: the platform already holds ${known === 'rewards' ? 'rewards' : 'records'} for this user; only the user may bind a wallet to it (send a platform token of this user as Authorization: Bearer)`,
     );
   }
@@ -126,4 +124,3 @@ export async function gameTokenFor(deps: PlatformDeps, uid: string, gameCode: st
   const { token, expiresAt } = await deps.tokens.issue('game', uid, { game_code: gameCode });
   return { accessToken: token, expiresAt, game_code: gameCode };
 }
-

@@ -16,7 +16,13 @@ import { requestSource, sourceKey } from '../platform/request-source.js';
 export type Role = 'merchant' | 'admin';
 
 /** "account by email" (accountKey): the account as stored. */
-const AccountItem = z.object({ accountId: z.string(), email: z.string(), passwordHash: z.string(), role: z.enum(['merchant', 'admin']), createdAt: z.string() });
+const AccountItem = z.object({
+  accountId: z.string(),
+  email: z.string(),
+  passwordHash: z.string(),
+  role: z.enum(['merchant', 'admin']),
+  createdAt: z.string(),
+});
 type AccountItem = z.infer<typeof AccountItem>;
 const accountItem = (item: Record<string, unknown> | undefined) => item && AccountItem.parse(item);
 
@@ -221,7 +227,10 @@ async function reserveAttempt(deps: PlatformDeps, email: string, source: string,
     } catch (error) {
       if (!isConditionalFailure(error)) throw error;
       // Another attempt of the pair was counted meanwhile: read again; it may have set the back-off.
-      if (round === 4) throw merchantError('account.sign_in_contended', 'too many concurrent sign-ins to this account from this address; try again in 1 s', { retryAfterSeconds: 1 });
+      if (round === 4)
+        throw merchantError('account.sign_in_contended', 'too many concurrent sign-ins to this account from this address; try again in 1 s', {
+          retryAfterSeconds: 1,
+        });
       current = await readThrottle(deps, email, source, now);
       refuseWhileThrottled(current, now);
     }

@@ -19,7 +19,19 @@ import { MerchantStatus, type Merchant, type MerchantPayload } from './models.js
 export const merchantKey = (accountId: string) => ({ pk: `MERCHANT#${accountId}`, sk: 'MERCHANT' });
 
 /** The fields a merchant record shows (the item also keeps its keys and bookkeeping such as `gameCount`). */
-const MERCHANT_FIELDS = ['id', 'account_id', 'merchant_email', 'merchant_name', 'logo_url', 'description', 'back_ground_image', 'social_links', 'status', 'create_time', 'update_time'] as const satisfies readonly (keyof Merchant)[];
+const MERCHANT_FIELDS = [
+  'id',
+  'account_id',
+  'merchant_email',
+  'merchant_name',
+  'logo_url',
+  'description',
+  'back_ground_image',
+  'social_links',
+  'status',
+  'create_time',
+  'update_time',
+] as const satisfies readonly (keyof Merchant)[];
 
 const toMerchant = (item: Record<string, unknown>) =>
   Object.fromEntries(MERCHANT_FIELDS.filter((field) => field in item).map((field) => [field, item[field]])) as unknown as Merchant;
@@ -128,7 +140,10 @@ export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, 
     if (!merchant) throw merchantError('merchant.not_found', `merchant_id: no merchant ${merchantId}`);
     const games = await merchantGameKeys(deps, merchant.account_id);
     if (games.length > MAX_STATUS_GAMES) {
-      throw merchantError('merchant.too_many_games', `merchant has ${games.length} games, more than one status change moves (${MAX_STATUS_GAMES}); contact support`);
+      throw merchantError(
+        'merchant.too_many_games',
+        `merchant has ${games.length} games, more than one status change moves (${MAX_STATUS_GAMES}); contact support`,
+      );
     }
     const [first = [], ...rest] = chunks(games, STATUS_CHUNK);
     const now = deps.now().toISOString();
@@ -142,7 +157,11 @@ export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, 
         ExpressionAttributeValues: { ':status': status, ':now': now, ':seen': merchant.status, ':count': games.length },
       },
     };
-    const failed = await transactOrFailures(deps, [flip, ...first.map((game) => moveGame(deps, game, status))], 'merchant or its games changed meanwhile; retry');
+    const failed = await transactOrFailures(
+      deps,
+      [flip, ...first.map((game) => moveGame(deps, game, status))],
+      'merchant or its games changed meanwhile; retry',
+    );
     if (failed.length === 0) {
       await moveRemainingGames(deps, merchant.account_id, status, rest);
       return { merchant_id: merchant.id, status };

@@ -45,10 +45,12 @@ export async function assertionKeyOf(value: unknown): Promise<AssertionJwk> {
   if (kty !== 'EC' && kty !== 'OKP') throw new Error(`kty ${kty.slice(0, 16)}: the key must be ES256 (kty EC, crv P-256) or EdDSA (kty OKP, crv Ed25519)`);
   const expected = ALGS[kty];
   if (jwk.crv !== expected.crv) throw new Error(`crv ${String(jwk.crv).slice(0, 16)}: an ${kty} key here is ${expected.crv} (${expected.alg})`);
-  if (jwk.alg !== undefined && !expected.names.includes(String(jwk.alg))) throw new Error(`alg ${String(jwk.alg).slice(0, 16)}: a ${expected.crv} key signs with ${expected.alg}`);
+  if (jwk.alg !== undefined && !expected.names.includes(String(jwk.alg)))
+    throw new Error(`alg ${String(jwk.alg).slice(0, 16)}: a ${expected.crv} key signs with ${expected.alg}`);
   if (jwk.use !== undefined && jwk.use !== 'sig') throw new Error(`use ${String(jwk.use).slice(0, 16)}: an assertion key is a signature key (use sig)`);
   const coordinates = kty === 'EC' ? ['x', 'y'] : ['x'];
-  for (const name of coordinates) if (typeof jwk[name] !== 'string') throw new Error(`${name}: missing (a ${expected.crv} public key has ${coordinates.join(' and ')})`);
+  for (const name of coordinates)
+    if (typeof jwk[name] !== 'string') throw new Error(`${name}: missing (a ${expected.crv} public key has ${coordinates.join(' and ')})`);
   const key: AssertionJwk = { kty, crv: expected.crv, x: jwk.x as string, ...(kty === 'EC' ? { y: jwk.y as string } : {}), alg: expected.alg };
   try {
     await importJWK(key as JWK, expected.alg);

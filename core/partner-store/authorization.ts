@@ -83,7 +83,8 @@ export async function authorize(deps: PartnerStoreDeps, region: StoreRegion, iss
   const client = found.client;
   const redirectUri = query.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
   if (!redirectUri) throw storeError('authorize.redirect_uri_invalid', 'query.redirect_uri: required (the client has several)');
-  if (!client.redirect_uris.includes(redirectUri)) throw storeError('authorize.redirect_uri_invalid', 'query.redirect_uri: not a redirect URI registered for this client (exact match)');
+  if (!client.redirect_uris.includes(redirectUri))
+    throw storeError('authorize.redirect_uri_invalid', 'query.redirect_uri: not a redirect URI registered for this client (exact match)');
   const fail = (error: string, description: string) =>
     new RedirectAnswer(redirectTo(redirectUri, issuer, { error, error_description: description, state: query.state }));
   if (query.response_type !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
@@ -115,14 +116,23 @@ export async function authorize(deps: PartnerStoreDeps, region: StoreRegion, iss
  * `access_denied`. Either way the request is used up (it is deleted with the code written, on condition it is
  * still there), and the answer says where to send the user agent.
  */
-export async function accept(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, uid: string, input: { request_id: string; decision: 'allow' | 'deny' }) {
+export async function accept(
+  deps: PartnerStoreDeps,
+  region: StoreRegion,
+  issuer: string,
+  uid: string,
+  input: { request_id: string; decision: 'allow' | 'deny' },
+) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: requestKey(input.request_id), ConsistentRead: true }));
   const item = out.Item && StoredRequest.parse(out.Item);
   const now = deps.now();
-  if (!item || item.region !== region || item.expiresAt * 1000 <= now.getTime()) throw storeError('authorize.request_not_found', 'request_id: no pending authorization request (unknown, used or expired)');
+  if (!item || item.region !== region || item.expiresAt * 1000 <= now.getTime())
+    throw storeError('authorize.request_not_found', 'request_id: no pending authorization request (unknown, used or expired)');
   if (input.decision === 'deny') {
     await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: requestKey(input.request_id) }));
-    return { redirect_to: redirectTo(item.redirect_uri, issuer, { error: 'access_denied', error_description: 'the user denied the request', state: item.state }) };
+    return {
+      redirect_to: redirectTo(item.redirect_uri, issuer, { error: 'access_denied', error_description: 'the user denied the request', state: item.state }),
+    };
   }
   const code = randomBytes(32).toString('base64url');
   const nowSeconds = Math.floor(now.getTime() / 1000);

@@ -34,7 +34,8 @@ type ChallengeError = { error: 'invalid_token' | 'insufficient_scope'; descripti
 export function bearerChallenge(error?: ChallengeError): string {
   const quoted = (value: string) => `"${value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, ' ')}"`;
   const params = [`realm=${quoted(STORE_REALM)}`];
-  if (error) params.push(`error=${quoted(error.error)}`, `error_description=${quoted(error.description)}`, ...(error.scope ? [`scope=${quoted(error.scope)}`] : []));
+  if (error)
+    params.push(`error=${quoted(error.error)}`, `error_description=${quoted(error.description)}`, ...(error.scope ? [`scope=${quoted(error.scope)}`] : []));
   return `Bearer ${params.join(', ')}`;
 }
 
@@ -50,7 +51,10 @@ const insufficientScope = (scope: string) => {
 export function storeChallengeHeaders(rule: StoreTokenRule): Partial<Record<401 | 403, string>> {
   return {
     401: `\`Bearer realm="${STORE_REALM}"\` when no Bearer token was sent; otherwise with \`error="invalid_token"\` and \`error_description\` (RFC 6750 §3)`,
-    ...(rule.scope && !rule.sessionOnly && { 403: `\`Bearer realm="${STORE_REALM}", error="insufficient_scope", error_description=…, scope="${rule.scope}"\` when the access token lacks the scope (RFC 6750 §3.1)` }),
+    ...(rule.scope &&
+      !rule.sessionOnly && {
+        403: `\`Bearer realm="${STORE_REALM}", error="insufficient_scope", error_description=…, scope="${rule.scope}"\` when the access token lacks the scope (RFC 6750 §3.1)`,
+      }),
   };
 }
 

@@ -15,20 +15,22 @@ import { STORE_REGIONS, type StoreRegion } from './regions.js';
  * (256 bits), so a fast hash is enough: there is nothing to guess (a slow password hash is for low-entropy
  * passwords), and comparing the hashes in constant time keeps timing from telling anything.
  */
-const StoreClient = z.lazy(() => z.object({
-  client_id: z.string(),
-  region: z.enum(STORE_REGIONS),
-  type: z.enum(['public', 'confidential']),
-  name: z.string(),
-  redirect_uris: z.array(z.string()),
-  scopes: z.array(z.string()),
-  created_at: z.string(),
-  /**
-   * The public key the client signs store sign-in assertions with (store login, core/partner-store/sessions.ts): the
-   * partner store's own backend is registered with one. An ES256 or EdDSA public JWK (core/partner-store/assertion-keys.ts).
-   */
-  assertion_jwk: z.optional(AssertionJwk),
-}));
+const StoreClient = z.lazy(() =>
+  z.object({
+    client_id: z.string(),
+    region: z.enum(STORE_REGIONS),
+    type: z.enum(['public', 'confidential']),
+    name: z.string(),
+    redirect_uris: z.array(z.string()),
+    scopes: z.array(z.string()),
+    created_at: z.string(),
+    /**
+     * The public key the client signs store sign-in assertions with (store login, core/partner-store/sessions.ts): the
+     * partner store's own backend is registered with one. An ES256 or EdDSA public JWK (core/partner-store/assertion-keys.ts).
+     */
+    assertion_jwk: z.optional(AssertionJwk),
+  }),
+);
 export type StoreClient = z.infer<typeof StoreClient>;
 export type ClientType = StoreClient['type'];
 
@@ -68,7 +70,6 @@ export function scopeWithin(allowed: readonly string[], asked: string | undefine
 
 export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STORECLIENT#${region}#${clientId}`, sk: 'STORECLIENT' });
 
-
 export async function registerClient(
   deps: Pick<PartnerStoreDeps, 'db' | 'table' | 'now'>,
   input: { region: StoreRegion; type: ClientType; name: string; redirect_uris: string[]; scopes: string[]; assertion_jwk?: unknown },
@@ -77,7 +78,8 @@ export async function registerClient(
     const url = new URL(uri);
     if (url.hash) throw new Error(`redirect URI ${uri}: must not have a fragment (RFC 6749 §3.1.2)`);
     // RFC 8252: http only for loopback; native apps may use their own (private-use) schemes.
-    if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) throw new Error(`redirect URI ${uri}: http is for loopback addresses only`);
+    if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+      throw new Error(`redirect URI ${uri}: http is for loopback addresses only`);
   }
   let assertionJwk: AssertionJwk | undefined;
   if (input.assertion_jwk !== undefined) {
@@ -88,7 +90,8 @@ export async function registerClient(
       throw new Error(`assertion key: ${(error as Error).message}`);
     }
   }
-  for (const scope of input.scopes) if (!(STORE_SCOPES as readonly string[]).includes(scope)) throw new Error(`scope ${scope}: one of ${STORE_SCOPES.join(', ')}`);
+  for (const scope of input.scopes)
+    if (!(STORE_SCOPES as readonly string[]).includes(scope)) throw new Error(`scope ${scope}: one of ${STORE_SCOPES.join(', ')}`);
   const client: StoreClient = {
     client_id: `sc_${randomBytes(12).toString('base64url')}`,
     region: input.region,

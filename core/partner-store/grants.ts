@@ -40,7 +40,12 @@ const invalidGrant = (why: string) => oauthError('invalid_grant', 'oauth.grant_i
 /** Revokes a family (idempotent); what a replayed code or refresh token sets off. */
 async function revokeFamily(deps: TokenDeps, family: string) {
   await deps.db.send(
-    new UpdateCommand({ TableName: deps.table, Key: familyKey(family), UpdateExpression: 'SET revoked = :yes, revoked_at = :now', ExpressionAttributeValues: { ':yes': true, ':now': deps.now().toISOString() } }),
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: familyKey(family),
+      UpdateExpression: 'SET revoked = :yes, revoked_at = :now',
+      ExpressionAttributeValues: { ':yes': true, ':now': deps.now().toISOString() },
+    }),
   );
 }
 
@@ -53,7 +58,12 @@ export async function familyRevoked(deps: Pick<TokenDeps, 'db' | 'table'>, famil
 /** A new access and refresh token of the family, and the items that store the refresh token. */
 async function issuePair(deps: TokenDeps, region: StoreRegion, issuer: string, grant: { uid: string; client_id: string; scope: string; family: string }) {
   const key = regionKey(deps, region);
-  const { token, expiresIn } = await signAccessToken(key, issuer, { sub: grant.uid, client_id: grant.client_id, scope: grant.scope, kind: 'user', fam: grant.family }, deps.now());
+  const { token, expiresIn } = await signAccessToken(
+    key,
+    issuer,
+    { sub: grant.uid, client_id: grant.client_id, scope: grant.scope, kind: 'user', fam: grant.family },
+    deps.now(),
+  );
   const refresh = randomBytes(32).toString('base64url');
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   const put: TransactItem = {
@@ -77,7 +87,13 @@ function verifierMatches(verifier: string | undefined, challenge: string): boole
  * redirect URI and the PKCE verifier of its challenge; all of those are `invalid_grant`. A code used before
  * revokes the family its first use started.
  */
-export async function codeGrant(deps: TokenDeps, region: StoreRegion, issuer: string, client: StoreClient, body: { code?: string; redirect_uri?: string; code_verifier?: string }) {
+export async function codeGrant(
+  deps: TokenDeps,
+  region: StoreRegion,
+  issuer: string,
+  client: StoreClient,
+  body: { code?: string; redirect_uri?: string; code_verifier?: string },
+) {
   if (!body.code) throw oauthError('invalid_request', 'oauth.request_invalid', 'code is required');
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: codeKey(body.code), ConsistentRead: true }));
   const code = out.Item && StoredCode.parse(out.Item);
@@ -94,8 +110,30 @@ export async function codeGrant(deps: TokenDeps, region: StoreRegion, issuer: st
   const pair = await issuePair(deps, region, issuer, { uid: code.uid, client_id: client.client_id, scope: code.scope, family });
   const failed = await transactOrFailures(deps, [
     // The code is used once: marked with the family it starts, on condition it was not used.
-    { Update: { TableName: deps.table, Key: codeKey(body.code), UpdateExpression: 'SET #family = :family', ConditionExpression: 'attribute_not_exists(#family)', ExpressionAttributeNames: { '#family': 'family' }, ExpressionAttributeValues: { ':family': family } } },
-    { Put: { TableName: deps.table, Item: { ...familyKey(family), type: 'store_family', region, client_id: client.client_id, uid: code.uid, revoked: false, created_at: deps.now().toISOString() } } },
+    {
+      Update: {
+        TableName: deps.table,
+        Key: codeKey(body.code),
+        UpdateExpression: 'SET #family = :family',
+        ConditionExpression: 'attribute_not_exists(#family)',
+        ExpressionAttributeNames: { '#family': 'family' },
+        ExpressionAttributeValues: { ':family': family },
+      },
+    },
+    {
+      Put: {
+        TableName: deps.table,
+        Item: {
+          ...familyKey(family),
+          type: 'store_family',
+          region,
+          client_id: client.client_id,
+          uid: code.uid,
+          revoked: false,
+          created_at: deps.now().toISOString(),
+        },
+      },
+    },
     pair.put,
   ]);
   if (failed.length > 0) throw invalidGrant('code: used already');
@@ -107,7 +145,13 @@ export async function codeGrant(deps: TokenDeps, region: StoreRegion, issuer: st
  * used once (rotation): the answer has a new refresh token, and the old one sent again revokes the family. A
  * narrower `scope` may be asked (§6), never a wider one.
  */
-export async function refreshGrant(deps: TokenDeps, region: StoreRegion, issuer: string, client: StoreClient, body: { refresh_token?: string; scope?: string }) {
+export async function refreshGrant(
+  deps: TokenDeps,
+  region: StoreRegion,
+  issuer: string,
+  client: StoreClient,
+  body: { refresh_token?: string; scope?: string },
+) {
   if (!body.refresh_token) throw oauthError('invalid_request', 'oauth.request_invalid', 'refresh_token is required');
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: refreshKey(body.refresh_token), ConsistentRead: true }));
   const stored = out.Item && StoredRefresh.parse(out.Item);
@@ -123,7 +167,15 @@ export async function refreshGrant(deps: TokenDeps, region: StoreRegion, issuer:
   const { scope } = within;
   const pair = await issuePair(deps, region, issuer, { uid: stored.uid, client_id: client.client_id, scope, family });
   const failed = await transactOrFailures(deps, [
-    { Update: { TableName: deps.table, Key: refreshKey(body.refresh_token), UpdateExpression: 'SET used_at = :now', ConditionExpression: 'attribute_not_exists(used_at)', ExpressionAttributeValues: { ':now': deps.now().toISOString() } } },
+    {
+      Update: {
+        TableName: deps.table,
+        Key: refreshKey(body.refresh_token),
+        UpdateExpression: 'SET used_at = :now',
+        ConditionExpression: 'attribute_not_exists(used_at)',
+        ExpressionAttributeValues: { ':now': deps.now().toISOString() },
+      },
+    },
     { ConditionCheck: { TableName: deps.table, Key: familyKey(family), ConditionExpression: 'revoked = :no', ExpressionAttributeValues: { ':no': false } } },
     pair.put,
   ]);

@@ -13,12 +13,29 @@ const clientIdParam = z.optional(z.string().check(z.maxLength(CLIENT_ID_MAX), z.
 
 /** A token request (RFC 6749 §4.1.3, §4.4.2, §6): form parameters; unknown ones are ignored (§3.1). */
 export const TokenRequestBody = z.lazy(() =>
-  z.object({ grant_type: param, scope: param, client_id: clientIdParam, client_secret: param, code: param, redirect_uri: param, code_verifier: param, refresh_token: param }),
+  z.object({
+    grant_type: param,
+    scope: param,
+    client_id: clientIdParam,
+    client_secret: param,
+    code: param,
+    redirect_uri: param,
+    code_verifier: param,
+    refresh_token: param,
+  }),
 );
 
 /** authorize2's query (RFC 6749 §4.1.1, RFC 7636 §4.3). */
 export const AuthorizeQuery = z.lazy(() =>
-  z.object({ response_type: param, client_id: clientIdParam, redirect_uri: param, scope: param, state: param, code_challenge: param, code_challenge_method: param }),
+  z.object({
+    response_type: param,
+    client_id: clientIdParam,
+    redirect_uri: param,
+    scope: param,
+    state: param,
+    code_challenge: param,
+    code_challenge_method: param,
+  }),
 );
 
 /** accept: the signed-in user's decision on a pending authorization request. */
@@ -89,7 +106,11 @@ export const GrantBody = z.lazy(() =>
   }),
 );
 export const GrantResult = z.lazy(() =>
-  z.object({ uid: z.string(), reference: z.string(), granted: z.array(z.object({ holding: z.enum(['currency', 'item']), code: z.string(), amount: z.int() })) }),
+  z.object({
+    uid: z.string(),
+    reference: z.string(),
+    granted: z.array(z.object({ holding: z.enum(['currency', 'item']), code: z.string(), amount: z.int() })),
+  }),
 );
 
 /** A pet, as answered and (with its keys stripped) as stored: core/partner-store/pets.ts reads items through it. */
@@ -114,7 +135,9 @@ export const PetList = z.lazy(() => z.object({ pets: z.array(Pet) }));
 /** How much of one food a feeding may give. */
 const MAX_FEED_AMOUNT = 10;
 /** feed_pet: which pet, which food and how much of it (1 to MAX_FEED_AMOUNT). */
-export const FeedBody = z.lazy(() => z.object({ petId: z.uuid(), item: itemCode, amount: z._default(z.int().check(z.minimum(1), z.maximum(MAX_FEED_AMOUNT)), 1) }));
+export const FeedBody = z.lazy(() =>
+  z.object({ petId: z.uuid(), item: itemCode, amount: z._default(z.int().check(z.minimum(1), z.maximum(MAX_FEED_AMOUNT)), 1) }),
+);
 /** A feeding, as answered and as its log entry stores it. */
 export const Feeding = z.object({
   feedingId: z.string(),

@@ -82,7 +82,8 @@ export async function adoptPet(deps: PartnerStoreDeps, region: StoreRegion, uid:
   if ('answer' in outcome) return outcome.answer;
   const failed = outcome.refused;
   if (failed.some((f) => f.index === 0)) throw platformError('data.changed_concurrently', 'pets: another adoption of yours happened meanwhile; retry');
-  if (failed.some((f) => f.index === 2)) throw storeError('pet.gems_short', `gem: the premium balance is less than the ${ADOPTION_PRICE} gems an adoption after the first costs`);
+  if (failed.some((f) => f.index === 2))
+    throw storeError('pet.gems_short', `gem: the premium balance is less than the ${ADOPTION_PRICE} gems an adoption after the first costs`);
   throw new Error('adopt: a fresh pet id was taken');
 }
 
@@ -90,7 +91,11 @@ const withoutFeeding = ({ last_fed_at: _never, ...pet }: Pet) => pet;
 
 /** pet_query: the user's pets, oldest first (one Query). */
 export async function userPets(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {
-  const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pet)', ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':pet': 'PET#' }, ConsistentRead: true });
+  const items = await queryItems(deps, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pet)',
+    ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':pet': 'PET#' },
+    ConsistentRead: true,
+  });
   return { pets: items.map((item) => StoredPet.parse(item)).sort((a, b) => (a.adopted_at < b.adopted_at ? -1 : a.adopted_at > b.adopted_at ? 1 : 0)) };
 }
 
@@ -112,14 +117,27 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
   const now = deps.now();
   if (pet.last_fed_at) {
     const next = new Date(pet.last_fed_at).getTime() + FEED_COOLDOWN_SECONDS * 1000;
-    if (next > now.getTime()) throw storeError('pet.fed_recently', `body.petId: ${pet.name} was fed less than ${FEED_COOLDOWN_SECONDS} s ago; next feeding from ${new Date(next).toISOString()}`);
+    if (next > now.getTime())
+      throw storeError(
+        'pet.fed_recently',
+        `body.petId: ${pet.name} was fed less than ${FEED_COOLDOWN_SECONDS} s ago; next feeding from ${new Date(next).toISOString()}`,
+      );
   }
   const gained = food.experience * input.amount;
   const experience = Math.min(pet.experience + gained, MAX_EXPERIENCE);
   const level = levelOf(experience);
   const fedAt = now.toISOString();
   const feedingId = randomUUID();
-  const entry = { feedingId, petId: pet.petId, item: food.code, amount: input.amount, experience_gained: experience - pet.experience, level_before: pet.level, level_after: level, fed_at: fedAt };
+  const entry = {
+    feedingId,
+    petId: pet.petId,
+    item: food.code,
+    amount: input.amount,
+    experience_gained: experience - pet.experience,
+    level_before: pet.level,
+    level_after: level,
+    fed_at: fedAt,
+  };
   const answer: FeedAnswer = { pet: { ...pet, experience, level, last_fed_at: fedAt }, feeding: entry };
   const outcome = await transactKeyed(
     deps,
@@ -133,7 +151,13 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
           UpdateExpression: 'SET experience = :experience, #level = :level, last_fed_at = :now, gsi4sk = :rank',
           ConditionExpression: pet.last_fed_at ? 'last_fed_at = :read' : 'attribute_not_exists(last_fed_at)',
           ExpressionAttributeNames: { '#level': 'level' },
-          ExpressionAttributeValues: { ':experience': experience, ':level': level, ':now': fedAt, ':rank': rankKey(level, experience), ...(pet.last_fed_at ? { ':read': pet.last_fed_at } : {}) },
+          ExpressionAttributeValues: {
+            ':experience': experience,
+            ':level': level,
+            ':now': fedAt,
+            ':rank': rankKey(level, experience),
+            ...(pet.last_fed_at ? { ':read': pet.last_fed_at } : {}),
+          },
         },
       },
       ...changeItems(deps, uid, 'item', food.code, -input.amount, `feed#${feedingId}`),
@@ -143,7 +167,8 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
   );
   if ('answer' in outcome) return outcome.answer;
   const failed = outcome.refused;
-  if (failed.some((f) => f.index === 0)) throw storeError('pet.fed_recently', `body.petId: ${pet.name} was fed meanwhile; the next feeding waits ${FEED_COOLDOWN_SECONDS} s`);
+  if (failed.some((f) => f.index === 0))
+    throw storeError('pet.fed_recently', `body.petId: ${pet.name} was fed meanwhile; the next feeding waits ${FEED_COOLDOWN_SECONDS} s`);
   if (failed.some((f) => f.index === 1)) throw storeError('pet.items_short', `body.item: you hold fewer than ${input.amount} ${food.code}`);
   throw new Error('feed: a fresh feeding id was taken');
 }
@@ -173,7 +198,14 @@ export async function feedLog(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid:
 /** rank: the region's pets by level, then experience (one Query of the board index). */
 export async function petRank(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, region: StoreRegion, limit: number) {
   const out = await deps.db.send(
-    new QueryCommand({ TableName: deps.table, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :board', ExpressionAttributeValues: { ':board': `PETRANK#${region}` }, ScanIndexForward: false, Limit: limit }),
+    new QueryCommand({
+      TableName: deps.table,
+      IndexName: 'gsi4',
+      KeyConditionExpression: 'gsi4pk = :board',
+      ExpressionAttributeValues: { ':board': `PETRANK#${region}` },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
   );
   return { pets: (out.Items ?? []).map((item, index) => ({ rank: index + 1, ...RankedPet.parse(item) })) };
 }

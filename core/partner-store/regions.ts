@@ -28,7 +28,8 @@ export const requestIssuer = (url: string, stage: string, region: StoreRegion) =
 
 /** The region's signing key; 503 (`temporarily_unavailable` on OAuth endpoints) when the stage has no StoreKeys setting. */
 export function regionKey(deps: { storeKeys?: StoreKeys }, region: StoreRegion): RegionKey {
-  if (!deps.storeKeys) throw oauthError('temporarily_unavailable', 'store.unconfigured', 'the partner store is not configured on this stage (the StoreKeys setting)');
+  if (!deps.storeKeys)
+    throw oauthError('temporarily_unavailable', 'store.unconfigured', 'the partner store is not configured on this stage (the StoreKeys setting)');
   return deps.storeKeys[region];
 }
 
@@ -75,7 +76,9 @@ export async function parseStoreKeys(setting: string): Promise<StoreKeys> {
 
 /** A new StoreKeys setting (`npm run admin -- generate-store-keys`, and the local server's first start). */
 export async function generateStoreKeys(): Promise<string> {
-  const entries = await Promise.all(STORE_REGIONS.map(async (region) => [region, { ...(await generateSigningJwk()), kid: `store-${region}-${randomUUID().slice(0, 8)}` }]));
+  const entries = await Promise.all(
+    STORE_REGIONS.map(async (region) => [region, { ...(await generateSigningJwk()), kid: `store-${region}-${randomUUID().slice(0, 8)}` }]),
+  );
   return JSON.stringify(Object.fromEntries(entries));
 }
 
@@ -119,7 +122,14 @@ export async function verifyAccessToken(key: RegionKey, issuer: string, token: s
       currentDate: now,
     });
     if (typeof payload.sub !== 'string' || typeof payload.client_id !== 'string') return undefined;
-    return { sub: payload.sub, client_id: payload.client_id, scope: String(payload.scope ?? ''), kind: payload.kind === 'user' ? 'user' : 'client', exp: Number(payload.exp), ...(typeof payload.fam === 'string' ? { fam: payload.fam } : {}) };
+    return {
+      sub: payload.sub,
+      client_id: payload.client_id,
+      scope: String(payload.scope ?? ''),
+      kind: payload.kind === 'user' ? 'user' : 'client',
+      exp: Number(payload.exp),
+      ...(typeof payload.fam === 'string' ? { fam: payload.fam } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -88,17 +88,25 @@ export async function login(deps: PartnerStoreDeps, region: StoreRegion, issuer:
   const [sub, jti] = [payload.sub as string, payload.jti as string];
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   const [iat, exp] = [payload.iat!, payload.exp!];
-  if (iat > nowSeconds + ASSERTION_SKEW_SECONDS) throw refused(`iat is ${iat - nowSeconds} seconds ahead of this server's clock (at most ${ASSERTION_SKEW_SECONDS} allowed)`);
+  if (iat > nowSeconds + ASSERTION_SKEW_SECONDS)
+    throw refused(`iat is ${iat - nowSeconds} seconds ahead of this server's clock (at most ${ASSERTION_SKEW_SECONDS} allowed)`);
   if (exp > nowSeconds + ASSERTION_MAX_SECONDS + ASSERTION_SKEW_SECONDS) {
     throw refused(`exp is more than ${ASSERTION_MAX_SECONDS} seconds (and ${ASSERTION_SKEW_SECONDS} of clock skew) from now`);
   }
   if (exp - iat > ASSERTION_MAX_SECONDS) throw refused(`exp is more than ${ASSERTION_MAX_SECONDS} seconds after iat`);
   // The display name is kept whole characters at most 100 (slicing must not split a surrogate pair).
-  const name = typeof payload.name === 'string' ? Array.from(payload.name).slice(0, 100).join('').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD') : null;
+  const name =
+    typeof payload.name === 'string' ? Array.from(payload.name).slice(0, 100).join('').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD') : null;
 
   const known = await deps.db.send(new GetCommand({ TableName: deps.table, Key: loginKey(region, clientId, sub), ConsistentRead: true }));
   const now = deps.now().toISOString();
-  const used = { Put: { TableName: deps.table, Item: { ...jtiKey(region, clientId, jti), type: 'store_jti', expiresAt: payload.exp }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  const used = {
+    Put: {
+      TableName: deps.table,
+      Item: { ...jtiKey(region, clientId, jti), type: 'store_jti', expiresAt: payload.exp },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
   const existing = known.Item && StoredLogin.parse(known.Item).uid;
   const user: StoreUser = { uid: existing ?? randomUUID(), region, partner: clientId, partner_user_id: sub, name, created_at: now };
   const failed = await transactOrFailures(
@@ -107,7 +115,13 @@ export async function login(deps: PartnerStoreDeps, region: StoreRegion, issuer:
       ? [used]
       : [
           used,
-          { Put: { TableName: deps.table, Item: { ...loginKey(region, clientId, sub), type: 'store_login', uid: user.uid }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: deps.table,
+              Item: { ...loginKey(region, clientId, sub), type: 'store_login', uid: user.uid },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           { Put: { TableName: deps.table, Item: { ...storeUserKey(user.uid), type: 'store_user', ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
         ],
     'assertion: the user signed in concurrently; retry',

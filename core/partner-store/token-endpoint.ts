@@ -35,7 +35,13 @@ export async function authenticateClient(deps: TokenDeps, region: StoreRegion, a
   }
   const id = basic?.id ?? body.client_id;
   const secret = basic?.secret ?? body.client_secret;
-  if (id === undefined) throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'client authentication is required (HTTP Basic, or client_id and client_secret)', challenge(authorization));
+  if (id === undefined)
+    throw oauthError(
+      'invalid_client',
+      'oauth.client_unauthenticated',
+      'client authentication is required (HTTP Basic, or client_id and client_secret)',
+      challenge(authorization),
+    );
   const found = await findClient(deps, region, id);
   const refused = () => oauthError('invalid_client', 'oauth.client_unauthenticated', 'client authentication failed', challenge(authorization));
   if (!found) throw refused();
@@ -50,7 +56,8 @@ const challenge = (authorization: string | undefined): ErrorData =>
 function basicCredentials(header: string): { id: string; secret: string } | undefined {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!match) {
-    if (/^Basic\b/i.test(header)) throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'Authorization: malformed Basic credentials', challenge(header));
+    if (/^Basic\b/i.test(header))
+      throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'Authorization: malformed Basic credentials', challenge(header));
     return undefined;
   }
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
@@ -58,15 +65,18 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   if (colon < 0) throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'Authorization: malformed Basic credentials', challenge(header));
   let credentials: { id: string; secret: string };
   try {
-    credentials = { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+    credentials = {
+      id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    };
   } catch {
     throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'Authorization: malformed Basic credentials', challenge(header));
   }
   // The id is looked up by key: one no client can have is refused here, as the body's client_id is at the edge.
-  if (!isClientId(credentials.id)) throw oauthError('invalid_client', 'oauth.client_unauthenticated', `Authorization: the Basic client id must be ${CLIENT_ID_RULE}`, challenge(header));
+  if (!isClientId(credentials.id))
+    throw oauthError('invalid_client', 'oauth.client_unauthenticated', `Authorization: the Basic client id must be ${CLIENT_ID_RULE}`, challenge(header));
   return credentials;
 }
-
 
 /**
  * The token endpoint. Grants: `authorization_code` and `refresh_token` (core/partner-store/grants.ts: public clients
@@ -74,16 +84,36 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
  * clients (RFC 6749 §4.4): an access token for the client itself (its subject is the client id), no refresh
  * token (§4.4.3). `only` restricts the endpoint to some grants (server-token: client_credentials).
  */
-export async function tokenEndpoint(deps: TokenDeps, region: StoreRegion, issuer: string, authorization: string | undefined, body: TokenRequest, only?: string[], publicOnly = false) {
+export async function tokenEndpoint(
+  deps: TokenDeps,
+  region: StoreRegion,
+  issuer: string,
+  authorization: string | undefined,
+  body: TokenRequest,
+  only?: string[],
+  publicOnly = false,
+) {
   const key = regionKey(deps, region);
   if (body.grant_type === undefined) throw oauthError('invalid_request', 'oauth.request_invalid', 'grant_type is required');
   const client = await authenticateClient(deps, region, authorization, body);
-  if (publicOnly && client.type !== 'public') throw oauthError('invalid_client', 'oauth.client_unauthenticated', 'this endpoint is for public clients: a confidential client authenticates at the token endpoint');
-  if (only && !only.includes(body.grant_type)) throw oauthError('unsupported_grant_type', 'oauth.grant_type_unsupported', `grant_type ${body.grant_type.slice(0, 64)} is not taken at this endpoint (${only.join(', ')})`);
+  if (publicOnly && client.type !== 'public')
+    throw oauthError(
+      'invalid_client',
+      'oauth.client_unauthenticated',
+      'this endpoint is for public clients: a confidential client authenticates at the token endpoint',
+    );
+  if (only && !only.includes(body.grant_type))
+    throw oauthError(
+      'unsupported_grant_type',
+      'oauth.grant_type_unsupported',
+      `grant_type ${body.grant_type.slice(0, 64)} is not taken at this endpoint (${only.join(', ')})`,
+    );
   if (body.grant_type === 'authorization_code') return codeGrant(deps, region, issuer, client, body);
   if (body.grant_type === 'refresh_token') return refreshGrant(deps, region, issuer, client, body);
-  if (body.grant_type !== 'client_credentials') throw oauthError('unsupported_grant_type', 'oauth.grant_type_unsupported', `grant_type ${body.grant_type.slice(0, 64)} is not supported here`);
-  if (client.type !== 'confidential') throw oauthError('unauthorized_client', 'oauth.client_unauthorized', 'client_credentials is for confidential clients (RFC 6749 §4.4)');
+  if (body.grant_type !== 'client_credentials')
+    throw oauthError('unsupported_grant_type', 'oauth.grant_type_unsupported', `grant_type ${body.grant_type.slice(0, 64)} is not supported here`);
+  if (client.type !== 'confidential')
+    throw oauthError('unauthorized_client', 'oauth.client_unauthorized', 'client_credentials is for confidential clients (RFC 6749 §4.4)');
   const within = scopeWithin(client.scopes, body.scope);
   if ('outside' in within) throw oauthError('invalid_scope', 'oauth.scope_invalid', `scope: ${within.outside} is not a scope of this client`);
   const { scope } = within;

@@ -42,11 +42,25 @@ export const storeLedgerKey = (uid: string, ref: string) => ({ pk: `STOREUSER#${
 const grantKey = (clientId: string, reference: string) => ({ pk: `STOREGRANT#${clientId}#${reference}`, sk: 'STOREGRANT' });
 
 /** Transaction items adding `amount` (negative: taking, on condition the balance covers it) with its ledger entry. */
-export function changeItems(deps: Pick<PartnerStoreDeps, 'table' | 'now'>, uid: string, holding: Holding, code: string, amount: number, ref: string): TransactItem[] {
+export function changeItems(
+  deps: Pick<PartnerStoreDeps, 'table' | 'now'>,
+  uid: string,
+  holding: Holding,
+  code: string,
+  amount: number,
+  ref: string,
+): TransactItem[] {
   const now = deps.now().toISOString();
   const balance: TransactItem =
     amount >= 0
-      ? { Update: { TableName: deps.table, Key: balanceKey(uid, holding, code), UpdateExpression: 'ADD balance :n SET updated_at = :now', ExpressionAttributeValues: { ':n': amount, ':now': now } } }
+      ? {
+          Update: {
+            TableName: deps.table,
+            Key: balanceKey(uid, holding, code),
+            UpdateExpression: 'ADD balance :n SET updated_at = :now',
+            ExpressionAttributeValues: { ':n': amount, ':now': now },
+          },
+        }
       : {
           Update: {
             TableName: deps.table,
@@ -73,7 +87,10 @@ export async function balanceOf(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, ui
   return Number(out.Item?.balance ?? 0);
 }
 
-export const premiumBalance = async (deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) => ({ currency: PREMIUM, balance: await balanceOf(deps, uid, 'currency', PREMIUM) });
+export const premiumBalance = async (deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) => ({
+  currency: PREMIUM,
+  balance: await balanceOf(deps, uid, 'currency', PREMIUM),
+});
 
 /** Every item the catalogue has, with the user's balance of it (0 where none): one Query. */
 export async function itemBalances(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {

@@ -196,7 +196,12 @@ async function storePayment(deps: StoreDeps, event: ChainEvent, eventType: numbe
   const receipt = kit !== undefined && eventType === VendorEventType.payment && event.type === receiptType(kit);
   const payment = readPayment(event, receipt ? receiptAsPayment(event) : event.parsedJson);
   if (typeof payment === 'string') {
-    await logError('chain: event skipped, not a payment in our layout', { txDigest: event.txDigest, eventSeq: event.eventSeq, type: event.type, problem: payment });
+    await logError('chain: event skipped, not a payment in our layout', {
+      txDigest: event.txDigest,
+      eventSeq: event.eventSeq,
+      type: event.type,
+      problem: payment,
+    });
     return undefined;
   }
   const coin = eventType === VendorEventType.payment ? await coinOf(deps, event, payment) : undefined;
@@ -269,7 +274,11 @@ async function putOnce(deps: StoreDeps, key: { pk: string; sk: string }, item: R
  * from the node (a node that cannot be read is a ChainNodeError: the indexer keeps its place and retries, the
  * orderComplete fallback answers 503); else (no chain) unknown.
  */
-async function coinOf(deps: StoreDeps, event: ChainEvent, payment: Payment): Promise<{ coinType: string; from: 'event' | 'balance_changes' } | { problem: string }> {
+async function coinOf(
+  deps: StoreDeps,
+  event: ChainEvent,
+  payment: Payment,
+): Promise<{ coinType: string; from: 'event' | 'balance_changes' } | { problem: string }> {
   if (payment.coinType) return { coinType: payment.coinType, from: 'event' };
   if (payment.coinProblem) return { problem: payment.coinProblem };
   if (!deps.chain) return { problem: 'the event names no coin_type and the stage has no chain to read the balance changes from' };
@@ -369,4 +378,3 @@ export async function paymentsOfPayer(
   const items = await queryItems(deps, { ...query, ScanIndexForward: false }, PAYER_PAYMENTS_LIMIT);
   return { records: items.slice(page * pageSize, (page + 1) * pageSize).map(toRecord), total: items.length };
 }
-

@@ -52,7 +52,10 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
   }
   const position = `${payment.cursor.txDigest}#${payment.cursor.eventSeq}`;
   if (!payment.matched) {
-    throw paymentError('payment.order_matched_elsewhere', `transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`);
+    throw paymentError(
+      'payment.order_matched_elsewhere',
+      `transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`,
+    );
   }
 
   const now = deps.now().toISOString();
@@ -88,7 +91,10 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
   if (current?.status === OrderStatus.paid) return paidBy(current, transactionId, answer);
   if (failed.includes(1)) throw paymentError('payment.completed_other_order', `transactionId: transaction ${transactionId} completed another order`);
   if (current?.status === OrderStatus.pending && current.payment_seen !== position) {
-    throw paymentError('payment.order_matched_elsewhere', `transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`);
+    throw paymentError(
+      'payment.order_matched_elsewhere',
+      `transactionId: order ${orderId} is matched to another payment; this one is kept as a stranded payment for the project's merchant`,
+    );
   }
   throw platformError('data.changed_concurrently', `orderId: order ${orderId} changed meanwhile; retry`);
 }

@@ -39,12 +39,13 @@ export async function paidOrders(deps: PaymentsDeps, uid: string, page: number, 
  * named order, or else of the caller's newest pending order of the project (null when there is none).
  */
 export async function depositAddress(deps: PaymentsDeps, uid: string, projectName: string, orderId?: number) {
-  const { project, order } = orderId !== undefined
-    ? await projectAndOrder(deps, uid, projectName, orderId)
-    : await Promise.all([
-        deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(projectName) })).then((out) => storedProject(out.Item)),
-        newestPendingOrder(deps, uid, projectName),
-      ]).then(([project, order]) => ({ project, order }));
+  const { project, order } =
+    orderId !== undefined
+      ? await projectAndOrder(deps, uid, projectName, orderId)
+      : await Promise.all([
+          deps.db.send(new GetCommand({ TableName: deps.table, Key: projectKey(projectName) })).then((out) => storedProject(out.Item)),
+          newestPendingOrder(deps, uid, projectName),
+        ]).then(([project, order]) => ({ project, order }));
   if (!project) throw paymentError('project.not_found', `project: no project ${projectName}`);
   return {
     project_name: project.project_name,
@@ -66,7 +67,13 @@ const pick = ({ id, bill_no, amount, amount_base, status }: ReturnType<typeof to
 function paymentUriOf(deps: PaymentsDeps, order: StoredOrder): string | null {
   const kit = deps.chain?.config.paymentKit;
   if (!kit || order.status !== OrderStatus.pending) return null;
-  return paymentUri({ receiver: order.receive_address, amount: toBigInt(order.amount_base), coinType: order.coin_type, nonce: order.bill_no, registry: kit.registry });
+  return paymentUri({
+    receiver: order.receive_address,
+    amount: toBigInt(order.amount_base),
+    coinType: order.coin_type,
+    nonce: order.bill_no,
+    registry: kit.registry,
+  });
 }
 
 /** The project and the caller's named order of it, in one BatchGetItem. */

@@ -16,76 +16,90 @@ export const coinType = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,64}::\w+::\w+
 const positiveInt = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 const level = z.int().check(z.minimum(0), z.maximum(1_000_000));
 
-export const Project = z.lazy(() => z.object({
-  project_id: z.int(),
-  project_name: z.string(),
-  description: z.string(),
-  receive_address: z.string(),
-  coin_type: z.string(),
-  precison: z.int(),
-  /** 1 on sale, 0 withdrawn. */
-  status: z.int(),
-  merchant_id: z.int(),
-  create_time: z.string(),
-  update_time: z.string(),
-}));
+export const Project = z.lazy(() =>
+  z.object({
+    project_id: z.int(),
+    project_name: z.string(),
+    description: z.string(),
+    receive_address: z.string(),
+    coin_type: z.string(),
+    precison: z.int(),
+    /** 1 on sale, 0 withdrawn. */
+    status: z.int(),
+    merchant_id: z.int(),
+    create_time: z.string(),
+    update_time: z.string(),
+  }),
+);
 export type Project = z.infer<typeof Project>;
 
-export const ProjectCreate = z.lazy(() => z.object({
-  project_name: projectName,
-  description: z._default(text(2000), ''),
-  receive_address: suiAddress,
-  coin_type: coinType,
-  precison: z.int().check(z.minimum(0), z.maximum(18)),
-}));
+export const ProjectCreate = z.lazy(() =>
+  z.object({
+    project_name: projectName,
+    description: z._default(text(2000), ''),
+    receive_address: suiAddress,
+    coin_type: coinType,
+    precison: z.int().check(z.minimum(0), z.maximum(18)),
+  }),
+);
 /** What may change on a project: not its coin or precision, which its prices and paid orders are in. */
-export const ProjectUpdate = z.lazy(() => z.object({
-  project_name: projectName,
-  description: z.optional(text(2000)),
-  receive_address: z.optional(suiAddress),
-  status: z.optional(z.int().check(z.minimum(0), z.maximum(1))),
-}));
+export const ProjectUpdate = z.lazy(() =>
+  z.object({
+    project_name: projectName,
+    description: z.optional(text(2000)),
+    receive_address: z.optional(suiAddress),
+    status: z.optional(z.int().check(z.minimum(0), z.maximum(1))),
+  }),
+);
 
 /**
  * A price level of a project: pay `amount` and get `tickets`. `amount` is the price in coins, as decimal text
  * with `precison` decimals (`0.5`); `amount_base` the same price in base units (`500000000`), what rechargeOrder's
  * `amount` must be.
  */
-export const PriceLevel = z.lazy(() => z.object({
-  priceId: z.int(),
-  project_id: z.int(),
-  project_name: z.string(),
-  level: z.int(),
-  amount: z.string(),
-  amount_base: z.string(),
-  coin_type: z.string(),
-  precison: z.int(),
-  tickets: z.int(),
-  status: z.int(),
-  /** Added: the App Store product a player buys this level with in the iOS app; null when none. */
-  apple_product_id: z.nullable(z.string()),
-  /** Added: the Google Play product a player buys this level with in the Android app; null when none. */
-  google_product_id: z.nullable(z.string()),
-}));
+export const PriceLevel = z.lazy(() =>
+  z.object({
+    priceId: z.int(),
+    project_id: z.int(),
+    project_name: z.string(),
+    level: z.int(),
+    amount: z.string(),
+    amount_base: z.string(),
+    coin_type: z.string(),
+    precison: z.int(),
+    tickets: z.int(),
+    status: z.int(),
+    /** Added: the App Store product a player buys this level with in the iOS app; null when none. */
+    apple_product_id: z.nullable(z.string()),
+    /** Added: the Google Play product a player buys this level with in the Android app; null when none. */
+    google_product_id: z.nullable(z.string()),
+  }),
+);
 export type PriceLevel = z.infer<typeof PriceLevel>;
 
 /**
  * A store's product id: App Store Connect allows letters, digits, `.` and `_`; Google Play lower-case letters,
  * digits, `.` and `_`, starting with a letter or digit. One rule for both, bounded.
  */
-const storeProductId = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._]{0,99}$/, 'expected a store product id: letters, digits, "." and "_", at most 100, starting with a letter or digit'));
+const storeProductId = z
+  .string()
+  .check(
+    z.regex(/^[A-Za-z0-9][A-Za-z0-9._]{0,99}$/, 'expected a store product id: letters, digits, "." and "_", at most 100, starting with a letter or digit'),
+  );
 
-export const LevelSave = z.lazy(() => z.object({
-  project_name: projectName,
-  level,
-  /** The price in the coin's base units (1 SUI = 10^9), up to u64's maximum, exact (core/shared/amounts.ts). */
-  amount: baseUnits(),
-  tickets: positiveInt,
-  status: z._default(z.int().check(z.minimum(0), z.maximum(1)), 1),
-  /** The level's App Store / Google Play product: absent keeps the saved one, null unlinks it. */
-  apple_product_id: z.optional(z.nullable(storeProductId)),
-  google_product_id: z.optional(z.nullable(storeProductId)),
-}));
+export const LevelSave = z.lazy(() =>
+  z.object({
+    project_name: projectName,
+    level,
+    /** The price in the coin's base units (1 SUI = 10^9), up to u64's maximum, exact (core/shared/amounts.ts). */
+    amount: baseUnits(),
+    tickets: positiveInt,
+    status: z._default(z.int().check(z.minimum(0), z.maximum(1)), 1),
+    /** The level's App Store / Google Play product: absent keeps the saved one, null unlinks it. */
+    apple_product_id: z.optional(z.nullable(storeProductId)),
+    google_product_id: z.optional(z.nullable(storeProductId)),
+  }),
+);
 
 export const ProjectQuery = z.lazy(() => z.object({ project: projectName }));
 
@@ -119,42 +133,50 @@ export const PayOrder = z.object({
 export type PayOrder = z.infer<typeof PayOrder>;
 export const PaidOrder = z.lazy(() => z.extend(PayOrder, { project_name: z.string() }));
 
-export const RechargeOrderBody = z.lazy(() => z.object({
-  userId,
-  project: projectName,
-  priceId: positiveInt,
-  /** An earlier pending order of the caller to cancel in the same transaction; negative for none. */
-  prevId: z.int(),
-  level,
-  /**
-   * The level's price in base units, as the client showed it: a changed price is refused, never charged. Exact up
-   * to u64's maximum: a JSON integer of any size, or decimal text (core/shared/amounts.ts).
-   */
-  amount: baseUnits(),
-}));
+export const RechargeOrderBody = z.lazy(() =>
+  z.object({
+    userId,
+    project: projectName,
+    priceId: positiveInt,
+    /** An earlier pending order of the caller to cancel in the same transaction; negative for none. */
+    prevId: z.int(),
+    level,
+    /**
+     * The level's price in base units, as the client showed it: a changed price is refused, never charged. Exact up
+     * to u64's maximum: a JSON integer of any size, or decimal text (core/shared/amounts.ts).
+     */
+    amount: baseUnits(),
+  }),
+);
 
-export const OrderCompleteBody = z.lazy(() => z.object({
-  orderId: positiveInt,
-  transactionId: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)')),
-}));
+export const OrderCompleteBody = z.lazy(() =>
+  z.object({
+    orderId: positiveInt,
+    transactionId: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)')),
+  }),
+);
 
 export const DepositQuery = z.lazy(() => z.object({ project: projectName, orderId: z.optional(intParam({ min: 1 })) }));
-export const DepositAddress = z.lazy(() => z.object({
-  project_name: z.string(),
-  receive_address: z.string(),
-  coin_type: z.string(),
-  precison: z.int(),
-  payment_function: z.nullable(z.string()),
-  order: z.nullable(z.object({
-    id: z.int(),
-    bill_no: z.string(),
-    amount: z.string(),
-    amount_base: z.string(),
-    status: z.int(),
-    /** Added: the Sui Payment Kit URI that pays this order; null when the stage takes none or it is not pending. */
-    payment_uri: z.nullable(z.string()),
-  })),
-}));
+export const DepositAddress = z.lazy(() =>
+  z.object({
+    project_name: z.string(),
+    receive_address: z.string(),
+    coin_type: z.string(),
+    precison: z.int(),
+    payment_function: z.nullable(z.string()),
+    order: z.nullable(
+      z.object({
+        id: z.int(),
+        bill_no: z.string(),
+        amount: z.string(),
+        amount_base: z.string(),
+        status: z.int(),
+        /** Added: the Sui Payment Kit URI that pays this order; null when the stage takes none or it is not pending. */
+        payment_uri: z.nullable(z.string()),
+      }),
+    ),
+  }),
+);
 
 export const PageQuery = z.lazy(() => z.object(paging));
 
@@ -163,12 +185,13 @@ export const MinusTicketsBody = z.lazy(() => z.object({ userId, projectName, lev
 export const TicketsQuery = z.lazy(() => z.object({ projectName, level: intParam({ min: 0 }), userId: z.optional(userId) }));
 export const TicketBalance = z.lazy(() => z.object({ userId: z.string(), projectName: z.string(), level: z.int(), balance: z.int() }));
 export const RemainQuery = z.lazy(() => z.object({ projectName: z.optional(projectName), userId: z.optional(userId) }));
-export const RemainBalance = z.lazy(() => z.object({
-  userId: z.string(),
-  total: z.int(),
-  balances: z.array(z.object({ projectName: z.string(), level: z.int(), balance: z.int() })),
-}));
-
+export const RemainBalance = z.lazy(() =>
+  z.object({
+    userId: z.string(),
+    total: z.int(),
+    balances: z.array(z.object({ projectName: z.string(), level: z.int(), balance: z.int() })),
+  }),
+);
 
 /** Stranded payment `status`: 0 stranded (awaiting the merchant), 1 credited, 2 refunded. */
 export const StrandedStatus = { stranded: 0, credited: 1, refunded: 2 } as const;
@@ -182,35 +205,39 @@ const eventSeq = z.string().check(z.regex(/^\d{1,6}$/, "expected the payment's e
  * merchant. `id`, `bill_no`, `amount` (base units), `fromer`, `toer` and `cursor` are those of its vendor
  * payment event record.
  */
-export const StrandedPayment = z.lazy(() => z.object({
-  id: z.int(),
-  bill_no: z.string(),
-  amount: z.string(),
-  /** The coin it was paid in (every address in full), or null when it could not be verified. */
-  coin_type: z.nullable(z.string()),
-  fromer: z.string(),
-  toer: z.string(),
-  cursor: z.object({ eventSeq: z.string(), txDigest: z.string() }),
-  /** Time on chain (else when it was indexed). */
-  paid_at: z.string(),
-  order_id: z.nullable(z.int()),
-  project_name: z.nullable(z.string()),
-  user_id: z.nullable(z.string()),
-  /** no_order, order_cancelled, order_paid, order_refunded, coin_unknown, coin, amount, address, duplicate. */
-  reason: z.string(),
-  detail: z.string(),
-  status: z.int(),
-  refund_digest: z.nullable(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-}));
+export const StrandedPayment = z.lazy(() =>
+  z.object({
+    id: z.int(),
+    bill_no: z.string(),
+    amount: z.string(),
+    /** The coin it was paid in (every address in full), or null when it could not be verified. */
+    coin_type: z.nullable(z.string()),
+    fromer: z.string(),
+    toer: z.string(),
+    cursor: z.object({ eventSeq: z.string(), txDigest: z.string() }),
+    /** Time on chain (else when it was indexed). */
+    paid_at: z.string(),
+    order_id: z.nullable(z.int()),
+    project_name: z.nullable(z.string()),
+    user_id: z.nullable(z.string()),
+    /** no_order, order_cancelled, order_paid, order_refunded, coin_unknown, coin, amount, address, duplicate. */
+    reason: z.string(),
+    detail: z.string(),
+    status: z.int(),
+    refund_digest: z.nullable(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 export type StrandedPayment = z.infer<typeof StrandedPayment>;
 export const StrandedPage = z.lazy(() => z.object({ total: z.string(), payments: z.array(StrandedPayment) }));
 
-export const StrandedQuery = z.lazy(() => z.object({
-  project: projectName,
-  status: z.optional(intParam({ min: 0, max: 2 })),
-  ...paging,
-}));
+export const StrandedQuery = z.lazy(() =>
+  z.object({
+    project: projectName,
+    status: z.optional(intParam({ min: 0, max: 2 })),
+    ...paging,
+  }),
+);
 export const StrandedCreditBody = z.lazy(() => z.object({ project_name: projectName, tx_digest: txDigest, event_seq: eventSeq }));
 export const StrandedRefundBody = z.lazy(() => z.object({ project_name: projectName, tx_digest: txDigest, event_seq: eventSeq, refund_digest: txDigest }));

@@ -19,31 +19,33 @@ export const storeLinkKeys = (token: string) => ({ gsi3pk: `ORDER_LINK#${token.t
  * An order as stored ("order by id", "orders of a user", "paid orders of a user", "order by its app store link",
  * above): the contract's record plus what completing and listing it need.
  */
-export const StoredOrder = z.lazy(() => z.extend(z.omit(PayOrder, { amount: true, amount_base: true, app_account_token: true }), {
-  /** The order's app store link (a UUID); absent on orders made before links existed. */
-  app_account_token: z.optional(z.string()),
-  /** The level's store products when the order was made (as its price is): what a store purchase must buy. */
-  apple_product_id: z.optional(z.string()),
-  google_product_id: z.optional(z.string()),
-  /** The store product a store purchase paid it with (core/app-stores/complete.ts). */
-  store_product: z.optional(z.string()),
-  /** A store refund (core/app-stores/refunds.ts): tickets taken back, and those already spent (status 3), when; and when a refund was reversed. */
-  refund_taken: z.optional(z.number()),
-  refund_shortfall: z.optional(z.number()),
-  refunded_at: z.optional(z.string()),
-  refund_reversed_at: z.optional(z.string()),
-  /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
-  amount_base: storedAmount,
-  project_name: z.string(),
-  receive_address: z.string(),
-  /** The transaction that paid it, once paid. */
-  tx_digest: z.optional(z.string()),
-  /**
-   * The payment on chain that matched it (`<txDigest>#<eventSeq>`), set when that payment was stored
-   * (core/payments/stranded.ts): from then on the order cannot be cancelled, and only that payment completes it.
-   */
-  payment_seen: z.optional(z.string()),
-}));
+export const StoredOrder = z.lazy(() =>
+  z.extend(z.omit(PayOrder, { amount: true, amount_base: true, app_account_token: true }), {
+    /** The order's app store link (a UUID); absent on orders made before links existed. */
+    app_account_token: z.optional(z.string()),
+    /** The level's store products when the order was made (as its price is): what a store purchase must buy. */
+    apple_product_id: z.optional(z.string()),
+    google_product_id: z.optional(z.string()),
+    /** The store product a store purchase paid it with (core/app-stores/complete.ts). */
+    store_product: z.optional(z.string()),
+    /** A store refund (core/app-stores/refunds.ts): tickets taken back, and those already spent (status 3), when; and when a refund was reversed. */
+    refund_taken: z.optional(z.number()),
+    refund_shortfall: z.optional(z.number()),
+    refunded_at: z.optional(z.string()),
+    refund_reversed_at: z.optional(z.string()),
+    /** The price in base units: a DynamoDB number, exact to u64 (core/shared/amounts.ts). */
+    amount_base: storedAmount,
+    project_name: z.string(),
+    receive_address: z.string(),
+    /** The transaction that paid it, once paid. */
+    tx_digest: z.optional(z.string()),
+    /**
+     * The payment on chain that matched it (`<txDigest>#<eventSeq>`), set when that payment was stored
+     * (core/payments/stranded.ts): from then on the order cannot be cancelled, and only that payment completes it.
+     */
+    payment_seen: z.optional(z.string()),
+  }),
+);
 export type StoredOrder = z.infer<typeof StoredOrder>;
 /** A stored order item read by key or from an index, if there is one. */
 export const storedOrder = (item: Record<string, unknown> | undefined): StoredOrder | undefined => item && StoredOrder.parse(item);

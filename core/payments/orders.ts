@@ -63,7 +63,8 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   const level = storedLevel(levelItem);
   if (project?.status !== 1) throw paymentError('project.not_on_sale', `project: no project ${input.project} on sale`);
   if (level?.status !== 1) throw paymentError('level.not_on_sale', `level: project ${input.project} has no level ${input.level} on sale`);
-  if (level.priceId !== input.priceId) throw paymentError('level.price_mismatch', `priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);
+  if (level.priceId !== input.priceId)
+    throw paymentError('level.price_mismatch', `priceId: level ${input.level} of ${input.project} has price ${level.priceId}`);
   const price = toBigInt(level.amount_base);
   if (input.amount !== price.toString()) {
     throw paymentError('order.amount_mismatch', `amount: the price of level ${input.level} is ${price} base units (${formatUnits(price, level.precison)})`);
@@ -130,10 +131,12 @@ function assertReplaceable(stored: StoredOrder | undefined, prevId: number, uid:
   if (previous.status !== OrderStatus.pending) throw paymentError('order.not_pending', `prevId: order ${prevId} is not pending`);
   if (previous.payment_seen !== undefined) {
     const [txDigest] = previous.payment_seen.split('#');
-    throw paymentError('order.paid_on_chain', `prevId: order ${prevId} has a payment on chain (transaction ${txDigest}); complete it with orderComplete instead of replacing it`);
+    throw paymentError(
+      'order.paid_on_chain',
+      `prevId: order ${prevId} has a payment on chain (transaction ${txDigest}); complete it with orderComplete instead of replacing it`,
+    );
   }
 }
-
 
 /**
  * The order an app store purchase names by its link (appAccountToken, obfuscatedExternalAccountId), or

@@ -103,7 +103,9 @@ export function receiptFilter(deps: FilterDeps): (event: ChainEvent) => Promise<
     if ((await stageAddresses()).has(to)) return true;
     const orderId = typeof event.parsedJson.nonce === 'string' ? orderIdOfBill(event.parsedJson.nonce) : undefined;
     if (orderId === undefined) return false;
-    const order = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ProjectionExpression: 'receive_address', ConsistentRead: true }));
+    const order = await deps.db.send(
+      new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ProjectionExpression: 'receive_address', ConsistentRead: true }),
+    );
     return fullAddress(order.Item?.receive_address) === to;
   };
 }

@@ -42,8 +42,7 @@ export const storedLevel = (item: Record<string, unknown> | undefined) => item &
 
 export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
 
-const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, accountId: _o, ...rest }: Record<string, unknown>) =>
-  rest as T;
+const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, accountId: _o, ...rest }: Record<string, unknown>) => rest as T;
 
 export const toProject = (item: Record<string, unknown>) => strip<Project>(item);
 export function toPriceLevel(item: Record<string, unknown>): PriceLevel {
@@ -102,22 +101,30 @@ export async function updateProject(deps: PaymentsDeps, caller: TokenClaims, inp
   const sets = Object.entries(changes).filter(([, value]) => value !== undefined);
   // The route refuses such a body at the edge (400, docs/api.md "Payments and tickets"); a caller of this function gets the same.
   if (sets.length === 0) throw paymentError('project.nothing_to_change', 'body: nothing to change: give at least one of description, receive_address, status');
-  const out = await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: projectKey(project_name),
-      UpdateExpression: `SET update_time = :now${sets.map(([field]) => `, #${field} = :${field}`).join('')}`,
-      ConditionExpression: 'accountId = :me',
-      ExpressionAttributeNames: Object.fromEntries(sets.map(([field]) => [`#${field}`, field])),
-      ExpressionAttributeValues: { ':now': deps.now().toISOString(), ':me': caller.sub, ...Object.fromEntries(sets.map(([field, value]) => [`:${field}`, value])) },
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    }),
-  ).catch((error: unknown) => {
-    const failed = conditionalFailure(error);
-    if (!failed) throw error;
-    throw failed.item ? accessError('access.other_owner', `project_name: project ${project_name} belongs to another merchant`) : paymentError('project.not_found', `project_name: no project ${project_name}`);
-  });
+  const out = await deps.db
+    .send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: projectKey(project_name),
+        UpdateExpression: `SET update_time = :now${sets.map(([field]) => `, #${field} = :${field}`).join('')}`,
+        ConditionExpression: 'accountId = :me',
+        ExpressionAttributeNames: Object.fromEntries(sets.map(([field]) => [`#${field}`, field])),
+        ExpressionAttributeValues: {
+          ':now': deps.now().toISOString(),
+          ':me': caller.sub,
+          ...Object.fromEntries(sets.map(([field, value]) => [`:${field}`, value])),
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    )
+    .catch((error: unknown) => {
+      const failed = conditionalFailure(error);
+      if (!failed) throw error;
+      throw failed.item
+        ? accessError('access.other_owner', `project_name: project ${project_name} belongs to another merchant`)
+        : paymentError('project.not_found', `project_name: no project ${project_name}`);
+    });
   return toProject(out.Attributes!);
 }
 
@@ -142,18 +149,20 @@ export async function saveLevel(deps: PaymentsDeps, _caller: TokenClaims, input:
     ...storeProduct('apple_product_id', input.apple_product_id, existing),
     ...storeProduct('google_product_id', input.google_product_id, existing),
   };
-  await deps.db.send(
-    new PutCommand({
-      TableName: deps.table,
-      Item: { ...levelKey(input.project_name, input.level), type: 'price_level', ...level },
-      // A concurrent create of the same level must not give it two priceIds.
-      ConditionExpression: existing ? 'priceId = :id' : 'attribute_not_exists(pk)',
-      ...(existing ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
-    }),
-  ).catch((error: unknown) => {
-    if (isConditionalFailure(error)) throw platformError('data.changed_concurrently', 'level: changed concurrently; retry');
-    throw error;
-  });
+  await deps.db
+    .send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: { ...levelKey(input.project_name, input.level), type: 'price_level', ...level },
+        // A concurrent create of the same level must not give it two priceIds.
+        ConditionExpression: existing ? 'priceId = :id' : 'attribute_not_exists(pk)',
+        ...(existing ? { ExpressionAttributeValues: { ':id': level.priceId } } : {}),
+      }),
+    )
+    .catch((error: unknown) => {
+      if (isConditionalFailure(error)) throw platformError('data.changed_concurrently', 'level: changed concurrently; retry');
+      throw error;
+    });
   return toPriceLevel(level as unknown as Record<string, unknown>);
 }
 

@@ -48,16 +48,7 @@ const ofProject = (project: string) => `STRANDED_OF#${project}`;
 const toAddress = (address: string) => `STRANDED_TO#${address}`;
 
 /** Why a payment matched no open order. */
-export type StrandedReason =
-  | 'no_order'
-  | 'order_cancelled'
-  | 'order_paid'
-  | 'order_refunded'
-  | 'coin_unknown'
-  | 'coin'
-  | 'amount'
-  | 'address'
-  | 'duplicate';
+export type StrandedReason = 'no_order' | 'order_cancelled' | 'order_paid' | 'order_refunded' | 'coin_unknown' | 'coin' | 'amount' | 'address' | 'duplicate';
 
 type RecordDeps = Pick<PaymentsDeps, 'db' | 'table' | 'now'>;
 
@@ -145,7 +136,16 @@ async function storedPayment(deps: RecordDeps, payment: IncomingPayment): Promis
 
 /** What judging a payment reads of the order its bill names ("order by id", order-keys.ts). */
 const JudgedOrder = z.lazy(() =>
-  z.pick(objectOf(StoredOrder), { id: true, status: true, coin_type: true, amount_base: true, receive_address: true, payment_seen: true, project_name: true, user_id: true }),
+  z.pick(objectOf(StoredOrder), {
+    id: true,
+    status: true,
+    coin_type: true,
+    amount_base: true,
+    receive_address: true,
+    payment_seen: true,
+    project_name: true,
+    user_id: true,
+  }),
 );
 type JudgedOrder = z.infer<typeof JudgedOrder>;
 
@@ -154,7 +154,8 @@ async function readOrder<T>(deps: RecordDeps, id: number, model: z.ZodMiniType<T
   return out.Item && model.parse(out.Item);
 }
 
-const fullAddress = (address: string) => (/^0x[0-9a-fA-F]{1,64}$/.test(address) ? `0x${address.slice(2).toLowerCase().padStart(64, '0')}` : address.toLowerCase());
+const fullAddress = (address: string) =>
+  /^0x[0-9a-fA-F]{1,64}$/.test(address) ? `0x${address.slice(2).toLowerCase().padStart(64, '0')}` : address.toLowerCase();
 
 /** Whether the payment is the open order's, and if not, why not. */
 function judge(order: JudgedOrder | undefined, payment: IncomingPayment, position: string): Verdict {
@@ -263,7 +264,11 @@ export async function listStranded(deps: PaymentsDeps, _caller: TokenClaims, inp
         ScanIndexForward: false,
         ...(input.status === undefined
           ? { ExpressionAttributeValues: { ':pk': pk } }
-          : { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pk': pk, ':status': input.status } }),
+          : {
+              FilterExpression: '#status = :status',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':pk': pk, ':status': input.status },
+            }),
       },
       LIST_LIMIT,
     );
@@ -294,7 +299,8 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
   for (let attempt = 1; ; attempt++) {
     const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
     if (stranded.status === StrandedStatus.credited) return stranded;
-    if (stranded.status === StrandedStatus.refunded) throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded (${String(stranded.refund_digest)})`);
+    if (stranded.status === StrandedStatus.refunded)
+      throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded (${String(stranded.refund_digest)})`);
     if (stranded.order_id === null) {
       throw paymentError('stranded.no_order', `tx_digest: payment ${position} names no order, so there is no one to credit; refund it`);
     }
@@ -366,7 +372,13 @@ export async function refundStranded(deps: PaymentsDeps, caller: TokenClaims, in
           UpdateExpression: 'SET #status = :refunded, refund_digest = :refund, refunded_at = :now, resolved_by = :me, updated_at = :now',
           ConditionExpression: '#status = :stranded',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':refunded': StrandedStatus.refunded, ':stranded': StrandedStatus.stranded, ':refund': input.refund_digest, ':now': now, ':me': caller.sub },
+          ExpressionAttributeValues: {
+            ':refunded': StrandedStatus.refunded,
+            ':stranded': StrandedStatus.stranded,
+            ':refund': input.refund_digest,
+            ':now': now,
+            ':me': caller.sub,
+          },
         },
       },
       {
@@ -388,13 +400,15 @@ export async function refundStranded(deps: PaymentsDeps, caller: TokenClaims, in
   const current = await strandedOf(deps, project, input.tx_digest, input.event_seq);
   const answer = answerSettled(current, input.refund_digest, position);
   if (answer) return answer;
-  if (failed.includes(1)) throw paymentError('stranded.refund_used', `refund_digest: transaction ${input.refund_digest} is recorded as the refund of another payment`);
+  if (failed.includes(1))
+    throw paymentError('stranded.refund_used', `refund_digest: transaction ${input.refund_digest} is recorded as the refund of another payment`);
   throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
 }
 
 /** The answer for a payment already credited or refunded (idempotent replay or 409); undefined while stranded. */
 function answerSettled(item: StrandedPayment, refundDigest: string, position: string): StrandedPayment | undefined {
-  if (item.status === StrandedStatus.credited) throw paymentError('stranded.credited', `tx_digest: payment ${position} was credited; it cannot be refunded too`);
+  if (item.status === StrandedStatus.credited)
+    throw paymentError('stranded.credited', `tx_digest: payment ${position} was credited; it cannot be refunded too`);
   if (item.status !== StrandedStatus.refunded) return undefined;
   if (item.refund_digest === refundDigest) return item;
   throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded by ${String(item.refund_digest)}`);
@@ -420,6 +434,9 @@ async function verifyRefund(deps: PaymentsDeps, stranded: StrandedPayment, diges
   }
   const enough = coin === null ? [...received.values()].some((total) => total >= amount) : (received.get(coin) ?? 0n) >= amount;
   if (!enough) {
-    throw paymentError('stranded.refund_mismatch', `refund_digest: transaction ${digest} does not pay ${payer} ${String(amount)} base units of ${coin ?? 'the coin paid'}`);
+    throw paymentError(
+      'stranded.refund_mismatch',
+      `refund_digest: transaction ${digest} does not pay ${payer} ${String(amount)} base units of ${coin ?? 'the coin paid'}`,
+    );
   }
 }

@@ -56,7 +56,8 @@ const HEADER_FORMAT = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 /** The key of an `Idempotency-Key` header value (without its quotes), undefined without the header; 400 when malformed. */
 export function idempotencyKeyOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  if (!HEADER_FORMAT.test(header)) throw platformError('idempotency.key_invalid', 'Idempotency-Key: expected 1-128 letters, digits, _ . : or -, bare or in double quotes');
+  if (!HEADER_FORMAT.test(header))
+    throw platformError('idempotency.key_invalid', 'Idempotency-Key: expected 1-128 letters, digits, _ . : or -, bare or in double quotes');
   return header.startsWith('"') ? header.slice(1, -1) : header;
 }
 
@@ -129,7 +130,12 @@ export function recordItem(deps: Pick<PlatformDeps, 'table' | 'now'>, request: I
 }
 
 /** The keyed request of an optional `Idempotency-Key` header (400 when malformed); undefined without one. */
-export function keyedRequest(claims: Pick<TokenClaims, 'kind' | 'sub'>, operation: string, header: string | undefined, request: unknown): IdempotentRequest | undefined {
+export function keyedRequest(
+  claims: Pick<TokenClaims, 'kind' | 'sub'>,
+  operation: string,
+  header: string | undefined,
+  request: unknown,
+): IdempotentRequest | undefined {
   const key = idempotencyKeyOf(header);
   return key === undefined ? undefined : idempotentRequest(claims, operation, key, request);
 }
@@ -202,7 +208,11 @@ export async function storedAnswer<T>(deps: Pick<PlatformDeps, 'db' | 'table'>, 
  * The answer a stored record (or any item carrying `fingerprint` and `answer`) gives this request; `reused`
  * makes the 422 of another request with the same key (an Idempotency-Key unless told: a grant's `reference`).
  */
-export function answerOf<T>(stored: Record<string, unknown>, request: Pick<IdempotentRequest, 'key' | 'fingerprint'>, reused: (key: string) => DomainError = keyReused): T {
+export function answerOf<T>(
+  stored: Record<string, unknown>,
+  request: Pick<IdempotentRequest, 'key' | 'fingerprint'>,
+  reused: (key: string) => DomainError = keyReused,
+): T {
   if (stored.fingerprint !== request.fingerprint) throw reused(request.key);
   return stored.answer as T;
 }

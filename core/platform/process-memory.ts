@@ -15,4 +15,3 @@ export function remember<V>(memory: Map<string, V>, key: string, value: V): void
   if (memory.size >= MEMORY_LIMIT) memory.clear();
   memory.set(key, value);
 }
-

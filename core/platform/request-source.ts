@@ -25,11 +25,13 @@ export function requestSource(): string | undefined {
  * address), as their `getConnInfo` helpers read them.
  */
 export function sourceOfEnv(env: unknown): string | undefined {
-  const bindings = env as {
-    requestContext?: { http?: { sourceIp?: string }; identity?: { sourceIp?: string } };
-    incoming?: { socket?: { remoteAddress?: string } };
-    server?: { incoming?: { socket?: { remoteAddress?: string } } };
-  } | undefined;
+  const bindings = env as
+    | {
+        requestContext?: { http?: { sourceIp?: string }; identity?: { sourceIp?: string } };
+        incoming?: { socket?: { remoteAddress?: string } };
+        server?: { incoming?: { socket?: { remoteAddress?: string } } };
+      }
+    | undefined;
   return (
     bindings?.requestContext?.http?.sourceIp ??
     bindings?.requestContext?.identity?.sourceIp ??

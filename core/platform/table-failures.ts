@@ -8,12 +8,20 @@ import { platformError, type DomainError } from './errors.js';
  * answers 503 with Retry-After (never a 500): nothing was decided, and a transaction that failed wrote nothing.
  */
 const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException']);
-const UNAVAILABLE = new Set(['InternalServerError', 'ServiceUnavailable', 'ServiceUnavailableException', 'TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+const UNAVAILABLE = new Set([
+  'InternalServerError',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
 
 export const TABLE_RETRY_AFTER_SECONDS = 1;
 
 /** What the reference lists for the 503 of every operation that reads or writes the table. */
-export const TABLE_UNAVAILABLE = 'the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)';
+export const TABLE_UNAVAILABLE =
+  'the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)';
 
 /** The 503 a transient DynamoDB failure is answered with; undefined for any other error. */
 export function tableUnavailable(error: unknown): DomainError | undefined {
@@ -27,7 +35,9 @@ export function tableUnavailable(error: unknown): DomainError | undefined {
   // A transaction another one was writing at that moment, where the code does not run it again itself
   // (core/platform/transactions.ts does, then answers a documented 409): nothing was written, so try again.
   if (reasons.includes('TransactionConflict') || name === 'TransactionInProgressException') {
-    return platformError('table.busy', 'the table was writing the same items for another request; try again shortly', { retryAfterSeconds: TABLE_RETRY_AFTER_SECONDS });
+    return platformError('table.busy', 'the table was writing the same items for another request; try again shortly', {
+      retryAfterSeconds: TABLE_RETRY_AFTER_SECONDS,
+    });
   }
   if (UNAVAILABLE.has(name) || ($fault === 'server' && name !== 'Error')) {
     return platformError('table.busy', 'the table did not answer; try again shortly', { retryAfterSeconds: TABLE_RETRY_AFTER_SECONDS });

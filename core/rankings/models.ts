@@ -15,9 +15,7 @@ export const MAX_BOARD = 100;
 const points = z.int().check(z.minimum(0), z.maximum(MAX_POINTS));
 
 /** A player of a game: the player's platform user id, or the game's own id for the player. */
-export const gamePlayerId = z
-  .string()
-  .check(z.trim(), z.minLength(1), z.maxLength(128), z.regex(/^[^\p{Cc}]*$/u, 'no control characters'));
+export const gamePlayerId = z.string().check(z.trim(), z.minLength(1), z.maxLength(128), z.regex(/^[^\p{Cc}]*$/u, 'no control characters'));
 /** The name shown on the boards; may be empty. The latest report's name is the one shown. */
 const gamePlayerName = text(64).check(z.regex(/^[^\p{Cc}]*$/u, 'no control characters'));
 /** A game's id for one finished match or report: the same id is counted once. */
@@ -43,67 +41,83 @@ export const AddWinBody = z
 export type AddWinBody = z.infer<typeof AddWinBody>;
 
 /** One player's line of a submitgamescore report. A line of 0 kills and 0 wins records the player at 0. */
-export const ScoreLine = z.lazy(() => z.object({
-  game_player_id: gamePlayerId,
-  game_player_name: gamePlayerName,
-  wallet_address: z.optional(suiAddress),
-  kills: points,
-  wins: points,
-}));
+export const ScoreLine = z.lazy(() =>
+  z.object({
+    game_player_id: gamePlayerId,
+    game_player_name: gamePlayerName,
+    wallet_address: z.optional(suiAddress),
+    kills: points,
+    wins: points,
+  }),
+);
 
 /** submitgamescore: the result of one match, counted once per result id. */
-export const ScoreReport = z.lazy(() => z.object({
-  game_code: gameCode,
-  result_id: resultId,
-  scores: z.array(ScoreLine).check(z.minLength(1), z.maxLength(MAX_REPORT_PLAYERS)),
-}));
+export const ScoreReport = z.lazy(() =>
+  z.object({
+    game_code: gameCode,
+    result_id: resultId,
+    scores: z.array(ScoreLine).check(z.minLength(1), z.maxLength(MAX_REPORT_PLAYERS)),
+  }),
+);
 export type ScoreReport = z.infer<typeof ScoreReport>;
 
-export const SeasonRef = z.lazy(() => z.object({
-  /** 1 week, 2 month. */
-  season_type: z.int(),
-  season_range: z.string(),
-}));
+export const SeasonRef = z.lazy(() =>
+  z.object({
+    /** 1 week, 2 month. */
+    season_type: z.int(),
+    season_range: z.string(),
+  }),
+);
 
-export const AddWinResult = z.lazy(() => z.object({
-  game_code: z.string(),
-  game_player_id: z.string(),
-  /** What this report added (not the new totals). */
-  kills: z.int(),
-  wins: z.int(),
-  result_id: z.optional(z.string()),
-  /** The seasons it was added to: the week and the month current when it was first received. */
-  seasons: z.array(SeasonRef),
-}));
+export const AddWinResult = z.lazy(() =>
+  z.object({
+    game_code: z.string(),
+    game_player_id: z.string(),
+    /** What this report added (not the new totals). */
+    kills: z.int(),
+    wins: z.int(),
+    result_id: z.optional(z.string()),
+    /** The seasons it was added to: the week and the month current when it was first received. */
+    seasons: z.array(SeasonRef),
+  }),
+);
 export type AddWinResult = z.infer<typeof AddWinResult>;
 
-export const ScoreResult = z.lazy(() => z.object({
-  game_code: z.string(),
-  result_id: z.string(),
-  /** Distinct players counted (lines of the same player are added together). */
-  players: z.int(),
-  seasons: z.array(SeasonRef),
-}));
+export const ScoreResult = z.lazy(() =>
+  z.object({
+    game_code: z.string(),
+    result_id: z.string(),
+    /** Distinct players counted (lines of the same player are added together). */
+    players: z.int(),
+    seasons: z.array(SeasonRef),
+  }),
+);
 export type ScoreResult = z.infer<typeof ScoreResult>;
 
-export const RankQuery = z.lazy(() => z.object({
-  game_code: gameCode,
-  limit: z._default(intParam({ min: 1, max: MAX_BOARD }), MAX_BOARD),
-}));
+export const RankQuery = z.lazy(() =>
+  z.object({
+    game_code: gameCode,
+    limit: z._default(intParam({ min: 1, max: MAX_BOARD }), MAX_BOARD),
+  }),
+);
 
 /** The contract's Rank entry (docs/api.md, "The compatibility contract"). */
-export const RankEntry = z.lazy(() => z.object({
-  total: z.string(),
-  game_player_id: z.string(),
-  game_player_name: z.string(),
-}));
+export const RankEntry = z.lazy(() =>
+  z.object({
+    total: z.string(),
+    game_player_id: z.string(),
+    game_player_name: z.string(),
+  }),
+);
 export type RankEntry = z.infer<typeof RankEntry>;
 
 /** gameRank's data (the contract's names, `Moth` included). */
-export const GameRank = z.lazy(() => z.object({
-  gameWeekKillRank: z.array(RankEntry),
-  gameWeekWinRank: z.array(RankEntry),
-  gameMothKillRank: z.array(RankEntry),
-  gameMothWinRank: z.array(RankEntry),
-}));
+export const GameRank = z.lazy(() =>
+  z.object({
+    gameWeekKillRank: z.array(RankEntry),
+    gameWeekWinRank: z.array(RankEntry),
+    gameMothKillRank: z.array(RankEntry),
+    gameMothWinRank: z.array(RankEntry),
+  }),
+);
 export type GameRank = z.infer<typeof GameRank>;

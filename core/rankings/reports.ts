@@ -231,7 +231,14 @@ function openSeasonUpdate(deps: PlatformDeps, game: string, season: Season, at: 
     TableName: deps.table,
     Key: openSeasonKey(game, season),
     UpdateExpression: 'SET #game = :game, #type = :type, #range = :range, #start = :start, #end = :end, #opened = if_not_exists(#opened, :at)',
-    ExpressionAttributeNames: { '#game': 'game_code', '#type': 'season_type', '#range': 'season_range', '#start': 'start', '#end': 'end', '#opened': 'openedAt' },
+    ExpressionAttributeNames: {
+      '#game': 'game_code',
+      '#type': 'season_type',
+      '#range': 'season_range',
+      '#start': 'start',
+      '#end': 'end',
+      '#opened': 'openedAt',
+    },
     ExpressionAttributeValues: {
       ':game': game,
       ':type': season.type,
@@ -244,7 +251,14 @@ function openSeasonUpdate(deps: PlatformDeps, game: string, season: Season, at: 
 }
 
 function scoreUpdate(deps: PlatformDeps, game: string, season: Season, player: PlayerPoints, at: string): TransactItem {
-  const names: Record<string, string> = { '#game': 'game_code', '#type': 'season_type', '#range': 'season_range', '#id': 'game_player_id', '#name': 'game_player_name', '#updated': 'updatedAt' };
+  const names: Record<string, string> = {
+    '#game': 'game_code',
+    '#type': 'season_type',
+    '#range': 'season_range',
+    '#id': 'game_player_id',
+    '#name': 'game_player_name',
+    '#updated': 'updatedAt',
+  };
   const values: Record<string, unknown> = { ':game': game, ':type': season.type, ':range': season.range, ':id': player.id, ':name': player.name, ':at': at };
   const sets = ['#game = :game', '#type = :type', '#range = :range', '#id = :id', '#name = :name', '#updated = :at'];
   const adds: string[] = [];

@@ -113,6 +113,7 @@ async function privateKeyOf(setting: string): Promise<KeyObject> {
   } catch {
     throw new Error('claim key: expected a private Ed25519 JWK (JSON) or a suiprivkey1… key');
   }
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.d !== 'string') throw new Error('claim key: expected a private JWK with kty OKP, crv Ed25519 and d');
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.d !== 'string')
+    throw new Error('claim key: expected a private JWK with kty OKP, crv Ed25519 and d');
   return createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
 }

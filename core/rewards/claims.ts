@@ -124,7 +124,9 @@ export function claimTerms(deps: Pick<RewardsDeps, 'claims' | 'production'>): { 
  * coin_type and expires_at_ms (sign_code re-signs it).
  */
 const LegacyClaim = z.lazy(() =>
-  z.extend(z.omit(objectOf(ClaimSignature), { id: true, scheme: true, chain: true, game: true, coin_type: true, expires_at_ms: true }), { signed_at: z.string() }),
+  z.extend(z.omit(objectOf(ClaimSignature), { id: true, scheme: true, chain: true, game: true, coin_type: true, expires_at_ms: true }), {
+    signed_at: z.string(),
+  }),
 );
 const CurrentClaim = z.lazy(() => z.extend(objectOf(LegacyClaim), { chain: z.string(), game: z.string(), coin_type: z.string(), expires_at_ms: z.int() }));
 type CurrentClaim = z.infer<typeof CurrentClaim>;
@@ -171,12 +173,19 @@ async function callersEntry(deps: RewardsDeps, caller: TokenClaims, id: number) 
 async function gameObject(deps: RewardsDeps, id: number, code: string): Promise<string> {
   const out = await deps.db.send(
     // Strongly consistent: the entry's claims name this object for good, so a change just made must be seen.
-    new GetCommand({ TableName: deps.table, Key: gameKey(code), ProjectionExpression: '#object', ExpressionAttributeNames: { '#object': 'object_id' }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: deps.table,
+      Key: gameKey(code),
+      ProjectionExpression: '#object',
+      ExpressionAttributeNames: { '#object': 'object_id' },
+      ConsistentRead: true,
+    }),
   );
   if (!out.Item) throw rewardError('claim.game_gone', `id: the game ${code} of history entry ${id} no longer exists`);
   const object = normalizeAddress(out.Item.object_id);
   if (!object) {
-    throw rewardError('claim.game_without_object', 
+    throw rewardError(
+      'claim.game_without_object',
       `id: the game ${code} of history entry ${id} has no object_id (its on-chain object, set by its merchant with update_single_game); a claim names the object that may pay it, so none is signed until the game has one`,
     );
   }
@@ -184,7 +193,11 @@ async function gameObject(deps: RewardsDeps, id: number, code: string): Promise<
 }
 
 /** A fresh claim of the terms: a new nonce, valid CLAIM_TTL_MS from now, signed with the stage's claim key. */
-async function signTerms(deps: RewardsDeps, id: number, terms: Pick<RewardClaim, 'chain' | 'game' | 'coin_type' | 'recipient' | 'amount'>): Promise<CurrentClaim> {
+async function signTerms(
+  deps: RewardsDeps,
+  id: number,
+  terms: Pick<RewardClaim, 'chain' | 'game' | 'coin_type' | 'recipient' | 'amount'>,
+): Promise<CurrentClaim> {
   const claim: RewardClaim = {
     ...terms,
     history_id: id,
@@ -222,7 +235,8 @@ export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: numb
     return resign(deps, caller, id, item, stored);
   }
   if (!(Number(item.reward_amount) > 0)) throw rewardError('claim.no_reward', `id: history entry ${id} has no reward to claim`);
-  if (item.status !== HistoryStatus.unclaimed) throw rewardError('claim.not_claimable', `id: history entry ${id} is not claimable (status ${String(item.status)})`);
+  if (item.status !== HistoryStatus.unclaimed)
+    throw rewardError('claim.not_claimable', `id: history entry ${id} is not claimable (status ${String(item.status)})`);
 
   const wallet = item.wallet_address || (await findAccount(deps, caller.sub))?.wallet_address;
   if (!wallet) throw rewardError('claim.no_wallet', `id: no wallet address to pay history entry ${id} to; register a wallet first`);
@@ -259,7 +273,10 @@ export async function signClaim(deps: RewardsDeps, caller: TokenClaims, id: numb
 
 const signings = (item: ClaimEntry) => item.claim_nonces?.size ?? 0;
 const tooManySignings = (id: number) =>
-  rewardError('claim.signings_exhausted', `id: the claim of history entry ${id} has been signed ${MAX_CLAIM_SIGNINGS} times without being redeemed; it is not renewed again`);
+  rewardError(
+    'claim.signings_exhausted',
+    `id: the claim of history entry ${id} has been signed ${MAX_CLAIM_SIGNINGS} times without being redeemed; it is not renewed again`,
+  );
 
 /**
  * A fresh claim for an entry at status 1 whose claim expired (or predates expiry): the stored terms (a claim of

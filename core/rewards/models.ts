@@ -21,27 +21,29 @@ const rank = z.int().check(z.minimum(1), z.maximum(MAX_REWARDED_RANK));
 const amount = baseUnits();
 
 /** The reward table of a game: which board pays, and what each rewarded rank gets. */
-export const RewardTableSave = z.lazy(() => z.object({
-  game_code: gameCode,
-  board: z._default(boardName, 'wins'),
-  rewards: z
-    .array(z.object({ rank, amount }))
-    .check(
+export const RewardTableSave = z.lazy(() =>
+  z.object({
+    game_code: gameCode,
+    board: z._default(boardName, 'wins'),
+    rewards: z.array(z.object({ rank, amount })).check(
       z.minLength(1),
       z.maxLength(MAX_REWARDED_RANK),
       z.refine((rows) => new Set(rows.map((row) => row.rank)).size === rows.length, 'each rank may appear once'),
     ),
-}));
+  }),
+);
 export type RewardTableSave = z.infer<typeof RewardTableSave>;
 
-export const RewardTable = z.lazy(() => z.object({
-  game_code: z.string(),
-  board: z.string(),
-  /** `amount` is a JSON integer (written exactly, whatever its size); `amount_base` the same as decimal text. */
-  rewards: z.array(z.object({ rank: z.int(), amount: z.int(), amount_base: z.string() })),
-  /** When the merchant last set it; null while the game has none (no season of it pays anything). */
-  updated_at: z.nullable(z.string()),
-}));
+export const RewardTable = z.lazy(() =>
+  z.object({
+    game_code: z.string(),
+    board: z.string(),
+    /** `amount` is a JSON integer (written exactly, whatever its size); `amount_base` the same as decimal text. */
+    rewards: z.array(z.object({ rank: z.int(), amount: z.int(), amount_base: z.string() })),
+    /** When the merchant last set it; null while the game has none (no season of it pays anything). */
+    updated_at: z.nullable(z.string()),
+  }),
+);
 export type RewardTable = z.infer<typeof RewardTable>;
 
 export const GameCodeQuery = z.lazy(() => z.object({ game_code: gameCode }));
@@ -54,37 +56,41 @@ export const SeasonQuery = z.lazy(() => z.object({ game_code: gameCode, season_t
 export const SeasonBody = z.lazy(() => z.object({ game_code: gameCode, season_type: seasonType, season_range: seasonRange }));
 
 /** The contract's History rank entry (docs/api.md, "The compatibility contract"). */
-export const HistoryEntry = z.lazy(() => z.object({
-  id: z.int(),
-  season_type: z.int(),
-  create_time: z.string(),
-  season_range: z.string(),
-  game_code: z.string(),
-  platform_player_id: z.string(),
-  wallet_address: z.string(),
-  rank: z.int(),
-  achievement: z.int(),
-  /** Base units of the payout coin: a JSON integer, written exactly whatever its size (core/shared/amounts.ts). */
-  reward_amount: z.int(),
-  status: z.int(),
-  /** `reward_amount` as decimal text, for clients whose JSON parser rounds integers past 2^53 (ours). */
-  reward_amount_base: z.string(),
-}));
+export const HistoryEntry = z.lazy(() =>
+  z.object({
+    id: z.int(),
+    season_type: z.int(),
+    create_time: z.string(),
+    season_range: z.string(),
+    game_code: z.string(),
+    platform_player_id: z.string(),
+    wallet_address: z.string(),
+    rank: z.int(),
+    achievement: z.int(),
+    /** Base units of the payout coin: a JSON integer, written exactly whatever its size (core/shared/amounts.ts). */
+    reward_amount: z.int(),
+    status: z.int(),
+    /** `reward_amount` as decimal text, for clients whose JSON parser rounds integers past 2^53 (ours). */
+    reward_amount_base: z.string(),
+  }),
+);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /** history/test's answer: what the season's settlement wrote (now or earlier). */
-export const SettlementResult = z.lazy(() => z.object({
-  game_code: z.string(),
-  season_type: z.int(),
-  season_range: z.string(),
-  /** The board that paid; null when the game had no reward table at settlement. */
-  board: z.nullable(z.string()),
-  /** How many history entries the settlement wrote. */
-  entries: z.int(),
-  settled_at: z.string(),
-  /** False when the season had been settled before (this call wrote nothing). */
-  settled_now: z.boolean(),
-}));
+export const SettlementResult = z.lazy(() =>
+  z.object({
+    game_code: z.string(),
+    season_type: z.int(),
+    season_range: z.string(),
+    /** The board that paid; null when the game had no reward table at settlement. */
+    board: z.nullable(z.string()),
+    /** How many history entries the settlement wrote. */
+    entries: z.int(),
+    settled_at: z.string(),
+    /** False when the season had been settled before (this call wrote nothing). */
+    settled_now: z.boolean(),
+  }),
+);
 export type SettlementResult = z.infer<typeof SettlementResult>;
 
 export const RewardHistoryQuery = z.lazy(() => z.object(paging));
@@ -94,32 +100,34 @@ export const ClaimBody = z.lazy(() => z.object({ id: historyId }));
 export const ClaimQuery = z.lazy(() => z.object({ id: intParam({ min: 1 }) }));
 
 /** sign_code / get_sign: the signed claim of a history reward. */
-export const ClaimSignature = z.lazy(() => z.object({
-  id: z.int(),
-  recipient: z.string(),
-  /** Base units of the payout coin, decimal text (a u64). */
-  amount: z.string(),
-  /** Decimal text of a u64. */
-  nonce: z.string(),
-  /** The signed bytes (BCS of RewardClaim, docs/claims.md), hex. */
-  message: z.string(),
-  /** Ed25519 signature, 64 bytes, base64. */
-  signature: z.string(),
-  /** The stage's claim public key, 32 bytes, base64. */
-  public_key: z.string(),
-  scheme: z.literal('ed25519'),
-  /**
-   * Where the claim may be redeemed, and until when (the RewardClaim fields chain, game, coin_type and
-   * expires_at_ms). Absent only on a claim signed before claims named their game; sign_code renews such a claim.
-   */
-  chain: z.optional(z.string()),
-  /** The game's on-chain object (its object_id), 0x + 64 hex. */
-  game: z.optional(z.string()),
-  /** The payout coin as `std::type_name` renders it (64 hex digits without 0x), e.g. `0000…0002::sui::SUI`. */
-  coin_type: z.optional(z.string()),
-  /** Milliseconds since the epoch; the verifier refuses the claim from then on (the chain's Clock). */
-  expires_at_ms: z.optional(z.int()),
-}));
+export const ClaimSignature = z.lazy(() =>
+  z.object({
+    id: z.int(),
+    recipient: z.string(),
+    /** Base units of the payout coin, decimal text (a u64). */
+    amount: z.string(),
+    /** Decimal text of a u64. */
+    nonce: z.string(),
+    /** The signed bytes (BCS of RewardClaim, docs/claims.md), hex. */
+    message: z.string(),
+    /** Ed25519 signature, 64 bytes, base64. */
+    signature: z.string(),
+    /** The stage's claim public key, 32 bytes, base64. */
+    public_key: z.string(),
+    scheme: z.literal('ed25519'),
+    /**
+     * Where the claim may be redeemed, and until when (the RewardClaim fields chain, game, coin_type and
+     * expires_at_ms). Absent only on a claim signed before claims named their game; sign_code renews such a claim.
+     */
+    chain: z.optional(z.string()),
+    /** The game's on-chain object (its object_id), 0x + 64 hex. */
+    game: z.optional(z.string()),
+    /** The payout coin as `std::type_name` renders it (64 hex digits without 0x), e.g. `0000…0002::sui::SUI`. */
+    coin_type: z.optional(z.string()),
+    /** Milliseconds since the epoch; the verifier refuses the claim from then on (the chain's Clock). */
+    expires_at_ms: z.optional(z.int()),
+  }),
+);
 export type ClaimSignature = z.infer<typeof ClaimSignature>;
 
 /** gameCode: a game's code with its on-chain ids (null when unset). */

@@ -52,8 +52,7 @@ export async function settleSeason(deps: SettleDeps, game: string, season: Seaso
       // transactOrFailedConditions, then a 409), and refuse the lone DeleteItem of the season item that another
       // one's transaction holds (TransactionConflictException); running the whole settlement again reads the
       // marker of the one that won, or writes the season itself if none did.
-      const collided =
-        isTransactionConflict(error) || (error as Error).name === 'TransactionConflictException' || error instanceof ConcurrentChange;
+      const collided = isTransactionConflict(error) || (error as Error).name === 'TransactionConflictException' || error instanceof ConcurrentChange;
       if (!collided || attempt >= 5) throw error;
       await retryPause(attempt);
     }
@@ -96,7 +95,10 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
       name: item.game_player_name,
       wallet: item.wallet_address || undefined,
     }));
-    const wallets = await accountWallets(deps, players.filter((player) => !player.wallet).map((player) => player.playerId));
+    const wallets = await accountWallets(
+      deps,
+      players.filter((player) => !player.wallet).map((player) => player.playerId),
+    );
     // After every check: a season already settled returned above; only a concurrent run's marker can refuse
     // the transaction below, which wastes this block (history ids are unique, not dense).
     const ids = await nextIds(deps, 'history_rank', players.length);
@@ -248,7 +250,12 @@ export async function settleDueSeasons(deps: SettleDeps, options: { deadline?: n
         run.settled.push(await settleSeason(deps, game, season));
       } catch (error) {
         run.failed++;
-        await logError('settlement: season failed; the next run retries it', { game, range: season.range, type: season.type, error: error instanceof Error ? error.message : String(error) });
+        await logError('settlement: season failed; the next run retries it', {
+          game,
+          range: season.range,
+          type: season.type,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   };

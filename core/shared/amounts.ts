@@ -30,10 +30,13 @@ export function baseUnits({ min = 1n, max = U64_MAX }: { min?: bigint; max?: big
   const range = `an integer from ${min} to ${max} (base units), as a JSON integer or decimal text`;
   const canonical = z.transform((input: unknown, ctx) => {
     const text =
-      typeof input === 'bigint' ? input.toString()
-      : typeof input === 'number' && Number.isSafeInteger(input) ? String(input)
-      : typeof input === 'string' && U64_TEXT.test(input) ? input
-      : undefined;
+      typeof input === 'bigint'
+        ? input.toString()
+        : typeof input === 'number' && Number.isSafeInteger(input)
+          ? String(input)
+          : typeof input === 'string' && U64_TEXT.test(input)
+            ? input
+            : undefined;
     if (text !== undefined && !text.startsWith('-')) {
       const value = BigInt(text);
       if (value >= min && value <= max) return text;

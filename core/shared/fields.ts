@@ -9,10 +9,7 @@ export const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s)
 /** A relative path of a stored file (what save_file returns): no leading slash, no `..`, no scheme. */
 export const relativePath = z
   .string()
-  .check(
-    z.maxLength(512),
-    z.regex(/^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]+$/, 'expected a relative file path such as merchant/1/logo.png'),
-  );
+  .check(z.maxLength(512), z.regex(/^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]+$/, 'expected a relative file path such as merchant/1/logo.png'));
 
 /** A game code: unique platform-wide, used in URLs and token claims. */
 export const gameCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, _ or -'));
@@ -38,7 +35,11 @@ const INTEGER_TEXT = /^(?:0|-?[1-9][0-9]*)$/;
 export function intParam({ min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}) {
   if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min > max) throw new Error(`intParam: bad range [${min}, ${max}]`);
   const range =
-    max === Number.MAX_SAFE_INTEGER ? (min === -Number.MAX_SAFE_INTEGER ? 'a safe integer' : `an integer of at least ${min}`) : `an integer from ${min} to ${max}`;
+    max === Number.MAX_SAFE_INTEGER
+      ? min === -Number.MAX_SAFE_INTEGER
+        ? 'a safe integer'
+        : `an integer of at least ${min}`
+      : `an integer from ${min} to ${max}`;
   const digits = z.transform((input: unknown, ctx) => {
     if (typeof input === 'string' && INTEGER_TEXT.test(input)) return Number(input);
     ctx.issues.push({ code: 'custom', input, message: `expected ${range} in decimal digits (an optional -, no sign +, spaces or leading zeros)` });

@@ -24,8 +24,7 @@ const merchantGoodsPartition = (accountId: string) => `MERCHANT_GOODS#${accountI
 /** The most goods goods_list reads (and counts): a catalogue, bounded as a merchant's games are. */
 export const GOODS_LIST_LIMIT = 1000;
 
-export const toGoods = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, accountId: _a, ...goods }: Record<string, unknown>) =>
-  goods as unknown as Goods;
+export const toGoods = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, accountId: _a, ...goods }: Record<string, unknown>) => goods as unknown as Goods;
 
 export async function createGoods(deps: PlatformDeps, caller: TokenClaims, input: z.infer<typeof GoodsCreate>): Promise<Goods> {
   // The authorization layer has checked the project is the caller's and the merchant not suspended (the route's
@@ -71,7 +70,12 @@ export function rememberPlace(deps: Pick<PlatformDeps, 'table'>, goods: Pick<Sto
 export async function listGoods(deps: PlatformDeps, accountId: string, page: number, pageSize: number) {
   const items = await queryItems(
     deps,
-    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': merchantGoodsPartition(accountId) }, ScanIndexForward: false },
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': merchantGoodsPartition(accountId) },
+      ScanIndexForward: false,
+    },
     GOODS_LIST_LIMIT,
   );
   return { total: String(items.length), goods: items.slice(page * pageSize, (page + 1) * pageSize).map(toGoods) };

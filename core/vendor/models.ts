@@ -19,26 +19,30 @@ const price = z.int().check(z.positive(), z.maximum(1_000_000_000));
 const tickets = z.int().check(z.positive(), z.maximum(1_000_000_000_000));
 
 /** goods_create: a catalogue entry paid in tickets of (projectName, level). */
-export const GoodsCreate = z.lazy(() => z.object({
-  name: requiredText(100),
-  projectName,
-  level,
-  /** Tickets per unit. */
-  price,
-  status: z._default(z.int().check(z.minimum(0), z.maximum(1)), GoodsStatus.onSale),
-}));
+export const GoodsCreate = z.lazy(() =>
+  z.object({
+    name: requiredText(100),
+    projectName,
+    level,
+    /** Tickets per unit. */
+    price,
+    status: z._default(z.int().check(z.minimum(0), z.maximum(1)), GoodsStatus.onSale),
+  }),
+);
 
-export const Goods = z.lazy(() => z.object({
-  id: z.int(),
-  name: z.string(),
-  projectName: z.string(),
-  level: z.int(),
-  price: z.int(),
-  status: z.int(),
-  merchant_id: z.int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-}));
+export const Goods = z.lazy(() =>
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    projectName: z.string(),
+    level: z.int(),
+    price: z.int(),
+    status: z.int(),
+    merchant_id: z.int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 export type Goods = z.infer<typeof Goods>;
 
 /** goods_list: `total` is text, like the other console lists (gamelist, query merchant game). */
@@ -59,58 +63,66 @@ export const TraceKeyQuery = z.lazy(() => z.object({ key: traceKey }));
 export const OuterOrderQuery = z.lazy(() => z.object({ outerOrderId }));
 
 /** A vendor goods order (ours: the contract fixes no success body). `total` = price × quantity tickets. */
-export const VendorOrder = z.lazy(() => z.object({
-  id: z.int(),
-  goodsId: z.int(),
-  quantity: z.int(),
-  projectName: z.string(),
-  level: z.int(),
-  userId: z.string(),
-  total: z.int(),
-  outerOrderId: z.nullable(z.string()),
-  trace_key: z.string(),
-  status: z.int(),
-  merchant_id: z.int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-}));
+export const VendorOrder = z.lazy(() =>
+  z.object({
+    id: z.int(),
+    goodsId: z.int(),
+    quantity: z.int(),
+    projectName: z.string(),
+    level: z.int(),
+    userId: z.string(),
+    total: z.int(),
+    outerOrderId: z.nullable(z.string()),
+    trace_key: z.string(),
+    status: z.int(),
+    merchant_id: z.int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 export type VendorOrder = z.infer<typeof VendorOrder>;
 
 const billText = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a bill number: 1-64 letters, digits, _ or -'));
 /** vendor_pay_query: a pay order's bill (`PO…`) or a reward's. */
 export const BillQuery = z.lazy(() => z.object({ billNo: billText }));
 /** vendor/signature: only pay orders are paid through the vendor's contract. */
-export const OrderBillQuery = z.lazy(() => z.object({
-  billNo: billText.check(z.refine((bill) => orderIdOfBill(bill) !== undefined, 'expected a pay order bill number such as PO0000000001')),
-}));
+export const OrderBillQuery = z.lazy(() =>
+  z.object({
+    billNo: billText.check(z.refine((bill) => orderIdOfBill(bill) !== undefined, 'expected a pay order bill number such as PO0000000001')),
+  }),
+);
 /** A reward's bill number is the merchant's; `PO` and ten or more digits would read as a pay order's bill. */
 const rewardBillNo = billText.check(z.refine((bill) => orderIdOfBill(bill) === undefined, 'PO followed by digits names a pay order; use another bill number'));
 
-export const RewardBody = z.lazy(() => z.object({
-  billNo: rewardBillNo,
-  userId,
-  projectName,
-  level,
-  /** Tickets credited. */
-  amount: tickets,
-  walletAddress: z.optional(suiAddress),
-}));
+export const RewardBody = z.lazy(() =>
+  z.object({
+    billNo: rewardBillNo,
+    userId,
+    projectName,
+    level,
+    /** Tickets credited. */
+    amount: tickets,
+    walletAddress: z.optional(suiAddress),
+  }),
+);
 export type RewardBody = z.infer<typeof RewardBody>;
 
 /** vendor/signature: the payment request, its BCS bytes and the stage key's signature over them. */
-export const PaymentSignature = z.lazy(() => z.object({
-  bill_no: z.string(),
-  amount: z.string(),
-  amount_base: z.string(),
-  recipient: z.string(),
-  coin_type: z.string(),
-  expires_at_ms: z.int(),
-  /** BCS of `{bill_no, amount, recipient, coin_type, expires_at_ms}`, hex. */
-  message: z.string(),
-  /** 64-byte r||s (low s), base64. */
-  signature: z.string(),
-  /** 33-byte compressed P-256 key, base64. */
-  public_key: z.string(),
-  scheme: z.literal('secp256r1-sha256'),
-}));
+export const PaymentSignature = z.lazy(() =>
+  z.object({
+    bill_no: z.string(),
+    amount: z.string(),
+    amount_base: z.string(),
+    recipient: z.string(),
+    coin_type: z.string(),
+    expires_at_ms: z.int(),
+    /** BCS of `{bill_no, amount, recipient, coin_type, expires_at_ms}`, hex. */
+    message: z.string(),
+    /** 64-byte r||s (low s), base64. */
+    signature: z.string(),
+    /** 33-byte compressed P-256 key, base64. */
+    public_key: z.string(),
+    scheme: z.literal('secp256r1-sha256'),
+  }),
+);
 export type PaymentSignature = z.infer<typeof PaymentSignature>;

@@ -44,7 +44,12 @@ function toOrder(item: StoredOrder): VendorOrder {
 }
 
 /** createOrder: the player (platform token) buys goods for themself. */
-export async function createOrder(deps: PlatformDeps, caller: TokenClaims, body: z.infer<typeof CreateOrderBody>, idempotencyHeader?: string): Promise<VendorOrder> {
+export async function createOrder(
+  deps: PlatformDeps,
+  caller: TokenClaims,
+  body: z.infer<typeof CreateOrderBody>,
+  idempotencyHeader?: string,
+): Promise<VendorOrder> {
   // With an Idempotency-Key, a retry (its first answer lost on the way) answers the first order, buying once.
   const keyed = keyedRequest(caller, 'createOrder', idempotencyHeader, body);
   if (keyed) {
@@ -118,7 +123,9 @@ export async function orderByOuterId(deps: PlatformDeps, caller: TokenClaims, ou
 export async function orderByTraceKey(deps: PlatformDeps, caller: TokenClaims, key: string): Promise<VendorOrder> {
   const traced = await deps.db.send(new GetCommand({ TableName: deps.table, Key: traceKey(key), ConsistentRead: true }));
   const order = traced.Item && (await orderOf(deps, traced.Item));
-  return toOrder(ownedRecord(order as (StoredOrder & Record<string, unknown>) | undefined, (found) => found.accountId === caller.sub, 'key: no order with that trace key'));
+  return toOrder(
+    ownedRecord(order as (StoredOrder & Record<string, unknown>) | undefined, (found) => found.accountId === caller.sub, 'key: no order with that trace key'),
+  );
 }
 
 /** The order a lookup item (trace item or claim) names: its copy, or for an item without one the order item. */
@@ -197,14 +204,28 @@ function orderItems(deps: PlatformDeps, goods: StoredGoods, order: StoredOrder):
   return [
     ...debitItems(deps, target, order.total, `goods#${order.id}`),
     { Put: { TableName: deps.table, Item: { ...orderKey(order.id), type: 'vendor_order', ...order }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: deps.table, Item: { ...traceKey(order.trace_key), type: 'trace', orderId: order.id, order }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...traceKey(order.trace_key), type: 'trace', orderId: order.id, order },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
   ];
 }
 
-async function replay(deps: PlatformDeps, claim: Record<string, unknown>, request: { goodsId: number; userId: string; quantity: number; projectName: string }, outerOrderId: string): Promise<VendorOrder> {
+async function replay(
+  deps: PlatformDeps,
+  claim: Record<string, unknown>,
+  request: { goodsId: number; userId: string; quantity: number; projectName: string },
+  outerOrderId: string,
+): Promise<VendorOrder> {
   // Claims written before fingerprintOf hold the JSON of [goodsId, userId, quantity, projectName].
   if (!sameRequest(claim.request, request, () => JSON.stringify([request.goodsId, request.userId, request.quantity, request.projectName]))) {
-    throw goodsError('goods.order_id_reused', `outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`);
+    throw goodsError(
+      'goods.order_id_reused',
+      `outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`,
+    );
   }
   const order = await orderOf(deps, claim);
   // The claim and its order are written together, so a claim without its order cannot be.
@@ -217,5 +238,8 @@ async function replay(deps: PlatformDeps, claim: Record<string, unknown>, reques
  * balance condition failed, its other conditions being on fresh keys.
  */
 function shortBalance(goods: StoredGoods, total: number) {
-  return ticketError('tickets.balance_short', `quantity: the balance of project ${goods.projectName} level ${goods.level} is less than the ${total} tickets the order costs`);
+  return ticketError(
+    'tickets.balance_short',
+    `quantity: the balance of project ${goods.projectName} level ${goods.level} is less than the ${total} tickets the order costs`,
+  );
 }

@@ -35,7 +35,14 @@ export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWAR
 const ROUNDS = 5;
 
 export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: RewardBody): Promise<VendorPaymentEvent> {
-  const request = { payer: caller.sub, userId: body.userId, projectName: body.projectName, level: body.level, amount: body.amount, walletAddress: body.walletAddress ?? null };
+  const request = {
+    payer: caller.sub,
+    userId: body.userId,
+    projectName: body.projectName,
+    level: body.level,
+    amount: body.amount,
+    walletAddress: body.walletAddress ?? null,
+  };
   // Rewards stored before fingerprintOf hold the JSON of these values in this order.
   const earlier = () => JSON.stringify([request.payer, request.userId, request.projectName, request.level, request.amount, request.walletAddress]);
   // What a round depends on, in one request: the project (its owner, its merchant id), the bill's reward, and

@@ -36,13 +36,16 @@ export interface PaymentRequest {
 }
 
 /** What a payment request reads of a pay order ("order by id", core/payments/order-keys.ts). */
-const SignedOrder = z.lazy(() => z.pick(objectOf(StoredOrder), { user_id: true, status: true, amount_base: true, receive_address: true, coin_type: true, precison: true }));
+const SignedOrder = z.lazy(() =>
+  z.pick(objectOf(StoredOrder), { user_id: true, status: true, amount_base: true, receive_address: true, coin_type: true, precison: true }),
+);
 
 export async function signPaymentRequest(deps: PlatformDeps, caller: TokenClaims, billNo: string): Promise<PaymentSignature> {
   const signer = deps.tokens.vendor;
   if (!signer) throw vendorKeyMissing();
   const orderId = orderIdOfBill(billNo);
-  const item = orderId === undefined ? undefined : (await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+  const item =
+    orderId === undefined ? undefined : (await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(orderId), ConsistentRead: true }))).Item;
   const order = item && SignedOrder.parse(item);
   // Another player's order is as unknown as a missing one.
   if (!order || order.user_id !== caller.sub) throw paymentError('order.not_found', `billNo: no order ${billNo}`);

@@ -80,7 +80,11 @@ export function paymentTransaction(order: { billNo: string; amount: string; rece
 }
 
 async function pay() {
-  const need = (name: string) => process.env[name] ?? (() => { throw new Error(`${name} is not set (see docs/quickstart.md)`); })();
+  const need = (name: string) =>
+    process.env[name] ??
+    (() => {
+      throw new Error(`${name} is not set (see docs/quickstart.md)`);
+    })();
   const keypair = wallet();
   const client = new SuiGraphQLClient({ url: process.env.SUI_GRAPHQL_URL ?? 'https://graphql.testnet.sui.io/graphql', network: 'testnet' });
   const transaction = paymentTransaction({ billNo: need('BILL_NO'), amount: need('AMOUNT'), receiver: need('RECEIVE_ADDRESS') });

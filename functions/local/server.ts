@@ -73,7 +73,12 @@ try {
     table,
     files,
     // The token keys and the vendor PaymentRequest key: separate keys, each kept in DATA_DIR (signing-key.ts).
-    tokens: await createTokenService({ signingKey: await localSigningKey(dataDir), vendorKey: await localVendorKey(dataDir), issuer: `game-platform/${stage}`, now }),
+    tokens: await createTokenService({
+      signingKey: await localSigningKey(dataDir),
+      vendorKey: await localVendorKey(dataDir),
+      issuer: `game-platform/${stage}`,
+      now,
+    }),
     // OAUTH_PROVIDERS: the providers zkLogin and social binding accept (JSON, see docs/api.md); none by default.
     idTokens: createIdTokenVerifier(parseOAuthProviders(process.env.OAUTH_PROVIDERS), { now }),
     // CHAIN_CONFIG: the chain node and payment event type (JSON, see docs/api.md); unset turns chain features off.

@@ -147,7 +147,13 @@ export const innerRoutes = defineGroup('inner', 'main', {
     status: 200,
     envelope: 'merchant',
     response: MerchantStatusView,
-    errors: { 400: 'merchant_id or status invalid', ...merchantToken, 403: 'not an admin account', 404: 'no such merchant', 409: 'changed concurrently; retry' },
+    errors: {
+      400: 'merchant_id or status invalid',
+      ...merchantToken,
+      403: 'not an admin account',
+      404: 'no such merchant',
+      409: 'changed concurrently; retry',
+    },
     codes: ['data.changed_concurrently', 'merchant.not_found', 'merchant.too_many_games'],
   },
   game_detail: {
@@ -227,7 +233,8 @@ export const innerRoutes = defineGroup('inner', 'main', {
     path: '/merchant/projects',
     auth: consoleAuth([owns.own]),
     summary: 'Create a project players buy tickets of (extra operation)',
-    description: 'The project is paid in `coin_type` to `receive_address`; prices are integers of its base units (`precison` decimals). Its name is unique platform-wide and is the `projectName` of ticket operations.',
+    description:
+      'The project is paid in `coin_type` to `receive_address`; prices are integers of its base units (`precison` decimals). Its name is unique platform-wide and is the `projectName` of ticket operations.',
     body: ProjectCreate,
     status: 200,
     envelope: 'merchant',
@@ -268,7 +275,8 @@ export const innerRoutes = defineGroup('inner', 'main', {
     path: '/merchant/projects/levels',
     auth: consoleAuth([owns.project('body.project_name')]),
     summary: "Create or change a price level of the caller's project (extra operation)",
-    description: '`amount` is the price in base units: an integer up to u64\'s maximum, exact, sent as a JSON integer of any size or as decimal text; the answer gives it in coins (`amount`) and in base units (`amount_base`). `tickets` is what one purchase grants. A level keeps its priceId when changed; pending orders keep the price they were made at.',
+    description:
+      "`amount` is the price in base units: an integer up to u64's maximum, exact, sent as a JSON integer of any size or as decimal text; the answer gives it in coins (`amount`) and in base units (`amount_base`). `tickets` is what one purchase grants. A level keeps its priceId when changed; pending orders keep the price they were made at.",
     body: LevelSave,
     status: 200,
     envelope: 'merchant',
@@ -286,7 +294,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     summary: "Add a player's kills and wins to the current week and month (server token of the game's merchant)",
     description:
       'Seasons are UTC: a week starts Monday 00:00, a month on the 1st. `kills` and `wins` are what to add (non-negative integers, at least one positive). ' +
-      '`game_player_id` is the player\'s platform user id or the game\'s own id for the player; the latest `game_player_name` is the one shown (may be empty). ' +
+      "`game_player_id` is the player's platform user id or the game's own id for the player; the latest `game_player_name` is the one shown (may be empty). " +
       'With `result_id` the report counts once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. ' +
       'A player reaching a score earlier ranks above players reaching it later.',
     body: AddWinBody,

@@ -37,6 +37,14 @@ export const outerRoutes = defineGroup('outer', 'main', {
       409: 'the zkLogin address is bound to another user',
       503: 'no OAuth provider is configured in this stage',
     },
-    codes: ['game.not_found', 'id_token.expired', 'id_token.invalid', 'id_token.keys_unavailable', 'sign_in.unconfigured', 'wallet.bound_to_other_user', 'zklogin.token_unusable'],
+    codes: [
+      'game.not_found',
+      'id_token.expired',
+      'id_token.invalid',
+      'id_token.keys_unavailable',
+      'sign_in.unconfigured',
+      'wallet.bound_to_other_user',
+      'zklogin.token_unusable',
+    ],
   },
 });

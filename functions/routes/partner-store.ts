@@ -1,7 +1,21 @@
 import { open, storeAuth } from '../../core/http/auth.js';
 import { defineGroup, type OperationSpec } from '../../core/http/operation.js';
 import * as z from 'zod/mini';
-import { AcceptBody, AcceptResult, AuthorizeQuery, LoginBody, LoginResult, MetadataQuery, ServerMetadata, StageParams, StoreJwks, StoreUser, TokenRequestBody, TokenResponse, UserInfo } from '../../core/partner-store/models.js';
+import {
+  AcceptBody,
+  AcceptResult,
+  AuthorizeQuery,
+  LoginBody,
+  LoginResult,
+  MetadataQuery,
+  ServerMetadata,
+  StageParams,
+  StoreJwks,
+  StoreUser,
+  TokenRequestBody,
+  TokenResponse,
+  UserInfo,
+} from '../../core/partner-store/models.js';
 import { regionPath, STORE_REGIONS, type StoreRegion } from '../../core/partner-store/regions.js';
 import { storeGameOps } from './store-game.js';
 
@@ -32,7 +46,15 @@ function regionOps(region: StoreRegion) {
       response: TokenResponse,
       errors: tokenErrors,
       // One token handler answers the three endpoints: what each refuses is in this list (unsupported_grant_type, …).
-      codes: ['oauth.client_unauthenticated', 'oauth.client_unauthorized', 'oauth.grant_invalid', 'oauth.grant_type_unsupported', 'oauth.request_invalid', 'oauth.scope_invalid', 'store.unconfigured'],
+      codes: [
+        'oauth.client_unauthenticated',
+        'oauth.client_unauthorized',
+        'oauth.grant_invalid',
+        'oauth.grant_type_unsupported',
+        'oauth.request_invalid',
+        'oauth.scope_invalid',
+        'store.unconfigured',
+      ],
     }) as const satisfies OperationSpec;
   return {
     metadata: {
@@ -42,7 +64,8 @@ function regionOps(region: StoreRegion) {
       auth: open,
       tableFree: true,
       summary: `Authorization server metadata of ${which} (RFC 8414)`,
-      description: 'The issuer is this URL without the well-known suffix: the origin the request came to, the stage base path and the region path. Query parameters are ignored; one given twice is 400.',
+      description:
+        'The issuer is this URL without the well-known suffix: the origin the request came to, the stage base path and the region path. Query parameters are ignored; one given twice is 400.',
       query: MetadataQuery,
       status: 200,
       envelope: 'bare',
@@ -87,7 +110,8 @@ function regionOps(region: StoreRegion) {
       path: `${at}/oauth/userinfo`,
       auth: storeAuth({ region, scope: 'profile' }),
       summary: `The claims of an access token's user, OpenID Connect style (${which})`,
-      description: 'A partner app\'s access token for the user with the `profile` scope (the store session is not an access token). `sub` is the store user id, the same as the token\'s.',
+      description:
+        "A partner app's access token for the user with the `profile` scope (the store session is not an access token). `sub` is the store user id, the same as the token's.",
       status: 200,
       envelope: 'bare',
       response: UserInfo,
@@ -101,7 +125,7 @@ function regionOps(region: StoreRegion) {
       auth: open,
       summary: `Authorization endpoint of ${which} (authorization code with PKCE)`,
       description:
-        'RFC 6749 §4.1.1 with RFC 7636: `response_type=code`, `client_id`, `redirect_uri` (exactly a registered one; may be left out when the client has exactly one), `scope` (within the client\'s; all of them when left out), `state`, `code_challenge` and `code_challenge_method=S256` (required; plain is refused). A valid request answers the consent page (HTML), whose Allow and Deny call accept with the user\'s store session. An unknown client or a bad redirect URI is 400 here; every other problem redirects to the redirect URI with `error`, `error_description`, `state` and `iss` (RFC 9207).',
+        "RFC 6749 §4.1.1 with RFC 7636: `response_type=code`, `client_id`, `redirect_uri` (exactly a registered one; may be left out when the client has exactly one), `scope` (within the client's; all of them when left out), `state`, `code_challenge` and `code_challenge_method=S256` (required; plain is refused). A valid request answers the consent page (HTML), whose Allow and Deny call accept with the user's store session. An unknown client or a bad redirect URI is 400 here; every other problem redirects to the redirect URI with `error`, `error_description`, `state` and `iss` (RFC 9207).",
       query: AuthorizeQuery,
       status: 200,
       envelope: 'bare',
@@ -113,8 +137,12 @@ function regionOps(region: StoreRegion) {
           'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
         },
       },
-      redirect: 'the request is refused at the client: `error` (unsupported_response_type, invalid_request, invalid_scope), `error_description`, `state`, `iss`',
-      errors: { 400: 'client_id unknown in this region, or redirect_uri missing or not registered for it', 503: 'the partner store is not configured on this stage (the StoreKeys setting)' },
+      redirect:
+        'the request is refused at the client: `error` (unsupported_response_type, invalid_request, invalid_scope), `error_description`, `state`, `iss`',
+      errors: {
+        400: 'client_id unknown in this region, or redirect_uri missing or not registered for it',
+        503: 'the partner store is not configured on this stage (the StoreKeys setting)',
+      },
       codes: ['authorize.client_invalid', 'authorize.redirect_uri_invalid', 'store.unconfigured'],
     },
     accept: {
@@ -158,7 +186,7 @@ function regionOps(region: StoreRegion) {
       path: `${at}/user`,
       auth: storeAuth({ region, session: true, scope: 'profile' }),
       summary: `The signed-in store user (${which})`,
-      description: 'With the store session, or a partner app\'s access token for the user with the `profile` scope.',
+      description: "With the store session, or a partner app's access token for the user with the `profile` scope.",
       status: 200,
       envelope: 'bare',
       response: StoreUser,
@@ -187,7 +215,11 @@ export const regionRoutes = (region: StoreRegion) => defineGroup('partner-store'
  * The partner store group (docs/api.md "Partner store"): one OAuth 2.0 authorization server per region, on the main
  * base, each region with the same operations under its path.
  */
-export const partnerStoreRoutes = defineGroup('partner-store', 'main', everyRegion((region) => regionRoutes(region).ops));
+export const partnerStoreRoutes = defineGroup(
+  'partner-store',
+  'main',
+  everyRegion((region) => regionRoutes(region).ops),
+);
 
 /**
  * RFC 8414 §3.1: the metadata of an issuer with a path is at the host root, the well-known segment inserted
@@ -203,7 +235,8 @@ const rootMetadata = (region: StoreRegion) =>
     auth: open,
     tableFree: true,
     summary: `Authorization server metadata of the ${region === 'default' ? 'default' : region} region, where RFC 8414 §3.1 puts it`,
-    description: 'The same document as `<issuer>/.well-known/oauth-authorization-server`; `stage` is this stage\'s name (another is 404). Query parameters are ignored; one given twice is 400.',
+    description:
+      "The same document as `<issuer>/.well-known/oauth-authorization-server`; `stage` is this stage's name (another is 404). Query parameters are ignored; one given twice is 400.",
     params: StageParams,
     query: MetadataQuery,
     status: 200,
@@ -216,4 +249,8 @@ const rootMetadata = (region: StoreRegion) =>
 /** One region's operations at the host root. */
 export const regionRootRoutes = (region: StoreRegion) => defineGroup('partner-store', 'root', { 'metadata-root': rootMetadata(region) });
 
-export const partnerStoreRootRoutes = defineGroup('partner-store', 'root', everyRegion((region) => regionRootRoutes(region).ops));
+export const partnerStoreRootRoutes = defineGroup(
+  'partner-store',
+  'root',
+  everyRegion((region) => regionRootRoutes(region).ops),
+);

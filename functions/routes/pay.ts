@@ -23,7 +23,10 @@ import {
 import { payVendorOps } from './vendor.js';
 import { batchRead, platformToken } from './errors.js';
 
-const playerOrServer = { 401: 'no platform or server token, or an invalid or expired one', 403: "another user's tickets, or a project of another merchant" } as const;
+const playerOrServer = {
+  401: 'no platform or server token, or an invalid or expired one',
+  403: "another user's tickets, or a project of another merchant",
+} as const;
 
 /** The pay group: what can be bought, recharge orders, tickets, vendor goods. */
 export const payRoutes = defineGroup('pay', 'main', {
@@ -55,10 +58,12 @@ export const payRoutes = defineGroup('pay', 'main', {
     name: 'rechargeOrder',
     method: 'POST',
     path: '/account/user/rechargeOrder',
-    auth: allow(['platform'], [owns.self('body.userId'), owns.project('body.project'), owns.record('body.prevId', 'pay order', 'user_id')], { movesValue: true }),
+    auth: allow(['platform'], [owns.self('body.userId'), owns.project('body.project'), owns.record('body.prevId', 'pay order', 'user_id')], {
+      movesValue: true,
+    }),
     summary: 'Create a pending recharge order',
     description:
-      '`amount` is the level\'s price in base units as the client showed it (a changed price is 409, never charged). `prevId` >= 0 cancels that pending order of the caller in the same transaction; negative for none. Pay the order on chain with its `bill_no` (getDepositaddress), then call orderComplete.',
+      "`amount` is the level's price in base units as the client showed it (a changed price is 409, never charged). `prevId` >= 0 cancels that pending order of the caller in the same transaction; negative for none. Pay the order on chain with its `bill_no` (getDepositaddress), then call orderComplete.",
     body: RechargeOrderBody,
     status: 200,
     envelope: 'bare',
@@ -71,7 +76,15 @@ export const payRoutes = defineGroup('pay', 'main', {
       409: 'priceId or amount differ from the level, or prevId is not pending',
       ...batchRead,
     },
-    codes: ['level.not_on_sale', 'level.price_mismatch', 'order.amount_mismatch', 'order.not_pending', 'order.paid_on_chain', 'project.not_on_sale', 'user.no_wallet_account'],
+    codes: [
+      'level.not_on_sale',
+      'level.price_mismatch',
+      'order.amount_mismatch',
+      'order.not_pending',
+      'order.paid_on_chain',
+      'project.not_on_sale',
+      'user.no_wallet_account',
+    ],
   },
   getDepositaddress: {
     name: 'getDepositaddress',
@@ -93,7 +106,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     method: 'POST',
     path: '/account/user/orderComplete',
     auth: allow(['platform'], [owns.record('body.orderId', 'pay order', 'user_id')], { movesValue: true }),
-    summary: "Complete a paid order and credit its tickets",
+    summary: 'Complete a paid order and credit its tickets',
     description:
       "Checks that a payment event of `transactionId` (indexed, or read from the chain node) paid the order's bill number and amount to its project's address; then the order turns paid and the tickets are credited in one transaction. The same call again answers the same and credits nothing; a transaction that paid another order is 409. Answers the caller's Account/wallet record (`private_key` is always \"\").",
     body: OrderCompleteBody,
@@ -107,7 +120,17 @@ export const payRoutes = defineGroup('pay', 'main', {
       409: 'the transaction pays another bill, amount or address; it completed another order; or the order is not pending',
       ...batchRead,
     },
-    codes: ['order.not_found', 'payment.coin_unverified', 'payment.completed_other_order', 'payment.not_found', 'payment.order_matched_elsewhere', 'payment.wrong_amount', 'payment.wrong_bill', 'payment.wrong_coin', 'payment.wrong_recipient'],
+    codes: [
+      'order.not_found',
+      'payment.coin_unverified',
+      'payment.completed_other_order',
+      'payment.not_found',
+      'payment.order_matched_elsewhere',
+      'payment.wrong_amount',
+      'payment.wrong_bill',
+      'payment.wrong_coin',
+      'payment.wrong_recipient',
+    ],
   },
   user_deposit: {
     name: 'user/deposit',
@@ -139,7 +162,7 @@ export const payRoutes = defineGroup('pay', 'main', {
     path: '/account/game/tickets',
     auth: allow(['platform', 'server'], [owns.self('query.userId'), owns.project('query.projectName')]),
     summary: 'A ticket balance of one project level',
-    description: "A player reads their own; a game server names `userId` and must own the project.",
+    description: 'A player reads their own; a game server names `userId` and must own the project.',
     query: TicketsQuery,
     status: 200,
     envelope: 'data',
@@ -156,7 +179,9 @@ export const payRoutes = defineGroup('pay', 'main', {
     description:
       "A game server of the project's merchant, or the player's own game token. Never below zero (409 when short). With an `Idempotency-Key` header (1-128 of `[A-Za-z0-9_.:-]`, bare or in double quotes), the key is the caller's for this operation (the merchant's for a server token, the player's for a game token), kept 30 days: the same request again takes nothing more and answers the first answer; the key reused by the caller for another request is 422; while the first request is still running, 409. The same key from another caller is another key. `data` is the deduction's reference (`minus#<key>`, or `minus#<random id>` without a key).",
     body: MinusTicketsBody,
-    headers: { 'Idempotency-Key': "the caller's key for this request (1-128 of [A-Za-z0-9_.:-]): a retry takes once and answers the first answer; see the description" },
+    headers: {
+      'Idempotency-Key': "the caller's key for this request (1-128 of [A-Za-z0-9_.:-]): a retry takes once and answers the first answer; see the description",
+    },
     status: 201,
     envelope: 'data',
     response: z.string(),

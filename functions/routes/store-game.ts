@@ -71,7 +71,7 @@ export function storeGameOps(region: StoreRegion) {
       auth: storeAuth({ region, client: true, scope: 'grants' }),
       summary: `A partner backend credits a store user with currencies and items (${which})`,
       description:
-        'With the partner backend\'s own token (client_credentials, scope `grants`). Amounts are positive integers; once per (client, `reference`): the same request again answers the first answer and credits nothing; the reference with another body is 422.',
+        "With the partner backend's own token (client_credentials, scope `grants`). Amounts are positive integers; once per (client, `reference`): the same request again answers the first answer and credits nothing; the reference with another body is 422.",
       body: GrantBody,
       status: 200,
       envelope: 'bare',
@@ -135,7 +135,15 @@ export function storeGameOps(region: StoreRegion) {
         422: 'the Idempotency-Key was used for another request',
         ...batchRead,
       },
-      codes: ['data.changed_concurrently', 'idempotency.key_reused', 'idempotency.still_running', 'pet.fed_recently', 'pet.items_short', 'pet.not_food', 'pet.not_found'],
+      codes: [
+        'data.changed_concurrently',
+        'idempotency.key_reused',
+        'idempotency.still_running',
+        'pet.fed_recently',
+        'pet.items_short',
+        'pet.not_food',
+        'pet.not_found',
+      ],
     },
     feed_log: {
       name: `feed_log${suffix}`,

@@ -9,7 +9,7 @@ const whatIsStranded =
   "or naming no order (then it is the project's when it paid the project's receiving address). It is kept until the merchant credits it or records its refund. " +
   '`status`: 0 stranded, 1 credited, 2 refunded.';
 
-const namesPayment = "`tx_digest` and `event_seq` name the payment (its `cursor` in the list).";
+const namesPayment = '`tx_digest` and `event_seq` name the payment (its `cursor` in the list).';
 
 /**
  * Stranded payments (docs/api.md, "Payments and tickets"), console operations of the inner group: the project's
@@ -27,7 +27,12 @@ export const innerStrandedOps = {
     status: 200,
     envelope: 'merchant',
     response: StrandedPage,
-    errors: { 400: 'project missing or malformed, or status, page or pageSize out of range', ...merchantToken, 403: "another merchant's project", 404: 'no such project' },
+    errors: {
+      400: 'project missing or malformed, or status, page or pageSize out of range',
+      ...merchantToken,
+      403: "another merchant's project",
+      404: 'no such project',
+    },
   },
   stranded_credit: {
     name: 'stranded_credit',
@@ -72,6 +77,15 @@ export const innerStrandedOps = {
       409: 'the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment',
       503: 'no chain configured, or the chain node could not be read',
     },
-    codes: ['chain.unconfigured', 'chain.unreadable', 'stranded.credited', 'stranded.not_found', 'stranded.refund_mismatch', 'stranded.refund_not_on_chain', 'stranded.refund_used', 'stranded.refunded'],
+    codes: [
+      'chain.unconfigured',
+      'chain.unreadable',
+      'stranded.credited',
+      'stranded.not_found',
+      'stranded.refund_mismatch',
+      'stranded.refund_not_on_chain',
+      'stranded.refund_used',
+      'stranded.refunded',
+    ],
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -28,7 +28,10 @@ export const innerVendorOps = {
     name: 'vendor_pay_query',
     method: 'GET',
     path: '/wallet/vendor/pay',
-    auth: allow(['platform', 'server'], [owns.record('query.billNo', 'bill', "the order's user (platform), or the merchant of the order's project or of the reward (server)")]),
+    auth: allow(
+      ['platform', 'server'],
+      [owns.record('query.billNo', 'bill', "the order's user (platform), or the merchant of the order's project or of the reward (server)")],
+    ),
     summary: 'The vendor payment event record of a bill',
     description:
       "A pay order's bill (`PO…`): its first payment on chain, for the order's player (platform token) or the merchant owning the order's project (server token). Any other bill: a reward the calling merchant paid with vendor_reward (event_type 2).",
@@ -76,7 +79,13 @@ export const innerVendorOps = {
     status: 200,
     envelope: 'data',
     response: PaymentSignature,
-    errors: { 400: 'billNo is not a pay order bill number', ...platformToken, 404: "no order with that bill among the caller's", 409: 'the order is not pending', 503: 'the stage has no vendor signing key' },
+    errors: {
+      400: 'billNo is not a pay order bill number',
+      ...platformToken,
+      404: "no order with that bill among the caller's",
+      409: 'the order is not pending',
+      503: 'the stage has no vendor signing key',
+    },
     codes: ['order.not_found', 'order.not_pending', 'vendor.signing_unconfigured'],
   },
   goods_create: {
@@ -85,7 +94,8 @@ export const innerVendorOps = {
     path: '/merchant/goods',
     auth: consoleAuth([owns.project('body.projectName')]),
     summary: 'Add goods to the catalogue of one of your projects',
-    description: '`price` is tickets of (projectName, level) per unit; status 1 on sale (default), 0 withdrawn. The goods id is what customGoods takes in its path and createOrder in goodsId.',
+    description:
+      '`price` is tickets of (projectName, level) per unit; status 1 on sale (default), 0 withdrawn. The goods id is what customGoods takes in its path and createOrder in goodsId.',
     body: GoodsCreate,
     status: 200,
     envelope: 'merchant',
@@ -174,7 +184,7 @@ export const payVendorOps = {
     envelope: 'data',
     response: VendorOrder,
     errors: { 400: 'key missing or malformed', ...serverToken, 404: "no order with that trace key among the caller's goods" },
-      },
+  },
   customGoods_query: {
     name: 'customGoods_query',
     method: 'GET',

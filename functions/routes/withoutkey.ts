@@ -18,7 +18,12 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     status: 200,
     envelope: 'merchant',
     response: LoginResult,
-    errors: { 400: 'email or password missing or malformed', 401: 'email or password is wrong', 429: 'too many failed sign-ins from this address (exponential back-off) or, from addresses the account does not know, to this account or from this address overall; Retry-After says when to try again (docs/security.md "Login throttling")', ...batchRead },
+    errors: {
+      400: 'email or password missing or malformed',
+      401: 'email or password is wrong',
+      429: 'too many failed sign-ins from this address (exponential back-off) or, from addresses the account does not know, to this account or from this address overall; Retry-After says when to try again (docs/security.md "Login throttling")',
+      ...batchRead,
+    },
     codes: ['account.credentials_wrong', 'account.sign_in_contended', 'account.sign_in_throttled'],
   },
   query_social_bind: {
@@ -57,7 +62,8 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     path: '/account/params',
     auth: allow(['platform'], [owns.own]),
     summary: "Save the caller's launch or referral parameters",
-    description: 'The body is the whole map (at most 32 keys of `[A-Za-z0-9_.-]{1,64}`, values of at most 512 characters); it replaces what was saved. The keys `__proto__`, `constructor` and `prototype` are refused (400 naming the key).',
+    description:
+      'The body is the whole map (at most 32 keys of `[A-Za-z0-9_.-]{1,64}`, values of at most 512 characters); it replaces what was saved. The keys `__proto__`, `constructor` and `prototype` are refused (400 naming the key).',
     body: Params,
     status: 200,
     envelope: 'data',

@@ -114,7 +114,12 @@ export const gameList = merchantEnvelope({ total: 'string', games: [gameRecordLi
 export const rankEntry: Shape = { total: 'string', game_player_id: 'string', game_player_name: 'string' };
 
 /** gameRank's body: four arrays of Rank entry, spelled as the contract spells them. */
-export const gameRank = merchantEnvelope({ gameWeekKillRank: [rankEntry], gameWeekWinRank: [rankEntry], gameMothKillRank: [rankEntry], gameMothWinRank: [rankEntry] });
+export const gameRank = merchantEnvelope({
+  gameWeekKillRank: [rankEntry],
+  gameWeekWinRank: [rankEntry],
+  gameMothKillRank: [rankEntry],
+  gameMothWinRank: [rankEntry],
+});
 
 /** Checks `value` against `type`; returns the list of mismatches as `path: expected X, got Y`. */
 export function mismatches(value: unknown, type: FieldType, path = '$'): string[] {

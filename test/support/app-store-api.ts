@@ -29,7 +29,12 @@ export interface ApiKey {
 
 export function makeApiKey(): ApiKey {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  return { keyId: randomUUID().slice(0, 10).toUpperCase(), issuerId: randomUUID(), privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKey };
+  return {
+    keyId: randomUUID().slice(0, 10).toUpperCase(),
+    issuerId: randomUUID(),
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKey,
+  };
 }
 
 export interface LoggedApiCall {
@@ -112,7 +117,13 @@ class LoopbackClient extends AppStoreServerAPIClient {
     super(key.privateKeyPem, key.keyId, key.issuerId, bundleId, environment);
   }
 
-  protected override makeFetchRequest(path: string, query: URLSearchParams, method: string, body: string | Buffer | undefined, headers: Record<string, string>) {
+  protected override makeFetchRequest(
+    path: string,
+    query: URLSearchParams,
+    method: string,
+    body: string | Buffer | undefined,
+    headers: Record<string, string>,
+  ) {
     return fetch(`${this.baseUrl}${path}?${query}`, { method, body, headers }) as unknown as ReturnType<AppStoreServerAPIClient['makeFetchRequest']>;
   }
 }

@@ -51,7 +51,7 @@ function certificate(options: {
     sigalg: 'SHA256withECDSA',
     cakey: pem(options.signer, 'pkcs8'),
   } as never);
-  return Buffer.from(cert.getEncodedHex(), "hex");
+  return Buffer.from(cert.getEncodedHex(), 'hex');
 }
 
 /** A fresh chain; `name` tells chains apart (another root for the negative cases). */

@@ -137,7 +137,9 @@ export class ConflictEmulator {
   }
 
   private async transactWrite(input: Record<string, unknown>, send: () => Promise<unknown>) {
-    const items = ((input.TransactItems ?? []) as Record<string, { TableName: string; Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> }>[]).map((entry) => {
+    const items = (
+      (input.TransactItems ?? []) as Record<string, { TableName: string; Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> }>[]
+    ).map((entry) => {
       const action = Object.keys(entry)[0] as TransactAction;
       const body = entry[action]!;
       return { action, ...this.keyOf(body.TableName, body.Key ?? body.Item ?? {}) };

@@ -25,7 +25,10 @@ export async function startDynamoProxy(target: string): Promise<DynamoProxy> {
   let dead = false;
   const server = createServer(async (incoming, outgoing) => {
     const body = await readAll(incoming);
-    const operation = String(incoming.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+    const operation =
+      String(incoming.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop() ?? '';
     const write = WRITES.includes(operation);
     if (dead || (write && proxy.killAt !== undefined && proxy.writes >= proxy.killAt)) {
       dead = true;
@@ -34,10 +37,13 @@ export async function startDynamoProxy(target: string): Promise<DynamoProxy> {
       return;
     }
     if (write) proxy.writes++;
-    const forwarded = request({ host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 500, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = request(
+      { host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 500, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forwarded.on('error', () => outgoing.destroy());
     forwarded.end(body);
   });

@@ -48,7 +48,10 @@ export const routes: Route[] = routeTable.flatMap((group) =>
 
 export const isJson = (op: OperationSpec) => op.body !== undefined && op.body !== 'multipart' && op.bodyType !== 'form';
 const entriesOf = (value: unknown): [string, unknown][] => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : []);
-const stringEntries = (value: unknown): [string, string][] => entriesOf(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]);
+const stringEntries = (value: unknown): [string, string][] =>
+  entriesOf(value)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, String(v)]);
 const propertyNames = (schema: JsonSchema | undefined) => Object.keys(schema?.properties ?? {});
 
 function validInput(route: Route, deploymentStage: string): fc.Arbitrary<Input> {
@@ -67,7 +70,7 @@ const fieldOf = (schema: JsonSchema | undefined, present: [string, unknown][]) =
   return names.length > 0 ? fc.constantFrom(...names) : fc.constant('field');
 };
 
-const hostileText = hostileValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'x'));
+const hostileText = hostileValue.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'x')));
 
 const replace = <T>(entries: [string, T][], name: string, value: T): [string, T][] =>
   entries.some(([k]) => k === name) ? entries.map(([k, v]) => [k, k === name ? value : v]) : [...entries, [name, value]];
@@ -82,9 +85,9 @@ function mutations(route: Route, input: Input): fc.Arbitrary<Attempt>[] {
     list.push(
       fieldOf(schemas.body, body).map((name) => same(`body.${name} missing`, { body: body.filter(([k]) => k !== name) })),
       fc.tuple(fieldOf(schemas.body, body), hostileValue).map(([name, value]) => same(`body.${name} replaced`, { body: replace(body, name, value) })),
-      fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 20 })), jsonValue).map(([name, value]) =>
-        same(`extra body field ${JSON.stringify(name)}`, { body: [[name, value], ...body] }),
-      ),
+      fc
+        .tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 20 })), jsonValue)
+        .map(([name, value]) => same(`extra body field ${JSON.stringify(name)}`, { body: [[name, value], ...body] })),
     );
     // Nested objects and arrays: break a field one level down.
     const deeper = body.filter(([, v]) => v !== null && typeof v === 'object');
@@ -99,29 +102,63 @@ function mutations(route: Route, input: Input): fc.Arbitrary<Attempt>[] {
     if (isJson(op)) {
       const text = serialize(body);
       list.push(
-        fc.oneof(
-          fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((cut) => text.slice(0, cut)),
-          fc.constantFrom('{', '{"a":}', '[1,]', "{'a':1}", 'NaN', 'undefined', '{"a":1}}', '\u0000', '{"a":1,}', '01', '"\\x"', '\ufeff{}'),
-        ).map((raw) => same('malformed JSON', { rawBody: raw })),
+        fc
+          .oneof(
+            fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((cut) => text.slice(0, cut)),
+            fc.constantFrom('{', '{"a":}', '[1,]', "{'a':1}", 'NaN', 'undefined', '{"a":1}}', '\u0000', '{"a":1,}', '01', '"\\x"', '\ufeff{}'),
+          )
+          .map((raw) => same('malformed JSON', { rawBody: raw })),
         fc.constantFrom('[]', '"text"', '1', 'null', 'true', '[{}]').map((raw) => same('a body that is not an object', { rawBody: raw })),
-        fc.tuple(fieldOf(schemas.body, body), fc.constantFrom('9007199254740993', '-9007199254740993', '18446744073709551616', '1e400', '-1e400', '1.0', '-0', '1e2', '0.1e1', '123456789012345678901234567890')).map(
-          ([name, literal]) => same(`body.${name} as the literal ${literal}`, { rawBody: serialize(replace(body, name, RAW(literal))) }),
-        ),
-        fc.tuple(fieldOf(schemas.body, body), fc.integer({ min: 1_000, max: 100_000 })).map(([name, depth]) =>
-          same(`body.${name} nested ${depth} deep`, { rawBody: serialize(replace(body, name, RAW('['.repeat(depth) + ']'.repeat(depth)))) }),
-        ),
-        fc.tuple(fieldOf(schemas.body, body), hostileValue).map(([name, value]) => same(`body.${name} given twice`, { rawBody: serialize([...body, [name, value]]) })),
+        fc
+          .tuple(
+            fieldOf(schemas.body, body),
+            fc.constantFrom(
+              '9007199254740993',
+              '-9007199254740993',
+              '18446744073709551616',
+              '1e400',
+              '-1e400',
+              '1.0',
+              '-0',
+              '1e2',
+              '0.1e1',
+              '123456789012345678901234567890',
+            ),
+          )
+          .map(([name, literal]) => same(`body.${name} as the literal ${literal}`, { rawBody: serialize(replace(body, name, RAW(literal))) })),
+        fc
+          .tuple(fieldOf(schemas.body, body), fc.integer({ min: 1_000, max: 100_000 }))
+          .map(([name, depth]) =>
+            same(`body.${name} nested ${depth} deep`, { rawBody: serialize(replace(body, name, RAW('['.repeat(depth) + ']'.repeat(depth)))) }),
+          ),
+        fc
+          .tuple(fieldOf(schemas.body, body), hostileValue)
+          .map(([name, value]) => same(`body.${name} given twice`, { rawBody: serialize([...body, [name, value]]) })),
         fc.constant(same('__proto__ holding fields', { rawBody: serialize([['__proto__', Object.fromEntries(body)]]) })),
       );
     }
     if (op.bodyType === 'form') {
-      list.push(fc.tuple(fieldOf(schemas.body, body), hostileText).map(([name, value]) => same(`body.${name} given twice`, { rawBody: formText([...stringEntries(Object.fromEntries(body)), [name, value]]) })));
+      list.push(
+        fc
+          .tuple(fieldOf(schemas.body, body), hostileText)
+          .map(([name, value]) => same(`body.${name} given twice`, { rawBody: formText([...stringEntries(Object.fromEntries(body)), [name, value]]) })),
+      );
     }
   }
   if (op.body !== undefined) {
     list.push(
       fc
-        .constantFrom<string | null>(null, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json-patch+json', 'application/jsonx', 'application/xml', 'text/json', '*/*')
+        .constantFrom<string | null>(
+          null,
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/json-patch+json',
+          'application/jsonx',
+          'application/xml',
+          'text/json',
+          '*/*',
+        )
         .map((type) => same(`Content-Type ${type}`, { contentType: type, rawBody: isJson(op) || op.bodyType === 'form' ? undefined : 'x' })),
       fc.constant(same('oversized body', { rawBody: `{"pad":"${'x'.repeat(JSON_BODY_LIMIT)}"}` })),
     );
@@ -129,18 +166,36 @@ function mutations(route: Route, input: Input): fc.Arbitrary<Attempt>[] {
   if (schemas.query) {
     list.push(
       fieldOf(schemas.query, input.query).map((name) => same(`query.${name} missing`, { query: input.query.filter(([k]) => k !== name) })),
-      fc.tuple(fieldOf(schemas.query, input.query), hostileText).map(([name, value]) => same(`query.${name} replaced`, { query: replace(input.query, name, value) })),
-      fc.tuple(fieldOf(schemas.query, input.query), hostileText).map(([name, value]) => same(`query.${name} given twice`, { query: [...input.query, [name, value]] })),
-      fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ minLength: 1, maxLength: 20 })), hostileText).map(([name, value]) => same(`extra query parameter ${JSON.stringify(name)}`, { query: [...input.query, [name, value]] })),
+      fc
+        .tuple(fieldOf(schemas.query, input.query), hostileText)
+        .map(([name, value]) => same(`query.${name} replaced`, { query: replace(input.query, name, value) })),
+      fc
+        .tuple(fieldOf(schemas.query, input.query), hostileText)
+        .map(([name, value]) => same(`query.${name} given twice`, { query: [...input.query, [name, value]] })),
+      fc
+        .tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ minLength: 1, maxLength: 20 })), hostileText)
+        .map(([name, value]) => same(`extra query parameter ${JSON.stringify(name)}`, { query: [...input.query, [name, value]] })),
     );
   }
   const pathNames = Object.keys(input.params);
   if (pathNames.length > 0) {
-    list.push(fc.tuple(fc.constantFrom(...pathNames), hostileText.filter((v) => v !== '')).map(([name, value]) => same(`path.${name} replaced`, { params: { ...input.params, [name]: value } })));
+    list.push(
+      fc
+        .tuple(
+          fc.constantFrom(...pathNames),
+          hostileText.filter((v) => v !== ''),
+        )
+        .map(([name, value]) => same(`path.${name} replaced`, { params: { ...input.params, [name]: value } })),
+    );
   }
   if (op.headers?.['Idempotency-Key']) {
     list.push(
-      fc.oneof(fc.constantFrom('', ' ', '"', '""', 'a b', 'a/b', 'a,b', '"a', 'x'.repeat(129), 'é'), hostileText.filter((v) => /^[\x20-\x7e]*$/.test(v))).map((key) => same(`Idempotency-Key ${JSON.stringify(key.slice(0, 20))}`, { headers: { 'Idempotency-Key': key } })),
+      fc
+        .oneof(
+          fc.constantFrom('', ' ', '"', '""', 'a b', 'a/b', 'a,b', '"a', 'x'.repeat(129), 'é'),
+          hostileText.filter((v) => /^[\x20-\x7e]*$/.test(v)),
+        )
+        .map((key) => same(`Idempotency-Key ${JSON.stringify(key.slice(0, 20))}`, { headers: { 'Idempotency-Key': key } })),
     );
   }
   return list;
@@ -159,13 +214,14 @@ function serialize(entries: [string, unknown][]): string {
 const formText = (entries: [string, string][]) => entries.map(([k, v]) => `${percentEncoded(k)}=${percentEncoded(v)}`).join('&');
 
 /** Percent-encoding that also sends what a broken client can: a lone surrogate as the invalid UTF-8 bytes %ED%A0%80. */
-export const percentEncoded = (text: string) => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\s\S]/gu, (c) => {
-  try {
-    return encodeURIComponent(c);
-  } catch {
-    return '%ED%A0%80';
-  }
-});
+export const percentEncoded = (text: string) =>
+  text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\s\S]/gu, (c) => {
+    try {
+      return encodeURIComponent(c);
+    } catch {
+      return '%ED%A0%80';
+    }
+  });
 
 /** Requests to the route: a valid input (for a deployment of `stage`), then one way of breaking it. */
 export function attemptsOf(route: Route, stage: string): fc.Arbitrary<Attempt> {

@@ -62,9 +62,12 @@ export async function startLoopbackGoogle(packageName: string): Promise<Loopback
 
   const server = createServer(async (req, res) => {
     const json = (status: number, body?: unknown) => {
-      res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json; charset=UTF-8' }).end(body === undefined ? undefined : JSON.stringify(body));
+      res
+        .writeHead(status, body === undefined ? {} : { 'content-type': 'application/json; charset=UTF-8' })
+        .end(body === undefined ? undefined : JSON.stringify(body));
     };
-    const googleError = (code: number, message: string, status: string) => json(code, { error: { code, message, errors: [{ message, domain: 'androidpublisher', reason: status }], status } });
+    const googleError = (code: number, message: string, status: string) =>
+      json(code, { error: { code, message, errors: [{ message, domain: 'androidpublisher', reason: status }], status } });
     const path = (req.url ?? '/').split('?')[0]!;
     const body = (await readBody(req)).toString('utf8');
     state.calls.push({ method: req.method ?? '', path });
@@ -75,7 +78,11 @@ export async function startLoopbackGoogle(packageName: string): Promise<Loopback
       const form = new URLSearchParams(body);
       if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return json(400, { error: 'unsupported_grant_type' });
       try {
-        const { payload } = await jwtVerify(form.get('assertion') ?? '', accountKey.publicKey, { issuer: account.json.client_email, audience: `${url}/token`, algorithms: ['RS256'] });
+        const { payload } = await jwtVerify(form.get('assertion') ?? '', accountKey.publicKey, {
+          issuer: account.json.client_email,
+          audience: `${url}/token`,
+          algorithms: ['RS256'],
+        });
         if (!String(payload.scope).split(' ').includes('https://www.googleapis.com/auth/androidpublisher')) return json(400, { error: 'invalid_scope' });
       } catch {
         return json(400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
@@ -103,7 +110,13 @@ export async function startLoopbackGoogle(packageName: string): Promise<Loopback
       return json(200, {});
     }
     const { productId: _omitted, ...answer } = purchase;
-    return json(200, { kind: 'androidpublisher#productPurchase', purchaseTimeMillis: String(Date.now() - 1000), developerPayload: '', regionCode: 'US', ...answer });
+    return json(200, {
+      kind: 'androidpublisher#productPurchase',
+      purchaseTimeMillis: String(Date.now() - 1000),
+      developerPayload: '',
+      regionCode: 'US',
+      ...answer,
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -66,7 +66,10 @@ export interface HeroWorld {
 export async function heroWorld(deps: Deps, node?: SuiGrpc): Promise<HeroWorld> {
   node ??= await startSuiGrpc(new ChainScript());
   const script = node.script;
-  deps.chain = createChain({ kind: 'graphql', url: 'https://graphql.testnet.sui.io/graphql', paymentEventType: PAYMENT_TYPE, grpcUrl: node.url }, { timeoutMs: 500 });
+  deps.chain = createChain(
+    { kind: 'graphql', url: 'https://graphql.testnet.sui.io/graphql', paymentEventType: PAYMENT_TYPE, grpcUrl: node.url },
+    { timeoutMs: 500 },
+  );
   const shop = await projectWithLevel(deps);
   await saveLevel(deps, shop.owner.claims, { project_name: shop.project.project_name, level: 2, amount: '1000', tickets: 10, status: 1 });
   const admin = await accountWithToken(deps, 'admin');
@@ -95,7 +98,10 @@ export async function heroPlayer(world: HeroWorld, deps: Deps) {
 
 /** A hero granted to `uid` by the game's server. */
 export async function grantedHero(world: HeroWorld, uid: string): Promise<{ id: string; level: number }> {
-  const res = await world.request('POST', '/heroes/grant', { token: world.server, body: { userId: uid, projectName: world.projectName, reference: `starter-${randomUUID()}` } });
+  const res = await world.request('POST', '/heroes/grant', {
+    token: world.server,
+    body: { userId: uid, projectName: world.projectName, reference: `starter-${randomUUID()}` },
+  });
   if (res.status !== 201) throw new Error(`hero grant: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }

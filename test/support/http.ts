@@ -19,7 +19,7 @@ export async function call(app: Hono, method: string, path: string, options: Cal
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: RequestInit["body"];
+  let body: RequestInit['body'];
   if (options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {
     headers['content-type'] ??= 'application/json';

@@ -12,7 +12,8 @@ export function ledgerMismatches(items: Record<string, unknown>[]): string[] {
     const pk = String(item.pk);
     const sk = String(item.sk);
     if (pk.startsWith('USER#') && sk.startsWith('TICKETS#')) balances.set(`${pk} ${sk}`, Number(item.balance ?? 0));
-    else if (pk.startsWith('USER#') && sk.startsWith('LEDGER#')) add(sums, `${pk} TICKETS#${String(item.projectName)}#${String(item.level)}`, Number(item.change));
+    else if (pk.startsWith('USER#') && sk.startsWith('LEDGER#'))
+      add(sums, `${pk} TICKETS#${String(item.projectName)}#${String(item.level)}`, Number(item.change));
     else if (pk.startsWith('STOREUSER#') && sk.startsWith('BAL#')) balances.set(`${pk} ${sk}`, Number(item.balance ?? 0));
     else if (pk.startsWith('STOREUSER#') && sk.startsWith('LEDGER#')) add(sums, `${pk} BAL#${String(item.holding)}#${String(item.code)}`, Number(item.change));
   }

@@ -63,7 +63,12 @@ export interface HttpResult {
 }
 
 /** One JSON request to a running server. */
-export async function request(base: string, method: string, path: string, options: { token?: string; body?: unknown; query?: Record<string, string | number> } = {}): Promise<HttpResult> {
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; query?: Record<string, string | number> } = {},
+): Promise<HttpResult> {
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
   const res = await fetch(`${base}${path}${query}`, {
     method,

@@ -18,7 +18,8 @@ export function documentErrors(document: Record<string, any>, path: string, meth
   if (status >= 400) {
     const fields = body as { error?: unknown; error_code?: unknown; error_description?: unknown };
     const code = 'error_description' in fields ? fields.error_code : fields.error;
-    if (typeof code !== 'string' || !statusOfCode.has(code)) return [`${method} ${path} ${status}: the error answer carries no catalogued code (${JSON.stringify(code)})`];
+    if (typeof code !== 'string' || !statusOfCode.has(code))
+      return [`${method} ${path} ${status}: the error answer carries no catalogued code (${JSON.stringify(code)})`];
   }
   const response = document.paths[path]?.[method]?.responses?.[String(status)];
   if (!response) return [`${method} ${path} does not document ${status}`];

@@ -86,11 +86,13 @@ export function receiptEvent(options: ReceiptOptions): ScriptEvent {
 export function payThroughKit(script: ChainScript, options: ReceiptOptions): ScriptEvent {
   const event = receiptEvent(options);
   const coinType = options.coinType ?? SUI;
-  script.add(event).changes(
-    event.txDigest,
-    { owner: event.sender, coinType, amount: `-${options.amount}` },
-    { owner: options.receiver, coinType, amount: options.amount },
-    { owner: event.sender, coinType: SUI, amount: '-2345678' },
-  );
+  script
+    .add(event)
+    .changes(
+      event.txDigest,
+      { owner: event.sender, coinType, amount: `-${options.amount}` },
+      { owner: options.receiver, coinType, amount: options.amount },
+      { owner: event.sender, coinType: SUI, amount: '-2345678' },
+    );
   return event;
 }

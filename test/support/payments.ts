@@ -21,7 +21,12 @@ export async function projectWithLevel(deps: Deps, options: { price?: number; ti
   const project = await createProject(
     deps,
     owner.claims,
-    ProjectCreate.parse({ project_name: `proj-${++projects}-${Date.now().toString(36)}`, receive_address: receiveAddress, coin_type: '0x2::sui::SUI', precison: 9 }),
+    ProjectCreate.parse({
+      project_name: `proj-${++projects}-${Date.now().toString(36)}`,
+      receive_address: receiveAddress,
+      coin_type: '0x2::sui::SUI',
+      precison: 9,
+    }),
   );
   const level = await saveLevel(deps, owner.claims, {
     project_name: project.project_name,
@@ -96,7 +101,11 @@ export async function indexedPayment(deps: Deps, payment: { billNo: string; amou
  * tickets), made through rechargeOrder as the app makes it; with the player's balance of that level, and a way
  * to spend from it.
  */
-export async function storeOrder(deps: Deps, app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }, products: { apple_product_id?: string; google_product_id?: string }) {
+export async function storeOrder(
+  deps: Deps,
+  app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
+  products: { apple_product_id?: string; google_product_id?: string },
+) {
   const setup = await projectWithLevel(deps);
   const project = setup.project.project_name;
   await saveLevel(deps, setup.owner.claims, { project_name: project, level: 1, amount: '1500000000', tickets: 100, status: 1, ...products });

@@ -80,4 +80,5 @@ export async function scoresInPastWeek(deps: TestDeps, game: Awaited<ReturnType<
 }
 
 /** The "to settle" items (pk SEASONS) still in the table. */
-export const openSeasons = (deps: Deps) => queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'SEASONS' }, ConsistentRead: true });
+export const openSeasons = (deps: Deps) =>
+  queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'SEASONS' }, ConsistentRead: true });

@@ -89,7 +89,11 @@ export const jsonValue: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 2 });
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, -0, '', [], {}, 2 ** 53, -(2 ** 53), 2 ** 53 + 2, 1e308, Number.MIN_VALUE, 'null', 'true', '0x', ' '),
   fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.string({ unit: fc.constantFrom('\u0000', '\u0007', '\u001b', '\u202e', '\u200b', '\ud800', '\uffff', '"', '\\', '\n', '<', '%00'), minLength: 1, maxLength: 20 }),
+  fc.string({
+    unit: fc.constantFrom('\u0000', '\u0007', '\u001b', '\u202e', '\u200b', '\ud800', '\uffff', '"', '\\', '\n', '<', '%00'),
+    minLength: 1,
+    maxLength: 20,
+  }),
   fc.nat({ max: 70_000 }).map((n) => 'x'.repeat(n)),
   fc.nat({ max: 6_000 }).map((n) => Array.from({ length: n }, (_, i) => i)),
   fc.integer({ min: 1, max: 2_000 }).map((depth) => nested(depth)),

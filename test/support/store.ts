@@ -39,9 +39,22 @@ export async function storeWorld(): Promise<StoreWorld> {
 /** A store user of the region signed in through a partner backend's assertion (POST <issuer>/login): their store session. */
 export async function storeSessionOf(deps: Deps, app: Hono, region: StoreRegion = 'default'): Promise<string> {
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const { client } = await registerClient(deps, { region, type: 'confidential', name: 'backend', redirect_uris: ['https://store.example/cb'], scopes: [], assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown> });
+  const { client } = await registerClient(deps, {
+    region,
+    type: 'confidential',
+    name: 'backend',
+    redirect_uris: ['https://store.example/cb'],
+    scopes: [],
+    assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+  });
   const iat = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: storeIssuerOf(region), iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
-  const res = await app.request(`${storeIssuerOf(region)}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ assertion }) });
+  const assertion = await new SignJWT({ iss: client.client_id, sub: `u-${randomUUID()}`, aud: storeIssuerOf(region), iat, exp: iat + 60, jti: randomUUID() })
+    .setProtectedHeader({ alg: 'ES256' })
+    .sign(privateKey);
+  const res = await app.request(`${storeIssuerOf(region)}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ assertion }),
+  });
   return ((await res.json()) as { session: string }).session;
 }

@@ -42,8 +42,7 @@ export async function startSuiGraphQL(script = new ChainScript()): Promise<SuiGr
   return {
     ...loopback,
     script,
-    queries: () =>
-      loopback.requests.map((r) => ({ n: r.n, query: (r.body as GraphQLRequest).query, variables: (r.body as GraphQLRequest).variables ?? {} })),
+    queries: () => loopback.requests.map((r) => ({ n: r.n, query: (r.body as GraphQLRequest).query, variables: (r.body as GraphQLRequest).variables ?? {} })),
   };
 }
 
@@ -77,7 +76,8 @@ function root(script: ChainScript) {
 /** A forward connection over `items`; the cursor is the item's index, opaque to the client. */
 function connection<T>(items: T[], { first, after }: PageArgs, node: (item: T) => unknown) {
   const size = first ?? MAX_PAGE_SIZE;
-  if (size > MAX_PAGE_SIZE) throw new GraphQLError(`Connection's page size of ${size} exceeds max of ${MAX_PAGE_SIZE}`, { extensions: { code: 'BAD_USER_INPUT' } });
+  if (size > MAX_PAGE_SIZE)
+    throw new GraphQLError(`Connection's page size of ${size} exceeds max of ${MAX_PAGE_SIZE}`, { extensions: { code: 'BAD_USER_INPUT' } });
   const start = after ? decodeCursor(after) + 1 : 0;
   const page = items.slice(start, start + size);
   const cursors = page.map((_, i) => encodeCursor(start + i));

@@ -1,5 +1,14 @@
 import { GrpcTypes } from '@mysten/sui/grpc';
-import { ChainScript, renderMoveJson, startRawLoopback, type Loopback, type RawAnswer, type RawRequest, type ScriptEvent, type ScriptObject } from './sui-node.js';
+import {
+  ChainScript,
+  renderMoveJson,
+  startRawLoopback,
+  type Loopback,
+  type RawAnswer,
+  type RawRequest,
+  type ScriptEvent,
+  type ScriptObject,
+} from './sui-node.js';
 
 /**
  * A loopback Sui full node's gRPC API as `@mysten/sui`'s SuiGrpcClient reaches it: gRPC-web over HTTP/1.1
@@ -72,7 +81,9 @@ export async function startSuiGrpc(script = new ChainScript()): Promise<SuiGrpc>
     ...loopback,
     script,
     calls: (method) =>
-      loopback.requests.filter((r) => (r.body as DecodedCall | undefined)?.method === method).map((r) => ({ n: r.n, request: (r.body as DecodedCall).request })),
+      loopback.requests
+        .filter((r) => (r.body as DecodedCall | undefined)?.method === method)
+        .map((r) => ({ n: r.n, request: (r.body as DecodedCall).request })),
   };
 }
 

@@ -42,10 +42,7 @@ export interface ScriptBalanceChange {
 }
 
 /** Who owns a scripted object, in the gRPC Owner's terms (kind, and the owning address or object id). */
-export type ScriptOwner =
-  | { kind: 'ADDRESS' | 'CONSENSUS_ADDRESS' | 'OBJECT'; address: string }
-  | { kind: 'SHARED' }
-  | { kind: 'IMMUTABLE' };
+export type ScriptOwner = { kind: 'ADDRESS' | 'CONSENSUS_ADDRESS' | 'OBJECT'; address: string } | { kind: 'SHARED' } | { kind: 'IMMUTABLE' };
 
 /** A live object on the scripted chain. */
 export interface ScriptObject {
@@ -133,8 +130,7 @@ export const SUI = '0x2::sui::SUI';
 export const fullCoinType = (type: string) => type.replace(/0x([0-9a-fA-F]{1,64})(?=::)/g, (_, hex: string) => `0x${hex.toLowerCase().padStart(64, '0')}`);
 
 /** A coin type as JSON-RPC's balance changes render it: the framework's 0x1/0x2 short, other packages in full. */
-export const rpcCoinType = (type: string) =>
-  fullCoinType(type).replace(/0x0{62}0([12])(?=::)/g, '0x$1');
+export const rpcCoinType = (type: string) => fullCoinType(type).replace(/0x0{62}0([12])(?=::)/g, '0x$1');
 
 /** A fresh transaction digest: 32 random bytes in base58, as Sui's are. */
 export const randomDigest = () => toBase58(randomBytes(32));

@@ -6,7 +6,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  * sends back, by name, fault and cancellation reasons.
  */
 export const faults: Record<string, () => Error> = {
-  'throughput exceeded': () => Object.assign(new Error('The level of configured provisioned throughput for the table was exceeded.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client' }),
+  'throughput exceeded': () =>
+    Object.assign(new Error('The level of configured provisioned throughput for the table was exceeded.'), {
+      name: 'ProvisionedThroughputExceededException',
+      $fault: 'client',
+    }),
   throttled: () => Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $fault: 'client' }),
   'throttled transaction': () =>
     Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError, None]'), {

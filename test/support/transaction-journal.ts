@@ -101,7 +101,12 @@ export function itemsSharedByPlayers(transactions: SentTransaction[], allowed: (
       const id = JSON.stringify([item.table, item.pk, item.sk]);
       const seen = byItem.get(id);
       if (!seen) {
-        byItem.set(id, { key: { table: item.table, pk: item.pk, sk: item.sk }, action: item.action, players: new Set([JSON.stringify(players)]), common: new Set(players) });
+        byItem.set(id, {
+          key: { table: item.table, pk: item.pk, sk: item.sk },
+          action: item.action,
+          players: new Set([JSON.stringify(players)]),
+          common: new Set(players),
+        });
         continue;
       }
       seen.players.add(JSON.stringify(players));

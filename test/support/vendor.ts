@@ -32,8 +32,18 @@ export async function merchantWithProject(deps: Deps) {
 }
 
 /** Goods of the merchant's project, made through the domain. */
-export async function goodsFor(deps: Deps, owner: Awaited<ReturnType<typeof merchantWithProject>>, fields: { price?: number; level?: number; status?: number } = {}) {
-  return createGoods(deps, owner.claims, { name: 'Sword', projectName: owner.project.project_name, level: fields.level ?? 1, price: fields.price ?? 5, status: fields.status ?? 1 });
+export async function goodsFor(
+  deps: Deps,
+  owner: Awaited<ReturnType<typeof merchantWithProject>>,
+  fields: { price?: number; level?: number; status?: number } = {},
+) {
+  return createGoods(deps, owner.claims, {
+    name: 'Sword',
+    projectName: owner.project.project_name,
+    level: fields.level ?? 1,
+    price: fields.price ?? 5,
+    status: fields.status ?? 1,
+  });
 }
 
 /** A player with a wallet account (as chainwallet_register makes it) and a platform token. */
