@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
 import { benchBundles, type BundleResult } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
+import { notBenched } from './operations.js';
 import { benchHttpLoad, type HttpLoadResult } from './http-load.js';
 import { benchLoad, ITEM_WRITE_LIMIT, PRODUCTION_RPS, type LoadResult } from './load.js';
 import { benchRequests, unbenchedOperations, type RequestResult } from './requests.js';
@@ -103,6 +104,11 @@ function printRequests(requests: RequestResult[], unbenched: string[]) {
         r.reason,
       ]),
     ),
+  );
+  console.log(
+    `\nNot counted: ${Object.entries(notBenched)
+      .map(([op, why]) => `${op} (${why})`)
+      .join('; ')}.`,
   );
   if (unbenched.length) console.warn(`\nWARNING: operations of the route table with no entry in bench/operations.ts: ${unbenched.join(', ')}`);
 }
