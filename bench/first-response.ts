@@ -3,32 +3,37 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { basePathOf } from '../core/http/app.js';
 import type { GroupName } from '../core/http/operation.js';
-import { routeTable } from '../functions/routes/index.js';
-import { apiEvent, type ApiEvent } from './events.js';
 import type { DeployedFunction } from '../functions/deployed.js';
-import { deployedEnv, type BenchDeps } from './fixtures.js';
-import { operations, type OperationBench } from './operations.js';
+import { routeTable } from '../functions/routes/index.js';
+import type { DynamoProxy } from '../test/support/dynamo-proxy.js';
+import { apiEvent, type ApiEvent } from './events.js';
+import { type BenchDeps, deployedEnv } from './fixtures.js';
+import { type OperationBench, operations } from './operations.js';
 
 const run = promisify(execFile);
 
 /**
  * A cold start, as a new Lambda instance sees it: a fresh node process imports the bundle (cold init) and its
- * handler answers one API Gateway event (first response: the import, Deps built from the stage's settings,
- * the token verified, the table read). Each group is judged by one operation a first caller commonly sends,
- * taken from bench/operations.ts (its fixtures made before each process starts); the floor (bench/floor.ts)
- * answers the request of get_merchant_info, doing its work without ours.
+ * handler answers one API Gateway event (first response: the import, Deps built from the resources infra links
+ * to the function, the token verified, the table read, the request's metrics written). Each group is judged by
+ * one operation a first caller commonly sends, taken from bench/operations.ts (its fixtures made before each
+ * process starts), and `verify` says which bearer token that request carries.
+ *
+ * The floor (bench/floor.ts) answers the same request in a fresh process of its own, making the same DynamoDB
+ * requests the group's function made (recorded by a proxy both talk to) and verifying the same token, with none
+ * of our code: so the ratio is what our code costs a cold start, as the warm measure's floor is (the same
+ * DynamoDB calls, no framework). How many requests an operation makes is part 2's budget.
  */
-export const firstRequests: Record<GroupName | 'floor', string> = {
-  floor: 'get_merchant_info',
-  inner: 'get_merchant_info',
-  outer: 'getNonce',
-  withoutkey: 'query_social_bind',
-  chain: 'rewrad_history',
-  pay: 'game/tickets (player)',
-  'third-pay': 'google_callback (test)',
-  'partner-store': 'rank',
-  hero: 'config_get',
-  meta: 'jwks',
+export const firstRequests: Record<DeployedFunction & GroupName, { label: string; verify: 'platform' | 'google' | 'none' }> = {
+  inner: { label: 'get_merchant_info', verify: 'platform' },
+  outer: { label: 'getNonce', verify: 'none' },
+  withoutkey: { label: 'query_social_bind', verify: 'platform' },
+  chain: { label: 'rewrad_history', verify: 'platform' },
+  pay: { label: 'game/tickets (player)', verify: 'platform' },
+  'third-pay': { label: 'google_callback (test)', verify: 'google' },
+  'partner-store': { label: 'rank', verify: 'none' },
+  hero: { label: 'config_get', verify: 'none' },
+  meta: { label: 'jwks', verify: 'none' },
 };
 
 const entryOf = (label: string): OperationBench => {
@@ -37,14 +42,14 @@ const entryOf = (label: string): OperationBench => {
   return entry;
 };
 
-/** A fresh request of the group's first operation (the floor's is get_merchant_info's, sent to its one route). */
-async function firstEvent(deps: BenchDeps, name: string): Promise<{ event: ApiEvent; status: number }> {
-  const entry = entryOf(firstRequests[name as GroupName | 'floor']);
+/** A fresh request of the group's first operation. */
+async function firstEvent(deps: BenchDeps, group: keyof typeof firstRequests): Promise<{ event: ApiEvent; status: number }> {
+  const entry = entryOf(firstRequests[group].label);
   const request = await entry.prepare(deps);
-  const spec = routeTable.find((g) => g.group === entry.group && g.base === (entry.base ?? 'main'))!.ops[entry.op]!;
+  const spec = routeTable.find((g) => g.group === entry.group && g.base === (entry.base ?? 'main'))?.ops[entry.op];
+  if (!spec) throw new Error(`bench/first-response.ts: no route ${entry.group}.${entry.op}`);
   const path = spec.path.replace(/:(\w+)/g, (_, param: string) => encodeURIComponent(String(request.params?.[param])));
-  const full = name === 'floor' ? '/' : `${basePathOf(entry.base ?? 'main', deps.stage)}${path}`;
-  return { event: apiEvent(spec.method, full, request), status: spec.status };
+  return { event: apiEvent(spec.method, `${basePathOf(entry.base ?? 'main', deps.stage)}${path}`, request), status: spec.status };
 }
 
 /** Runs in the child: import the bundle, answer the event, print both times (from the start of the import). */
@@ -62,19 +67,30 @@ export interface ColdSample {
   firstMs: number;
 }
 
-/** One cold start of `file`'s handler in a fresh process, answering a fresh first request of `name`. */
-export async function coldStart(deps: BenchDeps, name: string, file: string): Promise<ColdSample> {
-  const { event, status } = await firstEvent(deps, name);
+async function child(file: string, env: NodeJS.ProcessEnv, what: string, status: number): Promise<ColdSample> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', childScript(file)], { env });
+  const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as ColdSample & { status: number; body: string };
+  if (result.status !== status) throw new Error(`${what}: the first request answered ${result.status}, not ${status}: ${result.body}`);
+  return { importMs: result.importMs, firstMs: result.firstMs };
+}
+
+/**
+ * One cold start of the group's bundle answering a fresh first request, then one of the floor's answering the
+ * same request with the DynamoDB requests the group's function made. Both talk to the table through `proxy`.
+ */
+export async function coldStarts(deps: BenchDeps, proxy: DynamoProxy, group: keyof typeof firstRequests, files: { group: string; floor: string }) {
+  const { event, status } = await firstEvent(deps, group);
   const env = {
     ...process.env,
-    ...deployedEnv(deps, name === 'floor' ? 'inner' : (name as DeployedFunction)),
+    ...deployedEnv(deps, group),
+    DYNAMODB_ENDPOINT: proxy.endpoint,
     // As in Lambda: the request's metrics are written (core/platform/metrics.ts) before the answer returns.
-    AWS_LAMBDA_FUNCTION_NAME: `bench-${name}`,
+    AWS_LAMBDA_FUNCTION_NAME: `bench-${group}`,
     BENCH_EVENT: JSON.stringify(event),
   };
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', childScript(file)], { env });
-  const line = stdout.trim().split('\n').pop() ?? '';
-  const result = JSON.parse(line) as ColdSample & { status: number; body: string };
-  if (result.status !== status) throw new Error(`${name}: the first request answered ${result.status}, not ${status}: ${result.body}`);
-  return { importMs: result.importMs, firstMs: result.firstMs };
+  proxy.reset();
+  const ours = await child(files.group, env, group, status);
+  const calls = JSON.stringify(proxy.requests);
+  const floor = await child(files.floor, { ...env, BENCH_CALLS: calls, BENCH_VERIFY: firstRequests[group].verify }, `floor of ${group}`, 200);
+  return { group: ours, floor };
 }

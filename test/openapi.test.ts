@@ -12,7 +12,7 @@ import { defineGroup, type OperationSpec } from '../core/http/operation.js';
 import { referencePage } from '../core/http/reference-page.js';
 import { REFERENCE_VERSION } from '../core/http/reference-assets.js';
 import { routeTable } from '../functions/routes/index.js';
-import { idempotencyKeyOf } from '../core/platform/idempotency.js';
+import { idempotencyKeyOf } from '../core/platform/idempotency-key.js';
 
 type Json = Record<string, any>;
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { OperationSpec } from '../core/http/operation.js';
 import { describePolicy, errorsOf, policyTable } from '../core/http/policy-text.js';
-import { accountChecks, ownerCheck, selfChecked } from '../core/http/policy.js';
+import { accountChecks, ownerCheck, selfChecked } from '../core/http/policy-rules.js';
 import type { TokenKind } from '../core/platform/tokens.js';
 import { routeTable } from '../functions/routes/index.js';
 

@@ -11,14 +11,19 @@ import { RedirectAnswer } from '../platform/redirect.js';
 import { noteOperation } from '../platform/request-context.js';
 import { tableUnavailable } from '../platform/table-failures.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
-import { enforcePolicy } from './policy.js';
 import { errorBody, errorEnvelopeOf, successBody, type ErrorEnvelope } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import { parseOrThrow, singleQuery } from './validation.js';
-import { idempotencyKeyOf } from '../platform/idempotency.js';
+import { idempotencyKeyOf } from '../platform/idempotency-key.js';
 import { applyJsonBodyRules, parseJsonBody, unsupportedType } from './json-body.js';
 import { applyMultipartSizeLimit, readMultipartBody } from './multipart-body.js';
 import { readFormBody } from './form-body.js';
+
+/**
+ * The policy layer (policy.ts) loads with the first request that needs it: it reads the table, and a function
+ * whose operations are all open (meta) should not load the table's client at all.
+ */
+const policy = () => import('./policy.js');
 
 export function basePathOf(base: Base, stage: string): string {
   return base === 'hero' ? heroBasePath(stage) : base === 'root' ? '' : mainBasePath(stage);
@@ -119,7 +124,7 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       const body = await readBody(c, op, form);
       // A malformed Idempotency-Key is bad input like a malformed field: 400 before the policy reads anything.
       if (op.headers?.['Idempotency-Key']) idempotencyKeyOf(c.req.header('idempotency-key'));
-      if (op.auth !== 'open') await enforcePolicy(deps, op.auth, auth!, { query, params, body });
+      if (op.auth !== 'open') await (await policy()).enforcePolicy(deps, op.auth, auth!, { query, params, body });
       const result = await answerOf(op, () => handler({ query, params, body, auth, deps, req: c.req }));
       if (result instanceof RedirectAnswer) return c.body(null, 302, { Location: result.location, 'Cache-Control': 'no-store' });
       if (op.raw) return result as Response;

@@ -6,7 +6,7 @@ import { describePolicy, errorsOf } from './policy-text.js';
 import { isIntParam } from '../shared/fields.js';
 import { baseUnitsJsonSchema } from '../shared/amounts.js';
 import { JSON_BODY_LIMIT_TEXT, JSON_NESTING_LIMIT } from './json-body.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency-key.js';
 import { storeChallengeHeaders } from '../partner-store/bearer.js';
 import { codesOf } from './operation-codes.js';
 

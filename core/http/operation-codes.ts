@@ -1,7 +1,7 @@
 import type { OwnedKind } from '../access/owners.js';
 import { statusOfCode, type ErrorCode } from './error-catalogue.js';
 import type { OperationSpec } from './operation.js';
-import { accountChecks, ownerCheck, selfChecked } from './policy.js';
+import { accountChecks, ownerCheck, selfChecked } from './policy-rules.js';
 
 /**
  * The error codes an operation can answer, per status: what the HTTP layer answers for its spec (`layerCodesOf`)

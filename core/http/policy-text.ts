@@ -3,7 +3,7 @@ import { TABLE_UNAVAILABLE } from '../platform/table-failures.js';
 import { jsonBodyErrors } from './json-body.js';
 import { formBodyErrors } from './form-body.js';
 import type { AuthRule, OperationSpec, Ownership, TokenRule } from './operation.js';
-import { accountChecks, ownerCheck, selfChecked, type OwnerCheck } from './policy.js';
+import { accountChecks, ownerCheck, selfChecked, type OwnerCheck } from './policy-rules.js';
 import { STATE_TTL_MS } from '../access/principals.js';
 import type { OwnedKind } from '../access/owners.js';
 import type { TokenKind } from '../platform/tokens.js';

@@ -4,8 +4,9 @@ import type { Deps } from '../deps.js';
 import { httpError } from './errors.js';
 import { merchantError } from '../merchants/errors.js';
 import { accessError } from '../access/errors.js';
-import type { TokenClaims, TokenKind } from '../platform/tokens.js';
+import type { TokenClaims } from '../platform/tokens.js';
 import type { FieldRef, Ownership, TokenRule } from './operation.js';
+import { type AccountChecks, accountChecks, ownerCheck, selfChecked } from './policy-rules.js';
 
 /** The validated input of a request, as the rules' field references name it. */
 export interface PolicyInput {
@@ -21,8 +22,8 @@ export interface PolicyInput {
  *    tokens are 403, but for console reads declared `whileSuspended` and for admin operations (`role: admin`):
  *    those are the platform's, not the merchant's, so the suspension of a merchant the admin account owns does
  *    not lock the admin out (its merchant's own calls are still refused);
- * 2. every ownership rule (operation.ts `Ownership`; `ownerCheck` and `selfChecked` say what each token kind is
- *    held to).
+ * 2. every ownership rule (operation.ts `Ownership`; `ownerCheck` and `selfChecked`, policy-rules.ts, say what
+ *    each token kind is held to).
  * Every read here is of a fact remembered per process (owners) or of the caller's own state: nothing here
  * touches an item inside a player's transaction. The reference's sentences (policy-text.ts) are made from the
  * same functions, so what readers are told is what runs.
@@ -33,48 +34,12 @@ export async function enforcePolicy(deps: Deps, rule: TokenRule, caller: TokenCl
   for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input);
 }
 
-/** What the layer reads of the account behind a token: its revocations (always), its merchant's suspension. */
-export interface AccountChecks {
-  /** The state is read fresh on every call (value-moving operations), else it may be STATE_TTL_MS old. */
-  readonly fresh: boolean;
-  /** A suspended merchant's token is refused (403). */
-  readonly suspension: boolean;
-}
-
-/**
- * The account checks for a caller of `kind` under `rule`; undefined for player tokens, which carry no account
- * state (they are short-lived instead, docs/security.md).
- */
-export function accountChecks(rule: TokenRule, kind: TokenKind): AccountChecks | undefined {
-  if (kind !== 'merchant' && kind !== 'server') return undefined;
-  const exempt = rule.role === 'admin' || (kind === 'merchant' && rule.whileSuspended === true);
-  return { fresh: rule.movesValue === true, suspension: !exempt };
-}
-
 async function checkAccountState(deps: Deps, checks: AccountChecks, caller: TokenClaims) {
   // Value-moving calls read the account's state fresh; others may use the state remembered for STATE_TTL_MS.
   const state = await principalState(deps, caller.sub, checks.fresh);
   const before = caller.kind === 'server' ? state.serverBefore : state.consoleBefore;
   if (before > 0 && (caller.iat ?? 0) <= before) throw httpError('auth.token_revoked', 'token has been revoked');
   if (state.suspended && checks.suspension) throw merchantError('merchant.suspended', 'merchant is suspended');
-}
-
-const PLAYER_KINDS: ReadonlySet<TokenKind> = new Set(['platform', 'game', 'hero', 'store']);
-
-/** A `self` field binds a player token to its subject; a console or server token may name any user. */
-export const selfChecked = (kind: TokenKind): boolean => PLAYER_KINDS.has(kind);
-
-/**
- * What a `project`, `game` or `goods` rule holds a caller of `kind` to, beyond the item existing (404):
- * `account`, the caller's own merchant's (merchant and server tokens); `game`, a project of the merchant of the
- * game token's game; `exists`, nothing more (a player buys in any merchant's project).
- */
-export type OwnerCheck = 'account' | 'game' | 'exists';
-
-export function ownerCheck(rule: OwnedKind, kind: TokenKind): OwnerCheck {
-  if (kind === 'merchant' || kind === 'server') return 'account';
-  if (kind === 'game' && rule === 'project') return 'game';
-  return 'exists';
 }
 
 async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenClaims, input: PolicyInput) {

@@ -4,6 +4,7 @@ import type { PlatformDeps } from './deps.js';
 import { DomainError, platformError } from './errors.js';
 import type { TokenClaims } from './tokens.js';
 import { transactOrFailures, type FailedCondition, type TransactItem } from './transactions.js';
+import { idempotencyKeyOf } from './idempotency-key.js';
 
 /**
  * The `Idempotency-Key` request header (IETF httpapi draft "The Idempotency-Key HTTP Header Field") for
@@ -41,25 +42,6 @@ import { transactOrFailures, type FailedCondition, type TransactItem } from './t
  * ledger entry, per caller, user and key, forever).
  */
 export const IDEMPOTENCY_TTL_DAYS = 30;
-
-/** The published key format: 1-128 of `[A-Za-z0-9_.:-]`. */
-const KEY = '[A-Za-z0-9_.:-]{1,128}';
-
-/**
- * The header's value as the service takes it: the key bare (`k`) or as the draft's sf-string (`"k"`, RFC 8941
- * §3.3.3), the same key either way. The OpenAPI document publishes this expression as the header's `pattern`
- * (core/http/openapi.ts), so a generated client or validator takes exactly what the service takes.
- */
-export const IDEMPOTENCY_KEY_PATTERN = `^(?:${KEY}|"${KEY}")$`;
-const HEADER_FORMAT = new RegExp(IDEMPOTENCY_KEY_PATTERN);
-
-/** The key of an `Idempotency-Key` header value (without its quotes), undefined without the header; 400 when malformed. */
-export function idempotencyKeyOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (!HEADER_FORMAT.test(header))
-    throw platformError('idempotency.key_invalid', 'Idempotency-Key: expected 1-128 letters, digits, _ . : or -, bare or in double quotes');
-  return header.startsWith('"') ? header.slice(1, -1) : header;
-}
 
 /** Who a key belongs to: the merchant for merchant and server tokens, the player for player tokens. */
 export function callerOf(claims: Pick<TokenClaims, 'kind' | 'sub'>): string {

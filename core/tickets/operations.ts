@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { PlatformDeps } from '../platform/deps.js';
 import { ticketError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { answerOf, idempotencyKeyOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
+import { answerOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
+import { idempotencyKeyOf } from '../platform/idempotency-key.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { balanceOf, balancesOf, debitItems } from './balances.js';
 

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * own: test/support/scheduled.ts): the network edge is the one place a fault can reach them without a hook in
  * their code. It counts the write requests that pass (by `X-Amz-Target`), and once armed with `killAt = k` it
  * lets k writes through and answers every request after them with DynamoDB's own 500, as a process dying at
- * that point would leave the table: the first k writes made, none after.
+ * that point would leave the table: the first k writes made, none after. It also keeps every request that
+ * passed, as sent (the bench's cold-start floor sends the same ones again: bench/first-response.ts).
  */
 const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem'];
 
@@ -16,6 +17,8 @@ export interface DynamoProxy {
   writes: number;
   /** Let this many more writes through, then fail everything; undefined: pass everything. */
   killAt: number | undefined;
+  /** The requests that passed since the last reset: the operation (`X-Amz-Target`'s last part) and its JSON body. */
+  requests: { operation: string; input: unknown }[];
   reset(): void;
   stop(): Promise<void>;
 }
@@ -37,6 +40,7 @@ export async function startDynamoProxy(target: string): Promise<DynamoProxy> {
       return;
     }
     if (write) proxy.writes++;
+    proxy.requests.push({ operation, input: JSON.parse(body.toString('utf8') || '{}') });
     const forwarded = request(
       { host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
       (answer) => {
@@ -52,8 +56,10 @@ export async function startDynamoProxy(target: string): Promise<DynamoProxy> {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     writes: 0,
     killAt: undefined,
+    requests: [],
     reset() {
       proxy.writes = 0;
+      proxy.requests = [];
       proxy.killAt = undefined;
       dead = false;
     },

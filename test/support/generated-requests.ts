@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { tryDecodeURIComponent } from 'hono/utils/url';
 import { JSON_BODY_LIMIT, parseJsonExact } from '../../core/http/json-body.js';
 import type { OperationSpec, RouteGroup } from '../../core/http/operation.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../core/platform/idempotency.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../core/platform/idempotency-key.js';
 import { routeTable } from '../../functions/routes/index.js';
 import { arbitraryOf, hostileValue, jsonSchemaOf, jsonValue, PROTOTYPE_KEYS, type JsonSchema } from './schema-arbitraries.js';
 

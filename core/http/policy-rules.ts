@@ -1,0 +1,46 @@
+import type { OwnedKind } from '../access/owners.js';
+import type { TokenKind } from '../platform/tokens.js';
+import type { TokenRule } from './operation.js';
+
+/**
+ * What each token kind is held to, as functions of the operation's rule alone: the policy layer (policy.ts)
+ * enforces them, and the reference's sentences (policy-text.ts) and each operation's error codes
+ * (operation-codes.ts) are made from them. Kept apart from the layer's reads, so the reference can be built
+ * without loading the table's client.
+ */
+
+/** What the layer reads of the account behind a token: its revocations (always), its merchant's suspension. */
+export interface AccountChecks {
+  /** The state is read fresh on every call (value-moving operations), else it may be STATE_TTL_MS old. */
+  readonly fresh: boolean;
+  /** A suspended merchant's token is refused (403). */
+  readonly suspension: boolean;
+}
+
+/**
+ * The account checks for a caller of `kind` under `rule`; undefined for player tokens, which carry no account
+ * state (they are short-lived instead, docs/security.md).
+ */
+export function accountChecks(rule: TokenRule, kind: TokenKind): AccountChecks | undefined {
+  if (kind !== 'merchant' && kind !== 'server') return undefined;
+  const exempt = rule.role === 'admin' || (kind === 'merchant' && rule.whileSuspended === true);
+  return { fresh: rule.movesValue === true, suspension: !exempt };
+}
+
+const PLAYER_KINDS: ReadonlySet<TokenKind> = new Set(['platform', 'game', 'hero', 'store']);
+
+/** A `self` field binds a player token to its subject; a console or server token may name any user. */
+export const selfChecked = (kind: TokenKind): boolean => PLAYER_KINDS.has(kind);
+
+/**
+ * What a `project`, `game` or `goods` rule holds a caller of `kind` to, beyond the item existing (404):
+ * `account`, the caller's own merchant's (merchant and server tokens); `game`, a project of the merchant of the
+ * game token's game; `exists`, nothing more (a player buys in any merchant's project).
+ */
+export type OwnerCheck = 'account' | 'game' | 'exists';
+
+export function ownerCheck(rule: OwnedKind, kind: TokenKind): OwnerCheck {
+  if (kind === 'merchant' || kind === 'server') return 'account';
+  if (kind === 'game' && rule === 'project') return 'game';
+  return 'exists';
+}
