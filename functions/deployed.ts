@@ -6,7 +6,7 @@ import type { Deps } from '../core/deps.js';
 import { isProductionStage } from '../core/platform/stages.js';
 import { sourceOfEnv, withRequestSource } from '../core/platform/request-source.js';
 import { withRequestContext, type RequestContext } from '../core/platform/request-context.js';
-import { recordRequest, startMetrics } from '../core/platform/metrics.js';
+import { recordRequest } from '../core/platform/metrics.js';
 import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/platform/tokens.js';
 
 /**
@@ -179,7 +179,6 @@ export function lambdaHandler(createApp: (deps: Deps) => Hono, depsOf: () => Pro
     const started = performance.now();
     const requestContext = (event as { requestContext?: { requestId?: string } }).requestContext;
     const ids: RequestContext = { requestId: context?.awsRequestId, apiRequestId: requestContext?.requestId };
-    let metrics: ReturnType<typeof startMetrics>;
     let status = 500;
     try {
       return await withRequestContext(ids, async () => {
@@ -188,14 +187,13 @@ export function lambdaHandler(createApp: (deps: Deps) => Hono, depsOf: () => Pro
           stage = deps.stage;
           handler = handle(createApp(deps));
         }
-        metrics = startMetrics(stage!);
         const source = sourceOfEnv({ requestContext });
         const response = await withRequestSource(source, () => handler!(event, context));
         status = response.statusCode ?? 200;
         return response;
       });
     } finally {
-      await recordRequest(metrics, {
+      recordRequest({
         stage: stage ?? 'unknown',
         group: ids.group,
         operation: ids.operation,

@@ -8,8 +8,8 @@ import { createMetaApp } from '../functions/meta.js';
 import { gatewayEvent } from './support/gateway-events.js';
 
 /**
- * What a deployed function writes besides its answer: one EMF line of metrics per request (Powertools metrics,
- * core/platform/metrics.ts) and log lines carrying the request's ids (core/platform/log.ts). Both go to stdout
+ * What a deployed function writes besides its answer: one EMF line of metrics per request
+ * (core/platform/metrics.ts) and log lines carrying the request's ids (core/platform/log.ts). Both go to stdout
  * (and stderr for error lines), which Lambda ships to CloudWatch Logs; here they are captured from the process.
  */
 const STAGE = 'v2-testing';
@@ -78,10 +78,16 @@ describe('metrics per operation (EMF)', () => {
     expect(metric).toMatchObject({ service: 'game-platform', stage: STAGE, group: 'meta', operation: 'health', status: '2xx', Requests: 1 });
     expect(metric!.Latency).toEqual(expect.any(Number));
     expect(metric!.Latency as number).toBeGreaterThanOrEqual(0);
-    // The instance's first invocation also counts its cold start, once.
+    // EMF's timestamp: epoch milliseconds, within the 14 days before and 2 hours after that CloudWatch takes.
+    const stamp = (metric!._aws as unknown as { Timestamp: number }).Timestamp;
+    expect(Number.isInteger(stamp) && Math.abs(stamp - Date.now()) < 60_000).toBe(true);
+    // The instance's first invocation also counts its cold start, once, as its own metric.
     const coldStarts = emfLines(lines).filter((line) => 'ColdStart' in line);
     expect(coldStarts).toHaveLength(1);
-    expect(coldStarts[0]).toMatchObject({ function_name: 'game-platform-v2-testing-MetaFunction', ColdStart: 1 });
+    expect(coldStarts[0]!._aws.CloudWatchMetrics).toEqual([
+      { Namespace: 'GamePlatform', Dimensions: [['service', 'stage', 'function_name']], Metrics: [{ Name: 'ColdStart', Unit: 'Count' }] },
+    ]);
+    expect(coldStarts[0]).toMatchObject({ service: 'game-platform', stage: STAGE, function_name: 'game-platform-v2-testing-MetaFunction', ColdStart: 1 });
 
     // Each invocation flushes its own line: a second request writes one more, and no second cold start.
     const again = await captured(() => handler(gatewayEvent('GET', `/${STAGE}/health`) as never, lambdaContext() as never));

@@ -1,18 +1,19 @@
-import type { Metrics } from '@aws-lambda-powertools/metrics';
-
 /**
- * Metrics per operation, in CloudWatch's embedded metric format (EMF) through AWS Lambda Powertools: one JSON line
- * on stdout per request, which CloudWatch Logs turns into metrics without an API call.
+ * Metrics per operation, in CloudWatch's embedded metric format (EMF): one JSON line on stdout per request,
+ * which CloudWatch Logs turns into metrics without an API call.
  *
  * Namespace `GamePlatform`; dimensions `service` (game-platform), `stage`, `group` (the function), `operation`
  * (the route table's name) and `status` (`2xx`, `4xx`, `5xx`); metrics `Requests` (count) and `Latency`
- * (milliseconds, the whole invocation as the handler saw it). A function's first invocation also writes
- * Powertools' `ColdStart` count (dimensions `service`, `stage`, `function_name`).
+ * (milliseconds, the whole invocation as the handler saw it). An instance's first invocation also writes a
+ * `ColdStart` count (dimensions `service`, `stage`, `function_name`) when Lambda started it on demand (not for
+ * provisioned concurrency), as AWS Lambda Powertools counts it.
  *
  * Only in Lambda (`AWS_LAMBDA_FUNCTION_NAME` is set by its runtime) and unless `POWERTOOLS_METRICS_DISABLED` is
- * true: the local server, the tests and the bench write nothing. The Powertools module is imported on the first
- * invocation (its own chunk when deployed), not at cold init; each invocation's metrics are flushed before it
- * returns, as Lambda may freeze the instance right after.
+ * true (the switch operators know from Powertools): the local server, the tests and the bench write nothing.
+ * Each invocation's line is written before it returns, as Lambda may freeze the instance right after.
+ *
+ * Written here rather than with Powertools' Metrics: an EMF line is one documented JSON object, and loading
+ * Powertools cost each cold start about 4 ms (docs/performance.md, "Cold start").
  */
 export const METRICS_NAMESPACE = 'GamePlatform';
 const SERVICE = 'game-platform';
@@ -33,37 +34,53 @@ export function metricsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return !(disabled && ['1', 'true', 'y', 'yes', 'on'].includes(disabled));
 }
 
-let metrics: Promise<Metrics> | undefined;
-let loadedStage: string | undefined;
-
-/**
- * Starts loading the metrics module for this invocation (once per instance), so the import overlaps the request
- * instead of adding to its end. Undefined when metrics are off.
- */
-export function startMetrics(stage: string): Promise<Metrics> | undefined {
-  if (!metricsEnabled()) return undefined;
-  loadedStage = stage;
-  return (metrics ??= import('@aws-lambda-powertools/metrics').then(
-    ({ Metrics }) => new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE, defaultDimensions: { stage: loadedStage! } }),
-  ));
-}
+/** Whether the instance has yet to count its cold start. */
+let coldStartPending = true;
 
 export const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 
-/** Writes the request's metrics (one EMF line) and flushes them. Never throws: a metric is not worth a request. */
-export async function recordRequest(pending: Promise<Metrics> | undefined, measure: RequestMeasure): Promise<void> {
-  if (!pending) return;
+type Unit = 'Count' | 'Milliseconds';
+
+/** One EMF line: the dimensions and the metrics' values as members, their names and units under `_aws`. */
+function emfLine(dimensions: Record<string, string>, metrics: Record<string, [Unit, number]>): string {
+  const values = Object.fromEntries(Object.entries(metrics).map(([name, [, value]]) => [name, value]));
+  return `${JSON.stringify({
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: [Object.keys(dimensions)],
+          Metrics: Object.entries(metrics).map(([name, [unit]]) => ({ Name: name, Unit: unit })),
+        },
+      ],
+    },
+    ...dimensions,
+    ...values,
+  })}\n`;
+}
+
+/**
+ * Writes the request's metrics line (and the instance's cold start, once), straight to stdout: Lambda's
+ * console prefixes each line it writes, and CloudWatch reads an EMF line only as a whole JSON object. Never
+ * throws: a metric is not worth a request.
+ */
+export function recordRequest(measure: RequestMeasure): void {
+  if (!metricsEnabled()) return;
   try {
-    const [m, { MetricUnit }] = await Promise.all([pending, import('@aws-lambda-powertools/metrics')]);
-    if (measure.functionName) m.captureColdStartMetric(measure.functionName);
-    m.addDimensions({
-      group: measure.group ?? 'none',
-      operation: measure.operation ?? 'none',
-      status: statusClass(measure.status),
-    });
-    m.addMetric('Requests', MetricUnit.Count, 1);
-    m.addMetric('Latency', MetricUnit.Milliseconds, Math.round(measure.milliseconds * 100) / 100);
-    m.publishStoredMetrics();
+    const service = { service: SERVICE, stage: measure.stage };
+    let lines = '';
+    if (coldStartPending) {
+      coldStartPending = false;
+      const onDemand = process.env.AWS_LAMBDA_INITIALIZATION_TYPE?.trim() === 'on-demand';
+      const functionName = measure.functionName?.trim();
+      if (onDemand && functionName) lines += emfLine({ ...service, function_name: functionName }, { ColdStart: ['Count', 1] });
+    }
+    lines += emfLine(
+      { ...service, group: measure.group ?? 'none', operation: measure.operation ?? 'none', status: statusClass(measure.status) },
+      { Requests: ['Count', 1], Latency: ['Milliseconds', Math.round(measure.milliseconds * 100) / 100] },
+    );
+    process.stdout.write(lines);
   } catch {
     // Metrics are best effort; the response stands.
   }
