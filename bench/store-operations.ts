@@ -7,17 +7,17 @@ import type { OperationBench } from './operations.js';
 
 const PRODUCT = 'com.bench.tickets';
 
+/** A shop whose level 1 is sold as the store product `productIds` names. */
+async function shopSelling(deps: BenchDeps, productIds: { apple_product_id: string } | { google_product_id: string }) {
+  const shop = await shopWithLevel(deps);
+  const level = { project_name: shop.project.project_name, level: 1, amount: String(shop.level.amount_base), tickets: shop.level.tickets, status: 1 };
+  await saveLevel(deps, shop.owner.claims, { ...level, ...productIds });
+  return shop;
+}
+
 /** A pending order of a level sold as an App Store product, and the signed transaction of its purchase. */
 async function applePurchase(deps: BenchDeps) {
-  const shop = await shopWithLevel(deps);
-  await saveLevel(deps, shop.owner.claims, {
-    project_name: shop.project.project_name,
-    level: 1,
-    amount: String(shop.level.amount_base),
-    tickets: shop.level.tickets,
-    status: 1,
-    apple_product_id: PRODUCT,
-  });
+  const shop = await shopSelling(deps, { apple_product_id: PRODUCT });
   const player = await playerWithTokens(deps);
   const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
   const signedTransaction = await signJws(
@@ -29,15 +29,7 @@ async function applePurchase(deps: BenchDeps) {
 
 /** A pending order of a level sold as a Google Play product, its purchase known to the loopback Google, and the push of it. */
 async function googlePurchase(deps: BenchDeps) {
-  const shop = await shopWithLevel(deps);
-  await saveLevel(deps, shop.owner.claims, {
-    project_name: shop.project.project_name,
-    level: 1,
-    amount: String(shop.level.amount_base),
-    tickets: shop.level.tickets,
-    status: 1,
-    google_product_id: PRODUCT,
-  });
+  const shop = await shopSelling(deps, { google_product_id: PRODUCT });
   const player = await playerWithTokens(deps);
   const order = await createRechargeOrder(deps, player.uid, rechargeBody(shop, player));
   const token = `bench-${order.id}-${order.app_account_token}`;
