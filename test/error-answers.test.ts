@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationSpec } from '../core/http/operation.js';
+import { retryAfterCodes } from '../core/http/error-catalogue.js';
 import { codesOf } from '../core/http/operation-codes.js';
 import { routeTable } from '../functions/routes/index.js';
 import { errorAnswersDir, readErrorAnswers, removeEndedRunErrorAnswers } from './support/error-answers.js';
@@ -44,5 +45,18 @@ describe("the run's error answers", () => {
     expect(undocumented.sort()).toEqual([]);
     // Not vacuous: the suite's tests of refusals answer most operations' errors.
     expect(operations.size, 'no error answer noted: run this file with the whole suite (npm test)').toBeGreaterThan(50);
+  });
+
+  it('an answer carries Retry-After exactly when its code is declared with it, as the OpenAPI document says', () => {
+    const dir = errorAnswersDir();
+    expect(dir).toBeDefined();
+    const answers = readErrorAnswers(dir!).filter(([, , status]) => status !== 500);
+    const wrong = answers
+      .filter(([, , , code, retryAfter]) => retryAfterCodes.has(code) !== retryAfter)
+      .map(([method, path, status, code, retryAfter]) => `${method} ${path} ${status} ${code} ${retryAfter ? 'with' : 'without'} Retry-After`);
+    expect(wrong.sort()).toEqual([]);
+    // Not vacuous: the suite makes the table busy and throttles sign-ins.
+    const seen = new Set(answers.filter(([, , , , retryAfter]) => retryAfter).map(([, , , code]) => code));
+    expect([...seen]).toEqual(expect.arrayContaining(['table.busy', 'account.sign_in_throttled']));
   });
 });

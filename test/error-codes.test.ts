@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allErrorEntries } from '../core/http/error-catalogue.js';
+import { allErrorEntries, retryAfterCodes } from '../core/http/error-catalogue.js';
 import { errorCodesTable, errorMeanings } from '../functions/admin/error-table.js';
 import { statusOfKind } from '../core/http/error-statuses.js';
 import { codesOf, layerCodesOf } from '../core/http/operation-codes.js';
@@ -69,6 +69,35 @@ describe('error codes', () => {
           : false,
       );
     expect(allErrorCodes.filter((code) => !thrown.has(code) && !literal(code))).toEqual([]);
+  });
+
+  it('a code declared with Retry-After is made with retryAfterSeconds wherever it is thrown, and no other code is', () => {
+    /** The text of the call that starts at `start` (up to its balancing parenthesis). */
+    const callAt = (text: string, start: number) => {
+      let depth = 0;
+      for (let i = text.indexOf('(', start); i < text.length; i++) {
+        if (text[i] === '(') depth++;
+        if (text[i] === ')' && --depth === 0) return text.slice(start, i + 1);
+      }
+      return text.slice(start);
+    };
+    const wrong: string[] = [];
+    let constructions = 0;
+    for (const { path, lines } of sources) {
+      const text = lines.join('\n');
+      for (const pattern of THROWN) {
+        for (const match of text.matchAll(pattern)) {
+          const carries = callAt(text, match.index).includes('retryAfterSeconds');
+          const declared = retryAfterCodes.has(match[1]!);
+          if (declared) constructions++;
+          if (carries !== declared)
+            wrong.push(`${path}:${text.slice(0, match.index).split('\n').length} ${match[1]} ${declared ? 'without' : 'with'} retryAfterSeconds`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(retryAfterCodes.size).toBeGreaterThanOrEqual(3);
+    expect(constructions).toBeGreaterThanOrEqual(retryAfterCodes.size);
   });
 
   it('no domain file names an HTTP status or a header in an error, or reaches for the HTTP layer', () => {

@@ -56,3 +56,6 @@ export const allErrorEntries: readonly ErrorEntry[] = errorCatalogues.flatMap((c
 
 /** The status every code is answered with (its kind's, core/http/error-statuses.ts). */
 export const statusOfCode: ReadonlyMap<string, number> = new Map(allErrorEntries.map((entry) => [entry.code, statusOfKind[entry.kind]]));
+
+/** The codes whose answers carry a Retry-After header (declared `[kind, 'Retry-After']` in their catalogue). */
+export const retryAfterCodes: ReadonlySet<string> = new Set(allErrorEntries.filter((entry) => entry.retryAfter).map((entry) => entry.code));

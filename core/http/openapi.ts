@@ -9,6 +9,7 @@ import { JSON_BODY_LIMIT_TEXT, JSON_NESTING_LIMIT } from './json-body.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency-key.js';
 import { storeChallengeHeaders } from '../partner-store/bearer.js';
 import { codesOf } from './operation-codes.js';
+import { retryAfterCodes } from './error-catalogue.js';
 
 /**
  * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
@@ -282,12 +283,14 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
   if (data !== undefined) {
     const schema = errorEnvelopeSchema(envelope, codes, toJsonSchema(op.response, 'output', `${where} errorData`));
     (schema.properties as Record<string, JsonSchema>).code = { type: 'integer', const: status };
+    const headers = responseHeaders(op, status, codes);
     return {
       description: cause,
+      ...(headers && { headers }),
       content: { 'application/json': { schema, example: errorBody(envelope, status, cause, codes[0]!, data) } },
     };
   }
-  const headers = responseHeaders(op, status);
+  const headers = responseHeaders(op, status, codes);
   return {
     description: cause,
     ...(headers && { headers }),
@@ -300,13 +303,25 @@ function errorResponse(op: OperationSpec, envelope: ErrorEnvelope, status: numbe
   };
 }
 
-/** The headers an error response carries besides the usual: the partner store's bearer challenges (core/partner-store/bearer.ts). */
-function responseHeaders(op: OperationSpec, status: number): Record<string, JsonSchema> | undefined {
+/**
+ * The headers an error response carries besides the usual: Retry-After where a code it may carry sends one
+ * (required when every code of the status does), and the partner store's bearer challenges
+ * (core/partner-store/bearer.ts).
+ */
+function responseHeaders(op: OperationSpec, status: number, codes: readonly string[]): Record<string, JsonSchema> | undefined {
+  const headers: Record<string, JsonSchema> = {};
+  const retrying = codes.filter((code) => retryAfterCodes.has(code));
+  if (retrying.length > 0) {
+    headers['Retry-After'] = {
+      description: `seconds to wait before trying again; sent with ${retrying.join(', ')}`,
+      required: retrying.length === codes.length,
+      schema: { type: 'string', pattern: '^[0-9]+$' },
+    };
+  }
   const challenge = op.auth !== 'open' && op.auth.store ? storeChallengeHeaders(op.auth.store)[status as 401 | 403] : undefined;
   // Every 401 of a store operation is the bearer layer's, so it always carries one; a 403 only for a missing scope.
-  return challenge
-    ? { 'WWW-Authenticate': { description: challenge, required: status === 401, schema: { type: 'string', pattern: '^Bearer realm=' } } }
-    : undefined;
+  if (challenge) headers['WWW-Authenticate'] = { description: challenge, required: status === 401, schema: { type: 'string', pattern: '^Bearer realm=' } };
+  return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
 /**

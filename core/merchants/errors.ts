@@ -9,9 +9,9 @@ export const merchantErrors = errorCatalogue({
   /** the email or the password is wrong */
   'account.credentials_wrong': 'Unauthenticated',
   /** too many failed sign-ins to this account from this address; Retry-After says when to try again */
-  'account.sign_in_throttled': 'RateLimited',
+  'account.sign_in_throttled': ['RateLimited', 'Retry-After'],
   /** too many concurrent sign-ins to this account from this address; Retry-After says when to try again */
-  'account.sign_in_contended': 'RateLimited',
+  'account.sign_in_contended': ['RateLimited', 'Retry-After'],
   /** the account has a merchant already */
   'merchant.exists': 'Conflict',
   /** the account has no merchant yet */

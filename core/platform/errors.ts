@@ -102,11 +102,18 @@ const classOfKind: Record<ErrorKind, KindClass> = {
   Internal,
 };
 
-/** One code of a catalogue and its kind. */
+/** One code of a catalogue, its kind, and whether its answers carry a Retry-After header. */
 export interface ErrorEntry {
   readonly code: string;
   readonly kind: ErrorKind;
+  readonly retryAfter: boolean;
 }
+
+/**
+ * A code's declaration: its kind, or its kind and `'Retry-After'` for a code whose errors always carry
+ * `retryAfterSeconds` (the OpenAPI document declares the header on the answers that may carry such a code).
+ */
+type Declaration = ErrorKind | readonly [ErrorKind, 'Retry-After'];
 
 export interface ErrorCatalogue<C extends string> {
   /** The area's codes, in the order declared. */
@@ -116,15 +123,19 @@ export interface ErrorCatalogue<C extends string> {
 }
 
 /**
- * A domain's error surface: `{code: kind}`, each code with what it means in a doc comment above it (docs/api.md's
- * "Error codes" table is generated from those comments, functions/admin/error-table.ts). The meanings live in
- * comments, not strings, so they cost the deployed bundles nothing. `fail` makes the errors.
+ * A domain's error surface: `{code: kind}` (or `[kind, 'Retry-After']`), each code with what it means in a doc
+ * comment above it (docs/api.md's "Error codes" table is generated from those comments,
+ * functions/admin/error-table.ts). The meanings live in comments, not strings, so they cost the deployed bundles
+ * nothing. `fail` makes the errors.
  */
-export function errorCatalogue<const T extends Record<string, ErrorKind>>(codes: T): ErrorCatalogue<keyof T & string> {
-  const entries = Object.entries(codes).map(([code, kind]) => ({ code, kind }));
+export function errorCatalogue<const T extends Record<string, Declaration>>(codes: T): ErrorCatalogue<keyof T & string> {
+  const entries = Object.entries(codes).map(([code, declared]) =>
+    typeof declared === 'string' ? { code, kind: declared, retryAfter: false } : { code, kind: declared[0], retryAfter: true },
+  );
+  const kindOf = new Map(entries.map((entry) => [entry.code, entry.kind]));
   return {
     entries,
-    fail: (code, message, data) => new classOfKind[codes[code]!](code, message, data),
+    fail: (code, message, data) => new classOfKind[kindOf.get(code)!](code, message, data),
   };
 }
 
@@ -143,7 +154,7 @@ export const platformErrors = errorCatalogue({
   /** the first request with this Idempotency-Key is still running; retry */
   'idempotency.still_running': 'Conflict',
   /** the table throttled the request, did not answer, or was writing the same items; Retry-After says when to try again */
-  'table.busy': 'Unavailable',
+  'table.busy': ['Unavailable', 'Retry-After'],
   /** the bearer token has expired */
   'auth.token_expired': 'Unauthenticated',
   /** the bearer token is not valid, or not of a kind this operation takes */

@@ -4,7 +4,8 @@ import { Hono, type Context, type ErrorHandler } from 'hono';
 import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
 
 /**
- * Every error answer of a whole test run, as `METHOD route-path status code` (test/error-answers.test.ts checks each
+ * Every error answer of a whole test run, as `METHOD route-path status code retry-after` (the last `1` when the
+ * answer carried a Retry-After header; test/error-answers.test.ts checks each
  * against the OpenAPI document). Each group app sets its error responder with `onError` on the app `basePath` made
  * (core/http/app.ts createGroupApp); this wraps every such responder, in every test process, to note what it
  * answered and the route the failing handler was matched by. Each process writes what it saw to its file in a
@@ -52,16 +53,16 @@ async function note(c: Context, response: Response, seen: Set<string>) {
   if (!response.headers.get('content-type')?.includes('json')) return;
   const body = (await response.clone().json()) as { error?: unknown; error_code?: unknown; error_description?: unknown };
   const code = 'error_description' in body ? body.error_code : body.error;
-  seen.add(`${c.req.method} ${c.req.routePath} ${response.status} ${String(code)}`);
+  seen.add(`${c.req.method} ${c.req.routePath} ${response.status} ${String(code)} ${response.headers.has('retry-after') ? 1 : 0}`);
 }
 
-/** Every answer noted in `dir`: `[method, route path, status, code]`, once each. */
-export function readErrorAnswers(dir: string): [string, string, number, string][] {
+/** Every answer noted in `dir`: `[method, route path, status, code, carried Retry-After]`, once each. */
+export function readErrorAnswers(dir: string): [string, string, number, string, boolean][] {
   if (!existsSync(dir)) return [];
   const lines = new Set(readdirSync(dir).flatMap((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as string[]));
   return [...lines].map((line) => {
-    const [method, path, status, code] = line.split(' ') as [string, string, string, string];
-    return [method, path, Number(status), code];
+    const [method, path, status, code, retryAfter] = line.split(' ') as [string, string, string, string, string];
+    return [method, path, Number(status), code, retryAfter === '1'];
   });
 }
 
