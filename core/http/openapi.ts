@@ -4,7 +4,7 @@ import { errorBody, errorEnvelopeOf, type ErrorEnvelope } from './envelopes.js';
 import type { Base, OperationSpec, RouteGroup } from './operation.js';
 import { describePolicy, errorsOf } from './policy-text.js';
 import { isIntParam } from '../shared/fields.js';
-import { baseUnitsJsonSchema } from '../shared/amounts.js';
+import { baseUnitsJsonSchema, exactIntegerJsonSchema } from '../shared/amounts.js';
 import { JSON_BODY_LIMIT_TEXT, JSON_NESTING_LIMIT } from './json-body.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency-key.js';
 import { storeChallengeHeaders } from '../partner-store/bearer.js';
@@ -329,7 +329,8 @@ function responseHeaders(op: OperationSpec, status: number, codes: readonly stri
  * - zod leaves a default out of an input schema when the schema under it transforms (a default is an output
  *   value). Strict integer parameters (core/shared/fields.ts `intParam`) transform their text into the number
  *   they are documented as, so their default is the parameter's value when absent: put it back;
- * - amounts in base units accept a JSON integer or decimal text (`describeBaseUnits`).
+ * - amounts in base units accept a JSON integer or decimal text, and those answered as exact integers have no
+ *   upper bound (`describeBaseUnits`).
  */
 function schemaOverrides(io: 'input' | 'output') {
   return ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: JsonSchema }) => {
@@ -341,7 +342,7 @@ function schemaOverrides(io: 'input' | 'output') {
 
 /** An amount in base units (core/shared/amounts.ts) is a JSON integer of any size or decimal text. */
 function describeBaseUnits(zodSchema: unknown, jsonSchema: JsonSchema) {
-  const described = baseUnitsJsonSchema(zodSchema);
+  const described = baseUnitsJsonSchema(zodSchema) ?? exactIntegerJsonSchema(zodSchema);
   if (!described) return;
   for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
   Object.assign(jsonSchema, described);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { gameCode, intParam, paging } from '../shared/fields.js';
-import { baseUnits } from '../shared/amounts.js';
+import { baseUnits, exactInteger } from '../shared/amounts.js';
 
 /**
  * Rewards of finished seasons (docs/api.md, "Rankings: rewards, settlement and claims"): the reward table a game's
@@ -39,7 +39,7 @@ export const RewardTable = z.lazy(() =>
     game_code: z.string(),
     board: z.string(),
     /** `amount` is a JSON integer (written exactly, whatever its size); `amount_base` the same as decimal text. */
-    rewards: z.array(z.object({ rank: z.int(), amount: z.int(), amount_base: z.string() })),
+    rewards: z.array(z.object({ rank: z.int(), amount: exactInteger(), amount_base: z.string() })),
     /** When the merchant last set it; null while the game has none (no season of it pays anything). */
     updated_at: z.nullable(z.string()),
   }),
@@ -68,7 +68,7 @@ export const HistoryEntry = z.lazy(() =>
     rank: z.int(),
     achievement: z.int(),
     /** Base units of the payout coin: a JSON integer, written exactly whatever its size (core/shared/amounts.ts). */
-    reward_amount: z.int(),
+    reward_amount: exactInteger(),
     status: z.int(),
     /** `reward_amount` as decimal text, for clients whose JSON parser rounds integers past 2^53 (ours). */
     reward_amount_base: z.string(),

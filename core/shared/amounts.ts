@@ -62,6 +62,25 @@ export function baseUnitsJsonSchema(schema: unknown): Record<string, unknown> | 
   };
 }
 
+const exactIntegerSchemas = new WeakSet<object>();
+
+/**
+ * An amount the service answers as a JSON integer written exactly, whatever its size (beside it, the same amount
+ * as decimal text in a `_base` field, for parsers that round past 2^53). Its JSON Schema is an integer with no
+ * upper bound (`exactIntegerJsonSchema`), as the answers are.
+ */
+export function exactInteger() {
+  const schema = z.int();
+  exactIntegerSchemas.add(schema);
+  return schema;
+}
+
+/** The JSON Schema of an `exactInteger` field (undefined for any other schema). */
+export function exactIntegerJsonSchema(schema: unknown): Record<string, unknown> | undefined {
+  if (typeof schema !== 'object' || schema === null || !exactIntegerSchemas.has(schema)) return undefined;
+  return { type: 'integer', minimum: 0, description: 'Base units: an integer written exactly, whatever its size.' };
+}
+
 /** An amount as stored: a DynamoDB number (read as a number, or a bigint past 2^53), or decimal text in items
  * written before amounts were numbers. Read it with `toBigInt`. */
 export const storedAmount = z.union([z.number(), z.bigint(), z.string()]);

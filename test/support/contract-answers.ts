@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { type Context, Hono } from 'hono';
+import type { Base, OperationSpec } from '../../core/http/operation.js';
+import { routeTable } from '../../functions/routes/index.js';
+import { servedDocument } from './openapi-check.js';
+import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
+
+/**
+ * Every answer of a whole test run checked against the OpenAPI document clients are generated from
+ * (test/contract-answers.test.ts reads the findings): the status is one the operation's document lists, every
+ * header the document requires for it is there, a Retry-After is sent only where the document names it, the
+ * media type is one it lists, and a JSON body validates against its schema (JSON Schema 2020-12, ajv). Each
+ * group app's `basePath` app gets a middleware, in every test process, that checks the answer after the
+ * handler, the error responder or the not-found answer made it. 500s are no operation's contract (faults).
+ * Each process writes what it checked and found to its file in a folder of the run, as the error answers are.
+ */
+const PREFIX = 'server-contract-answers-';
+const INSTALLED = Symbol.for('game-platform.contract-answers');
+
+export interface ContractFindings {
+  /** `operation status` of every answer checked, once each. */
+  checked: string[];
+  /** What departed from the document, once each. */
+  violations: string[];
+}
+
+export const contractAnswersDir = () => runFolder(PREFIX);
+
+/** Installs the checking once per process; answers `save`, which writes this process's findings to its file in `dir`. */
+export function recordContractAnswers(dir: string): () => void {
+  const global = globalThis as Record<symbol, unknown>;
+  const found = (global[INSTALLED] ??= install()) as { checked: Set<string>; violations: Set<string> };
+  mkdirSync(dir, { recursive: true });
+  return () => writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify({ checked: [...found.checked], violations: [...found.violations] }));
+}
+
+/** The operation a matched route path is of, its base and the base's path prefix. */
+export function operationAt(method: string, routePath: string): { op: OperationSpec; base: Base; prefix: string } | undefined {
+  for (const group of routeTable) {
+    for (const op of Object.values(group.ops)) {
+      if (op.method !== method || !routePath.endsWith(op.path)) continue;
+      const prefix = routePath.slice(0, routePath.length - op.path.length);
+      const base = prefix === '' ? 'root' : /^\/hero-[^/]+$/.test(prefix) ? 'hero' : /^\/[^/]+$/.test(prefix) ? 'main' : undefined;
+      if (base === group.base) return { op, base, prefix };
+    }
+  }
+  return undefined;
+}
+
+function install() {
+  const found = { checked: new Set<string>(), violations: new Set<string>() };
+  const basePath = Hono.prototype.basePath;
+  Hono.prototype.basePath = function (this: Hono, path: string) {
+    const app = basePath.call(this, path);
+    app.use('*', async (c, next) => {
+      await next();
+      await check(c, found).catch((error: Error) => found.violations.add(`${c.req.method} ${c.req.path}: the check failed: ${error.message}`));
+    });
+    return app;
+  };
+  return found;
+}
+
+/** The served document, plain JSON. */
+type Document = Record<string, any>;
+const documents = new Map<string, Document>();
+const validators = new Map<string, ValidateFunction>();
+const ajv = addFormats(new Ajv2020({ strict: false, allErrors: false }));
+
+/** The served document a base's operation is in: the hero document, or the main one (which holds the root's too). */
+function documentOf(base: Base, prefix: string): Document {
+  const key = base === 'hero' ? `hero ${prefix}` : `main ${base === 'main' ? prefix : ''}`;
+  if (!documents.has(key)) documents.set(key, servedDocument(base === 'hero' ? prefix : base === 'main' ? prefix : '/', base === 'hero' ? 'hero' : 'main'));
+  return documents.get(key)!;
+}
+
+async function check(c: Context, found: { checked: Set<string>; violations: Set<string> }) {
+  const route = [...c.req.matchedRoutes].reverse().find((r) => r.method !== 'ALL');
+  const at = route && operationAt(c.req.method, route.path);
+  const status = c.res.status;
+  if (!at || status === 500) return;
+  const { op, base, prefix } = at;
+  const path = op.path.replace(/:(\w+)/g, '{$1}');
+  const name = `${op.name} ${status}`;
+  found.checked.add(name);
+  const response = documentOf(base, prefix).paths[path]?.[op.method.toLowerCase()]?.responses?.[String(status)];
+  if (!response) {
+    found.violations.add(`${name}: the status is not documented`);
+    return;
+  }
+  for (const [header, spec] of Object.entries<{ required?: boolean }>(response.headers ?? {})) {
+    if (spec.required && !c.res.headers.has(header)) found.violations.add(`${name}: the required ${header} header is missing`);
+  }
+  if (c.res.headers.has('retry-after') && !response.headers?.['Retry-After']) found.violations.add(`${name}: Retry-After is sent but not documented`);
+  const type = c.res.headers.get('content-type')?.split(';')[0]?.trim();
+  if (!response.content) {
+    if (type && c.res.body) found.violations.add(`${name}: a ${type} body where the document gives none`);
+    return;
+  }
+  const media = type ? response.content[type] : undefined;
+  if (!media) {
+    found.violations.add(`${name}: ${type ?? 'no content type'}, the document gives ${Object.keys(response.content).join(', ')}`);
+    return;
+  }
+  if (type !== 'application/json' || !media.schema) return;
+  const key = `${base} ${path} ${op.method} ${status}`;
+  if (!validators.has(key)) validators.set(key, ajv.compile(media.schema));
+  const validate = validators.get(key)!;
+  if (!validate(await c.res.clone().json())) {
+    const [first] = validate.errors ?? [];
+    found.violations.add(`${name}: the body departs from its schema at ${first?.instancePath || '/'} (${first?.message})`);
+  }
+}
+
+/** Every process's findings in `dir`, merged. */
+export function readContractAnswers(dir: string): ContractFindings {
+  if (!existsSync(dir)) return { checked: [], violations: [] };
+  const all = readdirSync(dir).map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as ContractFindings);
+  return { checked: [...new Set(all.flatMap((f) => f.checked))], violations: [...new Set(all.flatMap((f) => f.violations))] };
+}
+
+/** Removes the folders of runs whose main process has ended. */
+export const removeEndedRunContractAnswers = () => removeEndedRunFolders(PREFIX);
