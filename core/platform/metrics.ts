@@ -9,7 +9,8 @@
  * provisioned concurrency), as AWS Lambda Powertools counts it.
  *
  * Only in Lambda (`AWS_LAMBDA_FUNCTION_NAME` is set by its runtime) and unless `POWERTOOLS_METRICS_DISABLED` is
- * true (the switch operators know from Powertools): the local server, the tests and the bench write nothing.
+ * true (the switch operators know from Powertools): the local server, the tests and the bench write nothing, but
+ * for the bench's cold starts, which run as Lambda does (bench/first-response.ts).
  * Each invocation's line is written before it returns, as Lambda may freeze the instance right after.
  *
  * Written here rather than with Powertools' Metrics: an EMF line is one documented JSON object, and loading
