@@ -47,7 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  killLocalServers();
+  await killLocalServers();
 });
 
 async function openDocs(base: string): Promise<Page> {

@@ -34,7 +34,7 @@ const nodes: SuiNode[] = [];
 const dynamos: LocalDynamo[] = [];
 
 afterAll(async () => {
-  killLocalServers();
+  await killLocalServers();
   await Promise.all([...nodes.map((node) => node.stop()), ...dynamos.map((dynamo) => dynamo.stop())]);
 });
 

@@ -30,8 +30,8 @@ async function post(url: string, body: unknown, token?: string) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-afterAll(() => {
-  killLocalServers();
+afterAll(async () => {
+  await killLocalServers();
   for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
 });
 

@@ -51,9 +51,23 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
   };
 }
 
-/** Kills every server still running (an afterAll of the test files that start them). */
-export function killLocalServers() {
-  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+/**
+ * Stops every server still running (an afterAll of the test files that start them): SIGTERM, so that it stops
+ * the DynamoDB Local it started (killed at once, that Java process would outlive the run), then SIGKILL for one
+ * that has not exited within 10 s.
+ */
+export async function killLocalServers() {
+  await Promise.all(
+    started
+      .filter((child) => child.exitCode === null && child.signalCode === null)
+      .map(async (child) => {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+  );
 }
 
 export interface HttpResult {
