@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clientTypes, clientTypesDir } from '../functions/admin/client-types.js';
+
+/** The TypeScript client's types are generated from the served documents and committed: they must be current. */
+describe('clients/ts/src/generated', () => {
+  it('is what `npm run client-types` generates from the route table today', async () => {
+    const generated = await clientTypes();
+    expect(generated.map(({ file }) => file)).toEqual(['main.ts', 'hero.ts']);
+    for (const { file, text } of generated) {
+      const committed = readFileSync(join(clientTypesDir, file), 'utf8');
+      expect(committed === text, `clients/ts/src/generated/${file} is out of date: run npm run client-types`).toBe(true);
+    }
+    // Every operation of the route table has its types, by its operationId.
+    expect(generated[0]!.text).toContain('get_merchant_info: {');
+    expect(generated[1]!.text).toContain('hero_config: {');
+  });
+});
