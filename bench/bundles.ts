@@ -142,8 +142,7 @@ export async function benchBundles(options: { outDir: string; runs: number; budg
   }
 
   const all = [...samples.values()].flat();
-  const medianOf = (values: number[]) => median(values);
-  const floorImport = medianOf(all.map((s) => s.floor.importMs));
+  const floorImport = median(all.map((s) => s.floor.importMs));
   const size = (b: (typeof built)[number]) => ({
     file: relative(process.cwd(), b.file),
     kb: round(b.bytes / 1024, 1),
@@ -158,7 +157,7 @@ export async function benchBundles(options: { outDir: string; runs: number; budg
       ...size(floor),
       coldInitMs: round(floorImport),
       coldInitRatio: 1,
-      firstResponseMs: round(medianOf(all.map((s) => s.floor.firstMs))),
+      firstResponseMs: round(median(all.map((s) => s.floor.firstMs))),
       floorFirstResponseMs: 0,
       firstResponseRatio: 1,
       firstResponseSamplesMs: [],
@@ -166,9 +165,9 @@ export async function benchBundles(options: { outDir: string; runs: number; budg
     },
     ...groups.map((b) => {
       const runs = samples.get(b.name)!;
-      const coldInitMs = medianOf(runs.map((s) => s.group.importMs));
-      const firstResponseMs = medianOf(runs.map((s) => s.group.firstMs));
-      const floorFirstResponseMs = medianOf(runs.map((s) => s.floor.firstMs));
+      const coldInitMs = median(runs.map((s) => s.group.importMs));
+      const firstResponseMs = median(runs.map((s) => s.group.firstMs));
+      const floorFirstResponseMs = median(runs.map((s) => s.floor.firstMs));
       return {
         name: b.name,
         firstRequest: firstRequests[b.name as keyof typeof firstRequests].label,

@@ -4,11 +4,11 @@ import { promisify } from 'node:util';
 import { basePathOf } from '../core/http/app.js';
 import type { GroupName } from '../core/http/operation.js';
 import type { DeployedFunction } from '../functions/deployed.js';
-import { routeTable } from '../functions/routes/index.js';
 import type { DynamoProxy } from '../test/support/dynamo-proxy.js';
 import { apiEvent, type ApiEvent } from './events.js';
 import { type BenchDeps, deployedEnv } from './fixtures.js';
 import { type OperationBench, operations } from './operations.js';
+import { specOf, withParams } from './requests.js';
 
 const run = promisify(execFile);
 
@@ -46,10 +46,11 @@ const entryOf = (label: string): OperationBench => {
 async function firstEvent(deps: BenchDeps, group: keyof typeof firstRequests): Promise<{ event: ApiEvent; status: number }> {
   const entry = entryOf(firstRequests[group].label);
   const request = await entry.prepare(deps);
-  const spec = routeTable.find((g) => g.group === entry.group && g.base === (entry.base ?? 'main'))?.ops[entry.op];
-  if (!spec) throw new Error(`bench/first-response.ts: no route ${entry.group}.${entry.op}`);
-  const path = spec.path.replace(/:(\w+)/g, (_, param: string) => encodeURIComponent(String(request.params?.[param])));
-  return { event: apiEvent(spec.method, `${basePathOf(entry.base ?? 'main', deps.stage)}${path}`, request), status: spec.status };
+  const spec = specOf(entry);
+  return {
+    event: apiEvent(spec.method, `${basePathOf(entry.base ?? 'main', deps.stage)}${withParams(spec.path, request.params)}`, request),
+    status: spec.status,
+  };
 }
 
 /** Runs in the child: import the bundle, answer the event, print both times (from the start of the import). */

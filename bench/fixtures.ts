@@ -201,10 +201,11 @@ const resourceOfNeed = (deps: BenchDeps): Record<Need, [string, object]> => ({
  * provider, vendor key, chain or claim key: none of the operations the bench sends to a bundle uses them.
  */
 export function deployedEnv(deps: BenchDeps, fn?: DeployedFunction): Record<string, string> {
-  const needs: readonly Need[] = fn ? functionNeeds[fn] : (Object.keys(resourceOfNeed(deps)) as Need[]).filter((need) => need !== 'verifyTokens');
+  const resources = resourceOfNeed(deps);
+  const needs: readonly Need[] = fn ? functionNeeds[fn] : (Object.keys(resources) as Need[]).filter((need) => need !== 'verifyTokens');
   const env: Record<string, string> = { SST_RESOURCE_App: JSON.stringify({ name: 'game-platform', stage: deps.stage }), DYNAMODB_ENDPOINT: deps.endpoint };
   for (const need of needs) {
-    const [name, value] = resourceOfNeed(deps)[need];
+    const [name, value] = resources[need];
     env[`SST_RESOURCE_${name}`] = JSON.stringify(value);
   }
   return env;

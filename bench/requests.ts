@@ -25,7 +25,7 @@ export interface RequestResult {
   ok: boolean;
 }
 
-const specOf = (entry: OperationBench): OperationSpec => {
+export const specOf = (entry: OperationBench): OperationSpec => {
   const group = routeTable.find((g) => g.group === entry.group && g.base === (entry.base ?? 'main'));
   const spec = group?.ops[entry.op];
   if (!spec) throw new Error(`bench/operations.ts names ${entry.group}.${entry.op} on the ${entry.base ?? 'main'} base, which the route table does not have`);
@@ -33,7 +33,7 @@ const specOf = (entry: OperationBench): OperationSpec => {
 };
 
 /** The route's path with its `:name` segments filled in from the entry's request. */
-function withParams(path: string, params: Record<string, string | number> = {}): string {
+export function withParams(path: string, params: Record<string, string | number> = {}): string {
   return path.replace(/:(\w+)/g, (_, name: string) => {
     if (params[name] === undefined) throw new Error(`bench/operations.ts: no value for path parameter :${name} of ${path}`);
     return encodeURIComponent(String(params[name]));

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { OperationSpec } from '../core/http/operation.js';
 import { retryAfterCodes } from '../core/http/error-catalogue.js';
 import { codesOf } from '../core/http/operation-codes.js';
-import { routeTable } from '../functions/routes/index.js';
+import { operationAt } from './support/contract-answers.js';
 import { errorAnswersDir, readErrorAnswers, removeEndedRunErrorAnswers } from './support/error-answers.js';
 
 /**
@@ -12,19 +11,6 @@ import { errorAnswersDir, readErrorAnswers, removeEndedRunErrorAnswers } from '.
  * answered with. 500s (faults, `server.internal`) are no operation's contract.
  */
 
-/** The operation a matched route path is of: the path inside its base, under the base the path's prefix is. */
-function operationAt(method: string, routePath: string): OperationSpec | undefined {
-  for (const group of routeTable) {
-    for (const op of Object.values(group.ops)) {
-      if (op.method !== method || !routePath.endsWith(op.path)) continue;
-      const prefix = routePath.slice(0, routePath.length - op.path.length);
-      const base = prefix === '' ? 'root' : /^\/hero-[^/]+$/.test(prefix) ? 'hero' : /^\/[^/]+$/.test(prefix) ? 'main' : undefined;
-      if (base === group.base) return op;
-    }
-  }
-  return undefined;
-}
-
 describe("the run's error answers", () => {
   it('every code an operation answered in the whole run is one its OpenAPI document lists for that status', () => {
     removeEndedRunErrorAnswers();
@@ -32,7 +18,7 @@ describe("the run's error answers", () => {
     expect(dir).toBeDefined();
     const answers = readErrorAnswers(dir!).filter(([, , status]) => status !== 500);
     const undocumented = answers.flatMap(([method, path, status, code]) => {
-      const op = operationAt(method, path);
+      const op = operationAt(method, path)?.op;
       if (!op) return [`${method} ${path} ${status} ${code}: no operation has this route`];
       return codesOf(op)
         .get(status)

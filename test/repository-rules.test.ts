@@ -67,11 +67,17 @@ function readText(path: string): string | undefined {
   return bytes.includes(0) ? undefined : bytes.toString('utf8');
 }
 
-/** What a sample's placeholders stand for: a number as itself, and the pages and folder outside the repository. */
+/**
+ * What a sample's placeholders stand for: a number as itself, the pages and folder outside the repository (a
+ * made-up file name among them), and the words that make a number an issue's, so that the samples, read as they
+ * are written, cite nothing.
+ */
 const PARTS: Record<string, string> = {
   ...Object.fromEntries(['API', 'ARCHITECTURE'].map((page) => [page, `${page}.md`])),
+  ...Object.fromEntries(['issue', 'issues', 'Issue', 'PR', 'hole'].map((word) => [word, word])),
   interface: ['interface', 'document'].join(' '),
   shared: '../shared',
+  file: 'contract.txt',
 };
 
 /** A sample line with its placeholders (`{12}`, `{API}`, …) filled in. */
@@ -82,21 +88,21 @@ describe('citation patterns', () => {
 
   it.each(
     [
-      'see issue {12}',
-      ' * Settlement (issue {5} item {3}): a finished season',
-      'The attacks of issues {3} and {4} through the HTTP API',
-      '// Issue {10} items {3}, {7} and {8} through the HTTP API',
-      "describe('strict integer parameters (issue {10} item {7})', () => {",
-      'fixed by issue #{12}',
-      'as PR {7} did',
-      "describe('token revocation without a key change (hole {4})', () => {",
+      'see {issue} {12}',
+      ' * Settlement ({issue} {5} item {3}): a finished season',
+      'The attacks of {issues} {3} and {4} through the HTTP API',
+      '// {Issue} {10} items {3}, {7} and {8} through the HTTP API',
+      "describe('strict integer parameters ({issue} {10} item {7})', () => {",
+      'fixed by {issue} #{12}',
+      'as {PR} {7} did',
+      "describe('token revocation without a key change ({hole} {4})', () => {",
       'found in #{12}, and',
       'the same gap (#{12})',
       ' * #{14}: the pet mini-game',
       'minus_tickets ({API} flow {5})',
       '({ARCHITECTURE} "Contention")',
       'The {interface} fixes the envelope',
-      'written down from {shared}/seed/000_0f00e2754bbcae0f.txt',
+      'written down from {shared}/seed/{file}',
       'as `{shared}/design/{API}` says',
     ].map(sample),
   )('flags %j', (line) => {

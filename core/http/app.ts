@@ -23,7 +23,8 @@ import { readFormBody } from './form-body.js';
  * The policy layer (policy.ts) loads with the first request that needs it: it reads the table, and a function
  * whose operations are all open (meta) should not load the table's client at all.
  */
-const policy = () => import('./policy.js');
+let policyModule: Promise<typeof import('./policy.js')> | undefined;
+const policy = () => (policyModule ??= import('./policy.js'));
 
 export function basePathOf(base: Base, stage: string): string {
   return base === 'hero' ? heroBasePath(stage) : base === 'root' ? '' : mainBasePath(stage);

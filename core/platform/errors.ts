@@ -129,13 +129,10 @@ export interface ErrorCatalogue<C extends string> {
  * nothing. `fail` makes the errors.
  */
 export function errorCatalogue<const T extends Record<string, Declaration>>(codes: T): ErrorCatalogue<keyof T & string> {
-  const entries = Object.entries(codes).map(([code, declared]) =>
-    typeof declared === 'string' ? { code, kind: declared, retryAfter: false } : { code, kind: declared[0], retryAfter: true },
-  );
-  const kindOf = new Map(entries.map((entry) => [entry.code, entry.kind]));
+  const kindOf = (declared: Declaration) => (typeof declared === 'string' ? declared : declared[0]);
   return {
-    entries,
-    fail: (code, message, data) => new classOfKind[kindOf.get(code)!](code, message, data),
+    entries: Object.entries(codes).map(([code, declared]) => ({ code, kind: kindOf(declared), retryAfter: typeof declared !== 'string' })),
+    fail: (code, message, data) => new classOfKind[kindOf(codes[code]!)](code, message, data),
   };
 }
 

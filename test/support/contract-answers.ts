@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type Context, Hono } from 'hono';
+import { basePathOf } from '../../core/http/app.js';
 import type { Base, OperationSpec } from '../../core/http/operation.js';
 import { routeTable } from '../../functions/routes/index.js';
 import { servedDocument } from './openapi-check.js';
@@ -37,14 +38,14 @@ export function recordContractAnswers(dir: string): () => void {
   return () => writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify({ checked: [...found.checked], violations: [...found.violations] }));
 }
 
-/** The operation a matched route path is of, its base and the base's path prefix. */
-export function operationAt(method: string, routePath: string): { op: OperationSpec; base: Base; prefix: string } | undefined {
+/** The operation a matched route path (with its base's path) is of, and its base. */
+export function operationAt(method: string, routePath: string): { op: OperationSpec; base: Base } | undefined {
   for (const group of routeTable) {
     for (const op of Object.values(group.ops)) {
       if (op.method !== method || !routePath.endsWith(op.path)) continue;
       const prefix = routePath.slice(0, routePath.length - op.path.length);
       const base = prefix === '' ? 'root' : /^\/hero-[^/]+$/.test(prefix) ? 'hero' : /^\/[^/]+$/.test(prefix) ? 'main' : undefined;
-      if (base === group.base) return { op, base, prefix };
+      if (base === group.base) return { op, base };
     }
   }
   return undefined;
@@ -70,11 +71,14 @@ const documents = new Map<string, Document>();
 const validators = new Map<string, ValidateFunction>();
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: false }));
 
-/** The served document a base's operation is in: the hero document, or the main one (which holds the root's too). */
-function documentOf(base: Base, prefix: string): Document {
-  const key = base === 'hero' ? `hero ${prefix}` : `main ${base === 'main' ? prefix : ''}`;
-  if (!documents.has(key)) documents.set(key, servedDocument(base === 'hero' ? prefix : base === 'main' ? prefix : '/', base === 'hero' ? 'hero' : 'main'));
-  return documents.get(key)!;
+/**
+ * The served document a base's operation is in: the hero document, or the main one (which holds the root's
+ * operations too). Its paths are relative to the base, so one document of each serves every stage.
+ */
+function documentOf(base: Base): Document {
+  const which = base === 'hero' ? 'hero' : 'main';
+  if (!documents.has(which)) documents.set(which, servedDocument(basePathOf(which, 'v2-testing'), which));
+  return documents.get(which)!;
 }
 
 async function check(c: Context, found: { checked: Set<string>; violations: Set<string> }) {
@@ -82,11 +86,11 @@ async function check(c: Context, found: { checked: Set<string>; violations: Set<
   const at = route && operationAt(c.req.method, route.path);
   const status = c.res.status;
   if (!at || status === 500) return;
-  const { op, base, prefix } = at;
+  const { op, base } = at;
   const path = op.path.replace(/:(\w+)/g, '{$1}');
   const name = `${op.name} ${status}`;
   found.checked.add(name);
-  const response = documentOf(base, prefix).paths[path]?.[op.method.toLowerCase()]?.responses?.[String(status)];
+  const response = documentOf(base).paths[path]?.[op.method.toLowerCase()]?.responses?.[String(status)];
   if (!response) {
     found.violations.add(`${name}: the status is not documented`);
     return;
