@@ -1,0 +1,82 @@
+import type { operations as heroOperations } from './generated/hero.js';
+import type { operations as mainOperations } from './generated/main.js';
+
+/** The body of every JSON answer an operation gives with a status of 400 or more. */
+type ErrorBodies<Operations> = {
+  [Id in keyof Operations]: Operations[Id] extends { responses: infer Responses }
+    ? {
+        [Status in keyof Responses]: Status extends number
+          ? `${Status}` extends `${4 | 5}${string}`
+            ? Responses[Status] extends { content: { 'application/json': infer Body } }
+              ? Body
+              : never
+            : never
+          : never;
+      }[keyof Responses]
+    : never;
+}[keyof Operations];
+
+/** The `error` code of an error body (the token endpoint's RFC 6749 bodies carry theirs there too). */
+export type CodeOf<Body> = Body extends { error: infer Code extends string } ? Code : never;
+
+/** Every error code the platform answers, from both documents: `<area>.<reason>`, or an OAuth error at the store's token endpoints. */
+export type ErrorCode = CodeOf<ErrorBodies<mainOperations>> | CodeOf<ErrorBodies<heroOperations>>;
+
+/**
+ * An error answer as a value: its HTTP status, the code to switch on (typed as the union of the codes the
+ * operation can answer, as its document lists them), the message, the envelope as received and the
+ * `Retry-After` seconds when the answer carried one. The envelope's shape follows the path (`{code, message,
+ * data}` under /merchant, `{statusCode, message}` elsewhere, `{error, error_description}` at the store's token
+ * endpoints); `code` and `message` read it whatever its shape.
+ */
+export class ApiError<Code extends string = ErrorCode> extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: Code,
+    message: string,
+    readonly body: unknown,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+
+  /** Reads an error answer's envelope (any of the platform's shapes) and the Retry-After beside it. */
+  static of<Code extends string>(response: Response, body: unknown): ApiError<Code> {
+    const fields = (body ?? {}) as { error?: unknown; message?: unknown; error_description?: unknown };
+    const code = typeof fields.error === 'string' ? fields.error : `http.${response.status}`;
+    const message =
+      typeof fields.message === 'string' ? fields.message : typeof fields.error_description === 'string' ? fields.error_description : response.statusText;
+    return new ApiError(response.status, code as Code, message, body, retryAfterOf(response));
+  }
+}
+
+/** The `Retry-After` of an answer in seconds (the platform sends delta-seconds). */
+export function retryAfterOf(response: Response): number | undefined {
+  const value = response.headers.get('retry-after');
+  return value !== null && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/** What openapi-fetch resolves a call to. */
+interface Answer<Data, Body> {
+  data?: Data;
+  error?: Body;
+  response: Response;
+}
+
+/** A call's outcome as a value: its data, or the error with the operation's own code union. */
+export type Result<Data, Body> = { ok: true; data: Data; response: Response } | { ok: false; error: ApiError<CodeOf<Body>>; response: Response };
+
+/** A call's answer as a Result: `if (!r.ok) switch (r.error.code) { … }` with only the operation's codes. */
+export async function settle<Data, Body>(call: Promise<Answer<Data, Body>>): Promise<Result<Data, Body>> {
+  const { data, error, response } = await call;
+  if (response.ok) return { ok: true, data: data as Data, response };
+  return { ok: false, error: ApiError.of<CodeOf<Body>>(response, error), response };
+}
+
+/** A call's data, or its ApiError thrown (typed with the operation's codes). */
+export async function unwrap<Data, Body>(call: Promise<Answer<Data, Body>>): Promise<Data> {
+  const result = await settle(call);
+  if (!result.ok) throw result.error;
+  return result.data;
+}
