@@ -7,7 +7,7 @@ import { clientTypes, clientTypesDir } from '../functions/admin/client-types.js'
 describe('clients/ts/src/generated', () => {
   it('is what `npm run client-types` generates from the route table today', async () => {
     const generated = await clientTypes();
-    expect(generated.map(({ file }) => file)).toEqual(['main.ts', 'hero.ts', 'idempotent.ts']);
+    expect(generated.map(({ file }) => file)).toEqual(['main.ts', 'hero.ts', 'operations.ts']);
     for (const { file, text } of generated) {
       const committed = readFileSync(join(clientTypesDir, file), 'utf8');
       expect(committed === text, `clients/ts/src/generated/${file} is out of date: run npm run client-types`).toBe(true);
@@ -15,9 +15,13 @@ describe('clients/ts/src/generated', () => {
     // Every operation of the route table has its types, by its operationId.
     expect(generated[0]!.text).toContain('get_merchant_info: {');
     expect(generated[1]!.text).toContain('hero_config: {');
-    // The operations the client gives an Idempotency-Key: those whose documents declare the header.
-    expect(generated[2]!.text).toContain('"POST /account/game/minus_tickets"');
-    expect(generated[2]!.text).toContain('"POST /heroes/upgrade-level"');
-    expect(generated[2]!.text).not.toContain('rechargeOrder');
+    // What the client's runtime reads: the operations that take an Idempotency-Key (those whose documents declare
+    // the header) and each operation's token kinds.
+    const { mainOperations, heroOperations } = await import('../clients/ts/src/generated/operations.js');
+    expect(mainOperations.idempotent).toContain('POST /account/game/minus_tickets');
+    expect(mainOperations.idempotent).not.toContain('POST /account/user/rechargeOrder');
+    expect(heroOperations.idempotent).toEqual(['POST /heroes/upgrade-level']);
+    expect(mainOperations.tokenKinds).toMatchObject({ 'POST /account/game/minus_tickets': 'server game', 'GET /account/game/tickets': 'platform server' });
+    expect(mainOperations.tokenKinds).not.toHaveProperty('GET /merchant/games/rank');
   });
 });

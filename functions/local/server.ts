@@ -64,7 +64,12 @@ try {
   );
   const created = await ensureTable(connection, table);
   log(`table ${table} ${created ? 'created' : 'found'}`);
-  const now = () => new Date();
+  // CLOCK_OFFSET_MS: the local service's clock runs that far ahead (or behind, negative), to see a season end,
+  // its settlement and tokens expire without waiting for them.
+  const clockOffset = Number(process.env.CLOCK_OFFSET_MS ?? 0);
+  if (!Number.isSafeInteger(clockOffset)) throw new Error(`CLOCK_OFFSET_MS: expected an integer number of milliseconds, got ${process.env.CLOCK_OFFSET_MS}`);
+  if (clockOffset !== 0) log(`clock: ${clockOffset} ms ahead of this machine's (CLOCK_OFFSET_MS)`);
+  const now = () => new Date(Date.now() + clockOffset);
   const files = diskFileStore(join(dataDir, 'files'));
   const deps: Deps = {
     stage,

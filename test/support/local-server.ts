@@ -18,7 +18,8 @@ export interface LocalServer {
 const started: ChildProcess[] = [];
 
 export async function startLocalServer(env: Record<string, string>): Promise<LocalServer> {
-  const port = await freePort();
+  // A PORT given is kept (a server started again where its clients know it), else a free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
     // A developer's own AWS_ENDPOINT_URL_DYNAMODB would turn the embedded DynamoDB Local off: empty unless given.
     env: { ...process.env, PORT: String(port), AWS_ENDPOINT_URL_DYNAMODB: '', ...env },

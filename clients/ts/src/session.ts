@@ -1,19 +1,26 @@
-import { type ClientOptions, createHeroClient, createMainClient, type HeroClient, type MainClient } from './client.js';
+import { type ClientOptions, createHeroClient, createMainClient, type HeroClient, type MainClient, type TokenKind } from './client.js';
 import { unwrap } from './errors.js';
 import { RenewingToken } from './tokens.js';
 
 /** The options of a player's clients: those of any client, without the token (the session's). */
 export type SessionOptions = Omit<ClientOptions, 'token'>;
 
+/** What a sign-in takes besides its proof: the clients' options, and the game the player is in. */
+export interface SignInOptions extends SessionOptions {
+  /** The game the player is playing (`game_code`): operations that take a game token are sent with this game's. */
+  gameCode?: string;
+}
+
 /**
- * A signed-in player: clients that call with the player's tokens, each renewed before it expires. The platform
- * token is renewed by signing in again (the wallet signs a new nonce; zkLogin asks for a fresh id_token); a game
- * token and the hero token are asked for with the platform token when needed.
+ * A signed-in player: clients that send, for each operation, a token of a kind it takes (the platform token where
+ * it is taken, else the game token of the session's game), each token renewed before it expires. The platform
+ * token is renewed by signing in again (the wallet signs a new nonce; zkLogin asks for a fresh id_token); the game
+ * and hero tokens are asked for with the platform token.
  */
 export class PlayerSession {
-  /** Calls with the platform token (buying tickets, the player's own records). */
-  readonly platform: MainClient;
-  readonly #games = new Map<string, MainClient>();
+  /** The main base, as this player. */
+  readonly api: MainClient;
+  readonly #games = new Map<string, RenewingToken>();
   readonly #heroes = new Map<string, HeroClient>();
   readonly #tokens: RenewingToken[] = [];
 
@@ -21,50 +28,63 @@ export class PlayerSession {
     /** The player's user id. */
     readonly userId: string,
     private readonly platformToken: RenewingToken,
-    private readonly options: SessionOptions,
+    private readonly options: SignInOptions,
   ) {
     this.#tokens.push(platformToken);
-    this.platform = createMainClient({ ...options, token: platformToken });
+    this.api = this.#clientFor(options.gameCode);
   }
 
-  /** Calls with the player's game token for a game (`game_code`): spending tickets in it, its scores. */
-  game(gameCode: string): MainClient {
-    let client = this.#games.get(gameCode);
-    if (!client) {
-      const token = this.#track(
-        new RenewingToken(async () => {
-          const { data } = await unwrap(this.platform.GET('/account/chainwallet/token', { params: { query: { game_code: gameCode } } }));
-          return data;
-        }),
-      );
-      client = createMainClient({ ...this.options, token });
-      this.#games.set(gameCode, client);
-    }
-    return client;
+  /** The main base as this player in another game: operations that take a game token get that game's. */
+  inGame(gameCode: string): MainClient {
+    return this.#clientFor(gameCode);
   }
 
-  /** Calls the hero game's base (`https://<hero api>/hero-<environment>`) with the player's hero token. */
+  /** The hero game's base (`https://<hero api>/hero-<environment>`), with the player's hero token. */
   hero(heroBaseUrl: string): HeroClient {
     let client = this.#heroes.get(heroBaseUrl);
     if (!client) {
-      const token = this.#track(
-        new RenewingToken(async () => {
-          const auth = createHeroClient({ ...this.options, baseUrl: heroBaseUrl, token: this.platformToken });
-          return unwrap(auth.POST('/auth'));
-        }),
-      );
-      client = createHeroClient({ ...this.options, baseUrl: heroBaseUrl, token });
+      const { gameCode: _, ...options } = this.options;
+      const auth = createHeroClient({ ...options, baseUrl: heroBaseUrl, token: this.platformToken });
+      const heroToken = this.#keep(new RenewingToken(() => unwrap(auth.POST('/auth'))));
+      client = createHeroClient({ ...options, baseUrl: heroBaseUrl, token: heroToken });
       this.#heroes.set(heroBaseUrl, client);
     }
     return client;
   }
 
-  /** Forgets every token of the session (they stay valid until they expire: the platform has no sign-out). */
+  /** Forgets every token of the session (each stays valid until it expires: the platform keeps no sign-out). */
   signOut() {
     for (const token of this.#tokens) token.clear();
   }
 
-  #track(token: RenewingToken): RenewingToken {
+  #clientFor(gameCode: string | undefined): MainClient {
+    const { gameCode: _, ...options } = this.options;
+    return createMainClient({
+      ...options,
+      token: (kinds: readonly TokenKind[]) => {
+        if (kinds.includes('platform') || !kinds.includes('game')) return this.platformToken;
+        if (gameCode === undefined) throw new Error('this operation takes a game token: give the sign-in a gameCode, or use inGame(gameCode)');
+        return this.#gameToken(gameCode);
+      },
+    });
+  }
+
+  #gameToken(gameCode: string): RenewingToken {
+    let token = this.#games.get(gameCode);
+    if (!token) {
+      const platform = this.api;
+      token = this.#keep(
+        new RenewingToken(async () => {
+          const { data } = await unwrap(platform.GET('/account/chainwallet/token', { params: { query: { game_code: gameCode } } }));
+          return data;
+        }),
+      );
+      this.#games.set(gameCode, token);
+    }
+    return token;
+  }
+
+  #keep(token: RenewingToken): RenewingToken {
     this.#tokens.push(token);
     return token;
   }

@@ -1,13 +1,13 @@
 import type { Signer } from '@mysten/sui/cryptography';
 import { createMainClient } from '../client.js';
 import { unwrap } from '../errors.js';
-import { PlayerSession, type SessionOptions } from '../session.js';
+import { PlayerSession, type SignInOptions } from '../session.js';
 import { RenewingToken } from '../tokens.js';
 
 /** What signs the platform's message: a `@mysten/sui` keypair, or a wallet adapted to these two calls. */
 export type PersonalMessageSigner = Pick<Signer, 'toSuiAddress' | 'signPersonalMessage'>;
 
-export interface WalletSignIn extends SessionOptions {
+export interface WalletSignIn extends SignInOptions {
   signer: PersonalMessageSigner;
   /**
    * The player's user id. A new player picks one (default: a random UUID) and the game keeps it with the wallet:

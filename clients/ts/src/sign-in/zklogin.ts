@@ -1,9 +1,9 @@
 import { createMainClient } from '../client.js';
 import { unwrap } from '../errors.js';
-import { PlayerSession, type SessionOptions } from '../session.js';
+import { PlayerSession, type SignInOptions } from '../session.js';
 import { RenewingToken } from '../tokens.js';
 
-export interface ZkLoginSignIn extends SessionOptions {
+export interface ZkLoginSignIn extends SignInOptions {
   /**
    * An id_token of one of the stage's OpenID Connect providers (RS256, one audience), fresh from the provider:
    * called at sign-in and again when the platform token nears its expiry.

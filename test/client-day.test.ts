@@ -1,0 +1,304 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  createHeroClient,
+  createMainClient,
+  type MainClient,
+  type PlayerSession,
+  settle,
+  signInWithSuiWallet,
+  signInWithZkLogin,
+  StoreApp,
+  unwrap,
+} from '@game-platform/client';
+import { Ed25519Keypair, Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
+import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
+import { KIT_PACKAGE, payThroughKit } from './support/payment-kit.js';
+import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
+
+/**
+ * A player's day and a studio's game server, written with the TypeScript client (clients/ts) as a game would
+ * write them, against `npm start`: the merchant opens a shop; a player signs in with a Sui wallet, buys tickets
+ * (the payment on the suite's loopback chain), spends one in the game; the game server deducts tickets with
+ * Idempotency-Keys, reports results and reads the boards; the player adopts a pet through the partner store's
+ * code flow. Then the server is started again with its clock eight days on: the week has ended and been
+ * settled, every player token has expired (the client renews them), the player signs a reward claim and
+ * upgrades a hero the game granted.
+ */
+const STAGE_BASE = '/v2-testing';
+const HERO_BASE = '/hero-testing';
+const GAME = 'demo-arena';
+const REDIRECT = 'https://pets.example/callback';
+const ADMIN = { email: 'ops@example.com', password: 'an admin password for this test' };
+const DAY_MS = 86_400_000;
+
+let chain: SuiGraphQL;
+let issuer: TestIssuer;
+let server: LocalServer;
+let dataDir: string;
+let env: Record<string, string>;
+const origin = () => server.base;
+const api = (token?: string): MainClient => createMainClient({ baseUrl: origin() + STAGE_BASE, ...(token ? { token } : {}) });
+
+beforeAll(async () => {
+  [chain, issuer] = await Promise.all([startSuiGraphQL(), startOAuthIssuer()]);
+  dataDir = join(mkdtempSync(join(tmpdir(), 'client-day-')), 'data');
+  env = {
+    DATA_DIR: dataDir,
+    CHAIN_CONFIG: JSON.stringify({ kind: 'graphql', url: chain.url, paymentKit: { packageId: KIT_PACKAGE, registry: 'default-payment-registry' } }),
+    INDEXER_INTERVAL_MS: '200',
+    SETTLEMENT_INTERVAL_MS: '500',
+    OAUTH_PROVIDERS: JSON.stringify([issuer.provider('google', ['pets-game'])]),
+    SEED_ADMIN_EMAIL: '',
+    SEED_ADMIN_PASSWORD: '',
+  };
+  server = await startLocalServer(env);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await killLocalServers();
+  await Promise.all([chain?.stop(), issuer?.stop()]);
+});
+
+/** What the studio set up in the console, as the shop of the day. */
+interface Shop {
+  server: string;
+  project: string;
+  priceId: number;
+}
+let shop: Shop;
+let player: PlayerSession;
+let wallet: Ed25519Keypair;
+let signatures = 0;
+
+/** `npm run admin -- register-store-client …` against the server's DynamoDB Local, as an operator registers one. */
+async function registerStoreClient(args: string[]): Promise<string> {
+  const endpoint = /DynamoDB: the embedded DynamoDB Local at (\S+),/.exec(server.output())![1]!;
+  const { stdout } = await promisify(execFile)('npm', [
+    'run',
+    '-s',
+    'admin',
+    '--',
+    'register-store-client',
+    ...args,
+    '--table',
+    'game-platform',
+    '--endpoint',
+    endpoint,
+  ]);
+  return (JSON.parse(stdout) as { client_id: string }).client_id;
+}
+
+describe('a day with the TypeScript client against npm start', () => {
+  it('the studio opens a shop: a project, a price level, a reward table, the game on chain, a server token', async () => {
+    const { password } = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { password: string };
+    const login = await unwrap(api().POST('/merchant/login', { body: { email: 'demo-merchant@example.com', password } }));
+    const console_ = api(login.data.accessToken);
+    const project = `arena-${Date.now().toString(36)}`;
+    const receiver = Ed25519Keypair.generate().toSuiAddress();
+    await unwrap(console_.POST('/merchant/projects', { body: { project_name: project, receive_address: receiver, coin_type: '0x2::sui::SUI', precison: 9 } }));
+    const level = await unwrap(
+      console_.POST('/merchant/projects/levels', { body: { project_name: project, level: 1, amount: 100_000_000, tickets: 100, status: 1 } }),
+    );
+    await unwrap(console_.POST('/merchant/games/rewards', { body: { game_code: GAME, board: 'wins', rewards: [{ rank: 1, amount: 5_000_000 }] } }));
+    await unwrap(console_.POST('/merchant/games/update', { body: { code: GAME, object_id: Ed25519Keypair.generate().toSuiAddress() } }));
+    const token = await unwrap(console_.GET('/merchant/token'));
+    shop = { server: token.data.accessToken, project, priceId: level.data.priceId };
+  });
+
+  it('a player signs in with a Sui wallet, buys 100 tickets on chain and spends one in the game', async () => {
+    wallet = Ed25519Keypair.generate();
+    // The wallet, counting what it signs.
+    const signer = {
+      toSuiAddress: () => wallet.toSuiAddress(),
+      signPersonalMessage: (bytes: Uint8Array) => {
+        signatures++;
+        return wallet.signPersonalMessage(bytes);
+      },
+    };
+    player = await signInWithSuiWallet({ baseUrl: origin() + STAGE_BASE, signer, gameCode: GAME });
+    expect(signatures).toBe(1);
+    const order = await unwrap(
+      player.api.POST('/account/user/rechargeOrder', {
+        body: { userId: player.userId, project: shop.project, priceId: shop.priceId, prevId: -1, level: 1, amount: 100_000_000 },
+      }),
+    );
+    expect(order).toMatchObject({ status: 0, amount_base: '100000000', tickets: 100 });
+    const deposit = await unwrap(player.api.GET('/account/user/getDepositaddress', { params: { query: { project: shop.project, orderId: order.id } } }));
+    // The wallet pays the order's payment URI; the loopback chain emits the Payment Kit's receipt.
+    const paid = payThroughKit(chain.script, {
+      nonce: order.bill_no,
+      amount: order.amount_base,
+      receiver: deposit.data.receive_address,
+      sender: wallet.toSuiAddress(),
+      registry: 'ephemeral',
+    });
+    const completed = await unwrap(player.api.POST('/account/user/orderComplete', { body: { orderId: order.id, transactionId: paid.txDigest } }));
+    expect(completed).toMatchObject({ uid: player.userId, wallet_address: wallet.toSuiAddress(), status: 1 });
+
+    // minus_tickets takes a game token (the session's game's), tickets the platform token: the session picks.
+    const spent = await unwrap(
+      player.api.POST('/account/game/minus_tickets', { body: { userId: player.userId, projectName: shop.project, level: 1, amount: 1 } }),
+    );
+    expect(spent.data).toMatch(/^minus#/);
+    const tickets = await unwrap(player.api.GET('/account/game/tickets', { params: { query: { projectName: shop.project, level: 1 } } }));
+    expect(tickets.data).toMatchObject({ balance: 99 });
+  });
+
+  it('the game server deducts concurrently with a key per match, a retried match takes once, and reports the results', async () => {
+    const gameServer = api(shop.server);
+    const deduct = (key?: string) =>
+      gameServer.POST('/account/game/minus_tickets', {
+        body: { userId: player.userId, projectName: shop.project, level: 1, amount: 2 },
+        ...(key ? { params: { header: { 'Idempotency-Key': key } } } : {}),
+      });
+    const matches = await Promise.all(Array.from({ length: 10 }, () => unwrap(deduct())));
+    expect(new Set(matches.map((m) => m.data)).size).toBe(10);
+    const first = await unwrap(deduct('match-7'));
+    expect(await unwrap(deduct('match-7'))).toEqual(first);
+    const balance = await unwrap(player.api.GET('/account/game/tickets', { params: { query: { projectName: shop.project, level: 1 } } }));
+    expect(balance.data).toMatchObject({ balance: 99 - 10 * 2 - 2 });
+
+    // A deduction past the balance is refused, once, with its code.
+    const short = await settle(
+      gameServer.POST('/account/game/minus_tickets', { body: { userId: player.userId, projectName: shop.project, level: 1, amount: 1000 } }),
+    );
+    expect(short.ok ? 'passed' : short.error.code).toBe('tickets.balance_short');
+
+    for (const [kills, wins] of [
+      [3, 1],
+      [4, 1],
+    ] as const)
+      await unwrap(
+        gameServer.POST('/merchant/games/addWin', { body: { game_code: GAME, game_player_id: player.userId, game_player_name: 'Wallet player', kills, wins } }),
+      );
+    const rank = await unwrap(api().GET('/merchant/games/rank', { params: { query: { game_code: GAME } } }));
+    expect(rank.data.gameWeekWinRank[0]).toMatchObject({ total: '2', game_player_id: player.userId });
+    expect(rank.data.gameWeekKillRank[0]).toMatchObject({ total: '7', game_player_id: player.userId });
+  });
+
+  it('a second player signs in with zkLogin: the same identity is the same user and address at every sign-in', async () => {
+    const sub = `google-user-${Date.now()}`;
+    const idToken = () => issuer.sign({ sub, aud: 'pets-game' });
+    const first = await signInWithZkLogin({ baseUrl: origin() + STAGE_BASE, idToken });
+    const again = await signInWithZkLogin({ baseUrl: origin() + STAGE_BASE, idToken });
+    expect({ userId: again.userId, address: again.address }).toEqual({ userId: first.userId, address: first.address });
+    const info = await unwrap(
+      createMainClient({ baseUrl: origin() + STAGE_BASE }).GET('/account/zk/info', { headers: { authorization: `Bearer ${await idToken()}` } }),
+    );
+    expect(info.data.address).toBe(first.address);
+  });
+
+  it('the player adopts a pet in the partner store through a partner app (authorization code with PKCE)', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const partner = await registerStoreClient([
+      '--region',
+      'default',
+      '--type',
+      'confidential',
+      '--name',
+      'Partner backend',
+      '--redirect-uri',
+      REDIRECT,
+      '--scope',
+      'profile',
+      '--assertion-jwk',
+      JSON.stringify(await exportJWK(publicKey)),
+    ]);
+    const petApp = await registerStoreClient(['--region', 'default', '--type', 'public', '--name', 'Pet app', '--redirect-uri', REDIRECT, '--scope', 'pets']);
+    const storeIssuer = `${origin()}${STAGE_BASE}/store`;
+    // The partner's backend signs its user in; the store's front end keeps that session for the consent page.
+    const assertion = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuer(partner)
+      .setSubject(`partner-user-${player.userId}`)
+      .setAudience(storeIssuer)
+      .setIssuedAt()
+      .setExpirationTime('2m')
+      .setJti(crypto.randomUUID())
+      .sign(privateKey);
+    const { session } = await unwrap(api().POST('/store/login', { body: { assertion } }));
+
+    const app = await StoreApp.discover({
+      baseUrl: origin() + STAGE_BASE,
+      issuer: storeIssuer,
+      clientId: petApp,
+      redirectUri: REDIRECT,
+      scope: 'pets',
+      allowInsecureRequests: true,
+    });
+    const { url, pending } = await app.authorization();
+    // The user's browser: the consent page, and Allow.
+    const page = await fetch(url);
+    const html = await page.text();
+    const requestId = /data-request-id="([^"]+)"/.exec(html)![1]!;
+    const acceptUrl = new URL(/data-accept-url="([^"]+)"/.exec(html)![1]!, url);
+    const accepted = await fetch(acceptUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` },
+      body: JSON.stringify({ request_id: requestId, decision: 'allow' }),
+    });
+    const { redirect_to } = (await accepted.json()) as { redirect_to: string };
+
+    const store = await app.complete(new URL(redirect_to), pending);
+    const pet = await unwrap(store.api.POST('/store/pets/adopt', { body: { name: 'Mochi', species: 'cat' } }));
+    expect(pet).toMatchObject({ pet: { name: 'Mochi', species: 'cat', level: 1 }, paid: 0 });
+    const pets = await unwrap(store.api.GET('/store/pets'));
+    expect(JSON.stringify(pets)).toContain('Mochi');
+  });
+
+  it('eight days on: tokens renewed, the week settled, a reward claim signed, a granted hero upgraded', async () => {
+    const port = new URL(origin()).port;
+    await server.stop();
+    server = await startLocalServer({
+      ...env,
+      PORT: port,
+      CLOCK_OFFSET_MS: String(8 * DAY_MS),
+      SEED_ADMIN_EMAIL: ADMIN.email,
+      SEED_ADMIN_PASSWORD: ADMIN.password,
+    });
+    // The player's session goes on: its tokens have expired by the server's clock, not by this machine's, so the
+    // first calls are refused (401 auth.token_expired) and the session renews them: the wallet signs in again.
+    const signaturesBefore = signatures;
+
+    // Settlement closes the week the results were reported in; the player was first, and is paid.
+    let entry: { id: number; reward_amount: number } | undefined;
+    for (let tries = 0; !entry && tries < 60; tries++) {
+      const history = await unwrap(player.api.GET('/chain/reward/history', { params: { query: { page: 0, pageSize: 10 } } }));
+      entry = history.data.find((e) => e.reward_amount > 0);
+      if (!entry) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(signatures).toBe(signaturesBefore + 1);
+    expect(entry, server.output().split('\n').slice(-30).join('\n')).toMatchObject({ reward_amount: 5_000_000 });
+    const claim = await unwrap(player.api.POST('/merchant/sign/code', { body: { id: entry!.id } }));
+    expect(claim.data).toMatchObject({ recipient: wallet.toSuiAddress(), amount: '5000000', scheme: 'ed25519' });
+    const key = new Ed25519PublicKey(Buffer.from(claim.data.public_key, 'base64'));
+    expect(await key.verify(Buffer.from(claim.data.message, 'hex'), Buffer.from(claim.data.signature, 'base64'))).toBe(true);
+
+    // The hero game: an admin configures it, the game's server grants a hero, the player pays a level in tickets.
+    const admin = await unwrap(api().POST('/merchant/login', { body: ADMIN }));
+    const heroBase = origin() + HERO_BASE;
+    await unwrap(
+      createHeroClient({ baseUrl: heroBase, token: admin.data.accessToken }).PUT('/heroes/config', {
+        body: { heroType: `${KIT_PACKAGE}::hero::Hero`, maxLevel: 2, projectName: shop.project, levelCosts: [{ level: 2, ticketLevel: 1, amount: 5 }] },
+      }),
+    );
+    const granted = await unwrap(
+      createHeroClient({ baseUrl: heroBase, token: shop.server }).POST('/heroes/grant', {
+        body: { userId: player.userId, projectName: shop.project, reference: 'welcome-hero' },
+      }),
+    );
+    const heroes = player.hero(heroBase);
+    const upgraded = await unwrap(heroes.POST('/heroes/upgrade-level', { body: { userId: player.userId, itemIds: [granted.id] } }));
+    expect(upgraded).toMatchObject({ heroes: [{ id: granted.id, level: 2 }], ticketsSpent: [{ projectName: shop.project, level: 1, amount: 5 }] });
+    const tickets = await unwrap(player.api.GET('/account/game/tickets', { params: { query: { projectName: shop.project, level: 1 } } }));
+    expect(tickets.data).toMatchObject({ balance: 99 - 22 - 5 });
+  }, 120_000);
+});
