@@ -250,8 +250,15 @@ namespace GamePlatform.Client
         private static void WriteString(StringBuilder sb, string s)
         {
             sb.Append('"');
-            foreach (var c in s)
+            for (var i = 0; i < s.Length; i++)
             {
+                var c = s[i];
+                // A surrogate without its pair cannot be encoded as UTF-8: it is written as its escape instead.
+                if (char.IsSurrogate(c) && !(char.IsHighSurrogate(c) && i + 1 < s.Length && char.IsLowSurrogate(s[i + 1])) && !(char.IsLowSurrogate(c) && i > 0 && char.IsHighSurrogate(s[i - 1])))
+                {
+                    sb.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+                    continue;
+                }
                 switch (c)
                 {
                     case '"': sb.Append("\\\""); break;

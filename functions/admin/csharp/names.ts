@@ -31,7 +31,9 @@ export function literal(text: string): string {
 
 /** Lines of an XML doc comment (`/// …`), the text escaped, at the given indent. */
 export function docComment(indent: string, lines: string[]): string[] {
-  const escaped = lines.flatMap((line) => line.split(/\r\n|[\n\r\u0085\u2028\u2029]/)).map((line) => line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+  const escaped = lines
+    .flatMap((line) => line.split(/\r\n|[\n\r\u0085\u2028\u2029]/))
+    .map((line) => line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
   if (escaped.length === 1) return [`${indent}/// <summary>${escaped[0]}</summary>`];
   return [`${indent}/// <summary>`, ...escaped.map((line) => `${indent}/// ${line}`.trimEnd()), `${indent}/// </summary>`];
 }
