@@ -25,7 +25,8 @@ import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
  * where their absence fails the run.
  */
 const UNITY = join('clients', 'unity');
-const MCS_FLAGS = ['-langversion:7.2', '-warnaserror+', '-nologo'];
+// C# 5 (async/await and nothing later): the floor the client keeps, below every Unity with the .NET 4.x runtime.
+const MCS_FLAGS = ['-langversion:5', '-warnaserror+', '-nologo'];
 const hasTool = (tool: string, flag: string) => spawnSync(tool, [flag], { stdio: 'ignore' }).status === 0;
 const available = hasTool('mcs', '--version') && hasTool('mono', '--version');
 if (!available && process.env.REQUIRE_MONO === '1') throw new Error('mcs or mono is missing: install mono-mcs mono-runtime libmono-system-net-http4.0-cil');

@@ -119,14 +119,14 @@ function operationMethod(path: string, method: string, operation: Operation, fro
   const success = Object.entries(operation.responses).find(([status]) => /^2/.test(status));
   const successContent = success?.[1].content ?? {};
   let returns = 'Task';
-  let result = '            await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);';
+  let result = '            await Client.SendAsync(request, cancellationToken);';
   if (successContent[JSON_TYPE]) {
     const type = models.typeOf(successContent[JSON_TYPE].schema, `${name}Response`);
     returns = `Task<${declared(type, true)}>`;
-    result = `            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);\n            return ${type.read('response.Json', 0)};`;
+    result = `            var response = await Client.SendAsync(request, cancellationToken);\n            return ${type.read('response.Json', 0)};`;
   } else if (Object.keys(successContent).length > 0) {
     returns = 'Task<string>';
-    result = '            return (await Client.SendAsync(request, cancellationToken).ConfigureAwait(false)).Text;';
+    result = '            return (await Client.SendAsync(request, cancellationToken)).Text;';
   }
 
   const authenticated = (operation.security ?? []).length > 0;

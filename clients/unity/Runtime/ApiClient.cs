@@ -268,17 +268,19 @@ namespace GamePlatform.Client
         }
 
         /// <summary>Sends the request, retrying as Retry says; a 2xx answer is returned, anything else thrown as ApiException.</summary>
+        // No ConfigureAwait(false) here or in the generated methods: a retry must be sent from the caller's
+        // context, which in Unity is the main thread UnityWebRequest has to be used from.
         public async Task<ApiResponse> SendAsync(ApiRequest request, CancellationToken cancellationToken)
         {
             var message = Build(request);
             for (var retry = 0; ; retry++)
             {
-                var response = await Transport.SendAsync(message, cancellationToken).ConfigureAwait(false);
+                var response = await Transport.SendAsync(message, cancellationToken);
                 if (response.Status >= 200 && response.Status < 300) return new ApiResponse(response);
                 var error = ApiException.FromResponse(response);
                 var delay = Retry.RetryDelay(error, retry);
                 if (!delay.HasValue) throw error;
-                await Retry.Delay(delay.Value, cancellationToken).ConfigureAwait(false);
+                await Retry.Delay(delay.Value, cancellationToken);
             }
         }
 

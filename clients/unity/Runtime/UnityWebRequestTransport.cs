@@ -17,7 +17,13 @@ namespace GamePlatform.Client
         {
             var web = new UnityWebRequest(request.Url, request.Method);
             web.downloadHandler = new DownloadHandlerBuffer();
-            if (request.Body != null) web.uploadHandler = new UploadHandlerRaw(request.Body);
+            if (request.Body != null)
+            {
+                web.uploadHandler = new UploadHandlerRaw(request.Body);
+                // The upload handler's type is what UnityWebRequest sends unless told: the request's own.
+                string contentType;
+                if (request.Headers.TryGetValue("Content-Type", out contentType)) web.uploadHandler.contentType = contentType;
+            }
             foreach (var header in request.Headers) web.SetRequestHeader(header.Key, header.Value);
             web.timeout = TimeoutSeconds;
             var done = new TaskCompletionSource<TransportResponse>();

@@ -30,7 +30,7 @@ namespace GamePlatform.Hero
         {
             var request = new ApiRequest("POST", "/auth");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AuthResponse.FromJson(response.Json);
         }
 
@@ -47,7 +47,7 @@ namespace GamePlatform.Hero
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return HeroesListResponse.FromJson(response.Json);
         }
 
@@ -68,7 +68,7 @@ namespace GamePlatform.Hero
             var request = new ApiRequest("POST", "/heroes/bind");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return BindResponse.FromJson(response.Json);
         }
 
@@ -88,7 +88,7 @@ namespace GamePlatform.Hero
             var request = new ApiRequest("POST", "/heroes/unbind");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UnbindResponse.FromJson(response.Json);
         }
 
@@ -104,7 +104,7 @@ namespace GamePlatform.Hero
         {
             var request = new ApiRequest("GET", "/heroes/nft/" + ApiRequest.Segment(objectId));
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return NftDetailResponse.FromJson(response.Json);
         }
 
@@ -128,7 +128,7 @@ namespace GamePlatform.Hero
             request.Authenticated = true;
             request.IdempotencyKey = idempotencyKey ?? ApiClient.NewIdempotencyKey();
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UpgradeResponse.FromJson(response.Json);
         }
 
@@ -149,7 +149,7 @@ namespace GamePlatform.Hero
             var request = new ApiRequest("POST", "/heroes/grant");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return HeroGrantResponse.FromJson(response.Json);
         }
 
@@ -161,7 +161,7 @@ namespace GamePlatform.Hero
         public async Task<HeroConfigResponse> HeroConfigAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/heroes/config");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return HeroConfigResponse.FromJson(response.Json);
         }
 
@@ -181,7 +181,7 @@ namespace GamePlatform.Hero
             var request = new ApiRequest("PUT", "/heroes/config");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return HeroConfigSetResponse.FromJson(response.Json);
         }
 
@@ -192,7 +192,7 @@ namespace GamePlatform.Hero
         public async Task<HealthResponse> HealthAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/health");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return HealthResponse.FromJson(response.Json);
         }
 
@@ -203,7 +203,7 @@ namespace GamePlatform.Hero
         public async Task<JwksResponse> JwksAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/.well-known/jwks.json");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return JwksResponse.FromJson(response.Json);
         }
 
@@ -214,7 +214,7 @@ namespace GamePlatform.Hero
         public async Task<OpenapiResponse> OpenapiAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/openapi.json");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return OpenapiResponse.FromJson(response.Json);
         }
 
@@ -225,7 +225,7 @@ namespace GamePlatform.Hero
         public async Task<string> DocsAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/docs");
-            return (await Client.SendAsync(request, cancellationToken).ConfigureAwait(false)).Text;
+            return (await Client.SendAsync(request, cancellationToken)).Text;
         }
 
         /// <summary>
@@ -237,7 +237,7 @@ namespace GamePlatform.Hero
         {
             var request = new ApiRequest("GET", "/docs/assets/" + ApiRequest.Segment(file));
             request.Query("v", v);
-            return (await Client.SendAsync(request, cancellationToken).ConfigureAwait(false)).Text;
+            return (await Client.SendAsync(request, cancellationToken)).Text;
         }
     }
 }

@@ -37,7 +37,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/create");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return CreateMerchantResponse.FromJson(response.Json);
         }
 
@@ -53,7 +53,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/merchant/token");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GetTokenResponse.FromJson(response.Json);
         }
 
@@ -68,7 +68,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/merchant/info");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GetMerchantInfoResponse.FromJson(response.Json);
         }
 
@@ -89,7 +89,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Multipart = new MultipartBody();
             request.Multipart.File("file", file, fileFileName, fileContentType);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return SaveFileResponse.FromJson(response.Json);
         }
 
@@ -110,7 +110,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/games/save");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return SavemerchantgameResponse.FromJson(response.Json);
         }
 
@@ -127,7 +127,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return QueryMerchantGameResponse.FromJson(response.Json);
         }
 
@@ -144,7 +144,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GamelistResponse.FromJson(response.Json);
         }
 
@@ -162,7 +162,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/merchant/status");
             request.Authenticated = true;
             request.Query("merchant_id", merchantId);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return MerchantStatusResponse.FromJson(response.Json);
         }
 
@@ -183,7 +183,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/status");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return MerchantStatusSetResponse.FromJson(response.Json);
         }
 
@@ -198,7 +198,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/merchant/games/detail");
             request.Query("code", code);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GameDetailResponse.FromJson(response.Json);
         }
 
@@ -210,7 +210,7 @@ namespace GamePlatform.Main
         public async Task<QueryNewMerchantResponse> QueryNewMerchantAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/merchant/merchant/page");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return QueryNewMerchantResponse.FromJson(response.Json);
         }
 
@@ -230,7 +230,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/games/update");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UpdateSingleGameResponse.FromJson(response.Json);
         }
 
@@ -248,7 +248,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/account/register/chainwallet");
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ChainwalletRegisterResponse.FromJson(response.Json);
         }
 
@@ -265,7 +265,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/account/chainwallet/token");
             request.Authenticated = true;
             request.Query("game_code", gameCode);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ChainwalletTokenResponse.FromJson(response.Json);
         }
 
@@ -279,7 +279,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/merchant/projects");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ProjectListResponse.FromJson(response.Json);
         }
 
@@ -300,7 +300,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/projects");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ProjectCreateResponse.FromJson(response.Json);
         }
 
@@ -320,7 +320,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/projects/update");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ProjectUpdateResponse.FromJson(response.Json);
         }
 
@@ -341,7 +341,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/projects/levels");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return LevelSaveResponse.FromJson(response.Json);
         }
 
@@ -359,7 +359,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/wallet/vendor/pay");
             request.Authenticated = true;
             request.Query("billNo", billNo);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return VendorPayQueryResponse.FromJson(response.Json);
         }
 
@@ -380,7 +380,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/wallet/vendor/reward");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return VendorRewardResponse.FromJson(response.Json);
         }
 
@@ -398,7 +398,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/wallet/vendor/signature");
             request.Authenticated = true;
             request.Query("billNo", billNo);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return VendorSignatureResponse.FromJson(response.Json);
         }
 
@@ -415,7 +415,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GoodsListResponse.FromJson(response.Json);
         }
 
@@ -435,7 +435,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/goods");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GoodsCreateResponse.FromJson(response.Json);
         }
 
@@ -456,7 +456,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/games/addWin");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AddWinResponse.FromJson(response.Json);
         }
 
@@ -472,7 +472,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/merchant/games/rank");
             request.Query("game_code", gameCode);
             request.Query("limit", limit);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GameRankResponse.FromJson(response.Json);
         }
 
@@ -490,7 +490,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/merchant/games/rewards");
             request.Authenticated = true;
             request.Query("game_code", gameCode);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return RewardTableGetResponse.FromJson(response.Json);
         }
 
@@ -510,7 +510,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/games/rewards");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return RewardTableSetResponse.FromJson(response.Json);
         }
 
@@ -526,7 +526,7 @@ namespace GamePlatform.Main
             request.Query("game_code", gameCode);
             request.Query("season_type", seasonType);
             request.Query("season_range", seasonRange);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return HistoryRankResponse.FromJson(response.Json);
         }
 
@@ -547,7 +547,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/games/history/test");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return HistoryTestResponse.FromJson(response.Json);
         }
 
@@ -567,7 +567,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/sign/code");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return SignCodeResponse.FromJson(response.Json);
         }
 
@@ -585,7 +585,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/merchant/sign");
             request.Authenticated = true;
             request.Query("id", id);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GetSignResponse.FromJson(response.Json);
         }
 
@@ -603,7 +603,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/tokens/revoke");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return RevokeTokensResponse.FromJson(response.Json);
         }
 
@@ -622,7 +622,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/admin/tokens/revoke");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AdminRevokeTokensResponse.FromJson(response.Json);
         }
 
@@ -643,7 +643,7 @@ namespace GamePlatform.Main
             request.Query("status", status);
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StrandedListResponse.FromJson(response.Json);
         }
 
@@ -664,7 +664,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/payments/stranded/credit");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StrandedCreditResponse.FromJson(response.Json);
         }
 
@@ -685,7 +685,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/merchant/payments/stranded/refund");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StrandedRefundResponse.FromJson(response.Json);
         }
 
@@ -699,7 +699,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/account/nonce");
             request.Query("address", address);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GetNonceResponse.FromJson(response.Json);
         }
 
@@ -718,7 +718,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/account/login/zk");
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return LoginZkResponse.FromJson(response.Json);
         }
 
@@ -736,7 +736,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/merchant/login");
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return MerchantLoginResponse.FromJson(response.Json);
         }
 
@@ -750,7 +750,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/account/social/bind");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return QuerySocialBindResponse.FromJson(response.Json);
         }
 
@@ -769,7 +769,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/account/social/bind");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return BindSocialResponse.FromJson(response.Json);
         }
 
@@ -787,7 +787,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/account/params");
             request.Authenticated = true;
             if (body != null) request.JsonBody = JsonCodec.WriteMap(body, x1 => JsonValue.From(x1));
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return SaveParamsResponse.FromJson(response.Json);
         }
 
@@ -806,7 +806,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("provider", provider);
             request.Query("socialId", socialId);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return QuerybysocialidResponse.FromJson(response.Json);
         }
 
@@ -820,7 +820,7 @@ namespace GamePlatform.Main
         public async Task<QueryZkInfoResponse> QueryZkInfoAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/account/zk/info");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return QueryZkInfoResponse.FromJson(response.Json);
         }
 
@@ -841,7 +841,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/chain/game/score");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return SubmitgamescoreResponse.FromJson(response.Json);
         }
 
@@ -853,7 +853,7 @@ namespace GamePlatform.Main
         public async Task<GameCodeResponse> GameCodeAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/chain/game/code");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GameCodeResponse.FromJson(response.Json);
         }
 
@@ -870,7 +870,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return RewradHistoryResponse.FromJson(response.Json);
         }
 
@@ -890,7 +890,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/pay/apple/verify");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AppVerifyTransactionResponse.FromJson(response.Json);
         }
 
@@ -907,7 +907,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/pay/apple/notifications");
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AppAsdnV2CallbackResponse.FromJson(response.Json);
         }
 
@@ -927,7 +927,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/pay/apple/test-notification");
             request.Authenticated = true;
             if (body != null) request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AppTriggerTestNotificationResponse.FromJson(response.Json);
         }
 
@@ -945,7 +945,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/pay/google/notifications");
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GoogleCallbackResponse.FromJson(response.Json);
         }
 
@@ -957,7 +957,7 @@ namespace GamePlatform.Main
         public async Task<UserProjectResponse> UserProjectAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/account/user/project");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UserProjectResponse.FromJson(response.Json);
         }
 
@@ -971,7 +971,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/account/user/project/level");
             request.Query("project", project);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UserProjectLevelResponse.FromJson(response.Json);
         }
 
@@ -992,7 +992,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/account/user/rechargeOrder");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return RechargeOrderResponse.FromJson(response.Json);
         }
 
@@ -1010,7 +1010,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("project", project);
             request.Query("orderId", orderId);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GetDepositaddressResponse.FromJson(response.Json);
         }
 
@@ -1030,7 +1030,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/account/user/orderComplete");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UserOrderCompleteResponse.FromJson(response.Json);
         }
 
@@ -1047,7 +1047,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UserDepositResponse.FromJson(response.Json);
         }
 
@@ -1064,7 +1064,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GamePayCoinsResponse.FromJson(response.Json);
         }
 
@@ -1084,7 +1084,7 @@ namespace GamePlatform.Main
             request.Query("projectName", projectName);
             request.Query("level", level);
             request.Query("userId", userId);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GameTicketsResponse.FromJson(response.Json);
         }
 
@@ -1108,7 +1108,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.IdempotencyKey = idempotencyKey ?? ApiClient.NewIdempotencyKey();
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return MinusTicketsResponse.FromJson(response.Json);
         }
 
@@ -1127,7 +1127,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("projectName", projectName);
             request.Query("userId", userId);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return RemainBalanceResponse.FromJson(response.Json);
         }
 
@@ -1151,7 +1151,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.IdempotencyKey = idempotencyKey ?? ApiClient.NewIdempotencyKey();
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return CreateOrderResponse.FromJson(response.Json);
         }
 
@@ -1172,7 +1172,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/account/vendor/goods/" + ApiRequest.Segment(goodsId));
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return CustomGoodsResponse.FromJson(response.Json);
         }
 
@@ -1190,7 +1190,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/account/vendor/traceKey");
             request.Authenticated = true;
             request.Query("key", key);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return TraceKeyResponse.FromJson(response.Json);
         }
 
@@ -1208,7 +1208,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("GET", "/account/vendor/goods/query");
             request.Authenticated = true;
             request.Query("outerOrderId", outerOrderId);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return CustomGoodsQueryResponse.FromJson(response.Json);
         }
 
@@ -1221,7 +1221,7 @@ namespace GamePlatform.Main
         public async Task<StoreMetadataResponse> StoreMetadataAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/store/.well-known/oauth-authorization-server");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StoreMetadataResponse.FromJson(response.Json);
         }
 
@@ -1233,7 +1233,7 @@ namespace GamePlatform.Main
         public async Task<StoreJwksResponse> StoreJwksAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/store/jwks.json");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StoreJwksResponse.FromJson(response.Json);
         }
 
@@ -1245,7 +1245,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/store/oauth/token");
             if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return TokensResponse.FromJson(response.Json);
         }
 
@@ -1257,7 +1257,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/store/oauth/server-token");
             if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ClientTokenServeResponse.FromJson(response.Json);
         }
 
@@ -1269,7 +1269,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/store/oauth/client-token");
             if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ClientTokenResponse.FromJson(response.Json);
         }
 
@@ -1285,7 +1285,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/oauth/userinfo");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UserInfoResponse.FromJson(response.Json);
         }
 
@@ -1305,7 +1305,7 @@ namespace GamePlatform.Main
             request.Query("state", state);
             request.Query("code_challenge", codeChallenge);
             request.Query("code_challenge_method", codeChallengeMethod);
-            return (await Client.SendAsync(request, cancellationToken).ConfigureAwait(false)).Text;
+            return (await Client.SendAsync(request, cancellationToken)).Text;
         }
 
         /// <summary>
@@ -1323,7 +1323,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/store/oauth/accept");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AcceptResponse.FromJson(response.Json);
         }
 
@@ -1340,7 +1340,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/store/login");
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return LoginResponse.FromJson(response.Json);
         }
 
@@ -1351,7 +1351,7 @@ namespace GamePlatform.Main
         public async Task<CurrenciesListResponse> CurrenciesListAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/store/currencies");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return CurrenciesListResponse.FromJson(response.Json);
         }
 
@@ -1366,7 +1366,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/currencies/premium/balance");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return PremiumCurrenciesBalanceResponse.FromJson(response.Json);
         }
 
@@ -1381,7 +1381,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/balances/items");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return BalancesItemBalanceResponse.FromJson(response.Json);
         }
 
@@ -1403,7 +1403,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/store/grants");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StoreGrantResponse.FromJson(response.Json);
         }
 
@@ -1426,7 +1426,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.IdempotencyKey = idempotencyKey ?? ApiClient.NewIdempotencyKey();
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AdoptPetResponse.FromJson(response.Json);
         }
 
@@ -1441,7 +1441,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/pets");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return PetQueryResponse.FromJson(response.Json);
         }
 
@@ -1465,7 +1465,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.IdempotencyKey = idempotencyKey ?? ApiClient.NewIdempotencyKey();
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return FeedPetResponse.FromJson(response.Json);
         }
 
@@ -1483,7 +1483,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return FeedLogResponse.FromJson(response.Json);
         }
 
@@ -1497,7 +1497,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/pets/rank");
             request.Query("limit", limit);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return RankResponse.FromJson(response.Json);
         }
 
@@ -1513,7 +1513,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/user");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GetUserResponse.FromJson(response.Json);
         }
 
@@ -1526,7 +1526,7 @@ namespace GamePlatform.Main
         public async Task<StoreMetadataChengduResponse> StoreMetadataChengduAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/store/chengdu/.well-known/oauth-authorization-server");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StoreMetadataChengduResponse.FromJson(response.Json);
         }
 
@@ -1538,7 +1538,7 @@ namespace GamePlatform.Main
         public async Task<StoreJwksChengduResponse> StoreJwksChengduAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/store/chengdu/jwks.json");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StoreJwksChengduResponse.FromJson(response.Json);
         }
 
@@ -1550,7 +1550,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/store/chengdu/oauth/token");
             if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return TokensChengduResponse.FromJson(response.Json);
         }
 
@@ -1562,7 +1562,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/store/chengdu/oauth/server-token");
             if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ClientTokenServeChengduResponse.FromJson(response.Json);
         }
 
@@ -1574,7 +1574,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/store/chengdu/oauth/client-token");
             if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return ClientTokenChengduResponse.FromJson(response.Json);
         }
 
@@ -1590,7 +1590,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/chengdu/oauth/userinfo");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return UserInfoChengduResponse.FromJson(response.Json);
         }
 
@@ -1610,7 +1610,7 @@ namespace GamePlatform.Main
             request.Query("state", state);
             request.Query("code_challenge", codeChallenge);
             request.Query("code_challenge_method", codeChallengeMethod);
-            return (await Client.SendAsync(request, cancellationToken).ConfigureAwait(false)).Text;
+            return (await Client.SendAsync(request, cancellationToken)).Text;
         }
 
         /// <summary>
@@ -1628,7 +1628,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/store/chengdu/oauth/accept");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AcceptChengduResponse.FromJson(response.Json);
         }
 
@@ -1645,7 +1645,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/store/chengdu/login");
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return LoginChengduResponse.FromJson(response.Json);
         }
 
@@ -1656,7 +1656,7 @@ namespace GamePlatform.Main
         public async Task<CurrenciesListChengduResponse> CurrenciesListChengduAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/store/chengdu/currencies");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return CurrenciesListChengduResponse.FromJson(response.Json);
         }
 
@@ -1671,7 +1671,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/chengdu/currencies/premium/balance");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return PremiumCurrenciesBalanceChengduResponse.FromJson(response.Json);
         }
 
@@ -1686,7 +1686,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/chengdu/balances/items");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return BalancesItemBalanceChengduResponse.FromJson(response.Json);
         }
 
@@ -1708,7 +1708,7 @@ namespace GamePlatform.Main
             var request = new ApiRequest("POST", "/store/chengdu/grants");
             request.Authenticated = true;
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StoreGrantChengduResponse.FromJson(response.Json);
         }
 
@@ -1731,7 +1731,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.IdempotencyKey = idempotencyKey ?? ApiClient.NewIdempotencyKey();
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return AdoptPetChengduResponse.FromJson(response.Json);
         }
 
@@ -1746,7 +1746,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/chengdu/pets");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return PetQueryChengduResponse.FromJson(response.Json);
         }
 
@@ -1770,7 +1770,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.IdempotencyKey = idempotencyKey ?? ApiClient.NewIdempotencyKey();
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return FeedPetChengduResponse.FromJson(response.Json);
         }
 
@@ -1788,7 +1788,7 @@ namespace GamePlatform.Main
             request.Authenticated = true;
             request.Query("page", page);
             request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return FeedLogChengduResponse.FromJson(response.Json);
         }
 
@@ -1802,7 +1802,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/chengdu/pets/rank");
             request.Query("limit", limit);
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return RankChengduResponse.FromJson(response.Json);
         }
 
@@ -1818,7 +1818,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/store/chengdu/user");
             request.Authenticated = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return GetUserChengduResponse.FromJson(response.Json);
         }
 
@@ -1833,7 +1833,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/.well-known/oauth-authorization-server/" + ApiRequest.Segment(stage) + "/store");
             request.FromRoot = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StoreMetadataRFC8414Response.FromJson(response.Json);
         }
 
@@ -1848,7 +1848,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/.well-known/oauth-authorization-server/" + ApiRequest.Segment(stage) + "/store/chengdu");
             request.FromRoot = true;
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return StoreMetadataRFC8414ChengduResponse.FromJson(response.Json);
         }
 
@@ -1859,7 +1859,7 @@ namespace GamePlatform.Main
         public async Task<HealthResponse> HealthAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/health");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return HealthResponse.FromJson(response.Json);
         }
 
@@ -1870,7 +1870,7 @@ namespace GamePlatform.Main
         public async Task<JwksResponse> JwksAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/.well-known/jwks.json");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return JwksResponse.FromJson(response.Json);
         }
 
@@ -1881,7 +1881,7 @@ namespace GamePlatform.Main
         public async Task<OpenapiResponse> OpenapiAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/openapi.json");
-            var response = await Client.SendAsync(request, cancellationToken).ConfigureAwait(false);
+            var response = await Client.SendAsync(request, cancellationToken);
             return OpenapiResponse.FromJson(response.Json);
         }
 
@@ -1892,7 +1892,7 @@ namespace GamePlatform.Main
         public async Task<string> DocsAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/docs");
-            return (await Client.SendAsync(request, cancellationToken).ConfigureAwait(false)).Text;
+            return (await Client.SendAsync(request, cancellationToken)).Text;
         }
 
         /// <summary>
@@ -1904,7 +1904,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("GET", "/docs/assets/" + ApiRequest.Segment(file));
             request.Query("v", v);
-            return (await Client.SendAsync(request, cancellationToken).ConfigureAwait(false)).Text;
+            return (await Client.SendAsync(request, cancellationToken)).Text;
         }
     }
 }
