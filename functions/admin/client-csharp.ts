@@ -92,7 +92,9 @@ function operationMethod(path: string, method: string, operation: Operation, fro
     const form = !content[JSON_TYPE];
     const type = models.typeOf((content[JSON_TYPE] ?? content[FORM_TYPE])!.schema, `${name}Request`);
     params.push({ decl: `${type.cs} body${bodyRequired ? '' : ' = null'}`, optional: !bodyRequired });
-    const set = `request.${form ? 'FormBody' : 'JsonBody'} = ${type.write('body', 0)};`;
+    // An optional body left null is not sent (the service reads no body as `{}`).
+    const write = bodyRequired ? type.write('body', 0) : type.write('body', 0).replace(/^\(body == null \? JsonValue\.Null : (.*)\)$/, '$1');
+    const set = `request.${form ? 'FormBody' : 'JsonBody'} = ${write};`;
     body.push(bodyRequired ? `            ${set}` : `            if (body != null) ${set}`);
   } else if (content[MULTIPART_TYPE]) {
     const schema = content[MULTIPART_TYPE].schema;
@@ -101,9 +103,12 @@ function operationMethod(path: string, method: string, operation: Operation, fro
     for (const [field, property] of Object.entries(schema.properties as Record<string, Schema>)) {
       const identifier = unique(camel(field), names);
       if (property.contentMediaType) {
+        // The file's name and media type beside its bytes: `fileName` and `contentType` for a field named file.
+        const prefix = identifier === 'file' ? '' : identifier;
+        const [fileName, contentType] = [unique(camel(`${prefix}FileName`), names), unique(camel(`${prefix}ContentType`), names)];
         params.push({ decl: `byte[] ${identifier}`, optional: false });
-        params.push({ decl: `string ${identifier}FileName = null`, optional: true }, { decl: `string ${identifier}ContentType = null`, optional: true });
-        body.push(`            request.Multipart.File(${literal(field)}, ${identifier}, ${identifier}FileName, ${identifier}ContentType);`);
+        params.push({ decl: `string ${fileName} = null`, optional: true }, { decl: `string ${contentType} = null`, optional: true });
+        body.push(`            request.Multipart.File(${literal(field)}, ${identifier}, ${fileName}, ${contentType});`);
       } else {
         params.push({ decl: `string ${identifier}${required.has(field) ? '' : ' = null'}`, optional: !required.has(field) });
         body.push(`            request.Multipart.Field(${literal(field)}, ${identifier});`);

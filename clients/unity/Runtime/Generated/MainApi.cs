@@ -83,12 +83,12 @@ namespace GamePlatform.Main
         /// 415: upload.not_image
         /// 503: table.busy
         /// </summary>
-        public async Task<SaveFileResponse> SaveFileAsync(byte[] file, string fileFileName = null, string fileContentType = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<SaveFileResponse> SaveFileAsync(byte[] file, string fileName = null, string contentType = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("POST", "/merchant/file");
             request.Authenticated = true;
             request.Multipart = new MultipartBody();
-            request.Multipart.File("file", file, fileFileName, fileContentType);
+            request.Multipart.File("file", file, fileName, contentType);
             var response = await Client.SendAsync(request, cancellationToken);
             return SaveFileResponse.FromJson(response.Json);
         }
@@ -926,7 +926,7 @@ namespace GamePlatform.Main
         {
             var request = new ApiRequest("POST", "/pay/apple/test-notification");
             request.Authenticated = true;
-            if (body != null) request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            if (body != null) request.JsonBody = body.ToJson();
             var response = await Client.SendAsync(request, cancellationToken);
             return AppTriggerTestNotificationResponse.FromJson(response.Json);
         }
@@ -1244,7 +1244,7 @@ namespace GamePlatform.Main
         public async Task<TokensResponse> TokensAsync(TokensRequest body = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("POST", "/store/oauth/token");
-            if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
+            if (body != null) request.FormBody = body.ToJson();
             var response = await Client.SendAsync(request, cancellationToken);
             return TokensResponse.FromJson(response.Json);
         }
@@ -1256,7 +1256,7 @@ namespace GamePlatform.Main
         public async Task<ClientTokenServeResponse> ClientTokenServeAsync(ClientTokenServeRequest body = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("POST", "/store/oauth/server-token");
-            if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
+            if (body != null) request.FormBody = body.ToJson();
             var response = await Client.SendAsync(request, cancellationToken);
             return ClientTokenServeResponse.FromJson(response.Json);
         }
@@ -1268,7 +1268,7 @@ namespace GamePlatform.Main
         public async Task<ClientTokenResponse> ClientTokenAsync(ClientTokenRequest body = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("POST", "/store/oauth/client-token");
-            if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
+            if (body != null) request.FormBody = body.ToJson();
             var response = await Client.SendAsync(request, cancellationToken);
             return ClientTokenResponse.FromJson(response.Json);
         }
@@ -1549,7 +1549,7 @@ namespace GamePlatform.Main
         public async Task<TokensChengduResponse> TokensChengduAsync(TokensChengduRequest body = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("POST", "/store/chengdu/oauth/token");
-            if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
+            if (body != null) request.FormBody = body.ToJson();
             var response = await Client.SendAsync(request, cancellationToken);
             return TokensChengduResponse.FromJson(response.Json);
         }
@@ -1561,7 +1561,7 @@ namespace GamePlatform.Main
         public async Task<ClientTokenServeChengduResponse> ClientTokenServeChengduAsync(ClientTokenServeChengduRequest body = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("POST", "/store/chengdu/oauth/server-token");
-            if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
+            if (body != null) request.FormBody = body.ToJson();
             var response = await Client.SendAsync(request, cancellationToken);
             return ClientTokenServeChengduResponse.FromJson(response.Json);
         }
@@ -1573,7 +1573,7 @@ namespace GamePlatform.Main
         public async Task<ClientTokenChengduResponse> ClientTokenChengduAsync(ClientTokenChengduRequest body = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("POST", "/store/chengdu/oauth/client-token");
-            if (body != null) request.FormBody = (body == null ? JsonValue.Null : body.ToJson());
+            if (body != null) request.FormBody = body.ToJson();
             var response = await Client.SendAsync(request, cancellationToken);
             return ClientTokenChengduResponse.FromJson(response.Json);
         }
