@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { clientSizes, sizeLine } from '../functions/admin/client-size.js';
 import { clientTypes, clientTypesDir } from '../functions/admin/client-types.js';
 
 /** The TypeScript client's types are generated from the served documents and committed: they must be current. */
@@ -23,5 +24,17 @@ describe('clients/ts/src/generated', () => {
     expect(heroOperations.idempotent).toEqual(['POST /heroes/upgrade-level']);
     expect(mainOperations.tokenKinds).toMatchObject({ 'POST /account/game/minus_tickets': 'server game', 'GET /account/game/tickets': 'platform server' });
     expect(mainOperations.tokenKinds).not.toHaveProperty('GET /merchant/games/rank');
+  });
+
+  it("is the API's version, and its README states the bundle sizes `npm run client-size` measures today", async () => {
+    const version = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    expect(version('clients/ts/package.json')).toBe(version('package.json'));
+    // The formatter pads the table's cells: compared with single spaces.
+    const single = (text: string) => text.replace(/ +/g, ' ');
+    const readme = single(readFileSync('clients/ts/README.md', 'utf8'));
+    const sizes = await clientSizes();
+    for (const size of sizes) expect(readme, 'run npm run client-size and put its lines in clients/ts/README.md').toContain(single(sizeLine(size)));
+    // The game's bundle is the client without the store's OAuth: smaller than the partner app's.
+    expect(sizes[0]!.gzipped).toBeLessThan(sizes[1]!.gzipped);
   });
 });
