@@ -37,4 +37,12 @@ describe('clients/ts/src/generated', () => {
     // The game's bundle is the client without the store's OAuth: smaller than the partner app's.
     expect(sizes[0]!.gzipped).toBeLessThan(sizes[1]!.gzipped);
   });
+
+  it("the repository's README quotes its example from clients/ts/examples/readme.ts, which the type check compiles", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const example = readFileSync('clients/ts/examples/readme.ts', 'utf8');
+    const quote = /^## Clients for games[\s\S]*?^```ts\n([\s\S]*?)^```$/m.exec(readme)?.[1];
+    expect(quote, 'README.md has a TypeScript example under "Clients for games"').toBeDefined();
+    expect(example.includes(quote!), "README.md's example is not clients/ts/examples/readme.ts's text").toBe(true);
+  });
 });

@@ -113,6 +113,18 @@ afterAll(async () => {
 });
 
 describe(PAGE, () => {
+  it('quotes the TypeScript it shows from the programs it runs', () => {
+    const page = readFileSync(PAGE, 'utf8');
+    const quotes = [...page.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    expect(quotes.length).toBeGreaterThanOrEqual(3);
+    const programs = ['player.ts', 'game-server.ts', 'wallet.ts'].map((file) => readFileSync(join('docs/quickstart', file), 'utf8'));
+    for (const quote of quotes)
+      expect(
+        programs.some((program) => program.includes(quote)),
+        `${PAGE} quotes what no program holds:\n${quote}`,
+      ).toBe(true);
+  });
+
   it('every command works as written and answers what the page shows', async () => {
     const steps = stepsOf(readFileSync(PAGE, 'utf8'));
     expect(steps.filter((s) => s.marker === 'pay')).toHaveLength(1);
