@@ -8,9 +8,9 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCsharp, clientCsharpDir } from '../functions/admin/client-csharp.js';
-import { killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
+import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
 import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
-import { KIT_PACKAGE, payThroughKit } from './support/payment-kit.js';
+import { payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 
 /**
@@ -85,14 +85,9 @@ describe.skipIf(!available)('the C# client under Mono', () => {
     chain = await startSuiGraphQL();
     issuer = await startOAuthIssuer();
     work = mkdtempSync(join(tmpdir(), 'client-csharp-server-'));
-    server = await startLocalServer({
-      DATA_DIR: join(work, 'data'),
-      CHAIN_CONFIG: JSON.stringify({ kind: 'graphql', url: chain.url, paymentKit: { packageId: KIT_PACKAGE, registry: 'default-payment-registry' } }),
-      OAUTH_PROVIDERS: JSON.stringify([issuer.provider('google', ['unity-client'])]),
-      INDEXER_INTERVAL_MS: '200',
-      SEED_ADMIN_EMAIL: '',
-      SEED_ADMIN_PASSWORD: '',
-    });
+    server = await startLocalServer(
+      demoServerEnv(join(work, 'data'), chain.url, { OAUTH_PROVIDERS: JSON.stringify([issuer.provider('google', ['unity-client'])]) }),
+    );
   }, 180_000);
 
   afterAll(async () => {

@@ -17,7 +17,7 @@ import {
 import { Ed25519Keypair, Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
+import { demoServerEnv, killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
 import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
 import { KIT_PACKAGE, payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
@@ -49,15 +49,7 @@ const api = (token?: string): MainClient => createMainClient({ baseUrl: origin()
 beforeAll(async () => {
   [chain, issuer] = await Promise.all([startSuiGraphQL(), startOAuthIssuer()]);
   dataDir = join(mkdtempSync(join(tmpdir(), 'client-day-')), 'data');
-  env = {
-    DATA_DIR: dataDir,
-    CHAIN_CONFIG: JSON.stringify({ kind: 'graphql', url: chain.url, paymentKit: { packageId: KIT_PACKAGE, registry: 'default-payment-registry' } }),
-    INDEXER_INTERVAL_MS: '200',
-    SETTLEMENT_INTERVAL_MS: '500',
-    OAUTH_PROVIDERS: JSON.stringify([issuer.provider('google', ['pets-game'])]),
-    SEED_ADMIN_EMAIL: '',
-    SEED_ADMIN_PASSWORD: '',
-  };
+  env = demoServerEnv(dataDir, chain.url, { SETTLEMENT_INTERVAL_MS: '500', OAUTH_PROVIDERS: JSON.stringify([issuer.provider('google', ['pets-game'])]) });
   server = await startLocalServer(env);
 }, 120_000);
 

@@ -7,7 +7,7 @@ import { bcs } from '@mysten/sui/bcs';
 import { fromBase64 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentTransaction } from '../docs/quickstart/wallet.js';
-import { killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
+import { demoServerEnv, killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
 import { KIT_PACKAGE, payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 
@@ -97,13 +97,7 @@ let work: string;
 beforeAll(async () => {
   chain = await startSuiGraphQL();
   work = mkdtempSync(join(tmpdir(), 'quickstart-'));
-  server = await startLocalServer({
-    DATA_DIR: join(work, 'data'),
-    CHAIN_CONFIG: JSON.stringify({ kind: 'graphql', url: chain.url, paymentKit: { packageId: KIT_PACKAGE, registry: 'default-payment-registry' } }),
-    INDEXER_INTERVAL_MS: '200',
-    SEED_ADMIN_EMAIL: '',
-    SEED_ADMIN_PASSWORD: '',
-  });
+  server = await startLocalServer(demoServerEnv(join(work, 'data'), chain.url));
 }, 120_000);
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../../functions/local/dynamo.js';
+import { KIT_PACKAGE } from './payment-kit.js';
 
 /**
  * `npm start` as a child process (functions/local/server.ts, as test/local-server.test.ts runs it): the real
@@ -35,7 +36,7 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
     const health = await fetch(`${base}/v2-testing/health`).catch(() => undefined);
     if (health?.status === 200) break;
     if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
+      await stopChild(child);
       throw new Error(`server did not start:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
@@ -58,17 +59,32 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
  * that has not exited within 10 s.
  */
 export async function killLocalServers() {
-  await Promise.all(
-    started
-      .filter((child) => child.exitCode === null && child.signalCode === null)
-      .map(async (child) => {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }),
-  );
+  await Promise.all(started.map(stopChild));
+}
+
+/** SIGTERM, so that it stops the DynamoDB Local it started, then SIGKILL when it has not exited within 10 s. */
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * The settings of `npm start` with its demo data (a merchant and its games), payments through the Payment Kit on
+ * the suite's loopback Sui GraphQL server at `chainUrl`, indexed every 200 ms.
+ */
+export function demoServerEnv(dataDir: string, chainUrl: string, more: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    CHAIN_CONFIG: JSON.stringify({ kind: 'graphql', url: chainUrl, paymentKit: { packageId: KIT_PACKAGE, registry: 'default-payment-registry' } }),
+    INDEXER_INTERVAL_MS: '200',
+    SEED_ADMIN_EMAIL: '',
+    SEED_ADMIN_PASSWORD: '',
+    ...more,
+  };
 }
 
 export interface HttpResult {
