@@ -18,6 +18,7 @@ import { Ed25519Keypair, Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoServerEnv, killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
+import { contractCheckedFetch } from './support/contract-answers.js';
 import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
 import { KIT_PACKAGE, payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
@@ -44,7 +45,9 @@ let server: LocalServer;
 let dataDir: string;
 let env: Record<string, string>;
 const origin = () => server.base;
-const api = (token?: string): MainClient => createMainClient({ baseUrl: origin() + STAGE_BASE, ...(token ? { token } : {}) });
+/** Every answer the clients receive is checked against the OpenAPI document, as the suite's in-process answers are. */
+const fetch = contractCheckedFetch();
+const api = (token?: string): MainClient => createMainClient({ baseUrl: origin() + STAGE_BASE, fetch, ...(token ? { token } : {}) });
 
 beforeAll(async () => {
   [chain, issuer] = await Promise.all([startSuiGraphQL(), startOAuthIssuer()]);
@@ -115,7 +118,7 @@ describe('a day with the TypeScript client against npm start', () => {
         return wallet.signPersonalMessage(bytes);
       },
     };
-    player = await signInWithSuiWallet({ baseUrl: origin() + STAGE_BASE, signer, gameCode: GAME });
+    player = await signInWithSuiWallet({ baseUrl: origin() + STAGE_BASE, fetch, signer, gameCode: GAME });
     expect(signatures).toBe(1);
     const order = await unwrap(
       player.api.POST('/account/user/rechargeOrder', {
@@ -179,12 +182,10 @@ describe('a day with the TypeScript client against npm start', () => {
   it('a second player signs in with zkLogin: the same identity is the same user and address at every sign-in', async () => {
     const sub = `google-user-${Date.now()}`;
     const idToken = () => issuer.sign({ sub, aud: 'pets-game' });
-    const first = await signInWithZkLogin({ baseUrl: origin() + STAGE_BASE, idToken });
-    const again = await signInWithZkLogin({ baseUrl: origin() + STAGE_BASE, idToken });
+    const first = await signInWithZkLogin({ baseUrl: origin() + STAGE_BASE, fetch, idToken });
+    const again = await signInWithZkLogin({ baseUrl: origin() + STAGE_BASE, fetch, idToken });
     expect({ userId: again.userId, address: again.address }).toEqual({ userId: first.userId, address: first.address });
-    const info = await unwrap(
-      createMainClient({ baseUrl: origin() + STAGE_BASE }).GET('/account/zk/info', { headers: { authorization: `Bearer ${await idToken()}` } }),
-    );
+    const info = await unwrap(api().GET('/account/zk/info', { headers: { authorization: `Bearer ${await idToken()}` } }));
     expect(info.data.address).toBe(first.address);
   });
 
@@ -228,15 +229,17 @@ describe('a day with the TypeScript client against npm start', () => {
     });
     const { url, pending } = await app.authorization();
     // The user's browser: the consent page, and Allow.
-    const page = await fetch(url);
+    const page = await fetch(new Request(url));
     const html = await page.text();
     const requestId = /data-request-id="([^"]+)"/.exec(html)![1]!;
     const acceptUrl = new URL(/data-accept-url="([^"]+)"/.exec(html)![1]!, url);
-    const accepted = await fetch(acceptUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` },
-      body: JSON.stringify({ request_id: requestId, decision: 'allow' }),
-    });
+    const accepted = await fetch(
+      new Request(acceptUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` },
+        body: JSON.stringify({ request_id: requestId, decision: 'allow' }),
+      }),
+    );
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
 
     const store = await app.complete(new URL(redirect_to), pending);
@@ -278,12 +281,12 @@ describe('a day with the TypeScript client against npm start', () => {
     const admin = await unwrap(api().POST('/merchant/login', { body: ADMIN }));
     const heroBase = origin() + HERO_BASE;
     await unwrap(
-      createHeroClient({ baseUrl: heroBase, token: admin.data.accessToken }).PUT('/heroes/config', {
+      createHeroClient({ baseUrl: heroBase, fetch, token: admin.data.accessToken }).PUT('/heroes/config', {
         body: { heroType: `${KIT_PACKAGE}::hero::Hero`, maxLevel: 2, projectName: shop.project, levelCosts: [{ level: 2, ticketLevel: 1, amount: 5 }] },
       }),
     );
     const granted = await unwrap(
-      createHeroClient({ baseUrl: heroBase, token: shop.server }).POST('/heroes/grant', {
+      createHeroClient({ baseUrl: heroBase, fetch, token: shop.server }).POST('/heroes/grant', {
         body: { userId: player.userId, projectName: shop.project, reference: 'welcome-hero' },
       }),
     );

@@ -4,6 +4,7 @@ import { balanceOf } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { deductionOf } from './support/payments.js';
+import { contractCheckedFetch, type Found } from './support/contract-answers.js';
 import { faults, injectFaults, type FaultInjector } from './support/table-faults.js';
 
 /**
@@ -163,5 +164,25 @@ describe('tokens', () => {
     expect(renewals).toBe(1);
     token.clear();
     expect(await token.get()).toBe('t2');
+  });
+});
+
+describe('answers of a server in another process', () => {
+  it('are checked against the document as the in-process answers are (test/client-day.test.ts checks npm start this way)', async () => {
+    const found: Found = { checked: new Set(), violations: new Set() };
+    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const answers: Record<string, Response> = {
+      '/v2-testing/account/game/tickets': json({ data: { balance: 'many' }, statusCode: 200, message: 'success', totalPage: 1 }),
+      '/hero-testing/heroes/nft/0xabc': json({ message: 'no such object', statusCode: 404, error: 'hero.object_not_found' }, 404),
+      '/v2-testing/merchant/games/rank': json({ code: 200, message: 'success', data: {} }, 418),
+    };
+    const checked = contractCheckedFetch(async (request) => answers[new URL(request.url).pathname]!, found);
+    for (const path of Object.keys(answers)) await checked(new Request(`http://localhost${path}`));
+    expect([...found.checked].sort()).toEqual(['game/tickets 200', 'gameRank 418', 'nft_detail 404']);
+    // The hero answer is as documented; the other two are not.
+    expect([...found.violations].sort()).toEqual([
+      expect.stringMatching(/^game\/tickets 200: the body departs from its schema at \/data /),
+      'gameRank 418: the status is not documented',
+    ]);
   });
 });

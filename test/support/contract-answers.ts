@@ -81,12 +81,19 @@ function documentOf(base: Base): Document {
   return documents.get(which)!;
 }
 
-async function check(c: Context, found: { checked: Set<string>; violations: Set<string> }) {
+export type Found = { checked: Set<string>; violations: Set<string> };
+
+/** The answer a group app made, checked against the operation its matched route is of. */
+async function check(c: Context, found: Found) {
   const route = [...c.req.matchedRoutes].reverse().find((r) => r.method !== 'ALL');
   const at = route && operationAt(c.req.method, route.path);
-  const status = c.res.status;
-  if (!at || status === 500) return;
-  const { op, base } = at;
+  if (at) await checkAnswer(at, c.res, found);
+}
+
+/** An answer of an operation checked against its document: what `found` records. */
+async function checkAnswer({ op, base }: { op: OperationSpec; base: Base }, res: Response, found: Found) {
+  const status = res.status;
+  if (status === 500) return;
   const path = op.path.replace(/:(\w+)/g, '{$1}');
   const name = `${op.name} ${status}`;
   found.checked.add(name);
@@ -96,12 +103,12 @@ async function check(c: Context, found: { checked: Set<string>; violations: Set<
     return;
   }
   for (const [header, spec] of Object.entries<{ required?: boolean }>(response.headers ?? {})) {
-    if (spec.required && !c.res.headers.has(header)) found.violations.add(`${name}: the required ${header} header is missing`);
+    if (spec.required && !res.headers.has(header)) found.violations.add(`${name}: the required ${header} header is missing`);
   }
-  if (c.res.headers.has('retry-after') && !response.headers?.['Retry-After']) found.violations.add(`${name}: Retry-After is sent but not documented`);
-  const type = c.res.headers.get('content-type')?.split(';')[0]?.trim();
+  if (res.headers.has('retry-after') && !response.headers?.['Retry-After']) found.violations.add(`${name}: Retry-After is sent but not documented`);
+  const type = res.headers.get('content-type')?.split(';')[0]?.trim();
   if (!response.content) {
-    if (type && c.res.body) found.violations.add(`${name}: a ${type} body where the document gives none`);
+    if (type && res.body) found.violations.add(`${name}: a ${type} body where the document gives none`);
     return;
   }
   const media = type ? response.content[type] : undefined;
@@ -113,10 +120,48 @@ async function check(c: Context, found: { checked: Set<string>; violations: Set<
   const key = `${base} ${path} ${op.method} ${status}`;
   if (!validators.has(key)) validators.set(key, ajv.compile(media.schema));
   const validate = validators.get(key)!;
-  if (!validate(await c.res.clone().json())) {
+  if (!validate(await res.clone().json())) {
     const [first] = validate.errors ?? [];
     found.violations.add(`${name}: the body departs from its schema at ${first?.instancePath || '/'} (${first?.message})`);
   }
+}
+
+/**
+ * The operation a request's URL path is of (`/v2-testing/account/nonce`, `/hero-testing/heroes/nft/0x…`): a
+ * route path without parameters before one with them, as the router prefers the static route.
+ */
+function operationOfUrl(method: string, pathname: string): { op: OperationSpec; base: Base } | undefined {
+  const candidates = routeTable
+    .flatMap((group) => Object.values(group.ops))
+    .filter((op) => op.method === method)
+    .sort((a, b) => (a.path.match(/:/g)?.length ?? 0) - (b.path.match(/:/g)?.length ?? 0));
+  for (const op of candidates) {
+    const pattern = new RegExp(`^(.*)${op.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}$`);
+    const prefix = pattern.exec(pathname)?.[1];
+    if (prefix === undefined) continue;
+    const at = operationAt(method, `${prefix}${op.path}`);
+    if (at?.op === op) return at;
+  }
+  return undefined;
+}
+
+/**
+ * A fetch whose answers are checked against the document like the group apps' (for a client calling a server
+ * in another process, `npm start`): recorded with this process's findings.
+ */
+export function contractCheckedFetch(
+  inner: (request: Request) => Promise<Response> = (request) => fetch(request),
+  found = (globalThis as Record<symbol, unknown>)[INSTALLED] as Found | undefined,
+) {
+  return async (request: Request): Promise<Response> => {
+    const response = await inner(request);
+    const at = operationOfUrl(request.method, new URL(request.url).pathname);
+    if (found && at)
+      await checkAnswer(at, response.clone(), found).catch((error: Error) =>
+        found.violations.add(`${request.method} ${request.url}: the check failed: ${error.message}`),
+      );
+    return response;
+  };
 }
 
 /** Every process's findings in `dir`, merged. */
