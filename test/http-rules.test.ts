@@ -234,6 +234,8 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'gameRank', method: 'GET', path: '/merchant/games/rank', query: {}, field: /^query\.game_code/ },
     { op: 'gameRank', method: 'GET', path: '/merchant/games/rank', query: { game_code: 'g1', limit: '101' }, field: /^query\.limit/ },
     { op: 'submitgamescore', method: 'POST', path: '/chain/game/score', body: { game_code: 'g1', result_id: 'r1', scores: [] }, field: /^body\.scores/ },
+    { op: 'board shards set', method: 'POST', path: '/merchant/games/boards', body: { game_code: 'g1', shards: 17 }, field: /^body\.shards/ },
+    { op: 'board shards get', method: 'GET', path: '/merchant/games/boards', query: {}, field: /^query\.game_code/ },
     // Rewards: reward table, history, claims.
     {
       op: 'reward table set',

@@ -63,7 +63,7 @@ const ids = (entries: { game_player_id: string }[]) => entries.map((e) => e.game
 const totals = (entries: { game_player_id: string; total: string }[]) => Object.fromEntries(entries.map((e) => [e.game_player_id, e.total]));
 
 async function scoreItem(game: string, season: ReturnType<typeof weekOf>, player: string) {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: scoreKey(game, season, player), ConsistentRead: true }));
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: scoreKey(game, season, player, 1), ConsistentRead: true }));
   return out.Item ? toScoreItem(out.Item) : undefined;
 }
 

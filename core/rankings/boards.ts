@@ -7,6 +7,7 @@ import { ownerOf } from '../access/owners.js';
 import type { GameRank, RankEntry } from './models.js';
 import { toScoreItem, type ScoreItem } from './reports.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
+import { seasonShards } from './shards.js';
 
 /** A player's place on one board: the score of that board and when the player reached it. */
 export interface BoardRow {
@@ -31,7 +32,7 @@ function compareRows(a: BoardRow, b: BoardRow): number {
  * exactly that score (all of them when `max` is Infinity). Items on the board always have a positive score
  * (boards are sparse, reports.ts); the key condition `> 0` states it and costs nothing.
  */
-async function readIndex(deps: PlatformDeps, board: Board, game: string, season: Season, max: number, score?: number): Promise<BoardRow[]> {
+async function readIndex(deps: PlatformDeps, board: Board, partition: string, max: number, score?: number): Promise<BoardRow[]> {
   const index = boardIndex[board];
   const [pk, sk] = tableDefinition.indexes[index];
   const rows: BoardRow[] = [];
@@ -43,7 +44,7 @@ async function readIndex(deps: PlatformDeps, board: Board, game: string, season:
         IndexName: index,
         KeyConditionExpression: score === undefined ? '#pk = :p AND #sk > :score' : '#pk = :p AND #sk = :score',
         ExpressionAttributeNames: { '#pk': pk, '#sk': sk },
-        ExpressionAttributeValues: { ':p': boardPartition(board, game, season), ':score': score ?? 0 },
+        ExpressionAttributeValues: { ':p': partition, ':score': score ?? 0 },
         ScanIndexForward: false,
         ...(Number.isFinite(max) ? { Limit: max - rows.length } : {}),
         ExclusiveStartKey: start,
@@ -59,22 +60,35 @@ async function readIndex(deps: PlatformDeps, board: Board, game: string, season:
 }
 
 /**
- * The top `limit` of a board, ties broken by who reached the score first: one Query of `limit + 1` rows on the
- * board's index, ordered by score. DynamoDB orders equal sort keys by nothing we control, so the rows read are
- * put in order (an in-memory sort of at most `limit + 1` rows, never of the season). That order is final
- * unless the row after the cut has the cut's score: then players we did not read may have that score too,
- * some of them earlier, and the last places belong to the earliest of ALL of them. So a second Query reads
- * every row of exactly that score (`sk = :score`, paged to the end) and the places from that score down are
- * filled from it. Its cost grows with the number of players tied at the cut (the usual case, no tie at the
- * cut, is one Query); the time cannot go into the sort key instead, because `ADD` cannot rewrite a combined
- * score-and-time number atomically.
+ * The top `limit` of one board partition (a shard of a season), ties broken by who reached the score first: one
+ * Query of `limit + 1` rows on the board's index, ordered by score. DynamoDB orders equal sort keys by nothing
+ * we control, so the rows read are put in order (an in-memory sort of at most `limit + 1` rows, never of the
+ * season). That order is final unless the row after the cut has the cut's score: then players we did not read
+ * may have that score too, some of them earlier, and the last places belong to the earliest of ALL of them. So
+ * a second Query reads every row of exactly that score (`sk = :score`, paged to the end) and the places from
+ * that score down are filled from it. Its cost grows with the number of players tied at the cut (the usual
+ * case, no tie at the cut, is one Query); the time cannot go into the sort key instead, because `ADD` cannot
+ * rewrite a combined score-and-time number atomically.
  */
-export async function boardTop(deps: PlatformDeps, board: Board, game: string, season: Season, limit: number): Promise<BoardRow[]> {
-  const read = (await readIndex(deps, board, game, season, limit + 1)).sort(compareRows);
+async function partitionTop(deps: PlatformDeps, board: Board, partition: string, limit: number): Promise<BoardRow[]> {
+  const read = (await readIndex(deps, board, partition, limit + 1)).sort(compareRows);
   if (read.length <= limit || read[limit]!.score !== read[limit - 1]!.score) return read.slice(0, limit);
   const cut = read[limit - 1]!.score;
-  const tied = (await readIndex(deps, board, game, season, Infinity, cut)).sort(compareRows);
+  const tied = (await readIndex(deps, board, partition, Infinity, cut)).sort(compareRows);
   return [...read.filter((row) => row.score > cut), ...tied].slice(0, limit);
+}
+
+/**
+ * The top `limit` of a season's board: each of its K shards' top `limit` (shards.ts), read in parallel, merged
+ * in the board's order and cut. Exact: every row of the board's top `limit` is within its own shard's top
+ * `limit`. K Queries (one more per shard tied at its cut).
+ */
+export async function boardTop(deps: PlatformDeps, board: Board, game: string, season: Season, limit: number): Promise<BoardRow[]> {
+  const shards = await seasonShards(deps, game, season);
+  const tops = await Promise.all(
+    Array.from({ length: shards }, (_, shard) => partitionTop(deps, board, boardPartition(board, game, season, shard, shards), limit)),
+  );
+  return shards === 1 ? tops[0]! : tops.flat().sort(compareRows).slice(0, limit);
 }
 
 const toRankEntry = (row: BoardRow): RankEntry => ({

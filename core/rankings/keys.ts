@@ -1,11 +1,15 @@
 import type { Season } from './seasons.js';
 import { seasonKey } from './seasons.js';
+import { shardOf } from './shards.js';
 
 /**
- * Leaderboard keys. One item per (game, season, player) holds the player's kills and wins in that season:
- * - "a player's score in a season": pk `SCORE#<game>#<season>`, sk `PLAYER#<game_player_id>`;
- * - "kills board of a season, highest first": gsi4pk `KILLS#<game>#<season>`, gsi4sk = the kills (a number);
- * - "wins board of a season, highest first": gsi5pk `WINS#<game>#<season>`, gsi5sk = the wins (a number).
+ * Leaderboard keys. One item per (game, season, player) holds the player's kills and wins in that season. A
+ * season of K shards (shards.ts) has K of each partition below, `#<shard>` (0 to K-1) after the season, the
+ * player's shard being `shardOf(player, K)`; K = 1 has no suffix (the layout before shards):
+ * - "a player's score in a season": pk `SCORE#<game>#<season>[#<shard>]`, sk `PLAYER#<game_player_id>`;
+ * - "kills board of a season's shard, highest first": gsi4pk `KILLS#<game>#<season>[#<shard>]`, gsi4sk = the
+ *   kills (a number);
+ * - "wins board of a season's shard, highest first": gsi5pk `WINS#<game>#<season>[#<shard>]`, gsi5sk = the wins.
  * The scores are stored IN the board sort keys (there is no separate `kills`/`wins` attribute): an index sort
  * key cannot be derived from another attribute, and `ADD gsi4sk :k` updates score and board position in one
  * atomic write (reports.ts `toScoreItem` reads them back as kills and wins). Boards are sparse: gsi4pk/gsi5pk
@@ -20,8 +24,15 @@ import { seasonKey } from './seasons.js';
  */
 export type Board = 'kills' | 'wins';
 
-export const scoreKey = (game: string, season: Season, playerId: string) => ({ pk: `SCORE#${game}#${seasonKey(season)}`, sk: `PLAYER#${playerId}` });
+/** A partition's shard suffix: none for an unsharded season. */
+const suffix = (shard: number, shards: number) => (shards === 1 ? '' : `#${shard}`);
+
+export const scoreKey = (game: string, season: Season, playerId: string, shards: number) => ({
+  pk: `SCORE#${game}#${seasonKey(season)}${suffix(shardOf(playerId, shards), shards)}`,
+  sk: `PLAYER#${playerId}`,
+});
 export const boardIndex = { kills: 'gsi4', wins: 'gsi5' } as const;
-export const boardPartition = (board: Board, game: string, season: Season) => `${board === 'kills' ? 'KILLS' : 'WINS'}#${game}#${seasonKey(season)}`;
+export const boardPartition = (board: Board, game: string, season: Season, shard: number, shards: number) =>
+  `${board === 'kills' ? 'KILLS' : 'WINS'}#${game}#${seasonKey(season)}${suffix(shard, shards)}`;
 export const resultKey = (game: string, resultId: string) => ({ pk: `RESULT#${game}#${resultId}`, sk: 'RESULT' });
 export const openSeasonKey = (game: string, season: Season) => ({ pk: 'SEASONS', sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}` });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { gameCode, intParam, text } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
+import { MAX_SHARDS } from './shards.js';
 
 /** The most kills or wins one report may add for one player (a bound against typos and overflow). */
 export const MAX_POINTS = 1_000_000;
@@ -121,3 +122,27 @@ export const GameRank = z.lazy(() =>
   }),
 );
 export type GameRank = z.infer<typeof GameRank>;
+
+/** Sets a game's board shard count (shards.ts): for the seasons that start once the change applies. */
+export const BoardShardsSave = z.lazy(() =>
+  z.object({
+    game_code: gameCode,
+    shards: z.int().check(z.minimum(1), z.maximum(MAX_SHARDS)),
+  }),
+);
+export type BoardShardsSave = z.infer<typeof BoardShardsSave>;
+
+/** A game's board shard setting: every change, and the K of its current seasons. */
+export const BoardShards = z.lazy(() =>
+  z.object({
+    game_code: z.string(),
+    /** The K of seasons that start from now on (the last change's, or the default 1). */
+    shards: z.int(),
+    /** The current week's and month's K (each keeps the K in effect at its start). */
+    week_shards: z.int(),
+    month_shards: z.int(),
+    /** Every change: K from the instant `from` on (ISO; 10 minutes after the change was made). */
+    changes: z.array(z.object({ shards: z.int(), from: z.string() })),
+  }),
+);
+export type BoardShards = z.infer<typeof BoardShards>;

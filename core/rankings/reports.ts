@@ -9,6 +9,7 @@ import { logError } from '../platform/log.js';
 import { ConcurrentChange, retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
 import { boardPartition, openSeasonKey, resultKey, scoreKey } from './keys.js';
 import { openSeasonOnce } from './known.js';
+import { seasonShards, shardOf } from './shards.js';
 import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 
@@ -20,7 +21,8 @@ import { monthOf, weekOf, type Season } from './seasons.js';
  *   so the score IS the sort key) and stamps `killsAt`/`winsAt` when that score grows (ties: earlier first);
  * - with a result id, a Put of the result record on condition it is absent, so a resubmission adds nothing;
  * Nothing in it is shared by reports of other players: the score items are the players', the result record
- * the report's. What all reports of a game share stays out of it, because DynamoDB cancels a transaction that
+ * the report's. The score items and board entries of a season are spread over its shards (shards.ts), so the
+ * reports of a game are not held to one partition's writes. What all reports of a game share stays out of it, because DynamoDB cancels a transaction that
  * includes an item another transaction in flight includes (TransactionConflict):
  * - the open-season records of the two seasons (what settlement finds and closes) are written after the
  *   transaction, by an idempotent UpdateItem, once per process and season (known.ts; concurrent first reports
@@ -164,7 +166,11 @@ async function record<R>(
       },
     });
   }
-  for (const season of seasons) for (const player of players) items.push(scoreUpdate(deps, game, season, player, at));
+  // Each season's shard count (shards.ts): read once a minute per process, not per report.
+  const shards = await Promise.all(seasons.map((season) => seasonShards(deps, game, season)));
+  seasons.forEach((season, i) => {
+    for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
+  });
 
   const answerStored = (stored: Record<string, unknown> | undefined): R => {
     // Results stored before fingerprintOf hold the SHA-256 of the content's JSON.stringify.
@@ -250,7 +256,8 @@ function openSeasonUpdate(deps: PlatformDeps, game: string, season: Season, at: 
   };
 }
 
-function scoreUpdate(deps: PlatformDeps, game: string, season: Season, player: PlayerPoints, at: string): TransactItem {
+function scoreUpdate(deps: PlatformDeps, game: string, season: Season, shards: number, player: PlayerPoints, at: string): TransactItem {
+  const shard = shardOf(player.id, shards);
   const names: Record<string, string> = {
     '#game': 'game_code',
     '#type': 'season_type',
@@ -269,13 +276,13 @@ function scoreUpdate(deps: PlatformDeps, game: string, season: Season, player: P
   }
   // Only a metric that grows joins its board and moves its "reached at" time (sparse boards, see above).
   if (player.kills > 0) {
-    values[':killsBoard'] = boardPartition('kills', game, season);
+    values[':killsBoard'] = boardPartition('kills', game, season, shard, shards);
     values[':kills'] = player.kills;
     sets.push('gsi4pk = :killsBoard', 'killsAt = :at');
     adds.push('gsi4sk :kills');
   }
   if (player.wins > 0) {
-    values[':winsBoard'] = boardPartition('wins', game, season);
+    values[':winsBoard'] = boardPartition('wins', game, season, shard, shards);
     values[':wins'] = player.wins;
     sets.push('gsi5pk = :winsBoard', 'winsAt = :at');
     adds.push('gsi5sk :wins');
@@ -283,7 +290,7 @@ function scoreUpdate(deps: PlatformDeps, game: string, season: Season, player: P
   return {
     Update: {
       TableName: deps.table,
-      Key: scoreKey(game, season, player.id),
+      Key: scoreKey(game, season, player.id, shards),
       UpdateExpression: `SET ${sets.join(', ')}${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''}`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,

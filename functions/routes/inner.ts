@@ -7,7 +7,8 @@ import { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from '..
 import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
 import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile, merchantStatus } from '../../core/merchants/models.js';
 
-import { AddWinBody, AddWinResult, GameRank, MAX_BOARD, RankQuery } from '../../core/rankings/models.js';
+import { AddWinBody, AddWinResult, BoardShards, BoardShardsSave, GameRank, MAX_BOARD, RankQuery } from '../../core/rankings/models.js';
+import { CHANGE_DELAY_MS, DEFAULT_SHARDS, MAX_SHARDS } from '../../core/rankings/shards.js';
 import { innerVendorOps } from './vendor.js';
 import { innerRewardOps } from './rewards.js';
 import { innerAccessOps } from './access.js';
@@ -319,6 +320,41 @@ export const innerRoutes = defineGroup('inner', 'main', {
     response: GameRank,
     errors: { 400: 'game_code missing or malformed, or limit out of range', 404: 'no game with that code' },
     codes: ['game.not_found'],
+  },
+  board_shards_set: {
+    name: 'board shards set',
+    method: 'POST',
+    path: '/merchant/games/boards',
+    auth: consoleAuth([owns.game('body.game_code')]),
+    summary: "Spread one of the caller's games' boards over more partitions (extra operation)",
+    description:
+      `\`shards\` (1-${MAX_SHARDS}, default ${DEFAULT_SHARDS}) is how many partitions each season's scores and boards of the game are spread over: one partition takes about 1,000 writes a second, so a game whose reports near that rate needs more (docs/performance.md). ` +
+      `The change applies to the seasons that start ${CHANGE_DELAY_MS / 60_000} minutes after it or later; a season keeps the shards it started with, so no score moves and none is lost. ` +
+      'Each board read reads every shard: more shards, more reads. Answers the setting with every change.',
+    body: BoardShardsSave,
+    status: 200,
+    envelope: 'merchant',
+    response: BoardShards,
+    errors: {
+      400: 'game_code missing or malformed, or shards out of range',
+      ...merchantToken,
+      403: "the game is another merchant's",
+      404: 'no game with that code',
+    },
+    codes: ['game.not_found'],
+  },
+  board_shards_get: {
+    name: 'board shards get',
+    method: 'GET',
+    path: '/merchant/games/boards',
+    auth: consoleAuth([owns.game('query.game_code')], { whileSuspended: true }),
+    summary: "How one of the caller's games' boards are spread (extra operation)",
+    description: 'The shards of seasons that start from now on, of the current week and month, and every change.',
+    query: GameCodeQuery,
+    status: 200,
+    envelope: 'merchant',
+    response: BoardShards,
+    errors: { 400: 'game_code missing or malformed', ...merchantToken, 403: "the game is another merchant's", 404: 'no game with that code' },
   },
   // Rewards: reward table, history rank, history/test, sign_code, get_sign.
   ...innerRewardOps,

@@ -491,6 +491,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/games/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How one of the caller's games' boards are spread (extra operation)
+         * @description The shards of seasons that start from now on, of the current week and month, and every change.
+         *
+         *     Requires a Bearer `merchant` token. `query.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
+         */
+        get: operations["board_shards_get"];
+        put?: never;
+        /**
+         * Spread one of the caller's games' boards over more partitions (extra operation)
+         * @description `shards` (1-16, default 1) is how many partitions each season's scores and boards of the game are spread over: one partition takes about 1,000 writes a second, so a game whose reports near that rate needs more (docs/performance.md). The change applies to the seasons that start 10 minutes after it or later; a season keeps the shards it started with, so no score moves and none is lost. Each board read reads every shard: more shards, more reads. Answers the setting with every change.
+         *
+         *     Requires a Bearer `merchant` token. `body.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
+         */
+        post: operations["board_shards_set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/games/rewards": {
         parameters: {
             query?: never;
@@ -7018,6 +7046,411 @@ export interface operations {
                      * @example {
                      *       "code": 503,
                      *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    board_shards_get: {
+        parameters: {
+            query: {
+                game_code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            game_code: string;
+                            shards: number;
+                            week_shards: number;
+                            month_shards: number;
+                            changes: {
+                                shards: number;
+                                from: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description game_code missing or malformed; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "game_code missing or malformed; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description the game is another merchant's; game_code names a game of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "the game is another merchant's; game_code names a game of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner";
+                    };
+                };
+            };
+            /** @description no game with that code; game_code names no game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no game with that code; game_code names no game",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    board_shards_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    game_code: string;
+                    shards: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            game_code: string;
+                            shards: number;
+                            week_shards: number;
+                            month_shards: number;
+                            changes: {
+                                shards: number;
+                                from: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description game_code missing or malformed, or shards out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "game_code missing or malformed, or shards out of range",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description the game is another merchant's; the merchant is suspended; game_code names a game of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "the game is another merchant's; the merchant is suspended; game_code names a game of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner" | "merchant.suspended";
+                    };
+                };
+            };
+            /** @description no game with that code; game_code names no game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no game with that code; game_code names no game",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found" | "game.not_found";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "data": null,
                      *       "error": "table.busy"
                      *     }

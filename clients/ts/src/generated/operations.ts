@@ -32,6 +32,8 @@ export const mainOperations = {
     "POST /merchant/goods": "merchant",
     "GET /merchant/goods": "merchant",
     "POST /merchant/games/addWin": "server",
+    "POST /merchant/games/boards": "merchant",
+    "GET /merchant/games/boards": "merchant",
     "POST /merchant/games/rewards": "merchant",
     "GET /merchant/games/rewards": "merchant",
     "POST /merchant/games/history/test": "merchant",

@@ -477,6 +477,44 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// How one of the caller's games' boards are spread (extra operation): GET /merchant/games/boards (`board_shards_get`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner
+        /// 404: access.not_found
+        /// 503: table.busy
+        /// </summary>
+        public async Task<BoardShardsGetResponse> BoardShardsGetAsync(string gameCode, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/games/boards");
+            request.Authenticated = true;
+            request.Query("game_code", gameCode);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return BoardShardsGetResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Spread one of the caller's games' boards over more partitions (extra operation): POST /merchant/games/boards (`board_shards_set`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner, merchant.suspended
+        /// 404: access.not_found, game.not_found
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: table.busy
+        /// </summary>
+        public async Task<BoardShardsSetResponse> BoardShardsSetAsync(BoardShardsSetRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/games/boards");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return BoardShardsSetResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// The reward table of one of the caller's games (extra operation): GET /merchant/games/rewards (`reward_table_get`).
         /// Bearer token: merchant (Client.Token).
         /// 400: input.invalid

@@ -3369,6 +3369,235 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class BoardShardsGetResponseDataChangesItem
+    {
+        /// <summary>JSON `shards`, required.</summary>
+        public long Shards { get; set; }
+
+        /// <summary>JSON `from`, required.</summary>
+        public string From { get; set; }
+
+        public static BoardShardsGetResponseDataChangesItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsGetResponseDataChangesItem");
+            if (o == null) return null;
+            var m = new BoardShardsGetResponseDataChangesItem();
+            m.Shards = JsonCodec.Required(o, "shards", "BoardShardsGetResponseDataChangesItem", v0 => v0.AsLong());
+            m.From = JsonCodec.Required(o, "from", "BoardShardsGetResponseDataChangesItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("shards", JsonValue.From(Shards));
+            o.Set("from", JsonValue.From(From));
+            return o;
+        }
+    }
+
+    public sealed partial class BoardShardsGetResponseData
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `shards`, required.</summary>
+        public long Shards { get; set; }
+
+        /// <summary>JSON `week_shards`, required.</summary>
+        public long WeekShards { get; set; }
+
+        /// <summary>JSON `month_shards`, required.</summary>
+        public long MonthShards { get; set; }
+
+        /// <summary>JSON `changes`, required.</summary>
+        public List<BoardShardsGetResponseDataChangesItem> Changes { get; set; }
+
+        public static BoardShardsGetResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsGetResponseData");
+            if (o == null) return null;
+            var m = new BoardShardsGetResponseData();
+            m.GameCode = JsonCodec.Required(o, "game_code", "BoardShardsGetResponseData", v0 => v0.AsString());
+            m.Shards = JsonCodec.Required(o, "shards", "BoardShardsGetResponseData", v0 => v0.AsLong());
+            m.WeekShards = JsonCodec.Required(o, "week_shards", "BoardShardsGetResponseData", v0 => v0.AsLong());
+            m.MonthShards = JsonCodec.Required(o, "month_shards", "BoardShardsGetResponseData", v0 => v0.AsLong());
+            m.Changes = JsonCodec.Required(o, "changes", "BoardShardsGetResponseData", v0 => JsonCodec.ReadList(v0, v1 => BoardShardsGetResponseDataChangesItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("shards", JsonValue.From(Shards));
+            o.Set("week_shards", JsonValue.From(WeekShards));
+            o.Set("month_shards", JsonValue.From(MonthShards));
+            o.Set("changes", JsonCodec.WriteList(Changes, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class BoardShardsGetResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public BoardShardsGetResponseData Data { get; set; }
+
+        public static BoardShardsGetResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsGetResponse");
+            if (o == null) return null;
+            var m = new BoardShardsGetResponse();
+            m.Code = JsonCodec.Required(o, "code", "BoardShardsGetResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "BoardShardsGetResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "BoardShardsGetResponse", v0 => BoardShardsGetResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class BoardShardsSetRequest
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `shards`, required.</summary>
+        public long Shards { get; set; }
+
+        public static BoardShardsSetRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsSetRequest");
+            if (o == null) return null;
+            var m = new BoardShardsSetRequest();
+            m.GameCode = JsonCodec.Required(o, "game_code", "BoardShardsSetRequest", v0 => v0.AsString());
+            m.Shards = JsonCodec.Required(o, "shards", "BoardShardsSetRequest", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("shards", JsonValue.From(Shards));
+            return o;
+        }
+    }
+
+    public sealed partial class BoardShardsSetResponseDataChangesItem
+    {
+        /// <summary>JSON `shards`, required.</summary>
+        public long Shards { get; set; }
+
+        /// <summary>JSON `from`, required.</summary>
+        public string From { get; set; }
+
+        public static BoardShardsSetResponseDataChangesItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsSetResponseDataChangesItem");
+            if (o == null) return null;
+            var m = new BoardShardsSetResponseDataChangesItem();
+            m.Shards = JsonCodec.Required(o, "shards", "BoardShardsSetResponseDataChangesItem", v0 => v0.AsLong());
+            m.From = JsonCodec.Required(o, "from", "BoardShardsSetResponseDataChangesItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("shards", JsonValue.From(Shards));
+            o.Set("from", JsonValue.From(From));
+            return o;
+        }
+    }
+
+    public sealed partial class BoardShardsSetResponseData
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `shards`, required.</summary>
+        public long Shards { get; set; }
+
+        /// <summary>JSON `week_shards`, required.</summary>
+        public long WeekShards { get; set; }
+
+        /// <summary>JSON `month_shards`, required.</summary>
+        public long MonthShards { get; set; }
+
+        /// <summary>JSON `changes`, required.</summary>
+        public List<BoardShardsSetResponseDataChangesItem> Changes { get; set; }
+
+        public static BoardShardsSetResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsSetResponseData");
+            if (o == null) return null;
+            var m = new BoardShardsSetResponseData();
+            m.GameCode = JsonCodec.Required(o, "game_code", "BoardShardsSetResponseData", v0 => v0.AsString());
+            m.Shards = JsonCodec.Required(o, "shards", "BoardShardsSetResponseData", v0 => v0.AsLong());
+            m.WeekShards = JsonCodec.Required(o, "week_shards", "BoardShardsSetResponseData", v0 => v0.AsLong());
+            m.MonthShards = JsonCodec.Required(o, "month_shards", "BoardShardsSetResponseData", v0 => v0.AsLong());
+            m.Changes = JsonCodec.Required(o, "changes", "BoardShardsSetResponseData", v0 => JsonCodec.ReadList(v0, v1 => BoardShardsSetResponseDataChangesItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("shards", JsonValue.From(Shards));
+            o.Set("week_shards", JsonValue.From(WeekShards));
+            o.Set("month_shards", JsonValue.From(MonthShards));
+            o.Set("changes", JsonCodec.WriteList(Changes, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class BoardShardsSetResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public BoardShardsSetResponseData Data { get; set; }
+
+        public static BoardShardsSetResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsSetResponse");
+            if (o == null) return null;
+            var m = new BoardShardsSetResponse();
+            m.Code = JsonCodec.Required(o, "code", "BoardShardsSetResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "BoardShardsSetResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "BoardShardsSetResponse", v0 => BoardShardsSetResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
     public sealed partial class RewardTableGetResponseDataRewardsItem
     {
         /// <summary>JSON `rank`, required.</summary>

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { boardIndex, boardPartition, scoreKey } from '../core/rankings/keys.js';
+import { CHANGE_DELAY_MS, readShardChanges, seasonShards, setBoardShards, shardOf, shardsAt } from '../core/rankings/shards.js';
+import { monthOf, weekOf, type Season } from '../core/rankings/seasons.js';
+import { queryItems } from '../core/platform/query.js';
+import { seasonHistory } from '../core/rewards/history.js';
+import { settleSeason } from '../core/rewards/settlement.js';
+import { createAllApps } from '../functions/apps.js';
+import { createTestDeps, type TestDeps } from './support/deps.js';
+import { call } from './support/http.js';
+import { merchantWithToken } from './support/merchants.js';
+import { gameWithServer } from './support/rankings.js';
+import { pastWeek, rewardGame, scoresInPastWeek, type Points } from './support/rewards.js';
+
+/**
+ * Board shards (core/rankings/shards.ts): a game's seasons spread over K partitions, the K of a season fixed at
+ * its start, totals exact under concurrent reports (with the suite's transaction conflict rule on), boards read
+ * from every shard and merged, settlement the same as from one partition.
+ */
+let deps: TestDeps;
+let app: ReturnType<typeof createAllApps>;
+const base = '/v2-testing/merchant/games';
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createAllApps(deps);
+});
+
+/** A game whose current seasons have K shards: the change is made a day before they start. */
+async function shardedGame(shards: number) {
+  const game = await gameWithServer(deps);
+  deps.setNow(new Date(monthOf(new Date(Date.now() - 40 * 86_400_000)).start.getTime()));
+  try {
+    await setBoardShards(deps, game.code, shards);
+  } finally {
+    deps.setNow(undefined);
+  }
+  return game;
+}
+
+/** Every score item of a season of a game, from each of its shards' partitions, with the shard it is in. */
+async function scoreItems(game: string, season: Season, shards: number) {
+  const parts = await Promise.all(
+    Array.from({ length: shards }, async (_, shard) => {
+      const pk = scoreKey(game, season, `any`, shards).pk.replace(/#\d+$/, shards === 1 ? '' : `#${shard}`);
+      const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
+      return items.map((item) => ({ shard, id: item.game_player_id as string, kills: Number(item.gsi4sk ?? 0), wins: Number(item.gsi5sk ?? 0), item }));
+    }),
+  );
+  return parts.flat();
+}
+
+const addWin = (server: string, body: Record<string, unknown>) => call(app, 'POST', `${base}/addWin`, { token: server, body });
+
+describe('the setting', () => {
+  it('the owner sets K for seasons that start once the change applies; others are refused; bad K names the field', async () => {
+    const game = await gameWithServer(deps);
+    const set = await call(app, 'POST', `${base}/boards`, { token: game.owner.token, body: { game_code: game.code, shards: 8 } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data).toMatchObject({
+      game_code: game.code,
+      shards: 8,
+      week_shards: 1,
+      month_shards: 1,
+      changes: [{ shards: 8, from: expect.any(String) }],
+    });
+    expect(Date.parse(set.body.data.changes[0].from) - Date.now()).toBeGreaterThan(CHANGE_DELAY_MS - 60_000);
+    const read = await call(app, 'GET', `${base}/boards`, { token: game.owner.token, query: { game_code: game.code } });
+    expect(read.body.data).toEqual(set.body.data);
+
+    const stranger = await merchantWithToken(deps);
+    expect((await call(app, 'POST', `${base}/boards`, { token: stranger.token, body: { game_code: game.code, shards: 2 } })).status).toBe(403);
+    for (const shards of [0, 17, 2.5]) {
+      const bad = await call(app, 'POST', `${base}/boards`, { token: game.owner.token, body: { game_code: game.code, shards } });
+      expect({ status: bad.status, message: bad.body.message }).toEqual({ status: 400, message: expect.stringMatching(/^body\.shards/) });
+    }
+    const unknown = await call(app, 'POST', `${base}/boards`, { token: game.owner.token, body: { game_code: 'no-such-game', shards: 2 } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('a season keeps the K it started with: a change moves no score, the next season takes it', async () => {
+    const game = await gameWithServer(deps);
+    const now = new Date();
+    await addWin(game.server, { game_code: game.code, game_player_id: 'early', game_player_name: 'E', kills: 2, wins: 1 });
+    await setBoardShards(deps, game.code, 4);
+    expect(await seasonShards(deps, game.code, weekOf(now))).toBe(1);
+    await addWin(game.server, { game_code: game.code, game_player_id: 'early', game_player_name: 'E', kills: 3, wins: 0 });
+    expect((await scoreItems(game.code, weekOf(now), 1)).map(({ id, kills }) => ({ id, kills }))).toEqual([{ id: 'early', kills: 5 }]);
+    // Next week: the change applies (as every process reads it within a minute; here, read now).
+    expect(shardsAt(await readShardChanges(deps, game.code), weekOf(new Date(weekOf(now).end.getTime() + CHANGE_DELAY_MS)))).toBe(4);
+  });
+});
+
+describe('sharded writes', () => {
+  it('200 concurrent reports on one player: every one counted, the player in one shard', async () => {
+    const game = await shardedGame(8);
+    const reports = Array.from({ length: 200 }, (_, i) => ({ kills: (i % 5) + 1, wins: i % 2 }));
+    const answers = await Promise.all(
+      reports.map((r) => addWin(game.server, { game_code: game.code, game_player_id: 'hot', game_player_name: 'Hot', kills: r.kills, wins: r.wins || 0 })),
+    );
+    // A report may answer 409 when conflicts persist: then nothing of it was written, and the caller sends it again.
+    const accepted = reports.filter((_, i) => answers[i]!.status === 200);
+    expect(answers.every((a) => a.status === 200 || (a.status === 409 && a.body.error === 'data.changed_concurrently'))).toBe(true);
+    expect(accepted.length).toBeGreaterThan(0);
+    for (const season of [weekOf(new Date()), monthOf(new Date())]) {
+      const items = await scoreItems(game.code, season, 8);
+      expect(items.map(({ shard, id, kills, wins }) => ({ shard, id, kills, wins }))).toEqual([
+        {
+          shard: shardOf('hot', 8),
+          id: 'hot',
+          kills: accepted.reduce((sum, r) => sum + r.kills, 0),
+          wins: accepted.reduce((sum, r) => sum + r.wins, 0),
+        },
+      ]);
+    }
+  }, 120_000);
+
+  it('10,000 reports across 1,000 players: each total is the sum of its accepted reports, and the merged board is exact', async () => {
+    const game = await shardedGame(8);
+    const players = Array.from({ length: 1000 }, (_, i) => `p${i}-${randomUUID().slice(0, 8)}`);
+    const sent = Array.from({ length: 10_000 }, (_, i) => ({ id: players[(i * 7919) % 1000]!, kills: (i % 13) + 1, wins: i % 3 === 0 ? 1 : 0 }));
+    const totals = new Map<string, { kills: number; wins: number }>();
+    for (let start = 0; start < sent.length; start += 50) {
+      const batch = sent.slice(start, start + 50);
+      const answers = await Promise.all(
+        batch.map((r) => addWin(game.server, { game_code: game.code, game_player_id: r.id, game_player_name: r.id, kills: r.kills, wins: r.wins })),
+      );
+      answers.forEach((answer, i) => {
+        expect([200, 409]).toContain(answer.status);
+        if (answer.status !== 200) return;
+        const total = totals.get(batch[i]!.id) ?? { kills: 0, wins: 0 };
+        totals.set(batch[i]!.id, { kills: total.kills + batch[i]!.kills, wins: total.wins + batch[i]!.wins });
+      });
+    }
+    const week = weekOf(new Date());
+    const items = await scoreItems(game.code, week, 8);
+    expect(items).toHaveLength(totals.size);
+    for (const { shard, id, kills, wins } of items) {
+      expect({ shard, kills, wins }).toEqual({ shard: shardOf(id, 8), ...totals.get(id)! });
+    }
+    // Every shard holds some of the players: the writes are spread.
+    expect(new Set(items.map((i) => i.shard)).size).toBe(8);
+
+    // gameRank merges the shards' tops: the top 100 by kills are the 100 highest totals, in order.
+    const rank = await call(app, 'GET', `${base}/rank`, { query: { game_code: game.code, limit: 100 } });
+    expect(rank.status).toBe(200);
+    const expected = [...totals.entries()].sort((a, b) => b[1].kills - a[1].kills);
+    const shown = rank.body.data.gameWeekKillRank as { total: string; game_player_id: string }[];
+    expect(shown).toHaveLength(100);
+    for (const [i, row] of shown.entries()) {
+      expect(Number(row.total)).toBe(totals.get(row.game_player_id)!.kills);
+      expect(Number(row.total)).toBe(expected[i]![1].kills);
+    }
+    // Within a tie, who reached the score first: the order of the items' killsAt.
+    const at = new Map(items.map(({ id, item }) => [id, item.killsAt as string]));
+    for (let i = 1; i < shown.length; i++) {
+      if (shown[i]!.total === shown[i - 1]!.total) expect(at.get(shown[i - 1]!.game_player_id)! <= at.get(shown[i]!.game_player_id)!).toBe(true);
+    }
+  }, 600_000);
+});
+
+describe('settlement', () => {
+  it('settles a sharded season into the entries the same scores give unsharded, ties in the same order', async () => {
+    const rewards = [1, 2, 3, 4, 5, 6].map((rank) => ({ rank, amount: 100 * (7 - rank) }));
+    const players: Points[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id, i) => ({
+      id: `${id}-${randomUUID().slice(0, 6)}`,
+      wins: [3, 5, 3, 1, 5, 3, 2][i]!,
+    }));
+    const entriesOf = async (shards: number) => {
+      const game = await rewardGame(deps, rewards);
+      deps.setNow(new Date(pastWeek().start.getTime() - 86_400_000));
+      await setBoardShards(deps, game.code, shards);
+      deps.setNow(undefined);
+      await scoresInPastWeek(deps, game, players);
+      expect(await seasonShards(deps, game.code, pastWeek())).toBe(shards);
+      await settleSeason(deps, game.code, pastWeek());
+      return (await seasonHistory(deps, game.code, pastWeek())).map(({ rank, platform_player_id, achievement, reward_amount }) => ({
+        rank,
+        platform_player_id,
+        achievement,
+        reward_amount,
+      }));
+    };
+    const one = await entriesOf(1);
+    expect(one.map((e) => e.platform_player_id)).toEqual([1, 4, 0, 2, 5, 6].map((i) => players[i]!.id));
+    expect(await entriesOf(4)).toEqual(one);
+  });
+});
+
+describe('keys', () => {
+  it('K = 1 is the layout before shards; K > 1 suffixes the shard', () => {
+    const season = weekOf(new Date('2026-11-25T00:00:00Z'));
+    expect(scoreKey('g', season, 'p', 1)).toEqual({ pk: 'SCORE#g#W#2026-11-23', sk: 'PLAYER#p' });
+    expect(scoreKey('g', season, 'p', 4)).toEqual({ pk: `SCORE#g#W#2026-11-23#${shardOf('p', 4)}`, sk: 'PLAYER#p' });
+    expect(boardPartition('wins', 'g', season, 3, 4)).toBe('WINS#g#W#2026-11-23#3');
+    expect(boardIndex.kills).toBe('gsi4');
+    // The hash spreads ids evenly enough: 8,000 ids over 8 shards, none under 800.
+    const counts = new Array(8).fill(0);
+    for (let i = 0; i < 8000; i++) counts[shardOf(`player-${i}`, 8)]++;
+    expect(Math.min(...counts)).toBeGreaterThan(800);
+  });
+});
