@@ -9,6 +9,7 @@ import { claimableGame, pastWeek, rewardGame, scoresInPastWeek } from '../test/s
 import { accountWithToken, playerWithTokens, type BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 import { ownerOf } from '../core/access/owners.js';
+import { setBoardShards } from '../core/rankings/shards.js';
 
 type Game = Awaited<ReturnType<typeof rewardGame>>;
 
@@ -105,6 +106,42 @@ export const rankingOperations: OperationBench[] = [
     minimum: 4,
     reason: 'one Query per board (kills and wins of the week and the month), in parallel; game existence remembered per process (first time: +1 GetItem)',
     prepare: async (deps) => ({ query: { game_code: (await reportedGame(deps)).code } }),
+  },
+  {
+    group: 'inner',
+    op: 'gameRank',
+    label: 'gameRank (a game of 16 shards)',
+    minimum: 64,
+    reason: "one Query per board and shard (4 boards of 16 shards), in parallel; the game's shard setting and existence remembered per process",
+    prepare: async (deps) => {
+      const game = await rewardGame(deps);
+      deps.setNow(new Date(Date.now() - 40 * 86_400_000));
+      await setBoardShards(deps, game.code, 16);
+      deps.setNow(undefined);
+      await ownerOf(deps, 'game', game.code);
+      await submitScores(deps, report(game));
+      return { query: { game_code: game.code } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'board_shards_set',
+    minimum: 1,
+    reason: "one UpdateItem appending the change to the game item (the game's owner is checked by the authorization layer, remembered per process)",
+    prepare: async (deps) => {
+      const game = await rewardGame(deps);
+      return { token: game.owner.token, body: { game_code: game.code, shards: 8 } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'board_shards_get',
+    minimum: 1,
+    reason: "the game item's setting, read fresh (GetItem)",
+    prepare: async (deps) => {
+      const game = await rewardGame(deps);
+      return { token: game.owner.token, query: { game_code: game.code } };
+    },
   },
   {
     group: 'inner',
