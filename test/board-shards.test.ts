@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { boardIndex, boardPartition, scoreKey } from '../core/rankings/keys.js';
+import { boardIndex, boardPartition, scoreKey, scorePartition } from '../core/rankings/keys.js';
 import { CHANGE_DELAY_MS, readShardChanges, seasonShards, setBoardShards, shardOf, shardsAt } from '../core/rankings/shards.js';
 import { monthOf, weekOf, type Season } from '../core/rankings/seasons.js';
 import { queryItems } from '../core/platform/query.js';
@@ -43,7 +43,7 @@ async function shardedGame(shards: number) {
 async function scoreItems(game: string, season: Season, shards: number) {
   const parts = await Promise.all(
     Array.from({ length: shards }, async (_, shard) => {
-      const pk = scoreKey(game, season, `any`, shards).pk.replace(/#\d+$/, shards === 1 ? '' : `#${shard}`);
+      const pk = scorePartition(game, season, shard, shards);
       const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
       return items.map((item) => ({ shard, id: item.game_player_id as string, kills: Number(item.gsi4sk ?? 0), wins: Number(item.gsi5sk ?? 0), item }));
     }),

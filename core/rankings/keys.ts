@@ -27,8 +27,9 @@ export type Board = 'kills' | 'wins';
 /** A partition's shard suffix: none for an unsharded season. */
 const suffix = (shard: number, shards: number) => (shards === 1 ? '' : `#${shard}`);
 
+export const scorePartition = (game: string, season: Season, shard: number, shards: number) => `SCORE#${game}#${seasonKey(season)}${suffix(shard, shards)}`;
 export const scoreKey = (game: string, season: Season, playerId: string, shards: number) => ({
-  pk: `SCORE#${game}#${seasonKey(season)}${suffix(shardOf(playerId, shards), shards)}`,
+  pk: scorePartition(game, season, shardOf(playerId, shards), shards),
   sk: `PLAYER#${playerId}`,
 });
 export const boardIndex = { kills: 'gsi4', wins: 'gsi5' } as const;

@@ -2,12 +2,11 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../core/deps.js';
 import { inject } from 'vitest';
 import { createLocalDeps, type LocalDeps } from './local-deps.js';
-import type { OAuthProvider } from '../../core/identity/id-tokens.js';
 
 export type TestDeps = LocalDeps;
 
 /** Deps on a fresh table of the run's DynamoDB Local (started by the global setup). */
-export function createTestDeps(options: { stage?: string; production?: boolean; oauthProviders?: OAuthProvider[] } = {}): Promise<TestDeps> {
+export function createTestDeps(options: Parameters<typeof createLocalDeps>[1] = {}): Promise<TestDeps> {
   return createLocalDeps(inject('dynamoEndpoint'), options);
 }
 

@@ -11,6 +11,7 @@ import { LOCAL_STAGE } from '../../core/platform/stages.js';
 import { createTokenService, generateSigningJwk, type SigningJwk } from '../../core/platform/tokens.js';
 import { createClaimSigner, generateClaimKey } from '../../core/rewards/claim-key.js';
 import { ConflictEmulator } from './conflict-emulator.js';
+import { PartitionLimits } from './partition-limits.js';
 import { keepJournal, runJournalDir } from './transaction-journal.js';
 
 export interface LocalDeps extends Deps {
@@ -24,6 +25,8 @@ export interface LocalDeps extends Deps {
   setNow(date: Date | undefined): void;
   /** The emulated transaction conflict rule the deps' client runs under; undefined when turned off. */
   conflicts?: ConflictEmulator;
+  /** The emulated per-partition write limit the deps' client runs under; undefined when off (the default). */
+  partitions?: PartitionLimits;
 }
 
 /**
@@ -50,7 +53,14 @@ function sharedEmulator(): ConflictEmulator {
  */
 export async function createLocalDeps(
   endpoint: string,
-  options: { stage?: string; production?: boolean; tablePrefix?: string; oauthProviders?: OAuthProvider[]; conflicts?: ConflictEmulator | false } = {},
+  options: {
+    stage?: string;
+    production?: boolean;
+    tablePrefix?: string;
+    oauthProviders?: OAuthProvider[];
+    conflicts?: ConflictEmulator | false;
+    partitions?: PartitionLimits;
+  } = {},
 ): Promise<LocalDeps> {
   const table = `${options.tablePrefix ?? 'test'}-${randomUUID()}`;
   await ensureTable(endpoint, table);
@@ -64,6 +74,10 @@ export async function createLocalDeps(
   const byDefault = process.env.CONFLICT_EMULATION === 'off' ? undefined : sharedEmulator();
   const conflicts = options.conflicts === false ? undefined : (options.conflicts ?? byDefault);
   conflicts?.attach(db);
+  // The partition limit is off unless asked for (a test of it, the bench), or PARTITION_WRITES_PER_SECOND turns it on for a run.
+  const limit = Number(process.env.PARTITION_WRITES_PER_SECOND ?? 0);
+  const partitions = options.partitions ?? (limit > 0 ? new PartitionLimits(limit) : undefined);
+  partitions?.attach(db);
   return {
     stage,
     production: options.production ?? false,
@@ -80,5 +94,6 @@ export async function createLocalDeps(
     filesDir,
     setNow: (date) => (current = date),
     conflicts,
+    partitions,
   };
 }
