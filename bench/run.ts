@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
+import { benchBoardScaling, type ScalingResult } from './board-scaling.js';
 import { benchBundles, type BundleResult } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
 import { notBenched } from './operations.js';
@@ -18,17 +19,20 @@ import { benchWarm, type WarmResult } from './warm.js';
  *   2. DynamoDB requests per operation against DynamoDB Local, beside the minimum of its access pattern;
  *   3. warm cost per request through the Lambda handler, as a ratio to a framework-free floor, and load;
  *   4. load on the hot money and report paths with the conflict rule emulated: throughput, p50/p99, conflict
- *      rate and retries per operation, and the most-written items scaled to production (bench/load.ts).
+ *      rate and retries per operation, and the most-written items scaled to production (bench/load.ts);
+ *   5. load over real HTTP (bench/http-load.ts);
+ *   6. board shards under the emulated partition write limit: the scaling law (bench/board-scaling.ts).
  * Prints markdown tables and writes bench/results.json.
  *
- * Environment: BENCH_PARTS (default 1,2,3,4), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
+ * Environment: BENCH_PARTS (default 1,2,3,4,5,6), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
  * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4),
- * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5);
+ * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5), BENCH_PARTITION_LIMIT (40, part 6),
+ * BENCH_SCALING_SECONDS (10, part 6), BENCH_SCALING_CONCURRENCY (48, part 6);
  * BENCH_STRICT=1 exits 1 when a budget is missed.
  */
 const budgets = { firstResponseRatio: 1.3, warmRatio: 1.5 };
 const config = {
-  parts: (process.env.BENCH_PARTS ?? '1,2,3,4,5').split(',').map((p) => p.trim()),
+  parts: (process.env.BENCH_PARTS ?? '1,2,3,4,5,6').split(',').map((p) => p.trim()),
   coldRuns: envInt('BENCH_COLD_RUNS', 15),
   warmRequests: envInt('BENCH_WARM_REQUESTS', 1000),
   concurrency: envInt('BENCH_CONCURRENCY', 8),
@@ -36,6 +40,9 @@ const config = {
   loadConcurrency: envInt('BENCH_LOAD_CONCURRENCY', 20),
   httpSeconds: envInt('BENCH_HTTP_SECONDS', 5),
   httpConnections: envInt('BENCH_HTTP_CONNECTIONS', 16),
+  partitionLimit: envInt('BENCH_PARTITION_LIMIT', 40),
+  scalingSeconds: envInt('BENCH_SCALING_SECONDS', 10),
+  scalingConcurrency: envInt('BENCH_SCALING_CONCURRENCY', 48),
 };
 // The AWS SDK warns once per client that it will drop Node 20; that is not a finding of the bench.
 process.removeAllListeners('warning');
@@ -49,6 +56,18 @@ const mark = (pass: boolean) => (pass ? 'pass' : '**FAIL**');
 function table(headers: string[], rows: (string | number)[][]): string {
   const lines = [headers, headers.map(() => '---'), ...rows.map((r) => r.map(String))];
   return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function printScaling(scaling: ScalingResult[]) {
+  console.log(
+    `\n## 6. Board shards under the partition limit (one game's addWin reports, ${config.scalingConcurrency} callers for ${config.scalingSeconds} s per K, DynamoDB's per-partition write limit emulated at ${config.partitionLimit} writes/s)\n`,
+  );
+  console.log(
+    table(
+      ['K', 'sent', 'accepted/s', 'x limit', '503 (throttled)', 'other', 'hottest partition writes/s', 'totals exact'],
+      scaling.map((s) => [s.shards, s.sent, s.acceptedPerSecond, s.ofLimit, s.throttled503, s.other, s.hottestPerSecond, s.totalsExact ? 'yes' : '**NO**']),
+    ),
+  );
 }
 
 function printBundles(bundles: BundleResult[]) {
@@ -247,7 +266,7 @@ async function main() {
   const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop(), deps?.suiNode.stop()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
-    if (['1', '2', '3', '4', '5'].some((part) => config.parts.includes(part))) {
+    if (['1', '2', '3', '4', '5', '6'].some((part) => config.parts.includes(part))) {
       dynamo = await startDynamoLocal();
       deps = await createBenchDeps(dynamo.endpoint);
       if (config.parts.includes('1')) {
@@ -289,6 +308,18 @@ async function main() {
         // A broken invariant or an error under load is a finding, like a missed budget.
         failed ||= http.invariants.violations.length > 0 || http.runs.some((r) => r.non2xx > 0 || r.errors > 0);
         printHttpLoad(http);
+      }
+      if (config.parts.includes('6')) {
+        const scaling = await benchBoardScaling(dynamo.endpoint, {
+          shards: [1, 8],
+          limit: config.partitionLimit,
+          seconds: config.scalingSeconds,
+          concurrency: config.scalingConcurrency,
+        });
+        results.boardScaling = scaling;
+        // The law itself is the finding: a partition over the limit, or a total off, is a failure.
+        failed ||= scaling.some((s) => !s.totalsExact || s.hottestPerSecond > s.limit);
+        printScaling(scaling);
       }
     }
   } finally {
