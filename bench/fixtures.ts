@@ -16,6 +16,12 @@ import { generateStoreKeys, parseStoreKeys } from '../core/partner-store/regions
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
 import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from '../test/support/payments.js';
 import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/support/vendor.js';
+import { randomUUID } from 'node:crypto';
+import { MAX_REPORT_PLAYERS, ScoreReport } from '../core/rankings/models.js';
+import { submitScores } from '../core/rankings/reports.js';
+import { monthOf } from '../core/rankings/seasons.js';
+import { setBoardShards } from '../core/rankings/shards.js';
+import { gameWithServer } from '../test/support/rankings.js';
 
 export { accountWithToken, merchantWithToken, gamePayload };
 
@@ -209,4 +215,25 @@ export function deployedEnv(deps: BenchDeps, fn?: DeployedFunction): Record<stri
     env[`SST_RESOURCE_${name}`] = JSON.stringify(value);
   }
   return env;
+}
+
+/**
+ * A game whose current seasons have `shards` board shards (the change made before they started) and `players`
+ * players on its four boards, each with a score of its own (no tie at any cut); answers its code.
+ */
+export async function shardedGameWithScores(deps: BenchDeps, shards: number, players: number): Promise<string> {
+  const game = await gameWithServer(deps);
+  deps.setNow(new Date(monthOf(new Date(Date.now() - 40 * 86_400_000)).start.getTime()));
+  await setBoardShards(deps, game.code, shards);
+  deps.setNow(undefined);
+  for (let start = 0; start < players; start += MAX_REPORT_PLAYERS) {
+    const scores = Array.from({ length: Math.min(MAX_REPORT_PLAYERS, players - start) }, (_, i) => ({
+      game_player_id: `player-${start + i}`,
+      game_player_name: `Player ${start + i}`,
+      kills: start + i + 1,
+      wins: start + i + 1,
+    }));
+    await submitScores(deps, ScoreReport.parse({ game_code: game.code, result_id: `fixture-${randomUUID()}`, scores }));
+  }
+  return game.code;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import { monthOf, seasonKey, weekOf } from '../core/rankings/seasons.js';
 
@@ -231,5 +231,52 @@ export const handlers = {
       }),
     );
     return json(200, order);
+  },
+  /**
+   * The inner group's gameRank of a game whose seasons have 16 board shards (core/rankings/boards.ts): the top
+   * `limit` + 1 of each shard of each of the four boards, 64 Queries in parallel, each board merged by score,
+   * then who reached it first, then id, and cut. The game's existence and shard setting are remembered in a
+   * warm process.
+   */
+  async gameRank16(event: Event) {
+    const s = await load();
+    const game = event.queryStringParameters?.game_code ?? '';
+    const limit = 100;
+    const now = new Date();
+    const board = async (prefix: 'KILLS' | 'WINS', index: 'gsi4' | 'gsi5', season: ReturnType<typeof weekOf>) => {
+      const at = prefix === 'KILLS' ? 'killsAt' : 'winsAt';
+      const shards = await Promise.all(
+        Array.from({ length: 16 }, (_, shard) =>
+          s.db.send(
+            new QueryCommand({
+              TableName: s.table,
+              IndexName: index,
+              KeyConditionExpression: '#pk = :p AND #sk > :zero',
+              ExpressionAttributeNames: { '#pk': `${index}pk`, '#sk': `${index}sk` },
+              ExpressionAttributeValues: { ':p': `${prefix}#${game}#${seasonKey(season)}#${shard}`, ':zero': 0 },
+              ScanIndexForward: false,
+              Limit: limit + 1,
+            }),
+          ),
+        ),
+      );
+      return shards
+        .flatMap((out) => out.Items ?? [])
+        .sort((a, b) => b[`${index}sk`] - a[`${index}sk`] || (a[at] < b[at] ? -1 : a[at] > b[at] ? 1 : a.game_player_id < b.game_player_id ? -1 : 1))
+        .slice(0, limit)
+        .map((item) => ({ total: String(item[`${index}sk`]), game_player_id: item.game_player_id, game_player_name: item.game_player_name }));
+    };
+    const [week, month] = [weekOf(now), monthOf(now)];
+    const [weekKills, weekWins, monthKills, monthWins] = await Promise.all([
+      board('KILLS', 'gsi4', week),
+      board('WINS', 'gsi5', week),
+      board('KILLS', 'gsi4', month),
+      board('WINS', 'gsi5', month),
+    ]);
+    return json(200, {
+      code: 200,
+      message: 'success',
+      data: { gameWeekKillRank: weekKills, gameWeekWinRank: weekWins, gameMothKillRank: monthKills, gameMothWinRank: monthWins },
+    });
   },
 };

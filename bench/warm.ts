@@ -5,7 +5,16 @@ import type { GroupName, OperationSpec } from '../core/http/operation.js';
 import { innerRoutes } from '../functions/routes/inner.js';
 import { payRoutes } from '../functions/routes/pay.js';
 import { bundle } from './bundles.js';
-import { deployedEnv, giveTickets, merchantWithGames, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
+import {
+  deployedEnv,
+  giveTickets,
+  merchantWithGames,
+  playerWithTokens,
+  rechargeBody,
+  shardedGameWithScores,
+  shopWithLevel,
+  type BenchDeps,
+} from './fixtures.js';
 import type { handlers as floorHandlers } from './warm-floor.js';
 import { median, percentile, round } from './stats.js';
 import { apiEvent, lambdaContext, type ApiEvent, type RequestParts } from './events.js';
@@ -77,6 +86,17 @@ const warmBenches: WarmBench[] = [
       const shop = await shopWithLevel(deps);
       const player = await playerWithTokens(deps);
       return repeat({ token: player.platform, body: rechargeBody(shop, player) }, callers);
+    },
+  },
+  {
+    // A game whose seasons have 16 board shards, 200 players on its boards with distinct scores: each request
+    // reads 4 boards x 16 shards.
+    name: 'gameRank16',
+    group: 'inner',
+    spec: innerRoutes.ops.gameRank,
+    requests: async (deps, callers) => {
+      const game = await shardedGameWithScores(deps, 16, 200);
+      return repeat({ query: { game_code: game } }, callers);
     },
   },
 ];
