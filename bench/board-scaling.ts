@@ -1,12 +1,11 @@
 import { queryItems } from '../core/platform/query.js';
 import { scorePartition } from '../core/rankings/keys.js';
-import { monthOf, weekOf } from '../core/rankings/seasons.js';
-import { setBoardShards } from '../core/rankings/shards.js';
+import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
 import { call } from '../test/support/http.js';
 import { createLocalDeps } from '../test/support/local-deps.js';
 import { PartitionLimits } from '../test/support/partition-limits.js';
-import { gameWithServer } from '../test/support/rankings.js';
+import { shardedGame } from '../test/support/rankings.js';
 import { round } from './stats.js';
 
 /**
@@ -43,10 +42,7 @@ export async function benchBoardScaling(
     const limits = new PartitionLimits(options.limit);
     const deps = await createLocalDeps(endpoint, { tablePrefix: 'bench-boards', partitions: limits });
     const app = createAllApps(deps);
-    const game = await gameWithServer(deps);
-    deps.setNow(new Date(monthOf(new Date(Date.now() - 40 * 86_400_000)).start.getTime()));
-    await setBoardShards(deps, game.code, shards);
-    deps.setNow(undefined);
+    const game = await shardedGame(deps, shards);
     const sums = new Map<string, number>();
     const counts = { sent: 0, accepted: 0, throttled503: 0, other: 0 };
     // The game's first report makes the process's one-time reads and the open-season records; not measured.

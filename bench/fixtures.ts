@@ -19,9 +19,7 @@ import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/s
 import { randomUUID } from 'node:crypto';
 import { MAX_REPORT_PLAYERS, ScoreReport } from '../core/rankings/models.js';
 import { submitScores } from '../core/rankings/reports.js';
-import { monthOf } from '../core/rankings/seasons.js';
-import { setBoardShards } from '../core/rankings/shards.js';
-import { gameWithServer } from '../test/support/rankings.js';
+import { shardedGame } from '../test/support/rankings.js';
 
 export { accountWithToken, merchantWithToken, gamePayload };
 
@@ -222,10 +220,7 @@ export function deployedEnv(deps: BenchDeps, fn?: DeployedFunction): Record<stri
  * players on its four boards, each with a score of its own (no tie at any cut); answers its code.
  */
 export async function shardedGameWithScores(deps: BenchDeps, shards: number, players: number): Promise<string> {
-  const game = await gameWithServer(deps);
-  deps.setNow(new Date(monthOf(new Date(Date.now() - 40 * 86_400_000)).start.getTime()));
-  await setBoardShards(deps, game.code, shards);
-  deps.setNow(undefined);
+  const game = await shardedGame(deps, shards);
   for (let start = 0; start < players; start += MAX_REPORT_PLAYERS) {
     const scores = Array.from({ length: Math.min(MAX_REPORT_PLAYERS, players - start) }, (_, i) => ({
       game_player_id: `player-${start + i}`,

@@ -9,7 +9,7 @@ import { claimableGame, pastWeek, rewardGame, scoresInPastWeek } from '../test/s
 import { accountWithToken, playerWithTokens, type BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 import { ownerOf } from '../core/access/owners.js';
-import { setBoardShards } from '../core/rankings/shards.js';
+import { shardsSince } from '../test/support/rankings.js';
 
 type Game = Awaited<ReturnType<typeof rewardGame>>;
 
@@ -115,9 +115,7 @@ export const rankingOperations: OperationBench[] = [
     reason: "one Query per board and shard (4 boards of 16 shards), in parallel; the game's shard setting and existence remembered per process",
     prepare: async (deps) => {
       const game = await rewardGame(deps);
-      deps.setNow(new Date(Date.now() - 40 * 86_400_000));
-      await setBoardShards(deps, game.code, 16);
-      deps.setNow(undefined);
+      await shardsSince(deps, game.code, 16);
       await ownerOf(deps, 'game', game.code);
       await submitScores(deps, report(game));
       return { query: { game_code: game.code } };

@@ -10,7 +10,7 @@ import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { merchantWithToken } from './support/merchants.js';
-import { gameWithServer } from './support/rankings.js';
+import { gameWithServer, shardedGame as shardedGameOf, shardsSince } from './support/rankings.js';
 import { pastWeek, rewardGame, scoresInPastWeek, type Points } from './support/rewards.js';
 
 /**
@@ -27,17 +27,7 @@ beforeAll(async () => {
   app = createAllApps(deps);
 });
 
-/** A game whose current seasons have K shards: the change is made a day before they start. */
-async function shardedGame(shards: number) {
-  const game = await gameWithServer(deps);
-  deps.setNow(new Date(monthOf(new Date(Date.now() - 40 * 86_400_000)).start.getTime()));
-  try {
-    await setBoardShards(deps, game.code, shards);
-  } finally {
-    deps.setNow(undefined);
-  }
-  return game;
-}
+const shardedGame = (shards: number) => shardedGameOf(deps, shards);
 
 /** Every score item of a season of a game, from each of its shards' partitions, with the shard it is in. */
 async function scoreItems(game: string, season: Season, shards: number) {
@@ -169,9 +159,7 @@ describe('settlement', () => {
     }));
     const entriesOf = async (shards: number) => {
       const game = await rewardGame(deps, rewards);
-      deps.setNow(new Date(pastWeek().start.getTime() - 86_400_000));
-      await setBoardShards(deps, game.code, shards);
-      deps.setNow(undefined);
+      await shardsSince(deps, game.code, shards, pastWeek());
       await scoresInPastWeek(deps, game, players);
       expect(await seasonShards(deps, game.code, pastWeek())).toBe(shards);
       await settleSeason(deps, game.code, pastWeek());

@@ -2,13 +2,12 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { queryItems } from '../core/platform/query.js';
 import { scorePartition } from '../core/rankings/keys.js';
-import { monthOf, weekOf } from '../core/rankings/seasons.js';
-import { setBoardShards } from '../core/rankings/shards.js';
+import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import { createTestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { PartitionLimits } from './support/partition-limits.js';
-import { gameWithServer } from './support/rankings.js';
+import { shardedGame } from './support/rankings.js';
 
 /**
  * The emulated per-partition write limit (test/support/partition-limits.ts), with its clock held still so
@@ -22,15 +21,6 @@ async function limitedDeps() {
   const limits = new PartitionLimits(LIMIT, () => 0);
   const deps = await createTestDeps({ partitions: limits });
   return { deps, limits, app: createAllApps(deps) };
-}
-
-/** A game whose current seasons have K shards (the change made long before they started). */
-async function gameOf(deps: TestDeps, shards: number) {
-  const game = await gameWithServer(deps);
-  deps.setNow(new Date(monthOf(new Date(Date.now() - 40 * 86_400_000)).start.getTime()));
-  await setBoardShards(deps, game.code, shards);
-  deps.setNow(undefined);
-  return game;
 }
 
 describe('the partition write limit', () => {
@@ -60,7 +50,7 @@ describe('score reports under the limit', () => {
   /** Reports of `players` distinct players (one each): the answers by status. */
   async function reportAll(shards: number, players: number) {
     const { deps, limits, app } = await limitedDeps();
-    const game = await gameOf(deps, shards);
+    const game = await shardedGame(deps, shards);
     const answers = await Promise.all(
       Array.from({ length: players }, (_, i) =>
         call(app, 'POST', '/v2-testing/merchant/games/addWin', {

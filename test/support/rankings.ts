@@ -1,6 +1,9 @@
 import { createGame } from '../../core/games/games.js';
 import { GameCreate } from '../../core/games/models.js';
 import type { Deps } from '../../core/deps.js';
+import { monthOf, type Season } from '../../core/rankings/seasons.js';
+import { setBoardShards } from '../../core/rankings/shards.js';
+import type { LocalDeps } from './local-deps.js';
 import { newCode, gamePayload } from './games.js';
 import { merchantWithToken } from './merchants.js';
 
@@ -11,6 +14,27 @@ export async function gameWithServer(deps: Deps) {
   await createGame(deps, owner.claims, GameCreate.parse(gamePayload(code)));
   const server = (await deps.tokens.issue('server', owner.accountId, { merchant_id: owner.merchant.id })).token;
   return { owner, code, server };
+}
+
+/**
+ * Sets a game's board shards as made just before `season` started (the deps' clock moved there for the call),
+ * so that the season and every later one has them: by default, before the month of forty days ago, so the
+ * current week and month do.
+ */
+export async function shardsSince(deps: LocalDeps, game: string, shards: number, season: Season = monthOf(new Date(Date.now() - 40 * 86_400_000))) {
+  deps.setNow(new Date(season.start.getTime() - 86_400_000));
+  try {
+    await setBoardShards(deps, game, shards);
+  } finally {
+    deps.setNow(undefined);
+  }
+}
+
+/** A gameWithServer whose current seasons have `shards` board shards. */
+export async function shardedGame(deps: LocalDeps, shards: number) {
+  const game = await gameWithServer(deps);
+  await shardsSince(deps, game.code, shards);
+  return game;
 }
 
 /** Counts the DynamoDB commands the deps' client sends while `start()`ed, by name (GetItem, Query, …); the bench counts with it too. */
