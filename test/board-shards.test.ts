@@ -176,6 +176,21 @@ describe('settlement', () => {
   });
 });
 
+describe('the K of a season', () => {
+  it('is the change with the latest `from` at or before its start, whatever order the changes were written in', () => {
+    const season = weekOf(new Date('2026-11-25T00:00:00Z'));
+    expect(shardsAt([], season)).toBe(1);
+    const changes = [
+      { shards: 4, from: '2026-11-01T00:00:00.000Z' },
+      { shards: 2, from: '2026-10-01T00:00:00.000Z' },
+      { shards: 16, from: '2026-11-23T00:00:00.001Z' },
+    ];
+    expect(shardsAt(changes, season)).toBe(4);
+    expect(shardsAt([...changes, { shards: 8, from: '2026-11-23T00:00:00.000Z' }], season)).toBe(8);
+    expect(shardsAt(changes, weekOf(new Date('2026-11-30T00:00:00Z')))).toBe(16);
+  });
+});
+
 describe('keys', () => {
   it('K = 1 is the layout before shards; K > 1 suffixes the shard', () => {
     const season = weekOf(new Date('2026-11-25T00:00:00Z'));

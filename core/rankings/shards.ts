@@ -30,12 +30,16 @@ const ShardChange = z.object({ shards: z.int(), from: z.string() });
 export type ShardChange = z.infer<typeof ShardChange>;
 const ShardSetting = z.object({ board_shards: z._default(z.array(ShardChange), []) });
 
-/** The K of a season: the change in effect at its start, else the default. */
+/**
+ * The K of a season: the change in effect at its start (the latest `from` at or before it; of equal ones, the
+ * one written last), else the default. By `from`, not by list order: processes' clocks differ a little, so a
+ * change written later may apply from a moment before one written earlier.
+ */
 export function shardsAt(changes: readonly ShardChange[], season: Season): number {
   const start = season.start.toISOString();
-  let shards = DEFAULT_SHARDS;
-  for (const change of changes) if (change.from <= start) shards = change.shards;
-  return shards;
+  let effective: ShardChange | undefined;
+  for (const change of changes) if (change.from <= start && (!effective || change.from >= effective.from)) effective = change;
+  return effective?.shards ?? DEFAULT_SHARDS;
 }
 
 /** A player's shard of K (FNV-1a of the id): the same for the life of a season. */
@@ -100,7 +104,7 @@ export async function boardShardsOf(deps: Pick<PlatformDeps, 'db' | 'table' | 'n
   const now = deps.now();
   return {
     game_code: game,
-    shards: known.at(-1)?.shards ?? DEFAULT_SHARDS,
+    shards: known.reduce<ShardChange | undefined>((last, change) => (!last || change.from >= last.from ? change : last), undefined)?.shards ?? DEFAULT_SHARDS,
     week_shards: shardsAt(known, weekOf(now)),
     month_shards: shardsAt(known, monthOf(now)),
     changes: known,
