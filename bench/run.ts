@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
+import { benchBigBoard, type BigBoardResult } from './big-board.js';
 import { benchBoardScaling, type ScalingResult } from './board-scaling.js';
 import { benchBundles, type BundleResult } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
@@ -21,13 +22,15 @@ import { benchWarm, type WarmResult } from './warm.js';
  *   4. load on the hot money and report paths with the conflict rule emulated: throughput, p50/p99, conflict
  *      rate and retries per operation, and the most-written items scaled to production (bench/load.ts);
  *   5. load over real HTTP (bench/http-load.ts);
- *   6. board shards under the emulated partition write limit: the scaling law (bench/board-scaling.ts).
+ *   6. board shards under the emulated partition write limit: the scaling law (bench/board-scaling.ts);
+ *   7. (only when named) a board of 1,000,000 players bulk-loaded, and gameRank on it (bench/big-board.ts).
  * Prints markdown tables and writes bench/results.json.
  *
  * Environment: BENCH_PARTS (default 1,2,3,4,5,6), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
  * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4),
  * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5), BENCH_PARTITION_LIMIT (40, part 6),
- * BENCH_SCALING_SECONDS (10, part 6), BENCH_SCALING_CONCURRENCY (48, part 6);
+ * BENCH_SCALING_SECONDS (10, part 6), BENCH_SCALING_CONCURRENCY (48, part 6); part 7 only when named:
+ * BENCH_BOARD_PLAYERS (1000000), BENCH_BOARD_SHARDS (16).
  * BENCH_STRICT=1 exits 1 when a budget is missed.
  */
 const budgets = { firstResponseRatio: 1.3, warmRatio: 1.5 };
@@ -43,6 +46,8 @@ const config = {
   partitionLimit: envInt('BENCH_PARTITION_LIMIT', 40),
   scalingSeconds: envInt('BENCH_SCALING_SECONDS', 10),
   scalingConcurrency: envInt('BENCH_SCALING_CONCURRENCY', 48),
+  boardPlayers: envInt('BENCH_BOARD_PLAYERS', 1_000_000),
+  boardShards: envInt('BENCH_BOARD_SHARDS', 16),
 };
 // The AWS SDK warns once per client that it will drop Node 20; that is not a finding of the bench.
 process.removeAllListeners('warning');
@@ -56,6 +61,28 @@ const mark = (pass: boolean) => (pass ? 'pass' : '**FAIL**');
 function table(headers: string[], rows: (string | number)[][]): string {
   const lines = [headers, headers.map(() => '---'), ...rows.map((r) => r.map(String))];
   return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function printBigBoard(board: BigBoardResult) {
+  console.log(
+    `\n## 7. A board of ${board.players.toLocaleString('en')} players (one game's week in ${board.shards} shards, its month empty; bulk-loaded in ${board.load.seconds} s, ${board.load.itemsPerSecond} items/s; gameRank read ${board.reads} times in sequence)\n`,
+  );
+  console.log(
+    table(
+      ['read', 'DynamoDB requests', 'p50 ms', 'p99 ms', 'a report lands in the loaded item'],
+      [
+        [
+          'gameRank (top 100 of 4 boards)',
+          Object.entries(board.requestsPerRead)
+            .map(([name, n]) => `${name} x${n}`)
+            .join(', '),
+          board.p50Ms,
+          board.p99Ms,
+          board.reportLanded ? 'yes' : '**NO**',
+        ],
+      ],
+    ),
+  );
 }
 
 function printScaling(scaling: ScalingResult[]) {
@@ -266,7 +293,7 @@ async function main() {
   const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop(), deps?.suiNode.stop()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
-    if (['1', '2', '3', '4', '5', '6'].some((part) => config.parts.includes(part))) {
+    if (['1', '2', '3', '4', '5', '6', '7'].some((part) => config.parts.includes(part))) {
       dynamo = await startDynamoLocal();
       deps = await createBenchDeps(dynamo.endpoint);
       if (config.parts.includes('1')) {
@@ -320,6 +347,12 @@ async function main() {
         // The law itself is the finding: a partition over the limit, or a total off, is a failure.
         failed ||= scaling.some((s) => !s.totalsExact || s.hottestPerSecond > s.limit);
         printScaling(scaling);
+      }
+      if (config.parts.includes('7')) {
+        const board = await benchBigBoard(dynamo.endpoint, { players: config.boardPlayers, shards: config.boardShards, reads: 50 });
+        results.bigBoard = board;
+        failed ||= !board.reportLanded;
+        printBigBoard(board);
       }
     }
   } finally {
