@@ -21,8 +21,8 @@ const report = (game: Game, lines = [line('p1', 3, 1), line('p2', 1, 2), line('p
 /**
  * A game this process has reported scores of already (a match of three players). That is the steady
  * state of addWin, submitgamescore and gameRank: the game's owner is remembered (core/access/owners.ts, as the
- * authorization layer reads it for a report) and the open-season records of the current week and month are
- * written (core/rankings/known.ts). A process's first report of a game makes one more GetItem (the owner), as
+ * authorization layer reads it for a report), so is its board shard setting (core/rankings/shards.ts, for a
+ * minute), and the open-season records of the current week and month are written (core/rankings/known.ts). A process's first report of a game makes one more GetItem (the owner), as
  * does its first gameRank of the game.
  */
 async function reportedGame(deps: BenchDeps) {
@@ -69,7 +69,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'addWin',
     minimum: 2,
     reason:
-      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores); the game's owner is remembered per process (its first report of the game: +1 GetItem)",
+      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores); the game's owner and its board shard setting are remembered per process (its first report of the game: +1 GetItem each; the setting read again each minute)",
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: { ...line('p1', 1, 1), game_code: game.code } };
@@ -80,7 +80,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'submitgamescore',
     minimum: 2,
     reason:
-      'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player); owner remembered per process',
+      'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player); the game's owner and board shard setting remembered per process',
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: report(game) };
@@ -104,7 +104,7 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'gameRank',
     minimum: 4,
-    reason: 'one Query per board (kills and wins of the week and the month), in parallel; game existence remembered per process (first time: +1 GetItem)',
+    reason: "one Query per board (kills and wins of the week and the month), in parallel; the game's existence and board shard setting remembered per process (first time: +1 GetItem each)",
     prepare: async (deps) => ({ query: { game_code: (await reportedGame(deps)).code } }),
   },
   {
