@@ -80,7 +80,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'submitgamescore',
     minimum: 2,
     reason:
-      'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player); the game's owner and board shard setting remembered per process',
+      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player); the game's owner and board shard setting remembered per process",
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: report(game) };
@@ -104,7 +104,8 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'gameRank',
     minimum: 4,
-    reason: "one Query per board (kills and wins of the week and the month), in parallel; the game's existence and board shard setting remembered per process (first time: +1 GetItem each)",
+    reason:
+      "one Query per board (kills and wins of the week and the month), in parallel; the game's existence and board shard setting remembered per process (first time: +1 GetItem each)",
     prepare: async (deps) => ({ query: { game_code: (await reportedGame(deps)).code } }),
   },
   {
