@@ -1,3 +1,4 @@
+import { crossOrigin } from '../core/http/cross-origin.js';
 import type { Base } from '../core/http/operation.js';
 import { heroBasePath, isProductionStage, mainBasePath } from '../core/platform/stages.js';
 import { routeTable } from '../functions/routes/index.js';
@@ -30,7 +31,20 @@ const throttling = (stage: string, which: 'main' | 'hero') =>
       : { throttlingRateLimit: 1_000, throttlingBurstLimit: 500 }
     : { throttlingRateLimit: 100, throttlingBurstLimit: 50 };
 
-const stageArgs = (which: 'main' | 'hero') => ({ transform: { stage: { defaultRouteSettings: throttling($app.stage, which) } } });
+/**
+ * Calls from other origins (core/http/cross-origin.ts): API Gateway answers the preflights itself and adds the
+ * headers to every answer. SST's default (`cors: true`) would allow every origin too but expose no header, so a
+ * browser game could not read a 503's Retry-After.
+ */
+const cors = {
+  allowOrigins: [...crossOrigin.allowOrigins],
+  allowMethods: [...crossOrigin.allowMethods],
+  allowHeaders: [...crossOrigin.allowHeaders],
+  exposeHeaders: [...crossOrigin.exposeHeaders],
+  maxAge: `${crossOrigin.maxAgeSeconds} seconds` as const,
+};
+
+const stageArgs = (which: 'main' | 'hero') => ({ cors, transform: { stage: { defaultRouteSettings: throttling($app.stage, which) } } });
 
 export const api = new sst.aws.ApiGatewayV2('Api', stageArgs('main'));
 export const heroApi = new sst.aws.ApiGatewayV2('HeroApi', stageArgs('hero'));

@@ -1,3 +1,4 @@
+import { crossOrigin } from '../core/http/cross-origin.js';
 import { resolve } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -425,6 +426,23 @@ describe('production infrastructure', () => {
   });
   const physicalName = (fn: Component) => (fn.instance as { name: string }).name;
   const groupOf = (fn: Component<FunctionArgs>) => /^functions\/(.+)\.handler$/.exec(fn.args.handler)![1]!;
+
+  describe('calls from other origins', () => {
+    it('both APIs answer browsers with the one policy (core/http/cross-origin.ts), exposing the headers clients read', () => {
+      const corsOf = Object.fromEntries(ofType<ApiGatewayV2Args>(dev, 'sst.aws.ApiGatewayV2').map((api) => [api.name, api.args.cors]));
+      const policy = {
+        allowOrigins: ['*'],
+        allowMethods: [...crossOrigin.allowMethods],
+        allowHeaders: ['authorization', 'content-type', 'idempotency-key'],
+        exposeHeaders: expect.arrayContaining(['retry-after', 'www-authenticate']),
+        maxAge: '600 seconds',
+      };
+      expect(corsOf).toEqual({ Api: policy, HeroApi: policy });
+      // Every method an operation uses is allowed.
+      const methods = new Set(routeTable.flatMap((group) => Object.values(group.ops).map((op) => op.method)));
+      expect([...methods].filter((method) => !(crossOrigin.allowMethods as readonly string[]).includes(method))).toEqual([]);
+    });
+  });
 
   describe('API Gateway throttling', () => {
     const throttlingOf = (deployment: Deployment) =>

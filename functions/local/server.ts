@@ -22,6 +22,9 @@ import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.j
 import { parseStoreKeys } from '../../core/partner-store/regions.js';
 import { localClaimKey } from './claim-key.js';
 import { withUnreadBodyDiscarded } from './unread-body.js';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { crossOrigin } from '../../core/http/cross-origin.js';
 
 /**
  * `npm start`: the embedded default. DynamoDB Local with its data under DATA_DIR, the table made from the
@@ -119,8 +122,22 @@ try {
     // The socket's address is the request source login throttling keys on (core/platform/request-source.ts).
     return withRequestSource(sourceOfEnv(env), () => app.fetch(request, env));
   };
+  // Calls from other origins (core/http/cross-origin.ts): deployed, API Gateway answers preflights and adds the
+  // headers; here Hono's cors middleware does, with the same policy.
+  const edge = new Hono();
+  edge.use(
+    '*',
+    cors({
+      origin: crossOrigin.allowOrigins[0],
+      allowMethods: [...crossOrigin.allowMethods],
+      allowHeaders: [...crossOrigin.allowHeaders],
+      exposeHeaders: [...crossOrigin.exposeHeaders],
+      maxAge: crossOrigin.maxAgeSeconds,
+    }),
+  );
+  edge.all('*', (c) => local(c.req.raw, c.env));
   // The rest of a body the app answered unread is read off the connection, or the connection closed (unread-body.ts).
-  server = serve({ fetch: withUnreadBodyDiscarded(local), port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
+  server = serve({ fetch: withUnreadBodyDiscarded(edge.fetch), port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
     const host = `http://localhost:${info.port}`;
     log(`serving ${host}${mainBasePath(stage)} and ${host}${heroBasePath(stage)}`);
     log(`API reference: ${host}${mainBasePath(stage)}/docs and ${host}${heroBasePath(stage)}/docs`);

@@ -38,8 +38,11 @@ export interface CronV2Args {
   timezone?: string;
 }
 
-/** SST's ApiGatewayV2Args: only `transform.stage` (the `$default` stage's aws.apigatewayv2.StageArgs) is read. */
+/** SST's ApiGatewayV2Args: `cors` and `transform.stage` (the `$default` stage's aws.apigatewayv2.StageArgs) are read. */
 export interface ApiGatewayV2Args {
+  cors?:
+    | boolean
+    | { allowOrigins?: string[]; allowMethods?: string[]; allowHeaders?: string[]; exposeHeaders?: string[]; maxAge?: string; allowCredentials?: boolean };
   transform?: { stage?: Transform; api?: Transform };
 }
 
