@@ -1,4 +1,4 @@
-import { scoreKey } from '../core/rankings/keys.js';
+import { boardPartition, scoreKey } from '../core/rankings/keys.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
 import { call } from '../test/support/http.js';
@@ -6,7 +6,7 @@ import { createLocalDeps } from '../test/support/local-deps.js';
 import { commandCounter, shardedGame } from '../test/support/rankings.js';
 import { loadBoard, type LoadedBoard } from './board-loader.js';
 import { percentile, round } from './stats.js';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
  * Part 7 (not run by default: loading takes minutes), a board of `players` players: one game's current week
@@ -24,6 +24,8 @@ export interface BigBoardResult {
   p50Ms: number;
   p99Ms: number;
   reportLanded: boolean;
+  /** The rejected way to a player's rank (docs/performance.md): counting the players above on the board's index. */
+  countingOnRead: { player: string; score: number; above: number; queries: number; ms: number }[];
 }
 
 /** A deterministic skewed score: about exponential, mean near 20, at least 1. */
@@ -69,7 +71,43 @@ export async function benchBigBoard(endpoint: string, options: { players: number
   const item = await deps.db.send(
     new GetCommand({ TableName: deps.table, Key: scoreKey(game.code, season, 'loaded-0', options.shards), ConsistentRead: true }),
   );
+  // A player's rank by counting on read: a COUNT Query of every shard's board above the player's score, paged
+  // to the end (DynamoDB reads every entry it counts, 1 MB a page).
+  const countAbove = async (score: number) => {
+    let queries = 0;
+    let above = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: options.shards }, async (_, shard) => {
+        let start: Record<string, unknown> | undefined;
+        do {
+          const out = await deps.db.send(
+            new QueryCommand({
+              TableName: deps.table,
+              IndexName: 'gsi4',
+              KeyConditionExpression: 'gsi4pk = :p AND gsi4sk > :s',
+              ExpressionAttributeValues: { ':p': boardPartition('kills', game.code, season, shard, options.shards), ':s': score },
+              Select: 'COUNT',
+              ExclusiveStartKey: start,
+            }),
+          );
+          queries++;
+          above += out.Count ?? 0;
+          start = out.LastEvaluatedKey;
+        } while (start);
+      }),
+    );
+    return { above, queries, ms: round(performance.now() - t0) };
+  };
+  const samples = [
+    { player: 'at the top (score 300)', score: 300 },
+    { player: 'in the middle (score 14)', score: 14 },
+    { player: 'at the bottom (score 1)', score: 1 },
+  ];
+  const countingOnRead = [];
+  for (const sample of samples) countingOnRead.push({ ...sample, ...(await countAbove(sample.score)) });
   return {
+    countingOnRead,
     players: options.players,
     shards: options.shards,
     load,

@@ -83,6 +83,13 @@ function printBigBoard(board: BigBoardResult) {
       ],
     ),
   );
+  console.log("\nA player's rank by counting on read (rejected, docs/performance.md): the players above, counted on every shard's kills board\n");
+  console.log(
+    table(
+      ['player', 'players above', 'Queries', 'ms'],
+      board.countingOnRead.map((c) => [c.player, c.above, c.queries, c.ms]),
+    ),
+  );
 }
 
 function printScaling(scaling: ScalingResult[]) {
