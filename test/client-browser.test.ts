@@ -1,12 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crossOrigin } from '../core/http/cross-origin.js';
+import { browserAvailable, launchBrowser } from './support/browser.js';
 import { demoServerEnv, killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
 import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
@@ -18,19 +19,7 @@ import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
  * And the answers' cross-origin headers themselves (core/http/cross-origin.ts), which API Gateway gives a
  * deployed stage (test/infra.test.ts checks its configuration).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
-if (!available) console.warn(`client-browser: ${CHROMIUM} is missing, the browser checks are skipped (apt-get install chromium)`);
+const available = browserAvailable('client-browser');
 
 let chain: SuiGraphQL;
 let issuer: TestIssuer;
@@ -110,7 +99,7 @@ describe('calls from other origins', () => {
   it.skipIf(!available)("a game's page on its own origin signs in and plays through the client in Chromium", async () => {
     const shop = await demoShop();
     const idToken = await issuer.sign({ aud: 'browser-game' });
-    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    const browser: Browser = await launchBrowser();
     try {
       const page = await browser.newPage();
       const errors: string[] = [];

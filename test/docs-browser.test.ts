@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, launchBrowser } from './support/browser.js';
 import { killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
 
 /**
@@ -16,20 +17,8 @@ import { killLocalServers, request, startLocalServer, type LocalServer } from '.
  * Without /usr/bin/chromium the file is skipped with a notice, unless REQUIRE_BROWSER=1 (set by .ci/run),
  * where a missing browser fails the run.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const SCREENSHOTS = join('test-results', 'docs-browser');
-const available = existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
-if (!available) console.warn(`docs-browser: ${CHROMIUM} is missing, the browser checks are skipped (apt-get install chromium)`);
+const available = browserAvailable('docs-browser');
 
 let server: LocalServer;
 let browser: Browser;
@@ -40,7 +29,7 @@ const violations: string[] = [];
 beforeAll(async () => {
   if (!available) return;
   server = await startLocalServer({ DATA_DIR: mkdtempSync(join(tmpdir(), 'docs-browser-')) });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
 
