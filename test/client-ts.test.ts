@@ -25,13 +25,13 @@ beforeAll(async () => {
   injector = injectFaults(deps.db);
 });
 
-/** A client of the suite's service as a game server holding `token` (retries without a long wait). */
-function clientFor(token: string | RenewingToken) {
+/** A client of the suite's service as a game server holding `token` (its retries wait the 503's Retry-After: 1 s). */
+function clientFor(token: string | RenewingToken, retry?: { maxDelayMs: number }) {
   sent = [];
   return createMainClient({
     baseUrl: 'http://localhost/v2-testing',
     token,
-    retry: { maxDelayMs: 20 },
+    ...(retry ? { retry } : {}),
     fetch: async (request) => {
       sent.push(request.clone());
       return app.request(request);
@@ -164,6 +164,18 @@ describe('tokens', () => {
     expect(renewals).toBe(1);
     token.clear();
     expect(await token.get()).toBe('t2');
+  });
+});
+
+describe('waiting', () => {
+  it('a Retry-After longer than the client waits is not waited for: the 503 goes to the caller at once', async () => {
+    const { shop, body } = await deductionOf(deps, 1);
+    const api = clientFor(shop.server, { maxDelayMs: 500 });
+    injector.arm(faults.throttled!, 0);
+    const result = await settle(api.POST('/account/game/minus_tickets', { body }));
+    injector.disarm();
+    expect(sent).toHaveLength(1);
+    expect(result.ok ? undefined : result.error.retryAfter).toBe(1);
   });
 });
 

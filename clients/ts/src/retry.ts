@@ -4,7 +4,7 @@ import { retryAfterOf } from './errors.js';
 export interface RetryPolicy {
   /** Attempts in all, the first included. Default 4. */
   attempts?: number;
-  /** The longest wait before a retry, whatever Retry-After says. Default 10 s. */
+  /** The longest wait before a retry: a Retry-After asking for longer is not waited for (the error goes to the caller, with its retryAfter). Default 30 s. */
   maxDelayMs?: number;
 }
 
@@ -26,7 +26,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function retryDelay(response: Response, attempt: number, maxDelayMs: number): Promise<number | undefined> {
   if (response.status === 503) {
     const seconds = retryAfterOf(response);
-    return seconds === undefined ? undefined : Math.min(seconds * 1000, maxDelayMs);
+    // Never sooner than the platform asked; a longer wait than the caller allows is the caller's to decide.
+    return seconds === undefined || seconds * 1000 > maxDelayMs ? undefined : seconds * 1000;
   }
   if (response.status !== 409) return undefined;
   const body = (await response
@@ -45,7 +46,7 @@ async function retryDelay(response: Response, attempt: number, maxDelayMs: numbe
  */
 export function retryingFetch(inner: (request: Request) => Promise<Response>, policy: RetryPolicy = {}): (request: Request) => Promise<Response> {
   const attempts = policy.attempts ?? 4;
-  const maxDelayMs = policy.maxDelayMs ?? 10_000;
+  const maxDelayMs = policy.maxDelayMs ?? 30_000;
   return async (request) => {
     for (let attempt = 1; ; attempt++) {
       const response = await inner(attempt < attempts ? request.clone() : request);
