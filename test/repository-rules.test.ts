@@ -68,9 +68,9 @@ function readText(path: string): string | undefined {
 }
 
 /**
- * What a sample's placeholders stand for: a number as itself, the pages and folder outside the repository (a
- * made-up file name among them), and the words that make a number an issue's, so that the samples, read as they
- * are written, cite nothing.
+ * What a sample's word placeholders stand for (a number is `{n<digits>}`, see `sample`): the pages and folder
+ * outside the repository (a made-up file name among them), and the words that make a number an issue's, so that
+ * the samples, read as they are written, cite nothing.
  */
 const PARTS: Record<string, string> = {
   ...Object.fromEntries(['API', 'ARCHITECTURE'].map((page) => [page, `${page}.md`])),
@@ -80,26 +80,29 @@ const PARTS: Record<string, string> = {
   file: 'contract.txt',
 };
 
-/** A sample line with its placeholders (`{12}`, `{API}`, …) filled in. */
-const sample = (line: string) => line.replace(/\{(\w+)\}/g, (_, part: string) => (/^\d+$/.test(part) ? part : PARTS[part]!));
+/**
+ * A sample line with its placeholders filled in: `{API}` and the like from PARTS, `{n12}` a number (the `n` keeps
+ * every digit of the sample away from the words before it, so the line as written cites nothing to any reader).
+ */
+const sample = (line: string) => line.replace(/\{(\w+)\}/g, (_, part: string) => (/^n\d+$/.test(part) ? part.slice(1) : PARTS[part]!));
 
 describe('citation patterns', () => {
   const cited = (line: string) => citationsIn(line).length > 0;
 
   it.each(
     [
-      'see {issue} {12}',
-      ' * Settlement ({issue} {5} item {3}): a finished season',
-      'The attacks of {issues} {3} and {4} through the HTTP API',
-      '// {Issue} {10} items {3}, {7} and {8} through the HTTP API',
-      "describe('strict integer parameters ({issue} {10} item {7})', () => {",
-      'fixed by {issue} #{12}',
-      'as {PR} {7} did',
-      "describe('token revocation without a key change ({hole} {4})', () => {",
-      'found in #{12}, and',
-      'the same gap (#{12})',
-      ' * #{14}: the pet mini-game',
-      'minus_tickets ({API} flow {5})',
+      'see {issue} {n12}',
+      ' * Settlement ({issue} {n5} item {n3}): a finished season',
+      'The attacks of {issues} {n3} and {n4} through the HTTP API',
+      '// {Issue} {n10} items {n3}, {n7} and {n8} through the HTTP API',
+      "describe('strict integer parameters ({issue} {n10} item {n7})', () => {",
+      'fixed by {issue} #{n12}',
+      'as {PR} {n7} did',
+      "describe('token revocation without a key change ({hole} {n4})', () => {",
+      'found in #{n12}, and',
+      'the same gap (#{n12})',
+      ' * #{n14}: the pet mini-game',
+      'minus_tickets ({API} flow {n5})',
       '({ARCHITECTURE} "Contention")',
       'The {interface} fixes the envelope',
       'written down from {shared}/seed/{file}',
