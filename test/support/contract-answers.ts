@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type Context, Hono } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
 import { basePathOf } from '../../core/http/app.js';
 import type { Base, OperationSpec } from '../../core/http/operation.js';
 import { routeTable } from '../../functions/routes/index.js';
@@ -126,23 +127,18 @@ async function checkAnswer({ op, base }: { op: OperationSpec; base: Base }, res:
   }
 }
 
-/**
- * The operation a request's URL path is of (`/v2-testing/account/nonce`, `/hero-testing/heroes/nft/0x…`): a
- * route path without parameters before one with them, as the router prefers the static route.
- */
+/** Every operation under its base's path, routed by Hono's router as the group apps route them. */
+let operations: TrieRouter<{ op: OperationSpec; base: Base }> | undefined;
+
+/** The operation a request's URL path is of (`/v2-testing/account/nonce`, `/hero-testing/heroes/nft/0x…`). */
 function operationOfUrl(method: string, pathname: string): { op: OperationSpec; base: Base } | undefined {
-  const candidates = routeTable
-    .flatMap((group) => Object.values(group.ops))
-    .filter((op) => op.method === method)
-    .sort((a, b) => (a.path.match(/:/g)?.length ?? 0) - (b.path.match(/:/g)?.length ?? 0));
-  for (const op of candidates) {
-    const pattern = new RegExp(`^(.*)${op.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}$`);
-    const prefix = pattern.exec(pathname)?.[1];
-    if (prefix === undefined) continue;
-    const at = operationAt(method, `${prefix}${op.path}`);
-    if (at?.op === op) return at;
+  if (!operations) {
+    operations = new TrieRouter();
+    for (const group of routeTable) {
+      for (const op of Object.values(group.ops)) operations.add(op.method, `${basePathOf(group.base, 'v2-testing')}${op.path}`, { op, base: group.base });
+    }
   }
-  return undefined;
+  return operations.match(method, pathname)[0][0]?.[0];
 }
 
 /**
