@@ -1,4 +1,5 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import { errorCodeOf } from './errors.js';
 import type { paths as HeroPaths } from './generated/hero.js';
 import type { paths as MainPaths } from './generated/main.js';
 import { heroOperations, mainOperations } from './generated/operations.js';
@@ -39,15 +40,6 @@ interface OperationFacts {
   tokenKinds: Readonly<Record<string, string>>;
 }
 
-/** Whether a JSON answer carries the given `error` code (read from a copy; the caller still reads the body). */
-async function carriesCode(response: Response, code: string): Promise<boolean> {
-  const body = (await response
-    .clone()
-    .json()
-    .catch(() => undefined)) as { error?: unknown } | undefined;
-  return body?.error === code;
-}
-
 const withBearer = async (request: Request, source: TokenSource) => {
   const headers = new Headers(request.headers);
   headers.set('authorization', `Bearer ${await source.get()}`);
@@ -85,7 +77,7 @@ function renewingFetch(sources: WeakMap<Request, TokenSource>, inner: Fetch): Fe
     const source = sources.get(request);
     if (!source?.refresh) return inner(request);
     const response = await inner(request.clone());
-    if (response.status !== 401 || !(await carriesCode(response, 'auth.token_expired'))) return response;
+    if (response.status !== 401 || (await errorCodeOf(response)) !== 'auth.token_expired') return response;
     await response.body?.cancel();
     await source.refresh();
     return inner(await withBearer(request, source));

@@ -51,6 +51,15 @@ export class ApiError<Code extends string = ErrorCode> extends Error {
   }
 }
 
+/** The `error` code an answer's JSON body carries, read from a copy (the caller still reads the body). */
+export async function errorCodeOf(response: Response): Promise<string | undefined> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: unknown } | undefined;
+  return typeof body?.error === 'string' ? body.error : undefined;
+}
+
 /** The `Retry-After` of an answer in seconds (the platform sends delta-seconds). */
 export function retryAfterOf(response: Response): number | undefined {
   const value = response.headers.get('retry-after');

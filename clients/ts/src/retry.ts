@@ -1,4 +1,4 @@
-import { retryAfterOf } from './errors.js';
+import { errorCodeOf, retryAfterOf } from './errors.js';
 
 /** When a request is sent again. */
 export interface RetryPolicy {
@@ -30,11 +30,8 @@ async function retryDelay(response: Response, attempt: number, maxDelayMs: numbe
     return seconds === undefined || seconds * 1000 > maxDelayMs ? undefined : seconds * 1000;
   }
   if (response.status !== 409) return undefined;
-  const body = (await response
-    .clone()
-    .json()
-    .catch(() => undefined)) as { error?: unknown } | undefined;
-  if (typeof body?.error !== 'string' || !RETRYABLE_CONFLICTS.has(body.error)) return undefined;
+  const code = await errorCodeOf(response);
+  if (code === undefined || !RETRYABLE_CONFLICTS.has(code)) return undefined;
   // Exponential back-off with full jitter: racing callers spread out instead of meeting again.
   return Math.random() * Math.min(100 * 2 ** attempt, maxDelayMs);
 }

@@ -23,15 +23,18 @@ export class PlayerSession {
   readonly #games = new Map<string, RenewingToken>();
   readonly #heroes = new Map<string, HeroClient>();
   readonly #tokens: RenewingToken[] = [];
+  /** The clients' options (the game is per client). */
+  readonly #options: SessionOptions;
 
   constructor(
     /** The player's user id. */
     readonly userId: string,
     private readonly platformToken: RenewingToken,
-    private readonly options: SignInOptions,
+    { gameCode, ...options }: SignInOptions,
   ) {
+    this.#options = options;
     this.#tokens.push(platformToken);
-    this.api = this.#clientFor(options.gameCode);
+    this.api = this.#clientFor(gameCode);
   }
 
   /** The main base as this player in another game: operations that take a game token get that game's. */
@@ -43,10 +46,9 @@ export class PlayerSession {
   hero(heroBaseUrl: string): HeroClient {
     let client = this.#heroes.get(heroBaseUrl);
     if (!client) {
-      const { gameCode: _, ...options } = this.options;
-      const auth = createHeroClient({ ...options, baseUrl: heroBaseUrl, token: this.platformToken });
+      const auth = createHeroClient({ ...this.#options, baseUrl: heroBaseUrl, token: this.platformToken });
       const heroToken = this.#keep(new RenewingToken(() => unwrap(auth.POST('/auth'))));
-      client = createHeroClient({ ...options, baseUrl: heroBaseUrl, token: heroToken });
+      client = createHeroClient({ ...this.#options, baseUrl: heroBaseUrl, token: heroToken });
       this.#heroes.set(heroBaseUrl, client);
     }
     return client;
@@ -58,9 +60,8 @@ export class PlayerSession {
   }
 
   #clientFor(gameCode: string | undefined): MainClient {
-    const { gameCode: _, ...options } = this.options;
     return createMainClient({
-      ...options,
+      ...this.#options,
       token: (kinds: readonly TokenKind[]) => {
         if (kinds.includes('platform') || !kinds.includes('game')) return this.platformToken;
         if (gameCode === undefined) throw new Error('this operation takes a game token: give the sign-in a gameCode, or use inGame(gameCode)');
