@@ -1,8 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from '../core/platform/deps.js';
-import { boardPartition, scoreKey } from '../core/rankings/keys.js';
+import { boardPartition, scoreKey, shardOf } from '../core/rankings/keys.js';
 import type { Season } from '../core/rankings/seasons.js';
-import { shardOf } from '../core/rankings/shards.js';
 
 /**
  * A bulk loader of boards for the bench (outside any timed part): `players` score items of one game's season

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { boardIndex, boardPartition, scoreKey, scorePartition } from '../core/rankings/keys.js';
-import { CHANGE_DELAY_MS, readShardChanges, seasonShards, setBoardShards, shardOf, shardsAt } from '../core/rankings/shards.js';
+import { boardIndex, boardPartition, scoreKey, scorePartition, shardOf } from '../core/rankings/keys.js';
+import { CHANGE_DELAY_MS, readShardChanges, seasonShards, setBoardShards, shardsAt } from '../core/rankings/shards.js';
 import { monthOf, weekOf, type Season } from '../core/rankings/seasons.js';
 import { queryItems } from '../core/platform/query.js';
 import { seasonHistory } from '../core/rewards/history.js';

@@ -88,7 +88,7 @@ export async function boardTop(deps: PlatformDeps, board: Board, game: string, s
   const tops = await Promise.all(
     Array.from({ length: shards }, (_, shard) => partitionTop(deps, board, boardPartition(board, game, season, shard, shards), limit)),
   );
-  return shards === 1 ? tops[0]! : tops.flat().sort(compareRows).slice(0, limit);
+  return tops.flat().sort(compareRows).slice(0, limit);
 }
 
 const toRankEntry = (row: BoardRow): RankEntry => ({

@@ -1,6 +1,5 @@
 import type { Season } from './seasons.js';
 import { seasonKey } from './seasons.js';
-import { shardOf } from './shards.js';
 
 /**
  * Leaderboard keys. One item per (game, season, player) holds the player's kills and wins in that season. A
@@ -23,6 +22,14 @@ import { shardOf } from './shards.js';
  *   by every report, all reports of the platform would write one partition.
  */
 export type Board = 'kills' | 'wins';
+
+/** A player's shard of K (FNV-1a of the id): the same for the life of a season. */
+export function shardOf(playerId: string, shards: number): number {
+  if (shards === 1) return 0;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < playerId.length; i++) hash = Math.imul(hash ^ playerId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % shards;
+}
 
 /** A partition's shard suffix: none for an unsharded season. */
 const suffix = (shard: number, shards: number) => (shards === 1 ? '' : `#${shard}`);

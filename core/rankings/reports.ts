@@ -7,9 +7,9 @@ import { platformError } from '../platform/errors.js';
 import { rankingError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { ConcurrentChange, retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
-import { boardPartition, openSeasonKey, resultKey, scoreKey } from './keys.js';
+import { boardPartition, openSeasonKey, resultKey, scoreKey, shardOf } from './keys.js';
 import { openSeasonOnce } from './known.js';
-import { seasonShards, shardOf } from './shards.js';
+import { seasonShards } from './shards.js';
 import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 
@@ -22,8 +22,9 @@ import { monthOf, weekOf, type Season } from './seasons.js';
  * - with a result id, a Put of the result record on condition it is absent, so a resubmission adds nothing;
  * Nothing in it is shared by reports of other players: the score items are the players', the result record
  * the report's. The score items and board entries of a season are spread over its shards (shards.ts), so the
- * reports of a game are not held to one partition's writes. What all reports of a game share stays out of it, because DynamoDB cancels a transaction that
- * includes an item another transaction in flight includes (TransactionConflict):
+ * reports of a game are not held to one partition's writes. What all reports of a game share stays out of it,
+ * because DynamoDB cancels a transaction that includes an item another transaction in flight includes
+ * (TransactionConflict):
  * - the open-season records of the two seasons (what settlement finds and closes) are written after the
  *   transaction, by an idempotent UpdateItem, once per process and season (known.ts; concurrent first reports
  *   share the one write). After, so that a refused report writes nothing. If that write fails (or the process

@@ -10,8 +10,8 @@ import { monthOf, type Season, weekOf } from './seasons.js';
 /**
  * Board shards (docs/performance.md "Leaderboards at scale"). A season's score items and board index entries of
  * one game are spread over K partitions, so that a game's reports are not held to what one partition takes
- * (about 1,000 writes a second). A player is always in the same shard of a season (`shardOf`: a hash of the
- * player id), so their increments keep their order; readers read the K shards in parallel and merge.
+ * (about 1,000 writes a second). A player is always in the same shard of a season (keys.ts `shardOf`: a hash of
+ * the player id), so their increments keep their order; readers read the K shards in parallel and merge.
  *
  * K is the game's setting (`board_shards` on the game item: every change with the instant it applies from), and
  * a season keeps the K in effect at its start for its whole life: a change applies to the seasons that start
@@ -35,19 +35,16 @@ const ShardSetting = z.object({ board_shards: z._default(z.array(ShardChange), [
  * one written last), else the default. By `from`, not by list order: processes' clocks differ a little, so a
  * change written later may apply from a moment before one written earlier.
  */
-export function shardsAt(changes: readonly ShardChange[], season: Season): number {
-  const start = season.start.toISOString();
-  let effective: ShardChange | undefined;
-  for (const change of changes) if (change.from <= start && (!effective || change.from >= effective.from)) effective = change;
-  return effective?.shards ?? DEFAULT_SHARDS;
-}
+export const shardsAt = (changes: readonly ShardChange[], season: Season): number => shardsFrom(changes, season.start.toISOString());
 
-/** A player's shard of K (FNV-1a of the id): the same for the life of a season. */
-export function shardOf(playerId: string, shards: number): number {
-  if (shards === 1) return 0;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < playerId.length; i++) hash = Math.imul(hash ^ playerId.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % shards;
+/** Later than any change's `from`. */
+const LAST_INSTANT = '9999-12-31T23:59:59.999Z';
+
+/** The K in effect at `instant` (ISO). */
+function shardsFrom(changes: readonly ShardChange[], instant: string): number {
+  let effective: ShardChange | undefined;
+  for (const change of changes) if (change.from <= instant && (!effective || change.from >= effective.from)) effective = change;
+  return effective?.shards ?? DEFAULT_SHARDS;
 }
 
 const settings = new Map<string, { changes: Promise<ShardChange[]>; readAt: number }>();
@@ -104,7 +101,8 @@ export async function boardShardsOf(deps: Pick<PlatformDeps, 'db' | 'table' | 'n
   const now = deps.now();
   return {
     game_code: game,
-    shards: known.reduce<ShardChange | undefined>((last, change) => (!last || change.from >= last.from ? change : last), undefined)?.shards ?? DEFAULT_SHARDS,
+    // Of every change made, the one that applies last: what seasons starting from now on will have.
+    shards: shardsFrom(known, LAST_INSTANT),
     week_shards: shardsAt(known, weekOf(now)),
     month_shards: shardsAt(known, monthOf(now)),
     changes: known,
