@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { boardIndex, boardPartition, scoreKey, scorePartition, shardOf } from '../core/rankings/keys.js';
+import { boardIndex, boardPartition, scoreKey, shardOf } from '../core/rankings/keys.js';
 import { CHANGE_DELAY_MS, readShardChanges, seasonShards, setBoardShards, shardsAt } from '../core/rankings/shards.js';
 import { monthOf, weekOf, type Season } from '../core/rankings/seasons.js';
-import { queryItems } from '../core/platform/query.js';
 import { seasonHistory } from '../core/rewards/history.js';
 import { settleSeason } from '../core/rewards/settlement.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { merchantWithToken } from './support/merchants.js';
-import { gameWithServer, shardedGame as shardedGameOf, shardsSince } from './support/rankings.js';
+import { gameWithServer, seasonScores, shardedGame as shardedGameOf, shardsSince } from './support/rankings.js';
 import { pastWeek, rewardGame, scoresInPastWeek, type Points } from './support/rewards.js';
 
 /**
@@ -29,17 +28,7 @@ beforeAll(async () => {
 
 const shardedGame = (shards: number) => shardedGameOf(deps, shards);
 
-/** Every score item of a season of a game, from each of its shards' partitions, with the shard it is in. */
-async function scoreItems(game: string, season: Season, shards: number) {
-  const parts = await Promise.all(
-    Array.from({ length: shards }, async (_, shard) => {
-      const pk = scorePartition(game, season, shard, shards);
-      const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
-      return items.map((item) => ({ shard, id: item.game_player_id as string, kills: Number(item.gsi4sk ?? 0), wins: Number(item.gsi5sk ?? 0), item }));
-    }),
-  );
-  return parts.flat();
-}
+const scoreItems = (game: string, season: Season, shards: number) => seasonScores(deps, game, season, shards);
 
 const addWin = (server: string, body: Record<string, unknown>) => call(app, 'POST', `${base}/addWin`, { token: server, body });
 

@@ -1,13 +1,11 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { queryItems } from '../core/platform/query.js';
-import { scorePartition } from '../core/rankings/keys.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { PartitionLimits } from './support/partition-limits.js';
-import { shardedGame } from './support/rankings.js';
+import { seasonScores, shardedGame } from './support/rankings.js';
 
 /**
  * The emulated per-partition write limit (test/support/partition-limits.ts), with its clock held still so
@@ -61,16 +59,8 @@ describe('score reports under the limit', () => {
     );
     // The players with a score item in the week, from each of its shards.
     const week = weekOf(new Date());
-    const scored = await Promise.all(
-      Array.from({ length: shards }, (_, shard) =>
-        queryItems(deps, {
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': scorePartition(game.code, week, shard, shards) },
-          ConsistentRead: true,
-        }),
-      ),
-    );
-    return { answers, limits, scored: scored.flat().map((item) => item.game_player_id as string) };
+    const scored = (await seasonScores(deps, game.code, week, shards)).map(({ id }) => id);
+    return { answers, limits, scored };
   }
 
   it('K = 1: the game takes what one partition takes; the rest is the documented 503 with Retry-After, and nothing of it written', async () => {

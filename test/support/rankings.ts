@@ -1,6 +1,8 @@
 import { createGame } from '../../core/games/games.js';
 import { GameCreate } from '../../core/games/models.js';
 import type { Deps } from '../../core/deps.js';
+import { queryItems } from '../../core/platform/query.js';
+import { scorePartition } from '../../core/rankings/keys.js';
 import { monthOf, type Season } from '../../core/rankings/seasons.js';
 import { setBoardShards } from '../../core/rankings/shards.js';
 import type { LocalDeps } from './local-deps.js';
@@ -35,6 +37,18 @@ export async function shardedGame(deps: LocalDeps, shards: number) {
   const game = await gameWithServer(deps);
   await shardsSince(deps, game.code, shards);
   return game;
+}
+
+/** Every score item of a game's season (a test-only read of each of its `shards` partitions), with its shard and scores. */
+export async function seasonScores(deps: Deps, game: string, season: Season, shards: number) {
+  const parts = await Promise.all(
+    Array.from({ length: shards }, async (_, shard) => {
+      const pk = scorePartition(game, season, shard, shards);
+      const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
+      return items.map((item) => ({ shard, id: item.game_player_id as string, kills: Number(item.gsi4sk ?? 0), wins: Number(item.gsi5sk ?? 0), item }));
+    }),
+  );
+  return parts.flat();
 }
 
 /** Counts the DynamoDB commands the deps' client sends while `start()`ed, by name (GetItem, Query, …); the bench counts with it too. */
