@@ -150,7 +150,7 @@ export class ConflictEmulator {
     for (const watcher of this.watchers) watcher({ items, cancelled });
     if (cancelled) {
       this.counts.cancelled++;
-      throw cancellation(inConflict);
+      throw cancellation(inConflict, { Code: 'TransactionConflict', Message: ONGOING });
     }
     this.counts.transactions++;
     for (const id of ids) this.held.add(id);
@@ -167,7 +167,7 @@ export class ConflictEmulator {
     const inConflict = reads.map(({ Get }) => this.held.has(idOf(this.keyOf(Get.TableName, Get.Key))));
     if (!inConflict.some(Boolean)) return send();
     this.counts.cancelledReads++;
-    throw cancellation(inConflict);
+    throw cancellation(inConflict, { Code: 'TransactionConflict', Message: ONGOING });
   }
 
   private async singleWrite(action: SentWrite['item']['action'], input: Record<string, unknown>, send: () => Promise<unknown>) {
@@ -176,7 +176,7 @@ export class ConflictEmulator {
     for (const watcher of this.writeWatchers) watcher({ item: { ...key, action }, refused });
     if (!refused) return send();
     this.counts.refusedWrites++;
-    throw new TransactionConflictException({ message: ONGOING, $metadata: metadata() });
+    throw new TransactionConflictException({ message: ONGOING, $metadata: serviceMetadata() });
   }
 
   private keyOf(table: string, attributes: Record<string, AttributeValue>): ItemKey {
@@ -194,7 +194,7 @@ export function emulateConflicts(client: WithMiddlewareStack, options: ConflictE
 const idOf = (key: ItemKey) => [key.table, key.pk, key.sk].join('\u0000');
 
 /** A key attribute's value as text (key attributes are strings, numbers or binary); '' when absent (no sort key). */
-function textOf(value: AttributeValue | undefined): string {
+export function textOf(value: AttributeValue | undefined): string {
   if (!value) return '';
   if (value.S !== undefined) return value.S;
   if (value.N !== undefined) return value.N;
@@ -202,11 +202,15 @@ function textOf(value: AttributeValue | undefined): string {
   return JSON.stringify(value);
 }
 
-/** The service's cancellation: reasons in the transaction's order, the codes listed in the message too. */
-function cancellation(inConflict: boolean[]): TransactionCanceledException {
-  const reasons: CancellationReason[] = inConflict.map((conflict) => (conflict ? { Code: 'TransactionConflict', Message: ONGOING } : { Code: 'None' }));
+/**
+ * The service's cancellation of a transaction: `reason` for the items flagged, `None` for the others, in the
+ * transaction's order, the codes listed in the message too.
+ */
+export function cancellation(flagged: boolean[], reason: CancellationReason): TransactionCanceledException {
+  const reasons: CancellationReason[] = flagged.map((flag) => (flag ? reason : { Code: 'None' }));
   const message = `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`;
-  return new TransactionCanceledException({ message, Message: message, CancellationReasons: reasons, $metadata: metadata() });
+  return new TransactionCanceledException({ message, Message: message, CancellationReasons: reasons, $metadata: serviceMetadata() });
 }
 
-const metadata = (): ResponseMetadata => ({ httpStatusCode: 400, attempts: 1, totalRetryDelay: 0 });
+/** The metadata of a 400 the service answered at the first attempt. */
+export const serviceMetadata = (): ResponseMetadata => ({ httpStatusCode: 400, attempts: 1, totalRetryDelay: 0 });

@@ -1,6 +1,6 @@
-import { ProvisionedThroughputExceededException, TransactionCanceledException, type AttributeValue, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import type { ResponseMetadata } from '@aws-sdk/types';
+import { ProvisionedThroughputExceededException, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { tableDefinition } from '../../core/platform/table.js';
+import { cancellation, serviceMetadata, textOf } from './conflict-emulator.js';
 
 /**
  * DynamoDB's per-partition write limit, which DynamoDB Local does not apply, as an AWS SDK middleware for the
@@ -77,7 +77,7 @@ export class PartitionLimits {
       const over = writes.map((write) => write?.partitions.some((p) => this.full(p)) === true);
       if (over.some(Boolean)) {
         this.counts.throttled += over.filter(Boolean).length;
-        return Promise.reject(throttledTransaction(over));
+        return Promise.reject(cancellation(over, { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index.' }));
       }
       for (const write of writes) if (write) this.accept(write);
       return send();
@@ -91,7 +91,7 @@ export class PartitionLimits {
         new ProvisionedThroughputExceededException({
           message:
             'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.',
-          $metadata: metadata(),
+          $metadata: serviceMetadata(),
         }),
       );
     }
@@ -102,14 +102,14 @@ export class PartitionLimits {
   /** The partitions a write counts against, and the index keys its item has afterwards. */
   private partitionsOf(action: string, body: WriteBody) {
     const attributes = body.Key ?? body.Item ?? {};
-    const pk = text(attributes[tableDefinition.partitionKey]);
-    const id = `${body.TableName}\u0000${pk}\u0000${text(attributes[tableDefinition.sortKey])}`;
+    const pk = textOf(attributes[tableDefinition.partitionKey]);
+    const id = `${body.TableName}\u0000${pk}\u0000${textOf(attributes[tableDefinition.sortKey])}`;
     const before = this.indexKeys.get(id) ?? {};
     const after: Record<string, string> = action === 'Delete' ? {} : action === 'Put' ? {} : { ...before };
     const set = action === 'Update' ? assignments(body) : action === 'Put' ? (body.Item ?? {}) : {};
     for (const [index, [indexPk]] of Object.entries(tableDefinition.indexes)) {
       const value = set[indexPk];
-      if (value !== undefined) after[index] = text(value);
+      if (value !== undefined) after[index] = textOf(value);
     }
     const partitions = new Set([`${body.TableName} ${pk}`]);
     for (const keys of [before, after]) for (const [index, value] of Object.entries(keys)) partitions.add(`${body.TableName}.${index} ${value}`);
@@ -151,17 +151,4 @@ function assignments(body: WriteBody): Attributes {
     if (name && value) out[name] = value;
   }
   return out;
-}
-
-const text = (value: AttributeValue | undefined) => (value?.S ?? value?.N ?? '') as string;
-
-const metadata = (): ResponseMetadata => ({ httpStatusCode: 400, attempts: 1, totalRetryDelay: 0 });
-
-/** The service's cancellation of a transaction over a partition's limit. */
-function throttledTransaction(over: boolean[]): TransactionCanceledException {
-  const reasons: CancellationReason[] = over.map((o) =>
-    o ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index.' } : { Code: 'None' },
-  );
-  const message = `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`;
-  return new TransactionCanceledException({ message, Message: message, CancellationReasons: reasons, $metadata: metadata() });
 }
