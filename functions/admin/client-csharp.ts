@@ -1,16 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApiDocument } from '../../core/http/openapi.js';
 import type { Base } from '../../core/http/operation.js';
-import { heroBasePath, mainBasePath } from '../../core/platform/stages.js';
-import { routeTable } from '../routes/index.js';
+import { clientDocuments } from './client-documents.js';
 import { camel, docComment, literal, pascal, unique } from './csharp/names.js';
 import { declared, Models, type Schema } from './csharp/models.js';
 
 /** Where the Unity client keeps the C# generated from each served document. */
 export const clientCsharpDir = join(import.meta.dirname, '..', '..', 'clients', 'unity', 'Runtime', 'Generated');
 
-const STAGE = 'v2-testing';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
@@ -255,13 +252,9 @@ function errorCodesFile(codes: string[]): string {
  * paths are relative to the base, so the code is the same for every stage.
  */
 export function clientCsharp(): { file: string; text: string }[] {
-  const bases: [Base, string][] = [
-    ['main', mainBasePath(STAGE)],
-    ['hero', heroBasePath(STAGE)],
-  ];
   const codes: string[] = [];
-  const files = bases.flatMap(([base, basePath]) => {
-    const generated = baseFiles(base, openApiDocument(routeTable, base, { basePath }) as unknown as Document);
+  const files = clientDocuments().flatMap(({ base, document }) => {
+    const generated = baseFiles(base, document as unknown as Document);
     codes.push(...generated.codes);
     return generated.files;
   });
