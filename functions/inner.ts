@@ -7,6 +7,7 @@ import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
 import { createProject, projectsOf, saveLevel, updateProject } from '../core/payments/projects.js';
 import { addWin } from '../core/rankings/reports.js';
 import { gameRank } from '../core/rankings/boards.js';
+import { rankAround } from '../core/rankings/around.js';
 import { boardShardsOf, setBoardShards } from '../core/rankings/shards.js';
 import { innerVendorHandlers } from './vendor-handlers.js';
 import { innerRewardHandlers } from './rewards-handlers.js';
@@ -40,6 +41,7 @@ export const createInnerApp = (deps: Deps) =>
     // Rankings.
     addWin: ({ deps, body }) => addWin(deps, body),
     gameRank: ({ deps, query }) => gameRank(deps, query.game_code, query.limit),
+    rank_around: ({ deps, query }) => rankAround(deps, query),
     board_shards_set: async ({ deps, body }) => boardShardsOf(deps, body.game_code, await setBoardShards(deps, body.game_code, body.shards)),
     board_shards_get: ({ deps, query }) => boardShardsOf(deps, query.game_code),
     // Rewards.

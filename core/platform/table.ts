@@ -17,6 +17,8 @@ export const tableDefinition = {
     gsi4: ['gsi4pk', 'gsi4sk'],
     gsi5: ['gsi5pk', 'gsi5sk'],
   },
+  /** The table's stream: every change with the item before and after it. */
+  streamView: 'NEW_AND_OLD_IMAGES',
   /** Key attributes that are numbers; every other key attribute is a string. */
   numberAttributes: ['gsi4sk', 'gsi5sk'],
 } as const;
@@ -36,6 +38,8 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    // The rank pages' consumer reads score items' changes, before and after (core/rankings/rank-stream.ts).
+    StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
     AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: attributeType(name) })),
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' as const },

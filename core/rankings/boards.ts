@@ -8,6 +8,7 @@ import type { GameRank, RankEntry } from './models.js';
 import { toScoreItem, type ScoreItem } from './reports.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 import { seasonShards } from './shards.js';
+import { compareStandings, type Standing } from './order.js';
 
 /** A player's place on one board: the score of that board and when the player reached it. */
 export interface BoardRow {
@@ -17,15 +18,13 @@ export interface BoardRow {
   at: string;
 }
 
-const atOf = (board: Board, item: ScoreItem) => (board === 'kills' ? item.killsAt : item.winsAt) ?? '';
-
-/** Higher score first; on equal scores who got there first; then by player id, so the order is total. */
-function compareRows(a: BoardRow, b: BoardRow): number {
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.at !== b.at) return a.at < b.at ? -1 : 1;
-  const [x, y] = [a.item.game_player_id, b.item.game_player_id];
-  return x < y ? -1 : x > y ? 1 : 0;
+/** A score item's place on `board` (order.ts); its score is 0 when the player is not on that board. */
+export function standingOf(board: Board, item: ScoreItem): Standing {
+  return { score: board === 'kills' ? item.kills : item.wins, at: (board === 'kills' ? item.killsAt : item.winsAt) ?? '', id: item.game_player_id };
 }
+
+/** The board's order (order.ts). */
+const compareRows = (a: BoardRow, b: BoardRow) => compareStandings({ ...a, id: a.item.game_player_id }, { ...b, id: b.item.game_player_id });
 
 /**
  * Reads a board's index, highest score first, until `max` rows or the end. `score` narrows it to the rows of
@@ -52,7 +51,8 @@ async function readIndex(deps: PlatformDeps, board: Board, partition: string, ma
     );
     for (const raw of out.Items ?? []) {
       const item = toScoreItem(raw);
-      rows.push({ item, score: board === 'kills' ? item.kills : item.wins, at: atOf(board, item) });
+      const { score, at } = standingOf(board, item);
+      rows.push({ item, score, at });
     }
     start = out.LastEvaluatedKey;
   } while (start && rows.length < max);

@@ -4,5 +4,7 @@ import { errorCatalogue } from '../platform/errors.js';
 export const rankingErrors = errorCatalogue({
   /** the result id was reported already with other content */
   'ranking.result_reused': 'Conflict',
+  /** the season range is not one of its kind (YYYY-MM-DD-MM-DD of its first and last day) */
+  'season.range_invalid': 'InvalidInput',
 });
 export const rankingError = rankingErrors.fail;

@@ -14,6 +14,11 @@ import { seasonKey } from './seasons.js';
  * atomic write (reports.ts `toScoreItem` reads them back as kills and wins). Boards are sparse: gsi4pk/gsi5pk
  * are set only once the score is positive, so players at 0 are on no board. `killsAt`/`winsAt` record when
  * the player reached the current score, which breaks ties (earlier first).
+ * - "a board's rank directory" (rank-pages.ts: every page of a board in order, with its count and first
+ *   standing): pk `RANKS#<KILLS|WINS>#<game>#<season>`, sk `DIRECTORY`; one per board and season, all shards;
+ * - "a page of a board's ranks" (rank-pages.ts: up to MAX_PAGE standings in board order): pk
+ *   `RANKS#<KILLS|WINS>#<game>#<season>#P<page id>`, sk `PAGE`: a partition per page, so the pages one batch
+ *   of changes rewrites do not share one partition's throughput;
  * - "a reported result" (makes a resubmission count once): pk `RESULT#<game>#<result id>`, sk `RESULT`;
  * - "seasons to settle" (each season with any score, until settled): pk `SEASONS`, sk `<end ISO>#<game>#<season>`,
  *   attributes game_code, season_type, season_range, start, end (ISO). Written by an UpdateItem of its own
@@ -42,5 +47,11 @@ export const scoreKey = (game: string, season: Season, playerId: string, shards:
 export const boardIndex = { kills: 'gsi4', wins: 'gsi5' } as const;
 export const boardPartition = (board: Board, game: string, season: Season, shard: number, shards: number) =>
   `${board === 'kills' ? 'KILLS' : 'WINS'}#${game}#${seasonKey(season)}${suffix(shard, shards)}`;
+const ranksPartition = (board: Board, game: string, season: Season) => `RANKS#${board === 'kills' ? 'KILLS' : 'WINS'}#${game}#${seasonKey(season)}`;
+export const rankDirectoryKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: 'DIRECTORY' });
+export const rankPageKey = (board: Board, game: string, season: Season, page: number) => ({
+  pk: `${ranksPartition(board, game, season)}#P${page}`,
+  sk: 'PAGE',
+});
 export const resultKey = (game: string, resultId: string) => ({ pk: `RESULT#${game}#${resultId}`, sk: 'RESULT' });
 export const openSeasonKey = (game: string, season: Season) => ({ pk: 'SEASONS', sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}` });

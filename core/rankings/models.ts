@@ -146,3 +146,56 @@ export const BoardShards = z.lazy(() =>
   }),
 );
 export type BoardShards = z.infer<typeof BoardShards>;
+
+/** The most players above and below a player that rank_around answers. */
+export const MAX_AROUND = 25;
+
+/** rank_around: one player's place on one board of one season (the current one unless named). */
+export const RankAroundQuery = z.lazy(() =>
+  z.object({
+    game_code: gameCode,
+    board: z.enum(['kills', 'wins']),
+    /** 1 week, 2 month. */
+    season_type: intParam({ min: 1, max: 2 }),
+    /** The season's first and last day (YYYY-MM-DD-MM-DD); the current season of `season_type` when absent. */
+    season_range: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'))),
+    game_player_id: gamePlayerId,
+    around: z._default(intParam({ min: 0, max: MAX_AROUND }), 10),
+  }),
+);
+export type RankAroundQuery = z.infer<typeof RankAroundQuery>;
+
+/** A player on a board with their rank (1 is the top). */
+export const RankedEntry = z.lazy(() =>
+  z.object({
+    rank: z.int(),
+    total: z.string(),
+    game_player_id: z.string(),
+    game_player_name: z.string(),
+  }),
+);
+export type RankedEntry = z.infer<typeof RankedEntry>;
+
+/** rank_around's answer: the player's rank and total, and the players just above and below. */
+export const PlayerRank = z.lazy(() =>
+  z.object({
+    game_code: z.string(),
+    board: z.enum(['kills', 'wins']),
+    season_type: z.int(),
+    season_range: z.string(),
+    game_player_id: z.string(),
+    /** False when the player has no score on this board: then rank is null, total "0" and the lists are empty. */
+    ranked: z.boolean(),
+    rank: z.nullable(z.int()),
+    total: z.string(),
+    /** Up to `around` players just above, the nearest last. */
+    above: z.array(RankedEntry),
+    /** Up to `around` players just below, the nearest first. */
+    below: z.array(RankedEntry),
+    /** Players on the board as of `as_of`. */
+    players: z.int(),
+    /** When the board's other players were last brought up to date (ISO); null before its first change. */
+    as_of: z.nullable(z.string()),
+  }),
+);
+export type PlayerRank = z.infer<typeof PlayerRank>;

@@ -20,8 +20,6 @@ export const rewardErrors = errorCatalogue({
   'claim.signings_exhausted': 'Conflict',
   /** the history entry has no signed claim yet */
   'claim.not_signed': 'Conflict',
-  /** the season range is not one of its kind (YYYY-MM-DD-MM-DD of its first and last day) */
-  'season.range_invalid': 'InvalidInput',
   /** the season has not ended yet */
   'season.not_ended': 'Conflict',
   /** settling a season on demand (history/test) is refused on production stages */

@@ -1,7 +1,6 @@
 import type { RewardsDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
-import { rewardError } from './errors.js';
-import { parseSeasonRange, type Season, type SeasonTypeValue } from '../rankings/seasons.js';
+import type { Season } from '../rankings/seasons.js';
 import { playerRewardsPartition } from '../identity/accounts.js';
 import { seasonHistoryPartition } from './keys.js';
 import * as z from 'zod/mini';
@@ -19,16 +18,6 @@ const StoredHistoryEntry = z.lazy(() => z.extend(z.omit(objectOf(HistoryEntry), 
 export function toHistoryEntry(item: Record<string, unknown>): HistoryEntry {
   const entry = StoredHistoryEntry.parse(item);
   return { ...entry, reward_amount: jsonInteger(entry.reward_amount), reward_amount_base: toBigInt(entry.reward_amount).toString() };
-}
-
-/** The season a (type, range) pair names; 400 naming `field` when the range is not a season of that type. */
-export function seasonNamed(type: number, range: string, field: string): Season {
-  const season = parseSeasonRange(type as SeasonTypeValue, range);
-  if (!season) {
-    const what = type === 1 ? 'a week (Monday to Sunday, UTC)' : 'a calendar month';
-    throw rewardError('season.range_invalid', `${field}: ${range} is not ${what}; expected YYYY-MM-DD-MM-DD of its first and last day`);
-  }
-  return season;
 }
 
 /**

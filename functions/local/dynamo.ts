@@ -121,7 +121,7 @@ async function waitUntilServing(endpoint: string) {
 
 /**
  * Creates the table from the shared definition unless it exists; returns whether it was created. A table
- * made by an older version of the definition gets the indexes it lacks, so a local data folder keeps
+ * made by an older version of the definition gets the indexes and the stream it lacks, so a local data folder keeps
  * working across upgrades.
  */
 export async function ensureTable(target: string | DynamoConnection, tableName: string): Promise<boolean> {
@@ -129,6 +129,9 @@ export async function ensureTable(target: string | DynamoConnection, tableName: 
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName!)));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: createTableInput(tableName).StreamSpecification }));
+    }
     return false;
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;

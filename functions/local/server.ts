@@ -22,6 +22,8 @@ import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.j
 import { parseStoreKeys } from '../../core/partner-store/regions.js';
 import { localClaimKey } from './claim-key.js';
 import { withUnreadBodyDiscarded } from './unread-body.js';
+import { ScoreStreamReader, startScoreStreamLoop } from './score-stream.js';
+import type { Loop } from '../../core/platform/loop.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { crossOrigin } from '../../core/http/cross-origin.js';
@@ -45,6 +47,7 @@ const connection = configured ?? localConnection(dynamo!.endpoint);
 let server: ReturnType<typeof serve> | undefined;
 let indexer: IndexerLoop | undefined;
 let settlement: SettlementLoop | undefined;
+let rankPages: Loop | undefined;
 let stopping = false;
 
 async function stop(signal: string) {
@@ -52,7 +55,7 @@ async function stop(signal: string) {
   stopping = true;
   log(`${signal}: stopping`);
   await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-  await Promise.all([indexer?.stop(), settlement?.stop()]);
+  await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop()]);
   await dynamo?.stop();
   process.exit(0);
 }
@@ -109,6 +112,8 @@ try {
   }
   // The local stand-in for the deployed settlement cron: close finished seasons every SETTLEMENT_INTERVAL_MS.
   settlement = startSettlementLoop(deps, { intervalMs: Number(process.env.SETTLEMENT_INTERVAL_MS ?? 60_000) });
+  // The local stand-in for the deployed stream subscription: score changes into the rank pages every RANK_STREAM_INTERVAL_MS.
+  rankPages = startScoreStreamLoop(new ScoreStreamReader(deps, connection), Number(process.env.RANK_STREAM_INTERVAL_MS ?? 1_000));
 
   const app = createAllApps(deps);
   // Stored files: S3 serves them in a stage; locally this route does, below the main base.

@@ -7,7 +7,18 @@ import { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from '..
 import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
 import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile, merchantStatus } from '../../core/merchants/models.js';
 
-import { AddWinBody, AddWinResult, BoardShards, BoardShardsSave, GameRank, MAX_BOARD, RankQuery } from '../../core/rankings/models.js';
+import {
+  AddWinBody,
+  AddWinResult,
+  BoardShards,
+  BoardShardsSave,
+  GameRank,
+  MAX_AROUND,
+  MAX_BOARD,
+  PlayerRank,
+  RankAroundQuery,
+  RankQuery,
+} from '../../core/rankings/models.js';
 import { CHANGE_DELAY_MS, DEFAULT_SHARDS, MAX_SHARDS } from '../../core/rankings/shards.js';
 import { innerVendorOps } from './vendor.js';
 import { innerRewardOps } from './rewards.js';
@@ -320,6 +331,31 @@ export const innerRoutes = defineGroup('inner', 'main', {
     response: GameRank,
     errors: { 400: 'game_code missing or malformed, or limit out of range', 404: 'no game with that code' },
     codes: ['game.not_found'],
+  },
+  rank_around: {
+    name: 'rank_around',
+    method: 'GET',
+    path: '/merchant/games/rank/around',
+    auth: allow(['platform', 'game', 'server'], [owns.game('query.game_code'), owns.self('query.game_player_id')]),
+    summary: "A player's rank on one board, with the players just above and below (extra operation)",
+    description:
+      '`board` is `kills` or `wins`; `season_type` 1 is the week, 2 the month; the current one unless `season_range` (YYYY-MM-DD-MM-DD of its first and last day) names another. ' +
+      `\`around\` (0-${MAX_AROUND}, default 10) is how many players above and below to include. ` +
+      "A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. " +
+      "The rank is exact and the player's total current; the other players are as of `as_of`, at most a few seconds behind the reports (docs/performance.md). " +
+      'Equal totals rank by who reached them first. A player with no score on the board gets `ranked: false`, not an error.',
+    query: RankAroundQuery,
+    status: 200,
+    envelope: 'merchant',
+    response: PlayerRank,
+    errors: {
+      400: 'a parameter is missing or invalid (board, season_type, season_range, game_player_id, around)',
+      401: 'no token, or an invalid or expired platform, game or server token',
+      403: "a player token naming another player, or the game is another merchant's (server token)",
+      404: 'no game with that code',
+      ...batchRead,
+    },
+    codes: ['season.range_invalid'],
   },
   board_shards_set: {
     name: 'board shards set',

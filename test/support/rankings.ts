@@ -6,6 +6,9 @@ import { scorePartition } from '../../core/rankings/keys.js';
 import { monthOf, type Season } from '../../core/rankings/seasons.js';
 import { setBoardShards } from '../../core/rankings/shards.js';
 import type { LocalDeps } from './local-deps.js';
+import { localConnection } from '../../functions/local/dynamo.js';
+import { ScoreStreamReader } from '../../functions/local/score-stream.js';
+import type { ItemChange } from '../../core/rankings/rank-stream.js';
 import { newCode, gamePayload } from './games.js';
 import { merchantWithToken } from './merchants.js';
 
@@ -72,4 +75,23 @@ export function commandCounter(deps: Deps) {
       return result;
     },
   };
+}
+
+const readers = new WeakMap<LocalDeps, ScoreStreamReader>();
+
+/**
+ * Applies every change of the deps' table's stream to the rank pages (what the deployed stream subscription
+ * does a moment after each report), as the local server's loop does; answers the records read.
+ */
+export function drainRankStream(deps: LocalDeps): Promise<number> {
+  let reader = readers.get(deps);
+  if (!reader) readers.set(deps, (reader = new ScoreStreamReader(deps, localConnection(deps.endpoint))));
+  return reader.drain();
+}
+
+/** Every record of the deps' table's stream so far, in order, read into images: what the consumer would be given. */
+export async function streamRecords(deps: LocalDeps): Promise<ItemChange[]> {
+  const records: ItemChange[] = [];
+  await new ScoreStreamReader(deps, localConnection(deps.endpoint), async (batch) => records.push(...batch)).drain();
+  return records;
 }

@@ -1,0 +1,74 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { PlatformDeps } from '../platform/deps.js';
+import { standingOf } from './boards.js';
+import type { Board } from './keys.js';
+import { applyStandingChanges, type RankBoard, type StandingChange } from './rank-pages.js';
+import { toScoreItem } from './reports.js';
+import { parseSeasonRange, type SeasonTypeValue, seasonKey } from './seasons.js';
+
+/**
+ * The consumer of the table's stream that keeps the rank pages (rank-pages.ts): a score item's change (its
+ * images before and after, as DynamoDB Streams gives them with NEW_AND_OLD_IMAGES) becomes a standing change on
+ * each board it moved on. Deployed, a Lambda subscribed to the stream (filtered to score items) gets batches;
+ * locally, the local server reads DynamoDB Local's stream in a loop. Records of other items are skipped.
+ */
+
+/** One record of the stream: the item's images, read into plain values. */
+export interface ItemChange {
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+type WireImage = Parameters<typeof unmarshall>[0];
+
+/** A stream record's images (DynamoDB's wire form, as Lambda's event and GetRecords both give them) read. */
+export function itemChangeOf(record: { OldImage?: unknown; NewImage?: unknown }): ItemChange {
+  return {
+    ...(record.OldImage ? { before: unmarshall(record.OldImage as WireImage) } : {}),
+    ...(record.NewImage ? { after: unmarshall(record.NewImage as WireImage) } : {}),
+  };
+}
+
+/** The partition prefix of score items: the only records this consumer reads (infra filters on it too). */
+export const SCORE_PREFIX = 'SCORE#';
+
+const isScore = (image: Record<string, unknown> | undefined) => typeof image?.pk === 'string' && image.pk.startsWith(SCORE_PREFIX);
+
+/** The standing changes of a batch of records, by board (in the records' order within each board). */
+export function standingChanges(records: readonly ItemChange[]): Map<string, { ref: RankBoard; changes: StandingChange[] }> {
+  const boards = new Map<string, { ref: RankBoard; changes: StandingChange[] }>();
+  for (const record of records) {
+    if (!isScore(record.after ?? record.before)) continue;
+    const before = record.before && toScoreItem(record.before);
+    const after = record.after && toScoreItem(record.after);
+    const item = (after ?? before)!;
+    const season = parseSeasonRange(item.season_type as SeasonTypeValue, item.season_range);
+    if (!season) continue;
+    for (const board of ['kills', 'wins'] as Board[]) {
+      const was = before && standingOf(board, before);
+      const is = after && standingOf(board, after);
+      const change: StandingChange = {
+        id: item.game_player_id,
+        ...(was && was.score > 0 ? { before: was } : {}),
+        ...(is && is.score > 0 ? { after: { ...is, name: after!.game_player_name } } : {}),
+      };
+      if (!change.before && !change.after) continue;
+      // A report that moved only the other board (or only the wallet) leaves this one as it was.
+      if (change.before && change.after && sameStanding(change.before, change.after) && before!.game_player_name === after!.game_player_name) continue;
+      const key = `${board}\u0000${item.game_code}\u0000${seasonKey(season)}`;
+      const known = boards.get(key) ?? { ref: { board, game: item.game_code, season }, changes: [] };
+      known.changes.push(change);
+      boards.set(key, known);
+    }
+  }
+  return boards;
+}
+
+const sameStanding = (a: { score: number; at: string }, b: { score: number; at: string }) => a.score === b.score && a.at === b.at;
+
+/** Applies a batch of the stream's records to the rank pages, each board by itself, boards in parallel. */
+export async function applyItemChanges(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, records: readonly ItemChange[]): Promise<number> {
+  const boards = [...standingChanges(records).values()];
+  await Promise.all(boards.map(({ ref, changes }) => applyStandingChanges(deps, ref, changes)));
+  return boards.length;
+}
