@@ -12,9 +12,9 @@ beforeAll(async () => {
 afterAll(() => dynamo?.stop());
 
 describe('ensureTable', () => {
-  it('adds the indexes a table made by an older definition lacks, keeping the table', async () => {
+  it('adds the indexes and the stream a table made by an older definition lacks, keeping the table', async () => {
     const name = `old-${randomUUID()}`;
-    const full = createTableInput(name);
+    const full = createTableInput(name, { stream: false });
     const old = { ...full, GlobalSecondaryIndexes: full.GlobalSecondaryIndexes.slice(0, 2) };
     old.AttributeDefinitions = full.AttributeDefinitions.filter((a) => ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'].includes(a.AttributeName));
     await adminClient(dynamo.endpoint).send(new CreateTableCommand(old));
@@ -22,5 +22,6 @@ describe('ensureTable', () => {
     const { Table } = await adminClient(dynamo.endpoint).send(new DescribeTableCommand({ TableName: name }));
     expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName).sort()).toEqual(Object.keys(tableDefinition.indexes).sort());
     expect(Table?.AttributeDefinitions?.find((a) => a.AttributeName === 'gsi4sk')?.AttributeType).toBe('N');
+    expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: tableDefinition.streamView });
   }, 120_000);
 });

@@ -22,7 +22,7 @@ let app: ReturnType<typeof createAllApps>;
 const base = '/v2-testing/merchant/games';
 
 beforeAll(async () => {
-  deps = await createTestDeps();
+  deps = await createTestDeps({ stream: true });
   app = createAllApps(deps);
 });
 
@@ -261,6 +261,31 @@ describe('the consumer', () => {
       ['a', 3],
     ]);
     expect((await readDirectory(deps, { board: 'kills', game: game.code, season: weekOf(new Date()) })).players).toBe(once.players);
+  });
+  it('a dropped record leaves no trace once the player changes again: their entry is where their locator says', async () => {
+    const game = await gameWithServer(deps);
+    const lines = Array.from({ length: 1500 }, (_, i) => ({ game_player_id: `d${i}`, game_player_name: '', kills: 1 + i, wins: 0 }));
+    await report(game.server, game.code, lines);
+    // d10 climbs from near the bottom to near the top (another page), then scores once more.
+    await report(game.server, game.code, [{ game_player_id: 'd10', game_player_name: '', kills: 1400, wins: 0 }]);
+    await report(game.server, game.code, [{ game_player_id: 'd10', game_player_name: '', kills: 1, wins: 0 }]);
+    const records = await scoreRecordsOf(game.code);
+    const climb = (record: ItemChange) => record.after?.game_player_id === 'd10' && record.after.gsi4sk === 1411;
+    expect(records.filter(climb)).toHaveLength(2);
+    // The consumer never gets the climb (a batch dropped after its retries), then gets the next change.
+    await applyItemChanges(
+      deps,
+      records.filter((record) => !climb(record)),
+    );
+    const { pages } = await expectPagesSound(game.code, weekOf(new Date()), 'kills');
+    expect(pages.length).toBeGreaterThan(1);
+    const rows = await expectedBoard(game.code, weekOf(new Date()), 1, 'kills');
+    expectAnswer(
+      (await aroundOf(game.server, { game_code: game.code, board: 'kills', season_type: 1, game_player_id: 'd10', around: 5 })).body.data,
+      rows,
+      'd10',
+      5,
+    );
   });
 });
 

@@ -19,6 +19,9 @@ import { seasonKey } from './seasons.js';
  * - "a page of a board's ranks" (rank-pages.ts: up to MAX_PAGE standings in board order): pk
  *   `RANKS#<KILLS|WINS>#<game>#<season>#P<page id>`, sk `PAGE`: a partition per page, so the pages one batch
  *   of changes rewrites do not share one partition's throughput;
+ * - "where a player stands on a board's rank pages" (rank-pages.ts): pk
+ *   `RANKS#<KILLS|WINS>#<game>#<season>#WHO#<player id>`, sk `WHO`; the score and time the pages hold for the
+ *   player, so a change removes the entry that is there, whatever changes were missed before it;
  * - "a reported result" (makes a resubmission count once): pk `RESULT#<game>#<result id>`, sk `RESULT`;
  * - "seasons to settle" (each season with any score, until settled): pk `SEASONS`, sk `<end ISO>#<game>#<season>`,
  *   attributes game_code, season_type, season_range, start, end (ISO). Written by an UpdateItem of its own
@@ -52,6 +55,10 @@ export const rankDirectoryKey = (board: Board, game: string, season: Season) => 
 export const rankPageKey = (board: Board, game: string, season: Season, page: number) => ({
   pk: `${ranksPartition(board, game, season)}#P${page}`,
   sk: 'PAGE',
+});
+export const rankLocatorKey = (board: Board, game: string, season: Season, playerId: string) => ({
+  pk: `${ranksPartition(board, game, season)}#WHO#${playerId}`,
+  sk: 'WHO',
 });
 export const resultKey = (game: string, resultId: string) => ({ pk: `RESULT#${game}#${resultId}`, sk: 'RESULT' });
 export const openSeasonKey = (game: string, season: Season) => ({ pk: 'SEASONS', sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}` });

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { isTransactionConflict, retryPause, type TransactItem } from '../platform/transactions.js';
-import { type Board, rankDirectoryKey, rankPageKey } from './keys.js';
+import { type Board, rankDirectoryKey, rankLocatorKey, rankPageKey } from './keys.js';
 import { compareStandings, type Standing } from './order.js';
 import type { Season } from './seasons.js';
 
@@ -21,9 +21,12 @@ import type { Season } from './seasons.js';
  * consumers of one board (the stream's shards are read in parallel) never lose each other's changes, the loser
  * reads again. Each page and the directory are written at most once per batch, whatever the report rate.
  *
- * Applying is idempotent, so a batch delivered twice (a consumer that failed after writing) changes nothing the
- * second time: a change removes the player from the page of their standing before (if there) and puts their
- * standing after in its page (replacing any entry of theirs there).
+ * Each player on the pages has a *locator* item (keys.ts) holding the standing the pages have for them, written
+ * in the same transaction as the pages. A change removes the player's entry where the locator says it is, puts
+ * the new standing in its page and moves the locator; so the pages never hold a player twice, whatever records
+ * were missed or dropped before (the next change of the player puts them right). A change older than what the
+ * locator holds is skipped (a player's score and the time it was reached only grow), so a batch delivered
+ * twice, or consumers applying records out of order, change nothing.
  *
  * Pages stay between MIN_PAGE and MAX_PAGE standings (a lone page may hold fewer): a page past MAX_PAGE (or
  * MAX_PAGE_BYTES) is split in halves, one under MIN_PAGE is merged into its neighbour. MIN_PAGE is above the
@@ -35,8 +38,8 @@ export const MAX_PAGE = 1000;
 export const MIN_PAGE = 100;
 /** A page's JSON past this is split whatever its count (long names), so a page item stays under 400 KB. */
 const MAX_PAGE_BYTES = 256 * 1024;
-/** Changes of one board applied per transaction: at most 2 pages each, plus splits and merges, under 100 items. */
-const CHANGES_PER_WRITE = 20;
+/** Changes of one board applied per transaction: a locator and at most 2 pages each, splits and merges: under 100 items. */
+const CHANGES_PER_WRITE = 16;
 /** A transaction's size limit is 4 MB; a write above this is made in halves. */
 const MAX_WRITE_BYTES = 3_500_000;
 const WRITE_ATTEMPTS = 8;
@@ -53,10 +56,9 @@ export interface PageEntry extends Standing {
   name: string;
 }
 
-/** A player's change on a board: their standing before (absent: not on it) and after (absent: off it). */
+/** A player's change on a board: their standing after it (absent: off the board). */
 export interface StandingChange {
   id: string;
-  before?: Standing;
   after?: PageEntry;
 }
 
@@ -90,6 +92,8 @@ const DirectoryData = z.object({
 /** "a page of a board's ranks" (keys.ts) as stored; `data` is the deflated JSON of [score, at, id, name] rows. */
 const PageItem = z.object({ version: z.number(), data: Packed });
 const PageData = z.array(z.tuple([z.number(), z.string(), z.string(), z.string()]));
+/** "where a player stands on a board's rank pages" (keys.ts) as stored. */
+const Locator = z.object({ score: z.number(), at: z.string() });
 
 const pack = (value: unknown) => deflateRawSync(JSON.stringify(value));
 const unpack = (data: Uint8Array): unknown => JSON.parse(inflateRawSync(data).toString('utf8'));
@@ -148,20 +152,14 @@ export async function readDirectory(deps: Pick<PlatformDeps, 'db' | 'table'>, re
 
 /**
  * Applies one board's changes (of any number of players, in the order they happened): the changes of one player
- * collapse into their first standing before and their last after, then are written CHANGES_PER_WRITE players a
- * transaction.
+ * collapse into their last, then are written CHANGES_PER_WRITE players a transaction.
  */
 export async function applyStandingChanges(
   deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
   ref: RankBoard,
   changes: readonly StandingChange[],
 ): Promise<void> {
-  const byPlayer = new Map<string, StandingChange>();
-  for (const change of changes) {
-    const seen = byPlayer.get(change.id);
-    byPlayer.set(change.id, seen ? { id: change.id, before: seen.before, after: change.after } : change);
-  }
-  const collapsed = [...byPlayer.values()];
+  const collapsed = [...new Map(changes.map((change) => [change.id, change])).values()];
   for (let start = 0; start < collapsed.length; start += CHANGES_PER_WRITE) {
     await applyInOneWrite(deps, ref, collapsed.slice(start, start + CHANGES_PER_WRITE));
   }
@@ -200,13 +198,39 @@ interface WorkPage {
   changed: boolean;
 }
 
-/** The writes that apply `changes` to the board as `directory` has it: pages put or deleted, and the directory. */
+/** A change to apply, with where the pages have the player now (their locator). */
+interface Located {
+  change: StandingChange;
+  was?: Standing;
+}
+
+/** Is `after` older than the standing the pages hold? Scores and the time they were reached only grow. */
+const older = (after: Standing, was: Standing) => after.score < was.score || after.at < was.at;
+
+/** The changes that move something, each with the player's standing on the pages now (one batch read). */
+async function locate(deps: Pick<PlatformDeps, 'db' | 'table'>, ref: RankBoard, changes: StandingChange[]): Promise<Located[]> {
+  const items = await readItems(
+    deps,
+    changes.map((change) => rankLocatorKey(ref.board, ref.game, ref.season, change.id)),
+  );
+  return changes.flatMap((change, i): Located[] => {
+    const item = items[i];
+    const was = item ? { ...Locator.parse(item), id: change.id } : undefined;
+    if (!was && !change.after) return [];
+    if (was && change.after && older(change.after, was)) return [];
+    return [{ change, was }];
+  });
+}
+
+/** The writes that apply `changes` to the board as `directory` has it: pages put or deleted, locators, the directory. */
 async function plan(
   deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
   ref: RankBoard,
   directory: Directory,
   changes: StandingChange[],
 ): Promise<TransactItem[]> {
+  const located = await locate(deps, ref, changes);
+  if (located.length === 0) return [];
   const work: WorkPage[] = directory.pages.map((page) => ({ id: page.id, ref: page, changed: false }));
   let next = directory.next;
   if (work.length === 0) work.push({ id: next++, entries: [], changed: true });
@@ -214,16 +238,13 @@ async function plan(
   // between its first standing and the next page's, whatever the batch moves.
   const placeOf = (standing: Standing) => (directory.pages.length === 0 ? 0 : pageOf(directory.pages, standing));
   const touched = new Set<number>();
-  for (const change of changes) {
-    if (change.before) touched.add(placeOf(change.before));
+  for (const { change, was } of located) {
+    if (was) touched.add(placeOf(was));
     if (change.after) touched.add(placeOf(change.after));
   }
   await load(deps, ref, work, [...touched]);
-  for (const change of changes) {
-    if (change.before) {
-      const page = work[placeOf(change.before)]!;
-      drop(page, change.id);
-    }
+  for (const { change, was } of located) {
+    if (was) drop(work[placeOf(was)]!, change.id);
     if (change.after) {
       const page = work[placeOf(change.after)]!;
       drop(page, change.id);
@@ -231,7 +252,6 @@ async function plan(
       page.changed = true;
     }
   }
-  if (!work.some((page) => page.changed)) return [];
   const removed = await mergeSmall(deps, ref, work);
   const pages: WorkPage[] = [];
   for (const page of work) {
@@ -242,7 +262,17 @@ async function plan(
     for (const [index, part] of split(page.entries!).entries())
       pages.push(index === 0 ? { ...page, entries: part } : { id: next++, entries: part, changed: true });
   }
-  return writesOf(deps, ref, directory, pages, removed, next);
+  return [...locatorWrites(deps, ref, located), ...writesOf(deps, ref, directory, pages, removed, next)];
+}
+
+/** Each located change's locator: the new standing, or gone with the player off the board. */
+function locatorWrites(deps: Pick<PlatformDeps, 'table'>, ref: RankBoard, located: Located[]): TransactItem[] {
+  return located.map(({ change }) => {
+    const Key = rankLocatorKey(ref.board, ref.game, ref.season, change.id);
+    return change.after
+      ? { Put: { TableName: deps.table, Item: { ...Key, score: change.after.score, at: change.after.at } } }
+      : { Delete: { TableName: deps.table, Key } };
+  });
 }
 
 function drop(page: WorkPage, id: string) {
@@ -345,12 +375,19 @@ function writesOf(
 }
 
 /**
- * The directory and pages of a board built at once from standings already in board order (the bench's loader
- * of a large board; a board built so reads exactly as one built change by change): the items to put.
+ * The directory, pages and locators of a board built at once from standings already in board order (the bench's
+ * loader of a large board; a board built so reads exactly as one built change by change): the items to put.
  */
-export function buildRankPages(deps: Pick<PlatformDeps, 'table' | 'now'>, ref: RankBoard, entries: readonly PageEntry[]): Record<string, unknown>[] {
+export function buildRankPages(deps: Pick<PlatformDeps, 'table' | 'now'>, ref: RankBoard, entries: readonly PageEntry[]) {
   const size = Math.floor((MAX_PAGE + MIN_PAGE) / 2);
   const pages: WorkPage[] = [];
   for (let start = 0; start < entries.length; start += size) pages.push({ id: pages.length, entries: entries.slice(start, start + size), changed: true });
-  return writesOf(deps, ref, EMPTY_DIRECTORY, pages, [], pages.length).map((write) => write.Put!.Item!);
+  return {
+    pages: writesOf(deps, ref, EMPTY_DIRECTORY, pages, [], pages.length).map((write) => write.Put!.Item!),
+    locators: locatorWrites(
+      deps,
+      ref,
+      entries.map((entry) => ({ change: { id: entry.id, after: entry } })),
+    ).map((write) => write.Put!.Item!),
+  };
 }

@@ -47,14 +47,10 @@ export function standingChanges(records: readonly ItemChange[]): Map<string, { r
     for (const board of ['kills', 'wins'] as Board[]) {
       const was = before && standingOf(board, before);
       const is = after && standingOf(board, after);
-      const change: StandingChange = {
-        id: item.game_player_id,
-        ...(was && was.score > 0 ? { before: was } : {}),
-        ...(is && is.score > 0 ? { after: { ...is, name: after!.game_player_name } } : {}),
-      };
-      if (!change.before && !change.after) continue;
       // A report that moved only the other board (or only the wallet) leaves this one as it was.
-      if (change.before && change.after && sameStanding(change.before, change.after) && before!.game_player_name === after!.game_player_name) continue;
+      if (was && is && was.score === is.score && was.at === is.at && before!.game_player_name === after!.game_player_name) continue;
+      if (!(was && was.score > 0) && !(is && is.score > 0)) continue;
+      const change: StandingChange = { id: item.game_player_id, ...(is && is.score > 0 ? { after: { ...is, name: after!.game_player_name } } : {}) };
       const key = `${board}\u0000${item.game_code}\u0000${seasonKey(season)}`;
       const known = boards.get(key) ?? { ref: { board, game: item.game_code, season }, changes: [] };
       known.changes.push(change);
@@ -63,8 +59,6 @@ export function standingChanges(records: readonly ItemChange[]): Map<string, { r
   }
   return boards;
 }
-
-const sameStanding = (a: { score: number; at: string }, b: { score: number; at: string }) => a.score === b.score && a.at === b.at;
 
 /** Applies a batch of the stream's records to the rank pages, each board by itself, boards in parallel. */
 export async function applyItemChanges(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, records: readonly ItemChange[]): Promise<number> {

@@ -124,19 +124,20 @@ async function waitUntilServing(endpoint: string) {
  * made by an older version of the definition gets the indexes and the stream it lacks, so a local data folder keeps
  * working across upgrades.
  */
-export async function ensureTable(target: string | DynamoConnection, tableName: string): Promise<boolean> {
+export async function ensureTable(target: string | DynamoConnection, tableName: string, options: { stream?: boolean } = {}): Promise<boolean> {
+  const wanted = createTableInput(tableName, options);
   const client = adminClient(target);
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName!)));
-    if (!Table?.StreamSpecification?.StreamEnabled) {
-      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: createTableInput(tableName).StreamSpecification }));
+    if (wanted.StreamSpecification && !Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: wanted.StreamSpecification }));
     }
     return false;
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
   }
-  await client.send(new CreateTableCommand(createTableInput(tableName)));
+  await client.send(new CreateTableCommand(wanted));
   await client.send(
     new UpdateTimeToLiveCommand({
       TableName: tableName,

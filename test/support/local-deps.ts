@@ -60,10 +60,12 @@ export async function createLocalDeps(
     oauthProviders?: OAuthProvider[];
     conflicts?: ConflictEmulator | false;
     partitions?: PartitionLimits;
+    /** The table's stream, for tests of its consumer (the rank pages); off otherwise (core/platform/table.ts). */
+    stream?: boolean;
   } = {},
 ): Promise<LocalDeps> {
   const table = `${options.tablePrefix ?? 'test'}-${randomUUID()}`;
-  await ensureTable(endpoint, table);
+  await ensureTable(endpoint, table, { stream: options.stream ?? false });
   let current: Date | undefined;
   const now = () => current ?? new Date();
   const stage = options.stage ?? LOCAL_STAGE;

@@ -491,6 +491,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/games/rank/around": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's rank on one board, with the players just above and below (extra operation)
+         * @description `board` is `kills` or `wins`; `season_type` 1 is the week, 2 the month; the current one unless `season_range` (YYYY-MM-DD-MM-DD of its first and last day) names another. `around` (0-25, default 10) is how many players above and below to include. A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. The rank is exact and the player's total current; the other players are as of `as_of`, at most a few seconds behind the reports (docs/performance.md). Equal totals rank by who reached them first. A player with no score on the board gets `ranked: false`, not an error.
+         *
+         *     Requires a Bearer `platform`, `game` or `server` token. `query.game_code` must name an existing game: for a `platform` or `game` token, of any merchant; for a `server` token, of the caller's merchant. `query.game_player_id` must be the signed-in player for a `platform` or `game` token; a `server` token may name any user (its other rules bound what it touches). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         */
+        get: operations["rank_around"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/games/boards": {
         parameters: {
             query?: never;
@@ -7046,6 +7068,199 @@ export interface operations {
                      * @example {
                      *       "code": 503,
                      *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    rank_around: {
+        parameters: {
+            query: {
+                game_code: string;
+                board: "kills" | "wins";
+                season_type: number;
+                season_range?: string;
+                game_player_id: string;
+                around?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            game_code: string;
+                            /** @enum {string} */
+                            board: "kills" | "wins";
+                            season_type: number;
+                            season_range: string;
+                            game_player_id: string;
+                            ranked: boolean;
+                            rank: number | null;
+                            total: string;
+                            above: {
+                                rank: number;
+                                total: string;
+                                game_player_id: string;
+                                game_player_name: string;
+                            }[];
+                            below: {
+                                rank: number;
+                                total: string;
+                                game_player_id: string;
+                                game_player_name: string;
+                            }[];
+                            players: number;
+                            as_of: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description a parameter is missing or invalid (board, season_type, season_range, game_player_id, around); a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "a parameter is missing or invalid (board, season_type, season_range, game_player_id, around); a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid" | "season.range_invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired platform, game or server token; a server token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired platform, game or server token; a server token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description a player token naming another player, or the game is another merchant's (server token); the merchant is suspended; game_code names a game of another merchant; game_player_id is not the signed-in player */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "a player token naming another player, or the game is another merchant's (server token); the merchant is suspended; game_code names a game of another merchant; game_player_id is not the signed-in player",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner" | "auth.not_caller" | "merchant.suspended";
+                    };
+                };
+            };
+            /** @description no game with that code; game_code names no game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no game with that code; game_code names no game",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "data": null,
                      *       "error": "table.busy"
                      *     }

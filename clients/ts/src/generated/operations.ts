@@ -32,6 +32,7 @@ export const mainOperations = {
     "POST /merchant/goods": "merchant",
     "GET /merchant/goods": "merchant",
     "POST /merchant/games/addWin": "server",
+    "GET /merchant/games/rank/around": "platform game server",
     "POST /merchant/games/boards": "merchant",
     "GET /merchant/games/boards": "merchant",
     "POST /merchant/games/rewards": "merchant",

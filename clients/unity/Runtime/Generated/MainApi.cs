@@ -477,6 +477,29 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// A player's rank on one board, with the players just above and below (extra operation): GET /merchant/games/rank/around (`rank_around`).
+        /// Bearer token: platform or game or server (Client.Token).
+        /// 400: input.invalid, season.range_invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner, auth.not_caller, merchant.suspended
+        /// 404: access.not_found
+        /// 503: table.busy
+        /// </summary>
+        public async Task<RankAroundResponse> RankAroundAsync(string gameCode, string board, long seasonType, string gamePlayerId, string seasonRange = null, long? around = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/games/rank/around");
+            request.Authenticated = true;
+            request.Query("game_code", gameCode);
+            request.Query("board", board);
+            request.Query("season_type", seasonType);
+            request.Query("season_range", seasonRange);
+            request.Query("game_player_id", gamePlayerId);
+            request.Query("around", around);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return RankAroundResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// How one of the caller's games' boards are spread (extra operation): GET /merchant/games/boards (`board_shards_get`).
         /// Bearer token: merchant (Client.Token).
         /// 400: input.invalid

@@ -3369,6 +3369,189 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class RankAroundResponseDataAboveItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>JSON `total`, required.</summary>
+        public string Total { get; set; }
+
+        /// <summary>JSON `game_player_id`, required.</summary>
+        public string GamePlayerId { get; set; }
+
+        /// <summary>JSON `game_player_name`, required.</summary>
+        public string GamePlayerName { get; set; }
+
+        public static RankAroundResponseDataAboveItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "RankAroundResponseDataAboveItem");
+            if (o == null) return null;
+            var m = new RankAroundResponseDataAboveItem();
+            m.Rank = JsonCodec.Required(o, "rank", "RankAroundResponseDataAboveItem", v0 => v0.AsLong());
+            m.Total = JsonCodec.Required(o, "total", "RankAroundResponseDataAboveItem", v0 => v0.AsString());
+            m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "RankAroundResponseDataAboveItem", v0 => v0.AsString());
+            m.GamePlayerName = JsonCodec.Required(o, "game_player_name", "RankAroundResponseDataAboveItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("total", JsonValue.From(Total));
+            o.Set("game_player_id", JsonValue.From(GamePlayerId));
+            o.Set("game_player_name", JsonValue.From(GamePlayerName));
+            return o;
+        }
+    }
+
+    public sealed partial class RankAroundResponseDataBelowItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>JSON `total`, required.</summary>
+        public string Total { get; set; }
+
+        /// <summary>JSON `game_player_id`, required.</summary>
+        public string GamePlayerId { get; set; }
+
+        /// <summary>JSON `game_player_name`, required.</summary>
+        public string GamePlayerName { get; set; }
+
+        public static RankAroundResponseDataBelowItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "RankAroundResponseDataBelowItem");
+            if (o == null) return null;
+            var m = new RankAroundResponseDataBelowItem();
+            m.Rank = JsonCodec.Required(o, "rank", "RankAroundResponseDataBelowItem", v0 => v0.AsLong());
+            m.Total = JsonCodec.Required(o, "total", "RankAroundResponseDataBelowItem", v0 => v0.AsString());
+            m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "RankAroundResponseDataBelowItem", v0 => v0.AsString());
+            m.GamePlayerName = JsonCodec.Required(o, "game_player_name", "RankAroundResponseDataBelowItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("total", JsonValue.From(Total));
+            o.Set("game_player_id", JsonValue.From(GamePlayerId));
+            o.Set("game_player_name", JsonValue.From(GamePlayerName));
+            return o;
+        }
+    }
+
+    public sealed partial class RankAroundResponseData
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `board`, required.</summary>
+        public string Board { get; set; }
+
+        /// <summary>JSON `season_type`, required.</summary>
+        public long SeasonType { get; set; }
+
+        /// <summary>JSON `season_range`, required.</summary>
+        public string SeasonRange { get; set; }
+
+        /// <summary>JSON `game_player_id`, required.</summary>
+        public string GamePlayerId { get; set; }
+
+        /// <summary>JSON `ranked`, required.</summary>
+        public bool Ranked { get; set; }
+
+        /// <summary>JSON `rank`, required.</summary>
+        public long? Rank { get; set; }
+
+        /// <summary>JSON `total`, required.</summary>
+        public string Total { get; set; }
+
+        /// <summary>JSON `above`, required.</summary>
+        public List<RankAroundResponseDataAboveItem> Above { get; set; }
+
+        /// <summary>JSON `below`, required.</summary>
+        public List<RankAroundResponseDataBelowItem> Below { get; set; }
+
+        /// <summary>JSON `players`, required.</summary>
+        public long Players { get; set; }
+
+        /// <summary>JSON `as_of`, required.</summary>
+        public string AsOf { get; set; }
+
+        public static RankAroundResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "RankAroundResponseData");
+            if (o == null) return null;
+            var m = new RankAroundResponseData();
+            m.GameCode = JsonCodec.Required(o, "game_code", "RankAroundResponseData", v0 => v0.AsString());
+            m.Board = JsonCodec.Required(o, "board", "RankAroundResponseData", v0 => v0.AsString());
+            m.SeasonType = JsonCodec.Required(o, "season_type", "RankAroundResponseData", v0 => v0.AsLong());
+            m.SeasonRange = JsonCodec.Required(o, "season_range", "RankAroundResponseData", v0 => v0.AsString());
+            m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "RankAroundResponseData", v0 => v0.AsString());
+            m.Ranked = JsonCodec.Required(o, "ranked", "RankAroundResponseData", v0 => v0.AsBool());
+            m.Rank = JsonCodec.Required(o, "rank", "RankAroundResponseData", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.Total = JsonCodec.Required(o, "total", "RankAroundResponseData", v0 => v0.AsString());
+            m.Above = JsonCodec.Required(o, "above", "RankAroundResponseData", v0 => JsonCodec.ReadList(v0, v1 => RankAroundResponseDataAboveItem.FromJson(v1)));
+            m.Below = JsonCodec.Required(o, "below", "RankAroundResponseData", v0 => JsonCodec.ReadList(v0, v1 => RankAroundResponseDataBelowItem.FromJson(v1)));
+            m.Players = JsonCodec.Required(o, "players", "RankAroundResponseData", v0 => v0.AsLong());
+            m.AsOf = JsonCodec.Required(o, "as_of", "RankAroundResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("board", JsonValue.From(Board));
+            o.Set("season_type", JsonValue.From(SeasonType));
+            o.Set("season_range", JsonValue.From(SeasonRange));
+            o.Set("game_player_id", JsonValue.From(GamePlayerId));
+            o.Set("ranked", JsonValue.From(Ranked));
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("total", JsonValue.From(Total));
+            o.Set("above", JsonCodec.WriteList(Above, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("below", JsonCodec.WriteList(Below, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("players", JsonValue.From(Players));
+            o.Set("as_of", JsonValue.From(AsOf));
+            return o;
+        }
+    }
+
+    public sealed partial class RankAroundResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public RankAroundResponseData Data { get; set; }
+
+        public static RankAroundResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "RankAroundResponse");
+            if (o == null) return null;
+            var m = new RankAroundResponse();
+            m.Code = JsonCodec.Required(o, "code", "RankAroundResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "RankAroundResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "RankAroundResponse", v0 => RankAroundResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
     public sealed partial class BoardShardsGetResponseDataChangesItem
     {
         /// <summary>JSON `shards`, required.</summary>
