@@ -18,7 +18,9 @@ export default $config({
     const { apiUrl, heroApiUrl } = await import('./infra/api.js');
     const { files } = await import('./infra/storage.js');
     await import('./infra/jobs.js');
-    // Alarms on every function, job, the jobs' dead-letter queue and both APIs, to the Alarms topic.
+    // The rank pages' consumer, subscribed to the table's stream.
+    await import('./infra/rank-pages.js');
+    // Alarms on every function, job, the stream consumer, the jobs' dead-letter queue and both APIs, to the Alarms topic.
     await import('./infra/alarms.js');
     return {
       api: apiUrl,

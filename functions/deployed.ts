@@ -65,6 +65,8 @@ export const functionNeeds = {
   // Scheduled jobs (infra/jobs.ts).
   indexer: ['table', 'chain'],
   settlement: ['table'],
+  // The table's stream consumer (infra/rank-pages.ts): score items' changes into the rank pages.
+  'rank-pages': ['table'],
 } as const satisfies Record<string, readonly Need[]>;
 
 export type DeployedFunction = keyof typeof functionNeeds;

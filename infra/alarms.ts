@@ -2,15 +2,21 @@ import { createHash } from 'node:crypto';
 import { api, heroApi } from './api.js';
 import { functionName, functions } from './functions.js';
 import { indexer, jobFailures, settlement } from './jobs.js';
+import { rankPages } from './rank-pages.js';
 
 /**
  * CloudWatch alarms, all sent to one SNS topic (state changes both ways: ALARM and back to OK). Every stage has
  * them (a dev stage is where an alarm is first seen firing); who is told is per stage, AlarmEmail below.
  *
- * - Each Lambda (every group function and both jobs): `Errors` and `Throttles`, any in 5 minutes. A group
- *   function's error is a crash, a timeout or a failed init, not an error answer (the app answers those itself),
- *   so one is worth a look; a throttle means a function hit its reserved concurrency or the account's limit.
- * - A job's failed run also lands in the jobs' dead-letter queue (infra/jobs.ts): an alarm while it holds any.
+ * - Each Lambda (every group function, both jobs and the rank pages' stream consumer): `Errors` and
+ *   `Throttles`, any in 5 minutes. A group function's error is a crash, a timeout or a failed init, not an error
+ *   answer (the app answers those itself), so one is worth a look; a throttle means a function hit its reserved
+ *   concurrency or the account's limit.
+ * - A job's failed run, and a stream batch the rank pages' consumer gave up on, also land in the jobs'
+ *   dead-letter queue (infra/jobs.ts, infra/rank-pages.ts): an alarm while it holds any.
+ * - The rank pages falling behind: the consumer's `IteratorAge` (how old the last record of a batch was when
+ *   Lambda handed the batch over) above a minute within 5 minutes. It stays small while the consumer keeps up;
+ *   a minute means batches keep failing and are retried, or the consumer does not keep up with the reports.
  * - Each API: its `5xx` answers, any in 5 minutes (500s the app could not handle, 503s when the table throttles,
  *   integration failures), which a function's `Errors` does not count.
  * test/infra.test.ts ("alarms") checks that every function, job, queue and API has its alarm.
@@ -48,12 +54,15 @@ export const alarmSubscriptions = alarmEmail.value.apply((setting: string) =>
 
 const FIVE_MINUTES = 300;
 
-/** An alarm on any occurrence (Sum >= 1) of a metric within 5 minutes; no data is not a breach. */
-function anyIn5Minutes(
-  name: string,
-  description: string,
-  metric: { namespace: string; metricName: string; dimensions: Record<string, unknown>; statistic?: string },
-) {
+interface Metric {
+  namespace: string;
+  metricName: string;
+  dimensions: Record<string, unknown>;
+  statistic?: string;
+}
+
+/** An alarm on a metric over one 5-minute period, to the topic both ways; no data is not a breach. */
+function alarmIn5Minutes(name: string, description: string, metric: Metric, breach: { threshold: number; comparisonOperator: string }) {
   return new aws.cloudwatch.MetricAlarm(name, {
     alarmDescription: description,
     namespace: metric.namespace,
@@ -62,13 +71,16 @@ function anyIn5Minutes(
     statistic: metric.statistic ?? 'Sum',
     period: FIVE_MINUTES,
     evaluationPeriods: 1,
-    threshold: 1,
-    comparisonOperator: 'GreaterThanOrEqualToThreshold',
+    ...breach,
     treatMissingData: 'notBreaching',
     alarmActions: [alarmTopic.arn],
     okActions: [alarmTopic.arn],
   });
 }
+
+/** An alarm on any occurrence (Sum >= 1) of a metric within 5 minutes. */
+const anyIn5Minutes = (name: string, description: string, metric: Metric) =>
+  alarmIn5Minutes(name, description, metric, { threshold: 1, comparisonOperator: 'GreaterThanOrEqualToThreshold' });
 
 function lambdaAlarms(component: string, lambdaName: unknown) {
   anyIn5Minutes(`${component}Errors`, `${component}: a Lambda invocation failed (crash, timeout or init failure)`, {
@@ -95,7 +107,17 @@ for (const [component, job] of [
   );
 }
 
-anyIn5Minutes('JobFailuresQueued', 'A scheduled job run failed: its record is in the JobFailures queue', {
+// So does the stream subscription, once the subscription itself is known (subscribe answers an Output of it).
+const rankPagesName = rankPages.apply((subscriber: { nodes: { function: unknown } }) => subscriber.nodes.function).apply((fn: { name: unknown }) => fn.name);
+lambdaAlarms('RankPages', rankPagesName);
+alarmIn5Minutes(
+  'RankPagesIteratorAge',
+  'RankPages: a stream batch it was given held a record over a minute old (the rank pages are falling behind the reports)',
+  { namespace: 'AWS/Lambda', metricName: 'IteratorAge', dimensions: { FunctionName: rankPagesName }, statistic: 'Maximum' },
+  { threshold: 60_000, comparisonOperator: 'GreaterThanThreshold' },
+);
+
+anyIn5Minutes('JobFailuresQueued', 'A scheduled job run or a rank pages stream batch failed: its record is in the JobFailures queue', {
   namespace: 'AWS/SQS',
   metricName: 'ApproximateNumberOfMessagesVisible',
   dimensions: { QueueName: jobFailures.nodes.queue.name },

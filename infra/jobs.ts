@@ -12,12 +12,14 @@ import { functionArgs } from './functions.js';
  */
 
 /**
- * The jobs' dead-letter queue: a record of every run that failed, kept 14 days (SQS's longest). Two ways in:
+ * The jobs' dead-letter queue: a record of every run that failed, kept 14 days (SQS's longest). Three ways in:
  * - a run that threw or timed out: the scheduler invokes the function asynchronously, and the function's
  *   asynchronous invocation settings send the failed event to this queue at once (`retries: 0`: Lambda would
  *   otherwise run it twice more, and the next scheduled run is the retry anyway), with the error in the record;
  * - an invocation the scheduler could not make (the function missing, its permission, Lambda refusing it):
- *   the schedule's own dead-letter queue, the same one.
+ *   the schedule's own dead-letter queue, the same one;
+ * - a batch of the table's stream the rank pages' consumer kept failing on (infra/rank-pages.ts): its
+ *   subscription's on-failure destination, with the shard and sequence numbers of the dropped records.
  * Nothing reads the queue: infra/alarms.ts raises an alarm as soon as it holds a message, and an operator reads
  * the records (the error and the request id of the failed run: its log lines carry it) and purges it.
  */

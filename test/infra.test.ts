@@ -5,7 +5,10 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { appFactories } from '../functions/apps.js';
 import { routeTable } from '../functions/routes/index.js';
 import { heroBasePath, isProductionStage, mainBasePath } from '../core/platform/stages.js';
-import { tableDefinition } from '../core/platform/table.js';
+import { createTableInput, tableDefinition } from '../core/platform/table.js';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { rankDirectoryKey, rankPageKey, resultKey, scoreKey } from '../core/rankings/keys.js';
+import { weekOf } from '../core/rankings/seasons.js';
 import { PACKAGE_FILES, referenceAssetsDir } from '../core/http/reference-assets.js';
 import { createTestDeps } from './support/deps.js';
 import {
@@ -19,6 +22,7 @@ import {
   type Component,
   type Deployment,
   type DynamoArgs,
+  type DynamoSubscriptionArgs,
   type CronV2Args,
   type FunctionArgs,
   type Route,
@@ -229,7 +233,99 @@ describe('table', () => {
     expect(args.primaryIndex).toEqual({ hashKey: partitionKey, rangeKey: sortKey });
     expect(args.globalIndexes).toEqual(Object.fromEntries(Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }])));
     expect(args.ttl).toBe(ttlAttribute);
-    expect(args.stream).toBeUndefined();
+  });
+
+  it("has a stream of each item before and after its change, as DynamoDB Local's table has (core/platform/table.ts)", () => {
+    const { args } = only<DynamoArgs>(dev, 'sst.aws.Dynamo');
+    expect(args.stream).toBe('new-and-old-images');
+    // What SST makes of it is what the local table is created with.
+    expect(dynamoTableArgs(args)).toMatchObject({ streamEnabled: true, streamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(createTableInput('any').StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+});
+
+/**
+ * Lambda's event filtering, for the rules infra writes (exact values and `prefix`): every key of the pattern must
+ * be in the record and match, and a list matches when any of its rules does. Any other rule fails the test, so a
+ * filter this cannot read is never taken as matching.
+ */
+function matchesFilter(pattern: unknown, value: unknown): boolean {
+  if (Array.isArray(pattern)) return pattern.some((rule) => matchesRule(rule, value));
+  if (typeof pattern !== 'object' || pattern === null) throw new Error(`not a filter pattern: ${JSON.stringify(pattern)}`);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(pattern).every(([key, inner]) => key in value && matchesFilter(inner, (value as Record<string, unknown>)[key]));
+}
+
+function matchesRule(rule: unknown, value: unknown): boolean {
+  if (typeof rule === 'string' || typeof rule === 'number' || typeof rule === 'boolean') return value === rule;
+  if (typeof rule === 'object' && rule !== null && Object.keys(rule).join() === 'prefix') {
+    return typeof value === 'string' && value.startsWith((rule as { prefix: string }).prefix);
+  }
+  throw new Error(`a filter rule this test does not read: ${JSON.stringify(rule)}`);
+}
+
+describe("the rank pages' stream subscription (infra/rank-pages.ts)", () => {
+  const subscription = () => only<DynamoSubscriptionArgs>(dev, 'sst.aws.DynamoLambdaSubscriber');
+  const queueArn = () => (dev.components.find((c) => c.name === 'JobFailures')!.instance as { arn: string }).arn;
+
+  it('subscribes one function to the table: functions/rank-pages.handler, built like the others, linked to the table only', () => {
+    const { name, args } = subscription();
+    // SST names it <table>Subscriber<name>.
+    expect(name).toBe('TableSubscriberRankPages');
+    const fn = args.subscriber as FunctionArgs;
+    expect(fn.handler).toBe('functions/rank-pages.handler');
+    expect(readFileSync('functions/rank-pages.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+    expect([fn.architecture, fn.runtime, fn.nodejs]).toEqual(['arm64', 'nodejs24.x', { format: 'esm', minify: true, splitting: true }]);
+    expect(fn.link!.map((linked) => dev.components.find((c) => c.instance === linked)?.name)).toEqual(['Table']);
+    expect(fn.timeout).toBe('60 seconds');
+  });
+
+  it("is given score items only: a score key passes the filter, the consumer's own directory and page keys do not", () => {
+    const { filters } = subscription().args;
+    expect(filters).toEqual([{ dynamodb: { Keys: { pk: { S: [{ prefix: 'SCORE#' }] } } } }]);
+    // As Lambda gets it: SST sends each filter as JSON.
+    const patterns = filters!.map((filter) => JSON.parse(JSON.stringify(filter)) as unknown);
+    const season = weekOf(new Date('2026-11-18T12:00:00Z'));
+    // A record as Lambda delivers it: the keys in DynamoDB's wire form, whatever the change (a removal has no new image).
+    const delivered = (key: Record<string, unknown>, eventName: string) =>
+      patterns.some((pattern) => matchesFilter(pattern, { eventName, dynamodb: { Keys: marshall(key) } }));
+    for (const eventName of ['INSERT', 'MODIFY', 'REMOVE']) {
+      expect(delivered(scoreKey('g1', season, 'p1', 1), eventName), `score item, ${eventName}`).toBe(true);
+      expect(delivered(scoreKey('g1', season, 'p1', 4), eventName), `sharded score item, ${eventName}`).toBe(true);
+      expect(delivered(rankDirectoryKey('kills', 'g1', season), eventName), `rank directory, ${eventName}`).toBe(false);
+      expect(delivered(rankPageKey('wins', 'g1', season, 3), eventName), `rank page, ${eventName}`).toBe(false);
+      // A prefix, not a part anywhere in the key: the rank directory of a game named SCORE stays out too.
+      expect(delivered(rankDirectoryKey('kills', 'SCORE', season), eventName), `rank directory of game SCORE, ${eventName}`).toBe(false);
+      expect(delivered(resultKey('g1', 'r1'), eventName), `reported result, ${eventName}`).toBe(false);
+    }
+  });
+
+  it('reads from the latest record, in batches of up to 1,000 gathered for up to a second', () => {
+    expect(subscription().args.transform?.eventSourceMapping).toMatchObject({
+      startingPosition: 'LATEST',
+      batchSize: 1_000,
+      maximumBatchingWindowInSeconds: 1,
+    });
+  });
+
+  it("retries a failing batch at most 10 times, split in halves, then records it in the jobs' dead-letter queue", () => {
+    const { args } = subscription();
+    expect(args.transform?.eventSourceMapping).toMatchObject({
+      bisectBatchOnFunctionError: true,
+      maximumRetryAttempts: 10,
+      destinationConfig: { onFailure: { destinationArn: queueArn() } },
+    });
+    // Lambda sends the failed batch's record with the function's role.
+    expect((args.subscriber as FunctionArgs).permissions).toEqual([{ actions: ['sqs:SendMessage'], resources: [queueArn()] }]);
+    // Nothing else is set on the mapping.
+    expect(Object.keys(args.transform?.eventSourceMapping ?? {}).sort()).toEqual([
+      'batchSize',
+      'bisectBatchOnFunctionError',
+      'destinationConfig',
+      'maximumBatchingWindowInSeconds',
+      'maximumRetryAttempts',
+      'startingPosition',
+    ]);
   });
 });
 
@@ -343,7 +439,7 @@ describe('secrets and permissions: each function is linked to what its code read
     // the token service: authenticate returns before it, or hands the token to the app's own verifier.
     const openOnly = (group: string) =>
       routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open' || op.auth.store !== undefined));
-    const deployed = [...functionOf.keys(), 'indexer', 'settlement'];
+    const deployed = [...functionOf.keys(), 'indexer', 'settlement', 'rank-pages'];
     for (const name of deployed) {
       // functions/deployed.ts builds Deps from the links, so it is left out. A group taking no platform token never
       // runs the platform's part of the authorization layer, so that is left out too.
@@ -476,7 +572,10 @@ describe('production infrastructure', () => {
       const jobs = ofType<CronV2Args>(deployment, 'sst.aws.CronV2').map(
         (cron) => [cron.name, (cron.args.function as FunctionArgs).concurrency?.reserved] as const,
       );
-      return Object.fromEntries([...fns, ...jobs].filter(([, reserved]) => reserved !== undefined));
+      const subscribers = ofType<DynamoSubscriptionArgs>(deployment, 'sst.aws.DynamoLambdaSubscriber').map(
+        (subscriber) => [subscriber.name, (subscriber.args.subscriber as FunctionArgs).concurrency?.reserved] as const,
+      );
+      return Object.fromEntries([...fns, ...jobs, ...subscribers].filter(([, reserved]) => reserved !== undefined));
     };
 
     it('production reserves for the functions that move money (tickets, balances, payments, claims) and no other', () => {
@@ -496,16 +595,22 @@ describe('production infrastructure', () => {
   describe('alarms', () => {
     const alarmsOf = (deployment: Deployment) => ofType<MetricAlarmArgs>(deployment, 'aws.cloudwatch.MetricAlarm');
     const topicArn = (deployment: Deployment) => (only(deployment, 'sst.aws.SnsTopic').instance as { arn: string }).arn;
-    /** Each Lambda of the deployment (group functions and the jobs' functions) by component name -> its function name. */
+    const builtFunction = (component: Component) =>
+      (component.instance as { nodes: { function: StandinOutput<{ name: string }> } }).nodes.function.resolved.name;
+    /**
+     * Each Lambda of the deployment (group functions, the jobs' functions and the stream subscriber's) by component
+     * name (a subscriber by its own name, without SST's `TableSubscriber`) -> its function name.
+     */
     const lambdasOf = (deployment: Deployment) =>
       new Map([
         ...ofType<FunctionArgs>(deployment, 'sst.aws.Function').map((fn) => [fn.name, physicalName(fn)] as const),
-        ...ofType<CronV2Args>(deployment, 'sst.aws.CronV2').map(
-          (cron) => [cron.name, (cron.instance as { nodes: { function: StandinOutput<{ name: string }> } }).nodes.function.resolved.name] as const,
+        ...ofType<CronV2Args>(deployment, 'sst.aws.CronV2').map((cron) => [cron.name, builtFunction(cron)] as const),
+        ...ofType(deployment, 'sst.aws.DynamoLambdaSubscriber').map(
+          (subscriber) => [subscriber.name.replace(/^TableSubscriber/, ''), builtFunction(subscriber)] as const,
         ),
       ]);
 
-    it.each(['production', STAGE])('%s: Errors and Throttles of every Lambda, group functions and jobs alike', async (stage) => {
+    it.each(['production', STAGE])('%s: Errors and Throttles of every Lambda, group functions, jobs and the stream consumer alike', async (stage) => {
       const deployment = stage === STAGE ? dev : production;
       const lambdas = lambdasOf(deployment);
       expect([...lambdas.keys()].sort()).toEqual([
@@ -517,11 +622,12 @@ describe('production infrastructure', () => {
         'Outer',
         'PartnerStore',
         'Pay',
+        'RankPages',
         'Settlement',
         'ThirdPay',
         'Withoutkey',
       ]);
-      const lambdaAlarms = alarmsOf(deployment).filter((a) => a.args.namespace === 'AWS/Lambda');
+      const lambdaAlarms = alarmsOf(deployment).filter((a) => a.args.namespace === 'AWS/Lambda' && a.args.metricName !== 'IteratorAge');
       expect(lambdaAlarms).toHaveLength(lambdas.size * 2);
       for (const [component, lambdaName] of lambdas) {
         for (const metricName of ['Errors', 'Throttles']) {
@@ -538,6 +644,22 @@ describe('production infrastructure', () => {
           });
         }
       }
+    });
+
+    it('the stream consumer falling behind raises an alarm: a batch given to it with a record over a minute old', () => {
+      const iteratorAge = alarmsOf(dev).filter((a) => a.args.metricName === 'IteratorAge');
+      expect(iteratorAge.map((a) => [a.name, a.args.namespace, resolvedOf(a.args.dimensions.FunctionName)])).toEqual([
+        ['RankPagesIteratorAge', 'AWS/Lambda', lambdasOf(dev).get('RankPages')],
+      ]);
+      // IteratorAge is in milliseconds; the Maximum, so one late batch in the 5 minutes is enough.
+      expect(iteratorAge[0]!.args).toMatchObject({
+        statistic: 'Maximum',
+        period: 300,
+        evaluationPeriods: 1,
+        threshold: 60_000,
+        comparisonOperator: 'GreaterThanThreshold',
+        treatMissingData: 'notBreaching',
+      });
     });
 
     it("a message in the jobs' dead-letter queue and a 5xx answer on either API raise alarms too", () => {
@@ -561,8 +683,8 @@ describe('production infrastructure', () => {
         ['Api5xx', '5xx', { ApiId: apiIds.Api }, 1],
         ['HeroApi5xx', '5xx', { ApiId: apiIds.HeroApi }, 1],
       ]);
-      // Nothing else: every alarm is one of these or a Lambda's.
-      expect(alarmsOf(dev)).toHaveLength(lambdasOf(dev).size * 2 + 1 + 2);
+      // Nothing else: every alarm is one of these, a Lambda's or the stream consumer's IteratorAge.
+      expect(alarmsOf(dev)).toHaveLength(lambdasOf(dev).size * 2 + 1 + 1 + 2);
     });
 
     it('every alarm notifies the Alarms topic when it fires and when it clears', () => {

@@ -1,15 +1,27 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
-/**
- * Runs the `handler` a deployed scheduled function exports (functions/indexer.ts, functions/settlement.ts) the
- * way Lambda does: in a fresh process, whose environment carries the function's linked SST resources as SST's
- * `Resource` reads them (`SST_RESOURCE_<name>`: JSON of the resource, node_modules/sst/dist/resource/shared.js)
- * and DYNAMODB_ENDPOINT (functions/deployed.ts: DynamoDB Local instead of the regional endpoint). The handler is
- * given a context with `remainingMs` left. Answers what the handler returned and what the process logged.
- */
-export async function invokeScheduled(
+/** A scheduled function's run: its handler given EventBridge Scheduler's event (see invokeLambda). */
+export function invokeScheduled(
   entry: 'functions/indexer.ts' | 'functions/settlement.ts',
+  resources: Record<string, unknown>,
+  env: Record<string, string>,
+  remainingMs = 60_000,
+): Promise<{ result: unknown; output: string }> {
+  return invokeLambda(entry, { source: 'aws.scheduler' }, resources, env, remainingMs);
+}
+
+/**
+ * Runs the `handler` a deployed function exports (functions/indexer.ts, functions/settlement.ts,
+ * functions/rank-pages.ts) on `event` the way Lambda does: in a fresh process, whose environment carries the
+ * function's linked SST resources as SST's `Resource` reads them (`SST_RESOURCE_<name>`: JSON of the resource,
+ * node_modules/sst/dist/resource/shared.js) and DYNAMODB_ENDPOINT (functions/deployed.ts: DynamoDB Local instead
+ * of the regional endpoint). The handler is given a context with `remainingMs` left. Answers what the handler
+ * returned and what the process logged.
+ */
+export async function invokeLambda(
+  entry: 'functions/indexer.ts' | 'functions/settlement.ts' | 'functions/rank-pages.ts',
+  event: unknown,
   resources: Record<string, unknown>,
   env: Record<string, string>,
   remainingMs = 60_000,
@@ -17,7 +29,7 @@ export async function invokeScheduled(
   const marker = '@@handler-result@@';
   const script = [
     `const { handler } = await import(${JSON.stringify(resolve(entry))});`,
-    `const result = await handler({ source: 'aws.scheduler' }, { getRemainingTimeInMillis: () => ${remainingMs} });`,
+    `const result = await handler(${JSON.stringify(event)}, { getRemainingTimeInMillis: () => ${remainingMs} });`,
     `console.log(${JSON.stringify(marker)} + JSON.stringify(result));`,
   ].join('\n');
   const linked = Object.fromEntries(Object.entries(resources).map(([name, value]) => [`SST_RESOURCE_${name}`, JSON.stringify(value)]));

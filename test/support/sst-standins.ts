@@ -80,8 +80,32 @@ export interface DynamoArgs {
   primaryIndex: { hashKey: string; rangeKey?: string };
   globalIndexes?: Record<string, { hashKey: string; rangeKey?: string }>;
   ttl?: string;
-  stream?: string;
+  /** The stream's view, in SST's words (`new-and-old-images` is DynamoDB's NEW_AND_OLD_IMAGES); none: no stream. */
+  stream?: 'keys-only' | 'new-image' | 'old-image' | 'new-and-old-images';
   transform?: { table?: Transform };
+}
+
+/** The aws.lambda.EventSourceMapping args infra sets (Pulumi's EventSourceMappingArgs) for a stream. */
+export interface EventSourceMappingArgs {
+  startingPosition?: string;
+  batchSize?: number;
+  maximumBatchingWindowInSeconds?: number;
+  bisectBatchOnFunctionError?: boolean;
+  maximumRetryAttempts?: number;
+  maximumRecordAgeInSeconds?: number;
+  parallelizationFactor?: number;
+  destinationConfig?: { onFailure?: { destinationArn: unknown } };
+}
+
+/**
+ * SST's DynamoSubscriberArgs (platform/src/components/aws/dynamo.ts), with the subscriber `Dynamo.subscribe` was
+ * given: what the stand-in records of a subscription. Each filter is a Lambda event filter pattern (SST sends it
+ * as JSON); `transform.eventSourceMapping` is merged over SST's defaults (its own startingPosition LATEST).
+ */
+export interface DynamoSubscriptionArgs {
+  subscriber: string | FunctionArgs;
+  filters?: Record<string, unknown>[];
+  transform?: { eventSourceMapping?: EventSourceMappingArgs };
 }
 
 export interface BucketArgs {
@@ -142,8 +166,9 @@ export class StandinOutput<T> {
   /** Outputs derived from this one with `apply`, resolved with it by `settle`. */
   private readonly derived: StandinOutput<unknown>[] = [];
   constructor(private readonly read: () => T) {}
+  /** As Pulumi's: an Output the map answers is unwrapped (`a.apply(() => b)` is b's value, not an Output of it). */
   apply<U>(map: (value: T) => U): StandinOutput<U> {
-    const derived = new StandinOutput(() => map(this.resolved));
+    const derived = new StandinOutput(() => resolvedOf(map(this.resolved)) as U);
     this.derived.push(derived as StandinOutput<unknown>);
     return derived;
   }
@@ -189,10 +214,38 @@ function recorder(stage: string, options: StandinOptions = {}) {
   class Dynamo {
     readonly name: string;
     readonly arn: string;
-    constructor(componentName: string, args: DynamoArgs) {
+    constructor(
+      private readonly componentName: string,
+      private readonly args: DynamoArgs,
+    ) {
+      if (args.stream !== undefined && !['keys-only', 'new-image', 'old-image', 'new-and-old-images'].includes(args.stream)) {
+        throw new Error(`Invalid stream ${args.stream} of ${componentName}`);
+      }
       this.name = physical(stage, componentName);
       this.arn = `arn:aws:dynamodb:standin:000000000000:table/${this.name}`;
       record('sst.aws.Dynamo', componentName, args, this);
+    }
+
+    /**
+     * As SST's `subscribe(name, subscriber, args)`: a DynamoLambdaSubscriber named `<table>Subscriber<name>` that
+     * builds its function (`<that>Function`), answered as an Output. Refused as SST refuses it: a table without a
+     * stream. Refused here too: SST's older form without a name (deprecated), a subscriber that is neither a
+     * handler nor function args, and more filters than Lambda takes (5).
+     */
+    subscribe(name: string, subscriber: string | FunctionArgs, args: Omit<DynamoSubscriptionArgs, 'subscriber'> = {}) {
+      if (!this.args.stream) throw new Error(`Cannot subscribe to "${this.componentName}" because stream is not enabled.`);
+      if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new Error(`subscribe: the first argument is the subscriber's name, got ${JSON.stringify(name)}`);
+      if (typeof subscriber !== 'string' && typeof subscriber?.handler !== 'string') throw new Error(`subscribe ${name}: no handler`);
+      if ((args.filters ?? []).length > 5) throw new Error(`subscribe ${name}: Lambda takes at most 5 filters`);
+      checkStreamMapping(name, args.transform);
+      const componentName = `${this.componentName}Subscriber${name}`;
+      const fn = physical(stage, `${componentName}Function`);
+      const instance = {
+        /** As SST's: `nodes.function` is an Output of the sst.aws.Function it builds. */
+        nodes: { function: new StandinOutput(() => ({ name: fn, arn: `arn:aws:lambda:standin:000000000000:function:${fn}` })) },
+      };
+      record<DynamoSubscriptionArgs>('sst.aws.DynamoLambdaSubscriber', componentName, { subscriber, ...args }, instance);
+      return new StandinOutput(() => instance);
     }
   }
 
@@ -341,6 +394,46 @@ function recorder(stage: string, options: StandinOptions = {}) {
   return { components, routes, sst, aws };
 }
 
+/**
+ * Refuses a subscription's transform that SST or Lambda would not take for a DynamoDB stream: a transform of
+ * something other than the mapping, a mapping argument Pulumi's EventSourceMappingArgs does not have (or that is
+ * not for streams), a value out of Lambda's range for DynamoDB Streams.
+ */
+function checkStreamMapping(name: string, transform: DynamoSubscriptionArgs['transform']) {
+  const unknownTransform = Object.keys(transform ?? {}).filter((key) => key !== 'eventSourceMapping');
+  if (unknownTransform.length > 0) throw new Error(`subscribe ${name}: SST has no transform ${unknownTransform.join(', ')}`);
+  const mapping = (transform?.eventSourceMapping ?? {}) as Record<string, unknown>;
+  const streamArgs = [
+    'batchSize',
+    'bisectBatchOnFunctionError',
+    'destinationConfig',
+    'enabled',
+    'functionResponseTypes',
+    'maximumBatchingWindowInSeconds',
+    'maximumRecordAgeInSeconds',
+    'maximumRetryAttempts',
+    'metricsConfig',
+    'parallelizationFactor',
+    'startingPosition',
+    'tumblingWindowInSeconds',
+  ];
+  const unknownArgs = Object.keys(mapping).filter((key) => !streamArgs.includes(key));
+  if (unknownArgs.length > 0) throw new Error(`subscribe ${name}: no event source mapping argument ${unknownArgs.join(', ')} for a stream`);
+  const within = (key: string, low: number, high: number) => {
+    const value = mapping[key];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= low && (value as number) <= high)) {
+      throw new Error(`subscribe ${name}: ${key} ${String(value)} is not an integer from ${low} to ${high}`);
+    }
+  };
+  within('batchSize', 1, 1_000);
+  within('maximumBatchingWindowInSeconds', 0, 300);
+  within('maximumRetryAttempts', -1, 10_000);
+  within('parallelizationFactor', 1, 10);
+  if (mapping.startingPosition !== undefined && !['LATEST', 'TRIM_HORIZON'].includes(mapping.startingPosition as string)) {
+    throw new Error(`subscribe ${name}: a DynamoDB stream starts at LATEST or TRIM_HORIZON, not ${String(mapping.startingPosition)}`);
+  }
+}
+
 /** A namespace that throws on members it lacks, so a component without a stand-in fails with its name. */
 function strict<T extends object>(label: string, target: T): T {
   return new Proxy(target, {
@@ -399,6 +492,7 @@ export function dynamoTableArgs(args: DynamoArgs): Record<string, unknown> {
     hashKey: args.primaryIndex.hashKey,
     rangeKey: args.primaryIndex.rangeKey,
     streamEnabled: Boolean(args.stream),
+    streamViewType: args.stream ? args.stream.toUpperCase().replaceAll('-', '_') : undefined,
     pointInTimeRecovery: { enabled: true },
     ttl: args.ttl === undefined ? undefined : { attributeName: args.ttl, enabled: true },
     globalSecondaryIndexes: Object.entries(args.globalIndexes ?? {}).map(([name, index]) => ({

@@ -1,0 +1,31 @@
+import { withRequestContext } from '../core/platform/request-context.js';
+import { applyItemChanges, itemChangeOf } from '../core/rankings/rank-stream.js';
+import { deployedDeps } from './deployed.js';
+
+/**
+ * The rank pages' Lambda (infra/rank-pages.ts subscribes it to the table's stream, score items only): each batch
+ * of the stream's records is applied to the rank pages (core/rankings/rank-stream.ts). A failure throws: Lambda
+ * retries the batch (split in halves), which is safe because applying is idempotent (core/rankings/rank-pages.ts).
+ */
+
+/** The part of a DynamoDB Streams event this handler reads: each record's images, in DynamoDB's wire form. */
+interface StreamEvent {
+  Records: { dynamodb?: { OldImage?: unknown; NewImage?: unknown } }[];
+}
+
+/** The part of the Lambda context this handler reads. */
+interface LambdaContext {
+  /** The invocation's id, on each of its log lines (core/platform/request-context.ts). */
+  awsRequestId?: string;
+}
+
+export function handler(event: StreamEvent, context: LambdaContext): Promise<{ boards: number }> {
+  return withRequestContext({ requestId: context.awsRequestId }, async () => {
+    const deps = await deployedDeps();
+    const boards = await applyItemChanges(
+      deps,
+      event.Records.map((record) => itemChangeOf(record.dynamodb ?? {})),
+    );
+    return { boards };
+  });
+}
