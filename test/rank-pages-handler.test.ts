@@ -43,7 +43,7 @@ async function standings(deps: TestDeps, ref: RankBoard) {
 
 describe('the rank pages Lambda (functions/rank-pages.ts handler)', () => {
   it("applies a batch of the stream's score records to the rank pages; the same batch delivered again changes nothing", async () => {
-    const own = await createTestDeps();
+    const own = await createTestDeps({ stream: true });
     const game = await rewardGame(own);
     await scoresInPastWeek(own, game, [
       { id: 'first', wins: 3 },
