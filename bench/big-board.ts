@@ -5,6 +5,7 @@ import { call } from '../test/support/http.js';
 import { createLocalDeps } from '../test/support/local-deps.js';
 import { commandCounter, shardedGame } from '../test/support/rankings.js';
 import { loadBoard, type LoadedBoard } from './board-loader.js';
+import { benchRankAround, type RankAroundResult } from './rank-around.js';
 import { percentile, round } from './stats.js';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -13,7 +14,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
  * bulk-loaded into `shards` shards (bench/board-loader.ts, outside the timing), scores skewed as real boards
  * are (most players low, long ties at the bottom), then gameRank read `reads` times in sequence: its DynamoDB
  * requests and its latency. A report on a loaded player must land in the loaded item (the loader writes what
- * the reports write).
+ * the reports write). Before any of that, the board's rank pages, rank_around and their consumer
+ * (bench/rank-around.ts).
  */
 export interface BigBoardResult {
   players: number;
@@ -26,6 +28,7 @@ export interface BigBoardResult {
   reportLanded: boolean;
   /** The rejected way to a player's rank (docs/performance.md): counting the players above on the board's index. */
   countingOnRead: { player: string; score: number; above: number; queries: number; ms: number }[];
+  rankAround: RankAroundResult;
 }
 
 /** A deterministic skewed score: about exponential, mean near 20, at least 1. */
@@ -36,18 +39,24 @@ function skewed(i: number, salt: number): number {
   return 1 + Math.floor(-Math.log(u) * 20);
 }
 
-export async function benchBigBoard(endpoint: string, options: { players: number; shards: number; reads: number }): Promise<BigBoardResult> {
+export async function benchBigBoard(
+  endpoint: string,
+  options: { players: number; shards: number; reads: number; aroundReads: number; batches: number },
+): Promise<BigBoardResult> {
   const deps = await createLocalDeps(endpoint, { tablePrefix: 'bench-big', conflicts: false });
   const app = createAllApps(deps);
   const game = await shardedGame(deps, options.shards);
   const season = weekOf(new Date());
-  const load = await loadBoard(deps, {
+  const scoreOf = (i: number) => ({ kills: skewed(i, 1), wins: skewed(i, 2) });
+  const load = await loadBoard(deps, { game: game.code, season, shards: options.shards, players: options.players, inFlight: 16, scoreOf });
+  const rankAround = await benchRankAround(deps, app, {
     game: game.code,
+    server: game.server,
     season,
-    shards: options.shards,
     players: options.players,
-    inFlight: 16,
-    scoreOf: (i) => ({ kills: skewed(i, 1), wins: skewed(i, 2) }),
+    scoreOf,
+    reads: options.aroundReads,
+    batches: options.batches,
   });
   const read = () => call(app, 'GET', '/v2-testing/merchant/games/rank', { query: { game_code: game.code, limit: 100 } });
   await read();
@@ -107,6 +116,7 @@ export async function benchBigBoard(endpoint: string, options: { players: number
   const countingOnRead = [];
   for (const sample of samples) countingOnRead.push({ ...sample, ...(await countAbove(sample.score)) });
   return {
+    rankAround,
     countingOnRead,
     players: options.players,
     shards: options.shards,

@@ -8,6 +8,7 @@ import { benchBundles, type BundleResult } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
 import { notBenched } from './operations.js';
 import { benchHttpLoad, type HttpLoadResult } from './http-load.js';
+import type { RankAroundResult } from './rank-around.js';
 import { benchLoad, ITEM_WRITE_LIMIT, PRODUCTION_RPS, type LoadResult } from './load.js';
 import { benchRequests, unbenchedOperations, type RequestResult } from './requests.js';
 import { envInt, round } from './stats.js';
@@ -23,14 +24,16 @@ import { benchWarm, type WarmResult } from './warm.js';
  *      rate and retries per operation, and the most-written items scaled to production (bench/load.ts);
  *   5. load over real HTTP (bench/http-load.ts);
  *   6. board shards under the emulated partition write limit: the scaling law (bench/board-scaling.ts);
- *   7. (only when named) a board of 1,000,000 players bulk-loaded, and gameRank on it (bench/big-board.ts).
+ *   7. (only when named) a board of 1,000,000 players bulk-loaded, and gameRank on it (bench/big-board.ts); its
+ *      rank pages, rank_around on them and their consumer (bench/rank-around.ts).
  * Prints markdown tables and writes bench/results.json.
  *
  * Environment: BENCH_PARTS (default 1,2,3,4,5,6), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
  * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4),
  * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5), BENCH_PARTITION_LIMIT (40, part 6),
  * BENCH_SCALING_SECONDS (10, part 6), BENCH_SCALING_CONCURRENCY (48, part 6); part 7 only when named:
- * BENCH_BOARD_PLAYERS (1000000), BENCH_BOARD_SHARDS (16).
+ * BENCH_BOARD_PLAYERS (1000000), BENCH_BOARD_SHARDS (16), BENCH_BOARD_AROUND_READS (100 rank_around reads per
+ * position), BENCH_BOARD_BATCHES (3 consumer batches of each size).
  * BENCH_STRICT=1 exits 1 when a budget is missed.
  */
 const budgets = { firstResponseRatio: 1.3, warmRatio: 1.5 };
@@ -48,6 +51,8 @@ const config = {
   scalingConcurrency: envInt('BENCH_SCALING_CONCURRENCY', 48),
   boardPlayers: envInt('BENCH_BOARD_PLAYERS', 1_000_000),
   boardShards: envInt('BENCH_BOARD_SHARDS', 16),
+  boardAroundReads: envInt('BENCH_BOARD_AROUND_READS', 100),
+  boardBatches: envInt('BENCH_BOARD_BATCHES', 3),
 };
 // The AWS SDK warns once per client that it will drop Node 20; that is not a finding of the bench.
 process.removeAllListeners('warning');
@@ -88,6 +93,58 @@ function printBigBoard(board: BigBoardResult) {
     table(
       ['player', 'players above', 'Queries', 'ms'],
       board.countingOnRead.map((c) => [c.player, c.above, c.queries, c.ms]),
+    ),
+  );
+  printRankAround(board.rankAround);
+}
+
+function printRankAround(ranks: RankAroundResult) {
+  const built = ranks.built.map((b) => `${b.board}: ${b.pages} pages, directory ${b.directoryKb} KB, built and written in ${b.seconds} s`).join('; ');
+  console.log(
+    `\nrank_around (around=${ranks.around}, ${ranks.reads} reads per position in sequence, each answer checked against ranks counted from the loaded scores; pages built from the loaded standings: ${built})\n`,
+  );
+  console.log(
+    table(
+      ['board', 'players read', 'DynamoDB requests per read', 'p50 ms', 'p99 ms', 'answers correct'],
+      ranks.positions.map((p) => [
+        p.board,
+        p.position,
+        p.requests.map((mix) => (mix === 'BatchGetItem x2' ? mix : `**${mix}**`)).join(' / '),
+        p.p50Ms,
+        p.p99Ms,
+        p.wrong === 0 ? `${p.answers}/${p.answers}` : `**${p.answers - p.wrong}/${p.answers}** (${p.firstWrong})`,
+      ]),
+    ),
+  );
+  console.log(
+    `\nThe consumer on the kills board (applyStandingChanges, random players up 1-5 points; players on the board after: ${ranks.playersAfter}${ranks.correct ? '' : ' **CHECK FAILED**'}; write units: 2 per KB of each item a transaction puts)\n`,
+  );
+  console.log(
+    table(
+      [
+        'batch',
+        'batches',
+        'changes/s',
+        'requests per batch',
+        'pages written per batch',
+        'page bytes/change',
+        'directory bytes/change',
+        'write units/change',
+        'pages before -> after',
+      ],
+      ranks.consumer.map((c) => [
+        c.batchSize,
+        c.batches,
+        c.changesPerSecond,
+        Object.entries(c.requestsPerBatch)
+          .map(([name, n]) => `${name} x${n}`)
+          .join(', '),
+        c.pagesWrittenPerBatch,
+        c.pageBytesPerChange,
+        c.directoryBytesPerChange,
+        c.writeUnitsPerChange,
+        `${c.pagesBefore} -> ${c.pagesAfter}`,
+      ]),
     ),
   );
 }
@@ -356,9 +413,15 @@ async function main() {
         printScaling(scaling);
       }
       if (config.parts.includes('7')) {
-        const board = await benchBigBoard(dynamo.endpoint, { players: config.boardPlayers, shards: config.boardShards, reads: 50 });
+        const board = await benchBigBoard(dynamo.endpoint, {
+          players: config.boardPlayers,
+          shards: config.boardShards,
+          reads: 50,
+          aroundReads: config.boardAroundReads,
+          batches: config.boardBatches,
+        });
         results.bigBoard = board;
-        failed ||= !board.reportLanded;
+        failed ||= !board.reportLanded || !board.rankAround.correct || !board.rankAround.twoRequests;
         printBigBoard(board);
       }
     }
