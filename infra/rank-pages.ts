@@ -13,11 +13,13 @@ import { table } from './table.js';
  *   (`RANKS#…` directories and pages) never come back to it as input. The filter is on `Keys`, which every
  *   record has (insert, modify and remove alike). The consumer skips other records itself too
  *   (core/rankings/rank-stream.ts): the filter saves cost, it is not what keeps the pages right.
- * - Starting position LATEST: the mapping reads what is written once it exists. Nothing older is replayed:
- *   scores reported before the subscription existed reach the pages only with each player's next report.
+ * - Starting position TRIM_HORIZON: the mapping starts from the oldest record the stream holds, so the changes
+ *   written between the stream's creation and the mapping's (the same deploy) are applied too. Replaying is
+ *   safe: applying is idempotent and skips older changes (locators, core/rankings/rank-pages.ts). Scores
+ *   reported before the stream existed reach the pages only with each player's next report.
  * - Batches of up to 1,000 records (DynamoDB Streams' most), gathered for up to 1 s: fewer, larger batches. A
  *   player's reports within a batch collapse into one change, and a board's directory and pages are rewritten
- *   once per transaction of up to 20 players (core/rankings/rank-pages.ts) instead of once per report. The
+ *   once per transaction of up to 16 players (core/rankings/rank-pages.ts) instead of once per report. The
  *   second of gathering is most of the pages' delay behind the reports (docs/performance.md).
  * - A batch that fails is split in halves and each half retried (bisect), so one change that cannot be applied
  *   holds up as few others as possible. Retrying is safe: applying is idempotent.
@@ -28,9 +30,10 @@ import { table } from './table.js';
  *   (infra/alarms.ts). The dropped changes are missing from the pages (docs/reliability.md "Production
  *   infrastructure" says what that leaves).
  * - The function's role may send to the queue (Lambda sends the record with it).
- * - Timeout 60 s instead of SST's 20 s: a batch's changes of one board are applied 20 players a transaction,
- *   one transaction after another, and the consumer's rate is not measured yet (docs/performance.md "Still to
- *   measure"). A batch that times out fails and is retried like any other.
+ * - Timeout 60 s instead of SST's 20 s: a batch's changes of one board are applied 16 players a transaction,
+ *   one transaction after another; on DynamoDB Local the bench applies 200-400 changes a second to one board
+ *   (docs/performance.md), so a batch of 1,000 changes of one board takes a few seconds. A batch that times
+ *   out fails and is retried like any other.
  */
 export const rankPages = table.subscribe(
   'RankPages',
@@ -43,7 +46,7 @@ export const rankPages = table.subscribe(
     filters: [{ dynamodb: { Keys: { pk: { S: [{ prefix: SCORE_PREFIX }] } } } }],
     transform: {
       eventSourceMapping: {
-        startingPosition: 'LATEST',
+        startingPosition: 'TRIM_HORIZON',
         batchSize: 1_000,
         maximumBatchingWindowInSeconds: 1,
         bisectBatchOnFunctionError: true,

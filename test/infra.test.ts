@@ -302,7 +302,7 @@ describe("the rank pages' stream subscription (infra/rank-pages.ts)", () => {
 
   it('reads from the latest record, in batches of up to 1,000 gathered for up to a second', () => {
     expect(subscription().args.transform?.eventSourceMapping).toMatchObject({
-      startingPosition: 'LATEST',
+      startingPosition: 'TRIM_HORIZON',
       batchSize: 1_000,
       maximumBatchingWindowInSeconds: 1,
     });

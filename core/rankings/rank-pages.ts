@@ -16,10 +16,11 @@ import type { Season } from './seasons.js';
  * written at. A player's rank is the counts of the pages before theirs plus their place in their page.
  *
  * Nothing here runs in a report: the score items' changes reach `applyStandingChanges` from the table's stream
- * (rank-stream.ts), in batches. A batch of one board is applied by one TransactWriteItems that rewrites the
- * pages it touches and the directory, on condition the directory's version is still the one read: two
- * consumers of one board (the stream's shards are read in parallel) never lose each other's changes, the loser
- * reads again. Each page and the directory are written at most once per batch, whatever the report rate.
+ * (rank-stream.ts), in batches. A batch's changes of one board are applied CHANGES_PER_WRITE players a
+ * TransactWriteItems (its 100 items bound it) that rewrites the pages they touch, their locators and the
+ * directory, on condition the directory's version is still the one read: two consumers of one board (the
+ * stream's shards are read in parallel) never lose each other's changes, the loser reads again. A player's
+ * reports within a batch collapse into one change, so a hot player costs one change per batch, not per report.
  *
  * Each player on the pages has a *locator* item (keys.ts) holding the standing the pages have for them, written
  * in the same transaction as the pages. A change removes the player's entry where the locator says it is, puts
