@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { ScoreReport } from '../core/rankings/models.js';
 import { submitScores } from '../core/rankings/reports.js';
+import { applyStandingChanges } from '../core/rankings/rank-pages.js';
+import { weekOf } from '../core/rankings/seasons.js';
 import { signClaim } from '../core/rewards/claims.js';
 import { seasonHistory } from '../core/rewards/history.js';
 import { settleSeason } from '../core/rewards/settlement.js';
@@ -120,6 +122,23 @@ export const rankingOperations: OperationBench[] = [
       await ownerOf(deps, 'game', game.code);
       await submitScores(deps, report(game));
       return { query: { game_code: game.code } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'rank_around',
+    minimum: 2,
+    reason:
+      "one BatchGet of the player's score item and the board's rank directory, one of the player's rank page and the pages beside it (core/rankings/around.ts); the player's own platform token: no account state; the game's existence and shard setting remembered per process",
+    prepare: async (deps) => {
+      const game = await reportedGame(deps);
+      await applyStandingChanges(
+        deps,
+        { board: 'kills', game: game.code, season: weekOf(deps.now()) },
+        ['p1', 'p2', 'p3'].map((id, i) => ({ id, after: { score: 3 - i, at: deps.now().toISOString(), id, name: `Player ${id}` } })),
+      );
+      const token = (await deps.tokens.issue('platform', 'p2')).token;
+      return { token, query: { game_code: game.code, board: 'kills', season_type: 1, game_player_id: 'p2' } };
     },
   },
   {
