@@ -190,6 +190,46 @@ describe('a board of several pages, with big ties', () => {
     });
     expect(past.body.data).toMatchObject({ season_range: lastWeek.range, ranked: false, rank: null, players: 0 });
   });
+  it('a batch landing between the two reads: the directory and pages are read again together, and the answer is exact', async () => {
+    const game = await gameWithServer(deps);
+    await report(
+      game.server,
+      game.code,
+      Array.from({ length: 40 }, (_, i) => ({ game_player_id: `x${i}`, game_player_name: '', kills: 10 + i, wins: 0 })),
+    );
+    await drainRankStream(deps);
+    // Five players reported now; their batch is applied right after the read's first request.
+    await report(
+      game.server,
+      game.code,
+      Array.from({ length: 5 }, (_, i) => ({ game_player_id: `y${i}`, game_player_name: '', kills: 25 + i, wins: 0 })),
+    );
+    let draining = false;
+    let landed = false;
+    const reads: string[] = [];
+    deps.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        if (draining || context.commandName !== 'BatchGetItemCommand') return out;
+        const keys = Object.values((args.input as { RequestItems: Record<string, { Keys: { sk: string }[] }> }).RequestItems).flatMap((t) => t.Keys);
+        reads.push(keys.map((key) => key.sk).join(','));
+        if (!landed && keys.some((key) => key.sk === 'DIRECTORY')) {
+          landed = true;
+          draining = true;
+          await drainRankStream(deps).finally(() => (draining = false));
+        }
+        return out;
+      },
+      { step: 'initialize', name: 'batchBetweenReads' },
+    );
+    try {
+      const answer = await aroundOf(game.server, { game_code: game.code, board: 'kills', season_type: 1, game_player_id: 'x10', around: 4 });
+      expectAnswer(answer.body.data, await expectedBoard(game.code, weekOf(new Date()), 1, 'kills'), 'x10', 4);
+      expect(reads).toEqual([expect.stringContaining('DIRECTORY'), 'PAGE', 'DIRECTORY,PAGE']);
+    } finally {
+      deps.db.middlewareStack.remove('batchBetweenReads');
+    }
+  });
 });
 
 describe('freshness: the player current, the others as of the last batch', () => {

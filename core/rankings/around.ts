@@ -10,7 +10,7 @@ import { toScoreItem } from './reports.js';
 import { monthOf, seasonKey, seasonNamed, weekOf } from './seasons.js';
 import { seasonShards } from './shards.js';
 
-/** Rounds of page reads a rank read makes when batches keep landing between its reads, before it answers 503. */
+/** Rounds of reads a rank read makes when batches keep landing between its reads, before it answers 503. */
 const READ_ROUNDS = 3;
 
 /**
@@ -20,7 +20,8 @@ const READ_ROUNDS = 3;
  * 2. the page the player's standing falls in and the pages on either side (neighbours never reach further,
  *    rank-pages.ts MIN_PAGE).
  * Each page read must be at the version the directory lists for it; when a batch landed between the two reads,
- * the directory is read again (a third request) and the pages it changed with it, at most READ_ROUNDS times.
+ * the directory and those pages are read again together (a third request; one more if the batch split or
+ * merged the pages around the player), at most READ_ROUNDS times.
  *
  * The rank is the player's CURRENT standing placed among the other players as the pages have them (as of
  * `as_of`, the last batch applied: the stream's delay behind the reports). So a player always sees their own
@@ -51,29 +52,30 @@ export async function rankAround(deps: PlatformDeps, query: RankAroundQuery): Pr
     return { ...answer, ranked: false, rank: null, total: '0', above: [], below: [], players: directory.players, as_of: directory.updatedAt || null };
   }
   const pages = new Map<number, { version: number; entries: PageEntry[] }>();
-  for (let round = 1; ; round++) {
-    const wanted = pagesAround(directory, standing);
-    const missing = wanted.filter((index) => pages.get(directory.pages[index]!.id)?.version !== directory.pages[index]!.version);
-    const items = await readItems(
-      deps,
-      missing.map((index) => rankPageKey(ref.board, ref.game, ref.season, directory.pages[index]!.id)),
-    );
-    missing.forEach((index, i) => {
-      const item = items[i];
-      if (item) pages.set(directory.pages[index]!.id, toPage(item));
-    });
-    if (wanted.every((index) => pages.get(directory.pages[index]!.id)?.version === directory.pages[index]!.version)) {
-      return { ...answer, ...placeAmongPages(directory, wanted, pages, standing, query.around), as_of: directory.updatedAt || null };
-    }
+  const pageKey = (id: number) => rankPageKey(ref.board, ref.game, ref.season, id);
+  const keep = (ids: number[], items: (Record<string, unknown> | undefined)[]) =>
+    ids.forEach((id, i) => (items[i] ? pages.set(id, toPage(items[i]!)) : pages.delete(id)));
+  const current = (index: number) => pages.get(directory.pages[index]!.id)?.version === directory.pages[index]!.version;
+  let wanted = pagesAround(directory, standing);
+  let ids = wanted.map((index) => directory.pages[index]!.id);
+  keep(ids, await readItems(deps, ids.map(pageKey)));
+  for (let round = 1; !wanted.every(current); round++) {
     if (round === READ_ROUNDS) {
       throw platformError('table.busy', `rank pages of ${query.game_code} ${seasonKey(season)} kept changing while read; try again shortly`, {
         retryAfterSeconds: 1,
       });
     }
-    // A batch landed between the reads: the directory again, then whatever pages it changed.
-    const [again] = await readItems(deps, [rankDirectoryKey(ref.board, ref.game, ref.season)]);
+    // A batch landed between the reads: the directory again, with the same pages beside it (a batch mostly
+    // changes pages, seldom which pages are around the player); pages new around the player are read after.
+    const [again, ...items] = await readItems(deps, [rankDirectoryKey(ref.board, ref.game, ref.season), ...ids.map(pageKey)]);
+    keep(ids, items);
     directory = toDirectory(again);
+    wanted = pagesAround(directory, standing);
+    ids = wanted.map((index) => directory.pages[index]!.id);
+    const unread = ids.filter((id) => !pages.has(id));
+    if (unread.length > 0) keep(unread, await readItems(deps, unread.map(pageKey)));
   }
+  return { ...answer, ...placeAmongPages(directory, wanted, pages, standing, query.around), as_of: directory.updatedAt || null };
 }
 
 /** The indexes of the pages a standing's neighbours can be on: its page and the ones on either side. */

@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { isTransactionConflict, retryPause, type TransactItem } from '../platform/transactions.js';
+import { isTransactionConflict, type TransactItem } from '../platform/transactions.js';
 import { type Board, rankDirectoryKey, rankLocatorKey, rankPageKey } from './keys.js';
 import { compareStandings, type Standing } from './order.js';
 import type { Season } from './seasons.js';
@@ -43,7 +43,13 @@ const MAX_PAGE_BYTES = 256 * 1024;
 const CHANGES_PER_WRITE = 16;
 /** A transaction's size limit is 4 MB; a write above this is made in halves. */
 const MAX_WRITE_BYTES = 3_500_000;
-const WRITE_ATTEMPTS = 8;
+/**
+ * A consumer that lost the race for a board's directory reads again and retries, WRITE_ATTEMPTS times, after a
+ * random pause growing to about a transaction's length (not a request's: two consumers racing in step must fall
+ * out of step). Past that the batch fails and is delivered again (the stream's retry), nothing half-written.
+ */
+const WRITE_ATTEMPTS = 20;
+const losingPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * Math.min(attempt, 8)));
 
 /** One board of one season of a game: what one directory and its pages hold. */
 export interface RankBoard {
@@ -187,7 +193,7 @@ async function applyInOneWrite(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
       const moved = reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
       if ((!moved && !isTransactionConflict(error)) || attempt === WRITE_ATTEMPTS) throw error;
     }
-    await retryPause(attempt);
+    await losingPause(attempt);
   }
 }
 
