@@ -53,8 +53,13 @@ export async function rankAround(deps: PlatformDeps, query: RankAroundQuery): Pr
   }
   const pages = new Map<number, { version: number; entries: PageEntry[] }>();
   const pageKey = (id: number) => rankPageKey(ref.board, ref.game, ref.season, id);
-  const keep = (ids: number[], items: (Record<string, unknown> | undefined)[]) =>
-    ids.forEach((id, i) => (items[i] ? pages.set(id, toPage(items[i]!)) : pages.delete(id)));
+  const keep = (ids: number[], items: (Record<string, unknown> | undefined)[]) => {
+    for (const [i, id] of ids.entries()) {
+      const item = items[i];
+      if (item) pages.set(id, toPage(item));
+      else pages.delete(id);
+    }
+  };
   const current = (index: number) => pages.get(directory.pages[index]!.id)?.version === directory.pages[index]!.version;
   let wanted = pagesAround(directory, standing);
   let ids = wanted.map((index) => directory.pages[index]!.id);
