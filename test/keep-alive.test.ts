@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../core/http/json-body.js';
-import { DISCARD_LIMIT } from '../functions/local/unread-body.js';
+import { DISCARD_LIMIT, LINGER_MS } from '../functions/local/unread-body.js';
 import { killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
@@ -15,7 +15,9 @@ import { documentErrors, servedDocument } from './support/openapi-check.js';
  * `npm start` and keep-alive connections (functions/local/unread-body.ts; docs/api.md "Answers given before the
  * body is read"): a request the service answers before reading its body (413, 415, 401, 404) must not cost a
  * keep-alive client the requests it sends after it on the same connection. Either the rest of the body is read
- * off the connection and the connection kept, or the answer says `Connection: close` and the connection ends.
+ * off the connection and the connection kept, or the answer says `Connection: close` and the connection ends,
+ * closed in stages: a client still sending its body reads the answer, and the connection is gone within
+ * LINGER_MS of it.
  */
 const base = '/v2-testing';
 const document = servedDocument(base);
@@ -151,63 +153,122 @@ describe('npm start keeps a keep-alive connection after an answer given before t
   }, 60_000);
 });
 
+/** A request's answer as read off the connection, and what the connection did after it. */
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  /** The server ended its side of the connection (a FIN) after the answer. */
+  ended: boolean;
+  /** What failed on the connection, if anything (a write to a connection the server reset). */
+  error?: string;
+  /** Milliseconds from the whole answer to the connection's close. */
+  closedAfter: number;
+}
+
+/** The answer at the start of `data`, once it is all there: its head and its Content-Length's worth of body. */
+function answerIn(data: Buffer) {
+  const end = data.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [statusLine, ...lines] = data.subarray(0, end).toString('latin1').split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const body = data.subarray(end + 4, end + 4 + Number(headers['content-length']));
+  if (body.length < Number(headers['content-length'])) return undefined;
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body.toString('utf8')) as unknown };
+}
+
 /**
- * One request on a connection of its own, written as raw bytes by `write` (which may stop before the body ends),
- * and the answer the server sends before it closes the connection. Resolves only once the server has closed it.
+ * One request on a connection of its own, written as raw bytes by `write` (which may stop before the body ends,
+ * and is told when the whole answer is in), and the answer the server sends before it closes the connection.
+ * The client's side stays open when the server ends its own (allowHalfOpen): whether it sends on is `write`'s
+ * choice. Resolves only once the connection has closed; rejects if it closed before the whole answer came.
  */
-function rawExchange(head: string, write: (socket: Socket) => Promise<void>) {
-  return new Promise<{ status: number; headers: Record<string, string>; body: unknown }>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+function rawExchange(head: string, write: (socket: Socket, answered: Promise<void>) => Promise<void>) {
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
     const received: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => received.push(chunk));
-    // The server closes with body bytes unread, which may reset the connection: that is the close, once the answer is in.
-    socket.on('error', () => undefined);
+    let answer: ReturnType<typeof answerIn>;
+    let answeredAt = 0;
+    let ended = false;
+    let error: string | undefined;
+    let answered!: () => void;
+    const whenAnswered = new Promise<void>((resolve) => (answered = resolve));
+    socket.on('data', (chunk: Buffer) => {
+      received.push(chunk);
+      if (answer) return;
+      answer = answerIn(Buffer.concat(received));
+      if (!answer) return;
+      answeredAt = Date.now();
+      answered();
+    });
+    socket.on('end', () => (ended = true));
+    socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
     socket.on('close', () => {
-      const data = Buffer.concat(received);
-      const end = data.indexOf('\r\n\r\n');
-      if (end < 0) return reject(new Error(`no answer before the connection closed: ${JSON.stringify(data.toString('latin1').slice(0, 200))}`));
-      const [statusLine, ...lines] = data.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      const body = data.subarray(end + 4, end + 4 + Number(headers['content-length']));
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body.toString('utf8')) });
+      if (!answer) {
+        const data = Buffer.concat(received).toString('latin1').slice(0, 200);
+        return reject(new Error(`no answer before the connection closed (${error ?? 'no error'}): ${JSON.stringify(data)}`));
+      }
+      resolve({ ...answer, ended, error, closedAfter: Date.now() - answeredAt });
     });
     socket.once('connect', () => {
       socket.write(head);
-      // Writing stops when the server closes; what happens to the connection is judged from the answer only.
-      write(socket).catch(() => undefined);
+      // A write on a closed connection fails: that shows in `error`.
+      write(socket, whenAnswered).catch(() => undefined);
     });
   });
 }
 
+/** Sends 1 MiB chunks of a chunked body (never its last chunk) while `more(bytes sent so far)` and the connection is open. */
+async function sendChunks(socket: Socket, more: (sent: number) => boolean) {
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  for (let sent = 0; more(sent) && !socket.destroyed; sent += chunk.length) {
+    socket.write(`${chunk.length.toString(16)}\r\n`);
+    socket.write(chunk);
+    if (!socket.write('\r\n')) await once(socket, 'drain');
+  }
+}
+
 describe(`a body larger than the ${DISCARD_LIMIT / 1024 / 1024} MiB the server reads off the connection`, () => {
   const tooLarge = { code: 413, message: expect.stringMatching(/^body: larger than the 256 KiB/), data: null };
+  const chunkedHead = `POST ${base}/merchant/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+  // Past the limit by more than the service read before answering (the first 256 KiB).
+  const pastTheLimit = DISCARD_LIMIT + JSON_BODY_LIMIT + 2 * 1024 * 1024;
 
   it('declared by its Content-Length: answered at once with Connection: close, and the connection closed; the next request is answered on a new one', async () => {
     const head = `POST ${base}/merchant/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${DISCARD_LIMIT + 1}\r\n\r\n`;
-    // Only the start of the body is sent: the answer comes without the rest.
-    const answer = await rawExchange(head, async (socket) => void socket.write(Buffer.alloc(64 * 1024, 0x20)));
-    expect(answer).toMatchObject({ status: 413, headers: { connection: 'close' }, body: tooLarge });
+    // Only the start of the body is sent: the answer comes without the rest. The client then ends its side.
+    const answer = await rawExchange(head, async (socket, answered) => {
+      socket.write(Buffer.alloc(64 * 1024, 0x20));
+      await answered;
+      socket.end();
+    });
+    expect(answer).toMatchObject({ status: 413, headers: { connection: 'close' }, body: tooLarge, ended: true, error: undefined });
     expect(documentErrors(document, '/merchant/login', 'post', answer.status, answer.body)).toEqual([]);
     const client = keepAliveClient();
     expect((await client.send(health)).status).toBe(200);
     client.close();
   }, 60_000);
 
-  it('sent in chunks: read up to the limit, then answered with Connection: close and the connection closed', async () => {
-    const head = `POST ${base}/merchant/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
-    const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    // Past the limit by more than the service read before answering (the first 256 KiB), then nothing more: no last chunk.
-    const total = DISCARD_LIMIT + JSON_BODY_LIMIT + 2 * chunk.length;
-    const answer = await rawExchange(head, async (socket) => {
-      for (let sent = 0; sent < total && !socket.destroyed; sent += chunk.length) {
-        socket.write(`${chunk.length.toString(16)}\r\n`);
-        socket.write(chunk);
-        if (!socket.write('\r\n')) await once(socket, 'drain');
-      }
+  it('sent in chunks: read up to the limit, then answered with Connection: close; what the client sends after is read, and the connection closed once it ends', async () => {
+    const answer = await rawExchange(chunkedHead, async (socket, answered) => {
+      await sendChunks(socket, (sent) => sent < pastTheLimit);
+      await answered;
+      // Sent after the answer: these writes, and the end, succeed only if the server reads on. Had it closed the
+      // connection under the client, the client would see it reset (`error`).
+      await sendChunks(socket, (sent) => sent < 16 * 1024 * 1024);
+      socket.end();
     });
-    expect(answer).toMatchObject({ status: 413, headers: { connection: 'close' }, body: tooLarge });
+    // The answer read, the server's side ended, and no write failed: nothing was reset.
+    expect(answer).toMatchObject({ status: 413, headers: { connection: 'close' }, body: tooLarge, ended: true, error: undefined });
     const client = keepAliveClient();
     expect((await client.send(health)).status).toBe(200);
     client.close();
+  }, 60_000);
+
+  it(`sent in chunks by a client that never stops: the answer is read, and the server closes the connection within ${LINGER_MS} ms of it`, async () => {
+    const answer = await rawExchange(chunkedHead, (socket) => sendChunks(socket, () => true));
+    expect(answer).toMatchObject({ status: 413, headers: { connection: 'close' }, body: tooLarge, ended: true });
+    // The server's timer starts as the answer is written, before it is read here; the slack is for a busy machine.
+    expect(answer.closedAfter).toBeLessThan(LINGER_MS + 3_000);
   }, 60_000);
 });
