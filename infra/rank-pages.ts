@@ -1,4 +1,4 @@
-import { SCORE_PREFIX } from '../core/rankings/rank-stream.js';
+import { SCORE_PREFIX } from '../core/rankings/keys.js';
 import { functionArgs } from './functions.js';
 import { jobFailures } from './jobs.js';
 import { table } from './table.js';

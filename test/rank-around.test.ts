@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readItems } from '../core/platform/batch.js';
-import { rankPageKey, type Board } from '../core/rankings/keys.js';
-import { MAX_PAGE, MIN_PAGE, readDirectory, toPage } from '../core/rankings/rank-pages.js';
+import type { Board } from '../core/rankings/keys.js';
+import { MAX_PAGE, MIN_PAGE, readDirectory } from '../core/rankings/rank-pages.js';
 import { applyItemChanges, type ItemChange } from '../core/rankings/rank-stream.js';
 import { monthOf, weekOf, type Season } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
@@ -10,7 +9,7 @@ import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { merchantWithToken } from './support/merchants.js';
 import { playerWithTokens } from './support/payments.js';
-import { commandCounter, drainRankStream, gameWithServer, seasonScores, shardedGame, streamRecords } from './support/rankings.js';
+import { boardPages, commandCounter, drainRankStream, gameWithServer, seasonScores, shardedGame, streamRecords } from './support/rankings.js';
 
 /**
  * rank_around (core/rankings/around.ts) on boards kept by the stream's consumer (core/rankings/rank-pages.ts):
@@ -81,12 +80,7 @@ function expectAnswer(body: Record<string, unknown>, rows: Awaited<ReturnType<ty
 
 /** The board's pages as stored: each within its bounds, in order, the directory's counts and first standings true. */
 async function expectPagesSound(game: string, season: Season, board: Board) {
-  const directory = await readDirectory(deps, { board, game, season });
-  const items = await readItems(
-    deps,
-    directory.pages.map((page) => rankPageKey(board, game, season, page.id)),
-  );
-  const pages = items.map((item) => toPage(item!));
+  const { directory, pages } = await boardPages(deps, { board, game, season });
   const all = pages.flatMap((page) => page.entries);
   expect(new Set(all.map((entry) => entry.id)).size).toBe(all.length);
   for (let i = 1; i < all.length; i++) {

@@ -1,12 +1,11 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { readItems } from '../core/platform/batch.js';
 import { LOCAL_STAGE } from '../core/platform/stages.js';
-import { rankPageKey } from '../core/rankings/keys.js';
-import { type RankBoard, readDirectory, toPage } from '../core/rankings/rank-pages.js';
-import { type ItemChange, SCORE_PREFIX } from '../core/rankings/rank-stream.js';
+import { SCORE_PREFIX } from '../core/rankings/keys.js';
+import type { RankBoard } from '../core/rankings/rank-pages.js';
+import type { ItemChange } from '../core/rankings/rank-stream.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
-import { streamRecords } from './support/rankings.js';
+import { boardPages, streamRecords } from './support/rankings.js';
 import { pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { invokeLambda } from './support/scheduled.js';
 
@@ -33,12 +32,8 @@ const lambdaEvent = (changes: ItemChange[]) => ({
 
 /** A board's standings as its pages hold them, in order. */
 async function standings(deps: TestDeps, ref: RankBoard) {
-  const directory = await readDirectory(deps, ref);
-  const items = await readItems(
-    deps,
-    directory.pages.map((page) => rankPageKey(ref.board, ref.game, ref.season, page.id)),
-  );
-  return { players: directory.players, entries: items.flatMap((item) => toPage(item!).entries.map(({ id, score }) => [id, score])) };
+  const { directory, pages } = await boardPages(deps, ref);
+  return { players: directory.players, entries: pages.flatMap((page) => page.entries.map(({ id, score }) => [id, score])) };
 }
 
 describe('the rank pages Lambda (functions/rank-pages.ts handler)', () => {

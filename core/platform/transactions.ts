@@ -15,6 +15,14 @@ export function isTransactionConflict(error: unknown): boolean {
   return reasons?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
 }
 
+/** The items of a cancelled transaction whose condition failed, with what was stored when asked (ALL_OLD). */
+export function failedConditionsOf(error: unknown): FailedCondition[] {
+  const reasons = (error as { CancellationReasons?: { Code?: string; Item?: Record<string, AttributeValue> }[] }).CancellationReasons;
+  return (reasons ?? []).flatMap((reason, index) =>
+    reason.Code === 'ConditionalCheckFailed' ? [{ index, ...(reason.Item ? { item: unmarshall(reason.Item) } : {}) }] : [],
+  );
+}
+
 /** A short, growing, jittered pause, so that racing requests do not collide again in step. */
 export const retryPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
 
@@ -55,10 +63,7 @@ export async function transactOrFailures(
       await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
       return [];
     } catch (error) {
-      const reasons = (error as { CancellationReasons?: { Code?: string; Item?: Record<string, AttributeValue> }[] }).CancellationReasons;
-      const failed = (reasons ?? []).flatMap((reason, index) =>
-        reason.Code === 'ConditionalCheckFailed' ? [{ index, ...(reason.Item ? { item: unmarshall(reason.Item) } : {}) }] : [],
-      );
+      const failed = failedConditionsOf(error);
       if (failed.length > 0) return failed;
       if (!isTransactionConflict(error)) throw error;
       if (attempt === CONFLICT_ATTEMPTS) throw new ConcurrentChange(conflictMessage);

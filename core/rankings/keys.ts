@@ -42,7 +42,10 @@ export function shardOf(playerId: string, shards: number): number {
 /** A partition's shard suffix: none for an unsharded season. */
 const suffix = (shard: number, shards: number) => (shards === 1 ? '' : `#${shard}`);
 
-export const scorePartition = (game: string, season: Season, shard: number, shards: number) => `SCORE#${game}#${seasonKey(season)}${suffix(shard, shards)}`;
+/** The partition prefix of every score item (the rank pages' stream consumer reads only these, rank-stream.ts). */
+export const SCORE_PREFIX = 'SCORE#';
+export const scorePartition = (game: string, season: Season, shard: number, shards: number) =>
+  `${SCORE_PREFIX}${game}#${seasonKey(season)}${suffix(shard, shards)}`;
 export const scoreKey = (game: string, season: Season, playerId: string, shards: number) => ({
   pk: scorePartition(game, season, shardOf(playerId, shards), shards),
   sk: `PLAYER#${playerId}`,

@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { isTransactionConflict, type TransactItem } from '../platform/transactions.js';
+import { failedConditionsOf, isTransactionConflict, type TransactItem } from '../platform/transactions.js';
 import { type Board, rankDirectoryKey, rankLocatorKey, rankPageKey } from './keys.js';
 import { compareStandings, type Standing } from './order.js';
 import type { Season } from './seasons.js';
@@ -189,8 +189,8 @@ async function applyInOneWrite(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
       await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
       return;
     } catch (error) {
-      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      const moved = reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+      // The directory's version moved (its condition failed) or another consumer's transaction was in flight.
+      const moved = failedConditionsOf(error).length > 0;
       if ((!moved && !isTransactionConflict(error)) || attempt === WRITE_ATTEMPTS) throw error;
     }
     await losingPause(attempt);

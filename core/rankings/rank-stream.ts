@@ -1,7 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PlatformDeps } from '../platform/deps.js';
 import { standingOf } from './boards.js';
-import type { Board } from './keys.js';
+import { type Board, SCORE_PREFIX } from './keys.js';
 import { applyStandingChanges, type RankBoard, type StandingChange } from './rank-pages.js';
 import { toScoreItem } from './reports.js';
 import { parseSeasonRange, type SeasonTypeValue, seasonKey } from './seasons.js';
@@ -28,9 +28,6 @@ export function itemChangeOf(record: { OldImage?: unknown; NewImage?: unknown })
     ...(record.NewImage ? { after: unmarshall(record.NewImage as WireImage) } : {}),
   };
 }
-
-/** The partition prefix of score items: the only records this consumer reads (infra filters on it too). */
-export const SCORE_PREFIX = 'SCORE#';
 
 const isScore = (image: Record<string, unknown> | undefined) => typeof image?.pk === 'string' && image.pk.startsWith(SCORE_PREFIX);
 

@@ -2,7 +2,9 @@ import { createGame } from '../../core/games/games.js';
 import { GameCreate } from '../../core/games/models.js';
 import type { Deps } from '../../core/deps.js';
 import { queryItems } from '../../core/platform/query.js';
-import { scorePartition } from '../../core/rankings/keys.js';
+import { rankPageKey, scorePartition } from '../../core/rankings/keys.js';
+import { readItems } from '../../core/platform/batch.js';
+import { type RankBoard, readDirectory, toPage } from '../../core/rankings/rank-pages.js';
 import { monthOf, type Season } from '../../core/rankings/seasons.js';
 import { setBoardShards } from '../../core/rankings/shards.js';
 import type { LocalDeps } from './local-deps.js';
@@ -94,4 +96,14 @@ export async function streamRecords(deps: LocalDeps): Promise<ItemChange[]> {
   const records: ItemChange[] = [];
   await new ScoreStreamReader(deps, localConnection(deps.endpoint), async (batch) => records.push(...batch)).drain();
   return records;
+}
+
+/** A board's rank directory and its pages as stored, in the directory's order (a test-only read of them all). */
+export async function boardPages(deps: Deps, ref: RankBoard) {
+  const directory = await readDirectory(deps, ref);
+  const items = await readItems(
+    deps,
+    directory.pages.map((page) => rankPageKey(ref.board, ref.game, ref.season, page.id)),
+  );
+  return { directory, pages: items.map((item) => toPage(item!)) };
 }
