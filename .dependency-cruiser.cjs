@@ -21,6 +21,7 @@ const DOMAIN_ORDER = [
   'rewards',
   'heroes',
   'partner-store',
+  'privacy',
 ];
 
 const anyOf = (names) => `^core/(${names.join('|')})/`;

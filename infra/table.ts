@@ -5,7 +5,7 @@ import { attributeType, tableDefinition } from '../core/platform/table.js';
  * The single table, from the same definition DynamoDB Local and the tests use (core/platform/table.ts).
  * Only key attributes are declared: DynamoDB is schemaless for everything else.
  */
-const { partitionKey, sortKey, ttlAttribute, indexes, streamView } = tableDefinition;
+const { partitionKey, sortKey, ttlAttribute, indexes, keysOnly, streamView } = tableDefinition;
 const keyAttributes = [partitionKey, sortKey, ...Object.values(indexes).flat()];
 const production = isProductionStage($app.stage);
 
@@ -15,8 +15,13 @@ const sstStreamViews = { NEW_AND_OLD_IMAGES: 'new-and-old-images', NEW_IMAGE: 'n
 export const table = new sst.aws.Dynamo('Table', {
   fields: Object.fromEntries(keyAttributes.map((name) => [name, attributeType(name) === 'N' ? ('number' as const) : ('string' as const)])),
   primaryIndex: { hashKey: partitionKey, rangeKey: sortKey },
-  // SST projects every attribute (ALL), as createTableInput does.
-  globalIndexes: Object.fromEntries(Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }])),
+  // Every attribute projected (SST's default, ALL) but for the keys-only indexes, as createTableInput does.
+  globalIndexes: Object.fromEntries(
+    Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [
+      name,
+      { hashKey, rangeKey, ...((keysOnly as readonly string[]).includes(name) ? { projection: 'keys-only' as const } : {}) },
+    ]),
+  ),
   ttl: ttlAttribute,
   // The stream the rank pages are kept from (infra/rank-pages.ts), with each item before and after its change.
   stream: sstStreamViews[streamView],

@@ -231,7 +231,11 @@ describe('table', () => {
     const keyAttributes = [partitionKey, sortKey, ...Object.values(indexes).flat()];
     expect(args.fields).toEqual(Object.fromEntries(keyAttributes.map((a) => [a, tableDefinition.numberAttributes.includes(a as never) ? 'number' : 'string'])));
     expect(args.primaryIndex).toEqual({ hashKey: partitionKey, rangeKey: sortKey });
-    expect(args.globalIndexes).toEqual(Object.fromEntries(Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, { hashKey, rangeKey }])));
+    expect(args.globalIndexes).toEqual(
+      Object.fromEntries(
+        Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, name === 'gsi6' ? { hashKey, rangeKey, projection: 'keys-only' } : { hashKey, rangeKey }]),
+      ),
+    );
     expect(args.ttl).toBe(ttlAttribute);
   });
 

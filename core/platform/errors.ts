@@ -162,6 +162,8 @@ export const platformErrors = errorCatalogue({
   'chain.unconfigured': 'Unavailable',
   /** the chain node could not be read; try again shortly */
   'chain.unreadable': 'Unavailable',
+  /** the player the request names deleted their account; nothing about them is kept or written */
+  'player.deleted': 'NotFound',
 });
 export const platformError = platformErrors.fail;
 

@@ -7,7 +7,7 @@ export const tableDefinition = {
   partitionKey: 'pk',
   sortKey: 'sk',
   ttlAttribute: 'expiresAt',
-  /** Generic secondary indexes: name -> [partition attribute, sort attribute]. Projection ALL. */
+  /** Secondary indexes: name -> [partition attribute, sort attribute]. Projection ALL but for `keysOnly`. */
   indexes: {
     gsi1: ['gsi1pk', 'gsi1sk'],
     gsi2: ['gsi2pk', 'gsi2sk'],
@@ -16,7 +16,12 @@ export const tableDefinition = {
     // same atomic write that counts the points.
     gsi4: ['gsi4pk', 'gsi4sk'],
     gsi5: ['gsi5pk', 'gsi5sk'],
+    // A player's items that no key leads to (core/platform/players.ts): found only to delete them.
+    gsi6: ['gsi6pk', 'gsi6sk'],
   },
+  /** Indexes that project only the keys: nothing reads their items' attributes through them, and an update
+   * that leaves their two key attributes alone writes nothing to them. */
+  keysOnly: ['gsi6'],
   /** The table's stream: every change with the item before and after it. */
   streamView: 'NEW_AND_OLD_IMAGES',
   /** Key attributes that are numbers; every other key attribute is a string. */
@@ -55,7 +60,7 @@ export function createTableInput(tableName: string, { stream = true }: { stream?
         { AttributeName: pk, KeyType: 'HASH' as const },
         { AttributeName: sk, KeyType: 'RANGE' as const },
       ],
-      Projection: { ProjectionType: 'ALL' as const },
+      Projection: { ProjectionType: (tableDefinition.keysOnly as readonly string[]).includes(name) ? ('KEYS_ONLY' as const) : ('ALL' as const) },
     })),
   };
 }

@@ -78,7 +78,8 @@ export interface TopicSubscriptionArgs {
 export interface DynamoArgs {
   fields: Record<string, string>;
   primaryIndex: { hashKey: string; rangeKey?: string };
-  globalIndexes?: Record<string, { hashKey: string; rangeKey?: string }>;
+  /** SST's projection: `all` (its default), `keys-only`, or the attributes to include. */
+  globalIndexes?: Record<string, { hashKey: string; rangeKey?: string; projection?: 'all' | 'keys-only' | string[] }>;
   ttl?: string;
   /** The stream's view, in SST's words (`new-and-old-images` is DynamoDB's NEW_AND_OLD_IMAGES); none: no stream. */
   stream?: 'keys-only' | 'new-image' | 'old-image' | 'new-and-old-images';
@@ -499,7 +500,8 @@ export function dynamoTableArgs(args: DynamoArgs): Record<string, unknown> {
       name,
       hashKey: index.hashKey,
       rangeKey: index.rangeKey,
-      projectionType: 'ALL',
+      projectionType: index.projection === 'keys-only' ? 'KEYS_ONLY' : Array.isArray(index.projection) ? 'INCLUDE' : 'ALL',
+      ...(Array.isArray(index.projection) ? { nonKeyAttributes: index.projection } : {}),
     })),
   };
   const transform = args.transform?.table;

@@ -1,0 +1,34 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { PlatformDeps } from './deps.js';
+import { sha256Url } from './digest.js';
+
+/**
+ * Two keys every domain that stores something about a player needs, so a player can be found and deleted
+ * (docs/security.md "Deleting a player's account"); kept here, below the domains, because scores, results,
+ * idempotency records, hero grants and the authorization layer all write or read them.
+ *
+ * - "a player's items that no key leads to": the sparse index gsi6 (keys only), gsi6pk `PLAYER_ITEMS#<uid>`,
+ *   gsi6sk the item's kind. Items keyed by something else (a game's season, a result id, a caller's
+ *   idempotency key, a server's grant reference) carry it when they hold the player's id, so a deletion finds
+ *   them without a scan. Keys only: an item's later updates that do not change these two attributes write
+ *   nothing to the index.
+ * - "the mark a deleted player leaves": pk `GONE#<SHA-256 of the uid>`, sk `GONE` (`deleted_at`, epoch
+ *   seconds). It never holds the uid itself (uids are random UUIDs, so the digest cannot be walked back), and
+ *   it stays: tokens of the player are refused by it, and a write naming the old id is refused or skipped.
+ */
+export const PLAYER_ITEMS_INDEX = 'gsi6';
+
+export type PlayerItemKind = 'SCORE' | 'RESULT' | 'IDEMPOTENCY' | 'HEROGRANT';
+
+/** The attributes that put an item in "a player's items that no key leads to". */
+export const playerItemsKeys = (uid: string, kind: PlayerItemKind) => ({ gsi6pk: playerItemsPartition(uid), gsi6sk: kind });
+
+export const playerItemsPartition = (uid: string) => `PLAYER_ITEMS#${uid}`;
+
+export const goneKey = (uid: string) => ({ pk: `GONE#${sha256Url(`player:${uid}`)}`, sk: 'GONE' });
+
+/** When the player deleted their account (epoch seconds), or undefined while they have not. */
+export async function goneSince(deps: Pick<PlatformDeps, 'db' | 'table'>, uid: string, consistent = true): Promise<number | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: goneKey(uid), ConsistentRead: consistent }));
+  return out.Item ? Number(out.Item.deleted_at) : undefined;
+}
