@@ -233,7 +233,10 @@ describe('table', () => {
     expect(args.primaryIndex).toEqual({ hashKey: partitionKey, rangeKey: sortKey });
     expect(args.globalIndexes).toEqual(
       Object.fromEntries(
-        Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [name, name === 'gsi6' ? { hashKey, rangeKey, projection: 'keys-only' } : { hashKey, rangeKey }]),
+        Object.entries(indexes).map(([name, [hashKey, rangeKey]]) => [
+          name,
+          name === 'gsi6' ? { hashKey, rangeKey, projection: 'keys-only' } : { hashKey, rangeKey },
+        ]),
       ),
     );
     expect(args.ttl).toBe(ttlAttribute);
