@@ -1,0 +1,26 @@
+/**
+ * The items of a player's deletion (docs/security.md "Deleting a player's account"). Access patterns:
+ * - "a deletion by its proof": pk `ERASURE#<SHA-256 of the proof>`, sk `ERASURE`. While it runs it holds what
+ *   the run needs to find the player's items again after a crash (uid, wallet address, names, the studios to
+ *   tell, the pseudonym); once done it keeps only the answer, for retries, until `expiresAt`;
+ * - "deletions that have not finished": sparse gsi3pk `ERASING`, gsi3sk the time it started (the resume job);
+ * - "an address's live deletion message": pk `ERASENONCE#<address>`, sk `NONCE` (TTL), apart from the
+ *   sign-in nonce so that neither message can stand for the other;
+ * - "a pseudonymized player's kept records": the partition `USER#<pseudonym>` (the ledger entries, moved out
+ *   of `USER#<uid>`, with the forfeits' entries `LEDGER#forfeit#<project>#<level>`), where every ledger
+ *   reconciliation already looks;
+ * - "a studio's deleted players, newest first": pk `DELETIONS#<accountId>`, sk `<deleted at>#<uid>` (TTL
+ *   NOTICE_DAYS): the one place a deleted player's id stays, for the studio to delete what it holds.
+ */
+export const erasureKey = (proofId: string) => ({ pk: `ERASURE#${proofId}`, sk: 'ERASURE' });
+export const RUNNING_ERASURES = 'ERASING';
+export const deletionNonceKey = (address: string) => ({ pk: `ERASENONCE#${address}`, sk: 'NONCE' });
+export const noticesPartition = (accountId: string) => `DELETIONS#${accountId}`;
+export const noticeKey = (accountId: string, deletedAt: string, uid: string) => ({ pk: noticesPartition(accountId), sk: `${deletedAt}#${uid}` });
+
+/** How long a studio's notice of a deleted player is kept: it reads them at least this often. */
+export const NOTICE_DAYS = 30;
+/** How long a finished deletion's answer is kept for the retries of its request. */
+export const ANSWER_DAYS = 30;
+/** How long a run holds a deletion before another request or the resume job may take it over. */
+export const LEASE_SECONDS = 60;
