@@ -65,6 +65,7 @@ export const functionNeeds = {
   // Scheduled jobs (infra/jobs.ts).
   indexer: ['table', 'chain'],
   settlement: ['table'],
+  deletions: ['table'],
   // The table's stream consumer (infra/rank-pages.ts): score items' changes into the rank pages.
   'rank-pages': ['table'],
 } as const satisfies Record<string, readonly Need[]>;

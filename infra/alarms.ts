@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { api, heroApi } from './api.js';
 import { functionName, functions } from './functions.js';
-import { indexer, jobFailures, settlement } from './jobs.js';
+import { deletions, indexer, jobFailures, settlement } from './jobs.js';
 import { rankPages } from './rank-pages.js';
 
 /**
@@ -100,6 +100,7 @@ for (const [group, fn] of Object.entries(functions)) lambdaAlarms(functionName(g
 for (const [component, job] of [
   ['Indexer', indexer],
   ['Settlement', settlement],
+  ['Deletions', deletions],
 ] as const) {
   lambdaAlarms(
     component,

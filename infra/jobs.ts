@@ -2,8 +2,8 @@ import { functionArgs } from './functions.js';
 
 /**
  * Scheduled jobs (EventBridge Scheduler through SST's CronV2), linked like the group functions to what their
- * code reads (functions/deployed.ts `functionNeeds`): the indexer to the table and ChainConfig, settlement to the
- * table.
+ * code reads (functions/deployed.ts `functionNeeds`): the indexer to the table and ChainConfig, settlement and
+ * deletions to the table.
  *
  * The chain indexer (functions/indexer.ts) runs every minute, the shortest schedule there is. A run stops
  * itself 15 s before its timeout; a run that still overlaps the next one is safe (the indexer's cursor is
@@ -28,7 +28,7 @@ export const jobFailures = new sst.aws.Queue('JobFailures', {
 });
 
 /** The function args every job shares: built like a group function, failed runs dead-lettered to jobFailures. */
-const jobFunction = (name: 'indexer' | 'settlement', timeout: string) => ({
+const jobFunction = (name: 'indexer' | 'settlement' | 'deletions', timeout: string) => ({
   ...functionArgs(name),
   timeout,
   retries: 0,
@@ -51,6 +51,17 @@ export const indexer = new sst.aws.CronV2('Indexer', {
 export const settlement = new sst.aws.CronV2('Settlement', {
   schedule: 'rate(10 minutes)',
   function: jobFunction('settlement', '5 minutes'),
+  retries: 0,
+  dlq: jobFailures.arn,
+});
+
+/**
+ * Deletions (functions/deletions.ts) every 10 minutes: finishes players' account deletions whose run stopped
+ * halfway and whose request was not retried. One run at a time holds a deletion; no scheduler retries.
+ */
+export const deletions = new sst.aws.CronV2('Deletions', {
+  schedule: 'rate(10 minutes)',
+  function: jobFunction('deletions', '5 minutes'),
   retries: 0,
   dlq: jobFailures.arn,
 });

@@ -6,12 +6,13 @@ import { deployWithStandins, type Component, type CronV2Args, type Deployment, t
 let dev: Deployment;
 let indexer: Component<CronV2Args>;
 let settlement: Component<CronV2Args>;
+let deletions: Component<CronV2Args>;
 
 beforeAll(async () => {
   dev = await deployWithStandins('v2-testing');
   const crons = dev.components.filter((c) => c.type === 'sst.aws.CronV2') as Component<CronV2Args>[];
-  expect(crons.map((c) => c.name)).toEqual(['Indexer', 'Settlement']);
-  [indexer, settlement] = [crons[0]!, crons[1]!];
+  expect(crons.map((c) => c.name)).toEqual(['Indexer', 'Settlement', 'Deletions']);
+  [indexer, settlement, deletions] = [crons[0]!, crons[1]!, crons[2]!];
 });
 
 describe('chain indexer job', () => {
@@ -63,6 +64,17 @@ describe('settlement job', () => {
   });
 });
 
+describe('deletions job', () => {
+  it('runs functions/deletions.handler every 10 minutes within 5 minutes, without scheduler retries', () => {
+    expect(deletions.args.schedule).toBe('rate(10 minutes)');
+    expect(deletions.args.retries ?? 0).toBe(0);
+    const fn = deletions.args.function as FunctionArgs & { timeout?: string };
+    expect(fn.handler).toBe('functions/deletions.handler');
+    expect(fn.timeout).toBe('5 minutes');
+    expect(readFileSync('functions/deletions.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+  });
+});
+
 describe('failed runs are dead-lettered (the JobFailures queue)', () => {
   const queue = () => dev.components.find((c) => c.name === 'JobFailures') as Component<QueueArgs>;
   const queueArn = () => (queue().instance as { arn: string }).arn;
@@ -72,10 +84,10 @@ describe('failed runs are dead-lettered (the JobFailures queue)', () => {
     expect(queue().args.transform?.queue).toEqual({ messageRetentionSeconds: 1_209_600 });
   });
 
-  it.each(['Indexer', 'Settlement'])(
+  it.each(['Indexer', 'Settlement', 'Deletions'])(
     '%s: a run that fails goes to the queue at once (no Lambda retries), and so does an invocation the scheduler could not make',
     (name) => {
-      const cron = (name === 'Indexer' ? indexer : settlement).args;
+      const cron = ({ Indexer: indexer, Settlement: settlement, Deletions: deletions } as Record<string, Component<CronV2Args>>)[name]!.args;
       const fn = cron.function as FunctionArgs;
       // Asynchronous invocation settings (SST's FunctionEventInvokeConfig): no retries, failures to the queue.
       expect(fn.retries).toBe(0);

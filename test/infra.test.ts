@@ -394,10 +394,11 @@ describe('secrets and permissions: each function is linked to what its code read
     for (const [group, fn] of functionOf) expect(namesOf(fn.args.link), group).toEqual([...expectedLinks[group]!].sort());
   });
 
-  it('links the scheduled jobs to theirs: the indexer to the table and the chain, settlement to the table', () => {
+  it('links the scheduled jobs to theirs: the indexer to the table and the chain, settlement and deletions to the table', () => {
     const cron = (name: string) => (dev.components.find((c) => c.name === name)!.args as CronV2Args).function as FunctionArgs;
     expect(namesOf(cron('Indexer').link)).toEqual(['ChainConfig', 'Table']);
     expect(namesOf(cron('Settlement').link)).toEqual(['Table']);
+    expect(namesOf(cron('Deletions').link)).toEqual(['Table']);
   });
 
   it('gives the private token keys only to functions that issue tokens, the files bucket only to inner, no secret to meta', () => {
@@ -446,7 +447,7 @@ describe('secrets and permissions: each function is linked to what its code read
     // the token service: authenticate returns before it, or hands the token to the app's own verifier.
     const openOnly = (group: string) =>
       routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open' || op.auth.store !== undefined));
-    const deployed = [...functionOf.keys(), 'indexer', 'settlement', 'rank-pages'];
+    const deployed = [...functionOf.keys(), 'indexer', 'settlement', 'deletions', 'rank-pages'];
     for (const name of deployed) {
       // functions/deployed.ts builds Deps from the links, so it is left out. A group taking no platform token never
       // runs the platform's part of the authorization layer, so that is left out too.
@@ -622,6 +623,7 @@ describe('production infrastructure', () => {
       const lambdas = lambdasOf(deployment);
       expect([...lambdas.keys()].sort()).toEqual([
         'Chain',
+        'Deletions',
         'Hero',
         'Indexer',
         'Inner',

@@ -6,6 +6,7 @@ import { identityErrors } from '../identity/errors.js';
 import { merchantErrors } from '../merchants/errors.js';
 import { paymentErrors } from '../payments/errors.js';
 import { platformErrors, type ErrorCatalogue, type ErrorEntry } from '../platform/errors.js';
+import { privacyErrors } from '../privacy/errors.js';
 import { rankingErrors } from '../rankings/errors.js';
 import { rewardErrors } from '../rewards/errors.js';
 import { storeErrors } from '../partner-store/errors.js';
@@ -32,6 +33,7 @@ export type ErrorCode = CodeOf<
   | typeof rewardErrors
   | typeof storeErrors
   | typeof storesErrors
+  | typeof privacyErrors
 >;
 
 /** Every catalogue of error codes, by the folder that declares it: the API's whole error surface. */
@@ -50,6 +52,7 @@ export const errorCatalogues: readonly { folder: string; entries: readonly Error
   { folder: 'core/rewards', entries: rewardErrors.entries },
   { folder: 'core/partner-store', entries: storeErrors.entries },
   { folder: 'core/app-stores', entries: storesErrors.entries },
+  { folder: 'core/privacy', entries: privacyErrors.entries },
 ];
 
 export const allErrorEntries: readonly ErrorEntry[] = errorCatalogues.flatMap((catalogue) => catalogue.entries);

@@ -52,7 +52,7 @@ const walletSchemes = new Set(['ED25519', 'Secp256k1', 'Secp256r1']);
  * the split bundle this keeps it off every cold start. zkLogin, multisig and passkey signatures are refused before it is
  * called, so verification never reaches for the network.
  */
-async function signedBy(message: string, signature: string, address: string): Promise<boolean> {
+export async function signedBy(message: string, signature: string, address: string): Promise<boolean> {
   const [{ parseSerializedSignature }, { verifyPersonalMessageSignature }] = await Promise.all([
     import('@mysten/sui/cryptography'),
     import('@mysten/sui/verify'),

@@ -52,6 +52,12 @@ async function zkIdentity(deps: IdentityDeps, token: VerifiedIdToken) {
   return { salt, address: salt === candidate ? address : await addressOf(token.jwt, salt) };
 }
 
+/** The zkLogin address of a verified identity that has a salt already; undefined otherwise. Writes nothing. */
+export async function zkAddressOf(deps: IdentityDeps, token: VerifiedIdToken): Promise<string | undefined> {
+  const salt = await storedSalt(deps, token, true);
+  return salt === undefined ? undefined : addressOf(token.jwt, salt);
+}
+
 /**
  * Refuses, before anything is stored, a verified token that zkLogin cannot use: its circuit proves RS256
  * signatures over a token with a single `aud`, so any other token would give an address no one can sign for.

@@ -20,7 +20,7 @@ export interface Footprint {
   user: Item[];
   orders: Item[];
   history: Item[];
-  /** Keys only (the index projects nothing else), with `gsi6sk` the item's kind. */
+  /** The items the index leads to (it projects only keys: they are read by key), `gsi6sk` their kind. */
   indexed: Item[];
   payments: Item[];
   stranded: Item[];
@@ -37,7 +37,7 @@ const skOf = (item: Item) => String(item.sk);
 export async function readFootprint(deps: Pick<PlatformDeps, 'db' | 'table'>, uid: string, address: string | undefined): Promise<Footprint> {
   const onIndex = (index: string, pk: string) =>
     queryItems(deps, { IndexName: index, KeyConditionExpression: `${index}pk = :pk`, ExpressionAttributeValues: { ':pk': pk } });
-  const [user, orders, history, indexed, payments, wallet] = await Promise.all([
+  const [user, orders, history, indexedKeys, payments, wallet] = await Promise.all([
     queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': userPartition(uid) }, ConsistentRead: true }),
     onIndex('gsi1', `USER_ORDERS#${uid}`),
     onIndex('gsi1', `REWARDS#${uid}`),
@@ -50,7 +50,8 @@ export async function readFootprint(deps: Pick<PlatformDeps, 'db' | 'table'>, ui
   const rewards = refs.filter((ref) => ref.startsWith('reward#')).map((ref) => ({ pk: `BILL#${ref.slice('reward#'.length)}`, sk: 'REWARD' }));
   const socialKeys = user.filter((item) => skOf(item).startsWith('SOCIAL#')).map((item) => ({ pk: skOf(item), sk: 'SOCIAL' }));
   const strandedKeys = payments.map((payment) => ({ pk: `STRANDED#${String(payment.sk).slice('PAY#'.length)}`, sk: 'STRANDED' }));
-  const [orderItems, vendorRewards, social, stranded] = await Promise.all([
+  const [indexed, orderItems, vendorRewards, social, stranded] = await Promise.all([
+    present(deps, indexedKeys.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }))),
     present(deps, goods),
     present(deps, rewards),
     present(deps, socialKeys),

@@ -3,6 +3,7 @@ import { allow, open, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { Params, SavedParams, SocialBindBody, SocialBinding, SocialQuery, SocialUser, ZkInfo } from '../../core/identity/models.js';
 import { Credentials, LoginResult } from '../../core/merchants/models.js';
+import { DeletionBody, DeletionChallenge, DeletionResult } from '../../core/privacy/models.js';
 import { batchRead, platformToken } from './errors.js';
 
 /** The withoutkey group: operations callable without a token. */
@@ -100,5 +101,56 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
       503: 'no OAuth provider is configured in this stage',
     },
     codes: ['auth.token_missing', 'id_token.expired', 'id_token.invalid', 'id_token.keys_unavailable', 'sign_in.unconfigured', 'zklogin.token_unusable'],
+  },
+  account_deletion_challenge: {
+    name: 'account deletion challenge',
+    method: 'POST',
+    path: '/account/deletion/challenge',
+    auth: allow(['platform'], [owns.own]),
+    summary: "A single-use message the caller's wallet signs to delete the account (extra operation)",
+    description:
+      "For a wallet account (wallet_type 1): the message names the deletion, the account and its address, and is live five minutes; a new one replaces the previous. Sign it with the wallet (a Sui personal message) and send the signature to account delete. A zkLogin account proves control with a fresh id_token instead (409). No body.",
+    status: 200,
+    envelope: 'data',
+    response: DeletionChallenge,
+    errors: { ...platformToken, 404: 'the caller has no account', 409: 'the account is a zkLogin one: it deletes with an id_token', ...batchRead },
+    codes: ['deletion.no_account', 'deletion.proof_kind_wrong'],
+  },
+  account_delete: {
+    name: 'account delete',
+    method: 'POST',
+    path: '/account/delete',
+    auth: allow(['platform'], [owns.own], { movesValue: true, whileDeleted: true }),
+    summary: "Delete the caller's account and everything the platform holds about them (extra operation)",
+    description:
+      "A token alone is not enough: the body carries a fresh proof of control, `signature` (the wallet's signature of account deletion challenge's message) or, for a zkLogin account, `id_token` (of the account's identity, issued within the last 10 minutes). " +
+      'From the moment the deletion starts every token of the player is refused; the answer comes when nothing about the player is left: personal records deleted, accounting records kept under a pseudonym, unspent tickets forfeited (the answer counts them), hero NFTs released, the studios told (docs/security.md "Deleting a player\'s account"). ' +
+      'The same request again (the same signature or id_token, with the same token even though it is now refused elsewhere) answers the same answer, or finishes a deletion a failure interrupted; 409 with Retry-After while another request is running it.',
+    body: DeletionBody,
+    status: 200,
+    envelope: 'data',
+    response: DeletionResult,
+    errors: {
+      400: 'neither or both of signature and id_token, or one malformed',
+      401: 'no platform token, an invalid or expired one, no live deletion message, a signature that is not the wallet\'s, or an id_token that failed verification or is not fresh',
+      403: "the id_token is of another identity than the account's",
+      404: 'the caller has no account',
+      409: 'the proof is of the other kind than the account signs in with, or the deletion is running in another request (Retry-After)',
+      503: 'no OAuth provider is configured in this stage (id_token), or the table was busy',
+    },
+    codes: [
+      'deletion.no_account',
+      'deletion.message_missing',
+      'deletion.signature_invalid',
+      'deletion.proof_kind_wrong',
+      'deletion.proof_other_account',
+      'deletion.proof_stale',
+      'deletion.running',
+      'data.changed_concurrently',
+      'id_token.expired',
+      'id_token.invalid',
+      'id_token.keys_unavailable',
+      'sign_in.unconfigured',
+    ],
   },
 });

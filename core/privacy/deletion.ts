@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { forgetPlayer } from '../access/players.js';
+import { forgetZkSubject } from '../identity/zklogin.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { platformError } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
+import { goneKey } from '../platform/players.js';
+import { queryItems } from '../platform/query.js';
+import { transactOrFailures } from '../platform/transactions.js';
+import type { PrivacyDeps } from './deps.js';
+import { privacyError } from './errors.js';
+import { eraseRound, learnedFrom, type Learned } from './erase.js';
+import { readFootprint, footprintSize } from './footprint.js';
+import { ANSWER_DAYS, erasureKey, LEASE_SECONDS, RUNNING_ERASURES } from './keys.js';
+import type { DeletionBody, DeletionResult } from './models.js';
+import { writeNotices } from './notices.js';
+import { forfeitsOf } from './forfeits.js';
+import { proofIdOf, verifyProof, type ZkIdentity } from './proof.js';
+
+/**
+ * A player's account deletion (docs/security.md "Deleting a player's account"), a run that a crash never leaves
+ * half done:
+ * 1. the start, one transaction: the deletion's record `ERASURE#<proof id>` (on condition it is new: one
+ *    deletion per proof), the gone mark (on condition it is new: one deletion per player; from here every token
+ *    of the player is refused) and the consumed deletion message;
+ * 2. rounds (erase.ts), each reading what is left of the player (footprint.ts) and deleting or pseudonymizing
+ *    it, every write conditional on the item being as read; a round that loses a race leaves its items to the
+ *    next. Everything a round needs to find the player's items again (uid, address, names, studios) is in the
+ *    record, written before any item it was learned from goes;
+ * 3. the studios' notices, then the record keeps only the answer.
+ * One run at a time holds the record's lease (LEASE_SECONDS, renewed every round). The same request again
+ * (the same proof) answers the first answer once done, takes the run over once the lease has lapsed (a crashed
+ * run), and is 409 `deletion.running` while another run holds it. The resume job (resumeDeletions) takes over
+ * runs whose lease lapsed without a retry.
+ */
+const MAX_ROUNDS = 6;
+
+const Zk = z.object({ provider: z.string(), iss: z.string(), aud: z.string(), sub: z.string() });
+const ErasureRecord = z.object({
+  status: z.enum(['running', 'done']),
+  /** The gone mark's key: which player, without the player's id. */
+  gone: z.string(),
+  deleted_at: z.string(),
+  uid: z.optional(z.string()),
+  address: z.optional(z.string()),
+  zk: z.optional(Zk),
+  pseudonym: z.optional(z.string()),
+  identifiers: z._default(z.array(z.string()), []),
+  names: z._default(z.array(z.string()), []),
+  studios: z._default(z.array(z.string()), []),
+  nfts: z._default(z.array(z.string()), []),
+  runner: z.optional(z.string()),
+  lease_until: z.optional(z.number()),
+  answer: z.optional(z.unknown()),
+});
+type ErasureRecord = z.infer<typeof ErasureRecord>;
+
+/** What a run works with: the record's running state. */
+interface Running extends Learned {
+  proofId: string;
+  uid: string;
+  address?: string;
+  zk?: ZkIdentity;
+  pseudonym: string;
+  deletedAt: string;
+  runner: string;
+}
+
+async function readErasure(deps: PrivacyDeps, proofId: string): Promise<ErasureRecord | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: erasureKey(proofId), ConsistentRead: true }));
+  return out.Item ? ErasureRecord.parse(out.Item) : undefined;
+}
+
+/** account delete: verifies the proof, starts (or finds) the deletion and runs it to its end. */
+export async function deleteAccount(deps: PrivacyDeps, uid: string, body: DeletionBody): Promise<DeletionResult> {
+  const proofId = proofIdOf(body);
+  const found = await readErasure(deps, proofId);
+  if (found) return rejoin(deps, uid, proofId, found);
+
+  const proof = await verifyProof(deps, uid, body);
+  const now = deps.now();
+  const deletedAt = now.toISOString();
+  const runner = randomUUID();
+  const state: Running = {
+    proofId,
+    uid,
+    address: proof.account.wallet_address,
+    ...(proof.zk ? { zk: proof.zk } : {}),
+    pseudonym: `former:${randomUUID()}`,
+    deletedAt,
+    runner,
+    identifiers: [],
+    names: [],
+    studios: [],
+    nfts: [],
+  };
+  const record = {
+    ...erasureKey(proofId),
+    type: 'erasure',
+    status: 'running',
+    gone: goneKey(uid).pk,
+    deleted_at: deletedAt,
+    uid,
+    address: state.address,
+    ...(state.zk ? { zk: state.zk } : {}),
+    pseudonym: state.pseudonym,
+    runner,
+    lease_until: now.getTime() + LEASE_SECONDS * 1000,
+    gsi3pk: RUNNING_ERASURES,
+    gsi3sk: deletedAt,
+  };
+  const failed = await transactOrFailures(
+    deps,
+    [
+      { Put: { TableName: deps.table, Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: deps.table, Item: { ...goneKey(uid), type: 'gone', deleted_at: Math.floor(now.getTime() / 1000) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...proof.consume,
+    ],
+    'account: its deletion started concurrently; retry',
+  );
+  if (failed.length > 0) {
+    // The same proof raced this request (the record), or another proof started first (the gone mark): one
+    // deletion runs; this request says so. A message consumed meanwhile is that same race.
+    const other = await readErasure(deps, proofId);
+    if (other) return rejoin(deps, uid, proofId, other);
+    throw privacyError('deletion.running', 'account: its deletion is running in another request', { retryAfterSeconds: LEASE_SECONDS });
+  }
+  forgetPlayer(uid);
+  return run(deps, state);
+}
+
+/** The same request again: the first answer once done; the run taken over once its lease has lapsed. */
+async function rejoin(deps: PrivacyDeps, uid: string, proofId: string, record: ErasureRecord): Promise<DeletionResult> {
+  if (record.gone !== goneKey(uid).pk) throw privacyError('deletion.proof_other_account', 'this proof deleted another account');
+  if (record.status === 'done') return record.answer as DeletionResult;
+  return run(deps, await takeOver(deps, proofId, record));
+}
+
+/** Takes a running deletion's lease from a run that let it lapse; 409 while it is held. */
+async function takeOver(deps: PrivacyDeps, proofId: string, record: ErasureRecord): Promise<Running> {
+  const now = deps.now().getTime();
+  const held = (record.lease_until ?? 0) - now;
+  if (held > 0) throw privacyError('deletion.running', 'account: its deletion is running in another request', { retryAfterSeconds: Math.ceil(held / 1000) });
+  const runner = randomUUID();
+  await holdLease(deps, proofId, runner, record.runner);
+  return {
+    proofId,
+    uid: record.uid!,
+    ...(record.address ? { address: record.address } : {}),
+    ...(record.zk ? { zk: record.zk } : {}),
+    pseudonym: record.pseudonym!,
+    deletedAt: record.deleted_at,
+    runner,
+    identifiers: record.identifiers,
+    names: record.names,
+    studios: record.studios,
+    nfts: record.nfts,
+  };
+}
+
+/** Renews the lease for `runner` (taking it from `from`, a lapsed holder); 409 when another run holds it. */
+async function holdLease(deps: PrivacyDeps, proofId: string, runner: string, from = runner) {
+  const now = deps.now().getTime();
+  try {
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: erasureKey(proofId),
+        UpdateExpression: 'SET runner = :me, lease_until = :until',
+        ConditionExpression: '#status = :running AND (runner = :me OR (runner = :from AND lease_until < :now))',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':me': runner, ':from': from, ':until': now + LEASE_SECONDS * 1000, ':now': now, ':running': 'running' },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalFailure(error)) throw error;
+    throw privacyError('deletion.running', 'account: its deletion is running in another request', { retryAfterSeconds: LEASE_SECONDS });
+  }
+}
+
+/** Keeps what a round learned in the record, before the items it was learned from can go. */
+async function keepLearned(deps: PrivacyDeps, state: Running) {
+  await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: erasureKey(state.proofId),
+      UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts',
+      ConditionExpression: 'runner = :me',
+      ExpressionAttributeNames: { '#names': 'names' },
+      ExpressionAttributeValues: { ':identifiers': state.identifiers, ':names': state.names, ':studios': state.studios, ':nfts': state.nfts, ':me': state.runner },
+    }),
+  );
+}
+
+/** Runs the deletion to its end; a run that fails lets go of its lease, so the request's retry takes over at once. */
+async function run(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
+  try {
+    return await runRounds(deps, start);
+  } catch (error) {
+    await releaseLease(deps, start).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function releaseLease(deps: PrivacyDeps, state: Running) {
+  await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: erasureKey(state.proofId),
+      UpdateExpression: 'SET lease_until = :lapsed',
+      ConditionExpression: 'runner = :me',
+      ExpressionAttributeValues: { ':lapsed': 0, ':me': state.runner },
+    }),
+  );
+}
+
+async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
+  let state = start;
+  let left = Infinity;
+  for (let round = 1; round <= MAX_ROUNDS && left > 0; round++) {
+    await holdLease(deps, state.proofId, state.runner);
+    const footprint = await readFootprint(deps, state.uid, state.address);
+    const learned = await learnedFrom(deps, state, footprint);
+    if (learned !== state) {
+      state = { ...state, ...learned };
+      await keepLearned(deps, state);
+    }
+    if (footprintSize(footprint) === 0) left = 0;
+    else if (await eraseRound(deps, state, footprint)) left = footprintSize(await readFootprint(deps, state.uid, state.address));
+  }
+  if (left > 0) throw platformError('data.changed_concurrently', "account: the player's items kept changing during the deletion; send the same request again to finish it");
+  if (state.zk) await forgetZkSubject(deps, { ...state.zk, jwt: '' });
+  await writeNotices(deps, state.uid, state.deletedAt, state.studios);
+  const answer: DeletionResult = {
+    deleted: true,
+    deleted_at: state.deletedAt,
+    ...(await forfeitsOf(deps, state.pseudonym)),
+    heroes_released: state.nfts.length,
+  };
+  await finish(deps, state, answer);
+  return answer;
+}
+
+/** The record keeps only the answer (for retries, ANSWER_DAYS) and leaves the running deletions. */
+async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult) {
+  await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: erasureKey(state.proofId),
+      UpdateExpression:
+        'SET #status = :done, answer = :answer, expiresAt = :expires REMOVE uid, address, zk, pseudonym, identifiers, #names, studios, nfts, runner, lease_until, gsi3pk, gsi3sk',
+      ConditionExpression: 'runner = :me',
+      ExpressionAttributeNames: { '#status': 'status', '#names': 'names' },
+      ExpressionAttributeValues: {
+        ':done': 'done',
+        ':answer': answer,
+        ':expires': Math.floor(deps.now().getTime() / 1000) + ANSWER_DAYS * 86_400,
+        ':me': state.runner,
+      },
+    }),
+  );
+}
+
+/**
+ * The resume job's pass (functions/deletions.ts): every deletion whose run stopped without finishing (its
+ * lease lapsed: a crash, a timeout, a lost race the request gave up on) is taken over and run to its end,
+ * oldest first, until `deadline`. A deletion another run holds is left to it.
+ */
+export async function resumeDeletions(deps: PrivacyDeps, { deadline }: { deadline: number }) {
+  const waiting = await queryItems(deps, {
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :running',
+    ExpressionAttributeValues: { ':running': RUNNING_ERASURES },
+  });
+  let finished = 0;
+  let failed = 0;
+  for (const item of waiting) {
+    if (Date.now() >= deadline) break;
+    const record = ErasureRecord.parse(item);
+    if (record.status !== 'running' || (record.lease_until ?? 0) > deps.now().getTime()) continue;
+    try {
+      await run(deps, await takeOver(deps, String(item.pk).slice('ERASURE#'.length), record));
+      finished++;
+    } catch (error) {
+      failed++;
+      await logError('deletions: a deletion could not be finished; the next pass tries again', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { finished, failed };
+}

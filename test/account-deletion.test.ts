@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { settleSeason } from '../core/rewards/settlement.js';
+import { createAllApps } from '../functions/apps.js';
+import { createTestDeps, type TestDeps } from './support/deps.js';
+import { call } from './support/http.js';
+import { ledgerMismatches } from './support/ledgers.js';
+import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
+import { indexedPayment, playerWithTokens, projectWithLevel } from './support/payments.js';
+import { pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
+import { scanAll } from './support/table-snapshot.js';
+import { goodsFor } from './support/vendor.js';
+import { documentErrors, servedDocument } from './support/openapi-check.js';
+
+/**
+ * A player's account deletion (docs/security.md "Deleting a player's account"): a player who used every part
+ * of the platform deletes their account with a fresh proof, and afterwards a scan of the whole table finds no
+ * personal value of theirs but in the studios' notices; what accounting keeps adds up; tokens are refused;
+ * the same wallet signs in to a new, empty account.
+ */
+let deps: TestDeps;
+let app: ReturnType<typeof createAllApps>;
+let issuer: TestIssuer;
+const base = '/v2-testing';
+const document = servedDocument(base);
+
+beforeAll(async () => {
+  issuer = await startOAuthIssuer();
+  deps = await createTestDeps({ oauthProviders: [issuer.provider('google', ['client-a'])] });
+  app = createAllApps(deps);
+});
+afterAll(() => issuer.stop());
+
+const ok = async (res: Promise<{ status: number; body: unknown }>, status = 200) => {
+  const answer = await res;
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return answer.body as Record<string, any>;
+};
+
+/** A player who has used every part of the platform a player can, with the values that identify them. */
+async function busyPlayer() {
+  const shop = await projectWithLevel(deps);
+  const projectName = shop.project.project_name;
+  const player = await playerWithTokens(deps, shop.gameCode);
+  const name = `Zed-${randomUUID().slice(0, 8)}`;
+  const socialId = `social-${randomUUID()}`;
+  await ok(call(app, 'POST', `${base}/account/social/bind`, { token: player.platform, body: { id_token: await issuer.sign({ sub: socialId }) } }));
+  await ok(call(app, 'POST', `${base}/account/params`, { token: player.platform, body: { referrer: 'friend-1' } }));
+
+  const order = await ok(
+    call(app, 'POST', `${base}/account/user/rechargeOrder`, {
+      token: player.platform,
+      body: { userId: player.uid, project: projectName, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 },
+    }),
+  );
+  const digest = await indexedPayment(deps, { billNo: order.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress });
+  await ok(call(app, 'POST', `${base}/account/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } }));
+  await ok(
+    call(app, 'POST', `${base}/account/game/minus_tickets`, {
+      token: player.game,
+      headers: { 'Idempotency-Key': `spend-${randomUUID()}` },
+      body: { userId: player.uid, projectName, level: 1, amount: 7 },
+    }),
+  );
+  const goods = await goodsFor(deps, { ...shop.owner, project: shop.project } as Parameters<typeof goodsFor>[1], { price: 5 });
+  await ok(call(app, 'POST', `${base}/account/vendor/order`, { token: player.platform, body: { userId: player.uid, goodsId: goods.id, quantity: 2, projectName } }));
+  await ok(
+    call(app, 'POST', `${base}/chain/game/score`, {
+      token: shop.server,
+      body: { game_code: shop.gameCode, game_player_id: player.uid, game_player_name: name, kills: 3, wins: 1, result_id: `match-${randomUUID()}` },
+    }),
+  );
+  const rewarded = await rewardGame(deps, [{ rank: 1, amount: 500 }]);
+  await scoresInPastWeek(deps, rewarded, [{ id: player.uid, wins: 4, name, wallet: player.address }]);
+  await settleSeason(deps, rewarded.code, pastWeek());
+  return { ...player, name, socialId, shop, projectName, tickets: 100 - 7 - 10, studios: [shop.owner.accountId, rewarded.owner.accountId].sort() };
+}
+
+async function deletionSignature(token: string, keypair: Ed25519Keypair) {
+  const challenge = await ok(call(app, 'POST', `${base}/account/deletion/challenge`, { token }));
+  return (await keypair.signPersonalMessage(new TextEncoder().encode(challenge.data.message))).signature;
+}
+
+/** Every item holding one of `values` anywhere (keys and nested attributes included, 0x-less addresses too). */
+function holders(items: Record<string, unknown>[], values: string[]) {
+  return items.filter((item) => {
+    const text = JSON.stringify(item, (_key, value) => (value instanceof Set ? [...value] : value));
+    return values.some((value) => text.includes(value));
+  });
+}
+
+describe('account delete', () => {
+  it('leaves no personal value in the table but the studios’ notices, keeps accounting under a pseudonym, and refuses the tokens', async () => {
+    const player = await busyPlayer();
+    const personal = [player.uid, player.address, player.address.slice(2), player.name, player.socialId];
+    expect(holders(await scanAll(deps), personal).length).toBeGreaterThan(15);
+
+    const signature = await deletionSignature(player.platform, player.keypair);
+    const answer = await ok(call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature } }));
+    expect(answer.data).toEqual({
+      deleted: true,
+      deleted_at: expect.any(String),
+      forfeited_tickets: player.tickets,
+      forfeited: [{ projectName: player.projectName, level: 1, tickets: player.tickets }],
+      heroes_released: 0,
+    });
+
+    const items = await scanAll(deps);
+    const left = holders(items, personal);
+    expect(left.map((item) => item.pk).every((pk) => String(pk).startsWith('DELETIONS#'))).toBe(true);
+    expect(left.map((item) => String(item.pk).slice('DELETIONS#'.length)).sort()).toEqual(player.studios);
+    for (const notice of left) expect(notice).toMatchObject({ game_player_id: player.uid, deleted_at: answer.data.deleted_at, expiresAt: expect.any(Number) });
+    expect(ledgerMismatches(items)).toEqual([]);
+
+    // What accounting keeps: the paid order, its payment, the goods order and the settled reward, with their amounts.
+    const kept = items.filter((item) => ['order', 'payment_event', 'vendor_order', 'history'].includes(String(item.type)));
+    const pseudonyms = new Set(holders(kept, ['former:']).map(() => 'seen'));
+    expect(pseudonyms.size).toBe(1);
+    const order = items.find((item) => item.type === 'order' && item.project_name === player.projectName);
+    expect(order).toMatchObject({ status: 1, tickets: 100, user_id: expect.stringMatching(/^former:/) });
+    const pseudonym = String(order!.user_id);
+    const ledger = items.filter((item) => item.pk === `USER#${pseudonym}`);
+    expect(ledger.map((entry) => Number(entry.change)).reduce((a, b) => a + b, 0)).toBe(0);
+    expect(ledger.map((entry) => String(entry.sk)).sort()).toEqual(
+      [`LEDGER#forfeit#${player.projectName}#1`, expect.stringMatching(/^LEDGER#goods#/), expect.stringMatching(/^LEDGER#minus#/), expect.stringMatching(/^LEDGER#order#/)].sort(),
+    );
+
+    for (const [token, path] of [
+      [player.platform, '/account/params'],
+      [player.game, '/account/game/remainBalance'],
+    ] as const) {
+      const refused = await call(app, path === '/account/params' ? 'POST' : 'GET', `${base}${path}`, { token, body: path === '/account/params' ? {} : undefined });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toBe('auth.account_deleted');
+    }
+
+    // The same request again: the same answer, nothing written.
+    const again = await ok(call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature } }));
+    expect(again).toEqual(answer);
+    expect(await scanAll(deps)).toEqual(await scanAll(deps));
+  });
+
+  it('lets the same wallet sign in again to a new, empty account', async () => {
+    const player = await playerWithTokens(deps);
+    const signature = await deletionSignature(player.platform, player.keypair);
+    await ok(call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature } }));
+
+    const nonce = await ok(call(app, 'GET', `${base}/account/nonce`, { query: { address: player.address } }));
+    const signed = (await player.keypair.signPersonalMessage(new TextEncoder().encode(nonce.data.message))).signature;
+    const uuid = randomUUID();
+    const signIn = await ok(call(app, 'POST', `${base}/chainwallet/register`, { body: { uuid, address: player.address, signature: signed } }));
+    const platform = signIn.data.platformToken.accessToken;
+    const balance = await ok(call(app, 'GET', `${base}/account/user/deposit`, { token: platform }));
+    expect(balance.data).toEqual([]);
+  });
+
+  it('refuses a request without a fresh proof, and writes nothing', async () => {
+    const player = await playerWithTokens(deps);
+    const before = await scanAll(deps);
+    const refusals = [
+      [{}, 400, 'input.invalid'],
+      [{ signature: 'AAAA', id_token: 'a.b.c' }, 400, 'input.invalid'],
+      [{ signature: 'AAAA' }, 401, 'deletion.message_missing'],
+    ] as const;
+    for (const [body, status, code] of refusals) {
+      const res = await call(app, 'POST', `${base}/account/delete`, { token: player.platform, body });
+      expect(res.status).toBe(status);
+      expect(res.body.error).toBe(code);
+      expect(documentErrors(document, '/account/delete', 'post', res.status, res.body)).toEqual([]);
+    }
+    const other = await playerWithTokens(deps);
+    const wrong = await deletionSignature(player.platform, other.keypair);
+    const forged = await call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature: wrong } });
+    expect([forged.status, forged.body.error]).toEqual([401, 'deletion.signature_invalid']);
+    const tokenOnly = await call(app, 'POST', `${base}/account/delete`, { token: player.game, body: { signature: wrong } });
+    expect(tokenOnly.status).toBe(401);
+    const after = await scanAll(deps);
+    // Only the deletion message the challenge stored (live five minutes) is new.
+    expect(after.filter((item) => !before.some((seen) => seen.pk === item.pk && seen.sk === item.sk)).map((item) => String(item.pk))).toEqual([
+      `ERASENONCE#${player.address}`,
+    ]);
+  });
+});
