@@ -36,6 +36,8 @@ import { proofIdOf, verifyProof, type ZkIdentity } from './proof.js';
  * runs whose lease lapsed without a retry.
  */
 const MAX_ROUNDS = 6;
+/** How long after its answer a deletion's last sweep waits (deletions job): index reads and reports in flight settle. */
+export const SWEEP_AFTER_SECONDS = 5 * 60;
 
 const Zk = z.object({ provider: z.string(), iss: z.string(), aud: z.string(), sub: z.string() });
 const ErasureRecord = z.object({
@@ -145,14 +147,17 @@ async function takeOver(deps: PrivacyDeps, proofId: string, record: ErasureRecor
   if (held > 0) throw privacyError('deletion.running', 'account: its deletion is running in another request', { retryAfterSeconds: Math.ceil(held / 1000) });
   const runner = randomUUID();
   await holdLease(deps, proofId, runner, record.runner);
+  return { ...stateOf(record), proofId, runner };
+}
+
+/** A running or unswept deletion's state, as its record keeps it. */
+function stateOf(record: ErasureRecord) {
   return {
-    proofId,
     uid: record.uid!,
     ...(record.address ? { address: record.address } : {}),
     ...(record.zk ? { zk: record.zk } : {}),
     pseudonym: record.pseudonym!,
     deletedAt: record.deleted_at,
-    runner,
     identifiers: record.identifiers,
     names: record.names,
     studios: record.studios,
@@ -243,30 +248,55 @@ async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionRes
   return answer;
 }
 
-/** The record keeps only the answer (for retries, ANSWER_DAYS) and leaves the running deletions. */
+/**
+ * The answer is kept for the request's retries (ANSWER_DAYS). What the run knows of the player stays until the
+ * sweep (SWEEP_AFTER_SECONDS later, by the deletions job): index reads lag writes by a moment, and a report
+ * whose transaction was in flight as the deletion started can land after the run's last read.
+ */
 async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult) {
+  const now = deps.now();
   await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
       Key: erasureKey(state.proofId),
-      UpdateExpression:
-        'SET #status = :done, answer = :answer, expiresAt = :expires REMOVE uid, address, zk, pseudonym, identifiers, #names, studios, nfts, runner, lease_until, gsi3pk, gsi3sk',
+      UpdateExpression: 'SET #status = :done, answer = :answer, expiresAt = :expires, gsi3sk = :sweep REMOVE runner, lease_until',
       ConditionExpression: 'runner = :me',
-      ExpressionAttributeNames: { '#status': 'status', '#names': 'names' },
+      ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':done': 'done',
         ':answer': answer,
-        ':expires': Math.floor(deps.now().getTime() / 1000) + ANSWER_DAYS * 86_400,
+        ':expires': Math.floor(now.getTime() / 1000) + ANSWER_DAYS * 86_400,
+        ':sweep': new Date(now.getTime() + SWEEP_AFTER_SECONDS * 1000).toISOString(),
         ':me': state.runner,
       },
     }),
   );
 }
 
+/** The sweep: what a last read still finds goes as in a round; then the record forgets the player. */
+async function sweep(deps: PrivacyDeps, proofId: string, record: ErasureRecord) {
+  const state = { ...stateOf(record), runner: '' };
+  const footprint = await readFootprint(deps, state.uid, state.address);
+  if (footprintSize(footprint) > 0 && !(await eraseRound(deps, state, footprint))) {
+    throw platformError('data.changed_concurrently', "the player's items changed during the sweep; the next pass sweeps again");
+  }
+  await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: erasureKey(proofId),
+      UpdateExpression: 'REMOVE uid, address, zk, pseudonym, identifiers, #names, studios, nfts, gsi3pk, gsi3sk',
+      ConditionExpression: '#status = :done',
+      ExpressionAttributeNames: { '#status': 'status', '#names': 'names' },
+      ExpressionAttributeValues: { ':done': 'done' },
+    }),
+  );
+}
+
 /**
- * The resume job's pass (functions/deletions.ts): every deletion whose run stopped without finishing (its
- * lease lapsed: a crash, a timeout, a lost race the request gave up on) is taken over and run to its end,
- * oldest first, until `deadline`. A deletion another run holds is left to it.
+ * The deletions job's pass (functions/deletions.ts), oldest first until `deadline`: every deletion whose run
+ * stopped without finishing (its lease lapsed: a crash, a timeout, a lost race the request gave up on) is taken
+ * over and run to its end; every answered deletion due for its sweep is swept. A deletion another run holds is
+ * left to it.
  */
 export async function resumeDeletions(deps: PrivacyDeps, { deadline }: { deadline: number }) {
   const waiting = await queryItems(deps, {
@@ -279,9 +309,13 @@ export async function resumeDeletions(deps: PrivacyDeps, { deadline }: { deadlin
   for (const item of waiting) {
     if (Date.now() >= deadline) break;
     const record = ErasureRecord.parse(item);
-    if (record.status !== 'running' || (record.lease_until ?? 0) > deps.now().getTime()) continue;
+    const proofId = String(item.pk).slice('ERASURE#'.length);
+    const now = deps.now();
+    const due = record.status === 'done' ? String(item.gsi3sk) <= now.toISOString() : (record.lease_until ?? 0) <= now.getTime();
+    if (!due) continue;
     try {
-      await run(deps, await takeOver(deps, String(item.pk).slice('ERASURE#'.length), record));
+      if (record.status === 'done') await sweep(deps, proofId, record);
+      else await run(deps, await takeOver(deps, proofId, record));
       finished++;
     } catch (error) {
       failed++;
