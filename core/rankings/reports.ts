@@ -1,14 +1,12 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { sha256Url } from '../platform/digest.js';
 import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { platformError } from '../platform/errors.js';
 import { rankingError } from './errors.js';
-import { logError } from '../platform/log.js';
-import { ConcurrentChange, retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
-import { boardPartition, openSeasonKey, resultKey, scoreKey, shardOf } from './keys.js';
-import { openSeasonOnce } from './known.js';
+import { ConcurrentChange, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
+import { boardPartition, resultKey, scoreKey, shardOf } from './keys.js';
+import { recordOpenSeasons } from './open-seasons.js';
 import { seasonShards } from './shards.js';
 import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
@@ -201,60 +199,6 @@ async function record<R>(
 async function findResult(deps: PlatformDeps, game: string, resultId: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: resultKey(game, resultId), ConsistentRead: true }));
   return out.Item;
-}
-
-/** The seasons' "to settle" records (see the top of the file); a failure is logged, the report has counted. */
-async function recordOpenSeasons(deps: PlatformDeps, game: string, seasons: Season[], at: string) {
-  try {
-    await Promise.all(seasons.map((season) => openSeasonOnce(deps, openSeasonKey(game, season).sk, () => writeOpenSeason(deps, game, season, at))));
-  } catch (error) {
-    await logError('scores: a season to settle was not recorded; the next report of the season records it', {
-      game,
-      error: error instanceof Error ? error.message : String(error),
-    });
-  }
-}
-
-/**
- * The season's "to settle" record, set if absent and left as it is otherwise (`openedAt` keeps the first
- * time). A lone UpdateItem conflicts only with a transaction in flight on the same record, which is
- * settlement's deleting it; that happens only to an ended season, so a late report of one retries briefly.
- */
-async function writeOpenSeason(deps: PlatformDeps, game: string, season: Season, at: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await deps.db.send(new UpdateCommand(openSeasonUpdate(deps, game, season, at)));
-      return;
-    } catch (error) {
-      if ((error as Error).name !== 'TransactionConflictException') throw error;
-      if (attempt === 5) throw platformError('data.changed_concurrently', 'scores: changed concurrently; retry');
-    }
-    await retryPause(attempt);
-  }
-}
-
-function openSeasonUpdate(deps: PlatformDeps, game: string, season: Season, at: string) {
-  return {
-    TableName: deps.table,
-    Key: openSeasonKey(game, season),
-    UpdateExpression: 'SET #game = :game, #type = :type, #range = :range, #start = :start, #end = :end, #opened = if_not_exists(#opened, :at)',
-    ExpressionAttributeNames: {
-      '#game': 'game_code',
-      '#type': 'season_type',
-      '#range': 'season_range',
-      '#start': 'start',
-      '#end': 'end',
-      '#opened': 'openedAt',
-    },
-    ExpressionAttributeValues: {
-      ':game': game,
-      ':type': season.type,
-      ':range': season.range,
-      ':start': season.start.toISOString(),
-      ':end': season.end.toISOString(),
-      ':at': at,
-    },
-  };
 }
 
 function scoreUpdate(deps: PlatformDeps, game: string, season: Season, shards: number, player: PlayerPoints, at: string): TransactItem {
