@@ -108,9 +108,7 @@ export async function addWin(deps: PlatformDeps, input: AddWinBody): Promise<Add
       ...(input.result_id !== undefined ? { result_id: input.result_id } : {}),
       seasons: seasonRefs(seasons),
     }),
-    whenGone: () => {
-      throw platformError('player.deleted', 'game_player_id: this player deleted their account');
-    },
+    refuseGone: () => platformError('player.deleted', 'game_player_id: this player deleted their account'),
     // Its answer names the player.
     resultPlayer: input.game_player_id,
   });
@@ -150,7 +148,6 @@ export async function submitScores(deps: PlatformDeps, input: ScoreReport): Prom
       players: recorded.length,
       seasons: seasonRefs(seasons),
     }),
-    whenGone: () => {},
   });
 }
 
@@ -163,8 +160,8 @@ interface Report<R> {
   content: unknown;
   /** The answer, from the seasons and the players recorded. */
   answer: (seasons: Season[], recorded: readonly PlayerPoints[]) => R;
-  /** Told the players found deleted before the report is written again without them; throws to refuse it instead. */
-  whenGone: (gone: readonly PlayerPoints[]) => void;
+  /** When given, a report naming a player who deleted their account is refused with this error, not written without them. */
+  refuseGone?: () => Error;
   /** The player the stored result names, if any: the result record then joins that player's items. */
   resultPlayer?: string;
 }
@@ -176,7 +173,7 @@ interface Report<R> {
  * - the result record's: when it fails, the stored record says whether this is the same report (answer what it
  *   answered) or another one (409);
  * - each player's gone mark absent (core/platform/players.ts): when a player deleted their account, the report
- *   is written again without them (or refused, as `whenGone` says). In the transaction, not read before it, so a
+ *   is written again without them (or refused, `refuseGone`). In the transaction, not read before it, so a
  *   deletion that marks the player a moment before the report commits still keeps the report from writing them.
  */
 async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
@@ -229,7 +226,7 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
     if (failed.some((failure) => failure.index < firstCheck || failure.index >= firstCheck + players.length)) {
       throw new Error('scores: a condition the report does not set failed');
     }
-    report.whenGone(gone);
+    if (report.refuseGone) throw report.refuseGone();
     players = players.filter((player) => !gone.includes(player));
   }
 }
