@@ -71,7 +71,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'addWin',
     minimum: 2,
     reason:
-      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores); the game's owner and its board shard setting are remembered per process (its first report of the game: +1 GetItem each; the setting read again each minute)",
+      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores, and the check that the player has no gone mark); the game's owner and its board shard setting are remembered per process (its first report of the game: +1 GetItem each; the setting read again each minute)",
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: { ...line('p1', 1, 1), game_code: game.code } };
@@ -82,7 +82,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'submitgamescore',
     minimum: 2,
     reason:
-      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player); the game's owner and board shard setting remembered per process",
+      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player, each player's gone-mark check); the game's owner and board shard setting remembered per process",
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: report(game) };

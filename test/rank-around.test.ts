@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Board } from '../core/rankings/keys.js';
+import { MAX_REPORT_PLAYERS } from '../core/rankings/models.js';
 import { MAX_PAGE, MIN_PAGE, readDirectory } from '../core/rankings/rank-pages.js';
 import { applyItemChanges, type ItemChange } from '../core/rankings/rank-stream.js';
 import { monthOf, weekOf, type Season } from '../core/rankings/seasons.js';
@@ -32,12 +33,12 @@ interface Line {
   wins: number;
 }
 
-/** Reports lines through submitgamescore, 48 players a report. */
+/** Reports lines through submitgamescore, as many players a report as one takes. */
 async function report(server: string, game: string, lines: Line[]) {
-  for (let start = 0; start < lines.length; start += 48) {
+  for (let start = 0; start < lines.length; start += MAX_REPORT_PLAYERS) {
     const answer = await call(app, 'POST', '/v2-testing/chain/game/score', {
       token: server,
-      body: { game_code: game, result_id: randomUUID(), scores: lines.slice(start, start + 48) },
+      body: { game_code: game, result_id: randomUUID(), scores: lines.slice(start, start + MAX_REPORT_PLAYERS) },
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   }

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
 import { scoreKey, openSeasonKey } from '../core/rankings/keys.js';
-import { MAX_POINTS } from '../core/rankings/models.js';
+import { MAX_POINTS, MAX_REPORT_PLAYERS } from '../core/rankings/models.js';
 import { toScoreItem } from '../core/rankings/reports.js';
 import { monthOf, parseSeasonRange, SeasonType, seasonKey, weekOf } from '../core/rankings/seasons.js';
 import { call } from './support/http.js';
@@ -439,7 +439,7 @@ describe('result ids', () => {
     expect(totals((await rank(code)).gameMothKillRank)).toEqual({ a: '5', b: '2' });
   });
 
-  it('submitgamescore: lines of one player add together; 48 players fit one transaction', async () => {
+  it('submitgamescore: lines of one player add together; the most players a report takes fit one transaction, one more line is 400', async () => {
     const { code, server } = await gameWithServer(deps);
     const twice = await call(app, 'POST', scorePath, {
       token: server,
@@ -455,22 +455,27 @@ describe('result ids', () => {
     expect(twice.body.data.players).toBe(1);
     expect((await rank(code)).gameWeekKillRank).toEqual([{ total: '5', game_player_id: 'x', game_player_name: 'X' }]);
 
-    const scores = Array.from({ length: 48 }, (_, i) => ({
-      game_player_id: `m${String(i).padStart(2, '0')}`,
-      game_player_name: `M${i}`,
-      kills: i + 1,
-      wins: 1,
-    }));
+    // Three transaction items a player (week, month, the gone mark's check) and the result record: 33 make 100.
+    expect(MAX_REPORT_PLAYERS).toBe(33);
+    const line = (i: number) => ({ game_player_id: `m${String(i).padStart(2, '0')}`, game_player_name: `M${i}`, kills: i + 1, wins: 1 });
+    const before = await itemCount(deps);
+    const tooMany = await call(app, 'POST', scorePath, {
+      token: server,
+      body: { game_code: code, result_id: 'too-many', scores: Array.from({ length: MAX_REPORT_PLAYERS + 1 }, (_, i) => line(i)) },
+    });
+    expect({ status: tooMany.status, message: tooMany.body.message }).toEqual({ status: 400, message: expect.stringMatching(/^body\.scores/) });
+    expect(await itemCount(deps)).toBe(before);
+    const scores = Array.from({ length: MAX_REPORT_PLAYERS }, (_, i) => line(i));
     const big = await call(app, 'POST', scorePath, { token: server, body: { game_code: code, result_id: 'big', scores } });
     expect(big.status, JSON.stringify(big.body)).toBe(200);
-    expect(big.body.data.players).toBe(48);
+    expect(big.body.data.players).toBe(33);
     const boards = await rank(code, 3);
     expect(boards.gameWeekKillRank).toEqual([
-      { total: '48', game_player_id: 'm47', game_player_name: 'M47' },
-      { total: '47', game_player_id: 'm46', game_player_name: 'M46' },
-      { total: '46', game_player_id: 'm45', game_player_name: 'M45' },
+      { total: '33', game_player_id: 'm32', game_player_name: 'M32' },
+      { total: '32', game_player_id: 'm31', game_player_name: 'M31' },
+      { total: '31', game_player_id: 'm30', game_player_name: 'M30' },
     ]);
-    expect((await rank(code)).gameMothWinRank).toHaveLength(49);
+    expect((await rank(code)).gameMothWinRank).toHaveLength(34);
   });
 });
 

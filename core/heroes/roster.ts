@@ -5,6 +5,7 @@ import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
 import { heroError } from './errors.js';
+import { playerItemsKeys } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { transactOrFailures } from '../platform/transactions.js';
@@ -57,6 +58,8 @@ export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.i
         TableName: deps.table,
         Item: {
           ...grantKey(caller.sub, body.reference),
+          // Keyed by the server's reference, it holds the hero with its player: among the player's items no key leads to.
+          ...playerItemsKeys(body.userId, 'HEROGRANT'),
           type: 'hero_grant',
           reference: body.reference,
           fingerprint: request.fingerprint,

@@ -102,7 +102,7 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
   ];
 
   const conflictMessage = 'the heroes or the balance changed concurrently; retry';
-  const outcome = await transactKeyed(deps, keyed, answer, work, conflictMessage);
+  const outcome = await transactKeyed(deps, keyed, answer, work, conflictMessage, body.userId);
   if ('answer' in outcome) return outcome.answer;
   throw refusal(outcome.refused[0]!.index, heroes, [...spends.values()]);
 }

@@ -6,10 +6,11 @@ import { MAX_SHARDS } from './shards.js';
 /** The most kills or wins one report may add for one player (a bound against typos and overflow). */
 export const MAX_POINTS = 1_000_000;
 /**
- * The most players of one submitgamescore report. The report is one TransactWriteItems (at most 100 items):
- * 2 score updates per player (week and month) + the result record + up to 2 open-season records = 99 at 48.
+ * The most lines (so players) of one submitgamescore report. The report is one TransactWriteItems (at most 100
+ * items): per player 2 score updates (week and month) and the check of their gone mark, + the result record =
+ * 100 at 33 (reports.ts; the open-season records are written after it).
  */
-export const MAX_REPORT_PLAYERS = 48;
+export const MAX_REPORT_PLAYERS = 33;
 /** gameRank's default and largest `limit`. */
 export const MAX_BOARD = 100;
 

@@ -1,14 +1,14 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { sha256Url } from '../platform/digest.js';
 import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
+import { goneKey, playerItemsKeys } from '../platform/players.js';
 import { rankingError } from './errors.js';
-import { logError } from '../platform/log.js';
-import { ConcurrentChange, retryPause, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
-import { boardPartition, openSeasonKey, resultKey, scoreKey, shardOf } from './keys.js';
-import { openSeasonOnce } from './known.js';
+import { ConcurrentChange, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
+import { boardPartition, resultKey, scoreKey, shardOf } from './keys.js';
+import { recordOpenSeasons } from './open-seasons.js';
 import { seasonShards } from './shards.js';
 import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
@@ -20,8 +20,10 @@ import { monthOf, weekOf, type Season } from './seasons.js';
  *   themselves (`gsi4sk` = kills, `gsi5sk` = wins: a GSI sort key cannot be computed from another attribute,
  *   so the score IS the sort key) and stamps `killsAt`/`winsAt` when that score grows (ties: earlier first);
  * - with a result id, a Put of the result record on condition it is absent, so a resubmission adds nothing;
- * Nothing in it is shared by reports of other players: the score items are the players', the result record
- * the report's. The score items and board entries of a season are spread over its shards (shards.ts), so the
+ * - per player, a ConditionCheck that the player's gone mark is absent (core/platform/players.ts): a player who
+ *   deleted their account is never written again (addWin refuses, submitgamescore skips them; record() below).
+ * Nothing in it is shared by reports of other players: the score items and gone marks are the players', the
+ * result record the report's. The score items and board entries of a season are spread over its shards (shards.ts), so the
  * reports of a game are not held to one partition's writes. What all reports of a game share stays out of it,
  * because DynamoDB cancels a transaction that includes an item another transaction in flight includes
  * (TransactionConflict):
@@ -37,7 +39,9 @@ import { monthOf, weekOf, type Season } from './seasons.js';
  * Boards are sparse: a score item joins the kills board (`gsi4pk` set) only when it gets kills, and the wins
  * board only when it gets wins, so players at 0 are on no board. Scores never decrease, so once on a board an
  * item stays on it. Item attributes: game_code, season_type, season_range, game_player_id, game_player_name,
- * wallet_address (when ever given), gsi4pk/gsi4sk/killsAt, gsi5pk/gsi5sk/winsAt (when positive), updatedAt.
+ * wallet_address (when ever given), gsi4pk/gsi4sk/killsAt, gsi5pk/gsi5sk/winsAt (when positive), updatedAt, and
+ * gsi6pk/gsi6sk (the player's items no key leads to: a score item is keyed by the game's season). addWin's
+ * result record carries gsi6 too (its answer names the player); submitgamescore's holds counts only.
  */
 
 /** One player's points in a report (lines of one player summed). */
@@ -85,24 +89,38 @@ export const RESULT_TTL_DAYS = 400;
 
 const seasonRefs = (seasons: Season[]) => seasons.map((s) => ({ season_type: s.type, season_range: s.range }));
 
-/** addWin: one player's kills and wins into the current week and month; once per `result_id` when given. */
+/**
+ * addWin: one player's kills and wins into the current week and month; once per `result_id` when given. A player
+ * who deleted their account is 404 and nothing is written, the result record neither.
+ */
 export async function addWin(deps: PlatformDeps, input: AddWinBody): Promise<AddWinResult> {
   const player: PlayerPoints = { id: input.game_player_id, name: input.game_player_name, wallet: input.wallet_address, kills: input.kills, wins: input.wins };
-  return record(deps, input.game_code, [player], input.result_id, { op: 'addWin', ...input }, (seasons) => ({
-    game_code: input.game_code,
-    game_player_id: input.game_player_id,
-    kills: input.kills,
-    wins: input.wins,
-    ...(input.result_id !== undefined ? { result_id: input.result_id } : {}),
-    seasons: seasonRefs(seasons),
-  }));
+  return record(deps, {
+    game: input.game_code,
+    players: [player],
+    resultId: input.result_id,
+    content: { op: 'addWin', ...input },
+    answer: (seasons) => ({
+      game_code: input.game_code,
+      game_player_id: input.game_player_id,
+      kills: input.kills,
+      wins: input.wins,
+      ...(input.result_id !== undefined ? { result_id: input.result_id } : {}),
+      seasons: seasonRefs(seasons),
+    }),
+    refuseGone: () => platformError('player.deleted', 'game_player_id: this player deleted their account'),
+    // Its answer names the player.
+    resultPlayer: input.game_player_id,
+  });
 }
 
 /**
  * submitgamescore: a match's scores into the current week and month, once per `result_id`. Lines of the same
  * player are added together (one transaction may not touch an item twice); the last non-empty name and the
  * last wallet given are kept. The same result id with the same content answers the first answer; with other
- * content it is 409.
+ * content it is 409. Players who deleted their account are skipped: their lines write nothing, and `players`
+ * counts the players recorded. The result record is stored even when no player is left (it names none), so a
+ * retry answers the same.
  */
 export async function submitScores(deps: PlatformDeps, input: ScoreReport): Promise<ScoreResult> {
   const byId = new Map<string, PlayerPoints>();
@@ -119,59 +137,53 @@ export async function submitScores(deps: PlatformDeps, input: ScoreReport): Prom
   }
   // The content is the players' points, whatever the order of the lines.
   const players = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return record(deps, input.game_code, players, input.result_id, { op: 'submitgamescore', game: input.game_code, players }, (seasons) => ({
-    game_code: input.game_code,
-    result_id: input.result_id,
-    players: players.length,
-    seasons: seasonRefs(seasons),
-  }));
+  return record(deps, {
+    game: input.game_code,
+    players,
+    resultId: input.result_id,
+    content: { op: 'submitgamescore', game: input.game_code, players },
+    answer: (seasons, recorded) => ({
+      game_code: input.game_code,
+      result_id: input.result_id,
+      players: recorded.length,
+      seasons: seasonRefs(seasons),
+    }),
+  });
+}
+
+/** A report as record() writes it. */
+interface Report<R> {
+  game: string;
+  players: PlayerPoints[];
+  resultId: string | undefined;
+  /** The request as reported (its fingerprint is kept on the result record). */
+  content: unknown;
+  /** The answer, from the seasons and the players recorded. */
+  answer: (seasons: Season[], recorded: readonly PlayerPoints[]) => R;
+  /** When given, a report naming a player who deleted their account is refused with this error, not written without them. */
+  refuseGone?: () => Error;
+  /** The player the stored result names, if any: the result record then joins that player's items. */
+  resultPlayer?: string;
 }
 
 /**
  * Writes one report in one transaction (see the top of the file), retried (transactOrFailures: bounded, jittered) while
  * it collides with concurrent transactions on the same items: DynamoDB then cancels it with
- * `TransactionConflict` and nothing was written, so running it again cannot count twice. The only condition is
- * the result record's: when it fails, the stored record says whether this is the same report (answer what it
- * answered) or another one (409).
+ * `TransactionConflict` and nothing was written, so running it again cannot count twice. Two kinds of condition:
+ * - the result record's: when it fails, the stored record says whether this is the same report (answer what it
+ *   answered) or another one (409);
+ * - each player's gone mark absent (core/platform/players.ts): when a player deleted their account, the report
+ *   is written again without them (or refused, `refuseGone`). In the transaction, not read before it, so a
+ *   deletion that marks the player a moment before the report commits still keeps the report from writing them.
  */
-async function record<R>(
-  deps: PlatformDeps,
-  game: string,
-  players: PlayerPoints[],
-  resultId: string | undefined,
-  content: unknown,
-  answer: (seasons: Season[]) => R,
-): Promise<R> {
+async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
+  const { game, resultId, content } = report;
   const now = deps.now();
   const at = now.toISOString();
   const seasons = [weekOf(now), monthOf(now)];
-  const response = answer(seasons);
   const request = fingerprintOf(content);
-  const items: TransactItem[] = [];
-  if (resultId !== undefined) {
-    items.push({
-      Put: {
-        TableName: deps.table,
-        Item: {
-          ...resultKey(game, resultId),
-          game_code: game,
-          result_id: resultId,
-          request,
-          response,
-          createdAt: at,
-          expiresAt: Math.floor(now.getTime() / 1000) + RESULT_TTL_DAYS * 86_400,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-        // A resubmission is answered from the stored result the cancellation carries: no second read.
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    });
-  }
   // Each season's shard count (shards.ts): read once a minute per process, not per report.
   const shards = await Promise.all(seasons.map((season) => seasonShards(deps, game, season)));
-  seasons.forEach((season, i) => {
-    for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
-  });
 
   const answerStored = (stored: Record<string, unknown> | undefined): R => {
     // Results stored before fingerprintOf hold the SHA-256 of the content's JSON.stringify.
@@ -179,82 +191,79 @@ async function record<R>(
     throw rankingError('ranking.result_reused', `result_id: ${resultId} was reported already with other content`);
   };
 
-  let failed: FailedCondition[];
-  try {
-    failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
-  } catch (error) {
-    // Submissions of one result racing each other cancel each other on the result record until one is written
-    // (DynamoDB's TransactionConflict); a submission that ran out of attempts answers what that one stored.
-    if (resultId === undefined || !(error instanceof ConcurrentChange)) throw error;
-    const stored = await findResult(deps, game, resultId);
-    if (!stored) throw error;
-    return answerStored(stored);
+  // Each round writes nothing but in the last: a round refused on gone marks runs again without those players.
+  let players = report.players;
+  for (;;) {
+    const response = report.answer(seasons, players);
+    const items: TransactItem[] = [];
+    if (resultId !== undefined) items.push(resultPut(deps, game, resultId, request, response, now, report.resultPlayer));
+    const firstCheck = items.length;
+    for (const player of players) items.push(goneCheck(deps, player.id));
+    seasons.forEach((season, i) => {
+      for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
+    });
+
+    let failed: FailedCondition[];
+    try {
+      failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
+    } catch (error) {
+      // Submissions of one result racing each other cancel each other on the result record until one is written
+      // (DynamoDB's TransactionConflict); a submission that ran out of attempts answers what that one stored.
+      if (resultId === undefined || !(error instanceof ConcurrentChange)) throw error;
+      const stored = await findResult(deps, game, resultId);
+      if (!stored) throw error;
+      return answerStored(stored);
+    }
+    if (failed.length === 0) {
+      if (players.length > 0) await recordOpenSeasons(deps, game, seasons, at);
+      return response;
+    }
+    // The result id was counted before: its first answer stands, whoever was deleted since.
+    const result = resultId === undefined ? undefined : failed.find((failure) => failure.index === 0);
+    if (result) return answerStored(result.item);
+    // Else only gone checks have conditions (the score updates have none).
+    const gone = failed.map((failure) => players[failure.index - firstCheck]!);
+    if (failed.some((failure) => failure.index < firstCheck || failure.index >= firstCheck + players.length)) {
+      throw new Error('scores: a condition the report does not set failed');
+    }
+    if (report.refuseGone) throw report.refuseGone();
+    players = players.filter((player) => !gone.includes(player));
   }
-  if (failed.length > 0) {
-    // Only the result record has a condition: the result id was counted before.
-    return answerStored(failed[0]!.item);
-  }
-  await recordOpenSeasons(deps, game, seasons, at);
-  return response;
+}
+
+/** The result record, put on condition it is absent; `player`: the player its answer names (addWin's). */
+function resultPut(deps: PlatformDeps, game: string, resultId: string, request: string, response: unknown, now: Date, player?: string): TransactItem {
+  return {
+    Put: {
+      TableName: deps.table,
+      Item: {
+        ...resultKey(game, resultId),
+        ...(player === undefined ? {} : playerItemsKeys(player, 'RESULT')),
+        game_code: game,
+        result_id: resultId,
+        request,
+        response,
+        createdAt: now.toISOString(),
+        expiresAt: Math.floor(now.getTime() / 1000) + RESULT_TTL_DAYS * 86_400,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+      // A resubmission is answered from the stored result the cancellation carries: no second read.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/**
+ * The player has not deleted their account: their gone mark is absent. The mark is the player's own item, so
+ * the check keeps the rule that a report's transaction includes nothing another player's includes.
+ */
+function goneCheck(deps: PlatformDeps, player: string): TransactItem {
+  return { ConditionCheck: { TableName: deps.table, Key: goneKey(player), ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
 async function findResult(deps: PlatformDeps, game: string, resultId: string) {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: resultKey(game, resultId), ConsistentRead: true }));
   return out.Item;
-}
-
-/** The seasons' "to settle" records (see the top of the file); a failure is logged, the report has counted. */
-async function recordOpenSeasons(deps: PlatformDeps, game: string, seasons: Season[], at: string) {
-  try {
-    await Promise.all(seasons.map((season) => openSeasonOnce(deps, openSeasonKey(game, season).sk, () => writeOpenSeason(deps, game, season, at))));
-  } catch (error) {
-    await logError('scores: a season to settle was not recorded; the next report of the season records it', {
-      game,
-      error: error instanceof Error ? error.message : String(error),
-    });
-  }
-}
-
-/**
- * The season's "to settle" record, set if absent and left as it is otherwise (`openedAt` keeps the first
- * time). A lone UpdateItem conflicts only with a transaction in flight on the same record, which is
- * settlement's deleting it; that happens only to an ended season, so a late report of one retries briefly.
- */
-async function writeOpenSeason(deps: PlatformDeps, game: string, season: Season, at: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await deps.db.send(new UpdateCommand(openSeasonUpdate(deps, game, season, at)));
-      return;
-    } catch (error) {
-      if ((error as Error).name !== 'TransactionConflictException') throw error;
-      if (attempt === 5) throw platformError('data.changed_concurrently', 'scores: changed concurrently; retry');
-    }
-    await retryPause(attempt);
-  }
-}
-
-function openSeasonUpdate(deps: PlatformDeps, game: string, season: Season, at: string) {
-  return {
-    TableName: deps.table,
-    Key: openSeasonKey(game, season),
-    UpdateExpression: 'SET #game = :game, #type = :type, #range = :range, #start = :start, #end = :end, #opened = if_not_exists(#opened, :at)',
-    ExpressionAttributeNames: {
-      '#game': 'game_code',
-      '#type': 'season_type',
-      '#range': 'season_range',
-      '#start': 'start',
-      '#end': 'end',
-      '#opened': 'openedAt',
-    },
-    ExpressionAttributeValues: {
-      ':game': game,
-      ':type': season.type,
-      ':range': season.range,
-      ':start': season.start.toISOString(),
-      ':end': season.end.toISOString(),
-      ':at': at,
-    },
-  };
 }
 
 function scoreUpdate(deps: PlatformDeps, game: string, season: Season, shards: number, player: PlayerPoints, at: string): TransactItem {
@@ -267,8 +276,20 @@ function scoreUpdate(deps: PlatformDeps, game: string, season: Season, shards: n
     '#name': 'game_player_name',
     '#updated': 'updatedAt',
   };
-  const values: Record<string, unknown> = { ':game': game, ':type': season.type, ':range': season.range, ':id': player.id, ':name': player.name, ':at': at };
-  const sets = ['#game = :game', '#type = :type', '#range = :range', '#id = :id', '#name = :name', '#updated = :at'];
+  // The player's items no key leads to (core/platform/players.ts): the same two values on every report, so only
+  // the item's first write puts an entry in that keys-only index, and later reports write nothing to it.
+  const { gsi6pk, gsi6sk } = playerItemsKeys(player.id, 'SCORE');
+  const values: Record<string, unknown> = {
+    ':game': game,
+    ':type': season.type,
+    ':range': season.range,
+    ':id': player.id,
+    ':name': player.name,
+    ':at': at,
+    ':playerItems': gsi6pk,
+    ':kind': gsi6sk,
+  };
+  const sets = ['#game = :game', '#type = :type', '#range = :range', '#id = :id', '#name = :name', '#updated = :at', 'gsi6pk = :playerItems', 'gsi6sk = :kind'];
   const adds: string[] = [];
   if (player.wallet !== undefined) {
     names['#wallet'] = 'wallet_address';

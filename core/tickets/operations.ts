@@ -75,8 +75,9 @@ export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, inpu
   const request = idempotentRequest(caller, 'minus_tickets', key, input);
   const answer = `minus#${key}`;
   const keyed = { caller: request.caller, key, fingerprint: request.fingerprint, answer };
-  // Work items: 0 the balance, 1 the ledger entry.
-  const outcome = await transactOnce(deps, request, answer, debitItems(deps, target, input.amount, `minus#${request.caller}#${key}`, keyed));
+  // Work items: 0 the balance, 1 the ledger entry. Keyed by the caller (the game's server or the player), the record
+  // holds the fingerprint of a request naming the player: it joins that player's items (recordItem).
+  const outcome = await transactOnce(deps, request, answer, debitItems(deps, target, input.amount, `minus#${request.caller}#${key}`, keyed), input.userId);
   if ('answer' in outcome) return outcome.answer;
   // The key's record expired, but this caller's deduction for this user with this key was made: its entry answers.
   const entry = outcome.refused.find((failure) => failure.index === 1);

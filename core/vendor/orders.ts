@@ -61,7 +61,7 @@ export async function createOrder(
   await assertBalance(deps, read, goods, body.userId, body.quantity);
   // Every check has passed: only now is the id taken (a refused request writes nothing).
   const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, null);
-  const outcome = await transactKeyed(deps, keyed, toOrder(order), orderItems(deps, goods, order), 'userId: changed concurrently; retry');
+  const outcome = await transactKeyed(deps, keyed, toOrder(order), orderItems(deps, goods, order), 'userId: changed concurrently; retry', body.userId);
   if ('answer' in outcome) return outcome.answer;
   // The balance was enough when read: a concurrent debit took it meanwhile (the one refusal that wastes an id).
   throw shortBalance(goods, order.total);

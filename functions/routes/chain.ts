@@ -16,7 +16,8 @@ export const chainRoutes = defineGroup('chain', 'main', {
       `Adds each line's kills and wins to the player's score in the game's current week and month (UTC; weeks start Monday 00:00, months on the 1st). ` +
       `At most ${MAX_REPORT_PLAYERS} lines, so that the report is one atomic write; lines of the same player are added together. ` +
       '`result_id` makes the report count once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. ' +
-      'A line of 0 kills and 0 wins records the player (name, wallet) without putting them on a board.',
+      'A line of 0 kills and 0 wins records the player (name, wallet) without putting them on a board. ' +
+      'Lines of players who deleted their account are skipped (nothing of them is recorded); `players` counts the players recorded.',
     body: ScoreReport,
     status: 200,
     envelope: 'data',

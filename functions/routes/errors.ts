@@ -18,3 +18,6 @@ export const scoreReportErrors = {
   404: 'no game with that code',
   409: 'the result id was reported with other content, or the scores changed concurrently too often',
 } as const;
+
+/** addWin: a report of one player's results, who may have deleted their account. */
+export const addWinErrors = { ...scoreReportErrors, 404: 'no game with that code, or the player deleted their account' } as const;

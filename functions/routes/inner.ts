@@ -24,7 +24,7 @@ import { innerVendorOps } from './vendor.js';
 import { innerRewardOps } from './rewards.js';
 import { innerAccessOps } from './access.js';
 import { innerStrandedOps } from './stranded.js';
-import { batchRead, merchantToken, scoreReportErrors } from './errors.js';
+import { addWinErrors, batchRead, merchantToken } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
 
@@ -308,13 +308,14 @@ export const innerRoutes = defineGroup('inner', 'main', {
       'Seasons are UTC: a week starts Monday 00:00, a month on the 1st. `kills` and `wins` are what to add (non-negative integers, at least one positive). ' +
       "`game_player_id` is the player's platform user id or the game's own id for the player; the latest `game_player_name` is the one shown (may be empty). " +
       'With `result_id` the report counts once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. ' +
-      'A player reaching a score earlier ranks above players reaching it later.',
+      'A player reaching a score earlier ranks above players reaching it later. ' +
+      'A player who deleted their account is 404 `player.deleted`, and nothing is recorded.',
     body: AddWinBody,
     status: 200,
     envelope: 'merchant',
     response: AddWinResult,
-    errors: scoreReportErrors,
-    codes: ['data.changed_concurrently', 'ranking.result_reused'],
+    errors: addWinErrors,
+    codes: ['data.changed_concurrently', 'player.deleted', 'ranking.result_reused'],
   },
   gameRank: {
     name: 'gameRank',

@@ -458,7 +458,7 @@ export interface paths {
         put?: never;
         /**
          * Add a player's kills and wins to the current week and month (server token of the game's merchant)
-         * @description Seasons are UTC: a week starts Monday 00:00, a month on the 1st. `kills` and `wins` are what to add (non-negative integers, at least one positive). `game_player_id` is the player's platform user id or the game's own id for the player; the latest `game_player_name` is the one shown (may be empty). With `result_id` the report counts once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. A player reaching a score earlier ranks above players reaching it later.
+         * @description Seasons are UTC: a week starts Monday 00:00, a month on the 1st. `kills` and `wins` are what to add (non-negative integers, at least one positive). `game_player_id` is the player's platform user id or the game's own id for the player; the latest `game_player_name` is the one shown (may be empty). With `result_id` the report counts once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. A player reaching a score earlier ranks above players reaching it later. A player who deleted their account is 404 `player.deleted`, and nothing is recorded.
          *
          *     Requires a Bearer `server` token. `body.game_code` must name an existing game of the caller's merchant. Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
@@ -934,7 +934,7 @@ export interface paths {
         put?: never;
         /**
          * A game result into the current week and month (server token of the game's merchant)
-         * @description Adds each line's kills and wins to the player's score in the game's current week and month (UTC; weeks start Monday 00:00, months on the 1st). At most 48 lines, so that the report is one atomic write; lines of the same player are added together. `result_id` makes the report count once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. A line of 0 kills and 0 wins records the player (name, wallet) without putting them on a board.
+         * @description Adds each line's kills and wins to the player's score in the game's current week and month (UTC; weeks start Monday 00:00, months on the 1st). At most 33 lines, so that the report is one atomic write; lines of the same player are added together. `result_id` makes the report count once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. A line of 0 kills and 0 wins records the player (name, wallet) without putting them on a board. Lines of players who deleted their account are skipped (nothing of them is recorded); `players` counts the players recorded.
          *
          *     Requires a Bearer `server` token. `body.game_code` must name an existing game of the caller's merchant. Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
@@ -6816,7 +6816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no game with that code; game_code names no game */
+            /** @description no game with that code, or the player deleted their account; game_code names no game */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6825,7 +6825,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "no game with that code; game_code names no game",
+                     *       "message": "no game with that code, or the player deleted their account; game_code names no game",
                      *       "data": null,
                      *       "error": "access.not_found"
                      *     }
@@ -6839,7 +6839,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found";
+                        error: "access.not_found" | "player.deleted";
                     };
                 };
             };

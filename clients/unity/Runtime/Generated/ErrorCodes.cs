@@ -106,6 +106,7 @@ namespace GamePlatform.Client
         public const string PetItemsShort = "pet.items_short";
         public const string PetNotFood = "pet.not_food";
         public const string PetNotFound = "pet.not_found";
+        public const string PlayerDeleted = "player.deleted";
         public const string ProjectNameTaken = "project.name_taken";
         public const string ProjectNotFound = "project.not_found";
         public const string ProjectNotOnSale = "project.not_on_sale";

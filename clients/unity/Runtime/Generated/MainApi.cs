@@ -445,7 +445,7 @@ namespace GamePlatform.Main
         /// 400: body.malformed, input.invalid
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, merchant.suspended
-        /// 404: access.not_found
+        /// 404: access.not_found, player.deleted
         /// 409: data.changed_concurrently, ranking.result_reused
         /// 413: body.too_large
         /// 415: body.unsupported_type

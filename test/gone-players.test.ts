@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Deps } from '../core/deps.js';
+import { goneKey, PLAYER_ITEMS_INDEX, playerItemsPartition } from '../core/platform/players.js';
+import { type Board, rankLocatorKey, resultKey, scoreKey } from '../core/rankings/keys.js';
+import type { RankBoard } from '../core/rankings/rank-pages.js';
+import { monthOf, weekOf } from '../core/rankings/seasons.js';
+import { createAllApps } from '../functions/apps.js';
+import { createTestDeps, type TestDeps } from './support/deps.js';
+import { grantedHero, heroPlayer, heroWorld, type HeroWorld } from './support/heroes.js';
+import { call } from './support/http.js';
+import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
+import { boardPages, drainRankStream, gameWithServer, seasonScores, streamRecords } from './support/rankings.js';
+import { scanAll } from './support/table-snapshot.js';
+import { giveTickets as giveVendorTickets, goodsFor, merchantWithProject, player as vendorPlayer } from './support/vendor.js';
+
+/**
+ * Player account deletion, the writers' side (core/platform/players.ts): every item that holds a player's id but
+ * is keyed by something else carries the index of "a player's items that no key leads to" (gsi6), and score
+ * reports never write a player whose gone mark exists. A deleted score item leaves the rank pages.
+ */
+let deps: TestDeps;
+let app: ReturnType<typeof createAllApps>;
+let world: HeroWorld;
+const base = '/v2-testing';
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createAllApps(deps);
+  world = await heroWorld(deps);
+});
+afterAll(() => world.node.stop());
+
+interface Found {
+  pk: string;
+  sk: string;
+  kind: string;
+}
+const byKey = (a: Found, b: Found) => (`${a.pk}\u0000${a.sk}` < `${b.pk}\u0000${b.sk}` ? -1 : 1);
+
+/** What a deletion finds of a player through the index: the keys of the items, with their kind. */
+async function indexedItemsOf(targetDeps: Deps, uid: string): Promise<Found[]> {
+  const out = await targetDeps.db.send(
+    new QueryCommand({
+      TableName: targetDeps.table,
+      IndexName: PLAYER_ITEMS_INDEX,
+      KeyConditionExpression: 'gsi6pk = :pk',
+      ExpressionAttributeValues: { ':pk': playerItemsPartition(uid) },
+    }),
+  );
+  return (out.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk), kind: String(item.gsi6sk) })).sort(byKey);
+}
+
+const found = (key: { pk: string; sk: string }, kind: string): Found => ({ pk: key.pk, sk: key.sk, kind });
+/** A stored item's key. */
+const keyOf = (item: Record<string, unknown>) => ({ pk: String(item.pk), sk: String(item.sk) });
+
+/** The gone mark the deletion writes first (core/platform/players.ts), put directly. */
+async function markGone(uid: string) {
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...goneKey(uid), deleted_at: Math.floor(Date.now() / 1000) } }));
+}
+
+/** Every item of the table whose attributes hold `text` anywhere (a test-only Scan). */
+async function itemsHolding(targetDeps: Deps, text: string) {
+  return (await scanAll(targetDeps)).filter((item) => JSON.stringify(item).includes(text));
+}
+
+const addWin = (token: string, body: object) => call(app, 'POST', `${base}/merchant/games/addWin`, { token, body });
+const submit = (token: string, body: object) => call(app, 'POST', `${base}/chain/game/score`, { token, body });
+
+describe("the index of a player's items that no key leads to (gsi6)", () => {
+  it("score items and addWin's result record are in it; submitgamescore's result record names no player and is not", async () => {
+    const game = await gameWithServer(deps);
+    const uid = randomUUID();
+    const now = new Date();
+    const won = await addWin(game.server, { game_code: game.code, game_player_id: uid, game_player_name: 'Ann', kills: 2, wins: 1, result_id: 'win-1' });
+    expect(won.status, JSON.stringify(won.body)).toBe(200);
+    const match = await submit(game.server, {
+      game_code: game.code,
+      result_id: 'match-1',
+      scores: [
+        { game_player_id: uid, game_player_name: 'Ann', kills: 1, wins: 0 },
+        { game_player_id: 'someone-else', game_player_name: 'Bo', kills: 3, wins: 0 },
+      ],
+    });
+    expect(match.status, JSON.stringify(match.body)).toBe(200);
+
+    const expected = [
+      found(scoreKey(game.code, weekOf(now), uid, 1), 'SCORE'),
+      found(scoreKey(game.code, monthOf(now), uid, 1), 'SCORE'),
+      found(resultKey(game.code, 'win-1'), 'RESULT'),
+    ].sort(byKey);
+    expect(await indexedItemsOf(deps, uid)).toEqual(expected);
+    // Every item holding the id is one of them: nothing else names the player (their own partition aside, it has none here).
+    expect((await itemsHolding(deps, uid)).map((item) => found(keyOf(item), '')).sort(byKey)).toEqual(expected.map((entry) => ({ ...entry, kind: '' })));
+    const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: resultKey(game.code, 'match-1'), ConsistentRead: true }));
+    expect(stored.Item).toMatchObject({ response: { players: 2 } });
+    expect(stored.Item!.gsi6pk).toBeUndefined();
+  });
+
+  it('idempotency records of minus_tickets are in it, whether a game server or the player sent the key', async () => {
+    const shop = await projectWithLevel(deps);
+    const buyer = await playerWithTokens(deps, shop.gameCode);
+    await giveTickets(deps, buyer.uid, shop.project.project_name, 1, 10);
+    const tag = randomUUID().slice(0, 8);
+    const body = { userId: buyer.uid, projectName: shop.project.project_name, level: 1, amount: 1 };
+    const minus = (token: string, key?: string) =>
+      call(app, 'POST', `${base}/account/game/minus_tickets`, { token, body, ...(key ? { headers: { 'Idempotency-Key': key } } : {}) });
+    expect((await minus(shop.server, `server-${tag}`)).status).toBe(201);
+    expect((await minus(buyer.game, `player-${tag}`)).status).toBe(201);
+    // Without a key no record is kept.
+    expect((await minus(shop.server)).status).toBe(201);
+
+    const written = (await scanAll(deps)).filter((item) => item.type === 'idempotency' && String(item.pk).endsWith(tag));
+    expect(written.map((item) => String(item.pk).split('#').slice(1, 3))).toEqual(
+      expect.arrayContaining([
+        [expect.stringMatching(/^merchant:/), 'minus_tickets'],
+        [`user:${buyer.uid}`, 'minus_tickets'],
+      ]),
+    );
+    expect(await indexedItemsOf(deps, buyer.uid)).toEqual(written.map((item) => found(keyOf(item), 'IDEMPOTENCY')).sort(byKey));
+  });
+
+  it("createOrder's idempotency record is in it", async () => {
+    const owner = await merchantWithProject(deps);
+    const goods = await goodsFor(deps, owner, { price: 2 });
+    const buyer = await vendorPlayer(deps);
+    await giveVendorTickets(deps, { uid: buyer.uid, projectName: owner.project.project_name, level: 1 }, 10);
+    const key = `order-${randomUUID()}`;
+    const ordered = await call(app, 'POST', `${base}/account/vendor/order`, {
+      token: buyer.token,
+      body: { userId: buyer.uid, goodsId: goods.id, quantity: 1, projectName: owner.project.project_name },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(ordered.status, JSON.stringify(ordered.body)).toBe(200);
+    const written = (await scanAll(deps)).filter((item) => item.type === 'idempotency' && String(item.pk).endsWith(`#${key}`));
+    expect(written).toHaveLength(1);
+    expect(await indexedItemsOf(deps, buyer.uid)).toEqual([found(keyOf(written[0]!), 'IDEMPOTENCY')]);
+  });
+
+  it("a hero grant and an upgrade's idempotency record are in it", async () => {
+    const owner = await heroPlayer(world, deps);
+    const hero = await grantedHero(world, owner.uid);
+    await giveTickets(deps, owner.uid, world.projectName, 1, 5);
+    const key = `upgrade-${randomUUID()}`;
+    const upgraded = await world.request('POST', '/heroes/upgrade-level', {
+      token: owner.hero,
+      body: { userId: owner.uid, itemIds: [hero.id] },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(upgraded.status, JSON.stringify(upgraded.body)).toBe(200);
+
+    const items = await scanAll(deps);
+    const grants = items.filter((item) => item.type === 'hero_grant' && (item.answer as { userId?: string }).userId === owner.uid);
+    const records = items.filter((item) => item.type === 'idempotency' && String(item.pk).endsWith(`#${key}`));
+    expect([grants.length, records.length]).toEqual([1, 1]);
+    expect(await indexedItemsOf(deps, owner.uid)).toEqual([found(keyOf(grants[0]!), 'HEROGRANT'), found(keyOf(records[0]!), 'IDEMPOTENCY')].sort(byKey));
+  });
+});
+
+describe('score reports never write a deleted player', () => {
+  it('addWin naming a player with a gone mark is 404 player.deleted and writes nothing, with a result id or without', async () => {
+    const game = await gameWithServer(deps);
+    const uid = randomUUID();
+    await markGone(uid);
+    const before = await scanAll(deps);
+    for (const extra of [{ result_id: `gone-${randomUUID()}` }, {}]) {
+      const refused = await addWin(game.server, { game_code: game.code, game_player_id: uid, game_player_name: 'Gone', kills: 1, wins: 1, ...extra });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 404,
+        body: { code: 404, message: 'game_player_id: this player deleted their account', data: null, error: 'player.deleted' },
+      });
+    }
+    expect(await scanAll(deps)).toEqual(before);
+  });
+
+  it('addWin: a result counted before the player deleted their account still answers its first answer', async () => {
+    const game = await gameWithServer(deps);
+    const uid = randomUUID();
+    const body = { game_code: game.code, game_player_id: uid, game_player_name: 'Early', kills: 1, wins: 0, result_id: 'early' };
+    const first = await addWin(game.server, body);
+    expect(first.status).toBe(200);
+    await markGone(uid);
+    const before = await scanAll(deps);
+    expect(await addWin(game.server, body)).toMatchObject({ status: 200, body: first.body });
+    expect(await scanAll(deps)).toEqual(before);
+  });
+
+  it('submitgamescore of 3 players, 1 gone, records the 2 others exactly and nothing of the third; a retry answers the same', async () => {
+    const game = await gameWithServer(deps);
+    const [ann, bo, gone] = [randomUUID(), randomUUID(), randomUUID()];
+    const goneName = `Gone-${gone.slice(0, 8)}`;
+    const goneWallet = `0x${'7e'.repeat(32)}`;
+    await markGone(gone);
+    const report = {
+      game_code: game.code,
+      result_id: `match-${randomUUID()}`,
+      scores: [
+        { game_player_id: ann, game_player_name: 'Ann', kills: 3, wins: 1 },
+        { game_player_id: gone, game_player_name: goneName, wallet_address: goneWallet, kills: 9, wins: 2 },
+        { game_player_id: bo, game_player_name: 'Bo', kills: 0, wins: 2 },
+        { game_player_id: gone, game_player_name: goneName, kills: 1, wins: 0 },
+      ],
+    };
+    const now = new Date();
+    const first = await submit(game.server, report);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data).toMatchObject({ game_code: game.code, result_id: report.result_id, players: 2 });
+    for (const season of [weekOf(now), monthOf(now)]) {
+      const scores = (await seasonScores(deps, game.code, season, 1)).map(({ id, kills, wins }) => ({ id, kills, wins }));
+      expect(scores.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
+        [
+          { id: ann, kills: 3, wins: 1 },
+          { id: bo, kills: 0, wins: 2 },
+        ].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      );
+    }
+    for (const text of [gone, goneName, goneWallet.slice(2)]) expect(await itemsHolding(deps, text), text).toEqual([]);
+
+    const before = await scanAll(deps);
+    const again = await submit(game.server, report);
+    expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: first.body });
+    expect(await scanAll(deps)).toEqual(before);
+  });
+
+  it('submitgamescore naming only deleted players records no score but its result, so a retry answers the same', async () => {
+    const game = await gameWithServer(deps);
+    const [gone, alsoGone] = [randomUUID(), randomUUID()];
+    await Promise.all([markGone(gone), markGone(alsoGone)]);
+    const report = {
+      game_code: game.code,
+      result_id: `alone-${randomUUID()}`,
+      scores: [
+        { game_player_id: gone, game_player_name: 'Gone', kills: 4, wins: 1 },
+        { game_player_id: alsoGone, game_player_name: 'Also gone', kills: 0, wins: 3 },
+      ],
+    };
+    const before = await scanAll(deps);
+    const first = await submit(game.server, report);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data).toMatchObject({ players: 0 });
+    // The one item written is the result record, which names no player.
+    const after = await scanAll(deps);
+    const added = after.filter((item) => !before.some((old) => old.pk === item.pk && old.sk === item.sk));
+    expect(added.map((item) => [item.pk, item.sk])).toEqual([[resultKey(game.code, report.result_id).pk, 'RESULT']]);
+    for (const id of [gone, alsoGone]) expect(JSON.stringify(added)).not.toContain(id);
+    expect(await submit(game.server, report)).toMatchObject({ status: 200, body: first.body });
+    // Another content under the same result id is refused by that record.
+    const other = await submit(game.server, { ...report, scores: [{ ...report.scores[0]!, kills: 5 }] });
+    expect({ status: other.status, error: other.body.error }).toEqual({ status: 409, error: 'ranking.result_reused' });
+    expect(await scanAll(deps)).toEqual(after);
+  });
+});
+
+describe('a deleted score item leaves the rank pages', () => {
+  let streamed: TestDeps;
+  let streamedApp: ReturnType<typeof createAllApps>;
+  beforeAll(async () => {
+    streamed = await createTestDeps({ stream: true });
+    streamedApp = createAllApps(streamed);
+  });
+
+  it("the player vanishes from every board's pages and directory, and their locators are deleted", async () => {
+    const game = await gameWithServer(streamed);
+    const [ann, bo, cy] = [randomUUID(), randomUUID(), randomUUID()];
+    const now = new Date();
+    // Bo leads the wins board (the first standing of its first page) and is second on kills.
+    const reported = await call(streamedApp, 'POST', `${base}/chain/game/score`, {
+      token: game.server,
+      body: {
+        game_code: game.code,
+        result_id: randomUUID(),
+        scores: [
+          { game_player_id: ann, game_player_name: 'Ann', kills: 5, wins: 1 },
+          { game_player_id: bo, game_player_name: 'Bo-the-deleted', kills: 3, wins: 2 },
+          { game_player_id: cy, game_player_name: 'Cy', kills: 1, wins: 0 },
+        ],
+      },
+    });
+    expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+    await drainRankStream(streamed);
+    const boards: RankBoard[] = (['kills', 'wins'] as Board[]).flatMap((board) =>
+      [weekOf(now), monthOf(now)].map((season) => ({ board, game: game.code, season })),
+    );
+    const standings = async (ref: RankBoard) => {
+      const { directory, pages } = await boardPages(streamed, ref);
+      return {
+        players: directory.players,
+        firsts: directory.pages.map((page) => page.first.id),
+        entries: pages.flatMap((page) => page.entries.map((entry) => [entry.id, entry.name, entry.score])),
+      };
+    };
+    const locator = async (ref: RankBoard, id: string) =>
+      (await streamed.db.send(new GetCommand({ TableName: streamed.table, Key: rankLocatorKey(ref.board, ref.game, ref.season, id), ConsistentRead: true })))
+        .Item;
+    const [kills, wins] = [boards[0]!, boards[2]!];
+    expect(await standings(wins)).toEqual({
+      players: 2,
+      firsts: [bo],
+      entries: [
+        [bo, 'Bo-the-deleted', 2],
+        [ann, 'Ann', 1],
+      ],
+    });
+    for (const ref of boards) expect(await locator(ref, bo), `${ref.board} ${ref.season.range}`).toBeDefined();
+
+    // What the deletion does to a score item: delete it (the stream then carries only the item before).
+    for (const season of [weekOf(now), monthOf(now)]) {
+      await streamed.db.send(new DeleteCommand({ TableName: streamed.table, Key: scoreKey(game.code, season, bo, 1) }));
+    }
+    await drainRankStream(streamed);
+    const removals = (await streamRecords(streamed)).filter((record) => record.before?.game_player_id === bo && !record.after);
+    expect(removals).toHaveLength(2);
+
+    expect(await standings(kills)).toEqual({
+      players: 2,
+      firsts: [ann],
+      entries: [
+        [ann, 'Ann', 5],
+        [cy, 'Cy', 1],
+      ],
+    });
+    expect(await standings(wins)).toEqual({ players: 1, firsts: [ann], entries: [[ann, 'Ann', 1]] });
+    for (const ref of boards) {
+      expect(await locator(ref, bo), `${ref.board} ${ref.season.range}`).toBeUndefined();
+      expect(await locator(ref, ann), `${ref.board} ${ref.season.range}`).toBeDefined();
+      const { entries } = await standings(ref);
+      expect(JSON.stringify(entries)).not.toContain(bo);
+    }
+    // No item holds the id (the pages are compressed: read above through their reader), nor the name.
+    expect(await itemsHolding(streamed, bo)).toEqual([]);
+    expect(JSON.stringify((await Promise.all(boards.map(standings))).flat())).not.toContain('Bo-the-deleted');
+    const around = await call(streamedApp, 'GET', `${base}/merchant/games/rank/around`, {
+      token: game.server,
+      query: { game_code: game.code, board: 'wins', season_type: 1, game_player_id: bo },
+    });
+    expect(around.body.data).toMatchObject({ ranked: false, rank: null, players: 1 });
+  });
+});
