@@ -82,7 +82,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'submitgamescore',
     minimum: 2,
     reason:
-      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player, each player's gone-mark check); the game's owner and board shard setting remembered per process",
+      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player, each player's gone-mark check; a report of more than 33 players reads the marks in one BatchGetItem before instead); the game's owner and board shard setting remembered per process",
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: report(game) };

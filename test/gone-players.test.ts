@@ -7,6 +7,7 @@ import { type Board, rankLocatorKey, resultKey, scoreKey } from '../core/ranking
 import type { RankBoard } from '../core/rankings/rank-pages.js';
 import { monthOf, weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
+import { CHECKED_REPORT_PLAYERS } from '../core/rankings/models.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { grantedHero, heroPlayer, heroWorld, type HeroWorld } from './support/heroes.js';
 import { call } from './support/http.js';
@@ -222,6 +223,25 @@ describe('score reports never write a deleted player', () => {
     const again = await submit(game.server, report);
     expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: first.body });
     expect(await scanAll(deps)).toEqual(before);
+  });
+
+  it('submitgamescore of more players than the transaction has room to check reads the gone marks first and skips the deleted', async () => {
+    const game = await gameWithServer(deps);
+    const ids = Array.from({ length: CHECKED_REPORT_PLAYERS + 5 }, () => randomUUID());
+    const gone = ids[7]!;
+    await markGone(gone);
+    const report = {
+      game_code: game.code,
+      result_id: `crowd-${randomUUID()}`,
+      scores: ids.map((id, i) => ({ game_player_id: id, game_player_name: `P${i}-${id.slice(0, 6)}`, kills: i + 1, wins: 0 })),
+    };
+    const first = await submit(game.server, report);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.players).toBe(ids.length - 1);
+    const recorded = (await seasonScores(deps, game.code, weekOf(new Date()), 1)).map(({ id }) => id).sort();
+    expect(recorded).toEqual(ids.filter((id) => id !== gone).sort());
+    expect(await itemsHolding(deps, gone)).toEqual([]);
+    expect(await submit(game.server, report)).toMatchObject({ status: 200, body: first.body });
   });
 
   it('submitgamescore naming only deleted players records no score but its result, so a retry answers the same', async () => {

@@ -455,8 +455,8 @@ describe('result ids', () => {
     expect(twice.body.data.players).toBe(1);
     expect((await rank(code)).gameWeekKillRank).toEqual([{ total: '5', game_player_id: 'x', game_player_name: 'X' }]);
 
-    // Three transaction items a player (week, month, the gone mark's check) and the result record: 33 make 100.
-    expect(MAX_REPORT_PLAYERS).toBe(33);
+    // Two transaction items a player (week, month) and the result record: 48 make 97.
+    expect(MAX_REPORT_PLAYERS).toBe(48);
     const line = (i: number) => ({ game_player_id: `m${String(i).padStart(2, '0')}`, game_player_name: `M${i}`, kills: i + 1, wins: 1 });
     const before = await itemCount(deps);
     const tooMany = await call(app, 'POST', scorePath, {
@@ -468,14 +468,14 @@ describe('result ids', () => {
     const scores = Array.from({ length: MAX_REPORT_PLAYERS }, (_, i) => line(i));
     const big = await call(app, 'POST', scorePath, { token: server, body: { game_code: code, result_id: 'big', scores } });
     expect(big.status, JSON.stringify(big.body)).toBe(200);
-    expect(big.body.data.players).toBe(33);
+    expect(big.body.data.players).toBe(48);
     const boards = await rank(code, 3);
     expect(boards.gameWeekKillRank).toEqual([
-      { total: '33', game_player_id: 'm32', game_player_name: 'M32' },
-      { total: '32', game_player_id: 'm31', game_player_name: 'M31' },
-      { total: '31', game_player_id: 'm30', game_player_name: 'M30' },
+      { total: '48', game_player_id: 'm47', game_player_name: 'M47' },
+      { total: '47', game_player_id: 'm46', game_player_name: 'M46' },
+      { total: '46', game_player_id: 'm45', game_player_name: 'M45' },
     ]);
-    expect((await rank(code)).gameMothWinRank).toHaveLength(34);
+    expect((await rank(code)).gameMothWinRank).toHaveLength(49);
   });
 });
 

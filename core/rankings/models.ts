@@ -7,10 +7,15 @@ import { MAX_SHARDS } from './shards.js';
 export const MAX_POINTS = 1_000_000;
 /**
  * The most lines (so players) of one submitgamescore report. The report is one TransactWriteItems (at most 100
- * items): per player 2 score updates (week and month) and the check of their gone mark, + the result record =
- * 100 at 33 (reports.ts; the open-season records are written after it).
+ * items): per player 2 score updates (week and month), + the result record = 97 at 48 (reports.ts; the
+ * open-season records are written after it).
  */
-export const MAX_REPORT_PLAYERS = 33;
+export const MAX_REPORT_PLAYERS = 48;
+/**
+ * The most players whose gone marks a report checks inside its transaction (a third item a player: 3 × 33 + 1 =
+ * 100); a larger report reads the marks just before it (reports.ts).
+ */
+export const CHECKED_REPORT_PLAYERS = 33;
 /** gameRank's default and largest `limit`. */
 export const MAX_BOARD = 100;
 

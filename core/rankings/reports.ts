@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
+import { readItems } from '../platform/batch.js';
 import { sha256Url } from '../platform/digest.js';
 import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
 import type { PlatformDeps } from '../platform/deps.js';
@@ -10,7 +11,7 @@ import { ConcurrentChange, transactOrFailures, type FailedCondition, type Transa
 import { boardPartition, resultKey, scoreKey, shardOf } from './keys.js';
 import { recordOpenSeasons } from './open-seasons.js';
 import { seasonShards } from './shards.js';
-import type { AddWinBody, AddWinResult, ScoreReport, ScoreResult } from './models.js';
+import { CHECKED_REPORT_PLAYERS, type AddWinBody, type AddWinResult, type ScoreReport, type ScoreResult } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 
 /**
@@ -175,6 +176,9 @@ interface Report<R> {
  * - each player's gone mark absent (core/platform/players.ts): when a player deleted their account, the report
  *   is written again without them (or refused, `refuseGone`). In the transaction, not read before it, so a
  *   deletion that marks the player a moment before the report commits still keeps the report from writing them.
+ *   A report of more than CHECKED_REPORT_PLAYERS players has no room for the checks: it reads the marks in one
+ *   BatchGetItem just before, and what a deletion starting in between lets it write, the deletion's last sweep
+ *   deletes (core/privacy/deletion.ts).
  */
 async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
   const { game, resultId, content } = report;
@@ -192,13 +196,14 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
   };
 
   // Each round writes nothing but in the last: a round refused on gone marks runs again without those players.
-  let players = report.players;
+  const checked = report.players.length <= CHECKED_REPORT_PLAYERS;
+  let players = checked ? report.players : await withoutGone(deps, report.players);
   for (;;) {
     const response = report.answer(seasons, players);
     const items: TransactItem[] = [];
     if (resultId !== undefined) items.push(resultPut(deps, game, resultId, request, response, now, report.resultPlayer));
     const firstCheck = items.length;
-    for (const player of players) items.push(goneCheck(deps, player.id));
+    if (checked) for (const player of players) items.push(goneCheck(deps, player.id));
     seasons.forEach((season, i) => {
       for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
     });
@@ -223,12 +228,18 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
     if (result) return answerStored(result.item);
     // Else only gone checks have conditions (the score updates have none).
     const gone = failed.map((failure) => players[failure.index - firstCheck]!);
-    if (failed.some((failure) => failure.index < firstCheck || failure.index >= firstCheck + players.length)) {
+    if (!checked || failed.some((failure) => failure.index < firstCheck || failure.index >= firstCheck + players.length)) {
       throw new Error('scores: a condition the report does not set failed');
     }
     if (report.refuseGone) throw report.refuseGone();
     players = players.filter((player) => !gone.includes(player));
   }
+}
+
+/** The players without a gone mark, read in one BatchGetItem (a report too large for checks in its transaction). */
+async function withoutGone(deps: PlatformDeps, players: PlayerPoints[]): Promise<PlayerPoints[]> {
+  const marks = await readItems(deps, players.map((player) => goneKey(player.id)));
+  return players.filter((_, i) => marks[i] === undefined);
 }
 
 /** The result record, put on condition it is absent; `player`: the player its answer names (addWin's). */
