@@ -18,6 +18,7 @@ namespace GamePlatform.Client
         public const string AppstoreTestNotificationNotFound = "appstore.test_notification_not_found";
         public const string AppstoreUnavailable = "appstore.unavailable";
         public const string AppstoreUnconfigured = "appstore.unconfigured";
+        public const string AuthAccountDeleted = "auth.account_deleted";
         public const string AuthAdminOnly = "auth.admin_only";
         public const string AuthNotCaller = "auth.not_caller";
         public const string AuthTokenExpired = "auth.token_expired";
@@ -106,6 +107,7 @@ namespace GamePlatform.Client
         public const string PetItemsShort = "pet.items_short";
         public const string PetNotFood = "pet.not_food";
         public const string PetNotFound = "pet.not_found";
+        public const string PlayerDeleted = "player.deleted";
         public const string ProjectNameTaken = "project.name_taken";
         public const string ProjectNotFound = "project.not_found";
         public const string ProjectNotOnSale = "project.not_on_sale";

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { forgetPlayer } from '../core/access/players.js';
+import { STATE_TTL_MS } from '../core/access/principals.js';
+import { createAllApps } from '../functions/apps.js';
+import { markDeleted } from './support/deleted-players.js';
+import { createTestDeps, type TestDeps } from './support/deps.js';
+import { HERO_BASE } from './support/heroes.js';
+import { call, type CallResult } from './support/http.js';
+import { documentErrors, servedDocument } from './support/openapi-check.js';
+import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
+import { scanAll } from './support/table-snapshot.js';
+
+/**
+ * After a player's deletion (its mark written and its account items removed, as the deletion will): every token
+ * of the player is refused, and a server's request naming the player is refused before anything is written.
+ */
+let deps: TestDeps;
+let app: ReturnType<typeof createAllApps>;
+let shop: Awaited<ReturnType<typeof projectWithLevel>>;
+const base = '/v2-testing';
+const documents = { main: servedDocument(base), hero: servedDocument(HERO_BASE, 'hero') };
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createAllApps(deps);
+  shop = await projectWithLevel(deps);
+});
+
+/** One request of the suite: where it goes (its documented path and base) and how. */
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  hero?: boolean;
+  token: string;
+  body?: unknown;
+  query?: Record<string, string | number>;
+}
+
+async function send(request: Request): Promise<CallResult> {
+  const res = await call(app, request.method, `${request.hero ? HERO_BASE : base}${request.path}`, request);
+  const document = request.hero ? documents.hero : documents.main;
+  expect(documentErrors(document, request.path, request.method.toLowerCase(), res.status, res.body), `${request.method} ${request.path}`).toEqual([]);
+  return res;
+}
+
+/** A player with an account and a platform, game (of the shop's game) and hero token, and 10 tickets. */
+async function player() {
+  const made = await playerWithTokens(deps, shop.gameCode);
+  const hero = (await deps.tokens.issue('hero', made.uid)).token;
+  await giveTickets(deps, made.uid, shop.project.project_name, 1, 10);
+  return { ...made, hero };
+}
+
+const writes = (p: Awaited<ReturnType<typeof player>>): Request[] => [
+  { method: 'POST', path: '/account/params', token: p.platform, body: { ref: 'friend-1' } },
+  { method: 'POST', path: '/account/game/minus_tickets', token: p.game, body: { userId: p.uid, projectName: shop.project.project_name, level: 1, amount: 1 } },
+  { method: 'POST', path: '/heroes/upgrade-level', hero: true, token: p.hero, body: { userId: p.uid, itemIds: [randomUUID()] } },
+];
+
+const reads = (p: Awaited<ReturnType<typeof player>>): Request[] => [
+  { method: 'GET', path: '/account/social/bind', token: p.platform },
+  {
+    method: 'GET',
+    path: '/merchant/games/rank/around',
+    token: p.game,
+    query: { game_code: shop.gameCode, board: 'wins', season_type: 1, game_player_id: p.uid },
+  },
+  { method: 'GET', path: '/heroes', hero: true, token: p.hero },
+];
+
+const expectAccountDeleted = (res: CallResult) => {
+  expect(res.status).toBe(401);
+  expect(res.body).toMatchObject({ message: 'this player deleted their account', error: 'auth.account_deleted' });
+};
+
+describe("a deleted player's platform, game and hero tokens", () => {
+  it('are refused at once on writes (401 auth.account_deleted), writing nothing', async () => {
+    const p = await player();
+    // Before the deletion each call passes the layer (the hero game is not configured here: its handler's answer).
+    for (const request of writes(p)) expect((await send(request)).status, request.path).not.toBe(401);
+    await markDeleted(deps, p.uid, p.address);
+    const before = await scanAll(deps);
+    for (const request of writes(p)) expectAccountDeleted(await send(request));
+    expect(await scanAll(deps)).toEqual(before);
+  });
+
+  it('are refused on reads once the process forgets what it read (forgetPlayer, as the deletion calls it)', async () => {
+    const p = await player();
+    for (const request of reads(p)) expect((await send(request)).status, request.path).toBe(200);
+    await markDeleted(deps, p.uid, p.address);
+    // Within STATE_TTL_MS a read may use what the process read of the player: the bound docs/security.md states.
+    for (const request of reads(p)) expect((await send(request)).status, request.path).toBe(200);
+    forgetPlayer(p.uid);
+    for (const request of reads(p)) expectAccountDeleted(await send(request));
+  });
+
+  it('are refused on reads by a process that did not delete, once its memory of the player expires', async () => {
+    const p = await player();
+    const start = Date.now();
+    try {
+      deps.setNow(new Date(start));
+      const [read] = reads(p);
+      expect((await send(read!)).status).toBe(200);
+      await markDeleted(deps, p.uid, p.address);
+      deps.setNow(new Date(start + STATE_TTL_MS - 1));
+      expect((await send(read!)).status).toBe(200);
+      deps.setNow(new Date(start + STATE_TTL_MS));
+      expectAccountDeleted(await send(read!));
+    } finally {
+      deps.setNow(undefined);
+    }
+  });
+});
+
+describe('a server token naming a deleted player', () => {
+  it('is refused 404 player.deleted before the handler runs, writing nothing', async () => {
+    const p = await player();
+    const named: Request[] = [
+      {
+        method: 'POST',
+        path: '/account/game/minus_tickets',
+        token: shop.server,
+        body: { userId: p.uid, projectName: shop.project.project_name, level: 1, amount: 1 },
+      },
+      {
+        method: 'POST',
+        path: '/heroes/grant',
+        hero: true,
+        token: shop.server,
+        body: { userId: p.uid, projectName: shop.project.project_name, reference: `r-${randomUUID()}` },
+      },
+      {
+        method: 'GET',
+        path: '/merchant/games/rank/around',
+        token: shop.server,
+        query: { game_code: shop.gameCode, board: 'wins', season_type: 1, game_player_id: p.uid },
+      },
+    ];
+    const field = ['userId', 'userId', 'game_player_id'];
+    // Before: the deduction and the rank read answer; the grant reaches its handler (no hero game configured here).
+    expect((await send(named[0]!)).status).toBe(201);
+    expect((await send(named[1]!)).body.error).not.toBe('player.deleted');
+    expect((await send(named[2]!)).status).toBe(200);
+    await markDeleted(deps, p.uid, p.address);
+    const before = await scanAll(deps);
+    // The deduction moves value: the layer reads the mark fresh, though it read the player a moment ago.
+    for (const [i, request] of named.entries()) {
+      const res = await send(request);
+      expect(res.status, request.path).toBe(404);
+      expect(res.body).toMatchObject({ message: `${field[i]}: this player deleted their account`, error: 'player.deleted' });
+    }
+    expect(await scanAll(deps)).toEqual(before);
+  });
+});
