@@ -208,8 +208,9 @@ export const identityOperations: OperationBench[] = [
   {
     group: 'withoutkey',
     op: 'bind_social',
-    minimum: 1,
-    reason: "one transaction (the social id claimed conditionally + the user's listing item)",
+    minimum: 2,
+    reason:
+      "whether the caller deleted their account (GetItem, fresh on a write) + one transaction (the social id claimed conditionally + the user's listing item)",
     prepare: async (deps) => ({ token: (await player(deps)).token, body: { id_token: await idTokenFor(deps, `social-${newCode()}`) } }),
   },
   {
@@ -235,8 +236,8 @@ export const identityOperations: OperationBench[] = [
   {
     group: 'withoutkey',
     op: 'save_params',
-    minimum: 1,
-    reason: 'one PutItem of the whole map',
+    minimum: 2,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one PutItem of the whole map',
     prepare: async (deps) => ({ token: (await player(deps)).token, body: { ref: 'friend-42', utm_source: 'bench' } }),
   },
 ];
