@@ -150,7 +150,7 @@ export const identityOperations: OperationBench[] = [
     label: 'chainwallet_register (new user)',
     minimum: 5,
     reason:
-      'one BatchGet (nonce, user, address) + whether the platform holds anything for the uuid (a Query of its partition ∥ a Query of its reward history: a known id needs its own token) + account id counter + one transaction (nonce consumed, account, address)',
+      "one BatchGet (nonce, user, address, the uuid's deletion mark) + whether the platform holds anything for the uuid (a Query of its partition ∥ a Query of its reward history: a known id needs its own token) + account id counter + one transaction (nonce consumed, the deletion mark still absent, account, address)",
     prepare: async (deps) => ({ body: await signedRegistration(deps, Ed25519Keypair.generate(), randomUUID()) }),
   },
   {
@@ -158,7 +158,8 @@ export const identityOperations: OperationBench[] = [
     op: 'chainwallet_register',
     label: 'chainwallet_register (returning user)',
     minimum: 2,
-    reason: 'one BatchGet (nonce, user, address) + the nonce consumed conditionally',
+    reason:
+      "one BatchGet (nonce, user, address, the uuid's deletion mark) + one transaction (the nonce consumed conditionally, the deletion mark still absent)",
     prepare: async (deps) => {
       const { keypair, uuid } = await player(deps);
       return { body: await signedRegistration(deps, keypair, uuid) };

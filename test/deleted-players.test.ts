@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forgetPlayer } from '../core/access/players.js';
 import { STATE_TTL_MS } from '../core/access/principals.js';
+import { findAccount, userKey } from '../core/identity/accounts.js';
+import { goneKey } from '../core/platform/players.js';
 import { createAllApps } from '../functions/apps.js';
 import { markDeleted } from './support/deleted-players.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
@@ -13,7 +17,8 @@ import { scanAll } from './support/table-snapshot.js';
 
 /**
  * After a player's deletion (its mark written and its account items removed, as the deletion will): every token
- * of the player is refused, and a server's request naming the player is refused before anything is written.
+ * of the player is refused, a server's request naming the player is refused before anything is written, and
+ * signing in again with a wallet makes a new account under a new uuid.
  */
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
@@ -153,3 +158,76 @@ describe('a server token naming a deleted player', () => {
     expect(await scanAll(deps)).toEqual(before);
   });
 });
+
+describe('a deleted wallet user signing in again', () => {
+  const register = (body: unknown) => call(app, 'POST', `${base}/account/register/chainwallet`, { body });
+
+  async function signed(keypair: Ed25519Keypair, uuid: string) {
+    const address = keypair.toSuiAddress();
+    const nonce = await call(app, 'GET', `${base}/account/nonce`, { query: { address } });
+    const { signature } = await keypair.signPersonalMessage(new TextEncoder().encode(nonce.body.data.message));
+    return { uuid, address, signature };
+  }
+
+  it('is refused with the deleted uuid (409 account.deleted, nothing written); a new uuid and the same wallet make a new account', async () => {
+    const keypair = Ed25519Keypair.generate();
+    const uuid = randomUUID();
+    const first = await register(await signed(keypair, uuid));
+    expect(first.status).toBe(200);
+    await markDeleted(deps, uuid, keypair.toSuiAddress());
+
+    const again = await signed(keypair, uuid);
+    const before = await scanAll(deps);
+    const refused = await register(again);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ statusCode: 409, message: 'uuid: this user deleted their account; sign in with a new uuid', error: 'account.deleted' });
+    expect(documentErrors(documents.main, '/account/register/chainwallet', 'post', 409, refused.body)).toEqual([]);
+    expect(await scanAll(deps)).toEqual(before);
+
+    // The nonce the refusal left live signs the wallet in under a new uuid: a new account, whose tokens work.
+    const fresh = randomUUID();
+    const res = await register({ ...again, uuid: fresh });
+    expect(res.status).toBe(200);
+    expect(await findAccount(deps, fresh)).toMatchObject({ uid: fresh, wallet_address: keypair.toSuiAddress(), wallet_type: 1 });
+    expect((await send({ method: 'GET', path: '/account/social/bind', token: res.body.platformToken.accessToken })).status).toBe(200);
+    expect((await send({ method: 'POST', path: '/account/params', token: res.body.platformToken.accessToken, body: { ref: 'back' } })).status).toBe(200);
+    expectAccountDeleted(await send({ method: 'POST', path: '/account/params', token: first.body.platformToken.accessToken, body: { ref: 'old' } }));
+  });
+
+  it('is refused when the deletion commits between the read and the binding: no account, no address bound to the deleted uuid', async () => {
+    const keypair = Ed25519Keypair.generate();
+    const uuid = randomUUID();
+    const request = await signed(keypair, uuid);
+    const before = await scanAll(deps);
+    const name = `deleteBeforeBinding${Math.random()}`;
+    let armed = true;
+    deps.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (armed && context.commandName === 'TransactWriteItemsCommand') {
+          armed = false;
+          await markDeleted(deps, uuid, keypair.toSuiAddress());
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const res = await register(request);
+      expect(res.status).toBe(409);
+      expect(res.body.error).toBe('account.deleted');
+    } finally {
+      deps.db.middlewareStack.remove(name);
+    }
+    expect(armed).toBe(false);
+    const gone = await deps.db.send(new GetCommand({ TableName: deps.table, Key: goneKey(uuid), ConsistentRead: true }));
+    // Besides the mark, only the account id counter moved: the id is taken before the transaction (a gap, no account).
+    const withoutCounter = (items: (Record<string, unknown> | undefined)[]) => items.filter((item) => item?.pk !== 'COUNTER#account');
+    expect(withoutCounter(await scanAll(deps))).toEqual(withoutCounter([...before, gone.Item].sort(byKey)));
+    expect(await deps.db.send(new GetCommand({ TableName: deps.table, Key: userKey(uuid), ConsistentRead: true }))).not.toHaveProperty('Item');
+  });
+});
+
+const byKey = (a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined) => {
+  const id = (item: Record<string, unknown> | undefined) => `${String(item?.pk)}\u0000${String(item?.sk)}`;
+  return id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0;
+};

@@ -252,7 +252,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a Sui wallet
-         * @description `signature` is the wallet's Sui personal-message signature (Ed25519, Secp256k1 or Secp256r1) of the message getNonce gave for `address`. The nonce is consumed with the binding, so a signature works once. The address is bound to user `uuid` (a new account with wallet_type 1 if unseen); signing in again with the same pair returns a new token pair.
+         * @description `signature` is the wallet's Sui personal-message signature (Ed25519, Secp256k1 or Secp256r1) of the message getNonce gave for `address`. The nonce is consumed with the binding, so a signature works once. The address is bound to user `uuid` (a new account with wallet_type 1 if unseen); signing in again with the same pair returns a new token pair. A user who deleted their account signs in again with a new `uuid` (their former uuid is refused, 409): a new account.
          *
          *     Open: no token needed.
          */
@@ -4636,7 +4636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts */
+            /** @description the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts; or the uuid is of a user who deleted their account (sign in with a new uuid) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4645,8 +4645,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts",
-                     *       "error": "wallet.bound_to_other_user"
+                     *       "message": "the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts; or the uuid is of a user who deleted their account (sign in with a new uuid)",
+                     *       "error": "account.deleted"
                      *     }
                      */
                     "application/json": {
@@ -4657,7 +4657,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "wallet.bound_to_other_user" | "wallet.user_has_records";
+                        error: "account.deleted" | "wallet.bound_to_other_user" | "wallet.user_has_records";
                     };
                 };
             };

@@ -239,7 +239,7 @@ namespace GamePlatform.Main
         /// Open: no token.
         /// 400: body.malformed, input.invalid
         /// 401: wallet.message_used, wallet.nonce_missing, wallet.signature_invalid
-        /// 409: wallet.bound_to_other_user, wallet.user_has_records
+        /// 409: account.deleted, wallet.bound_to_other_user, wallet.user_has_records
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: table.busy
