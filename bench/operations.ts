@@ -180,7 +180,7 @@ export const identityOperations: OperationBench[] = [
     op: 'login_zk',
     label: 'login_zk (returning user)',
     minimum: 2,
-    reason: 'salt GetItem + user-of-address GetItem (the address derives from the salt)',
+    reason: 'salt BatchGet (its named and hidden keys) + user-of-address GetItem (the address derives from the salt)',
     prepare: async (deps) => {
       const id_token = await idTokenFor(deps, `returning-${newCode()}`);
       await loginZk(deps, id_token);
@@ -192,14 +192,15 @@ export const identityOperations: OperationBench[] = [
     op: 'login_zk',
     label: 'login_zk (first sign-in)',
     minimum: 5,
-    reason: 'salt GetItem + conditional Put + user-of-address GetItem + account id counter + one transaction',
+    reason:
+      'salt BatchGet (its named and hidden keys) + one transaction (the salt put, on condition neither key holds one) + user-of-address GetItem + account id counter + one transaction',
     prepare: async (deps) => ({ body: { id_token: await idTokenFor(deps, `first-${newCode()}`) } }),
   },
   {
     group: 'withoutkey',
     op: 'query_zk_info',
     minimum: 1,
-    reason: 'salt GetItem (existing identity)',
+    reason: 'salt BatchGet (its named and hidden keys; existing identity)',
     prepare: async (deps) => {
       const token = await idTokenFor(deps, `info-${newCode()}`);
       await zkInfo(deps, token);

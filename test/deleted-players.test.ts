@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetPlayer } from '../core/access/players.js';
 import { STATE_TTL_MS } from '../core/access/principals.js';
 import { findAccount, userKey } from '../core/identity/accounts.js';
+import { forgetZkSubject } from '../core/identity/zklogin.js';
 import { goneKey } from '../core/platform/players.js';
 import { createAllApps } from '../functions/apps.js';
 import { markDeleted } from './support/deleted-players.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { HERO_BASE } from './support/heroes.js';
 import { call, type CallResult } from './support/http.js';
+import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
 import { scanAll } from './support/table-snapshot.js';
@@ -18,19 +20,23 @@ import { scanAll } from './support/table-snapshot.js';
 /**
  * After a player's deletion (its mark written and its account items removed, as the deletion will): every token
  * of the player is refused, a server's request naming the player is refused before anything is written, and
- * signing in again with a wallet makes a new account under a new uuid.
+ * signing in again makes a new account (a wallet with a new uuid; zkLogin with the same address, its salt kept
+ * under a key that no longer names the subject).
  */
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
+let issuer: TestIssuer;
 let shop: Awaited<ReturnType<typeof projectWithLevel>>;
 const base = '/v2-testing';
 const documents = { main: servedDocument(base), hero: servedDocument(HERO_BASE, 'hero') };
 
 beforeAll(async () => {
-  deps = await createTestDeps();
+  issuer = await startOAuthIssuer();
+  deps = await createTestDeps({ oauthProviders: [issuer.provider('google', ['client-a'])] });
   app = createAllApps(deps);
   shop = await projectWithLevel(deps);
 });
+afterAll(() => issuer.stop());
 
 /** One request of the suite: where it goes (its documented path and base) and how. */
 interface Request {
@@ -231,3 +237,96 @@ const byKey = (a: Record<string, unknown> | undefined, b: Record<string, unknown
   const id = (item: Record<string, unknown> | undefined) => `${String(item?.pk)}\u0000${String(item?.sk)}`;
   return id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0;
 };
+
+describe('a deleted zkLogin identity', () => {
+  const loginZk = (idToken: string) => call(app, 'POST', `${base}/account/login/zk`, { body: { id_token: idToken } });
+  const zkInfo = (idToken: string) => call(app, 'GET', `${base}/account/zk/info`, { token: idToken });
+  /** Every item holding `text` in its keys or attributes. */
+  const holding = async (text: string) => (await scanAll(deps)).filter((item) => JSON.stringify(item).includes(text));
+
+  it('keeps its salt under a key hiding the subject: signing in again gives the same address and a new account', async () => {
+    const sub = `deleted-${randomUUID()}`;
+    const first = await loginZk(await issuer.sign({ sub }));
+    expect(first.status).toBe(200);
+    const { salt } = (await zkInfo(await issuer.sign({ sub }))).body.data;
+    expect(await holding(sub)).toHaveLength(1);
+
+    await markDeleted(deps, first.body.uid, first.body.address);
+    await forgetZkSubject(deps, await deps.idTokens.verify(await issuer.sign({ sub })));
+    expect(await holding(sub)).toEqual([]);
+    const moved = await holding(salt);
+    expect(moved).toHaveLength(1);
+    expect(Object.keys(moved[0]!).sort()).toEqual(['created_at', 'pk', 'salt', 'sk']);
+
+    const again = await loginZk(await issuer.sign({ sub }));
+    expect(again.status).toBe(200);
+    expect(again.body.address).toBe(first.body.address);
+    expect(again.body.uid).not.toBe(first.body.uid);
+    expect(await findAccount(deps, again.body.uid)).toMatchObject({ uid: again.body.uid, wallet_address: first.body.address, wallet_type: 2 });
+    expect((await zkInfo(await issuer.sign({ sub }))).body.data).toMatchObject({ sub, salt, address: first.body.address });
+    // No named salt is made again: the subject is still in no item.
+    expect(await holding(sub)).toEqual([]);
+    expect((await send({ method: 'POST', path: '/account/params', token: again.body.platformToken.accessToken, body: { ref: 'back' } })).status).toBe(200);
+    expectAccountDeleted(await send({ method: 'POST', path: '/account/params', token: first.body.platformToken.accessToken, body: { ref: 'old' } }));
+
+    // Run again, it changes nothing.
+    const settled = await scanAll(deps);
+    await forgetZkSubject(deps, await deps.idTokens.verify(await issuer.sign({ sub })));
+    expect(await scanAll(deps)).toEqual(settled);
+  });
+
+  it('a first read that misses the moved salt (eventually consistent) makes no new salt: the same address again', async () => {
+    const sub = `stale-${randomUUID()}`;
+    const first = await loginZk(await issuer.sign({ sub }));
+    await markDeleted(deps, first.body.uid, first.body.address);
+    await forgetZkSubject(deps, await deps.idTokens.verify(await issuer.sign({ sub })));
+    // The next batch read answers as a replica that has seen the named salt's deletion but not the hidden salt yet.
+    const name = `staleSaltRead${Math.random()}`;
+    let stale = true;
+    deps.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        if (!stale || context.commandName !== 'BatchGetItemCommand') return out;
+        stale = false;
+        (out.output as { Responses?: Record<string, unknown[]> }).Responses = { [deps.table]: [] };
+        return out;
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const again = await loginZk(await issuer.sign({ sub }));
+      expect(stale).toBe(false);
+      expect(again.body.address).toBe(first.body.address);
+    } finally {
+      deps.db.middlewareStack.remove(name);
+    }
+    expect(await holding(sub)).toEqual([]);
+  });
+
+  it('a move that crashed between its two writes, run again, ends as one that did not; sign-ins meanwhile keep the salt', async () => {
+    const sub = `crashed-${randomUUID()}`;
+    const first = await loginZk(await issuer.sign({ sub }));
+    const { salt } = (await zkInfo(await issuer.sign({ sub }))).body.data;
+    const token = await deps.idTokens.verify(await issuer.sign({ sub }));
+    const name = `crashBeforeDelete${Math.random()}`;
+    deps.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'DeleteItemCommand') throw new Error('crashed before deleting the named salt');
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      await expect(forgetZkSubject(deps, token)).rejects.toThrow(/crashed/);
+    } finally {
+      deps.db.middlewareStack.remove(name);
+    }
+    expect(await holding(salt)).toHaveLength(2);
+    expect((await zkInfo(await issuer.sign({ sub }))).body.data).toMatchObject({ salt, address: first.body.address });
+
+    await forgetZkSubject(deps, token);
+    expect(await holding(sub)).toEqual([]);
+    expect(await holding(salt)).toHaveLength(1);
+    expect((await zkInfo(await issuer.sign({ sub }))).body.data).toMatchObject({ salt, address: first.body.address });
+  });
+});

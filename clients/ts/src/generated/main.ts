@@ -800,7 +800,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with zkLogin
-         * @description Verifies the OAuth id_token against its issuer's keys (the stage's configured providers), keeps one salt per (iss, sub, aud), derives the zkLogin address and creates or finds its account (wallet_type 2). Returns the token pair; the game token names `game_code` when given.
+         * @description Verifies the OAuth id_token against its issuer's keys (the stage's configured providers), keeps one salt per (iss, sub, aud), derives the zkLogin address and creates or finds its account (wallet_type 2). Returns the token pair; the game token names `game_code` when given. An identity whose player deleted their account keeps its salt, so it signs in to the same address again, with a new user id and a new, empty account.
          *
          *     Open: no token needed.
          */
@@ -910,7 +910,7 @@ export interface paths {
         };
         /**
          * Salt and zkLogin address of an OAuth identity
-         * @description The OAuth id_token goes in `Authorization: Bearer <id_token>`. The salt is created on first use and never changes. `query_zk_info Copy` of the source collection is this same operation.
+         * @description The OAuth id_token goes in `Authorization: Bearer <id_token>`. The salt is created on first use and never changes, not even when the player deletes their account. `query_zk_info Copy` of the source collection is this same operation.
          *
          *     Open: no token needed.
          */
@@ -10182,7 +10182,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the zkLogin address is bound to another user */
+            /** @description the zkLogin address is bound to another user, or concurrent first sign-ins of the identity kept colliding (retry) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10191,8 +10191,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "the zkLogin address is bound to another user",
-                     *       "error": "wallet.bound_to_other_user"
+                     *       "message": "the zkLogin address is bound to another user, or concurrent first sign-ins of the identity kept colliding (retry)",
+                     *       "error": "data.changed_concurrently"
                      *     }
                      */
                     "application/json": {
@@ -10203,7 +10203,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "wallet.bound_to_other_user";
+                        error: "data.changed_concurrently" | "wallet.bound_to_other_user";
                     };
                 };
             };
@@ -10257,7 +10257,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no OAuth provider is configured in this stage; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -10268,7 +10268,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "no OAuth provider is configured in this stage; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "error": "id_token.keys_unavailable"
                      *     }
                      */
@@ -11173,7 +11173,32 @@ export interface operations {
                     };
                 };
             };
-            /** @description no OAuth provider is configured in this stage; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description concurrent first uses of the identity kept colliding; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "concurrent first uses of the identity kept colliding; retry",
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently";
+                    };
+                };
+            };
+            /** @description no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -11184,7 +11209,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "no OAuth provider is configured in this stage; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "error": "id_token.keys_unavailable"
                      *     }
                      */

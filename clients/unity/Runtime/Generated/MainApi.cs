@@ -770,7 +770,7 @@ namespace GamePlatform.Main
         /// 400: body.malformed, input.invalid, zklogin.token_unusable
         /// 401: id_token.expired, id_token.invalid
         /// 404: game.not_found
-        /// 409: wallet.bound_to_other_user
+        /// 409: data.changed_concurrently, wallet.bound_to_other_user
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: id_token.keys_unavailable, sign_in.unconfigured, table.busy
@@ -876,6 +876,7 @@ namespace GamePlatform.Main
         /// Open: no token.
         /// 400: zklogin.token_unusable
         /// 401: auth.token_missing, id_token.expired, id_token.invalid
+        /// 409: data.changed_concurrently
         /// 503: id_token.keys_unavailable, sign_in.unconfigured, table.busy
         /// </summary>
         public async Task<QueryZkInfoResponse> QueryZkInfoAsync(CancellationToken cancellationToken = default(CancellationToken))
