@@ -72,17 +72,17 @@ export const heroOperations: OperationBench[] = [
     group: 'hero',
     op: 'auth',
     base: 'hero',
-    minimum: 0,
-    reason: "signs a hero token for the platform token's user: nothing read",
+    minimum: 1,
+    reason: "whether the caller deleted their account (GetItem, fresh on a write); then signs a hero token for the platform token's user",
     prepare: async (deps) => ({ token: (await heroPlayer(deps)).player.platform }),
   },
   {
     group: 'hero',
     op: 'grant',
     base: 'hero',
-    minimum: 3,
+    minimum: 4,
     reason:
-      "the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
+      "whether the named player deleted their account (GetItem, fresh on a write) + the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
     prepare: async (deps) => {
       const { world, player } = await heroPlayer(deps);
       return { token: world.server, body: { userId: player.uid, projectName: world.projectName, reference: `bench-${randomUUID()}` } };
@@ -105,8 +105,9 @@ export const heroOperations: OperationBench[] = [
     op: 'bind',
     base: 'hero',
     label: 'bind (first)',
-    minimum: 2,
-    reason: "BatchGet (configuration, account, the NFT's binding, its hero) + one transaction (binding, hero); the object is read from the node, not the table",
+    minimum: 3,
+    reason:
+      "whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (configuration, account, the NFT's binding, its hero) + one transaction (binding, hero); the object is read from the node, not the table",
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps, false);
       return { token, body: { objectId } };
@@ -117,8 +118,8 @@ export const heroOperations: OperationBench[] = [
     op: 'bind',
     base: 'hero',
     label: 'bind (repeated)',
-    minimum: 1,
-    reason: 'BatchGet: bound to the caller already, the binding answers (no node read)',
+    minimum: 2,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet: bound to the caller already, the binding answers (no node read)',
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps);
       return { token, body: { objectId } };
@@ -128,8 +129,9 @@ export const heroOperations: OperationBench[] = [
     group: 'hero',
     op: 'unbind',
     base: 'hero',
-    minimum: 2,
-    reason: 'BatchGet (binding, hero) + one transaction (hero deleted, level kept on the binding)',
+    minimum: 3,
+    reason:
+      'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (binding, hero) + one transaction (hero deleted, level kept on the binding)',
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps);
       return { token, body: { objectId } };
@@ -164,8 +166,9 @@ export const heroOperations: OperationBench[] = [
     group: 'hero',
     op: 'upgrade',
     base: 'hero',
-    minimum: 2,
-    reason: 'BatchGet (configuration, the heroes) + one transaction (each hero on its level, the balance on its sum, the ledger entry)',
+    minimum: 3,
+    reason:
+      'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (configuration, the heroes) + one transaction (each hero on its level, the balance on its sum, the ledger entry)',
     prepare: async (deps) => {
       const { world, player, token, objectId } = await boundNft(deps);
       const granted = await grant(deps, world, player.uid);

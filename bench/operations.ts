@@ -150,7 +150,7 @@ export const identityOperations: OperationBench[] = [
     label: 'chainwallet_register (new user)',
     minimum: 5,
     reason:
-      'one BatchGet (nonce, user, address) + whether the platform holds anything for the uuid (a Query of its partition ∥ a Query of its reward history: a known id needs its own token) + account id counter + one transaction (nonce consumed, account, address)',
+      "one BatchGet (nonce, user, address, the uuid's deletion mark) + whether the platform holds anything for the uuid (a Query of its partition ∥ a Query of its reward history: a known id needs its own token) + account id counter + one transaction (nonce consumed, the deletion mark still absent, account, address)",
     prepare: async (deps) => ({ body: await signedRegistration(deps, Ed25519Keypair.generate(), randomUUID()) }),
   },
   {
@@ -158,7 +158,8 @@ export const identityOperations: OperationBench[] = [
     op: 'chainwallet_register',
     label: 'chainwallet_register (returning user)',
     minimum: 2,
-    reason: 'one BatchGet (nonce, user, address) + the nonce consumed conditionally',
+    reason:
+      "one BatchGet (nonce, user, address, the uuid's deletion mark) + one transaction (the nonce consumed conditionally, the deletion mark still absent)",
     prepare: async (deps) => {
       const { keypair, uuid } = await player(deps);
       return { body: await signedRegistration(deps, keypair, uuid) };
@@ -179,7 +180,7 @@ export const identityOperations: OperationBench[] = [
     op: 'login_zk',
     label: 'login_zk (returning user)',
     minimum: 2,
-    reason: 'salt GetItem + user-of-address GetItem (the address derives from the salt)',
+    reason: 'salt BatchGet (its named and hidden keys) + user-of-address GetItem (the address derives from the salt)',
     prepare: async (deps) => {
       const id_token = await idTokenFor(deps, `returning-${newCode()}`);
       await loginZk(deps, id_token);
@@ -191,14 +192,15 @@ export const identityOperations: OperationBench[] = [
     op: 'login_zk',
     label: 'login_zk (first sign-in)',
     minimum: 5,
-    reason: 'salt GetItem + conditional Put + user-of-address GetItem + account id counter + one transaction',
+    reason:
+      'salt BatchGet (its named and hidden keys) + one transaction (the salt put, on condition neither key holds one) + user-of-address GetItem + account id counter + one transaction',
     prepare: async (deps) => ({ body: { id_token: await idTokenFor(deps, `first-${newCode()}`) } }),
   },
   {
     group: 'withoutkey',
     op: 'query_zk_info',
     minimum: 1,
-    reason: 'salt GetItem (existing identity)',
+    reason: 'salt BatchGet (its named and hidden keys; existing identity)',
     prepare: async (deps) => {
       const token = await idTokenFor(deps, `info-${newCode()}`);
       await zkInfo(deps, token);
@@ -208,8 +210,9 @@ export const identityOperations: OperationBench[] = [
   {
     group: 'withoutkey',
     op: 'bind_social',
-    minimum: 1,
-    reason: "one transaction (the social id claimed conditionally + the user's listing item)",
+    minimum: 2,
+    reason:
+      "whether the caller deleted their account (GetItem, fresh on a write) + one transaction (the social id claimed conditionally + the user's listing item)",
     prepare: async (deps) => ({ token: (await player(deps)).token, body: { id_token: await idTokenFor(deps, `social-${newCode()}`) } }),
   },
   {
@@ -235,8 +238,8 @@ export const identityOperations: OperationBench[] = [
   {
     group: 'withoutkey',
     op: 'save_params',
-    minimum: 1,
-    reason: 'one PutItem of the whole map',
+    minimum: 2,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one PutItem of the whole map',
     prepare: async (deps) => ({ token: (await player(deps)).token, body: { ref: 'friend-42', utm_source: 'bench' } }),
   },
 ];

@@ -96,8 +96,8 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'rechargeOrder',
     label: 'rechargeOrder (prevId -1)',
-    minimum: 3,
-    reason: 'one BatchGet (project, level, account) + order id counter + Put',
+    minimum: 4,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account) + order id counter + Put',
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       const player = await playerWithTokens(deps);
@@ -108,9 +108,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'rechargeOrder',
     label: 'rechargeOrder (replacing prevId)',
-    minimum: 3,
+    minimum: 4,
     reason:
-      'one BatchGet (project, level, account, the previous order: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition)',
+      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account, the previous order: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition)',
     prepare: async (deps) => {
       const { shop, player, order } = await pendingPurchase(deps);
       return { token: player.platform, body: rechargeBody(shop, player, order.id) };
@@ -142,8 +142,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'orderComplete',
     label: 'user/orderComplete (payment indexed)',
-    minimum: 3,
-    reason: 'one BatchGet (order, account) + payment Query by transaction + one transaction (order paid, transaction claimed, tickets credited)',
+    minimum: 4,
+    reason:
+      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (order, account) + payment Query by transaction + one transaction (order paid, transaction claimed, tickets credited)',
     prepare: async (deps) => {
       const { player, order, digest } = await indexedPurchase(deps);
       return { token: player.platform, body: { orderId: order.id, transactionId: digest } };
@@ -153,8 +154,8 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'orderComplete',
     label: 'user/orderComplete (repeated)',
-    minimum: 1,
-    reason: 'one BatchGet (order, account): a paid order answers from its tx_digest',
+    minimum: 2,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (order, account): a paid order answers from its tx_digest',
     prepare: async (deps) => {
       const { player, order, digest } = await paidPurchase(deps);
       return { token: player.platform, body: { orderId: order.id, transactionId: digest } };
@@ -200,9 +201,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'minus_tickets',
     label: 'minus_tickets (server token)',
-    minimum: 2,
+    minimum: 3,
     reason:
-      "the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record); the project's owner is remembered",
+      "whether the named player deleted their account (GetItem, fresh on a write) + the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record); the project's owner is remembered",
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, headers: { 'idempotency-key': `bench-${randomUUID()}` }, body: { userId: player.uid, projectName, level: 1, amount: 3 } };
@@ -212,8 +213,8 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'minus_tickets',
     label: 'minus_tickets (game token)',
-    minimum: 1,
-    reason: 'one transaction (balance debit on condition, ledger entry)',
+    minimum: 2,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one transaction (balance debit on condition, ledger entry)',
     prepare: async (deps) => {
       const { player, projectName } = await playerWithTickets(deps);
       return { token: player.game, body: { userId: player.uid, projectName, level: 1, amount: 3 } };

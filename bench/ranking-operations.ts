@@ -223,9 +223,9 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'sign_code',
     label: 'sign_code (first time)',
-    minimum: 3,
+    minimum: 4,
     reason:
-      "entry GetItem (owner, amount, wallet: the signed message is made from it) + the game's GetItem (its on-chain object, which the claim names) + conditional UpdateItem storing the claim",
+      "whether the caller deleted their account (GetItem, fresh on a write) + entry GetItem (owner, amount, wallet: the signed message is made from it) + the game's GetItem (its on-chain object, which the claim names) + conditional UpdateItem storing the claim",
     prepare: async (deps) => {
       const { player, id } = await playerReward(deps);
       return { token: player.platform, body: { id } };
@@ -235,8 +235,8 @@ export const rankingOperations: OperationBench[] = [
     group: 'inner',
     op: 'sign_code',
     label: 'sign_code (signed already)',
-    minimum: 1,
-    reason: 'entry GetItem (the stored claim answers)',
+    minimum: 2,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + entry GetItem (the stored claim answers)',
     prepare: async (deps) => {
       const { player, id } = await signedReward(deps);
       return { token: player.platform, body: { id } };

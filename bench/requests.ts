@@ -9,6 +9,8 @@ import type { BenchDeps } from './fixtures.js';
 import { notBenched, operations, type BenchRequest, type OperationBench } from './operations.js';
 import { ownerOf } from '../core/access/owners.js';
 import { principalState } from '../core/access/principals.js';
+import { playerGone } from '../core/access/players.js';
+import { callerGoneChecked, goneReadFresh, namedGoneChecked } from '../core/http/policy-rules.js';
 
 export interface RequestResult {
   operation: string;
@@ -56,9 +58,10 @@ export function unbenchedOperations(): string[] {
 
 /**
  * The steady state of the authorization layer for this request: in a warm process the owners of the project,
- * game or goods the request names are remembered (they never change), and so is a game server's account state
- * for calls that move no value (STATE_TTL_MS). The measured call then makes only the requests a warm Lambda
- * makes; what stays is the fresh state read of value-moving calls.
+ * game or goods the request names are remembered (they never change), and so are a game server's account state
+ * for calls that move no value and, for reads (GET), whether the caller or the player the request names deleted
+ * their account (STATE_TTL_MS). The measured call then makes only the requests a warm Lambda makes; what stays
+ * is the fresh state read of value-moving calls and the fresh deletion read of writes.
  */
 async function warmAuthorization(deps: BenchDeps, spec: OperationSpec, request: BenchRequest) {
   if (spec.auth === 'open' || !request.token) return;
@@ -73,6 +76,15 @@ async function warmAuthorization(deps: BenchDeps, spec: OperationSpec, request: 
   }
   if (claims.game_code) await ownerOf(deps, 'game', claims.game_code);
   if ((claims.kind === 'server' || claims.kind === 'merchant') && !spec.auth.movesValue) await principalState(deps, claims.sub, false);
+  if (goneReadFresh(spec.method, spec.auth)) return;
+  if (callerGoneChecked(claims.kind)) await playerGone(deps, claims.sub, false);
+  if (!namedGoneChecked(claims.kind)) return;
+  for (const rule of spec.auth.owns) {
+    if (rule.rule !== 'self') continue;
+    const [part, name] = rule.field.split('.') as [string, string];
+    const value = (parts[part] as Record<string, unknown> | undefined)?.[name];
+    if (value !== undefined) await playerGone(deps, String(value), false);
+  }
 }
 
 /** Calls each benched operation once in its steady state through its group's app and counts its DynamoDB requests. */

@@ -50,8 +50,9 @@ export const storeOperations: OperationBench[] = [
     group: 'third-pay',
     op: 'app-verify-transaction',
     label: 'app-verify-transaction (first)',
-    minimum: 2,
-    reason: "one BatchGet (the order, the store transaction's claim) + one transaction (order paid, store transaction claimed, tickets credited)",
+    minimum: 3,
+    reason:
+      "whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (the order, the store transaction's claim) + one transaction (order paid, store transaction claimed, tickets credited)",
     prepare: async (deps) => {
       const { player, order, signedTransaction } = await applePurchase(deps);
       return { token: player.platform, body: { orderId: order.id, signedTransaction } };
@@ -61,8 +62,9 @@ export const storeOperations: OperationBench[] = [
     group: 'third-pay',
     op: 'app-verify-transaction',
     label: 'app-verify-transaction (repeated)',
-    minimum: 1,
-    reason: 'one BatchGet (the order, the claim): a purchase claimed for this order answers the order as read',
+    minimum: 2,
+    reason:
+      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (the order, the claim): a purchase claimed for this order answers the order as read',
     prepare: async (deps) => {
       const purchase = await applePurchase(deps);
       const { verifyApplePurchase } = await import('../core/app-stores/apple-purchases.js');

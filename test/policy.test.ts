@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { OperationSpec } from '../core/http/operation.js';
 import { describePolicy, errorsOf, policyTable } from '../core/http/policy-text.js';
-import { accountChecks, ownerCheck, selfChecked } from '../core/http/policy-rules.js';
+import { accountChecks, callerGoneChecked, goneReadFresh, namedGoneChecked, ownerCheck, selfChecked } from '../core/http/policy-rules.js';
 import type { TokenKind } from '../core/platform/tokens.js';
 import { routeTable } from '../functions/routes/index.js';
 
@@ -67,12 +67,31 @@ const ACCOUNT_STATE = /revoked|suspen|seconds old|read fresh/;
 describe('every policy sentence says what the authorization layer does for the kinds the policy admits', () => {
   it.each(ops.filter(([, op]) => op.auth !== 'open'))('%s', (_name, op) => {
     const auth = op.auth as Exclude<OperationSpec['auth'], 'open'>;
-    const text = describePolicy(auth);
+    const whole = describePolicy(auth, op.method);
     const admitted = (kind: TokenKind) => auth.tokens.includes(kind);
+
+    // Deleted players: the sentence says whom the layer refuses (a player token of one, 401; a token that may name
+    // any user naming one in a self field, 404) and how fresh its knowledge is, exactly where the layer checks.
+    const deletion = whole.match(/Deleted players: .*?\)\.(?= |$)/)?.[0];
+    const ownGone = auth.tokens.some(callerGoneChecked);
+    const namedFields = auth.owns.flatMap((rule) => (rule.rule === 'self' && auth.tokens.some(namedGoneChecked) ? [rule.field] : []));
+    expect(deletion !== undefined, 'a sentence on deleted players').toBe(ownGone || namedFields.length > 0);
+    if (deletion) {
+      expect(deletion.includes('(401)'), 'a player token of a deleted player').toBe(ownGone);
+      for (const field of namedFields)
+        expect(deletion).toMatch(new RegExp(`naming (one|a player who deleted their account) in \`${field}\`( is refused)? \\(404\\)`));
+      expect(deletion.match(/\(404\)/g)?.length ?? 0).toBe(namedFields.length);
+      expect(deletion.includes('at once (read fresh on every call)'), 'fresh on writes and value').toBe(goneReadFresh(op.method, auth));
+      expect(deletion.includes('within 60 seconds'), 'remembered on reads').toBe(!goneReadFresh(op.method, auth));
+    }
+    const errors = errorsOf(op);
+    expect(errors[401]?.includes('deleted their account') ?? false, '401 of a deleted player').toBe(ownGone);
+    for (const field of namedFields) expect(errors[404]).toContain(`${field.split('.')[1]} names a player who deleted their account`);
+    const text = deletion ? whole.replace(deletion, '') : whole;
 
     // A token kind is named (`kind`, or "kind token") only when the policy admits it.
     for (const kind of KINDS) {
-      const named = text.includes(`\`${kind}\``) || new RegExp(`\\b${kind} token`).test(text);
+      const named = whole.includes(`\`${kind}\``) || new RegExp(`\\b${kind} token`).test(whole);
       if (named) expect(admitted(kind), `names ${kind} tokens`).toBe(true);
     }
     for (const kind of auth.tokens) if (!auth.store) expect(text).toContain(`\`${kind}\``);

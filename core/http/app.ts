@@ -125,7 +125,7 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       const body = await readBody(c, op, form);
       // A malformed Idempotency-Key is bad input like a malformed field: 400 before the policy reads anything.
       if (op.headers?.['Idempotency-Key']) idempotencyKeyOf(c.req.header('idempotency-key'));
-      if (op.auth !== 'open') await (await policy()).enforcePolicy(deps, op.auth, auth!, { query, params, body });
+      if (op.auth !== 'open') await (await policy()).enforcePolicy(deps, { method: op.method, auth: op.auth }, auth!, { query, params, body });
       const result = await answerOf(op, () => handler({ query, params, body, auth, deps, req: c.req }));
       if (result instanceof RedirectAnswer) return c.body(null, 302, { Location: result.location, 'Cache-Control': 'no-store' });
       if (op.raw) return result as Response;

@@ -14,6 +14,8 @@ export const httpErrors = errorCatalogue({
   'auth.token_missing': 'Unauthenticated',
   /** the token was issued before its account signed out everywhere or was suspended */
   'auth.token_revoked': 'Unauthenticated',
+  /** the token's player deleted their account; signing in again makes a new account */
+  'auth.account_deleted': 'Unauthenticated',
   /** the operation is for admin accounts */
   'auth.admin_only': 'Forbidden',
   /** an unexpected fault of the server (logged; the answer says nothing more) */

@@ -126,7 +126,7 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     // keep that name findable.
     ...(operationId !== op.name && { 'x-catalogue-name': op.name }),
     summary: op.summary,
-    description: [op.description, describePolicy(op.auth)].filter(Boolean).join('\n\n'),
+    description: [op.description, describePolicy(op.auth, op.method)].filter(Boolean).join('\n\n'),
     tags: [group],
     ...(parameters.length > 0 && { parameters }),
     ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where, op.bodyType) }),

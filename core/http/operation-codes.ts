@@ -1,7 +1,7 @@
 import type { OwnedKind } from '../access/owners.js';
 import { statusOfCode, type ErrorCode } from './error-catalogue.js';
 import type { OperationSpec } from './operation.js';
-import { accountChecks, ownerCheck, selfChecked } from './policy-rules.js';
+import { accountChecks, callerGoneChecked, namedGoneChecked, ownerCheck, selfChecked } from './policy-rules.js';
 
 /**
  * The error codes an operation can answer, per status: what the HTTP layer answers for its spec (`layerCodesOf`)
@@ -21,8 +21,8 @@ export function codesOf(op: OperationSpec): ReadonlyMap<number, readonly ErrorCo
 /**
  * What the HTTP layer itself can answer for the operation, read from its spec the way core/http/app.ts, auth.ts and
  * policy.ts run it (and policy-text.ts `errorsOf` words it): its input's rules, its body's media type and size, its
- * token rule, the account checks and ownership rules of its policy, the table's failures. `route.not_found` (no
- * operation) and `server.internal` (a fault) are nobody's in particular.
+ * token rule, the deleted players, account checks and ownership rules of its policy, the table's failures.
+ * `route.not_found` (no operation) and `server.internal` (a fault) are nobody's in particular.
  */
 export function layerCodesOf(op: OperationSpec): ErrorCode[] {
   const codes: ErrorCode[] = [];
@@ -42,11 +42,15 @@ export function layerCodesOf(op: OperationSpec): ErrorCode[] {
     codes.push('auth.token_missing', 'auth.token_invalid', 'auth.token_expired');
     if (auth.role === 'admin') codes.push('auth.admin_only');
   }
+  // Whether a player token's player deleted their account: a read of the table (its 503).
+  if (auth.tokens.some(callerGoneChecked)) codes.push('auth.account_deleted', 'table.busy');
   const checks = auth.tokens.flatMap((kind) => accountChecks(auth, kind) ?? []);
   if (checks.length > 0) codes.push('auth.token_revoked', 'table.busy');
   if (checks.some((check) => check.suspension)) codes.push('merchant.suspended');
   for (const rule of auth.owns) {
     if (rule.rule === 'self' && auth.tokens.some(selfChecked)) codes.push('auth.not_caller');
+    // A self field naming a deleted player, for the tokens that may name any user: a read of the table too.
+    if (rule.rule === 'self' && auth.tokens.some(namedGoneChecked)) codes.push('player.deleted', 'table.busy');
     // Checked where the domain reads the record (core/access/records.ts), with the one answer for absent and another's.
     if (rule.rule === 'record') codes.push('access.not_found');
     if (rule.rule === 'project' || rule.rule === 'game' || rule.rule === 'goods') {

@@ -30,7 +30,7 @@ export type FieldRef = `${'body' | 'query' | 'params'}.${string}`;
  * - `own`: the operation acts only on the caller's own records, selected by the token's subject; nothing in the
  *   input names another's.
  * - `self`: the field names a user; a player token's subject must be that user (403). A server token may name
- *   any user: its `project` rule bounds what it touches.
+ *   any user: its `project` rule bounds what it touches; but not a player who deleted their account (404).
  * - `project`, `game`, `goods`: the field names one (404 when there is none); a merchant or server token's
  *   account must own it (403); for `project`, a game token's game must belong to the project's merchant (403).
  *   Absent optional fields are not checked.

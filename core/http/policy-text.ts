@@ -2,8 +2,8 @@ import { BATCH_READ_BUSY } from '../platform/batch.js';
 import { TABLE_UNAVAILABLE } from '../platform/table-failures.js';
 import { jsonBodyErrors } from './json-body.js';
 import { formBodyErrors } from './form-body.js';
-import type { AuthRule, OperationSpec, Ownership, TokenRule } from './operation.js';
-import { accountChecks, ownerCheck, selfChecked, type OwnerCheck } from './policy-rules.js';
+import type { AuthRule, Method, OperationSpec, Ownership, TokenRule } from './operation.js';
+import { accountChecks, callerGoneChecked, goneReadFresh, namedGoneChecked, ownerCheck, selfChecked, type OwnerCheck } from './policy-rules.js';
 import { STATE_TTL_MS } from '../access/principals.js';
 import type { OwnedKind } from '../access/owners.js';
 import type { TokenKind } from '../platform/tokens.js';
@@ -11,18 +11,19 @@ import type { StoreTokenRule } from '../partner-store/bearer.js';
 
 /**
  * A policy in words, for the reference (the OpenAPI description of every operation) and the table of
- * docs/security.md. Every sentence is made from the policy's data and the checks the authorization layer runs
- * for each admitted token kind (policy.ts `accountChecks`, `ownerCheck`, `selfChecked`; a store rule's kinds,
- * core/partner-store/bearer.ts), so what readers are told is what the layer enforces: a token kind is named only when
- * the policy admits it, a suspension only when the layer applies one (test/policy.test.ts walks every route).
+ * docs/security.md. Every sentence is made from the policy's data, its method and the checks the authorization
+ * layer runs for each admitted token kind (policy-rules.ts `accountChecks`, `ownerCheck`, `selfChecked`,
+ * `callerGoneChecked`, `namedGoneChecked`, `goneReadFresh`; a store rule's kinds, core/partner-store/bearer.ts), so
+ * what readers are told is what the layer enforces: a token kind is named only when the policy admits it, a
+ * suspension only when the layer applies one (test/policy.test.ts walks every route).
  */
-export function describePolicy(auth: AuthRule): string {
+export function describePolicy(auth: AuthRule, method: Method): string {
   if (auth === 'open') return 'Open: no token needed.';
   const who = auth.store
     ? describeStoreToken(auth.store)
     : `Requires a Bearer ${kindList(auth.tokens)} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
   const rules = auth.owns.map((rule) => describeOwnership(rule, auth.tokens));
-  return [who, ...rules, ...describeAccountState(auth)].join(' ');
+  return [who, ...rules, ...describeDeletions(auth, method), ...describeAccountState(auth)].join(' ');
 }
 
 /** `a`, `a` or `b`, `a`, `b` or `c`: token kinds as the sentences name them. */
@@ -38,6 +39,29 @@ function describeStoreToken(store: StoreTokenRule): string {
   const scope = store.scope ? ` with the \`${store.scope}\` scope` : '';
   if (store.client) return `Requires a Bearer token of ${region}: a partner backend's own (client_credentials) access token${scope}.`;
   return `Requires a Bearer token of ${region}: ${store.session ? 'the store session (login), or ' : ''}a partner app's access token for the user${scope}.`;
+}
+
+/**
+ * Who the layer refuses for a deleted player (policy.ts): a player token of one (401), and a token that may name
+ * any user naming one in a `self` field (404); and how soon a deletion takes effect (`goneReadFresh`).
+ */
+function describeDeletions(auth: TokenRule, method: Method): string[] {
+  const own = auth.tokens.filter(callerGoneChecked);
+  const naming = auth.tokens.filter(namedGoneChecked);
+  const fields = naming.length > 0 ? auth.owns.flatMap((rule) => (rule.rule === 'self' ? [rule.field] : [])) : [];
+  const refused = [
+    ...(own.length > 0 ? [`a ${kindList(own)} token of a player who deleted their account is refused (401)`] : []),
+    ...fields.map((field) =>
+      own.length > 0
+        ? `a ${kindList(naming)} token naming one in \`${field}\` (404)`
+        : `a ${kindList(naming)} token naming a player who deleted their account in \`${field}\` is refused (404)`,
+    ),
+  ];
+  if (refused.length === 0) return [];
+  const when = goneReadFresh(method, auth)
+    ? 'at once (read fresh on every call)'
+    : `within ${STATE_TTL_MS / 1000} seconds (a process may use what it read up to ${STATE_TTL_MS / 1000} seconds before)`;
+  return [`Deleted players: ${refused.join(', and ')}; a deletion takes effect ${when}.`];
 }
 
 /**
@@ -109,8 +133,9 @@ type ErrorStatus = keyof OperationSpec['errors'];
 /**
  * Every error an operation can answer: what its route table entry lists, plus what the platform adds: a JSON
  * body's 413 and 415 (core/http/json-body.ts), and what its policy makes the authorization layer answer (a
- * revoked token, a suspended merchant, a named record that does not exist or is another's; the 503 of the batch
- * read of a console or server account's state, core/platform/batch.ts). The reference documents exactly these.
+ * player token of a deleted player, a revoked token, a suspended merchant, a named record that does not exist or
+ * is another's, a named player who deleted their account; the 503 of the batch read of a console or server
+ * account's state, core/platform/batch.ts). The reference documents exactly these.
  */
 export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
   const causes = new Map<ErrorStatus, string[]>();
@@ -133,6 +158,11 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     for (const [status, cause] of Object.entries(storeTokenErrors(op.auth.store))) add(Number(status) as ErrorStatus, cause);
   if (op.auth !== 'open') {
     const auth = op.auth;
+    const own = auth.tokens.filter(callerGoneChecked);
+    if (own.length > 0) add(401, `a ${own.join(' or ')} token of a player who deleted their account`);
+    // Deletions are read from the table (a GetItem), whatever else the operation touches.
+    const namesPlayers = auth.owns.some((rule) => rule.rule === 'self') && auth.tokens.some(namedGoneChecked);
+    if (own.length > 0 || namesPlayers) add(503, TABLE_UNAVAILABLE);
     const checked = auth.tokens.filter((kind) => accountChecks(auth, kind) !== undefined);
     if (checked.length > 0) {
       add(401, `a ${checked.join(' or ')} token revoked by its account`);
@@ -141,6 +171,7 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     }
     for (const rule of auth.owns) {
       if (rule.rule === 'self' && auth.tokens.some(selfChecked)) add(403, `${rule.field.split('.')[1]} is not the signed-in player`);
+      if (rule.rule === 'self' && auth.tokens.some(namedGoneChecked)) add(404, `${rule.field.split('.')[1]} names a player who deleted their account`);
       if (rule.rule === 'project' || rule.rule === 'game' || rule.rule === 'goods') {
         const field = rule.field.split('.')[1];
         const checks = new Set(auth.tokens.map((kind) => ownerCheck(rule.rule as OwnedKind, kind)));
@@ -173,7 +204,7 @@ function storeTokenErrors(rule: StoreTokenRule): Partial<Record<ErrorStatus, str
 /** The table of docs/security.md: every operation of every group with its policy (test/policy.test.ts keeps them equal). */
 export function policyTable(groups: readonly { group: string; ops: Record<string, OperationSpec> }[]): string {
   const rows = groups.flatMap(({ group, ops }) =>
-    Object.values(ops).map((op) => `| ${group} | ${op.name} | ${op.method} ${op.path} | ${describePolicy(op.auth).replaceAll('|', '\\|')} |`),
+    Object.values(ops).map((op) => `| ${group} | ${op.name} | ${op.method} ${op.path} | ${describePolicy(op.auth, op.method).replaceAll('|', '\\|')} |`),
   );
   return ['| group | operation | method path | policy |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -1,12 +1,14 @@
 import { ownerOf, type OwnedKind } from '../access/owners.js';
 import { principalState } from '../access/principals.js';
+import { playerGone } from '../access/players.js';
 import type { Deps } from '../deps.js';
 import { httpError } from './errors.js';
 import { merchantError } from '../merchants/errors.js';
 import { accessError } from '../access/errors.js';
+import { platformError } from '../platform/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import type { FieldRef, Ownership, TokenRule } from './operation.js';
-import { type AccountChecks, accountChecks, ownerCheck, selfChecked } from './policy-rules.js';
+import type { FieldRef, Method, Ownership, TokenRule } from './operation.js';
+import { type AccountChecks, accountChecks, callerGoneChecked, goneReadFresh, namedGoneChecked, ownerCheck, selfChecked } from './policy-rules.js';
 
 /** The validated input of a request, as the rules' field references name it. */
 export interface PolicyInput {
@@ -15,23 +17,39 @@ export interface PolicyInput {
   params?: unknown;
 }
 
+/** What the layer needs of an operation: its policy, and its method (a write reads deletions fresh). */
+export interface PolicedOperation {
+  method: Method;
+  auth: TokenRule;
+}
+
 /**
  * The one authorization layer: after the token's audience and role are verified (auth.ts) and the input is
  * validated, it enforces the operation's declared policy before the handler runs:
- * 1. a console or server token's account (`accountChecks`): revoked tokens are 401; a suspended merchant's
+ * 1. a player token whose player deleted their account (`callerGoneChecked`) is 401: player tokens carry no
+ *    revocation, so this is what ends them;
+ * 2. a console or server token's account (`accountChecks`): revoked tokens are 401; a suspended merchant's
  *    tokens are 403, but for console reads declared `whileSuspended` and for admin operations (`role: admin`):
  *    those are the platform's, not the merchant's, so the suspension of a merchant the admin account owns does
  *    not lock the admin out (its merchant's own calls are still refused);
- * 2. every ownership rule (operation.ts `Ownership`; `ownerCheck` and `selfChecked`, policy-rules.ts, say what
- *    each token kind is held to).
- * Every read here is of a fact remembered per process (owners) or of the caller's own state: nothing here
- * touches an item inside a player's transaction. The reference's sentences (policy-text.ts) are made from the
- * same functions, so what readers are told is what runs.
+ * 3. every ownership rule (operation.ts `Ownership`; `ownerCheck`, `selfChecked` and `namedGoneChecked`,
+ *    policy-rules.ts, say what each token kind is held to): a `self` field naming a deleted player is 404 for
+ *    tokens that may name any user, so the handler never writes for a deleted player.
+ * Deletions are read fresh for writes and value-moving calls, else as remembered for STATE_TTL_MS
+ * (`goneReadFresh`). Every read here is of a fact remembered per process (owners), of the caller's own state or
+ * of a deleted player's mark: nothing here touches an item inside a player's transaction. The reference's
+ * sentences (policy-text.ts) and each operation's codes (operation-codes.ts) are made from the same functions,
+ * so what readers are told is what runs.
  */
-export async function enforcePolicy(deps: Deps, rule: TokenRule, caller: TokenClaims, input: PolicyInput): Promise<void> {
+export async function enforcePolicy(deps: Deps, op: PolicedOperation, caller: TokenClaims, input: PolicyInput): Promise<void> {
+  const rule = op.auth;
+  const fresh = goneReadFresh(op.method, rule);
+  if (callerGoneChecked(caller.kind) && (await playerGone(deps, caller.sub, fresh))) {
+    throw httpError('auth.account_deleted', 'this player deleted their account');
+  }
   const account = accountChecks(rule, caller.kind);
   if (account) await checkAccountState(deps, account, caller);
-  for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input);
+  for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input, fresh);
 }
 
 async function checkAccountState(deps: Deps, checks: AccountChecks, caller: TokenClaims) {
@@ -42,7 +60,7 @@ async function checkAccountState(deps: Deps, checks: AccountChecks, caller: Toke
   if (state.suspended && checks.suspension) throw merchantError('merchant.suspended', 'merchant is suspended');
 }
 
-async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenClaims, input: PolicyInput) {
+async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenClaims, input: PolicyInput, fresh: boolean) {
   switch (ownership.rule) {
     case 'own':
     case 'any':
@@ -50,8 +68,12 @@ async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenCla
       return;
     case 'self': {
       const user = valueAt(input, ownership.field);
-      if (user !== undefined && selfChecked(caller.kind) && String(user) !== caller.sub) {
+      if (user === undefined) return;
+      if (selfChecked(caller.kind) && String(user) !== caller.sub) {
         throw accessError('auth.not_caller', `${nameOf(ownership.field)}: not the signed-in user`);
+      }
+      if (namedGoneChecked(caller.kind) && (await playerGone(deps, String(user), fresh))) {
+        throw platformError('player.deleted', `${nameOf(ownership.field)}: this player deleted their account`);
       }
       return;
     }

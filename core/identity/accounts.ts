@@ -68,17 +68,21 @@ export async function knownWithoutAccount(deps: PlatformDeps, uid: string): Prom
   return records ? 'records' : rewards ? 'rewards' : undefined;
 }
 
+/** A condition of the caller's own items in a binding transaction failed: `items` are their indexes in `withItems`. */
 export class BindingRefused extends Error {
-  constructor(readonly reason: 'precondition') {
+  constructor(readonly items: readonly number[]) {
     super('a condition of the binding transaction failed');
   }
 }
 
-/** What a binding depends on, read in one request; `extra` holds any other items the caller asked for. */
+/**
+ * What a binding depends on, read in one request; `extra` holds the other items the caller asked for, in the order
+ * of their keys (undefined where there is none).
+ */
 export interface BindingState {
   user?: Record<string, unknown>;
   wallet?: Record<string, unknown>;
-  extra: Record<string, unknown>[];
+  extra: (Record<string, unknown> | undefined)[];
 }
 
 type Key = { pk: string; sk: string };
@@ -86,7 +90,7 @@ type Key = { pk: string; sk: string };
 /** Reads the user, the address and `extraKeys` (e.g. the sign-in nonce) in one BatchGetItem (read completely, or 503). */
 export async function readBinding(deps: PlatformDeps, uid: string, address: string, extraKeys: Key[] = []): Promise<BindingState> {
   const [user, wallet, ...extra] = await readItems(deps, [userKey(uid), walletKey(address), ...extraKeys]);
-  return { user, wallet, extra: extra.filter((item) => item !== undefined) };
+  return { user, wallet, extra };
 }
 
 /**
@@ -149,7 +153,8 @@ export async function bindWallet(
 async function transact(deps: PlatformDeps, items: TransactItem[], ownItems: number) {
   const failed = await transactOrFailedConditions(deps, items, 'address: being bound concurrently by another request; retry');
   if (failed.length === 0) return;
-  if (failed.some((index) => index < ownItems)) throw new BindingRefused('precondition');
+  const own = failed.filter((index) => index < ownItems);
+  if (own.length > 0) throw new BindingRefused(own);
   // The user or the address was bound meanwhile by a concurrent request: the same answer as if seen before.
   throw identityError('wallet.bound_to_other_user', 'address: bound meanwhile by another request');
 }

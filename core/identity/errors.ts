@@ -22,6 +22,8 @@ export const identityErrors = errorCatalogue({
   'wallet.bound_to_other_user': 'Conflict',
   /** the platform holds records for this user: only the user may bind a wallet to it */
   'wallet.user_has_records': 'Conflict',
+  /** the uuid is of a user who deleted their account: a deleted user id is never signed in to again; sign in with a new uuid */
+  'account.deleted': 'Conflict',
   /** the social account is bound to another user */
   'social.bound_to_other_user': 'Conflict',
   /** no user is bound to the social account */

@@ -3,6 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
 import type { PlatformDeps } from '../platform/deps.js';
+import { goneKey } from '../platform/players.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
 import { identityError } from './errors.js';
 import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBinding } from './accounts.js';
@@ -75,11 +76,17 @@ export async function signedBy(message: string, signature: string, address: stri
  * bindings, reward history) gets a wallet only when the request proves the caller is that user, with a valid
  * platform token of the uuid in `Authorization: Bearer`; otherwise 409, and nothing is written (the nonce stays
  * live). A uuid the platform knows nothing of is new: the first signed request binds it.
+ *
+ * A uuid whose user deleted their account (the gone mark, core/platform/players.ts) is never bound again: 409,
+ * nothing written. Its mark is read with the binding, and the binding's transaction checks it is still absent,
+ * so a deletion that commits in between leaves no account, and no address bound to the deleted id, behind.
+ * Signing in again takes a new uuid (the deleted account's address is free again once the deletion is done).
  */
 export async function registerWallet(deps: PlatformDeps, input: z.infer<typeof RegisterBody>, authorization?: string) {
   const { uuid, address, signature } = input;
-  const state = await readBinding(deps, uuid, address, [nonceKey(address)]);
-  const nonce = state.extra[0] as { nonce: string; message: string; expiresAt: number } | undefined;
+  const state = await readBinding(deps, uuid, address, [nonceKey(address), goneKey(uuid)]);
+  const [nonce, gone] = state.extra as [{ nonce: string; message: string; expiresAt: number } | undefined, unknown];
+  if (gone) throw deletedUser();
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (!nonce || nonce.expiresAt <= nowSeconds) throw identityError('wallet.nonce_missing', 'address: no live sign-in nonce; ask getNonce for one');
   const [signed, known] = await Promise.all([signedBy(nonce.message, signature, address), state.user ? undefined : knownWithoutAccount(deps, uuid)]);
@@ -98,14 +105,20 @@ export async function registerWallet(deps: PlatformDeps, input: z.infer<typeof R
       ExpressionAttributeValues: { ':nonce': nonce.nonce, ':now': nowSeconds },
     },
   };
+  const stillHere = {
+    ConditionCheck: { TableName: deps.table, Key: goneKey(uuid), ConditionExpression: 'attribute_not_exists(pk)' },
+  };
   try {
-    await bindWallet(deps, { uid: uuid, address, walletType: WalletType.external }, [consumeNonce], state);
+    await bindWallet(deps, { uid: uuid, address, walletType: WalletType.external }, [consumeNonce, stillHere], state);
   } catch (error) {
+    if (error instanceof BindingRefused && error.items.includes(1)) throw deletedUser();
     if (error instanceof BindingRefused) throw identityError('wallet.message_used', 'signature: this sign-in message was used already');
     throw error;
   }
   return issueTokenPair(deps, uuid);
 }
+
+const deletedUser = () => identityError('account.deleted', 'uuid: this user deleted their account; sign in with a new uuid');
 
 /** True when `authorization` is `Bearer <a valid platform token of uid>`. */
 async function isUser(deps: PlatformDeps, authorization: string | undefined, uid: string): Promise<boolean> {

@@ -1,11 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as z from 'zod/mini';
 import { requireGame } from '../games/games.js';
 import type { IdentityDeps } from './deps.js';
+import { readItems } from '../platform/batch.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { sha256Url } from '../platform/digest.js';
 import { DomainError } from '../platform/errors.js';
+import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { identityError } from './errors.js';
 import { bindWallet, issueTokenPair, userOfAddress } from './accounts.js';
 import type { VerifiedIdToken } from './id-tokens.js';
@@ -14,10 +17,19 @@ import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
 /**
  * zkLogin (docs/api.md, "Player identity"). An OAuth identity (iss, aud, sub) has one salt, created on first use and
  * never changed, because the Sui address is derived from the salt: a new salt would be a new address and lose the
- * user's assets. Access pattern "salt of an identity": pk `ZKSALT#<iss>#<aud>#<sub>`, sk `SALT`.
+ * user's assets. Access patterns:
+ * - "salt of an identity": pk `ZKSALT#<iss>#<aud>#<sub>`, sk `SALT` (with iss, aud and sub);
+ * - "salt of a deleted identity": pk `ZKSALT#<SHA-256 of [iss, aud, sub] as JSON, Base64url>`, sk `SALT`, holding
+ *   only the salt and when it was made. A deletion moves the salt there (forgetZkSubject): the subject is the
+ *   player's, and must not stay, but the salt must, since the address holds the player's assets on chain, and
+ *   signing in again gives that address again (with a new, empty account). The key does not name the subject,
+ *   though whoever knows the subject can compute it. A named salt is never made again for an identity whose
+ *   salt was moved.
  */
 const saltKey = (token: VerifiedIdToken) => ({ pk: `ZKSALT#${token.iss}#${token.aud}#${token.sub}`, sk: 'SALT' });
-/** "salt of an identity" (saltKey). */
+// Joined as a JSON array, so no two identities give one text (a `#` inside iss, aud or sub could, joined by `#`).
+const hiddenSaltKey = (token: VerifiedIdToken) => ({ pk: `ZKSALT#${sha256Url(JSON.stringify([token.iss, token.aud, token.sub]))}`, sk: 'SALT' });
+/** "salt of an identity" (saltKey) and "salt of a deleted identity" (hiddenSaltKey). */
 const StoredSalt = z.object({ salt: z.string() });
 const readSalt = (item: Record<string, unknown> | undefined) => item && StoredSalt.parse(item).salt;
 
@@ -68,35 +80,79 @@ function assertProvable(token: VerifiedIdToken) {
 }
 
 /**
- * The identity's stored salt. The first read may be eventually consistent: a salt never changes, so a stale
- * read can only miss a new salt, and storeSalt's conditional put catches that.
+ * The identity's stored salt, under either key. Both keys in one BatchGetItem: a returning identity's sign-in
+ * costs one request, as with one key, and so does a deleted identity's; reading the hidden key only after missing
+ * the named one would cost those and every first sign-in a second request. A salt never changes, only moves, so
+ * the first read may be eventually consistent: a stale read can only miss a salt, and storeSalt's conditions
+ * catch that.
  */
-const storedSalt = async (deps: IdentityDeps, token: VerifiedIdToken, consistent: boolean) =>
-  readSalt((await deps.db.send(new GetCommand({ TableName: deps.table, Key: saltKey(token), ConsistentRead: consistent }))).Item);
+async function storedSalt(deps: IdentityDeps, token: VerifiedIdToken, consistent: boolean) {
+  const [named, hidden] = await readItems(deps, [saltKey(token), hiddenSaltKey(token)], { consistent });
+  return readSalt(named) ?? readSalt(hidden);
+}
 
 /** 16 random bytes as decimal text (below 2^128, as zkLogin requires). */
 const newSalt = () => BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
 
 /**
- * Stores `salt` as the identity's salt unless it has one. A conditional put makes the first writer win; a loser
- * reads the winner's salt, so concurrent first uses agree on one salt. Answers the identity's salt.
+ * Stores `salt` as the identity's salt unless it has one under either key. One transaction puts the named salt on
+ * condition that neither key holds one, so the first writer wins and a moved salt is never replaced by a new one
+ * (a new salt would be a new address). A loser reads the winner's salt, so concurrent first uses agree on one
+ * salt; so does a request that concurrent first uses kept cancelling, once one of them has stored it. Answers the
+ * identity's salt.
  */
 async function storeSalt(deps: IdentityDeps, token: VerifiedIdToken, salt: string): Promise<string> {
-  const key = saltKey(token);
+  const absent = 'attribute_not_exists(pk)';
+  const item = { ...saltKey(token), type: 'zksalt', iss: token.iss, aud: token.aud, sub: token.sub, salt, created_at: deps.now().toISOString() };
+  const collided = 'id_token: concurrent first uses of this identity kept colliding; retry';
+  const items = [
+    { Put: { TableName: deps.table, Item: item, ConditionExpression: absent } },
+    { ConditionCheck: { TableName: deps.table, Key: hiddenSaltKey(token), ConditionExpression: absent } },
+  ];
+  const written = await transactOrFailedConditions(deps, items, collided).then(
+    (failed) => failed.length === 0,
+    (error: unknown) => {
+      if (error instanceof ConcurrentChange) return false;
+      throw error;
+    },
+  );
+  if (written) return salt;
+  const stored = await storedSalt(deps, token, true);
+  if (!stored) throw new ConcurrentChange(collided);
+  return stored;
+}
+
+/**
+ * What a player's deletion does to their zkLogin identity: moves its salt from the key naming the subject to the
+ * hidden key (hiddenSaltKey), holding only the salt and when it was made. Idempotent, and safe to run again
+ * after a crash at any point: the hidden salt is put unless it is there (and if it is, it must be the same salt),
+ * then the named item is deleted; run again, it puts nothing new and deletes what is left. An identity with no
+ * named salt has nothing to move.
+ */
+export async function forgetZkSubject(deps: Pick<IdentityDeps, 'db' | 'table'>, token: VerifiedIdToken): Promise<void> {
+  const named = await deps.db.send(new GetCommand({ TableName: deps.table, Key: saltKey(token), ConsistentRead: true }));
+  if (!named.Item) return;
+  const { salt, created_at } = StoredMovedSalt.parse(named.Item);
   try {
     await deps.db.send(
       new PutCommand({
         TableName: deps.table,
-        Item: { ...key, type: 'zksalt', iss: token.iss, aud: token.aud, sub: token.sub, salt, created_at: deps.now().toISOString() },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        Item: { ...hiddenSaltKey(token), salt, created_at },
+        ConditionExpression: 'attribute_not_exists(pk) OR salt = :salt',
+        ExpressionAttributeValues: { ':salt': salt },
       }),
     );
-    return salt;
   } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-    return (await storedSalt(deps, token, true))!;
+    // Two salts for one identity: never made by this module (storeSalt refuses a named salt beside a hidden one).
+    if (isConditionalFailure(error)) throw new Error('forgetZkSubject: the identity holds another salt under its hidden key');
+    throw error;
   }
+  // Unconditional: a salt never changes, and a run racing this one may have deleted it already.
+  await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: saltKey(token) }));
 }
+
+/** What a moved salt keeps of the named one. */
+const StoredMovedSalt = z.object({ salt: z.string(), created_at: z.string() });
 
 /**
  * The zkLogin address of the token's identity with this salt. `@mysten/sui/zklogin` is imported here, on first

@@ -34,7 +34,6 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     method: 'POST',
     path: '/auth',
     auth: allow(['platform'], [owns.own]),
-    tableFree: true,
     summary: 'Exchange a platform token for a hero token',
     description:
       'Send the platform token (from chainwallet_register or login_zk) as the bearer; the answer is a hero token (audience `hero`, 24 hours) for the same user, which every other player operation of this base takes. No body.',
@@ -164,7 +163,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'hero grant',
     method: 'POST',
     path: '/heroes/grant',
-    auth: allow(['server'], [owns.project('body.projectName')], { movesValue: true }),
+    auth: allow(['server'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
     summary: 'Give a player a hero (game servers)',
     description:
       "A game server of the merchant owning the hero game's project gives a player a level 1 hero (a starter hero). Once per (merchant, `reference`): the same request again answers the first hero, 201; the reference reused for another request is 422.",

@@ -213,7 +213,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     auth: open,
     summary: 'Sign in with a Sui wallet',
     description:
-      "`signature` is the wallet's Sui personal-message signature (Ed25519, Secp256k1 or Secp256r1) of the message getNonce gave for `address`. The nonce is consumed with the binding, so a signature works once. The address is bound to user `uuid` (a new account with wallet_type 1 if unseen); signing in again with the same pair returns a new token pair.",
+      "`signature` is the wallet's Sui personal-message signature (Ed25519, Secp256k1 or Secp256r1) of the message getNonce gave for `address`. The nonce is consumed with the binding, so a signature works once. The address is bound to user `uuid` (a new account with wallet_type 1 if unseen); signing in again with the same pair returns a new token pair. A user who deleted their account signs in again with a new `uuid` (their former uuid is refused, 409): a new account.",
     body: RegisterBody,
     status: 200,
     envelope: 'bare',
@@ -221,10 +221,17 @@ export const innerRoutes = defineGroup('inner', 'main', {
     errors: {
       400: 'uuid, address or signature malformed',
       401: 'no live nonce for the address, or the signature is not by the address over that nonce',
-      409: 'the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts',
+      409: 'the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts; or the uuid is of a user who deleted their account (sign in with a new uuid)',
       ...batchRead,
     },
-    codes: ['wallet.bound_to_other_user', 'wallet.message_used', 'wallet.nonce_missing', 'wallet.signature_invalid', 'wallet.user_has_records'],
+    codes: [
+      'account.deleted',
+      'wallet.bound_to_other_user',
+      'wallet.message_used',
+      'wallet.nonce_missing',
+      'wallet.signature_invalid',
+      'wallet.user_has_records',
+    ],
   },
   chainwallet_token: {
     name: 'chainwallet/token',

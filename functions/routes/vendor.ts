@@ -50,7 +50,7 @@ export const innerVendorOps = {
     name: 'vendor_reward',
     method: 'POST',
     path: '/wallet/vendor/reward',
-    auth: allow(['server'], [owns.project('body.projectName')], { movesValue: true }),
+    auth: allow(['server'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
     summary: 'Pay a user a reward in tickets through the vendor',
     description:
       "Credits `amount` tickets of (projectName, level) to userId and records a vendor payment event (event_type 2) under billNo, in one write. billNo is the merchant's, unique platform-wide: the same billNo with the same contents answers the first record and credits nothing more. `fromer` is the merchant's id; `toer` the user's wallet address (walletAddress, else the account's), else the user id. The record is not on chain: its cursor is `{eventSeq: '0', txDigest: ''}`.",
@@ -155,7 +155,7 @@ export const payVendorOps = {
     name: 'customGoods',
     method: 'POST',
     path: '/account/vendor/goods/:goodsId',
-    auth: allow(['server'], [owns.goods('params.goodsId'), owns.project('body.projectName')], { movesValue: true }),
+    auth: allow(['server'], [owns.self('body.userId'), owns.goods('params.goodsId'), owns.project('body.projectName')], { movesValue: true }),
     summary: "Order the merchant's goods for a user, idempotent on outerOrderId",
     description:
       "The merchant's server orders goods of its own projects for a user, paid from the user's tickets. outerOrderId is the merchant's order id: sending it again with the same goods, userId, quantity and projectName answers the first order (nothing more is taken); with other contents it is 400.",

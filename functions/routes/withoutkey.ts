@@ -91,16 +91,25 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     auth: open,
     summary: 'Salt and zkLogin address of an OAuth identity',
     description:
-      'The OAuth id_token goes in `Authorization: Bearer <id_token>`. The salt is created on first use and never changes. `query_zk_info Copy` of the source collection is this same operation.',
+      'The OAuth id_token goes in `Authorization: Bearer <id_token>`. The salt is created on first use and never changes, not even when the player deletes their account. `query_zk_info Copy` of the source collection is this same operation.',
     status: 200,
     envelope: 'data',
     response: ZkInfo,
     errors: {
       400: 'the id_token cannot be used for zkLogin',
       401: 'no id_token, or it failed verification',
-      503: 'no OAuth provider is configured in this stage',
+      409: 'concurrent first uses of the identity kept colliding; retry',
+      503: `no OAuth provider is configured in this stage; ${batchRead[503]}`,
     },
-    codes: ['auth.token_missing', 'id_token.expired', 'id_token.invalid', 'id_token.keys_unavailable', 'sign_in.unconfigured', 'zklogin.token_unusable'],
+    codes: [
+      'auth.token_missing',
+      'data.changed_concurrently',
+      'id_token.expired',
+      'id_token.invalid',
+      'id_token.keys_unavailable',
+      'sign_in.unconfigured',
+      'zklogin.token_unusable',
+    ],
   },
   account_deletion_challenge: {
     name: 'account deletion challenge',

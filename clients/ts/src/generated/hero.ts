@@ -14,7 +14,7 @@ export interface paths {
          * Exchange a platform token for a hero token
          * @description Send the platform token (from chainwallet_register or login_zk) as the bearer; the answer is a hero token (audience `hero`, 24 hours) for the same user, which every other player operation of this base takes. No body.
          *
-         *     Requires a Bearer `platform` token. Acts on the caller's own records only.
+         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
          */
         post: operations["auth"];
         delete?: never;
@@ -34,7 +34,7 @@ export interface paths {
          * The caller's heroes with level and experience
          * @description Oldest first; `page` is zero-based, `pageSize` 1-100 (default 20); `total` heroes in `totalPage` pages.
          *
-         *     Requires a Bearer `hero` token. Acts on the caller's own records only.
+         *     Requires a Bearer `hero` token. Acts on the caller's own records only. Deleted players: a `hero` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["heroes_list"];
         put?: never;
@@ -58,7 +58,7 @@ export interface paths {
          * Bind an on-chain hero NFT to the caller
          * @description Reads the object from the chain now: it must be live, of the configured hero type, and owned by the caller's registered wallet address (an NFT placed in a kiosk is owned by the kiosk: take it out first). The hero's id is derived from the object id, and its level and experience are the NFT's: a hero keeps the levels paid for through unbinding and binding again, by the same player or the NFT's next owner (an NFT bound to another player moves to the caller once the chain shows the caller owns it). Binding an NFT already bound to the caller answers that first binding.
          *
-         *     Requires a Bearer `hero` token. Acts on the caller's own records only.
+         *     Requires a Bearer `hero` token. Acts on the caller's own records only. Deleted players: a `hero` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
          */
         post: operations["bind"];
         delete?: never;
@@ -80,7 +80,7 @@ export interface paths {
          * Release one of the caller's bound hero NFTs
          * @description The hero leaves the caller's heroes; its level and experience stay with the NFT for whoever binds it next.
          *
-         *     Requires a Bearer `hero` token. Acts on the caller's own records only.
+         *     Requires a Bearer `hero` token. Acts on the caller's own records only. Deleted players: a `hero` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
          */
         post: operations["unbind"];
         delete?: never;
@@ -100,7 +100,7 @@ export interface paths {
          * A hero NFT's on-chain fields, cached
          * @description Owner, type, version and fields as the full node renders them, and the hero id. Read from the node at most once per the configuration's `nftCacheSeconds` (default 60): within it the answer comes from the table, `cached` true and `age_seconds` how old it is.
          *
-         *     Requires a Bearer `hero` token. Any record: on-chain objects are public.
+         *     Requires a Bearer `hero` token. Any record: on-chain objects are public. Deleted players: a `hero` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["nft_detail"];
         put?: never;
@@ -124,7 +124,7 @@ export interface paths {
          * Upgrade heroes by one level each, paying in tickets (all or nothing)
          * @description Every listed hero of the user gains one level and the user pays each level's cost (the configuration's tickets of its project and price level) in one transaction: all of it or nothing. At most 33 heroes (each takes up to 3 of a transaction's 100 actions), each once. Answers the upgraded heroes and the tickets spent per price level, 200. With an `Idempotency-Key` header, a retry of the same request answers the first answer and pays nothing more (the key reused for another request is 422).
          *
-         *     Requires a Bearer `hero` token. `body.userId` must be the signed-in player.
+         *     Requires a Bearer `hero` token. `body.userId` must be the signed-in player. Deleted players: a `hero` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
          */
         post: operations["upgrade"];
         delete?: never;
@@ -146,7 +146,7 @@ export interface paths {
          * Give a player a hero (game servers)
          * @description A game server of the merchant owning the hero game's project gives a player a level 1 hero (a starter hero). Once per (merchant, `reference`): the same request again answers the first hero, 201; the reference reused for another request is 422.
          *
-         *     Requires a Bearer `server` token. `body.projectName` must name an existing project of the caller's merchant. Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `server` token. `body.userId` names a user: a `server` token may name any user (its other rules bound what it touches). `body.projectName` must name an existing project of the caller's merchant. Deleted players: a `server` token naming a player who deleted their account in `body.userId` is refused (404); a deletion takes effect at once (read fresh on every call). Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         post: operations["hero_grant"];
         delete?: never;
@@ -317,7 +317,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -325,9 +325,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "no token, or an invalid or expired platform token",
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
                      *       "statusCode": 401,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -338,7 +338,34 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "statusCode": 503,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
                     };
                 };
             };
@@ -406,7 +433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired hero token (POST /auth gives one) */
+            /** @description no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -414,9 +441,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one)",
+                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account",
                      *       "statusCode": 401,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -427,7 +454,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -522,7 +549,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired hero token (POST /auth gives one) */
+            /** @description no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -530,9 +557,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one)",
+                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account",
                      *       "statusCode": 401,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -543,7 +570,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -756,7 +783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired hero token (POST /auth gives one) */
+            /** @description no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -764,9 +791,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one)",
+                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account",
                      *       "statusCode": 401,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -777,7 +804,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -972,7 +999,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired hero token (POST /auth gives one) */
+            /** @description no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -980,9 +1007,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one)",
+                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account",
                      *       "statusCode": 401,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -993,7 +1020,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -1123,7 +1150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired hero token (POST /auth gives one) */
+            /** @description no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1131,9 +1158,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one)",
+                     *       "message": "no token, or an invalid or expired hero token (POST /auth gives one); a hero token of a player who deleted their account",
                      *       "statusCode": 401,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -1144,7 +1171,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -1439,7 +1466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no such project, it is not the hero game's, or no such player; projectName names no project */
+            /** @description no such project, it is not the hero game's, or no such player; userId names a player who deleted their account; projectName names no project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1447,7 +1474,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "no such project, it is not the hero game's, or no such player; projectName names no project",
+                     *       "message": "no such project, it is not the hero game's, or no such player; userId names a player who deleted their account; projectName names no project",
                      *       "statusCode": 404,
                      *       "error": "access.not_found"
                      *     }
@@ -1460,7 +1487,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found" | "hero.other_project" | "hero.player_not_found";
+                        error: "access.not_found" | "hero.other_project" | "hero.player_not_found" | "player.deleted";
                     };
                 };
             };

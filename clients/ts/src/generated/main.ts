@@ -252,7 +252,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a Sui wallet
-         * @description `signature` is the wallet's Sui personal-message signature (Ed25519, Secp256k1 or Secp256r1) of the message getNonce gave for `address`. The nonce is consumed with the binding, so a signature works once. The address is bound to user `uuid` (a new account with wallet_type 1 if unseen); signing in again with the same pair returns a new token pair.
+         * @description `signature` is the wallet's Sui personal-message signature (Ed25519, Secp256k1 or Secp256r1) of the message getNonce gave for `address`. The nonce is consumed with the binding, so a signature works once. The address is bound to user `uuid` (a new account with wallet_type 1 if unseen); signing in again with the same pair returns a new token pair. A user who deleted their account signs in again with a new `uuid` (their former uuid is refused, 409): a new account.
          *
          *     Open: no token needed.
          */
@@ -272,7 +272,7 @@ export interface paths {
         };
         /**
          * A fresh game token for one game
-         * @description Requires a Bearer `platform` token. Acts on the caller's own records only.
+         * @description Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["chainwallet_token"];
         put?: never;
@@ -364,7 +364,7 @@ export interface paths {
          * The vendor payment event record of a bill
          * @description A pay order's bill (`PO…`): its first payment on chain, for the order's player (platform token) or the merchant owning the order's project (server token). Any other bill: a reward the calling merchant paid with vendor_reward (event_type 2).
          *
-         *     Requires a Bearer `platform` or `server` token. `query.billNo` must name a bill whose owner (the order's user (platform), or the merchant of the order's project or of the reward (server)) is the caller; others answer 404. The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `platform` or `server` token. `query.billNo` must name a bill whose owner (the order's user (platform), or the merchant of the order's project or of the reward (server)) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         get: operations["vendor_pay_query"];
         put?: never;
@@ -388,7 +388,7 @@ export interface paths {
          * Pay a user a reward in tickets through the vendor
          * @description Credits `amount` tickets of (projectName, level) to userId and records a vendor payment event (event_type 2) under billNo, in one write. billNo is the merchant's, unique platform-wide: the same billNo with the same contents answers the first record and credits nothing more. `fromer` is the merchant's id; `toer` the user's wallet address (walletAddress, else the account's), else the user id. The record is not on chain: its cursor is `{eventSeq: '0', txDigest: ''}`.
          *
-         *     Requires a Bearer `server` token. `body.projectName` must name an existing project of the caller's merchant. Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `server` token. `body.userId` names a user: a `server` token may name any user (its other rules bound what it touches). `body.projectName` must name an existing project of the caller's merchant. Deleted players: a `server` token naming a player who deleted their account in `body.userId` is refused (404); a deletion takes effect at once (read fresh on every call). Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         post: operations["vendor_reward"];
         delete?: never;
@@ -408,7 +408,7 @@ export interface paths {
          * Sign a payment request for one of the caller's pending pay orders
          * @description The message is the BCS of the Move struct `PaymentRequest {bill_no: String, amount: u64, recipient: address, coin_type: String, expires_at_ms: u64}` (amount in base units; coin_type as `std::type_name` renders it, 64 hex digits without 0x; valid 10 minutes). `signature` is ECDSA P-256 over SHA-256 of the message with the stage's vendor key (`VendorSigningKey`, never a token key; 64 bytes r||s, low s), `public_key` that key compressed (33 bytes): a contract checks it with `sui::ecdsa_r1::secp256r1_verify(signature, public_key, message, 1)`.
          *
-         *     Requires a Bearer `platform` token. `query.billNo` must name a pay order whose owner (user_id) is the caller; others answer 404.
+         *     Requires a Bearer `platform` token. `query.billNo` must name a pay order whose owner (user_id) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["vendor_signature"];
         put?: never;
@@ -502,7 +502,7 @@ export interface paths {
          * A player's rank on one board, with the players just above and below (extra operation)
          * @description `board` is `kills` or `wins`; `season_type` 1 is the week, 2 the month; the current one unless `season_range` (YYYY-MM-DD-MM-DD of its first and last day) names another. `around` (0-25, default 10) is how many players above and below to include. A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. The rank is exact and the player's total current; the other players are as of `as_of`, at most a few seconds behind the reports (docs/performance.md). Equal totals rank by who reached them first. A player with no score on the board gets `ranked: false`, not an error.
          *
-         *     Requires a Bearer `platform`, `game` or `server` token. `query.game_code` must name an existing game: for a `platform` or `game` token, of any merchant; for a `server` token, of the caller's merchant. `query.game_player_id` must be the signed-in player for a `platform` or `game` token; a `server` token may name any user (its other rules bound what it touches). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `platform`, `game` or `server` token. `query.game_code` must name an existing game: for a `platform` or `game` token, of any merchant; for a `server` token, of the caller's merchant. `query.game_player_id` must be the signed-in player for a `platform` or `game` token; a `server` token may name any user (its other rules bound what it touches). Deleted players: a `platform` or `game` token of a player who deleted their account is refused (401), and a `server` token naming one in `query.game_player_id` (404); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         get: operations["rank_around"];
         put?: never;
@@ -626,7 +626,7 @@ export interface paths {
          * Sign the claim of one of the caller's history rewards
          * @description The message is the BCS of the Move struct `RewardClaim {chain: String, game: ID, coin_type: String, history_id: u64, recipient: address, amount: u64, nonce: u64, expires_at_ms: u64}` (docs/claims.md): `chain` the network the stage pays on (e.g. `sui:mainnet`), `game` the on-chain object of the entry's game (its `object_id`), `coin_type` the payout coin as `std::type_name` renders it, `amount` the entry's reward_amount in base units of that coin, `recipient` the entry's wallet_address, else the caller's account address (the verifier pays only that sender), `nonce` a random u64 of this signing, `expires_at_ms` one hour after signing; the answer repeats these fields. `signature` is Ed25519 (64 bytes) of the message itself with the stage's claim key, `public_key` that key (32 bytes): the game's verifier checks it with `sui::ed25519::ed25519_verify(&signature, &public_key, &message)`, then the chain, its own game object, its coin type, the expiry against the Clock, and pays each history_id once. The entry moves from status 0 to 1; signing again answers the same signature (same nonce) while it is valid, and after it is paid (status 2). Once it has expired unpaid (status 1), signing again signs a fresh claim of the same terms (chain, game, coin, recipient, amount) with a new nonce and expiry: both name the same verifier, which pays the history_id once.
          *
-         *     Requires a Bearer `platform` token. `body.id` must name a history entry whose owner (platform_player_id) is the caller; others answer 404. Moves value.
+         *     Requires a Bearer `platform` token. `body.id` must name a history entry whose owner (platform_player_id) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call). Moves value.
          */
         post: operations["sign_code"];
         delete?: never;
@@ -646,7 +646,7 @@ export interface paths {
          * The signed claim of one of the caller's history rewards, again
          * @description What sign_code stored for the entry, expired or not (compare `expires_at_ms`; sign_code renews an expired unpaid claim). The message is the BCS of the Move struct `RewardClaim {chain: String, game: ID, coin_type: String, history_id: u64, recipient: address, amount: u64, nonce: u64, expires_at_ms: u64}` (docs/claims.md): `chain` the network the stage pays on (e.g. `sui:mainnet`), `game` the on-chain object of the entry's game (its `object_id`), `coin_type` the payout coin as `std::type_name` renders it, `amount` the entry's reward_amount in base units of that coin, `recipient` the entry's wallet_address, else the caller's account address (the verifier pays only that sender), `nonce` a random u64 of this signing, `expires_at_ms` one hour after signing; the answer repeats these fields. `signature` is Ed25519 (64 bytes) of the message itself with the stage's claim key, `public_key` that key (32 bytes): the game's verifier checks it with `sui::ed25519::ed25519_verify(&signature, &public_key, &message)`, then the chain, its own game object, its coin type, the expiry against the Clock, and pays each history_id once.
          *
-         *     Requires a Bearer `platform` token. `query.id` must name a history entry whose owner (platform_player_id) is the caller; others answer 404.
+         *     Requires a Bearer `platform` token. `query.id` must name a history entry whose owner (platform_player_id) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["get_sign"];
         put?: never;
@@ -800,7 +800,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with zkLogin
-         * @description Verifies the OAuth id_token against its issuer's keys (the stage's configured providers), keeps one salt per (iss, sub, aud), derives the zkLogin address and creates or finds its account (wallet_type 2). Returns the token pair; the game token names `game_code` when given.
+         * @description Verifies the OAuth id_token against its issuer's keys (the stage's configured providers), keeps one salt per (iss, sub, aud), derives the zkLogin address and creates or finds its account (wallet_type 2). Returns the token pair; the game token names `game_code` when given. An identity whose player deleted their account keeps its salt, so it signs in to the same address again, with a new user id and a new, empty account.
          *
          *     Open: no token needed.
          */
@@ -842,7 +842,7 @@ export interface paths {
         };
         /**
          * The caller's bound social accounts
-         * @description Requires a Bearer `platform` token. Acts on the caller's own records only.
+         * @description Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["query_social_bind"];
         put?: never;
@@ -850,7 +850,7 @@ export interface paths {
          * Bind a social account to the caller
          * @description The provider's id_token proves the social account; one social account belongs to one user. Binding it again to the same user is a no-op.
          *
-         *     Requires a Bearer `platform` token. Acts on the caller's own records only.
+         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
          */
         post: operations["bind_social"];
         delete?: never;
@@ -872,7 +872,7 @@ export interface paths {
          * Save the caller's launch or referral parameters
          * @description The body is the whole map (at most 32 keys of `[A-Za-z0-9_.-]{1,64}`, values of at most 512 characters); it replaces what was saved. The keys `__proto__`, `constructor` and `prototype` are refused (400 naming the key).
          *
-         *     Requires a Bearer `platform` token. Acts on the caller's own records only.
+         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
          */
         post: operations["save_params"];
         delete?: never;
@@ -910,7 +910,7 @@ export interface paths {
         };
         /**
          * Salt and zkLogin address of an OAuth identity
-         * @description The OAuth id_token goes in `Authorization: Bearer <id_token>`. The salt is created on first use and never changes. `query_zk_info Copy` of the source collection is this same operation.
+         * @description The OAuth id_token goes in `Authorization: Bearer <id_token>`. The salt is created on first use and never changes, not even when the player deletes their account. `query_zk_info Copy` of the source collection is this same operation.
          *
          *     Open: no token needed.
          */
@@ -978,7 +978,7 @@ export interface paths {
          * The caller's history rewards with their claim status, newest first
          * @description History rank entries whose platform_player_id is the caller (the platform user id games report as game_player_id). `status`: 0 unclaimed, 1 claim signed (sign_code), 2 claimed on chain. Zero-based pages.
          *
-         *     Requires a Bearer `platform` token. Acts on the caller's own records only.
+         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["rewrad_history"];
         put?: never;
@@ -1002,7 +1002,7 @@ export interface paths {
          * Complete an order with an App Store purchase
          * @description The iOS app buys the order's level's App Store product with the order's `app_account_token` as the purchase's appAccountToken, then sends the signed transaction StoreKit gave it (`signedTransaction`), or its `transactionId`, which is read from the App Store Server API (Production first, then Sandbox when the stage takes it). The transaction is verified with Apple's library against the stage's root certificates (chain, signature, bundle id, environment), matched to the order (its link, its App Store product, one consumable, not revoked), and the order turns paid (`tx_type` 2) with its tickets credited, once: the same transaction again answers the order as it is now (refunded since: status 3), a transaction that paid another order is 409, and one the store refunded or revoked before it was credited is 409 and credits nothing. Answers the order.
          *
-         *     Requires a Bearer `platform` token. `body.orderId` must name a pay order whose owner (user_id) is the caller; others answer 404. Moves value.
+         *     Requires a Bearer `platform` token. `body.orderId` must name a pay order whose owner (user_id) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call). Moves value.
          */
         post: operations["app_verify_transaction"];
         delete?: never;
@@ -1132,7 +1132,7 @@ export interface paths {
          * Create a pending recharge order
          * @description `amount` is the level's price in base units as the client showed it (a changed price is 409, never charged). `prevId` >= 0 cancels that pending order of the caller in the same transaction; negative for none. Pay the order on chain with its `bill_no` (getDepositaddress), then call orderComplete.
          *
-         *     Requires a Bearer `platform` token. `body.userId` must be the signed-in player. `body.project` must name an existing project of any merchant. `body.prevId` must name a pay order whose owner (user_id) is the caller; others answer 404. Moves value.
+         *     Requires a Bearer `platform` token. `body.userId` must be the signed-in player. `body.project` must name an existing project of any merchant. `body.prevId` must name a pay order whose owner (user_id) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call). Moves value.
          */
         post: operations["rechargeOrder"];
         delete?: never;
@@ -1152,7 +1152,7 @@ export interface paths {
          * Where and how to pay, and the bill number to pay with
          * @description The bill number is the named order's (`orderId`), or else that of the caller's newest pending order of the project. When the stage takes Sui Payment Kit payments, `order.payment_uri` is the standard's transaction URI for a pending order (`sui:pay?receiver=…&amount=…&coinType=…&nonce=<bill_no>&registry=…`), which any wallet that supports the standard pays; it is null otherwise.
          *
-         *     Requires a Bearer `platform` token. `query.project` must name an existing project of any merchant. `query.orderId` must name a pay order whose owner (user_id) is the caller; others answer 404.
+         *     Requires a Bearer `platform` token. `query.project` must name an existing project of any merchant. `query.orderId` must name a pay order whose owner (user_id) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["getDepositaddress"];
         put?: never;
@@ -1176,7 +1176,7 @@ export interface paths {
          * Complete a paid order and credit its tickets
          * @description Checks that a payment event of `transactionId` (indexed, or read from the chain node) paid the order's bill number and amount to its project's address; then the order turns paid and the tickets are credited in one transaction. The same call again answers the same and credits nothing; a transaction that paid another order is 409. Answers the caller's Account/wallet record (`private_key` is always "").
          *
-         *     Requires a Bearer `platform` token. `body.orderId` must name a pay order whose owner (user_id) is the caller; others answer 404. Moves value.
+         *     Requires a Bearer `platform` token. `body.orderId` must name a pay order whose owner (user_id) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call). Moves value.
          */
         post: operations["user_orderComplete"];
         delete?: never;
@@ -1194,7 +1194,7 @@ export interface paths {
         };
         /**
          * The caller's chain payments and the orders they paid
-         * @description Requires a Bearer `platform` token. Acts on the caller's own records only.
+         * @description Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["user_deposit"];
         put?: never;
@@ -1214,7 +1214,7 @@ export interface paths {
         };
         /**
          * The caller's paid orders, newest first, with their project's name
-         * @description Requires a Bearer `platform` token. Acts on the caller's own records only.
+         * @description Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
          */
         get: operations["game_pay_coins"];
         put?: never;
@@ -1236,7 +1236,7 @@ export interface paths {
          * A ticket balance of one project level
          * @description A player reads their own; a game server names `userId` and must own the project.
          *
-         *     Requires a Bearer `platform` or `server` token. `query.userId` must be the signed-in player for a `platform` token; a `server` token may name any user (its other rules bound what it touches). `query.projectName` must name an existing project: for a `platform` token, of any merchant; for a `server` token, of the caller's merchant. The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `platform` or `server` token. `query.userId` must be the signed-in player for a `platform` token; a `server` token may name any user (its other rules bound what it touches). `query.projectName` must name an existing project: for a `platform` token, of any merchant; for a `server` token, of the caller's merchant. Deleted players: a `platform` token of a player who deleted their account is refused (401), and a `server` token naming one in `query.userId` (404); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         get: operations["game_tickets"];
         put?: never;
@@ -1260,7 +1260,7 @@ export interface paths {
          * Spend tickets
          * @description A game server of the project's merchant, or the player's own game token. Never below zero (409 when short). With an `Idempotency-Key` header (1-128 of `[A-Za-z0-9_.:-]`, bare or in double quotes), the key is the caller's for this operation (the merchant's for a server token, the player's for a game token), kept 30 days: the same request again takes nothing more and answers the first answer; the key reused by the caller for another request is 422; while the first request is still running, 409. The same key from another caller is another key. `data` is the deduction's reference (`minus#<key>`, or `minus#<random id>` without a key).
          *
-         *     Requires a Bearer `server` or `game` token. `body.userId` must be the signed-in player for a `game` token; a `server` token may name any user (its other rules bound what it touches). `body.projectName` must name an existing project: for a `server` token, of the caller's merchant; for a `game` token, of the merchant of the token's game. Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `server` or `game` token. `body.userId` must be the signed-in player for a `game` token; a `server` token may name any user (its other rules bound what it touches). `body.projectName` must name an existing project: for a `server` token, of the caller's merchant; for a `game` token, of the merchant of the token's game. Deleted players: a `game` token of a player who deleted their account is refused (401), and a `server` token naming one in `body.userId` (404); a deletion takes effect at once (read fresh on every call). Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         post: operations["minus_tickets"];
         delete?: never;
@@ -1280,7 +1280,7 @@ export interface paths {
          * What is left of a user's tickets, in total and per level
          * @description A game server names `userId` and `projectName` (a project it owns).
          *
-         *     Requires a Bearer `platform` or `server` token. `query.userId` must be the signed-in player for a `platform` token; a `server` token may name any user (its other rules bound what it touches). `query.projectName` must name an existing project: for a `platform` token, of any merchant; for a `server` token, of the caller's merchant. The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `platform` or `server` token. `query.userId` must be the signed-in player for a `platform` token; a `server` token may name any user (its other rules bound what it touches). `query.projectName` must name an existing project: for a `platform` token, of any merchant; for a `server` token, of the caller's merchant. Deleted players: a `platform` token of a player who deleted their account is refused (401), and a `server` token naming one in `query.userId` (404); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         get: operations["remainBalance"];
         put?: never;
@@ -1304,7 +1304,7 @@ export interface paths {
          * Buy goods with tickets
          * @description The player buys `quantity` of the goods; price × quantity tickets of the goods' project and level are taken from their balance with the order, never below zero. The order's trace_key is the merchant's handle for traceKey.
          *
-         *     Requires a Bearer `platform` token. `body.userId` must be the signed-in player. `body.projectName` must name an existing project of any merchant. Moves value.
+         *     Requires a Bearer `platform` token. `body.userId` must be the signed-in player. `body.projectName` must name an existing project of any merchant. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call). Moves value.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -1326,7 +1326,7 @@ export interface paths {
          * Order the merchant's goods for a user, idempotent on outerOrderId
          * @description The merchant's server orders goods of its own projects for a user, paid from the user's tickets. outerOrderId is the merchant's order id: sending it again with the same goods, userId, quantity and projectName answers the first order (nothing more is taken); with other contents it is 400.
          *
-         *     Requires a Bearer `server` token. `params.goodsId` must name existing goods of the caller's merchant. `body.projectName` must name an existing project of the caller's merchant. Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `server` token. `body.userId` names a user: a `server` token may name any user (its other rules bound what it touches). `params.goodsId` must name existing goods of the caller's merchant. `body.projectName` must name an existing project of the caller's merchant. Deleted players: a `server` token naming a player who deleted their account in `body.userId` is refused (404); a deletion takes effect at once (read fresh on every call). Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         post: operations["customGoods"];
         delete?: never;
@@ -4636,7 +4636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts */
+            /** @description the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts; or the uuid is of a user who deleted their account (sign in with a new uuid) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4645,8 +4645,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts",
-                     *       "error": "wallet.bound_to_other_user"
+                     *       "message": "the address is bound to another user, or the user to another address; or the platform already holds tickets, records or rewards for a uuid without an account and the request carries no platform token of that uuid (Authorization: Bearer), the only proof it accepts; or the uuid is of a user who deleted their account (sign in with a new uuid)",
+                     *       "error": "account.deleted"
                      *     }
                      */
                     "application/json": {
@@ -4657,7 +4657,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "wallet.bound_to_other_user" | "wallet.user_has_records";
+                        error: "account.deleted" | "wallet.bound_to_other_user" | "wallet.user_has_records";
                     };
                 };
             };
@@ -4796,7 +4796,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no platform token, or an invalid or expired one */
+            /** @description no platform token, or an invalid or expired one; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4805,8 +4805,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no platform token, or an invalid or expired one",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no platform token, or an invalid or expired one; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -4817,7 +4817,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -5803,7 +5803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform or server token; a server token revoked by its account */
+            /** @description no token, or an invalid or expired platform or server token; a platform token of a player who deleted their account; a server token revoked by its account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5812,8 +5812,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform or server token; a server token revoked by its account",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform or server token; a platform token of a player who deleted their account; a server token revoked by its account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -5824,7 +5824,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
                     };
                 };
             };
@@ -6032,7 +6032,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no such project, or userId has no account (a reward is paid to a user who has signed in); projectName names no project */
+            /** @description no such project, or userId has no account (a reward is paid to a user who has signed in); userId names a player who deleted their account; projectName names no project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6041,7 +6041,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 404,
-                     *       "message": "no such project, or userId has no account (a reward is paid to a user who has signed in); projectName names no project",
+                     *       "message": "no such project, or userId has no account (a reward is paid to a user who has signed in); userId names a player who deleted their account; projectName names no project",
                      *       "error": "access.not_found"
                      *     }
                      */
@@ -6053,7 +6053,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found" | "reward.no_account";
+                        error: "access.not_found" | "player.deleted" | "reward.no_account";
                     };
                 };
             };
@@ -6225,7 +6225,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6234,8 +6234,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -6246,7 +6246,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -7168,7 +7168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform, game or server token; a server token revoked by its account */
+            /** @description no token, or an invalid or expired platform, game or server token; a platform or game token of a player who deleted their account; a server token revoked by its account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7177,9 +7177,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "no token, or an invalid or expired platform, game or server token; a server token revoked by its account",
+                     *       "message": "no token, or an invalid or expired platform, game or server token; a platform or game token of a player who deleted their account; a server token revoked by its account",
                      *       "data": null,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -7191,7 +7191,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
                     };
                 };
             };
@@ -7222,7 +7222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no game with that code; game_code names no game */
+            /** @description no game with that code; game_code names no game; game_player_id names a player who deleted their account */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7231,7 +7231,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "no game with that code; game_code names no game",
+                     *       "message": "no game with that code; game_code names no game; game_player_id names a player who deleted their account",
                      *       "data": null,
                      *       "error": "access.not_found"
                      *     }
@@ -7245,7 +7245,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found";
+                        error: "access.not_found" | "player.deleted";
                     };
                 };
             };
@@ -8529,7 +8529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8538,9 +8538,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
                      *       "data": null,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -8552,7 +8552,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -8761,7 +8761,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8770,9 +8770,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
                      *       "data": null,
-                     *       "error": "auth.token_expired"
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -8784,7 +8784,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -10182,7 +10182,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the zkLogin address is bound to another user */
+            /** @description the zkLogin address is bound to another user, or concurrent first sign-ins of the identity kept colliding (retry) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10191,8 +10191,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "the zkLogin address is bound to another user",
-                     *       "error": "wallet.bound_to_other_user"
+                     *       "message": "the zkLogin address is bound to another user, or concurrent first sign-ins of the identity kept colliding (retry)",
+                     *       "error": "data.changed_concurrently"
                      *     }
                      */
                     "application/json": {
@@ -10203,7 +10203,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "wallet.bound_to_other_user";
+                        error: "data.changed_concurrently" | "wallet.bound_to_other_user";
                     };
                 };
             };
@@ -10257,7 +10257,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no OAuth provider is configured in this stage; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -10268,7 +10268,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "no OAuth provider is configured in this stage; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "error": "id_token.keys_unavailable"
                      *     }
                      */
@@ -10520,7 +10520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10529,8 +10529,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -10541,7 +10541,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -10635,7 +10635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no platform token, or the id_token failed verification */
+            /** @description no platform token, or the id_token failed verification; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10644,8 +10644,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no platform token, or the id_token failed verification",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no platform token, or the id_token failed verification; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -10656,7 +10656,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "id_token.expired" | "id_token.invalid";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "id_token.expired" | "id_token.invalid";
                     };
                 };
             };
@@ -10825,7 +10825,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10834,8 +10834,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -10846,7 +10846,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -11173,7 +11173,32 @@ export interface operations {
                     };
                 };
             };
-            /** @description no OAuth provider is configured in this stage; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description concurrent first uses of the identity kept colliding; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "concurrent first uses of the identity kept colliding; retry",
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently";
+                    };
+                };
+            };
+            /** @description no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -11184,7 +11209,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "no OAuth provider is configured in this stage; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "error": "id_token.keys_unavailable"
                      *     }
                      */
@@ -11577,7 +11602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11586,8 +11611,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -11598,7 +11623,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -11707,7 +11732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11716,8 +11741,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -11728,7 +11753,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -12676,7 +12701,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12685,8 +12710,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -12697,7 +12722,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -12922,7 +12947,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12931,8 +12956,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -12943,7 +12968,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -13061,7 +13086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13070,8 +13095,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -13082,7 +13107,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -13301,7 +13326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13310,8 +13335,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -13322,7 +13347,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -13426,7 +13451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13435,8 +13460,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -13447,7 +13472,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -13539,7 +13564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no platform or server token, or an invalid or expired one; a server token revoked by its account */
+            /** @description no platform or server token, or an invalid or expired one; a platform token of a player who deleted their account; a server token revoked by its account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13548,8 +13573,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no platform or server token, or an invalid or expired one; a server token revoked by its account",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no platform or server token, or an invalid or expired one; a platform token of a player who deleted their account; a server token revoked by its account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -13560,7 +13585,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
                     };
                 };
             };
@@ -13589,7 +13614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no such project; projectName names no project */
+            /** @description no such project; userId names a player who deleted their account; projectName names no project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13598,7 +13623,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 404,
-                     *       "message": "no such project; projectName names no project",
+                     *       "message": "no such project; userId names a player who deleted their account; projectName names no project",
                      *       "error": "access.not_found"
                      *     }
                      */
@@ -13610,7 +13635,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found";
+                        error: "access.not_found" | "player.deleted";
                     };
                 };
             };
@@ -13706,7 +13731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no server or game token, or an invalid or expired one; a server token revoked by its account */
+            /** @description no server or game token, or an invalid or expired one; a game token of a player who deleted their account; a server token revoked by its account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13715,8 +13740,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no server or game token, or an invalid or expired one; a server token revoked by its account",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no server or game token, or an invalid or expired one; a game token of a player who deleted their account; a server token revoked by its account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -13727,7 +13752,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
                     };
                 };
             };
@@ -13756,7 +13781,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no such project; projectName names no project */
+            /** @description no such project; userId names a player who deleted their account; projectName names no project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13765,7 +13790,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 404,
-                     *       "message": "no such project; projectName names no project",
+                     *       "message": "no such project; userId names a player who deleted their account; projectName names no project",
                      *       "error": "access.not_found"
                      *     }
                      */
@@ -13777,7 +13802,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found";
+                        error: "access.not_found" | "player.deleted";
                     };
                 };
             };
@@ -13971,7 +13996,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no platform or server token, or an invalid or expired one; a server token revoked by its account */
+            /** @description no platform or server token, or an invalid or expired one; a platform token of a player who deleted their account; a server token revoked by its account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13980,8 +14005,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no platform or server token, or an invalid or expired one; a server token revoked by its account",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no platform or server token, or an invalid or expired one; a platform token of a player who deleted their account; a server token revoked by its account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -13992,7 +14017,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
                     };
                 };
             };
@@ -14021,7 +14046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no such project; projectName names no project */
+            /** @description no such project; userId names a player who deleted their account; projectName names no project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14030,7 +14055,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 404,
-                     *       "message": "no such project; projectName names no project",
+                     *       "message": "no such project; userId names a player who deleted their account; projectName names no project",
                      *       "error": "access.not_found"
                      *     }
                      */
@@ -14042,7 +14067,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found";
+                        error: "access.not_found" | "player.deleted";
                     };
                 };
             };
@@ -14152,7 +14177,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform token */
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14161,8 +14186,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or an invalid or expired platform token",
-                     *       "error": "auth.token_expired"
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
                      *     }
                      */
                     "application/json": {
@@ -14173,7 +14198,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
                     };
                 };
             };
@@ -14482,7 +14507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no such goods; goodsId names no goods; projectName names no project */
+            /** @description no such goods; userId names a player who deleted their account; goodsId names no goods; projectName names no project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14491,7 +14516,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 404,
-                     *       "message": "no such goods; goodsId names no goods; projectName names no project",
+                     *       "message": "no such goods; userId names a player who deleted their account; goodsId names no goods; projectName names no project",
                      *       "error": "access.not_found"
                      *     }
                      */
@@ -14503,7 +14528,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found" | "goods.not_found";
+                        error: "access.not_found" | "goods.not_found" | "player.deleted";
                     };
                 };
             };

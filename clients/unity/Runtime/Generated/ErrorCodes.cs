@@ -10,6 +10,7 @@ namespace GamePlatform.Client
         public const string AccessOtherGame = "access.other_game";
         public const string AccessOtherOwner = "access.other_owner";
         public const string AccountCredentialsWrong = "account.credentials_wrong";
+        public const string AccountDeleted = "account.deleted";
         public const string AccountSignInContended = "account.sign_in_contended";
         public const string AccountSignInThrottled = "account.sign_in_throttled";
         public const string AppstoreEnvironmentRefused = "appstore.environment_refused";
@@ -18,6 +19,7 @@ namespace GamePlatform.Client
         public const string AppstoreTestNotificationNotFound = "appstore.test_notification_not_found";
         public const string AppstoreUnavailable = "appstore.unavailable";
         public const string AppstoreUnconfigured = "appstore.unconfigured";
+        public const string AuthAccountDeleted = "auth.account_deleted";
         public const string AuthAdminOnly = "auth.admin_only";
         public const string AuthNotCaller = "auth.not_caller";
         public const string AuthTokenExpired = "auth.token_expired";

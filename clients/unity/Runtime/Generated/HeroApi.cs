@@ -24,7 +24,8 @@ namespace GamePlatform.Hero
         /// <summary>
         /// Exchange a platform token for a hero token: POST /auth (`auth`).
         /// Bearer token: platform (Client.Token).
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 503: table.busy
         /// </summary>
         public async Task<AuthResponse> AuthAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -38,7 +39,7 @@ namespace GamePlatform.Hero
         /// The caller's heroes with level and experience: GET /heroes (`heroes_list`).
         /// Bearer token: hero (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 503: table.busy
         /// </summary>
         public async Task<HeroesListResponse> HeroesListAsync(long? page = null, long? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
@@ -55,7 +56,7 @@ namespace GamePlatform.Hero
         /// Bind an on-chain hero NFT to the caller: POST /heroes/bind (`bind`).
         /// Bearer token: hero (Client.Token).
         /// 400: body.malformed, hero.object_wrong_type, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 403: hero.not_owned
         /// 404: hero.object_not_found
         /// 409: data.changed_concurrently, hero.bound_to_other, hero.no_wallet
@@ -76,7 +77,7 @@ namespace GamePlatform.Hero
         /// Release one of the caller's bound hero NFTs: POST /heroes/unbind (`unbind`).
         /// Bearer token: hero (Client.Token).
         /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: hero.not_bound
         /// 409: data.changed_concurrently
         /// 413: body.too_large
@@ -96,7 +97,7 @@ namespace GamePlatform.Hero
         /// A hero NFT's on-chain fields, cached: GET /heroes/nft/{objectId} (`nft_detail`).
         /// Bearer token: hero (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: hero.object_not_found, hero.object_not_hero
         /// 503: chain.unconfigured, chain.unreadable, hero.unconfigured, table.busy
         /// </summary>
@@ -113,7 +114,7 @@ namespace GamePlatform.Hero
         /// Bearer token: hero (Client.Token).
         /// Moves value: idempotencyKey is sent as Idempotency-Key (a new Guid when null) and reused by every retry of this call.
         /// 400: body.malformed, hero.item_repeated, idempotency.key_invalid, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 403: auth.not_caller
         /// 404: hero.not_found
         /// 409: data.changed_concurrently, hero.max_level, idempotency.still_running, tickets.balance_short
@@ -138,7 +139,7 @@ namespace GamePlatform.Hero
         /// 400: body.malformed, input.invalid
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, merchant.suspended
-        /// 404: access.not_found, hero.other_project, hero.player_not_found
+        /// 404: access.not_found, hero.other_project, hero.player_not_found, player.deleted
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 422: idempotency.reference_reused

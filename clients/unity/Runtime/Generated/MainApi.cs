@@ -239,7 +239,7 @@ namespace GamePlatform.Main
         /// Open: no token.
         /// 400: body.malformed, input.invalid
         /// 401: wallet.message_used, wallet.nonce_missing, wallet.signature_invalid
-        /// 409: wallet.bound_to_other_user, wallet.user_has_records
+        /// 409: account.deleted, wallet.bound_to_other_user, wallet.user_has_records
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: table.busy
@@ -256,7 +256,7 @@ namespace GamePlatform.Main
         /// A fresh game token for one game: GET /account/chainwallet/token (`chainwallet_token`).
         /// Bearer token: platform (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: game.not_found
         /// 503: table.busy
         /// </summary>
@@ -349,7 +349,7 @@ namespace GamePlatform.Main
         /// The vendor payment event record of a bill: GET /wallet/vendor/pay (`vendor_pay_query`).
         /// Bearer token: platform or server (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: merchant.suspended
         /// 404: access.not_found, payment.not_found
         /// 503: table.busy
@@ -369,7 +369,7 @@ namespace GamePlatform.Main
         /// 400: body.malformed, input.invalid
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, merchant.suspended
-        /// 404: access.not_found, reward.no_account
+        /// 404: access.not_found, player.deleted, reward.no_account
         /// 409: data.changed_concurrently, reward.bill_reused
         /// 413: body.too_large
         /// 415: body.unsupported_type
@@ -388,7 +388,7 @@ namespace GamePlatform.Main
         /// Sign a payment request for one of the caller's pending pay orders: GET /wallet/vendor/signature (`vendor_signature`).
         /// Bearer token: platform (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: access.not_found, order.not_found
         /// 409: order.not_pending
         /// 503: table.busy, vendor.signing_unconfigured
@@ -480,9 +480,9 @@ namespace GamePlatform.Main
         /// A player's rank on one board, with the players just above and below (extra operation): GET /merchant/games/rank/around (`rank_around`).
         /// Bearer token: platform or game or server (Client.Token).
         /// 400: input.invalid, season.range_invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, auth.not_caller, merchant.suspended
-        /// 404: access.not_found
+        /// 404: access.not_found, player.deleted
         /// 503: table.busy
         /// </summary>
         public async Task<RankAroundResponse> RankAroundAsync(string gameCode, string board, long seasonType, string gamePlayerId, string seasonRange = null, long? around = null, CancellationToken cancellationToken = default(CancellationToken))
@@ -616,7 +616,7 @@ namespace GamePlatform.Main
         /// Sign the claim of one of the caller's history rewards: POST /merchant/sign/code (`sign_code`).
         /// Bearer token: platform (Client.Token).
         /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: access.not_found
         /// 409: claim.game_gone, claim.game_without_object, claim.no_reward, claim.no_wallet, claim.not_claimable, claim.signings_exhausted, claim.wallet_not_sui
         /// 413: body.too_large
@@ -636,7 +636,7 @@ namespace GamePlatform.Main
         /// The signed claim of one of the caller's history rewards, again: GET /merchant/sign (`get_sign`).
         /// Bearer token: platform (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: access.not_found
         /// 409: claim.not_signed
         /// 503: table.busy
@@ -770,7 +770,7 @@ namespace GamePlatform.Main
         /// 400: body.malformed, input.invalid, zklogin.token_unusable
         /// 401: id_token.expired, id_token.invalid
         /// 404: game.not_found
-        /// 409: wallet.bound_to_other_user
+        /// 409: data.changed_concurrently, wallet.bound_to_other_user
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: id_token.keys_unavailable, sign_in.unconfigured, table.busy
@@ -804,7 +804,7 @@ namespace GamePlatform.Main
         /// <summary>
         /// The caller's bound social accounts: GET /account/social/bind (`query_social_bind`).
         /// Bearer token: platform (Client.Token).
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 503: table.busy
         /// </summary>
         public async Task<QuerySocialBindResponse> QuerySocialBindAsync(CancellationToken cancellationToken = default(CancellationToken))
@@ -819,7 +819,7 @@ namespace GamePlatform.Main
         /// Bind a social account to the caller: POST /account/social/bind (`bind_social`).
         /// Bearer token: platform (Client.Token).
         /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, id_token.expired, id_token.invalid
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, id_token.expired, id_token.invalid
         /// 409: social.bound_to_other_user
         /// 413: body.too_large
         /// 415: body.unsupported_type
@@ -838,7 +838,7 @@ namespace GamePlatform.Main
         /// Save the caller's launch or referral parameters: POST /account/params (`save_params`).
         /// Bearer token: platform (Client.Token).
         /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: table.busy
@@ -876,6 +876,7 @@ namespace GamePlatform.Main
         /// Open: no token.
         /// 400: zklogin.token_unusable
         /// 401: auth.token_missing, id_token.expired, id_token.invalid
+        /// 409: data.changed_concurrently
         /// 503: id_token.keys_unavailable, sign_in.unconfigured, table.busy
         /// </summary>
         public async Task<QueryZkInfoResponse> QueryZkInfoAsync(CancellationToken cancellationToken = default(CancellationToken))
@@ -922,7 +923,7 @@ namespace GamePlatform.Main
         /// The caller's history rewards with their claim status, newest first: GET /chain/reward/history (`rewrad_history`).
         /// Bearer token: platform (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 503: table.busy
         /// </summary>
         public async Task<RewradHistoryResponse> RewradHistoryAsync(long? page = null, long? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
@@ -939,7 +940,7 @@ namespace GamePlatform.Main
         /// Complete an order with an App Store purchase: POST /pay/apple/verify (`app_verify_transaction`).
         /// Bearer token: platform (Client.Token).
         /// 400: appstore.environment_refused, appstore.jws_invalid, body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: access.not_found, order.not_found, purchase.not_found
         /// 409: order.paid_by_other, purchase.not_consumable, purchase.not_for_order, purchase.order_without_product, purchase.paid_other_order, purchase.quantity_not_one, purchase.revoked, purchase.transaction_incomplete, purchase.wrong_product
         /// 413: body.too_large
@@ -1040,7 +1041,7 @@ namespace GamePlatform.Main
         /// Create a pending recharge order: POST /account/user/rechargeOrder (`rechargeOrder`).
         /// Bearer token: platform (Client.Token).
         /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 403: auth.not_caller
         /// 404: access.not_found, level.not_on_sale, project.not_on_sale, user.no_wallet_account
         /// 409: level.price_mismatch, order.amount_mismatch, order.not_pending, order.paid_on_chain
@@ -1061,7 +1062,7 @@ namespace GamePlatform.Main
         /// Where and how to pay, and the bill number to pay with: GET /account/user/getDepositaddress (`getDepositaddress`).
         /// Bearer token: platform (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: access.not_found, order.not_found, project.not_found
         /// 503: table.busy
         /// </summary>
@@ -1079,7 +1080,7 @@ namespace GamePlatform.Main
         /// Complete a paid order and credit its tickets: POST /account/user/orderComplete (`user_orderComplete`).
         /// Bearer token: platform (Client.Token).
         /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: access.not_found, order.not_found, payment.not_found
         /// 409: payment.coin_unverified, payment.completed_other_order, payment.order_matched_elsewhere, payment.wrong_amount, payment.wrong_bill, payment.wrong_coin, payment.wrong_recipient
         /// 413: body.too_large
@@ -1099,7 +1100,7 @@ namespace GamePlatform.Main
         /// The caller's chain payments and the orders they paid: GET /account/user/deposit (`user_deposit`).
         /// Bearer token: platform (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 503: table.busy
         /// </summary>
         public async Task<UserDepositResponse> UserDepositAsync(long? page = null, long? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
@@ -1116,7 +1117,7 @@ namespace GamePlatform.Main
         /// The caller's paid orders, newest first, with their project's name: GET /account/game/pay/coins (`game_pay_coins`).
         /// Bearer token: platform (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 503: table.busy
         /// </summary>
         public async Task<GamePayCoinsResponse> GamePayCoinsAsync(long? page = null, long? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
@@ -1133,9 +1134,9 @@ namespace GamePlatform.Main
         /// A ticket balance of one project level: GET /account/game/tickets (`game_tickets`).
         /// Bearer token: platform or server (Client.Token).
         /// 400: input.invalid, tickets.server_needs_field
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, auth.not_caller, merchant.suspended
-        /// 404: access.not_found
+        /// 404: access.not_found, player.deleted
         /// 503: table.busy
         /// </summary>
         public async Task<GameTicketsResponse> GameTicketsAsync(string projectName, long level, string userId = null, CancellationToken cancellationToken = default(CancellationToken))
@@ -1154,9 +1155,9 @@ namespace GamePlatform.Main
         /// Bearer token: server or game (Client.Token).
         /// Moves value: idempotencyKey is sent as Idempotency-Key (a new Guid when null) and reused by every retry of this call.
         /// 400: body.malformed, idempotency.key_invalid, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_game, access.other_owner, auth.not_caller, merchant.suspended
-        /// 404: access.not_found
+        /// 404: access.not_found, player.deleted
         /// 409: data.changed_concurrently, idempotency.still_running, tickets.balance_short
         /// 413: body.too_large
         /// 415: body.unsupported_type
@@ -1177,9 +1178,9 @@ namespace GamePlatform.Main
         /// What is left of a user's tickets, in total and per level: GET /account/game/remainBalance (`remainBalance`).
         /// Bearer token: platform or server (Client.Token).
         /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, auth.not_caller, merchant.suspended
-        /// 404: access.not_found
+        /// 404: access.not_found, player.deleted
         /// 503: table.busy
         /// </summary>
         public async Task<RemainBalanceResponse> RemainBalanceAsync(string projectName = null, string userId = null, CancellationToken cancellationToken = default(CancellationToken))
@@ -1197,7 +1198,7 @@ namespace GamePlatform.Main
         /// Bearer token: platform (Client.Token).
         /// Moves value: idempotencyKey is sent as Idempotency-Key (a new Guid when null) and reused by every retry of this call.
         /// 400: body.malformed, goods.other_project, idempotency.key_invalid, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 403: auth.not_caller
         /// 404: access.not_found, goods.not_found
         /// 409: goods.not_on_sale, idempotency.still_running, tickets.balance_short
@@ -1222,7 +1223,7 @@ namespace GamePlatform.Main
         /// 400: body.malformed, goods.order_id_reused, input.invalid
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, merchant.suspended
-        /// 404: access.not_found, goods.not_found
+        /// 404: access.not_found, goods.not_found, player.deleted
         /// 409: data.changed_concurrently, goods.not_on_sale, tickets.balance_short
         /// 413: body.too_large
         /// 415: body.unsupported_type

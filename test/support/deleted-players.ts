@@ -1,0 +1,18 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../core/deps.js';
+import { walletKey } from '../../core/identity/accounts.js';
+import { goneKey } from '../../core/platform/players.js';
+import { queryItems } from '../../core/platform/query.js';
+
+/**
+ * What a player's deletion leaves, made directly (the deletion itself is not written yet): the gone mark, and
+ * none of the player's account items (`USER#<uid>`: account, balances, ledger, params, social listing) nor the
+ * address's binding (`WALLET#<address>`).
+ */
+export async function markDeleted(deps: Deps, uid: string, address: string): Promise<void> {
+  const deletedAt = Math.floor(deps.now().getTime() / 1000);
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...goneKey(uid), deleted_at: deletedAt } }));
+  const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${uid}` }, ConsistentRead: true });
+  for (const item of items) await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: { pk: item.pk, sk: item.sk } }));
+  await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: walletKey(address) }));
+}
