@@ -77,7 +77,7 @@ async function warmAuthorization(deps: BenchDeps, spec: OperationSpec, request: 
   if (claims.game_code) await ownerOf(deps, 'game', claims.game_code);
   if ((claims.kind === 'server' || claims.kind === 'merchant') && !spec.auth.movesValue) await principalState(deps, claims.sub, false);
   if (goneReadFresh(spec.method, spec.auth)) return;
-  if (callerGoneChecked(claims.kind)) await playerGone(deps, claims.sub, false);
+  if (callerGoneChecked(claims.kind, spec.auth)) await playerGone(deps, claims.sub, false);
   if (!namedGoneChecked(claims.kind)) return;
   for (const rule of spec.auth.owns) {
     if (rule.rule !== 'self') continue;

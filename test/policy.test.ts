@@ -73,7 +73,7 @@ describe('every policy sentence says what the authorization layer does for the k
     // Deleted players: the sentence says whom the layer refuses (a player token of one, 401; a token that may name
     // any user naming one in a self field, 404) and how fresh its knowledge is, exactly where the layer checks.
     const deletion = whole.match(/Deleted players: .*?\)\.(?= |$)/)?.[0];
-    const ownGone = auth.tokens.some(callerGoneChecked);
+    const ownGone = auth.tokens.some((kind) => callerGoneChecked(kind, auth));
     const namedFields = auth.owns.flatMap((rule) => (rule.rule === 'self' && auth.tokens.some(namedGoneChecked) ? [rule.field] : []));
     expect(deletion !== undefined, 'a sentence on deleted players').toBe(ownGone || namedFields.length > 0);
     if (deletion) {

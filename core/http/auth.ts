@@ -12,7 +12,7 @@ import type { StoreTokenRule } from '../partner-store/bearer.js';
  */
 export const open = 'open' as const;
 
-export const allow = (kinds: TokenKind[], rules: Ownership[], options: Pick<TokenRule, 'movesValue' | 'whileSuspended'> = {}): TokenRule => ({
+export const allow = (kinds: TokenKind[], rules: Ownership[], options: Pick<TokenRule, 'movesValue' | 'whileSuspended' | 'whileDeleted'> = {}): TokenRule => ({
   tokens: kinds,
   owns: rules,
   ...options,

@@ -43,7 +43,7 @@ export function layerCodesOf(op: OperationSpec): ErrorCode[] {
     if (auth.role === 'admin') codes.push('auth.admin_only');
   }
   // Whether a player token's player deleted their account: a read of the table (its 503).
-  if (auth.tokens.some(callerGoneChecked)) codes.push('auth.account_deleted', 'table.busy');
+  if (auth.tokens.some((kind) => callerGoneChecked(kind, auth))) codes.push('auth.account_deleted', 'table.busy');
   const checks = auth.tokens.flatMap((kind) => accountChecks(auth, kind) ?? []);
   if (checks.length > 0) codes.push('auth.token_revoked', 'table.busy');
   if (checks.some((check) => check.suspension)) codes.push('merchant.suspended');

@@ -63,6 +63,11 @@ export interface TokenRule {
   readonly movesValue?: boolean;
   /** A suspended merchant's console token may still call it: reads of its own records, so it sees its status. */
   readonly whileSuspended?: boolean;
+  /**
+   * A deleted player's own token may still call it: the account deletion itself, whose retry after a lost answer
+   * or a crash comes with the token the deletion's start already refuses everywhere else.
+   */
+  readonly whileDeleted?: boolean;
   /** Partner store tokens (with `tokens: ['store']`): which region's, and which kinds and scope (core/partner-store/bearer.ts). */
   readonly store?: StoreTokenRule;
 }

@@ -38,8 +38,8 @@ export const selfChecked = (kind: TokenKind): boolean => PLAYER_KINDS.has(kind);
  */
 const PLATFORM_PLAYER_KINDS: ReadonlySet<TokenKind> = new Set(['platform', 'game', 'hero']);
 
-/** A token of `kind` is refused (401) when its subject deleted their account. */
-export const callerGoneChecked = (kind: TokenKind): boolean => PLATFORM_PLAYER_KINDS.has(kind);
+/** A token of `kind` is refused (401) when its subject deleted their account, but where the rule is `whileDeleted`. */
+export const callerGoneChecked = (kind: TokenKind, rule: TokenRule): boolean => PLATFORM_PLAYER_KINDS.has(kind) && rule.whileDeleted !== true;
 
 /**
  * A `self` field naming a deleted player is refused (404) for a token of `kind` the self rule does not bind to its

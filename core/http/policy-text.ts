@@ -46,7 +46,7 @@ function describeStoreToken(store: StoreTokenRule): string {
  * any user naming one in a `self` field (404); and how soon a deletion takes effect (`goneReadFresh`).
  */
 function describeDeletions(auth: TokenRule, method: Method): string[] {
-  const own = auth.tokens.filter(callerGoneChecked);
+  const own = auth.tokens.filter((kind) => callerGoneChecked(kind, auth));
   const naming = auth.tokens.filter(namedGoneChecked);
   const fields = naming.length > 0 ? auth.owns.flatMap((rule) => (rule.rule === 'self' ? [rule.field] : [])) : [];
   const refused = [
@@ -158,7 +158,7 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     for (const [status, cause] of Object.entries(storeTokenErrors(op.auth.store))) add(Number(status) as ErrorStatus, cause);
   if (op.auth !== 'open') {
     const auth = op.auth;
-    const own = auth.tokens.filter(callerGoneChecked);
+    const own = auth.tokens.filter((kind) => callerGoneChecked(kind, auth));
     if (own.length > 0) add(401, `a ${own.join(' or ')} token of a player who deleted their account`);
     // Deletions are read from the table (a GetItem), whatever else the operation touches.
     const namesPlayers = auth.owns.some((rule) => rule.rule === 'self') && auth.tokens.some(namedGoneChecked);

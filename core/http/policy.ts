@@ -27,7 +27,7 @@ export interface PolicedOperation {
  * The one authorization layer: after the token's audience and role are verified (auth.ts) and the input is
  * validated, it enforces the operation's declared policy before the handler runs:
  * 1. a player token whose player deleted their account (`callerGoneChecked`) is 401: player tokens carry no
- *    revocation, so this is what ends them;
+ *    revocation, so this is what ends them (but for the deletion's own retries, `whileDeleted`);
  * 2. a console or server token's account (`accountChecks`): revoked tokens are 401; a suspended merchant's
  *    tokens are 403, but for console reads declared `whileSuspended` and for admin operations (`role: admin`):
  *    those are the platform's, not the merchant's, so the suspension of a merchant the admin account owns does
@@ -44,7 +44,7 @@ export interface PolicedOperation {
 export async function enforcePolicy(deps: Deps, op: PolicedOperation, caller: TokenClaims, input: PolicyInput): Promise<void> {
   const rule = op.auth;
   const fresh = goneReadFresh(op.method, rule);
-  if (callerGoneChecked(caller.kind) && (await playerGone(deps, caller.sub, fresh))) {
+  if (callerGoneChecked(caller.kind, rule) && (await playerGone(deps, caller.sub, fresh))) {
     throw httpError('auth.account_deleted', 'this player deleted their account');
   }
   const account = accountChecks(rule, caller.kind);

@@ -117,7 +117,13 @@ export async function deleteAccount(deps: PrivacyDeps, uid: string, body: Deleti
     deps,
     [
       { Put: { TableName: deps.table, Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { TableName: deps.table, Item: { ...goneKey(uid), type: 'gone', deleted_at: Math.floor(now.getTime() / 1000) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: deps.table,
+          Item: { ...goneKey(uid), type: 'gone', deleted_at: Math.floor(now.getTime() / 1000) },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
       ...proof.consume,
     ],
     'account: its deletion started concurrently; retry',
@@ -194,7 +200,13 @@ async function keepLearned(deps: PrivacyDeps, state: Running) {
       UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts',
       ConditionExpression: 'runner = :me',
       ExpressionAttributeNames: { '#names': 'names' },
-      ExpressionAttributeValues: { ':identifiers': state.identifiers, ':names': state.names, ':studios': state.studios, ':nfts': state.nfts, ':me': state.runner },
+      ExpressionAttributeValues: {
+        ':identifiers': state.identifiers,
+        ':names': state.names,
+        ':studios': state.studios,
+        ':nfts': state.nfts,
+        ':me': state.runner,
+      },
     }),
   );
 }
@@ -235,7 +247,8 @@ async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionRes
     if (footprintSize(footprint) === 0) left = 0;
     else if (await eraseRound(deps, state, footprint)) left = footprintSize(await readFootprint(deps, state.uid, state.address));
   }
-  if (left > 0) throw platformError('data.changed_concurrently', "account: the player's items kept changing during the deletion; send the same request again to finish it");
+  if (left > 0)
+    throw platformError('data.changed_concurrently', "account: the player's items kept changing during the deletion; send the same request again to finish it");
   if (state.zk) await forgetZkSubject(deps, { ...state.zk, jwt: '' });
   await writeNotices(deps, state.uid, state.deletedAt, state.studios);
   const answer: DeletionResult = {
@@ -319,7 +332,9 @@ export async function resumeDeletions(deps: PrivacyDeps, { deadline }: { deadlin
       finished++;
     } catch (error) {
       failed++;
-      await logError('deletions: a deletion could not be finished; the next pass tries again', { error: error instanceof Error ? error.message : String(error) });
+      await logError('deletions: a deletion could not be finished; the next pass tries again', {
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   return { finished, failed };

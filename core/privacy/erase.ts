@@ -61,7 +61,10 @@ export async function learnedFrom(deps: PrivacyDeps, subject: Subject, footprint
     subject.names,
     footprint.indexed.filter((item) => item.gsi6sk === 'SCORE').map((item) => text(item.game_player_name)),
   );
-  const nfts = union(subject.nfts, footprint.user.filter((item) => String(item.sk).startsWith('HERO#')).map((item) => text(item.nftObjectId)));
+  const nfts = union(
+    subject.nfts,
+    footprint.user.filter((item) => String(item.sk).startsWith('HERO#')).map((item) => text(item.nftObjectId)),
+  );
   const studios = union(subject.studios, await studiosOf(deps, footprint));
   if (identifiers === subject.identifiers && names === subject.names && nfts === subject.nfts && studios === subject.studios) return subject;
   return { ...subject, identifiers, names, nfts, studios };
@@ -75,10 +78,7 @@ async function studiosOf(deps: PrivacyDeps, footprint: Footprint): Promise<strin
   for (const order of footprint.orders) if (text(order.project_name)) projects.add(String(order.project_name));
   for (const item of [...footprint.indexed, ...footprint.history]) if (text(item.game_code)) games.add(String(item.game_code));
   for (const item of [...footprint.vendorOrders, ...footprint.vendorRewards]) if (text(item.accountId)) studios.add(String(item.accountId));
-  const owners = await Promise.all([
-    ...[...projects].map((name) => ownerOf(deps, 'project', name)),
-    ...[...games].map((code) => ownerOf(deps, 'game', code)),
-  ]);
+  const owners = await Promise.all([...[...projects].map((name) => ownerOf(deps, 'project', name)), ...[...games].map((code) => ownerOf(deps, 'game', code))]);
   for (const owner of owners) if (owner) studios.add(owner);
   return [...studios];
 }

@@ -51,7 +51,10 @@ export async function readFootprint(deps: Pick<PlatformDeps, 'db' | 'table'>, ui
   const socialKeys = user.filter((item) => skOf(item).startsWith('SOCIAL#')).map((item) => ({ pk: skOf(item), sk: 'SOCIAL' }));
   const strandedKeys = payments.map((payment) => ({ pk: `STRANDED#${String(payment.sk).slice('PAY#'.length)}`, sk: 'STRANDED' }));
   const [indexed, orderItems, vendorRewards, social, stranded] = await Promise.all([
-    present(deps, indexedKeys.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }))),
+    present(
+      deps,
+      indexedKeys.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
+    ),
     present(deps, goods),
     present(deps, rewards),
     present(deps, socialKeys),
@@ -72,7 +75,8 @@ const walletKeys = (address: string): ItemKey[] => [
 function copyKeys(order: Item): ItemKey[] {
   const keys: ItemKey[] = [];
   if (typeof order.trace_key === 'string') keys.push({ pk: `TRACE#${order.trace_key}`, sk: 'TRACE' });
-  if (typeof order.outerOrderId === 'string' && typeof order.accountId === 'string') keys.push({ pk: `OUTER#${order.accountId}#${order.outerOrderId}`, sk: 'OUTER' });
+  if (typeof order.outerOrderId === 'string' && typeof order.accountId === 'string')
+    keys.push({ pk: `OUTER#${order.accountId}#${order.outerOrderId}`, sk: 'OUTER' });
   return keys;
 }
 

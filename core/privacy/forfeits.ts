@@ -12,6 +12,8 @@ export async function forfeitsOf(deps: Pick<PlatformDeps, 'db' | 'table'>, pseud
     ExpressionAttributeValues: { ':pk': `USER#${pseudonym}`, ':forfeit': 'LEDGER#forfeit#' },
     ConsistentRead: true,
   });
-  const forfeited = entries.map((item) => ForfeitEntry.parse(item)).map((entry) => ({ projectName: entry.projectName, level: entry.level, tickets: -entry.change }));
+  const forfeited = entries
+    .map((item) => ForfeitEntry.parse(item))
+    .map((entry) => ({ projectName: entry.projectName, level: entry.level, tickets: -entry.change }));
   return { forfeited_tickets: forfeited.reduce((sum, entry) => sum + entry.tickets, 0), forfeited };
 }

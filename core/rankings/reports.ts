@@ -238,7 +238,10 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
 
 /** The players without a gone mark, read in one BatchGetItem (a report too large for checks in its transaction). */
 async function withoutGone(deps: PlatformDeps, players: PlayerPoints[]): Promise<PlayerPoints[]> {
-  const marks = await readItems(deps, players.map((player) => goneKey(player.id)));
+  const marks = await readItems(
+    deps,
+    players.map((player) => goneKey(player.id)),
+  );
   return players.filter((_, i) => marks[i] === undefined);
 }
 

@@ -118,7 +118,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     auth: allow(['platform'], [owns.own]),
     summary: "A single-use message the caller's wallet signs to delete the account (extra operation)",
     description:
-      "For a wallet account (wallet_type 1): the message names the deletion, the account and its address, and is live five minutes; a new one replaces the previous. Sign it with the wallet (a Sui personal message) and send the signature to account delete. A zkLogin account proves control with a fresh id_token instead (409). No body.",
+      'For a wallet account (wallet_type 1): the message names the deletion, the account and its address, and is live five minutes; a new one replaces the previous. Sign it with the wallet (a Sui personal message) and send the signature to account delete. A zkLogin account proves control with a fresh id_token instead (409). No body.',
     status: 200,
     envelope: 'data',
     response: DeletionChallenge,
@@ -141,7 +141,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     response: DeletionResult,
     errors: {
       400: 'neither or both of signature and id_token, or one malformed',
-      401: 'no platform token, an invalid or expired one, no live deletion message, a signature that is not the wallet\'s, or an id_token that failed verification or is not fresh',
+      401: "no platform token, an invalid or expired one, no live deletion message, a signature that is not the wallet's, or an id_token that failed verification or is not fresh",
       403: "the id_token is of another identity than the account's",
       404: 'the caller has no account',
       409: 'the proof is of the other kind than the account signs in with, or the deletion is running in another request (Retry-After)',
