@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { resumeDeletions, SWEEP_AFTER_SECONDS } from '../core/privacy/deletion.js';
+import { LEASE_SECONDS } from '../core/privacy/keys.js';
 import { settleSeason } from '../core/rewards/settlement.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { ledgerMismatches } from './support/ledgers.js';
 import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
-import { indexedPayment, playerWithTokens, projectWithLevel } from './support/payments.js';
+import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from './support/payments.js';
+import { faults, injectFaults, withFault } from './support/table-faults.js';
 import { pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { scanAll } from './support/table-snapshot.js';
 import { goodsFor } from './support/vendor.js';
@@ -198,5 +200,153 @@ describe('account delete', () => {
     expect(after.filter((item) => !before.some((seen) => seen.pk === item.pk && seen.sk === item.sk)).map((item) => String(item.pk))).toEqual([
       `ERASENONCE#${player.address}`,
     ]);
+  });
+});
+
+/** A lighter player for the loops below: tickets, a keyed spend, a score, a goods order and a social binding. */
+async function player() {
+  const shop = await projectWithLevel(deps);
+  const projectName = shop.project.project_name;
+  const someone = await playerWithTokens(deps, shop.gameCode);
+  await giveTickets(deps, someone.uid, projectName, 1, 30);
+  await ok(
+    call(app, 'POST', `${base}/account/game/minus_tickets`, {
+      token: shop.server,
+      headers: { 'Idempotency-Key': `spend-${randomUUID()}` },
+      body: { userId: someone.uid, projectName, level: 1, amount: 4 },
+    }),
+    201,
+  );
+  const name = `Ann-${randomUUID().slice(0, 8)}`;
+  await ok(
+    call(app, 'POST', `${base}/merchant/games/addWin`, {
+      token: shop.server,
+      body: { game_code: shop.gameCode, game_player_id: someone.uid, game_player_name: name, kills: 2, wins: 0, result_id: `r-${randomUUID()}` },
+    }),
+  );
+  const goods = await goodsFor(deps, { ...shop.owner, project: shop.project } as Parameters<typeof goodsFor>[1], { price: 3 });
+  await ok(
+    call(app, 'POST', `${base}/account/vendor/order`, { token: someone.platform, body: { userId: someone.uid, goodsId: goods.id, quantity: 1, projectName } }),
+  );
+  const socialId = `social-${randomUUID()}`;
+  await ok(call(app, 'POST', `${base}/account/social/bind`, { token: someone.platform, body: { id_token: await issuer.sign({ sub: socialId }) } }));
+  return { ...someone, projectName, personal: [someone.uid, someone.address, someone.address.slice(2), name, socialId], tickets: 30 - 4 - 3 };
+}
+
+/** The deletions job's pass at `at` (its sweeps fall due five minutes after an answer). */
+async function jobAt(at: number) {
+  deps.setNow(new Date(at));
+  try {
+    return await resumeDeletions(deps, { deadline: Date.now() + 60_000 });
+  } finally {
+    deps.setNow(undefined);
+  }
+}
+
+/** Nothing personal of the player is left but their studios' notices, and every ledger adds up. */
+async function expectGone(personal: string[]) {
+  const items = await scanAll(deps);
+  expect(holders(items, personal).filter((item) => !String(item.pk).startsWith('DELETIONS#'))).toEqual([]);
+  expect(ledgerMismatches(items)).toEqual([]);
+}
+
+describe('account delete under races and faults', () => {
+  it('several requests at once: one deletion; the others 409 deletion.running or its answer; never a 5xx', async () => {
+    const someone = await player();
+    const signature = await deletionSignature(someone.platform, someone.keypair);
+    const send = () => call(app, 'POST', `${base}/account/delete`, { token: someone.platform, body: { signature } });
+    const answers = await Promise.all(Array.from({ length: 6 }, send));
+    for (const res of answers) {
+      expect([200, 409], JSON.stringify(res.body)).toContain(res.status);
+      expect(documentErrors(document, '/account/delete', 'post', res.status, res.body)).toEqual([]);
+      if (res.status === 409) {
+        expect(res.body.error).toBe('deletion.running');
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+    }
+    const done = answers.filter((res) => res.status === 200);
+    expect(done.length).toBeGreaterThan(0);
+    for (const res of done) expect(res.body).toEqual(done[0]!.body);
+    expect(done[0]!.body.data.forfeited_tickets).toBe(someone.tickets);
+    expect(await send()).toMatchObject({ status: 200, body: done[0]!.body });
+    // The job sweeps every deletion due (an earlier test's too).
+    expect(await jobAt(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000)).toMatchObject({ failed: 0 });
+    await expectGone(someone.personal);
+  });
+
+  it('a failure at any command of the deletion: the same request again (or the job) finishes it, and the table ends as after a clean one', async () => {
+    const injector = injectFaults(deps.db);
+    let interrupted = 0;
+    for (let after = 0; ; after++) {
+      const someone = await player();
+      const signature = await deletionSignature(someone.platform, someone.keypair);
+      const send = () => call(app, 'POST', `${base}/account/delete`, { token: someone.platform, body: { signature } });
+      const failed = await withFault(injector, faults['service error']!, after, send);
+      const reached = injector.sent > after;
+      if (!reached) {
+        expect(failed.status).toBe(200);
+        break;
+      }
+      interrupted++;
+      expect([409, 503], JSON.stringify(failed.body)).toContain(failed.status);
+      expect(documentErrors(document, '/account/delete', 'post', failed.status, failed.body)).toEqual([]);
+      // The failed run could not let go of its lease: the retry takes over once it lapses (or, every other time, the job does).
+      const later = Date.now() + (LEASE_SECONDS + 1) * 1000;
+      deps.setNow(new Date(later));
+      let answer: Record<string, any>;
+      try {
+        if (after % 2 === 0) answer = await ok(send());
+        else {
+          await resumeDeletions(deps, { deadline: Date.now() + 60_000 });
+          answer = await ok(send());
+        }
+      } finally {
+        deps.setNow(undefined);
+      }
+      expect(answer.data).toMatchObject({ deleted: true, forfeited_tickets: someone.tickets });
+      await jobAt(later + (SWEEP_AFTER_SECONDS + 1) * 1000);
+      await expectGone(someone.personal);
+      const tokens = await call(app, 'GET', `${base}/account/user/deposit`, { token: someone.platform });
+      expect(tokens.status).toBe(401);
+    }
+    // A deletion sends dozens of commands; each was the failing one once.
+    expect(interrupted).toBeGreaterThan(20);
+  });
+});
+
+describe('a zkLogin account', () => {
+  const loginZk = async (sub: string) => ok(call(app, 'POST', `${base}/account/login/zk`, { body: { id_token: await issuer.sign({ sub }) } }));
+
+  it('deletes with a fresh id_token of its identity; signing in again reaches the same address with a new, empty account', async () => {
+    const sub = `zk-${randomUUID()}`;
+    const first = await loginZk(sub);
+    const token = first.platformToken.accessToken;
+    await giveTickets(deps, first.uid, (await projectWithLevel(deps)).project.project_name, 1, 5);
+
+    const before = await scanAll(deps);
+    const wrongKind = await call(app, 'POST', `${base}/account/deletion/challenge`, { token });
+    expect([wrongKind.status, wrongKind.body.error]).toEqual([409, 'deletion.proof_kind_wrong']);
+    const other = await call(app, 'POST', `${base}/account/delete`, { token, body: { id_token: await issuer.sign({ sub: `zk-${randomUUID()}` }) } });
+    expect([other.status, other.body.error]).toEqual([403, 'deletion.proof_other_account']);
+    const issued = await issuer.sign({ sub });
+    deps.setNow(new Date(Date.now() + 11 * 60 * 1000));
+    try {
+      const stale = await call(app, 'POST', `${base}/account/delete`, { token, body: { id_token: issued } });
+      expect([stale.status, stale.body.error]).toEqual([401, 'deletion.proof_stale']);
+    } finally {
+      deps.setNow(undefined);
+    }
+    expect(await scanAll(deps)).toEqual(before);
+
+    const deleted = await ok(call(app, 'POST', `${base}/account/delete`, { token, body: { id_token: await issuer.sign({ sub }) } }));
+    expect(deleted.data).toMatchObject({ deleted: true, forfeited_tickets: 5 });
+    await jobAt(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000);
+    await expectGone([first.uid, first.address, first.address.slice(2), sub]);
+
+    const again = await loginZk(sub);
+    expect(again.address).toBe(first.address);
+    expect(again.uid).not.toBe(first.uid);
+    const deposits = await ok(call(app, 'GET', `${base}/account/user/deposit`, { token: again.platformToken.accessToken }));
+    expect(deposits.data).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { forgetPlayer } from '../access/players.js';
 import { forgetZkSubject } from '../identity/zklogin.js';
@@ -8,7 +8,7 @@ import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { goneKey } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
-import { transactOrFailures } from '../platform/transactions.js';
+import { ConcurrentChange, retryPause, transactOrFailures } from '../platform/transactions.js';
 import type { PrivacyDeps } from './deps.js';
 import { privacyError } from './errors.js';
 import { eraseRound, learnedFrom, type Learned } from './erase.js';
@@ -171,20 +171,35 @@ function stateOf(record: ErasureRecord) {
   };
 }
 
+/**
+ * One UpdateItem of a deletion's record. A lone write meeting a transaction in flight on the record (another
+ * request's start with the same proof) is refused by DynamoDB (TransactionConflictException): it is sent again
+ * a few times, then answered 409.
+ */
+async function updateRecord(deps: PrivacyDeps, input: UpdateCommandInput) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.db.send(new UpdateCommand(input));
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionConflictException') throw error;
+      if (attempt === 5) throw new ConcurrentChange('account: its deletion is being written by another request; retry');
+    }
+    await retryPause(attempt);
+  }
+}
+
 /** Renews the lease for `runner` (taking it from `from`, a lapsed holder); 409 when another run holds it. */
 async function holdLease(deps: PrivacyDeps, proofId: string, runner: string, from = runner) {
   const now = deps.now().getTime();
   try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.table,
-        Key: erasureKey(proofId),
-        UpdateExpression: 'SET runner = :me, lease_until = :until',
-        ConditionExpression: '#status = :running AND (runner = :me OR (runner = :from AND lease_until < :now))',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':me': runner, ':from': from, ':until': now + LEASE_SECONDS * 1000, ':now': now, ':running': 'running' },
-      }),
-    );
+    await updateRecord(deps, {
+      TableName: deps.table,
+      Key: erasureKey(proofId),
+      UpdateExpression: 'SET runner = :me, lease_until = :until',
+      ConditionExpression: '#status = :running AND (runner = :me OR (runner = :from AND lease_until < :now))',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':me': runner, ':from': from, ':until': now + LEASE_SECONDS * 1000, ':now': now, ':running': 'running' },
+    });
   } catch (error) {
     if (!isConditionalFailure(error)) throw error;
     throw privacyError('deletion.running', 'account: its deletion is running in another request', { retryAfterSeconds: LEASE_SECONDS });
@@ -193,22 +208,20 @@ async function holdLease(deps: PrivacyDeps, proofId: string, runner: string, fro
 
 /** Keeps what a round learned in the record, before the items it was learned from can go. */
 async function keepLearned(deps: PrivacyDeps, state: Running) {
-  await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: erasureKey(state.proofId),
-      UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts',
-      ConditionExpression: 'runner = :me',
-      ExpressionAttributeNames: { '#names': 'names' },
-      ExpressionAttributeValues: {
-        ':identifiers': state.identifiers,
-        ':names': state.names,
-        ':studios': state.studios,
-        ':nfts': state.nfts,
-        ':me': state.runner,
-      },
-    }),
-  );
+  await updateRecord(deps, {
+    TableName: deps.table,
+    Key: erasureKey(state.proofId),
+    UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts',
+    ConditionExpression: 'runner = :me',
+    ExpressionAttributeNames: { '#names': 'names' },
+    ExpressionAttributeValues: {
+      ':identifiers': state.identifiers,
+      ':names': state.names,
+      ':studios': state.studios,
+      ':nfts': state.nfts,
+      ':me': state.runner,
+    },
+  });
 }
 
 /** Runs the deletion to its end; a run that fails lets go of its lease, so the request's retry takes over at once. */
@@ -222,15 +235,13 @@ async function run(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
 }
 
 async function releaseLease(deps: PrivacyDeps, state: Running) {
-  await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: erasureKey(state.proofId),
-      UpdateExpression: 'SET lease_until = :lapsed',
-      ConditionExpression: 'runner = :me',
-      ExpressionAttributeValues: { ':lapsed': 0, ':me': state.runner },
-    }),
-  );
+  await updateRecord(deps, {
+    TableName: deps.table,
+    Key: erasureKey(state.proofId),
+    UpdateExpression: 'SET lease_until = :lapsed',
+    ConditionExpression: 'runner = :me',
+    ExpressionAttributeValues: { ':lapsed': 0, ':me': state.runner },
+  });
 }
 
 async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
@@ -268,22 +279,20 @@ async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionRes
  */
 async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult) {
   const now = deps.now();
-  await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: erasureKey(state.proofId),
-      UpdateExpression: 'SET #status = :done, answer = :answer, expiresAt = :expires, gsi3sk = :sweep REMOVE runner, lease_until',
-      ConditionExpression: 'runner = :me',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':done': 'done',
-        ':answer': answer,
-        ':expires': Math.floor(now.getTime() / 1000) + ANSWER_DAYS * 86_400,
-        ':sweep': new Date(now.getTime() + SWEEP_AFTER_SECONDS * 1000).toISOString(),
-        ':me': state.runner,
-      },
-    }),
-  );
+  await updateRecord(deps, {
+    TableName: deps.table,
+    Key: erasureKey(state.proofId),
+    UpdateExpression: 'SET #status = :done, answer = :answer, expiresAt = :expires, gsi3sk = :sweep REMOVE runner, lease_until',
+    ConditionExpression: 'runner = :me',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':done': 'done',
+      ':answer': answer,
+      ':expires': Math.floor(now.getTime() / 1000) + ANSWER_DAYS * 86_400,
+      ':sweep': new Date(now.getTime() + SWEEP_AFTER_SECONDS * 1000).toISOString(),
+      ':me': state.runner,
+    },
+  });
 }
 
 /** The sweep: what a last read still finds goes as in a round; then the record forgets the player. */
@@ -293,16 +302,14 @@ async function sweep(deps: PrivacyDeps, proofId: string, record: ErasureRecord) 
   if (footprintSize(footprint) > 0 && !(await eraseRound(deps, state, footprint))) {
     throw platformError('data.changed_concurrently', "the player's items changed during the sweep; the next pass sweeps again");
   }
-  await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: erasureKey(proofId),
-      UpdateExpression: 'REMOVE uid, address, zk, pseudonym, identifiers, #names, studios, nfts, gsi3pk, gsi3sk',
-      ConditionExpression: '#status = :done',
-      ExpressionAttributeNames: { '#status': 'status', '#names': 'names' },
-      ExpressionAttributeValues: { ':done': 'done' },
-    }),
-  );
+  await updateRecord(deps, {
+    TableName: deps.table,
+    Key: erasureKey(proofId),
+    UpdateExpression: 'REMOVE uid, address, zk, pseudonym, identifiers, #names, studios, nfts, gsi3pk, gsi3sk',
+    ConditionExpression: '#status = :done',
+    ExpressionAttributeNames: { '#status': 'status', '#names': 'names' },
+    ExpressionAttributeValues: { ':done': 'done' },
+  });
 }
 
 /**
