@@ -14,6 +14,7 @@ import { faults, injectFaults, withFault } from './support/table-faults.js';
 import { pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { scanAll } from './support/table-snapshot.js';
 import { goodsFor } from './support/vendor.js';
+import { grantedHero, heroNft, heroPlayer, heroWorld } from './support/heroes.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
@@ -348,5 +349,36 @@ describe('a zkLogin account', () => {
     expect(again.uid).not.toBe(first.uid);
     const deposits = await ok(call(app, 'GET', `${base}/account/user/deposit`, { token: again.platformToken.accessToken }));
     expect(deposits.data).toEqual([]);
+  });
+});
+
+describe('a player with heroes', () => {
+  it('releases their hero NFTs (the binding keeps the level, without the player) and deletes their heroes and grants', async () => {
+    const heroDeps = await createTestDeps();
+    const world = await heroWorld(heroDeps);
+    const main = createAllApps(heroDeps);
+    try {
+      const someone = await heroPlayer(world, heroDeps);
+      const nft = heroNft(someone.address);
+      world.script.putObject(nft);
+      expect((await world.request('POST', '/heroes/bind', { token: someone.hero, body: { objectId: nft.objectId } })).status).toBe(200);
+      await grantedHero(world, someone.uid);
+
+      const challenge = await ok(call(main, 'POST', `${base}/account/deletion/challenge`, { token: someone.platform }));
+      const { signature } = await someone.keypair.signPersonalMessage(new TextEncoder().encode(challenge.data.message));
+      const deleted = await ok(call(main, 'POST', `${base}/account/delete`, { token: someone.platform, body: { signature } }));
+      expect(deleted.data).toMatchObject({ heroes_released: 1 });
+
+      const items = await scanAll(heroDeps);
+      const binding = items.find((item) => item.pk === `HERONFT#${nft.objectId}` && item.sk === 'BINDING');
+      expect(binding).toMatchObject({ level: 1, released_at: expect.any(String) });
+      expect(binding).not.toHaveProperty('uid');
+      const refused = await world.request('GET', '/heroes', { token: someone.hero });
+      expect(refused.status).toBe(401);
+      const left = holders(items, [someone.uid, someone.address]).filter((item) => !['DELETIONS', 'ERASURE'].includes(String(item.pk).split('#')[0]!));
+      expect(left).toEqual([]);
+    } finally {
+      await world.node.stop();
+    }
   });
 });

@@ -57,6 +57,7 @@ function describeDeletions(auth: TokenRule, method: Method): string[] {
         : `a ${kindList(naming)} token naming a player who deleted their account in \`${field}\` is refused (404)`,
     ),
   ];
+  if (auth.whileDeleted) return ["Deleted players: the player's own token still reaches it, so the deletion's retries do."];
   if (refused.length === 0) return [];
   const when = goneReadFresh(method, auth)
     ? 'at once (read fresh on every call)'

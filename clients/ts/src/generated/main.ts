@@ -923,6 +923,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/deletion/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use message the caller's wallet signs to delete the account (extra operation)
+         * @description For a wallet account (wallet_type 1): the message names the deletion, the account and its address, and is live five minutes; a new one replaces the previous. Sign it with the wallet (a Sui personal message) and send the signature to account delete. A zkLogin account proves control with a fresh id_token instead (409). No body.
+         *
+         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
+         */
+        post: operations["account_deletion_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the caller's account and everything the platform holds about them (extra operation)
+         * @description A token alone is not enough: the body carries a fresh proof of control, `signature` (the wallet's signature of account deletion challenge's message) or, for a zkLogin account, `id_token` (of the account's identity, issued within the last 10 minutes). From the moment the deletion starts every token of the player is refused; the answer comes when nothing about the player is left: personal records deleted, accounting records kept under a pseudonym, unspent tickets forfeited (the answer counts them), hero NFTs released, the studios told (docs/security.md "Deleting a player's account"). The same request again (the same signature or id_token, with the same token even though it is now refused elsewhere) answers the same answer, or finishes a deletion a failure interrupted; 409 with Retry-After while another request is running it.
+         *
+         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: the player's own token still reaches it, so the deletion's retries do. Moves value.
+         */
+        post: operations["account_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/chain/game/score": {
         parameters: {
             query?: never;
@@ -934,7 +978,7 @@ export interface paths {
         put?: never;
         /**
          * A game result into the current week and month (server token of the game's merchant)
-         * @description Adds each line's kills and wins to the player's score in the game's current week and month (UTC; weeks start Monday 00:00, months on the 1st). At most 33 lines, so that the report is one atomic write; lines of the same player are added together. `result_id` makes the report count once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. A line of 0 kills and 0 wins records the player (name, wallet) without putting them on a board. Lines of players who deleted their account are skipped (nothing of them is recorded); `players` counts the players recorded.
+         * @description Adds each line's kills and wins to the player's score in the game's current week and month (UTC; weeks start Monday 00:00, months on the 1st). At most 48 lines, so that the report is one atomic write; lines of the same player are added together. `result_id` makes the report count once: the same id again with the same content answers the first answer and adds nothing; with other content it is 409. A line of 0 kills and 0 wins records the player (name, wallet) without putting them on a board. Lines of players who deleted their account are skipped (nothing of them is recorded); `players` counts the players recorded.
          *
          *     Requires a Bearer `server` token. `body.game_code` must name an existing game of the caller's merchant. Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
@@ -11210,6 +11254,389 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "message": "no OAuth provider is configured in this stage; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "id_token.keys_unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "id_token.keys_unavailable" | "sign_in.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    account_deletion_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, one record in the account envelope `{data, statusCode, message, totalPage}` (totalPage 1). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            address: string;
+                            nonce: string;
+                            message: string;
+                            expiresAt: string;
+                        };
+                        /** @constant */
+                        statusCode: 200;
+                        message: string;
+                        /** @constant */
+                        totalPage: 1;
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                    };
+                };
+            };
+            /** @description the caller has no account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "the caller has no account",
+                     *       "error": "deletion.no_account"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "deletion.no_account";
+                    };
+                };
+            };
+            /** @description the account is a zkLogin one: it deletes with an id_token */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "the account is a zkLogin one: it deletes with an id_token",
+                     *       "error": "deletion.proof_kind_wrong"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "deletion.proof_kind_wrong";
+                    };
+                };
+            };
+            /** @description the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    account_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    signature?: string;
+                    id_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, one record in the account envelope `{data, statusCode, message, totalPage}` (totalPage 1). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            deleted_at: string;
+                            forfeited_tickets: number;
+                            forfeited: {
+                                projectName: string;
+                                level: number;
+                                tickets: number;
+                            }[];
+                            heroes_released: number;
+                        };
+                        /** @constant */
+                        statusCode: 200;
+                        message: string;
+                        /** @constant */
+                        totalPage: 1;
+                    };
+                };
+            };
+            /** @description neither or both of signature and id_token, or one malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "neither or both of signature and id_token, or one malformed",
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description no platform token, an invalid or expired one, no live deletion message, a signature that is not the wallet's, or an id_token that failed verification or is not fresh */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "no platform token, an invalid or expired one, no live deletion message, a signature that is not the wallet's, or an id_token that failed verification or is not fresh",
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "deletion.message_missing" | "deletion.proof_stale" | "deletion.signature_invalid" | "id_token.expired" | "id_token.invalid";
+                    };
+                };
+            };
+            /** @description the id_token is of another identity than the account's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "the id_token is of another identity than the account's",
+                     *       "error": "deletion.proof_other_account"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "deletion.proof_other_account";
+                    };
+                };
+            };
+            /** @description the caller has no account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "the caller has no account",
+                     *       "error": "deletion.no_account"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "deletion.no_account";
+                    };
+                };
+            };
+            /** @description the proof is of the other kind than the account signs in with, or the deletion is running in another request (Retry-After) */
+            409: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with deletion.running */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "the proof is of the other kind than the account signs in with, or the deletion is running in another request (Retry-After)",
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently" | "deletion.proof_kind_wrong" | "deletion.running";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description no OAuth provider is configured in this stage (id_token), or the table was busy; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "no OAuth provider is configured in this stage (id_token), or the table was busy; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "error": "id_token.keys_unavailable"
                      *     }
                      */

@@ -44,6 +44,13 @@ namespace GamePlatform.Client
         public const string ClaimUnconfigured = "claim.unconfigured";
         public const string ClaimWalletNotSui = "claim.wallet_not_sui";
         public const string DataChangedConcurrently = "data.changed_concurrently";
+        public const string DeletionMessageMissing = "deletion.message_missing";
+        public const string DeletionNoAccount = "deletion.no_account";
+        public const string DeletionProofKindWrong = "deletion.proof_kind_wrong";
+        public const string DeletionProofOtherAccount = "deletion.proof_other_account";
+        public const string DeletionProofStale = "deletion.proof_stale";
+        public const string DeletionRunning = "deletion.running";
+        public const string DeletionSignatureInvalid = "deletion.signature_invalid";
         public const string GameCodeTaken = "game.code_taken";
         public const string GameNotFound = "game.not_found";
         public const string GameNotPublished = "game.not_published";
