@@ -7,6 +7,7 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { bindSocial } from '../core/identity/social.js';
 import { issueNonce, registerWallet } from '../core/identity/wallet.js';
 import { loginZk, zkInfo } from '../core/identity/zklogin.js';
+import { deletionChallenge } from '../core/privacy/proof.js';
 import { accountWithToken, gamePayload, indexedPurchase, LEVEL_PRICE, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
 import { paymentOperations } from './payment-operations.js';
 import { rankingOperations } from './ranking-operations.js';
@@ -241,6 +242,26 @@ export const identityOperations: OperationBench[] = [
     minimum: 2,
     reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one PutItem of the whole map',
     prepare: async (deps) => ({ token: (await player(deps)).token, body: { ref: 'friend-42', utm_source: 'bench' } }),
+  },
+  {
+    group: 'withoutkey',
+    op: 'account_deletion_challenge',
+    minimum: 3,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + the account (BatchGetItem) + the message PutItem',
+    prepare: async (deps) => ({ token: (await player(deps)).token }),
+  },
+  {
+    group: 'withoutkey',
+    op: 'account_delete',
+    minimum: 22,
+    reason:
+      "a player with nothing but an account: the deletion's record (GetItem) + the account and the message (2 BatchGetItem) + the start (TransactWriteItems) + a round: the lease (UpdateItem), the footprint (5 Query: partition, orders, rewards, gsi6, payer; 1 BatchGetItem of the wallet's items), what it learned kept (UpdateItem), 2 TransactWriteItems (the wallet's items; the partition), the footprint again (6) + the forfeits (Query) + the answer (UpdateItem). Each kind of item a player holds adds its reads and writes",
+    prepare: async (deps) => {
+      const { keypair, token } = await player(deps);
+      const { message } = await deletionChallenge(deps, (await deps.tokens.verify(token, ['platform'])).sub);
+      const { signature } = await keypair.signPersonalMessage(new TextEncoder().encode(message));
+      return { token, body: { signature } };
+    },
   },
 ];
 

@@ -133,6 +133,8 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'save_params', method: 'POST', path: '/account/params', body: { 'bad key!': 'x' }, field: /^body\.bad key!/ },
     { op: 'save_params', method: 'POST', path: '/account/params', body: { ref: 'x'.repeat(513) }, field: /^body\.ref/ },
     { op: 'querybysocialid', method: 'GET', path: '/account/social', query: { provider: 'google' }, field: /^query\.socialId/ },
+    { op: 'account delete', method: 'POST', path: '/account/delete', body: {}, field: /^body\.signature/ },
+    { op: 'account delete', method: 'POST', path: '/account/delete', body: { signature: 'AAAA', id_token: 'a.b.c' }, field: /^body\.signature/ },
     {
       op: 'project create',
       method: 'POST',

@@ -9,9 +9,12 @@ export const DeletionChallenge = z.object({ address: z.string(), nonce: z.string
  * account sends a fresh id_token of its identity.
  */
 export const DeletionBody = z.lazy(() =>
-  z
-    .object({ signature: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))), id_token: z.optional(idToken) })
-    .check(z.refine((body) => (body.signature === undefined) !== (body.id_token === undefined), 'signature or id_token: send exactly one')),
+  z.object({ signature: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))), id_token: z.optional(idToken) }).check(
+    z.refine((body) => (body.signature === undefined) !== (body.id_token === undefined), {
+      message: 'send exactly one of signature (a wallet account) or id_token (a zkLogin account)',
+      path: ['signature'],
+    }),
+  ),
 );
 export type DeletionBody = z.infer<typeof DeletionBody>;
 
