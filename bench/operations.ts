@@ -245,6 +245,13 @@ export const identityOperations: OperationBench[] = [
   },
   {
     group: 'withoutkey',
+    op: 'player_deletions',
+    minimum: 1,
+    reason: "one Query of the studio's notices (the console account's state is remembered per process)",
+    prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token }),
+  },
+  {
+    group: 'withoutkey',
     op: 'account_deletion_challenge',
     minimum: 3,
     reason: 'whether the caller deleted their account (GetItem, fresh on a write) + the account (BatchGetItem) + the message PutItem',

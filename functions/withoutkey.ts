@@ -23,6 +23,7 @@ export const createWithoutkeyApp = (deps: Deps) =>
     // A player's deletion is rare: its modules load on first use, off the group's cold start.
     account_deletion_challenge: async ({ deps, auth }) => (await import('../core/privacy/proof.js')).deletionChallenge(deps, auth.sub),
     account_delete: async ({ deps, auth, body }) => (await import('../core/privacy/deletion.js')).deleteAccount(deps, auth.sub, body),
+    player_deletions: async ({ deps, auth, query }) => (await import('../core/privacy/notices.js')).deletionNotices(deps, auth.sub, query),
   });
 
 export const handler = lambdaHandler(createWithoutkeyApp);

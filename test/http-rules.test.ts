@@ -134,6 +134,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'save_params', method: 'POST', path: '/account/params', body: { ref: 'x'.repeat(513) }, field: /^body\.ref/ },
     { op: 'querybysocialid', method: 'GET', path: '/account/social', query: { provider: 'google' }, field: /^query\.socialId/ },
     { op: 'account delete', method: 'POST', path: '/account/delete', body: {}, field: /^body\.signature/ },
+    { op: 'player deletions', method: 'GET', path: '/merchant/players/deletions', query: { pageSize: '0' }, field: /^query\.pageSize/ },
     { op: 'account delete', method: 'POST', path: '/account/delete', body: { signature: 'AAAA', id_token: 'a.b.c' }, field: /^body\.signature/ },
     {
       op: 'project create',

@@ -32,3 +32,18 @@ export const DeletionResult = z.object({
   heroes_released: z.int(),
 });
 export type DeletionResult = z.infer<typeof DeletionResult>;
+
+/** A studio's deleted player: the id the studio knew them by, and when. */
+const DeletedPlayer = z.object({ game_player_id: z.string(), deleted_at: z.string() });
+
+/** player deletions' page: newest first; `next` names the page after it (null on the last). */
+export const DeletionNotices = z.object({ data: z.array(DeletedPlayer), next: z.nullable(z.string()) });
+
+/** Where a page of the studio's deletions starts: after `before` (a page's `next`), or since `since`. */
+export const DeletionNoticesQuery = z.lazy(() =>
+  z.object({
+    before: z.optional(z.string().check(z.regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z#[\w:.-]{1,128}$/, "expected a page's `next`"))),
+    since: z.optional(z.iso.datetime()),
+    pageSize: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
+  }),
+);

@@ -924,6 +924,25 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// The studio's players who deleted their accounts, newest first (extra operation): GET /merchant/players/deletions (`player_deletions`).
+        /// Bearer token: merchant or server (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: merchant.suspended
+        /// 503: table.busy
+        /// </summary>
+        public async Task<PlayerDeletionsResponse> PlayerDeletionsAsync(string before = null, string since = null, long? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/players/deletions");
+            request.Authenticated = true;
+            request.Query("before", before);
+            request.Query("since", since);
+            request.Query("pageSize", pageSize);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return PlayerDeletionsResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// A game result into the current week and month (server token of the game's merchant): POST /chain/game/score (`submitgamescore`).
         /// Bearer token: server (Client.Token).
         /// 400: body.malformed, input.invalid
