@@ -80,9 +80,9 @@ export const heroOperations: OperationBench[] = [
     group: 'hero',
     op: 'grant',
     base: 'hero',
-    minimum: 4,
+    minimum: 3,
     reason:
-      "whether the named player deleted their account (GetItem, fresh on a write) + the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
+      "the named player's deletion mark (read in the same BatchGet as the account state) + the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
     prepare: async (deps) => {
       const { world, player } = await heroPlayer(deps);
       return { token: world.server, body: { userId: player.uid, projectName: world.projectName, reference: `bench-${randomUUID()}` } };

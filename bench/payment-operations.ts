@@ -201,9 +201,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'minus_tickets',
     label: 'minus_tickets (server token)',
-    minimum: 3,
+    minimum: 2,
     reason:
-      "whether the named player deleted their account (GetItem, fresh on a write) + the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record); the project's owner is remembered",
+      "the named player's deletion mark (read in the same BatchGet as the account state) + the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record); the project's owner is remembered",
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, headers: { 'idempotency-key': `bench-${randomUUID()}` }, body: { userId: player.uid, projectName, level: 1, amount: 3 } };

@@ -61,9 +61,9 @@ export const vendorOperations: OperationBench[] = [
     group: 'pay',
     op: 'customGoods',
     label: 'customGoods (new outerOrderId)',
-    minimum: 5,
+    minimum: 4,
     reason:
-      "whether the named player deleted their account (GetItem, fresh on a write) + the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (outer id claim, goods, the buyer's balance of its level) + order id counter, once every check passed + one transaction (debit, ledger, order, trace item, claim)",
+      "the named player's deletion mark (read in the same BatchGet as the account state) + the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (outer id claim, goods, the buyer's balance of its level) + order id counter, once every check passed + one transaction (debit, ledger, order, trace item, claim)",
     prepare: async (deps) => {
       const { owner, goods, buyer } = await goodsAndBuyer(deps);
       return { token: owner.serverToken, params: { goodsId: goods.id }, body: customBody(buyer, goods) };
@@ -119,9 +119,9 @@ export const vendorOperations: OperationBench[] = [
     group: 'inner',
     op: 'vendor_reward',
     label: 'vendor_reward (new bill)',
-    minimum: 5,
+    minimum: 4,
     reason:
-      "whether the named player deleted their account (GetItem, fresh on a write) + the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (project for its merchant id, the bill's reward, the user's account) + payment event id counter + one transaction",
+      "the named player's deletion mark (read in the same BatchGet as the account state) + the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (project for its merchant id, the bill's reward, the user's account) + payment event id counter + one transaction",
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       const user = await playerWithTokens(deps);

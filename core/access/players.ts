@@ -28,6 +28,13 @@ export async function playerGone(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'
   return gone;
 }
 
+/** Remembers what a fresh read made elsewhere found of `uid`'s gone mark (the account state's BatchGet). */
+export function rememberGone(deps: Pick<PlatformDeps, 'table' | 'now'>, uid: string, mark: unknown): boolean {
+  const gone = mark !== undefined;
+  remember(remembered, keyOf(deps.table, uid), { gone, at: deps.now().getTime() });
+  return gone;
+}
+
 /**
  * Drops what this process remembers of `uid`, so that its next call reads the mark: the deletion calls it in the
  * process it runs in, which then refuses the player at once. Entries are keyed by table and uid (deps on
