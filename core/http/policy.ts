@@ -56,7 +56,7 @@ export async function enforcePolicy(deps: Deps, op: PolicedOperation, caller: To
     const read = account.fresh
       ? await freshPrincipalState(deps, caller.sub, named.map(goneKey))
       : { state: await principalState(deps, caller.sub, false), also: [] };
-    named.forEach((uid, i) => known.set(uid, rememberGone(deps, uid, read.also[i])));
+    for (const [i, uid] of named.entries()) known.set(uid, rememberGone(deps, uid, read.also[i]));
     checkAccountState(read.state, account, caller);
   }
   for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input, fresh, known);
