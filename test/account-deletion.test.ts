@@ -15,6 +15,8 @@ import { pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { scanAll } from './support/table-snapshot.js';
 import { goodsFor } from './support/vendor.js';
 import { grantedHero, heroNft, heroPlayer, heroWorld } from './support/heroes.js';
+import { boardPages, drainRankStream } from './support/rankings.js';
+import { weekOf } from '../core/rankings/seasons.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
@@ -380,5 +382,47 @@ describe('a player with heroes', () => {
     } finally {
       await world.node.stop();
     }
+  });
+});
+
+describe('the rank pages', () => {
+  it("lose the player from the stream's removals, or, when that batch was dropped, from the deletion's sweep", async () => {
+    const streamed = await createTestDeps({ stream: true });
+    const streamedApp = createAllApps(streamed);
+    const shop = await projectWithLevel(streamed);
+    const [leaving, staying] = [await playerWithTokens(streamed, shop.gameCode), await playerWithTokens(streamed, shop.gameCode)];
+    for (const [who, name, wins] of [
+      [leaving, 'Leaving', 5],
+      [staying, 'Staying', 3],
+    ] as const) {
+      await ok(
+        call(streamedApp, 'POST', `${base}/merchant/games/addWin`, {
+          token: shop.server,
+          body: { game_code: shop.gameCode, game_player_id: who.uid, game_player_name: name, kills: 0, wins },
+        }),
+      );
+    }
+    await drainRankStream(streamed);
+    const ref = { board: 'wins' as const, game: shop.gameCode, season: weekOf(new Date()) };
+    const ids = async () => (await boardPages(streamed, ref)).pages.flatMap((page) => page.entries.map((entry) => entry.id));
+    expect(await ids()).toEqual([leaving.uid, staying.uid]);
+
+    const challenge = await ok(call(streamedApp, 'POST', `${base}/account/deletion/challenge`, { token: leaving.platform }));
+    const { signature } = await leaving.keypair.signPersonalMessage(new TextEncoder().encode(challenge.data.message));
+    await ok(call(streamedApp, 'POST', `${base}/account/delete`, { token: leaving.platform, body: { signature } }));
+    // The stream's batch with the score items' removals is never applied (dropped): the sweep takes the player off.
+    expect(await ids()).toEqual([leaving.uid, staying.uid]);
+    streamed.setNow(new Date(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000));
+    try {
+      expect(await resumeDeletions(streamed, { deadline: Date.now() + 60_000 })).toEqual({ finished: 1, failed: 0 });
+    } finally {
+      streamed.setNow(undefined);
+    }
+    expect(await ids()).toEqual([staying.uid]);
+    expect(holders(await scanAll(streamed), [leaving.uid]).map((item) => String(item.pk).split('#')[0])).toEqual(['DELETIONS']);
+    // The batch applied after all changes nothing more.
+    await drainRankStream(streamed);
+    expect(await ids()).toEqual([staying.uid]);
+    expect((await boardPages(streamed, ref)).directory.players).toBe(1);
   });
 });

@@ -13,6 +13,7 @@ import type { PrivacyDeps } from './deps.js';
 import { privacyError } from './errors.js';
 import { eraseRound, learnedFrom, type Learned } from './erase.js';
 import { readFootprint, footprintSize } from './footprint.js';
+import { leaveRankPages } from './rank-pages.js';
 import { ANSWER_DAYS, erasureKey, LEASE_SECONDS, RUNNING_ERASURES } from './keys.js';
 import type { DeletionBody, DeletionResult } from './models.js';
 import { writeNotices } from './notices.js';
@@ -53,6 +54,7 @@ const ErasureRecord = z.object({
   names: z._default(z.array(z.string()), []),
   studios: z._default(z.array(z.string()), []),
   nfts: z._default(z.array(z.string()), []),
+  seasons: z._default(z.array(z.string()), []),
   runner: z.optional(z.string()),
   lease_until: z.optional(z.number()),
   answer: z.optional(z.unknown()),
@@ -97,6 +99,7 @@ export async function deleteAccount(deps: PrivacyDeps, uid: string, body: Deleti
     names: [],
     studios: [],
     nfts: [],
+    seasons: [],
   };
   const record = {
     ...erasureKey(proofId),
@@ -168,6 +171,7 @@ function stateOf(record: ErasureRecord) {
     names: record.names,
     studios: record.studios,
     nfts: record.nfts,
+    seasons: record.seasons,
   };
 }
 
@@ -211,7 +215,7 @@ async function keepLearned(deps: PrivacyDeps, state: Running) {
   await updateRecord(deps, {
     TableName: deps.table,
     Key: erasureKey(state.proofId),
-    UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts',
+    UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts, seasons = :seasons',
     ConditionExpression: 'runner = :me',
     ExpressionAttributeNames: { '#names': 'names' },
     ExpressionAttributeValues: {
@@ -219,6 +223,7 @@ async function keepLearned(deps: PrivacyDeps, state: Running) {
       ':names': state.names,
       ':studios': state.studios,
       ':nfts': state.nfts,
+      ':seasons': state.seasons,
       ':me': state.runner,
     },
   });
@@ -295,17 +300,21 @@ async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult)
   });
 }
 
-/** The sweep: what a last read still finds goes as in a round; then the record forgets the player. */
+/**
+ * The sweep: what a last read still finds goes as in a round, and the player leaves any rank page a dropped
+ * stream batch left them on (rank-pages.ts); then the record forgets the player.
+ */
 async function sweep(deps: PrivacyDeps, proofId: string, record: ErasureRecord) {
   const state = { ...stateOf(record), runner: '' };
   const footprint = await readFootprint(deps, state.uid, state.address);
   if (footprintSize(footprint) > 0 && !(await eraseRound(deps, state, footprint))) {
     throw platformError('data.changed_concurrently', "the player's items changed during the sweep; the next pass sweeps again");
   }
+  await leaveRankPages(deps, state.uid, state.seasons);
   await updateRecord(deps, {
     TableName: deps.table,
     Key: erasureKey(proofId),
-    UpdateExpression: 'REMOVE uid, address, zk, pseudonym, identifiers, #names, studios, nfts, gsi3pk, gsi3sk',
+    UpdateExpression: 'REMOVE uid, address, zk, pseudonym, identifiers, #names, studios, nfts, seasons, gsi3pk, gsi3sk',
     ConditionExpression: '#status = :done',
     ExpressionAttributeNames: { '#status': 'status', '#names': 'names' },
     ExpressionAttributeValues: { ':done': 'done' },

@@ -5,6 +5,7 @@ import type { Item } from '../platform/batch.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import type { PrivacyDeps } from './deps.js';
 import type { Footprint } from './footprint.js';
+import { scoreSeasonsOf } from './rank-pages.js';
 import { deleteUnchanged, keepScrubbed, type Personal } from './scrub.js';
 
 /**
@@ -30,6 +31,8 @@ export interface Learned {
   studios: string[];
   /** The hero NFTs bound to the player when the deletion found them. */
   nfts: string[];
+  /** The seasons the player had scores in (rank-pages.ts), for the sweep to check the rank pages. */
+  seasons: string[];
 }
 
 interface Subject extends Learned {
@@ -66,8 +69,10 @@ export async function learnedFrom(deps: PrivacyDeps, subject: Subject, footprint
     footprint.user.filter((item) => String(item.sk).startsWith('HERO#')).map((item) => text(item.nftObjectId)),
   );
   const studios = union(subject.studios, await studiosOf(deps, footprint));
-  if (identifiers === subject.identifiers && names === subject.names && nfts === subject.nfts && studios === subject.studios) return subject;
-  return { ...subject, identifiers, names, nfts, studios };
+  const seasons = union(subject.seasons, scoreSeasonsOf(footprint.indexed));
+  const same = identifiers === subject.identifiers && names === subject.names && nfts === subject.nfts && studios === subject.studios;
+  if (same && seasons === subject.seasons) return subject;
+  return { ...subject, identifiers, names, nfts, studios, seasons };
 }
 
 async function studiosOf(deps: PrivacyDeps, footprint: Footprint): Promise<string[]> {
