@@ -198,6 +198,13 @@ describe('account delete', () => {
     expect([forged.status, forged.body.error]).toEqual([401, 'deletion.signature_invalid']);
     const tokenOnly = await call(app, 'POST', `${base}/account/delete`, { token: player.game, body: { signature: wrong } });
     expect(tokenOnly.status).toBe(401);
+    // A game server may not delete a player (nor ask for the message): 403, not merely a token of the wrong kind.
+    const server = (await deps.tokens.issue('server', randomUUID(), { merchant_id: 1 })).token;
+    for (const path of ['/account/delete', '/account/deletion/challenge']) {
+      const refused = await call(app, 'POST', `${base}${path}`, { token: server, body: { signature: wrong } });
+      expect([refused.status, refused.body.error]).toEqual([403, 'auth.kind_refused']);
+      expect(documentErrors(document, path, 'post', refused.status, refused.body)).toEqual([]);
+    }
     const after = await scanAll(deps);
     // Only the deletion message the challenge stored (live five minutes) is new.
     expect(after.filter((item) => !before.some((seen) => seen.pk === item.pk && seen.sk === item.sk)).map((item) => String(item.pk))).toEqual([

@@ -89,8 +89,15 @@ describe('every policy sentence says what the authorization layer does for the k
     for (const field of namedFields) expect(errors[404]).toContain(`${field.split('.')[1]} names a player who deleted their account`);
     const text = deletion ? whole.replace(deletion, '') : whole;
 
-    // A token kind is named (`kind`, or "kind token") only when the policy admits it.
+    // A token kind is named (`kind`, or "kind token") only when the policy admits it, or refuses it on purpose
+    // (with its reason, and a 403 among the errors).
     for (const kind of KINDS) {
+      const refusedWhy = auth.refused?.[kind];
+      if (refusedWhy !== undefined) {
+        expect(whole).toContain(`A \`${kind}\` token is refused (403): ${refusedWhy}.`);
+        expect(errorsOf(op)[403]).toContain(`a ${kind} token: ${refusedWhy}`);
+        continue;
+      }
       const named = whole.includes(`\`${kind}\``) || new RegExp(`\\b${kind} token`).test(whole);
       if (named) expect(admitted(kind), `names ${kind} tokens`).toBe(true);
     }

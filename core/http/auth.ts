@@ -12,7 +12,11 @@ import type { StoreTokenRule } from '../partner-store/bearer.js';
  */
 export const open = 'open' as const;
 
-export const allow = (kinds: TokenKind[], rules: Ownership[], options: Pick<TokenRule, 'movesValue' | 'whileSuspended' | 'whileDeleted'> = {}): TokenRule => ({
+export const allow = (
+  kinds: TokenKind[],
+  rules: Ownership[],
+  options: Pick<TokenRule, 'movesValue' | 'whileSuspended' | 'whileDeleted' | 'refused'> = {},
+): TokenRule => ({
   tokens: kinds,
   owns: rules,
   ...options,
@@ -58,7 +62,10 @@ export async function authenticate(c: Context, rule: AuthRule, deps: Deps, verif
     if (!verifiers.store) throw new Error('authenticate: an operation takes store tokens, but its app has no store verifier');
     return verifiers.store(c, rule.store, c.req.header('authorization'));
   }
-  const claims = await deps.tokens.verify(bearerToken(c.req.header('authorization')), rule.tokens);
+  const refused = rule.refused ?? {};
+  const claims = await deps.tokens.verify(bearerToken(c.req.header('authorization')), [...rule.tokens, ...(Object.keys(refused) as TokenKind[])]);
+  const why = refused[claims.kind];
+  if (why !== undefined && !rule.tokens.includes(claims.kind)) throw httpError('auth.kind_refused', `a ${claims.kind} token may not: ${why}`);
   if (rule.role === 'admin' && claims.role !== 'admin') throw httpError('auth.admin_only', 'this operation is for admin accounts');
   return claims;
 }

@@ -18,6 +18,8 @@ export const httpErrors = errorCatalogue({
   'auth.account_deleted': 'Unauthenticated',
   /** the operation is for admin accounts */
   'auth.admin_only': 'Forbidden',
+  /** a valid token of a kind this operation refuses on purpose (the message says why) */
+  'auth.kind_refused': 'Forbidden',
   /** an unexpected fault of the server (logged; the answer says nothing more) */
   'server.internal': 'Internal',
 });

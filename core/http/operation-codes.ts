@@ -41,6 +41,7 @@ export function layerCodesOf(op: OperationSpec): ErrorCode[] {
   } else {
     codes.push('auth.token_missing', 'auth.token_invalid', 'auth.token_expired');
     if (auth.role === 'admin') codes.push('auth.admin_only');
+    if (Object.keys(auth.refused ?? {}).length > 0) codes.push('auth.kind_refused');
   }
   // Whether a player token's player deleted their account: a read of the table (its 503).
   if (auth.tokens.some((kind) => callerGoneChecked(kind, auth))) codes.push('auth.account_deleted', 'table.busy');

@@ -68,6 +68,11 @@ export interface TokenRule {
    * or a crash comes with the token the deletion's start already refuses everywhere else.
    */
   readonly whileDeleted?: boolean;
+  /**
+   * Token kinds recognized and refused with 403 and this reason (`auth.kind_refused`), where "not this kind of
+   * token" (401) would hide the rule: a game server's token on a player's own data rights.
+   */
+  readonly refused?: Readonly<Partial<Record<TokenKind, string>>>;
   /** Partner store tokens (with `tokens: ['store']`): which region's, and which kinds and scope (core/partner-store/bearer.ts). */
   readonly store?: StoreTokenRule;
 }

@@ -23,7 +23,8 @@ export function describePolicy(auth: AuthRule, method: Method): string {
     ? describeStoreToken(auth.store)
     : `Requires a Bearer ${kindList(auth.tokens)} token${auth.role === 'admin' ? ' of an admin account' : ''}.`;
   const rules = auth.owns.map((rule) => describeOwnership(rule, auth.tokens));
-  return [who, ...rules, ...describeDeletions(auth, method), ...describeAccountState(auth)].join(' ');
+  const refused = Object.entries(auth.refused ?? {}).map(([kind, why]) => `A \`${kind}\` token is refused (403): ${why}.`);
+  return [who, ...refused, ...rules, ...describeDeletions(auth, method), ...describeAccountState(auth)].join(' ');
 }
 
 /** `a`, `a` or `b`, `a`, `b` or `c`: token kinds as the sentences name them. */
@@ -159,6 +160,7 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
     for (const [status, cause] of Object.entries(storeTokenErrors(op.auth.store))) add(Number(status) as ErrorStatus, cause);
   if (op.auth !== 'open') {
     const auth = op.auth;
+    for (const [kind, why] of Object.entries(auth.refused ?? {})) add(403, `a ${kind} token: ${why}`);
     const own = auth.tokens.filter((kind) => callerGoneChecked(kind, auth));
     if (own.length > 0) add(401, `a ${own.join(' or ')} token of a player who deleted their account`);
     // Deletions are read from the table (a GetItem), whatever else the operation touches.

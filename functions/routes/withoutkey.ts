@@ -6,6 +6,9 @@ import { Credentials, LoginResult } from '../../core/merchants/models.js';
 import { DeletionBody, DeletionChallenge, DeletionNotices, DeletionNoticesQuery, DeletionResult } from '../../core/privacy/models.js';
 import { batchRead, platformToken } from './errors.js';
 
+/** A player's data rights are the player's: a game server's token is refused them, not merely not taken. */
+const playersOnly = "a game server cannot export or delete a player's data; the player does, with their own token";
+
 /** The withoutkey group: operations callable without a token. */
 export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
   merchant_login: {
@@ -115,7 +118,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'account deletion challenge',
     method: 'POST',
     path: '/account/deletion/challenge',
-    auth: allow(['platform'], [owns.own]),
+    auth: allow(['platform'], [owns.own], { refused: { server: playersOnly } }),
     summary: "A single-use message the caller's wallet signs to delete the account (extra operation)",
     description:
       'For a wallet account (wallet_type 1): the message names the deletion, the account and its address, and is live five minutes; a new one replaces the previous. Sign it with the wallet (a Sui personal message) and send the signature to account delete. A zkLogin account proves control with a fresh id_token instead (409). No body.',
@@ -129,7 +132,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'account delete',
     method: 'POST',
     path: '/account/delete',
-    auth: allow(['platform'], [owns.own], { movesValue: true, whileDeleted: true }),
+    auth: allow(['platform'], [owns.own], { movesValue: true, whileDeleted: true, refused: { server: playersOnly } }),
     summary: "Delete the caller's account and everything the platform holds about them (extra operation)",
     description:
       "A token alone is not enough: the body carries a fresh proof of control, `signature` (the wallet's signature of account deletion challenge's message) or, for a zkLogin account, `id_token` (of the account's identity, issued within the last 10 minutes). " +

@@ -936,7 +936,7 @@ export interface paths {
          * A single-use message the caller's wallet signs to delete the account (extra operation)
          * @description For a wallet account (wallet_type 1): the message names the deletion, the account and its address, and is live five minutes; a new one replaces the previous. Sign it with the wallet (a Sui personal message) and send the signature to account delete. A zkLogin account proves control with a fresh id_token instead (409). No body.
          *
-         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
+         *     Requires a Bearer `platform` token. A `server` token is refused (403): a game server cannot export or delete a player's data; the player does, with their own token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call).
          */
         post: operations["account_deletion_challenge"];
         delete?: never;
@@ -958,7 +958,7 @@ export interface paths {
          * Delete the caller's account and everything the platform holds about them (extra operation)
          * @description A token alone is not enough: the body carries a fresh proof of control, `signature` (the wallet's signature of account deletion challenge's message) or, for a zkLogin account, `id_token` (of the account's identity, issued within the last 10 minutes). From the moment the deletion starts every token of the player is refused; the answer comes when nothing about the player is left: personal records deleted, accounting records kept under a pseudonym, unspent tickets forfeited (the answer counts them), hero NFTs released, the studios told (docs/security.md "Deleting a player's account"). The same request again (the same signature or id_token, with the same token even though it is now refused elsewhere) answers the same answer, or finishes a deletion a failure interrupted; 409 with Retry-After while another request is running it.
          *
-         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Deleted players: the player's own token still reaches it, so the deletion's retries do. Moves value.
+         *     Requires a Bearer `platform` token. A `server` token is refused (403): a game server cannot export or delete a player's data; the player does, with their own token. Acts on the caller's own records only. Deleted players: the player's own token still reaches it, so the deletion's retries do. Moves value.
          */
         post: operations["account_delete"];
         delete?: never;
@@ -11348,6 +11348,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description a server token: a game server cannot export or delete a player's data; the player does, with their own token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "a server token: a game server cannot export or delete a player's data; the player does, with their own token",
+                     *       "error": "auth.kind_refused"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.kind_refused";
+                    };
+                };
+            };
             /** @description the caller has no account */
             404: {
                 headers: {
@@ -11520,7 +11545,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the id_token is of another identity than the account's */
+            /** @description the id_token is of another identity than the account's; a server token: a game server cannot export or delete a player's data; the player does, with their own token */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11529,8 +11554,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 403,
-                     *       "message": "the id_token is of another identity than the account's",
-                     *       "error": "deletion.proof_other_account"
+                     *       "message": "the id_token is of another identity than the account's; a server token: a game server cannot export or delete a player's data; the player does, with their own token",
+                     *       "error": "auth.kind_refused"
                      *     }
                      */
                     "application/json": {
@@ -11541,7 +11566,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "deletion.proof_other_account";
+                        error: "auth.kind_refused" | "deletion.proof_other_account";
                     };
                 };
             };

@@ -21,6 +21,7 @@ namespace GamePlatform.Client
         public const string AppstoreUnconfigured = "appstore.unconfigured";
         public const string AuthAccountDeleted = "auth.account_deleted";
         public const string AuthAdminOnly = "auth.admin_only";
+        public const string AuthKindRefused = "auth.kind_refused";
         public const string AuthNotCaller = "auth.not_caller";
         public const string AuthTokenExpired = "auth.token_expired";
         public const string AuthTokenInvalid = "auth.token_invalid";

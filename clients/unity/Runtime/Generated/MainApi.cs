@@ -890,6 +890,7 @@ namespace GamePlatform.Main
         /// A single-use message the caller's wallet signs to delete the account (extra operation): POST /account/deletion/challenge (`account_deletion_challenge`).
         /// Bearer token: platform (Client.Token).
         /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 403: auth.kind_refused
         /// 404: deletion.no_account
         /// 409: deletion.proof_kind_wrong
         /// 503: table.busy
@@ -907,7 +908,7 @@ namespace GamePlatform.Main
         /// Bearer token: platform (Client.Token).
         /// 400: body.malformed, input.invalid
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, deletion.message_missing, deletion.proof_stale, deletion.signature_invalid, id_token.expired, id_token.invalid
-        /// 403: deletion.proof_other_account
+        /// 403: auth.kind_refused, deletion.proof_other_account
         /// 404: deletion.no_account
         /// 409: data.changed_concurrently, deletion.proof_kind_wrong, deletion.running
         /// 413: body.too_large
