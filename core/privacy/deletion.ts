@@ -210,22 +210,28 @@ async function holdLease(deps: PrivacyDeps, proofId: string, runner: string, fro
   }
 }
 
-/** Keeps what a round learned in the record, before the items it was learned from can go. */
-async function keepLearned(deps: PrivacyDeps, state: Running) {
-  await updateRecord(deps, {
+/** An UpdateItem of the record on condition this run still holds it. */
+function updateHeld(
+  deps: PrivacyDeps,
+  state: Running,
+  update: Pick<UpdateCommandInput, 'UpdateExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+) {
+  return updateRecord(deps, {
     TableName: deps.table,
     Key: erasureKey(state.proofId),
-    UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts, seasons = :seasons',
+    ...update,
     ConditionExpression: 'runner = :me',
+    ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':me': state.runner },
+  });
+}
+
+/** Keeps what a round learned in the record, before the items it was learned from can go. */
+async function keepLearned(deps: PrivacyDeps, state: Running) {
+  const { identifiers, names, studios, nfts, seasons } = state;
+  await updateHeld(deps, state, {
+    UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts, seasons = :seasons',
     ExpressionAttributeNames: { '#names': 'names' },
-    ExpressionAttributeValues: {
-      ':identifiers': state.identifiers,
-      ':names': state.names,
-      ':studios': state.studios,
-      ':nfts': state.nfts,
-      ':seasons': state.seasons,
-      ':me': state.runner,
-    },
+    ExpressionAttributeValues: { ':identifiers': identifiers, ':names': names, ':studios': studios, ':nfts': nfts, ':seasons': seasons },
   });
 }
 
@@ -240,13 +246,7 @@ async function run(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
 }
 
 async function releaseLease(deps: PrivacyDeps, state: Running) {
-  await updateRecord(deps, {
-    TableName: deps.table,
-    Key: erasureKey(state.proofId),
-    UpdateExpression: 'SET lease_until = :lapsed',
-    ConditionExpression: 'runner = :me',
-    ExpressionAttributeValues: { ':lapsed': 0, ':me': state.runner },
-  });
+  await updateHeld(deps, state, { UpdateExpression: 'SET lease_until = :lapsed', ExpressionAttributeValues: { ':lapsed': 0 } });
 }
 
 async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
@@ -284,18 +284,14 @@ async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionRes
  */
 async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult) {
   const now = deps.now();
-  await updateRecord(deps, {
-    TableName: deps.table,
-    Key: erasureKey(state.proofId),
+  await updateHeld(deps, state, {
     UpdateExpression: 'SET #status = :done, answer = :answer, expiresAt = :expires, gsi3sk = :sweep REMOVE runner, lease_until',
-    ConditionExpression: 'runner = :me',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':done': 'done',
       ':answer': answer,
       ':expires': Math.floor(now.getTime() / 1000) + ANSWER_DAYS * 86_400,
       ':sweep': new Date(now.getTime() + SWEEP_AFTER_SECONDS * 1000).toISOString(),
-      ':me': state.runner,
     },
   });
 }
