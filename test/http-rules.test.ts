@@ -135,6 +135,11 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'querybysocialid', method: 'GET', path: '/account/social', query: { provider: 'google' }, field: /^query\.socialId/ },
     { op: 'account delete', method: 'POST', path: '/account/delete', body: {}, field: /^body\.signature/ },
     { op: 'account delete', method: 'POST', path: '/account/delete', body: { signature: 'AAAA', id_token: 'a.b.c' }, field: /^body\.signature/ },
+    { op: 'account_export', method: 'GET', path: '/account/export', query: { section: 'wallet' }, field: /^query\.section/ },
+    { op: 'account_export', method: 'GET', path: '/account/export', query: { cursor: 'bm90LWpzb24' }, field: /^query\.section/ },
+    { op: 'account_export', method: 'GET', path: '/account/export', query: { section: 'ledger', cursor: 'bm90LWpzb24' }, field: /^query\.cursor/ },
+    { op: 'player_deletions', method: 'GET', path: '/merchant/players/deletions', query: { since: '2026-01-01' }, field: /^query\.since/ },
+    { op: 'player_deletions', method: 'GET', path: '/merchant/players/deletions', query: { cursor: 'not a cursor' }, field: /^query\.cursor/ },
     {
       op: 'project create',
       method: 'POST',

@@ -1,6 +1,10 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
 import { transactOrFailures } from '../platform/transactions.js';
-import { NOTICE_DAYS, noticeKey } from './keys.js';
+import { decodeCursor, encodeCursor } from './cursors.js';
+import { NOTICE_DAYS, noticeKey, noticesPartition } from './keys.js';
+import type { DeletedPlayersPage } from './models.js';
 
 /**
  * Tells each studio whose games or projects the player used that the player deleted their account, so it can
@@ -19,4 +23,55 @@ export async function writeNotices(deps: Pick<PlatformDeps, 'db' | 'table'>, uid
     }));
     await transactOrFailures(deps, items);
   }
+}
+
+/** Deleted players a studio reads a page at a time. */
+export const NOTICE_PAGE = 100;
+
+/** A studio's notice as stored (noticeKey): the player's id and when they deleted their account. */
+const StoredNotice = z.object({ game_player_id: z.string(), deleted_at: z.string(), expiresAt: z.number() });
+
+/**
+ * player_deletions: the studio's deleted players, newest first, at most `limit` a page, ids only. With `since`,
+ * only those deleted after it: deletion times are ISO texts of milliseconds leading the sort key, so "after
+ * `since`" is "from a millisecond later" in the key's order. A notice past its NOTICE_DAYS is not shown, even
+ * while DynamoDB's TTL has not removed it yet (a page may then hold fewer). The cursor is the last notice's
+ * key, bound to the studio (core/privacy/cursors.ts).
+ */
+export async function deletedPlayers(
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
+  accountId: string,
+  query: { cursor?: string; since?: string },
+  limit = NOTICE_PAGE,
+): Promise<DeletedPlayersPage> {
+  const partition = noticesPartition(accountId);
+  const from = query.since === undefined ? undefined : new Date(Date.parse(query.since) + 1).toISOString();
+  const start =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, {
+          owner: accountId,
+          scope: 'deletions',
+          attributes: ['pk', 'sk'],
+          within: (key) => key.pk === partition && (from === undefined || key.sk! >= from),
+        });
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      KeyConditionExpression: from === undefined ? 'pk = :pk' : 'pk = :pk AND sk >= :from',
+      ExpressionAttributeValues: { ':pk': partition, ...(from === undefined ? {} : { ':from': from }) },
+      ScanIndexForward: false,
+      ExclusiveStartKey: start,
+      Limit: limit + 1,
+    }),
+  );
+  const listed = out.Items ?? [];
+  const page = listed.slice(0, limit);
+  const last = listed.length > limit ? page.at(-1) : out.LastEvaluatedKey;
+  const now = deps.now().getTime() / 1000;
+  const items = page
+    .map((item) => StoredNotice.parse(item))
+    .filter((notice) => notice.expiresAt > now)
+    .map(({ game_player_id, deleted_at }) => ({ game_player_id, deleted_at }));
+  return { items, next: last ? encodeCursor(accountId, 'deletions', { pk: String(last.pk), sk: String(last.sk) }) : null };
 }

@@ -5,6 +5,7 @@ import { Params, SavedParams, SocialBindBody, SocialBinding, SocialQuery, Social
 import { Credentials, LoginResult } from '../../core/merchants/models.js';
 import { DeletionBody, DeletionChallenge, DeletionResult } from '../../core/privacy/models.js';
 import { batchRead, platformToken } from './errors.js';
+import { withoutkeyPrivacyOps } from './privacy.js';
 
 /** The withoutkey group: operations callable without a token. */
 export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
@@ -162,4 +163,5 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
       'sign_in.unconfigured',
     ],
   },
+  ...withoutkeyPrivacyOps,
 });

@@ -6167,6 +6167,129 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class AccountExportResponse
+    {
+        /// <summary>JSON `data`, required.</summary>
+        public JsonValue Data { get; set; }
+
+        /// <summary>JSON `statusCode`, required.</summary>
+        public long StatusCode { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `totalPage`, required.</summary>
+        public long TotalPage { get; set; }
+
+        public static AccountExportResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AccountExportResponse");
+            if (o == null) return null;
+            var m = new AccountExportResponse();
+            m.Data = JsonCodec.Required(o, "data", "AccountExportResponse", v0 => v0);
+            m.StatusCode = JsonCodec.Required(o, "statusCode", "AccountExportResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "AccountExportResponse", v0 => v0.AsString());
+            m.TotalPage = JsonCodec.Required(o, "totalPage", "AccountExportResponse", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("data", JsonValue.From(Data));
+            o.Set("statusCode", JsonValue.From(StatusCode));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("totalPage", JsonValue.From(TotalPage));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerDeletionsResponseDataItemsItem
+    {
+        /// <summary>JSON `game_player_id`, required.</summary>
+        public string GamePlayerId { get; set; }
+
+        /// <summary>JSON `deleted_at`, required.</summary>
+        public string DeletedAt { get; set; }
+
+        public static PlayerDeletionsResponseDataItemsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerDeletionsResponseDataItemsItem");
+            if (o == null) return null;
+            var m = new PlayerDeletionsResponseDataItemsItem();
+            m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "PlayerDeletionsResponseDataItemsItem", v0 => v0.AsString());
+            m.DeletedAt = JsonCodec.Required(o, "deleted_at", "PlayerDeletionsResponseDataItemsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_player_id", JsonValue.From(GamePlayerId));
+            o.Set("deleted_at", JsonValue.From(DeletedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerDeletionsResponseData
+    {
+        /// <summary>JSON `items`, required.</summary>
+        public List<PlayerDeletionsResponseDataItemsItem> Items { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public string Next { get; set; }
+
+        public static PlayerDeletionsResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerDeletionsResponseData");
+            if (o == null) return null;
+            var m = new PlayerDeletionsResponseData();
+            m.Items = JsonCodec.Required(o, "items", "PlayerDeletionsResponseData", v0 => JsonCodec.ReadList(v0, v1 => PlayerDeletionsResponseDataItemsItem.FromJson(v1)));
+            m.Next = JsonCodec.Required(o, "next", "PlayerDeletionsResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("items", JsonCodec.WriteList(Items, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("next", JsonValue.From(Next));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerDeletionsResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public PlayerDeletionsResponseData Data { get; set; }
+
+        public static PlayerDeletionsResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerDeletionsResponse");
+            if (o == null) return null;
+            var m = new PlayerDeletionsResponse();
+            m.Code = JsonCodec.Required(o, "code", "PlayerDeletionsResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "PlayerDeletionsResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "PlayerDeletionsResponse", v0 => PlayerDeletionsResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
     public sealed partial class SubmitgamescoreRequestScoresItem
     {
         /// <summary>JSON `game_player_id`, required.</summary>
