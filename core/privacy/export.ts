@@ -26,20 +26,10 @@ export const PAGE_ITEMS = 500;
 /** Items of each section's first page in the document, where seven sections share one answer. */
 export const FIRST_PAGE_ITEMS = 100;
 
-export interface ExportLimits {
-  firstPage?: number;
-  page?: number;
-}
-
 /** The document, or with `section` one page of that section (the first without a cursor). */
-export function playerExport(
-  deps: PlatformDeps,
-  uid: string,
-  query: { section?: ExportSection; cursor?: string },
-  limits: ExportLimits = {},
-): Promise<PlayerExport | ExportSectionPage> {
-  if (query.section === undefined) return exportDocument(deps, uid, limits.firstPage ?? FIRST_PAGE_ITEMS);
-  return exportPage(deps, uid, query.section, query.cursor, limits.page ?? PAGE_ITEMS);
+export function playerExport(deps: PlatformDeps, uid: string, query: { section?: ExportSection; cursor?: string }): Promise<PlayerExport | ExportSectionPage> {
+  if (query.section === undefined) return exportDocument(deps, uid, FIRST_PAGE_ITEMS);
+  return exportPage(deps, uid, query.section, query.cursor, PAGE_ITEMS);
 }
 
 async function exportDocument(deps: PlatformDeps, uid: string, firstPage: number): Promise<PlayerExport> {
