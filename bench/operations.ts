@@ -7,6 +7,7 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { bindSocial } from '../core/identity/social.js';
 import { issueNonce, registerWallet } from '../core/identity/wallet.js';
 import { loginZk, zkInfo } from '../core/identity/zklogin.js';
+import { writeNotices } from '../core/privacy/notices.js';
 import { deletionChallenge } from '../core/privacy/proof.js';
 import { accountWithToken, gamePayload, indexedPurchase, LEVEL_PRICE, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
 import { paymentOperations } from './payment-operations.js';
@@ -245,13 +246,6 @@ export const identityOperations: OperationBench[] = [
   },
   {
     group: 'withoutkey',
-    op: 'player_deletions',
-    minimum: 1,
-    reason: "one Query of the studio's notices (the console account's state is remembered per process)",
-    prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token }),
-  },
-  {
-    group: 'withoutkey',
     op: 'account_deletion_challenge',
     minimum: 3,
     reason: 'whether the caller deleted their account (GetItem, fresh on a write) + the account (BatchGetItem) + the message PutItem',
@@ -268,6 +262,25 @@ export const identityOperations: OperationBench[] = [
       const { message } = await deletionChallenge(deps, (await deps.tokens.verify(token, ['platform'])).sub);
       const { signature } = await keypair.signPersonalMessage(new TextEncoder().encode(message));
       return { token, body: { signature } };
+    },
+  },
+  {
+    group: 'withoutkey',
+    op: 'account_export',
+    minimum: 9,
+    reason:
+      "a player with nothing but an account: the partition but its ledger (2 Query, one each side of it) + each long section's first page (7 Query: the ledger, its goods and its reward entries, orders, the payer's payments, reward history, the gsi6 scores). A section with items adds the BatchGetItem of what they name (goods orders, rewards, scores)",
+    prepare: async (deps) => ({ token: (await player(deps)).token }),
+  },
+  {
+    group: 'withoutkey',
+    op: 'player_deletions',
+    minimum: 1,
+    reason: "one Query of the studio's notices, newest first (the console's account state is remembered per process)",
+    prepare: async (deps) => {
+      const owner = await merchantWithToken(deps);
+      await writeNotices(deps, randomUUID(), new Date().toISOString(), [owner.accountId]);
+      return { token: owner.token };
     },
   },
 ];

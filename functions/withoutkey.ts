@@ -8,7 +8,7 @@ import { login } from '../core/merchants/accounts.js';
 import { withoutkeyRoutes } from './routes/withoutkey.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The withoutkey group: console sign-in, social binding, player parameters, zkLogin lookups and a player's account deletion. */
+/** The withoutkey group: console sign-in, social binding, player parameters, zkLogin lookups, and players' data: export, deletion and the studios' list of deleted players. */
 export const createWithoutkeyApp = (deps: Deps) =>
   createGroupApp(deps, withoutkeyRoutes, {
     merchant_login: ({ deps, body }) => login(deps, body.email, body.password),
@@ -20,10 +20,11 @@ export const createWithoutkeyApp = (deps: Deps) =>
     save_params: ({ deps, auth, body }) => saveParams(deps, auth.sub, body),
     querybysocialid: ({ deps, query }) => userBySocialId(deps, query.provider, query.socialId),
     query_zk_info: ({ deps, req }) => zkInfo(deps, bearerToken(req.header('authorization'))),
-    // A player's deletion is rare: its modules load on first use, off the group's cold start.
+    // Players' data rights are rare calls: their modules load on first use, off the group's cold start.
     account_deletion_challenge: async ({ deps, auth }) => (await import('../core/privacy/proof.js')).deletionChallenge(deps, auth.sub),
     account_delete: async ({ deps, auth, body }) => (await import('../core/privacy/deletion.js')).deleteAccount(deps, auth.sub, body),
-    player_deletions: async ({ deps, auth, query }) => (await import('../core/privacy/notices.js')).deletionNotices(deps, auth.sub, query),
+    account_export: async ({ deps, auth, query }) => (await import('../core/privacy/export.js')).playerExport(deps, auth.sub, query),
+    player_deletions: async ({ deps, auth, query }) => (await import('../core/privacy/notices.js')).deletedPlayers(deps, auth.sub, query),
   });
 
 export const handler = lambdaHandler(createWithoutkeyApp);

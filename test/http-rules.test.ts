@@ -70,6 +70,13 @@ describe('auth rules on every protected operation', () => {
     for (const wrong of allKinds.filter((k) => !kindsOf(op).includes(k))) {
       const wrongAudience = await deps.tokens.issue(wrong, accountId, { role: 'admin', merchant_id: 1 });
       const refused = await call(app, op.method, path, { token: wrongAudience.token });
+      // A kind the operation refuses on purpose is 403 with its reason; any other kind is not valid here (401).
+      const why = op.auth === 'open' ? undefined : op.auth.refused?.[wrong];
+      if (why !== undefined) {
+        expect([refused.status, refused.body.error], `${wrong} token`).toEqual([403, 'auth.kind_refused']);
+        expect(refused.body.message).toBe(`a ${wrong} token may not: ${why}`);
+        continue;
+      }
       expect(refused.status, `${wrong} token`).toBe(401);
       expect(refused.body.message).toMatch(/^token is not valid here: expected a /);
     }
@@ -134,8 +141,12 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'save_params', method: 'POST', path: '/account/params', body: { ref: 'x'.repeat(513) }, field: /^body\.ref/ },
     { op: 'querybysocialid', method: 'GET', path: '/account/social', query: { provider: 'google' }, field: /^query\.socialId/ },
     { op: 'account delete', method: 'POST', path: '/account/delete', body: {}, field: /^body\.signature/ },
-    { op: 'player deletions', method: 'GET', path: '/merchant/players/deletions', query: { pageSize: '0' }, field: /^query\.pageSize/ },
     { op: 'account delete', method: 'POST', path: '/account/delete', body: { signature: 'AAAA', id_token: 'a.b.c' }, field: /^body\.signature/ },
+    { op: 'account_export', method: 'GET', path: '/account/export', query: { section: 'wallet' }, field: /^query\.section/ },
+    { op: 'account_export', method: 'GET', path: '/account/export', query: { cursor: 'bm90LWpzb24' }, field: /^query\.section/ },
+    { op: 'account_export', method: 'GET', path: '/account/export', query: { section: 'ledger', cursor: 'bm90LWpzb24' }, field: /^query\.cursor/ },
+    { op: 'player_deletions', method: 'GET', path: '/merchant/players/deletions', query: { since: '2026-01-01' }, field: /^query\.since/ },
+    { op: 'player_deletions', method: 'GET', path: '/merchant/players/deletions', query: { cursor: 'not a cursor' }, field: /^query\.cursor/ },
     {
       op: 'project create',
       method: 'POST',

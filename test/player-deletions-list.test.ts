@@ -1,92 +1,142 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NOTICE_DAYS, noticeKey } from '../core/privacy/keys.js';
-import { createAllApps } from '../functions/apps.js';
+import { MerchantStatus } from '../core/merchants/models.js';
+import { NOTICE_DAYS } from '../core/privacy/keys.js';
+import { NOTICE_PAGE, writeNotices } from '../core/privacy/notices.js';
+import { createWithoutkeyApp } from '../functions/withoutkey.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { merchantWithToken } from './support/merchants.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
- * player deletions (GET /merchant/players/deletions): a studio reads the ids of its players who deleted their
- * accounts (the notices a deletion writes, core/privacy/notices.ts), newest first, paged, its own only.
+ * player_deletions (docs/api.md, "Players' data: export and deletion"): a studio reads the players who deleted
+ * their account from its notices (written by the deletion, core/privacy/notices.ts), newest first, by id only,
+ * a page at a time; never another studio's.
  */
 let deps: TestDeps;
-let app: ReturnType<typeof createAllApps>;
+let app: ReturnType<typeof createWithoutkeyApp>;
 const base = '/v2-testing';
-const document = servedDocument(base);
 const path = '/merchant/players/deletions';
+const document = servedDocument(base);
 
 beforeAll(async () => {
   deps = await createTestDeps();
-  app = createAllApps(deps);
+  app = createWithoutkeyApp(deps);
 });
 
-async function studio() {
-  const owner = await merchantWithToken(deps);
+/** A studio: its console token and its server token. */
+async function studio(status: number = MerchantStatus.active) {
+  const owner = await merchantWithToken(deps, status);
   const server = (await deps.tokens.issue('server', owner.accountId, { merchant_id: owner.merchant.id })).token;
-  return { ...owner, server };
+  return { accountId: owner.accountId, merchantId: owner.merchant.id, console: owner.token, server };
 }
 
-/** A notice as a deletion writes it, `daysAgo` days before now. */
-async function notice(accountId: string, daysAgo: number, uid = randomUUID()) {
-  const deletedAt = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
-  await deps.db.send(
-    new PutCommand({
-      TableName: deps.table,
-      Item: { ...noticeKey(accountId, deletedAt, uid), type: 'deletion_notice', game_player_id: uid, deleted_at: deletedAt, expiresAt: 0 },
-    }),
-  );
-  return { game_player_id: uid, deleted_at: deletedAt };
+/** GET the list, checked against the served OpenAPI document. */
+async function list(token: string | undefined, query?: Record<string, string>) {
+  const res = await call(app, 'GET', `${base}${path}`, { token, query });
+  expect(documentErrors(document, path, 'get', res.status, res.body)).toEqual([]);
+  return res;
 }
 
-const list = (token: string, query: Record<string, string | number> = {}) => call(app, 'GET', `${base}${path}`, { token, query });
+const page = async (token: string, query?: Record<string, string>) => {
+  const res = await list(token, query);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({ code: 200, message: 'success' });
+  return res.body.data as { items: { game_player_id: string; deleted_at: string }[]; next: string | null };
+};
 
-describe('player deletions', () => {
-  it("lists the studio's deleted players newest first, ids only, for its console and server tokens, never another studio's", async () => {
+/** Deletions of new players, one a second from `start`, each told to `studios`; answered newest first. */
+async function deleted(count: number, studios: string[], start = Date.now() - 3_600_000) {
+  const notices = Array.from({ length: count }, (_, i) => ({ uid: randomUUID(), at: new Date(start + i * 1000).toISOString() }));
+  for (let i = 0; i < notices.length; i += 25) await Promise.all(notices.slice(i, i + 25).map((n) => writeNotices(deps, n.uid, n.at, studios)));
+  return notices.reverse().map((n) => ({ game_player_id: n.uid, deleted_at: n.at }));
+}
+
+describe('player_deletions', () => {
+  it("lists the studio's deleted players newest first, ids only, for its console and its server tokens alike", async () => {
     const [mine, theirs] = [await studio(), await studio()];
-    const notices = [await notice(mine.accountId, 3), await notice(mine.accountId, 1), await notice(mine.accountId, 2)];
-    await notice(theirs.accountId, 1);
-    const newestFirst = [...notices].sort((a, b) => (a.deleted_at < b.deleted_at ? 1 : -1));
-    for (const token of [mine.token, mine.server]) {
+    const both = await deleted(2, [mine.accountId, theirs.accountId]);
+    const onlyMine = await deleted(3, [mine.accountId], Date.now() - 1_800_000);
+    const onlyTheirs = await deleted(2, [theirs.accountId]);
+    const expected = [...onlyMine, ...both];
+    for (const token of [mine.console, mine.server]) expect(await page(token)).toEqual({ items: expected, next: null });
+    expect(await page(theirs.console)).toEqual({ items: [...onlyTheirs, ...both].sort((a, b) => b.deleted_at.localeCompare(a.deleted_at)), next: null });
+    expect(await page((await studio()).console)).toEqual({ items: [], next: null });
+  });
+
+  it(`pages ${NOTICE_PAGE} at a time through cursors, each player once, and refuses another studio's cursor`, async () => {
+    const [mine, theirs] = [await studio(), await studio()];
+    const expected = await deleted(230, [mine.accountId]);
+    await deleted(5, [theirs.accountId]);
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let next: string | null = null;
+    let first: string | null = null;
+    do {
+      const data = await page(mine.server, next ? { cursor: next } : undefined);
+      sizes.push(data.items.length);
+      seen.push(...data.items.map((item) => item.game_player_id));
+      next = data.next;
+      first ??= next;
+    } while (next);
+    expect(sizes).toEqual([100, 100, 30]);
+    expect(seen).toEqual(expected.map((item) => item.game_player_id));
+
+    const refused = await list(theirs.console, { cursor: first! });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ code: 400, message: 'query.cursor: not the `next` of a previous page of this read', data: null, error: 'input.invalid' });
+    const garbage = await list(mine.console, { cursor: 'bm90LWpzb24' });
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.message).toMatch(/^query\.cursor: /);
+  });
+
+  it('with since, lists only those deleted after it, and pages within it', async () => {
+    const mine = await studio();
+    const all = await deleted(150, [mine.accountId]);
+    const since = all[120]!.deleted_at;
+    const newer = await page(mine.console, { since });
+    expect(newer).toEqual({ items: all.slice(0, 120).slice(0, 100), next: expect.any(String) });
+    const rest = await page(mine.console, { since, cursor: newer.next! });
+    expect(rest).toEqual({ items: all.slice(100, 120), next: null });
+    // The same instant in another offset, and a cursor read without since that lies past it.
+    const offset = new Date(Date.parse(since)).toISOString().replace('Z', '+00:00');
+    expect((await page(mine.console, { since: offset })).items).toHaveLength(100);
+    const past = await page(mine.console, { cursor: (await page(mine.console)).next! });
+    expect(past.items).toHaveLength(50);
+    expect((await list(mine.console, { since: all[10]!.deleted_at, cursor: (await page(mine.console)).next! })).status).toBe(400);
+    for (const bad of ['yesterday', '2026-13-01T00:00:00Z', '2026-01-01']) {
+      const res = await list(mine.console, { since: bad });
+      expect(res.status, bad).toBe(400);
+      expect(res.body.message).toMatch(/^query\.since: /);
+    }
+  });
+
+  it(`stops showing a notice once its ${NOTICE_DAYS} days are over`, async () => {
+    const mine = await studio();
+    const [notice] = await deleted(1, [mine.accountId]);
+    expect((await page(mine.console)).items).toEqual([notice]);
+    deps.setNow(new Date(Date.parse(notice!.deleted_at) + (NOTICE_DAYS * 86_400 + 1) * 1000));
+    try {
+      // A token of that day: today's would have expired by then.
+      const server = (await deps.tokens.issue('server', mine.accountId, { merchant_id: mine.merchantId })).token;
+      expect((await page(server)).items).toEqual([]);
+    } finally {
+      deps.setNow(undefined);
+    }
+  });
+
+  it("takes a console or the studio's server token: a suspended merchant's console still reads; its server token, a player's token or none do not", async () => {
+    const suspended = await studio(MerchantStatus.suspended);
+    const [notice] = await deleted(1, [suspended.accountId]);
+    expect((await page(suspended.console)).items).toEqual([notice]);
+    const server = await list(suspended.server);
+    expect(server.status).toBe(403);
+    expect(server.body.error).toBe('merchant.suspended');
+    for (const token of [undefined, (await deps.tokens.issue('platform', randomUUID())).token]) {
       const res = await list(token);
-      expect(res.status).toBe(200);
-      expect(documentErrors(document, path, 'get', 200, res.body)).toEqual([]);
-      expect(res.body.data).toEqual({ data: newestFirst, next: null });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe(token === undefined ? 'auth.token_missing' : 'auth.token_invalid');
     }
-  });
-
-  it('pages with next, and since leaves out older ones; notices older than they are kept are not listed', async () => {
-    const mine = await studio();
-    const notices = [];
-    for (let day = 0; day < 5; day++) notices.push(await notice(mine.accountId, day + 0.5));
-    await notice(mine.accountId, NOTICE_DAYS + 1);
-    const first = await list(mine.token, { pageSize: 2 });
-    expect(first.body.data.data).toEqual(notices.slice(0, 2));
-    const second = await list(mine.token, { pageSize: 2, before: first.body.data.next });
-    expect(second.body.data.data).toEqual(notices.slice(2, 4));
-    const third = await list(mine.token, { pageSize: 2, before: second.body.data.next });
-    expect(third.body.data, JSON.stringify(third.body)).toEqual({ data: notices.slice(4), next: null });
-    const since = await list(mine.token, { since: notices[2]!.deleted_at });
-    expect(since.body.data.data).toEqual(notices.slice(0, 3));
-  });
-
-  it('refuses bad paging naming the field, and player tokens', async () => {
-    const mine = await studio();
-    for (const [query, field] of [
-      [{ before: 'yesterday' }, /^query\.before/],
-      [{ since: 'last week' }, /^query\.since/],
-      [{ pageSize: 0 }, /^query\.pageSize/],
-    ] as const) {
-      const res = await list(mine.token, query);
-      expect([res.status, res.body.error]).toEqual([400, 'input.invalid']);
-      expect(res.body.message).toMatch(field);
-      expect(documentErrors(document, path, 'get', 400, res.body)).toEqual([]);
-    }
-    const player = (await deps.tokens.issue('platform', randomUUID())).token;
-    const refused = await list(player);
-    expect(refused.status).toBe(401);
-    expect(documentErrors(document, path, 'get', 401, refused.body)).toEqual([]);
   });
 });

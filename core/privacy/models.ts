@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { idToken } from '../identity/models.js';
+import { objectOf } from '../shared/records.js';
+import { AccountRecord, idToken, SavedParams, SocialBinding } from '../identity/models.js';
 
 /** deletion/challenge's answer: the single-use message the account's wallet signs to delete the account. */
 export const DeletionChallenge = z.object({ address: z.string(), nonce: z.string(), message: z.string(), expiresAt: z.string() });
@@ -33,17 +34,116 @@ export const DeletionResult = z.object({
 });
 export type DeletionResult = z.infer<typeof DeletionResult>;
 
-/** A studio's deleted player: the id the studio knew them by, and when. */
-const DeletedPlayer = z.object({ game_player_id: z.string(), deleted_at: z.string() });
+/**
+ * A page's cursor as a query parameter: opaque text a previous page answered (Base64url). Whether it is one of
+ * ours, and the caller's, is the domain's check (core/privacy/cursors.ts): 400 naming `cursor` when not.
+ */
+const pageCursor = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,2048}$/, 'expected the `next` of a previous page'));
+const next = z.nullable(z.string());
 
-/** player deletions' page: newest first; `next` names the page after it (null on the last). */
-export const DeletionNotices = z.object({ data: z.array(DeletedPlayer), next: z.nullable(z.string()) });
+/** The export's sections that can be long, each answered a page at a time: those of stored items as they are, */
+export const ITEM_SECTIONS = ['ledger', 'orders', 'payments', 'vendor_orders', 'vendor_rewards', 'history'] as const;
+/** and the scores, read from the board's keys (core/rankings/keys.ts) into kills and wins. */
+export const EXPORT_SECTIONS = [...ITEM_SECTIONS, 'scores'] as const;
+export type ExportSection = (typeof EXPORT_SECTIONS)[number];
 
-/** Where a page of the studio's deletions starts: after `before` (a page's `next`), or since `since`. */
-export const DeletionNoticesQuery = z.lazy(() =>
+/** account_export's query: nothing for the whole document; a section (and the `next` of its previous page) for one page. */
+export const ExportQuery = z.lazy(() =>
+  z
+    .object({ section: z.optional(z.enum(EXPORT_SECTIONS)), cursor: z.optional(pageCursor) })
+    .check(z.refine((query) => query.cursor === undefined || query.section !== undefined, { message: 'required with a cursor', path: ['section'] })),
+);
+
+/**
+ * A stored item as exported: its own attributes, without the table's (keys, index keys, `type`, `expiresAt`)
+ * and without request fingerprints. Its shape is the stored record's, which differs per kind and over time.
+ */
+const ExportedItem = z.record(z.string(), z.unknown());
+
+/** A player's kills and wins in one season of one game, the name the game reported, the wallet it named if any. */
+export const ExportedScore = z.object({
+  game_code: z.string(),
+  season_type: z.int(),
+  season_range: z.string(),
+  name: z.string(),
+  kills: z.int(),
+  wins: z.int(),
+  wallet_address: z.nullable(z.string()),
+});
+export type ExportedScore = z.infer<typeof ExportedScore>;
+
+/** One page of a section (`?section=…&cursor=…`): `next` the cursor of the page after it, null on the last. */
+export const ExportSectionPage = z.lazy(() =>
+  z.union([
+    z.object({ section: z.enum(ITEM_SECTIONS), items: z.array(ExportedItem), next }),
+    z.object({ section: z.literal('scores'), items: z.array(ExportedScore), next }),
+  ]),
+);
+export type ExportSectionPage = z.infer<typeof ExportSectionPage>;
+
+const itemsPage = z.object({ items: z.array(ExportedItem), next });
+
+/**
+ * A hero as heroes_list shows it (core/heroes/models.ts `Hero`), without its player. Declared here rather than
+ * derived: the route table loads with its group, and the heroes' models would bring the payments' into
+ * withoutkey's cold start.
+ */
+const ExportedHero = z.object({
+  id: z.string(),
+  level: z.int(),
+  experience: z.int(),
+  source: z.enum(['nft', 'granted']),
+  nftObjectId: z.nullable(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** account_export's document: everything the platform holds about the caller, the long sections' first pages. */
+export const PlayerExport = z.lazy(() =>
   z.object({
-    before: z.optional(z.string().check(z.regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z#[\w:.-]{1,128}$/, "expected a page's `next`"))),
-    since: z.optional(z.iso.datetime()),
-    pageSize: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
+    format: z.literal('player-export/1'),
+    generated_at: z.string(),
+    uid: z.string(),
+    account: z.nullable(z.omit(objectOf(AccountRecord), { private_key: true })),
+    /** `type` 1 an external wallet registered by signature, 2 a zkLogin address. */
+    wallet: z.nullable(z.object({ address: z.string(), type: z.int() })),
+    zklogin: z.object({ is_zklogin: z.boolean(), address: z.nullable(z.string()) }),
+    social: z.array(SocialBinding),
+    params: z.nullable(SavedParams),
+    balances: z.array(z.object({ project: z.string(), level: z.int(), balance: z.int() })),
+    heroes: z.array(ExportedHero),
+    ledger: itemsPage,
+    orders: itemsPage,
+    payments: itemsPage,
+    vendor_orders: itemsPage,
+    vendor_rewards: itemsPage,
+    history: itemsPage,
+    scores: z.object({ items: z.array(ExportedScore), next }),
   }),
 );
+export type PlayerExport = z.infer<typeof PlayerExport>;
+
+/** account_export's answer: the document, or one page of a section. */
+export const ExportAnswer = z.lazy(() => z.union([PlayerExport, ExportSectionPage]));
+
+/**
+ * An ISO 8601 date and time with its offset (`Z` or `±hh:mm`), e.g. `2026-03-04T12:00:00Z` or
+ * `2026-03-04T13:00:00.250+01:00`. A regex and Date.parse rather than zod's `iso.datetime`, whose regexes would
+ * load with the group.
+ */
+const isoTime = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, 'expected an ISO 8601 date and time with its offset'),
+  z.refine((text) => !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date and time with its offset'),
+);
+
+/** player_deletions' query: the `next` of a previous page; only players deleted after `since`. */
+export const DeletionsQuery = z.lazy(() => z.object({ cursor: z.optional(pageCursor), since: z.optional(isoTime) }));
+
+/** player_deletions' answer: the studio's deleted players, newest first, by id only. */
+export const DeletedPlayersPage = z.lazy(() =>
+  z.object({
+    items: z.array(z.object({ game_player_id: z.string(), deleted_at: z.string() })),
+    next,
+  }),
+);
+export type DeletedPlayersPage = z.infer<typeof DeletedPlayersPage>;

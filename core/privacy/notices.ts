@@ -2,8 +2,9 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
 import { transactOrFailures } from '../platform/transactions.js';
+import { decodeCursor, encodeCursor } from './cursors.js';
 import { NOTICE_DAYS, noticeKey, noticesPartition } from './keys.js';
-import type { DeletionNotices, DeletionNoticesQuery } from './models.js';
+import type { DeletedPlayersPage } from './models.js';
 
 /**
  * Tells each studio whose games or projects the player used that the player deleted their account, so it can
@@ -24,34 +25,53 @@ export async function writeNotices(deps: Pick<PlatformDeps, 'db' | 'table'>, uid
   }
 }
 
-const StoredNotice = z.object({ sk: z.string(), game_player_id: z.string(), deleted_at: z.string() });
+/** Deleted players a studio reads a page at a time. */
+export const NOTICE_PAGE = 100;
+
+/** A studio's notice as stored (noticeKey): the player's id and when they deleted their account. */
+const StoredNotice = z.object({ game_player_id: z.string(), deleted_at: z.string(), expiresAt: z.number() });
 
 /**
- * player deletions: a page of the studio's notices, newest first (one Query of its partition), those after
- * `before` (the previous page's `next`) and no older than `since`. Notices older than NOTICE_DAYS are gone (TTL;
- * DynamoDB deletes them within days, so the page also leaves out what has expired but is still there).
+ * player_deletions: the studio's deleted players, newest first, at most `limit` a page, ids only. With `since`,
+ * only those deleted after it: deletion times are ISO texts of milliseconds leading the sort key, so "after
+ * `since`" is "from a millisecond later" in the key's order. A notice past its NOTICE_DAYS is not shown, even
+ * while DynamoDB's TTL has not removed it yet (a page may then hold fewer). The cursor is the last notice's
+ * key, bound to the studio (core/privacy/cursors.ts).
  */
-export async function deletionNotices(
+export async function deletedPlayers(
   deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
   accountId: string,
-  query: z.infer<typeof DeletionNoticesQuery>,
-): Promise<z.infer<typeof DeletionNotices>> {
-  const pageSize = query.pageSize ?? 100;
-  const oldest = new Date(deps.now().getTime() - NOTICE_DAYS * 86_400_000).toISOString();
-  const since = query.since && query.since > oldest ? new Date(query.since).toISOString() : oldest;
+  query: { cursor?: string; since?: string },
+  limit = NOTICE_PAGE,
+): Promise<DeletedPlayersPage> {
+  const partition = noticesPartition(accountId);
+  const from = query.since === undefined ? undefined : new Date(Date.parse(query.since) + 1).toISOString();
+  const start =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, {
+          owner: accountId,
+          scope: 'deletions',
+          attributes: ['pk', 'sk'],
+          within: (key) => key.pk === partition && (from === undefined || key.sk! >= from),
+        });
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
-      KeyConditionExpression: query.before ? 'pk = :pk AND sk < :before' : 'pk = :pk AND sk >= :since',
-      ExpressionAttributeValues: { ':pk': noticesPartition(accountId), ...(query.before ? { ':before': query.before } : { ':since': since }) },
+      KeyConditionExpression: from === undefined ? 'pk = :pk' : 'pk = :pk AND sk >= :from',
+      ExpressionAttributeValues: { ':pk': partition, ...(from === undefined ? {} : { ':from': from }) },
       ScanIndexForward: false,
-      Limit: pageSize + 1,
+      ExclusiveStartKey: start,
+      Limit: limit + 1,
     }),
   );
-  const notices = (out.Items ?? []).map((item) => StoredNotice.parse(item)).filter((notice) => notice.sk >= since);
-  const page = notices.slice(0, pageSize);
-  return {
-    data: page.map(({ game_player_id, deleted_at }) => ({ game_player_id, deleted_at })),
-    next: notices.length > pageSize ? page[page.length - 1]!.sk : null,
-  };
+  const listed = out.Items ?? [];
+  const page = listed.slice(0, limit);
+  const last = listed.length > limit ? page.at(-1) : out.LastEvaluatedKey;
+  const now = deps.now().getTime() / 1000;
+  const items = page
+    .map((item) => StoredNotice.parse(item))
+    .filter((notice) => notice.expiresAt > now)
+    .map(({ game_player_id, deleted_at }) => ({ game_player_id, deleted_at }));
+  return { items, next: last ? encodeCursor(accountId, 'deletions', { pk: String(last.pk), sk: String(last.sk) }) : null };
 }

@@ -19,6 +19,7 @@ export interface TicketTarget {
 
 /** "balance of a user in a project level", "all balances of a user" (balanceKey): the balance item. */
 const StoredBalance = z.object({ projectName: z.string(), level: z.number(), balance: z.number() });
+export const storedBalance = (item: Record<string, unknown>) => StoredBalance.parse(item);
 
 export const balanceKey = ({ uid, projectName, level }: TicketTarget) => ({ pk: `USER#${uid}`, sk: `TICKETS#${projectName}#${level}` });
 export const ledgerKey = (uid: string, ref: string) => ({ pk: `USER#${uid}`, sk: `LEDGER#${ref}` });
@@ -102,5 +103,5 @@ export async function balancesOf(deps: PlatformDeps, uid: string, projectName?: 
       ConsistentRead: true,
     }),
   );
-  return (out.Items ?? []).map((item) => StoredBalance.parse(item));
+  return (out.Items ?? []).map(storedBalance);
 }

@@ -3,11 +3,9 @@ import { allow, open, owns } from '../../core/http/auth.js';
 import { defineGroup } from '../../core/http/operation.js';
 import { Params, SavedParams, SocialBindBody, SocialBinding, SocialQuery, SocialUser, ZkInfo } from '../../core/identity/models.js';
 import { Credentials, LoginResult } from '../../core/merchants/models.js';
-import { DeletionBody, DeletionChallenge, DeletionNotices, DeletionNoticesQuery, DeletionResult } from '../../core/privacy/models.js';
+import { DeletionBody, DeletionChallenge, DeletionResult } from '../../core/privacy/models.js';
 import { batchRead, platformToken } from './errors.js';
-
-/** A player's data rights are the player's: a game server's token is refused them, not merely not taken. */
-const playersOnly = "a game server cannot export or delete a player's data; the player does, with their own token";
+import { playersOnly, withoutkeyPrivacyOps } from './privacy.js';
 
 /** The withoutkey group: operations callable without a token. */
 export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
@@ -165,19 +163,5 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
       'sign_in.unconfigured',
     ],
   },
-  player_deletions: {
-    name: 'player deletions',
-    method: 'GET',
-    path: '/merchant/players/deletions',
-    auth: allow(['merchant', 'server'], [owns.own], { whileSuspended: true }),
-    summary: "The studio's players who deleted their accounts, newest first (extra operation)",
-    description:
-      "For each player who used one of the studio's games or projects and deleted their account: the id and when. Ids only: the studio deletes what it holds about them outside the platform. " +
-      'Kept 30 days: read at least that often. `since` (an ISO 8601 time) leaves out older ones; a page holds `pageSize` (1-100, default 100); `next`, when not null, is the `before` of the next page. A console or a server token of the studio.',
-    query: DeletionNoticesQuery,
-    status: 200,
-    envelope: 'merchant',
-    response: DeletionNotices,
-    errors: { 400: 'before, since or pageSize malformed', 401: 'no token, or an invalid or expired merchant or server token' },
-  },
+  ...withoutkeyPrivacyOps,
 });

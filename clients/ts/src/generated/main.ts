@@ -967,6 +967,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the platform holds about the caller, as one JSON document (extra operation)
+         * @description `format` `player-export/1`. The account, wallet, zkLogin, social bindings, params, ticket balances and heroes in full; the long sections (`ledger`, `orders`, `payments`, `vendor_orders`, `vendor_rewards`, `history`, `scores`) as their first page, `{items, next}`, 100 items at most. `?section=<name>&cursor=<next>` answers the section's following page, `{section, items, next}`, 500 items at most (`?section=<name>` alone its first); `next` is null on the last page. A cursor is opaque and good only for its section of the caller's export. Records are as stored, without the table's keys, `type`, `expiresAt` and request fingerprints. Partner store users are the partner's, not the platform's players: they are not in it.
+         *
+         *     Requires a Bearer `platform` token. A `server` token is refused (403): a game server cannot export or delete a player's data; the player does, with their own token. Acts on the caller's own records only. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before).
+         */
+        get: operations["account_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/players/deletions": {
         parameters: {
             query?: never;
@@ -975,8 +997,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The studio's players who deleted their accounts, newest first (extra operation)
-         * @description For each player who used one of the studio's games or projects and deleted their account: the id and when. Ids only: the studio deletes what it holds about them outside the platform. Kept 30 days: read at least that often. `since` (an ISO 8601 time) leaves out older ones; a page holds `pageSize` (1-100, default 100); `next`, when not null, is the `before` of the next page. A console or a server token of the studio.
+         * The studio's players who deleted their account, newest first (extra operation)
+         * @description A console token or the studio's server token. Each player who used one of the studio's games or projects and deleted their account, by id only (`game_player_id`, `deleted_at`), for 30 days after the deletion: delete what you hold about them. 100 a page, newest first; `next` is the cursor of the following page, null on the last. `since` (ISO 8601) keeps only those deleted after it. A suspended merchant's console token may still read it.
          *
          *     Requires a Bearer `merchant` or `server` token. Acts on the caller's own records only. The account behind a `merchant` or `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403). A suspended merchant's `merchant` token may still call it.
          */
@@ -11701,12 +11723,260 @@ export interface operations {
             };
         };
     };
+    account_export: {
+        parameters: {
+            query?: {
+                section?: "ledger" | "orders" | "payments" | "vendor_orders" | "vendor_rewards" | "history" | "scores";
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, one record in the account envelope `{data, statusCode, message, totalPage}` (totalPage 1). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            format: "player-export/1";
+                            generated_at: string;
+                            uid: string;
+                            account: {
+                                id: number;
+                                create_time: string;
+                                update_time: string;
+                                wallet_address: string;
+                                wallet_type: number;
+                                status: number;
+                                uid: string;
+                            } | null;
+                            wallet: {
+                                address: string;
+                                type: number;
+                            } | null;
+                            zklogin: {
+                                is_zklogin: boolean;
+                                address: string | null;
+                            };
+                            social: {
+                                provider: string;
+                                socialId: string;
+                                email?: string;
+                                bound_at: string;
+                            }[];
+                            params: {
+                                params: {
+                                    [key: string]: string;
+                                };
+                                updated_at: string;
+                            } | null;
+                            balances: {
+                                project: string;
+                                level: number;
+                                balance: number;
+                            }[];
+                            heroes: {
+                                id: string;
+                                level: number;
+                                experience: number;
+                                /** @enum {string} */
+                                source: "nft" | "granted";
+                                nftObjectId: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                            ledger: {
+                                items: {
+                                    [key: string]: unknown;
+                                }[];
+                                next: string | null;
+                            };
+                            orders: {
+                                items: {
+                                    [key: string]: unknown;
+                                }[];
+                                next: string | null;
+                            };
+                            payments: {
+                                items: {
+                                    [key: string]: unknown;
+                                }[];
+                                next: string | null;
+                            };
+                            vendor_orders: {
+                                items: {
+                                    [key: string]: unknown;
+                                }[];
+                                next: string | null;
+                            };
+                            vendor_rewards: {
+                                items: {
+                                    [key: string]: unknown;
+                                }[];
+                                next: string | null;
+                            };
+                            history: {
+                                items: {
+                                    [key: string]: unknown;
+                                }[];
+                                next: string | null;
+                            };
+                            scores: {
+                                items: {
+                                    game_code: string;
+                                    season_type: number;
+                                    season_range: string;
+                                    name: string;
+                                    kills: number;
+                                    wins: number;
+                                    wallet_address: string | null;
+                                }[];
+                                next: string | null;
+                            };
+                        } | ({
+                            /** @enum {string} */
+                            section: "ledger" | "orders" | "payments" | "vendor_orders" | "vendor_rewards" | "history";
+                            items: {
+                                [key: string]: unknown;
+                            }[];
+                            next: string | null;
+                        } | {
+                            /** @constant */
+                            section: "scores";
+                            items: {
+                                game_code: string;
+                                season_type: number;
+                                season_range: string;
+                                name: string;
+                                kills: number;
+                                wins: number;
+                                wallet_address: string | null;
+                            }[];
+                            next: string | null;
+                        });
+                        /** @constant */
+                        statusCode: 200;
+                        message: string;
+                        /** @constant */
+                        totalPage: 1;
+                    };
+                };
+            };
+            /** @description section is not one of the export's, cursor is given without its section, or cursor is not the `next` of a page of that section of the caller's export; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "section is not one of the export's, cursor is given without its section, or cursor is not the `next` of a page of that section of the caller's export; a query parameter is given more than once",
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "error": "auth.account_deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                    };
+                };
+            };
+            /** @description a server token: a game server cannot export or delete a player's data; the player does, with their own token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "a server token: a game server cannot export or delete a player's data; the player does, with their own token",
+                     *       "error": "auth.kind_refused"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.kind_refused";
+                    };
+                };
+            };
+            /** @description the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
     player_deletions: {
         parameters: {
             query?: {
-                before?: string;
+                cursor?: string;
                 since?: string;
-                pageSize?: number;
             };
             header?: never;
             path?: never;
@@ -11725,7 +11995,7 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
-                            data: {
+                            items: {
                                 game_player_id: string;
                                 deleted_at: string;
                             }[];
@@ -11734,7 +12004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description before, since or pageSize malformed; a query parameter is given more than once */
+            /** @description since is not an ISO 8601 date and time, or cursor is not the `next` of a page of the caller's list with the same since; a query parameter is given more than once */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11743,7 +12013,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 400,
-                     *       "message": "before, since or pageSize malformed; a query parameter is given more than once",
+                     *       "message": "since is not an ISO 8601 date and time, or cursor is not the `next` of a page of the caller's list with the same since; a query parameter is given more than once",
                      *       "data": null,
                      *       "error": "input.invalid"
                      *     }

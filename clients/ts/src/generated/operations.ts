@@ -51,6 +51,7 @@ export const mainOperations = {
     "GET /account/social": "server",
     "POST /account/deletion/challenge": "platform",
     "POST /account/delete": "platform",
+    "GET /account/export": "platform",
     "GET /merchant/players/deletions": "merchant server",
     "POST /chain/game/score": "server",
     "GET /chain/reward/history": "platform",

@@ -925,20 +925,37 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
-        /// The studio's players who deleted their accounts, newest first (extra operation): GET /merchant/players/deletions (`player_deletions`).
+        /// Everything the platform holds about the caller, as one JSON document (extra operation): GET /account/export (`account_export`).
+        /// Bearer token: platform (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 403: auth.kind_refused
+        /// 503: table.busy
+        /// </summary>
+        public async Task<AccountExportResponse> AccountExportAsync(string section = null, string cursor = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/account/export");
+            request.Authenticated = true;
+            request.Query("section", section);
+            request.Query("cursor", cursor);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return AccountExportResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// The studio's players who deleted their account, newest first (extra operation): GET /merchant/players/deletions (`player_deletions`).
         /// Bearer token: merchant or server (Client.Token).
         /// 400: input.invalid
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: merchant.suspended
         /// 503: table.busy
         /// </summary>
-        public async Task<PlayerDeletionsResponse> PlayerDeletionsAsync(string before = null, string since = null, long? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<PlayerDeletionsResponse> PlayerDeletionsAsync(string cursor = null, string since = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/merchant/players/deletions");
             request.Authenticated = true;
-            request.Query("before", before);
+            request.Query("cursor", cursor);
             request.Query("since", since);
-            request.Query("pageSize", pageSize);
             var response = await Client.SendAsync(request, cancellationToken);
             return PlayerDeletionsResponse.FromJson(response.Json);
         }

@@ -6167,7 +6167,44 @@ namespace GamePlatform.Main
         }
     }
 
-    public sealed partial class PlayerDeletionsResponseDataDataItem
+    public sealed partial class AccountExportResponse
+    {
+        /// <summary>JSON `data`, required.</summary>
+        public JsonValue Data { get; set; }
+
+        /// <summary>JSON `statusCode`, required.</summary>
+        public long StatusCode { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `totalPage`, required.</summary>
+        public long TotalPage { get; set; }
+
+        public static AccountExportResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AccountExportResponse");
+            if (o == null) return null;
+            var m = new AccountExportResponse();
+            m.Data = JsonCodec.Required(o, "data", "AccountExportResponse", v0 => v0);
+            m.StatusCode = JsonCodec.Required(o, "statusCode", "AccountExportResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "AccountExportResponse", v0 => v0.AsString());
+            m.TotalPage = JsonCodec.Required(o, "totalPage", "AccountExportResponse", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("data", JsonValue.From(Data));
+            o.Set("statusCode", JsonValue.From(StatusCode));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("totalPage", JsonValue.From(TotalPage));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerDeletionsResponseDataItemsItem
     {
         /// <summary>JSON `game_player_id`, required.</summary>
         public string GamePlayerId { get; set; }
@@ -6175,13 +6212,13 @@ namespace GamePlatform.Main
         /// <summary>JSON `deleted_at`, required.</summary>
         public string DeletedAt { get; set; }
 
-        public static PlayerDeletionsResponseDataDataItem FromJson(JsonValue json)
+        public static PlayerDeletionsResponseDataItemsItem FromJson(JsonValue json)
         {
-            var o = JsonCodec.ObjectOf(json, "PlayerDeletionsResponseDataDataItem");
+            var o = JsonCodec.ObjectOf(json, "PlayerDeletionsResponseDataItemsItem");
             if (o == null) return null;
-            var m = new PlayerDeletionsResponseDataDataItem();
-            m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "PlayerDeletionsResponseDataDataItem", v0 => v0.AsString());
-            m.DeletedAt = JsonCodec.Required(o, "deleted_at", "PlayerDeletionsResponseDataDataItem", v0 => v0.AsString());
+            var m = new PlayerDeletionsResponseDataItemsItem();
+            m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "PlayerDeletionsResponseDataItemsItem", v0 => v0.AsString());
+            m.DeletedAt = JsonCodec.Required(o, "deleted_at", "PlayerDeletionsResponseDataItemsItem", v0 => v0.AsString());
             return m;
         }
 
@@ -6196,8 +6233,8 @@ namespace GamePlatform.Main
 
     public sealed partial class PlayerDeletionsResponseData
     {
-        /// <summary>JSON `data`, required.</summary>
-        public List<PlayerDeletionsResponseDataDataItem> Data { get; set; }
+        /// <summary>JSON `items`, required.</summary>
+        public List<PlayerDeletionsResponseDataItemsItem> Items { get; set; }
 
         /// <summary>JSON `next`, required.</summary>
         public string Next { get; set; }
@@ -6207,7 +6244,7 @@ namespace GamePlatform.Main
             var o = JsonCodec.ObjectOf(json, "PlayerDeletionsResponseData");
             if (o == null) return null;
             var m = new PlayerDeletionsResponseData();
-            m.Data = JsonCodec.Required(o, "data", "PlayerDeletionsResponseData", v0 => JsonCodec.ReadList(v0, v1 => PlayerDeletionsResponseDataDataItem.FromJson(v1)));
+            m.Items = JsonCodec.Required(o, "items", "PlayerDeletionsResponseData", v0 => JsonCodec.ReadList(v0, v1 => PlayerDeletionsResponseDataItemsItem.FromJson(v1)));
             m.Next = JsonCodec.Required(o, "next", "PlayerDeletionsResponseData", v0 => v0.AsString());
             return m;
         }
@@ -6215,7 +6252,7 @@ namespace GamePlatform.Main
         public JsonValue ToJson()
         {
             var o = JsonValue.NewObject();
-            o.Set("data", JsonCodec.WriteList(Data, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("items", JsonCodec.WriteList(Items, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
             o.Set("next", JsonValue.From(Next));
             return o;
         }
