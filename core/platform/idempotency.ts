@@ -5,6 +5,7 @@ import { DomainError, platformError } from './errors.js';
 import type { TokenClaims } from './tokens.js';
 import { transactOrFailures, type FailedCondition, type TransactItem } from './transactions.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
+import { playerItemsKeys } from './players.js';
 
 /**
  * The `Idempotency-Key` request header (IETF httpapi draft "The Idempotency-Key HTTP Header Field") for
@@ -91,8 +92,13 @@ export const idempotencyRecordKey = (request: Pick<IdempotentRequest, 'caller' |
   sk: 'IDEMPOTENCY',
 });
 
-/** The record's Put, to run inside the work's transaction: absent before, it comes back when its condition fails. */
-export function recordItem(deps: Pick<PlatformDeps, 'table' | 'now'>, request: IdempotentRequest, answer: unknown): TransactItem {
+/**
+ * The record's Put, to run inside the work's transaction: absent before, it comes back when its condition fails.
+ * `player`: the player the request is by or for (a player's token, a `userId` the request names). Its key is the
+ * caller's and the operation's, so the record joins the player's items that no key leads to
+ * (core/platform/players.ts): their answer and fingerprint are the player's data, and a deletion finds them there.
+ */
+export function recordItem(deps: Pick<PlatformDeps, 'table' | 'now'>, request: IdempotentRequest, answer: unknown, player?: string): TransactItem {
   const now = deps.now();
   return {
     Put: {
@@ -100,6 +106,7 @@ export function recordItem(deps: Pick<PlatformDeps, 'table' | 'now'>, request: I
       Item: {
         ...idempotencyRecordKey(request),
         type: 'idempotency',
+        ...(player === undefined ? {} : playerItemsKeys(player, 'IDEMPOTENCY')),
         ...request,
         answer,
         created_at: now.toISOString(),
@@ -134,17 +141,19 @@ export type KeyedOutcome<T> = { answer: T; replayed: boolean } | { refused: Fail
  *   if that request has committed meanwhile; else 409 (`stillRunning`);
  * - a condition of the work failed (and the record was new): `{refused}`, indexes relative to `work`; nothing
  *   was written and nothing is stored, so the caller says which rule was broken.
+ * `player`: the player the request is by or for, when there is one (recordItem).
  */
 export async function transactOnce<T>(
   deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
   request: IdempotentRequest,
   answer: T,
   work: TransactItem[],
+  player?: string,
 ): Promise<KeyedOutcome<T>> {
   const running = stillRunningMessage(request.key);
   let failures: FailedCondition[];
   try {
-    failures = await transactOrFailures(deps, [recordItem(deps, request, answer), ...work], running);
+    failures = await transactOrFailures(deps, [recordItem(deps, request, answer, player), ...work], running);
   } catch (error) {
     if (!(error instanceof DomainError && error.message === running)) throw error;
     return { answer: await storedAnswer<T>(deps, request, { index: 0 }), replayed: true };
@@ -158,6 +167,7 @@ export async function transactOnce<T>(
 /**
  * The work's transaction for a request with or without a key: with one, as transactOnce runs it; without, as
  * transactOrFailures does (no record, so no replay). Either way: done, answered from the first request, or refused.
+ * `player`: as transactOnce's.
  */
 export async function transactKeyed<T>(
   deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
@@ -165,8 +175,9 @@ export async function transactKeyed<T>(
   answer: T,
   work: TransactItem[],
   conflictMessage: string,
+  player?: string,
 ): Promise<KeyedOutcome<T>> {
-  if (request) return transactOnce(deps, request, answer, work);
+  if (request) return transactOnce(deps, request, answer, work, player);
   const refused = await transactOrFailures(deps, work, conflictMessage);
   return refused.length === 0 ? { answer, replayed: false } : { refused };
 }
