@@ -2,6 +2,7 @@ import type { PartnerStoreDeps } from './deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
 import { storeError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
+import { challenged, insufficientScope, invalidToken, STORE_REALM } from './challenges.js';
 import { regionKey, verifyAccessToken, type StoreRegion } from './regions.js';
 import { verifySession } from './sessions.js';
 import { familyRevoked } from './grants.js';
@@ -18,34 +19,6 @@ export interface StoreTokenRule {
   /** A partner backend's own token (client_credentials) with `scope`, instead of a user's: the caller is the client. */
   readonly client?: boolean;
 }
-
-/**
- * The challenge of a refused store bearer (RFC 6750 §3; OpenID Connect Core §5.3.3 for userinfo), what OAuth
- * clients such as oauth4webapi read before the body: `Bearer realm="partner store"` alone when the request
- * carried no Bearer token (§3.1: no error code then), with `error="invalid_token"` and its description when the
- * token is not one the operation takes (401), and `error="insufficient_scope"` with the `scope` needed when an
- * access token lacks it (403). The description is the body's message, kept to the characters a quoted-string
- * of the header may hold (§3: no `"` or `\`, printable ASCII).
- */
-export const STORE_REALM = 'partner store';
-
-type ChallengeError = { error: 'invalid_token' | 'insufficient_scope'; description: string; scope?: string };
-
-export function bearerChallenge(error?: ChallengeError): string {
-  const quoted = (value: string) => `"${value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, ' ')}"`;
-  const params = [`realm=${quoted(STORE_REALM)}`];
-  if (error)
-    params.push(`error=${quoted(error.error)}`, `error_description=${quoted(error.description)}`, ...(error.scope ? [`scope=${quoted(error.scope)}`] : []));
-  return `Bearer ${params.join(', ')}`;
-}
-
-type ChallengedCode = 'store.token_missing' | 'store.token_invalid' | 'store.scope_insufficient';
-const challenged = (code: ChallengedCode, message: string, error?: ChallengeError) => storeError(code, message, { challenge: bearerChallenge(error) });
-const invalidToken = (message: string) => challenged('store.token_invalid', message, { error: 'invalid_token', description: message });
-const insufficientScope = (scope: string) => {
-  const message = `token: insufficient scope (needs ${scope})`;
-  return challenged('store.scope_insufficient', message, { error: 'insufficient_scope', description: message, scope });
-};
 
 /** What the OpenAPI document says of the challenges a rule's refusals carry (core/http/openapi.ts). */
 export function storeChallengeHeaders(rule: StoreTokenRule): Partial<Record<401 | 403, string>> {
@@ -74,7 +47,7 @@ function bearerOf(header: string | undefined): string {
  * where the operation takes one, or an RFC 9068 access token issued to a partner app for a user, with the
  * operation's scope (403 `insufficient_scope` otherwise, RFC 6750 §3.1). Both are verified with the region's
  * key and issuer only: a token of the other region, or another host, is 401. Each refusal carries its
- * challenge (bearerChallenge).
+ * challenge (core/partner-store/challenges.ts).
  */
 export async function verifyStoreBearer(
   deps: Pick<PartnerStoreDeps, 'storeKeys' | 'now' | 'db' | 'table'>,
