@@ -7,13 +7,13 @@ import { findClient, isClientId } from './clients.js';
 import type { StoreRegion } from './regions.js';
 
 /**
- * A partner backend's signed assertion of its user, the credential of login (docs/api.md "Partner store"): a JWT,
- * header `alg` ES256 or EdDSA (the key registered with the partner's client, `--assertion-jwk`); claims `iss` the
- * partner's client_id, `sub` its user id (1-128 characters), `aud` the region's issuer, `iat`, `exp` at most 5
- * minutes later, `jti` unique (single use, 1-128 characters), optional `name`. Time is judged by this server's
- * clock with ASSERTION_SKEW_SECONDS of allowance for the partner's: an `iat` further ahead, or an `exp` further
- * than the lifetime and the allowance from now, is refused, so an assertion dated ahead cannot be kept and used
- * later (its lifetime counts from now, whatever it says its `iat` is).
+ * A partner backend's signed assertion of its user, the credential of login and of user/delete (docs/api.md
+ * "Partner store"): a JWT, header `alg` ES256 or EdDSA (the key registered with the partner's client,
+ * `--assertion-jwk`); claims `iss` the partner's client_id, `sub` its user id (1-128 characters), `aud` the
+ * region's issuer, `iat`, `exp` at most 5 minutes later, `jti` unique (single use, 1-128 characters), optional
+ * `name`. Time is judged by this server's clock with ASSERTION_SKEW_SECONDS of allowance for the partner's: an
+ * `iat` further ahead, or an `exp` further than the lifetime and the allowance from now, is refused, so an
+ * assertion dated ahead cannot be kept and used later (its lifetime counts from now, whatever it says its `iat` is).
  *
  * Access pattern "a used assertion": pk `STOREJTI#<region>#<client_id>#<jti>`, sk `STOREJTI` (TTL: its expiry).
  * The operation an assertion is for takes its jti in the transaction that does its work (usedJti), so a refused

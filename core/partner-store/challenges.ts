@@ -27,3 +27,10 @@ export const insufficientScope = (scope: string) => {
   const message = `token: insufficient scope (needs ${scope})`;
   return challenged('store.scope_insufficient', message, { error: 'insufficient_scope', description: message, scope });
 };
+
+/**
+ * The refusal of a token whose store user has deleted their store account (or whose deletion has started): the
+ * bearer check reads the user, and a write for the user that races the deletion's start is refused by its
+ * condition with the same answer.
+ */
+export const userGone = () => invalidToken('token: its store user has deleted their store account');

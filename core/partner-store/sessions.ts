@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, jwtVerify } from 'jose';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
-import { transactOrFailures } from '../platform/transactions.js';
+import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { assertionRefused, jtiUsedAlready, usedJti, verifyAssertion } from './assertions.js';
 import { regionKey, type RegionKey, type StoreRegion } from './regions.js';
 
@@ -14,15 +14,35 @@ import { regionKey, type RegionKey, type StoreRegion } from './regions.js';
  * the region's key, audience `store-session`, an hour) with which the user consents to partner apps (accept) and
  * reads their own records.
  *
- * Access patterns: "a partner's user": pk `STORELOGIN#<region>#<client_id>#<sub>`, sk `STORELOGIN` (uid); "a store
- * user": pk `STOREUSER#<uid>`, sk `STOREUSER`.
+ * Access patterns: "a partner's user": pk `STORELOGIN#<region>#<client_id>#<sub>`, sk `STORELOGIN` (uid; while the
+ * user's deletion runs, also its record: core/partner-store/deletion.ts); "a store user": pk `STOREUSER#<uid>`, sk
+ * `STOREUSER` (`deleted_at` once the user's deletion has started: from then on nothing is written for the user).
  */
 export const SESSION_SECONDS = 3600;
 
 export const storeUserKey = (uid: string) => ({ pk: `STOREUSER#${uid}`, sk: 'STOREUSER' });
-const loginKey = (region: StoreRegion, clientId: string, sub: string) => ({ pk: `STORELOGIN#${region}#${clientId}#${sub}`, sk: 'STORELOGIN' });
-/** "the store user of a partner's user" (loginKey). */
-const StoredLogin = z.object({ uid: z.string() });
+export const loginKey = (region: StoreRegion, clientId: string, sub: string) => ({ pk: `STORELOGIN#${region}#${clientId}#${sub}`, sk: 'STORELOGIN' });
+/** "the store user of a partner's user" (loginKey); `pseudonym` and `deleted_at` while the user's deletion runs. */
+export const StoredLogin = z.object({ uid: z.string(), pseudonym: z.optional(z.string()), deleted_at: z.optional(z.string()) });
+export type StoredLogin = z.infer<typeof StoredLogin>;
+
+/** Whether a store user item is of a user that is there: not absent, and not being deleted. */
+export const userLive = (item: Record<string, unknown> | undefined) => item !== undefined && item.deleted_at === undefined;
+
+/**
+ * The condition that the store user is there, in every transaction that writes for them (their balances, pets,
+ * codes and tokens): once the user's deletion has started, such a write is refused, so the deletion never has
+ * to chase items written behind it.
+ */
+export function liveUserCheck(deps: Pick<PartnerStoreDeps, 'table'>, uid: string): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: deps.table,
+      Key: storeUserKey(uid),
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+    },
+  };
+}
 
 export interface StoreUser {
   uid: string;
@@ -39,8 +59,11 @@ export async function login(deps: PartnerStoreDeps, region: StoreRegion, issuer:
   const verified = await verifyAssertion(deps, region, issuer, assertion);
   const { clientId, sub, name } = verified;
   const known = await deps.db.send(new GetCommand({ TableName: deps.table, Key: loginKey(region, clientId, sub), ConsistentRead: true }));
+  const stored = known.Item && StoredLogin.parse(known.Item);
+  if (stored?.pseudonym)
+    throw storeError('store.user_deleting', "assertion: this user's store account is being deleted; send user/delete again to finish it, then sign in anew");
   const now = deps.now().toISOString();
-  const existing = known.Item && StoredLogin.parse(known.Item).uid;
+  const existing = stored?.uid;
   const user: StoreUser = { uid: existing ?? randomUUID(), region, partner: clientId, partner_user_id: sub, name, created_at: now };
   const failed = await transactOrFailures(
     deps,
@@ -96,7 +119,7 @@ export async function userInfo(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid
 /** getUser: the store user. */
 export async function storeUser(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string): Promise<StoreUser> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeUserKey(uid), ConsistentRead: true }));
-  if (!out.Item) throw storeError('store.user_not_found', 'no such store user');
-  const { uid: id, region, partner, partner_user_id, name, created_at } = out.Item;
+  if (!userLive(out.Item)) throw storeError('store.user_not_found', 'no such store user');
+  const { uid: id, region, partner, partner_user_id, name, created_at } = out.Item!;
   return { uid: id, region, partner, partner_user_id, name: name ?? null, created_at };
 }
