@@ -231,6 +231,7 @@ describe('user/delete under faults and at once', () => {
         expect([
           [404, 'store.user_not_found'],
           [409, 'data.changed_concurrently'],
+          [409, 'store.user_deleting'],
         ]).toContainEqual([res.status, res.body.error]);
     }
     expect(answers.some((res) => res.status === 200)).toBe(true);

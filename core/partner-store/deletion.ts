@@ -1,6 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
-import { platformError } from '../platform/errors.js';
 import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition } from '../platform/transactions.js';
 import { jtiKey, jtiUsedAlready, usedJti, verifyAssertion, type Assertion } from './assertions.js';
@@ -135,7 +134,7 @@ async function join(deps: PartnerStoreDeps, assertion: Assertion, record: Stored
   return { subject, running: failed.length === 0 };
 }
 
-/** Rounds until nothing of the user is left but their user item; 409 when concurrent runs kept refusing each other's writes. */
+/** Rounds until nothing of the user is left but their user item; 409 (the deletion unfinished) when concurrent runs kept refusing each other's writes. */
 async function erase(deps: PartnerStoreDeps, subject: Subject) {
   // The index answers a moment behind the table: entries this run deleted may still be listed.
   const deleted = new Set<string>();
@@ -144,7 +143,10 @@ async function erase(deps: PartnerStoreDeps, subject: Subject) {
     // Nothing new is written for the user once the deletion has started, so a round whose writes all went through has left nothing.
     if (nothingLeft(left) || (await eraseRound(deps, subject, left, deleted))) return;
   }
-  throw platformError('data.changed_concurrently', "user/delete: the user's items kept changing during the deletion; send user/delete again to finish it");
+  throw storeError(
+    'store.user_deleting',
+    "user/delete: concurrent runs of the deletion kept refusing each other's writes; send user/delete again to finish it",
+  );
 }
 
 /**
@@ -174,7 +176,7 @@ async function finish(deps: PartnerStoreDeps, subject: Subject, running: boolean
         new GetCommand({ TableName: deps.table, Key: loginKey(subject.region, subject.clientId, subject.sub), ConsistentRead: true }),
       );
       if (StoredLogin.safeParse(out.Item).data?.pseudonym === subject.pseudonym)
-        throw new ConcurrentChange('user/delete: the deletion is ending concurrently; retry');
+        throw storeError('store.user_deleting', 'user/delete: the deletion is ending in another request; send user/delete again to finish it');
     }
   }
   return {

@@ -41,7 +41,7 @@ export const storeErrors = errorCatalogue({
   'store.assertion_invalid': 'Unauthenticated',
   /** no store user of this id is in the region (or of this partner's user: never signed in, or deleted) */
   'store.user_not_found': 'NotFound',
-  /** the store user's deletion has started and not finished: nothing is done for the user until it has */
+  /** the store user's deletion has started and not finished: user/delete again finishes it, and nothing else is done for the user until then */
   'store.user_deleting': 'Conflict',
   /** the grant gives nothing */
   'store.grant_empty': 'InvalidInput',

@@ -198,10 +198,10 @@ function regionOps(region: StoreRegion) {
         400: 'assertion missing or not a JWT',
         401: 'assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already',
         404: "the partner's user `sub` has no store user in this region (never signed in, or deleted already)",
-        409: "the user's items kept changing under concurrent runs of the deletion; send it again to finish it",
+        409: 'deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it',
         503: `the partner store is not configured on this stage (the StoreKeys setting); ${batchRead[503]}`,
       },
-      codes: ['data.changed_concurrently', 'store.assertion_invalid', 'store.unconfigured', 'store.user_not_found'],
+      codes: ['data.changed_concurrently', 'store.assertion_invalid', 'store.unconfigured', 'store.user_deleting', 'store.user_not_found'],
     },
     ...storeGameOps(region),
     getUser: {
