@@ -923,6 +923,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/deletion/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use message the caller's wallet signs to delete the account (extra operation)
+         * @description For a wallet account (wallet_type 1): the message names the deletion, the account and its address, and is live five minutes; a new one replaces the previous. Sign it with the wallet (a Sui personal message) and send the signature to account delete. A zkLogin account proves control with a fresh id_token instead (409). No body.
+         *
+         *     Requires a Bearer `platform` token. Acts on the caller's own records only.
+         */
+        post: operations["account_deletion_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the caller's account and everything the platform holds about them (extra operation)
+         * @description A token alone is not enough: the body carries a fresh proof of control, `signature` (the wallet's signature of account deletion challenge's message) or, for a zkLogin account, `id_token` (of the account's identity, issued within the last 10 minutes). From the moment the deletion starts every token of the player is refused; the answer comes when nothing about the player is left: personal records deleted, accounting records kept under a pseudonym, unspent tickets forfeited (the answer counts them), hero NFTs released, the studios told (docs/security.md "Deleting a player's account"). The same request again (the same signature or id_token, with the same token even though it is now refused elsewhere) answers the same answer, or finishes a deletion a failure interrupted; 409 with Retry-After while another request is running it.
+         *
+         *     Requires a Bearer `platform` token. Acts on the caller's own records only. Moves value.
+         */
+        post: operations["account_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/chain/game/score": {
         parameters: {
             query?: never;
@@ -1494,7 +1538,7 @@ export interface paths {
          * The claims of an access token's user, OpenID Connect style (the default region)
          * @description A partner app's access token for the user with the `profile` scope (the store session is not an access token). `sub` is the store user id, the same as the token's.
          *
-         *     Requires a Bearer token of the default store region: a partner app's access token for the user with the `profile` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: a partner app's access token for the user with the `profile` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["userInfo"];
         put?: never;
@@ -1540,7 +1584,7 @@ export interface paths {
          * The signed-in store user allows or denies a pending authorization request (the default region)
          * @description With the store session (login). `allow` (the default) issues the code: single use, valid 60 s, bound to the user, the client, the redirect URI, the scope and the PKCE challenge; `deny` answers `access_denied`. Either way the request is used up. Answers where to send the user agent: the redirect URI with `code` (or `error`), `state` and `iss`.
          *
-         *     Requires a Bearer store session (login) of the default store region: the user acts in person, never through a partner app. Acts on the caller's own records only.
+         *     Requires a Bearer store session (login) of the default store region: the user acts in person, never through a partner app. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["accept"];
         delete?: never;
@@ -1565,6 +1609,28 @@ export interface paths {
          *     Open: no token needed.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/user/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A partner store user deletes their store account (the default region)
+         * @description The credential is a fresh assertion of the partner's backend, exactly as login takes it (same claims, same checks, its `jti` single use and taken by the deletion): the partner vouches, now, that the person asking is its user `sub`. No store session is needed besides, and none deletes an account alone. The user's pets (and their places on the region's board), adoption count, feedings, OAuth codes, token families, refresh tokens and Idempotency-Key records are deleted; each balance above zero is forfeited; the ledger and the partner's grants are kept for accounting under a pseudonym (`former:<uuid>`) that names nobody. From the deletion's start every store session and access token of the user is refused (401), and once it has answered a login with the same partner user id makes a new, empty store user. A deletion that stopped halfway (a fault, a timeout) is finished by the same request again with a new assertion; requests at once all finish the one deletion. Answers the same for each of them: when the deletion started and what was forfeited.
+         *
+         *     Open: no token needed.
+         */
+        post: operations["user_delete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1602,7 +1668,7 @@ export interface paths {
         };
         /**
          * The user's premium currency balance (the default region)
-         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `currencies` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `currencies` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["premium_currencies_balance"];
         put?: never;
@@ -1622,7 +1688,7 @@ export interface paths {
         };
         /**
          * The user's item balances, every item of the catalogue (the default region)
-         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `items` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `items` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["balances_item_balance"];
         put?: never;
@@ -1668,7 +1734,7 @@ export interface paths {
          * Adopt a pet: the first is free, each later one costs 100 gems (the default region)
          * @description One transaction: the user's adoption count (on condition it is as read), the payment (on condition the gem balance covers it) and the pet, so each pet is paid exactly once however many adoptions race. `paid` is what it cost.
          *
-         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["adopt_pet"];
         delete?: never;
@@ -1686,7 +1752,7 @@ export interface paths {
         };
         /**
          * The user's pets (the default region)
-         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["pet_query"];
         put?: never;
@@ -1710,7 +1776,7 @@ export interface paths {
          * Feed a pet: food items are eaten, experience added, the level follows (the default region)
          * @description Each food gives its experience (kibble 10, fish 25, cake 60) per unit; levels need 0, 100, 250, 450, 700, 1000, 1400, 1900, 2500, 3200, 4000 experience in all (up to level 11). A pet eats at most once every 60 s. One transaction: the pet (on condition it is as read), the food taken (never below zero), its ledger entry, the feeding's log entry.
          *
-         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["feed_pet"];
         delete?: never;
@@ -1730,7 +1796,7 @@ export interface paths {
          * The user's feedings, newest first (the default region)
          * @description `page` is zero-based, `pageSize` 1-100 (default 20); `hasMore` says whether a later page has entries. One Query.
          *
-         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["feed_log"];
         put?: never;
@@ -1774,7 +1840,7 @@ export interface paths {
          * The signed-in store user (the default region)
          * @description With the store session, or a partner app's access token for the user with the `profile` scope.
          *
-         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `profile` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `profile` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["getUser"];
         put?: never;
@@ -1904,7 +1970,7 @@ export interface paths {
          * The claims of an access token's user, OpenID Connect style (the chengdu region)
          * @description A partner app's access token for the user with the `profile` scope (the store session is not an access token). `sub` is the store user id, the same as the token's.
          *
-         *     Requires a Bearer token of the chengdu store region: a partner app's access token for the user with the `profile` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: a partner app's access token for the user with the `profile` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["userInfo_chengdu"];
         put?: never;
@@ -1950,7 +2016,7 @@ export interface paths {
          * The signed-in store user allows or denies a pending authorization request (the chengdu region)
          * @description With the store session (login). `allow` (the default) issues the code: single use, valid 60 s, bound to the user, the client, the redirect URI, the scope and the PKCE challenge; `deny` answers `access_denied`. Either way the request is used up. Answers where to send the user agent: the redirect URI with `code` (or `error`), `state` and `iss`.
          *
-         *     Requires a Bearer store session (login) of the chengdu store region: the user acts in person, never through a partner app. Acts on the caller's own records only.
+         *     Requires a Bearer store session (login) of the chengdu store region: the user acts in person, never through a partner app. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["accept_chengdu"];
         delete?: never;
@@ -1975,6 +2041,28 @@ export interface paths {
          *     Open: no token needed.
          */
         post: operations["login_chengdu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/chengdu/user/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A partner store user deletes their store account (the chengdu region)
+         * @description The credential is a fresh assertion of the partner's backend, exactly as login takes it (same claims, same checks, its `jti` single use and taken by the deletion): the partner vouches, now, that the person asking is its user `sub`. No store session is needed besides, and none deletes an account alone. The user's pets (and their places on the region's board), adoption count, feedings, OAuth codes, token families, refresh tokens and Idempotency-Key records are deleted; each balance above zero is forfeited; the ledger and the partner's grants are kept for accounting under a pseudonym (`former:<uuid>`) that names nobody. From the deletion's start every store session and access token of the user is refused (401), and once it has answered a login with the same partner user id makes a new, empty store user. A deletion that stopped halfway (a fault, a timeout) is finished by the same request again with a new assertion; requests at once all finish the one deletion. Answers the same for each of them: when the deletion started and what was forfeited.
+         *
+         *     Open: no token needed.
+         */
+        post: operations["user_delete_chengdu"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2012,7 +2100,7 @@ export interface paths {
         };
         /**
          * The user's premium currency balance (the chengdu region)
-         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `currencies` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `currencies` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["premium_currencies_balance_chengdu"];
         put?: never;
@@ -2032,7 +2120,7 @@ export interface paths {
         };
         /**
          * The user's item balances, every item of the catalogue (the chengdu region)
-         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `items` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `items` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["balances_item_balance_chengdu"];
         put?: never;
@@ -2078,7 +2166,7 @@ export interface paths {
          * Adopt a pet: the first is free, each later one costs 100 gems (the chengdu region)
          * @description One transaction: the user's adoption count (on condition it is as read), the payment (on condition the gem balance covers it) and the pet, so each pet is paid exactly once however many adoptions race. `paid` is what it cost.
          *
-         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["adopt_pet_chengdu"];
         delete?: never;
@@ -2096,7 +2184,7 @@ export interface paths {
         };
         /**
          * The user's pets (the chengdu region)
-         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["pet_query_chengdu"];
         put?: never;
@@ -2120,7 +2208,7 @@ export interface paths {
          * Feed a pet: food items are eaten, experience added, the level follows (the chengdu region)
          * @description Each food gives its experience (kibble 10, fish 25, cake 60) per unit; levels need 0, 100, 250, 450, 700, 1000, 1400, 1900, 2500, 3200, 4000 experience in all (up to level 11). A pet eats at most once every 60 s. One transaction: the pet (on condition it is as read), the food taken (never below zero), its ledger entry, the feeding's log entry.
          *
-         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["feed_pet_chengdu"];
         delete?: never;
@@ -2140,7 +2228,7 @@ export interface paths {
          * The user's feedings, newest first (the chengdu region)
          * @description `page` is zero-based, `pageSize` 1-100 (default 20); `hasMore` says whether a later page has entries. One Query.
          *
-         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["feed_log_chengdu"];
         put?: never;
@@ -2184,7 +2272,7 @@ export interface paths {
          * The signed-in store user (the chengdu region)
          * @description With the store session, or a partner app's access token for the user with the `profile` scope.
          *
-         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `profile` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `profile` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["getUser_chengdu"];
         put?: never;
@@ -11202,6 +11290,389 @@ export interface operations {
             };
         };
     };
+    account_deletion_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, one record in the account envelope `{data, statusCode, message, totalPage}` (totalPage 1). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            address: string;
+                            nonce: string;
+                            message: string;
+                            expiresAt: string;
+                        };
+                        /** @constant */
+                        statusCode: 200;
+                        message: string;
+                        /** @constant */
+                        totalPage: 1;
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired platform token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "no token, or an invalid or expired platform token",
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                    };
+                };
+            };
+            /** @description the caller has no account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "the caller has no account",
+                     *       "error": "deletion.no_account"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "deletion.no_account";
+                    };
+                };
+            };
+            /** @description the account is a zkLogin one: it deletes with an id_token */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "the account is a zkLogin one: it deletes with an id_token",
+                     *       "error": "deletion.proof_kind_wrong"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "deletion.proof_kind_wrong";
+                    };
+                };
+            };
+            /** @description the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    account_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    signature?: string;
+                    id_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, one record in the account envelope `{data, statusCode, message, totalPage}` (totalPage 1). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            deleted_at: string;
+                            forfeited_tickets: number;
+                            forfeited: {
+                                projectName: string;
+                                level: number;
+                                tickets: number;
+                            }[];
+                            heroes_released: number;
+                        };
+                        /** @constant */
+                        statusCode: 200;
+                        message: string;
+                        /** @constant */
+                        totalPage: 1;
+                    };
+                };
+            };
+            /** @description neither or both of signature and id_token, or one malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "neither or both of signature and id_token, or one malformed",
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description no platform token, an invalid or expired one, no live deletion message, a signature that is not the wallet's, or an id_token that failed verification or is not fresh */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "no platform token, an invalid or expired one, no live deletion message, a signature that is not the wallet's, or an id_token that failed verification or is not fresh",
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "deletion.message_missing" | "deletion.proof_stale" | "deletion.signature_invalid" | "id_token.expired" | "id_token.invalid";
+                    };
+                };
+            };
+            /** @description the id_token is of another identity than the account's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "the id_token is of another identity than the account's",
+                     *       "error": "deletion.proof_other_account"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "deletion.proof_other_account";
+                    };
+                };
+            };
+            /** @description the caller has no account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "the caller has no account",
+                     *       "error": "deletion.no_account"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "deletion.no_account";
+                    };
+                };
+            };
+            /** @description the proof is of the other kind than the account signs in with, or the deletion is running in another request (Retry-After) */
+            409: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with deletion.running */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "the proof is of the other kind than the account signs in with, or the deletion is running in another request (Retry-After)",
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently" | "deletion.proof_kind_wrong" | "deletion.running";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description no OAuth provider is configured in this stage (id_token), or the table was busy; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "no OAuth provider is configured in this stage (id_token), or the table was busy; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "id_token.keys_unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "id_token.keys_unavailable" | "sign_in.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
     submitgamescore: {
         parameters: {
             query?: never;
@@ -15610,7 +16081,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not an access token of this region, or one of a revoked family */
+            /** @description no token, or not an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -15621,7 +16092,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -15689,7 +16160,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -15700,7 +16171,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -15864,7 +16335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no store session of this region */
+            /** @description no store session of this region, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -15875,7 +16346,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no store session of this region",
+                     *       "message": "no store session of this region, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -16073,6 +16544,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user",
+                     *       "error": "store.user_deleting"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.user_deleting";
+                    };
+                };
+            };
             /** @description the body is larger than 256 KiB (262,144 bytes) */
             413: {
                 headers: {
@@ -16152,6 +16648,219 @@ export interface operations {
             };
         };
     };
+    user_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    assertion: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the record itself. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        deleted_at: string;
+                        forfeited: {
+                            /** @enum {string} */
+                            holding: "currency" | "item";
+                            code: string;
+                            amount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description assertion missing or not a JWT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "assertion missing or not a JWT",
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already",
+                     *       "error": "store.assertion_invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.assertion_invalid";
+                    };
+                };
+            };
+            /** @description the partner's user `sub` has no store user in this region (never signed in, or deleted already) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "the partner's user `sub` has no store user in this region (never signed in, or deleted already)",
+                     *       "error": "store.user_not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.user_not_found";
+                    };
+                };
+            };
+            /** @description deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it",
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently" | "store.user_deleting";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the partner store is not configured on this stage (the StoreKeys setting); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "the partner store is not configured on this stage (the StoreKeys setting); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "store.unconfigured"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
     currencies_list: {
         parameters: {
             query?: never;
@@ -16200,7 +16909,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -16211,7 +16920,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -16254,7 +16963,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -16265,7 +16974,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -16307,7 +17016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -16318,7 +17027,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -16361,7 +17070,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -16372,7 +17081,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -16729,7 +17438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -16740,7 +17449,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -16940,7 +17649,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -16951,7 +17660,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -16994,7 +17703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -17005,7 +17714,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -17100,7 +17809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -17111,7 +17820,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -17368,7 +18077,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -17379,7 +18088,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -17422,7 +18131,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -17433,7 +18142,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -17559,7 +18268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -17570,7 +18279,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -17638,7 +18347,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -17649,7 +18358,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -18326,7 +19035,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not an access token of this region, or one of a revoked family */
+            /** @description no token, or not an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -18337,7 +19046,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -18405,7 +19114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -18416,7 +19125,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -18580,7 +19289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no store session of this region */
+            /** @description no store session of this region, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -18591,7 +19300,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no store session of this region",
+                     *       "message": "no store session of this region, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -18789,6 +19498,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user",
+                     *       "error": "store.user_deleting"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.user_deleting";
+                    };
+                };
+            };
             /** @description the body is larger than 256 KiB (262,144 bytes) */
             413: {
                 headers: {
@@ -18868,6 +19602,219 @@ export interface operations {
             };
         };
     };
+    user_delete_chengdu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    assertion: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the record itself. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        deleted_at: string;
+                        forfeited: {
+                            /** @enum {string} */
+                            holding: "currency" | "item";
+                            code: string;
+                            amount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description assertion missing or not a JWT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "assertion missing or not a JWT",
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already",
+                     *       "error": "store.assertion_invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.assertion_invalid";
+                    };
+                };
+            };
+            /** @description the partner's user `sub` has no store user in this region (never signed in, or deleted already) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "the partner's user `sub` has no store user in this region (never signed in, or deleted already)",
+                     *       "error": "store.user_not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.user_not_found";
+                    };
+                };
+            };
+            /** @description deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it",
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently" | "store.user_deleting";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the partner store is not configured on this stage (the StoreKeys setting); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "the partner store is not configured on this stage (the StoreKeys setting); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "store.unconfigured"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
     currencies_list_chengdu: {
         parameters: {
             query?: never;
@@ -18916,7 +19863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -18927,7 +19874,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -18970,7 +19917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -18981,7 +19928,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -19023,7 +19970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -19034,7 +19981,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -19077,7 +20024,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -19088,7 +20035,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -19445,7 +20392,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -19456,7 +20403,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -19656,7 +20603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -19667,7 +20614,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -19710,7 +20657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -19721,7 +20668,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -19816,7 +20763,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -19827,7 +20774,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -20084,7 +21031,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -20095,7 +21042,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -20138,7 +21085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -20149,7 +21096,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -20275,7 +21222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -20286,7 +21233,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -20354,7 +21301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -20365,7 +21312,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */

@@ -49,6 +49,8 @@ export const mainOperations = {
     "POST /account/social/bind": "platform",
     "POST /account/params": "platform",
     "GET /account/social": "server",
+    "POST /account/deletion/challenge": "platform",
+    "POST /account/delete": "platform",
     "POST /chain/game/score": "server",
     "GET /chain/reward/history": "platform",
     "POST /pay/apple/verify": "platform",

@@ -42,6 +42,13 @@ namespace GamePlatform.Client
         public const string ClaimUnconfigured = "claim.unconfigured";
         public const string ClaimWalletNotSui = "claim.wallet_not_sui";
         public const string DataChangedConcurrently = "data.changed_concurrently";
+        public const string DeletionMessageMissing = "deletion.message_missing";
+        public const string DeletionNoAccount = "deletion.no_account";
+        public const string DeletionProofKindWrong = "deletion.proof_kind_wrong";
+        public const string DeletionProofOtherAccount = "deletion.proof_other_account";
+        public const string DeletionProofStale = "deletion.proof_stale";
+        public const string DeletionRunning = "deletion.running";
+        public const string DeletionSignatureInvalid = "deletion.signature_invalid";
         public const string GameCodeTaken = "game.code_taken";
         public const string GameNotFound = "game.not_found";
         public const string GameNotPublished = "game.not_published";
@@ -137,6 +144,7 @@ namespace GamePlatform.Client
         public const string StoreTokenNotClient = "store.token_not_client";
         public const string StoreTokenNotUser = "store.token_not_user";
         public const string StoreUnconfigured = "store.unconfigured";
+        public const string StoreUserDeleting = "store.user_deleting";
         public const string StoreUserNotFound = "store.user_not_found";
         public const string StrandedCredited = "stranded.credited";
         public const string StrandedNoOrder = "stranded.no_order";

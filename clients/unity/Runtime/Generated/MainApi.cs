@@ -886,6 +886,43 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// A single-use message the caller's wallet signs to delete the account (extra operation): POST /account/deletion/challenge (`account_deletion_challenge`).
+        /// Bearer token: platform (Client.Token).
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 404: deletion.no_account
+        /// 409: deletion.proof_kind_wrong
+        /// 503: table.busy
+        /// </summary>
+        public async Task<AccountDeletionChallengeResponse> AccountDeletionChallengeAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/account/deletion/challenge");
+            request.Authenticated = true;
+            var response = await Client.SendAsync(request, cancellationToken);
+            return AccountDeletionChallengeResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Delete the caller's account and everything the platform holds about them (extra operation): POST /account/delete (`account_delete`).
+        /// Bearer token: platform (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, deletion.message_missing, deletion.proof_stale, deletion.signature_invalid, id_token.expired, id_token.invalid
+        /// 403: deletion.proof_other_account
+        /// 404: deletion.no_account
+        /// 409: data.changed_concurrently, deletion.proof_kind_wrong, deletion.running
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: id_token.keys_unavailable, sign_in.unconfigured, table.busy
+        /// </summary>
+        public async Task<AccountDeleteResponse> AccountDeleteAsync(AccountDeleteRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/account/delete");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return AccountDeleteResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// A game result into the current week and month (server token of the game's merchant): POST /chain/game/score (`submitgamescore`).
         /// Bearer token: server (Client.Token).
         /// 400: body.malformed, input.invalid
@@ -1393,6 +1430,7 @@ namespace GamePlatform.Main
         /// Open: no token.
         /// 400: body.malformed, input.invalid
         /// 401: store.assertion_invalid
+        /// 409: store.user_deleting
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: store.unconfigured, table.busy
@@ -1403,6 +1441,25 @@ namespace GamePlatform.Main
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
             var response = await Client.SendAsync(request, cancellationToken);
             return LoginResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// A partner store user deletes their store account (the default region): POST /store/user/delete (`user_delete`).
+        /// Open: no token.
+        /// 400: body.malformed, input.invalid
+        /// 401: store.assertion_invalid
+        /// 404: store.user_not_found
+        /// 409: data.changed_concurrently, store.user_deleting
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: store.unconfigured, table.busy
+        /// </summary>
+        public async Task<UserDeleteResponse> UserDeleteAsync(UserDeleteRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/store/user/delete");
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return UserDeleteResponse.FromJson(response.Json);
         }
 
         /// <summary>
@@ -1698,6 +1755,7 @@ namespace GamePlatform.Main
         /// Open: no token.
         /// 400: body.malformed, input.invalid
         /// 401: store.assertion_invalid
+        /// 409: store.user_deleting
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: store.unconfigured, table.busy
@@ -1708,6 +1766,25 @@ namespace GamePlatform.Main
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
             var response = await Client.SendAsync(request, cancellationToken);
             return LoginChengduResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// A partner store user deletes their store account (the chengdu region): POST /store/chengdu/user/delete (`user_delete_chengdu`).
+        /// Open: no token.
+        /// 400: body.malformed, input.invalid
+        /// 401: store.assertion_invalid
+        /// 404: store.user_not_found
+        /// 409: data.changed_concurrently, store.user_deleting
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: store.unconfigured, table.busy
+        /// </summary>
+        public async Task<UserDeleteChengduResponse> UserDeleteChengduAsync(UserDeleteChengduRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/store/chengdu/user/delete");
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return UserDeleteChengduResponse.FromJson(response.Json);
         }
 
         /// <summary>

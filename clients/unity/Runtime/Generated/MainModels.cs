@@ -5955,6 +5955,218 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class AccountDeletionChallengeResponseData
+    {
+        /// <summary>JSON `address`, required.</summary>
+        public string Address { get; set; }
+
+        /// <summary>JSON `nonce`, required.</summary>
+        public string Nonce { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `expiresAt`, required.</summary>
+        public string ExpiresAt { get; set; }
+
+        public static AccountDeletionChallengeResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AccountDeletionChallengeResponseData");
+            if (o == null) return null;
+            var m = new AccountDeletionChallengeResponseData();
+            m.Address = JsonCodec.Required(o, "address", "AccountDeletionChallengeResponseData", v0 => v0.AsString());
+            m.Nonce = JsonCodec.Required(o, "nonce", "AccountDeletionChallengeResponseData", v0 => v0.AsString());
+            m.Message = JsonCodec.Required(o, "message", "AccountDeletionChallengeResponseData", v0 => v0.AsString());
+            m.ExpiresAt = JsonCodec.Required(o, "expiresAt", "AccountDeletionChallengeResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("address", JsonValue.From(Address));
+            o.Set("nonce", JsonValue.From(Nonce));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("expiresAt", JsonValue.From(ExpiresAt));
+            return o;
+        }
+    }
+
+    public sealed partial class AccountDeletionChallengeResponse
+    {
+        /// <summary>JSON `data`, required.</summary>
+        public AccountDeletionChallengeResponseData Data { get; set; }
+
+        /// <summary>JSON `statusCode`, required.</summary>
+        public long StatusCode { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `totalPage`, required.</summary>
+        public long TotalPage { get; set; }
+
+        public static AccountDeletionChallengeResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AccountDeletionChallengeResponse");
+            if (o == null) return null;
+            var m = new AccountDeletionChallengeResponse();
+            m.Data = JsonCodec.Required(o, "data", "AccountDeletionChallengeResponse", v0 => AccountDeletionChallengeResponseData.FromJson(v0));
+            m.StatusCode = JsonCodec.Required(o, "statusCode", "AccountDeletionChallengeResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "AccountDeletionChallengeResponse", v0 => v0.AsString());
+            m.TotalPage = JsonCodec.Required(o, "totalPage", "AccountDeletionChallengeResponse", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            o.Set("statusCode", JsonValue.From(StatusCode));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("totalPage", JsonValue.From(TotalPage));
+            return o;
+        }
+    }
+
+    public sealed partial class AccountDeleteRequest
+    {
+        /// <summary>JSON `signature`.</summary>
+        public string Signature { get; set; }
+
+        /// <summary>JSON `id_token`.</summary>
+        public string IdToken { get; set; }
+
+        public static AccountDeleteRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AccountDeleteRequest");
+            if (o == null) return null;
+            var m = new AccountDeleteRequest();
+            m.Signature = JsonCodec.Optional(o, "signature", "AccountDeleteRequest", v0 => v0.AsString());
+            m.IdToken = JsonCodec.Optional(o, "id_token", "AccountDeleteRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            if (Signature != null) o.Set("signature", JsonValue.From(Signature));
+            if (IdToken != null) o.Set("id_token", JsonValue.From(IdToken));
+            return o;
+        }
+    }
+
+    public sealed partial class AccountDeleteResponseDataForfeitedItem
+    {
+        /// <summary>JSON `projectName`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `level`, required.</summary>
+        public long Level { get; set; }
+
+        /// <summary>JSON `tickets`, required.</summary>
+        public long Tickets { get; set; }
+
+        public static AccountDeleteResponseDataForfeitedItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AccountDeleteResponseDataForfeitedItem");
+            if (o == null) return null;
+            var m = new AccountDeleteResponseDataForfeitedItem();
+            m.ProjectName = JsonCodec.Required(o, "projectName", "AccountDeleteResponseDataForfeitedItem", v0 => v0.AsString());
+            m.Level = JsonCodec.Required(o, "level", "AccountDeleteResponseDataForfeitedItem", v0 => v0.AsLong());
+            m.Tickets = JsonCodec.Required(o, "tickets", "AccountDeleteResponseDataForfeitedItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("projectName", JsonValue.From(ProjectName));
+            o.Set("level", JsonValue.From(Level));
+            o.Set("tickets", JsonValue.From(Tickets));
+            return o;
+        }
+    }
+
+    public sealed partial class AccountDeleteResponseData
+    {
+        /// <summary>JSON `deleted`, required.</summary>
+        public bool Deleted { get; set; }
+
+        /// <summary>JSON `deleted_at`, required.</summary>
+        public string DeletedAt { get; set; }
+
+        /// <summary>JSON `forfeited_tickets`, required.</summary>
+        public long ForfeitedTickets { get; set; }
+
+        /// <summary>JSON `forfeited`, required.</summary>
+        public List<AccountDeleteResponseDataForfeitedItem> Forfeited { get; set; }
+
+        /// <summary>JSON `heroes_released`, required.</summary>
+        public long HeroesReleased { get; set; }
+
+        public static AccountDeleteResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AccountDeleteResponseData");
+            if (o == null) return null;
+            var m = new AccountDeleteResponseData();
+            m.Deleted = JsonCodec.Required(o, "deleted", "AccountDeleteResponseData", v0 => v0.AsBool());
+            m.DeletedAt = JsonCodec.Required(o, "deleted_at", "AccountDeleteResponseData", v0 => v0.AsString());
+            m.ForfeitedTickets = JsonCodec.Required(o, "forfeited_tickets", "AccountDeleteResponseData", v0 => v0.AsLong());
+            m.Forfeited = JsonCodec.Required(o, "forfeited", "AccountDeleteResponseData", v0 => JsonCodec.ReadList(v0, v1 => AccountDeleteResponseDataForfeitedItem.FromJson(v1)));
+            m.HeroesReleased = JsonCodec.Required(o, "heroes_released", "AccountDeleteResponseData", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("deleted", JsonValue.From(Deleted));
+            o.Set("deleted_at", JsonValue.From(DeletedAt));
+            o.Set("forfeited_tickets", JsonValue.From(ForfeitedTickets));
+            o.Set("forfeited", JsonCodec.WriteList(Forfeited, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("heroes_released", JsonValue.From(HeroesReleased));
+            return o;
+        }
+    }
+
+    public sealed partial class AccountDeleteResponse
+    {
+        /// <summary>JSON `data`, required.</summary>
+        public AccountDeleteResponseData Data { get; set; }
+
+        /// <summary>JSON `statusCode`, required.</summary>
+        public long StatusCode { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `totalPage`, required.</summary>
+        public long TotalPage { get; set; }
+
+        public static AccountDeleteResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AccountDeleteResponse");
+            if (o == null) return null;
+            var m = new AccountDeleteResponse();
+            m.Data = JsonCodec.Required(o, "data", "AccountDeleteResponse", v0 => AccountDeleteResponseData.FromJson(v0));
+            m.StatusCode = JsonCodec.Required(o, "statusCode", "AccountDeleteResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "AccountDeleteResponse", v0 => v0.AsString());
+            m.TotalPage = JsonCodec.Required(o, "totalPage", "AccountDeleteResponse", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            o.Set("statusCode", JsonValue.From(StatusCode));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("totalPage", JsonValue.From(TotalPage));
+            return o;
+        }
+    }
+
     public sealed partial class SubmitgamescoreRequestScoresItem
     {
         /// <summary>JSON `game_player_id`, required.</summary>
@@ -9205,6 +9417,92 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class UserDeleteRequest
+    {
+        /// <summary>JSON `assertion`, required.</summary>
+        public string Assertion { get; set; }
+
+        public static UserDeleteRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteRequest");
+            if (o == null) return null;
+            var m = new UserDeleteRequest();
+            m.Assertion = JsonCodec.Required(o, "assertion", "UserDeleteRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("assertion", JsonValue.From(Assertion));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteResponseForfeitedItem
+    {
+        /// <summary>JSON `holding`, required.</summary>
+        public string Holding { get; set; }
+
+        /// <summary>JSON `code`, required.</summary>
+        public string Code { get; set; }
+
+        /// <summary>JSON `amount`, required.</summary>
+        public long Amount { get; set; }
+
+        public static UserDeleteResponseForfeitedItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteResponseForfeitedItem");
+            if (o == null) return null;
+            var m = new UserDeleteResponseForfeitedItem();
+            m.Holding = JsonCodec.Required(o, "holding", "UserDeleteResponseForfeitedItem", v0 => v0.AsString());
+            m.Code = JsonCodec.Required(o, "code", "UserDeleteResponseForfeitedItem", v0 => v0.AsString());
+            m.Amount = JsonCodec.Required(o, "amount", "UserDeleteResponseForfeitedItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("holding", JsonValue.From(Holding));
+            o.Set("code", JsonValue.From(Code));
+            o.Set("amount", JsonValue.From(Amount));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteResponse
+    {
+        /// <summary>JSON `deleted`, required.</summary>
+        public bool Deleted { get; set; }
+
+        /// <summary>JSON `deleted_at`, required.</summary>
+        public string DeletedAt { get; set; }
+
+        /// <summary>JSON `forfeited`, required.</summary>
+        public List<UserDeleteResponseForfeitedItem> Forfeited { get; set; }
+
+        public static UserDeleteResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteResponse");
+            if (o == null) return null;
+            var m = new UserDeleteResponse();
+            m.Deleted = JsonCodec.Required(o, "deleted", "UserDeleteResponse", v0 => v0.AsBool());
+            m.DeletedAt = JsonCodec.Required(o, "deleted_at", "UserDeleteResponse", v0 => v0.AsString());
+            m.Forfeited = JsonCodec.Required(o, "forfeited", "UserDeleteResponse", v0 => JsonCodec.ReadList(v0, v1 => UserDeleteResponseForfeitedItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("deleted", JsonValue.From(Deleted));
+            o.Set("deleted_at", JsonValue.From(DeletedAt));
+            o.Set("forfeited", JsonCodec.WriteList(Forfeited, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
     public sealed partial class CurrenciesListResponseCurrenciesItem
     {
         /// <summary>JSON `code`, required.</summary>
@@ -10563,6 +10861,92 @@ namespace GamePlatform.Main
             o.Set("session", JsonValue.From(Session));
             o.Set("expires_in", JsonValue.From(ExpiresIn));
             o.Set("uid", JsonValue.From(Uid));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteChengduRequest
+    {
+        /// <summary>JSON `assertion`, required.</summary>
+        public string Assertion { get; set; }
+
+        public static UserDeleteChengduRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteChengduRequest");
+            if (o == null) return null;
+            var m = new UserDeleteChengduRequest();
+            m.Assertion = JsonCodec.Required(o, "assertion", "UserDeleteChengduRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("assertion", JsonValue.From(Assertion));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteChengduResponseForfeitedItem
+    {
+        /// <summary>JSON `holding`, required.</summary>
+        public string Holding { get; set; }
+
+        /// <summary>JSON `code`, required.</summary>
+        public string Code { get; set; }
+
+        /// <summary>JSON `amount`, required.</summary>
+        public long Amount { get; set; }
+
+        public static UserDeleteChengduResponseForfeitedItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteChengduResponseForfeitedItem");
+            if (o == null) return null;
+            var m = new UserDeleteChengduResponseForfeitedItem();
+            m.Holding = JsonCodec.Required(o, "holding", "UserDeleteChengduResponseForfeitedItem", v0 => v0.AsString());
+            m.Code = JsonCodec.Required(o, "code", "UserDeleteChengduResponseForfeitedItem", v0 => v0.AsString());
+            m.Amount = JsonCodec.Required(o, "amount", "UserDeleteChengduResponseForfeitedItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("holding", JsonValue.From(Holding));
+            o.Set("code", JsonValue.From(Code));
+            o.Set("amount", JsonValue.From(Amount));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteChengduResponse
+    {
+        /// <summary>JSON `deleted`, required.</summary>
+        public bool Deleted { get; set; }
+
+        /// <summary>JSON `deleted_at`, required.</summary>
+        public string DeletedAt { get; set; }
+
+        /// <summary>JSON `forfeited`, required.</summary>
+        public List<UserDeleteChengduResponseForfeitedItem> Forfeited { get; set; }
+
+        public static UserDeleteChengduResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteChengduResponse");
+            if (o == null) return null;
+            var m = new UserDeleteChengduResponse();
+            m.Deleted = JsonCodec.Required(o, "deleted", "UserDeleteChengduResponse", v0 => v0.AsBool());
+            m.DeletedAt = JsonCodec.Required(o, "deleted_at", "UserDeleteChengduResponse", v0 => v0.AsString());
+            m.Forfeited = JsonCodec.Required(o, "forfeited", "UserDeleteChengduResponse", v0 => JsonCodec.ReadList(v0, v1 => UserDeleteChengduResponseForfeitedItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("deleted", JsonValue.From(Deleted));
+            o.Set("deleted_at", JsonValue.From(DeletedAt));
+            o.Set("forfeited", JsonCodec.WriteList(Forfeited, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
             return o;
         }
     }
