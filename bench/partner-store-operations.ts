@@ -127,21 +127,26 @@ function regionOperations(region: StoreRegion): OperationBench[] {
     op(`authorize2${s}`, 2, "the client's GetItem + PutItem of the pending request (TTL)", async (deps) => ({
       query: (await pendingRequest(deps, region)).query,
     })),
-    op(`accept${s}`, 2, 'GetItem of the pending request + one transaction (request deleted, code put)', async (deps) => {
-      const pending = await pendingRequest(deps, region);
-      const request = await authorize(deps, region, issuer(deps, region), pending.query);
-      return { token: pending.session.session, body: { request_id: request.request_id } };
-    }),
+    op(
+      `accept${s}`,
+      3,
+      "the store user's GetItem (the session's check) + GetItem of the pending request + one transaction (request deleted, code put, the user there)",
+      async (deps) => {
+        const pending = await pendingRequest(deps, region);
+        const request = await authorize(deps, region, issuer(deps, region), pending.query);
+        return { token: pending.session.session, body: { request_id: request.request_id } };
+      },
+    ),
     op(
       `login${s}`,
       3,
       "the partner's client GetItem + the user's login GetItem + one transaction (the assertion's jti; for a new user, its login and user items)",
       async (deps) => ({ body: { assertion: await (await partnerAssertion(deps, region))() } }),
     ),
-    op(`clientToken${s}`, 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token)", (deps) =>
+    op(`clientToken${s}`, 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token, the user there)", (deps) =>
       codeExchange(deps, region),
     ),
-    op(`userInfo${s}`, 2, "the token family's GetItem (revocation) + the store user's GetItem", async (deps) => {
+    op(`userInfo${s}`, 2, "one BatchGet (the token's user and family: deletion, revocation) + the store user's GetItem", async (deps) => {
       const { pending, code } = await allowedCode(deps, region);
       const tokens = await codeGrant(deps, region, issuer(deps, region), pending.client, {
         code,
@@ -151,8 +156,12 @@ function regionOperations(region: StoreRegion): OperationBench[] {
       return { token: tokens.access_token };
     }),
     op(`currencies_list${s}`, 0, 'the catalogue, in code', async () => ({})),
-    op(`premium_balance${s}`, 1, "the balance's GetItem", async (deps) => ({ token: (await signedIn(deps, region)).session })),
-    op(`item_balances${s}`, 1, "one Query of the user's item balances", async (deps) => ({ token: (await signedIn(deps, region)).session })),
+    op(`premium_balance${s}`, 2, "the store user's GetItem (the session's check) + the balance's GetItem", async (deps) => ({
+      token: (await signedIn(deps, region)).session,
+    })),
+    op(`item_balances${s}`, 2, "the store user's GetItem (the session's check) + one Query of the user's item balances", async (deps) => ({
+      token: (await signedIn(deps, region)).session,
+    })),
     op(
       `grant${s}`,
       2,
@@ -178,8 +187,8 @@ function regionOperations(region: StoreRegion): OperationBench[] {
     ),
     op(
       `adopt_pet${s}`,
-      2,
-      "the adoption count's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (count, pet; from the second pet, the gems and their ledger entry)",
+      3,
+      "the store user's GetItem (the session's check) + the adoption count's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (count, pet; from the second pet, the gems and their ledger entry; the user there)",
       async (deps) => {
         const { uid, session } = await signedIn(deps, region);
         await adoptPet(deps, region, uid, { name: 'first', species: 'cat' });
@@ -187,11 +196,13 @@ function regionOperations(region: StoreRegion): OperationBench[] {
         return { token: session, body: { name: 'second', species: 'dog' } };
       },
     ),
-    op(`pet_query${s}`, 1, "one Query of the user's pets", async (deps) => ({ token: (await signedIn(deps, region)).session })),
+    op(`pet_query${s}`, 2, "the store user's GetItem (the session's check) + one Query of the user's pets", async (deps) => ({
+      token: (await signedIn(deps, region)).session,
+    })),
     op(
       `feed_pet${s}`,
-      2,
-      "the pet's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (pet, food balance, ledger entry, log entry)",
+      3,
+      "the store user's GetItem (the session's check) + the pet's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (pet, food balance, ledger entry, log entry, the user there)",
       async (deps) => {
         const { uid, session } = await signedIn(deps, region);
         const { pet } = await adoptPet(deps, region, uid, { name: 'hungry', species: 'cat' });
@@ -199,19 +210,35 @@ function regionOperations(region: StoreRegion): OperationBench[] {
         return { token: session, body: { petId: pet.petId, item: 'kibble', amount: 1 } };
       },
     ),
-    op(`feed_log${s}`, 1, "one Query of the user's log, newest first", async (deps) => ({ token: (await signedIn(deps, region)).session })),
+    op(`feed_log${s}`, 2, "the store user's GetItem (the session's check) + one Query of the user's log, newest first", async (deps) => ({
+      token: (await signedIn(deps, region)).session,
+    })),
     op(`rank${s}`, 1, 'one Query of the board index', async () => ({})),
-    op(`getUser${s}`, 1, "the store user's GetItem (with a store session; a partner app's access token adds its family's GetItem)", async (deps) => {
+    op(`getUser${s}`, 2, "the session's check of the store user (a GetItem) + the store user's GetItem", async (deps) => {
       return { token: (await signedIn(deps, region)).session };
     }),
+    op(
+      `userDelete${s}`,
+      8,
+      "the partner's client GetItem + one BatchGet (the login, the jti) + the start's transaction + three Queries of what is left (the user's partition, the pseudonym's grant entries, the index) + the forfeits' Query + the end's transaction; a user who holds something adds a BatchGet of their grants and a transaction per 50 items",
+      async (deps) => {
+        const sign = await partnerAssertion(deps, region);
+        const sub = `u-${randomUUID()}`;
+        await login(deps, region, issuer(deps, region), await sign(sub));
+        return { body: { assertion: await sign(sub) } };
+      },
+    ),
   ];
 }
 
 export const partnerStoreOperations: OperationBench[] = [
   ...regionOperations('default'),
   ...regionOperations('chengdu'),
-  op('tokens', 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token); the access token is signed", (deps) =>
-    codeExchange(deps, 'default'),
+  op(
+    'tokens',
+    3,
+    "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token, the user there); the access token is signed",
+    (deps) => codeExchange(deps, 'default'),
   ),
   op('tokens-chengdu', 1, "client_credentials: the client's GetItem", (deps) => serverClient(deps, 'chengdu')),
   ...(['metadata-root', 'metadata-root-chengdu'] as const).map((name) => ({

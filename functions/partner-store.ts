@@ -5,6 +5,7 @@ import { accept } from '../core/partner-store/authorization.js';
 import { verifyStoreBearer } from '../core/partner-store/bearer.js';
 import { authorizationPage } from '../core/partner-store/consent-page.js';
 import { regionJwks, serverMetadata, stageMetadata } from '../core/partner-store/metadata.js';
+import { deleteStoreUser } from '../core/partner-store/deletion.js';
 import { adoptPet, feedLog, feedPet, petRank, userPets } from '../core/partner-store/pets.js';
 import { requestIssuer, type StoreRegion } from '../core/partner-store/regions.js';
 import { login, storeUser, userInfo } from '../core/partner-store/sessions.js';
@@ -46,6 +47,7 @@ function regionHandlers(deps: Deps, region: StoreRegion): Handlers<ReturnType<ty
     authorize2: async ({ req, query }) => authorizationPage(deps, region, issuer(req.url), query),
     accept: async ({ req, auth, body }) => accept(deps, region, issuer(req.url), auth.sub, body),
     login: async ({ req, body }) => login(deps, region, issuer(req.url), body.assertion),
+    userDelete: async ({ req, body }) => deleteStoreUser(deps, region, issuer(req.url), body.assertion),
     getUser: async ({ auth }) => storeUser(deps, auth.sub),
     currencies_list: async () => currencies(),
     premium_balance: async ({ auth }) => premiumBalance(deps, auth.sub),

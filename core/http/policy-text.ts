@@ -36,10 +36,11 @@ function kindList(kinds: readonly TokenKind[]): string {
 /** What a store rule takes (core/partner-store/bearer.ts verifyStoreBearer): a session only, a user's access token, or a client's own. */
 function describeStoreToken(store: StoreTokenRule): string {
   const region = `the ${store.region} store region`;
-  if (store.sessionOnly) return `Requires a Bearer store session (login) of ${region}: the user acts in person, never through a partner app.`;
+  const deleted = "The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401).";
+  if (store.sessionOnly) return `Requires a Bearer store session (login) of ${region}: the user acts in person, never through a partner app. ${deleted}`;
   const scope = store.scope ? ` with the \`${store.scope}\` scope` : '';
   if (store.client) return `Requires a Bearer token of ${region}: a partner backend's own (client_credentials) access token${scope}.`;
-  return `Requires a Bearer token of ${region}: ${store.session ? 'the store session (login), or ' : ''}a partner app's access token for the user${scope}.`;
+  return `Requires a Bearer token of ${region}: ${store.session ? 'the store session (login), or ' : ''}a partner app's access token for the user${scope}. ${deleted}`;
 }
 
 /**
@@ -192,15 +193,18 @@ export function errorsOf(op: OperationSpec): OperationSpec['errors'] {
 
 /** What the partner store's bearer layer (core/partner-store/bearer.ts) answers for an operation's store rule. */
 function storeTokenErrors(rule: StoreTokenRule): Partial<Record<ErrorStatus, string>> {
-  if (rule.sessionOnly) return { 401: 'no store session of this region' };
+  const deleted = 'or one of a user who deleted their store account';
+  if (rule.sessionOnly) return { 401: `no store session of this region, ${deleted}` };
   if (rule.client)
     return {
       401: 'no token, or not an access token of this region',
       403: `not a client's own token${rule.scope ? `, or without the ${rule.scope} scope` : ''}`,
     };
   return {
-    401: `no token, or not ${rule.session ? 'a store session or ' : ''}an access token of this region, or one of a revoked family`,
+    401: `no token, or not ${rule.session ? 'a store session or ' : ''}an access token of this region, or one of a revoked family, ${deleted}`,
     403: `${rule.scope ? `an access token without the ${rule.scope} scope, or ` : ''}a client's own token`,
+    // An access token's user and family are read in one BatchGetItem.
+    503: BATCH_READ_BUSY,
   };
 }
 

@@ -7,7 +7,10 @@ import { RedirectAnswer } from '../platform/redirect.js';
 import { storeError } from './errors.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { findClient, scopeWithin } from './clients.js';
+import { playerItemsKeys } from '../platform/players.js';
+import { userGone } from './challenges.js';
 import { STORE_REGIONS, type StoreRegion } from './regions.js';
+import { liveUserCheck } from './sessions.js';
 
 /**
  * The authorization code flow's front half (RFC 6749 §4.1.1-§4.1.2, RFC 7636, RFC 9207): authorize2 checks the
@@ -17,7 +20,9 @@ import { STORE_REGIONS, type StoreRegion } from './regions.js';
  * Access patterns: "a pending authorization request": pk `STOREAUTHZ#<request_id>`, sk `STOREAUTHZ` (TTL 10
  * minutes); "an authorization code": pk `STORECODE#<SHA-256 of the code>`, sk `STORECODE` (TTL: kept a day past
  * its 60 s life, so a second use is still recognised and revokes what the first issued). Codes are 32 random
- * bytes; only their hash is stored.
+ * bytes; only their hash is stored. A code holds its user's uid, so it is in "a player's items that no key leads
+ * to" (core/platform/players.ts, gsi6 `STORECODE`), where the user's deletion finds it. A pending request holds no
+ * user (it is the partner app's until the user decides), and expires.
  */
 export const CODE_SECONDS = 60;
 const REQUEST_SECONDS = 600;
@@ -144,6 +149,7 @@ export async function accept(
         Item: {
           ...codeKey(code),
           type: 'store_code',
+          ...playerItemsKeys(uid, 'STORECODE'),
           region,
           client_id: item.client_id,
           redirect_uri: item.redirect_uri,
@@ -155,7 +161,9 @@ export async function accept(
         },
       },
     },
+    liveUserCheck(deps, uid),
   ]);
+  if (failed.some((failure) => failure.index === 2)) throw userGone();
   if (failed.length > 0) throw storeError('authorize.request_not_found', 'request_id: no pending authorization request (used meanwhile)');
   return { redirect_to: redirectTo(item.redirect_uri, issuer, { code, state: item.state }) };
 }

@@ -1,10 +1,13 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PartnerStoreDeps } from './deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
+import { readItems } from '../platform/batch.js';
 import { storeError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
+import { challenged, insufficientScope, invalidToken, STORE_REALM, userGone } from './challenges.js';
 import { regionKey, verifyAccessToken, type StoreRegion } from './regions.js';
-import { verifySession } from './sessions.js';
-import { familyRevoked } from './grants.js';
+import { storeUserKey, userLive, verifySession } from './sessions.js';
+import { familyKey, familyLive } from './grants.js';
 
 /** What a partner store operation takes (a TokenRule's `store`, core/http/operation.ts). */
 export interface StoreTokenRule {
@@ -18,34 +21,6 @@ export interface StoreTokenRule {
   /** A partner backend's own token (client_credentials) with `scope`, instead of a user's: the caller is the client. */
   readonly client?: boolean;
 }
-
-/**
- * The challenge of a refused store bearer (RFC 6750 §3; OpenID Connect Core §5.3.3 for userinfo), what OAuth
- * clients such as oauth4webapi read before the body: `Bearer realm="partner store"` alone when the request
- * carried no Bearer token (§3.1: no error code then), with `error="invalid_token"` and its description when the
- * token is not one the operation takes (401), and `error="insufficient_scope"` with the `scope` needed when an
- * access token lacks it (403). The description is the body's message, kept to the characters a quoted-string
- * of the header may hold (§3: no `"` or `\`, printable ASCII).
- */
-export const STORE_REALM = 'partner store';
-
-type ChallengeError = { error: 'invalid_token' | 'insufficient_scope'; description: string; scope?: string };
-
-export function bearerChallenge(error?: ChallengeError): string {
-  const quoted = (value: string) => `"${value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, ' ')}"`;
-  const params = [`realm=${quoted(STORE_REALM)}`];
-  if (error)
-    params.push(`error=${quoted(error.error)}`, `error_description=${quoted(error.description)}`, ...(error.scope ? [`scope=${quoted(error.scope)}`] : []));
-  return `Bearer ${params.join(', ')}`;
-}
-
-type ChallengedCode = 'store.token_missing' | 'store.token_invalid' | 'store.scope_insufficient';
-const challenged = (code: ChallengedCode, message: string, error?: ChallengeError) => storeError(code, message, { challenge: bearerChallenge(error) });
-const invalidToken = (message: string) => challenged('store.token_invalid', message, { error: 'invalid_token', description: message });
-const insufficientScope = (scope: string) => {
-  const message = `token: insufficient scope (needs ${scope})`;
-  return challenged('store.scope_insufficient', message, { error: 'insufficient_scope', description: message, scope });
-};
 
 /** What the OpenAPI document says of the challenges a rule's refusals carry (core/http/openapi.ts). */
 export function storeChallengeHeaders(rule: StoreTokenRule): Partial<Record<401 | 403, string>> {
@@ -74,7 +49,13 @@ function bearerOf(header: string | undefined): string {
  * where the operation takes one, or an RFC 9068 access token issued to a partner app for a user, with the
  * operation's scope (403 `insufficient_scope` otherwise, RFC 6750 §3.1). Both are verified with the region's
  * key and issuer only: a token of the other region, or another host, is 401. Each refusal carries its
- * challenge (bearerChallenge).
+ * challenge (core/partner-store/challenges.ts).
+ *
+ * A user's token is refused once the user has deleted their store account (its deletion started): the store user
+ * item is read on every call, strongly consistent. That costs a session one GetItem, and an access token nothing
+ * more than its family's read already did (the two items in one BatchGetItem); a client's own token reads nothing.
+ * The item is read rather than a gone mark kept beside it: either is one read, and the user item's absence is
+ * for good (a uid is never used again), so no mark has to outlive the deletion.
  */
 export async function verifyStoreBearer(
   deps: Pick<PartnerStoreDeps, 'storeKeys' | 'now' | 'db' | 'table'>,
@@ -87,7 +68,11 @@ export async function verifyStoreBearer(
   const now = deps.now();
   if (rule.session) {
     const session = await verifySession(key, issuer, token, now);
-    if (session) return { kind: 'store', sub: session.sub, exp: session.exp, store_token: 'session' };
+    if (session) {
+      const user = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeUserKey(session.sub), ConsistentRead: true }));
+      if (!userLive(user.Item)) throw userGone();
+      return { kind: 'store', sub: session.sub, exp: session.exp, store_token: 'session' };
+    }
   }
   if (rule.sessionOnly) throw invalidToken(`token is invalid here: expected a store session of ${issuer}`);
   const access = await verifyAccessToken(key, issuer, token, now);
@@ -99,7 +84,9 @@ export async function verifyStoreBearer(
   }
   if (access.kind !== 'user') throw storeError('store.token_not_user', "token: a client's own token acts for no user");
   if (rule.scope && !access.scope.split(' ').includes(rule.scope)) throw insufficientScope(rule.scope);
-  // A family revoked (a code or refresh token replayed) takes its access tokens with it: one GetItem.
-  if (access.fam && (await familyRevoked(deps, access.fam))) throw invalidToken('token has been revoked');
+  // A family revoked (a code or refresh token replayed) takes its access tokens with it; a deleted user, all of theirs.
+  const [user, family] = await readItems(deps, [storeUserKey(access.sub), ...(access.fam ? [familyKey(access.fam)] : [])]);
+  if (!userLive(user)) throw userGone();
+  if (access.fam && !familyLive(family)) throw invalidToken('token has been revoked');
   return { kind: 'store', sub: access.sub, exp: access.exp!, client_id: access.client_id, scope: access.scope, store_token: 'access' };
 }

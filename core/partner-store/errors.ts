@@ -39,8 +39,10 @@ export const storeErrors = errorCatalogue({
   'store.token_not_user': 'Forbidden',
   /** the sign-in assertion is not valid, or was used already */
   'store.assertion_invalid': 'Unauthenticated',
-  /** no store user of this id is in the region */
+  /** no store user of this id is in the region (or of this partner's user: never signed in, or deleted) */
   'store.user_not_found': 'NotFound',
+  /** the store user's deletion has started and not finished: user/delete again finishes it, and nothing else is done for the user until then */
+  'store.user_deleting': 'Conflict',
   /** the grant gives nothing */
   'store.grant_empty': 'InvalidInput',
   /** the caller has no pet of this id */

@@ -1,12 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { sha256Url } from '../platform/digest.js';
+import { playerItemsKeys } from '../platform/players.js';
 import { oauthError } from './errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { codeKey, StoredCode } from './authorization.js';
 import { scopeWithin, type StoreClient } from './clients.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
+import { liveUserCheck } from './sessions.js';
 import type { TokenDeps } from './deps.js';
 
 /**
@@ -18,7 +21,11 @@ import type { TokenDeps } from './deps.js';
  * family's tokens, so revocation reaches tokens already issued too.
  *
  * Access patterns: "a family": pk `STOREFAMILY#<id>`, sk `STOREFAMILY` (`revoked`); "a refresh token": pk
- * `STOREREFRESH#<SHA-256 of it>`, sk `STOREREFRESH` (TTL 30 days; `used_at` once rotated).
+ * `STOREREFRESH#<SHA-256 of it>`, sk `STOREREFRESH` (TTL 30 days; `used_at` once rotated). Both hold the user's
+ * uid and no key of theirs leads from the user to them, so both are in "a player's items that no key leads to"
+ * (core/platform/players.ts, gsi6 `STOREFAMILY` and `STOREREFRESH`): the user's deletion finds them there. A
+ * family or refresh token is written only on condition the user is there (liveUserCheck), so none is issued
+ * to a user whose deletion has started.
  */
 export const REFRESH_SECONDS = 30 * 24 * 3600;
 
@@ -37,23 +44,28 @@ const StoredRefresh = z.object({
 
 const invalidGrant = (why: string) => oauthError('invalid_grant', 'oauth.grant_invalid', why);
 
-/** Revokes a family (idempotent); what a replayed code or refresh token sets off. */
+/**
+ * Revokes a family (idempotent); what a replayed code or refresh token sets off. A family that is no longer there
+ * (its user deleted) has nothing to revoke, and is not written back.
+ */
 async function revokeFamily(deps: TokenDeps, family: string) {
-  await deps.db.send(
-    new UpdateCommand({
-      TableName: deps.table,
-      Key: familyKey(family),
-      UpdateExpression: 'SET revoked = :yes, revoked_at = :now',
-      ExpressionAttributeValues: { ':yes': true, ':now': deps.now().toISOString() },
-    }),
-  );
+  try {
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: familyKey(family),
+        UpdateExpression: 'SET revoked = :yes, revoked_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':yes': true, ':now': deps.now().toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalFailure(error)) throw error;
+  }
 }
 
-/** Whether a family was revoked (the store's bearer check of access tokens). */
-export async function familyRevoked(deps: Pick<TokenDeps, 'db' | 'table'>, family: string): Promise<boolean> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: familyKey(family), ConsistentRead: true }));
-  return !out.Item || out.Item.revoked === true;
-}
+/** Whether a family item (as read) is of tokens that still work: there, and not revoked (the store's bearer check). */
+export const familyLive = (item: Record<string, unknown> | undefined) => item !== undefined && item.revoked !== true;
 
 /** A new access and refresh token of the family, and the items that store the refresh token. */
 async function issuePair(deps: TokenDeps, region: StoreRegion, issuer: string, grant: { uid: string; client_id: string; scope: string; family: string }) {
@@ -69,7 +81,14 @@ async function issuePair(deps: TokenDeps, region: StoreRegion, issuer: string, g
   const put: TransactItem = {
     Put: {
       TableName: deps.table,
-      Item: { ...refreshKey(refresh), type: 'store_refresh', region, ...grant, expiresAt: nowSeconds + REFRESH_SECONDS },
+      Item: {
+        ...refreshKey(refresh),
+        type: 'store_refresh',
+        ...playerItemsKeys(grant.uid, 'STOREREFRESH'),
+        region,
+        ...grant,
+        expiresAt: nowSeconds + REFRESH_SECONDS,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -126,6 +145,7 @@ export async function codeGrant(
         Item: {
           ...familyKey(family),
           type: 'store_family',
+          ...playerItemsKeys(code.uid, 'STOREFAMILY'),
           region,
           client_id: client.client_id,
           uid: code.uid,
@@ -135,7 +155,9 @@ export async function codeGrant(
       },
     },
     pair.put,
+    liveUserCheck(deps, code.uid),
   ]);
+  if (failed.some((f) => f.index === 3)) throw invalidGrant('code: its user has deleted their store account');
   if (failed.length > 0) throw invalidGrant('code: used already');
   return pair.answer;
 }
@@ -178,7 +200,9 @@ export async function refreshGrant(
     },
     { ConditionCheck: { TableName: deps.table, Key: familyKey(family), ConditionExpression: 'revoked = :no', ExpressionAttributeValues: { ':no': false } } },
     pair.put,
+    liveUserCheck(deps, stored.uid),
   ]);
+  if (failed.some((f) => f.index === 3)) throw invalidGrant('refresh_token: its user has deleted their store account');
   if (failed.some((f) => f.index === 0)) {
     await revokeFamily(deps, family);
     throw invalidGrant('refresh_token: used already; its whole family is revoked');

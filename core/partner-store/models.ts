@@ -75,11 +75,24 @@ export const ServerMetadata = z.lazy(() =>
 
 export const StoreJwks = z.lazy(() => z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string() })) }));
 
-/** login: the partner backend's signed assertion of its user (core/partner-store/sessions.ts). */
+/** login and user/delete: the partner backend's signed assertion of its user (core/partner-store/assertions.ts). */
 export const LoginBody = z.lazy(() =>
   z.object({ assertion: z.string().check(z.maxLength(8192), z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'expected a JWT in compact form')) }),
 );
 export const LoginResult = z.lazy(() => z.object({ session: z.string(), expires_in: z.int(), uid: z.string() }));
+
+/**
+ * user/delete's answer (core/partner-store/deletion.ts), the same for every request of one deletion: when it
+ * started, and what the user held and lost (each currency and item with a balance above zero).
+ */
+export const UserDeleted = z.lazy(() =>
+  z.object({
+    deleted: z.literal(true),
+    deleted_at: z.string(),
+    forfeited: z.array(z.object({ holding: z.enum(['currency', 'item']), code: z.string(), amount: z.int() })),
+  }),
+);
+export type UserDeleted = z.infer<typeof UserDeleted>;
 
 /** userInfo: OpenID Connect style claims of the token's user (`sub` is the store user id). */
 export const UserInfo = z.lazy(() => z.object({ sub: z.string(), name: z.nullable(z.string()), partner: z.string(), partner_user_id: z.string() }));

@@ -11,6 +11,8 @@ import type { TransactItem } from '../platform/transactions.js';
 import type { StoreRegion } from './regions.js';
 import { Feeding, Pet } from './models.js';
 import { changeItems, ITEMS, PREMIUM } from './wallet.js';
+import { userGone } from './challenges.js';
+import { liveUserCheck } from './sessions.js';
 
 /**
  * The pet mini-game (docs/api.md, "Partner store: currencies, items and pets": adopt_pet, pet_query, feed_pet,
@@ -21,6 +23,9 @@ import { changeItems, ITEMS, PREMIUM } from './wallet.js';
  * - "a region's pets by level then experience": gsi4pk `PETRANK#<region>`, gsi4sk level × 10^9 + experience
  *   (a number; experience stays below 10^9), one Query. Every feeding of the region writes that index
  *   partition: docs/performance.md's write plan covers it.
+ * Each transaction also holds the condition that the user is there (liveUserCheck): a write that races the
+ * user's deletion is refused with the answer the bearer check gives a deleted user's token. An Idempotency-Key's record names
+ * the user (`IDEMPOTENCY#store:<uid>#…`), so it joins the user's items that no key leads to (gsi6).
  */
 export const ADOPTION_PRICE = 100;
 export const FEED_COOLDOWN_SECONDS = 60;
@@ -76,11 +81,13 @@ export async function adoptPet(deps: PartnerStoreDeps, region: StoreRegion, uid:
       },
     },
     ...(price > 0 ? changeItems(deps, uid, 'currency', PREMIUM, -price, `adopt#${pet.petId}`) : []),
+    liveUserCheck(deps, uid),
   ];
   const answer = { pet, paid: price };
-  const outcome = await transactKeyed(deps, keyed, answer, items, 'pets: adopted concurrently; retry');
+  const outcome = await transactKeyed(deps, keyed, answer, items, 'pets: adopted concurrently; retry', uid);
   if ('answer' in outcome) return outcome.answer;
   const failed = outcome.refused;
+  if (failed.some((f) => f.index === items.length - 1)) throw userGone();
   if (failed.some((f) => f.index === 0)) throw platformError('data.changed_concurrently', 'pets: another adoption of yours happened meanwhile; retry');
   if (failed.some((f) => f.index === 2))
     throw storeError('pet.gems_short', `gem: the premium balance is less than the ${ADOPTION_PRICE} gems an adoption after the first costs`);
@@ -162,11 +169,14 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
       },
       ...changeItems(deps, uid, 'item', food.code, -input.amount, `feed#${feedingId}`),
       { Put: { TableName: deps.table, Item: { pk: `STOREUSER#${uid}`, sk: `FEEDLOG#${fedAt}#${feedingId}`, type: 'store_feeding', ...entry } } },
+      liveUserCheck(deps, uid),
     ],
     `body.petId: ${pet.name} is being fed concurrently; retry`,
+    uid,
   );
   if ('answer' in outcome) return outcome.answer;
   const failed = outcome.refused;
+  if (failed.some((f) => f.index === 4)) throw userGone();
   if (failed.some((f) => f.index === 0))
     throw storeError('pet.fed_recently', `body.petId: ${pet.name} was fed meanwhile; the next feeding waits ${FEED_COOLDOWN_SECONDS} s`);
   if (failed.some((f) => f.index === 1)) throw storeError('pet.items_short', `body.item: you hold fewer than ${input.amount} ${food.code}`);

@@ -8,7 +8,8 @@ import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import type { GrantBody } from './models.js';
 import type { StoreRegion } from './regions.js';
-import { storeUserKey } from './sessions.js';
+import { liveUserCheck, storeUserKey, userLive } from './sessions.js';
+import { PSEUDONYM_PREFIX } from './pseudonyms.js';
 
 /**
  * A store user's currencies and items (docs/api.md, "Partner store: currencies, items and pets": currencies_list,
@@ -18,7 +19,9 @@ import { storeUserKey } from './sessions.js';
  * - "a balance": pk `STOREUSER#<uid>`, sk `BAL#currency#<code>` or `BAL#item#<code>`;
  * - "a user's item balances": the same partition, sk begins_with `BAL#item#`;
  * - "a ledger entry": the same partition, sk `LEDGER#<ref>`;
- * - "a partner's grant, once per reference": pk `STOREGRANT#<client_id>#<reference>`, sk `STOREGRANT` (kept).
+ * - "a partner's grant, once per reference": pk `STOREGRANT#<client_id>#<reference>`, sk `STOREGRANT` (kept). Its
+ *   ledger entries' `ref` (`grant#<client_id>#<reference>`) leads to it from the user: that is how the user's
+ *   deletion finds it, and keeps it with the user's uid replaced by the deletion's pseudonym.
  */
 export const CURRENCIES = [
   { code: 'coin', kind: 'soft', name: 'Coins' },
@@ -39,7 +42,7 @@ export const ITEMS = [
 export type Holding = 'currency' | 'item';
 export const balanceKey = (uid: string, holding: Holding, code: string) => ({ pk: `STOREUSER#${uid}`, sk: `BAL#${holding}#${code}` });
 export const storeLedgerKey = (uid: string, ref: string) => ({ pk: `STOREUSER#${uid}`, sk: `LEDGER#${ref}` });
-const grantKey = (clientId: string, reference: string) => ({ pk: `STOREGRANT#${clientId}#${reference}`, sk: 'STOREGRANT' });
+export const grantKey = (clientId: string, reference: string) => ({ pk: `STOREGRANT#${clientId}#${reference}`, sk: 'STOREGRANT' });
 
 /** Transaction items adding `amount` (negative: taking, on condition the balance covers it) with its ledger entry. */
 export function changeItems(
@@ -106,13 +109,20 @@ export async function itemBalances(deps: Pick<PartnerStoreDeps, 'db' | 'table'>,
 /**
  * A partner's grant of currencies and items to a store user of its region, once per (client, reference): the
  * grant's record (kept for good) is written with the credits in one transaction, so the same request again
- * answers the first answer and credits nothing; the reference with another body is 422.
+ * answers the first answer and credits nothing; the reference with another body is 422. A grant whose user has
+ * since deleted their store account keeps its reference taken: it answers 404 to a request naming a user who is
+ * not there (that user), 422 to one naming a user who is; its record no longer says whom it credited.
  */
 export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientId: string, body: z.infer<typeof GrantBody>) {
   const request = { key: body.reference, fingerprint: fingerprintOf(body) };
   const [user, granted] = await readItems(deps, [storeUserKey(body.uid), grantKey(clientId, body.reference)]);
-  if (granted) return answerOf<GrantAnswer>(granted, request, referenceReused('client'));
-  if (!user || user.region !== region) throw storeError('store.user_not_found', `body.uid: no store user ${body.uid} in this region`);
+  const noUser = () => storeError('store.user_not_found', `body.uid: no store user ${body.uid} in this region`);
+  if (granted) {
+    if (!pseudonymized(granted)) return answerOf<GrantAnswer>(granted, request, referenceReused('client'));
+    if (!userLive(user)) throw noUser();
+    throw referenceReused('client')(body.reference);
+  }
+  if (!userLive(user) || user!.region !== region) throw noUser();
   const changes = [
     ...Object.entries(body.currencies ?? {}).map(([code, amount]) => ({ holding: 'currency' as const, code, amount })),
     ...Object.entries(body.items ?? {}).map(([code, amount]) => ({ holding: 'item' as const, code, amount })),
@@ -130,6 +140,7 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
       },
     },
     ...changes.flatMap((change) => changeItems(deps, body.uid, change.holding, change.code, change.amount, ref)),
+    liveUserCheck(deps, body.uid),
   ]).catch(async (error: unknown) => {
     // Still colliding after the platform's retries (the same grant sent many times at once): the winner's
     // record answers it, once it is written.
@@ -140,9 +151,13 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
   });
   const first = failed.find((failure) => failure.index === 0)?.item;
   if (first) return answerOf<GrantAnswer>(first, request, referenceReused('client'));
+  if (failed.some((failure) => failure.index === 1 + 2 * changes.length)) throw noUser();
   if (failed.length > 0) throw new Error('store grant: a ledger entry of a new grant existed');
   return answer;
 }
+
+/** A grant kept by its user's deletion (core/partner-store/deletion.ts): it names the deletion's pseudonym, not a user. */
+const pseudonymized = (granted: Record<string, unknown>) => String((granted.answer as GrantAnswer | undefined)?.uid).startsWith(PSEUDONYM_PREFIX);
 
 interface GrantAnswer {
   uid: string;

@@ -11,14 +11,15 @@ import { sha256Url } from './digest.js';
  *   gsi6sk the item's kind. Items keyed by something else (a game's season, a result id, a caller's
  *   idempotency key, a server's grant reference) carry it when they hold the player's id, so a deletion finds
  *   them without a scan. Keys only: an item's later updates that do not change these two attributes write
- *   nothing to the index.
+ *   nothing to the index. The partner store's users (random uids of their own, never a player's) use it the
+ *   same way for the OAuth items keyed by a hash or a family id (core/partner-store/deletion.ts).
  * - "the mark a deleted player leaves": pk `GONE#<SHA-256 of the uid>`, sk `GONE` (`deleted_at`, epoch
  *   seconds). It never holds the uid itself (uids are random UUIDs, so the digest cannot be walked back), and
  *   it stays: tokens of the player are refused by it, and a write naming the old id is refused or skipped.
  */
 export const PLAYER_ITEMS_INDEX = 'gsi6';
 
-export type PlayerItemKind = 'SCORE' | 'RESULT' | 'IDEMPOTENCY' | 'HEROGRANT';
+export type PlayerItemKind = 'SCORE' | 'RESULT' | 'IDEMPOTENCY' | 'HEROGRANT' | 'STORECODE' | 'STOREFAMILY' | 'STOREREFRESH';
 
 /** The attributes that put an item in "a player's items that no key leads to". */
 export const playerItemsKeys = (uid: string, kind: PlayerItemKind) => ({ gsi6pk: playerItemsPartition(uid), gsi6sk: kind });

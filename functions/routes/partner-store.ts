@@ -14,9 +14,11 @@ import {
   StoreUser,
   TokenRequestBody,
   TokenResponse,
+  UserDeleted,
   UserInfo,
 } from '../../core/partner-store/models.js';
 import { regionPath, STORE_REGIONS, type StoreRegion } from '../../core/partner-store/regions.js';
+import { batchRead } from './errors.js';
 import { storeGameOps } from './store-game.js';
 
 const tokenErrors = {
@@ -175,9 +177,31 @@ function regionOps(region: StoreRegion) {
       errors: {
         400: 'assertion missing or not a JWT',
         401: 'assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already',
+        409: "the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user",
         503: 'the partner store is not configured on this stage (the StoreKeys setting)',
       },
-      codes: ['store.assertion_invalid', 'store.unconfigured'],
+      codes: ['store.assertion_invalid', 'store.unconfigured', 'store.user_deleting'],
+    },
+    userDelete: {
+      name: `user_delete${suffix}`,
+      method: 'POST',
+      path: `${at}/user/delete`,
+      auth: open,
+      summary: `A partner store user deletes their store account (${which})`,
+      description:
+        "The credential is a fresh assertion of the partner's backend, exactly as login takes it (same claims, same checks, its `jti` single use and taken by the deletion): the partner vouches, now, that the person asking is its user `sub`. No store session is needed besides, and none deletes an account alone. The user's pets (and their places on the region's board), adoption count, feedings, OAuth codes, token families, refresh tokens and Idempotency-Key records are deleted; each balance above zero is forfeited; the ledger and the partner's grants are kept for accounting under a pseudonym (`former:<uuid>`) that names nobody. From the deletion's start every store session and access token of the user is refused (401), and once it has answered a login with the same partner user id makes a new, empty store user. A deletion that stopped halfway (a fault, a timeout) is finished by the same request again with a new assertion; requests at once all finish the one deletion. Answers the same for each of them: when the deletion started and what was forfeited.",
+      body: LoginBody,
+      status: 200,
+      envelope: 'bare',
+      response: UserDeleted,
+      errors: {
+        400: 'assertion missing or not a JWT',
+        401: 'assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already',
+        404: "the partner's user `sub` has no store user in this region (never signed in, or deleted already)",
+        409: 'deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it',
+        503: `the partner store is not configured on this stage (the StoreKeys setting); ${batchRead[503]}`,
+      },
+      codes: ['data.changed_concurrently', 'store.assertion_invalid', 'store.unconfigured', 'store.user_deleting', 'store.user_not_found'],
     },
     ...storeGameOps(region),
     getUser: {

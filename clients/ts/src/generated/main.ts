@@ -1582,7 +1582,7 @@ export interface paths {
          * The claims of an access token's user, OpenID Connect style (the default region)
          * @description A partner app's access token for the user with the `profile` scope (the store session is not an access token). `sub` is the store user id, the same as the token's.
          *
-         *     Requires a Bearer token of the default store region: a partner app's access token for the user with the `profile` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: a partner app's access token for the user with the `profile` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["userInfo"];
         put?: never;
@@ -1628,7 +1628,7 @@ export interface paths {
          * The signed-in store user allows or denies a pending authorization request (the default region)
          * @description With the store session (login). `allow` (the default) issues the code: single use, valid 60 s, bound to the user, the client, the redirect URI, the scope and the PKCE challenge; `deny` answers `access_denied`. Either way the request is used up. Answers where to send the user agent: the redirect URI with `code` (or `error`), `state` and `iss`.
          *
-         *     Requires a Bearer store session (login) of the default store region: the user acts in person, never through a partner app. Acts on the caller's own records only.
+         *     Requires a Bearer store session (login) of the default store region: the user acts in person, never through a partner app. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["accept"];
         delete?: never;
@@ -1653,6 +1653,28 @@ export interface paths {
          *     Open: no token needed.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/user/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A partner store user deletes their store account (the default region)
+         * @description The credential is a fresh assertion of the partner's backend, exactly as login takes it (same claims, same checks, its `jti` single use and taken by the deletion): the partner vouches, now, that the person asking is its user `sub`. No store session is needed besides, and none deletes an account alone. The user's pets (and their places on the region's board), adoption count, feedings, OAuth codes, token families, refresh tokens and Idempotency-Key records are deleted; each balance above zero is forfeited; the ledger and the partner's grants are kept for accounting under a pseudonym (`former:<uuid>`) that names nobody. From the deletion's start every store session and access token of the user is refused (401), and once it has answered a login with the same partner user id makes a new, empty store user. A deletion that stopped halfway (a fault, a timeout) is finished by the same request again with a new assertion; requests at once all finish the one deletion. Answers the same for each of them: when the deletion started and what was forfeited.
+         *
+         *     Open: no token needed.
+         */
+        post: operations["user_delete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1690,7 +1712,7 @@ export interface paths {
         };
         /**
          * The user's premium currency balance (the default region)
-         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `currencies` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `currencies` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["premium_currencies_balance"];
         put?: never;
@@ -1710,7 +1732,7 @@ export interface paths {
         };
         /**
          * The user's item balances, every item of the catalogue (the default region)
-         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `items` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `items` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["balances_item_balance"];
         put?: never;
@@ -1756,7 +1778,7 @@ export interface paths {
          * Adopt a pet: the first is free, each later one costs 100 gems (the default region)
          * @description One transaction: the user's adoption count (on condition it is as read), the payment (on condition the gem balance covers it) and the pet, so each pet is paid exactly once however many adoptions race. `paid` is what it cost.
          *
-         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["adopt_pet"];
         delete?: never;
@@ -1774,7 +1796,7 @@ export interface paths {
         };
         /**
          * The user's pets (the default region)
-         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["pet_query"];
         put?: never;
@@ -1798,7 +1820,7 @@ export interface paths {
          * Feed a pet: food items are eaten, experience added, the level follows (the default region)
          * @description Each food gives its experience (kibble 10, fish 25, cake 60) per unit; levels need 0, 100, 250, 450, 700, 1000, 1400, 1900, 2500, 3200, 4000 experience in all (up to level 11). A pet eats at most once every 60 s. One transaction: the pet (on condition it is as read), the food taken (never below zero), its ledger entry, the feeding's log entry.
          *
-         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["feed_pet"];
         delete?: never;
@@ -1818,7 +1840,7 @@ export interface paths {
          * The user's feedings, newest first (the default region)
          * @description `page` is zero-based, `pageSize` 1-100 (default 20); `hasMore` says whether a later page has entries. One Query.
          *
-         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["feed_log"];
         put?: never;
@@ -1862,7 +1884,7 @@ export interface paths {
          * The signed-in store user (the default region)
          * @description With the store session, or a partner app's access token for the user with the `profile` scope.
          *
-         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `profile` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the default store region: the store session (login), or a partner app's access token for the user with the `profile` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["getUser"];
         put?: never;
@@ -1992,7 +2014,7 @@ export interface paths {
          * The claims of an access token's user, OpenID Connect style (the chengdu region)
          * @description A partner app's access token for the user with the `profile` scope (the store session is not an access token). `sub` is the store user id, the same as the token's.
          *
-         *     Requires a Bearer token of the chengdu store region: a partner app's access token for the user with the `profile` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: a partner app's access token for the user with the `profile` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["userInfo_chengdu"];
         put?: never;
@@ -2038,7 +2060,7 @@ export interface paths {
          * The signed-in store user allows or denies a pending authorization request (the chengdu region)
          * @description With the store session (login). `allow` (the default) issues the code: single use, valid 60 s, bound to the user, the client, the redirect URI, the scope and the PKCE challenge; `deny` answers `access_denied`. Either way the request is used up. Answers where to send the user agent: the redirect URI with `code` (or `error`), `state` and `iss`.
          *
-         *     Requires a Bearer store session (login) of the chengdu store region: the user acts in person, never through a partner app. Acts on the caller's own records only.
+         *     Requires a Bearer store session (login) of the chengdu store region: the user acts in person, never through a partner app. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["accept_chengdu"];
         delete?: never;
@@ -2063,6 +2085,28 @@ export interface paths {
          *     Open: no token needed.
          */
         post: operations["login_chengdu"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/chengdu/user/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A partner store user deletes their store account (the chengdu region)
+         * @description The credential is a fresh assertion of the partner's backend, exactly as login takes it (same claims, same checks, its `jti` single use and taken by the deletion): the partner vouches, now, that the person asking is its user `sub`. No store session is needed besides, and none deletes an account alone. The user's pets (and their places on the region's board), adoption count, feedings, OAuth codes, token families, refresh tokens and Idempotency-Key records are deleted; each balance above zero is forfeited; the ledger and the partner's grants are kept for accounting under a pseudonym (`former:<uuid>`) that names nobody. From the deletion's start every store session and access token of the user is refused (401), and once it has answered a login with the same partner user id makes a new, empty store user. A deletion that stopped halfway (a fault, a timeout) is finished by the same request again with a new assertion; requests at once all finish the one deletion. Answers the same for each of them: when the deletion started and what was forfeited.
+         *
+         *     Open: no token needed.
+         */
+        post: operations["user_delete_chengdu"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2100,7 +2144,7 @@ export interface paths {
         };
         /**
          * The user's premium currency balance (the chengdu region)
-         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `currencies` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `currencies` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["premium_currencies_balance_chengdu"];
         put?: never;
@@ -2120,7 +2164,7 @@ export interface paths {
         };
         /**
          * The user's item balances, every item of the catalogue (the chengdu region)
-         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `items` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `items` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["balances_item_balance_chengdu"];
         put?: never;
@@ -2166,7 +2210,7 @@ export interface paths {
          * Adopt a pet: the first is free, each later one costs 100 gems (the chengdu region)
          * @description One transaction: the user's adoption count (on condition it is as read), the payment (on condition the gem balance covers it) and the pet, so each pet is paid exactly once however many adoptions race. `paid` is what it cost.
          *
-         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["adopt_pet_chengdu"];
         delete?: never;
@@ -2184,7 +2228,7 @@ export interface paths {
         };
         /**
          * The user's pets (the chengdu region)
-         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         * @description Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["pet_query_chengdu"];
         put?: never;
@@ -2208,7 +2252,7 @@ export interface paths {
          * Feed a pet: food items are eaten, experience added, the level follows (the chengdu region)
          * @description Each food gives its experience (kibble 10, fish 25, cake 60) per unit; levels need 0, 100, 250, 450, 700, 1000, 1400, 1900, 2500, 3200, 4000 experience in all (up to level 11). A pet eats at most once every 60 s. One transaction: the pet (on condition it is as read), the food taken (never below zero), its ledger entry, the feeding's log entry.
          *
-         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         post: operations["feed_pet_chengdu"];
         delete?: never;
@@ -2228,7 +2272,7 @@ export interface paths {
          * The user's feedings, newest first (the chengdu region)
          * @description `page` is zero-based, `pageSize` 1-100 (default 20); `hasMore` says whether a later page has entries. One Query.
          *
-         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `pets` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["feed_log_chengdu"];
         put?: never;
@@ -2272,7 +2316,7 @@ export interface paths {
          * The signed-in store user (the chengdu region)
          * @description With the store session, or a partner app's access token for the user with the `profile` scope.
          *
-         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `profile` scope. Acts on the caller's own records only.
+         *     Requires a Bearer token of the chengdu store region: the store session (login), or a partner app's access token for the user with the `profile` scope. The store user is read on every call: a user's tokens are refused from the start of their store account's deletion (401). Acts on the caller's own records only.
          */
         get: operations["getUser_chengdu"];
         put?: never;
@@ -16524,7 +16568,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not an access token of this region, or one of a revoked family */
+            /** @description no token, or not an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -16535,7 +16579,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -16603,7 +16647,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -16614,7 +16658,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -16778,7 +16822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no store session of this region */
+            /** @description no store session of this region, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -16789,7 +16833,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no store session of this region",
+                     *       "message": "no store session of this region, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -16987,6 +17031,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user",
+                     *       "error": "store.user_deleting"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.user_deleting";
+                    };
+                };
+            };
             /** @description the body is larger than 256 KiB (262,144 bytes) */
             413: {
                 headers: {
@@ -17066,6 +17135,219 @@ export interface operations {
             };
         };
     };
+    user_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    assertion: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the record itself. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        deleted_at: string;
+                        forfeited: {
+                            /** @enum {string} */
+                            holding: "currency" | "item";
+                            code: string;
+                            amount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description assertion missing or not a JWT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "assertion missing or not a JWT",
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already",
+                     *       "error": "store.assertion_invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.assertion_invalid";
+                    };
+                };
+            };
+            /** @description the partner's user `sub` has no store user in this region (never signed in, or deleted already) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "the partner's user `sub` has no store user in this region (never signed in, or deleted already)",
+                     *       "error": "store.user_not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.user_not_found";
+                    };
+                };
+            };
+            /** @description deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it",
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently" | "store.user_deleting";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the partner store is not configured on this stage (the StoreKeys setting); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "the partner store is not configured on this stage (the StoreKeys setting); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "store.unconfigured"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
     currencies_list: {
         parameters: {
             query?: never;
@@ -17114,7 +17396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -17125,7 +17407,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -17168,7 +17450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -17179,7 +17461,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -17221,7 +17503,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -17232,7 +17514,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -17275,7 +17557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -17286,7 +17568,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -17643,7 +17925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -17654,7 +17936,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -17854,7 +18136,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -17865,7 +18147,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -17908,7 +18190,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -17919,7 +18201,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -18014,7 +18296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -18025,7 +18307,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -18282,7 +18564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -18293,7 +18575,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -18336,7 +18618,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -18347,7 +18629,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -18473,7 +18755,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -18484,7 +18766,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -18552,7 +18834,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -18563,7 +18845,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -19240,7 +19522,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not an access token of this region, or one of a revoked family */
+            /** @description no token, or not an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -19251,7 +19533,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -19319,7 +19601,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -19330,7 +19612,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -19494,7 +19776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no store session of this region */
+            /** @description no store session of this region, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -19505,7 +19787,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no store session of this region",
+                     *       "message": "no store session of this region, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -19703,6 +19985,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "the user's store account is being deleted: user/delete again finishes it, and a login after that makes a new user",
+                     *       "error": "store.user_deleting"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.user_deleting";
+                    };
+                };
+            };
             /** @description the body is larger than 256 KiB (262,144 bytes) */
             413: {
                 headers: {
@@ -19782,6 +20089,219 @@ export interface operations {
             };
         };
     };
+    user_delete_chengdu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    assertion: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the record itself. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        deleted_at: string;
+                        forfeited: {
+                            /** @enum {string} */
+                            holding: "currency" | "item";
+                            code: string;
+                            amount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description assertion missing or not a JWT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "assertion missing or not a JWT",
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "assertion refused: unknown partner, wrong key or audience, expired, too long-lived, or its jti used already",
+                     *       "error": "store.assertion_invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.assertion_invalid";
+                    };
+                };
+            };
+            /** @description the partner's user `sub` has no store user in this region (never signed in, or deleted already) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "the partner's user `sub` has no store user in this region (never signed in, or deleted already)",
+                     *       "error": "store.user_not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.user_not_found";
+                    };
+                };
+            };
+            /** @description deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "deletions of the user at once kept colliding: nothing was written (`data.changed_concurrently`), or the deletion is left unfinished (`store.user_deleting`); send it again to finish it",
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently" | "store.user_deleting";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the partner store is not configured on this stage (the StoreKeys setting); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "the partner store is not configured on this stage (the StoreKeys setting); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "store.unconfigured"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "store.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
     currencies_list_chengdu: {
         parameters: {
             query?: never;
@@ -19830,7 +20350,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -19841,7 +20361,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -19884,7 +20404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -19895,7 +20415,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -19937,7 +20457,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -19948,7 +20468,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -19991,7 +20511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -20002,7 +20522,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -20359,7 +20879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -20370,7 +20890,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -20570,7 +21090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -20581,7 +21101,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -20624,7 +21144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -20635,7 +21155,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -20730,7 +21250,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -20741,7 +21261,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -20998,7 +21518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -21009,7 +21529,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -21052,7 +21572,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -21063,7 +21583,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */
@@ -21189,7 +21709,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or not a store session or an access token of this region, or one of a revoked family */
+            /** @description no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account */
             401: {
                 headers: {
                     /** @description `Bearer realm="partner store"` when no Bearer token was sent; otherwise with `error="invalid_token"` and `error_description` (RFC 6750 §3) */
@@ -21200,7 +21720,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 401,
-                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family",
+                     *       "message": "no token, or not a store session or an access token of this region, or one of a revoked family, or one of a user who deleted their store account",
                      *       "error": "store.token_invalid"
                      *     }
                      */
@@ -21268,7 +21788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
                     /** @description seconds to wait before trying again; sent with table.busy */
@@ -21279,7 +21799,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "error": "table.busy"
                      *     }
                      */

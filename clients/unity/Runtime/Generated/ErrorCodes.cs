@@ -148,6 +148,7 @@ namespace GamePlatform.Client
         public const string StoreTokenNotClient = "store.token_not_client";
         public const string StoreTokenNotUser = "store.token_not_user";
         public const string StoreUnconfigured = "store.unconfigured";
+        public const string StoreUserDeleting = "store.user_deleting";
         public const string StoreUserNotFound = "store.user_not_found";
         public const string StrandedCredited = "stranded.credited";
         public const string StrandedNoOrder = "stranded.no_order";

@@ -1468,6 +1468,7 @@ namespace GamePlatform.Main
         /// Open: no token.
         /// 400: body.malformed, input.invalid
         /// 401: store.assertion_invalid
+        /// 409: store.user_deleting
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: store.unconfigured, table.busy
@@ -1478,6 +1479,25 @@ namespace GamePlatform.Main
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
             var response = await Client.SendAsync(request, cancellationToken);
             return LoginResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// A partner store user deletes their store account (the default region): POST /store/user/delete (`user_delete`).
+        /// Open: no token.
+        /// 400: body.malformed, input.invalid
+        /// 401: store.assertion_invalid
+        /// 404: store.user_not_found
+        /// 409: data.changed_concurrently, store.user_deleting
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: store.unconfigured, table.busy
+        /// </summary>
+        public async Task<UserDeleteResponse> UserDeleteAsync(UserDeleteRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/store/user/delete");
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return UserDeleteResponse.FromJson(response.Json);
         }
 
         /// <summary>
@@ -1773,6 +1793,7 @@ namespace GamePlatform.Main
         /// Open: no token.
         /// 400: body.malformed, input.invalid
         /// 401: store.assertion_invalid
+        /// 409: store.user_deleting
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: store.unconfigured, table.busy
@@ -1783,6 +1804,25 @@ namespace GamePlatform.Main
             request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
             var response = await Client.SendAsync(request, cancellationToken);
             return LoginChengduResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// A partner store user deletes their store account (the chengdu region): POST /store/chengdu/user/delete (`user_delete_chengdu`).
+        /// Open: no token.
+        /// 400: body.malformed, input.invalid
+        /// 401: store.assertion_invalid
+        /// 404: store.user_not_found
+        /// 409: data.changed_concurrently, store.user_deleting
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: store.unconfigured, table.busy
+        /// </summary>
+        public async Task<UserDeleteChengduResponse> UserDeleteChengduAsync(UserDeleteChengduRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/store/chengdu/user/delete");
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return UserDeleteChengduResponse.FromJson(response.Json);
         }
 
         /// <summary>

@@ -9540,6 +9540,92 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class UserDeleteRequest
+    {
+        /// <summary>JSON `assertion`, required.</summary>
+        public string Assertion { get; set; }
+
+        public static UserDeleteRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteRequest");
+            if (o == null) return null;
+            var m = new UserDeleteRequest();
+            m.Assertion = JsonCodec.Required(o, "assertion", "UserDeleteRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("assertion", JsonValue.From(Assertion));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteResponseForfeitedItem
+    {
+        /// <summary>JSON `holding`, required.</summary>
+        public string Holding { get; set; }
+
+        /// <summary>JSON `code`, required.</summary>
+        public string Code { get; set; }
+
+        /// <summary>JSON `amount`, required.</summary>
+        public long Amount { get; set; }
+
+        public static UserDeleteResponseForfeitedItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteResponseForfeitedItem");
+            if (o == null) return null;
+            var m = new UserDeleteResponseForfeitedItem();
+            m.Holding = JsonCodec.Required(o, "holding", "UserDeleteResponseForfeitedItem", v0 => v0.AsString());
+            m.Code = JsonCodec.Required(o, "code", "UserDeleteResponseForfeitedItem", v0 => v0.AsString());
+            m.Amount = JsonCodec.Required(o, "amount", "UserDeleteResponseForfeitedItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("holding", JsonValue.From(Holding));
+            o.Set("code", JsonValue.From(Code));
+            o.Set("amount", JsonValue.From(Amount));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteResponse
+    {
+        /// <summary>JSON `deleted`, required.</summary>
+        public bool Deleted { get; set; }
+
+        /// <summary>JSON `deleted_at`, required.</summary>
+        public string DeletedAt { get; set; }
+
+        /// <summary>JSON `forfeited`, required.</summary>
+        public List<UserDeleteResponseForfeitedItem> Forfeited { get; set; }
+
+        public static UserDeleteResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteResponse");
+            if (o == null) return null;
+            var m = new UserDeleteResponse();
+            m.Deleted = JsonCodec.Required(o, "deleted", "UserDeleteResponse", v0 => v0.AsBool());
+            m.DeletedAt = JsonCodec.Required(o, "deleted_at", "UserDeleteResponse", v0 => v0.AsString());
+            m.Forfeited = JsonCodec.Required(o, "forfeited", "UserDeleteResponse", v0 => JsonCodec.ReadList(v0, v1 => UserDeleteResponseForfeitedItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("deleted", JsonValue.From(Deleted));
+            o.Set("deleted_at", JsonValue.From(DeletedAt));
+            o.Set("forfeited", JsonCodec.WriteList(Forfeited, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
     public sealed partial class CurrenciesListResponseCurrenciesItem
     {
         /// <summary>JSON `code`, required.</summary>
@@ -10898,6 +10984,92 @@ namespace GamePlatform.Main
             o.Set("session", JsonValue.From(Session));
             o.Set("expires_in", JsonValue.From(ExpiresIn));
             o.Set("uid", JsonValue.From(Uid));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteChengduRequest
+    {
+        /// <summary>JSON `assertion`, required.</summary>
+        public string Assertion { get; set; }
+
+        public static UserDeleteChengduRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteChengduRequest");
+            if (o == null) return null;
+            var m = new UserDeleteChengduRequest();
+            m.Assertion = JsonCodec.Required(o, "assertion", "UserDeleteChengduRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("assertion", JsonValue.From(Assertion));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteChengduResponseForfeitedItem
+    {
+        /// <summary>JSON `holding`, required.</summary>
+        public string Holding { get; set; }
+
+        /// <summary>JSON `code`, required.</summary>
+        public string Code { get; set; }
+
+        /// <summary>JSON `amount`, required.</summary>
+        public long Amount { get; set; }
+
+        public static UserDeleteChengduResponseForfeitedItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteChengduResponseForfeitedItem");
+            if (o == null) return null;
+            var m = new UserDeleteChengduResponseForfeitedItem();
+            m.Holding = JsonCodec.Required(o, "holding", "UserDeleteChengduResponseForfeitedItem", v0 => v0.AsString());
+            m.Code = JsonCodec.Required(o, "code", "UserDeleteChengduResponseForfeitedItem", v0 => v0.AsString());
+            m.Amount = JsonCodec.Required(o, "amount", "UserDeleteChengduResponseForfeitedItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("holding", JsonValue.From(Holding));
+            o.Set("code", JsonValue.From(Code));
+            o.Set("amount", JsonValue.From(Amount));
+            return o;
+        }
+    }
+
+    public sealed partial class UserDeleteChengduResponse
+    {
+        /// <summary>JSON `deleted`, required.</summary>
+        public bool Deleted { get; set; }
+
+        /// <summary>JSON `deleted_at`, required.</summary>
+        public string DeletedAt { get; set; }
+
+        /// <summary>JSON `forfeited`, required.</summary>
+        public List<UserDeleteChengduResponseForfeitedItem> Forfeited { get; set; }
+
+        public static UserDeleteChengduResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "UserDeleteChengduResponse");
+            if (o == null) return null;
+            var m = new UserDeleteChengduResponse();
+            m.Deleted = JsonCodec.Required(o, "deleted", "UserDeleteChengduResponse", v0 => v0.AsBool());
+            m.DeletedAt = JsonCodec.Required(o, "deleted_at", "UserDeleteChengduResponse", v0 => v0.AsString());
+            m.Forfeited = JsonCodec.Required(o, "forfeited", "UserDeleteChengduResponse", v0 => JsonCodec.ReadList(v0, v1 => UserDeleteChengduResponseForfeitedItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("deleted", JsonValue.From(Deleted));
+            o.Set("deleted_at", JsonValue.From(DeletedAt));
+            o.Set("forfeited", JsonCodec.WriteList(Forfeited, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
             return o;
         }
     }
