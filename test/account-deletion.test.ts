@@ -62,6 +62,13 @@ async function busyPlayer() {
   );
   const digest = await indexedPayment(deps, { billNo: order.bill_no, amount: '1500000000', from: player.address, to: shop.receiveAddress });
   await ok(call(app, 'POST', `${base}/account/user/orderComplete`, { token: player.platform, body: { orderId: order.id, transactionId: digest } }));
+  // A second order the player never paid.
+  await ok(
+    call(app, 'POST', `${base}/account/user/rechargeOrder`, {
+      token: player.platform,
+      body: { userId: player.uid, project: projectName, priceId: shop.level.priceId, prevId: -1, level: 1, amount: 1_500_000_000 },
+    }),
+  );
   await ok(
     call(app, 'POST', `${base}/account/game/minus_tickets`, {
       token: player.game,
@@ -137,7 +144,11 @@ describe('account delete', () => {
     expect(pseudonyms.size).toBe(1);
     const [pseudonym] = [...pseudonyms] as [string];
     const kept = (type: string) => items.filter((item) => item.type === type && JSON.stringify(item).includes(pseudonym));
-    expect(kept('order')).toEqual([expect.objectContaining({ status: 1, tickets: 100, project_name: player.projectName, user_id: pseudonym })]);
+    // The paid order as it was; the unpaid one cancelled, so a payment still arriving for it is a stranded one.
+    expect(kept('order').sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
+      expect.objectContaining({ status: 1, tickets: 100, project_name: player.projectName, user_id: pseudonym }),
+      expect.objectContaining({ status: 2, tickets: 100, project_name: player.projectName, user_id: pseudonym }),
+    ]);
     expect(kept('payment_event')).toEqual([expect.objectContaining({ amount: '1500000000', gsi2pk: `PAYER#${pseudonym}` })]);
     expect(kept('vendor_order')).toEqual([expect.objectContaining({ total: 10, userId: pseudonym })]);
     expect(kept('history_rank')).toEqual([expect.objectContaining({ reward_amount: 500, platform_player_id: pseudonym })]);

@@ -1,5 +1,6 @@
 import { ownerOf } from '../access/owners.js';
 import { unbindNft } from '../heroes/bindings.js';
+import { OrderStatus } from '../payments/models.js';
 import { DomainError } from '../platform/errors.js';
 import type { Item } from '../platform/batch.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
@@ -91,13 +92,15 @@ async function studiosOf(deps: PrivacyDeps, footprint: Footprint): Promise<strin
 /** Deletes or pseudonymizes what the footprint holds; true when every write of the round went through. */
 export async function eraseRound(deps: PrivacyDeps, subject: Subject, footprint: Footprint): Promise<boolean> {
   const personal: Personal = { identifiers: subject.identifiers, names: subject.names, pseudonym: subject.pseudonym };
-  const keep = (item: Item, drop: string[] = []) => keepScrubbed(deps.table, item, personal, drop);
+  const keep = (item: Item, drop: string[] = [], set: Item = {}) => keepScrubbed(deps.table, item, personal, drop, set);
   const released = await releaseHeroes(deps, subject.uid, footprint.user);
   const dependents: TransactItem[][] = [
     ...footprint.social.filter((item) => item.uid === subject.uid).map((item) => [deleteUnchanged(deps.table, item)]),
     ...footprint.wallet.filter((item) => item.uid === undefined || item.uid === subject.uid).map((item) => [remove(deps, item)]),
     ...footprint.indexed.map((item) => (item.gsi6sk === 'RESULT' ? keep(item) : [remove(deps, item)])),
-    ...footprint.orders.map((item) => keep(item)),
+    // A pending order no payment has reached is cancelled: no one can complete it now, and a payment that still
+    // arrives for its bill is then a stranded one its merchant sees and can refund.
+    ...footprint.orders.map((item) => (unpaid(item) ? keep(item, [], { status: OrderStatus.cancelled }) : keep(item))),
     // The signed claim names the recipient inside its signed bytes: a kept entry keeps its state, not the claim.
     ...footprint.history.map((item) => keep(item, ['claim'])),
     ...[...footprint.payments, ...footprint.stranded, ...footprint.vendorOrders, ...footprint.vendorRewards].map((item) => keep(item)),
@@ -111,6 +114,8 @@ export async function eraseRound(deps: PrivacyDeps, subject: Subject, footprint:
   });
   return writeUnits(deps, own);
 }
+
+const unpaid = (order: Item) => order.status === OrderStatus.pending && order.payment_seen === undefined;
 
 const remove = (deps: PrivacyDeps, item: Item): TransactItem => ({ Delete: { TableName: deps.table, Key: { pk: item.pk, sk: item.sk } } });
 

@@ -37,12 +37,12 @@ const sameKey = (a: ItemKey, b: ItemKey) => a.pk === b.pk && a.sk === b.sk;
 /**
  * The writes that keep `item` pseudonymized: the scrubbed item put in its place (on condition the stored item is
  * still the one read, so a concurrent change is never overwritten), or, when its key held a personal value, put
- * under its new key with the old one deleted. `drop` names attributes the kept record loses altogether. None
- * when there is nothing personal in the item.
+ * under its new key with the old one deleted. `drop` names attributes the kept record loses altogether, `set`
+ * attributes it gets. None when there is nothing to change.
  */
-export function keepScrubbed(table: string, item: Item, personal: Personal, drop: readonly string[] = []): TransactItem[] {
+export function keepScrubbed(table: string, item: Item, personal: Personal, drop: readonly string[] = [], set: Item = {}): TransactItem[] {
   const trimmed = Object.fromEntries(Object.entries(item).filter(([name]) => !drop.includes(name)));
-  const kept = scrubbed(trimmed, personal) as Item;
+  const kept = scrubbed({ ...trimmed, ...set }, personal) as Item;
   if (JSON.stringify(kept) === JSON.stringify(item)) return [];
   const [from, to] = [keyOf(item), keyOf(kept)];
   if (sameKey(from, to)) return [{ Put: { TableName: table, Item: kept, ...unchanged(item) } }];
