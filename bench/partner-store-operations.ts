@@ -1,3 +1,4 @@
+import { deletionAudience } from '../core/partner-store/deletion.js';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { accept, authorize } from '../core/partner-store/authorization.js';
@@ -42,11 +43,9 @@ async function partnerAssertion(deps: BenchDeps, region: StoreRegion) {
     scopes: [],
     assertion_jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
   });
-  return async (sub = `u-${randomUUID()}`) => {
+  return async (sub = `u-${randomUUID()}`, aud = issuer(deps, region)) => {
     const iat = Math.floor(Date.now() / 1000);
-    return new SignJWT({ iss: client.client_id, sub, aud: issuer(deps, region), iat, exp: iat + 60, jti: randomUUID() })
-      .setProtectedHeader({ alg: 'ES256' })
-      .sign(privateKey);
+    return new SignJWT({ iss: client.client_id, sub, aud, iat, exp: iat + 60, jti: randomUUID() }).setProtectedHeader({ alg: 'ES256' }).sign(privateKey);
   };
 }
 
@@ -225,7 +224,7 @@ function regionOperations(region: StoreRegion): OperationBench[] {
         const sign = await partnerAssertion(deps, region);
         const sub = `u-${randomUUID()}`;
         await login(deps, region, issuer(deps, region), await sign(sub));
-        return { body: { assertion: await sign(sub) } };
+        return { body: { assertion: await sign(sub, deletionAudience(issuer(deps, region))) } };
       },
     ),
   ];

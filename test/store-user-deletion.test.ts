@@ -45,7 +45,7 @@ describe('user/delete', () => {
     const board = await call(world.app, 'GET', `${base}/pets/rank`, { query: { limit: 100 } });
     expect(board.body.pets.map((pet: { petId: string }) => pet.petId)).toEqual(expect.arrayContaining(user.petIds));
 
-    const answer = documented(await deleteUser(world, await partner.sign(user.sub)));
+    const answer = documented(await deleteUser(world, await partner.signDeletion(user.sub)));
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ deleted: true, deleted_at: expect.any(String), forfeited: BUSY_FORFEITS });
 
@@ -72,7 +72,7 @@ describe('user/delete', () => {
 
   it("refuses the user's session, access and refresh tokens and codes; the partner's user signs in anew to an empty account", async () => {
     const user = await busyStoreUser(world, partner);
-    expect((await deleteUser(world, await partner.sign(user.sub))).status).toBe(200);
+    expect((await deleteUser(world, await partner.signDeletion(user.sub))).status).toBe(200);
 
     for (const [path, token] of [
       ['/user', user.session],
@@ -120,18 +120,19 @@ describe('user/delete', () => {
   it("refuses a replayed assertion, a wrong one, one for another partner's user and one for a user never seen, writing nothing", async () => {
     const user = await busyStoreUser(world, partner);
     const gone = await busyStoreUser(world, partner);
-    const used = await partner.sign(gone.sub);
+    const used = await partner.signDeletion(gone.sub);
     expect((await deleteUser(world, used)).status).toBe(200);
     const other = await partnerBackend(world);
     const stranger = await generateKeyPair('ES256');
     const before = await scanAll(world.deps);
     const cases: [string, string, number, string][] = [
       ['replayed', used, 401, 'store.assertion_invalid'],
-      ['signed with another key', await partner.sign(user.sub, {}, stranger.privateKey), 401, 'store.assertion_invalid'],
-      ['expired', await partner.sign(user.sub, { exp: Math.floor(Date.now() / 1000) - 60 }), 401, 'store.assertion_invalid'],
-      ["another partner's user", await other.sign(user.sub), 404, 'store.user_not_found'],
-      ['a user never seen', await partner.sign(`partner-user-${randomUUID()}`), 404, 'store.user_not_found'],
-      ['the deleted user again', await partner.sign(gone.sub), 404, 'store.user_not_found'],
+      ['a sign-in assertion (its audience is not the deletion)', await partner.sign(user.sub), 401, 'store.assertion_invalid'],
+      ['signed with another key', await partner.signDeletion(user.sub, {}, stranger.privateKey), 401, 'store.assertion_invalid'],
+      ['expired', await partner.signDeletion(user.sub, { exp: Math.floor(Date.now() / 1000) - 60 }), 401, 'store.assertion_invalid'],
+      ["another partner's user", await other.signDeletion(user.sub), 404, 'store.user_not_found'],
+      ['a user never seen', await partner.signDeletion(`partner-user-${randomUUID()}`), 404, 'store.user_not_found'],
+      ['the deleted user again', await partner.signDeletion(gone.sub), 404, 'store.user_not_found'],
     ];
     for (const [why, assertion, status, code] of cases) {
       const res = documented(await deleteUser(world, assertion));
@@ -173,7 +174,7 @@ describe('user/delete under faults and at once', () => {
     injector = injectFaults(world.deps.db);
     world.deps.setNow(now);
     snapshot = await scanAll(world.deps);
-    const res = await deleteUser(world, await partner.sign(user.sub));
+    const res = await deleteUser(world, await partner.signDeletion(user.sub));
     expect(res.status).toBe(200);
     reference = { answer: res.body, items: normalized(await scanAll(world.deps)) };
     expect(holders(reference.items, [user.uid, user.sub, user.name])).toEqual([]);
@@ -184,7 +185,7 @@ describe('user/delete under faults and at once', () => {
     let cut = 0;
     for (let n = 0; !through; n++) {
       await restoreAll(world.deps, snapshot);
-      const first = await partner.sign(user.sub);
+      const first = await partner.signDeletion(user.sub);
       injector.arm(faults['service error']!, n);
       const attempt = await deleteUser(world, first).finally(() => injector.disarm());
       documented(attempt);
@@ -204,7 +205,7 @@ describe('user/delete under faults and at once', () => {
         expect([login.status, login.body.error]).toEqual([409, 'store.user_deleting']);
         expect(documentErrors(document, '/store/login', 'post', 409, login.body)).toEqual([]);
       }
-      const retry = await partner.sign(user.sub);
+      const retry = await partner.signDeletion(user.sub);
       const finished = documented(await deleteUser(world, retry));
       expect([n, finished.status]).toEqual([n, 200]);
       expect(finished.body).toEqual(reference.answer);
@@ -222,7 +223,7 @@ describe('user/delete under faults and at once', () => {
 
   it('five deletions at once, each with its own fresh assertion: no 5xx, and the table ends as after one', async () => {
     await restoreAll(world.deps, snapshot);
-    const assertions = await Promise.all(Array.from({ length: 5 }, () => partner.sign(user.sub)));
+    const assertions = await Promise.all(Array.from({ length: 5 }, () => partner.signDeletion(user.sub)));
     const answers = await Promise.all(assertions.map((assertion) => deleteUser(world, assertion)));
     for (const res of answers) {
       documented(res);

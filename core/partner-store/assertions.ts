@@ -48,7 +48,7 @@ export interface Assertion {
 export const assertionRefused = (why: string) => storeError('store.assertion_invalid', `assertion: ${why}`);
 
 /** Verifies the partner's assertion for the region's issuer (401 `store.assertion_invalid` when it is not one); reads the partner's client. */
-export async function verifyAssertion(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, assertion: string): Promise<Assertion> {
+export async function verifyAssertion(deps: PartnerStoreDeps, region: StoreRegion, audience: string, assertion: string): Promise<Assertion> {
   let clientId: unknown;
   try {
     clientId = decodeJwt(assertion).iss;
@@ -64,7 +64,7 @@ export async function verifyAssertion(deps: PartnerStoreDeps, region: StoreRegio
     ({ payload } = await jwtVerify(assertion, await importJWK(jwk as JWK, assertionAlgOf(jwk)), {
       algorithms: ['ES256', 'EdDSA'],
       issuer: clientId,
-      audience: issuer,
+      audience,
       requiredClaims: ['sub', 'iat', 'exp', 'jti'],
       currentDate: deps.now(),
     }));

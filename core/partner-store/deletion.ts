@@ -13,8 +13,8 @@ import { loginKey, StoredLogin, storeUserKey } from './sessions.js';
 
 /**
  * user/delete: a store user deletes their store account (docs/security.md "Deleting a player's account", "The
- * partner store's users"). The credential is a fresh partner assertion, as login takes it (assertions.ts): the
- * partner vouching, right now, that this person is its user `sub`. A store session is not asked for besides:
+ * partner store's users"). The credential is a fresh partner assertion, as login takes it (assertions.ts) but for
+ * its audience (deletionAudience): the partner vouching, right now, that this person is its user `sub`. A store session is not asked for besides:
  * it is an hour-long bearer that an earlier assertion bought, so it proves less than the assertion does, and a
  * deletion that stopped halfway has already made it useless, so its retry could not show one.
  *
@@ -37,10 +37,16 @@ const MAX_ROUNDS = 5;
 const noSuchUser = (assertion: Assertion) =>
   storeError('store.user_not_found', `assertion: partner ${assertion.clientId} has no store user of its user sub in this region (never signed in, or deleted)`);
 
+/**
+ * A deletion's assertion names the deletion as its audience, not the region's issuer as a sign-in's does: an
+ * assertion the partner made to sign its user in can never delete the account, however it was obtained.
+ */
+export const deletionAudience = (issuer: string) => `${issuer}/user/delete`;
+
 /** user/delete: verifies the assertion, starts the deletion or joins the one running, and runs it to its end. */
 export async function deleteStoreUser(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, assertion: string): Promise<UserDeleted> {
   regionKey(deps, region);
-  const verified = await verifyAssertion(deps, region, issuer, assertion);
+  const verified = await verifyAssertion(deps, region, deletionAudience(issuer), assertion);
   const [login, used] = await readItems(deps, [loginKey(region, verified.clientId, verified.sub), jtiKey(region, verified.clientId, verified.jti)]);
   if (used) throw jtiUsedAlready();
   if (!login) throw noSuchUser(verified);

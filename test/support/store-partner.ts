@@ -1,3 +1,4 @@
+import { deletionAudience } from '../../core/partner-store/deletion.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { expect } from 'vitest';
@@ -17,6 +18,8 @@ export interface PartnerBackend {
   region: StoreRegion;
   /** A fresh assertion of the partner's user `sub` (now by the deps' clock); `claims` change it, `key` signs it instead. */
   sign(sub: string, claims?: JWTPayload, key?: CryptoKey): Promise<string>;
+  /** An assertion for user/delete: its audience is the deletion's (a sign-in assertion cannot delete). */
+  signDeletion(sub: string, claims?: JWTPayload, key?: CryptoKey): Promise<string>;
   /** The backend's own token (client_credentials, scope `grants`). */
   grantToken: string;
   key: CryptoKey;
@@ -37,17 +40,19 @@ export async function partnerBackend(world: Pick<StoreWorld, 'deps'>, region: St
   const grantToken = (
     await signAccessToken(deps.storeKeys![region], issuer, { sub: client.client_id, client_id: client.client_id, scope: 'grants', kind: 'client' }, deps.now())
   ).token;
+  const sign = (sub: string, claims: JWTPayload = {}, key = privateKey) => {
+    const iat = Math.floor(deps.now().getTime() / 1000);
+    return new SignJWT({ iss: client.client_id, sub, aud: issuer, iat, exp: iat + 120, jti: randomUUID(), ...claims })
+      .setProtectedHeader({ alg: 'ES256' })
+      .sign(key);
+  };
   return {
     clientId: client.client_id,
     region,
     key: privateKey,
     grantToken,
-    sign: (sub, claims = {}, key = privateKey) => {
-      const iat = Math.floor(deps.now().getTime() / 1000);
-      return new SignJWT({ iss: client.client_id, sub, aud: issuer, iat, exp: iat + 120, jti: randomUUID(), ...claims })
-        .setProtectedHeader({ alg: 'ES256' })
-        .sign(key);
-    },
+    sign,
+    signDeletion: (sub, claims = {}, key = privateKey) => sign(sub, { aud: deletionAudience(issuer), ...claims }, key),
   };
 }
 
