@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,11 +72,18 @@ async function newWorld(): Promise<World> {
   const issue = async (kind: TokenKind) => (await deps.tokens.issue(kind, player.uid)).token;
   const perRegion = async <T>(make: (region: StoreRegion) => Promise<T>) =>
     Object.fromEntries(await Promise.all(STORE_REGIONS.map(async (region) => [region, await make(region)]))) as Record<StoreRegion, T>;
+  // A user's access token names a store user that exists (the session's): the store's bearer check reads it.
+  const storeSession = await perRegion((region) => storeSessionOf(deps, app, region));
   const access = (kind: 'user' | 'client') => (region: StoreRegion) =>
     signAccessToken(
       regionKey(deps, region),
       storeIssuerOf(region),
-      { sub: kind === 'user' ? randomUUID() : `client-${randomUUID()}`, client_id: `client-${randomUUID()}`, scope: STORE_SCOPES, kind },
+      {
+        sub: kind === 'user' ? String(decodeJwt(storeSession[region]).sub) : `client-${randomUUID()}`,
+        client_id: `client-${randomUUID()}`,
+        scope: STORE_SCOPES,
+        kind,
+      },
       deps.now(),
     ).then((t) => t.token);
   return {
@@ -90,7 +98,7 @@ async function newWorld(): Promise<World> {
     },
     storeUser: await perRegion(access('user')),
     storeClient: await perRegion(access('client')),
-    storeSession: await perRegion((region) => storeSessionOf(deps, app, region)),
+    storeSession,
   };
 }
 
