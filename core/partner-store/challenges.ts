@@ -1,12 +1,12 @@
 import { storeError } from './errors.js';
 
 /**
- * The challenge of a refused store bearer (RFC 6750 §3; OpenID Connect Core §5.3.3 for userinfo), what OAuth
- * clients such as oauth4webapi read before the body: `Bearer realm="partner store"` alone when the request
- * carried no Bearer token (§3.1: no error code then), with `error="invalid_token"` and its description when the
- * token is not one the operation takes (401), and `error="insufficient_scope"` with the `scope` needed when an
- * access token lacks it (403). The description is the body's message, kept to the characters a quoted-string
- * of the header may hold (§3: no `"` or `\`, printable ASCII).
+ * The challenge of a refused store bearer (docs/api.md "Partner store: the authorization servers", "Bearer
+ * challenges"), what OAuth clients such as oauth4webapi read before the body: `Bearer realm="partner store"`
+ * alone when the request carried no Bearer token (no error code then), with `error="invalid_token"` and its
+ * description when the token is not one the operation takes (401), and `error="insufficient_scope"` with the
+ * `scope` needed when an access token lacks it (403). The description is the body's message, kept to the
+ * characters a quoted header value may hold (printable ASCII without `"` or `\`).
  */
 export const STORE_REALM = 'partner store';
 
