@@ -251,20 +251,23 @@ async function releaseLease(deps: PrivacyDeps, state: Running) {
 
 async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
   let state = start;
-  let left = Infinity;
-  for (let round = 1; round <= MAX_ROUNDS && left > 0; round++) {
+  // Each round erases what the read before it found; the read after it is the next round's.
+  let footprint = await readFootprint(deps, state.uid, state.address);
+  for (let round = 1; footprintSize(footprint) > 0; round++) {
+    if (round > MAX_ROUNDS)
+      throw platformError(
+        'data.changed_concurrently',
+        "account: the player's items kept changing during the deletion; send the same request again to finish it",
+      );
     await holdLease(deps, state.proofId, state.runner);
-    const footprint = await readFootprint(deps, state.uid, state.address);
     const learned = await learnedFrom(deps, state, footprint);
     if (learned !== state) {
       state = { ...state, ...learned };
       await keepLearned(deps, state);
     }
-    if (footprintSize(footprint) === 0) left = 0;
-    else if (await eraseRound(deps, state, footprint)) left = footprintSize(await readFootprint(deps, state.uid, state.address));
+    await eraseRound(deps, state, footprint);
+    footprint = await readFootprint(deps, state.uid, state.address);
   }
-  if (left > 0)
-    throw platformError('data.changed_concurrently', "account: the player's items kept changing during the deletion; send the same request again to finish it");
   if (state.zk) await forgetZkSubject(deps, { ...state.zk, jwt: '' });
   await writeNotices(deps, state.uid, state.deletedAt, state.studios);
   const answer: DeletionResult = {

@@ -1,6 +1,7 @@
 import { ownerOf } from '../access/owners.js';
 import { unbindNft } from '../heroes/bindings.js';
 import { OrderStatus } from '../payments/models.js';
+import { ledgerKey } from '../tickets/balances.js';
 import { DomainError } from '../platform/errors.js';
 import type { Item } from '../platform/batch.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
@@ -133,8 +134,7 @@ function forfeit(deps: PrivacyDeps, balance: Item, pseudonym: string): TransactI
       Put: {
         TableName: deps.table,
         Item: {
-          pk: `USER#${pseudonym}`,
-          sk: `LEDGER#${ref}`,
+          ...ledgerKey(pseudonym, ref),
           type: 'ledger',
           uid: pseudonym,
           projectName: balance.projectName,

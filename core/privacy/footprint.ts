@@ -1,3 +1,4 @@
+import { userKey } from '../identity/accounts.js';
 import { readItems, type Item, type ItemKey } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from '../platform/players.js';
@@ -30,7 +31,8 @@ export interface Footprint {
   wallet: Item[];
 }
 
-export const userPartition = (uid: string) => `USER#${uid}`;
+/** The player's own partition (identity's account key's). */
+export const userPartition = (uid: string) => userKey(uid).pk;
 const skOf = (item: Item) => String(item.sk);
 
 /** The player's items; `address` is the wallet address the account had (kept by a deletion while it runs). */

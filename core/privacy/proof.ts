@@ -44,10 +44,10 @@ export function deletionMessage(stage: string, address: string, uid: string, non
   ].join('\n');
 }
 
-async function accountOf(deps: IdentityDeps, uid: string, extra: { pk: string; sk: string }[] = []) {
-  const [item, ...rest] = await readItems(deps, [userKey(uid), ...extra]);
+async function accountOf(deps: IdentityDeps, uid: string) {
+  const [item] = await readItems(deps, [userKey(uid)]);
   if (!item) throw privacyError('deletion.no_account', 'this user has no account to delete');
-  return { account: toAccountRecord(item), rest };
+  return { account: toAccountRecord(item) };
 }
 
 /** deletion/challenge: a new deletion message for the caller's wallet account (it replaces the previous one). */
