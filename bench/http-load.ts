@@ -9,6 +9,7 @@ import type { OperationSpec } from '../core/http/operation.js';
 import { queryItems } from '../core/platform/query.js';
 import { monthOf, seasonKey, weekOf, type Season } from '../core/rankings/seasons.js';
 import { innerRoutes } from '../functions/routes/inner.js';
+import { boardsRoutes } from '../functions/routes/boards.js';
 import { payRoutes } from '../functions/routes/pay.js';
 import { ledgerMismatches } from '../test/support/ledgers.js';
 import { gameWithServer } from '../test/support/rankings.js';
@@ -40,7 +41,7 @@ import type { handlers as floorHandlers } from './warm-floor.js';
 /** What one caller sends, in order and again; `floor` names bench/warm-floor.ts's handler of the same path. */
 const workload = [
   { name: 'game_detail', spec: innerRoutes.ops.game_detail, floor: 'game_detail' },
-  { name: 'addWin', spec: innerRoutes.ops.addWin, floor: 'addWin' },
+  { name: 'addWin', spec: boardsRoutes.ops.addWin, floor: 'addWin' },
   { name: 'minus_tickets', spec: payRoutes.ops.minus_tickets, floor: 'minus_tickets' },
   { name: 'rechargeOrder', spec: payRoutes.ops.rechargeOrder, floor: 'rechargeOrder' },
 ] as const satisfies readonly { name: string; spec: OperationSpec; floor: keyof typeof floorHandlers }[];

@@ -7,6 +7,7 @@ import type { GroupName, OperationSpec } from '../core/http/operation.js';
 import { appFactories } from '../functions/apps.js';
 import { chainRoutes } from '../functions/routes/chain.js';
 import { innerRoutes } from '../functions/routes/inner.js';
+import { boardsRoutes } from '../functions/routes/boards.js';
 import { payRoutes } from '../functions/routes/pay.js';
 import { emulateConflicts, type ConflictEmulator, type ItemKey } from '../test/support/conflict-emulator.js';
 import { call } from '../test/support/http.js';
@@ -122,8 +123,8 @@ const loadBenches: LoadBench[] = [
   {
     // One player per caller, 1 kill and 1 win a report: every report changes both boards.
     name: 'addWin',
-    group: 'inner',
-    spec: innerRoutes.ops.addWin,
+    group: 'boards',
+    spec: boardsRoutes.ops.addWin,
     source: async (deps) => {
       const game = await gameWithServer(deps);
       return endless((caller) => ({

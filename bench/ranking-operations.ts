@@ -67,7 +67,7 @@ async function signedReward(deps: BenchDeps) {
 /** Scores of the current seasons (addWin, submitgamescore, gameRank), reward tables, settlement, history and claims. */
 export const rankingOperations: OperationBench[] = [
   {
-    group: 'inner',
+    group: 'boards',
     op: 'addWin',
     minimum: 2,
     reason:
@@ -103,7 +103,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'gameRank',
     minimum: 4,
     reason:
@@ -111,7 +111,7 @@ export const rankingOperations: OperationBench[] = [
     prepare: async (deps) => ({ query: { game_code: (await reportedGame(deps)).code } }),
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'gameRank',
     label: 'gameRank (a game of 16 shards)',
     minimum: 64,
@@ -125,7 +125,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'rank_around',
     minimum: 2,
     reason:
@@ -142,7 +142,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'board_shards_set',
     minimum: 1,
     reason: "one UpdateItem appending the change to the game item (the game's owner is checked by the authorization layer, remembered per process)",
@@ -152,7 +152,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'board_shards_get',
     minimum: 1,
     reason: "the game item's setting, read fresh (GetItem)",
@@ -162,7 +162,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'reward_table_set',
     minimum: 1,
     reason: "table Put (the game's owner is checked by the authorization layer, remembered per process)",
@@ -181,7 +181,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'reward_table_get',
     minimum: 1,
     reason: "table GetItem (the game's owner is remembered per process)",
@@ -191,7 +191,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'history_test',
     label: 'history test (settles the season)',
     minimum: 5,
@@ -200,7 +200,7 @@ export const rankingOperations: OperationBench[] = [
     prepare: async (deps) => ({ token: (await accountWithToken(deps, 'admin')).token, body: seasonBody(await endedWeek(deps)) }),
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'history_test',
     label: 'history test (settled already)',
     minimum: 2,
@@ -213,14 +213,14 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'history_rank',
     minimum: 1,
     reason: "Query of the season's history index, by rank",
     prepare: async (deps) => ({ query: seasonBody((await playerReward(deps)).game) }),
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'sign_code',
     label: 'sign_code (first time)',
     minimum: 4,
@@ -232,7 +232,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'sign_code',
     label: 'sign_code (signed already)',
     minimum: 2,
@@ -243,7 +243,7 @@ export const rankingOperations: OperationBench[] = [
     },
   },
   {
-    group: 'inner',
+    group: 'boards',
     op: 'get_sign',
     minimum: 1,
     reason: 'entry GetItem (the stored claim)',

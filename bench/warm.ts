@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { basePathOf } from '../core/http/app.js';
 import type { GroupName, OperationSpec } from '../core/http/operation.js';
 import { innerRoutes } from '../functions/routes/inner.js';
+import { boardsRoutes } from '../functions/routes/boards.js';
 import { payRoutes } from '../functions/routes/pay.js';
 import { bundle } from './bundles.js';
 import {
@@ -92,8 +93,8 @@ const warmBenches: WarmBench[] = [
     // A game whose seasons have 16 board shards, 200 players on its boards with distinct scores: each request
     // reads 4 boards x 16 shards.
     name: 'gameRank16',
-    group: 'inner',
-    spec: innerRoutes.ops.gameRank,
+    group: 'boards',
+    spec: boardsRoutes.ops.gameRank,
     requests: async (deps, callers) => {
       const game = await shardedGameWithScores(deps, 16, 200);
       return repeat({ query: { game_code: game } }, callers);

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { Deps } from '../core/deps.js';
+import { createBoardsApp } from './boards.js';
 import { createChainApp } from './chain.js';
 import { createHeroApp } from './hero.js';
 import { createInnerApp } from './inner.js';
@@ -14,6 +15,7 @@ import { composeApps } from '../core/http/app.js';
 /** Every group's app factory, for the local server and the tests (deployed, each is its own Lambda). */
 export const appFactories: Record<string, (deps: Deps) => Hono> = {
   inner: createInnerApp,
+  boards: createBoardsApp,
   outer: createOuterApp,
   withoutkey: createWithoutkeyApp,
   chain: createChainApp,

@@ -44,9 +44,11 @@ export type Need =
  * A group without operations is not deployed; it is listed with what its routes will at least need.
  */
 export const functionNeeds = {
-  // Console and player sign-in (tokens issued), save_file, vendor/signature, sign_code, stranded payment refunds
-  // (checked on chain).
-  inner: ['table', 'files', 'issueTokens', 'vendorKey', 'claimKey', 'chain'],
+  // Console and player sign-in (tokens issued), save_file, vendor/signature, stranded payment refunds (checked on
+  // chain).
+  inner: ['table', 'files', 'issueTokens', 'vendorKey', 'chain'],
+  // Score reports and boards; sign_code and get_sign sign reward claims.
+  boards: ['table', 'verifyTokens', 'claimKey'],
   // login_zk: id_tokens in, tokens out.
   outer: ['table', 'issueTokens', 'oauthProviders'],
   // merchant_login, social binding, zkLogin lookups.

@@ -5,18 +5,16 @@ import { createMerchant, issueServerToken, merchantStatusOf, requireMerchant, se
 import { saveMerchantFile } from '../core/merchants/uploads.js';
 import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
 import { createProject, projectsOf, saveLevel, updateProject } from '../core/payments/projects.js';
-import { addWin } from '../core/rankings/reports.js';
-import { gameRank } from '../core/rankings/boards.js';
-import { rankAround } from '../core/rankings/around.js';
-import { boardShardsOf, setBoardShards } from '../core/rankings/shards.js';
 import { innerVendorHandlers } from './vendor-handlers.js';
-import { innerRewardHandlers } from './rewards-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
-/** The inner group: merchant console, game catalogue, projects and goods, wallet sign-in, vendor wallet. Routes only translate HTTP to the core domains. */
+/**
+ * The inner group: merchant console, game catalogue, projects and goods, wallet sign-in, vendor wallet, token
+ * revocation and stranded payments. Routes only translate HTTP to the core domains.
+ */
 export const createInnerApp = (deps: Deps) =>
   createGroupApp(deps, innerRoutes, {
     create_merchant: ({ deps, auth, body }) => createMerchant(deps, auth, body),
@@ -38,14 +36,6 @@ export const createInnerApp = (deps: Deps) =>
     project_list: ({ deps, auth }) => projectsOf(deps, auth.sub),
     level_save: ({ deps, auth, body }) => saveLevel(deps, auth, body),
     ...innerVendorHandlers,
-    // Rankings.
-    addWin: ({ deps, body }) => addWin(deps, body),
-    gameRank: ({ deps, query }) => gameRank(deps, query.game_code, query.limit),
-    rank_around: ({ deps, query }) => rankAround(deps, query),
-    board_shards_set: async ({ deps, body }) => boardShardsOf(deps, body.game_code, await setBoardShards(deps, body.game_code, body.shards)),
-    board_shards_get: ({ deps, query }) => boardShardsOf(deps, query.game_code),
-    // Rewards.
-    ...innerRewardHandlers,
     // Token revocation.
     ...innerAccessHandlers,
     ...innerStrandedHandlers,

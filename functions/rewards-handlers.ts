@@ -6,10 +6,10 @@ import { rewardHistory, seasonHistory } from '../core/rewards/history.js';
 import { seasonNamed } from '../core/rankings/seasons.js';
 import { settleEndedSeason } from '../core/rewards/settlement.js';
 import { rewardTableOf, setRewardTable } from '../core/rewards/table.js';
-import type { chainRewardOps, innerRewardOps } from './routes/rewards.js';
+import type { chainRewardOps, boardRewardOps } from './routes/rewards.js';
 
-/** Reward operations of the inner group, spread into its handlers. Routes only translate HTTP to core/rewards. */
-export const innerRewardHandlers: Handlers<RouteGroup<typeof innerRewardOps>> = {
+/** Reward operations of the boards group, spread into its handlers. Routes only translate HTTP to core/rewards. */
+export const boardRewardHandlers: Handlers<RouteGroup<typeof boardRewardOps>> = {
   reward_table_set: ({ deps, body }) => setRewardTable(deps, body),
   reward_table_get: ({ deps, query }) => rewardTableOf(deps, query.game_code),
   history_rank: ({ deps, query }) => seasonHistory(deps, query.game_code, seasonNamed(query.season_type, query.season_range, 'query.season_range')),

@@ -66,10 +66,11 @@ export function linksOf(name: string): unknown[] {
  *   100 each.
  * - third-pay (App Store and Google Play purchases and notifications, which call Apple's and Google's APIs, a few
  *   hundred ms each): 50, ~100-150 purchases a second.
- * - inner (reward claim signatures, stranded payment credits and refunds, vendor signatures; otherwise the
- *   consoles): 50.
+ * - inner (stranded payment credits and refunds, vendor signatures; otherwise the consoles): 50.
  * Together 500 of the account's default 1,000; Lambda keeps at least 100 unreserved, and the rest (sign-in,
- * score reports, meta, the scheduled jobs) share the other 500. An account below 1,000 needs its quota raised
+ * score reports, meta, the scheduled jobs) share the other 500. boards reserves nothing: a reservation is also a
+ * ceiling, and its score reports, like chain's submitgamescore, must scale with a game's shards
+ * (docs/performance.md "Leaderboards at scale"); its claim signatures are a few per player and season. An account below 1,000 needs its quota raised
  * before a production deploy (README, "Deploy a stage").
  *
  * Other stages reserve nothing: a new account's limit can be as low as 10, where any reservation is refused,

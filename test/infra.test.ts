@@ -368,9 +368,11 @@ describe('stages', () => {
 describe('secrets and permissions: each function is linked to what its code reads, and nothing else', () => {
   /** The expected links, by component name: a table a reviewer can check against the code. */
   const expectedLinks: Record<string, string[]> = {
-    // Issues tokens (sign-in, server tokens), stores files, signs vendor payment requests and reward claims, checks
-    // stranded payment refunds on chain.
-    inner: ['Table', 'Files', 'TokenSigningKey', 'VendorSigningKey', 'ClaimSigningKey', 'ChainConfig'],
+    // Issues tokens (sign-in, server tokens), stores files, signs vendor payment requests, checks stranded payment
+    // refunds on chain.
+    inner: ['Table', 'Files', 'TokenSigningKey', 'VendorSigningKey', 'ChainConfig'],
+    // Verifies tokens, signs reward claims.
+    boards: ['Table', 'TokenPublicKeys', 'ClaimSigningKey'],
     // Issue tokens from wallet signatures and OAuth id_tokens.
     outer: ['Table', 'TokenSigningKey', 'OAuthProviders'],
     withoutkey: ['Table', 'TokenSigningKey', 'OAuthProviders'],
@@ -409,7 +411,7 @@ describe('secrets and permissions: each function is linked to what its code read
         .sort();
     expect(holders('TokenSigningKey')).toEqual(['hero', 'inner', 'outer', 'withoutkey']);
     expect(holders('VendorSigningKey')).toEqual(['inner']);
-    expect(holders('ClaimSigningKey')).toEqual(['inner']);
+    expect(holders('ClaimSigningKey')).toEqual(['boards']);
     expect(holders('Files')).toEqual(['inner']);
     expect(holders('ChainConfig')).toEqual(['hero', 'inner', 'pay']);
     expect(holders('AppleConfig')).toEqual(['third-pay']);
@@ -586,7 +588,7 @@ describe('production infrastructure', () => {
       return Object.fromEntries([...fns, ...jobs, ...subscribers].filter(([, reserved]) => reserved !== undefined));
     };
 
-    it('production reserves for the functions that move money (tickets, balances, payments, claims) and no other', () => {
+    it('production reserves for the functions that move money (tickets, balances, payments) and no other', () => {
       expect(reservedOf(production)).toEqual({ pay: 200, hero: 100, 'partner-store': 100, 'third-pay': 50, inner: 50 });
       // Lambda keeps at least 100 of an account's concurrency unreserved; with the default 1,000, half stays free.
       const total = (Object.values(reservedOf(production)) as number[]).reduce((sum, n) => sum + n, 0);
@@ -622,6 +624,7 @@ describe('production infrastructure', () => {
       const deployment = stage === STAGE ? dev : production;
       const lambdas = lambdasOf(deployment);
       expect([...lambdas.keys()].sort()).toEqual([
+        'Boards',
         'Chain',
         'Deletions',
         'Hero',

@@ -1,7 +1,7 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createInnerApp } from '../functions/inner.js';
+import { createAllApps } from '../functions/apps.js';
 import { STATE_TTL_MS } from '../core/access/principals.js';
 import { merchantKey, setMerchantStatus, STATUS_CHUNK } from '../core/merchants/merchants.js';
 import { MerchantStatus } from '../core/merchants/models.js';
@@ -23,7 +23,7 @@ import { scanAll } from './support/table-snapshot.js';
  */
 
 let deps: TestDeps;
-let app: ReturnType<typeof createInnerApp>;
+let app: ReturnType<typeof createAllApps>;
 let admin: Awaited<ReturnType<typeof accountWithToken>>;
 const base = '/v2-testing';
 const GAMES = 120;
@@ -32,7 +32,7 @@ const SLOW = 180_000;
 
 beforeAll(async () => {
   deps = await createTestDeps();
-  app = createInnerApp(deps);
+  app = createAllApps(deps);
   admin = await accountWithToken(deps, 'admin');
 });
 

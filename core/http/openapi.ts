@@ -36,7 +36,8 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
     // The main document carries the root operations too (at the host root: their own `servers`).
     const atRoot = base === 'main' && group.base === 'root';
     if ((group.base !== base && !atRoot) || ops.length === 0) continue;
-    if (!tags.some((tag) => tag.name === group.group)) tags.push({ name: group.group });
+    const tag = group.tag ?? group.group;
+    if (!tags.some((known) => known.name === tag)) tags.push({ name: tag });
     for (const op of ops) {
       const envelope = op.errorEnvelope ?? errorEnvelopeOf(group.base, op.path);
       if (op.auth !== 'open') for (const kind of op.auth.tokens) tokenKinds.add(kind);
@@ -44,7 +45,7 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
       const item = (paths[openApiPath(op.path)] ??= atRoot ? { servers: [{ url: '/', description: 'the host root, outside the stage base' }] } : {});
       const method = op.method.toLowerCase();
       if (item[method]) throw new Error(`openapi: ${op.method} ${op.path} is defined by two operations`);
-      item[method] = operation(op, group.group, envelope, uniqueOperationId(op.name, operationIds));
+      item[method] = operation(op, tag, envelope, uniqueOperationId(op.name, operationIds));
     }
   }
 

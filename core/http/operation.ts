@@ -11,7 +11,7 @@ import type { ErrorCode } from './error-catalogue.js';
  * route tables in functions/routes are made of these; the same objects drive the Hono apps, the API Gateway
  * routes in infra and the OpenAPI documents, so the three cannot drift apart.
  */
-export type GroupName = 'inner' | 'outer' | 'withoutkey' | 'chain' | 'third-pay' | 'pay' | 'partner-store' | 'hero' | 'meta';
+export type GroupName = 'inner' | 'boards' | 'outer' | 'withoutkey' | 'chain' | 'third-pay' | 'pay' | 'partner-store' | 'hero' | 'meta';
 
 /**
  * Where an operation's path is: under the main base (`/<stage>`), the hero base (`/hero-<environment>`), or at
@@ -147,13 +147,24 @@ export interface OperationSpec {
 }
 
 export interface RouteGroup<Ops extends Record<string, OperationSpec> = Record<string, OperationSpec>> {
+  /** The function that serves the operations (functions/<group>.ts, one Lambda). */
   readonly group: GroupName;
   readonly base: Base;
   readonly ops: Ops;
+  /**
+   * The catalogue's group the operations are listed under (the OpenAPI tag), when it is not `group`: an
+   * operation moved to a function of its own for its cold start keeps the tag clients know it by.
+   */
+  readonly tag?: GroupName;
 }
 
-export function defineGroup<const Ops extends Record<string, OperationSpec>>(group: GroupName, base: Base, ops: Ops): RouteGroup<Ops> {
-  return { group, base, ops };
+export function defineGroup<const Ops extends Record<string, OperationSpec>>(
+  group: GroupName,
+  base: Base,
+  ops: Ops,
+  options: { tag?: GroupName } = {},
+): RouteGroup<Ops> {
+  return { group, base, ops, ...options };
 }
 
 type Infer<S> = S extends Schema ? z.infer<S> : undefined;

@@ -1,4 +1,5 @@
 import type { RouteGroup } from '../../core/http/operation.js';
+import { boardsRoutes } from './boards.js';
 import { chainRoutes } from './chain.js';
 import { heroRoutes } from './hero.js';
 import { innerRoutes } from './inner.js';
@@ -16,6 +17,7 @@ import { withoutkeyRoutes } from './withoutkey.js';
  */
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,
+  boardsRoutes,
   outerRoutes,
   withoutkeyRoutes,
   chainRoutes,

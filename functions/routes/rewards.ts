@@ -21,11 +21,11 @@ const claimDescription =
   "The message is the BCS of the Move struct `RewardClaim {chain: String, game: ID, coin_type: String, history_id: u64, recipient: address, amount: u64, nonce: u64, expires_at_ms: u64}` (docs/claims.md): `chain` the network the stage pays on (e.g. `sui:mainnet`), `game` the on-chain object of the entry's game (its `object_id`), `coin_type` the payout coin as `std::type_name` renders it, `amount` the entry's reward_amount in base units of that coin, `recipient` the entry's wallet_address, else the caller's account address (the verifier pays only that sender), `nonce` a random u64 of this signing, `expires_at_ms` one hour after signing; the answer repeats these fields. `signature` is Ed25519 (64 bytes) of the message itself with the stage's claim key, `public_key` that key (32 bytes): the game's verifier checks it with `sui::ed25519::ed25519_verify(&signature, &public_key, &message)`, then the chain, its own game object, its coin type, the expiry against the Clock, and pays each history_id once.";
 
 /**
- * Rewards of finished seasons in the inner group (docs/api.md, "Rankings: rewards, settlement and claims"): the
+ * Rewards of finished seasons in the boards group (docs/api.md, "Rankings: rewards, settlement and claims"): the
  * reward table (console operations of ours), settlement on demand, the history rank (the compatibility
  * contract's) and the claim signatures.
  */
-export const innerRewardOps = {
+export const boardRewardOps = {
   reward_table_set: {
     name: 'reward table set',
     method: 'POST',

@@ -447,6 +447,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/tokens/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke the caller's server tokens or console sessions
+         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Tokens issued in the same second are revoked too: get new ones a second later. No key changes.
+         *
+         *     Requires a Bearer `merchant` token. Acts on the caller's own records only. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
+         */
+        post: operations["revoke_tokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/admin/tokens/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke any account's server tokens or console sessions (admin)
+         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Tokens issued in the same second are revoked too: get new ones a second later. No key changes.
+         *
+         *     Requires a Bearer `merchant` token of an admin account. Any record: admins revoke any console account's tokens. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
+         */
+        post: operations["admin_revoke_tokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/payments/stranded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stranded payments of one of the caller's projects, newest first (extra operation)
+         * @description A stranded payment is a payment on chain that matched no open order when it was indexed: late (its order was cancelled or already paid), in another coin than the order’s or one that could not be verified, of another amount, to another address, a second payment of an order, or naming no order (then it is the project's when it paid the project's receiving address). It is kept until the merchant credits it or records its refund. `status`: 0 stranded, 1 credited, 2 refunded. Optionally only those of one `status`. Zero-based paging; `total` counts them all, as text (at most the 1,000 newest of each kind are read).
+         *
+         *     Requires a Bearer `merchant` token. `query.project` must name an existing project of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
+         */
+        get: operations["stranded_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/payments/stranded/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a stranded payment: its order’s tickets to its order’s player (extra operation)
+         * @description `tx_digest` and `event_seq` name the payment (its `cursor` in the list). Credits the tickets of the order the payment's bill names to that order's player, once, whatever was paid; an order still pending with no payment is completed by it (status 1). The record turns credited (status 1) in the same write. Crediting again answers the same record and credits nothing more.
+         *
+         *     Requires a Bearer `merchant` token. `body.project_name` must name an existing project of the caller's merchant. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
+         */
+        post: operations["stranded_credit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/payments/stranded/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a stranded payment was refunded on chain (extra operation)
+         * @description `tx_digest` and `event_seq` name the payment (its `cursor` in the list). `refund_digest` is the transaction that paid the payer back; it is checked on chain: it must pay the payment's `fromer` at least `amount` in the payment's coin, and it is recorded for one payment only. The record turns refunded (status 2) with the digest. The same digest again answers the same record.
+         *
+         *     Requires a Bearer `merchant` token. `body.project_name` must name an existing project of the caller's merchant. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
+         */
+        post: operations["stranded_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/games/addWin": {
         parameters: {
             query?: never;
@@ -651,116 +761,6 @@ export interface paths {
         get: operations["get_sign"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/merchant/tokens/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke the caller's server tokens or console sessions
-         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Tokens issued in the same second are revoked too: get new ones a second later. No key changes.
-         *
-         *     Requires a Bearer `merchant` token. Acts on the caller's own records only. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
-         */
-        post: operations["revoke_tokens"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/merchant/admin/tokens/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke any account's server tokens or console sessions (admin)
-         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Tokens issued in the same second are revoked too: get new ones a second later. No key changes.
-         *
-         *     Requires a Bearer `merchant` token of an admin account. Any record: admins revoke any console account's tokens. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
-         */
-        post: operations["admin_revoke_tokens"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/merchant/payments/stranded": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Stranded payments of one of the caller's projects, newest first (extra operation)
-         * @description A stranded payment is a payment on chain that matched no open order when it was indexed: late (its order was cancelled or already paid), in another coin than the order’s or one that could not be verified, of another amount, to another address, a second payment of an order, or naming no order (then it is the project's when it paid the project's receiving address). It is kept until the merchant credits it or records its refund. `status`: 0 stranded, 1 credited, 2 refunded. Optionally only those of one `status`. Zero-based paging; `total` counts them all, as text (at most the 1,000 newest of each kind are read).
-         *
-         *     Requires a Bearer `merchant` token. `query.project` must name an existing project of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
-         */
-        get: operations["stranded_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/merchant/payments/stranded/credit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Credit a stranded payment: its order’s tickets to its order’s player (extra operation)
-         * @description `tx_digest` and `event_seq` name the payment (its `cursor` in the list). Credits the tickets of the order the payment's bill names to that order's player, once, whatever was paid; an order still pending with no payment is completed by it (status 1). The record turns credited (status 1) in the same write. Crediting again answers the same record and credits nothing more.
-         *
-         *     Requires a Bearer `merchant` token. `body.project_name` must name an existing project of the caller's merchant. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
-         */
-        post: operations["stranded_credit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/merchant/payments/stranded/refund": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Record that a stranded payment was refunded on chain (extra operation)
-         * @description `tx_digest` and `event_seq` name the payment (its `cursor` in the list). `refund_digest` is the transaction that paid the payer back; it is checked on chain: it must pay the payment's `fromer` at least `amount` in the payment's coin, and it is recorded for one payment only. The record turns refunded (status 2) with the digest. The same digest again answers the same record.
-         *
-         *     Requires a Bearer `merchant` token. `body.project_name` must name an existing project of the caller's merchant. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
-         */
-        post: operations["stranded_refund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6822,6 +6822,1118 @@ export interface operations {
             };
         };
     };
+    revoke_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    tokens: "server" | "console";
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            account_id: string;
+                            /** @enum {string} */
+                            tokens: "server" | "console";
+                            revoked_before: string;
+                        };
+                    };
+                };
+            };
+            /** @description tokens is not server or console */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "tokens is not server or console",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    admin_revoke_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    account_id: string;
+                    /** @enum {string} */
+                    tokens: "server" | "console";
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            account_id: string;
+                            /** @enum {string} */
+                            tokens: "server" | "console";
+                            revoked_before: string;
+                        };
+                    };
+                };
+            };
+            /** @description account_id or tokens malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "account_id or tokens malformed",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description not an admin account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "not an admin account",
+                     *       "data": null,
+                     *       "error": "auth.admin_only"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.admin_only";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    stranded_list: {
+        parameters: {
+            query: {
+                project: string;
+                status?: number;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            total: string;
+                            payments: {
+                                id: number;
+                                bill_no: string;
+                                amount: string;
+                                coin_type: string | null;
+                                fromer: string;
+                                toer: string;
+                                cursor: {
+                                    eventSeq: string;
+                                    txDigest: string;
+                                };
+                                paid_at: string;
+                                order_id: number | null;
+                                project_name: string | null;
+                                user_id: string | null;
+                                reason: string;
+                                detail: string;
+                                status: number;
+                                refund_digest: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description project missing or malformed, or status, page or pageSize out of range; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "project missing or malformed, or status, page or pageSize out of range; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description another merchant's project; project names a project of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "another merchant's project; project names a project of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner";
+                    };
+                };
+            };
+            /** @description no such project; project names no project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no such project; project names no project",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    stranded_credit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    project_name: string;
+                    tx_digest: string;
+                    event_seq: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            bill_no: string;
+                            amount: string;
+                            coin_type: string | null;
+                            fromer: string;
+                            toer: string;
+                            cursor: {
+                                eventSeq: string;
+                                txDigest: string;
+                            };
+                            paid_at: string;
+                            order_id: number | null;
+                            project_name: string | null;
+                            user_id: string | null;
+                            reason: string;
+                            detail: string;
+                            status: number;
+                            refund_digest: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description a field is missing or malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "a field is missing or malformed",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description another merchant's project; the merchant is suspended; project_name names a project of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "another merchant's project; the merchant is suspended; project_name names a project of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner" | "merchant.suspended";
+                    };
+                };
+            };
+            /** @description no such project, or the project has no stranded payment with that tx_digest and event_seq; project_name names no project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no such project, or the project has no stranded payment with that tx_digest and event_seq; project_name names no project",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found" | "stranded.not_found";
+                    };
+                };
+            };
+            /** @description the payment was refunded, or names no order (refund it), or changed concurrently */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "the payment was refunded, or names no order (refund it), or changed concurrently",
+                     *       "data": null,
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently" | "stranded.no_order" | "stranded.order_gone" | "stranded.refunded";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    stranded_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    project_name: string;
+                    tx_digest: string;
+                    event_seq: string;
+                    refund_digest: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            bill_no: string;
+                            amount: string;
+                            coin_type: string | null;
+                            fromer: string;
+                            toer: string;
+                            cursor: {
+                                eventSeq: string;
+                                txDigest: string;
+                            };
+                            paid_at: string;
+                            order_id: number | null;
+                            project_name: string | null;
+                            user_id: string | null;
+                            reason: string;
+                            detail: string;
+                            status: number;
+                            refund_digest: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description a field is missing or malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "a field is missing or malformed",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description another merchant's project; the merchant is suspended; project_name names a project of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "another merchant's project; the merchant is suspended; project_name names a project of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner" | "merchant.suspended";
+                    };
+                };
+            };
+            /** @description no such project or stranded payment, or the chain has no transaction refund_digest; project_name names no project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no such project or stranded payment, or the chain has no transaction refund_digest; project_name names no project",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found" | "stranded.not_found" | "stranded.refund_not_on_chain";
+                    };
+                };
+            };
+            /** @description the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment",
+                     *       "data": null,
+                     *       "error": "stranded.credited"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "stranded.credited" | "stranded.refund_mismatch" | "stranded.refund_used" | "stranded.refunded";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description no chain configured, or the chain node could not be read; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "no chain configured, or the chain node could not be read; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "chain.unconfigured"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "chain.unconfigured" | "chain.unreadable" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
     addWin: {
         parameters: {
             query?: never;
@@ -9000,1118 +10112,6 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "table.busy";
-                    };
-                };
-            };
-        };
-    };
-    revoke_tokens: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    tokens: "server" | "console";
-                };
-            };
-        };
-        responses: {
-            /** @description Success, in the merchant envelope `{code, message, data}`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 200;
-                        message: string;
-                        data: {
-                            account_id: string;
-                            /** @enum {string} */
-                            tokens: "server" | "console";
-                            revoked_before: string;
-                        };
-                    };
-                };
-            };
-            /** @description tokens is not server or console */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 400,
-                     *       "message": "tokens is not server or console",
-                     *       "data": null,
-                     *       "error": "body.malformed"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.malformed" | "input.invalid";
-                    };
-                };
-            };
-            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 401,
-                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
-                     *       "data": null,
-                     *       "error": "auth.token_expired"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
-                    };
-                };
-            };
-            /** @description the body is larger than 256 KiB (262,144 bytes) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 413,
-                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
-                     *       "data": null,
-                     *       "error": "body.too_large"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.too_large";
-                    };
-                };
-            };
-            /** @description the body is not sent with Content-Type: application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 415,
-                     *       "message": "the body is not sent with Content-Type: application/json",
-                     *       "data": null,
-                     *       "error": "body.unsupported_type"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.unsupported_type";
-                    };
-                };
-            };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "data": null,
-                     *       "error": "table.busy"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "table.busy";
-                    };
-                };
-            };
-        };
-    };
-    admin_revoke_tokens: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    account_id: string;
-                    /** @enum {string} */
-                    tokens: "server" | "console";
-                };
-            };
-        };
-        responses: {
-            /** @description Success, in the merchant envelope `{code, message, data}`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 200;
-                        message: string;
-                        data: {
-                            account_id: string;
-                            /** @enum {string} */
-                            tokens: "server" | "console";
-                            revoked_before: string;
-                        };
-                    };
-                };
-            };
-            /** @description account_id or tokens malformed */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 400,
-                     *       "message": "account_id or tokens malformed",
-                     *       "data": null,
-                     *       "error": "body.malformed"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.malformed" | "input.invalid";
-                    };
-                };
-            };
-            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 401,
-                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
-                     *       "data": null,
-                     *       "error": "auth.token_expired"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
-                    };
-                };
-            };
-            /** @description not an admin account */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 403,
-                     *       "message": "not an admin account",
-                     *       "data": null,
-                     *       "error": "auth.admin_only"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.admin_only";
-                    };
-                };
-            };
-            /** @description the body is larger than 256 KiB (262,144 bytes) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 413,
-                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
-                     *       "data": null,
-                     *       "error": "body.too_large"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.too_large";
-                    };
-                };
-            };
-            /** @description the body is not sent with Content-Type: application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 415,
-                     *       "message": "the body is not sent with Content-Type: application/json",
-                     *       "data": null,
-                     *       "error": "body.unsupported_type"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.unsupported_type";
-                    };
-                };
-            };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "data": null,
-                     *       "error": "table.busy"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "table.busy";
-                    };
-                };
-            };
-        };
-    };
-    stranded_list: {
-        parameters: {
-            query: {
-                project: string;
-                status?: number;
-                page?: number;
-                pageSize?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success, in the merchant envelope `{code, message, data}`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 200;
-                        message: string;
-                        data: {
-                            total: string;
-                            payments: {
-                                id: number;
-                                bill_no: string;
-                                amount: string;
-                                coin_type: string | null;
-                                fromer: string;
-                                toer: string;
-                                cursor: {
-                                    eventSeq: string;
-                                    txDigest: string;
-                                };
-                                paid_at: string;
-                                order_id: number | null;
-                                project_name: string | null;
-                                user_id: string | null;
-                                reason: string;
-                                detail: string;
-                                status: number;
-                                refund_digest: string | null;
-                                created_at: string;
-                                updated_at: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            /** @description project missing or malformed, or status, page or pageSize out of range; a query parameter is given more than once */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 400,
-                     *       "message": "project missing or malformed, or status, page or pageSize out of range; a query parameter is given more than once",
-                     *       "data": null,
-                     *       "error": "input.invalid"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "input.invalid";
-                    };
-                };
-            };
-            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 401,
-                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
-                     *       "data": null,
-                     *       "error": "auth.token_expired"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
-                    };
-                };
-            };
-            /** @description another merchant's project; project names a project of another merchant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 403,
-                     *       "message": "another merchant's project; project names a project of another merchant",
-                     *       "data": null,
-                     *       "error": "access.other_owner"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "access.other_owner";
-                    };
-                };
-            };
-            /** @description no such project; project names no project */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 404,
-                     *       "message": "no such project; project names no project",
-                     *       "data": null,
-                     *       "error": "access.not_found"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "access.not_found";
-                    };
-                };
-            };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "data": null,
-                     *       "error": "table.busy"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "table.busy";
-                    };
-                };
-            };
-        };
-    };
-    stranded_credit: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    project_name: string;
-                    tx_digest: string;
-                    event_seq: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Success, in the merchant envelope `{code, message, data}`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 200;
-                        message: string;
-                        data: {
-                            id: number;
-                            bill_no: string;
-                            amount: string;
-                            coin_type: string | null;
-                            fromer: string;
-                            toer: string;
-                            cursor: {
-                                eventSeq: string;
-                                txDigest: string;
-                            };
-                            paid_at: string;
-                            order_id: number | null;
-                            project_name: string | null;
-                            user_id: string | null;
-                            reason: string;
-                            detail: string;
-                            status: number;
-                            refund_digest: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description a field is missing or malformed */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 400,
-                     *       "message": "a field is missing or malformed",
-                     *       "data": null,
-                     *       "error": "body.malformed"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.malformed" | "input.invalid";
-                    };
-                };
-            };
-            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 401,
-                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
-                     *       "data": null,
-                     *       "error": "auth.token_expired"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
-                    };
-                };
-            };
-            /** @description another merchant's project; the merchant is suspended; project_name names a project of another merchant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 403,
-                     *       "message": "another merchant's project; the merchant is suspended; project_name names a project of another merchant",
-                     *       "data": null,
-                     *       "error": "access.other_owner"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "access.other_owner" | "merchant.suspended";
-                    };
-                };
-            };
-            /** @description no such project, or the project has no stranded payment with that tx_digest and event_seq; project_name names no project */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 404,
-                     *       "message": "no such project, or the project has no stranded payment with that tx_digest and event_seq; project_name names no project",
-                     *       "data": null,
-                     *       "error": "access.not_found"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "access.not_found" | "stranded.not_found";
-                    };
-                };
-            };
-            /** @description the payment was refunded, or names no order (refund it), or changed concurrently */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 409,
-                     *       "message": "the payment was refunded, or names no order (refund it), or changed concurrently",
-                     *       "data": null,
-                     *       "error": "data.changed_concurrently"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "data.changed_concurrently" | "stranded.no_order" | "stranded.order_gone" | "stranded.refunded";
-                    };
-                };
-            };
-            /** @description the body is larger than 256 KiB (262,144 bytes) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 413,
-                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
-                     *       "data": null,
-                     *       "error": "body.too_large"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.too_large";
-                    };
-                };
-            };
-            /** @description the body is not sent with Content-Type: application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 415,
-                     *       "message": "the body is not sent with Content-Type: application/json",
-                     *       "data": null,
-                     *       "error": "body.unsupported_type"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.unsupported_type";
-                    };
-                };
-            };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "data": null,
-                     *       "error": "table.busy"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "table.busy";
-                    };
-                };
-            };
-        };
-    };
-    stranded_refund: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    project_name: string;
-                    tx_digest: string;
-                    event_seq: string;
-                    refund_digest: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Success, in the merchant envelope `{code, message, data}`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 200;
-                        message: string;
-                        data: {
-                            id: number;
-                            bill_no: string;
-                            amount: string;
-                            coin_type: string | null;
-                            fromer: string;
-                            toer: string;
-                            cursor: {
-                                eventSeq: string;
-                                txDigest: string;
-                            };
-                            paid_at: string;
-                            order_id: number | null;
-                            project_name: string | null;
-                            user_id: string | null;
-                            reason: string;
-                            detail: string;
-                            status: number;
-                            refund_digest: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description a field is missing or malformed */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 400,
-                     *       "message": "a field is missing or malformed",
-                     *       "data": null,
-                     *       "error": "body.malformed"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.malformed" | "input.invalid";
-                    };
-                };
-            };
-            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 401,
-                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
-                     *       "data": null,
-                     *       "error": "auth.token_expired"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
-                    };
-                };
-            };
-            /** @description another merchant's project; the merchant is suspended; project_name names a project of another merchant */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 403,
-                     *       "message": "another merchant's project; the merchant is suspended; project_name names a project of another merchant",
-                     *       "data": null,
-                     *       "error": "access.other_owner"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "access.other_owner" | "merchant.suspended";
-                    };
-                };
-            };
-            /** @description no such project or stranded payment, or the chain has no transaction refund_digest; project_name names no project */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 404,
-                     *       "message": "no such project or stranded payment, or the chain has no transaction refund_digest; project_name names no project",
-                     *       "data": null,
-                     *       "error": "access.not_found"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "access.not_found" | "stranded.not_found" | "stranded.refund_not_on_chain";
-                    };
-                };
-            };
-            /** @description the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 409,
-                     *       "message": "the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment",
-                     *       "data": null,
-                     *       "error": "stranded.credited"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "stranded.credited" | "stranded.refund_mismatch" | "stranded.refund_used" | "stranded.refunded";
-                    };
-                };
-            };
-            /** @description the body is larger than 256 KiB (262,144 bytes) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 413,
-                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
-                     *       "data": null,
-                     *       "error": "body.too_large"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.too_large";
-                    };
-                };
-            };
-            /** @description the body is not sent with Content-Type: application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 415,
-                     *       "message": "the body is not sent with Content-Type: application/json",
-                     *       "data": null,
-                     *       "error": "body.unsupported_type"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.unsupported_type";
-                    };
-                };
-            };
-            /** @description no chain configured, or the chain node could not be read; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 503,
-                     *       "message": "no chain configured, or the chain node could not be read; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "data": null,
-                     *       "error": "chain.unconfigured"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "chain.unconfigured" | "chain.unreadable" | "table.busy";
                     };
                 };
             };

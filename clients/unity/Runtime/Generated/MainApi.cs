@@ -440,6 +440,106 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// Revoke the caller's server tokens or console sessions: POST /merchant/tokens/revoke (`revoke_tokens`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: table.busy
+        /// </summary>
+        public async Task<RevokeTokensResponse> RevokeTokensAsync(RevokeTokensRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/tokens/revoke");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return RevokeTokensResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Revoke any account's server tokens or console sessions (admin): POST /merchant/admin/tokens/revoke (`admin_revoke_tokens`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: auth.admin_only
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: table.busy
+        /// </summary>
+        public async Task<AdminRevokeTokensResponse> AdminRevokeTokensAsync(AdminRevokeTokensRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/admin/tokens/revoke");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return AdminRevokeTokensResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Stranded payments of one of the caller's projects, newest first (extra operation): GET /merchant/payments/stranded (`stranded_list`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner
+        /// 404: access.not_found
+        /// 503: table.busy
+        /// </summary>
+        public async Task<StrandedListResponse> StrandedListAsync(string project, long? status = null, long? page = null, long? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/payments/stranded");
+            request.Authenticated = true;
+            request.Query("project", project);
+            request.Query("status", status);
+            request.Query("page", page);
+            request.Query("pageSize", pageSize);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return StrandedListResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Credit a stranded payment: its order’s tickets to its order’s player (extra operation): POST /merchant/payments/stranded/credit (`stranded_credit`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner, merchant.suspended
+        /// 404: access.not_found, stranded.not_found
+        /// 409: data.changed_concurrently, stranded.no_order, stranded.order_gone, stranded.refunded
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: table.busy
+        /// </summary>
+        public async Task<StrandedCreditResponse> StrandedCreditAsync(StrandedCreditRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/payments/stranded/credit");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return StrandedCreditResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Record that a stranded payment was refunded on chain (extra operation): POST /merchant/payments/stranded/refund (`stranded_refund`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner, merchant.suspended
+        /// 404: access.not_found, stranded.not_found, stranded.refund_not_on_chain
+        /// 409: stranded.credited, stranded.refund_mismatch, stranded.refund_used, stranded.refunded
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: chain.unconfigured, chain.unreadable, table.busy
+        /// </summary>
+        public async Task<StrandedRefundResponse> StrandedRefundAsync(StrandedRefundRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/payments/stranded/refund");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return StrandedRefundResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// Add a player's kills and wins to the current week and month (server token of the game's merchant): POST /merchant/games/addWin (`addWin`).
         /// Bearer token: server (Client.Token).
         /// 400: body.malformed, input.invalid
@@ -648,106 +748,6 @@ namespace GamePlatform.Main
             request.Query("id", id);
             var response = await Client.SendAsync(request, cancellationToken);
             return GetSignResponse.FromJson(response.Json);
-        }
-
-        /// <summary>
-        /// Revoke the caller's server tokens or console sessions: POST /merchant/tokens/revoke (`revoke_tokens`).
-        /// Bearer token: merchant (Client.Token).
-        /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
-        /// 413: body.too_large
-        /// 415: body.unsupported_type
-        /// 503: table.busy
-        /// </summary>
-        public async Task<RevokeTokensResponse> RevokeTokensAsync(RevokeTokensRequest body, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            var request = new ApiRequest("POST", "/merchant/tokens/revoke");
-            request.Authenticated = true;
-            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken);
-            return RevokeTokensResponse.FromJson(response.Json);
-        }
-
-        /// <summary>
-        /// Revoke any account's server tokens or console sessions (admin): POST /merchant/admin/tokens/revoke (`admin_revoke_tokens`).
-        /// Bearer token: merchant (Client.Token).
-        /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
-        /// 403: auth.admin_only
-        /// 413: body.too_large
-        /// 415: body.unsupported_type
-        /// 503: table.busy
-        /// </summary>
-        public async Task<AdminRevokeTokensResponse> AdminRevokeTokensAsync(AdminRevokeTokensRequest body, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            var request = new ApiRequest("POST", "/merchant/admin/tokens/revoke");
-            request.Authenticated = true;
-            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken);
-            return AdminRevokeTokensResponse.FromJson(response.Json);
-        }
-
-        /// <summary>
-        /// Stranded payments of one of the caller's projects, newest first (extra operation): GET /merchant/payments/stranded (`stranded_list`).
-        /// Bearer token: merchant (Client.Token).
-        /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
-        /// 403: access.other_owner
-        /// 404: access.not_found
-        /// 503: table.busy
-        /// </summary>
-        public async Task<StrandedListResponse> StrandedListAsync(string project, long? status = null, long? page = null, long? pageSize = null, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            var request = new ApiRequest("GET", "/merchant/payments/stranded");
-            request.Authenticated = true;
-            request.Query("project", project);
-            request.Query("status", status);
-            request.Query("page", page);
-            request.Query("pageSize", pageSize);
-            var response = await Client.SendAsync(request, cancellationToken);
-            return StrandedListResponse.FromJson(response.Json);
-        }
-
-        /// <summary>
-        /// Credit a stranded payment: its order’s tickets to its order’s player (extra operation): POST /merchant/payments/stranded/credit (`stranded_credit`).
-        /// Bearer token: merchant (Client.Token).
-        /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
-        /// 403: access.other_owner, merchant.suspended
-        /// 404: access.not_found, stranded.not_found
-        /// 409: data.changed_concurrently, stranded.no_order, stranded.order_gone, stranded.refunded
-        /// 413: body.too_large
-        /// 415: body.unsupported_type
-        /// 503: table.busy
-        /// </summary>
-        public async Task<StrandedCreditResponse> StrandedCreditAsync(StrandedCreditRequest body, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            var request = new ApiRequest("POST", "/merchant/payments/stranded/credit");
-            request.Authenticated = true;
-            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken);
-            return StrandedCreditResponse.FromJson(response.Json);
-        }
-
-        /// <summary>
-        /// Record that a stranded payment was refunded on chain (extra operation): POST /merchant/payments/stranded/refund (`stranded_refund`).
-        /// Bearer token: merchant (Client.Token).
-        /// 400: body.malformed, input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
-        /// 403: access.other_owner, merchant.suspended
-        /// 404: access.not_found, stranded.not_found, stranded.refund_not_on_chain
-        /// 409: stranded.credited, stranded.refund_mismatch, stranded.refund_used, stranded.refunded
-        /// 413: body.too_large
-        /// 415: body.unsupported_type
-        /// 503: chain.unconfigured, chain.unreadable, table.busy
-        /// </summary>
-        public async Task<StrandedRefundResponse> StrandedRefundAsync(StrandedRefundRequest body, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            var request = new ApiRequest("POST", "/merchant/payments/stranded/refund");
-            request.Authenticated = true;
-            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken);
-            return StrandedRefundResponse.FromJson(response.Json);
         }
 
         /// <summary>

@@ -3014,6 +3014,762 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class RevokeTokensRequest
+    {
+        /// <summary>JSON `tokens`, required.</summary>
+        public string Tokens { get; set; }
+
+        public static RevokeTokensRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "RevokeTokensRequest");
+            if (o == null) return null;
+            var m = new RevokeTokensRequest();
+            m.Tokens = JsonCodec.Required(o, "tokens", "RevokeTokensRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("tokens", JsonValue.From(Tokens));
+            return o;
+        }
+    }
+
+    public sealed partial class RevokeTokensResponseData
+    {
+        /// <summary>JSON `account_id`, required.</summary>
+        public string AccountId { get; set; }
+
+        /// <summary>JSON `tokens`, required.</summary>
+        public string Tokens { get; set; }
+
+        /// <summary>JSON `revoked_before`, required.</summary>
+        public string RevokedBefore { get; set; }
+
+        public static RevokeTokensResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "RevokeTokensResponseData");
+            if (o == null) return null;
+            var m = new RevokeTokensResponseData();
+            m.AccountId = JsonCodec.Required(o, "account_id", "RevokeTokensResponseData", v0 => v0.AsString());
+            m.Tokens = JsonCodec.Required(o, "tokens", "RevokeTokensResponseData", v0 => v0.AsString());
+            m.RevokedBefore = JsonCodec.Required(o, "revoked_before", "RevokeTokensResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("account_id", JsonValue.From(AccountId));
+            o.Set("tokens", JsonValue.From(Tokens));
+            o.Set("revoked_before", JsonValue.From(RevokedBefore));
+            return o;
+        }
+    }
+
+    public sealed partial class RevokeTokensResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public RevokeTokensResponseData Data { get; set; }
+
+        public static RevokeTokensResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "RevokeTokensResponse");
+            if (o == null) return null;
+            var m = new RevokeTokensResponse();
+            m.Code = JsonCodec.Required(o, "code", "RevokeTokensResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "RevokeTokensResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "RevokeTokensResponse", v0 => RevokeTokensResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class AdminRevokeTokensRequest
+    {
+        /// <summary>JSON `account_id`, required.</summary>
+        public string AccountId { get; set; }
+
+        /// <summary>JSON `tokens`, required.</summary>
+        public string Tokens { get; set; }
+
+        public static AdminRevokeTokensRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AdminRevokeTokensRequest");
+            if (o == null) return null;
+            var m = new AdminRevokeTokensRequest();
+            m.AccountId = JsonCodec.Required(o, "account_id", "AdminRevokeTokensRequest", v0 => v0.AsString());
+            m.Tokens = JsonCodec.Required(o, "tokens", "AdminRevokeTokensRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("account_id", JsonValue.From(AccountId));
+            o.Set("tokens", JsonValue.From(Tokens));
+            return o;
+        }
+    }
+
+    public sealed partial class AdminRevokeTokensResponseData
+    {
+        /// <summary>JSON `account_id`, required.</summary>
+        public string AccountId { get; set; }
+
+        /// <summary>JSON `tokens`, required.</summary>
+        public string Tokens { get; set; }
+
+        /// <summary>JSON `revoked_before`, required.</summary>
+        public string RevokedBefore { get; set; }
+
+        public static AdminRevokeTokensResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AdminRevokeTokensResponseData");
+            if (o == null) return null;
+            var m = new AdminRevokeTokensResponseData();
+            m.AccountId = JsonCodec.Required(o, "account_id", "AdminRevokeTokensResponseData", v0 => v0.AsString());
+            m.Tokens = JsonCodec.Required(o, "tokens", "AdminRevokeTokensResponseData", v0 => v0.AsString());
+            m.RevokedBefore = JsonCodec.Required(o, "revoked_before", "AdminRevokeTokensResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("account_id", JsonValue.From(AccountId));
+            o.Set("tokens", JsonValue.From(Tokens));
+            o.Set("revoked_before", JsonValue.From(RevokedBefore));
+            return o;
+        }
+    }
+
+    public sealed partial class AdminRevokeTokensResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public AdminRevokeTokensResponseData Data { get; set; }
+
+        public static AdminRevokeTokensResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AdminRevokeTokensResponse");
+            if (o == null) return null;
+            var m = new AdminRevokeTokensResponse();
+            m.Code = JsonCodec.Required(o, "code", "AdminRevokeTokensResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "AdminRevokeTokensResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "AdminRevokeTokensResponse", v0 => AdminRevokeTokensResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedListResponseDataPaymentsItemCursor
+    {
+        /// <summary>JSON `eventSeq`, required.</summary>
+        public string EventSeq { get; set; }
+
+        /// <summary>JSON `txDigest`, required.</summary>
+        public string TxDigest { get; set; }
+
+        public static StrandedListResponseDataPaymentsItemCursor FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedListResponseDataPaymentsItemCursor");
+            if (o == null) return null;
+            var m = new StrandedListResponseDataPaymentsItemCursor();
+            m.EventSeq = JsonCodec.Required(o, "eventSeq", "StrandedListResponseDataPaymentsItemCursor", v0 => v0.AsString());
+            m.TxDigest = JsonCodec.Required(o, "txDigest", "StrandedListResponseDataPaymentsItemCursor", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("eventSeq", JsonValue.From(EventSeq));
+            o.Set("txDigest", JsonValue.From(TxDigest));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedListResponseDataPaymentsItem
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public long Id { get; set; }
+
+        /// <summary>JSON `bill_no`, required.</summary>
+        public string BillNo { get; set; }
+
+        /// <summary>JSON `amount`, required.</summary>
+        public string Amount { get; set; }
+
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
+        /// <summary>JSON `fromer`, required.</summary>
+        public string Fromer { get; set; }
+
+        /// <summary>JSON `toer`, required.</summary>
+        public string Toer { get; set; }
+
+        /// <summary>JSON `cursor`, required.</summary>
+        public StrandedListResponseDataPaymentsItemCursor Cursor { get; set; }
+
+        /// <summary>JSON `paid_at`, required.</summary>
+        public string PaidAt { get; set; }
+
+        /// <summary>JSON `order_id`, required.</summary>
+        public long? OrderId { get; set; }
+
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `user_id`, required.</summary>
+        public string UserId { get; set; }
+
+        /// <summary>JSON `reason`, required.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>JSON `detail`, required.</summary>
+        public string Detail { get; set; }
+
+        /// <summary>JSON `status`, required.</summary>
+        public long Status { get; set; }
+
+        /// <summary>JSON `refund_digest`, required.</summary>
+        public string RefundDigest { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `updated_at`, required.</summary>
+        public string UpdatedAt { get; set; }
+
+        public static StrandedListResponseDataPaymentsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedListResponseDataPaymentsItem");
+            if (o == null) return null;
+            var m = new StrandedListResponseDataPaymentsItem();
+            m.Id = JsonCodec.Required(o, "id", "StrandedListResponseDataPaymentsItem", v0 => v0.AsLong());
+            m.BillNo = JsonCodec.Required(o, "bill_no", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.Amount = JsonCodec.Required(o, "amount", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.CoinType = JsonCodec.Required(o, "coin_type", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.Fromer = JsonCodec.Required(o, "fromer", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.Toer = JsonCodec.Required(o, "toer", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.Cursor = JsonCodec.Required(o, "cursor", "StrandedListResponseDataPaymentsItem", v0 => StrandedListResponseDataPaymentsItemCursor.FromJson(v0));
+            m.PaidAt = JsonCodec.Required(o, "paid_at", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.OrderId = JsonCodec.Required(o, "order_id", "StrandedListResponseDataPaymentsItem", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.UserId = JsonCodec.Required(o, "user_id", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.Reason = JsonCodec.Required(o, "reason", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.Detail = JsonCodec.Required(o, "detail", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.Status = JsonCodec.Required(o, "status", "StrandedListResponseDataPaymentsItem", v0 => v0.AsLong());
+            m.RefundDigest = JsonCodec.Required(o, "refund_digest", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("bill_no", JsonValue.From(BillNo));
+            o.Set("amount", JsonValue.From(Amount));
+            o.Set("coin_type", JsonValue.From(CoinType));
+            o.Set("fromer", JsonValue.From(Fromer));
+            o.Set("toer", JsonValue.From(Toer));
+            o.Set("cursor", (Cursor == null ? JsonValue.Null : Cursor.ToJson()));
+            o.Set("paid_at", JsonValue.From(PaidAt));
+            o.Set("order_id", JsonValue.From(OrderId));
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("user_id", JsonValue.From(UserId));
+            o.Set("reason", JsonValue.From(Reason));
+            o.Set("detail", JsonValue.From(Detail));
+            o.Set("status", JsonValue.From(Status));
+            o.Set("refund_digest", JsonValue.From(RefundDigest));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("updated_at", JsonValue.From(UpdatedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedListResponseData
+    {
+        /// <summary>JSON `total`, required.</summary>
+        public string Total { get; set; }
+
+        /// <summary>JSON `payments`, required.</summary>
+        public List<StrandedListResponseDataPaymentsItem> Payments { get; set; }
+
+        public static StrandedListResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedListResponseData");
+            if (o == null) return null;
+            var m = new StrandedListResponseData();
+            m.Total = JsonCodec.Required(o, "total", "StrandedListResponseData", v0 => v0.AsString());
+            m.Payments = JsonCodec.Required(o, "payments", "StrandedListResponseData", v0 => JsonCodec.ReadList(v0, v1 => StrandedListResponseDataPaymentsItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("total", JsonValue.From(Total));
+            o.Set("payments", JsonCodec.WriteList(Payments, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedListResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public StrandedListResponseData Data { get; set; }
+
+        public static StrandedListResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedListResponse");
+            if (o == null) return null;
+            var m = new StrandedListResponse();
+            m.Code = JsonCodec.Required(o, "code", "StrandedListResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "StrandedListResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "StrandedListResponse", v0 => StrandedListResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedCreditRequest
+    {
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `tx_digest`, required.</summary>
+        public string TxDigest { get; set; }
+
+        /// <summary>JSON `event_seq`, required.</summary>
+        public string EventSeq { get; set; }
+
+        public static StrandedCreditRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedCreditRequest");
+            if (o == null) return null;
+            var m = new StrandedCreditRequest();
+            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedCreditRequest", v0 => v0.AsString());
+            m.TxDigest = JsonCodec.Required(o, "tx_digest", "StrandedCreditRequest", v0 => v0.AsString());
+            m.EventSeq = JsonCodec.Required(o, "event_seq", "StrandedCreditRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("tx_digest", JsonValue.From(TxDigest));
+            o.Set("event_seq", JsonValue.From(EventSeq));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedCreditResponseDataCursor
+    {
+        /// <summary>JSON `eventSeq`, required.</summary>
+        public string EventSeq { get; set; }
+
+        /// <summary>JSON `txDigest`, required.</summary>
+        public string TxDigest { get; set; }
+
+        public static StrandedCreditResponseDataCursor FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedCreditResponseDataCursor");
+            if (o == null) return null;
+            var m = new StrandedCreditResponseDataCursor();
+            m.EventSeq = JsonCodec.Required(o, "eventSeq", "StrandedCreditResponseDataCursor", v0 => v0.AsString());
+            m.TxDigest = JsonCodec.Required(o, "txDigest", "StrandedCreditResponseDataCursor", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("eventSeq", JsonValue.From(EventSeq));
+            o.Set("txDigest", JsonValue.From(TxDigest));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedCreditResponseData
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public long Id { get; set; }
+
+        /// <summary>JSON `bill_no`, required.</summary>
+        public string BillNo { get; set; }
+
+        /// <summary>JSON `amount`, required.</summary>
+        public string Amount { get; set; }
+
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
+        /// <summary>JSON `fromer`, required.</summary>
+        public string Fromer { get; set; }
+
+        /// <summary>JSON `toer`, required.</summary>
+        public string Toer { get; set; }
+
+        /// <summary>JSON `cursor`, required.</summary>
+        public StrandedCreditResponseDataCursor Cursor { get; set; }
+
+        /// <summary>JSON `paid_at`, required.</summary>
+        public string PaidAt { get; set; }
+
+        /// <summary>JSON `order_id`, required.</summary>
+        public long? OrderId { get; set; }
+
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `user_id`, required.</summary>
+        public string UserId { get; set; }
+
+        /// <summary>JSON `reason`, required.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>JSON `detail`, required.</summary>
+        public string Detail { get; set; }
+
+        /// <summary>JSON `status`, required.</summary>
+        public long Status { get; set; }
+
+        /// <summary>JSON `refund_digest`, required.</summary>
+        public string RefundDigest { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `updated_at`, required.</summary>
+        public string UpdatedAt { get; set; }
+
+        public static StrandedCreditResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedCreditResponseData");
+            if (o == null) return null;
+            var m = new StrandedCreditResponseData();
+            m.Id = JsonCodec.Required(o, "id", "StrandedCreditResponseData", v0 => v0.AsLong());
+            m.BillNo = JsonCodec.Required(o, "bill_no", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.Amount = JsonCodec.Required(o, "amount", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.CoinType = JsonCodec.Required(o, "coin_type", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.Fromer = JsonCodec.Required(o, "fromer", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.Toer = JsonCodec.Required(o, "toer", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.Cursor = JsonCodec.Required(o, "cursor", "StrandedCreditResponseData", v0 => StrandedCreditResponseDataCursor.FromJson(v0));
+            m.PaidAt = JsonCodec.Required(o, "paid_at", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.OrderId = JsonCodec.Required(o, "order_id", "StrandedCreditResponseData", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.UserId = JsonCodec.Required(o, "user_id", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.Reason = JsonCodec.Required(o, "reason", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.Detail = JsonCodec.Required(o, "detail", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.Status = JsonCodec.Required(o, "status", "StrandedCreditResponseData", v0 => v0.AsLong());
+            m.RefundDigest = JsonCodec.Required(o, "refund_digest", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "StrandedCreditResponseData", v0 => v0.AsString());
+            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "StrandedCreditResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("bill_no", JsonValue.From(BillNo));
+            o.Set("amount", JsonValue.From(Amount));
+            o.Set("coin_type", JsonValue.From(CoinType));
+            o.Set("fromer", JsonValue.From(Fromer));
+            o.Set("toer", JsonValue.From(Toer));
+            o.Set("cursor", (Cursor == null ? JsonValue.Null : Cursor.ToJson()));
+            o.Set("paid_at", JsonValue.From(PaidAt));
+            o.Set("order_id", JsonValue.From(OrderId));
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("user_id", JsonValue.From(UserId));
+            o.Set("reason", JsonValue.From(Reason));
+            o.Set("detail", JsonValue.From(Detail));
+            o.Set("status", JsonValue.From(Status));
+            o.Set("refund_digest", JsonValue.From(RefundDigest));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("updated_at", JsonValue.From(UpdatedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedCreditResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public StrandedCreditResponseData Data { get; set; }
+
+        public static StrandedCreditResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedCreditResponse");
+            if (o == null) return null;
+            var m = new StrandedCreditResponse();
+            m.Code = JsonCodec.Required(o, "code", "StrandedCreditResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "StrandedCreditResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "StrandedCreditResponse", v0 => StrandedCreditResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedRefundRequest
+    {
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `tx_digest`, required.</summary>
+        public string TxDigest { get; set; }
+
+        /// <summary>JSON `event_seq`, required.</summary>
+        public string EventSeq { get; set; }
+
+        /// <summary>JSON `refund_digest`, required.</summary>
+        public string RefundDigest { get; set; }
+
+        public static StrandedRefundRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedRefundRequest");
+            if (o == null) return null;
+            var m = new StrandedRefundRequest();
+            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedRefundRequest", v0 => v0.AsString());
+            m.TxDigest = JsonCodec.Required(o, "tx_digest", "StrandedRefundRequest", v0 => v0.AsString());
+            m.EventSeq = JsonCodec.Required(o, "event_seq", "StrandedRefundRequest", v0 => v0.AsString());
+            m.RefundDigest = JsonCodec.Required(o, "refund_digest", "StrandedRefundRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("tx_digest", JsonValue.From(TxDigest));
+            o.Set("event_seq", JsonValue.From(EventSeq));
+            o.Set("refund_digest", JsonValue.From(RefundDigest));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedRefundResponseDataCursor
+    {
+        /// <summary>JSON `eventSeq`, required.</summary>
+        public string EventSeq { get; set; }
+
+        /// <summary>JSON `txDigest`, required.</summary>
+        public string TxDigest { get; set; }
+
+        public static StrandedRefundResponseDataCursor FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedRefundResponseDataCursor");
+            if (o == null) return null;
+            var m = new StrandedRefundResponseDataCursor();
+            m.EventSeq = JsonCodec.Required(o, "eventSeq", "StrandedRefundResponseDataCursor", v0 => v0.AsString());
+            m.TxDigest = JsonCodec.Required(o, "txDigest", "StrandedRefundResponseDataCursor", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("eventSeq", JsonValue.From(EventSeq));
+            o.Set("txDigest", JsonValue.From(TxDigest));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedRefundResponseData
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public long Id { get; set; }
+
+        /// <summary>JSON `bill_no`, required.</summary>
+        public string BillNo { get; set; }
+
+        /// <summary>JSON `amount`, required.</summary>
+        public string Amount { get; set; }
+
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
+        /// <summary>JSON `fromer`, required.</summary>
+        public string Fromer { get; set; }
+
+        /// <summary>JSON `toer`, required.</summary>
+        public string Toer { get; set; }
+
+        /// <summary>JSON `cursor`, required.</summary>
+        public StrandedRefundResponseDataCursor Cursor { get; set; }
+
+        /// <summary>JSON `paid_at`, required.</summary>
+        public string PaidAt { get; set; }
+
+        /// <summary>JSON `order_id`, required.</summary>
+        public long? OrderId { get; set; }
+
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `user_id`, required.</summary>
+        public string UserId { get; set; }
+
+        /// <summary>JSON `reason`, required.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>JSON `detail`, required.</summary>
+        public string Detail { get; set; }
+
+        /// <summary>JSON `status`, required.</summary>
+        public long Status { get; set; }
+
+        /// <summary>JSON `refund_digest`, required.</summary>
+        public string RefundDigest { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `updated_at`, required.</summary>
+        public string UpdatedAt { get; set; }
+
+        public static StrandedRefundResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedRefundResponseData");
+            if (o == null) return null;
+            var m = new StrandedRefundResponseData();
+            m.Id = JsonCodec.Required(o, "id", "StrandedRefundResponseData", v0 => v0.AsLong());
+            m.BillNo = JsonCodec.Required(o, "bill_no", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.Amount = JsonCodec.Required(o, "amount", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.CoinType = JsonCodec.Required(o, "coin_type", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.Fromer = JsonCodec.Required(o, "fromer", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.Toer = JsonCodec.Required(o, "toer", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.Cursor = JsonCodec.Required(o, "cursor", "StrandedRefundResponseData", v0 => StrandedRefundResponseDataCursor.FromJson(v0));
+            m.PaidAt = JsonCodec.Required(o, "paid_at", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.OrderId = JsonCodec.Required(o, "order_id", "StrandedRefundResponseData", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.UserId = JsonCodec.Required(o, "user_id", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.Reason = JsonCodec.Required(o, "reason", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.Detail = JsonCodec.Required(o, "detail", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.Status = JsonCodec.Required(o, "status", "StrandedRefundResponseData", v0 => v0.AsLong());
+            m.RefundDigest = JsonCodec.Required(o, "refund_digest", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "StrandedRefundResponseData", v0 => v0.AsString());
+            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "StrandedRefundResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("bill_no", JsonValue.From(BillNo));
+            o.Set("amount", JsonValue.From(Amount));
+            o.Set("coin_type", JsonValue.From(CoinType));
+            o.Set("fromer", JsonValue.From(Fromer));
+            o.Set("toer", JsonValue.From(Toer));
+            o.Set("cursor", (Cursor == null ? JsonValue.Null : Cursor.ToJson()));
+            o.Set("paid_at", JsonValue.From(PaidAt));
+            o.Set("order_id", JsonValue.From(OrderId));
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("user_id", JsonValue.From(UserId));
+            o.Set("reason", JsonValue.From(Reason));
+            o.Set("detail", JsonValue.From(Detail));
+            o.Set("status", JsonValue.From(Status));
+            o.Set("refund_digest", JsonValue.From(RefundDigest));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("updated_at", JsonValue.From(UpdatedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class StrandedRefundResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public StrandedRefundResponseData Data { get; set; }
+
+        public static StrandedRefundResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StrandedRefundResponse");
+            if (o == null) return null;
+            var m = new StrandedRefundResponse();
+            m.Code = JsonCodec.Required(o, "code", "StrandedRefundResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "StrandedRefundResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "StrandedRefundResponse", v0 => StrandedRefundResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
     public sealed partial class AddWinRequest
     {
         /// <summary>JSON `game_code`, required.</summary>
@@ -4506,762 +5262,6 @@ namespace GamePlatform.Main
             m.Code = JsonCodec.Required(o, "code", "GetSignResponse", v0 => v0.AsLong());
             m.Message = JsonCodec.Required(o, "message", "GetSignResponse", v0 => v0.AsString());
             m.Data = JsonCodec.Required(o, "data", "GetSignResponse", v0 => GetSignResponseData.FromJson(v0));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("message", JsonValue.From(Message));
-            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
-            return o;
-        }
-    }
-
-    public sealed partial class RevokeTokensRequest
-    {
-        /// <summary>JSON `tokens`, required.</summary>
-        public string Tokens { get; set; }
-
-        public static RevokeTokensRequest FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "RevokeTokensRequest");
-            if (o == null) return null;
-            var m = new RevokeTokensRequest();
-            m.Tokens = JsonCodec.Required(o, "tokens", "RevokeTokensRequest", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("tokens", JsonValue.From(Tokens));
-            return o;
-        }
-    }
-
-    public sealed partial class RevokeTokensResponseData
-    {
-        /// <summary>JSON `account_id`, required.</summary>
-        public string AccountId { get; set; }
-
-        /// <summary>JSON `tokens`, required.</summary>
-        public string Tokens { get; set; }
-
-        /// <summary>JSON `revoked_before`, required.</summary>
-        public string RevokedBefore { get; set; }
-
-        public static RevokeTokensResponseData FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "RevokeTokensResponseData");
-            if (o == null) return null;
-            var m = new RevokeTokensResponseData();
-            m.AccountId = JsonCodec.Required(o, "account_id", "RevokeTokensResponseData", v0 => v0.AsString());
-            m.Tokens = JsonCodec.Required(o, "tokens", "RevokeTokensResponseData", v0 => v0.AsString());
-            m.RevokedBefore = JsonCodec.Required(o, "revoked_before", "RevokeTokensResponseData", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("account_id", JsonValue.From(AccountId));
-            o.Set("tokens", JsonValue.From(Tokens));
-            o.Set("revoked_before", JsonValue.From(RevokedBefore));
-            return o;
-        }
-    }
-
-    public sealed partial class RevokeTokensResponse
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public long Code { get; set; }
-
-        /// <summary>JSON `message`, required.</summary>
-        public string Message { get; set; }
-
-        /// <summary>JSON `data`, required.</summary>
-        public RevokeTokensResponseData Data { get; set; }
-
-        public static RevokeTokensResponse FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "RevokeTokensResponse");
-            if (o == null) return null;
-            var m = new RevokeTokensResponse();
-            m.Code = JsonCodec.Required(o, "code", "RevokeTokensResponse", v0 => v0.AsLong());
-            m.Message = JsonCodec.Required(o, "message", "RevokeTokensResponse", v0 => v0.AsString());
-            m.Data = JsonCodec.Required(o, "data", "RevokeTokensResponse", v0 => RevokeTokensResponseData.FromJson(v0));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("message", JsonValue.From(Message));
-            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
-            return o;
-        }
-    }
-
-    public sealed partial class AdminRevokeTokensRequest
-    {
-        /// <summary>JSON `account_id`, required.</summary>
-        public string AccountId { get; set; }
-
-        /// <summary>JSON `tokens`, required.</summary>
-        public string Tokens { get; set; }
-
-        public static AdminRevokeTokensRequest FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "AdminRevokeTokensRequest");
-            if (o == null) return null;
-            var m = new AdminRevokeTokensRequest();
-            m.AccountId = JsonCodec.Required(o, "account_id", "AdminRevokeTokensRequest", v0 => v0.AsString());
-            m.Tokens = JsonCodec.Required(o, "tokens", "AdminRevokeTokensRequest", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("account_id", JsonValue.From(AccountId));
-            o.Set("tokens", JsonValue.From(Tokens));
-            return o;
-        }
-    }
-
-    public sealed partial class AdminRevokeTokensResponseData
-    {
-        /// <summary>JSON `account_id`, required.</summary>
-        public string AccountId { get; set; }
-
-        /// <summary>JSON `tokens`, required.</summary>
-        public string Tokens { get; set; }
-
-        /// <summary>JSON `revoked_before`, required.</summary>
-        public string RevokedBefore { get; set; }
-
-        public static AdminRevokeTokensResponseData FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "AdminRevokeTokensResponseData");
-            if (o == null) return null;
-            var m = new AdminRevokeTokensResponseData();
-            m.AccountId = JsonCodec.Required(o, "account_id", "AdminRevokeTokensResponseData", v0 => v0.AsString());
-            m.Tokens = JsonCodec.Required(o, "tokens", "AdminRevokeTokensResponseData", v0 => v0.AsString());
-            m.RevokedBefore = JsonCodec.Required(o, "revoked_before", "AdminRevokeTokensResponseData", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("account_id", JsonValue.From(AccountId));
-            o.Set("tokens", JsonValue.From(Tokens));
-            o.Set("revoked_before", JsonValue.From(RevokedBefore));
-            return o;
-        }
-    }
-
-    public sealed partial class AdminRevokeTokensResponse
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public long Code { get; set; }
-
-        /// <summary>JSON `message`, required.</summary>
-        public string Message { get; set; }
-
-        /// <summary>JSON `data`, required.</summary>
-        public AdminRevokeTokensResponseData Data { get; set; }
-
-        public static AdminRevokeTokensResponse FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "AdminRevokeTokensResponse");
-            if (o == null) return null;
-            var m = new AdminRevokeTokensResponse();
-            m.Code = JsonCodec.Required(o, "code", "AdminRevokeTokensResponse", v0 => v0.AsLong());
-            m.Message = JsonCodec.Required(o, "message", "AdminRevokeTokensResponse", v0 => v0.AsString());
-            m.Data = JsonCodec.Required(o, "data", "AdminRevokeTokensResponse", v0 => AdminRevokeTokensResponseData.FromJson(v0));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("message", JsonValue.From(Message));
-            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedListResponseDataPaymentsItemCursor
-    {
-        /// <summary>JSON `eventSeq`, required.</summary>
-        public string EventSeq { get; set; }
-
-        /// <summary>JSON `txDigest`, required.</summary>
-        public string TxDigest { get; set; }
-
-        public static StrandedListResponseDataPaymentsItemCursor FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedListResponseDataPaymentsItemCursor");
-            if (o == null) return null;
-            var m = new StrandedListResponseDataPaymentsItemCursor();
-            m.EventSeq = JsonCodec.Required(o, "eventSeq", "StrandedListResponseDataPaymentsItemCursor", v0 => v0.AsString());
-            m.TxDigest = JsonCodec.Required(o, "txDigest", "StrandedListResponseDataPaymentsItemCursor", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("eventSeq", JsonValue.From(EventSeq));
-            o.Set("txDigest", JsonValue.From(TxDigest));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedListResponseDataPaymentsItem
-    {
-        /// <summary>JSON `id`, required.</summary>
-        public long Id { get; set; }
-
-        /// <summary>JSON `bill_no`, required.</summary>
-        public string BillNo { get; set; }
-
-        /// <summary>JSON `amount`, required.</summary>
-        public string Amount { get; set; }
-
-        /// <summary>JSON `coin_type`, required.</summary>
-        public string CoinType { get; set; }
-
-        /// <summary>JSON `fromer`, required.</summary>
-        public string Fromer { get; set; }
-
-        /// <summary>JSON `toer`, required.</summary>
-        public string Toer { get; set; }
-
-        /// <summary>JSON `cursor`, required.</summary>
-        public StrandedListResponseDataPaymentsItemCursor Cursor { get; set; }
-
-        /// <summary>JSON `paid_at`, required.</summary>
-        public string PaidAt { get; set; }
-
-        /// <summary>JSON `order_id`, required.</summary>
-        public long? OrderId { get; set; }
-
-        /// <summary>JSON `project_name`, required.</summary>
-        public string ProjectName { get; set; }
-
-        /// <summary>JSON `user_id`, required.</summary>
-        public string UserId { get; set; }
-
-        /// <summary>JSON `reason`, required.</summary>
-        public string Reason { get; set; }
-
-        /// <summary>JSON `detail`, required.</summary>
-        public string Detail { get; set; }
-
-        /// <summary>JSON `status`, required.</summary>
-        public long Status { get; set; }
-
-        /// <summary>JSON `refund_digest`, required.</summary>
-        public string RefundDigest { get; set; }
-
-        /// <summary>JSON `created_at`, required.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary>JSON `updated_at`, required.</summary>
-        public string UpdatedAt { get; set; }
-
-        public static StrandedListResponseDataPaymentsItem FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedListResponseDataPaymentsItem");
-            if (o == null) return null;
-            var m = new StrandedListResponseDataPaymentsItem();
-            m.Id = JsonCodec.Required(o, "id", "StrandedListResponseDataPaymentsItem", v0 => v0.AsLong());
-            m.BillNo = JsonCodec.Required(o, "bill_no", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.Amount = JsonCodec.Required(o, "amount", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.CoinType = JsonCodec.Required(o, "coin_type", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.Fromer = JsonCodec.Required(o, "fromer", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.Toer = JsonCodec.Required(o, "toer", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.Cursor = JsonCodec.Required(o, "cursor", "StrandedListResponseDataPaymentsItem", v0 => StrandedListResponseDataPaymentsItemCursor.FromJson(v0));
-            m.PaidAt = JsonCodec.Required(o, "paid_at", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.OrderId = JsonCodec.Required(o, "order_id", "StrandedListResponseDataPaymentsItem", v0 => v0.IsNull ? (long?)null : v0.AsLong());
-            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.UserId = JsonCodec.Required(o, "user_id", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.Reason = JsonCodec.Required(o, "reason", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.Detail = JsonCodec.Required(o, "detail", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.Status = JsonCodec.Required(o, "status", "StrandedListResponseDataPaymentsItem", v0 => v0.AsLong());
-            m.RefundDigest = JsonCodec.Required(o, "refund_digest", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.CreatedAt = JsonCodec.Required(o, "created_at", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "StrandedListResponseDataPaymentsItem", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("id", JsonValue.From(Id));
-            o.Set("bill_no", JsonValue.From(BillNo));
-            o.Set("amount", JsonValue.From(Amount));
-            o.Set("coin_type", JsonValue.From(CoinType));
-            o.Set("fromer", JsonValue.From(Fromer));
-            o.Set("toer", JsonValue.From(Toer));
-            o.Set("cursor", (Cursor == null ? JsonValue.Null : Cursor.ToJson()));
-            o.Set("paid_at", JsonValue.From(PaidAt));
-            o.Set("order_id", JsonValue.From(OrderId));
-            o.Set("project_name", JsonValue.From(ProjectName));
-            o.Set("user_id", JsonValue.From(UserId));
-            o.Set("reason", JsonValue.From(Reason));
-            o.Set("detail", JsonValue.From(Detail));
-            o.Set("status", JsonValue.From(Status));
-            o.Set("refund_digest", JsonValue.From(RefundDigest));
-            o.Set("created_at", JsonValue.From(CreatedAt));
-            o.Set("updated_at", JsonValue.From(UpdatedAt));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedListResponseData
-    {
-        /// <summary>JSON `total`, required.</summary>
-        public string Total { get; set; }
-
-        /// <summary>JSON `payments`, required.</summary>
-        public List<StrandedListResponseDataPaymentsItem> Payments { get; set; }
-
-        public static StrandedListResponseData FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedListResponseData");
-            if (o == null) return null;
-            var m = new StrandedListResponseData();
-            m.Total = JsonCodec.Required(o, "total", "StrandedListResponseData", v0 => v0.AsString());
-            m.Payments = JsonCodec.Required(o, "payments", "StrandedListResponseData", v0 => JsonCodec.ReadList(v0, v1 => StrandedListResponseDataPaymentsItem.FromJson(v1)));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("total", JsonValue.From(Total));
-            o.Set("payments", JsonCodec.WriteList(Payments, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedListResponse
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public long Code { get; set; }
-
-        /// <summary>JSON `message`, required.</summary>
-        public string Message { get; set; }
-
-        /// <summary>JSON `data`, required.</summary>
-        public StrandedListResponseData Data { get; set; }
-
-        public static StrandedListResponse FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedListResponse");
-            if (o == null) return null;
-            var m = new StrandedListResponse();
-            m.Code = JsonCodec.Required(o, "code", "StrandedListResponse", v0 => v0.AsLong());
-            m.Message = JsonCodec.Required(o, "message", "StrandedListResponse", v0 => v0.AsString());
-            m.Data = JsonCodec.Required(o, "data", "StrandedListResponse", v0 => StrandedListResponseData.FromJson(v0));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("message", JsonValue.From(Message));
-            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedCreditRequest
-    {
-        /// <summary>JSON `project_name`, required.</summary>
-        public string ProjectName { get; set; }
-
-        /// <summary>JSON `tx_digest`, required.</summary>
-        public string TxDigest { get; set; }
-
-        /// <summary>JSON `event_seq`, required.</summary>
-        public string EventSeq { get; set; }
-
-        public static StrandedCreditRequest FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedCreditRequest");
-            if (o == null) return null;
-            var m = new StrandedCreditRequest();
-            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedCreditRequest", v0 => v0.AsString());
-            m.TxDigest = JsonCodec.Required(o, "tx_digest", "StrandedCreditRequest", v0 => v0.AsString());
-            m.EventSeq = JsonCodec.Required(o, "event_seq", "StrandedCreditRequest", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("project_name", JsonValue.From(ProjectName));
-            o.Set("tx_digest", JsonValue.From(TxDigest));
-            o.Set("event_seq", JsonValue.From(EventSeq));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedCreditResponseDataCursor
-    {
-        /// <summary>JSON `eventSeq`, required.</summary>
-        public string EventSeq { get; set; }
-
-        /// <summary>JSON `txDigest`, required.</summary>
-        public string TxDigest { get; set; }
-
-        public static StrandedCreditResponseDataCursor FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedCreditResponseDataCursor");
-            if (o == null) return null;
-            var m = new StrandedCreditResponseDataCursor();
-            m.EventSeq = JsonCodec.Required(o, "eventSeq", "StrandedCreditResponseDataCursor", v0 => v0.AsString());
-            m.TxDigest = JsonCodec.Required(o, "txDigest", "StrandedCreditResponseDataCursor", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("eventSeq", JsonValue.From(EventSeq));
-            o.Set("txDigest", JsonValue.From(TxDigest));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedCreditResponseData
-    {
-        /// <summary>JSON `id`, required.</summary>
-        public long Id { get; set; }
-
-        /// <summary>JSON `bill_no`, required.</summary>
-        public string BillNo { get; set; }
-
-        /// <summary>JSON `amount`, required.</summary>
-        public string Amount { get; set; }
-
-        /// <summary>JSON `coin_type`, required.</summary>
-        public string CoinType { get; set; }
-
-        /// <summary>JSON `fromer`, required.</summary>
-        public string Fromer { get; set; }
-
-        /// <summary>JSON `toer`, required.</summary>
-        public string Toer { get; set; }
-
-        /// <summary>JSON `cursor`, required.</summary>
-        public StrandedCreditResponseDataCursor Cursor { get; set; }
-
-        /// <summary>JSON `paid_at`, required.</summary>
-        public string PaidAt { get; set; }
-
-        /// <summary>JSON `order_id`, required.</summary>
-        public long? OrderId { get; set; }
-
-        /// <summary>JSON `project_name`, required.</summary>
-        public string ProjectName { get; set; }
-
-        /// <summary>JSON `user_id`, required.</summary>
-        public string UserId { get; set; }
-
-        /// <summary>JSON `reason`, required.</summary>
-        public string Reason { get; set; }
-
-        /// <summary>JSON `detail`, required.</summary>
-        public string Detail { get; set; }
-
-        /// <summary>JSON `status`, required.</summary>
-        public long Status { get; set; }
-
-        /// <summary>JSON `refund_digest`, required.</summary>
-        public string RefundDigest { get; set; }
-
-        /// <summary>JSON `created_at`, required.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary>JSON `updated_at`, required.</summary>
-        public string UpdatedAt { get; set; }
-
-        public static StrandedCreditResponseData FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedCreditResponseData");
-            if (o == null) return null;
-            var m = new StrandedCreditResponseData();
-            m.Id = JsonCodec.Required(o, "id", "StrandedCreditResponseData", v0 => v0.AsLong());
-            m.BillNo = JsonCodec.Required(o, "bill_no", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.Amount = JsonCodec.Required(o, "amount", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.CoinType = JsonCodec.Required(o, "coin_type", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.Fromer = JsonCodec.Required(o, "fromer", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.Toer = JsonCodec.Required(o, "toer", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.Cursor = JsonCodec.Required(o, "cursor", "StrandedCreditResponseData", v0 => StrandedCreditResponseDataCursor.FromJson(v0));
-            m.PaidAt = JsonCodec.Required(o, "paid_at", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.OrderId = JsonCodec.Required(o, "order_id", "StrandedCreditResponseData", v0 => v0.IsNull ? (long?)null : v0.AsLong());
-            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.UserId = JsonCodec.Required(o, "user_id", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.Reason = JsonCodec.Required(o, "reason", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.Detail = JsonCodec.Required(o, "detail", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.Status = JsonCodec.Required(o, "status", "StrandedCreditResponseData", v0 => v0.AsLong());
-            m.RefundDigest = JsonCodec.Required(o, "refund_digest", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.CreatedAt = JsonCodec.Required(o, "created_at", "StrandedCreditResponseData", v0 => v0.AsString());
-            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "StrandedCreditResponseData", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("id", JsonValue.From(Id));
-            o.Set("bill_no", JsonValue.From(BillNo));
-            o.Set("amount", JsonValue.From(Amount));
-            o.Set("coin_type", JsonValue.From(CoinType));
-            o.Set("fromer", JsonValue.From(Fromer));
-            o.Set("toer", JsonValue.From(Toer));
-            o.Set("cursor", (Cursor == null ? JsonValue.Null : Cursor.ToJson()));
-            o.Set("paid_at", JsonValue.From(PaidAt));
-            o.Set("order_id", JsonValue.From(OrderId));
-            o.Set("project_name", JsonValue.From(ProjectName));
-            o.Set("user_id", JsonValue.From(UserId));
-            o.Set("reason", JsonValue.From(Reason));
-            o.Set("detail", JsonValue.From(Detail));
-            o.Set("status", JsonValue.From(Status));
-            o.Set("refund_digest", JsonValue.From(RefundDigest));
-            o.Set("created_at", JsonValue.From(CreatedAt));
-            o.Set("updated_at", JsonValue.From(UpdatedAt));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedCreditResponse
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public long Code { get; set; }
-
-        /// <summary>JSON `message`, required.</summary>
-        public string Message { get; set; }
-
-        /// <summary>JSON `data`, required.</summary>
-        public StrandedCreditResponseData Data { get; set; }
-
-        public static StrandedCreditResponse FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedCreditResponse");
-            if (o == null) return null;
-            var m = new StrandedCreditResponse();
-            m.Code = JsonCodec.Required(o, "code", "StrandedCreditResponse", v0 => v0.AsLong());
-            m.Message = JsonCodec.Required(o, "message", "StrandedCreditResponse", v0 => v0.AsString());
-            m.Data = JsonCodec.Required(o, "data", "StrandedCreditResponse", v0 => StrandedCreditResponseData.FromJson(v0));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("message", JsonValue.From(Message));
-            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedRefundRequest
-    {
-        /// <summary>JSON `project_name`, required.</summary>
-        public string ProjectName { get; set; }
-
-        /// <summary>JSON `tx_digest`, required.</summary>
-        public string TxDigest { get; set; }
-
-        /// <summary>JSON `event_seq`, required.</summary>
-        public string EventSeq { get; set; }
-
-        /// <summary>JSON `refund_digest`, required.</summary>
-        public string RefundDigest { get; set; }
-
-        public static StrandedRefundRequest FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedRefundRequest");
-            if (o == null) return null;
-            var m = new StrandedRefundRequest();
-            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedRefundRequest", v0 => v0.AsString());
-            m.TxDigest = JsonCodec.Required(o, "tx_digest", "StrandedRefundRequest", v0 => v0.AsString());
-            m.EventSeq = JsonCodec.Required(o, "event_seq", "StrandedRefundRequest", v0 => v0.AsString());
-            m.RefundDigest = JsonCodec.Required(o, "refund_digest", "StrandedRefundRequest", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("project_name", JsonValue.From(ProjectName));
-            o.Set("tx_digest", JsonValue.From(TxDigest));
-            o.Set("event_seq", JsonValue.From(EventSeq));
-            o.Set("refund_digest", JsonValue.From(RefundDigest));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedRefundResponseDataCursor
-    {
-        /// <summary>JSON `eventSeq`, required.</summary>
-        public string EventSeq { get; set; }
-
-        /// <summary>JSON `txDigest`, required.</summary>
-        public string TxDigest { get; set; }
-
-        public static StrandedRefundResponseDataCursor FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedRefundResponseDataCursor");
-            if (o == null) return null;
-            var m = new StrandedRefundResponseDataCursor();
-            m.EventSeq = JsonCodec.Required(o, "eventSeq", "StrandedRefundResponseDataCursor", v0 => v0.AsString());
-            m.TxDigest = JsonCodec.Required(o, "txDigest", "StrandedRefundResponseDataCursor", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("eventSeq", JsonValue.From(EventSeq));
-            o.Set("txDigest", JsonValue.From(TxDigest));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedRefundResponseData
-    {
-        /// <summary>JSON `id`, required.</summary>
-        public long Id { get; set; }
-
-        /// <summary>JSON `bill_no`, required.</summary>
-        public string BillNo { get; set; }
-
-        /// <summary>JSON `amount`, required.</summary>
-        public string Amount { get; set; }
-
-        /// <summary>JSON `coin_type`, required.</summary>
-        public string CoinType { get; set; }
-
-        /// <summary>JSON `fromer`, required.</summary>
-        public string Fromer { get; set; }
-
-        /// <summary>JSON `toer`, required.</summary>
-        public string Toer { get; set; }
-
-        /// <summary>JSON `cursor`, required.</summary>
-        public StrandedRefundResponseDataCursor Cursor { get; set; }
-
-        /// <summary>JSON `paid_at`, required.</summary>
-        public string PaidAt { get; set; }
-
-        /// <summary>JSON `order_id`, required.</summary>
-        public long? OrderId { get; set; }
-
-        /// <summary>JSON `project_name`, required.</summary>
-        public string ProjectName { get; set; }
-
-        /// <summary>JSON `user_id`, required.</summary>
-        public string UserId { get; set; }
-
-        /// <summary>JSON `reason`, required.</summary>
-        public string Reason { get; set; }
-
-        /// <summary>JSON `detail`, required.</summary>
-        public string Detail { get; set; }
-
-        /// <summary>JSON `status`, required.</summary>
-        public long Status { get; set; }
-
-        /// <summary>JSON `refund_digest`, required.</summary>
-        public string RefundDigest { get; set; }
-
-        /// <summary>JSON `created_at`, required.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary>JSON `updated_at`, required.</summary>
-        public string UpdatedAt { get; set; }
-
-        public static StrandedRefundResponseData FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedRefundResponseData");
-            if (o == null) return null;
-            var m = new StrandedRefundResponseData();
-            m.Id = JsonCodec.Required(o, "id", "StrandedRefundResponseData", v0 => v0.AsLong());
-            m.BillNo = JsonCodec.Required(o, "bill_no", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.Amount = JsonCodec.Required(o, "amount", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.CoinType = JsonCodec.Required(o, "coin_type", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.Fromer = JsonCodec.Required(o, "fromer", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.Toer = JsonCodec.Required(o, "toer", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.Cursor = JsonCodec.Required(o, "cursor", "StrandedRefundResponseData", v0 => StrandedRefundResponseDataCursor.FromJson(v0));
-            m.PaidAt = JsonCodec.Required(o, "paid_at", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.OrderId = JsonCodec.Required(o, "order_id", "StrandedRefundResponseData", v0 => v0.IsNull ? (long?)null : v0.AsLong());
-            m.ProjectName = JsonCodec.Required(o, "project_name", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.UserId = JsonCodec.Required(o, "user_id", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.Reason = JsonCodec.Required(o, "reason", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.Detail = JsonCodec.Required(o, "detail", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.Status = JsonCodec.Required(o, "status", "StrandedRefundResponseData", v0 => v0.AsLong());
-            m.RefundDigest = JsonCodec.Required(o, "refund_digest", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.CreatedAt = JsonCodec.Required(o, "created_at", "StrandedRefundResponseData", v0 => v0.AsString());
-            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "StrandedRefundResponseData", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("id", JsonValue.From(Id));
-            o.Set("bill_no", JsonValue.From(BillNo));
-            o.Set("amount", JsonValue.From(Amount));
-            o.Set("coin_type", JsonValue.From(CoinType));
-            o.Set("fromer", JsonValue.From(Fromer));
-            o.Set("toer", JsonValue.From(Toer));
-            o.Set("cursor", (Cursor == null ? JsonValue.Null : Cursor.ToJson()));
-            o.Set("paid_at", JsonValue.From(PaidAt));
-            o.Set("order_id", JsonValue.From(OrderId));
-            o.Set("project_name", JsonValue.From(ProjectName));
-            o.Set("user_id", JsonValue.From(UserId));
-            o.Set("reason", JsonValue.From(Reason));
-            o.Set("detail", JsonValue.From(Detail));
-            o.Set("status", JsonValue.From(Status));
-            o.Set("refund_digest", JsonValue.From(RefundDigest));
-            o.Set("created_at", JsonValue.From(CreatedAt));
-            o.Set("updated_at", JsonValue.From(UpdatedAt));
-            return o;
-        }
-    }
-
-    public sealed partial class StrandedRefundResponse
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public long Code { get; set; }
-
-        /// <summary>JSON `message`, required.</summary>
-        public string Message { get; set; }
-
-        /// <summary>JSON `data`, required.</summary>
-        public StrandedRefundResponseData Data { get; set; }
-
-        public static StrandedRefundResponse FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StrandedRefundResponse");
-            if (o == null) return null;
-            var m = new StrandedRefundResponse();
-            m.Code = JsonCodec.Required(o, "code", "StrandedRefundResponse", v0 => v0.AsLong());
-            m.Message = JsonCodec.Required(o, "message", "StrandedRefundResponse", v0 => v0.AsString());
-            m.Data = JsonCodec.Required(o, "data", "StrandedRefundResponse", v0 => StrandedRefundResponseData.FromJson(v0));
             return m;
         }
 

@@ -1,0 +1,22 @@
+import { createGroupApp } from '../core/http/app.js';
+import type { Deps } from '../core/deps.js';
+import { rankAround } from '../core/rankings/around.js';
+import { gameRank } from '../core/rankings/boards.js';
+import { addWin } from '../core/rankings/reports.js';
+import { boardShardsOf, setBoardShards } from '../core/rankings/shards.js';
+import { boardRewardHandlers } from './rewards-handlers.js';
+import { boardsRoutes } from './routes/boards.js';
+import { lambdaHandler } from './deployed.js';
+
+/** The boards group: score reports, the boards, a player's rank, and the seasons' rewards. Routes only translate HTTP to core/rankings and core/rewards. */
+export const createBoardsApp = (deps: Deps) =>
+  createGroupApp(deps, boardsRoutes, {
+    addWin: ({ deps, body }) => addWin(deps, body),
+    gameRank: ({ deps, query }) => gameRank(deps, query.game_code, query.limit),
+    rank_around: ({ deps, query }) => rankAround(deps, query),
+    board_shards_set: async ({ deps, body }) => boardShardsOf(deps, body.game_code, await setBoardShards(deps, body.game_code, body.shards)),
+    board_shards_get: ({ deps, query }) => boardShardsOf(deps, query.game_code),
+    ...boardRewardHandlers,
+  });
+
+export const handler = lambdaHandler(createBoardsApp);
