@@ -5,7 +5,7 @@ import type { innerAccessOps } from './routes/access.js';
 const revoked = (accountId: string, tokens: 'server' | 'console', before: number) => ({
   account_id: accountId,
   tokens,
-  revoked_before: new Date(before * 1000).toISOString(),
+  revoked_before: new Date(before).toISOString(),
 });
 
 /** Token revocation, spread into the inner group's handlers. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hono } from 'hono';
-import { STATE_TTL_MS } from '../core/access/principals.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { revocationKey, STATE_TTL_MS } from '../core/access/principals.js';
 import { MerchantStatus } from '../core/merchants/models.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
@@ -211,5 +212,41 @@ describe('token revocation without a key change', () => {
       query: { projectName: other.project.project_name, userId: randomUUID() },
     });
     expect(refused.status).toBe(401);
+  });
+
+  it('keeps a console session signed in within the same second as a revocation, and refuses one issued just before it', async () => {
+    const owner = await accountWithToken(deps);
+    const second = Math.floor(Date.now() / 1000 + 10) * 1000;
+    const issueAt = async (ms: number) => {
+      deps.setNow(new Date(second + ms));
+      return (await deps.tokens.issue('merchant', owner.accountId, { role: 'merchant', email: owner.email })).token;
+    };
+    const info = (token: string) => call(app, 'GET', `${base}/merchant/info`, { token });
+    const early = await issueAt(100);
+    deps.setNow(new Date(second + 200));
+    const revoke = await call(app, 'POST', `${base}/merchant/tokens/revoke`, { token: early, body: { tokens: 'console' } });
+    expect(revoke.body.data.revoked_before).toBe(new Date(second + 200).toISOString());
+    const same = await issueAt(200);
+    const after = await issueAt(201);
+    const refusedEarly = await info(early);
+    expect([refusedEarly.status, refusedEarly.body.error]).toEqual([401, 'auth.token_revoked']);
+    expect((await info(same)).status).toBe(401);
+    // Signed in again 1 ms after the sign-out, in the same second: the new session works.
+    expect((await info(after)).body.error).not.toBe('auth.token_revoked');
+    deps.setNow(undefined);
+  });
+
+  it('reads a revocation written in whole seconds as the end of that second', async () => {
+    const owner = await accountWithToken(deps);
+    const second = Math.floor(Date.now() / 1000 + 20);
+    await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...revocationKey(owner.accountId), type: 'revocation', consoleBefore: second } }));
+    deps.setNow(new Date(second * 1000 + 999));
+    const inTheSecond = (await deps.tokens.issue('merchant', owner.accountId, { role: 'merchant', email: owner.email })).token;
+    deps.setNow(new Date(second * 1000 + 1_000));
+    const next = (await deps.tokens.issue('merchant', owner.accountId, { role: 'merchant', email: owner.email })).token;
+    const info = (token: string) => call(app, 'GET', `${base}/merchant/info`, { token });
+    expect((await info(inTheSecond)).body.error).toBe('auth.token_revoked');
+    expect((await info(next)).body.error).not.toBe('auth.token_revoked');
+    deps.setNow(undefined);
   });
 });

@@ -26,7 +26,9 @@ beforeAll(async () => {
 
 const itemCount = () => countItems(deps);
 
-const allOps = [innerRoutes, boardsRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
+const allOps = [innerRoutes, boardsRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap(
+  (group) => Object.values(group.ops) as OperationSpec[],
+);
 const protectedOps = allOps.filter((op) => op.auth !== 'open');
 const kindsOf = (op: OperationSpec) => (op.auth === 'open' ? [] : op.auth.tokens);
 const allKinds: TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];

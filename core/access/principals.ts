@@ -10,8 +10,11 @@ import { remember } from '../platform/process-memory.js';
  * What the platform knows of a console account that holds merchant (console) or server (game server) tokens:
  * its merchant's status, and the instants before which its tokens are revoked. Both live beside the account:
  * - the merchant item `MERCHANT#<accountId>` (status);
- * - the revocation item `REVOKE#<accountId>`, sk `TOKENS`: `consoleBefore` and `serverBefore`, epoch seconds.
- *   A token issued at or before that second is refused (401). Revoking never changes a key.
+ * - the revocation item `REVOKE#<accountId>`, sk `TOKENS`: `consoleBeforeMs` and `serverBeforeMs`, epoch
+ *   milliseconds. A token issued at or before that instant is refused (401); one issued after it, even in the
+ *   same second, is not (tokens carry their issue time to the millisecond: core/platform/tokens.ts). Items
+ *   written before milliseconds were kept hold `consoleBefore` / `serverBefore` in seconds, read as the end of
+ *   that second. Revoking never changes a key.
  * One BatchGet reads both (core/platform/batch.ts: read completely, or 503).
  *
  * Reads are remembered per process for STATE_TTL_MS, except for operations that move value, which read the
@@ -23,7 +26,9 @@ export const STATE_TTL_MS = 60_000;
 export interface PrincipalState {
   /** The account's merchant is suspended (status 2). An account without a merchant is not. */
   suspended: boolean;
+  /** Epoch milliseconds: console tokens issued at or before it are revoked (0: none). */
   consoleBefore: number;
+  /** Epoch milliseconds: server tokens issued at or before it are revoked (0: none). */
   serverBefore: number;
 }
 
@@ -50,20 +55,28 @@ export async function freshPrincipalState(
   const [merchant, revocation, ...others] = await readItems(deps, [merchantKey(accountId), revocationKey(accountId), ...also]);
   const state: PrincipalState = {
     suspended: merchant?.status === MerchantStatus.suspended,
-    consoleBefore: Number(revocation?.consoleBefore ?? 0),
-    serverBefore: Number(revocation?.serverBefore ?? 0),
+    consoleBefore: revokedBefore(revocation, 'console'),
+    serverBefore: revokedBefore(revocation, 'server'),
   };
   remember(remembered, `${deps.table}\u0000${accountId}`, { state, at: deps.now().getTime() });
   return { state, also: others };
 }
 
+/** The revocation instant of `which` tokens in epoch milliseconds: the item's, or the end of its older seconds' value. */
+function revokedBefore(revocation: Item | undefined, which: 'console' | 'server'): number {
+  const ms = Number(revocation?.[`${which}BeforeMs`] ?? 0);
+  const seconds = Number(revocation?.[`${which}Before`] ?? 0);
+  return Math.max(ms, seconds > 0 ? seconds * 1000 + 999 : 0);
+}
+
 /**
  * Revokes every token of `which` kind issued to the account up to now: console (merchant) tokens, or its
- * merchant's server tokens. Idempotent; a later revocation only moves the instant forward.
+ * merchant's server tokens. Idempotent; a later revocation only moves the instant forward. Answers the
+ * instant (epoch milliseconds).
  */
 export async function revokeTokens(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, accountId: string, which: 'console' | 'server'): Promise<number> {
-  const before = Math.floor(deps.now().getTime() / 1000);
-  const field = which === 'console' ? 'consoleBefore' : 'serverBefore';
+  const before = deps.now().getTime();
+  const field = which === 'console' ? 'consoleBeforeMs' : 'serverBeforeMs';
   await deps.db
     .send(
       new UpdateCommand({

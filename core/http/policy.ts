@@ -75,7 +75,7 @@ const namedPlayers = (rule: TokenRule, input: PolicyInput): string[] => [
 function checkAccountState(state: PrincipalState, checks: AccountChecks, caller: TokenClaims) {
   // Value-moving calls read the account's state fresh; others may use the state remembered for STATE_TTL_MS.
   const before = caller.kind === 'server' ? state.serverBefore : state.consoleBefore;
-  if (before > 0 && (caller.iat ?? 0) <= before) throw httpError('auth.token_revoked', 'token has been revoked');
+  if (before > 0 && (caller.iat ?? 0) * 1000 <= before) throw httpError('auth.token_revoked', 'token has been revoked');
   if (state.suspended && checks.suspension) throw merchantError('merchant.suspended', 'merchant is suspended');
 }
 

@@ -41,7 +41,10 @@ export interface TokenClaims {
   email?: string;
   merchant_id?: number;
   game_code?: string;
-  /** Issued at (epoch seconds): a token issued at or before its account's revocation instant is refused. */
+  /**
+   * Issued at, epoch seconds with milliseconds (a JWT NumericDate may have a fraction): a token issued at or
+   * before its account's revocation instant is refused, and one issued just after it in the same second is not.
+   */
   iat?: number;
   exp: number;
   /** Partner store tokens (core/partner-store): the OAuth client the token was issued to, and its scopes (space-delimited). */
@@ -246,8 +249,8 @@ export async function createTokenService(options: {
     async issue(kind, sub, claims = {}) {
       if (!signing) throw new Error('token service: this function holds only the public token keys and cannot issue tokens');
       const privateKey = await importOnce(`private ${signing.kid}`, signing);
-      const iat = Math.floor(now().getTime() / 1000);
-      const exp = iat + tokenLifetimes[kind];
+      const iat = now().getTime() / 1000;
+      const exp = Math.floor(iat) + tokenLifetimes[kind];
       const token = await new SignJWT({ ...claims })
         .setProtectedHeader({ alg: 'ES256', kid: signing.kid, typ: 'JWT' })
         .setIssuer(issuer)

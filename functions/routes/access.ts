@@ -5,7 +5,7 @@ import { merchantToken } from './errors.js';
 
 const revokeText =
   '`server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. ' +
-  'Tokens issued in the same second are revoked too: get new ones a second later. No key changes.';
+  'Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes.';
 
 /** Token revocation (docs/security.md), console operations of the inner group. */
 export const innerAccessOps = {

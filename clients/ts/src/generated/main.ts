@@ -458,7 +458,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the caller's server tokens or console sessions
-         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Tokens issued in the same second are revoked too: get new ones a second later. No key changes.
+         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes.
          *
          *     Requires a Bearer `merchant` token. Acts on the caller's own records only. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
          */
@@ -480,7 +480,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke any account's server tokens or console sessions (admin)
-         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Tokens issued in the same second are revoked too: get new ones a second later. No key changes.
+         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes.
          *
          *     Requires a Bearer `merchant` token of an admin account. Any record: admins revoke any console account's tokens. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
          */
