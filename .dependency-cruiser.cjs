@@ -52,6 +52,13 @@ module.exports = {
       to: { path: '^(core|functions|infra)/', pathNot: '^core/(platform|shared)/' },
     },
     {
+      name: 'console-imports-client-and-models-only',
+      comment: "the console's browser code imports the typed client, the domains' models and core/shared, never the server's code",
+      severity: 'error',
+      from: { path: '^console/src/' },
+      to: { path: '^(core|functions|infra)/', pathNot: '^core/([^/]+/models[.]ts|shared/)' },
+    },
+    {
       name: 'domains-import-no-http-functions-infra',
       comment: 'a domain is below the HTTP layer, the full deps (core/deps.ts), the functions and the infrastructure',
       severity: 'error',

@@ -2,13 +2,17 @@ import { basePathOf, composeApps, createGroupApp } from '../core/http/app.js';
 import type { RouteGroup } from '../core/http/operation.js';
 import { referenceAsset } from '../core/http/reference-assets.js';
 import { REFERENCE_CSP, referencePage } from '../core/http/reference-page.js';
+import { consoleAsset, type ConsoleFile } from '../core/http/console-assets.js';
+import { CONSOLE_CSP, consolePage } from '../core/http/console-page.js';
+import { platformError } from '../core/platform/errors.js';
+import { consoleSiteRoutes } from './routes/console-site.js';
 import type { Deps } from '../core/deps.js';
 import { heroMetaRoutes, metaRoutes } from './routes/meta.js';
 import { lambdaHandler } from './deployed.js';
 
 /**
  * The meta function: on each base, the token keys (JWKS), the API reference (OpenAPI 3.1 document and an
- * interactive page) and a health check. One Lambda serves both bases.
+ * interactive page) and a health check; on the main base, the operator console. One Lambda serves both bases.
  */
 function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>) {
   const basePath = basePathOf(routes.base, deps.stage);
@@ -29,21 +33,51 @@ function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>
       new Response(referencePage(`${basePath}/openapi.json`, `${basePath}/docs/assets`, routes.base === 'hero' ? 'Hero game API' : 'Game platform API'), {
         headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REFERENCE_CSP, 'cache-control': 'no-cache' },
       }),
-    docs_asset: async ({ params, req }) => {
-      const asset = await referenceAsset(params.file);
-      const gzip = /\bgzip\b/.test(req.header('accept-encoding') ?? '');
-      return new Response(gzip ? asset.gzipped : asset.body, {
-        headers: {
-          'content-type': asset.type,
-          'cache-control': 'public, max-age=31536000, immutable',
-          vary: 'accept-encoding',
-          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-        },
-      });
+    docs_asset: async ({ params, req }) => assetResponse(await referenceAsset(params.file), req.header('accept-encoding')),
+  });
+}
+
+/** A versioned file, kept for a year, gzipped when the request accepts it. */
+function assetResponse(asset: { type: string; body: Uint8Array; gzipped: Uint8Array }, acceptEncoding: string | undefined) {
+  const gzip = /\bgzip\b/.test(acceptEncoding ?? '');
+  return new Response(gzip ? asset.gzipped : asset.body, {
+    headers: {
+      'content-type': asset.type,
+      'cache-control': 'public, max-age=31536000, immutable',
+      vary: 'accept-encoding',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     },
   });
 }
 
-export const createMetaApp = (deps: Deps) => composeApps(deps.stage, [createBaseMetaApp(deps, metaRoutes), createBaseMetaApp(deps, heroMetaRoutes)]);
+/** The console's file, or 503 `console.unbuilt` when this process has none. */
+const builtConsoleAsset = (file: ConsoleFile) =>
+  consoleAsset(file).catch(() => {
+    throw platformError('console.unbuilt', 'the console was not built for this deployment');
+  });
+
+/** The operator console (docs/console.md): its page and files, on the main base. */
+function createConsoleSiteApp(deps: Deps) {
+  const basePath = basePathOf('main', deps.stage);
+  return createGroupApp(deps, consoleSiteRoutes, {
+    console: async () => {
+      const [script, stylesheet] = await Promise.all([builtConsoleAsset('console.js'), builtConsoleAsset('console.css')]);
+      const asset = (file: ConsoleFile, version: string) => `${basePath}/console/assets/${file}?v=${version}`;
+      const page = consolePage({
+        apiBase: basePath,
+        stage: deps.stage,
+        script: asset('console.js', script.version),
+        stylesheet: asset('console.css', stylesheet.version),
+      });
+      return new Response(page, {
+        headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONSOLE_CSP, 'cache-control': 'no-cache' },
+      });
+    },
+    console_asset: async ({ params, req }) => assetResponse(await builtConsoleAsset(params.file), req.header('accept-encoding')),
+  });
+}
+
+export const createMetaApp = (deps: Deps) =>
+  composeApps(deps.stage, [createBaseMetaApp(deps, metaRoutes), createBaseMetaApp(deps, heroMetaRoutes), createConsoleSiteApp(deps)]);
 
 export const handler = lambdaHandler(createMetaApp);

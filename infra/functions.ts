@@ -13,6 +13,7 @@ import {
   tokenSigningKey,
   vendorSigningKey,
 } from './secrets.js';
+import { consoleAssets } from './console.js';
 import { files } from './storage.js';
 import { table } from './table.js';
 
@@ -97,9 +98,13 @@ const concurrencyOf = (name: DeployedFunction) => {
  * read on the first request for them, so cold start is unchanged (docs/api.md "The API reference").
  */
 export const REFERENCE_ASSETS_DIR = 'reference';
-const referenceAssets = {
-  copyFiles: Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `${REFERENCE_ASSETS_DIR}/${file}` })),
-  environment: { REFERENCE_ASSETS_DIR },
+/** The files the meta function serves: the API reference's and the operator console's (infra/console.ts). */
+const metaAssets = {
+  copyFiles: [
+    ...Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `${REFERENCE_ASSETS_DIR}/${file}` })),
+    ...consoleAssets.copyFiles,
+  ],
+  environment: { REFERENCE_ASSETS_DIR, ...consoleAssets.environment },
 };
 
 /** How every Lambda of the stage is built and linked (the groups here, the scheduled jobs in infra/jobs.ts). */
@@ -113,7 +118,7 @@ export const functionArgs = (name: DeployedFunction) => ({
   nodejs: { format: 'esm' as const, minify: true, splitting: true },
   link: linksOf(name),
   ...concurrencyOf(name),
-  ...(name === 'meta' ? referenceAssets : {}),
+  ...(name === 'meta' ? metaAssets : {}),
 });
 
 export const functions = Object.fromEntries(

@@ -10,6 +10,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { rankDirectoryKey, rankPageKey, resultKey, scoreKey } from '../core/rankings/keys.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { PACKAGE_FILES, referenceAssetsDir } from '../core/http/reference-assets.js';
+import { CONSOLE_FILES, consoleAssetsDir } from '../core/http/console-assets.js';
 import { createTestDeps } from './support/deps.js';
 import {
   deployWithStandins,
@@ -155,13 +156,18 @@ describe('API Gateway routes = Hono routes', () => {
     }
   });
 
-  it("copies the API reference's files into the meta function's package and tells its code where they are", async () => {
+  it("copies the API reference's and the built console's files into the meta function's package and tells its code where they are", async () => {
     const meta = functionOf.get('meta')!.args;
-    expect(meta.environment).toEqual({ REFERENCE_ASSETS_DIR: 'reference' });
-    expect(meta.copyFiles).toEqual(Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `reference/${file}` })));
+    expect(meta.environment).toEqual({ REFERENCE_ASSETS_DIR: 'reference', CONSOLE_ASSETS_DIR: 'console' });
+    expect(meta.copyFiles).toEqual([
+      ...Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `reference/${file}` })),
+      ...Object.keys(CONSOLE_FILES).map((file) => ({ from: `console/dist/${file}`, to: `console/${file}` })),
+    ]);
+    // The console was built as the deploy imported infra: every file to copy exists.
     for (const { from } of meta.copyFiles!) expect(existsSync(from), from).toBe(true);
     // The function's code reads them from there (Lambda's working folder is the package's root).
     expect(referenceAssetsDir({ REFERENCE_ASSETS_DIR: 'reference' })).toBe('reference');
+    expect(consoleAssetsDir({ CONSOLE_ASSETS_DIR: 'console' })).toBe('console');
     for (const [group, fn] of functionOf) if (group !== 'meta') expect(fn.args.copyFiles, group).toBeUndefined();
   });
 

@@ -164,6 +164,8 @@ export const platformErrors = errorCatalogue({
   'chain.unreadable': 'Unavailable',
   /** the player the request names deleted their account; nothing about them is kept or written */
   'player.deleted': 'NotFound',
+  /** the operator console's files were not built for this deployment (docs/console.md) */
+  'console.unbuilt': 'Unavailable',
 });
 export const platformError = platformErrors.fail;
 

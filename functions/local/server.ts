@@ -16,6 +16,7 @@ import { LOCAL_STAGE, heroBasePath, mainBasePath } from '../../core/platform/sta
 import { createTokenService } from '../../core/platform/tokens.js';
 import { sourceOfEnv, withRequestSource } from '../../core/platform/request-source.js';
 import { createAllApps } from '../apps.js';
+import { buildConsole } from '../../console/build.js';
 import { configuredDynamo, ensureTable, localConnection, startDynamoLocal, type LocalDynamo } from './dynamo.js';
 import { seedLocal } from './seed.js';
 import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.js';
@@ -115,6 +116,12 @@ try {
   // The local stand-in for the deployed stream subscription: score changes into the rank pages every RANK_STREAM_INTERVAL_MS.
   rankPages = startScoreStreamLoop(new ScoreStreamReader(deps, connection), Number(process.env.RANK_STREAM_INTERVAL_MS ?? 1_000));
 
+  // The operator console, built from its source at every start into DATA_DIR (a deploy builds it in infra).
+  if (!process.env.CONSOLE_ASSETS_DIR) {
+    process.env.CONSOLE_ASSETS_DIR = join(dataDir, 'console');
+    await buildConsole(process.env.CONSOLE_ASSETS_DIR);
+  }
+
   const app = createAllApps(deps);
   // Stored files: S3 serves them in a stage; locally this route does, below the main base.
   const filesPrefix = `${mainBasePath(stage)}/files/`;
@@ -146,6 +153,7 @@ try {
     const host = `http://localhost:${info.port}`;
     log(`serving ${host}${mainBasePath(stage)} and ${host}${heroBasePath(stage)}`);
     log(`API reference: ${host}${mainBasePath(stage)}/docs and ${host}${heroBasePath(stage)}/docs`);
+    log(`operator console: ${host}${mainBasePath(stage)}/console`);
   });
 } catch (error) {
   console.error(error);

@@ -1,6 +1,7 @@
 import type { RouteGroup } from '../../core/http/operation.js';
 import { boardsRoutes } from './boards.js';
 import { chainRoutes } from './chain.js';
+import { consoleSiteRoutes } from './console-site.js';
 import { heroRoutes } from './hero.js';
 import { innerRoutes } from './inner.js';
 import { heroMetaRoutes, metaRoutes } from './meta.js';
@@ -27,5 +28,6 @@ export const routeTable: readonly RouteGroup[] = [
   partnerStoreRootRoutes,
   heroRoutes,
   metaRoutes,
+  consoleSiteRoutes,
   heroMetaRoutes,
 ];

@@ -44,6 +44,7 @@ namespace GamePlatform.Client
         public const string ClaimSigningsExhausted = "claim.signings_exhausted";
         public const string ClaimUnconfigured = "claim.unconfigured";
         public const string ClaimWalletNotSui = "claim.wallet_not_sui";
+        public const string ConsoleUnbuilt = "console.unbuilt";
         public const string DataChangedConcurrently = "data.changed_concurrently";
         public const string DeletionMessageMissing = "deletion.message_missing";
         public const string DeletionNoAccount = "deletion.no_account";

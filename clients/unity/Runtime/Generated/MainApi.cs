@@ -2082,5 +2082,29 @@ namespace GamePlatform.Main
             request.Query("v", v);
             return (await Client.SendAsync(request, cancellationToken)).Text;
         }
+
+        /// <summary>
+        /// The operator console for studios and admins (HTML): GET /console (`console`).
+        /// Open: no token.
+        /// 503: console.unbuilt
+        /// </summary>
+        public async Task<string> ConsoleAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/console");
+            return (await Client.SendAsync(request, cancellationToken)).Text;
+        }
+
+        /// <summary>
+        /// A file of the operator console (its script or stylesheet): GET /console/assets/{file} (`console_asset`).
+        /// Open: no token.
+        /// 400: input.invalid
+        /// 503: console.unbuilt
+        /// </summary>
+        public async Task<string> ConsoleAssetAsync(string file, string v = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/console/assets/" + ApiRequest.Segment(file));
+            request.Query("v", v);
+            return (await Client.SendAsync(request, cancellationToken)).Text;
+        }
     }
 }

@@ -1,0 +1,195 @@
+import { useState } from 'preact/hooks';
+import type * as z from 'zod/mini';
+import { LevelSave, ProjectCreate } from '../../../core/payments/models.js';
+import type { Api } from '../session.js';
+import { errorsOfSchema } from '../errors.js';
+import { useAction, useRead } from '../ui/call.js';
+import { Field, FormError, Select, Submit } from '../ui/field.js';
+import { Done, ReadState } from '../ui/status.js';
+
+/** The studio's projects (what players buy tickets of), their price levels and the levels' store products. */
+export function ProjectsScreen({ api }: { api: Api }) {
+  const projects = useRead(() => api.GET('/merchant/projects'), []);
+  const [chosen, setChosen] = useState<string>();
+  const list = projects.data?.data ?? [];
+  const project = list.find((p) => p.project_name === chosen) ?? list[0];
+  return (
+    <>
+      <section aria-labelledby="projects-title">
+        <h2 id="projects-title">Projects</h2>
+        <ReadState loading={projects.loading} error={projects.error} what="your projects" />
+        {projects.data && list.length === 0 && <p>No projects yet: create one below.</p>}
+        {list.length > 0 && (
+          <table>
+            <caption class="visually-hidden">Your projects</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Coin</th>
+                <th scope="col">Receiving address</th>
+                <th scope="col">On sale</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((p) => (
+                <tr key={p.project_name}>
+                  <td>{p.project_name}</td>
+                  <td>{p.coin_type}</td>
+                  <td class="mono">{p.receive_address}</td>
+                  <td>{p.status === 1 ? 'yes' : 'withdrawn'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {project && (
+        <Levels api={api} projects={list.map((p) => p.project_name)} project={project.project_name} precision={project.precison} onProject={setChosen} />
+      )}
+      <CreateProject api={api} onCreated={projects.reload} />
+    </>
+  );
+}
+
+function Levels({
+  api,
+  projects,
+  project,
+  precision,
+  onProject,
+}: {
+  api: Api;
+  projects: string[];
+  project: string;
+  precision: number;
+  onProject: (name: string) => void;
+}) {
+  const levels = useRead(() => api.GET('/account/user/project/level', { params: { query: { project } } }), [project]);
+  const [values, setValues] = useState({ level: '1', amount: '', tickets: '', apple_product_id: '', google_product_id: '' });
+  const [done, setDone] = useState<string>();
+  const save = useAction((body: z.infer<typeof LevelSave>) => api.POST('/merchant/projects/levels', { body }));
+  const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const body = {
+      project_name: project,
+      level: Number(values.level),
+      amount: values.amount,
+      tickets: Number(values.tickets),
+      apple_product_id: values.apple_product_id || null,
+      google_product_id: values.google_product_id || null,
+    };
+    const invalid = errorsOfSchema(LevelSave, body);
+    if (invalid) return save.setErrors(invalid);
+    if (await save.run(LevelSave.parse(body))) {
+      setDone(`Level ${body.level} of ${project} saved.`);
+      levels.reload();
+    }
+  };
+  return (
+    <section aria-labelledby="levels-title">
+      <h2 id="levels-title">Price levels</h2>
+      <Select label="Project" name="project" value={project} options={projects.map((name) => ({ value: name, label: name }))} onValue={onProject} />
+      <ReadState loading={levels.loading} error={levels.error} what="price levels" />
+      {levels.data && (
+        <table>
+          <caption class="visually-hidden">Price levels of {project}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Level</th>
+              <th scope="col">Price (base units)</th>
+              <th scope="col">Tickets</th>
+              <th scope="col">App Store product</th>
+              <th scope="col">Google Play product</th>
+            </tr>
+          </thead>
+          <tbody>
+            {levels.data.data.map((level) => (
+              <tr key={level.level}>
+                <td>{level.level}</td>
+                <td>{level.amount_base}</td>
+                <td>{level.tickets}</td>
+                <td>{level.apple_product_id ?? '—'}</td>
+                <td>{level.google_product_id ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h3>Set a price level</h3>
+      <form onSubmit={submit} noValidate>
+        <Field label="Level" name="level" inputMode="numeric" value={values.level} onValue={set('level')} error={save.errors.level} />
+        <Field
+          label="Price in base units"
+          name="amount"
+          inputMode="numeric"
+          hint={`An integer: the coin has ${precision} decimals (1 coin = 1${'0'.repeat(precision)})`}
+          value={values.amount}
+          onValue={set('amount')}
+          error={save.errors.amount}
+        />
+        <Field label="Tickets" name="tickets" inputMode="numeric" value={values.tickets} onValue={set('tickets')} error={save.errors.tickets} />
+        <Field
+          label="App Store product id"
+          name="apple_product_id"
+          hint="Empty: none"
+          value={values.apple_product_id}
+          onValue={set('apple_product_id')}
+          error={save.errors.apple_product_id}
+        />
+        <Field
+          label="Google Play product id"
+          name="google_product_id"
+          hint="Empty: none"
+          value={values.google_product_id}
+          onValue={set('google_product_id')}
+          error={save.errors.google_product_id}
+        />
+        <FormError error={save.errors.form ?? save.errors.project_name} />
+        <Submit busy={save.busy}>Save price level</Submit>
+      </form>
+      <Done message={done} />
+    </section>
+  );
+}
+
+function CreateProject({ api, onCreated }: { api: Api; onCreated: () => void }) {
+  const empty = { project_name: '', description: '', receive_address: '', coin_type: '0x2::sui::SUI', precison: '9' };
+  const [values, setValues] = useState(empty);
+  const [done, setDone] = useState<string>();
+  const create = useAction((body: z.infer<typeof ProjectCreate>) => api.POST('/merchant/projects', { body }));
+  const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const body = { ...values, precison: Number(values.precison) };
+    const invalid = errorsOfSchema(ProjectCreate, body);
+    if (invalid) return create.setErrors(invalid);
+    if (await create.run(ProjectCreate.parse(body))) {
+      setDone(`Project ${values.project_name} created.`);
+      setValues(empty);
+      onCreated();
+    }
+  };
+  return (
+    <section aria-labelledby="create-project-title">
+      <h2 id="create-project-title">Create a project</h2>
+      <form onSubmit={submit} noValidate>
+        <Field label="Project name" name="project_name" value={values.project_name} onValue={set('project_name')} error={create.errors.project_name} />
+        <Field label="Description" name="description" value={values.description} onValue={set('description')} error={create.errors.description} />
+        <Field
+          label="Receiving address"
+          name="receive_address"
+          hint="The Sui address players pay to"
+          value={values.receive_address}
+          onValue={set('receive_address')}
+          error={create.errors.receive_address}
+        />
+        <Field label="Coin type" name="coin_type" value={values.coin_type} onValue={set('coin_type')} error={create.errors.coin_type} />
+        <Field label="Coin decimals" name="precison" inputMode="numeric" value={values.precison} onValue={set('precison')} error={create.errors.precison} />
+        <FormError error={create.errors.form} />
+        <Submit busy={create.busy}>Create project</Submit>
+      </form>
+      <Done message={done} />
+    </section>
+  );
+}

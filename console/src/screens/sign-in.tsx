@@ -1,0 +1,50 @@
+import { useState } from 'preact/hooks';
+import { Credentials } from '../../../core/merchants/models.js';
+import { errorsOfSchema } from '../errors.js';
+import { clientFor, type Session } from '../session.js';
+import { useAction } from '../ui/call.js';
+import { Field, FormError, Submit } from '../ui/field.js';
+
+/** merchant_login: a studio's or an admin's console account. */
+export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useAction((body: { email: string; password: string }) => clientFor().POST('/merchant/login', { body }));
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const body = { email: email.trim(), password };
+    const invalid = errorsOfSchema(Credentials, body);
+    if (invalid) return login.setErrors(invalid);
+    const answer = await login.run(body);
+    if (answer)
+      onSignedIn({
+        token: answer.data.accessToken,
+        expiresAt: answer.data.expiresAt,
+        accountId: answer.data.account_id,
+        role: answer.data.role,
+        email: body.email,
+      });
+  };
+
+  return (
+    <main id="main" class="sign-in">
+      <h1>Sign in to the console</h1>
+      <form onSubmit={submit} noValidate>
+        <Field label="Email" name="email" type="email" autocomplete="username" value={email} onValue={setEmail} error={login.errors.email} required />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          value={password}
+          onValue={setPassword}
+          error={login.errors.password}
+          required
+        />
+        <FormError error={login.errors.form} />
+        <Submit busy={login.busy}>Sign in</Submit>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiError, unwrap } from '@game-platform/client';
+import { errorsOfAnswer, type FieldErrors } from '../errors.js';
+
+/** What openapi-fetch resolves a call to. */
+type Answer<Data> = Promise<{ data?: Data; error?: unknown; response: Response }>;
+
+/**
+ * A call the user starts (a form, a button): `busy` while it runs, `errors` from its answer, and the data it
+ * answered. Only one runs at a time: a second start while busy is ignored.
+ */
+export function useAction<Args extends unknown[], Data>(call: (...args: Args) => Answer<Data>) {
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const run = useCallback(
+    async (...args: Args): Promise<Data | undefined> => {
+      if (busy) return undefined;
+      setBusy(true);
+      setErrors({});
+      try {
+        return await unwrap(call(...args));
+      } catch (error) {
+        setErrors(errorsOfAnswer(error));
+        return undefined;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [busy, call],
+  );
+  return { run, busy, errors, setErrors };
+}
+
+/** A read made when the screen shows (and again on `reload`): loading, its data, or its error and the error's code. */
+export function useRead<Data>(read: () => Answer<Data>, deps: unknown[]) {
+  const [state, setState] = useState<{ loading: boolean; data?: Data; error?: string; code?: string }>({ loading: true });
+  const [round, setRound] = useState(0);
+  // The caller names what the read depends on (`deps`).
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    unwrap(read()).then(
+      (data) => current && setState({ loading: false, data }),
+      (error: unknown) =>
+        current &&
+        setState({
+          loading: false,
+          error: Object.values(errorsOfAnswer(error))[0],
+          ...(error instanceof ApiError ? { code: error.code } : {}),
+        }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [...deps, round]);
+  return { ...state, reload: () => setRound((n) => n + 1) };
+}

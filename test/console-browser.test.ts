@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, launchBrowser } from './support/browser.js';
+import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
+import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
+
+/**
+ * The operator console (docs/console.md) in a real browser: headless Debian Chromium driven by playwright-core
+ * against `npm start` on loopback, with the demo data (an active studio) and an admin account. Every step is
+ * driven by roles and labels, as a screen reader user would find them, and checked on the API afterwards. Every
+ * request any page makes must go to the server, no page may log an error or a Content-Security-Policy
+ * violation. Screenshots of each screen go to test-results/console-browser/.
+ */
+const SCREENSHOTS = join('test-results', 'console-browser');
+const available = browserAvailable('console-browser');
+const ADMIN = { email: 'console-admin@example.com', password: 'console admin password 1' };
+// A 1×1 PNG: the service recognises images by their content.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+let chain: SuiGraphQL;
+let server: LocalServer;
+let browser: Browser;
+let studio: { email: string; password: string };
+const outside: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!available) return;
+  chain = await startSuiGraphQL();
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'console-browser-')), 'data');
+  // The first start loads the demo data (an active studio and its games); the second adds an admin account.
+  const first = await startLocalServer(demoServerEnv(dataDir, chain.url));
+  await first.stop();
+  server = await startLocalServer(demoServerEnv(dataDir, chain.url, { SEED_ADMIN_EMAIL: ADMIN.email, SEED_ADMIN_PASSWORD: ADMIN.password }));
+  studio = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as typeof studio;
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await killLocalServers();
+  await chain?.stop();
+});
+
+const consoleUrl = () => `${server.base}/v2-testing/console`;
+
+/** A new browser context (its own sessionStorage) whose every request and error is watched. */
+async function openConsole(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+  const page = await context.newPage();
+  page.on('request', (r) => {
+    if (!r.url().startsWith(server.base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) outside.push(r.url());
+  });
+  page.on('console', (m) => {
+    // Chromium logs every 4xx a fetch receives; those are the service's answers the console shows beside the
+    // field, which the steps below provoke on purpose. Any other error counts.
+    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) pageErrors.push(m.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(consoleUrl());
+  return { context, page };
+}
+
+async function signIn(page: Page, who: { email: string; password: string }) {
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+}
+
+const goTo = (page: Page, section: string) => page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: section }).click();
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+/** The browser's globals a function run in the page reads (the suite is typed for Node, without the DOM's types). */
+type BrowserGlobals = { sessionStorage: Storage; localStorage: Storage; navigator: { clipboard: { readText(): Promise<string> } } };
+interface Storage {
+  length: number;
+  key(index: number): string | null;
+}
+
+/** What the page keeps in the browser: both storages and the cookies. */
+const kept = async (context: BrowserContext, page: Page) => ({
+  session: await page.evaluate(() => Object.keys({ ...(globalThis as unknown as BrowserGlobals).sessionStorage })),
+  local: await page.evaluate(() => Object.keys({ ...(globalThis as unknown as BrowserGlobals).localStorage })),
+  cookies: (await context.cookies()).length,
+});
+
+const api = (method: string, path: string, token?: string, query?: Record<string, string>) =>
+  request(server.base, method, `/v2-testing${path}`, { ...(token ? { token } : {}), ...(query ? { query } : {}) });
+
+describe.skipIf(!available)('the operator console in a browser', () => {
+  it('is served with a strict Content-Security-Policy and no inline script', async () => {
+    const page = await fetch(consoleUrl());
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe');
+    const html = await page.text();
+    expect(html).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    expect(html).not.toMatch(/https?:\/\//);
+  });
+
+  it('lets a studio sign in with the keyboard, create a game with an image and set a price level', async () => {
+    const { context, page } = await openConsole();
+    // The keyboard alone: Tab to each field, Enter submits.
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(studio.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(studio.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Demo Studio' }).waitFor();
+    await page.getByRole('main').getByText('active').waitFor();
+    await shot(page, 'merchant');
+
+    await goTo(page, 'Games');
+    await page.getByRole('table').getByText('demo-arena').waitFor();
+    // The schema the service uses checks the form first: a bad code is shown beside the field, nothing sent.
+    await page.getByLabel('Code').fill('no spaces allowed');
+    await page.getByLabel('Name', { exact: true }).fill('Console Quest');
+    await page.getByRole('button', { name: 'Create game' }).click();
+    const codeError = page.getByLabel('Code');
+    await expect.poll(() => codeError.getAttribute('aria-invalid')).toBe('true');
+    const code = `console-${Date.now().toString(36)}`;
+    await page.getByLabel('Code').fill(code);
+    await page.getByLabel('Logo image').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByText(/^Logo stored as /).waitFor();
+    await page.getByRole('img', { name: /Preview of the chosen logo image/ }).waitFor();
+    await page.getByRole('button', { name: 'Create game' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Game ${code} created.` })
+      .waitFor();
+    await page.getByRole('table').getByText(code).waitFor();
+    await shot(page, 'games');
+    const detail = await api('GET', '/merchant/games/detail', undefined, { code });
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({ code, gameName: 'Console Quest', logo: expect.stringMatching(/\.png$/) });
+
+    // The service's own 4xx beside the form: the same code again is taken.
+    await page.getByLabel('Code').fill(code);
+    await page.getByLabel('Name', { exact: true }).fill('Console Quest again');
+    await page.getByRole('button', { name: 'Create game' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /taken|exists/i })
+      .waitFor();
+
+    await goTo(page, 'Projects and prices');
+    const project = `console-${Date.now().toString(36)}`;
+    await page.getByLabel('Project name').fill(project);
+    await page.getByLabel('Receiving address').fill(`0x${'cd'.repeat(32)}`);
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Project ${project} created.` })
+      .waitFor();
+    await page.getByLabel('Project', { exact: true }).selectOption(project);
+    await page.getByLabel('Price in base units').fill('250000000');
+    await page.getByLabel('Tickets').fill('25');
+    await page.getByLabel('App Store product id').fill('com.example.tickets25');
+    await page.getByRole('button', { name: 'Save price level' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Level 1 of ${project} saved.` })
+      .waitFor();
+    await page.getByRole('cell', { name: 'com.example.tickets25' }).waitFor();
+    await shot(page, 'projects');
+    const levels = await api('GET', '/account/user/project/level', undefined, { project });
+    expect(levels.body.data).toEqual([expect.objectContaining({ level: 1, amount_base: '250000000', tickets: 25, apple_product_id: 'com.example.tickets25' })]);
+    await context.close();
+  }, 120_000);
+
+  it('issues a server token shown once, revokes it after a confirmation (the API then refuses it), and signs out leaving nothing stored', async () => {
+    const { context, page } = await openConsole();
+    await signIn(page, studio);
+    await goTo(page, 'Tokens and sessions');
+    await page.getByRole('button', { name: 'Issue a server token' }).click();
+    const shown = page.getByRole('region', { name: 'The new server token' });
+    const token = await shown.getByLabel('Server token').inputValue();
+    await shown.getByRole('button', { name: 'Copy token' }).click();
+    expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText())).toBe(token);
+    await shot(page, 'tokens');
+    const remain = (t: string) => api('GET', '/account/game/remainBalance', t, { projectName: 'none-such', userId: randomUUID() });
+    expect((await remain(token)).body.error).not.toMatch(/^auth\./);
+
+    await page.getByRole('button', { name: 'Revoke all server tokens' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke all server tokens?' });
+    await dialog.waitFor();
+    await shot(page, 'tokens-confirm');
+    await dialog.getByRole('button', { name: 'Revoke server tokens' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /is revoked/ })
+      .waitFor();
+    // The token is not shown again once revoked.
+    expect(await shown.count()).toBe(0);
+    const refused = await remain(token);
+    expect([refused.status, refused.body.error]).toEqual([401, 'auth.token_revoked']);
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await kept(context, page)).toEqual({ session: [], local: [], cookies: 0 });
+    // Signed in again at once, within the second of the sign-out's revocation: the new session works.
+    await signIn(page, studio);
+    await page.getByRole('heading', { name: 'Demo Studio' }).waitFor();
+    await context.close();
+  }, 120_000);
+
+  it('lets an admin suspend and reactivate a merchant, each confirmed and reflected by the API', async () => {
+    const studioToken = (await request(server.base, 'POST', '/v2-testing/merchant/login', { body: studio })).body.data.accessToken as string;
+    const merchantId = (await api('GET', '/merchant/info', studioToken)).body.data.id as number;
+    const adminToken = (await request(server.base, 'POST', '/v2-testing/merchant/login', { body: ADMIN })).body.data.accessToken as string;
+    const statusOf = async () => (await api('GET', '/merchant/status', adminToken, { merchant_id: String(merchantId) })).body.data.status;
+
+    const { context, page } = await openConsole();
+    await signIn(page, ADMIN);
+    await goTo(page, 'Merchants');
+    await page.getByLabel('Merchant id').fill(String(merchantId));
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const merchant = page.getByRole('region', { name: `Merchant ${merchantId}` });
+    await merchant.getByText('active').waitFor();
+    await merchant.getByRole('button', { name: 'Suspend merchant' }).click();
+    await page.getByRole('dialog', { name: 'Suspend merchant?' }).getByRole('button', { name: 'Suspend' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Merchant ${merchantId} suspended.` })
+      .waitFor();
+    expect(await statusOf()).toBe(2);
+    await shot(page, 'admin-merchants');
+    await merchant.getByRole('button', { name: 'Reactivate merchant' }).click();
+    await page.getByRole('dialog', { name: 'Reactivate merchant?' }).getByRole('button', { name: 'Reactivate' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Merchant ${merchantId} reactivated.` })
+      .waitFor();
+    expect(await statusOf()).toBe(1);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await kept(context, page)).toEqual({ session: [], local: [], cookies: 0 });
+    await context.close();
+  }, 120_000);
+
+  it('made no request outside the server, and no page logged an error or a CSP violation', () => {
+    expect(outside).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
