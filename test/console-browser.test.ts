@@ -181,6 +181,59 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     await context.close();
   }, 120_000);
 
+  it("lets a studio create goods, set a game's reward table and read its boards, past seasons and stranded payments", async () => {
+    const token = (await request(server.base, 'POST', '/v2-testing/merchant/login', { body: studio })).body.data.accessToken as string;
+    const project = `goods-${Date.now().toString(36)}`;
+    const post = (path: string, body: unknown) => request(server.base, 'POST', `/v2-testing${path}`, { token, body });
+    expect(
+      (await post('/merchant/projects', { project_name: project, receive_address: `0x${'ef'.repeat(32)}`, coin_type: '0x2::sui::SUI', precison: 9 })).status,
+    ).toBe(200);
+    expect((await post('/merchant/projects/levels', { project_name: project, level: 1, amount: 1_000, tickets: 10 })).status).toBe(200);
+
+    const { context, page } = await openConsole();
+    await signIn(page, studio);
+    await goTo(page, 'Goods');
+    await page.getByLabel('Goods name').fill('Golden sword');
+    await page.getByLabel('Project').fill(project);
+    await page.getByLabel('Price in tickets').fill('0');
+    await page.getByRole('button', { name: 'Create goods' }).click();
+    // The schema's message beside the price: it must be positive.
+    await expect.poll(() => page.getByLabel('Price in tickets').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Price in tickets').fill('3');
+    await page.getByRole('button', { name: 'Create goods' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Goods \d+ \(Golden sword\) created\./ })
+      .waitFor();
+    await page.getByRole('cell', { name: 'Golden sword' }).waitFor();
+    await shot(page, 'goods');
+    const listed = await api('GET', '/merchant/goods', token, { page: '0', pageSize: '100' });
+    expect(listed.body.data.goods).toContainEqual(expect.objectContaining({ name: 'Golden sword', projectName: project, level: 1, price: 3 }));
+
+    await goTo(page, 'Boards and rewards');
+    await page.getByLabel('Game', { exact: true }).selectOption('demo-arena');
+    await page.getByRole('table', { name: 'Kills this week' }).waitFor();
+    await page.getByLabel(/Rewards, one line per rank/).fill('1 500\n2 250');
+    await page.getByRole('button', { name: 'Save reward table' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reward table saved' }).waitFor();
+    await page.getByRole('cell', { name: '250', exact: true }).waitFor();
+    const table = await api('GET', '/merchant/games/rewards', token, { game_code: 'demo-arena' });
+    expect(table.body.data.rewards.map((row: { rank: number; amount_base: string }) => [row.rank, row.amount_base])).toEqual([
+      [1, '500'],
+      [2, '250'],
+    ]);
+    await page.getByLabel('Season type').selectOption('2');
+    await page.getByText('Nothing was paid for this season.').waitFor();
+    await shot(page, 'boards');
+
+    await goTo(page, 'Orders and payments');
+    await page.getByLabel('Project', { exact: true }).selectOption(project);
+    await page.getByRole('heading', { name: 'Stranded payments' }).waitFor();
+    await page.getByText('None.').waitFor();
+    await shot(page, 'orders');
+    await context.close();
+  }, 120_000);
+
   it('issues a server token shown once, revokes it after a confirmation (the API then refuses it), and signs out leaving nothing stored', async () => {
     const { context, page } = await openConsole();
     await signIn(page, studio);

@@ -1,6 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { AdminMerchantsScreen } from './screens/admin-merchants.js';
+import { BoardsScreen } from './screens/boards.js';
 import { GamesScreen } from './screens/games.js';
+import { GoodsScreen } from './screens/goods.js';
+import { OrdersScreen } from './screens/orders.js';
 import { MerchantScreen } from './screens/merchant.js';
 import { ProjectsScreen } from './screens/projects.js';
 import { SignIn } from './screens/sign-in.js';
@@ -18,6 +21,9 @@ const screens: readonly Screen[] = [
   { path: 'merchant', title: 'Merchant', roles: ['merchant'] },
   { path: 'games', title: 'Games', roles: ['merchant'] },
   { path: 'projects', title: 'Projects and prices', roles: ['merchant'] },
+  { path: 'orders', title: 'Orders and payments', roles: ['merchant'] },
+  { path: 'goods', title: 'Goods', roles: ['merchant'] },
+  { path: 'boards', title: 'Boards and rewards', roles: ['merchant'] },
   { path: 'tokens', title: 'Tokens and sessions', roles: ['merchant', 'admin'] },
   { path: 'admin/merchants', title: 'Merchants', roles: ['admin'] },
 ];
@@ -106,6 +112,9 @@ export function App() {
         {screen.path === 'merchant' && <MerchantScreen api={api} />}
         {screen.path === 'games' && <GamesScreen api={api} />}
         {screen.path === 'projects' && <ProjectsScreen api={api} />}
+        {screen.path === 'orders' && <OrdersScreen api={api} />}
+        {screen.path === 'goods' && <GoodsScreen api={api} />}
+        {screen.path === 'boards' && <BoardsScreen api={api} />}
         {screen.path === 'tokens' && <TokensScreen api={api} onSignedOutEverywhere={forget} />}
         {screen.path === 'admin/merchants' && <AdminMerchantsScreen api={api} />}
       </main>
