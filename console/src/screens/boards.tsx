@@ -5,7 +5,7 @@ import { errorsOfSchema } from '../errors.js';
 import { claimStateName, pastSeasons } from '../seasons.js';
 import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
-import { Field, FormError, Select, Submit } from '../ui/field.js';
+import { FormError, Select, Submit } from '../ui/field.js';
 import { Done, ReadState } from '../ui/status.js';
 
 /** One game's current boards, its reward table, and its past seasons with what each player was paid and claimed. */
