@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { AdminMerchantsScreen } from './screens/admin-merchants.js';
+import { AdminStageScreen } from './screens/admin-stage.js';
 import { BoardsScreen } from './screens/boards.js';
 import { GamesScreen } from './screens/games.js';
 import { GoodsScreen } from './screens/goods.js';
@@ -26,6 +27,7 @@ const screens: readonly Screen[] = [
   { path: 'boards', title: 'Boards and rewards', roles: ['merchant'] },
   { path: 'tokens', title: 'Tokens and sessions', roles: ['merchant', 'admin'] },
   { path: 'admin/merchants', title: 'Merchants', roles: ['admin'] },
+  { path: 'admin/stage', title: 'Stage', roles: ['admin'] },
 ];
 
 /** The screen the URL's fragment names (`#/games`), else the role's first. */
@@ -117,6 +119,7 @@ export function App() {
         {screen.path === 'boards' && <BoardsScreen api={api} />}
         {screen.path === 'tokens' && <TokensScreen api={api} onSignedOutEverywhere={forget} />}
         {screen.path === 'admin/merchants' && <AdminMerchantsScreen api={api} />}
+        {screen.path === 'admin/stage' && <AdminStageScreen api={api} />}
       </main>
     </>
   );
