@@ -25,7 +25,7 @@ export function GamesScreen({ api }: { api: Api }) {
   return (
     <>
       <section aria-labelledby="games-title">
-        <h2 id="games-title">Games</h2>
+        <h2 id="games-title">Your games</h2>
         <ReadState loading={games.loading} error={games.error} what="your games" />
         {list && list.games.length === 0 && <p>No games yet: create the first below.</p>}
         {list && list.games.length > 0 && (
@@ -80,7 +80,7 @@ export function GamesScreen({ api }: { api: Api }) {
 }
 
 /** save_file: uploads an image and answers its stored path, which a game's logo or cover then names. */
-function ImageUpload({ api, label, onUploaded }: { api: Api; label: string; onUploaded: (path: string) => void }) {
+function ImageUpload({ api, label, path, onUploaded }: { api: Api; label: string; path: string; onUploaded: (path: string) => void }) {
   const [preview, setPreview] = useState<string>();
   const upload = useAction((file: File) =>
     api.POST('/merchant/file', {
@@ -113,7 +113,7 @@ function ImageUpload({ api, label, onUploaded }: { api: Api; label: string; onUp
         />
       </label>
       {upload.busy && <p role="status">Uploading…</p>}
-      {preview && <img src={preview} alt={`Preview of the chosen ${label.toLowerCase()}`} class="preview" />}
+      {preview && path && <img src={preview} alt={`Preview of the chosen ${label.toLowerCase()}`} class="preview" />}
       {upload.errors.form && (
         <p class="error" id="upload-error" role="alert">
           {upload.errors.form}
@@ -158,7 +158,8 @@ function CreateGame({ api, onCreated }: { api: Api; onCreated: () => void }) {
         <Field label="Name" name="game_name" value={values.game_name} onValue={set('game_name')} error={save.errors.game_name} />
         <Field label="Description" name="describe" value={values.describe} onValue={set('describe')} error={save.errors.describe} />
         <Field label="Game URL" name="game_url" type="url" value={values.game_url} onValue={set('game_url')} error={save.errors.game_url} />
-        <ImageUpload api={api} label="Logo image" onUploaded={set('logo')} />
+        {/* Keyed by the stored path's absence: a saved game clears the chosen file and its preview. */}
+        <ImageUpload key={values.logo === '' ? 'empty' : 'chosen'} api={api} label="Logo image" path={values.logo} onUploaded={set('logo')} />
         {values.logo && <p>Logo stored as {values.logo}</p>}
         <Field
           label="Move package id"
