@@ -127,6 +127,7 @@ const emptyGame = { code: '', game_name: '', describe: '', game_url: '', logo: '
 
 function CreateGame({ api, onCreated }: { api: Api; onCreated: () => void }) {
   const [values, setValues] = useState(emptyGame);
+  const [saved, setSaved] = useState(0);
   const [done, setDone] = useState<string>();
   const save = useAction((body: GameCreate) => api.POST('/merchant/games/save', { body }));
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
@@ -140,6 +141,7 @@ function CreateGame({ api, onCreated }: { api: Api; onCreated: () => void }) {
     if (await save.run(GameCreate.parse(body))) {
       setDone(`Game ${values.code} created.`);
       setValues(emptyGame);
+      setSaved((n) => n + 1);
       onCreated();
     }
   };
@@ -158,8 +160,8 @@ function CreateGame({ api, onCreated }: { api: Api; onCreated: () => void }) {
         <Field label="Name" name="game_name" value={values.game_name} onValue={set('game_name')} error={save.errors.game_name} />
         <Field label="Description" name="describe" value={values.describe} onValue={set('describe')} error={save.errors.describe} />
         <Field label="Game URL" name="game_url" type="url" value={values.game_url} onValue={set('game_url')} error={save.errors.game_url} />
-        {/* Keyed by the stored path's absence: a saved game clears the chosen file and its preview. */}
-        <ImageUpload key={values.logo === '' ? 'empty' : 'chosen'} api={api} label="Logo image" path={values.logo} onUploaded={set('logo')} />
+        {/* A new key for each game saved: the chosen file and its preview go with it. */}
+        <ImageUpload key={saved} api={api} label="Logo image" path={values.logo} onUploaded={set('logo')} />
         {values.logo && <p>Logo stored as {values.logo}</p>}
         <Field
           label="Move package id"
