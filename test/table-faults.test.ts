@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { buildConsole } from '../console/build.js';
 import { basePathOf } from '../core/http/app.js';
 import { generateStoreKeys, parseStoreKeys } from '../core/partner-store/regions.js';
 import { balanceOf } from '../core/tickets/balances.js';
@@ -125,10 +129,19 @@ describe('transient table failures', () => {
     );
     expect(free.length).toBeGreaterThan(5);
     const platform = (await deps.tokens.issue('platform', randomUUID())).token;
+    // The console's page and files are served from its build (docs/console.md).
+    const saved = process.env.CONSOLE_ASSETS_DIR;
+    process.env.CONSOLE_ASSETS_DIR = mkdtempSync(join(tmpdir(), 'table-faults-console-'));
+    await buildConsole(process.env.CONSOLE_ASSETS_DIR);
+    onTestFinished(() => {
+      if (saved === undefined) delete process.env.CONSOLE_ASSETS_DIR;
+      else process.env.CONSOLE_ASSETS_DIR = saved;
+    });
     await withFault(faults.throttled!, 0, async () => {
       for (const { base, op } of free) {
-        // A path parameter's value: the stage for `:stage`, a file the reference serves for `:file`, else 1.
-        const sample: Record<string, string> = { stage: deps.stage, file: 'reference.js' };
+        // A path parameter's value: the stage for `:stage`, a file the reference or the console serves for
+        // `:file`, else 1.
+        const sample: Record<string, string> = { stage: deps.stage, file: op.path.startsWith('/console/') ? 'console.js' : 'reference.js' };
         const path = `${basePathOf(base, deps.stage)}${op.path.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? '1')}`;
         const res = await app.request(path, { method: op.method, headers: op.auth === 'open' ? {} : { authorization: `Bearer ${platform}` } });
         expect(res.status, `${op.method} ${op.path}`).toBe(op.status);
