@@ -26,7 +26,9 @@ beforeAll(async () => {
 
 const itemCount = () => countItems(deps);
 
-const allOps = [innerRoutes, boardsRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
+const allOps = [innerRoutes, boardsRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap(
+  (group) => Object.values(group.ops) as OperationSpec[],
+);
 const protectedOps = allOps.filter((op) => op.auth !== 'open');
 const kindsOf = (op: OperationSpec) => (op.auth === 'open' ? [] : op.auth.tokens);
 const allKinds: TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];
@@ -322,6 +324,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
       field: /^body\.account_id/,
     },
     { op: 'stranded_list', method: 'GET', path: '/merchant/payments/stranded', query: { project: 'p1', status: '7' }, field: /^query\.status/ },
+    { op: 'stage_overview', method: 'GET', path: '/merchant/admin/overview', query: { days: '32' }, field: /^query\.days/ },
     {
       op: 'stranded_credit',
       method: 'POST',
