@@ -3,6 +3,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createInnerApp } from '../functions/inner.js';
 import { createPayApp } from '../functions/pay.js';
 import { STATS_SHARDS } from '../core/platform/day-stats.js';
+import { completeByStorePurchase } from '../core/app-stores/complete.js';
+import { findOrder } from '../core/payments/orders.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
@@ -129,6 +131,19 @@ describe('the stage overview: money figures per UTC day', () => {
     const res = await overview({ days: 1 });
     const tickets = players.reduce((sum, _, i) => sum + 1 + (i % 3), 0);
     expect(res.body.data.days).toEqual([{ day: '2031-06-10', orders_created: 10, orders_paid: 1, tickets_credited: 100, tickets_spent: tickets }]);
+  });
+
+  it('counts an order an app store purchase paid once, however many deliveries of the purchase race', async () => {
+    deps.setNow(new Date('2031-06-20T09:00:00.000Z'));
+    const s = await shopAndPlayer();
+    const order = (await findOrder(deps, (await s.recharge()).id))!;
+    const bought = { store: 'google' as const, transactionId: `GPA.${randomUUID()}`, productId: 'tickets_100' };
+    // The App Store Server API and Google Play deliver a purchase more than once (the app, the notification).
+    const deliveries = await Promise.allSettled(Array.from({ length: 5 }, () => completeByStorePurchase(deps, order, bought)));
+    expect(deliveries.filter((d) => d.status === 'fulfilled' && d.value.credited)).toHaveLength(1);
+    expect((await overview({ days: 1 })).body.data.days).toEqual([
+      { day: '2031-06-20', orders_created: 1, orders_paid: 1, tickets_credited: 100, tickets_spent: 0 },
+    ]);
   });
 
   it('a count that cannot be written is lost, logged, and never fails the money operation (the figures are about)', async () => {
