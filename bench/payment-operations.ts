@@ -96,8 +96,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'rechargeOrder',
     label: 'rechargeOrder (prevId -1)',
-    minimum: 4,
-    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account) + order id counter + Put',
+    minimum: 5,
+    reason:
+      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account) + order id counter + Put + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       const player = await playerWithTokens(deps);
@@ -108,9 +109,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'rechargeOrder',
     label: 'rechargeOrder (replacing prevId)',
-    minimum: 4,
+    minimum: 5,
     reason:
-      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account, the previous order: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition)',
+      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account, the previous order: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
     prepare: async (deps) => {
       const { shop, player, order } = await pendingPurchase(deps);
       return { token: player.platform, body: rechargeBody(shop, player, order.id) };
@@ -142,9 +143,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'orderComplete',
     label: 'user/orderComplete (payment indexed)',
-    minimum: 4,
+    minimum: 5,
     reason:
-      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (order, account) + payment Query by transaction + one transaction (order paid, transaction claimed, tickets credited)',
+      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (order, account) + payment Query by transaction + one transaction (order paid, transaction claimed, tickets credited) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
     prepare: async (deps) => {
       const { player, order, digest } = await indexedPurchase(deps);
       return { token: player.platform, body: { orderId: order.id, transactionId: digest } };
@@ -201,9 +202,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'minus_tickets',
     label: 'minus_tickets (server token)',
-    minimum: 2,
+    minimum: 3,
     reason:
-      "the named player's deletion mark (read in the same BatchGet as the account state) + the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record); the project's owner is remembered",
+      "the named player's deletion mark (read in the same BatchGet as the account state) + the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts); the project's owner is remembered",
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, headers: { 'idempotency-key': `bench-${randomUUID()}` }, body: { userId: player.uid, projectName, level: 1, amount: 3 } };
@@ -213,8 +214,9 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'minus_tickets',
     label: 'minus_tickets (game token)',
-    minimum: 2,
-    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one transaction (balance debit on condition, ledger entry)',
+    minimum: 3,
+    reason:
+      'whether the caller deleted their account (GetItem, fresh on a write) + one transaction (balance debit on condition, ledger entry) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
     prepare: async (deps) => {
       const { player, projectName } = await playerWithTickets(deps);
       return { token: player.game, body: { userId: player.uid, projectName, level: 1, amount: 3 } };

@@ -50,9 +50,9 @@ export const storeOperations: OperationBench[] = [
     group: 'third-pay',
     op: 'app-verify-transaction',
     label: 'app-verify-transaction (first)',
-    minimum: 3,
+    minimum: 4,
     reason:
-      "whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (the order, the store transaction's claim) + one transaction (order paid, store transaction claimed, tickets credited)",
+      "whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (the order, the store transaction's claim) + one transaction (order paid, store transaction claimed, tickets credited) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts)",
     prepare: async (deps) => {
       const { player, order, signedTransaction } = await applePurchase(deps);
       return { token: player.platform, body: { orderId: order.id, signedTransaction } };
@@ -76,9 +76,9 @@ export const storeOperations: OperationBench[] = [
     group: 'third-pay',
     op: 'app_asdn-v2-callback',
     label: 'app_asdn-v2-callback (ONE_TIME_CHARGE)',
-    minimum: 4,
+    minimum: 5,
     reason:
-      "one BatchGet (the notification's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the notification's record",
+      "one BatchGet (the notification's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts) + the notification's record",
     prepare: async (deps) => {
       const { signedTransaction } = await applePurchase(deps);
       return {
@@ -105,9 +105,9 @@ export const storeOperations: OperationBench[] = [
     group: 'third-pay',
     op: 'google_callback',
     label: 'google_callback (purchase)',
-    minimum: 4,
+    minimum: 5,
     reason:
-      "one BatchGet (the message's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the message's record; Google's API calls are not DynamoDB's",
+      "one BatchGet (the message's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts) + the message's record; Google's API calls are not DynamoDB's",
     prepare: googlePurchase,
   },
   {

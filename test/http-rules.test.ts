@@ -324,6 +324,7 @@ describe('bad input: 400 naming the field, nothing written', () => {
       field: /^body\.account_id/,
     },
     { op: 'stranded_list', method: 'GET', path: '/merchant/payments/stranded', query: { project: 'p1', status: '7' }, field: /^query\.status/ },
+    { op: 'stage_overview', method: 'GET', path: '/merchant/admin/overview', query: { days: '32' }, field: /^query\.days/ },
     {
       op: 'stranded_credit',
       method: 'POST',

@@ -6,6 +6,7 @@ import { ConcurrentChange, transactOrFailedConditions } from '../platform/transa
 import { OrderStatus, TxType } from '../payments/models.js';
 import { orderKey, orderPaidUpdate, storedOrder, type StoredOrder } from '../payments/order-keys.js';
 import { readItems } from '../platform/batch.js';
+import { countInDay } from '../platform/day-stats.js';
 import { findOrder } from '../payments/orders.js';
 import { creditItems } from '../tickets/balances.js';
 import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purchase-claims.js';
@@ -61,7 +62,8 @@ export async function completeByStorePurchase(
   if (order.status === OrderStatus.paid) throw paymentError('order.paid_by_other', `orderId: order ${order.id} is paid already, by another purchase`);
   if (order.status !== OrderStatus.pending) throw paymentError('order.not_pending', `orderId: order ${order.id} is not pending`);
 
-  const now = deps.now().toISOString();
+  const at = deps.now();
+  const now = at.toISOString();
   const ref = `${purchase.store}:${purchase.transactionId}`;
   let failed: number[];
   try {
@@ -92,7 +94,11 @@ export async function completeByStorePurchase(
     if (claim) return sameOrConflict(deps, claim, order, purchase);
     throw error;
   }
-  if (failed.length === 0) return { order: { ...order, status: OrderStatus.paid, tx_type: txTypeOf(purchase.store), tx_digest: ref }, credited: true };
+  if (failed.length === 0) {
+    // The stage overview's figures, after the transaction and outside it (core/platform/day-stats.ts).
+    await countInDay(deps, at, { orders_paid: 1, tickets_credited: order.tickets });
+    return { order: { ...order, status: OrderStatus.paid, tx_type: txTypeOf(purchase.store), tx_digest: ref }, credited: true };
+  }
   // Refused: a concurrent delivery claimed the purchase (the same answer), a refund barred it, or the order
   // changed meanwhile.
   const claim = await readClaim(deps, purchase.store, purchase.transactionId);

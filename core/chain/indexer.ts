@@ -4,6 +4,7 @@ import { objectOf } from '../shared/records.js';
 import { VendorPaymentEvent } from './models.js';
 import type { ChainDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { readItems } from '../platform/batch.js';
 import { logError } from '../platform/log.js';
 import { canonicalType } from './names.js';
 import type { ChainEvent, EventCursor } from './types.js';
@@ -152,6 +153,35 @@ const fits = (cursor: EventCursor, kind: 'jsonrpc' | 'graphql') => ('graphql' in
 const StoredCursor = z.lazy(() =>
   z.object({ cursor: z.union([objectOf(VendorPaymentEvent).shape.cursor, z.object({ graphql: z.string() })]), version: z.int() }),
 );
+
+/**
+ * What a pass did, for its run's record (core/platform/job-runs.ts): its counts, and its checkpoint: where each
+ * event type's stream is left after it (`<module>::<event>: <txDigest>#<eventSeq>`, or the GraphQL cursor),
+ * read in one batch read of the types' cursors.
+ */
+export async function passReport(deps: Pick<IndexerDeps, 'db' | 'table'>, summaries: Record<string, TypeSummary>, failures: readonly StopReason[]) {
+  const types = Object.keys(summaries);
+  const list = Object.values(summaries);
+  const cursors = types.length === 0 ? [] : await readItems(deps, types.map(cursorKey));
+  const checkpoint = types
+    .map((type, i) => {
+      const stored = cursors[i] ? StoredCursor.parse(cursors[i]).cursor : null;
+      const at = stored === null ? 'not started' : 'graphql' in stored ? stored.graphql : `${stored.txDigest}#${stored.eventSeq}`;
+      return `${canonicalType(type).split('::').slice(-2).join('::')}: ${at}`;
+    })
+    .join('; ');
+  const sum = (field: 'pages' | 'events' | 'errors') => list.reduce((total, summary) => total + summary[field], 0);
+  return {
+    did: {
+      event_types: types.length,
+      pages: sum('pages'),
+      events: sum('events'),
+      read_errors: sum('errors'),
+      types_failed: list.filter((summary) => failures.includes(summary.stopped)).length,
+    },
+    checkpoint: types.length === 0 ? null : checkpoint,
+  };
+}
 
 async function readCursor(deps: IndexerDeps, eventType: string): Promise<{ cursor: EventCursor | null; version: number }> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: cursorKey(eventType), ConsistentRead: true }));

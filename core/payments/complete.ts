@@ -6,6 +6,7 @@ import type { AccountRecord } from '../identity/models.js';
 import { readItems } from '../platform/batch.js';
 import type { PaymentsDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
+import { countInDay } from '../platform/day-stats.js';
 import { paymentError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems } from '../tickets/balances.js';
@@ -58,7 +59,8 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
     );
   }
 
-  const now = deps.now().toISOString();
+  const at = deps.now();
+  const now = at.toISOString();
   let failed: number[];
   try {
     failed = await transactOrFailedConditions(deps, [
@@ -85,7 +87,11 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
     if (current?.status === OrderStatus.paid) return paidBy(current, transactionId, answer);
     throw error;
   }
-  if (failed.length === 0) return answer;
+  if (failed.length === 0) {
+    // The stage overview's figures, after the transaction and outside it (core/platform/day-stats.ts).
+    await countInDay(deps, at, { orders_paid: 1, tickets_credited: order.tickets });
+    return answer;
+  }
   // Refused: a concurrent call completed the order (the same answer), or the transaction paid another order.
   const current = await findOrder(deps, orderId);
   if (current?.status === OrderStatus.paid) return paidBy(current, transactionId, answer);

@@ -5,6 +5,7 @@ import { ownedRecord } from '../access/records.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
+import { countInDay } from '../platform/day-stats.js';
 import type { PaymentsDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
 import { paymentError } from './errors.js';
@@ -73,7 +74,8 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   if (replaces) assertReplaceable(storedOrder(previousItem), input.prevId, uid);
 
   const id = await nextId(deps, 'order');
-  const now = deps.now().toISOString();
+  const at = deps.now();
+  const now = at.toISOString();
   const order: StoredOrder = {
     id,
     project_id: project.project_id,
@@ -102,6 +104,8 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   };
   if (!replaces) {
     await deps.db.send(new PutCommand(put));
+    // The stage overview's figures, after the write and outside it (core/platform/day-stats.ts).
+    await countInDay(deps, at, { orders_created: 1 });
     return toPayOrder(order);
   }
   const failed = await transactOrFailedConditions(deps, [
@@ -122,6 +126,7 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
     assertReplaceable(await findOrder(deps, input.prevId), input.prevId, uid);
     throw platformError('data.changed_concurrently', `prevId: order ${input.prevId} changed concurrently; retry`);
   }
+  await countInDay(deps, at, { orders_created: 1 });
   return toPayOrder(order);
 }
 

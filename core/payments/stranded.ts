@@ -8,6 +8,7 @@ import { platformError } from '../platform/errors.js';
 import { paymentError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { queryItems } from '../platform/query.js';
+import { countInDay } from '../platform/day-stats.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems } from '../tickets/balances.js';
@@ -307,7 +308,8 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
     if (attempt > 3) throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
     const order = await readOrder(deps, stranded.order_id, StoredOrder);
     if (!order) throw paymentError('stranded.order_gone', `tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
-    const now = deps.now().toISOString();
+    const at = deps.now();
+    const now = at.toISOString();
     const items: TransactItem[] = [
       {
         Update: {
@@ -320,7 +322,8 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
         },
       },
     ];
-    if (order.status === OrderStatus.pending && order.payment_seen === undefined) {
+    const completes = order.status === OrderStatus.pending && order.payment_seen === undefined;
+    if (completes) {
       // The order is still open and nothing else paid it: this payment completes it.
       items.push(
         orderPaidUpdate(
@@ -341,6 +344,8 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
       continue;
     }
     if (failed.length === 0) {
+      // The stage overview's figures, after the transaction and outside it (core/platform/day-stats.ts).
+      await countInDay(deps, at, { orders_paid: completes ? 1 : 0, tickets_credited: order.tickets });
       return { ...stranded, status: StrandedStatus.credited, updated_at: now };
     }
     // Credited or refunded meanwhile (answered from the record on the next pass), or the order changed.

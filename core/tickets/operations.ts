@@ -5,6 +5,7 @@ import type { TokenClaims } from '../platform/tokens.js';
 import { answerOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
 import { idempotencyKeyOf } from '../platform/idempotency-key.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
+import { countInDay } from '../platform/day-stats.js';
 import { balanceOf, balancesOf, debitItems } from './balances.js';
 
 /**
@@ -69,6 +70,7 @@ export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, inpu
     const ref = `minus#${randomUUID()}`;
     const failed = await transactOrFailedConditions(deps, debitItems(deps, target, input.amount, ref));
     if (failed.length > 0) throw short();
+    await spent(deps, input.amount);
     return ref;
   }
 
@@ -78,9 +80,16 @@ export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, inpu
   // Work items: 0 the balance, 1 the ledger entry. Keyed by the caller (the game's server or the player), the record
   // holds the fingerprint of a request naming the player: it joins that player's items (recordItem).
   const outcome = await transactOnce(deps, request, answer, debitItems(deps, target, input.amount, `minus#${request.caller}#${key}`, keyed), input.userId);
-  if ('answer' in outcome) return outcome.answer;
+  if ('answer' in outcome) {
+    // A replay answers the first request's answer and counts nothing again.
+    if (!outcome.replayed) await spent(deps, input.amount);
+    return outcome.answer;
+  }
   // The key's record expired, but this caller's deduction for this user with this key was made: its entry answers.
   const entry = outcome.refused.find((failure) => failure.index === 1);
   if (entry?.item) return answerOf<string>(entry.item, request);
   throw short();
 }
+
+/** The stage overview's figures, after the deduction's transaction and outside it (core/platform/day-stats.ts). */
+const spent = (deps: PlatformDeps, amount: number) => countInDay(deps, deps.now(), { tickets_spent: amount });

@@ -557,6 +557,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stage's money figures per day and its scheduled jobs' last runs (admin; extra operation)
+         * @description For each UTC day of the last `days` (1-31, default 14; oldest first, today last): recharge orders created, orders paid (orderComplete, App Store and Google Play purchases, a stranded payment credited to its pending order), tickets credited by those paid orders and tickets spent by minus_tickets. The figures are about, not exact: each is counted after its operation succeeded, and a count lost in between is not made up (docs/performance.md "Items many requests write" lists what is counted). For each scheduled job (`indexer`, `settlement`, `deletions`, and `rank-pages`, the rank pages' stream consumer, one run per batch): its last run (start, end, outcome `ok` or `failed`, on failure a code and summary, what it did in `did`, the indexer's `checkpoint`, the Lambda request id its log lines carry), when it last succeeded, and its failed runs of those days, newest first (at most 50; kept 30 days). `last_run` is null for a job that never recorded a run.
+         *
+         *     Requires a Bearer `merchant` token of an admin account. Any record: the stage's money figures and its scheduled jobs are the platform's, not a merchant's. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
+         */
+        get: operations["stage_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/games/addWin": {
         parameters: {
             query?: never;
@@ -7973,6 +7995,184 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "chain.unconfigured" | "chain.unreadable" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    stage_overview: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            days: {
+                                day: string;
+                                orders_created: number;
+                                orders_paid: number;
+                                tickets_credited: number;
+                                tickets_spent: number;
+                            }[];
+                            jobs: {
+                                /** @enum {string} */
+                                job: "indexer" | "settlement" | "deletions" | "rank-pages";
+                                last_run: {
+                                    started_at: string;
+                                    ended_at: string;
+                                    /** @enum {string} */
+                                    outcome: "ok" | "failed";
+                                    /** @default null */
+                                    error: {
+                                        code: string;
+                                        summary: string;
+                                    } | null;
+                                    did: {
+                                        [key: string]: number;
+                                    };
+                                    /** @default null */
+                                    checkpoint: string | null;
+                                    /** @default null */
+                                    request_id: string | null;
+                                } | null;
+                                last_success_at: string | null;
+                                failures: {
+                                    at: string;
+                                    error: {
+                                        code: string;
+                                        summary: string;
+                                    };
+                                    /** @default null */
+                                    request_id: string | null;
+                                }[];
+                            }[];
+                            generated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description days is not an integer from 1 to 31; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "days is not an integer from 1 to 31; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description not an admin account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "not an admin account",
+                     *       "data": null,
+                     *       "error": "auth.admin_only"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.admin_only";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
                     };
                 };
             };

@@ -36,6 +36,7 @@ export const mainOperations = {
     "GET /merchant/payments/stranded": "merchant",
     "POST /merchant/payments/stranded/credit": "merchant",
     "POST /merchant/payments/stranded/refund": "merchant",
+    "GET /merchant/admin/overview": "merchant",
     "POST /merchant/games/addWin": "server",
     "GET /merchant/games/rank/around": "platform game server",
     "POST /merchant/games/boards": "merchant",

@@ -540,6 +540,23 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// The stage's money figures per day and its scheduled jobs' last runs (admin; extra operation): GET /merchant/admin/overview (`stage_overview`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: auth.admin_only
+        /// 503: table.busy
+        /// </summary>
+        public async Task<StageOverviewResponse> StageOverviewAsync(long? days = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/admin/overview");
+            request.Authenticated = true;
+            request.Query("days", days);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return StageOverviewResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// Add a player's kills and wins to the current week and month (server token of the game's merchant): POST /merchant/games/addWin (`addWin`).
         /// Bearer token: server (Client.Token).
         /// 400: body.malformed, input.invalid

@@ -1,0 +1,99 @@
+import { randomInt } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import type { PlatformDeps } from './deps.js';
+import { logError } from './log.js';
+
+/**
+ * The stage's money figures per UTC day (the admins' stage overview, core/platform/stage-overview.ts): recharge
+ * orders created, orders paid, tickets credited by paid orders, tickets spent by deductions. docs/performance.md
+ * "Items many requests write" has the decision; in short:
+ *
+ * - Every money operation of the whole platform counts here, so one item per day would take every one of them:
+ *   the figures of a day are spread over STATS_SHARDS items, each its own partition (access pattern "a day's
+ *   figures, shard s": pk `STATS#<day>#<s>`, sk `STATS`), s picked at random per count. 16 shards take about
+ *   16,000 counts a second.
+ * - A count is a lone `UpdateItem ADD`, made after the operation's transaction succeeded and never inside it: a
+ *   shard item is shared by every player, and in a player's transaction it would make players' transactions
+ *   conflict (docs/data-model.md "Transactions and contention").
+ * - So the figures are about, not exact: a process that stops between the transaction and the count loses the
+ *   count, and a count that fails (throttled, the table unreachable) is logged and dropped, never failing the
+ *   operation whose money already moved. Replays (an Idempotency-Key's, a completed order asked again) count
+ *   nothing: only the request whose transaction wrote counts.
+ * - Read with one batch read of days × 16 keys (BatchGetItem, 100 keys a request) and summed.
+ */
+
+/** The figures a day counts. */
+export const DAY_FIGURES = ['orders_created', 'orders_paid', 'tickets_credited', 'tickets_spent'] as const;
+export type DayFigure = (typeof DAY_FIGURES)[number];
+export type DayCounts = Record<DayFigure, number>;
+
+/** Items a day's figures are spread over. */
+export const STATS_SHARDS = 16;
+
+/** How long a day's items are kept (TTL): past the 31 days the overview reads, a year for whoever reads the table. */
+const KEEP_SECONDS = 400 * 24 * 60 * 60;
+
+/** The UTC day of an instant, `YYYY-MM-DD`. */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** "a day's figures, shard s". */
+export const dayStatsKey = (day: string, shard: number) => ({ pk: `STATS#${day}#${shard}`, sk: 'STATS' });
+
+/** A shard item as stored: a figure no count has reached yet is absent. */
+const StoredDayStats = z.object({
+  orders_created: z._default(z.int(), 0),
+  orders_paid: z._default(z.int(), 0),
+  tickets_credited: z._default(z.int(), 0),
+  tickets_spent: z._default(z.int(), 0),
+});
+
+/**
+ * Adds `counts` to the figures of the UTC day of `at`, on a random shard: one UpdateItem. Never throws: a count
+ * that could not be written is logged (`day stats: a count was lost`) and the operation that made it goes on.
+ * Amounts are integers (tickets); a figure of 0 is left out.
+ */
+export async function countInDay(deps: Pick<PlatformDeps, 'db' | 'table'>, at: Date, counts: Partial<DayCounts>): Promise<void> {
+  const figures = DAY_FIGURES.filter((figure) => (counts[figure] ?? 0) !== 0);
+  if (figures.length === 0) return;
+  const day = utcDay(at);
+  try {
+    if (!figures.every((figure) => Number.isSafeInteger(counts[figure]))) throw new Error('a figure is not an integer');
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: dayStatsKey(day, randomInt(STATS_SHARDS)),
+        UpdateExpression: `SET #type = :type, #day = :day, expiresAt = :expires ADD ${figures.map((figure) => `${figure} :${figure}`).join(', ')}`,
+        ExpressionAttributeNames: { '#type': 'type', '#day': 'day' },
+        ExpressionAttributeValues: {
+          ':type': 'day_stats',
+          ':day': day,
+          ':expires': Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + KEEP_SECONDS,
+          ...Object.fromEntries(figures.map((figure) => [`:${figure}`, counts[figure]])),
+        },
+      }),
+    );
+  } catch (error) {
+    await logError('day stats: a count was lost', {
+      day,
+      counts: Object.fromEntries(figures.map((figure) => [figure, counts[figure]])),
+      error: error instanceof Error ? error.name : String(error),
+    }).catch(() => {});
+  }
+}
+
+/** The keys of `days`' figures (UTC, `YYYY-MM-DD`): STATS_SHARDS a day, in the days' order; read them in one batch read. */
+export const dayStatsKeys = (days: readonly string[]) => days.flatMap((day) => Array.from({ length: STATS_SHARDS }, (_, shard) => dayStatsKey(day, shard)));
+
+/** Each day's figures, summed over its shards, from the items `dayStatsKeys(days)` read (in that order; undefined where none). */
+export function figuresOfDays(days: readonly string[], items: readonly (Record<string, unknown> | undefined)[]): DayCounts[] {
+  return days.map((_, d) => {
+    const sum: DayCounts = { orders_created: 0, orders_paid: 0, tickets_credited: 0, tickets_spent: 0 };
+    for (const item of items.slice(d * STATS_SHARDS, (d + 1) * STATS_SHARDS)) {
+      if (!item) continue;
+      const shard = StoredDayStats.parse(item);
+      for (const figure of DAY_FIGURES) sum[figure] += shard[figure];
+    }
+    return sum;
+  });
+}
