@@ -299,8 +299,12 @@ describe.skipIf(!available)('the operator console in a browser', () => {
       .waitFor();
     expect(await statusOf()).toBe(1);
 
-    // A stage with no App Store settings: the service's 503 is shown for the form.
+    // The stage overview: today's row of the money figures, and the scheduled jobs (the local server's loops stand
+    // in for them and record no runs).
     await goTo(page, 'Stage');
+    await page.getByRole('rowheader', { name: new Date().toISOString().slice(0, 10) }).waitFor();
+    await page.getByRole('rowheader', { name: 'Chain indexer' }).waitFor();
+    // A stage with no App Store settings: the service's 503 is shown for the form.
     await page.getByRole('button', { name: 'Send a test notification' }).click();
     await page
       .getByRole('alert')

@@ -1,13 +1,108 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../session.js';
-import { useAction } from '../ui/call.js';
+import { useAction, useRead } from '../ui/call.js';
 import { FormError, Select, Submit } from '../ui/field.js';
+import { ReadState } from '../ui/status.js';
 
 type Environment = 'Production' | 'Sandbox';
 
-/** Admins: the stage's health as seen from outside, starting with the App Store's notifications reaching it. */
+/** Admins: the stage's money of the last days, its scheduled jobs, and the App Store's notifications reaching it. */
 export function AdminStageScreen({ api }: { api: Api }) {
-  return <AppStoreTest api={api} />;
+  return (
+    <>
+      <Overview api={api} />
+      <AppStoreTest api={api} />
+    </>
+  );
+}
+
+const JOB_NAMES: Record<string, string> = {
+  indexer: 'Chain indexer',
+  settlement: 'Season settlement',
+  deletions: 'Account deletions',
+  'rank-pages': 'Rank pages',
+};
+
+function Overview({ api }: { api: Api }) {
+  const [days, setDays] = useState('14');
+  const overview = useRead(() => api.GET('/merchant/admin/overview', { params: { query: { days: Number(days) } } }), [days]);
+  const data = overview.data?.data;
+  return (
+    <>
+      <section aria-labelledby="money-title">
+        <h2 id="money-title">Orders and tickets per day</h2>
+        <Select
+          label="Days shown"
+          name="days"
+          value={days}
+          options={['7', '14', '31'].map((n) => ({ value: n, label: `The last ${n} days` }))}
+          onValue={setDays}
+        />
+        <ReadState loading={overview.loading} error={overview.error} what="the overview" />
+        {data && (
+          <table>
+            <caption>Per UTC day, newest first (about: a count can be lost when a process stops between a payment and its count)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Orders created</th>
+                <th scope="col">Orders paid</th>
+                <th scope="col">Tickets credited</th>
+                <th scope="col">Tickets spent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...data.days].reverse().map((day) => (
+                <tr key={day.day}>
+                  <th scope="row">{day.day}</th>
+                  <td>{day.orders_created}</td>
+                  <td>{day.orders_paid}</td>
+                  <td>{day.tickets_credited}</td>
+                  <td>{day.tickets_spent}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section aria-labelledby="jobs-title">
+        <h2 id="jobs-title">Scheduled jobs</h2>
+        {data && (
+          <table>
+            <caption class="visually-hidden">The scheduled jobs' last runs and failures</caption>
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Last run</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Last success</th>
+                <th scope="col">Failed runs</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.jobs.map((job) => (
+                <tr key={job.job}>
+                  <th scope="row">{JOB_NAMES[job.job] ?? job.job}</th>
+                  <td>{job.last_run?.ended_at ?? 'never'}</td>
+                  <td>{job.last_run ? (job.last_run.outcome === 'ok' ? 'ok' : `failed: ${job.last_run.error?.code ?? 'unknown'}`) : '—'}</td>
+                  <td>{job.last_success_at ?? 'never'}</td>
+                  <td>
+                    {job.failures.length === 0
+                      ? 'none'
+                      : job.failures.map((failure) => (
+                          <div key={failure.at}>
+                            {failure.at}: {failure.error.code}
+                          </div>
+                        ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
 }
 
 /**
