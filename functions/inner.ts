@@ -8,6 +8,7 @@ import { createProject, projectsOf, saveLevel, updateProject } from '../core/pay
 import { innerVendorHandlers } from './vendor-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
+import { innerStoreClientHandlers } from './store-client-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -39,6 +40,7 @@ export const createInnerApp = (deps: Deps) =>
     // Token revocation.
     ...innerAccessHandlers,
     ...innerStrandedHandlers,
+    ...innerStoreClientHandlers,
   });
 
 export const handler = lambdaHandler(createInnerApp);

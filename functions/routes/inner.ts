@@ -10,6 +10,7 @@ import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile,
 import { innerVendorOps } from './vendor.js';
 import { innerAccessOps } from './access.js';
 import { innerStrandedOps } from './stranded.js';
+import { innerStoreClientOps } from './store-clients.js';
 import { batchRead, merchantToken } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
@@ -292,4 +293,5 @@ export const innerRoutes = defineGroup('inner', 'main', {
   ...innerVendorOps,
   ...innerAccessOps,
   ...innerStrandedOps,
+  ...innerStoreClientOps,
 });
