@@ -17,6 +17,7 @@ import { storeOperations } from './store-operations.js';
 import { heroOperations } from './hero-operations.js';
 import { partnerStoreOperations } from './partner-store-operations.js';
 import { overviewOperations } from './overview-operations.js';
+import { storeClientOperations } from './store-client-operations.js';
 
 /**
  * The operations measured by the DynamoDB request count (bench/requests.ts), one entry each: which route
@@ -426,4 +427,5 @@ export const operations: OperationBench[] = [
   ...heroOperations,
   ...partnerStoreOperations,
   ...overviewOperations,
+  ...storeClientOperations,
 ];

@@ -9,6 +9,7 @@ import { innerVendorHandlers } from './vendor-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
 import { innerOverviewHandlers } from './overview-handlers.js';
+import { innerStoreClientHandlers } from './store-client-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -41,6 +42,7 @@ export const createInnerApp = (deps: Deps) =>
     ...innerAccessHandlers,
     ...innerStrandedHandlers,
     ...innerOverviewHandlers,
+    ...innerStoreClientHandlers,
   });
 
 export const handler = lambdaHandler(createInnerApp);

@@ -339,6 +339,14 @@ describe('bad input: 400 naming the field, nothing written', () => {
       body: { project_name: 'p1', tx_digest: '11111111111111111111111111111111', event_seq: 'x', refund_digest: '11111111111111111111111111111111' },
       field: /^body\.event_seq/,
     },
+    {
+      op: 'store client register',
+      method: 'POST',
+      path: '/merchant/admin/store/clients',
+      body: { region: 'default', type: 'public', name: 'app', redirect_uris: ['https://app.example/cb#x'], scopes: ['profile'] },
+      field: /^body\.redirect_uris\.0/,
+    },
+    { op: 'store client list', method: 'GET', path: '/merchant/admin/store/clients', query: { region: 'default', limit: '01' }, field: /^query\.limit/ },
     // Integer query and path parameters are an optional '-' and decimal digits, no leading zeros, in range.
     ...['', '0x10', '1e1', '+1', ' 1', '1 ', '01', '-0', '1.0', '1_0', '١'].map((page) => ({
       op: 'gamelist',

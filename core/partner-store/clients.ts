@@ -1,15 +1,21 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeCursor, encodeCursor } from '../platform/cursors.js';
+import { platformError } from '../platform/errors.js';
 import type { PartnerStoreDeps } from './deps.js';
 import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { AssertionJwk, assertionKeyOf } from './assertion-keys.js';
+import { storeError } from './errors.js';
 import { STORE_REGIONS, type StoreRegion } from './regions.js';
 
 /**
- * Partner clients, registered per region by an operator (`npm run admin -- register-store-client`). Access
- * pattern "a client of a region": pk `STORECLIENT#<region>#<client_id>`, sk `STORECLIENT`.
+ * Partner clients, registered per region by an operator (`npm run admin -- register-store-client`) or an admin
+ * through the API (store client register). Access patterns: "a client of a region": pk
+ * `STORECLIENT#<region>#<client_id>`, sk `STORECLIENT`; "a region's clients, newest first": the sparse gsi1pk
+ * `STORECLIENTS#<region>`, gsi1sk `<created_at>#<client_id>` (clientListKey), written with the client (clients
+ * registered before it have none and are not listed).
  *
  * Confidential clients get a secret shown once; the table keeps its SHA-256 only. Secrets are 32 random bytes
  * (256 bits), so a fast hash is enough: there is nothing to guess (a slow password hash is for low-entropy
@@ -70,28 +76,59 @@ export function scopeWithin(allowed: readonly string[], asked: string | undefine
 
 export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STORECLIENT#${region}#${clientId}`, sk: 'STORECLIENT' });
 
+/** "a region's clients, newest first": the client's place in the region's list (gsi1, sparse). */
+const clientListPartition = (region: StoreRegion) => `STORECLIENTS#${region}`;
+const clientListKey = (client: Pick<StoreClient, 'region' | 'created_at' | 'client_id'>) => ({
+  gsi1pk: clientListPartition(client.region),
+  gsi1sk: `${client.created_at}#${client.client_id}`,
+});
+
+/** The loopback hosts a redirect URI may name with plain http (a native app's local listener). */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * What is wrong with a redirect URI a client is registered with, or undefined when nothing is: it must be an
+ * absolute URI without a fragment (the authorization server appends the code to it as a query); plain http only
+ * for a loopback host (anywhere else the code would cross the network unprotected); a native app's own scheme
+ * (`com.example.app:/cb`) is allowed. The body's model (core/partner-store/models.ts) and registerClient both
+ * apply it.
+ */
+export function redirectUriProblem(uri: string): string | undefined {
+  if (!URL.canParse(uri)) return 'expected an absolute URI';
+  const url = new URL(uri);
+  if (url.hash || uri.includes('#')) return 'must not have a fragment';
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.includes(url.hostname)) return 'http is for loopback addresses only (localhost, 127.0.0.1, [::1])';
+  return undefined;
+}
+
+/**
+ * Registers a client, checking every rule first (nothing is written when one fails): each redirect URI
+ * (redirectUriProblem) and scope (STORE_SCOPES) as 400 `input.invalid`, the assertion key as 400
+ * `store.assertion_key_public_client` or `store.assertion_key_invalid`, each message naming the field as the
+ * API's body names it. A confidential client's secret is answered here, once; the table keeps its SHA-256.
+ */
 export async function registerClient(
   deps: Pick<PartnerStoreDeps, 'db' | 'table' | 'now'>,
   input: { region: StoreRegion; type: ClientType; name: string; redirect_uris: string[]; scopes: string[]; assertion_jwk?: unknown },
 ): Promise<{ client: StoreClient; client_secret?: string }> {
-  for (const uri of input.redirect_uris) {
-    const url = new URL(uri);
-    if (url.hash) throw new Error(`redirect URI ${uri}: must not have a fragment (RFC 6749 §3.1.2)`);
-    // RFC 8252: http only for loopback; native apps may use their own (private-use) schemes.
-    if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
-      throw new Error(`redirect URI ${uri}: http is for loopback addresses only`);
-  }
+  input.redirect_uris.forEach((uri, index) => {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw platformError('input.invalid', `body.redirect_uris.${index}: ${problem}`);
+  });
+  input.scopes.forEach((scope, index) => {
+    if (!(STORE_SCOPES as readonly string[]).includes(scope))
+      throw platformError('input.invalid', `body.scopes.${index}: expected one of ${STORE_SCOPES.join(', ')}`);
+  });
   let assertionJwk: AssertionJwk | undefined;
   if (input.assertion_jwk !== undefined) {
-    if (input.type !== 'confidential') throw new Error('assertion key: only a confidential client (a partner backend) signs users in');
+    if (input.type !== 'confidential')
+      throw storeError('store.assertion_key_public_client', 'body.assertion_jwk: only a confidential client (a partner backend) signs users in');
     try {
       assertionJwk = await assertionKeyOf(input.assertion_jwk);
     } catch (error) {
-      throw new Error(`assertion key: ${(error as Error).message}`);
+      throw storeError('store.assertion_key_invalid', `body.assertion_jwk: ${(error as Error).message}`);
     }
   }
-  for (const scope of input.scopes)
-    if (!(STORE_SCOPES as readonly string[]).includes(scope)) throw new Error(`scope ${scope}: one of ${STORE_SCOPES.join(', ')}`);
   const client: StoreClient = {
     client_id: `sc_${randomBytes(12).toString('base64url')}`,
     region: input.region,
@@ -108,6 +145,7 @@ export async function registerClient(
       TableName: deps.table,
       Item: {
         ...clientKey(input.region, client.client_id),
+        ...clientListKey(client),
         ...client,
         type: 'store_client',
         client_type: client.type,
@@ -119,13 +157,68 @@ export async function registerClient(
   return { client, ...(client_secret ? { client_secret } : {}) };
 }
 
+/** A client as an admin sees it: never its secret nor the secret's hash; whether it signs users in, not its key. */
+const clientView = ({ assertion_jwk, ...client }: StoreClient) => ({ ...client, has_assertion_key: assertion_jwk !== undefined });
+
+/** store client register: the client registered, with a confidential client's secret (shown this once). */
+export async function registerClientAnswer(deps: Pick<PartnerStoreDeps, 'db' | 'table' | 'now'>, input: Parameters<typeof registerClient>[1]) {
+  const { client, client_secret } = await registerClient(deps, input);
+  return { ...clientView(client), ...(client_secret ? { client_secret } : {}) };
+}
+
+/**
+ * store client list: a region's clients, newest first, at most `limit` a page ("a region's clients, newest first",
+ * gsi1). The cursor is the last client's keys, bound to the region and this read (core/platform/cursors.ts), so
+ * one of another region or read is 400 naming `cursor`. A client's secret hash is dropped by its model.
+ */
+export async function listClients(
+  deps: Pick<PartnerStoreDeps, 'db' | 'table'>,
+  query: { region: StoreRegion; cursor?: string | undefined; limit: number },
+): Promise<{ clients: ReturnType<typeof clientView>[]; next: string | null }> {
+  const partition = clientListPartition(query.region);
+  const start =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, {
+          owner: query.region,
+          scope: 'store_clients',
+          attributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          within: (key) => key.gsi1pk === partition && key.sk === 'STORECLIENT' && key.pk!.startsWith(`STORECLIENT#${query.region}#`),
+        });
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ScanIndexForward: false,
+      ExclusiveStartKey: start,
+      Limit: query.limit + 1,
+    }),
+  );
+  const listed = out.Items ?? [];
+  const page = listed.slice(0, query.limit);
+  const last = listed.length > query.limit ? page.at(-1) : out.LastEvaluatedKey;
+  return {
+    clients: page.map((item) => clientView(clientOf(item))),
+    next: last
+      ? encodeCursor(query.region, 'store_clients', { pk: String(last.pk), sk: String(last.sk), gsi1pk: String(last.gsi1pk), gsi1sk: String(last.gsi1sk) })
+      : null,
+  };
+}
+
+/** A client item's record (StoredClient), its secret hash apart. */
+function storedClientOf(item: Record<string, unknown>) {
+  const { client_type, secret_hash, ...client } = StoredClient.parse(item);
+  return { client: { ...client, type: client_type } satisfies StoreClient, secretHash: secret_hash };
+}
+const clientOf = (item: Record<string, unknown>) => storedClientOf(item).client;
+
 /** A region's client and its secret's hash; undefined when the region has no such client (or the id could name none). */
 export async function findClient(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, region: StoreRegion, clientId: string) {
   if (!isClientId(clientId)) return undefined;
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: clientKey(region, clientId), ConsistentRead: true }));
-  if (!out.Item) return undefined;
-  const { client_type, secret_hash, ...client } = StoredClient.parse(out.Item);
-  return { client: { ...client, type: client_type } satisfies StoreClient, secretHash: secret_hash };
+  return out.Item ? storedClientOf(out.Item) : undefined;
 }
 
 /** Whether `secret` is the client's (constant time). */

@@ -45,6 +45,10 @@ export const storeErrors = errorCatalogue({
   'store.user_deleting': 'Conflict',
   /** the grant gives nothing */
   'store.grant_empty': 'InvalidInput',
+  /** a client's assertion key is not a public ES256 or EdDSA JWK (a private key, another key type, curve or algorithm, or no point of its curve) */
+  'store.assertion_key_invalid': 'InvalidInput',
+  /** an assertion key was given for a public client: only a confidential client (a partner backend) signs users in */
+  'store.assertion_key_public_client': 'InvalidInput',
   /** the caller has no pet of this id */
   'pet.not_found': 'NotFound',
   /** the item is not food */

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
-import { intParam, paging } from '../shared/fields.js';
-import { CLIENT_ID_MAX, CLIENT_ID_PATTERN, CLIENT_ID_RULE } from './clients.js';
+import { objectOf } from '../shared/records.js';
+import { intParam, pageCursor, paging } from '../shared/fields.js';
+import { CLIENT_ID_MAX, CLIENT_ID_PATTERN, CLIENT_ID_RULE, redirectUriProblem, STORE_SCOPES } from './clients.js';
+import { STORE_REGIONS } from './regions.js';
 
 /** The partner store's OAuth bodies and answers (RFC 6749, RFC 8414). */
 
@@ -169,3 +171,57 @@ export const RankQuery = z.lazy(() => z.object({ limit: z._default(intParam({ mi
 export const PetRank = z.lazy(() =>
   z.object({ pets: z.array(z.object({ rank: z.int(), petId: z.string(), name: z.string(), species: z.string(), level: z.int(), experience: z.int() })) }),
 );
+
+/** A redirect URI a client is registered with (clients.ts redirectUriProblem): at most 2,048 characters, as authorize2 takes one. */
+const redirectUri = z.string().check(
+  z.maxLength(2048),
+  z.superRefine((uri, ctx) => {
+    const problem = redirectUriProblem(uri);
+    if (problem) ctx.issues.push({ code: 'custom', input: uri, message: problem });
+  }),
+);
+
+/**
+ * store client register: an admin registers a partner OAuth client in a region (core/partner-store/clients.ts
+ * registerClient, which checks the assertion key). `assertion_jwk` is a confidential client's public ES256 or
+ * EdDSA JWK when it is a partner backend that signs its users in.
+ */
+export const StoreClientRegistration = z.lazy(() =>
+  z.object({
+    region: z.enum(STORE_REGIONS),
+    type: z.enum(['public', 'confidential']),
+    name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+    redirect_uris: z.array(redirectUri).check(z.minLength(1), z.maxLength(10)),
+    scopes: z.array(z.enum(STORE_SCOPES)).check(
+      z.minLength(1),
+      z.maxLength(STORE_SCOPES.length),
+      z.refine((scopes) => new Set(scopes).size === scopes.length, 'each scope once'),
+    ),
+    assertion_jwk: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
+
+/** A registered client as an admin sees it: never its secret nor the secret's hash; whether it has an assertion key, not the key. */
+export const StoreClientView = z.lazy(() =>
+  z.object({
+    client_id: z.string(),
+    region: z.enum(STORE_REGIONS),
+    type: z.enum(['public', 'confidential']),
+    name: z.string(),
+    redirect_uris: z.array(z.string()),
+    scopes: z.array(z.string()),
+    created_at: z.string(),
+    has_assertion_key: z.boolean(),
+  }),
+);
+
+/** store client register's answer: the client, and a confidential client's `client_secret`, shown this once. */
+export const StoreClientRegistered = z.lazy(() => z.extend(objectOf(StoreClientView), { client_secret: z.optional(z.string()) }));
+
+/** store client list's query: the region, and the `next` of the previous page. */
+export const StoreClientsQuery = z.lazy(() =>
+  z.object({ region: z.enum(STORE_REGIONS), cursor: z.optional(pageCursor), limit: z._default(intParam({ min: 1, max: 100 }), 20) }),
+);
+
+/** A page of a region's clients, newest first: `next` the cursor of the page after it, null on the last. */
+export const StoreClientPage = z.lazy(() => z.object({ clients: z.array(StoreClientView), next: z.nullable(z.string()) }));

@@ -165,6 +165,13 @@ async function registerStoreClient(args: string[]) {
     redirect_uris: values['redirect-uri'],
     scopes: values.scope,
     ...(assertionJwk ? { assertion_jwk: assertionJwk } : {}),
+  }).catch((error: Error) => {
+    // registerClient names the field as the API's body does; the operator gave an option.
+    throw new Error(
+      error.message
+        .replace(/^body\.redirect_uris\.(\d+)/, (_, index: string) => `--redirect-uri ${values['redirect-uri'][Number(index)]}`)
+        .replace(/^body\.scopes\.(\d+)/, (_, index: string) => `--scope ${values.scope[Number(index)]}`),
+    );
   });
   console.log(JSON.stringify({ client_id: registered.client.client_id, ...(registered.client_secret ? { client_secret: registered.client_secret } : {}) }));
   const signsIn = registered.client.assertion_jwk ? `, signing users in with its ${registered.client.assertion_jwk.alg} key` : '';

@@ -11,6 +11,7 @@ import { innerVendorOps } from './vendor.js';
 import { innerAccessOps } from './access.js';
 import { innerStrandedOps } from './stranded.js';
 import { innerOverviewOps } from './overview.js';
+import { innerStoreClientOps } from './store-clients.js';
 import { batchRead, merchantToken } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
@@ -294,4 +295,5 @@ export const innerRoutes = defineGroup('inner', 'main', {
   ...innerAccessOps,
   ...innerStrandedOps,
   ...innerOverviewOps,
+  ...innerStoreClientOps,
 });

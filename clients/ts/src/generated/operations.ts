@@ -37,6 +37,8 @@ export const mainOperations = {
     "POST /merchant/payments/stranded/credit": "merchant",
     "POST /merchant/payments/stranded/refund": "merchant",
     "GET /merchant/admin/overview": "merchant",
+    "POST /merchant/admin/store/clients": "merchant",
+    "GET /merchant/admin/store/clients": "merchant",
     "POST /merchant/games/addWin": "server",
     "GET /merchant/games/rank/around": "platform game server",
     "POST /merchant/games/boards": "merchant",

@@ -141,6 +141,8 @@ namespace GamePlatform.Client
         public const string SocialBoundToOtherUser = "social.bound_to_other_user";
         public const string SocialNotBound = "social.not_bound";
         public const string StoreAssertionInvalid = "store.assertion_invalid";
+        public const string StoreAssertionKeyInvalid = "store.assertion_key_invalid";
+        public const string StoreAssertionKeyPublicClient = "store.assertion_key_public_client";
         public const string StoreGrantEmpty = "store.grant_empty";
         public const string StoreScopeInsufficient = "store.scope_insufficient";
         public const string StoreStageUnknown = "store.stage_unknown";

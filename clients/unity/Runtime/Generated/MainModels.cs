@@ -4051,6 +4051,263 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class StoreClientListResponseDataClientsItem
+    {
+        /// <summary>JSON `client_id`, required.</summary>
+        public string ClientId { get; set; }
+
+        /// <summary>JSON `region`, required.</summary>
+        public string Region { get; set; }
+
+        /// <summary>JSON `type`, required.</summary>
+        public string Type { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `redirect_uris`, required.</summary>
+        public List<string> RedirectUris { get; set; }
+
+        /// <summary>JSON `scopes`, required.</summary>
+        public List<string> Scopes { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `has_assertion_key`, required.</summary>
+        public bool HasAssertionKey { get; set; }
+
+        public static StoreClientListResponseDataClientsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientListResponseDataClientsItem");
+            if (o == null) return null;
+            var m = new StoreClientListResponseDataClientsItem();
+            m.ClientId = JsonCodec.Required(o, "client_id", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.Region = JsonCodec.Required(o, "region", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.Type = JsonCodec.Required(o, "type", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientListResponseDataClientsItem", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientListResponseDataClientsItem", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.HasAssertionKey = JsonCodec.Required(o, "has_assertion_key", "StoreClientListResponseDataClientsItem", v0 => v0.AsBool());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("client_id", JsonValue.From(ClientId));
+            o.Set("region", JsonValue.From(Region));
+            o.Set("type", JsonValue.From(Type));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
+            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("has_assertion_key", JsonValue.From(HasAssertionKey));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientListResponseData
+    {
+        /// <summary>JSON `clients`, required.</summary>
+        public List<StoreClientListResponseDataClientsItem> Clients { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public string Next { get; set; }
+
+        public static StoreClientListResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientListResponseData");
+            if (o == null) return null;
+            var m = new StoreClientListResponseData();
+            m.Clients = JsonCodec.Required(o, "clients", "StoreClientListResponseData", v0 => JsonCodec.ReadList(v0, v1 => StoreClientListResponseDataClientsItem.FromJson(v1)));
+            m.Next = JsonCodec.Required(o, "next", "StoreClientListResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("clients", JsonCodec.WriteList(Clients, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("next", JsonValue.From(Next));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientListResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public StoreClientListResponseData Data { get; set; }
+
+        public static StoreClientListResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientListResponse");
+            if (o == null) return null;
+            var m = new StoreClientListResponse();
+            m.Code = JsonCodec.Required(o, "code", "StoreClientListResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "StoreClientListResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "StoreClientListResponse", v0 => StoreClientListResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientRegisterRequest
+    {
+        /// <summary>JSON `region`, required.</summary>
+        public string Region { get; set; }
+
+        /// <summary>JSON `type`, required.</summary>
+        public string Type { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `redirect_uris`, required.</summary>
+        public List<string> RedirectUris { get; set; }
+
+        /// <summary>JSON `scopes`, required.</summary>
+        public List<string> Scopes { get; set; }
+
+        /// <summary>JSON `assertion_jwk`.</summary>
+        public Dictionary<string, JsonValue> AssertionJwk { get; set; }
+
+        public static StoreClientRegisterRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterRequest");
+            if (o == null) return null;
+            var m = new StoreClientRegisterRequest();
+            m.Region = JsonCodec.Required(o, "region", "StoreClientRegisterRequest", v0 => v0.AsString());
+            m.Type = JsonCodec.Required(o, "type", "StoreClientRegisterRequest", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "StoreClientRegisterRequest", v0 => v0.AsString());
+            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientRegisterRequest", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientRegisterRequest", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.AssertionJwk = JsonCodec.Optional(o, "assertion_jwk", "StoreClientRegisterRequest", v0 => JsonCodec.ReadMap(v0, v1 => v1));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("region", JsonValue.From(Region));
+            o.Set("type", JsonValue.From(Type));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
+            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
+            if (AssertionJwk != null) o.Set("assertion_jwk", JsonCodec.WriteMap(AssertionJwk, x1 => JsonValue.From(x1)));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientRegisterResponseData
+    {
+        /// <summary>JSON `client_id`, required.</summary>
+        public string ClientId { get; set; }
+
+        /// <summary>JSON `region`, required.</summary>
+        public string Region { get; set; }
+
+        /// <summary>JSON `type`, required.</summary>
+        public string Type { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `redirect_uris`, required.</summary>
+        public List<string> RedirectUris { get; set; }
+
+        /// <summary>JSON `scopes`, required.</summary>
+        public List<string> Scopes { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `has_assertion_key`, required.</summary>
+        public bool HasAssertionKey { get; set; }
+
+        /// <summary>JSON `client_secret`.</summary>
+        public string ClientSecret { get; set; }
+
+        public static StoreClientRegisterResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterResponseData");
+            if (o == null) return null;
+            var m = new StoreClientRegisterResponseData();
+            m.ClientId = JsonCodec.Required(o, "client_id", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.Region = JsonCodec.Required(o, "region", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.Type = JsonCodec.Required(o, "type", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientRegisterResponseData", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientRegisterResponseData", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.HasAssertionKey = JsonCodec.Required(o, "has_assertion_key", "StoreClientRegisterResponseData", v0 => v0.AsBool());
+            m.ClientSecret = JsonCodec.Optional(o, "client_secret", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("client_id", JsonValue.From(ClientId));
+            o.Set("region", JsonValue.From(Region));
+            o.Set("type", JsonValue.From(Type));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
+            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("has_assertion_key", JsonValue.From(HasAssertionKey));
+            if (ClientSecret != null) o.Set("client_secret", JsonValue.From(ClientSecret));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientRegisterResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public StoreClientRegisterResponseData Data { get; set; }
+
+        public static StoreClientRegisterResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterResponse");
+            if (o == null) return null;
+            var m = new StoreClientRegisterResponse();
+            m.Code = JsonCodec.Required(o, "code", "StoreClientRegisterResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "StoreClientRegisterResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "StoreClientRegisterResponse", v0 => StoreClientRegisterResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
     public sealed partial class AddWinRequest
     {
         /// <summary>JSON `game_code`, required.</summary>
