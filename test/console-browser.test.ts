@@ -311,6 +311,28 @@ describe.skipIf(!available)('the operator console in a browser', () => {
       .filter({ hasText: /App Store/i })
       .waitFor();
     await shot(page, 'admin-stage');
+
+    // A partner store client: the schema's message for a missing scope, then registered with its secret shown once.
+    await goTo(page, 'Store clients');
+    await page.getByLabel('Client name').fill('Console partner backend');
+    await page.getByLabel('Client type').selectOption('confidential');
+    await page.getByLabel('Redirect URIs, one per line').fill('https://partner.example/callback');
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await page
+      .getByRole('group', { name: 'Scopes' })
+      .getByText(/expected|Too small|at least/i)
+      .waitFor();
+    await page.getByRole('checkbox', { name: 'grants' }).check();
+    await page.getByRole('button', { name: 'Register client' }).click();
+    const registered = page.getByRole('region', { name: 'The new client' });
+    const secret = await registered.getByLabel('Client secret').inputValue();
+    expect(secret.length).toBeGreaterThan(30);
+    const clientId = /Client (\S+) registered\./.exec((await registered.getByRole('status').textContent()) ?? '')?.[1];
+    await page.getByRole('cell', { name: clientId! }).waitFor();
+    await shot(page, 'admin-store-clients');
+    const clients = await api('GET', '/merchant/admin/store/clients', adminToken, { region: 'default' });
+    expect(clients.body.data.clients).toContainEqual(expect.objectContaining({ client_id: clientId, type: 'confidential', scopes: ['grants'] }));
+    expect(JSON.stringify(clients.body)).not.toContain(secret);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await kept(context, page)).toEqual({ session: [], local: [], cookies: 0 });

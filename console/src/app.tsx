@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { AdminMerchantsScreen } from './screens/admin-merchants.js';
 import { AdminStageScreen } from './screens/admin-stage.js';
+import { AdminStoreClientsScreen } from './screens/admin-store-clients.js';
 import { BoardsScreen } from './screens/boards.js';
 import { GamesScreen } from './screens/games.js';
 import { GoodsScreen } from './screens/goods.js';
@@ -28,6 +29,7 @@ const screens: readonly Screen[] = [
   { path: 'tokens', title: 'Tokens and sessions', roles: ['merchant', 'admin'] },
   { path: 'admin/merchants', title: 'Merchants', roles: ['admin'] },
   { path: 'admin/stage', title: 'Stage', roles: ['admin'] },
+  { path: 'admin/store-clients', title: 'Store clients', roles: ['admin'] },
 ];
 
 /** The screen the URL's fragment names (`#/games`), else the role's first. */
@@ -120,6 +122,7 @@ export function App() {
         {screen.path === 'tokens' && <TokensScreen api={api} onSignedOutEverywhere={forget} />}
         {screen.path === 'admin/merchants' && <AdminMerchantsScreen api={api} />}
         {screen.path === 'admin/stage' && <AdminStageScreen api={api} />}
+        {screen.path === 'admin/store-clients' && <AdminStoreClientsScreen api={api} />}
       </main>
     </>
   );

@@ -3,7 +3,8 @@ import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import type { TransactItem } from '../platform/transactions.js';
 import { assertionAlgOf } from './assertion-keys.js';
-import { findClient, isClientId } from './clients.js';
+import { findClient } from './clients.js';
+import { isClientId } from './names.js';
 import type { StoreRegion } from './regions.js';
 
 /**

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { AssertionJwk, assertionKeyOf } from './assertion-keys.js';
 import { storeError } from './errors.js';
-import { STORE_REGIONS, type StoreRegion } from './regions.js';
+import { isClientId, redirectUriProblem, STORE_REGIONS, STORE_SCOPES, type StoreRegion } from './names.js';
 
 /**
  * Partner clients, registered per region by an operator (`npm run admin -- register-store-client`) or an admin
@@ -49,20 +49,6 @@ const StoredClient = z.lazy(() =>
 );
 
 /**
- * What a client id may be wherever one comes in (a query, a form, HTTP Basic, an assertion's `iss`): RFC 6749
- * Appendix A.1's characters (printable ASCII), at most 64 of them. Ours are `sc_` and 16 base64url characters;
- * the bound keeps any id asked for far inside DynamoDB's 2,048-byte limit on a key (`STORECLIENT#…`, and the
- * sign-in keys that hold the id), so a made-up one is refused as input instead of failing the read.
- */
-export const CLIENT_ID_MAX = 64;
-export const CLIENT_ID_PATTERN = new RegExp(`^[\\x20-\\x7e]{1,${CLIENT_ID_MAX}}$`);
-export const CLIENT_ID_RULE = `1-${CLIENT_ID_MAX} printable ASCII characters`;
-export const isClientId = (id: string) => CLIENT_ID_PATTERN.test(id);
-
-/** The scopes a partner client may be granted. */
-export const STORE_SCOPES = ['profile', 'currencies', 'items', 'pets', 'grants'] as const;
-
-/**
  * The scopes asked (space-delimited, RFC 6749 §3.3), each once, when every one is within `allowed`; all of
  * `allowed` when none are asked. Otherwise `outside` names the first asked scope that is not: what a client
  * may ask of its registration (authorize2, client_credentials) and a refresh of its grant (§6).
@@ -82,24 +68,6 @@ const clientListKey = (client: Pick<StoreClient, 'region' | 'created_at' | 'clie
   gsi1pk: clientListPartition(client.region),
   gsi1sk: `${client.created_at}#${client.client_id}`,
 });
-
-/** The loopback hosts a redirect URI may name with plain http (a native app's local listener). */
-const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-
-/**
- * What is wrong with a redirect URI a client is registered with, or undefined when nothing is: it must be an
- * absolute URI without a fragment (the authorization server appends the code to it as a query); plain http only
- * for a loopback host (anywhere else the code would cross the network unprotected); a native app's own scheme
- * (`com.example.app:/cb`) is allowed. The body's model (core/partner-store/models.ts) and registerClient both
- * apply it.
- */
-export function redirectUriProblem(uri: string): string | undefined {
-  if (!URL.canParse(uri)) return 'expected an absolute URI';
-  const url = new URL(uri);
-  if (url.hash || uri.includes('#')) return 'must not have a fragment';
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.includes(url.hostname)) return 'http is for loopback addresses only (localhost, 127.0.0.1, [::1])';
-  return undefined;
-}
 
 /**
  * Registers a client, checking every rule first (nothing is written when one fails): each redirect URI

@@ -1,4 +1,4 @@
-import { STORE_SCOPES } from './clients.js';
+import { STORE_SCOPES } from './names.js';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import { StoreJwks } from './models.js';

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { intParam, pageCursor, paging } from '../shared/fields.js';
-import { CLIENT_ID_MAX, CLIENT_ID_PATTERN, CLIENT_ID_RULE, redirectUriProblem, STORE_SCOPES } from './clients.js';
-import { STORE_REGIONS } from './regions.js';
+import { CLIENT_ID_MAX, CLIENT_ID_PATTERN, CLIENT_ID_RULE, redirectUriProblem, STORE_SCOPES } from './names.js';
+import { STORE_REGIONS } from './names.js';
 
 /** The partner store's OAuth bodies and answers (RFC 6749, RFC 8414). */
 

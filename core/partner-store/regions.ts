@@ -14,8 +14,8 @@ import { generateSigningJwk, publicJwk, type PublicJwk, type SigningJwk } from '
  * e.g. `https://api.example.com/v2-testing/store/chengdu`. A token is verified against the issuer of the
  * request it is presented to: a token carried to another host or region is refused.
  */
-export const STORE_REGIONS = ['default', 'chengdu'] as const;
-export type StoreRegion = (typeof STORE_REGIONS)[number];
+export { STORE_REGIONS, type StoreRegion } from './names.js';
+import { STORE_REGIONS, type StoreRegion } from './names.js';
 
 export const regionPath = (region: StoreRegion) => (region === 'default' ? '/store' : `/store/${region}`);
 

@@ -1,7 +1,8 @@
 import type { TokenDeps } from './deps.js';
 import type { ErrorData } from '../platform/errors.js';
 import { oauthError } from './errors.js';
-import { CLIENT_ID_RULE, findClient, isClientId, scopeWithin, secretMatches, type StoreClient } from './clients.js';
+import { findClient, scopeWithin, secretMatches, type StoreClient } from './clients.js';
+import { CLIENT_ID_RULE, isClientId } from './names.js';
 import { codeGrant, refreshGrant } from './grants.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 
