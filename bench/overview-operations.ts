@@ -4,7 +4,7 @@ import { accountWithToken } from './fixtures.js';
 /** The stage overview (functions/routes/overview.ts): an admin console read. */
 export const overviewOperations: OperationBench[] = [
   {
-    group: 'inner',
+    group: 'admin-console',
     op: 'stage_overview',
     label: 'stage_overview (14 days, the default)',
     minimum: 7,

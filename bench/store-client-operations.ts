@@ -13,7 +13,7 @@ const partnerServer = (name: string) => ({
 
 export const storeClientOperations: OperationBench[] = [
   {
-    group: 'inner',
+    group: 'admin-console',
     op: 'store_client_register',
     minimum: 2,
     reason:
@@ -21,7 +21,7 @@ export const storeClientOperations: OperationBench[] = [
     prepare: async (deps: BenchDeps) => ({ token: (await accountWithToken(deps, 'admin')).token, body: partnerServer('bench partner') }),
   },
   {
-    group: 'inner',
+    group: 'admin-console',
     op: 'store_client_list',
     minimum: 1,
     reason: "one Query of the region's clients on gsi1, newest first (the admin's account state is remembered per process)",

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { Deps } from '../core/deps.js';
+import { createAdminConsoleApp } from './admin-console.js';
 import { createBoardsApp } from './boards.js';
 import { createChainApp } from './chain.js';
 import { createHeroApp } from './hero.js';
@@ -16,6 +17,7 @@ import { composeApps } from '../core/http/app.js';
 export const appFactories: Record<string, (deps: Deps) => Hono> = {
   inner: createInnerApp,
   boards: createBoardsApp,
+  'admin-console': createAdminConsoleApp,
   outer: createOuterApp,
   withoutkey: createWithoutkeyApp,
   chain: createChainApp,

@@ -49,6 +49,8 @@ export const functionNeeds = {
   inner: ['table', 'files', 'issueTokens', 'vendorKey', 'chain'],
   // Score reports and boards; sign_code and get_sign sign reward claims.
   boards: ['table', 'verifyTokens', 'claimKey'],
+  // The stage overview and the partner store's clients.
+  'admin-console': ['table', 'verifyTokens'],
   // login_zk: id_tokens in, tokens out.
   outer: ['table', 'issueTokens', 'oauthProviders'],
   // merchant_login, social binding, zkLogin lookups.

@@ -8,8 +8,6 @@ import { createProject, projectsOf, saveLevel, updateProject } from '../core/pay
 import { innerVendorHandlers } from './vendor-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
-import { innerOverviewHandlers } from './overview-handlers.js';
-import { innerStoreClientHandlers } from './store-client-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -41,8 +39,6 @@ export const createInnerApp = (deps: Deps) =>
     // Token revocation.
     ...innerAccessHandlers,
     ...innerStrandedHandlers,
-    ...innerOverviewHandlers,
-    ...innerStoreClientHandlers,
   });
 
 export const handler = lambdaHandler(createInnerApp);

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, UnsecuredJWT, importJWK } from 'jose';
 import { createAllApps } from '../functions/apps.js';
 import { chainRoutes } from '../functions/routes/chain.js';
+import { adminConsoleRoutes } from '../functions/routes/admin-console.js';
 import { boardsRoutes } from '../functions/routes/boards.js';
 import { innerRoutes } from '../functions/routes/inner.js';
 import { outerRoutes } from '../functions/routes/outer.js';
@@ -26,7 +27,7 @@ beforeAll(async () => {
 
 const itemCount = () => countItems(deps);
 
-const allOps = [innerRoutes, boardsRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap(
+const allOps = [innerRoutes, boardsRoutes, adminConsoleRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap(
   (group) => Object.values(group.ops) as OperationSpec[],
 );
 const protectedOps = allOps.filter((op) => op.auth !== 'open');

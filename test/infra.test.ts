@@ -379,6 +379,8 @@ describe('secrets and permissions: each function is linked to what its code read
     inner: ['Table', 'Files', 'TokenSigningKey', 'VendorSigningKey', 'ChainConfig'],
     // Verifies tokens, signs reward claims.
     boards: ['Table', 'TokenPublicKeys', 'ClaimSigningKey'],
+    // Verifies admins' tokens: the stage overview and the partner store's clients.
+    'admin-console': ['Table', 'TokenPublicKeys'],
     // Issue tokens from wallet signatures and OAuth id_tokens.
     outer: ['Table', 'TokenSigningKey', 'OAuthProviders'],
     withoutkey: ['Table', 'TokenSigningKey', 'OAuthProviders'],
@@ -630,6 +632,7 @@ describe('production infrastructure', () => {
       const deployment = stage === STAGE ? dev : production;
       const lambdas = lambdasOf(deployment);
       expect([...lambdas.keys()].sort()).toEqual([
+        'AdminConsole',
         'Boards',
         'Chain',
         'Deletions',

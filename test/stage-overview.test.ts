@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createInnerApp } from '../functions/inner.js';
+import { createAllApps } from '../functions/apps.js';
 import { createPayApp } from '../functions/pay.js';
 import { STATS_SHARDS } from '../core/platform/day-stats.js';
 import { completeByStorePurchase } from '../core/app-stores/complete.js';
@@ -18,14 +18,14 @@ import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from 
  */
 
 let deps: TestDeps;
-let inner: ReturnType<typeof createInnerApp>;
+let inner: ReturnType<typeof createAllApps>;
 let pay: ReturnType<typeof createPayApp>;
 const base = '/v2-testing';
 const PRICE = 1_500_000_000;
 
 beforeAll(async () => {
   deps = await createTestDeps();
-  inner = createInnerApp(deps);
+  inner = createAllApps(deps);
   pay = createPayApp(deps);
 });
 

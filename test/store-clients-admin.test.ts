@@ -4,7 +4,7 @@ import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StoreRegion } from '../core/partner-store/regions.js';
 import { sha256Url } from '../core/platform/digest.js';
-import { createInnerApp } from '../functions/inner.js';
+import { createAllApps } from '../functions/apps.js';
 import type { createPartnerStoreApp } from '../functions/partner-store.js';
 import { itemCount, itemsOfType, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
@@ -20,7 +20,7 @@ import { storeIssuerOf, storePathOf, storeWorld, type StoreWorld } from './suppo
  */
 let deps: TestDeps;
 let store: ReturnType<typeof createPartnerStoreApp>;
-let inner: ReturnType<typeof createInnerApp>;
+let inner: ReturnType<typeof createAllApps>;
 let options: StoreWorld['options'];
 let discover: StoreWorld['discover'];
 let admin: string;
@@ -30,7 +30,7 @@ const document = servedDocument(base);
 
 beforeAll(async () => {
   ({ deps, app: store, options, discover } = await storeWorld());
-  inner = createInnerApp(deps);
+  inner = createAllApps(deps);
   admin = (await accountWithToken(deps, 'admin')).token;
 });
 

@@ -11,7 +11,7 @@ import type { ErrorCode } from './error-catalogue.js';
  * route tables in functions/routes are made of these; the same objects drive the Hono apps, the API Gateway
  * routes in infra and the OpenAPI documents, so the three cannot drift apart.
  */
-export type GroupName = 'inner' | 'boards' | 'outer' | 'withoutkey' | 'chain' | 'third-pay' | 'pay' | 'partner-store' | 'hero' | 'meta';
+export type GroupName = 'inner' | 'boards' | 'admin-console' | 'outer' | 'withoutkey' | 'chain' | 'third-pay' | 'pay' | 'partner-store' | 'hero' | 'meta';
 
 /**
  * Where an operation's path is: under the main base (`/<stage>`), the hero base (`/hero-<environment>`), or at

@@ -1,4 +1,5 @@
 import type { RouteGroup } from '../../core/http/operation.js';
+import { adminConsoleRoutes } from './admin-console.js';
 import { boardsRoutes } from './boards.js';
 import { chainRoutes } from './chain.js';
 import { consoleSiteRoutes } from './console-site.js';
@@ -19,6 +20,7 @@ import { withoutkeyRoutes } from './withoutkey.js';
 export const routeTable: readonly RouteGroup[] = [
   innerRoutes,
   boardsRoutes,
+  adminConsoleRoutes,
   outerRoutes,
   withoutkeyRoutes,
   chainRoutes,

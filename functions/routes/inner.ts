@@ -10,8 +10,6 @@ import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile,
 import { innerVendorOps } from './vendor.js';
 import { innerAccessOps } from './access.js';
 import { innerStrandedOps } from './stranded.js';
-import { innerOverviewOps } from './overview.js';
-import { innerStoreClientOps } from './store-clients.js';
 import { batchRead, merchantToken } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
@@ -294,6 +292,4 @@ export const innerRoutes = defineGroup('inner', 'main', {
   ...innerVendorOps,
   ...innerAccessOps,
   ...innerStrandedOps,
-  ...innerOverviewOps,
-  ...innerStoreClientOps,
 });

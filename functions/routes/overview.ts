@@ -4,10 +4,10 @@ import { OverviewQuery, StageOverview } from '../../core/platform/stage-overview
 import { merchantToken } from './errors.js';
 
 /**
- * The stage overview (docs/api.md, "The stage overview"), an admin console operation of the inner group.
- * Handler: functions/overview-handlers.ts.
+ * The stage overview (docs/api.md, "The stage overview"), an operation of the admin console's group
+ * (functions/admin-console.ts).
  */
-export const innerOverviewOps = {
+export const adminOverviewOps = {
   stage_overview: {
     name: 'stage_overview',
     method: 'GET',

@@ -11,11 +11,10 @@ const whatAClientIs =
   'A partner OAuth client of one store region (docs/api.md, "Partner store: the authorization servers"): `public` (an app that runs the code flow with PKCE) or `confidential` (a partner server, with a secret).';
 
 /**
- * The partner store's OAuth clients, admin operations of the inner group: what `npm run admin --
- * register-store-client` does, through the API, and the list of a region's clients. Handlers:
- * functions/store-client-handlers.ts.
+ * The partner store's OAuth clients, operations of the admin console's group (functions/admin-console.ts): what
+ * `npm run admin -- register-store-client` does, through the API, and the list of a region's clients.
  */
-export const innerStoreClientOps = {
+export const adminStoreClientOps = {
   store_client_register: {
     name: 'store client register',
     method: 'POST',

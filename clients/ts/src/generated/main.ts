@@ -557,56 +557,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/merchant/admin/overview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The stage's money figures per day and its scheduled jobs' last runs (admin; extra operation)
-         * @description For each UTC day of the last `days` (1-31, default 14; oldest first, today last): recharge orders created, orders paid (orderComplete, App Store and Google Play purchases, a stranded payment credited to its pending order), tickets credited by those paid orders and tickets spent by minus_tickets. The figures are about, not exact: each is counted after its operation succeeded, and a count lost in between is not made up (docs/performance.md "Items many requests write" lists what is counted). For each scheduled job (`indexer`, `settlement`, `deletions`, and `rank-pages`, the rank pages' stream consumer, one run per batch): its last run (start, end, outcome `ok` or `failed`, on failure a code and summary, what it did in `did`, the indexer's `checkpoint`, the Lambda request id its log lines carry), when it last succeeded, and its failed runs of those days, newest first (at most 50; kept 30 days). `last_run` is null for a job that never recorded a run.
-         *
-         *     Requires a Bearer `merchant` token of an admin account. Any record: the stage's money figures and its scheduled jobs are the platform's, not a merchant's. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
-         */
-        get: operations["stage_overview"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/merchant/admin/store/clients": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A store region's OAuth clients, newest first (admins; extra operation)
-         * @description A partner OAuth client of one store region (docs/api.md, "Partner store: the authorization servers"): `public` (an app that runs the code flow with PKCE) or `confidential` (a partner server, with a secret). At most `limit` (1-100, default 20) a page; `next` is the cursor of the page after it (null on the last), bound to the region: a cursor of another region or read, or altered, is 400 naming `cursor`. Never a secret nor its hash; `has_assertion_key` says whether the client signs users in. Clients registered before this list existed are not in it (they still work).
-         *
-         *     Requires a Bearer `merchant` token of an admin account. Any record: the partner store is the stage's, not a studio's: a client may be granted scopes over every store user of its region, so only admins register and list them. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
-         */
-        get: operations["store_client_list"];
-        put?: never;
-        /**
-         * Register a partner store OAuth client in a region (admins; extra operation)
-         * @description A partner OAuth client of one store region (docs/api.md, "Partner store: the authorization servers"): `public` (an app that runs the code flow with PKCE) or `confidential` (a partner server, with a secret). `redirect_uris`: 1-10 absolute URIs, each without a fragment; plain http only for a loopback host (localhost, 127.0.0.1, [::1]); an app's own scheme is allowed. `scopes`: 1 or more of `profile`, `currencies`, `items`, `pets`, `grants`, each once. `assertion_jwk`, for a confidential client only, registers it as a partner backend that signs its users in (login): a public JWK, ES256 (kty EC, crv P-256) or EdDSA (kty OKP, crv Ed25519); a private key, another type, curve or algorithm is refused. A confidential client's `client_secret` is in this answer only: the table keeps its SHA-256, and no other operation shows it. A refused request writes nothing.
-         *
-         *     Requires a Bearer `merchant` token of an admin account. Any record: the partner store is the stage's, not a studio's: a client may be granted scopes over every store user of its region, so only admins register and list them. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
-         */
-        post: operations["store_client_register"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/merchant/games/addWin": {
         parameters: {
             query?: never;
@@ -811,6 +761,56 @@ export interface paths {
         get: operations["get_sign"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stage's money figures per day and its scheduled jobs' last runs (admin; extra operation)
+         * @description For each UTC day of the last `days` (1-31, default 14; oldest first, today last): recharge orders created, orders paid (orderComplete, App Store and Google Play purchases, a stranded payment credited to its pending order), tickets credited by those paid orders and tickets spent by minus_tickets. The figures are about, not exact: each is counted after its operation succeeded, and a count lost in between is not made up (docs/performance.md "Items many requests write" lists what is counted). For each scheduled job (`indexer`, `settlement`, `deletions`, and `rank-pages`, the rank pages' stream consumer, one run per batch): its last run (start, end, outcome `ok` or `failed`, on failure a code and summary, what it did in `did`, the indexer's `checkpoint`, the Lambda request id its log lines carry), when it last succeeded, and its failed runs of those days, newest first (at most 50; kept 30 days). `last_run` is null for a job that never recorded a run.
+         *
+         *     Requires a Bearer `merchant` token of an admin account. Any record: the stage's money figures and its scheduled jobs are the platform's, not a merchant's. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
+         */
+        get: operations["stage_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/admin/store/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store region's OAuth clients, newest first (admins; extra operation)
+         * @description A partner OAuth client of one store region (docs/api.md, "Partner store: the authorization servers"): `public` (an app that runs the code flow with PKCE) or `confidential` (a partner server, with a secret). At most `limit` (1-100, default 20) a page; `next` is the cursor of the page after it (null on the last), bound to the region: a cursor of another region or read, or altered, is 400 naming `cursor`. Never a secret nor its hash; `has_assertion_key` says whether the client signs users in. Clients registered before this list existed are not in it (they still work).
+         *
+         *     Requires a Bearer `merchant` token of an admin account. Any record: the partner store is the stage's, not a studio's: a client may be granted scopes over every store user of its region, so only admins register and list them. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
+         */
+        get: operations["store_client_list"];
+        put?: never;
+        /**
+         * Register a partner store OAuth client in a region (admins; extra operation)
+         * @description A partner OAuth client of one store region (docs/api.md, "Partner store: the authorization servers"): `public` (an app that runs the code flow with PKCE) or `confidential` (a partner server, with a secret). `redirect_uris`: 1-10 absolute URIs, each without a fragment; plain http only for a loopback host (localhost, 127.0.0.1, [::1]); an app's own scheme is allowed. `scopes`: 1 or more of `profile`, `currencies`, `items`, `pets`, `grants`, each once. `assertion_jwk`, for a confidential client only, registers it as a partner backend that signs its users in (login): a public JWK, ES256 (kty EC, crv P-256) or EdDSA (kty OKP, crv Ed25519); a private key, another type, curve or algorithm is refused. A confidential client's `client_secret` is in this answer only: the table keeps its SHA-256, and no other operation shows it. A refused request writes nothing.
+         *
+         *     Requires a Bearer `merchant` token of an admin account. Any record: the partner store is the stage's, not a studio's: a client may be granted scopes over every store user of its region, so only admins register and list them. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
+         */
+        post: operations["store_client_register"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8028,553 +8028,6 @@ export interface operations {
             };
         };
     };
-    stage_overview: {
-        parameters: {
-            query?: {
-                days?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success, in the merchant envelope `{code, message, data}`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 200;
-                        message: string;
-                        data: {
-                            days: {
-                                day: string;
-                                orders_created: number;
-                                orders_paid: number;
-                                tickets_credited: number;
-                                tickets_spent: number;
-                            }[];
-                            jobs: {
-                                /** @enum {string} */
-                                job: "indexer" | "settlement" | "deletions" | "rank-pages";
-                                last_run: {
-                                    started_at: string;
-                                    ended_at: string;
-                                    /** @enum {string} */
-                                    outcome: "ok" | "failed";
-                                    /** @default null */
-                                    error: {
-                                        code: string;
-                                        summary: string;
-                                    } | null;
-                                    did: {
-                                        [key: string]: number;
-                                    };
-                                    /** @default null */
-                                    checkpoint: string | null;
-                                    /** @default null */
-                                    request_id: string | null;
-                                } | null;
-                                last_success_at: string | null;
-                                failures: {
-                                    at: string;
-                                    error: {
-                                        code: string;
-                                        summary: string;
-                                    };
-                                    /** @default null */
-                                    request_id: string | null;
-                                }[];
-                            }[];
-                            generated_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description days is not an integer from 1 to 31; a query parameter is given more than once */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 400,
-                     *       "message": "days is not an integer from 1 to 31; a query parameter is given more than once",
-                     *       "data": null,
-                     *       "error": "input.invalid"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "input.invalid";
-                    };
-                };
-            };
-            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 401,
-                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
-                     *       "data": null,
-                     *       "error": "auth.token_expired"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
-                    };
-                };
-            };
-            /** @description not an admin account */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 403,
-                     *       "message": "not an admin account",
-                     *       "data": null,
-                     *       "error": "auth.admin_only"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.admin_only";
-                    };
-                };
-            };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "data": null,
-                     *       "error": "table.busy"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "table.busy";
-                    };
-                };
-            };
-        };
-    };
-    store_client_list: {
-        parameters: {
-            query: {
-                region: "default" | "chengdu";
-                cursor?: string;
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success, in the merchant envelope `{code, message, data}`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 200;
-                        message: string;
-                        data: {
-                            clients: {
-                                client_id: string;
-                                /** @enum {string} */
-                                region: "default" | "chengdu";
-                                /** @enum {string} */
-                                type: "public" | "confidential";
-                                name: string;
-                                redirect_uris: string[];
-                                scopes: string[];
-                                created_at: string;
-                                has_assertion_key: boolean;
-                            }[];
-                            next: string | null;
-                        };
-                    };
-                };
-            };
-            /** @description region missing or unknown, limit out of range, or cursor not the `next` of a previous page of this region; a query parameter is given more than once */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 400,
-                     *       "message": "region missing or unknown, limit out of range, or cursor not the `next` of a previous page of this region; a query parameter is given more than once",
-                     *       "data": null,
-                     *       "error": "input.invalid"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "input.invalid";
-                    };
-                };
-            };
-            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 401,
-                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
-                     *       "data": null,
-                     *       "error": "auth.token_expired"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
-                    };
-                };
-            };
-            /** @description not an admin account */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 403,
-                     *       "message": "not an admin account",
-                     *       "data": null,
-                     *       "error": "auth.admin_only"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.admin_only";
-                    };
-                };
-            };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "data": null,
-                     *       "error": "table.busy"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "table.busy";
-                    };
-                };
-            };
-        };
-    };
-    store_client_register: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    region: "default" | "chengdu";
-                    /** @enum {string} */
-                    type: "public" | "confidential";
-                    name: string;
-                    redirect_uris: string[];
-                    scopes: ("profile" | "currencies" | "items" | "pets" | "grants")[];
-                    assertion_jwk?: {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Success, in the merchant envelope `{code, message, data}`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 200;
-                        message: string;
-                        data: {
-                            client_id: string;
-                            /** @enum {string} */
-                            region: "default" | "chengdu";
-                            /** @enum {string} */
-                            type: "public" | "confidential";
-                            name: string;
-                            redirect_uris: string[];
-                            scopes: string[];
-                            created_at: string;
-                            has_assertion_key: boolean;
-                            client_secret?: string;
-                        };
-                    };
-                };
-            };
-            /** @description a field is missing or malformed (the message names it): region, type, name, a redirect URI (not absolute, with a fragment, or http to a host other than loopback), a scope unknown or repeated; or assertion_jwk is given for a public client, or is not a public ES256 or EdDSA JWK */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 400,
-                     *       "message": "a field is missing or malformed (the message names it): region, type, name, a redirect URI (not absolute, with a fragment, or http to a host other than loopback), a scope unknown or repeated; or assertion_jwk is given for a public client, or is not a public ES256 or EdDSA JWK",
-                     *       "data": null,
-                     *       "error": "body.malformed"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.malformed" | "input.invalid" | "store.assertion_key_invalid" | "store.assertion_key_public_client";
-                    };
-                };
-            };
-            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 401,
-                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
-                     *       "data": null,
-                     *       "error": "auth.token_expired"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
-                    };
-                };
-            };
-            /** @description not an admin account */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 403,
-                     *       "message": "not an admin account",
-                     *       "data": null,
-                     *       "error": "auth.admin_only"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "auth.admin_only";
-                    };
-                };
-            };
-            /** @description the body is larger than 256 KiB (262,144 bytes) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 413,
-                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
-                     *       "data": null,
-                     *       "error": "body.too_large"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.too_large";
-                    };
-                };
-            };
-            /** @description the body is not sent with Content-Type: application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 415,
-                     *       "message": "the body is not sent with Content-Type: application/json",
-                     *       "data": null,
-                     *       "error": "body.unsupported_type"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "body.unsupported_type";
-                    };
-                };
-            };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
-                    "Retry-After": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "data": null,
-                     *       "error": "table.busy"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description the HTTP status */
-                        code: number;
-                        message: string;
-                        data: null;
-                        /**
-                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
-                         * @enum {string}
-                         */
-                        error: "table.busy";
-                    };
-                };
-            };
-        };
-    };
     addWin: {
         parameters: {
             query?: never;
@@ -10739,6 +10192,553 @@ export interface operations {
                      * @example {
                      *       "code": 503,
                      *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    stage_overview: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            days: {
+                                day: string;
+                                orders_created: number;
+                                orders_paid: number;
+                                tickets_credited: number;
+                                tickets_spent: number;
+                            }[];
+                            jobs: {
+                                /** @enum {string} */
+                                job: "indexer" | "settlement" | "deletions" | "rank-pages";
+                                last_run: {
+                                    started_at: string;
+                                    ended_at: string;
+                                    /** @enum {string} */
+                                    outcome: "ok" | "failed";
+                                    /** @default null */
+                                    error: {
+                                        code: string;
+                                        summary: string;
+                                    } | null;
+                                    did: {
+                                        [key: string]: number;
+                                    };
+                                    /** @default null */
+                                    checkpoint: string | null;
+                                    /** @default null */
+                                    request_id: string | null;
+                                } | null;
+                                last_success_at: string | null;
+                                failures: {
+                                    at: string;
+                                    error: {
+                                        code: string;
+                                        summary: string;
+                                    };
+                                    /** @default null */
+                                    request_id: string | null;
+                                }[];
+                            }[];
+                            generated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description days is not an integer from 1 to 31; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "days is not an integer from 1 to 31; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description not an admin account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "not an admin account",
+                     *       "data": null,
+                     *       "error": "auth.admin_only"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.admin_only";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    store_client_list: {
+        parameters: {
+            query: {
+                region: "default" | "chengdu";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            clients: {
+                                client_id: string;
+                                /** @enum {string} */
+                                region: "default" | "chengdu";
+                                /** @enum {string} */
+                                type: "public" | "confidential";
+                                name: string;
+                                redirect_uris: string[];
+                                scopes: string[];
+                                created_at: string;
+                                has_assertion_key: boolean;
+                            }[];
+                            next: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description region missing or unknown, limit out of range, or cursor not the `next` of a previous page of this region; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "region missing or unknown, limit out of range, or cursor not the `next` of a previous page of this region; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description not an admin account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "not an admin account",
+                     *       "data": null,
+                     *       "error": "auth.admin_only"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.admin_only";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    store_client_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    region: "default" | "chengdu";
+                    /** @enum {string} */
+                    type: "public" | "confidential";
+                    name: string;
+                    redirect_uris: string[];
+                    scopes: ("profile" | "currencies" | "items" | "pets" | "grants")[];
+                    assertion_jwk?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            client_id: string;
+                            /** @enum {string} */
+                            region: "default" | "chengdu";
+                            /** @enum {string} */
+                            type: "public" | "confidential";
+                            name: string;
+                            redirect_uris: string[];
+                            scopes: string[];
+                            created_at: string;
+                            has_assertion_key: boolean;
+                            client_secret?: string;
+                        };
+                    };
+                };
+            };
+            /** @description a field is missing or malformed (the message names it): region, type, name, a redirect URI (not absolute, with a fragment, or http to a host other than loopback), a scope unknown or repeated; or assertion_jwk is given for a public client, or is not a public ES256 or EdDSA JWK */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "a field is missing or malformed (the message names it): region, type, name, a redirect URI (not absolute, with a fragment, or http to a host other than loopback), a scope unknown or repeated; or assertion_jwk is given for a public client, or is not a public ES256 or EdDSA JWK",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid" | "store.assertion_key_invalid" | "store.assertion_key_public_client";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description not an admin account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "not an admin account",
+                     *       "data": null,
+                     *       "error": "auth.admin_only"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.admin_only";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "data": null,
                      *       "error": "table.busy"
                      *     }

@@ -540,61 +540,6 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
-        /// The stage's money figures per day and its scheduled jobs' last runs (admin; extra operation): GET /merchant/admin/overview (`stage_overview`).
-        /// Bearer token: merchant (Client.Token).
-        /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
-        /// 403: auth.admin_only
-        /// 503: table.busy
-        /// </summary>
-        public async Task<StageOverviewResponse> StageOverviewAsync(long? days = null, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            var request = new ApiRequest("GET", "/merchant/admin/overview");
-            request.Authenticated = true;
-            request.Query("days", days);
-            var response = await Client.SendAsync(request, cancellationToken);
-            return StageOverviewResponse.FromJson(response.Json);
-        }
-
-        /// <summary>
-        /// A store region's OAuth clients, newest first (admins; extra operation): GET /merchant/admin/store/clients (`store_client_list`).
-        /// Bearer token: merchant (Client.Token).
-        /// 400: input.invalid
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
-        /// 403: auth.admin_only
-        /// 503: table.busy
-        /// </summary>
-        public async Task<StoreClientListResponse> StoreClientListAsync(string region, string cursor = null, long? limit = null, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            var request = new ApiRequest("GET", "/merchant/admin/store/clients");
-            request.Authenticated = true;
-            request.Query("region", region);
-            request.Query("cursor", cursor);
-            request.Query("limit", limit);
-            var response = await Client.SendAsync(request, cancellationToken);
-            return StoreClientListResponse.FromJson(response.Json);
-        }
-
-        /// <summary>
-        /// Register a partner store OAuth client in a region (admins; extra operation): POST /merchant/admin/store/clients (`store_client_register`).
-        /// Bearer token: merchant (Client.Token).
-        /// 400: body.malformed, input.invalid, store.assertion_key_invalid, store.assertion_key_public_client
-        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
-        /// 403: auth.admin_only
-        /// 413: body.too_large
-        /// 415: body.unsupported_type
-        /// 503: table.busy
-        /// </summary>
-        public async Task<StoreClientRegisterResponse> StoreClientRegisterAsync(StoreClientRegisterRequest body, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            var request = new ApiRequest("POST", "/merchant/admin/store/clients");
-            request.Authenticated = true;
-            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
-            var response = await Client.SendAsync(request, cancellationToken);
-            return StoreClientRegisterResponse.FromJson(response.Json);
-        }
-
-        /// <summary>
         /// Add a player's kills and wins to the current week and month (server token of the game's merchant): POST /merchant/games/addWin (`addWin`).
         /// Bearer token: server (Client.Token).
         /// 400: body.malformed, input.invalid
@@ -803,6 +748,61 @@ namespace GamePlatform.Main
             request.Query("id", id);
             var response = await Client.SendAsync(request, cancellationToken);
             return GetSignResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// The stage's money figures per day and its scheduled jobs' last runs (admin; extra operation): GET /merchant/admin/overview (`stage_overview`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: auth.admin_only
+        /// 503: table.busy
+        /// </summary>
+        public async Task<StageOverviewResponse> StageOverviewAsync(long? days = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/admin/overview");
+            request.Authenticated = true;
+            request.Query("days", days);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return StageOverviewResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// A store region's OAuth clients, newest first (admins; extra operation): GET /merchant/admin/store/clients (`store_client_list`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: auth.admin_only
+        /// 503: table.busy
+        /// </summary>
+        public async Task<StoreClientListResponse> StoreClientListAsync(string region, string cursor = null, long? limit = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/admin/store/clients");
+            request.Authenticated = true;
+            request.Query("region", region);
+            request.Query("cursor", cursor);
+            request.Query("limit", limit);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return StoreClientListResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Register a partner store OAuth client in a region (admins; extra operation): POST /merchant/admin/store/clients (`store_client_register`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid, store.assertion_key_invalid, store.assertion_key_public_client
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: auth.admin_only
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: table.busy
+        /// </summary>
+        public async Task<StoreClientRegisterResponse> StoreClientRegisterAsync(StoreClientRegisterRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/admin/store/clients");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return StoreClientRegisterResponse.FromJson(response.Json);
         }
 
         /// <summary>

@@ -3770,544 +3770,6 @@ namespace GamePlatform.Main
         }
     }
 
-    public sealed partial class StageOverviewResponseDataDaysItem
-    {
-        /// <summary>JSON `day`, required.</summary>
-        public string Day { get; set; }
-
-        /// <summary>JSON `orders_created`, required.</summary>
-        public long OrdersCreated { get; set; }
-
-        /// <summary>JSON `orders_paid`, required.</summary>
-        public long OrdersPaid { get; set; }
-
-        /// <summary>JSON `tickets_credited`, required.</summary>
-        public long TicketsCredited { get; set; }
-
-        /// <summary>JSON `tickets_spent`, required.</summary>
-        public long TicketsSpent { get; set; }
-
-        public static StageOverviewResponseDataDaysItem FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataDaysItem");
-            if (o == null) return null;
-            var m = new StageOverviewResponseDataDaysItem();
-            m.Day = JsonCodec.Required(o, "day", "StageOverviewResponseDataDaysItem", v0 => v0.AsString());
-            m.OrdersCreated = JsonCodec.Required(o, "orders_created", "StageOverviewResponseDataDaysItem", v0 => v0.AsLong());
-            m.OrdersPaid = JsonCodec.Required(o, "orders_paid", "StageOverviewResponseDataDaysItem", v0 => v0.AsLong());
-            m.TicketsCredited = JsonCodec.Required(o, "tickets_credited", "StageOverviewResponseDataDaysItem", v0 => v0.AsLong());
-            m.TicketsSpent = JsonCodec.Required(o, "tickets_spent", "StageOverviewResponseDataDaysItem", v0 => v0.AsLong());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("day", JsonValue.From(Day));
-            o.Set("orders_created", JsonValue.From(OrdersCreated));
-            o.Set("orders_paid", JsonValue.From(OrdersPaid));
-            o.Set("tickets_credited", JsonValue.From(TicketsCredited));
-            o.Set("tickets_spent", JsonValue.From(TicketsSpent));
-            return o;
-        }
-    }
-
-    public sealed partial class StageOverviewResponseDataJobsItemLastRunError
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public string Code { get; set; }
-
-        /// <summary>JSON `summary`, required.</summary>
-        public string Summary { get; set; }
-
-        public static StageOverviewResponseDataJobsItemLastRunError FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItemLastRunError");
-            if (o == null) return null;
-            var m = new StageOverviewResponseDataJobsItemLastRunError();
-            m.Code = JsonCodec.Required(o, "code", "StageOverviewResponseDataJobsItemLastRunError", v0 => v0.AsString());
-            m.Summary = JsonCodec.Required(o, "summary", "StageOverviewResponseDataJobsItemLastRunError", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("summary", JsonValue.From(Summary));
-            return o;
-        }
-    }
-
-    public sealed partial class StageOverviewResponseDataJobsItemLastRun
-    {
-        /// <summary>JSON `started_at`, required.</summary>
-        public string StartedAt { get; set; }
-
-        /// <summary>JSON `ended_at`, required.</summary>
-        public string EndedAt { get; set; }
-
-        /// <summary>JSON `outcome`, required.</summary>
-        public string Outcome { get; set; }
-
-        /// <summary>JSON `error`, required.</summary>
-        public StageOverviewResponseDataJobsItemLastRunError Error { get; set; }
-
-        /// <summary>JSON `did`, required.</summary>
-        public Dictionary<string, long> Did { get; set; }
-
-        /// <summary>JSON `checkpoint`, required.</summary>
-        public string Checkpoint { get; set; }
-
-        /// <summary>JSON `request_id`, required.</summary>
-        public string RequestId { get; set; }
-
-        public static StageOverviewResponseDataJobsItemLastRun FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItemLastRun");
-            if (o == null) return null;
-            var m = new StageOverviewResponseDataJobsItemLastRun();
-            m.StartedAt = JsonCodec.Required(o, "started_at", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
-            m.EndedAt = JsonCodec.Required(o, "ended_at", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
-            m.Outcome = JsonCodec.Required(o, "outcome", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
-            m.Error = JsonCodec.Required(o, "error", "StageOverviewResponseDataJobsItemLastRun", v0 => StageOverviewResponseDataJobsItemLastRunError.FromJson(v0));
-            m.Did = JsonCodec.Required(o, "did", "StageOverviewResponseDataJobsItemLastRun", v0 => JsonCodec.ReadMap(v0, v1 => v1.AsLong()));
-            m.Checkpoint = JsonCodec.Required(o, "checkpoint", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
-            m.RequestId = JsonCodec.Required(o, "request_id", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("started_at", JsonValue.From(StartedAt));
-            o.Set("ended_at", JsonValue.From(EndedAt));
-            o.Set("outcome", JsonValue.From(Outcome));
-            o.Set("error", (Error == null ? JsonValue.Null : Error.ToJson()));
-            o.Set("did", JsonCodec.WriteMap(Did, x1 => JsonValue.From(x1)));
-            o.Set("checkpoint", JsonValue.From(Checkpoint));
-            o.Set("request_id", JsonValue.From(RequestId));
-            return o;
-        }
-    }
-
-    public sealed partial class StageOverviewResponseDataJobsItemFailuresItemError
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public string Code { get; set; }
-
-        /// <summary>JSON `summary`, required.</summary>
-        public string Summary { get; set; }
-
-        public static StageOverviewResponseDataJobsItemFailuresItemError FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItemFailuresItemError");
-            if (o == null) return null;
-            var m = new StageOverviewResponseDataJobsItemFailuresItemError();
-            m.Code = JsonCodec.Required(o, "code", "StageOverviewResponseDataJobsItemFailuresItemError", v0 => v0.AsString());
-            m.Summary = JsonCodec.Required(o, "summary", "StageOverviewResponseDataJobsItemFailuresItemError", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("summary", JsonValue.From(Summary));
-            return o;
-        }
-    }
-
-    public sealed partial class StageOverviewResponseDataJobsItemFailuresItem
-    {
-        /// <summary>JSON `at`, required.</summary>
-        public string At { get; set; }
-
-        /// <summary>JSON `error`, required.</summary>
-        public StageOverviewResponseDataJobsItemFailuresItemError Error { get; set; }
-
-        /// <summary>JSON `request_id`, required.</summary>
-        public string RequestId { get; set; }
-
-        public static StageOverviewResponseDataJobsItemFailuresItem FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItemFailuresItem");
-            if (o == null) return null;
-            var m = new StageOverviewResponseDataJobsItemFailuresItem();
-            m.At = JsonCodec.Required(o, "at", "StageOverviewResponseDataJobsItemFailuresItem", v0 => v0.AsString());
-            m.Error = JsonCodec.Required(o, "error", "StageOverviewResponseDataJobsItemFailuresItem", v0 => StageOverviewResponseDataJobsItemFailuresItemError.FromJson(v0));
-            m.RequestId = JsonCodec.Required(o, "request_id", "StageOverviewResponseDataJobsItemFailuresItem", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("at", JsonValue.From(At));
-            o.Set("error", (Error == null ? JsonValue.Null : Error.ToJson()));
-            o.Set("request_id", JsonValue.From(RequestId));
-            return o;
-        }
-    }
-
-    public sealed partial class StageOverviewResponseDataJobsItem
-    {
-        /// <summary>JSON `job`, required.</summary>
-        public string Job { get; set; }
-
-        /// <summary>JSON `last_run`, required.</summary>
-        public StageOverviewResponseDataJobsItemLastRun LastRun { get; set; }
-
-        /// <summary>JSON `last_success_at`, required.</summary>
-        public string LastSuccessAt { get; set; }
-
-        /// <summary>JSON `failures`, required.</summary>
-        public List<StageOverviewResponseDataJobsItemFailuresItem> Failures { get; set; }
-
-        public static StageOverviewResponseDataJobsItem FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItem");
-            if (o == null) return null;
-            var m = new StageOverviewResponseDataJobsItem();
-            m.Job = JsonCodec.Required(o, "job", "StageOverviewResponseDataJobsItem", v0 => v0.AsString());
-            m.LastRun = JsonCodec.Required(o, "last_run", "StageOverviewResponseDataJobsItem", v0 => StageOverviewResponseDataJobsItemLastRun.FromJson(v0));
-            m.LastSuccessAt = JsonCodec.Required(o, "last_success_at", "StageOverviewResponseDataJobsItem", v0 => v0.AsString());
-            m.Failures = JsonCodec.Required(o, "failures", "StageOverviewResponseDataJobsItem", v0 => JsonCodec.ReadList(v0, v1 => StageOverviewResponseDataJobsItemFailuresItem.FromJson(v1)));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("job", JsonValue.From(Job));
-            o.Set("last_run", (LastRun == null ? JsonValue.Null : LastRun.ToJson()));
-            o.Set("last_success_at", JsonValue.From(LastSuccessAt));
-            o.Set("failures", JsonCodec.WriteList(Failures, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
-            return o;
-        }
-    }
-
-    public sealed partial class StageOverviewResponseData
-    {
-        /// <summary>JSON `days`, required.</summary>
-        public List<StageOverviewResponseDataDaysItem> Days { get; set; }
-
-        /// <summary>JSON `jobs`, required.</summary>
-        public List<StageOverviewResponseDataJobsItem> Jobs { get; set; }
-
-        /// <summary>JSON `generated_at`, required.</summary>
-        public string GeneratedAt { get; set; }
-
-        public static StageOverviewResponseData FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseData");
-            if (o == null) return null;
-            var m = new StageOverviewResponseData();
-            m.Days = JsonCodec.Required(o, "days", "StageOverviewResponseData", v0 => JsonCodec.ReadList(v0, v1 => StageOverviewResponseDataDaysItem.FromJson(v1)));
-            m.Jobs = JsonCodec.Required(o, "jobs", "StageOverviewResponseData", v0 => JsonCodec.ReadList(v0, v1 => StageOverviewResponseDataJobsItem.FromJson(v1)));
-            m.GeneratedAt = JsonCodec.Required(o, "generated_at", "StageOverviewResponseData", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("days", JsonCodec.WriteList(Days, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
-            o.Set("jobs", JsonCodec.WriteList(Jobs, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
-            o.Set("generated_at", JsonValue.From(GeneratedAt));
-            return o;
-        }
-    }
-
-    public sealed partial class StageOverviewResponse
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public long Code { get; set; }
-
-        /// <summary>JSON `message`, required.</summary>
-        public string Message { get; set; }
-
-        /// <summary>JSON `data`, required.</summary>
-        public StageOverviewResponseData Data { get; set; }
-
-        public static StageOverviewResponse FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StageOverviewResponse");
-            if (o == null) return null;
-            var m = new StageOverviewResponse();
-            m.Code = JsonCodec.Required(o, "code", "StageOverviewResponse", v0 => v0.AsLong());
-            m.Message = JsonCodec.Required(o, "message", "StageOverviewResponse", v0 => v0.AsString());
-            m.Data = JsonCodec.Required(o, "data", "StageOverviewResponse", v0 => StageOverviewResponseData.FromJson(v0));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("message", JsonValue.From(Message));
-            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
-            return o;
-        }
-    }
-
-    public sealed partial class StoreClientListResponseDataClientsItem
-    {
-        /// <summary>JSON `client_id`, required.</summary>
-        public string ClientId { get; set; }
-
-        /// <summary>JSON `region`, required.</summary>
-        public string Region { get; set; }
-
-        /// <summary>JSON `type`, required.</summary>
-        public string Type { get; set; }
-
-        /// <summary>JSON `name`, required.</summary>
-        public string Name { get; set; }
-
-        /// <summary>JSON `redirect_uris`, required.</summary>
-        public List<string> RedirectUris { get; set; }
-
-        /// <summary>JSON `scopes`, required.</summary>
-        public List<string> Scopes { get; set; }
-
-        /// <summary>JSON `created_at`, required.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary>JSON `has_assertion_key`, required.</summary>
-        public bool HasAssertionKey { get; set; }
-
-        public static StoreClientListResponseDataClientsItem FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StoreClientListResponseDataClientsItem");
-            if (o == null) return null;
-            var m = new StoreClientListResponseDataClientsItem();
-            m.ClientId = JsonCodec.Required(o, "client_id", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
-            m.Region = JsonCodec.Required(o, "region", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
-            m.Type = JsonCodec.Required(o, "type", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
-            m.Name = JsonCodec.Required(o, "name", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
-            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientListResponseDataClientsItem", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
-            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientListResponseDataClientsItem", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
-            m.CreatedAt = JsonCodec.Required(o, "created_at", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
-            m.HasAssertionKey = JsonCodec.Required(o, "has_assertion_key", "StoreClientListResponseDataClientsItem", v0 => v0.AsBool());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("client_id", JsonValue.From(ClientId));
-            o.Set("region", JsonValue.From(Region));
-            o.Set("type", JsonValue.From(Type));
-            o.Set("name", JsonValue.From(Name));
-            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
-            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
-            o.Set("created_at", JsonValue.From(CreatedAt));
-            o.Set("has_assertion_key", JsonValue.From(HasAssertionKey));
-            return o;
-        }
-    }
-
-    public sealed partial class StoreClientListResponseData
-    {
-        /// <summary>JSON `clients`, required.</summary>
-        public List<StoreClientListResponseDataClientsItem> Clients { get; set; }
-
-        /// <summary>JSON `next`, required.</summary>
-        public string Next { get; set; }
-
-        public static StoreClientListResponseData FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StoreClientListResponseData");
-            if (o == null) return null;
-            var m = new StoreClientListResponseData();
-            m.Clients = JsonCodec.Required(o, "clients", "StoreClientListResponseData", v0 => JsonCodec.ReadList(v0, v1 => StoreClientListResponseDataClientsItem.FromJson(v1)));
-            m.Next = JsonCodec.Required(o, "next", "StoreClientListResponseData", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("clients", JsonCodec.WriteList(Clients, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
-            o.Set("next", JsonValue.From(Next));
-            return o;
-        }
-    }
-
-    public sealed partial class StoreClientListResponse
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public long Code { get; set; }
-
-        /// <summary>JSON `message`, required.</summary>
-        public string Message { get; set; }
-
-        /// <summary>JSON `data`, required.</summary>
-        public StoreClientListResponseData Data { get; set; }
-
-        public static StoreClientListResponse FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StoreClientListResponse");
-            if (o == null) return null;
-            var m = new StoreClientListResponse();
-            m.Code = JsonCodec.Required(o, "code", "StoreClientListResponse", v0 => v0.AsLong());
-            m.Message = JsonCodec.Required(o, "message", "StoreClientListResponse", v0 => v0.AsString());
-            m.Data = JsonCodec.Required(o, "data", "StoreClientListResponse", v0 => StoreClientListResponseData.FromJson(v0));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("message", JsonValue.From(Message));
-            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
-            return o;
-        }
-    }
-
-    public sealed partial class StoreClientRegisterRequest
-    {
-        /// <summary>JSON `region`, required.</summary>
-        public string Region { get; set; }
-
-        /// <summary>JSON `type`, required.</summary>
-        public string Type { get; set; }
-
-        /// <summary>JSON `name`, required.</summary>
-        public string Name { get; set; }
-
-        /// <summary>JSON `redirect_uris`, required.</summary>
-        public List<string> RedirectUris { get; set; }
-
-        /// <summary>JSON `scopes`, required.</summary>
-        public List<string> Scopes { get; set; }
-
-        /// <summary>JSON `assertion_jwk`.</summary>
-        public Dictionary<string, JsonValue> AssertionJwk { get; set; }
-
-        public static StoreClientRegisterRequest FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterRequest");
-            if (o == null) return null;
-            var m = new StoreClientRegisterRequest();
-            m.Region = JsonCodec.Required(o, "region", "StoreClientRegisterRequest", v0 => v0.AsString());
-            m.Type = JsonCodec.Required(o, "type", "StoreClientRegisterRequest", v0 => v0.AsString());
-            m.Name = JsonCodec.Required(o, "name", "StoreClientRegisterRequest", v0 => v0.AsString());
-            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientRegisterRequest", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
-            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientRegisterRequest", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
-            m.AssertionJwk = JsonCodec.Optional(o, "assertion_jwk", "StoreClientRegisterRequest", v0 => JsonCodec.ReadMap(v0, v1 => v1));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("region", JsonValue.From(Region));
-            o.Set("type", JsonValue.From(Type));
-            o.Set("name", JsonValue.From(Name));
-            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
-            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
-            if (AssertionJwk != null) o.Set("assertion_jwk", JsonCodec.WriteMap(AssertionJwk, x1 => JsonValue.From(x1)));
-            return o;
-        }
-    }
-
-    public sealed partial class StoreClientRegisterResponseData
-    {
-        /// <summary>JSON `client_id`, required.</summary>
-        public string ClientId { get; set; }
-
-        /// <summary>JSON `region`, required.</summary>
-        public string Region { get; set; }
-
-        /// <summary>JSON `type`, required.</summary>
-        public string Type { get; set; }
-
-        /// <summary>JSON `name`, required.</summary>
-        public string Name { get; set; }
-
-        /// <summary>JSON `redirect_uris`, required.</summary>
-        public List<string> RedirectUris { get; set; }
-
-        /// <summary>JSON `scopes`, required.</summary>
-        public List<string> Scopes { get; set; }
-
-        /// <summary>JSON `created_at`, required.</summary>
-        public string CreatedAt { get; set; }
-
-        /// <summary>JSON `has_assertion_key`, required.</summary>
-        public bool HasAssertionKey { get; set; }
-
-        /// <summary>JSON `client_secret`.</summary>
-        public string ClientSecret { get; set; }
-
-        public static StoreClientRegisterResponseData FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterResponseData");
-            if (o == null) return null;
-            var m = new StoreClientRegisterResponseData();
-            m.ClientId = JsonCodec.Required(o, "client_id", "StoreClientRegisterResponseData", v0 => v0.AsString());
-            m.Region = JsonCodec.Required(o, "region", "StoreClientRegisterResponseData", v0 => v0.AsString());
-            m.Type = JsonCodec.Required(o, "type", "StoreClientRegisterResponseData", v0 => v0.AsString());
-            m.Name = JsonCodec.Required(o, "name", "StoreClientRegisterResponseData", v0 => v0.AsString());
-            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientRegisterResponseData", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
-            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientRegisterResponseData", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
-            m.CreatedAt = JsonCodec.Required(o, "created_at", "StoreClientRegisterResponseData", v0 => v0.AsString());
-            m.HasAssertionKey = JsonCodec.Required(o, "has_assertion_key", "StoreClientRegisterResponseData", v0 => v0.AsBool());
-            m.ClientSecret = JsonCodec.Optional(o, "client_secret", "StoreClientRegisterResponseData", v0 => v0.AsString());
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("client_id", JsonValue.From(ClientId));
-            o.Set("region", JsonValue.From(Region));
-            o.Set("type", JsonValue.From(Type));
-            o.Set("name", JsonValue.From(Name));
-            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
-            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
-            o.Set("created_at", JsonValue.From(CreatedAt));
-            o.Set("has_assertion_key", JsonValue.From(HasAssertionKey));
-            if (ClientSecret != null) o.Set("client_secret", JsonValue.From(ClientSecret));
-            return o;
-        }
-    }
-
-    public sealed partial class StoreClientRegisterResponse
-    {
-        /// <summary>JSON `code`, required.</summary>
-        public long Code { get; set; }
-
-        /// <summary>JSON `message`, required.</summary>
-        public string Message { get; set; }
-
-        /// <summary>JSON `data`, required.</summary>
-        public StoreClientRegisterResponseData Data { get; set; }
-
-        public static StoreClientRegisterResponse FromJson(JsonValue json)
-        {
-            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterResponse");
-            if (o == null) return null;
-            var m = new StoreClientRegisterResponse();
-            m.Code = JsonCodec.Required(o, "code", "StoreClientRegisterResponse", v0 => v0.AsLong());
-            m.Message = JsonCodec.Required(o, "message", "StoreClientRegisterResponse", v0 => v0.AsString());
-            m.Data = JsonCodec.Required(o, "data", "StoreClientRegisterResponse", v0 => StoreClientRegisterResponseData.FromJson(v0));
-            return m;
-        }
-
-        public JsonValue ToJson()
-        {
-            var o = JsonValue.NewObject();
-            o.Set("code", JsonValue.From(Code));
-            o.Set("message", JsonValue.From(Message));
-            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
-            return o;
-        }
-    }
-
     public sealed partial class AddWinRequest
     {
         /// <summary>JSON `game_code`, required.</summary>
@@ -5800,6 +5262,544 @@ namespace GamePlatform.Main
             m.Code = JsonCodec.Required(o, "code", "GetSignResponse", v0 => v0.AsLong());
             m.Message = JsonCodec.Required(o, "message", "GetSignResponse", v0 => v0.AsString());
             m.Data = JsonCodec.Required(o, "data", "GetSignResponse", v0 => GetSignResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class StageOverviewResponseDataDaysItem
+    {
+        /// <summary>JSON `day`, required.</summary>
+        public string Day { get; set; }
+
+        /// <summary>JSON `orders_created`, required.</summary>
+        public long OrdersCreated { get; set; }
+
+        /// <summary>JSON `orders_paid`, required.</summary>
+        public long OrdersPaid { get; set; }
+
+        /// <summary>JSON `tickets_credited`, required.</summary>
+        public long TicketsCredited { get; set; }
+
+        /// <summary>JSON `tickets_spent`, required.</summary>
+        public long TicketsSpent { get; set; }
+
+        public static StageOverviewResponseDataDaysItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataDaysItem");
+            if (o == null) return null;
+            var m = new StageOverviewResponseDataDaysItem();
+            m.Day = JsonCodec.Required(o, "day", "StageOverviewResponseDataDaysItem", v0 => v0.AsString());
+            m.OrdersCreated = JsonCodec.Required(o, "orders_created", "StageOverviewResponseDataDaysItem", v0 => v0.AsLong());
+            m.OrdersPaid = JsonCodec.Required(o, "orders_paid", "StageOverviewResponseDataDaysItem", v0 => v0.AsLong());
+            m.TicketsCredited = JsonCodec.Required(o, "tickets_credited", "StageOverviewResponseDataDaysItem", v0 => v0.AsLong());
+            m.TicketsSpent = JsonCodec.Required(o, "tickets_spent", "StageOverviewResponseDataDaysItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("day", JsonValue.From(Day));
+            o.Set("orders_created", JsonValue.From(OrdersCreated));
+            o.Set("orders_paid", JsonValue.From(OrdersPaid));
+            o.Set("tickets_credited", JsonValue.From(TicketsCredited));
+            o.Set("tickets_spent", JsonValue.From(TicketsSpent));
+            return o;
+        }
+    }
+
+    public sealed partial class StageOverviewResponseDataJobsItemLastRunError
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public string Code { get; set; }
+
+        /// <summary>JSON `summary`, required.</summary>
+        public string Summary { get; set; }
+
+        public static StageOverviewResponseDataJobsItemLastRunError FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItemLastRunError");
+            if (o == null) return null;
+            var m = new StageOverviewResponseDataJobsItemLastRunError();
+            m.Code = JsonCodec.Required(o, "code", "StageOverviewResponseDataJobsItemLastRunError", v0 => v0.AsString());
+            m.Summary = JsonCodec.Required(o, "summary", "StageOverviewResponseDataJobsItemLastRunError", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("summary", JsonValue.From(Summary));
+            return o;
+        }
+    }
+
+    public sealed partial class StageOverviewResponseDataJobsItemLastRun
+    {
+        /// <summary>JSON `started_at`, required.</summary>
+        public string StartedAt { get; set; }
+
+        /// <summary>JSON `ended_at`, required.</summary>
+        public string EndedAt { get; set; }
+
+        /// <summary>JSON `outcome`, required.</summary>
+        public string Outcome { get; set; }
+
+        /// <summary>JSON `error`, required.</summary>
+        public StageOverviewResponseDataJobsItemLastRunError Error { get; set; }
+
+        /// <summary>JSON `did`, required.</summary>
+        public Dictionary<string, long> Did { get; set; }
+
+        /// <summary>JSON `checkpoint`, required.</summary>
+        public string Checkpoint { get; set; }
+
+        /// <summary>JSON `request_id`, required.</summary>
+        public string RequestId { get; set; }
+
+        public static StageOverviewResponseDataJobsItemLastRun FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItemLastRun");
+            if (o == null) return null;
+            var m = new StageOverviewResponseDataJobsItemLastRun();
+            m.StartedAt = JsonCodec.Required(o, "started_at", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
+            m.EndedAt = JsonCodec.Required(o, "ended_at", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
+            m.Outcome = JsonCodec.Required(o, "outcome", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
+            m.Error = JsonCodec.Required(o, "error", "StageOverviewResponseDataJobsItemLastRun", v0 => StageOverviewResponseDataJobsItemLastRunError.FromJson(v0));
+            m.Did = JsonCodec.Required(o, "did", "StageOverviewResponseDataJobsItemLastRun", v0 => JsonCodec.ReadMap(v0, v1 => v1.AsLong()));
+            m.Checkpoint = JsonCodec.Required(o, "checkpoint", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
+            m.RequestId = JsonCodec.Required(o, "request_id", "StageOverviewResponseDataJobsItemLastRun", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("started_at", JsonValue.From(StartedAt));
+            o.Set("ended_at", JsonValue.From(EndedAt));
+            o.Set("outcome", JsonValue.From(Outcome));
+            o.Set("error", (Error == null ? JsonValue.Null : Error.ToJson()));
+            o.Set("did", JsonCodec.WriteMap(Did, x1 => JsonValue.From(x1)));
+            o.Set("checkpoint", JsonValue.From(Checkpoint));
+            o.Set("request_id", JsonValue.From(RequestId));
+            return o;
+        }
+    }
+
+    public sealed partial class StageOverviewResponseDataJobsItemFailuresItemError
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public string Code { get; set; }
+
+        /// <summary>JSON `summary`, required.</summary>
+        public string Summary { get; set; }
+
+        public static StageOverviewResponseDataJobsItemFailuresItemError FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItemFailuresItemError");
+            if (o == null) return null;
+            var m = new StageOverviewResponseDataJobsItemFailuresItemError();
+            m.Code = JsonCodec.Required(o, "code", "StageOverviewResponseDataJobsItemFailuresItemError", v0 => v0.AsString());
+            m.Summary = JsonCodec.Required(o, "summary", "StageOverviewResponseDataJobsItemFailuresItemError", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("summary", JsonValue.From(Summary));
+            return o;
+        }
+    }
+
+    public sealed partial class StageOverviewResponseDataJobsItemFailuresItem
+    {
+        /// <summary>JSON `at`, required.</summary>
+        public string At { get; set; }
+
+        /// <summary>JSON `error`, required.</summary>
+        public StageOverviewResponseDataJobsItemFailuresItemError Error { get; set; }
+
+        /// <summary>JSON `request_id`, required.</summary>
+        public string RequestId { get; set; }
+
+        public static StageOverviewResponseDataJobsItemFailuresItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItemFailuresItem");
+            if (o == null) return null;
+            var m = new StageOverviewResponseDataJobsItemFailuresItem();
+            m.At = JsonCodec.Required(o, "at", "StageOverviewResponseDataJobsItemFailuresItem", v0 => v0.AsString());
+            m.Error = JsonCodec.Required(o, "error", "StageOverviewResponseDataJobsItemFailuresItem", v0 => StageOverviewResponseDataJobsItemFailuresItemError.FromJson(v0));
+            m.RequestId = JsonCodec.Required(o, "request_id", "StageOverviewResponseDataJobsItemFailuresItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("at", JsonValue.From(At));
+            o.Set("error", (Error == null ? JsonValue.Null : Error.ToJson()));
+            o.Set("request_id", JsonValue.From(RequestId));
+            return o;
+        }
+    }
+
+    public sealed partial class StageOverviewResponseDataJobsItem
+    {
+        /// <summary>JSON `job`, required.</summary>
+        public string Job { get; set; }
+
+        /// <summary>JSON `last_run`, required.</summary>
+        public StageOverviewResponseDataJobsItemLastRun LastRun { get; set; }
+
+        /// <summary>JSON `last_success_at`, required.</summary>
+        public string LastSuccessAt { get; set; }
+
+        /// <summary>JSON `failures`, required.</summary>
+        public List<StageOverviewResponseDataJobsItemFailuresItem> Failures { get; set; }
+
+        public static StageOverviewResponseDataJobsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseDataJobsItem");
+            if (o == null) return null;
+            var m = new StageOverviewResponseDataJobsItem();
+            m.Job = JsonCodec.Required(o, "job", "StageOverviewResponseDataJobsItem", v0 => v0.AsString());
+            m.LastRun = JsonCodec.Required(o, "last_run", "StageOverviewResponseDataJobsItem", v0 => StageOverviewResponseDataJobsItemLastRun.FromJson(v0));
+            m.LastSuccessAt = JsonCodec.Required(o, "last_success_at", "StageOverviewResponseDataJobsItem", v0 => v0.AsString());
+            m.Failures = JsonCodec.Required(o, "failures", "StageOverviewResponseDataJobsItem", v0 => JsonCodec.ReadList(v0, v1 => StageOverviewResponseDataJobsItemFailuresItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("job", JsonValue.From(Job));
+            o.Set("last_run", (LastRun == null ? JsonValue.Null : LastRun.ToJson()));
+            o.Set("last_success_at", JsonValue.From(LastSuccessAt));
+            o.Set("failures", JsonCodec.WriteList(Failures, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class StageOverviewResponseData
+    {
+        /// <summary>JSON `days`, required.</summary>
+        public List<StageOverviewResponseDataDaysItem> Days { get; set; }
+
+        /// <summary>JSON `jobs`, required.</summary>
+        public List<StageOverviewResponseDataJobsItem> Jobs { get; set; }
+
+        /// <summary>JSON `generated_at`, required.</summary>
+        public string GeneratedAt { get; set; }
+
+        public static StageOverviewResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StageOverviewResponseData");
+            if (o == null) return null;
+            var m = new StageOverviewResponseData();
+            m.Days = JsonCodec.Required(o, "days", "StageOverviewResponseData", v0 => JsonCodec.ReadList(v0, v1 => StageOverviewResponseDataDaysItem.FromJson(v1)));
+            m.Jobs = JsonCodec.Required(o, "jobs", "StageOverviewResponseData", v0 => JsonCodec.ReadList(v0, v1 => StageOverviewResponseDataJobsItem.FromJson(v1)));
+            m.GeneratedAt = JsonCodec.Required(o, "generated_at", "StageOverviewResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("days", JsonCodec.WriteList(Days, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("jobs", JsonCodec.WriteList(Jobs, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("generated_at", JsonValue.From(GeneratedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class StageOverviewResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public StageOverviewResponseData Data { get; set; }
+
+        public static StageOverviewResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StageOverviewResponse");
+            if (o == null) return null;
+            var m = new StageOverviewResponse();
+            m.Code = JsonCodec.Required(o, "code", "StageOverviewResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "StageOverviewResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "StageOverviewResponse", v0 => StageOverviewResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientListResponseDataClientsItem
+    {
+        /// <summary>JSON `client_id`, required.</summary>
+        public string ClientId { get; set; }
+
+        /// <summary>JSON `region`, required.</summary>
+        public string Region { get; set; }
+
+        /// <summary>JSON `type`, required.</summary>
+        public string Type { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `redirect_uris`, required.</summary>
+        public List<string> RedirectUris { get; set; }
+
+        /// <summary>JSON `scopes`, required.</summary>
+        public List<string> Scopes { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `has_assertion_key`, required.</summary>
+        public bool HasAssertionKey { get; set; }
+
+        public static StoreClientListResponseDataClientsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientListResponseDataClientsItem");
+            if (o == null) return null;
+            var m = new StoreClientListResponseDataClientsItem();
+            m.ClientId = JsonCodec.Required(o, "client_id", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.Region = JsonCodec.Required(o, "region", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.Type = JsonCodec.Required(o, "type", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientListResponseDataClientsItem", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientListResponseDataClientsItem", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "StoreClientListResponseDataClientsItem", v0 => v0.AsString());
+            m.HasAssertionKey = JsonCodec.Required(o, "has_assertion_key", "StoreClientListResponseDataClientsItem", v0 => v0.AsBool());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("client_id", JsonValue.From(ClientId));
+            o.Set("region", JsonValue.From(Region));
+            o.Set("type", JsonValue.From(Type));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
+            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("has_assertion_key", JsonValue.From(HasAssertionKey));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientListResponseData
+    {
+        /// <summary>JSON `clients`, required.</summary>
+        public List<StoreClientListResponseDataClientsItem> Clients { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public string Next { get; set; }
+
+        public static StoreClientListResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientListResponseData");
+            if (o == null) return null;
+            var m = new StoreClientListResponseData();
+            m.Clients = JsonCodec.Required(o, "clients", "StoreClientListResponseData", v0 => JsonCodec.ReadList(v0, v1 => StoreClientListResponseDataClientsItem.FromJson(v1)));
+            m.Next = JsonCodec.Required(o, "next", "StoreClientListResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("clients", JsonCodec.WriteList(Clients, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("next", JsonValue.From(Next));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientListResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public StoreClientListResponseData Data { get; set; }
+
+        public static StoreClientListResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientListResponse");
+            if (o == null) return null;
+            var m = new StoreClientListResponse();
+            m.Code = JsonCodec.Required(o, "code", "StoreClientListResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "StoreClientListResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "StoreClientListResponse", v0 => StoreClientListResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientRegisterRequest
+    {
+        /// <summary>JSON `region`, required.</summary>
+        public string Region { get; set; }
+
+        /// <summary>JSON `type`, required.</summary>
+        public string Type { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `redirect_uris`, required.</summary>
+        public List<string> RedirectUris { get; set; }
+
+        /// <summary>JSON `scopes`, required.</summary>
+        public List<string> Scopes { get; set; }
+
+        /// <summary>JSON `assertion_jwk`.</summary>
+        public Dictionary<string, JsonValue> AssertionJwk { get; set; }
+
+        public static StoreClientRegisterRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterRequest");
+            if (o == null) return null;
+            var m = new StoreClientRegisterRequest();
+            m.Region = JsonCodec.Required(o, "region", "StoreClientRegisterRequest", v0 => v0.AsString());
+            m.Type = JsonCodec.Required(o, "type", "StoreClientRegisterRequest", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "StoreClientRegisterRequest", v0 => v0.AsString());
+            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientRegisterRequest", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientRegisterRequest", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.AssertionJwk = JsonCodec.Optional(o, "assertion_jwk", "StoreClientRegisterRequest", v0 => JsonCodec.ReadMap(v0, v1 => v1));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("region", JsonValue.From(Region));
+            o.Set("type", JsonValue.From(Type));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
+            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
+            if (AssertionJwk != null) o.Set("assertion_jwk", JsonCodec.WriteMap(AssertionJwk, x1 => JsonValue.From(x1)));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientRegisterResponseData
+    {
+        /// <summary>JSON `client_id`, required.</summary>
+        public string ClientId { get; set; }
+
+        /// <summary>JSON `region`, required.</summary>
+        public string Region { get; set; }
+
+        /// <summary>JSON `type`, required.</summary>
+        public string Type { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `redirect_uris`, required.</summary>
+        public List<string> RedirectUris { get; set; }
+
+        /// <summary>JSON `scopes`, required.</summary>
+        public List<string> Scopes { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `has_assertion_key`, required.</summary>
+        public bool HasAssertionKey { get; set; }
+
+        /// <summary>JSON `client_secret`.</summary>
+        public string ClientSecret { get; set; }
+
+        public static StoreClientRegisterResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterResponseData");
+            if (o == null) return null;
+            var m = new StoreClientRegisterResponseData();
+            m.ClientId = JsonCodec.Required(o, "client_id", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.Region = JsonCodec.Required(o, "region", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.Type = JsonCodec.Required(o, "type", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.RedirectUris = JsonCodec.Required(o, "redirect_uris", "StoreClientRegisterResponseData", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.Scopes = JsonCodec.Required(o, "scopes", "StoreClientRegisterResponseData", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            m.HasAssertionKey = JsonCodec.Required(o, "has_assertion_key", "StoreClientRegisterResponseData", v0 => v0.AsBool());
+            m.ClientSecret = JsonCodec.Optional(o, "client_secret", "StoreClientRegisterResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("client_id", JsonValue.From(ClientId));
+            o.Set("region", JsonValue.From(Region));
+            o.Set("type", JsonValue.From(Type));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("redirect_uris", JsonCodec.WriteList(RedirectUris, x1 => JsonValue.From(x1)));
+            o.Set("scopes", JsonCodec.WriteList(Scopes, x1 => JsonValue.From(x1)));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("has_assertion_key", JsonValue.From(HasAssertionKey));
+            if (ClientSecret != null) o.Set("client_secret", JsonValue.From(ClientSecret));
+            return o;
+        }
+    }
+
+    public sealed partial class StoreClientRegisterResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public StoreClientRegisterResponseData Data { get; set; }
+
+        public static StoreClientRegisterResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "StoreClientRegisterResponse");
+            if (o == null) return null;
+            var m = new StoreClientRegisterResponse();
+            m.Code = JsonCodec.Required(o, "code", "StoreClientRegisterResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "StoreClientRegisterResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "StoreClientRegisterResponse", v0 => StoreClientRegisterResponseData.FromJson(v0));
             return m;
         }
 
