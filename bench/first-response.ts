@@ -27,7 +27,7 @@ const run = promisify(execFile);
 export const firstRequests: Record<DeployedFunction & GroupName, { label: string; verify: 'platform' | 'google' | 'none' }> = {
   inner: { label: 'get_merchant_info', verify: 'platform' },
   boards: { label: 'addWin', verify: 'platform' },
-  'admin-console': { label: 'stage_overview', verify: 'platform' },
+  'admin-console': { label: 'stage_overview (14 days, the default)', verify: 'platform' },
   outer: { label: 'getNonce', verify: 'none' },
   withoutkey: { label: 'query_social_bind', verify: 'platform' },
   chain: { label: 'rewrad_history', verify: 'platform' },
