@@ -5,7 +5,7 @@ import { STORE_REGIONS, STORE_SCOPES, type StoreRegion } from '../../../core/par
 import { errorsOfSchema } from '../errors.js';
 import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
-import { Field, FormError, Select, Submit } from '../ui/field.js';
+import { Field, FormError, Select, Submit, TextArea } from '../ui/field.js';
 import { ReadState } from '../ui/status.js';
 
 type Registration = z.infer<typeof StoreClientRegistration>;
@@ -139,7 +139,7 @@ function RegisterClient({ api, region, onRegistered }: { api: Api; region: Store
           onValue={(value) => setType(value as 'public' | 'confidential')}
           error={register.errors.type}
         />
-        <Lines label="Redirect URIs, one per line" name="redirect_uris" value={uris} onValue={setUris} error={register.errors.redirect_uris} />
+        <TextArea label="Redirect URIs, one per line" name="redirect_uris" value={uris} onValue={setUris} error={register.errors.redirect_uris} />
         <fieldset aria-describedby={register.errors.scopes ? 'scopes-error' : undefined}>
           <legend>Scopes</legend>
           {STORE_SCOPES.map((scope) => (
@@ -161,7 +161,7 @@ function RegisterClient({ api, region, onRegistered }: { api: Api; region: Store
           )}
         </fieldset>
         {type === 'confidential' && (
-          <Lines
+          <TextArea
             label="Assertion public key (optional: a partner backend that signs its users in)"
             name="assertion_jwk"
             value={jwk}
@@ -192,41 +192,5 @@ function RegisterClient({ api, region, onRegistered }: { api: Api; region: Store
         </section>
       )}
     </section>
-  );
-}
-
-/** A labelled multi-line input with its error. */
-function Lines({
-  label,
-  name,
-  value,
-  onValue,
-  error,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  onValue: (value: string) => void;
-  error?: string | undefined;
-}) {
-  const id = `field-${name}`;
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <textarea
-        id={id}
-        name={name}
-        rows={3}
-        value={value}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onInput={(event) => onValue((event.target as HTMLTextAreaElement).value)}
-      />
-      {error && (
-        <p class="error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

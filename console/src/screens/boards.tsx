@@ -5,7 +5,7 @@ import { errorsOfSchema } from '../errors.js';
 import { claimStateName, pastSeasons } from '../seasons.js';
 import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
-import { FormError, Select, Submit } from '../ui/field.js';
+import { FormError, Select, Submit, TextArea } from '../ui/field.js';
 import { Done, ReadState } from '../ui/status.js';
 
 /** One game's current boards, its reward table, and its past seasons with what each player was paid and claimed. */
@@ -137,23 +137,14 @@ function RewardTableEditor({ api, game }: { api: Api; game: string }) {
           ]}
           onValue={(value) => setBoard(value as 'wins' | 'kills')}
         />
-        <div class="field">
-          <label for="reward-rows">Rewards, one line per rank: rank, then amount in base units</label>
-          <textarea
-            id="reward-rows"
-            name="rewards"
-            rows={5}
-            value={text}
-            aria-invalid={save.errors.rewards ? 'true' : undefined}
-            aria-describedby={save.errors.rewards ? 'reward-rows-error' : undefined}
-            onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
-          />
-          {save.errors.rewards && (
-            <p class="error" id="reward-rows-error">
-              {save.errors.rewards}
-            </p>
-          )}
-        </div>
+        <TextArea
+          label="Rewards, one line per rank: rank, then amount in base units"
+          name="rewards"
+          rows={5}
+          value={text}
+          onValue={setText}
+          error={save.errors.rewards}
+        />
         <FormError error={save.errors.form} />
         <Submit busy={save.busy}>Save reward table</Submit>
       </form>

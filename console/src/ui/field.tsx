@@ -86,6 +86,44 @@ export function Select({ label, name, value, options, onValue, error }: SelectPr
   );
 }
 
+/** A labelled multi-line input with its hint and its error, tied to it as Field's are. */
+export function TextArea({
+  label,
+  name,
+  value,
+  onValue,
+  error,
+  rows = 3,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  error?: string | undefined;
+  rows?: number;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        value={value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onInput={(event) => onValue((event.target as HTMLTextAreaElement).value)}
+      />
+      {error && (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** A form's own message (not about one field), announced when it appears. */
 export function FormError({ error }: { error?: string | undefined }) {
   return error ? (
