@@ -16,6 +16,7 @@ import { vendorOperations } from './vendor-operations.js';
 import { storeOperations } from './store-operations.js';
 import { heroOperations } from './hero-operations.js';
 import { partnerStoreOperations } from './partner-store-operations.js';
+import { consoleOperations } from './console-operations.js';
 
 /**
  * The operations measured by the DynamoDB request count (bench/requests.ts), one entry each: which route
@@ -424,4 +425,5 @@ export const operations: OperationBench[] = [
   ...rankingOperations,
   ...heroOperations,
   ...partnerStoreOperations,
+  ...consoleOperations,
 ];

@@ -26,7 +26,9 @@ beforeAll(async () => {
 
 const itemCount = () => countItems(deps);
 
-const allOps = [innerRoutes, boardsRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap((group) => Object.values(group.ops) as OperationSpec[]);
+const allOps = [innerRoutes, boardsRoutes, outerRoutes, withoutkeyRoutes, payRoutes, chainRoutes].flatMap(
+  (group) => Object.values(group.ops) as OperationSpec[],
+);
 const protectedOps = allOps.filter((op) => op.auth !== 'open');
 const kindsOf = (op: OperationSpec) => (op.auth === 'open' ? [] : op.auth.tokens);
 const allKinds: TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];
@@ -124,6 +126,10 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'merchantStatus', method: 'GET', path: '/merchant/status', query: { merchant_id: 'abc' }, field: /^query\.merchant_id/ },
     { op: 'merchantStatus (set)', method: 'POST', path: '/merchant/status', body: { merchant_id: 1, status: 9 }, field: /^body\.status/ },
     { op: 'merchantStatus (set)', method: 'POST', path: '/merchant/status', body: { status: 1 }, field: /^body\.merchant_id/ },
+    { op: 'merchantStatus (set)', method: 'POST', path: '/merchant/status', body: { merchant_id: 1, status: 1, reason: '  ' }, field: /^body\.reason/ },
+    { op: 'merchant_orders', method: 'GET', path: '/merchant/orders', query: { limit: '0' }, field: /^query\.limit/ },
+    { op: 'merchant_orders', method: 'GET', path: '/merchant/orders', query: { status: 'refunded' }, field: /^query\.status/ },
+    { op: 'admin_merchants', method: 'GET', path: '/merchant/admin/merchants', query: { status: '3' }, field: /^query\.status/ },
     { op: 'game_detail', method: 'GET', path: '/merchant/games/detail', query: {}, field: /^query\.code/ },
     { op: 'save_file', method: 'POST', path: '/merchant/file', body: { file: 'x' }, field: /^body: expected multipart/, code: 'body.malformed' },
     { op: 'merchant_login', method: 'POST', path: '/merchant/login', body: { email: 'a@b.co' }, field: /^body\.password/ },

@@ -4,7 +4,7 @@ import { readItems, type Item, type ItemKey } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from '../platform/players.js';
 import { toScoreItem } from '../rankings/reports.js';
-import { decodeCursor, encodeCursor, type StartKey } from './cursors.js';
+import { decodeCursor, encodeCursor, type StartKey } from '../platform/cursors.js';
 import { exportedItem } from './exported-items.js';
 import { userPartition } from './footprint.js';
 import type { ExportedScore, ExportSection } from './models.js';
@@ -20,7 +20,7 @@ import type { ExportedScore, ExportSection } from './models.js';
  *   goods orders and reward records they name (BatchGetItem);
  * - history: gsi1 `REWARDS#<uid>` (reward history entries, with their claims);
  * - scores: gsi6 `PLAYER_ITEMS#<uid>`, kind `SCORE` (keys only), and the score items they name (BatchGetItem).
- * A page's cursor is the key of its last item, bound to the player and the section (cursors.ts).
+ * A page's cursor is the key of its last item, bound to the player and the section (core/platform/cursors.ts).
  */
 export interface Who {
   uid: string;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
+import { pageCursor } from '../shared/fields.js';
 import { AccountRecord, idToken, SavedParams, SocialBinding } from '../identity/models.js';
 
 /** deletion/challenge's answer: the single-use message the account's wallet signs to delete the account. */
@@ -34,11 +35,6 @@ export const DeletionResult = z.object({
 });
 export type DeletionResult = z.infer<typeof DeletionResult>;
 
-/**
- * A page's cursor as a query parameter: opaque text a previous page answered (Base64url). Whether it is one of
- * ours, and the caller's, is the domain's check (core/privacy/cursors.ts): 400 naming `cursor` when not.
- */
-const pageCursor = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,2048}$/, 'expected the `next` of a previous page'));
 const next = z.nullable(z.string());
 
 /** The export's sections that can be long, each answered a page at a time: those of stored items as they are, */

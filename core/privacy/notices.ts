@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
 import { transactOrFailures } from '../platform/transactions.js';
-import { decodeCursor, encodeCursor } from './cursors.js';
+import { decodeCursor, encodeCursor } from '../platform/cursors.js';
 import { NOTICE_DAYS, noticeKey, noticesPartition } from './keys.js';
 import type { DeletedPlayersPage } from './models.js';
 
@@ -36,7 +36,7 @@ const StoredNotice = z.object({ game_player_id: z.string(), deleted_at: z.string
  * only those deleted after it: deletion times are ISO texts of milliseconds leading the sort key, so "after
  * `since`" is "from a millisecond later" in the key's order. A notice past its NOTICE_DAYS is not shown, even
  * while DynamoDB's TTL has not removed it yet (a page may then hold fewer). The cursor is the last notice's
- * key, bound to the studio (core/privacy/cursors.ts).
+ * key, bound to the studio (core/platform/cursors.ts).
  */
 export async function deletedPlayers(
   deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,

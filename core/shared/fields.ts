@@ -74,3 +74,9 @@ export const paging = {
   page: z._default(intParam({ min: 0, max: MAX_PAGE }), 0),
   pageSize: z._default(intParam({ min: 1, max: 100 }), 20),
 };
+
+/**
+ * A page's cursor as a query parameter: opaque text a previous page answered (Base64url). Whether it is one of
+ * ours, and the caller's, is the domain's check (core/platform/cursors.ts): 400 naming `cursor` when not.
+ */
+export const pageCursor = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,2048}$/, 'expected the `next` of a previous page'));
