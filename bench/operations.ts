@@ -18,6 +18,7 @@ import { heroOperations } from './hero-operations.js';
 import { partnerStoreOperations } from './partner-store-operations.js';
 import { overviewOperations } from './overview-operations.js';
 import { storeClientOperations } from './store-client-operations.js';
+import { consoleOperations } from './console-operations.js';
 
 /**
  * The operations measured by the DynamoDB request count (bench/requests.ts), one entry each: which route
@@ -428,4 +429,5 @@ export const operations: OperationBench[] = [
   ...partnerStoreOperations,
   ...overviewOperations,
   ...storeClientOperations,
+  ...consoleOperations,
 ];

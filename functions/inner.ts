@@ -8,6 +8,7 @@ import { createProject, projectsOf, saveLevel, updateProject } from '../core/pay
 import { innerVendorHandlers } from './vendor-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
+import { innerConsoleHandlers } from './console-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { lambdaHandler } from './deployed.js';
 
@@ -25,7 +26,7 @@ export const createInnerApp = (deps: Deps) =>
     query_merchant_game: ({ deps, auth, query }) => listMerchantGames(deps, auth.sub, query.page, query.pageSize),
     gamelist: ({ deps, query }) => listAllGames(deps, query.page, query.pageSize),
     merchantStatus: ({ deps, auth, query }) => merchantStatusOf(deps, auth, query.merchant_id),
-    merchantStatus_set: ({ deps, body }) => setMerchantStatus(deps, body.merchant_id, body.status),
+    merchantStatus_set: ({ deps, auth, body }) => setMerchantStatus(deps, body.merchant_id, body.status, { reason: body.reason, by: auth.sub }),
     game_detail: ({ deps, query }) => liveGame(deps, query.code),
     query_new_merchant: ({ deps }) => liveGamesByCode(deps),
     update_single_game: ({ deps, auth, body }) => updateGame(deps, auth, body),
@@ -39,6 +40,7 @@ export const createInnerApp = (deps: Deps) =>
     // Token revocation.
     ...innerAccessHandlers,
     ...innerStrandedHandlers,
+    ...innerConsoleHandlers,
   });
 
 export const handler = lambdaHandler(createInnerApp);

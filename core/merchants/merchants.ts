@@ -9,14 +9,22 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
 import { merchantError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { MerchantStatus, type Merchant, type MerchantPayload } from './models.js';
+import { MerchantStatus, type Merchant, type MerchantPayload, type MerchantStatusView } from './models.js';
 
 /**
  * Merchants: one per console account.
  * - "merchant of an account": pk `MERCHANT#<accountId>`, sk `MERCHANT` (GetItem, strongly consistent);
- * - "merchant by integer id": gsi1pk `MERCHANT_ID#<id>`, gsi1sk `MERCHANT` (admins' status operations).
+ * - "merchant by integer id": gsi1pk `MERCHANT_ID#<id>`, gsi1sk `MERCHANT` (admins' status operations);
+ * - "merchants of a status, newest first": gsi2pk `MERCHANTS#<status>`, gsi2sk `<create_time>#<zero-padded id>`
+ *   (admins' review list, review.ts), set when the merchant is made and moved by every status change, in the
+ *   transaction that changes the status.
  */
 export const merchantKey = (accountId: string) => ({ pk: `MERCHANT#${accountId}`, sk: 'MERCHANT' });
+export const merchantsOfStatusPartition = (status: number) => `MERCHANTS#${status}`;
+const merchantsOfStatusKeys = (status: number, merchant: { create_time: string; id: number }) => ({
+  gsi2pk: merchantsOfStatusPartition(status),
+  gsi2sk: `${merchant.create_time}#${sortableInt(merchant.id)}`,
+});
 
 /** The fields a merchant record shows (the item also keeps its keys and bookkeeping such as `gameCount`). */
 const MERCHANT_FIELDS = [
@@ -33,8 +41,32 @@ const MERCHANT_FIELDS = [
   'update_time',
 ] as const satisfies readonly (keyof Merchant)[];
 
+/** What the merchant item records of its last status change (setMerchantStatus). */
+const StatusChange = z.object({
+  status_reason: z.optional(z.string()),
+  status_changed_at: z.optional(z.string()),
+  status_changed_by: z.optional(z.string()),
+});
+
+/**
+ * The last status change as the merchant's views show it: only when it gave a reason (else the views are as they
+ * were before reasons existed), with the admin account that made it to admins only.
+ */
+function shownChange(item: Record<string, unknown>, admin: boolean) {
+  const change = StatusChange.parse(item);
+  if (change.status_reason === undefined) return {};
+  return {
+    status_reason: change.status_reason,
+    ...(change.status_changed_at === undefined ? {} : { status_changed_at: change.status_changed_at }),
+    ...(admin && change.status_changed_by !== undefined ? { status_changed_by: change.status_changed_by } : {}),
+  };
+}
+
 const toMerchant = (item: Record<string, unknown>) =>
-  Object.fromEntries(MERCHANT_FIELDS.filter((field) => field in item).map((field) => [field, item[field]])) as unknown as Merchant;
+  ({
+    ...Object.fromEntries(MERCHANT_FIELDS.filter((field) => field in item).map((field) => [field, item[field]])),
+    ...shownChange(item, false),
+  }) as unknown as Merchant;
 
 export async function createMerchant(deps: PlatformDeps, owner: TokenClaims, input: MerchantPayload): Promise<Merchant> {
   // The account's merchant is read before the id is taken, so a second create is refused with nothing written.
@@ -55,7 +87,14 @@ export async function createMerchant(deps: PlatformDeps, owner: TokenClaims, inp
     await deps.db.send(
       new PutCommand({
         TableName: deps.table,
-        Item: { ...merchantKey(owner.sub), gsi1pk: `MERCHANT_ID#${id}`, gsi1sk: 'MERCHANT', type: 'merchant', ...merchant },
+        Item: {
+          ...merchantKey(owner.sub),
+          gsi1pk: `MERCHANT_ID#${id}`,
+          gsi1sk: 'MERCHANT',
+          ...merchantsOfStatusKeys(merchant.status, merchant),
+          type: 'merchant',
+          ...merchant,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -81,7 +120,8 @@ export function merchantOrNotFound(merchant: Merchant | Record<string, unknown> 
   return toMerchant(merchant as Record<string, unknown>);
 }
 
-export async function findMerchantById(deps: PlatformDeps, merchantId: number): Promise<Merchant | undefined> {
+/** The merchant item of an integer id, as stored, if there is one. */
+async function merchantItemById(deps: PlatformDeps, merchantId: number): Promise<Record<string, unknown> | undefined> {
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -90,21 +130,29 @@ export async function findMerchantById(deps: PlatformDeps, merchantId: number): 
       ExpressionAttributeValues: { ':pk': `MERCHANT_ID#${merchantId}`, ':sk': 'MERCHANT' },
     }),
   );
-  return out.Items?.[0] ? toMerchant(out.Items[0]) : undefined;
+  return out.Items?.[0];
 }
 
-/** merchantStatus: the caller's merchant, or for an admin any merchant by id. */
-export async function merchantStatusOf(deps: PlatformDeps, caller: TokenClaims, merchantId?: number) {
+export async function findMerchantById(deps: PlatformDeps, merchantId: number): Promise<Merchant | undefined> {
+  const item = await merchantItemById(deps, merchantId);
+  return item ? toMerchant(item) : undefined;
+}
+
+/** merchantStatus: the caller's merchant, or for an admin any merchant by id; with its last change's reason when it gave one. */
+export async function merchantStatusOf(deps: PlatformDeps, caller: TokenClaims, merchantId?: number): Promise<MerchantStatusView> {
+  const admin = caller.role === 'admin';
   if (merchantId !== undefined) {
-    const merchant = await findMerchantById(deps, merchantId);
-    if (merchant && merchant.account_id !== caller.sub && caller.role !== 'admin') {
+    const item = await merchantItemById(deps, merchantId);
+    const merchant = item ? toMerchant(item) : undefined;
+    if (merchant && merchant.account_id !== caller.sub && !admin) {
       throw merchantError('merchant.other_merchant', 'merchant_id: only admins may read another merchant');
     }
-    if (!merchant) throw merchantError('merchant.not_found', `merchant_id: no merchant ${merchantId}`);
-    return { merchant_id: merchant.id, status: merchant.status };
+    if (!item || !merchant) throw merchantError('merchant.not_found', `merchant_id: no merchant ${merchantId}`);
+    return { merchant_id: merchant.id, status: merchant.status, ...shownChange(item, admin) };
   }
-  const merchant = await requireMerchant(deps, caller.sub);
-  return { merchant_id: merchant.id, status: merchant.status };
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: merchantKey(caller.sub), ConsistentRead: true }));
+  const merchant = merchantOrNotFound(out.Item);
+  return { merchant_id: merchant.id, status: merchant.status, ...shownChange(out.Item!, admin) };
 }
 
 /** Games a status-change transaction moves beside its merchant item (TransactWriteItems holds 100 items). */
@@ -132,7 +180,12 @@ const STATUS_ATTEMPTS = 5;
  * The writes are idempotent: repeating the request with the same status completes a change interrupted after its
  * first transaction (a timeout, or a 409 from writes that kept colliding).
  */
-export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, status: number) {
+export async function setMerchantStatus(
+  deps: PlatformDeps,
+  merchantId: number,
+  status: number,
+  change: { reason?: string; by?: string } = {},
+): Promise<MerchantStatusView> {
   for (let attempt = 1; ; attempt++) {
     // The merchant and its games come from indexes, which lag writes slightly: a transaction refused because
     // of that (or of a concurrent create or change) is tried again on fresh reads before giving up.
@@ -147,14 +200,34 @@ export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, 
     }
     const [first = [], ...rest] = chunks(games, STATUS_CHUNK);
     const now = deps.now().toISOString();
+    // The change is recorded on the merchant (its reason, when, by whom: a change without them removes the last
+    // one's), and the merchant moves to its new status's review list, in the same write as the status.
+    const recorded = {
+      ...(change.reason === undefined ? {} : { status_reason: change.reason }),
+      ...(change.by === undefined ? {} : { status_changed_by: change.by }),
+    };
+    const removed = ['status_reason', 'status_changed_by'].filter((name) => !(name in recorded));
     const flip: TransactItem = {
       Update: {
         TableName: deps.table,
         Key: merchantKey(merchant.account_id),
-        UpdateExpression: 'SET #status = :status, update_time = :now, gameCount = :count',
+        UpdateExpression:
+          `SET #status = :status, update_time = :now, gameCount = :count, status_changed_at = :now, gsi2pk = :listed, gsi2sk = :place` +
+          Object.keys(recorded)
+            .map((name) => `, ${name} = :${name}`)
+            .join('') +
+          (removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''),
         ConditionExpression: '#status = :seen AND (attribute_not_exists(gameCount) OR gameCount = :count)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': status, ':now': now, ':seen': merchant.status, ':count': games.length },
+        ExpressionAttributeValues: {
+          ':status': status,
+          ':now': now,
+          ':seen': merchant.status,
+          ':count': games.length,
+          ':listed': merchantsOfStatusKeys(status, merchant).gsi2pk,
+          ':place': merchantsOfStatusKeys(status, merchant).gsi2sk,
+          ...Object.fromEntries(Object.entries(recorded).map(([name, value]) => [`:${name}`, value])),
+        },
       },
     };
     const failed = await transactOrFailures(
@@ -164,7 +237,7 @@ export async function setMerchantStatus(deps: PlatformDeps, merchantId: number, 
     );
     if (failed.length === 0) {
       await moveRemainingGames(deps, merchant.account_id, status, rest);
-      return { merchant_id: merchant.id, status };
+      return { merchant_id: merchant.id, status, ...shownChange({ ...recorded, status_changed_at: now }, true) };
     }
     if (attempt === STATUS_ATTEMPTS) throw platformError('data.changed_concurrently', 'merchant or its games changed meanwhile; retry');
     await retryPause(attempt);

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { email, httpUrl, requiredText, text } from '../shared/fields.js';
+import { email, httpUrl, intParam, pageCursor, requiredText, text } from '../shared/fields.js';
+import { objectOf } from '../shared/records.js';
 
 /** Merchant status (ours: docs/api.md, "The compatibility contract"): 0 pending review, 1 active, 2 suspended. */
 export const MerchantStatus = { pending: 0, active: 1, suspended: 2 } as const;
@@ -33,11 +34,60 @@ export const Merchant = z.lazy(() =>
     status: z.int(),
     create_time: z.string(),
     update_time: z.string(),
+    /** Added: the reason an admin gave with the last status change, and when it was made; absent when that change gave none. */
+    status_reason: z.optional(z.string()),
+    status_changed_at: z.optional(z.string()),
   }),
 );
 export type Merchant = z.infer<typeof Merchant>;
 
-export const MerchantStatusView = z.lazy(() => z.object({ merchant_id: z.int(), status: z.int() }));
+/**
+ * A merchant's status. Added: with the last status change's reason, when it gave one: the reason, when, and (to
+ * admins) the admin account that made it; absent otherwise, so the answer is `{merchant_id, status}` as before.
+ */
+export const MerchantStatusView = z.lazy(() =>
+  z.object({
+    merchant_id: z.int(),
+    status: z.int(),
+    status_reason: z.optional(z.string()),
+    status_changed_at: z.optional(z.string()),
+    status_changed_by: z.optional(z.string()),
+  }),
+);
+export type MerchantStatusView = z.infer<typeof MerchantStatusView>;
+
+/** merchantStatus (set): the merchant, its new status, and optionally why (added: 1-500 characters once trimmed). */
+export const MerchantStatusBody = z.lazy(() =>
+  z.object({ merchant_id: z.int().check(z.positive()), status: merchantStatus, reason: z.optional(requiredText(500)) }),
+);
+
+/** The merchants an admin reviews: those of one status (pending review by default), a page at a time. */
+export const MerchantReviewQuery = z.lazy(() =>
+  z.object({
+    status: z._default(intParam({ min: 0, max: 2 }), MerchantStatus.pending),
+    limit: z._default(intParam({ min: 1, max: 100 }), 20),
+    cursor: z.optional(pageCursor),
+  }),
+);
+export type MerchantReviewQuery = z.infer<typeof MerchantReviewQuery>;
+
+/**
+ * A merchant as an admin's review list shows it: the record, and its last status change: the reason (null when it
+ * gave none), when and by which admin account (null for changes recorded before these were kept).
+ */
+export const ReviewedMerchant = z.lazy(() =>
+  z.extend(z.omit(objectOf(Merchant), { status_reason: true, status_changed_at: true }), {
+    status_reason: z.nullable(z.string()),
+    status_changed_at: z.nullable(z.string()),
+    /** The admin account that made the last status change. */
+    status_changed_by: z.nullable(z.string()),
+  }),
+);
+export type ReviewedMerchant = z.infer<typeof ReviewedMerchant>;
+
+/** A page of merchants of one status, newest first: `next` the cursor of the page after it, null on the last. */
+export const MerchantReviewPage = z.lazy(() => z.object({ items: z.array(ReviewedMerchant), next: z.nullable(z.string()) }));
+export type MerchantReviewPage = z.infer<typeof MerchantReviewPage>;
 
 export const Credentials = z.lazy(() => z.object({ email, password: z.string().check(z.minLength(1), z.maxLength(256)) }));
 

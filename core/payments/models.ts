@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { intParam, paging, text } from '../shared/fields.js';
+import { intParam, pageCursor, paging, text } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
 import { userId } from '../identity/models.js';
 import { baseUnits } from '../shared/amounts.js';
@@ -132,6 +132,51 @@ export const PayOrder = z.object({
 });
 export type PayOrder = z.infer<typeof PayOrder>;
 export const PaidOrder = z.lazy(() => z.extend(PayOrder, { project_name: z.string() }));
+
+/** A studio's orders list: which orders (`status`), of which of its projects, and where a page starts. */
+export const StudioOrdersQuery = z.lazy(() =>
+  z.object({
+    /** `paid` (status 1), `pending` (status 0), or `all` (every status: cancelled 2 and refunded 3 too). */
+    status: z._default(z.enum(['paid', 'pending', 'all']), 'all'),
+    /** One of the caller's projects; absent: all of them. */
+    project: z.optional(projectName),
+    limit: z._default(intParam({ min: 1, max: 100 }), 20),
+    cursor: z.optional(pageCursor),
+  }),
+);
+export type StudioOrdersQuery = z.infer<typeof StudioOrdersQuery>;
+
+/** One recharge order as a studio's console lists it. */
+export const StudioOrder = z.object({
+  id: z.int(),
+  bill_no: z.string(),
+  project_name: z.string(),
+  /** The price level bought. */
+  level: z.int(),
+  /** The price paid or to pay, in the coin's base units: an integer as decimal text, exact to u64. */
+  amount_base: z.string(),
+  coin_type: z.string(),
+  /** The coin's decimals: `amount_base` / 10^precison coins. */
+  precison: z.int(),
+  /** Tickets the order credits (credited once it is paid). */
+  tickets: z.int(),
+  /** 0 pending, 1 paid, 2 cancelled, 3 refunded. */
+  status: z.int(),
+  /** 1 chain payment, 2 App Store, 3 Google Play. */
+  tx_type: z.int(),
+  created_at: z.string(),
+  /** When it was paid; null while it never was. */
+  paid_at: z.nullable(z.string()),
+  /** The chain transaction that paid it (an App Store or Google Play purchase: the store's transaction reference); null while unpaid. */
+  tx_digest: z.nullable(z.string()),
+  /** The player's user id (a deleted player's orders: the deletion's pseudonym, `former:<uuid>`). */
+  user_id: z.string(),
+});
+export type StudioOrder = z.infer<typeof StudioOrder>;
+
+/** A page of a studio's orders, newest first: `next` the cursor of the page after it, null on the last. */
+export const StudioOrdersPage = z.lazy(() => z.object({ items: z.array(StudioOrder), next: z.nullable(z.string()) }));
+export type StudioOrdersPage = z.infer<typeof StudioOrdersPage>;
 
 export const RechargeOrderBody = z.lazy(() =>
   z.object({

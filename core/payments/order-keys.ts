@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { storedAmount } from '../shared/amounts.js';
+import { sortableInt } from '../platform/table.js';
 import { OrderStatus, PayOrder } from './models.js';
 
 /**
@@ -10,10 +11,28 @@ import { OrderStatus, PayOrder } from './models.js';
  * - "order a transaction paid": pk `TXUSE#<digest>`, sk `TXUSE` (a transaction pays one order).
  * - "order by its app store link": sparse gsi3pk `ORDER_LINK#<app_account_token>`, gsi3sk `ORDER` (the UUID an
  *   App Store or Google Play purchase carries back: appAccountToken, obfuscatedExternalAccountId).
+ * - "orders of a project, newest first": gsi7pk `PROJECT_ORDERS#<project>#<s>`, gsi7sk `<created at>#<zero-padded id>`,
+ *   s = id mod ORDER_SHARDS (a studio's orders list, core/payments/console-orders.ts). Set when the order is made and
+ *   never changed; it names no player, so a deletion's pseudonymizing leaves it as it is.
  * An order's bill number is `PO` and its zero-padded id: the payment carries it, and the order is found from it.
  */
 export const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });
 export const storeLinkKeys = (token: string) => ({ gsi3pk: `ORDER_LINK#${token.toLowerCase()}`, gsi3sk: 'ORDER' });
+
+/**
+ * The shards of a project's orders index. Every write of an order rewrites its index entry (the index projects
+ * every attribute): about 3 per order (made, its payment seen, paid), so one partition would hold a project to
+ * about 330 orders a second; 8 shards take about 2,600 (docs/performance.md "Items many requests write"). The
+ * number may grow, never shrink: readers read every shard up to it, and an order stays in the shard it was made in.
+ */
+export const ORDER_SHARDS = 8;
+/** The index partition of one shard of a project's orders. */
+export const projectOrdersPartition = (project: string, shard: number) => `PROJECT_ORDERS#${project}#${shard}`;
+/** The "orders of a project" keys of an order: its shard from its id, its place by creation time then id. */
+export const projectOrdersKeys = (order: { project_name: string; id: number; created_at: string }) => ({
+  gsi7pk: projectOrdersPartition(order.project_name, order.id % ORDER_SHARDS),
+  gsi7sk: `${order.created_at}#${sortableInt(order.id)}`,
+});
 
 /**
  * An order as stored ("order by id", "orders of a user", "paid orders of a user", "order by its app store link",

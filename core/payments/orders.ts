@@ -15,7 +15,7 @@ import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
 import { toBigInt } from '../shared/amounts.js';
 import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
-import { billNoOf, orderKey, storedOrder, storeLinkKeys, type StoredOrder } from './order-keys.js';
+import { billNoOf, orderKey, projectOrdersKeys, storedOrder, storeLinkKeys, type StoredOrder } from './order-keys.js';
 import { projectKey } from '../access/owned-keys.js';
 import { levelKey, storedLevel, storedProject } from './projects.js';
 
@@ -100,7 +100,15 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   };
   const put = {
     TableName: deps.table,
-    Item: { ...orderKey(id), type: 'order', ...order, gsi1pk: `USER_ORDERS#${uid}`, gsi1sk: sortableInt(id), ...storeLinkKeys(order.app_account_token!) },
+    Item: {
+      ...orderKey(id),
+      type: 'order',
+      ...order,
+      gsi1pk: `USER_ORDERS#${uid}`,
+      gsi1sk: sortableInt(id),
+      ...storeLinkKeys(order.app_account_token!),
+      ...projectOrdersKeys(order),
+    },
   };
   if (!replaces) {
     await deps.db.send(new PutCommand(put));

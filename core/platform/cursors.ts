@@ -1,13 +1,15 @@
 import { platformError } from './errors.js';
 
 /**
- * The cursors of the cursor-paged reads (the export's sections, a studio's deleted players, a store region's
- * clients): Base64url of `{o: owner, s: scope, k: DynamoDB's key to start after}`. Opaque to callers, and not
- * secret: the key only positions a read that the caller's own partition bounds anyway. What makes it safe is the
- * check on the way back: it must be of this owner (the player, the studio, the region) and scope (the section,
- * the read), name exactly the key attributes of that read with text values, and lie inside the partition and
- * range the read covers. Anything else is the same 400 naming `cursor`, whatever was wrong, so a cursor of
- * another caller tells nothing; and DynamoDB never sees a start key it would refuse (a 500).
+ * The cursors of the cursor-paged reads (a player's export sections, a studio's deleted players, a studio's
+ * orders, the merchants an admin reviews): Base64url of `{o: owner, s: scope, k: where the next page starts}`
+ * (DynamoDB's key to start after, or the sort key below which a merged read of several partitions goes on).
+ * Opaque to callers, and not secret: the key only positions a read that the caller's own partitions bound anyway.
+ * What makes it safe is the check on the way back: it must be of this owner (the player, the studio, the admin, the region)
+ * and scope (the section, the read and its filters), name exactly the key attributes of that read with text
+ * values, and lie inside the partition and range the read covers. Anything else is the same 400 naming
+ * `cursor`, whatever was wrong, so a cursor of another caller tells nothing; and DynamoDB never sees a start key
+ * it would refuse (a 500).
  */
 export type StartKey = Record<string, string>;
 

@@ -18,6 +18,8 @@ export const tableDefinition = {
     gsi5: ['gsi5pk', 'gsi5sk'],
     // A player's items that no key leads to (core/platform/players.ts): found only to delete them.
     gsi6: ['gsi6pk', 'gsi6sk'],
+    // A project's pay orders, newest first, in shards (core/payments/order-keys.ts): a studio's orders list.
+    gsi7: ['gsi7pk', 'gsi7sk'],
   },
   /** Indexes that project only the keys: nothing reads their items' attributes through them, and an update
    * that leaves their two key attributes alone writes nothing to them. */

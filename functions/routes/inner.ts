@@ -5,11 +5,12 @@ import { atLeastOneOf, intParam } from '../../core/shared/fields.js';
 import { CodeQuery, GameCreate, GamePage, GameRecord, GameUpdate, GameUpdated, MerchantGamePage, NewMerchantPage, PageQuery } from '../../core/games/models.js';
 import { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from '../../core/payments/models.js';
 import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
-import { Merchant, MerchantPayload, MerchantStatusView, ServerToken, StoredFile, merchantStatus } from '../../core/merchants/models.js';
+import { Merchant, MerchantPayload, MerchantStatusBody, MerchantStatusView, ServerToken, StoredFile } from '../../core/merchants/models.js';
 
 import { innerVendorOps } from './vendor.js';
 import { innerAccessOps } from './access.js';
 import { innerStrandedOps } from './stranded.js';
+import { innerConsoleOps } from './console.js';
 import { batchRead, merchantToken } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
@@ -140,13 +141,16 @@ export const innerRoutes = defineGroup('inner', 'main', {
     path: '/merchant/status',
     auth: adminOnly('admins review, activate and suspend any merchant', { movesValue: true }),
     summary: "Set a merchant's status (admins)",
-    description: 'Activating a merchant publishes its games; pending or suspended hides them.',
-    body: z.object({ merchant_id: z.int().check(z.positive()), status: merchantStatus }),
+    description:
+      'Activating a merchant publishes its games; pending or suspended hides them. ' +
+      'Added: an optional `reason` (1-500 characters once trimmed) is kept with the change, with when and by which admin: merchantStatus, ' +
+      'get_merchant_info and admin_merchants show it (and the answer here shows it back); a change without one removes the last one’s.',
+    body: MerchantStatusBody,
     status: 200,
     envelope: 'merchant',
     response: MerchantStatusView,
     errors: {
-      400: 'merchant_id or status invalid',
+      400: 'merchant_id, status or reason invalid',
       ...merchantToken,
       403: 'not an admin account',
       404: 'no such merchant',
@@ -292,4 +296,5 @@ export const innerRoutes = defineGroup('inner', 'main', {
   ...innerVendorOps,
   ...innerAccessOps,
   ...innerStrandedOps,
+  ...innerConsoleOps,
 });

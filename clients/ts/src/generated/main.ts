@@ -168,7 +168,7 @@ export interface paths {
         put?: never;
         /**
          * Set a merchant's status (admins)
-         * @description Activating a merchant publishes its games; pending or suspended hides them.
+         * @description Activating a merchant publishes its games; pending or suspended hides them. Added: an optional `reason` (1-500 characters once trimmed) is kept with the change, with when and by which admin: merchantStatus, get_merchant_info and admin_merchants show it (and the answer here shows it back); a change without one removes the last one’s.
          *
          *     Requires a Bearer `merchant` token of an admin account. Any record: admins review, activate and suspend any merchant. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
          */
@@ -551,6 +551,50 @@ export interface paths {
          *     Requires a Bearer `merchant` token. `body.project_name` must name an existing project of the caller's merchant. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
          */
         post: operations["stranded_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recharge orders of the caller's projects, newest first (extra operation)
+         * @description Players' recharge orders of every project of the caller's merchant, or of one (`project`), newest first by creation. `status`: `paid` (status 1), `pending` (status 0) or `all` (the default: cancelled 2 and refunded 3 too). Each order: its id and bill number, project, price level, price in base units (`amount_base`, an integer as decimal text) with its coin, the tickets it credits, status, how it was paid (`tx_type`), `created_at`, `paid_at` and the paying `tx_digest` (null until paid) and the player (`user_id`; a player who deleted their account shows as the deletion's pseudonym). `limit` a page (1-100, 20 by default); `next` is the cursor of the page after it (pass it as `cursor` with the same filters), null on the last. A cursor is opaque and good only for the caller's read with the same filters. A page of a rare status may hold fewer than `limit` orders (even none) with a `next`: one request reads a bounded part of the list. Orders made before this operation existed are not listed. A suspended merchant may still read it.
+         *
+         *     Requires a Bearer `merchant` token. Acts on the caller's own records only. `query.project` must name an existing project of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
+         */
+        get: operations["merchant_orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/admin/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merchants of one status, newest first, for review (admins; extra operation)
+         * @description `status`: 0 pending review (the default), 1 active, 2 suspended. Each merchant as get_merchant_info shows it, with its last status change: `status_reason` (null when it gave none), `status_changed_at` and `status_changed_by` (the admin account; null for changes made before these were kept). Newest first by creation. `limit` a page (1-100, 20 by default); `next` is the cursor of the page after it (pass it as `cursor` with the same filters), null on the last. A cursor is opaque and good only for the caller's read with the same filters. Merchants created before this operation existed are listed once their status is next set.
+         *
+         *     Requires a Bearer `merchant` token of an admin account. Any record: admins review every merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
+         */
+        get: operations["admin_merchants"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2631,6 +2675,8 @@ export interface operations {
                             status: number;
                             create_time: string;
                             update_time: string;
+                            status_reason?: string;
+                            status_changed_at?: string;
                         };
                     };
                 };
@@ -3001,6 +3047,8 @@ export interface operations {
                             status: number;
                             create_time: string;
                             update_time: string;
+                            status_reason?: string;
+                            status_changed_at?: string;
                         };
                     };
                 };
@@ -3928,6 +3976,9 @@ export interface operations {
                         data: {
                             merchant_id: number;
                             status: number;
+                            status_reason?: string;
+                            status_changed_at?: string;
+                            status_changed_by?: string;
                         };
                     };
                 };
@@ -4083,6 +4134,7 @@ export interface operations {
                 "application/json": {
                     merchant_id: number;
                     status: number;
+                    reason?: string;
                 };
             };
         };
@@ -4100,11 +4152,14 @@ export interface operations {
                         data: {
                             merchant_id: number;
                             status: number;
+                            status_reason?: string;
+                            status_changed_at?: string;
+                            status_changed_by?: string;
                         };
                     };
                 };
             };
-            /** @description merchant_id or status invalid */
+            /** @description merchant_id, status or reason invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4113,7 +4168,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 400,
-                     *       "message": "merchant_id or status invalid",
+                     *       "message": "merchant_id, status or reason invalid",
                      *       "data": null,
                      *       "error": "body.malformed"
                      *     }
@@ -8023,6 +8078,351 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "chain.unconfigured" | "chain.unreadable" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    merchant_orders: {
+        parameters: {
+            query?: {
+                status?: "paid" | "pending" | "all";
+                project?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            items: {
+                                id: number;
+                                bill_no: string;
+                                project_name: string;
+                                level: number;
+                                amount_base: string;
+                                coin_type: string;
+                                precison: number;
+                                tickets: number;
+                                status: number;
+                                tx_type: number;
+                                created_at: string;
+                                paid_at: string | null;
+                                tx_digest: string | null;
+                                user_id: string;
+                            }[];
+                            next: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description status, limit or project malformed, or cursor is not the `next` of a page of the caller’s list with the same status and project; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "status, limit or project malformed, or cursor is not the `next` of a page of the caller’s list with the same status and project; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description project is another merchant's; project names a project of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "project is another merchant's; project names a project of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner";
+                    };
+                };
+            };
+            /** @description no such project; project names no project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no such project; project names no project",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    admin_merchants: {
+        parameters: {
+            query?: {
+                status?: number;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            items: {
+                                id: number;
+                                account_id: string;
+                                merchant_email: string;
+                                merchant_name: string;
+                                logo_url: string;
+                                description: string;
+                                back_ground_image: string[];
+                                social_links: {
+                                    name: string;
+                                    url: string;
+                                }[];
+                                status: number;
+                                create_time: string;
+                                update_time: string;
+                                status_reason: string | null;
+                                status_changed_at: string | null;
+                                status_changed_by: string | null;
+                            }[];
+                            next: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description status or limit out of range, or cursor is not the `next` of a page of the caller’s list of that status; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "status or limit out of range, or cursor is not the `next` of a page of the caller’s list of that status; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description not an admin account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "not an admin account",
+                     *       "data": null,
+                     *       "error": "auth.admin_only"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.admin_only";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
                     };
                 };
             };

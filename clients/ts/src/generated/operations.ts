@@ -36,6 +36,8 @@ export const mainOperations = {
     "GET /merchant/payments/stranded": "merchant",
     "POST /merchant/payments/stranded/credit": "merchant",
     "POST /merchant/payments/stranded/refund": "merchant",
+    "GET /merchant/orders": "merchant",
+    "GET /merchant/admin/merchants": "merchant",
     "POST /merchant/games/addWin": "server",
     "GET /merchant/games/rank/around": "platform game server",
     "POST /merchant/games/boards": "merchant",

@@ -540,6 +540,46 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// The recharge orders of the caller's projects, newest first (extra operation): GET /merchant/orders (`merchant_orders`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner
+        /// 404: access.not_found
+        /// 503: table.busy
+        /// </summary>
+        public async Task<MerchantOrdersResponse> MerchantOrdersAsync(string status = null, string project = null, long? limit = null, string cursor = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/orders");
+            request.Authenticated = true;
+            request.Query("status", status);
+            request.Query("project", project);
+            request.Query("limit", limit);
+            request.Query("cursor", cursor);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return MerchantOrdersResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Merchants of one status, newest first, for review (admins; extra operation): GET /merchant/admin/merchants (`admin_merchants`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: auth.admin_only
+        /// 503: table.busy
+        /// </summary>
+        public async Task<AdminMerchantsResponse> AdminMerchantsAsync(long? status = null, long? limit = null, string cursor = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/admin/merchants");
+            request.Authenticated = true;
+            request.Query("status", status);
+            request.Query("limit", limit);
+            request.Query("cursor", cursor);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return AdminMerchantsResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// Add a player's kills and wins to the current week and month (server token of the game's merchant): POST /merchant/games/addWin (`addWin`).
         /// Bearer token: server (Client.Token).
         /// 400: body.malformed, input.invalid

@@ -137,6 +137,12 @@ namespace GamePlatform.Main
         /// <summary>JSON `update_time`, required.</summary>
         public string UpdateTime { get; set; }
 
+        /// <summary>JSON `status_reason`.</summary>
+        public string StatusReason { get; set; }
+
+        /// <summary>JSON `status_changed_at`.</summary>
+        public string StatusChangedAt { get; set; }
+
         public static CreateMerchantResponseData FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "CreateMerchantResponseData");
@@ -153,6 +159,8 @@ namespace GamePlatform.Main
             m.Status = JsonCodec.Required(o, "status", "CreateMerchantResponseData", v0 => v0.AsLong());
             m.CreateTime = JsonCodec.Required(o, "create_time", "CreateMerchantResponseData", v0 => v0.AsString());
             m.UpdateTime = JsonCodec.Required(o, "update_time", "CreateMerchantResponseData", v0 => v0.AsString());
+            m.StatusReason = JsonCodec.Optional(o, "status_reason", "CreateMerchantResponseData", v0 => v0.AsString());
+            m.StatusChangedAt = JsonCodec.Optional(o, "status_changed_at", "CreateMerchantResponseData", v0 => v0.AsString());
             return m;
         }
 
@@ -170,6 +178,8 @@ namespace GamePlatform.Main
             o.Set("status", JsonValue.From(Status));
             o.Set("create_time", JsonValue.From(CreateTime));
             o.Set("update_time", JsonValue.From(UpdateTime));
+            if (StatusReason != null) o.Set("status_reason", JsonValue.From(StatusReason));
+            if (StatusChangedAt != null) o.Set("status_changed_at", JsonValue.From(StatusChangedAt));
             return o;
         }
     }
@@ -332,6 +342,12 @@ namespace GamePlatform.Main
         /// <summary>JSON `update_time`, required.</summary>
         public string UpdateTime { get; set; }
 
+        /// <summary>JSON `status_reason`.</summary>
+        public string StatusReason { get; set; }
+
+        /// <summary>JSON `status_changed_at`.</summary>
+        public string StatusChangedAt { get; set; }
+
         public static GetMerchantInfoResponseData FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "GetMerchantInfoResponseData");
@@ -348,6 +364,8 @@ namespace GamePlatform.Main
             m.Status = JsonCodec.Required(o, "status", "GetMerchantInfoResponseData", v0 => v0.AsLong());
             m.CreateTime = JsonCodec.Required(o, "create_time", "GetMerchantInfoResponseData", v0 => v0.AsString());
             m.UpdateTime = JsonCodec.Required(o, "update_time", "GetMerchantInfoResponseData", v0 => v0.AsString());
+            m.StatusReason = JsonCodec.Optional(o, "status_reason", "GetMerchantInfoResponseData", v0 => v0.AsString());
+            m.StatusChangedAt = JsonCodec.Optional(o, "status_changed_at", "GetMerchantInfoResponseData", v0 => v0.AsString());
             return m;
         }
 
@@ -365,6 +383,8 @@ namespace GamePlatform.Main
             o.Set("status", JsonValue.From(Status));
             o.Set("create_time", JsonValue.From(CreateTime));
             o.Set("update_time", JsonValue.From(UpdateTime));
+            if (StatusReason != null) o.Set("status_reason", JsonValue.From(StatusReason));
+            if (StatusChangedAt != null) o.Set("status_changed_at", JsonValue.From(StatusChangedAt));
             return o;
         }
     }
@@ -1058,6 +1078,15 @@ namespace GamePlatform.Main
         /// <summary>JSON `status`, required.</summary>
         public long Status { get; set; }
 
+        /// <summary>JSON `status_reason`.</summary>
+        public string StatusReason { get; set; }
+
+        /// <summary>JSON `status_changed_at`.</summary>
+        public string StatusChangedAt { get; set; }
+
+        /// <summary>JSON `status_changed_by`.</summary>
+        public string StatusChangedBy { get; set; }
+
         public static MerchantStatusResponseData FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "MerchantStatusResponseData");
@@ -1065,6 +1094,9 @@ namespace GamePlatform.Main
             var m = new MerchantStatusResponseData();
             m.MerchantId = JsonCodec.Required(o, "merchant_id", "MerchantStatusResponseData", v0 => v0.AsLong());
             m.Status = JsonCodec.Required(o, "status", "MerchantStatusResponseData", v0 => v0.AsLong());
+            m.StatusReason = JsonCodec.Optional(o, "status_reason", "MerchantStatusResponseData", v0 => v0.AsString());
+            m.StatusChangedAt = JsonCodec.Optional(o, "status_changed_at", "MerchantStatusResponseData", v0 => v0.AsString());
+            m.StatusChangedBy = JsonCodec.Optional(o, "status_changed_by", "MerchantStatusResponseData", v0 => v0.AsString());
             return m;
         }
 
@@ -1073,6 +1105,9 @@ namespace GamePlatform.Main
             var o = JsonValue.NewObject();
             o.Set("merchant_id", JsonValue.From(MerchantId));
             o.Set("status", JsonValue.From(Status));
+            if (StatusReason != null) o.Set("status_reason", JsonValue.From(StatusReason));
+            if (StatusChangedAt != null) o.Set("status_changed_at", JsonValue.From(StatusChangedAt));
+            if (StatusChangedBy != null) o.Set("status_changed_by", JsonValue.From(StatusChangedBy));
             return o;
         }
     }
@@ -1117,6 +1152,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `status`, required.</summary>
         public long Status { get; set; }
 
+        /// <summary>JSON `reason`.</summary>
+        public string Reason { get; set; }
+
         public static MerchantStatusSetRequest FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "MerchantStatusSetRequest");
@@ -1124,6 +1162,7 @@ namespace GamePlatform.Main
             var m = new MerchantStatusSetRequest();
             m.MerchantId = JsonCodec.Required(o, "merchant_id", "MerchantStatusSetRequest", v0 => v0.AsLong());
             m.Status = JsonCodec.Required(o, "status", "MerchantStatusSetRequest", v0 => v0.AsLong());
+            m.Reason = JsonCodec.Optional(o, "reason", "MerchantStatusSetRequest", v0 => v0.AsString());
             return m;
         }
 
@@ -1132,6 +1171,7 @@ namespace GamePlatform.Main
             var o = JsonValue.NewObject();
             o.Set("merchant_id", JsonValue.From(MerchantId));
             o.Set("status", JsonValue.From(Status));
+            if (Reason != null) o.Set("reason", JsonValue.From(Reason));
             return o;
         }
     }
@@ -1144,6 +1184,15 @@ namespace GamePlatform.Main
         /// <summary>JSON `status`, required.</summary>
         public long Status { get; set; }
 
+        /// <summary>JSON `status_reason`.</summary>
+        public string StatusReason { get; set; }
+
+        /// <summary>JSON `status_changed_at`.</summary>
+        public string StatusChangedAt { get; set; }
+
+        /// <summary>JSON `status_changed_by`.</summary>
+        public string StatusChangedBy { get; set; }
+
         public static MerchantStatusSetResponseData FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "MerchantStatusSetResponseData");
@@ -1151,6 +1200,9 @@ namespace GamePlatform.Main
             var m = new MerchantStatusSetResponseData();
             m.MerchantId = JsonCodec.Required(o, "merchant_id", "MerchantStatusSetResponseData", v0 => v0.AsLong());
             m.Status = JsonCodec.Required(o, "status", "MerchantStatusSetResponseData", v0 => v0.AsLong());
+            m.StatusReason = JsonCodec.Optional(o, "status_reason", "MerchantStatusSetResponseData", v0 => v0.AsString());
+            m.StatusChangedAt = JsonCodec.Optional(o, "status_changed_at", "MerchantStatusSetResponseData", v0 => v0.AsString());
+            m.StatusChangedBy = JsonCodec.Optional(o, "status_changed_by", "MerchantStatusSetResponseData", v0 => v0.AsString());
             return m;
         }
 
@@ -1159,6 +1211,9 @@ namespace GamePlatform.Main
             var o = JsonValue.NewObject();
             o.Set("merchant_id", JsonValue.From(MerchantId));
             o.Set("status", JsonValue.From(Status));
+            if (StatusReason != null) o.Set("status_reason", JsonValue.From(StatusReason));
+            if (StatusChangedAt != null) o.Set("status_changed_at", JsonValue.From(StatusChangedAt));
+            if (StatusChangedBy != null) o.Set("status_changed_by", JsonValue.From(StatusChangedBy));
             return o;
         }
     }
@@ -3757,6 +3812,325 @@ namespace GamePlatform.Main
             m.Code = JsonCodec.Required(o, "code", "StrandedRefundResponse", v0 => v0.AsLong());
             m.Message = JsonCodec.Required(o, "message", "StrandedRefundResponse", v0 => v0.AsString());
             m.Data = JsonCodec.Required(o, "data", "StrandedRefundResponse", v0 => StrandedRefundResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class MerchantOrdersResponseDataItemsItem
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public long Id { get; set; }
+
+        /// <summary>JSON `bill_no`, required.</summary>
+        public string BillNo { get; set; }
+
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `level`, required.</summary>
+        public long Level { get; set; }
+
+        /// <summary>JSON `amount_base`, required.</summary>
+        public string AmountBase { get; set; }
+
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
+        /// <summary>JSON `precison`, required.</summary>
+        public long Precison { get; set; }
+
+        /// <summary>JSON `tickets`, required.</summary>
+        public long Tickets { get; set; }
+
+        /// <summary>JSON `status`, required.</summary>
+        public long Status { get; set; }
+
+        /// <summary>JSON `tx_type`, required.</summary>
+        public long TxType { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `paid_at`, required.</summary>
+        public string PaidAt { get; set; }
+
+        /// <summary>JSON `tx_digest`, required.</summary>
+        public string TxDigest { get; set; }
+
+        /// <summary>JSON `user_id`, required.</summary>
+        public string UserId { get; set; }
+
+        public static MerchantOrdersResponseDataItemsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "MerchantOrdersResponseDataItemsItem");
+            if (o == null) return null;
+            var m = new MerchantOrdersResponseDataItemsItem();
+            m.Id = JsonCodec.Required(o, "id", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsLong());
+            m.BillNo = JsonCodec.Required(o, "bill_no", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsString());
+            m.ProjectName = JsonCodec.Required(o, "project_name", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsString());
+            m.Level = JsonCodec.Required(o, "level", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsLong());
+            m.AmountBase = JsonCodec.Required(o, "amount_base", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsString());
+            m.CoinType = JsonCodec.Required(o, "coin_type", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsString());
+            m.Precison = JsonCodec.Required(o, "precison", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsLong());
+            m.Tickets = JsonCodec.Required(o, "tickets", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsLong());
+            m.Status = JsonCodec.Required(o, "status", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsLong());
+            m.TxType = JsonCodec.Required(o, "tx_type", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsLong());
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsString());
+            m.PaidAt = JsonCodec.Required(o, "paid_at", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsString());
+            m.TxDigest = JsonCodec.Required(o, "tx_digest", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsString());
+            m.UserId = JsonCodec.Required(o, "user_id", "MerchantOrdersResponseDataItemsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("bill_no", JsonValue.From(BillNo));
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("level", JsonValue.From(Level));
+            o.Set("amount_base", JsonValue.From(AmountBase));
+            o.Set("coin_type", JsonValue.From(CoinType));
+            o.Set("precison", JsonValue.From(Precison));
+            o.Set("tickets", JsonValue.From(Tickets));
+            o.Set("status", JsonValue.From(Status));
+            o.Set("tx_type", JsonValue.From(TxType));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("paid_at", JsonValue.From(PaidAt));
+            o.Set("tx_digest", JsonValue.From(TxDigest));
+            o.Set("user_id", JsonValue.From(UserId));
+            return o;
+        }
+    }
+
+    public sealed partial class MerchantOrdersResponseData
+    {
+        /// <summary>JSON `items`, required.</summary>
+        public List<MerchantOrdersResponseDataItemsItem> Items { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public string Next { get; set; }
+
+        public static MerchantOrdersResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "MerchantOrdersResponseData");
+            if (o == null) return null;
+            var m = new MerchantOrdersResponseData();
+            m.Items = JsonCodec.Required(o, "items", "MerchantOrdersResponseData", v0 => JsonCodec.ReadList(v0, v1 => MerchantOrdersResponseDataItemsItem.FromJson(v1)));
+            m.Next = JsonCodec.Required(o, "next", "MerchantOrdersResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("items", JsonCodec.WriteList(Items, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("next", JsonValue.From(Next));
+            return o;
+        }
+    }
+
+    public sealed partial class MerchantOrdersResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public MerchantOrdersResponseData Data { get; set; }
+
+        public static MerchantOrdersResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "MerchantOrdersResponse");
+            if (o == null) return null;
+            var m = new MerchantOrdersResponse();
+            m.Code = JsonCodec.Required(o, "code", "MerchantOrdersResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "MerchantOrdersResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "MerchantOrdersResponse", v0 => MerchantOrdersResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class AdminMerchantsResponseDataItemsItemSocialLinksItem
+    {
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `url`, required.</summary>
+        public string Url { get; set; }
+
+        public static AdminMerchantsResponseDataItemsItemSocialLinksItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AdminMerchantsResponseDataItemsItemSocialLinksItem");
+            if (o == null) return null;
+            var m = new AdminMerchantsResponseDataItemsItemSocialLinksItem();
+            m.Name = JsonCodec.Required(o, "name", "AdminMerchantsResponseDataItemsItemSocialLinksItem", v0 => v0.AsString());
+            m.Url = JsonCodec.Required(o, "url", "AdminMerchantsResponseDataItemsItemSocialLinksItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("name", JsonValue.From(Name));
+            o.Set("url", JsonValue.From(Url));
+            return o;
+        }
+    }
+
+    public sealed partial class AdminMerchantsResponseDataItemsItem
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public long Id { get; set; }
+
+        /// <summary>JSON `account_id`, required.</summary>
+        public string AccountId { get; set; }
+
+        /// <summary>JSON `merchant_email`, required.</summary>
+        public string MerchantEmail { get; set; }
+
+        /// <summary>JSON `merchant_name`, required.</summary>
+        public string MerchantName { get; set; }
+
+        /// <summary>JSON `logo_url`, required.</summary>
+        public string LogoUrl { get; set; }
+
+        /// <summary>JSON `description`, required.</summary>
+        public string Description { get; set; }
+
+        /// <summary>JSON `back_ground_image`, required.</summary>
+        public List<string> BackGroundImage { get; set; }
+
+        /// <summary>JSON `social_links`, required.</summary>
+        public List<AdminMerchantsResponseDataItemsItemSocialLinksItem> SocialLinks { get; set; }
+
+        /// <summary>JSON `status`, required.</summary>
+        public long Status { get; set; }
+
+        /// <summary>JSON `create_time`, required.</summary>
+        public string CreateTime { get; set; }
+
+        /// <summary>JSON `update_time`, required.</summary>
+        public string UpdateTime { get; set; }
+
+        /// <summary>JSON `status_reason`, required.</summary>
+        public string StatusReason { get; set; }
+
+        /// <summary>JSON `status_changed_at`, required.</summary>
+        public string StatusChangedAt { get; set; }
+
+        /// <summary>JSON `status_changed_by`, required.</summary>
+        public string StatusChangedBy { get; set; }
+
+        public static AdminMerchantsResponseDataItemsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AdminMerchantsResponseDataItemsItem");
+            if (o == null) return null;
+            var m = new AdminMerchantsResponseDataItemsItem();
+            m.Id = JsonCodec.Required(o, "id", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsLong());
+            m.AccountId = JsonCodec.Required(o, "account_id", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.MerchantEmail = JsonCodec.Required(o, "merchant_email", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.MerchantName = JsonCodec.Required(o, "merchant_name", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.LogoUrl = JsonCodec.Required(o, "logo_url", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.Description = JsonCodec.Required(o, "description", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.BackGroundImage = JsonCodec.Required(o, "back_ground_image", "AdminMerchantsResponseDataItemsItem", v0 => JsonCodec.ReadList(v0, v1 => v1.AsString()));
+            m.SocialLinks = JsonCodec.Required(o, "social_links", "AdminMerchantsResponseDataItemsItem", v0 => JsonCodec.ReadList(v0, v1 => AdminMerchantsResponseDataItemsItemSocialLinksItem.FromJson(v1)));
+            m.Status = JsonCodec.Required(o, "status", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsLong());
+            m.CreateTime = JsonCodec.Required(o, "create_time", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.UpdateTime = JsonCodec.Required(o, "update_time", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.StatusReason = JsonCodec.Required(o, "status_reason", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.StatusChangedAt = JsonCodec.Required(o, "status_changed_at", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            m.StatusChangedBy = JsonCodec.Required(o, "status_changed_by", "AdminMerchantsResponseDataItemsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("account_id", JsonValue.From(AccountId));
+            o.Set("merchant_email", JsonValue.From(MerchantEmail));
+            o.Set("merchant_name", JsonValue.From(MerchantName));
+            o.Set("logo_url", JsonValue.From(LogoUrl));
+            o.Set("description", JsonValue.From(Description));
+            o.Set("back_ground_image", JsonCodec.WriteList(BackGroundImage, x1 => JsonValue.From(x1)));
+            o.Set("social_links", JsonCodec.WriteList(SocialLinks, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("status", JsonValue.From(Status));
+            o.Set("create_time", JsonValue.From(CreateTime));
+            o.Set("update_time", JsonValue.From(UpdateTime));
+            o.Set("status_reason", JsonValue.From(StatusReason));
+            o.Set("status_changed_at", JsonValue.From(StatusChangedAt));
+            o.Set("status_changed_by", JsonValue.From(StatusChangedBy));
+            return o;
+        }
+    }
+
+    public sealed partial class AdminMerchantsResponseData
+    {
+        /// <summary>JSON `items`, required.</summary>
+        public List<AdminMerchantsResponseDataItemsItem> Items { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public string Next { get; set; }
+
+        public static AdminMerchantsResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AdminMerchantsResponseData");
+            if (o == null) return null;
+            var m = new AdminMerchantsResponseData();
+            m.Items = JsonCodec.Required(o, "items", "AdminMerchantsResponseData", v0 => JsonCodec.ReadList(v0, v1 => AdminMerchantsResponseDataItemsItem.FromJson(v1)));
+            m.Next = JsonCodec.Required(o, "next", "AdminMerchantsResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("items", JsonCodec.WriteList(Items, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("next", JsonValue.From(Next));
+            return o;
+        }
+    }
+
+    public sealed partial class AdminMerchantsResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public AdminMerchantsResponseData Data { get; set; }
+
+        public static AdminMerchantsResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "AdminMerchantsResponse");
+            if (o == null) return null;
+            var m = new AdminMerchantsResponse();
+            m.Code = JsonCodec.Required(o, "code", "AdminMerchantsResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "AdminMerchantsResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "AdminMerchantsResponse", v0 => AdminMerchantsResponseData.FromJson(v0));
             return m;
         }
 
