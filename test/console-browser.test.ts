@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signInWithSuiWallet, unwrap } from '@game-platform/client';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
+import { payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 
 /**
@@ -234,6 +237,45 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     await context.close();
   }, 120_000);
 
+  it('shows a studio a paid order once a player has paid it on the (loopback) chain', async () => {
+    const token = (await request(server.base, 'POST', '/v2-testing/merchant/login', { body: studio })).body.data.accessToken as string;
+    const project = `paid-${Date.now().toString(36)}`;
+    const receiver = Ed25519Keypair.generate().toSuiAddress();
+    const post = (path: string, body: unknown) => request(server.base, 'POST', `/v2-testing${path}`, { token, body });
+    expect((await post('/merchant/projects', { project_name: project, receive_address: receiver, coin_type: '0x2::sui::SUI', precison: 9 })).status).toBe(200);
+    const level = await post('/merchant/projects/levels', { project_name: project, level: 1, amount: 100_000_000, tickets: 100 });
+
+    const { context, page } = await openConsole();
+    await signIn(page, studio);
+    await goTo(page, 'Orders and payments');
+    await page.getByLabel('Of the project').selectOption(project);
+    await page.getByText('No orders on this page.').waitFor();
+
+    // A player of the demo game signs in with a Sui wallet and buys the level; the wallet pays on chain.
+    const wallet = Ed25519Keypair.generate();
+    const player = await signInWithSuiWallet({ baseUrl: `${server.base}/v2-testing`, signer: wallet, gameCode: 'demo-arena' });
+    const order = await unwrap(
+      player.api.POST('/account/user/rechargeOrder', {
+        body: { userId: player.userId, project, priceId: level.body.data.priceId, prevId: -1, level: 1, amount: 100_000_000 },
+      }),
+    );
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const row = page.getByRole('row').filter({ hasText: order.bill_no });
+    await row.getByRole('cell', { name: 'pending' }).waitFor();
+    const paid = payThroughKit(chain.script, {
+      nonce: order.bill_no,
+      amount: order.amount_base,
+      receiver,
+      sender: wallet.toSuiAddress(),
+      registry: 'ephemeral',
+    });
+    await unwrap(player.api.POST('/account/user/orderComplete', { body: { orderId: order.id, transactionId: paid.txDigest } }));
+    await page.getByLabel('Orders shown').selectOption('paid');
+    await row.getByRole('cell', { name: 'paid', exact: true }).waitFor();
+    await shot(page, 'orders-paid');
+    await context.close();
+  }, 120_000);
+
   it('issues a server token shown once, revokes it after a confirmation (the API then refuses it), and signs out leaving nothing stored', async () => {
     const { context, page } = await openConsole();
     await signIn(page, studio);
@@ -276,13 +318,32 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     const adminToken = (await request(server.base, 'POST', '/v2-testing/merchant/login', { body: ADMIN })).body.data.accessToken as string;
     const statusOf = async () => (await api('GET', '/merchant/status', adminToken, { merchant_id: String(merchantId) })).body.data.status;
 
+    // A merchant waiting for review: the admin account's own, created through the API.
+    const created = await request(server.base, 'POST', '/v2-testing/merchant/create', { token: adminToken, body: { merchant_name: 'Studio waiting' } });
+    const pending = created.body.data.id as number;
+
     const { context, page } = await openConsole();
     await signIn(page, ADMIN);
     await goTo(page, 'Merchants');
+    await page.getByRole('button', { name: 'Review Studio waiting' }).click();
+    await page
+      .getByRole('region', { name: `Merchant ${pending}` })
+      .getByRole('button', { name: 'Approve merchant' })
+      .click();
+    await page.getByRole('dialog', { name: 'Approve merchant?' }).getByRole('button', { name: 'Approve' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Merchant ${pending} approved.` })
+      .waitFor();
+    expect((await api('GET', '/merchant/status', adminToken, { merchant_id: String(pending) })).body.data.status).toBe(1);
+    // Approved, it leaves the list of those waiting.
+    await expect.poll(() => page.getByRole('button', { name: 'Review Studio waiting' }).count()).toBe(0);
+
     await page.getByLabel('Merchant id').fill(String(merchantId));
     await page.getByRole('button', { name: 'Look up' }).click();
     const merchant = page.getByRole('region', { name: `Merchant ${merchantId}` });
     await merchant.getByText('active').waitFor();
+    await merchant.getByLabel('Reason (shown to the merchant)').fill('Chargebacks under investigation');
     await merchant.getByRole('button', { name: 'Suspend merchant' }).click();
     await page.getByRole('dialog', { name: 'Suspend merchant?' }).getByRole('button', { name: 'Suspend' }).click();
     await page
@@ -290,6 +351,7 @@ describe.skipIf(!available)('the operator console in a browser', () => {
       .filter({ hasText: `Merchant ${merchantId} suspended.` })
       .waitFor();
     expect(await statusOf()).toBe(2);
+    expect((await api('GET', '/merchant/info', studioToken)).body.data).toMatchObject({ status: 2, status_reason: 'Chargebacks under investigation' });
     await shot(page, 'admin-merchants');
     await merchant.getByRole('button', { name: 'Reactivate merchant' }).click();
     await page.getByRole('dialog', { name: 'Reactivate merchant?' }).getByRole('button', { name: 'Reactivate' }).click();

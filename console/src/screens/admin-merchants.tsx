@@ -1,22 +1,31 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../session.js';
-import { useAction } from '../ui/call.js';
+import { useAction, useRead } from '../ui/call.js';
 import { ConfirmButton } from '../ui/confirm.js';
-import { Field, FormError, Submit } from '../ui/field.js';
-import { Done } from '../ui/status.js';
+import { Field, FormError, Select, Submit } from '../ui/field.js';
+import { Done, ReadState } from '../ui/status.js';
 import { merchantStatusName } from './merchant.js';
 
 const PENDING = 0;
 const ACTIVE = 1;
 const SUSPENDED = 2;
 
-/** Admins: a merchant's status, its approval, suspension and reactivation. */
+/** Admins: the merchants of a status (those waiting for review first), and a merchant's approval, suspension and reactivation. */
 export function AdminMerchantsScreen({ api }: { api: Api }) {
   const [id, setId] = useState('');
-  const [merchant, setMerchant] = useState<{ merchant_id: number; status: number }>();
+  const [merchant, setMerchant] = useState<{ merchant_id: number; status: number; status_reason?: string | undefined }>();
+  const [reason, setReason] = useState('');
   const [done, setDone] = useState<string>();
+  const [listed, setListed] = useState('0');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const list = useRead(
+    () => api.GET('/merchant/admin/merchants', { params: { query: { status: Number(listed), limit: 20, ...(cursor ? { cursor } : {}) } } }),
+    [listed, cursor],
+  );
+  const page = list.data?.data;
   const find = useAction((merchant_id: number) => api.GET('/merchant/status', { params: { query: { merchant_id } } }));
-  const change = useAction((body: { merchant_id: number; status: number }) => api.POST('/merchant/status', { body }));
+  const change = useAction((body: { merchant_id: number; status: number; reason?: string }) => api.POST('/merchant/status', { body }));
 
   const lookUp = async (event: Event) => {
     event.preventDefault();
@@ -28,61 +37,143 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
   };
   const setStatus = async (status: number, what: string) => {
     if (!merchant) return;
-    const answer = await change.run({ merchant_id: merchant.merchant_id, status });
+    const why = reason.trim();
+    const answer = await change.run({ merchant_id: merchant.merchant_id, status, ...(why ? { reason: why } : {}) });
     if (answer) {
-      setMerchant({ merchant_id: merchant.merchant_id, status });
+      setMerchant({ merchant_id: merchant.merchant_id, status, status_reason: why || undefined });
+      setReason('');
       setDone(`Merchant ${merchant.merchant_id} ${what}.`);
+      list.reload();
     }
   };
 
   return (
-    <section aria-labelledby="admin-merchants-title">
-      <h2 id="admin-merchants-title">Merchants</h2>
-      <form onSubmit={lookUp} noValidate>
-        <Field label="Merchant id" name="merchant_id" inputMode="numeric" value={id} onValue={setId} error={find.errors.merchant_id} />
-        <FormError error={find.errors.form} />
-        <Submit busy={find.busy}>Look up</Submit>
-      </form>
-      {merchant && (
-        <section aria-label={`Merchant ${merchant.merchant_id}`}>
-          <p>
-            Merchant {merchant.merchant_id} is <strong>{merchantStatusName(merchant.status)}</strong>.
-          </p>
-          <div class="actions">
-            {merchant.status === PENDING && (
-              <ConfirmButton
-                label="Approve merchant"
-                question="Its games go live and its servers may move value."
-                confirm="Approve"
-                danger={false}
-                busy={change.busy}
-                onConfirm={() => setStatus(ACTIVE, 'approved')}
-              />
-            )}
-            {merchant.status !== SUSPENDED && (
-              <ConfirmButton
-                label="Suspend merchant"
-                question="Its games leave the catalogue and its server tokens stop moving value at once."
-                confirm="Suspend"
-                busy={change.busy}
-                onConfirm={() => setStatus(SUSPENDED, 'suspended')}
-              />
-            )}
-            {merchant.status === SUSPENDED && (
-              <ConfirmButton
-                label="Reactivate merchant"
-                question="Its games return to the catalogue and its server tokens work again."
-                confirm="Reactivate"
-                danger={false}
-                busy={change.busy}
-                onConfirm={() => setStatus(ACTIVE, 'reactivated')}
-              />
-            )}
-          </div>
-          <FormError error={change.errors.form} />
-        </section>
-      )}
-      <Done message={done} />
-    </section>
+    <>
+      <section aria-labelledby="merchant-list-title">
+        <h2 id="merchant-list-title">Merchants by status</h2>
+        <Select
+          label="Merchants listed"
+          name="listed"
+          value={listed}
+          options={[
+            { value: '0', label: 'Waiting for review' },
+            { value: '1', label: 'Active' },
+            { value: '2', label: 'Suspended' },
+          ]}
+          onValue={(value) => {
+            setListed(value);
+            setCursors([]);
+          }}
+        />
+        <ReadState loading={list.loading} error={list.error} what="the merchants" />
+        {page && page.items.length === 0 && <p>None.</p>}
+        {page && page.items.length > 0 && (
+          <table>
+            <caption class="visually-hidden">Merchants, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last change</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((m) => (
+                <tr key={m.id}>
+                  <td>{m.id}</td>
+                  <td>{m.merchant_name}</td>
+                  <td>{m.merchant_email}</td>
+                  <td>{m.create_time}</td>
+                  <td>{m.status_reason ?? '—'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      aria-label={`Review ${m.merchant_name}`}
+                      onClick={() => {
+                        setId(String(m.id));
+                        setDone(undefined);
+                        setMerchant({ merchant_id: m.id, status: m.status, status_reason: m.status_reason ?? undefined });
+                      }}
+                    >
+                      Review
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <nav class="pager" aria-label="Pages of merchants">
+          <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Previous page
+          </button>
+          <button type="button" disabled={!page?.next} onClick={() => page?.next && setCursors([...cursors, page.next])}>
+            Next page
+          </button>
+        </nav>
+      </section>
+      <section aria-labelledby="admin-merchants-title">
+        <h2 id="admin-merchants-title">A merchant</h2>
+        <form onSubmit={lookUp} noValidate>
+          <Field label="Merchant id" name="merchant_id" inputMode="numeric" value={id} onValue={setId} error={find.errors.merchant_id} />
+          <FormError error={find.errors.form} />
+          <Submit busy={find.busy}>Look up</Submit>
+        </form>
+        {merchant && (
+          <section aria-label={`Merchant ${merchant.merchant_id}`}>
+            <p>
+              Merchant {merchant.merchant_id} is <strong>{merchantStatusName(merchant.status)}</strong>
+              {merchant.status_reason ? ` (${merchant.status_reason})` : ''}.
+            </p>
+            <Field
+              label="Reason (shown to the merchant)"
+              name="reason"
+              hint="Optional, up to 500 characters"
+              value={reason}
+              onValue={setReason}
+              error={change.errors.reason}
+            />
+            <div class="actions">
+              {merchant.status === PENDING && (
+                <ConfirmButton
+                  label="Approve merchant"
+                  question="Its games go live and its servers may move value."
+                  confirm="Approve"
+                  danger={false}
+                  busy={change.busy}
+                  onConfirm={() => setStatus(ACTIVE, 'approved')}
+                />
+              )}
+              {merchant.status !== SUSPENDED && (
+                <ConfirmButton
+                  label="Suspend merchant"
+                  question="Its games leave the catalogue and its server tokens stop moving value at once."
+                  confirm="Suspend"
+                  busy={change.busy}
+                  onConfirm={() => setStatus(SUSPENDED, 'suspended')}
+                />
+              )}
+              {merchant.status === SUSPENDED && (
+                <ConfirmButton
+                  label="Reactivate merchant"
+                  question="Its games return to the catalogue and its server tokens work again."
+                  confirm="Reactivate"
+                  danger={false}
+                  busy={change.busy}
+                  onConfirm={() => setStatus(ACTIVE, 'reactivated')}
+                />
+              )}
+            </div>
+            <FormError error={change.errors.form} />
+          </section>
+        )}
+        <Done message={done} />
+      </section>
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Api } from '../session.js';
 import { useRead } from '../ui/call.js';
 import { ReadState } from '../ui/status.js';
+import { RechargeOrders } from './recharge-orders.js';
 import { StrandedPayments } from './stranded.js';
 
 /** Money in: the studio's recharge orders and the payments that matched none. */
@@ -8,5 +9,10 @@ export function OrdersScreen({ api }: { api: Api }) {
   const projects = useRead(() => api.GET('/merchant/projects'), []);
   if (!projects.data) return <ReadState loading={projects.loading} error={projects.error} what="your projects" />;
   const names = projects.data.data.map((p) => p.project_name);
-  return <StrandedPayments api={api} projects={names} />;
+  return (
+    <>
+      <RechargeOrders api={api} projects={names} />
+      <StrandedPayments api={api} projects={names} />
+    </>
+  );
 }

@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import type { Api } from '../session.js';
+import { useRead } from '../ui/call.js';
+import { Select } from '../ui/field.js';
+import { ReadState } from '../ui/status.js';
+
+const ORDER_STATES = ['pending', 'paid', 'cancelled', 'refunded'];
+type Shown = 'all' | 'paid' | 'pending';
+
+/** The studio's recharge orders across its projects, newest first, a page at a time, with a filter. */
+export function RechargeOrders({ api, projects }: { api: Api; projects: string[] }) {
+  const [status, setStatus] = useState<Shown>('all');
+  const [project, setProject] = useState('');
+  // The cursors of the pages before this one: the first page has none.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const orders = useRead(
+    () => api.GET('/merchant/orders', { params: { query: { status, limit: 20, ...(project ? { project } : {}), ...(cursor ? { cursor } : {}) } } }),
+    [status, project, cursor],
+  );
+  const page = orders.data?.data;
+  const filter = (apply: () => void) => {
+    apply();
+    setCursors([]);
+  };
+  return (
+    <section aria-labelledby="recharge-orders-title">
+      <h2 id="recharge-orders-title">Recharge orders</h2>
+      <Select
+        label="Orders shown"
+        name="order-status"
+        value={status}
+        options={[
+          { value: 'all', label: 'All' },
+          { value: 'paid', label: 'Paid' },
+          { value: 'pending', label: 'Waiting for payment' },
+        ]}
+        onValue={(value) => filter(() => setStatus(value as Shown))}
+      />
+      <Select
+        label="Of the project"
+        name="order-project"
+        value={project}
+        options={[{ value: '', label: 'Every project' }, ...projects.map((p) => ({ value: p, label: p }))]}
+        onValue={(value) => filter(() => setProject(value))}
+      />
+      <button type="button" onClick={orders.reload} disabled={orders.loading}>
+        Refresh
+      </button>
+      <ReadState loading={orders.loading} error={orders.error} what="your orders" />
+      {page && page.items.length === 0 && <p>No orders on this page.</p>}
+      {page && page.items.length > 0 && (
+        <table>
+          <caption class="visually-hidden">Recharge orders, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Order</th>
+              <th scope="col">Project</th>
+              <th scope="col">Level</th>
+              <th scope="col">Price (base units)</th>
+              <th scope="col">Tickets</th>
+              <th scope="col">State</th>
+              <th scope="col">Created</th>
+              <th scope="col">Paid</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.items.map((order) => (
+              <tr key={order.id}>
+                <td>{order.bill_no}</td>
+                <td>{order.project_name}</td>
+                <td>{order.level}</td>
+                <td>{order.amount_base}</td>
+                <td>{order.tickets}</td>
+                <td>{ORDER_STATES[order.status] ?? order.status}</td>
+                <td>{order.created_at}</td>
+                <td>{order.paid_at ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav class="pager" aria-label="Pages of orders">
+        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>
+        <button type="button" disabled={!page?.next} onClick={() => page?.next && setCursors([...cursors, page.next])}>
+          Next page
+        </button>
+      </nav>
+    </section>
+  );
+}
