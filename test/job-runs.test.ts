@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createInnerApp } from '../functions/inner.js';
+import { createAdminConsoleApp } from '../functions/admin-console.js';
 import { JobFailed, recordedRun } from '../core/platform/job-runs.js';
 import { withRequestContext } from '../core/platform/request-context.js';
 import { LOCAL_STAGE } from '../core/platform/stages.js';
@@ -29,7 +29,7 @@ afterAll(async () => {
 /** The jobs part of the overview of `deps`' table, as an admin reads it. */
 async function jobsOf(deps: TestDeps, days = 14) {
   const admin = await accountWithToken(deps, 'admin');
-  const res = await call(createInnerApp(deps), 'GET', '/v2-testing/merchant/admin/overview', { token: admin.token, query: { days } });
+  const res = await call(createAdminConsoleApp(deps), 'GET', '/v2-testing/merchant/admin/overview', { token: admin.token, query: { days } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return Object.fromEntries((res.body.data.jobs as { job: string }[]).map((job) => [job.job, job])) as Record<string, any>;
 }

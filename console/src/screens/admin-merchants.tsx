@@ -3,6 +3,7 @@ import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
 import { ConfirmButton } from '../ui/confirm.js';
 import { Field, FormError, Select, Submit } from '../ui/field.js';
+import { CursorPager, useCursorPages } from '../ui/pager.js';
 import { Done, ReadState } from '../ui/status.js';
 import { merchantStatusName } from './merchant.js';
 
@@ -17,8 +18,8 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
   const [reason, setReason] = useState('');
   const [done, setDone] = useState<string>();
   const [listed, setListed] = useState('0');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const list = useRead(
     () => api.GET('/merchant/admin/merchants', { params: { query: { status: Number(listed), limit: 20, ...(cursor ? { cursor } : {}) } } }),
     [listed, cursor],
@@ -62,7 +63,7 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
           ]}
           onValue={(value) => {
             setListed(value);
-            setCursors([]);
+            pages.reset();
           }}
         />
         <ReadState loading={list.loading} error={list.error} what="the merchants" />
@@ -108,14 +109,7 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
             </tbody>
           </table>
         )}
-        <nav class="pager" aria-label="Pages of merchants">
-          <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous page
-          </button>
-          <button type="button" disabled={!page?.next} onClick={() => page?.next && setCursors([...cursors, page.next])}>
-            Next page
-          </button>
-        </nav>
+        <CursorPager pages={pages} next={page?.next} what="merchants" />
       </section>
       <section aria-labelledby="admin-merchants-title">
         <h2 id="admin-merchants-title">A merchant</h2>

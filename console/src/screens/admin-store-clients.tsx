@@ -6,6 +6,7 @@ import { errorsOfSchema } from '../errors.js';
 import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
 import { Field, FormError, Select, Submit, TextArea } from '../ui/field.js';
+import { CursorPager, useCursorPages } from '../ui/pager.js';
 import { ReadState } from '../ui/status.js';
 
 type Registration = z.infer<typeof StoreClientRegistration>;
@@ -13,9 +14,8 @@ type Registration = z.infer<typeof StoreClientRegistration>;
 /** Admins: the partner store's OAuth clients of a region, and the registration of new ones. */
 export function AdminStoreClientsScreen({ api }: { api: Api }) {
   const [region, setRegion] = useState<StoreRegion>('default');
-  // The cursors of the pages before this one: the first page has none.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const list = useRead(
     () => api.GET('/merchant/admin/store/clients', { params: { query: { region, limit: 10, ...(cursor ? { cursor } : {}) } } }),
     [region, cursor],
@@ -32,7 +32,7 @@ export function AdminStoreClientsScreen({ api }: { api: Api }) {
           options={STORE_REGIONS.map((r) => ({ value: r, label: r }))}
           onValue={(value) => {
             setRegion(value as StoreRegion);
-            setCursors([]);
+            pages.reset();
           }}
         />
         <ReadState loading={list.loading} error={list.error} what="the region's clients" />
@@ -65,14 +65,7 @@ export function AdminStoreClientsScreen({ api }: { api: Api }) {
             </tbody>
           </table>
         )}
-        <nav class="pager" aria-label="Pages of clients">
-          <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous page
-          </button>
-          <button type="button" disabled={!page?.next} onClick={() => page?.next && setCursors([...cursors, page.next])}>
-            Next page
-          </button>
-        </nav>
+        <CursorPager pages={pages} next={page?.next} what="clients" />
       </section>
       <RegisterClient api={api} region={region} onRegistered={list.reload} />
     </>

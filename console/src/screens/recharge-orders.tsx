@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../session.js';
 import { useRead } from '../ui/call.js';
 import { Select } from '../ui/field.js';
+import { CursorPager, useCursorPages } from '../ui/pager.js';
 import { ReadState } from '../ui/status.js';
 
 const ORDER_STATES = ['pending', 'paid', 'cancelled', 'refunded'];
@@ -11,9 +12,8 @@ type Shown = 'all' | 'paid' | 'pending';
 export function RechargeOrders({ api, projects }: { api: Api; projects: string[] }) {
   const [status, setStatus] = useState<Shown>('all');
   const [project, setProject] = useState('');
-  // The cursors of the pages before this one: the first page has none.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const orders = useRead(
     () => api.GET('/merchant/orders', { params: { query: { status, limit: 20, ...(project ? { project } : {}), ...(cursor ? { cursor } : {}) } } }),
     [status, project, cursor],
@@ -21,7 +21,7 @@ export function RechargeOrders({ api, projects }: { api: Api; projects: string[]
   const page = orders.data?.data;
   const filter = (apply: () => void) => {
     apply();
-    setCursors([]);
+    pages.reset();
   };
   return (
     <section aria-labelledby="recharge-orders-title">
@@ -80,14 +80,7 @@ export function RechargeOrders({ api, projects }: { api: Api; projects: string[]
           </tbody>
         </table>
       )}
-      <nav class="pager" aria-label="Pages of orders">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <button type="button" disabled={!page?.next} onClick={() => page?.next && setCursors([...cursors, page.next])}>
-          Next page
-        </button>
-      </nav>
+      <CursorPager pages={pages} next={page?.next} what="orders" />
     </section>
   );
 }
