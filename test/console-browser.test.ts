@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
 import { payThroughKit } from './support/payment-kit.js';
+import { randomDigest } from './support/sui-node.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 
 /**
@@ -259,7 +260,7 @@ describe.skipIf(!available)('the operator console in a browser', () => {
         body: { userId: player.userId, project, priceId: level.body.data.priceId, prevId: -1, level: 1, amount: 100_000_000 },
       }),
     );
-    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('button', { name: 'Refresh orders' }).click();
     const row = page.getByRole('row').filter({ hasText: order.bill_no });
     await row.getByRole('cell', { name: 'pending' }).waitFor();
     const paid = payThroughKit(chain.script, {
@@ -273,6 +274,46 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     await page.getByLabel('Orders shown').selectOption('paid');
     await row.getByRole('cell', { name: 'paid', exact: true }).waitFor();
     await shot(page, 'orders-paid');
+
+    // The wallet pays the same order again: the indexer keeps the payment as stranded (its order is paid), and
+    // the studio records the refund it paid back on chain, after a confirmation.
+    const twice = payThroughKit(chain.script, {
+      nonce: order.bill_no,
+      amount: order.amount_base,
+      receiver,
+      sender: wallet.toSuiAddress(),
+      registry: 'ephemeral',
+    });
+    const refundDigest = randomDigest();
+    chain.script.changes(
+      refundDigest,
+      { owner: receiver, coinType: '0x2::sui::SUI', amount: `-${order.amount_base}` },
+      { owner: wallet.toSuiAddress(), coinType: '0x2::sui::SUI', amount: order.amount_base },
+    );
+    const stranded = page.getByRole('article', { name: `Payment ${order.bill_no} of ${order.amount_base}` });
+    await page.getByRole('combobox', { name: 'Project', exact: true }).selectOption(project);
+    // The indexer runs every 200 ms here; the list is read again until it has the payment.
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh stranded payments' }).click();
+          return stranded.count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    await stranded.getByLabel(`Refund transaction of bill ${order.bill_no}`).fill(refundDigest);
+    await stranded.getByRole('button', { name: 'Record refund' }).click();
+    await page.getByRole('dialog', { name: 'Record refund?' }).getByRole('button', { name: 'Record refund' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Bill ${order.bill_no} recorded as refunded.` })
+      .waitFor();
+    await shot(page, 'orders-stranded');
+    const listed = await api('GET', '/merchant/payments/stranded', token, { project, status: '2' });
+    expect(listed.body.data.payments).toEqual([
+      expect.objectContaining({ bill_no: order.bill_no, refund_digest: refundDigest, cursor: { txDigest: twice.txDigest, eventSeq: String(twice.eventSeq) } }),
+    ]);
     await context.close();
   }, 120_000);
 

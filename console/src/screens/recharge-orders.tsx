@@ -45,7 +45,7 @@ export function RechargeOrders({ api, projects }: { api: Api; projects: string[]
         onValue={(value) => filter(() => setProject(value))}
       />
       <button type="button" onClick={orders.reload} disabled={orders.loading}>
-        Refresh
+        Refresh orders
       </button>
       <ReadState loading={orders.loading} error={orders.error} what="your orders" />
       {page && page.items.length === 0 && <p>No orders on this page.</p>}

@@ -50,6 +50,9 @@ export function StrandedPayments({ api, projects }: { api: Api; projects: string
           setPage(1);
         }}
       />
+      <button type="button" onClick={list.reload} disabled={list.loading}>
+        Refresh stranded payments
+      </button>
       <ReadState loading={list.loading} error={list.error} what="stranded payments" />
       {data && data.payments.length === 0 && <p>None.</p>}
       {data?.payments.map((payment) => {
