@@ -125,6 +125,8 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Demo Studio' }).waitFor();
     await page.getByRole('main').getByText('active').waitFor();
+    // A studio has no admin screens.
+    expect(await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Stage' }).count()).toBe(0);
     await shot(page, 'merchant');
 
     await goTo(page, 'Games');
@@ -365,6 +367,9 @@ describe.skipIf(!available)('the operator console in a browser', () => {
 
     const { context, page } = await openConsole();
     await signIn(page, ADMIN);
+    // An admin lands on the merchants, and has no studio screens.
+    await page.getByRole('heading', { level: 1, name: 'Merchants' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Games' }).count()).toBe(0);
     await goTo(page, 'Merchants');
     await page.getByRole('button', { name: 'Review Studio waiting' }).click();
     await page

@@ -26,10 +26,10 @@ const screens: readonly Screen[] = [
   { path: 'orders', title: 'Orders and payments', roles: ['merchant'] },
   { path: 'goods', title: 'Goods', roles: ['merchant'] },
   { path: 'boards', title: 'Boards and rewards', roles: ['merchant'] },
-  { path: 'tokens', title: 'Tokens and sessions', roles: ['merchant', 'admin'] },
   { path: 'admin/merchants', title: 'Merchants', roles: ['admin'] },
   { path: 'admin/stage', title: 'Stage', roles: ['admin'] },
   { path: 'admin/store-clients', title: 'Store clients', roles: ['admin'] },
+  { path: 'tokens', title: 'Tokens and sessions', roles: ['merchant', 'admin'] },
 ];
 
 /** The screen the URL's fragment names (`#/games`), else the role's first. */
