@@ -9,8 +9,8 @@ export const STORE_REGIONS = ['default', 'chengdu'] as const;
 export type StoreRegion = (typeof STORE_REGIONS)[number];
 
 /**
- * What a client id may be wherever one comes in (a query, a form, HTTP Basic, an assertion's `iss`): the
- * printable ASCII characters OAuth allows in one, at most 64 of them. Ours are `sc_` and 16 base64url characters;
+ * What a client id may be wherever one comes in (a query, a form, HTTP Basic, an assertion's `iss`): printable
+ * ASCII characters, at most 64 of them (docs/api.md "Partner store: the authorization servers"). Ours are `sc_` and 16 base64url characters;
  * the bound keeps any id asked for far inside DynamoDB's 2,048-byte limit on a key (`STORECLIENT#…`, and the
  * sign-in keys that hold the id), so a made-up one is refused as input instead of failing the read.
  */

@@ -42,7 +42,7 @@ export interface TokenClaims {
   merchant_id?: number;
   game_code?: string;
   /**
-   * Issued at, epoch seconds with milliseconds (a JWT NumericDate may have a fraction): a token issued at or
+   * Issued at, epoch seconds with milliseconds (docs/security.md "Who holds which token"): a token issued at or
    * before its account's revocation instant is refused, and one issued just after it in the same second is not.
    */
   iat?: number;
