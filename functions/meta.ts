@@ -5,6 +5,7 @@ import { REFERENCE_CSP, referencePage } from '../core/http/reference-page.js';
 import { consoleAsset, type ConsoleFile } from '../core/http/console-assets.js';
 import { CONSOLE_CSP, consolePage } from '../core/http/console-page.js';
 import { platformError } from '../core/platform/errors.js';
+import type { ServedFile } from '../core/http/served-files.js';
 import { consoleSiteRoutes } from './routes/console-site.js';
 import type { Deps } from '../core/deps.js';
 import { heroMetaRoutes, metaRoutes } from './routes/meta.js';
@@ -38,7 +39,7 @@ function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>
 }
 
 /** A versioned file, kept for a year, gzipped when the request accepts it. */
-function assetResponse(asset: { type: string; body: Uint8Array; gzipped: Uint8Array }, acceptEncoding: string | undefined) {
+function assetResponse(asset: ServedFile, acceptEncoding: string | undefined) {
   const gzip = /\bgzip\b/.test(acceptEncoding ?? '');
   return new Response(gzip ? asset.gzipped : asset.body, {
     headers: {

@@ -1,3 +1,5 @@
+import { escapeHtml } from './served-files.js';
+
 /**
  * The operator console's page (docs/console.md): one HTML document that loads the console's script and
  * stylesheet from the service itself (`<base>/console/assets/`, core/http/console-assets.ts), each versioned by
@@ -19,21 +21,20 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 export function consolePage(options: { apiBase: string; script: string; stylesheet: string; stage: string }): string {
-  const attribute = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="referrer" content="no-referrer">
-    <title>Console · ${attribute(options.stage)}</title>
+    <title>Console · ${escapeHtml(options.stage)}</title>
     <link rel="icon" href="data:,">
-    <link rel="stylesheet" href="${attribute(options.stylesheet)}">
-    <script type="module" src="${attribute(options.script)}"></script>
+    <link rel="stylesheet" href="${escapeHtml(options.stylesheet)}">
+    <script type="module" src="${escapeHtml(options.script)}"></script>
   </head>
   <body>
     <noscript>The console needs JavaScript.</noscript>
-    <div id="console" data-api-base="${attribute(options.apiBase)}" data-stage="${attribute(options.stage)}"></div>
+    <div id="console" data-api-base="${escapeHtml(options.apiBase)}" data-stage="${escapeHtml(options.stage)}"></div>
   </body>
 </html>
 `;

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import swaggerUi from 'swagger-ui-dist/package.json' with { type: 'json' };
+import { type ServedFile, servedFile } from './served-files.js';
 
 /**
  * The files of the interactive API reference (core/http/reference-page.ts), served by the meta function itself
@@ -10,7 +10,7 @@ import swaggerUi from 'swagger-ui-dist/package.json' with { type: 'json' };
  * and stylesheet from the installed `swagger-ui-dist` (its version is the one package-lock.json pins, read at
  * build time), and the page's own start-up script. Locally they are read from node_modules; deployed, infra
  * copies them beside the meta function's code (infra/functions.ts) and names the folder in
- * REFERENCE_ASSETS_DIR. Each file is read and gzipped once per process, on its first request.
+ * REFERENCE_ASSETS_DIR. Each file is read and gzipped once per process, on its first request (served-files.ts).
  */
 export const REFERENCE_VERSION: string = swaggerUi.version;
 
@@ -36,30 +36,13 @@ window.ui = SwaggerUIBundle({
 export const REFERENCE_FILES = { ...PACKAGE_FILES, 'reference.js': 'text/javascript; charset=utf-8' } as const;
 export type ReferenceFile = keyof typeof REFERENCE_FILES;
 
-export interface ReferenceAsset {
-  type: string;
-  body: Uint8Array;
-  gzipped: Uint8Array;
-}
-
 /** Where the package's files are: the deployed copy, else the installed package. */
 export function referenceAssetsDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REFERENCE_ASSETS_DIR) return env.REFERENCE_ASSETS_DIR;
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 
-const loaded = new Map<ReferenceFile, Promise<ReferenceAsset>>();
-
-export function referenceAsset(file: ReferenceFile): Promise<ReferenceAsset> {
-  let asset = loaded.get(file);
-  if (!asset) {
-    asset = (async () => {
-      const body = file === 'reference.js' ? new TextEncoder().encode(START) : new Uint8Array(await readFile(join(referenceAssetsDir(), file)));
-      return { type: REFERENCE_FILES[file], body, gzipped: new Uint8Array(gzipSync(body, { level: 9 })) };
-    })();
-    // A failed read (a missing file) is tried again on the next request, not remembered.
-    asset.catch(() => loaded.delete(file));
-    loaded.set(file, asset);
-  }
-  return asset;
-}
+export const referenceAsset = (file: ReferenceFile): Promise<ServedFile> =>
+  servedFile(`reference\u0000${file}`, REFERENCE_FILES[file], async () =>
+    file === 'reference.js' ? new TextEncoder().encode(START) : new Uint8Array(await readFile(join(referenceAssetsDir(), file))),
+  );

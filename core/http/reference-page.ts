@@ -1,4 +1,5 @@
 import { REFERENCE_VERSION } from './reference-assets.js';
+import { escapeHtml } from './served-files.js';
 
 /**
  * The interactive API reference: Swagger UI rendering the base's OpenAPI document, its "try it" requests sent
@@ -43,8 +44,4 @@ export function referencePage(openapiUrl: string, assetsPath: string, title: str
   </body>
 </html>
 `;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
