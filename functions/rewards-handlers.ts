@@ -3,7 +3,7 @@ import { gameChainIds } from '../core/games/chain-ids.js';
 import { rewardError } from '../core/rewards/errors.js';
 import { claimSignature, signClaim } from '../core/rewards/claims.js';
 import { rewardHistory, seasonHistory } from '../core/rewards/history.js';
-import { seasonNamed } from '../core/rankings/seasons.js';
+import { seasonNamed } from '../core/rankings/season-named.js';
 import { settleEndedSeason } from '../core/rewards/settlement.js';
 import { rewardTableOf, setRewardTable } from '../core/rewards/table.js';
 import type { chainRewardOps, boardRewardOps } from './routes/rewards.js';

@@ -7,7 +7,8 @@ import type { PlayerRank, RankAroundQuery, RankedEntry } from './models.js';
 import type { Standing } from './order.js';
 import { type Directory, type PageEntry, type RankBoard, pageOf, placeAmong, toDirectory, toPage } from './rank-pages.js';
 import { toScoreItem } from './reports.js';
-import { monthOf, seasonKey, seasonNamed, weekOf } from './seasons.js';
+import { seasonNamed } from './season-named.js';
+import { monthOf, seasonKey, weekOf } from './seasons.js';
 import { seasonShards } from './shards.js';
 
 /** Rounds of reads a rank read makes when batches keep landing between its reads, before it answers 503. */

@@ -1,10 +1,9 @@
-import { rankingError } from './errors.js';
-
 /**
  * Seasons (docs/api.md, "Rankings: reports and boards"): a week runs Monday 00:00 UTC to Sunday 23:59:59.999 UTC, a
  * month from the 1st 00:00 UTC to its last day. `season_type` 1 is a week, 2 a month. `season_range` is
  * `YYYY-MM-DD-MM-DD`: the first day's year, the first day's month and day, the last day's month and day (a week
- * across New Year keeps the first day's year, e.g. `2029-12-31-01-06`).
+ * across New Year keeps the first day's year, e.g. `2029-12-31-01-06`). Plain dates only, no import: the operator
+ * console offers past seasons by the same functions (console/src/seasons.ts).
  */
 export const SeasonType = { week: 1, month: 2 } as const;
 export type SeasonTypeValue = (typeof SeasonType)[keyof typeof SeasonType];
@@ -61,14 +60,4 @@ export function parseSeasonRange(type: SeasonTypeValue, range: string): Season |
 /** The season's key in the table: type and first day, e.g. `W#2026-11-16`, `M#2026-11-01`. */
 export function seasonKey(season: Season): string {
   return `${season.type === SeasonType.week ? 'W' : 'M'}#${season.start.toISOString().slice(0, 10)}`;
-}
-
-/** The season a (type, range) pair names; 400 naming `field` when the range is not a season of that type. */
-export function seasonNamed(type: number, range: string, field: string): Season {
-  const season = parseSeasonRange(type as SeasonTypeValue, range);
-  if (!season) {
-    const what = type === 1 ? 'a week (Monday to Sunday, UTC)' : 'a calendar month';
-    throw rankingError('season.range_invalid', `${field}: ${range} is not ${what}; expected YYYY-MM-DD-MM-DD of its first and last day`);
-  }
-  return season;
 }
