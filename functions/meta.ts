@@ -3,7 +3,7 @@ import type { RouteGroup } from '../core/http/operation.js';
 import { referenceAsset } from '../core/http/reference-assets.js';
 import { REFERENCE_CSP, referencePage } from '../core/http/reference-page.js';
 import { consoleAsset, type ConsoleFile } from '../core/http/console-assets.js';
-import { CONSOLE_CSP, consolePage } from '../core/http/console-page.js';
+import { consoleCsp, consolePage, HERO_API_URL, heroApiPlace } from '../core/http/console-page.js';
 import { platformError } from '../core/platform/errors.js';
 import type { ServedFile } from '../core/http/served-files.js';
 import { consoleSiteRoutes } from './routes/console-site.js';
@@ -62,16 +62,18 @@ function createConsoleSiteApp(deps: Deps) {
   const basePath = basePathOf('main', deps.stage);
   return createGroupApp(deps, consoleSiteRoutes, {
     console: async () => {
+      const hero = heroApiPlace(process.env[HERO_API_URL], basePathOf('hero', deps.stage));
       const [script, stylesheet] = await Promise.all([builtConsoleAsset('console.js'), builtConsoleAsset('console.css')]);
       const asset = (file: ConsoleFile, version: string) => `${basePath}/console/assets/${file}?v=${version}`;
       const page = consolePage({
         apiBase: basePath,
+        heroBase: hero.base,
         stage: deps.stage,
         script: asset('console.js', script.version),
         stylesheet: asset('console.css', stylesheet.version),
       });
       return new Response(page, {
-        headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONSOLE_CSP, 'cache-control': 'no-cache' },
+        headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': consoleCsp(hero.origin), 'cache-control': 'no-cache' },
       });
     },
     console_asset: async ({ params, req }) => assetResponse(await builtConsoleAsset(params.file), req.header('accept-encoding')),

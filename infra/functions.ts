@@ -13,7 +13,9 @@ import {
   tokenSigningKey,
   vendorSigningKey,
 } from './secrets.js';
+import { HERO_API_URL } from '../core/http/console-page.js';
 import { consoleAssets } from './console.js';
+import { heroApiUrl } from './gateways.js';
 import { files } from './storage.js';
 import { table } from './table.js';
 
@@ -98,13 +100,17 @@ const concurrencyOf = (name: DeployedFunction) => {
  * read on the first request for them, so cold start is unchanged (docs/api.md "The API reference").
  */
 export const REFERENCE_ASSETS_DIR = 'reference';
-/** The files the meta function serves: the API reference's and the operator console's (infra/console.ts). */
+/**
+ * What the meta function serves beyond its routes: the API reference's files, and the operator console's
+ * (infra/console.ts) with the hero API's URL, which the console calls for the hero game's configuration and
+ * names in its page's policy (docs/console.md).
+ */
 const metaAssets = {
   copyFiles: [
     ...Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `${REFERENCE_ASSETS_DIR}/${file}` })),
     ...consoleAssets.copyFiles,
   ],
-  environment: { REFERENCE_ASSETS_DIR, ...consoleAssets.environment },
+  environment: { REFERENCE_ASSETS_DIR, ...consoleAssets.environment, [HERO_API_URL]: heroApiUrl },
 };
 
 /** How every Lambda of the stage is built and linked (the groups here, the scheduled jobs in infra/jobs.ts). */

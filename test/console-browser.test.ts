@@ -447,6 +447,71 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     await context.close();
   }, 120_000);
 
+  it("lets an admin set the hero game's configuration on the hero base, with the service's message beside a field", async () => {
+    const studioToken = (await request(server.base, 'POST', '/v2-testing/merchant/login', { body: studio })).body.data.accessToken as string;
+    const project = `heroes-${Date.now().toString(36)}`;
+    const post = (path: string, body: unknown) => request(server.base, 'POST', `/v2-testing${path}`, { token: studioToken, body });
+    expect(
+      (await post('/merchant/projects', { project_name: project, receive_address: `0x${'ab'.repeat(32)}`, coin_type: '0x2::sui::SUI', precison: 9 })).status,
+    ).toBe(200);
+    expect((await post('/merchant/projects/levels', { project_name: project, level: 1, amount: 1_000, tickets: 10 })).status).toBe(200);
+    const heroConfig = () => request(server.base, 'GET', '/hero-testing/heroes/config');
+    expect((await heroConfig()).status).toBe(503);
+
+    const { context, page } = await openConsole();
+    const heroCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/heroes/config')) heroCalls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
+    await signIn(page, ADMIN);
+    await goTo(page, 'Hero game');
+    await page.getByText('The hero game is not configured on this stage').waitFor();
+    await page.getByLabel('Hero NFT type').fill('0xabc::hero::Hero');
+    await page.getByLabel('Maximum level').fill('3');
+    await page.getByLabel('Project whose tickets pay upgrades').fill('no-such-project');
+    // The schema first: levels without a cost are refused before anything is sent.
+    await page.getByRole('button', { name: 'Save the configuration' }).click();
+    await expect.poll(() => page.getByLabel('Tickets for level 2').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.getByLabel('Price level for level 3').getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('group', { name: 'Level costs' }).getByText('Some costs are not valid').waitFor();
+    expect(heroCalls.filter((call) => call.startsWith('PUT'))).toEqual([]);
+    await page.getByLabel('Price level for every level').fill('1');
+    await page.getByLabel('Tickets for every level').fill('5');
+    await page.getByRole('button', { name: 'Give every level this cost' }).click();
+    expect(await page.getByLabel('Tickets for level 3').inputValue()).toBe('5');
+    await page.getByLabel('Tickets for level 3').fill('8');
+    // The service's 404 for a project it does not have, beside the field it names.
+    await page.getByRole('button', { name: 'Save the configuration' }).click();
+    const projectField = page.getByLabel('Project whose tickets pay upgrades');
+    await expect.poll(() => projectField.getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('no project no-such-project').waitFor();
+    await projectField.fill(project);
+    await page.getByRole('button', { name: 'Save the configuration' }).click();
+    await page.getByRole('status').filter({ hasText: 'The hero game configuration is saved.' }).waitFor();
+    await page.getByRole('table', { name: 'What reaching each level costs' }).getByRole('rowheader', { name: '3' }).waitFor();
+    await shot(page, 'admin-hero');
+
+    const saved = await heroConfig();
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({
+      heroType: expect.stringMatching(/::hero::Hero$/),
+      maxLevel: 3,
+      projectName: project,
+      levelCosts: [
+        { level: 2, ticketLevel: 1, amount: 5 },
+        { level: 3, ticketLevel: 1, amount: 8 },
+      ],
+    });
+    // Locally the hero base is on the console's own origin.
+    expect(heroCalls).toEqual([
+      'GET /hero-testing/heroes/config',
+      'PUT /hero-testing/heroes/config',
+      'PUT /hero-testing/heroes/config',
+      'GET /hero-testing/heroes/config',
+    ]);
+    await context.close();
+  }, 120_000);
+
   it('made no request outside the server, and no page logged an error or a CSP violation', () => {
     expect(outside).toEqual([]);
     expect(pageErrors).toEqual([]);

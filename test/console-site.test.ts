@@ -51,6 +51,8 @@ describe('the console built', () => {
     );
     const html = await res.text();
     expect(html).toContain('data-api-base="/v2-testing"');
+    // Without the hero API's URL (npm start), the hero base is on the page's own origin.
+    expect(html).toContain('data-hero-base="/hero-testing"');
     const script = /src="(\/v2-testing\/console\/assets\/console\.js\?v=[0-9a-f]{16})"/.exec(html)?.[1];
     const style = /href="(\/v2-testing\/console\/assets\/console\.css\?v=[0-9a-f]{16})"/.exec(html)?.[1];
     expect(script && style, html).toBeTruthy();
@@ -66,6 +68,19 @@ describe('the console built', () => {
       const zipped = await app.request(url, { headers: { 'accept-encoding': 'gzip, br' } });
       expect(zipped.headers.get('content-encoding')).toBe('gzip');
       expect(new Uint8Array(gunzipSync(new Uint8Array(await zipped.arrayBuffer())))).toEqual(body);
+    }
+  });
+
+  it("names the hero API's origin in the policy when the hero base is on another host, and nothing else", async () => {
+    const hero = 'https://hero123.execute-api.eu-west-1.amazonaws.com';
+    process.env.HERO_API_URL = `${hero}/hero-testing`;
+    try {
+      const res = await app.request('/v2-testing/console');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toContain(`; connect-src 'self' ${hero}; `);
+      expect(await res.text()).toContain(`data-hero-base="${hero}/hero-testing"`);
+    } finally {
+      delete process.env.HERO_API_URL;
     }
   });
 

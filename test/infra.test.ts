@@ -11,6 +11,7 @@ import { rankDirectoryKey, rankPageKey, resultKey, scoreKey } from '../core/rank
 import { weekOf } from '../core/rankings/seasons.js';
 import { PACKAGE_FILES, referenceAssetsDir } from '../core/http/reference-assets.js';
 import { CONSOLE_FILES, consoleAssetsDir } from '../core/http/console-assets.js';
+import { heroApiPlace } from '../core/http/console-page.js';
 import { createTestDeps } from './support/deps.js';
 import {
   deployWithStandins,
@@ -158,7 +159,14 @@ describe('API Gateway routes = Hono routes', () => {
 
   it("copies the API reference's and the built console's files into the meta function's package and tells its code where they are", async () => {
     const meta = functionOf.get('meta')!.args;
-    expect(meta.environment).toEqual({ REFERENCE_ASSETS_DIR: 'reference', CONSOLE_ASSETS_DIR: 'console' });
+    // The console calls the hero API for the hero game's configuration: the meta function is told its URL.
+    const heroApi = ofType<ApiGatewayV2Args>(dev, 'sst.aws.ApiGatewayV2').find((c) => c.name === 'HeroApi');
+    expect(meta.environment).toEqual({
+      REFERENCE_ASSETS_DIR: 'reference',
+      CONSOLE_ASSETS_DIR: 'console',
+      HERO_API_URL: `${(heroApi!.instance as { url: string }).url}${heroBasePath(STAGE)}`,
+    });
+    expect(heroApiPlace(meta.environment!.HERO_API_URL, '/unused').origin).toBe((heroApi!.instance as { url: string }).url);
     expect(meta.copyFiles).toEqual([
       ...Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `reference/${file}` })),
       ...Object.keys(CONSOLE_FILES).map((file) => ({ from: `console/dist/${file}`, to: `console/${file}` })),

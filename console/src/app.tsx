@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { AdminHeroScreen } from './screens/admin-hero.js';
 import { AdminMerchantsScreen } from './screens/admin-merchants.js';
 import { AdminStageScreen } from './screens/admin-stage.js';
 import { AdminStoreClientsScreen } from './screens/admin-store-clients.js';
@@ -29,6 +30,7 @@ const screens: readonly Screen[] = [
   { path: 'admin/merchants', title: 'Merchants', roles: ['admin'] },
   { path: 'admin/stage', title: 'Stage', roles: ['admin'] },
   { path: 'admin/store-clients', title: 'Store clients', roles: ['admin'] },
+  { path: 'admin/hero', title: 'Hero game', roles: ['admin'] },
   { path: 'tokens', title: 'Tokens and sessions', roles: ['merchant', 'admin'] },
 ];
 
@@ -123,6 +125,7 @@ export function App() {
         {screen.path === 'admin/merchants' && <AdminMerchantsScreen api={api} />}
         {screen.path === 'admin/stage' && <AdminStageScreen api={api} />}
         {screen.path === 'admin/store-clients' && <AdminStoreClientsScreen api={api} />}
+        {screen.path === 'admin/hero' && <AdminHeroScreen session={session} />}
       </main>
     </>
   );

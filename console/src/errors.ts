@@ -9,13 +9,14 @@ z.config(en());
 export type FieldErrors = Record<string, string>;
 
 /**
- * The service's answer as messages beside the fields: a 400 names its field first (`body.code: …`), and that
- * message goes beside the field of that name; anything else is the form's.
+ * The service's answer as messages beside the fields: a 4xx about one field names it first (`body.code: …`, or
+ * `body.levelCosts.2.amount: …` inside a list), and that message goes beside the field of that name (and, inside
+ * a list, also under its full path); anything else is the form's.
  */
 export function errorsOfAnswer(error: unknown): FieldErrors {
   if (error instanceof ApiError) {
-    const named = /^(?:body|query)\.([A-Za-z0-9_]+)(?:\.[^:]*)?: (.*)$/s.exec(error.message);
-    if (error.status === 400 && named) return { [named[1]!]: named[2]! };
+    const named = /^(?:body|query)\.(([A-Za-z0-9_]+)(?:\.[A-Za-z0-9_]+)*): (.*)$/s.exec(error.message);
+    if (error.status >= 400 && error.status < 500 && named) return { [named[2]!]: named[3]!, [named[1]!]: named[3]! };
     return { form: error.message || `The service answered ${error.status}` };
   }
   return { form: error instanceof Error ? error.message : String(error) };
@@ -23,7 +24,8 @@ export function errorsOfAnswer(error: unknown): FieldErrors {
 
 /**
  * Checks `values` with the schema the service checks the same request with, before sending it: the first issue
- * of each field, beside that field. Undefined when the values pass.
+ * of each field, beside that field (and, inside a list, under its full path: `levelCosts.2.amount`). Undefined
+ * when the values pass.
  */
 export function errorsOfSchema(schema: z.ZodMiniType, values: unknown): FieldErrors | undefined {
   const result = schema.safeParse(values);
@@ -32,6 +34,7 @@ export function errorsOfSchema(schema: z.ZodMiniType, values: unknown): FieldErr
   for (const issue of result.error.issues) {
     const field = issue.path.length > 0 ? String(issue.path[0]) : 'form';
     errors[field] ??= issue.message;
+    if (issue.path.length > 1) errors[issue.path.join('.')] ??= issue.message;
   }
   return errors;
 }

@@ -1,4 +1,4 @@
-import { createMainClient, type MainClient } from '@game-platform/client';
+import { createHeroClient, createMainClient, type HeroClient, type MainClient } from '@game-platform/client';
 
 /**
  * Who is signed in to this tab: the console token and what merchant_login answered with it. Kept in
@@ -30,14 +30,30 @@ export function storedSession(): Session | undefined {
 export const keepSession = (session: Session) => sessionStorage.setItem(KEY, JSON.stringify(session));
 export const forgetSession = () => sessionStorage.removeItem(KEY);
 
+const mountData = () => document.getElementById('console')?.dataset ?? {};
+
 /** The API's base URL: the page names its path; the origin is the page's own. */
 export function apiBaseUrl(): string {
-  const mount = document.getElementById('console');
-  return `${location.origin}${mount?.dataset.apiBase ?? ''}`;
+  return `${location.origin}${mountData().apiBase ?? ''}`;
+}
+
+/**
+ * The hero base's URL: deployed, the hero API's own (another host, which the page's policy names); locally a
+ * path on the page's origin.
+ */
+function heroBaseUrl(): string {
+  const base = mountData().heroBase ?? '';
+  return base.startsWith('/') ? `${location.origin}${base}` : base;
 }
 
 /** The typed client of the main base every screen calls the API with. */
 export type Api = MainClient;
+
+/** A typed client of the hero base, for an admin's calls with the console token. */
+export type HeroApi = HeroClient;
+
+/** A typed client of the hero base sending the session's token. */
+export const heroClientFor = (session: Session): HeroApi => createHeroClient({ baseUrl: heroBaseUrl(), token: session.token, retry: { maxDelayMs: 5_000 } });
 
 /** A typed client of the main base sending the session's token (none before sign-in). */
 export const clientFor = (session?: Session): Api =>

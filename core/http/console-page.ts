@@ -3,24 +3,57 @@ import { escapeHtml } from './served-files.js';
 /**
  * The operator console's page (docs/console.md): one HTML document that loads the console's script and
  * stylesheet from the service itself (`<base>/console/assets/`, core/http/console-assets.ts), each versioned by
- * its content so a browser keeps it for a year and fetches again only after it changes. The API's base path
- * travels in a data attribute, read by the script. The Content-Security-Policy allows nothing but the page's own
- * origin: no inline script or style, no request to another host, no form posting elsewhere, no framing.
+ * its content so a browser keeps it for a year and fetches again only after it changes. The API's base path and
+ * the hero base's address travel in data attributes, read by the script. The Content-Security-Policy allows
+ * nothing but the page's own origin and, deployed, the hero API's: no inline script or style, no request to
+ * another host, no form posting elsewhere, no framing.
  */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  // blob: for the preview of an image chosen for upload, read from the file in the browser; data: for the empty
-  // icon, so the browser asks for no favicon.
-  "img-src 'self' blob: data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
-export function consolePage(options: { apiBase: string; script: string; stylesheet: string; stage: string }): string {
+/** The variable infra sets on the meta function: the hero API's URL with its base path (infra/functions.ts). */
+export const HERO_API_URL = 'HERO_API_URL';
+
+/** Where the console calls the hero base: `base` (an absolute URL, or a path on the page's origin) and, when it is another origin, that origin. */
+export interface HeroApiPlace {
+  base: string;
+  origin?: string;
+}
+
+/**
+ * The hero base as the console reaches it. Deployed, the hero base is a second API on its own host, whose URL
+ * infra gives the meta function; it must be https (or http on loopback). Without it (`npm start`, tests), the
+ * hero base is a path on the page's own origin. A malformed URL is a deployment mistake and throws.
+ */
+export function heroApiPlace(setting: string | undefined, sameOriginPath: string): HeroApiPlace {
+  if (!setting) return { base: sameOriginPath };
+  let url: URL;
+  try {
+    url = new URL(setting);
+  } catch {
+    throw new Error(`${HERO_API_URL}: expected the hero API's absolute URL, got ${JSON.stringify(setting)}`);
+  }
+  const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) throw new Error(`${HERO_API_URL}: expected an https URL, got ${url.protocol}`);
+  if (url.search || url.hash || url.username || url.password) throw new Error(`${HERO_API_URL}: expected a URL with no query, fragment or credentials`);
+  return { base: `${url.origin}${url.pathname.replace(/\/$/, '')}`, origin: url.origin };
+}
+
+/** The page's policy; `heroOrigin` is the one other origin the console may call. */
+export function consoleCsp(heroOrigin?: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    // blob: for the preview of an image chosen for upload, read from the file in the browser; data: for the
+    // empty icon, so the browser asks for no favicon.
+    "img-src 'self' blob: data:",
+    `connect-src 'self'${heroOrigin ? ` ${heroOrigin}` : ''}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function consolePage(options: { apiBase: string; heroBase: string; script: string; stylesheet: string; stage: string }): string {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -34,7 +67,7 @@ export function consolePage(options: { apiBase: string; script: string; styleshe
   </head>
   <body>
     <noscript>The console needs JavaScript.</noscript>
-    <div id="console" data-api-base="${escapeHtml(options.apiBase)}" data-stage="${escapeHtml(options.stage)}"></div>
+    <div id="console" data-api-base="${escapeHtml(options.apiBase)}" data-hero-base="${escapeHtml(options.heroBase)}" data-stage="${escapeHtml(options.stage)}"></div>
   </body>
 </html>
 `;

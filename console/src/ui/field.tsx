@@ -12,16 +12,20 @@ interface FieldProps {
   /** The message beside the field: the service's, or the schema's before sending. */
   error?: string | undefined;
   hint?: string;
+  /** The label for screen readers only, where the table's headers show what the field is (a row of a table). */
+  labelHidden?: boolean;
   onValue?: (value: string) => void;
 }
 
 /** A labelled input with its hint and its error, both tied to it for a screen reader. */
-export function Field({ label, name, value, type = 'text', autocomplete, inputMode, required, error, hint, onValue }: FieldProps) {
+export function Field({ label, name, value, type = 'text', autocomplete, inputMode, required, error, hint, labelHidden, onValue }: FieldProps) {
   const id = useId();
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class="field">
-      <label for={id}>{label}</label>
+      <label for={id} class={labelHidden ? 'visually-hidden' : undefined}>
+        {label}
+      </label>
       <input
         id={id}
         name={name}
