@@ -148,7 +148,12 @@ describe.skipIf(!available)('the operator console in a browser', () => {
       .filter({ hasText: `Game ${code} created.` })
       .waitFor();
     await page.getByRole('table').getByText(code).waitFor();
+    // Where the game stands: public (its merchant is active), no on-chain ids yet.
+    const row = page.getByRole('row').filter({ hasText: code });
+    await row.getByRole('cell', { name: 'Public', exact: true }).waitFor();
+    await row.getByRole('cell', { name: 'Not set', exact: true }).waitFor();
     await shot(page, 'games');
+    // Public as the console says: game_detail, which answers only live games, answers it.
     const detail = await api('GET', '/merchant/games/detail', undefined, { code });
     expect(detail.status).toBe(200);
     expect(detail.body.data).toMatchObject({ code, gameName: 'Console Quest', logo: expect.stringMatching(/\.png$/) });
@@ -398,6 +403,14 @@ describe.skipIf(!available)('the operator console in a browser', () => {
       .waitFor();
     expect(await statusOf()).toBe(2);
     expect((await api('GET', '/merchant/info', studioToken)).body.data).toMatchObject({ status: 2, status_reason: 'Chargebacks under investigation' });
+    // The studio's console shows its games hidden, as the catalogue has them while the merchant is suspended.
+    const studioSide = await openConsole();
+    await signIn(studioSide.page, studio);
+    await goTo(studioSide.page, 'Games');
+    const arena = studioSide.page.getByRole('row').filter({ hasText: 'demo-arena' });
+    await arena.getByRole('cell', { name: 'Hidden: merchant suspended', exact: true }).waitFor();
+    expect((await api('GET', '/merchant/games/detail', undefined, { code: 'demo-arena' })).status).toBe(404);
+    await studioSide.context.close();
     await shot(page, 'admin-merchants');
     await merchant.getByRole('button', { name: 'Reactivate merchant' }).click();
     await page.getByRole('dialog', { name: 'Reactivate merchant?' }).getByRole('button', { name: 'Reactivate' }).click();

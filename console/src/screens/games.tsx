@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { GameCreate, GameUpdate } from '../../../core/games/models.js';
+import { MerchantStatus } from '../../../core/merchants/models.js';
 import type { Api } from '../session.js';
 import { errorsOfSchema } from '../errors.js';
 import { useAction, useRead } from '../ui/call.js';
@@ -8,6 +9,24 @@ import { Pager } from '../ui/pager.js';
 import { Done, ReadState } from '../ui/status.js';
 
 const PAGE_SIZE = 10;
+
+/**
+ * Where a game stands with players: public (listed in the catalogue, game_detail answers it) while its merchant is
+ * active, hidden otherwise; the service moves every game of a merchant in or out of the catalogue with the
+ * merchant's status.
+ */
+const visibilityOf = (merchantStatus: number | undefined) =>
+  merchantStatus === undefined
+    ? '…'
+    : merchantStatus === MerchantStatus.active
+      ? 'Public'
+      : merchantStatus === MerchantStatus.suspended
+        ? 'Hidden: merchant suspended'
+        : 'Hidden until the merchant is approved';
+
+/** What a game still needs before players can pay for it or claim its rewards on chain. */
+const chainStatusOf = (game: { package_id?: string | undefined; object_id?: string | undefined }) =>
+  game.package_id && game.object_id ? 'Package and object set' : game.package_id || game.object_id ? 'Incomplete: set both ids' : 'Not set';
 
 /** The studio's games, newest first, paged; a form to create one and one to edit the selected one. */
 export function GamesScreen({ api }: { api: Api }) {
@@ -22,6 +41,8 @@ export function GamesScreen({ api }: { api: Api }) {
   const list = games.data?.data;
   const pages = list ? Math.max(1, Math.ceil(Number(list.total) / PAGE_SIZE)) : 1;
   const selected = list?.games.find((game) => game.code === editing);
+  const merchant = useRead(() => api.GET('/merchant/info'), []);
+  const visibility = visibilityOf(merchant.data?.data.status);
   return (
     <>
       <section aria-labelledby="games-title">
@@ -36,6 +57,7 @@ export function GamesScreen({ api }: { api: Api }) {
                 <th scope="col">Code</th>
                 <th scope="col">Name</th>
                 <th scope="col">Logo</th>
+                <th scope="col">Players see it</th>
                 <th scope="col">On chain</th>
                 <th scope="col">Created</th>
                 <th scope="col">
@@ -49,7 +71,8 @@ export function GamesScreen({ api }: { api: Api }) {
                   <td>{game.code}</td>
                   <td>{game.gameName}</td>
                   <td>{game.logo || '—'}</td>
-                  <td>{game.package_id && game.object_id ? 'package and object set' : 'not set'}</td>
+                  <td>{visibility}</td>
+                  <td>{chainStatusOf(game)}</td>
                   <td>{game.create_time}</td>
                   <td>
                     <button type="button" onClick={() => setEditing(game.code)} aria-label={`Edit ${game.gameName}`}>
