@@ -23,7 +23,7 @@ import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.j
 import { parseStoreKeys } from '../../core/partner-store/regions.js';
 import { localClaimKey } from './claim-key.js';
 import { withUnreadBodyDiscarded } from './unread-body.js';
-import { ScoreStreamReader, startScoreStreamLoop } from './score-stream.js';
+import { startScoreStreamLoop } from './score-stream.js';
 import type { Loop } from '../../core/platform/loop.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -106,6 +106,7 @@ try {
     now,
   };
   await seedLocal(deps, dataDir, process.env, log);
+  // The local stand-ins for the deployed jobs record their runs as those do, for the stage overview.
   // The local stand-in for the deployed cron: index chain events every INDEXER_INTERVAL_MS.
   if (deps.chain) {
     const handlers = { ...paymentHandlers(deps), ...claimHandlers(deps) };
@@ -114,7 +115,7 @@ try {
   // The local stand-in for the deployed settlement cron: close finished seasons every SETTLEMENT_INTERVAL_MS.
   settlement = startSettlementLoop(deps, { intervalMs: Number(process.env.SETTLEMENT_INTERVAL_MS ?? 60_000) });
   // The local stand-in for the deployed stream subscription: score changes into the rank pages every RANK_STREAM_INTERVAL_MS.
-  rankPages = startScoreStreamLoop(new ScoreStreamReader(deps, connection), Number(process.env.RANK_STREAM_INTERVAL_MS ?? 1_000));
+  rankPages = startScoreStreamLoop(deps, connection, Number(process.env.RANK_STREAM_INTERVAL_MS ?? 1_000));
 
   // The operator console, built from its source at every start into DATA_DIR (a deploy builds it in infra).
   if (!process.env.CONSOLE_ASSETS_DIR) {
