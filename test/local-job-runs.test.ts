@@ -3,24 +3,29 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startIndexerLoop } from '../core/chain/loop.js';
 import { createChain } from '../core/chain/source.js';
 import { paymentHandlers } from '../core/payments/indexer-handlers.js';
+import { SWEEP_AFTER_SECONDS } from '../core/privacy/deletion.js';
+import { startDeletionsLoop } from '../core/privacy/loop.js';
 import { isScoreChange } from '../core/rankings/rank-stream.js';
 import { rewardTableKey } from '../core/rewards/keys.js';
 import { startSettlementLoop } from '../core/rewards/loop.js';
+import { createAllApps } from '../functions/apps.js';
 import { localConnection } from '../functions/local/dynamo.js';
 import { recordedScoreBatches, ScoreStreamReader, startScoreStreamLoop } from '../functions/local/score-stream.js';
 import { createTestDeps } from './support/deps.js';
+import { call } from './support/http.js';
 import { jobsOf } from './support/job-runs.js';
-import { projectWithLevel } from './support/payments.js';
+import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { streamRecords } from './support/rankings.js';
 import { rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { PAYMENT_TYPE, SUI, startSuiNode, type SuiNode } from './support/sui-node.js';
+import { scanAll } from './support/table-snapshot.js';
 
 /**
  * The local server's loops (functions/local/server.ts, the stand-ins for the deployed jobs under `npm start`)
  * record their passes as the deployed jobs record their runs (test/job-runs.test.ts), so the stage overview
  * shows them locally too: each loop started as the server starts it, on a fresh table, its runs read through
- * the overview as an admin reads them. A failed pass is recorded with the deployed job's code, and the loop
- * goes on to a next, successful, one.
+ * the overview as an admin reads them. A failed pass (a failing node's, a broken reward table's) is recorded
+ * with the deployed job's code, and the loop goes on to a next, successful, one.
  */
 
 const nodes: SuiNode[] = [];
@@ -149,5 +154,32 @@ describe('the local loops record their passes as the deployed jobs record their 
     } finally {
       deps.setNow(undefined);
     }
+  }, 120_000);
+
+  it("the deletions' loop: the pass that makes an answered deletion's last sweep is an ok run that finished it, and the player is forgotten", async () => {
+    const deps = await createTestDeps();
+    const app = createAllApps(deps);
+    const player = await playerWithTokens(deps);
+    const challenge = await call(app, 'POST', '/v2-testing/account/deletion/challenge', { token: player.platform });
+    expect(challenge.status, JSON.stringify(challenge.body)).toBe(200);
+    const { signature } = await player.keypair.signPersonalMessage(new TextEncoder().encode(challenge.body.data.message));
+    const deleted = await call(app, 'POST', '/v2-testing/account/delete', { token: player.platform, body: { signature } });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const holding = async () => (await scanAll(deps)).filter((item) => JSON.stringify(item).includes(player.uid));
+    // Until its sweep the deletion's record still knows the player.
+    expect((await holding()).map((item) => String(item.pk).split('#')[0])).toEqual(['ERASURE']);
+
+    // The deps' clock past the sweep's due time; a long interval: the first pass's record stays the last run.
+    deps.setNow(new Date(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000));
+    const loop = startDeletionsLoop(deps, { intervalMs: 3_600_000 });
+    try {
+      await expect
+        .poll(async () => (await jobsOf(deps)).deletions.last_run, poll)
+        .toMatchObject({ outcome: 'ok', error: null, did: { finished: 1, failed: 0 }, request_id: null });
+    } finally {
+      await loop.stop();
+      deps.setNow(undefined);
+    }
+    expect(await holding()).toEqual([]);
   }, 120_000);
 });
