@@ -1,13 +1,12 @@
-import { recordedRun } from '../core/platform/job-runs.js';
 import { withRequestContext } from '../core/platform/request-context.js';
-import { applyItemChanges, itemChangeOf } from '../core/rankings/rank-stream.js';
+import { itemChangeOf, recordedRankBatch } from '../core/rankings/rank-stream.js';
 import { deployedDeps } from './deployed.js';
 
 /**
  * The rank pages' Lambda (infra/rank-pages.ts subscribes it to the table's stream, score items only): each batch
  * of the stream's records is applied to the rank pages (core/rankings/rank-stream.ts). A failure throws: Lambda
  * retries the batch (split in halves), which is safe because applying is idempotent (core/rankings/rank-pages.ts).
- * Every batch is a run recorded for the stage overview (core/platform/job-runs.ts): its records and boards.
+ * Every batch is a run recorded for the stage overview (recordedRankBatch): its records and boards.
  */
 
 /** The part of a DynamoDB Streams event this handler reads: each record's images, in DynamoDB's wire form. */
@@ -24,14 +23,10 @@ interface LambdaContext {
 export function handler(event: StreamEvent, context: LambdaContext): Promise<{ boards: number }> {
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
     const deps = await deployedDeps();
-    return recordedRun(deps, 'rank-pages', async (note) => {
-      note({ did: { records: event.Records.length } });
-      const boards = await applyItemChanges(
-        deps,
-        event.Records.map((record) => itemChangeOf(record.dynamodb ?? {})),
-      );
-      note({ did: { records: event.Records.length, boards } });
-      return { boards };
-    });
+    const boards = await recordedRankBatch(
+      deps,
+      event.Records.map((record) => itemChangeOf(record.dynamodb ?? {})),
+    );
+    return { boards };
   });
 }

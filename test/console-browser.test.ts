@@ -421,7 +421,7 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     expect(await statusOf()).toBe(1);
 
     // The stage overview: today's row of the money figures, and the scheduled jobs (the local server's loops stand
-    // in for them and record no runs).
+    // in for them and record their runs).
     await goTo(page, 'Stage');
     await page.getByRole('rowheader', { name: new Date().toISOString().slice(0, 10) }).waitFor();
     await page.getByRole('rowheader', { name: 'Chain indexer' }).waitFor();

@@ -1,13 +1,11 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAdminConsoleApp } from '../functions/admin-console.js';
 import { JobFailed, recordedRun } from '../core/platform/job-runs.js';
 import { withRequestContext } from '../core/platform/request-context.js';
 import { LOCAL_STAGE } from '../core/platform/stages.js';
 import { rewardTableKey } from '../core/rewards/keys.js';
-import { call } from './support/http.js';
 import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';
-import { accountWithToken } from './support/merchants.js';
+import { jobsOf } from './support/job-runs.js';
 import { projectWithLevel } from './support/payments.js';
 import { rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { invokeLambda, invokeScheduled } from './support/scheduled.js';
@@ -25,14 +23,6 @@ const nodes: SuiNode[] = [];
 afterAll(async () => {
   await Promise.all(nodes.map((node) => node.stop()));
 });
-
-/** The jobs part of the overview of `deps`' table, as an admin reads it. */
-async function jobsOf(deps: TestDeps, days = 14) {
-  const admin = await accountWithToken(deps, 'admin');
-  const res = await call(createAdminConsoleApp(deps), 'GET', '/v2-testing/merchant/admin/overview', { token: admin.token, query: { days } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return Object.fromEntries((res.body.data.jobs as { job: string }[]).map((job) => [job.job, job])) as Record<string, any>;
-}
 
 /** A DynamoDB client middleware refusing every write of a run's record while `on()`. */
 function refuseRunRecords(deps: TestDeps) {

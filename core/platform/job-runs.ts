@@ -12,7 +12,8 @@ import { requestLogFields } from './request-context.js';
 /**
  * What the scheduled jobs write about their runs, for the admins' stage overview (core/platform/stage-overview.ts).
  * Each run of a job (functions/indexer.ts, settlement.ts, deletions.ts, and each batch of the rank pages' stream
- * consumer, functions/rank-pages.ts) is recorded when it ends:
+ * consumer, functions/rank-pages.ts; under `npm start`, each pass of the local server's loop standing in for
+ * it) is recorded when it ends:
  *
  * - "a job's last run" (pk `JOBRUN#<job>`, sk `JOBRUN`): its start, end, outcome (`ok` or `failed`), on failure a
  *   code and a short summary (never a stack, a secret or the text of an error the platform did not write), what

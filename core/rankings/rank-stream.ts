@@ -1,5 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PlatformDeps } from '../platform/deps.js';
+import { recordedRun } from '../platform/job-runs.js';
 import { standingOf } from './boards.js';
 import { type Board, SCORE_PREFIX } from './keys.js';
 import { applyStandingChanges, type RankBoard, type StandingChange } from './rank-pages.js';
@@ -31,11 +32,14 @@ export function itemChangeOf(record: { OldImage?: unknown; NewImage?: unknown })
 
 const isScore = (image: Record<string, unknown> | undefined) => typeof image?.pk === 'string' && image.pk.startsWith(SCORE_PREFIX);
 
+/** A record of a score item: what the deployed subscription's filter lets through (infra/rank-pages.ts). */
+export const isScoreChange = (record: ItemChange) => isScore(record.after ?? record.before);
+
 /** The standing changes of a batch of records, by board (in the records' order within each board). */
 export function standingChanges(records: readonly ItemChange[]): Map<string, { ref: RankBoard; changes: StandingChange[] }> {
   const boards = new Map<string, { ref: RankBoard; changes: StandingChange[] }>();
   for (const record of records) {
-    if (!isScore(record.after ?? record.before)) continue;
+    if (!isScoreChange(record)) continue;
     const before = record.before && toScoreItem(record.before);
     const after = record.after && toScoreItem(record.after);
     const item = (after ?? before)!;
@@ -62,4 +66,18 @@ export async function applyItemChanges(deps: Pick<PlatformDeps, 'db' | 'table' |
   const boards = [...standingChanges(records).values()];
   await Promise.all(boards.map(({ ref, changes }) => applyStandingChanges(deps, ref, changes)));
   return boards.length;
+}
+
+/**
+ * A batch of the stream's records applied as one run of the `rank-pages` job (core/platform/job-runs.ts), the
+ * same wherever it runs: the deployed consumer (functions/rank-pages.ts) and the local server's stream loop
+ * (functions/local/score-stream.ts). Recorded: its records and the boards it changed. Answers the boards.
+ */
+export function recordedRankBatch(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, records: readonly ItemChange[]): Promise<number> {
+  return recordedRun(deps, 'rank-pages', async (note) => {
+    note({ did: { records: records.length } });
+    const boards = await applyItemChanges(deps, records);
+    note({ did: { records: records.length, boards } });
+    return boards;
+  });
 }

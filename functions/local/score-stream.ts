@@ -9,14 +9,15 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { PlatformDeps } from '../../core/platform/deps.js';
 import { repeatEvery, type Loop } from '../../core/platform/loop.js';
-import { applyItemChanges, type ItemChange, itemChangeOf } from '../../core/rankings/rank-stream.js';
+import { applyItemChanges, type ItemChange, isScoreChange, itemChangeOf, recordedRankBatch } from '../../core/rankings/rank-stream.js';
 import type { DynamoConnection } from './dynamo.js';
 
 /**
  * The local stand-in for the deployed stream subscription (infra/rank-pages.ts): reads the table's stream on
  * DynamoDB Local, every shard from its oldest record (its parents' before it, as Lambda does), and hands each
- * GetRecords batch to the same consumer the deployed function runs. Applying is idempotent
- * (core/rankings/rank-pages.ts), so starting again from the oldest record after a restart changes nothing.
+ * GetRecords batch to a consumer: the loop's records it as the deployed function does (startScoreStreamLoop);
+ * by default (a test's drain) it is applied unrecorded. Applying is idempotent (core/rankings/rank-pages.ts), so
+ * starting again from the oldest record after a restart changes nothing.
  */
 export class ScoreStreamReader {
   private readonly streams: DynamoDBStreamsClient;
@@ -96,8 +97,24 @@ export class ScoreStreamReader {
 
 const toItemChange = (record: StreamRecord) => itemChangeOf(record.dynamodb ?? {});
 
-/** The local server's loop: the stream read every `intervalMs` (a second by default). */
-export function startScoreStreamLoop(reader: ScoreStreamReader, intervalMs: number): Loop {
+/**
+ * What the local server's loop does with each GetRecords batch: its score records are one run of the rank-pages
+ * job, applied and recorded as the deployed consumer records each batch Lambda delivers (recordedRankBatch).
+ * Only score records count, as only they pass the deployed subscription's filter (infra/rank-pages.ts); this
+ * stream carries every write of the table. A poll that found no score record is not a run: deployed, Lambda is
+ * not invoked for nothing, and were it recorded, its own record would come back to the next poll as a write,
+ * and every poll would be a run.
+ */
+export const recordedScoreBatches =
+  (deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>) =>
+  async (changes: ItemChange[]): Promise<void> => {
+    const scores = changes.filter(isScoreChange);
+    if (scores.length > 0) await recordedRankBatch(deps, scores);
+  };
+
+/** The local server's loop: the table's stream read every `intervalMs` (a second by default), its batches recorded. */
+export function startScoreStreamLoop(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, connection: DynamoConnection, intervalMs: number): Loop {
+  const reader = new ScoreStreamReader(deps, connection, recordedScoreBatches(deps));
   return repeatEvery(intervalMs, 'rank pages', async () => {
     await reader.drain();
   });

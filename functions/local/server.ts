@@ -5,6 +5,7 @@ import { startIndexerLoop, type IndexerLoop } from '../../core/chain/loop.js';
 import { claimHandlers } from '../../core/rewards/claim-events.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';
 import { startSettlementLoop, type SettlementLoop } from '../../core/rewards/loop.js';
+import { startDeletionsLoop } from '../../core/privacy/loop.js';
 import { chainFromSetting } from '../../core/chain/source.js';
 import { parseGoogleSettings } from '../../core/app-stores/google-settings.js';
 import { parseAppleSettings } from '../../core/app-stores/apple-settings.js';
@@ -23,7 +24,7 @@ import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.j
 import { parseStoreKeys } from '../../core/partner-store/regions.js';
 import { localClaimKey } from './claim-key.js';
 import { withUnreadBodyDiscarded } from './unread-body.js';
-import { ScoreStreamReader, startScoreStreamLoop } from './score-stream.js';
+import { startScoreStreamLoop } from './score-stream.js';
 import type { Loop } from '../../core/platform/loop.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -49,6 +50,7 @@ let server: ReturnType<typeof serve> | undefined;
 let indexer: IndexerLoop | undefined;
 let settlement: SettlementLoop | undefined;
 let rankPages: Loop | undefined;
+let deletions: Loop | undefined;
 let stopping = false;
 
 async function stop(signal: string) {
@@ -56,7 +58,7 @@ async function stop(signal: string) {
   stopping = true;
   log(`${signal}: stopping`);
   await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-  await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop()]);
+  await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop(), deletions?.stop()]);
   await dynamo?.stop();
   process.exit(0);
 }
@@ -106,6 +108,7 @@ try {
     now,
   };
   await seedLocal(deps, dataDir, process.env, log);
+  // The local stand-ins for the deployed jobs record their runs as those do, for the stage overview.
   // The local stand-in for the deployed cron: index chain events every INDEXER_INTERVAL_MS.
   if (deps.chain) {
     const handlers = { ...paymentHandlers(deps), ...claimHandlers(deps) };
@@ -114,7 +117,10 @@ try {
   // The local stand-in for the deployed settlement cron: close finished seasons every SETTLEMENT_INTERVAL_MS.
   settlement = startSettlementLoop(deps, { intervalMs: Number(process.env.SETTLEMENT_INTERVAL_MS ?? 60_000) });
   // The local stand-in for the deployed stream subscription: score changes into the rank pages every RANK_STREAM_INTERVAL_MS.
-  rankPages = startScoreStreamLoop(new ScoreStreamReader(deps, connection), Number(process.env.RANK_STREAM_INTERVAL_MS ?? 1_000));
+  rankPages = startScoreStreamLoop(deps, connection, Number(process.env.RANK_STREAM_INTERVAL_MS ?? 1_000));
+  // The local stand-in for the deployed deletions cron: deletions a crash stopped, and every answered deletion's
+  // last sweep, every DELETIONS_INTERVAL_MS.
+  deletions = startDeletionsLoop(deps, { intervalMs: Number(process.env.DELETIONS_INTERVAL_MS ?? 60_000) });
 
   // The operator console, built from its source at every start into DATA_DIR (a deploy builds it in infra).
   if (!process.env.CONSOLE_ASSETS_DIR) {

@@ -1,0 +1,33 @@
+import { JobFailed, recordedRun } from '../platform/job-runs.js';
+import type { RewardsDeps } from './deps.js';
+import { settleDueSeasons, type SettlementRun } from './settlement.js';
+
+/**
+ * One pass of settlement as a run of the `settlement` job (core/platform/job-runs.ts), the same wherever it
+ * runs: the deployed scheduled function (functions/settlement.ts) and the local server's loop (loop.ts).
+ * Recorded: the seasons it found due, settled, found settled by another run, and failed to settle.
+ */
+export function recordedSettlementPass(deps: RewardsDeps, options: { deadline?: number } = {}): Promise<SettlementRun> {
+  return recordedRun(deps, 'settlement', async (note) => {
+    const run = await settleDueSeasons(deps, options);
+    const settledNow = run.settled.filter((season) => season.settled_now).length;
+    note({
+      did: {
+        seasons_due: run.settled.length + run.failed,
+        seasons_settled: settledNow,
+        seasons_already_settled: run.settled.length - settledNow,
+        seasons_failed: run.failed,
+      },
+    });
+    // A season that failed to settle (logged with its cause) fails the run once the others are done. Deployed,
+    // Lambda counts it in Errors, which settlement's alarm watches (infra/alarms.ts); locally the loop logs it
+    // and backs off. The next run tries the season again (settling is once-only, so a retry cannot pay twice).
+    if (run.failed > 0) {
+      throw new JobFailed(
+        'settlement.seasons_failed',
+        `settlement: ${run.failed} of ${run.failed + run.settled.length} due seasons failed to settle (logged); the next run tries them again`,
+      );
+    }
+    return run;
+  });
+}
