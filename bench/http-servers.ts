@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createAllApps } from '../functions/apps.js';
 import { withUnreadBodyDiscarded } from '../functions/local/unread-body.js';
-import { deployedDeps } from '../functions/deployed.js';
+import { depsWithParts } from '../functions/deployed.js';
 import { handlers } from './warm-floor.js';
 
 /**
@@ -49,7 +49,18 @@ const floor = createServer((request, response) => {
     .then((result) => response.writeHead(result.statusCode, result.headers).end(result.body));
 });
 
-const app = createAllApps(await deployedDeps());
+// Every operation in one process: every part of Deps.
+const everyPart = depsWithParts({
+  table: () => import('../core/platform/db.js'),
+  files: () => import('../core/platform/files.js'),
+  oauthProviders: () => import('../core/identity/id-tokens.js'),
+  chain: () => import('../core/chain/source.js'),
+  appStore: () => import('../core/app-stores/apple-settings.js'),
+  googlePlay: () => import('../core/app-stores/google-settings.js'),
+  storeKeys: () => import('../core/partner-store/regions.js'),
+  claimKey: () => import('../core/rewards/claim-key.js'),
+});
+const app = createAllApps(await everyPart());
 const listening = (server: { once(event: 'listening', listener: () => void): unknown }) => new Promise<void>((done) => server.once('listening', done));
 const service = serve({ fetch: withUnreadBodyDiscarded(app.fetch), port: 0, hostname: '127.0.0.1' });
 await listening(service);

@@ -3,7 +3,7 @@ import type { Deps } from '../core/deps.js';
 import { listClients, registerClientAnswer } from '../core/partner-store/clients.js';
 import { stageOverview } from '../core/platform/stage-overview.js';
 import { adminConsoleRoutes } from './routes/admin-console.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The admin console's group: the stage overview and the partner store's clients. Routes only translate HTTP to core. */
 export const createAdminConsoleApp = (deps: Deps) =>
@@ -13,4 +13,9 @@ export const createAdminConsoleApp = (deps: Deps) =>
     store_client_list: ({ deps, query }) => listClients(deps, query),
   });
 
-export const handler = lambdaHandler(createAdminConsoleApp);
+export const handler = lambdaHandler(
+  createAdminConsoleApp,
+  deployedDeps('admin-console', {
+    table: () => import('../core/platform/db.js'),
+  }),
+);

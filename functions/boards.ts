@@ -6,7 +6,7 @@ import { addWin } from '../core/rankings/reports.js';
 import { boardShardsOf, setBoardShards } from '../core/rankings/shards.js';
 import { boardRewardHandlers } from './rewards-handlers.js';
 import { boardsRoutes } from './routes/boards.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The boards group: score reports, the boards, a player's rank, and the seasons' rewards. Routes only translate HTTP to core/rankings and core/rewards. */
 export const createBoardsApp = (deps: Deps) =>
@@ -19,4 +19,10 @@ export const createBoardsApp = (deps: Deps) =>
     ...boardRewardHandlers,
   });
 
-export const handler = lambdaHandler(createBoardsApp);
+export const handler = lambdaHandler(
+  createBoardsApp,
+  deployedDeps('boards', {
+    table: () => import('../core/platform/db.js'),
+    claimKey: () => import('../core/rewards/claim-key.js'),
+  }),
+);

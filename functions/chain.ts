@@ -3,7 +3,7 @@ import type { Deps } from '../core/deps.js';
 import { submitScores } from '../core/rankings/reports.js';
 import { chainRoutes } from './routes/chain.js';
 import { chainRewardHandlers } from './rewards-handlers.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The chain group: game results into the seasons. Routes only translate HTTP to the core domains. */
 export const createChainApp = (deps: Deps) =>
@@ -13,4 +13,9 @@ export const createChainApp = (deps: Deps) =>
     ...chainRewardHandlers,
   });
 
-export const handler = lambdaHandler(createChainApp);
+export const handler = lambdaHandler(
+  createChainApp,
+  deployedDeps('chain', {
+    table: () => import('../core/platform/db.js'),
+  }),
+);

@@ -18,9 +18,14 @@ interface LambdaContext {
   awsRequestId?: string;
 }
 
+/** The parts of Deps this job's needs name (functions/deployed.ts). */
+const loadDeps = deployedDeps('deletions', {
+  table: () => import('../core/platform/db.js'),
+});
+
 export function handler(_event: unknown, context: LambdaContext): Promise<{ finished: number; failed: number }> {
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
-    const deps = await deployedDeps();
+    const deps = await loadDeps();
     return recordedDeletionsPass(deps, { deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS });
   });
 }

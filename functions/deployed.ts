@@ -92,7 +92,28 @@ interface LinkedResources {
   StoreKeys: { value: string };
 }
 
-let deps: Promise<Deps> | undefined;
+/** The modules that turn a linked resource into its part of Deps (the token keys' module is every function's). */
+interface PartModules {
+  table: typeof import('../core/platform/db.js');
+  files: typeof import('../core/platform/files.js');
+  oauthProviders: typeof import('../core/identity/id-tokens.js');
+  chain: typeof import('../core/chain/source.js');
+  appStore: typeof import('../core/app-stores/apple-settings.js');
+  googlePlay: typeof import('../core/app-stores/google-settings.js');
+  storeKeys: typeof import('../core/partner-store/regions.js');
+  claimKey: typeof import('../core/rewards/claim-key.js');
+}
+
+/**
+ * What a function gives deployedDeps: a loader (`() => import(…)`) of the module of each part its needs name,
+ * and of no other; the type holds it to its needs. The loaders are written in the function's own file so that
+ * its bundle holds only those modules: a module the bundle holds, even one never loaded, makes the bundler
+ * keep every export of the code it shares with the function's entry in the chunks that load at a cold start
+ * (docs/performance.md).
+ */
+export type PartLoaders<F extends DeployedFunction> = {
+  [N in Extract<(typeof functionNeeds)[F][number], keyof PartModules>]: () => Promise<PartModules[N]>;
+};
 
 /**
  * Builds the deployed stage's Deps once per Lambda instance, on the first request, from the resources linked to
@@ -100,28 +121,36 @@ let deps: Promise<Deps> | undefined;
  * the resource (a 500 in the log; test/infra.test.ts keeps links and code in step). The vendor key is the one
  * optional part: unlinked or blank, vendor/signature answers 503.
  */
-export function deployedDeps(): Promise<Deps> {
-  return (deps ??= buildDeps());
+export const deployedDeps = <F extends DeployedFunction>(_fn: F, loaders: PartLoaders<F>): (() => Promise<Deps>) => depsWithParts(loaders);
+
+/** Any set of part loaders: a deployed function's (deployedDeps), or every part (npm run bench's HTTP servers). */
+export type AnyPartLoaders = Partial<{ [N in keyof PartModules]: () => Promise<PartModules[N]> }>;
+
+/** Deps built once, on the first call, with the parts `loaders` can load. */
+export function depsWithParts(loaders: AnyPartLoaders): () => Promise<Deps> {
+  let deps: Promise<Deps> | undefined;
+  return () => (deps ??= buildDeps(loaders));
 }
 
-async function buildDeps(): Promise<Deps> {
+async function buildDeps(loaders: AnyPartLoaders): Promise<Deps> {
   const resources = Resource as unknown as LinkedResources;
   const linked = (name: keyof LinkedResources) => name in (Resource as object);
   const stage = resources.App.stage;
   const now = () => new Date();
   const built: Partial<Deps> = { stage, production: isProductionStage(stage), now };
+  const load = <N extends keyof PartModules>(need: N, resource: keyof LinkedResources) => (linked(resource) ? loaders[need]?.() : undefined);
 
   // Each part's module is a chunk of the bundle, loaded only where its resource is linked; they load together,
   // not one after another, so the first request waits for one round of loading.
   const [db, files, idTokens, chain, apple, google, regions, claimKey] = await Promise.all([
-    linked('Table') ? import('../core/platform/db.js') : undefined,
-    linked('Files') ? import('../core/platform/files.js') : undefined,
-    linked('OAuthProviders') ? import('../core/identity/id-tokens.js') : undefined,
-    linked('ChainConfig') ? import('../core/chain/source.js') : undefined,
-    linked('AppleConfig') ? import('../core/app-stores/apple-settings.js') : undefined,
-    linked('GoogleConfig') ? import('../core/app-stores/google-settings.js') : undefined,
-    linked('StoreKeys') ? import('../core/partner-store/regions.js') : undefined,
-    linked('ClaimSigningKey') ? import('../core/rewards/claim-key.js') : undefined,
+    load('table', 'Table'),
+    load('files', 'Files'),
+    load('oauthProviders', 'OAuthProviders'),
+    load('chain', 'ChainConfig'),
+    load('appStore', 'AppleConfig'),
+    load('googlePlay', 'GoogleConfig'),
+    load('storeKeys', 'StoreKeys'),
+    load('claimKey', 'ClaimSigningKey'),
   ]);
   if (db) {
     // DYNAMODB_ENDPOINT is for running the Lambda handlers against DynamoDB Local (npm run bench).
@@ -179,7 +208,7 @@ type LambdaContext = Parameters<ReturnType<typeof handle>>[1];
  * as the context its log lines carry (core/platform/request-context.ts). Its metrics (count and latency per
  * operation and status class, core/platform/metrics.ts) are written and flushed before it returns.
  */
-export function lambdaHandler(createApp: (deps: Deps) => Hono, depsOf: () => Promise<Deps> = deployedDeps) {
+export function lambdaHandler(createApp: (deps: Deps) => Hono, depsOf: () => Promise<Deps>) {
   let handler: ReturnType<typeof handle> | undefined;
   let stage: string | undefined;
   return async (event: LambdaEvent, context: LambdaContext) => {

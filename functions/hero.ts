@@ -7,7 +7,7 @@ import { grantHero, listHeroes } from '../core/heroes/roster.js';
 import { upgradeHeroes } from '../core/heroes/upgrade.js';
 import type { Deps } from '../core/deps.js';
 import { heroRoutes } from './routes/hero.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The hero game group, on the hero base (docs/api.md, "Hero game"). */
 export const createHeroApp = (deps: Deps) =>
@@ -23,4 +23,10 @@ export const createHeroApp = (deps: Deps) =>
     config_set: ({ deps, body }) => setHeroConfig(deps, body),
   });
 
-export const handler = lambdaHandler(createHeroApp);
+export const handler = lambdaHandler(
+  createHeroApp,
+  deployedDeps('hero', {
+    table: () => import('../core/platform/db.js'),
+    chain: () => import('../core/chain/source.js'),
+  }),
+);

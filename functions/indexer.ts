@@ -23,9 +23,15 @@ interface LambdaContext {
   awsRequestId?: string;
 }
 
+/** The parts of Deps this job's needs name (functions/deployed.ts). */
+const loadDeps = deployedDeps('indexer', {
+  table: () => import('../core/platform/db.js'),
+  chain: () => import('../core/chain/source.js'),
+});
+
 export function handler(_event: unknown, context: LambdaContext): Promise<Record<string, TypeSummary>> {
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
-    const deps = await deployedDeps();
+    const deps = await loadDeps();
     if (!deps.chain) return {};
     // Payments, and reward claims paid on chain when the stage names a claimEventType.
     return recordedIndexerPass(deps, {

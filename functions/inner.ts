@@ -10,7 +10,7 @@ import { innerAccessHandlers } from './access-handlers.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
 import { innerConsoleHandlers } from './console-handlers.js';
 import { innerRoutes } from './routes/inner.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /**
  * The inner group: merchant console, game catalogue, projects and goods, wallet sign-in, vendor wallet, token
@@ -43,4 +43,11 @@ export const createInnerApp = (deps: Deps) =>
     ...innerConsoleHandlers,
   });
 
-export const handler = lambdaHandler(createInnerApp);
+export const handler = lambdaHandler(
+  createInnerApp,
+  deployedDeps('inner', {
+    table: () => import('../core/platform/db.js'),
+    files: () => import('../core/platform/files.js'),
+    chain: () => import('../core/chain/source.js'),
+  }),
+);

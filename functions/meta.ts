@@ -9,7 +9,7 @@ import type { ServedFile } from '../core/http/served-files.js';
 import { consoleSiteRoutes } from './routes/console-site.js';
 import type { Deps } from '../core/deps.js';
 import { heroMetaRoutes, metaRoutes } from './routes/meta.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /**
  * The meta function: on each base, the token keys (JWKS), the API reference (OpenAPI 3.1 document and an
@@ -83,4 +83,4 @@ function createConsoleSiteApp(deps: Deps) {
 export const createMetaApp = (deps: Deps) =>
   composeApps(deps.stage, [createBaseMetaApp(deps, metaRoutes), createBaseMetaApp(deps, heroMetaRoutes), createConsoleSiteApp(deps)]);
 
-export const handler = lambdaHandler(createMetaApp);
+export const handler = lambdaHandler(createMetaApp, deployedDeps('meta', {}));

@@ -3,7 +3,7 @@ import type { Deps } from '../core/deps.js';
 import { issueNonce } from '../core/identity/wallet.js';
 import { loginZk } from '../core/identity/zklogin.js';
 import { outerRoutes } from './routes/outer.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The outer group: player sign-in (the wallet's nonce, zkLogin). */
 export const createOuterApp = (deps: Deps) =>
@@ -12,4 +12,10 @@ export const createOuterApp = (deps: Deps) =>
     login_zk: ({ deps, body }) => loginZk(deps, body.id_token, body.game_code),
   });
 
-export const handler = lambdaHandler(createOuterApp);
+export const handler = lambdaHandler(
+  createOuterApp,
+  deployedDeps('outer', {
+    table: () => import('../core/platform/db.js'),
+    oauthProviders: () => import('../core/identity/id-tokens.js'),
+  }),
+);

@@ -11,7 +11,7 @@ import { requestIssuer, type StoreRegion } from '../core/partner-store/regions.j
 import { login, storeUser, userInfo } from '../core/partner-store/sessions.js';
 import { tokenEndpoint } from '../core/partner-store/token-endpoint.js';
 import { currencies, grant, itemBalances, premiumBalance } from '../core/partner-store/wallet.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 import { everyRegion, partnerStoreRootRoutes, partnerStoreRoutes, type regionRootRoutes, type regionRoutes } from './routes/partner-store.js';
 
 /** The partner store group: an OAuth 2.0 authorization server per region (core/partner-store), each region alike. */
@@ -66,4 +66,10 @@ const rootHandlers = (deps: Deps, region: StoreRegion): Handlers<ReturnType<type
   'metadata-root': async ({ req, params }) => stageMetadata(deps, region, params.stage, requestIssuer(req.url, deps.stage, region)),
 });
 
-export const handler = lambdaHandler(createPartnerStoreApp);
+export const handler = lambdaHandler(
+  createPartnerStoreApp,
+  deployedDeps('partner-store', {
+    table: () => import('../core/platform/db.js'),
+    storeKeys: () => import('../core/partner-store/regions.js'),
+  }),
+);

@@ -7,7 +7,7 @@ import { levelsOf, projectsOnSale } from '../core/payments/projects.js';
 import { minusTickets, remainingBalance, ticketBalance } from '../core/tickets/operations.js';
 import { payRoutes } from './routes/pay.js';
 import { payVendorHandlers } from './vendor-handlers.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The pay group: what can be bought, recharge orders, tickets and vendor goods orders. */
 export const createPayApp = (deps: Deps) =>
@@ -25,4 +25,10 @@ export const createPayApp = (deps: Deps) =>
     ...payVendorHandlers,
   });
 
-export const handler = lambdaHandler(createPayApp);
+export const handler = lambdaHandler(
+  createPayApp,
+  deployedDeps('pay', {
+    table: () => import('../core/platform/db.js'),
+    chain: () => import('../core/chain/source.js'),
+  }),
+);

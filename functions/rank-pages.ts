@@ -20,9 +20,14 @@ interface LambdaContext {
   awsRequestId?: string;
 }
 
+/** The parts of Deps this job's needs name (functions/deployed.ts). */
+const loadDeps = deployedDeps('rank-pages', {
+  table: () => import('../core/platform/db.js'),
+});
+
 export function handler(event: StreamEvent, context: LambdaContext): Promise<{ boards: number }> {
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
-    const deps = await deployedDeps();
+    const deps = await loadDeps();
     const boards = await recordedRankBatch(
       deps,
       event.Records.map((record) => itemChangeOf(record.dynamodb ?? {})),

@@ -20,9 +20,14 @@ interface LambdaContext {
   awsRequestId?: string;
 }
 
+/** The parts of Deps this job's needs name (functions/deployed.ts). */
+const loadDeps = deployedDeps('settlement', {
+  table: () => import('../core/platform/db.js'),
+});
+
 export function handler(_event: unknown, context: LambdaContext): Promise<{ settled: number; settledNow: number; failed: number }> {
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
-    const deps = await deployedDeps();
+    const deps = await loadDeps();
     const run = await recordedSettlementPass(deps, { deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS });
     // Seasons found due and settled (by this run or another), of them settled by this run, and failed.
     return { settled: run.settled.length, settledNow: run.settled.filter((s) => s.settled_now).length, failed: run.failed };

@@ -5,7 +5,7 @@ import { verifyApplePurchase } from '../core/app-stores/apple-purchases.js';
 import { triggerTestNotification } from '../core/app-stores/apple-test-notification.js';
 import { receiveGooglePush } from '../core/app-stores/google-notifications.js';
 import { thirdPayRoutes } from './routes/third-pay.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The third-pay group: App Store and Google Play purchases (docs/api.md, "App Store and Google Play purchases"). */
 export const createThirdPayApp = (deps: Deps) =>
@@ -16,4 +16,11 @@ export const createThirdPayApp = (deps: Deps) =>
     google_callback: ({ deps, body, req }) => receiveGooglePush(deps, req.header('authorization'), body),
   });
 
-export const handler = lambdaHandler(createThirdPayApp);
+export const handler = lambdaHandler(
+  createThirdPayApp,
+  deployedDeps('third-pay', {
+    table: () => import('../core/platform/db.js'),
+    appStore: () => import('../core/app-stores/apple-settings.js'),
+    googlePlay: () => import('../core/app-stores/google-settings.js'),
+  }),
+);

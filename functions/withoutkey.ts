@@ -6,7 +6,7 @@ import { bindSocial, listSocialBindings, userBySocialId } from '../core/identity
 import { zkInfo } from '../core/identity/zklogin.js';
 import { login } from '../core/merchants/accounts.js';
 import { withoutkeyRoutes } from './routes/withoutkey.js';
-import { lambdaHandler } from './deployed.js';
+import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The withoutkey group: console sign-in, social binding, player parameters, zkLogin lookups, and players' data: export, deletion and the studios' list of deleted players. */
 export const createWithoutkeyApp = (deps: Deps) =>
@@ -27,4 +27,10 @@ export const createWithoutkeyApp = (deps: Deps) =>
     player_deletions: async ({ deps, auth, query }) => (await import('../core/privacy/notices.js')).deletedPlayers(deps, auth.sub, query),
   });
 
-export const handler = lambdaHandler(createWithoutkeyApp);
+export const handler = lambdaHandler(
+  createWithoutkeyApp,
+  deployedDeps('withoutkey', {
+    table: () => import('../core/platform/db.js'),
+    oauthProviders: () => import('../core/identity/id-tokens.js'),
+  }),
+);

@@ -496,6 +496,43 @@ describe('secrets and permissions: each function is linked to what its code read
     }
   }, 120_000);
 
+  it("bundles the module of each part of Deps a function's needs name, and of no other", async () => {
+    const { build } = await import('esbuild');
+    const { functionNeeds } = await import('../functions/deployed.js');
+    // A part module loaded on demand widens the chunks every cold start loads (functions/deployed.ts PartLoaders),
+    // so each function's file loads only its own, and nothing else loads one on demand. (Domain code may import
+    // one as a library: the Google notifications verify push tokens with the id-token verifier.)
+    const partModules: Record<string, string> = {
+      table: 'core/platform/db.ts',
+      files: 'core/platform/files.ts',
+      oauthProviders: 'core/identity/id-tokens.ts',
+      chain: 'core/chain/source.ts',
+      appStore: 'core/app-stores/apple-settings.ts',
+      googlePlay: 'core/app-stores/google-settings.ts',
+      storeKeys: 'core/partner-store/regions.ts',
+      claimKey: 'core/rewards/claim-key.ts',
+    };
+    for (const [name, needs] of Object.entries(functionNeeds as Record<string, readonly string[]>)) {
+      const out = await build({
+        entryPoints: [`functions/${name}.ts`],
+        bundle: true,
+        write: false,
+        splitting: true,
+        outdir: 'unused',
+        platform: 'node',
+        format: 'esm',
+        packages: 'external',
+        metafile: true,
+        logLevel: 'silent',
+      });
+      const loaded = Object.entries(out.metafile.inputs).flatMap(([file, input]) =>
+        input.imports.filter((i) => i.kind === 'dynamic-import' && Object.values(partModules).includes(i.path)).map((i) => `${file} -> ${i.path}`),
+      );
+      const own = needs.filter((need) => need in partModules).map((need) => `functions/${name}.ts -> ${partModules[need]}`);
+      expect(loaded.sort(), name).toEqual(own.sort());
+    }
+  }, 120_000);
+
   it('derives TokenPublicKeys from TokenSigningKey at deploy: the public halves of the ring, no private part', async () => {
     const { generateSigningJwk, rotateTokenKeys, serializeTokenKeys } = await import('../core/platform/tokens.js');
     const ring = await rotateTokenKeys({ current: await generateSigningJwk() }, 'next');
@@ -530,7 +567,7 @@ describe('secrets and permissions: each function is linked to what its code read
     Object.assign(store, linked);
     expect('Table' in (Resource as object)).toBe(false);
     const { deployedDeps } = await import('../functions/deployed.js');
-    const deps = await deployedDeps();
+    const deps = await deployedDeps('meta', {})();
     expect(deps.tokens.jwks().keys.map((k) => k.kid)).toEqual([ring.current.kid]);
     expect(() => deps.table).toThrow(/Table is not linked to this function/);
     expect(() => deps.db).toThrow(/Table is not linked/);

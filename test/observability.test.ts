@@ -158,7 +158,7 @@ describe('log lines carry the request ids', () => {
     const seen: unknown[] = [];
     // The indexer of a stage without a chain: it reads its Deps and returns; what it sees then is its run's context.
     vi.doMock('../functions/deployed.js', () => ({
-      deployedDeps: async () => {
+      deployedDeps: () => async () => {
         seen.push(requestLogFields().function_request_id);
         return { chain: undefined };
       },
