@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor } from '../platform/cursors.js';
+import { indexBackfill } from '../platform/index-backfill.js';
 import { platformError } from '../platform/errors.js';
 import type { PartnerStoreDeps } from './deps.js';
 import * as z from 'zod/mini';
@@ -15,7 +16,7 @@ import { isClientId, redirectUriProblem, STORE_REGIONS, STORE_SCOPES, type Store
  * through the API (store client register). Access patterns: "a client of a region": pk
  * `STORECLIENT#<region>#<client_id>`, sk `STORECLIENT`; "a region's clients, newest first": the sparse gsi1pk
  * `STORECLIENTS#<region>`, gsi1sk `<created_at>#<client_id>` (clientListKey), written with the client (clients
- * registered before it have none and are not listed).
+ * registered before it have none and are not listed until `npm run admin -- backfill-indexes` gives them theirs).
  *
  * Confidential clients get a secret shown once; the table keeps its SHA-256 only. Secrets are 32 random bytes
  * (256 bits), so a fast hash is enough: there is nothing to guess (a slow password hash is for low-entropy
@@ -67,6 +68,14 @@ const clientListPartition = (region: StoreRegion) => `STORECLIENTS#${region}`;
 const clientListKey = (client: Pick<StoreClient, 'region' | 'created_at' | 'client_id'>) => ({
   gsi1pk: clientListPartition(client.region),
   gsi1sk: `${client.created_at}#${client.client_id}`,
+});
+
+/** Clients registered before "a region's clients" get clientListKey, as registerClient gives it (core/platform/index-backfill.ts). */
+export const storeClientsBackfill = indexBackfill({
+  kind: 'store_clients',
+  match: { type: 'store_client' },
+  source: z.pick(objectOf(StoreClient), { region: true, created_at: true, client_id: true }),
+  keys: clientListKey,
 });
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { indexBackfill } from '../platform/index-backfill.js';
 import { sha256Url } from '../platform/digest.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { oauthError } from './errors.js';
@@ -40,6 +41,23 @@ const StoredRefresh = z.object({
   family: z.string(),
   expiresAt: z.number(),
   used_at: z.optional(z.string()),
+});
+
+/**
+ * Families and refresh tokens issued before the user's items index (gsi6) have no entry in it, so the user's
+ * deletion would not find them (core/platform/index-backfill.ts): they get the keys codeGrant and issuePair set.
+ */
+export const storeFamiliesBackfill = indexBackfill({
+  kind: 'store_families',
+  match: { type: 'store_family' },
+  source: z.object({ uid: z.string() }),
+  keys: ({ uid }) => playerItemsKeys(uid, 'STOREFAMILY'),
+});
+export const storeRefreshTokensBackfill = indexBackfill({
+  kind: 'store_refresh_tokens',
+  match: { type: 'store_refresh' },
+  source: z.pick(StoredRefresh, { uid: true }),
+  keys: ({ uid }) => playerItemsKeys(uid, 'STOREREFRESH'),
 });
 
 const invalidGrant = (why: string) => oauthError('invalid_grant', 'oauth.grant_invalid', why);

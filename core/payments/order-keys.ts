@@ -13,7 +13,8 @@ import { OrderStatus, PayOrder } from './models.js';
  *   App Store or Google Play purchase carries back: appAccountToken, obfuscatedExternalAccountId).
  * - "orders of a project, newest first": gsi7pk `PROJECT_ORDERS#<project>#<s>`, gsi7sk `<created at>#<zero-padded id>`,
  *   s = id mod ORDER_SHARDS (a studio's orders list, core/payments/console-orders.ts). Set when the order is made and
- *   never changed; it names no player, so a deletion's pseudonymizing leaves it as it is.
+ *   never changed (orders made before it get it from the index pass: orders.ts projectOrdersBackfill); it names no
+ *   player, so a deletion's pseudonymizing leaves it as it is.
  * An order's bill number is `PO` and its zero-padded id: the payment carries it, and the order is found from it.
  */
 export const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });

@@ -46,9 +46,11 @@ const suffix = (shard: number, shards: number) => (shards === 1 ? '' : `#${shard
 export const SCORE_PREFIX = 'SCORE#';
 export const scorePartition = (game: string, season: Season, shard: number, shards: number) =>
   `${SCORE_PREFIX}${game}#${seasonKey(season)}${suffix(shard, shards)}`;
+/** The sort key prefix of every score item: the player's id follows it. */
+export const SCORE_PLAYER_PREFIX = 'PLAYER#';
 export const scoreKey = (game: string, season: Season, playerId: string, shards: number) => ({
   pk: scorePartition(game, season, shardOf(playerId, shards), shards),
-  sk: `PLAYER#${playerId}`,
+  sk: `${SCORE_PLAYER_PREFIX}${playerId}`,
 });
 export const boardIndex = { kills: 'gsi4', wins: 'gsi5' } as const;
 export const boardPartition = (board: Board, game: string, season: Season, shard: number, shards: number) =>
@@ -63,5 +65,7 @@ export const rankLocatorKey = (board: Board, game: string, season: Season, playe
   pk: `${ranksPartition(board, game, season)}#WHO#${playerId}`,
   sk: 'WHO',
 });
-export const resultKey = (game: string, resultId: string) => ({ pk: `RESULT#${game}#${resultId}`, sk: 'RESULT' });
+/** The partition prefix of every result record. */
+export const RESULT_PREFIX = 'RESULT#';
+export const resultKey = (game: string, resultId: string) => ({ pk: `${RESULT_PREFIX}${game}#${resultId}`, sk: 'RESULT' });
 export const openSeasonKey = (game: string, season: Season) => ({ pk: 'SEASONS', sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}` });

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { Resource } from 'sst/resource';
 import { ensureAccount, type Role } from '../../core/merchants/accounts.js';
 import { createDocumentClient } from '../../core/platform/db.js';
+import { backfillIndexes } from '../../core/platform/index-backfill.js';
 import { assertionKeyOf } from '../../core/partner-store/assertion-keys.js';
 import { registerClient } from '../../core/partner-store/clients.js';
 import { generateStoreKeys, STORE_REGIONS, type StoreRegion } from '../../core/partner-store/regions.js';
@@ -18,6 +19,7 @@ import {
   type RotationStep,
   type TokenKeyRing,
 } from '../../core/platform/tokens.js';
+import { INDEX_BACKFILLS } from './index-backfills.js';
 
 /**
  * Operator commands (`npm run admin -- <command>`). Key material goes to stdout only, for `npx sst secret set`
@@ -41,6 +43,12 @@ import {
  *       confidential client as a partner backend that signs its users in (store login): the public JWK, ES256
  *       or EdDSA (core/partner-store/assertion-keys.ts), given as its JSON or as @FILE holding it. A private key or
  *       another algorithm is refused before anything is written.
+ *   backfill-indexes [--table T] [--endpoint URL] [--dry-run]
+ *       Gives the items written before an index the keys this version's writes set on them (orders, merchants,
+ *       store clients, and the player's items a deletion finds: functions/admin/index-backfills.ts), each on
+ *       condition it still lacks them; safe to run again and beside live traffic. Prints the counts of each kind
+ *       as JSON on stdout; `--dry-run` counts what it would update and writes nothing. Finds the table as
+ *       create-account does.
  *   rotate-signing-key --step next|promote|retire|replace [--from FILE|-]
  *       Reads the stage's TokenSigningKey (a file, stdin with `-`, or by default the linked secret inside
  *       `npx sst shell --stage NAME`) and prints the ring of the next rotation step (README "Rotating the token key").
@@ -51,7 +59,8 @@ const usage = `usage:
   npm run admin -- generate-vendor-key
   npm run admin -- rotate-signing-key --step ${rotationSteps.join('|')} [--from FILE|-]
   npm run admin -- generate-store-keys
-  npm run admin -- register-store-client --region default|chengdu --type public|confidential --name N --redirect-uri URI [--redirect-uri URI…] --scope S [--scope S…] [--assertion-jwk JWK|@FILE] [--table T] [--endpoint URL]`;
+  npm run admin -- register-store-client --region default|chengdu --type public|confidential --name N --redirect-uri URI [--redirect-uri URI…] --scope S [--scope S…] [--assertion-jwk JWK|@FILE] [--table T] [--endpoint URL]
+  npm run admin -- backfill-indexes [--table T] [--endpoint URL] [--dry-run]`;
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -113,6 +122,7 @@ async function main(argv: string[]) {
   const [command, ...rest] = argv;
   if (command && (await keyCommand(command, rest))) return;
   if (command === 'register-store-client') return registerStoreClient(rest);
+  if (command === 'backfill-indexes') return backfillIndexesCommand(rest);
   if (command !== 'create-account') throw new Error(usage);
   const { values } = parseArgs({
     args: rest,
@@ -178,6 +188,22 @@ async function registerStoreClient(args: string[]) {
   note(
     `registered ${values.type} client ${registered.client.client_id} in region ${values.region} of table ${table}${signsIn}${registered.client_secret ? ': keep the secret now, it is not shown again' : ''}`,
   );
+}
+
+async function backfillIndexesCommand(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: { table: { type: 'string' }, endpoint: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } },
+  });
+  const table = values.table ?? linkedTable();
+  const dryRun = values['dry-run'];
+  const deps = { db: createDocumentClient(values.endpoint ? { endpoint: values.endpoint } : {}), table };
+  note(`backfill-indexes: ${dryRun ? 'counting what it would update (dry run: nothing is written)' : 'setting the keys'} in table ${table}`);
+  const kinds = await backfillIndexes(deps, INDEX_BACKFILLS, {
+    dryRun,
+    onUnreadable: (kind, key, problem) => note(`${kind}: ${key.pk} ${key.sk} left as it is, its attributes do not parse (${problem})`),
+  });
+  console.log(JSON.stringify({ table, dry_run: dryRun, kinds }, null, 2));
 }
 
 /** `--assertion-jwk`: the JWK's JSON, or @FILE holding it; checked here so the message names the option. */

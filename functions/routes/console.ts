@@ -26,7 +26,7 @@ export const innerConsoleOps = {
       'the tickets it credits, status, how it was paid (`tx_type`), `created_at`, `paid_at` and the paying `tx_digest` (null until paid) and the player (`user_id`; ' +
       "a player who deleted their account shows as the deletion's pseudonym). " +
       `${cursorPaged} A page of a rare status may hold fewer than \`limit\` orders (even none) with a \`next\`: one request reads a bounded part of the list. ` +
-      'Orders made before this operation existed are not listed. A suspended merchant may still read it.',
+      'Orders made before this operation existed are listed once the stage has had its one-off index pass (an operator command). A suspended merchant may still read it.',
     query: StudioOrdersQuery,
     status: 200,
     envelope: 'merchant',
@@ -47,7 +47,7 @@ export const innerConsoleOps = {
     description:
       '`status`: 0 pending review (the default), 1 active, 2 suspended. Each merchant as get_merchant_info shows it, with its last status change: ' +
       '`status_reason` (null when it gave none), `status_changed_at` and `status_changed_by` (the admin account; null for changes made before these were kept). ' +
-      `Newest first by creation. ${cursorPaged} Merchants created before this operation existed are listed once their status is next set.`,
+      `Newest first by creation. ${cursorPaged} Merchants created before this operation existed are listed once their status is next set, or the stage has had its one-off index pass (an operator command).`,
     query: MerchantReviewQuery,
     status: 200,
     envelope: 'merchant',

@@ -46,7 +46,7 @@ export const adminStoreClientOps = {
     description:
       `${whatAClientIs} At most \`limit\` (1-100, default 20) a page; \`next\` is the cursor of the page after it (null on the last), bound to the region: ` +
       'a cursor of another region or read, or altered, is 400 naming `cursor`. Never a secret nor its hash; `has_assertion_key` says whether the client signs users in. ' +
-      'Clients registered before this list existed are not in it (they still work).',
+      'Clients registered before this list existed are in it once the stage has had its one-off index pass (an operator command); they work either way.',
     query: StoreClientsQuery,
     status: 200,
     envelope: 'merchant',
