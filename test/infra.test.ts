@@ -496,7 +496,7 @@ describe('secrets and permissions: each function is linked to what its code read
     }
   }, 120_000);
 
-  it("bundles the module of each part of Deps a function's needs name, and of no other", async () => {
+  it("bundles the module of each part of Deps a function's needs name, and of no other, and no index backfill", async () => {
     const { build } = await import('esbuild');
     const { functionNeeds } = await import('../functions/deployed.js');
     // A part module loaded on demand widens the chunks every cold start loads (functions/deployed.ts PartLoaders),
@@ -530,6 +530,11 @@ describe('secrets and permissions: each function is linked to what its code read
       );
       const own = needs.filter((need) => need in partModules).map((need) => `functions/${name}.ts -> ${partModules[need]}`);
       expect(loaded.sort(), name).toEqual(own.sort());
+      // The index backfill is an operator's one-off pass (functions/admin/index-backfills.ts), in no function.
+      expect(
+        Object.keys(out.metafile.inputs).filter((input) => /backfill/.test(input)),
+        name,
+      ).toEqual([]);
     }
   }, 120_000);
 

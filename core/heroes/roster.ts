@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
-import { indexBackfill } from '../platform/index-backfill.js';
 import { heroError } from './errors.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
@@ -12,8 +11,7 @@ import type { TokenClaims } from '../platform/tokens.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { heroAttributes, requireConfig, toHero } from './heroes.js';
 import { grantKey, heroConfigKey, heroKey } from './keys.js';
-import { Hero, type GrantBody } from './models.js';
-import { objectOf } from '../shared/records.js';
+import type { Hero, GrantBody } from './models.js';
 
 /**
  * heroes_list: the caller's heroes with level and experience, oldest first, one page. One Query of the player's
@@ -35,17 +33,6 @@ export async function listHeroes(deps: HeroesDeps, uid: string, page: number, pa
     totalPage: Math.ceil(heroes.length / pageSize),
   };
 }
-
-/**
- * Grants made before the player's items index (gsi6) have no entry in it, so a deletion would not find them
- * (core/platform/index-backfill.ts): they get the keys grantHero sets, of the player their answer names.
- */
-export const heroGrantsBackfill = indexBackfill({
-  kind: 'hero_grants',
-  match: { type: 'hero_grant' },
-  source: z.object({ answer: z.pick(objectOf(Hero), { userId: true }) }),
-  keys: ({ answer }) => playerItemsKeys(answer.userId, 'HEROGRANT'),
-});
 
 /**
  * hero grant: a game server gives a player a hero (a starter hero), level 1. The server's merchant must own the

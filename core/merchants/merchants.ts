@@ -1,6 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { indexBackfill } from '../platform/index-backfill.js';
 import { queryItems } from '../platform/query.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { retryPause, transactOrFailures, type TransactItem } from '../platform/transactions.js';
@@ -10,8 +9,7 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
 import { merchantError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { objectOf } from '../shared/records.js';
-import { Merchant, MerchantStatus, type MerchantPayload, type MerchantStatusView } from './models.js';
+import { type Merchant, MerchantStatus, type MerchantPayload, type MerchantStatusView } from './models.js';
 
 /**
  * Merchants: one per console account.
@@ -23,21 +21,9 @@ import { Merchant, MerchantStatus, type MerchantPayload, type MerchantStatusView
  */
 export const merchantKey = (accountId: string) => ({ pk: `MERCHANT#${accountId}`, sk: 'MERCHANT' });
 export const merchantsOfStatusPartition = (status: number) => `MERCHANTS#${status}`;
-const merchantsOfStatusKeys = (status: number, merchant: { create_time: string; id: number }) => ({
+export const merchantsOfStatusKeys = (status: number, merchant: { create_time: string; id: number }) => ({
   gsi2pk: merchantsOfStatusPartition(status),
   gsi2sk: `${merchant.create_time}#${sortableInt(merchant.id)}`,
-});
-
-/**
- * Merchants made before "merchants of a status" have no keys in it until their status is next set
- * (core/platform/index-backfill.ts): they get those of the status they hold, as a status change would set them.
- * Only while that status is the one read: a change meanwhile has set its own keys, which stay.
- */
-export const merchantsOfStatusBackfill = indexBackfill({
-  kind: 'merchants',
-  match: { type: 'merchant' },
-  source: z.pick(objectOf(Merchant), { id: true, status: true, create_time: true }),
-  keys: (merchant) => merchantsOfStatusKeys(merchant.status, merchant),
 });
 
 /** The fields a merchant record shows (the item also keeps its keys and bookkeeping such as `gameCount`). */

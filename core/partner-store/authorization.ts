@@ -7,7 +7,6 @@ import { RedirectAnswer } from '../platform/redirect.js';
 import { storeError } from './errors.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { findClient, scopeWithin } from './clients.js';
-import { indexBackfill } from '../platform/index-backfill.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { userGone } from './challenges.js';
 import { STORE_REGIONS, type StoreRegion } from './regions.js';
@@ -42,17 +41,6 @@ export const StoredCode = z.object({
   uid: z.string(),
   validUntil: z.number(),
   family: z.optional(z.string()),
-});
-
-/**
- * Codes issued before the user's items index (gsi6) have no entry in it, so the user's deletion would not find
- * them (core/platform/index-backfill.ts): they get the keys accept sets.
- */
-export const storeCodesBackfill = indexBackfill({
-  kind: 'store_codes',
-  match: { type: 'store_code' },
-  source: z.pick(StoredCode, { uid: true }),
-  keys: ({ uid }) => playerItemsKeys(uid, 'STORECODE'),
 });
 
 export interface AuthorizeQuery {

@@ -2,7 +2,6 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Url } from '../platform/digest.js';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor } from '../platform/cursors.js';
-import { indexBackfill } from '../platform/index-backfill.js';
 import { platformError } from '../platform/errors.js';
 import type { PartnerStoreDeps } from './deps.js';
 import * as z from 'zod/mini';
@@ -22,7 +21,7 @@ import { isClientId, redirectUriProblem, STORE_REGIONS, STORE_SCOPES, type Store
  * (256 bits), so a fast hash is enough: there is nothing to guess (a slow password hash is for low-entropy
  * passwords), and comparing the hashes in constant time keeps timing from telling anything.
  */
-const StoreClient = z.lazy(() =>
+export const StoreClient = z.lazy(() =>
   z.object({
     client_id: z.string(),
     region: z.enum(STORE_REGIONS),
@@ -65,17 +64,9 @@ export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STOR
 
 /** "a region's clients, newest first": the client's place in the region's list (gsi1, sparse). */
 const clientListPartition = (region: StoreRegion) => `STORECLIENTS#${region}`;
-const clientListKey = (client: Pick<StoreClient, 'region' | 'created_at' | 'client_id'>) => ({
+export const clientListKey = (client: Pick<StoreClient, 'region' | 'created_at' | 'client_id'>) => ({
   gsi1pk: clientListPartition(client.region),
   gsi1sk: `${client.created_at}#${client.client_id}`,
-});
-
-/** Clients registered before "a region's clients" get clientListKey, as registerClient gives it (core/platform/index-backfill.ts). */
-export const storeClientsBackfill = indexBackfill({
-  kind: 'store_clients',
-  match: { type: 'store_client' },
-  source: z.pick(objectOf(StoreClient), { region: true, created_at: true, client_id: true }),
-  keys: clientListKey,
 });
 
 /**

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import { indexBackfill } from '../platform/index-backfill.js';
 import { sha256Url } from '../platform/digest.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { oauthError } from './errors.js';
@@ -33,7 +32,7 @@ export const REFRESH_SECONDS = 30 * 24 * 3600;
 export const familyKey = (id: string) => ({ pk: `STOREFAMILY#${id}`, sk: 'STOREFAMILY' });
 const refreshKey = (token: string) => ({ pk: `STOREREFRESH#${sha256Url(token)}`, sk: 'STOREREFRESH' });
 /** "a refresh token" (refreshKey): its grant, its expiry and when it was rotated. */
-const StoredRefresh = z.object({
+export const StoredRefresh = z.object({
   region: z.string(),
   uid: z.string(),
   client_id: z.string(),
@@ -41,23 +40,6 @@ const StoredRefresh = z.object({
   family: z.string(),
   expiresAt: z.number(),
   used_at: z.optional(z.string()),
-});
-
-/**
- * Families and refresh tokens issued before the user's items index (gsi6) have no entry in it, so the user's
- * deletion would not find them (core/platform/index-backfill.ts): they get the keys codeGrant and issuePair set.
- */
-export const storeFamiliesBackfill = indexBackfill({
-  kind: 'store_families',
-  match: { type: 'store_family' },
-  source: z.object({ uid: z.string() }),
-  keys: ({ uid }) => playerItemsKeys(uid, 'STOREFAMILY'),
-});
-export const storeRefreshTokensBackfill = indexBackfill({
-  kind: 'store_refresh_tokens',
-  match: { type: 'store_refresh' },
-  source: z.pick(StoredRefresh, { uid: true }),
-  keys: ({ uid }) => playerItemsKeys(uid, 'STOREREFRESH'),
 });
 
 const invalidGrant = (why: string) => oauthError('invalid_grant', 'oauth.grant_invalid', why);

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { ownedRecord } from '../access/records.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
-import { indexBackfill } from '../platform/index-backfill.js';
 import { nextId } from '../platform/counters.js';
 import { countInDay } from '../platform/day-stats.js';
 import type { PaymentsDeps } from './deps.js';
@@ -15,9 +14,8 @@ import { sortableInt } from '../platform/table.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
 import { toBigInt } from '../shared/amounts.js';
-import { objectOf } from '../shared/records.js';
 import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
-import { billNoOf, orderKey, projectOrdersKeys, StoredOrder, storedOrder, storeLinkKeys } from './order-keys.js';
+import { billNoOf, orderKey, projectOrdersKeys, type StoredOrder, storedOrder, storeLinkKeys } from './order-keys.js';
 import { projectKey } from '../access/owned-keys.js';
 import { levelKey, storedLevel, storedProject } from './projects.js';
 
@@ -170,15 +168,3 @@ export async function orderByStoreLink(deps: Pick<PaymentsDeps, 'db' | 'table'>,
   );
   return storedOrder(out.Items?.[0]);
 }
-
-/**
- * Orders made before the "orders of a project" index have no keys in it (core/platform/index-backfill.ts): they
- * get projectOrdersKeys, as rechargeOrder gives them. A deleted player's order, pseudonymized in place, gets them
- * too: they name no player, and its project, id and creation time are as they were.
- */
-export const projectOrdersBackfill = indexBackfill({
-  kind: 'orders',
-  match: { type: 'order' },
-  source: z.pick(objectOf(StoredOrder), { project_name: true, id: true, created_at: true }),
-  keys: projectOrdersKeys,
-});

@@ -7,8 +7,8 @@ import { tableDefinition } from './table.js';
 /**
  * The one-off pass that gives items written before an index the keys the writes of this version set on them
  * (docs/data-model.md "Items written before an index"; `npm run admin -- backfill-indexes`). Each domain
- * describes its kinds of items next to the keys (indexBackfill), computing them with the function its writes
- * use; this module scans and writes, knowing no domain.
+ * describes its kinds of items (indexBackfill) in a module beside its keys, `<domain>/…-backfill.ts`, computing them
+ * with the function its writes use; this module scans and writes, knowing no domain.
  *
  * An update only adds the kind's index attributes, on condition the item is still there, still of its kind,
  * still without them, and still holds the values the keys were computed from. So it never overwrites what a live

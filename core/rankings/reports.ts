@@ -3,17 +3,15 @@ import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import { sha256Url } from '../platform/digest.js';
 import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
-import { indexBackfill } from '../platform/index-backfill.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
-import { objectOf } from '../shared/records.js';
 import { goneKey, playerItemsKeys } from '../platform/players.js';
 import { rankingError } from './errors.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
-import { boardPartition, RESULT_PREFIX, resultKey, SCORE_PLAYER_PREFIX, SCORE_PREFIX, scoreKey, shardOf } from './keys.js';
+import { boardPartition, resultKey, scoreKey, shardOf } from './keys.js';
 import { recordOpenSeasons } from './open-seasons.js';
 import { seasonShards } from './shards.js';
-import { AddWinResult, CHECKED_REPORT_PLAYERS, ScoreResult, type AddWinBody, type ScoreReport } from './models.js';
+import { type AddWinResult, CHECKED_REPORT_PLAYERS, type ScoreResult, type AddWinBody, type ScoreReport } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 
 /**
@@ -61,7 +59,7 @@ export interface PlayerPoints {
  * scores are the board sort keys (`gsi4sk` kills, `gsi5sk` wins), absent (0) while the player is on no board; a
  * name never given reads ''.
  */
-const StoredScore = z.object({
+export const StoredScore = z.object({
   game_code: z.string(),
   season_type: z.number(),
   season_range: z.string(),
@@ -86,27 +84,6 @@ export function toScoreItem(item: Record<string, unknown>): ScoreItem {
   const { gsi4sk, gsi5sk, killsAt, winsAt, ...player } = StoredScore.parse(item);
   return { ...player, kills: gsi4sk, wins: gsi5sk, ...(killsAt === undefined ? {} : { killsAt }), ...(winsAt === undefined ? {} : { winsAt }) };
 }
-
-/**
- * Score items and addWin's result records written before the player's items index (gsi6) have no entry in it, so
- * a deletion would not find them (core/platform/index-backfill.ts): they get the keys scoreUpdate and resultPut
- * set. A score item of a past season is never reported again, so nothing else would set them.
- */
-export const scoresBackfill = indexBackfill({
-  kind: 'scores',
-  match: { pkPrefix: SCORE_PREFIX, skPrefix: SCORE_PLAYER_PREFIX },
-  source: z.pick(StoredScore, { game_player_id: true }),
-  keys: (score) => playerItemsKeys(score.game_player_id, 'SCORE'),
-});
-/** An addWin answer names its player; a submitgamescore answer names none, and its record gets no keys. */
-export const resultsBackfill = indexBackfill({
-  kind: 'results',
-  match: { pkPrefix: RESULT_PREFIX, skPrefix: 'RESULT' },
-  source: z.object({
-    response: z.union([z.pick(objectOf(AddWinResult), { game_player_id: true }), z.pick(objectOf(ScoreResult), { players: true })]),
-  }),
-  keys: ({ response }) => ('game_player_id' in response ? playerItemsKeys(response.game_player_id, 'RESULT') : undefined),
-});
 
 /** How long a result id is remembered (TTL): a resubmission within this time is counted once. */
 export const RESULT_TTL_DAYS = 400;

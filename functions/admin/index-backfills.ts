@@ -1,14 +1,12 @@
-import { heroGrantsBackfill } from '../../core/heroes/roster.js';
-import { merchantsOfStatusBackfill } from '../../core/merchants/merchants.js';
-import { storeCodesBackfill } from '../../core/partner-store/authorization.js';
-import { storeClientsBackfill } from '../../core/partner-store/clients.js';
-import { storeFamiliesBackfill, storeRefreshTokensBackfill } from '../../core/partner-store/grants.js';
-import { projectOrdersBackfill } from '../../core/payments/orders.js';
-import { resultsBackfill, scoresBackfill } from '../../core/rankings/reports.js';
+import { heroGrantsBackfill } from '../../core/heroes/grants-backfill.js';
+import { merchantsOfStatusBackfill } from '../../core/merchants/merchants-backfill.js';
+import { storeClientsBackfill, storeCodesBackfill, storeFamiliesBackfill, storeRefreshTokensBackfill } from '../../core/partner-store/backfills.js';
+import { projectOrdersBackfill } from '../../core/payments/orders-backfill.js';
+import { resultsBackfill, scoresBackfill } from '../../core/rankings/reports-backfill.js';
 
 /**
- * Every kind of item whose index keys only the writes of this version set, each described by its domain next to
- * its keys: what `npm run admin -- backfill-indexes` gives them (core/platform/index-backfill.ts; docs/data-model.md
+ * Every kind of item whose index keys only the writes of this version set, each described by its domain in a
+ * module beside its keys (never bundled with the request handlers): what `npm run admin -- backfill-indexes` gives them (core/platform/index-backfill.ts; docs/data-model.md
  * "Items written before an index"). Idempotency records are not among them: they expire within 30 days.
  */
 export const INDEX_BACKFILLS = [

@@ -1,0 +1,35 @@
+import * as z from 'zod/mini';
+import { indexBackfill } from '../platform/index-backfill.js';
+import { playerItemsKeys } from '../platform/players.js';
+import { objectOf } from '../shared/records.js';
+import { RESULT_PREFIX, SCORE_PLAYER_PREFIX, SCORE_PREFIX } from './keys.js';
+import { AddWinResult, ScoreResult } from './models.js';
+import { StoredScore } from './reports.js';
+
+/**
+ * Score items and result records: the kinds of items written before an index that `npm run admin -- backfill-indexes` gives its keys
+ * (core/platform/index-backfill.ts, listed in functions/admin/index-backfills.ts). A module of its own so that
+ * no function serving requests bundles them.
+ */
+
+/**
+ * Score items and addWin's result records written before the player's items index (gsi6) have no entry in it, so
+ * a deletion would not find them (core/platform/index-backfill.ts): they get the keys scoreUpdate and resultPut
+ * set. A score item of a past season is never reported again, so nothing else would set them.
+ */
+export const scoresBackfill = indexBackfill({
+  kind: 'scores',
+  match: { pkPrefix: SCORE_PREFIX, skPrefix: SCORE_PLAYER_PREFIX },
+  source: z.pick(StoredScore, { game_player_id: true }),
+  keys: (score) => playerItemsKeys(score.game_player_id, 'SCORE'),
+});
+
+/** An addWin answer names its player; a submitgamescore answer names none, and its record gets no keys. */
+export const resultsBackfill = indexBackfill({
+  kind: 'results',
+  match: { pkPrefix: RESULT_PREFIX, skPrefix: 'RESULT' },
+  source: z.object({
+    response: z.union([z.pick(objectOf(AddWinResult), { game_player_id: true }), z.pick(objectOf(ScoreResult), { players: true })]),
+  }),
+  keys: ({ response }) => ('game_player_id' in response ? playerItemsKeys(response.game_player_id, 'RESULT') : undefined),
+});
