@@ -7,13 +7,13 @@ import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { ledgerMismatches } from './support/ledgers.js';
-import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
+import type { TestIssuer } from './support/oauth-issuer.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
 import { faults, injectFaults, withFault } from './support/table-faults.js';
 import { scanAll } from './support/table-snapshot.js';
 import { goodsFor } from './support/vendor.js';
 import { grantedHero, heroNft, heroPlayer, heroWorld } from './support/heroes.js';
-import { busyPlayer as usedEverything, settledSeason, sharedWorld, type World } from './support/busy-players.js';
+import { busyPlayer as usedEverything, settledSeason, startSharedWorld, type World } from './support/busy-players.js';
 import { boardPages, drainRankStream } from './support/rankings.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
@@ -32,16 +32,13 @@ const document = servedDocument(base);
 
 let world: World;
 
+let stopWorld: () => Promise<void>;
+
 beforeAll(async () => {
-  issuer = await startOAuthIssuer();
-  deps = await createTestDeps({ oauthProviders: [issuer.provider('google', ['client-a'])] });
-  app = createAllApps(deps);
-  world = await sharedWorld(deps, app, issuer, await heroWorld(deps));
+  ({ stop: stopWorld, ...world } = await startSharedWorld());
+  ({ deps, app, issuer } = world);
 });
-afterAll(async () => {
-  await issuer.stop();
-  await world.heroes.node.stop();
-});
+afterAll(() => stopWorld());
 
 const ok = async (res: Promise<{ status: number; body: unknown }>, status = 200) => {
   const answer = await res;

@@ -5,12 +5,10 @@ import { backfillIndexes, type BackfillCounts } from '../core/platform/index-bac
 import { PLAYER_ITEMS_INDEX, playerItemsPartition, type PlayerItemKind } from '../core/platform/players.js';
 import { queryItems } from '../core/platform/query.js';
 import { INDEX_BACKFILLS } from '../functions/admin/index-backfills.js';
-import { createAllApps } from '../functions/apps.js';
-import { busyPlayer, sharedWorld, type World } from './support/busy-players.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
-import { heroWorld } from './support/heroes.js';
+import type { createAllApps } from '../functions/apps.js';
+import { busyPlayer, startSharedWorld, type World } from './support/busy-players.js';
+import type { TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
-import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
 import { busyStoreUser, partnerBackend } from './support/store-partner.js';
 import { storePathOf, storeWorld } from './support/store.js';
 import { scanAll } from './support/table-snapshot.js';
@@ -61,19 +59,15 @@ describe("backfill-indexes: a player's items no key leads to", () => {
   const base = '/v2-testing';
   let deps: TestDeps;
   let app: ReturnType<typeof createAllApps>;
-  let issuer: TestIssuer;
   let world: World;
 
+  let stopWorld: () => Promise<void>;
+
   beforeAll(async () => {
-    issuer = await startOAuthIssuer();
-    deps = await createTestDeps({ oauthProviders: [issuer.provider('google', ['client-a'])] });
-    app = createAllApps(deps);
-    world = await sharedWorld(deps, app, issuer, await heroWorld(deps));
+    ({ stop: stopWorld, ...world } = await startSharedWorld());
+    ({ deps, app } = world);
   });
-  afterAll(async () => {
-    await issuer.stop();
-    await world.heroes.node.stop();
-  });
+  afterAll(() => stopWorld());
 
   async function deleteAccount(player: Awaited<ReturnType<typeof busyPlayer>>) {
     const challenge = await call(app, 'POST', `${base}/account/deletion/challenge`, { token: player.platform });

@@ -35,6 +35,15 @@ afterAll(async () => {
 
 const poll = { timeout: 60_000, interval: 100 };
 
+/** The loop went on after a failed pass: a later pass ended ok, after the failed one. */
+const okAgainAfter = (read: () => Promise<{ last_run: { outcome: string } | null; last_success_at: string | null }>, failedAt: string) =>
+  expect
+    .poll(async () => {
+      const now = await read();
+      return now.last_run?.outcome === 'ok' && (now.last_success_at ?? '') > failedAt;
+    }, poll)
+    .toBe(true);
+
 describe('the local loops record their passes as the deployed jobs record their runs', () => {
   it("the indexer's loop: an ok pass with what it read and its checkpoint; a pass the node fails, failed with the indexer's code; then ok again", async () => {
     const deps = await createTestDeps();
@@ -65,12 +74,7 @@ describe('the local loops record their passes as the deployed jobs record their 
 
       // The node answers again: the loop, still running, records an ok pass after the failed ones.
       node.recover();
-      await expect
-        .poll(async () => {
-          const now = await indexer();
-          return now.last_run.outcome === 'ok' && now.last_success_at > failed.last_run.ended_at;
-        }, poll)
-        .toBe(true);
+      await okAgainAfter(indexer, failed.last_run.ended_at);
     } finally {
       await loop.stop();
     }
@@ -108,12 +112,7 @@ describe('the local loops record their passes as the deployed jobs record their 
 
       // Without a reward table its seasons close with no entries: the loop, still running, records an ok pass.
       await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: rewardTableKey(broken.code) }));
-      await expect
-        .poll(async () => {
-          const now = await settlement();
-          return now.last_run.outcome === 'ok' && now.last_success_at > failed.last_run.ended_at;
-        }, poll)
-        .toBe(true);
+      await okAgainAfter(settlement, failed.last_run.ended_at);
     } finally {
       await loop.stop();
     }

@@ -4,12 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_PAGE_ITEMS, PAGE_ITEMS } from '../core/privacy/export.js';
 import { EXPORT_SECTIONS } from '../core/privacy/models.js';
 import { ledgerKey } from '../core/tickets/balances.js';
-import { createAllApps } from '../functions/apps.js';
-import { busyPlayer, settledSeason, sharedWorld, type World } from './support/busy-players.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
-import { type HeroWorld, heroWorld } from './support/heroes.js';
+import type { createAllApps } from '../functions/apps.js';
+import { busyPlayer, settledSeason, startSharedWorld, type World } from './support/busy-players.js';
+import type { TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
-import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
+import type { TestIssuer } from './support/oauth-issuer.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { playerWithTokens } from './support/payments.js';
 
@@ -21,27 +20,21 @@ import { playerWithTokens } from './support/payments.js';
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
 let issuer: TestIssuer;
-let heroes: HeroWorld;
 let world: World;
+let stopWorld: () => Promise<void>;
 let ann: Awaited<ReturnType<typeof busyPlayer>>;
 let bob: Awaited<ReturnType<typeof busyPlayer>>;
 const base = '/v2-testing';
 const document = servedDocument(base);
 
 beforeAll(async () => {
-  issuer = await startOAuthIssuer();
-  deps = await createTestDeps({ oauthProviders: [issuer.provider('google', ['client-a'])] });
-  app = createAllApps(deps);
-  heroes = await heroWorld(deps);
-  world = await sharedWorld(deps, app, issuer, heroes);
+  ({ stop: stopWorld, ...world } = await startSharedWorld());
+  ({ deps, app, issuer } = world);
   ann = await busyPlayer(world, `Ann-${randomUUID().slice(0, 8)}`);
   bob = await busyPlayer(world, `Bob-${randomUUID().slice(0, 8)}`);
   await settledSeason(world, [ann, bob]);
 }, 60_000);
-afterAll(async () => {
-  await heroes.node.stop();
-  await issuer.stop();
-});
+afterAll(() => stopWorld());
 
 /** GET /account/export, checked against the served OpenAPI document. */
 async function exportOf(token: string | undefined, query?: Record<string, string>) {

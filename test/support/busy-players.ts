@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { expect } from 'vitest';
 import { settleSeason } from '../../core/rewards/settlement.js';
-import type { TestDeps } from './deps.js';
-import { grantedHero, heroNft, type HeroWorld } from './heroes.js';
+import { createAllApps } from '../../functions/apps.js';
+import { createTestDeps, type TestDeps } from './deps.js';
+import { grantedHero, heroNft, heroWorld, type HeroWorld } from './heroes.js';
 import { call } from './http.js';
-import type { TestIssuer } from './oauth-issuer.js';
+import { startOAuthIssuer, type TestIssuer } from './oauth-issuer.js';
 import { indexedPayment, playerWithTokens, projectWithLevel } from './payments.js';
 import { pastWeek, rewardGame, scoresInPastWeek } from './rewards.js';
 import { goodsFor } from './vendor.js';
@@ -32,8 +33,15 @@ const ok = async (res: Promise<{ status: number; body: unknown }>, status = 200)
   return answer.body as Record<string, any>;
 };
 
-/** The studio's project and game, and a rewarded game (of another studio) whose past week is settled once its players are in. */
-export async function sharedWorld(deps: TestDeps, app: Hono, issuer: TestIssuer, heroes: HeroWorld): Promise<World> {
+/**
+ * A fresh table and app with an OAuth issuer and the hero game's chain node, the studio's project and game, and a
+ * rewarded game (of another studio) whose past week is settled once its players are in; `stop` ends the servers.
+ */
+export async function startSharedWorld(): Promise<World & { stop(): Promise<void> }> {
+  const issuer = await startOAuthIssuer();
+  const deps = await createTestDeps({ oauthProviders: [issuer.provider('google', ['client-a'])] });
+  const app = createAllApps(deps);
+  const heroes = await heroWorld(deps);
   return {
     deps,
     app,
@@ -44,6 +52,10 @@ export async function sharedWorld(deps: TestDeps, app: Hono, issuer: TestIssuer,
       { rank: 1, amount: 500 },
       { rank: 2, amount: 200 },
     ]),
+    stop: async () => {
+      await heroes.node.stop();
+      await issuer.stop();
+    },
   };
 }
 
