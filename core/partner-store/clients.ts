@@ -8,7 +8,8 @@ import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { AssertionJwk, assertionKeyOf } from './assertion-keys.js';
 import { storeError } from './errors.js';
-import { isClientId, redirectUriProblem, STORE_REGIONS, STORE_SCOPES, type StoreRegion } from './names.js';
+import { StoreClientFields } from './models.js';
+import { isClientId, redirectUriProblem, STORE_SCOPES, type StoreRegion } from './names.js';
 
 /**
  * Partner clients, registered per region by an operator (`npm run admin -- register-store-client`) or an admin
@@ -22,14 +23,7 @@ import { isClientId, redirectUriProblem, STORE_REGIONS, STORE_SCOPES, type Store
  * passwords), and comparing the hashes in constant time keeps timing from telling anything.
  */
 export const StoreClient = z.lazy(() =>
-  z.object({
-    client_id: z.string(),
-    region: z.enum(STORE_REGIONS),
-    type: z.enum(['public', 'confidential']),
-    name: z.string(),
-    redirect_uris: z.array(z.string()),
-    scopes: z.array(z.string()),
-    created_at: z.string(),
+  z.extend(StoreClientFields, {
     /**
      * The public key the client signs store sign-in assertions with (store login, core/partner-store/sessions.ts): the
      * partner store's own backend is registered with one. An ES256 or EdDSA public JWK (core/partner-store/assertion-keys.ts).

@@ -201,19 +201,19 @@ export const StoreClientRegistration = z.lazy(() =>
   }),
 );
 
+/** What a registered client is, as the table keeps it and an admin sees it (core/partner-store/clients.ts adds its assertion key). */
+export const StoreClientFields = z.object({
+  client_id: z.string(),
+  region: z.enum(STORE_REGIONS),
+  type: z.enum(['public', 'confidential']),
+  name: z.string(),
+  redirect_uris: z.array(z.string()),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+});
+
 /** A registered client as an admin sees it: never its secret nor the secret's hash; whether it has an assertion key, not the key. */
-export const StoreClientView = z.lazy(() =>
-  z.object({
-    client_id: z.string(),
-    region: z.enum(STORE_REGIONS),
-    type: z.enum(['public', 'confidential']),
-    name: z.string(),
-    redirect_uris: z.array(z.string()),
-    scopes: z.array(z.string()),
-    created_at: z.string(),
-    has_assertion_key: z.boolean(),
-  }),
-);
+export const StoreClientView = z.lazy(() => z.extend(StoreClientFields, { has_assertion_key: z.boolean() }));
 
 /** store client register's answer: the client, and a confidential client's `client_secret`, shown this once. */
 export const StoreClientRegistered = z.lazy(() => z.extend(objectOf(StoreClientView), { client_secret: z.optional(z.string()) }));
