@@ -1,13 +1,11 @@
 import { useMemo, useState } from 'preact/hooks';
-import type * as z from 'zod/mini';
 import { HeroConfigBody, type HeroConfig } from '../../../core/heroes/models.js';
-import { errorsOfSchema, type FieldErrors } from '../errors.js';
+import type { FieldErrors } from '../errors.js';
 import { type HeroApi, heroClientFor, type Session } from '../session.js';
-import { useAction, useRead } from '../ui/call.js';
+import { useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormError, Submit } from '../ui/field.js';
 import { Done, ReadState } from '../ui/status.js';
 
-type ConfigBody = z.infer<typeof HeroConfigBody>;
 /** One level's cost as typed: the price level whose tickets pay it, and how many. */
 type CostRow = { ticketLevel: string; amount: string };
 
@@ -95,7 +93,7 @@ function SetConfig({ hero, current, onSaved }: { hero: HeroApi; current: HeroCon
   );
   const [fill, setFill] = useState<CostRow>({ ticketLevel: '1', amount: '' });
   const [done, setDone] = useState<string>();
-  const save = useAction((body: ConfigBody) => hero.PUT('/heroes/config', { body }));
+  const save = useCheckedAction(HeroConfigBody, (body) => hero.PUT('/heroes/config', { body }));
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
   const levels = pricedLevels(values.maxLevel);
   const costOf = (level: number): CostRow => costs[level] ?? { ticketLevel: '', amount: '' };
@@ -111,9 +109,7 @@ function SetConfig({ hero, current, onSaved }: { hero: HeroApi; current: HeroCon
       nftCacheSeconds: numberOf(values.nftCacheSeconds),
       levelCosts: levels.map((level) => ({ level, ticketLevel: numberOf(costOf(level).ticketLevel), amount: numberOf(costOf(level).amount) })),
     };
-    const invalid = errorsOfSchema(HeroConfigBody, body);
-    if (invalid) return save.setErrors(invalid);
-    if (await save.run(HeroConfigBody.parse(body))) {
+    if (await save.submit(body)) {
       setDone('The hero game configuration is saved.');
       onSaved();
     }

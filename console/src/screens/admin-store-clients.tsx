@@ -1,15 +1,11 @@
 import { useState } from 'preact/hooks';
-import type * as z from 'zod/mini';
 import { StoreClientRegistration } from '../../../core/partner-store/models.js';
 import { STORE_REGIONS, STORE_SCOPES, type StoreRegion } from '../../../core/partner-store/names.js';
-import { errorsOfSchema } from '../errors.js';
 import type { Api } from '../session.js';
-import { useAction, useRead } from '../ui/call.js';
+import { useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormError, Select, Submit, TextArea } from '../ui/field.js';
 import { CursorPager, useCursorPages } from '../ui/pager.js';
 import { ReadState } from '../ui/status.js';
-
-type Registration = z.infer<typeof StoreClientRegistration>;
 
 /** Admins: the partner store's OAuth clients of a region, and the registration of new ones. */
 export function AdminStoreClientsScreen({ api }: { api: Api }) {
@@ -79,7 +75,7 @@ function RegisterClient({ api, region, onRegistered }: { api: Api; region: Store
   const [scopes, setScopes] = useState<string[]>([]);
   const [jwk, setJwk] = useState('');
   const [registered, setRegistered] = useState<{ id: string; secret?: string | undefined }>();
-  const register = useAction((body: Registration) => api.POST('/merchant/admin/store/clients', { body }));
+  const register = useCheckedAction(StoreClientRegistration, (body) => api.POST('/merchant/admin/store/clients', { body }));
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -103,9 +99,7 @@ function RegisterClient({ api, region, onRegistered }: { api: Api; region: Store
       scopes,
       ...(assertion === undefined ? {} : { assertion_jwk: assertion }),
     };
-    const invalid = errorsOfSchema(StoreClientRegistration, body);
-    if (invalid) return register.setErrors(invalid);
-    const answer = await register.run(StoreClientRegistration.parse(body));
+    const answer = await register.submit(body);
     if (answer) {
       setRegistered({ id: answer.data.client_id, secret: answer.data.client_secret });
       setName('');

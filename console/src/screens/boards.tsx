@@ -1,10 +1,8 @@
 import { useState } from 'preact/hooks';
-import type * as z from 'zod/mini';
 import { RewardTableSave } from '../../../core/rewards/models.js';
-import { errorsOfSchema } from '../errors.js';
 import { claimStateName, pastSeasons } from '../seasons.js';
 import type { Api } from '../session.js';
-import { useAction, useRead } from '../ui/call.js';
+import { useCheckedAction, useRead } from '../ui/call.js';
 import { FormError, Select, Submit, TextArea } from '../ui/field.js';
 import { Done, ReadState } from '../ui/status.js';
 
@@ -88,13 +86,11 @@ function RewardTableEditor({ api, game }: { api: Api; game: string }) {
   const [board, setBoard] = useState<'wins' | 'kills'>('wins');
   const [text, setText] = useState('');
   const [done, setDone] = useState<string>();
-  const save = useAction((body: z.infer<typeof RewardTableSave>) => api.POST('/merchant/games/rewards', { body }));
+  const save = useCheckedAction(RewardTableSave, (body) => api.POST('/merchant/games/rewards', { body }));
   const submit = async (event: Event) => {
     event.preventDefault();
     const body = { game_code: game, board, rewards: rowsOf(text) };
-    const invalid = errorsOfSchema(RewardTableSave, body);
-    if (invalid) return save.setErrors(invalid);
-    if (await save.run(RewardTableSave.parse(body))) {
+    if (await save.submit(body)) {
       setDone('Reward table saved: it pays the seasons that end from now on.');
       table.reload();
     }

@@ -2,8 +2,7 @@ import { useState } from 'preact/hooks';
 import { GameCreate, GameUpdate } from '../../../core/games/models.js';
 import { MerchantStatus } from '../../../core/merchants/models.js';
 import type { Api } from '../session.js';
-import { errorsOfSchema } from '../errors.js';
-import { useAction, useRead } from '../ui/call.js';
+import { useAction, useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormError, Submit } from '../ui/field.js';
 import { Pager } from '../ui/pager.js';
 import { Done, ReadState } from '../ui/status.js';
@@ -152,16 +151,14 @@ function CreateGame({ api, onCreated }: { api: Api; onCreated: () => void }) {
   const [values, setValues] = useState(emptyGame);
   const [saved, setSaved] = useState(0);
   const [done, setDone] = useState<string>();
-  const save = useAction((body: GameCreate) => api.POST('/merchant/games/save', { body }));
+  const save = useCheckedAction(GameCreate, (body) => api.POST('/merchant/games/save', { body }));
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
   const submit = async (event: Event) => {
     event.preventDefault();
     // Optional on-chain ids left empty are not sent.
     const { package_id, object_id, ...rest } = values;
     const body = { ...rest, ...(package_id ? { package_id } : {}), ...(object_id ? { object_id } : {}) };
-    const invalid = errorsOfSchema(GameCreate, body);
-    if (invalid) return save.setErrors(invalid);
-    if (await save.run(GameCreate.parse(body))) {
+    if (await save.submit(body)) {
       setDone(`Game ${values.code} created.`);
       setValues(emptyGame);
       setSaved((n) => n + 1);
@@ -225,14 +222,12 @@ function EditGame({ api, game, onSaved }: { api: Api; game: EditableGame; onSave
     package_id: game.package_id ?? '',
     object_id: game.object_id ?? '',
   });
-  const save = useAction((body: GameUpdate) => api.POST('/merchant/games/update', { body }));
+  const save = useCheckedAction(GameUpdate, (body) => api.POST('/merchant/games/update', { body }));
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
   const submit = async (event: Event) => {
     event.preventDefault();
     const body = { code: game.code, ...values };
-    const invalid = errorsOfSchema(GameUpdate, body);
-    if (invalid) return save.setErrors(invalid);
-    if (await save.run(GameUpdate.parse(body))) onSaved();
+    if (await save.submit(body)) onSaved();
   };
   return (
     <section aria-labelledby="edit-game-title">

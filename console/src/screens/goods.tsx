@@ -1,9 +1,7 @@
 import { useState } from 'preact/hooks';
-import type * as z from 'zod/mini';
 import { GoodsCreate } from '../../../core/vendor/models.js';
-import { errorsOfSchema } from '../errors.js';
 import type { Api } from '../session.js';
-import { useAction, useRead } from '../ui/call.js';
+import { useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormError, Submit } from '../ui/field.js';
 import { Pager } from '../ui/pager.js';
 import { Done, ReadState } from '../ui/status.js';
@@ -61,14 +59,12 @@ function CreateGoods({ api, onCreated }: { api: Api; onCreated: () => void }) {
   const empty = { name: '', projectName: '', level: '1', price: '' };
   const [values, setValues] = useState(empty);
   const [done, setDone] = useState<string>();
-  const create = useAction((body: z.infer<typeof GoodsCreate>) => api.POST('/merchant/goods', { body }));
+  const create = useCheckedAction(GoodsCreate, (body) => api.POST('/merchant/goods', { body }));
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
   const submit = async (event: Event) => {
     event.preventDefault();
     const body = { ...values, level: Number(values.level), price: Number(values.price) };
-    const invalid = errorsOfSchema(GoodsCreate, body);
-    if (invalid) return create.setErrors(invalid);
-    const answer = await create.run(GoodsCreate.parse(body));
+    const answer = await create.submit(body);
     if (answer) {
       setDone(`Goods ${answer.data.id} (${answer.data.name}) created.`);
       setValues(empty);

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import { MerchantPayload } from '../../../core/merchants/models.js';
-import { errorsOfSchema } from '../errors.js';
 import type { Api } from '../session.js';
-import { useAction, useRead } from '../ui/call.js';
+import { useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormError, Submit } from '../ui/field.js';
 import { Done, ReadState } from '../ui/status.js';
 
@@ -35,13 +34,11 @@ export function MerchantScreen({ api }: { api: Api }) {
 
 function CreateMerchant({ api, onCreated }: { api: Api; onCreated: () => void }) {
   const [values, setValues] = useState({ merchant_name: '', description: '' });
-  const create = useAction((body: typeof values) => api.POST('/merchant/create', { body }));
+  const create = useCheckedAction(MerchantPayload, (body) => api.POST('/merchant/create', { body }));
   const [done, setDone] = useState<string>();
   const submit = async (event: Event) => {
     event.preventDefault();
-    const invalid = errorsOfSchema(MerchantPayload, values);
-    if (invalid) return create.setErrors(invalid);
-    if (await create.run(values)) {
+    if (await create.submit(values)) {
       setDone('Merchant created: an admin reviews it before its games go live.');
       onCreated();
     }

@@ -1,9 +1,7 @@
 import { useState } from 'preact/hooks';
-import type * as z from 'zod/mini';
 import { LevelSave, ProjectCreate } from '../../../core/payments/models.js';
 import type { Api } from '../session.js';
-import { errorsOfSchema } from '../errors.js';
-import { useAction, useRead } from '../ui/call.js';
+import { useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormError, Select, Submit } from '../ui/field.js';
 import { Done, ReadState } from '../ui/status.js';
 
@@ -67,7 +65,7 @@ function Levels({
   const levels = useRead(() => api.GET('/account/user/project/level', { params: { query: { project } } }), [project]);
   const [values, setValues] = useState({ level: '1', amount: '', tickets: '', apple_product_id: '', google_product_id: '' });
   const [done, setDone] = useState<string>();
-  const save = useAction((body: z.infer<typeof LevelSave>) => api.POST('/merchant/projects/levels', { body }));
+  const save = useCheckedAction(LevelSave, (body) => api.POST('/merchant/projects/levels', { body }));
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -79,9 +77,7 @@ function Levels({
       apple_product_id: values.apple_product_id || null,
       google_product_id: values.google_product_id || null,
     };
-    const invalid = errorsOfSchema(LevelSave, body);
-    if (invalid) return save.setErrors(invalid);
-    if (await save.run(LevelSave.parse(body))) {
+    if (await save.submit(body)) {
       setDone(`Level ${body.level} of ${project} saved.`);
       levels.reload();
     }
@@ -157,14 +153,12 @@ function CreateProject({ api, onCreated }: { api: Api; onCreated: () => void }) 
   const empty = { project_name: '', description: '', receive_address: '', coin_type: '0x2::sui::SUI', precison: '9' };
   const [values, setValues] = useState(empty);
   const [done, setDone] = useState<string>();
-  const create = useAction((body: z.infer<typeof ProjectCreate>) => api.POST('/merchant/projects', { body }));
+  const create = useCheckedAction(ProjectCreate, (body) => api.POST('/merchant/projects', { body }));
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
   const submit = async (event: Event) => {
     event.preventDefault();
     const body = { ...values, precison: Number(values.precison) };
-    const invalid = errorsOfSchema(ProjectCreate, body);
-    if (invalid) return create.setErrors(invalid);
-    if (await create.run(ProjectCreate.parse(body))) {
+    if (await create.submit(body)) {
       setDone(`Project ${values.project_name} created.`);
       setValues(empty);
       onCreated();

@@ -1,22 +1,19 @@
 import { useState } from 'preact/hooks';
 import { Credentials } from '../../../core/merchants/models.js';
-import { errorsOfSchema } from '../errors.js';
 import { clientFor, type Session } from '../session.js';
-import { useAction } from '../ui/call.js';
+import { useCheckedAction } from '../ui/call.js';
 import { Field, FormError, Submit } from '../ui/field.js';
 
 /** merchant_login: a studio's or an admin's console account. */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const login = useAction((body: { email: string; password: string }) => clientFor().POST('/merchant/login', { body }));
+  const login = useCheckedAction(Credentials, (body) => clientFor().POST('/merchant/login', { body }));
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const body = { email: email.trim(), password };
-    const invalid = errorsOfSchema(Credentials, body);
-    if (invalid) return login.setErrors(invalid);
-    const answer = await login.run(body);
+    const answer = await login.submit(body);
     if (answer)
       onSignedIn({
         token: answer.data.accessToken,

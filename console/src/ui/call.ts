@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError, unwrap } from '@game-platform/client';
-import { errorsOfAnswer, type FieldErrors } from '../errors.js';
+import type * as z from 'zod/mini';
+import { errorsOfAnswer, errorsOfSchema, type FieldErrors } from '../errors.js';
 
 /** What openapi-fetch resolves a call to. */
 type Answer<Data> = Promise<{ data?: Data; error?: unknown; response: Response }>;
@@ -29,6 +30,21 @@ export function useAction<Args extends unknown[], Data>(call: (...args: Args) =>
     [busy, call],
   );
   return { run, busy, errors, setErrors };
+}
+
+/**
+ * useAction for a call that sends one body the service checks with `schema`: `submit(values)` checks the values
+ * with that schema first (each field's first message beside it, nothing sent), then sends what it parsed.
+ */
+export function useCheckedAction<Body, Data>(schema: z.ZodMiniType<Body>, call: (body: Body) => Answer<Data>) {
+  const action = useAction(call);
+  const submit = (values: unknown): Promise<Data | undefined> => {
+    const invalid = errorsOfSchema(schema, values);
+    if (!invalid) return action.run(schema.parse(values));
+    action.setErrors(invalid);
+    return Promise.resolve(undefined);
+  };
+  return { ...action, submit };
 }
 
 /** A read made when the screen shows (and again on `reload`): loading, its data, or its error and the error's code. */
