@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { MerchantStatus } from '../../../core/merchants/models.js';
 import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
 import { ConfirmButton } from '../ui/confirm.js';
@@ -6,10 +7,6 @@ import { Field, FormError, Select, Submit } from '../ui/field.js';
 import { CursorPager, useCursorPages } from '../ui/pager.js';
 import { Done, ReadState } from '../ui/status.js';
 import { merchantStatusName } from './merchant.js';
-
-const PENDING = 0;
-const ACTIVE = 1;
-const SUSPENDED = 2;
 
 /** Admins: the merchants of a status (those waiting for review first), and a merchant's approval, suspension and reactivation. */
 export function AdminMerchantsScreen({ api }: { api: Api }) {
@@ -133,33 +130,33 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
               error={change.errors.reason}
             />
             <div class="actions">
-              {merchant.status === PENDING && (
+              {merchant.status === MerchantStatus.pending && (
                 <ConfirmButton
                   label="Approve merchant"
                   question="Its games go live and its servers may move value."
                   confirm="Approve"
                   danger={false}
                   busy={change.busy}
-                  onConfirm={() => setStatus(ACTIVE, 'approved')}
+                  onConfirm={() => setStatus(MerchantStatus.active, 'approved')}
                 />
               )}
-              {merchant.status !== SUSPENDED && (
+              {merchant.status !== MerchantStatus.suspended && (
                 <ConfirmButton
                   label="Suspend merchant"
                   question="Its games leave the catalogue and its server tokens stop moving value at once."
                   confirm="Suspend"
                   busy={change.busy}
-                  onConfirm={() => setStatus(SUSPENDED, 'suspended')}
+                  onConfirm={() => setStatus(MerchantStatus.suspended, 'suspended')}
                 />
               )}
-              {merchant.status === SUSPENDED && (
+              {merchant.status === MerchantStatus.suspended && (
                 <ConfirmButton
                   label="Reactivate merchant"
                   question="Its games return to the catalogue and its server tokens work again."
                   confirm="Reactivate"
                   danger={false}
                   busy={change.busy}
-                  onConfirm={() => setStatus(ACTIVE, 'reactivated')}
+                  onConfirm={() => setStatus(MerchantStatus.active, 'reactivated')}
                 />
               )}
             </div>
