@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { GameCreate, GameUpdate } from '../../../core/games/models.js';
 import { MerchantStatus } from '../../../core/merchants/models.js';
+import type { FieldErrors } from '../errors.js';
 import type { Api } from '../session.js';
 import { useAction, useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormError, Submit } from '../ui/field.js';
@@ -183,27 +184,28 @@ function CreateGame({ api, onCreated }: { api: Api; onCreated: () => void }) {
         {/* A new key for each game saved: the chosen file and its preview go with it. */}
         <ImageUpload key={saved} api={api} label="Logo image" path={values.logo} onUploaded={set('logo')} />
         {values.logo && <p>Logo stored as {values.logo}</p>}
-        <Field
-          label="Move package id"
-          name="package_id"
-          hint="0x and 64 hex digits; may be set later"
-          value={values.package_id}
-          onValue={set('package_id')}
-          error={save.errors.package_id}
-        />
-        <Field
-          label="Game object id"
-          name="object_id"
-          hint="0x and 64 hex digits; may be set later"
-          value={values.object_id}
-          onValue={set('object_id')}
-          error={save.errors.object_id}
-        />
+        <ChainIdFields values={values} set={set} errors={save.errors} hint="0x and 64 hex digits; may be set later" />
         <FormError error={save.errors.form ?? save.errors.logo} />
         <Submit busy={save.busy}>Create game</Submit>
       </form>
       <Done message={done} />
     </section>
+  );
+}
+
+/** The game's on-chain ids, in the create and the edit form alike. */
+function ChainIdFields(props: {
+  values: { package_id: string; object_id: string };
+  set: (field: 'package_id' | 'object_id') => (value: string) => void;
+  errors: FieldErrors;
+  hint: string;
+}) {
+  const { values, set, errors, hint } = props;
+  return (
+    <>
+      <Field label="Move package id" name="package_id" hint={hint} value={values.package_id} onValue={set('package_id')} error={errors.package_id} />
+      <Field label="Game object id" name="object_id" hint={hint} value={values.object_id} onValue={set('object_id')} error={errors.object_id} />
+    </>
   );
 }
 
@@ -235,22 +237,7 @@ function EditGame({ api, game, onSaved }: { api: Api; game: EditableGame; onSave
       <form onSubmit={submit} noValidate>
         <Field label="Name" name="game_name" value={values.game_name} onValue={set('game_name')} error={save.errors.game_name} />
         <Field label="Description" name="describe" value={values.describe} onValue={set('describe')} error={save.errors.describe} />
-        <Field
-          label="Move package id"
-          name="package_id"
-          hint="Empty clears it"
-          value={values.package_id}
-          onValue={set('package_id')}
-          error={save.errors.package_id}
-        />
-        <Field
-          label="Game object id"
-          name="object_id"
-          hint="Empty clears it"
-          value={values.object_id}
-          onValue={set('object_id')}
-          error={save.errors.object_id}
-        />
+        <ChainIdFields values={values} set={set} errors={save.errors} hint="Empty clears it" />
         <FormError error={save.errors.form} />
         <Submit busy={save.busy}>Save game</Submit>
       </form>
