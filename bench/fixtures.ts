@@ -6,6 +6,7 @@ import type { Deps } from '../core/deps.js';
 import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
 import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
 import { publicJwk } from '../core/platform/tokens.js';
+import { cursorSecretOf } from '../core/platform/cursors.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
 import { makeAppleChain, type AppleChain } from '../test/support/app-store-signing.js';
 import { PUSH_ACCOUNT, startLoopbackGoogle, type LoopbackGoogle } from '../test/support/google-play.js';
@@ -195,6 +196,7 @@ const resourceOfNeed = (deps: BenchDeps): Record<Need, [string, object]> => ({
   appStore: ['AppleConfig', { value: deps.settings.appStore }],
   googlePlay: ['GoogleConfig', { value: deps.settings.googlePlay }],
   storeKeys: ['StoreKeys', { value: deps.settings.storeKeys }],
+  cursorKey: ['CursorKey', { key: cursorSecretOf({ current: deps.signingKey }) }],
 });
 
 /**

@@ -8,6 +8,7 @@ import { sourceOfEnv, withRequestSource } from '../core/platform/request-source.
 import { withRequestContext, type RequestContext } from '../core/platform/request-context.js';
 import { recordRequest } from '../core/platform/metrics.js';
 import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/platform/tokens.js';
+import { cursorKeyOf } from '../core/platform/cursors.js';
 
 /**
  * What a deployed function uses of the stage, each need read from one linked resource. infra/functions.ts links
@@ -24,6 +25,8 @@ import { createTokenService, parseTokenKeys, parseVendorKey } from '../core/plat
  * - `appStore`: AppleConfig, the App Store settings (bundle id, root certificates, API key).
  * - `googlePlay`: GoogleConfig, the Google Play settings (package name, push audience and account, API key).
  * - `storeKeys`: StoreKeys, the partner store's signing key per region (core/partner-store/regions.ts).
+ * - `cursorKey`: CursorKey, which seals the cursors of cursor-paged reads (core/platform/cursors.ts; infra derives
+ *   it from TokenSigningKey at deploy).
  */
 export type Need =
   | 'table'
@@ -36,7 +39,8 @@ export type Need =
   | 'claimKey'
   | 'appStore'
   | 'googlePlay'
-  | 'storeKeys';
+  | 'storeKeys'
+  | 'cursorKey';
 
 /**
  * Each deployed function's needs: what its code reads of Deps (test/infra.test.ts derives the same from each
@@ -45,16 +49,16 @@ export type Need =
  */
 export const functionNeeds = {
   // Console and player sign-in (tokens issued), save_file, vendor/signature, stranded payment refunds (checked on
-  // chain).
-  inner: ['table', 'files', 'issueTokens', 'vendorKey', 'chain'],
+  // chain); a studio's orders and the merchants under review are cursor-paged.
+  inner: ['table', 'files', 'issueTokens', 'vendorKey', 'chain', 'cursorKey'],
   // Score reports and boards; sign_code and get_sign sign reward claims.
   boards: ['table', 'verifyTokens', 'claimKey'],
-  // The stage overview and the partner store's clients.
-  'admin-console': ['table', 'verifyTokens'],
+  // The stage overview and the partner store's clients (cursor-paged).
+  'admin-console': ['table', 'verifyTokens', 'cursorKey'],
   // login_zk: id_tokens in, tokens out.
   outer: ['table', 'issueTokens', 'oauthProviders'],
-  // merchant_login, social binding, zkLogin lookups.
-  withoutkey: ['table', 'issueTokens', 'oauthProviders'],
+  // merchant_login, social binding, zkLogin lookups; a player's export and a studio's deleted players (cursor-paged).
+  withoutkey: ['table', 'issueTokens', 'oauthProviders', 'cursorKey'],
   chain: ['table', 'verifyTokens'],
   // orderComplete and the deposit listings read the chain.
   pay: ['table', 'verifyTokens', 'chain'],
@@ -90,6 +94,7 @@ interface LinkedResources {
   AppleConfig: { value: string };
   GoogleConfig: { value: string };
   StoreKeys: { value: string };
+  CursorKey: { key: string };
 }
 
 /** The modules that turn a linked resource into its part of Deps (the token keys' module is every function's). */
@@ -172,6 +177,7 @@ async function buildDeps(loaders: AnyPartLoaders): Promise<Deps> {
   // A blank StoreKeys: the partner store is off on this stage (its endpoints answer 503).
   if (regions) built.storeKeys = resources.StoreKeys.value.trim() ? await regions.parseStoreKeys(resources.StoreKeys.value) : undefined;
   if (claimKey) built.claims = await claimKey.claimSignerFromSetting(resources.ClaimSigningKey.value);
+  if (linked('CursorKey')) built.cursorKey = cursorKeyOf(resources.CursorKey.key);
 
   const unlinked: Record<string, string> = {
     db: 'Table',
@@ -184,6 +190,7 @@ async function buildDeps(loaders: AnyPartLoaders): Promise<Deps> {
     appStore: 'AppleConfig',
     googlePlay: 'GoogleConfig',
     storeKeys: 'StoreKeys',
+    cursorKey: 'CursorKey',
   };
   for (const [field, resource] of Object.entries(unlinked)) {
     if (field in built) continue;

@@ -5,7 +5,7 @@ import { REFERENCE_CSP, referencePage } from '../core/http/reference-page.js';
 import { consoleAsset, type ConsoleFile } from '../core/http/console-assets.js';
 import { consoleCsp, consolePage, HERO_API_URL, heroApiPlace } from '../core/http/console-page.js';
 import { platformError } from '../core/platform/errors.js';
-import type { ServedFile } from '../core/http/served-files.js';
+import { servedFileResponse } from '../core/http/served-files.js';
 import { consoleSiteRoutes } from './routes/console-site.js';
 import type { Deps } from '../core/deps.js';
 import { heroMetaRoutes, metaRoutes } from './routes/meta.js';
@@ -34,20 +34,7 @@ function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>
       new Response(referencePage(`${basePath}/openapi.json`, `${basePath}/docs/assets`, routes.base === 'hero' ? 'Hero game API' : 'Game platform API'), {
         headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REFERENCE_CSP, 'cache-control': 'no-cache' },
       }),
-    docs_asset: async ({ params, req }) => assetResponse(await referenceAsset(params.file), req.header('accept-encoding')),
-  });
-}
-
-/** A versioned file, kept for a year, gzipped when the request accepts it. */
-function assetResponse(asset: ServedFile, acceptEncoding: string | undefined) {
-  const gzip = /\bgzip\b/.test(acceptEncoding ?? '');
-  return new Response(gzip ? asset.gzipped : asset.body, {
-    headers: {
-      'content-type': asset.type,
-      'cache-control': 'public, max-age=31536000, immutable',
-      vary: 'accept-encoding',
-      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-    },
+    docs_asset: async ({ params, req }) => servedFileResponse(await referenceAsset(params.file), req.header('accept-encoding')),
   });
 }
 
@@ -76,7 +63,7 @@ function createConsoleSiteApp(deps: Deps) {
         headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': consoleCsp(hero.origin), 'cache-control': 'no-cache' },
       });
     },
-    console_asset: async ({ params, req }) => assetResponse(await builtConsoleAsset(params.file), req.header('accept-encoding')),
+    console_asset: async ({ params, req }) => servedFileResponse(await builtConsoleAsset(params.file), req.header('accept-encoding')),
   });
 }
 

@@ -4,6 +4,8 @@ import type { Deps } from '../core/deps.js';
 import { accept } from '../core/partner-store/authorization.js';
 import { verifyStoreBearer } from '../core/partner-store/bearer.js';
 import { authorizationPage } from '../core/partner-store/consent-page.js';
+import { CONSENT_SCRIPT } from '../core/partner-store/consent-script.js';
+import { servedFile, servedFileResponse } from '../core/http/served-files.js';
 import { regionJwks, serverMetadata, stageMetadata } from '../core/partner-store/metadata.js';
 import { deleteStoreUser } from '../core/partner-store/deletion.js';
 import { adoptPet, feedLog, feedPet, petRank, userPets } from '../core/partner-store/pets.js';
@@ -45,6 +47,7 @@ function regionHandlers(deps: Deps, region: StoreRegion): Handlers<ReturnType<ty
       tokenEndpoint(deps, region, issuer(req.url), req.header('authorization'), body, ['authorization_code', 'refresh_token'], true),
     userInfo: async ({ auth }) => userInfo(deps, auth.sub),
     authorize2: async ({ req, query }) => authorizationPage(deps, region, issuer(req.url), query),
+    consent_script: async ({ req }) => servedFileResponse(await consentScript(), req.header('accept-encoding')),
     accept: async ({ req, auth, body }) => accept(deps, region, issuer(req.url), auth.sub, body),
     login: async ({ req, body }) => login(deps, region, issuer(req.url), body.assertion),
     userDelete: async ({ req, body }) => deleteStoreUser(deps, region, issuer(req.url), body.assertion),
@@ -60,6 +63,9 @@ function regionHandlers(deps: Deps, region: StoreRegion): Handlers<ReturnType<ty
     rank: async ({ query }) => petRank(deps, region, query.limit),
   };
 }
+
+/** The consent page's script, gzipped once per process (the same file for every region). */
+const consentScript = () => servedFile('partner-store\u0000consent.js', 'text/javascript; charset=utf-8', async () => new TextEncoder().encode(CONSENT_SCRIPT));
 
 /** RFC 8414 §3.1 discovery at the host root: a region's metadata, for this stage only. */
 const rootHandlers = (deps: Deps, region: StoreRegion): Handlers<ReturnType<typeof regionRootRoutes>> => ({

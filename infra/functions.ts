@@ -7,6 +7,7 @@ import {
   googleConfig,
   chainConfig,
   claimSigningKey,
+  cursorKey,
   oauthProviders,
   storeKeys,
   tokenPublicKeys,
@@ -48,6 +49,7 @@ const components: Record<Need, unknown> = {
   appStore: appleConfig,
   googlePlay: googleConfig,
   storeKeys,
+  cursorKey,
 };
 
 /** The links of a deployed function (a group's, or a scheduled job's): the components of its declared needs. */

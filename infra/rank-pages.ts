@@ -1,4 +1,4 @@
-import { SCORE_PREFIX } from '../core/rankings/keys.js';
+import { scoreRecordsFilter } from '../core/rankings/stream-filter.js';
 import { functionArgs } from './functions.js';
 import { jobFailures } from './jobs.js';
 import { table } from './table.js';
@@ -8,7 +8,8 @@ import { table } from './table.js';
  * and linked like the other functions (functions/deployed.ts `functionNeeds`: the table only). Lambda reads the
  * stream and invokes it with batches of records; the settings, and why:
  *
- * - Filter: only records whose partition key starts with SCORE_PREFIX (score items) reach the function. Lambda
+ * - Filter: only records whose partition key starts with SCORE_PREFIX (score items) reach the function
+ *   (core/rankings/stream-filter.ts, the rule the local server's stream reader applies too). Lambda
  *   filters before invoking, so the table's other writes cost no invocation, and the consumer's own writes
  *   (`RANKS#…` directories and pages) never come back to it as input. The filter is on `Keys`, which every
  *   record has (insert, modify and remove alike). The consumer skips other records itself too
@@ -43,7 +44,7 @@ export const rankPages = table.subscribe(
     permissions: [{ actions: ['sqs:SendMessage'], resources: [jobFailures.arn] }],
   },
   {
-    filters: [{ dynamodb: { Keys: { pk: { S: [{ prefix: SCORE_PREFIX }] } } } }],
+    filters: [scoreRecordsFilter],
     transform: {
       eventSourceMapping: {
         startingPosition: 'TRIM_HORIZON',

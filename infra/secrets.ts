@@ -1,3 +1,4 @@
+import { cursorSecretOf } from '../core/platform/cursors.js';
 import { parseTokenKeys, ringKeys } from '../core/platform/tokens.js';
 
 /**
@@ -21,6 +22,15 @@ export const tokenSigningKey = new sst.Secret('TokenSigningKey');
  */
 export const tokenPublicKeys = new sst.Linkable('TokenPublicKeys', {
   properties: { keys: tokenSigningKey.value.apply((setting: string) => ringKeys(parseTokenKeys(setting))) },
+});
+
+/**
+ * The key that seals the cursors of cursor-paged reads (core/platform/cursors.ts), derived from TokenSigningKey at
+ * deploy: a key of its own (never a token key), given to the functions that page with cursors without giving
+ * them the private token keys, and with no secret of its own to set. It changes with the ring's current key.
+ */
+export const cursorKey = new sst.Linkable('CursorKey', {
+  properties: { key: tokenSigningKey.value.apply((setting: string) => cursorSecretOf(parseTokenKeys(setting))) },
 });
 
 /**

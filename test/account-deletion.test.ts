@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { goneKey, isNotGoneCheck, playerItemsKeys } from '../core/platform/players.js';
+import { scoreKey } from '../core/rankings/keys.js';
+import { balanceOf, creditItems } from '../core/tickets/balances.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { resumeDeletions, SWEEP_AFTER_SECONDS } from '../core/privacy/deletion.js';
@@ -84,7 +88,8 @@ describe('account delete', () => {
     expect(holders(await scanAll(deps), personal).length).toBeGreaterThan(15);
 
     const signature = await deletionSignature(player.platform, player.keypair);
-    const answer = await ok(call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature } }));
+    const deleted = await call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature } });
+    const answer = await ok(Promise.resolve(deleted));
     expect(answer.data).toEqual({
       deleted: true,
       deleted_at: expect.any(String),
@@ -93,9 +98,12 @@ describe('account delete', () => {
       heroes_released: 1,
     });
 
-    // Until its sweep the deletion's record still knows the player; the deletions job sweeps it.
+    // Until its sweep the deletion's record and what it learned (beside it, in its partition) still know the
+    // player; the deletions job sweeps them.
     const running = holders(await scanAll(deps), personal).filter((item) => !String(item.pk).startsWith('DELETIONS#'));
-    expect(running.map((item) => [String(item.pk).split('#')[0], item.status])).toEqual([['ERASURE', 'done']]);
+    expect(new Set(running.map((item) => String(item.pk).split('#')[0]))).toEqual(new Set(['ERASURE']));
+    expect(new Set(running.map((item) => item.pk)).size).toBe(1);
+    expect(running.filter((item) => item.sk === 'ERASURE').map((item) => item.status)).toEqual(['done']);
     deps.setNow(new Date(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000));
     try {
       expect(await resumeDeletions(deps, { deadline: Date.now() + 60_000 })).toEqual({ finished: 1, failed: 0 });
@@ -142,8 +150,8 @@ describe('account delete', () => {
 
     // The same request again: the same answer, nothing written.
     const before = await scanAll(deps);
-    const again = await ok(call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature } }));
-    expect(again).toEqual(answer);
+    const again = await call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature } });
+    expect({ status: again.status, text: again.text }).toEqual({ status: 200, text: deleted.text });
     expect(await scanAll(deps)).toEqual(before);
   });
 
@@ -304,8 +312,122 @@ describe('account delete under races and faults', () => {
     }
     // A deletion sends dozens of commands; each was the failing one once.
     expect(interrupted).toBeGreaterThan(20);
+    // A whole deletion and its retry per command: the loop's length, not a timing bound.
+  }, 120_000);
+
+  it('a credit that lands between rounds (a writer without the gone check) is forfeited by the next round; the deletion still finishes', async () => {
+    const someone = await player();
+    const signature = await deletionSignature(someone.platform, someone.keypair);
+    const landed = creditBetweenRounds({ uid: someone.uid, projectName: someone.projectName, level: 1 }, 9);
+    const res = await call(app, 'POST', `${base}/account/delete`, { token: someone.platform, body: { signature } });
+    expect(landed.count()).toBe(1);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({
+      forfeited_tickets: someone.tickets + 9,
+      forfeited: [{ projectName: someone.projectName, level: 1, tickets: someone.tickets + 9 }],
+    });
+    await jobAt(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000);
+    await expectGone(someone.personal);
+  });
+
+  it('keeps what it learned beside its record, so the record stays small however many seasons and names the player had', async () => {
+    const someone = await player();
+    // Scores in 300 weeks of a game, under a name of their own each (as a game server may report them).
+    const weeks = Array.from({ length: 300 }, (_, i) => weekOf(new Date(Date.UTC(2021, 0, 4) + i * 7 * 86_400_000)));
+    const names = weeks.map((_, i) => `Old name ${i} ${randomUUID()}`);
+    for (let i = 0; i < weeks.length; i += 25) {
+      await Promise.all(
+        weeks.slice(i, i + 25).map((season, j) =>
+          deps.db.send(
+            new PutCommand({
+              TableName: deps.table,
+              Item: {
+                ...scoreKey('old-game', season, someone.uid, 1),
+                type: 'score',
+                game_code: 'old-game',
+                season_type: season.type,
+                season_range: season.range,
+                game_player_id: someone.uid,
+                game_player_name: names[i + j],
+                ...playerItemsKeys(someone.uid, 'SCORE'),
+              },
+            }),
+          ),
+        ),
+      );
+    }
+    const signature = await deletionSignature(someone.platform, someone.keypair);
+    await ok(call(app, 'POST', `${base}/account/delete`, { token: someone.platform, body: { signature } }));
+    const erasure = (await scanAll(deps)).filter((item) => item.type === 'erasure' && item.gone === goneKey(someone.uid).pk);
+    expect(erasure).toHaveLength(1);
+    expect(JSON.stringify(erasure[0]).length).toBeLessThan(2_000);
+    const learned = (await scanAll(deps)).filter((item) => item.pk === erasure[0]!.pk && item.sk !== 'ERASURE');
+    expect(learned.length).toBeGreaterThan(600);
+    await jobAt(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000);
+    expect((await scanAll(deps)).filter((item) => item.pk === erasure[0]!.pk).map((item) => item.sk)).toEqual(['ERASURE']);
+    await expectGone([...someone.personal, ...names]);
+  });
+
+  it('refuses credits from the start: a vendor reward racing the deletion is 409 tickets.player_deleted and writes nothing', async () => {
+    const shop = await projectWithLevel(deps);
+    const someone = await playerWithTokens(deps, shop.gameCode);
+    // The gone mark lands after the authorization layer read it (the deletion's first write, a moment later).
+    const started = goneMarkBeforeNextCredit(someone.uid);
+    const before = await scanAll(deps);
+    const res = await call(app, 'POST', `${base}/wallet/vendor/reward`, {
+      token: shop.server,
+      body: { userId: someone.uid, projectName: shop.project.project_name, level: 1, amount: 5, billNo: `VR${Date.now()}` },
+    });
+    expect(started.count()).toBe(1);
+    expect([res.status, res.body.error]).toEqual([409, 'tickets.player_deleted']);
+    expect(documentErrors(document, '/wallet/vendor/reward', 'post', res.status, res.body)).toEqual([]);
+    // Besides the mark itself, only the id counter the reward's record drew from moved (ids are never reused).
+    const written = (await scanAll(deps)).filter((item) => !before.some((seen) => seen.pk === item.pk && seen.sk === item.sk));
+    expect(written.map((item) => String(item.pk)).filter((pk) => !pk.startsWith('COUNTER#'))).toEqual([goneKey(someone.uid).pk]);
+    expect(await balanceOf(deps, { uid: someone.uid, projectName: shop.project.project_name, level: 1 })).toBe(0);
   });
 });
+
+/**
+ * Runs `write` once, right after the next transaction that the test's condition picks out has been written:
+ * a write another process makes at that moment. Answers how many times it ran.
+ */
+function afterTransaction(picks: (input: string) => boolean, write: () => Promise<unknown>, { before = false } = {}) {
+  let armed = true;
+  let ran = 0;
+  deps.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const picked = armed && context.commandName === 'TransactWriteItemsCommand' && picks(JSON.stringify(args.input));
+      if (picked) {
+        armed = false;
+        if (before) await write().then(() => ran++);
+      }
+      const out = await next(args);
+      if (picked && !before) await write().then(() => ran++);
+      return out;
+    },
+    { step: 'initialize', name: `afterTransaction-${randomUUID()}` },
+  );
+  return { count: () => ran };
+}
+
+/** After the deletion's first forfeit, `tickets` more land on the balance it forfeited, as a credit without the gone check writes them. */
+function creditBetweenRounds(target: { uid: string; projectName: string; level: number }, tickets: number) {
+  const credit = creditItems(deps, target, tickets, `reward#late-${randomUUID()}`).filter((item) => !isNotGoneCheck(item));
+  return afterTransaction(
+    (input) => input.includes('LEDGER#forfeit#'),
+    () => deps.db.send(new TransactWriteCommand({ TransactItems: credit })),
+  );
+}
+
+/** The player's gone mark, written just before the next transaction that credits them is sent. */
+function goneMarkBeforeNextCredit(uid: string) {
+  return afterTransaction(
+    (input) => input.includes(`USER#${uid}`) && input.includes('LEDGER#'),
+    () => deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...goneKey(uid), type: 'gone', deleted_at: Math.floor(Date.now() / 1000) } })),
+    { before: true },
+  );
+}
 
 describe('a zkLogin account', () => {
   const loginZk = async (sub: string) => ok(call(app, 'POST', `${base}/account/login/zk`, { body: { id_token: await issuer.sign({ sub }) } }));

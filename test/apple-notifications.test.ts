@@ -10,6 +10,7 @@ import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { accountWithToken } from './support/merchants.js';
 import { scanAll } from './support/table-snapshot.js';
 import { storeOrder } from './support/payments.js';
+import { deleteAccountThroughApi } from './support/deleted-players.js';
 
 /**
  * app_asdn-v2-callback: App Store Server Notifications v2, signed by a chain made in the test
@@ -45,7 +46,7 @@ async function purchase() {
     signJws(chain, notificationPayload({ notificationType, bundleId: BUNDLE, signedTransactionInfo: await transaction(), ...fields }));
   const verify = async () =>
     call(app, 'POST', `${base}/pay/apple/verify`, { token: player.platform, body: { orderId: order.id, signedTransaction: await transaction() } });
-  return { order, transactionId, transaction, notification, tickets, spend, verify };
+  return { order, player, transactionId, transaction, notification, tickets, spend, verify };
 }
 
 describe('ONE_TIME_CHARGE', () => {
@@ -144,6 +145,24 @@ describe('refunds', () => {
     expect(after?.refund_taken).toBeUndefined();
     expect((await notify(await notification('REFUND_REVERSED'))).body.data.outcome).toBe('not_refunded');
     expect(await tickets()).toBe(70);
+  });
+
+  it("a reversal of a deleted player's refunded order gives nothing back (their balances were forfeited); the order stays refunded", async () => {
+    const { order, player, notification } = await purchase();
+    await notify(await notification('ONE_TIME_CHARGE'));
+    await notify(await notification('REFUND'));
+    await deleteAccountThroughApi(app, player);
+    const before = await itemCount(deps);
+    const reversed = await notify(await notification('REFUND_REVERSED'));
+    expect(reversed.status).toBe(200);
+    expect(reversed.body.data).toMatchObject({ outcome: 'not_refunded', orderId: order.id });
+    const record = (await itemsOfType(deps, 'apple_notification')).find((n) => n.notificationType === 'REFUND_REVERSED' && n.orderId === order.id);
+    expect(record?.detail).toMatch(/deleted their account: nothing is given back/);
+    // The notification's record is all it wrote: no ticket reached the pseudonym the kept order names.
+    expect(await itemCount(deps)).toBe(before + 1);
+    const kept = await findOrder(deps, order.id);
+    expect(kept).toMatchObject({ status: 3, user_id: expect.stringMatching(/^former:/) });
+    expect((await itemsOfType(deps, 'ledger')).filter((entry) => entry.uid === kept!.user_id && String(entry.ref).startsWith('refund-reversed#'))).toEqual([]);
   });
 
   it('REVOKE takes the tickets back like a refund; a reversal of a transaction nothing paid or barred is unmatched', async () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, beforeAll } from 'vitest';
+import { gameKey } from '../core/games/games.js';
 import { boardIndex, boardPartition, scoreKey, shardOf } from '../core/rankings/keys.js';
-import { CHANGE_DELAY_MS, readShardChanges, seasonShards, setBoardShards, shardsAt } from '../core/rankings/shards.js';
+import { CHANGE_DELAY_MS, KEPT_CHANGES, readShardChanges, seasonShards, setBoardShards, type ShardChange, shardsAt } from '../core/rankings/shards.js';
 import { monthOf, weekOf, type Season } from '../core/rankings/seasons.js';
 import { seasonHistory } from '../core/rewards/history.js';
 import { settleSeason } from '../core/rewards/settlement.js';
@@ -69,6 +71,95 @@ describe('the setting', () => {
     // Next week: the change applies (as every process reads it within a minute; here, read now).
     expect(shardsAt(await readShardChanges(deps, game.code), weekOf(new Date(weekOf(now).end.getTime() + CHANGE_DELAY_MS)))).toBe(4);
   });
+});
+
+describe('the list of changes stays bounded', () => {
+  /** Every week and month that starts from `first` to `last` (instants), in order. */
+  const seasonsBetween = (first: number, last: number): Season[] => {
+    const seasons: Season[] = [];
+    for (const seasonOf of [weekOf, monthOf]) for (let s = seasonOf(new Date(first)); s.start.getTime() <= last; s = seasonOf(s.end)) seasons.push(s);
+    return seasons;
+  };
+  const DAY = 86_400_000;
+
+  it(`keeps what decides a season's K and the last ${KEPT_CHANGES} written, however many changes are made`, async () => {
+    const game = await gameWithServer(deps);
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const written: ShardChange[] = [];
+    try {
+      // 1,500 changes, one every 4 hours for 250 days, K going round 1 to 16.
+      for (let i = 0; i < 1_500; i++) {
+        const at = start + i * 4 * 3_600_000;
+        deps.setNow(new Date(at));
+        const shards = (i % 16) + 1;
+        await setBoardShards(deps, game.code, shards);
+        written.push({ shards, from: new Date(at + CHANGE_DELAY_MS).toISOString() });
+      }
+    } finally {
+      deps.setNow(undefined);
+    }
+    const kept = await readShardChanges(deps, game.code);
+    const seasons = seasonsBetween(start, Date.parse(written.at(-1)!.from) + 40 * DAY);
+    // At most one change per season start (about 36 weeks and 9 months here), and the last ones written, in order.
+    expect(kept.length).toBeLessThanOrEqual(seasons.length + KEPT_CHANGES);
+    expect(kept.slice(-KEPT_CHANGES)).toEqual(written.slice(-KEPT_CHANGES));
+    // Every season, past or to come, has the K the whole list gave it.
+    for (const season of seasons) expect(shardsAt(kept, season), season.range).toBe(shardsAt(written, season));
+    const item = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(game.code) }));
+    expect(JSON.stringify(item.Item).length).toBeLessThan(16_000);
+  }, 300_000);
+
+  it('keeps each of concurrent changes: a write that lost to another is made again on a fresh read', async () => {
+    const game = await gameWithServer(deps);
+    const answers = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => setBoardShards(deps, game.code, i + 1)));
+    const kept = await readShardChanges(deps, game.code);
+    const made = answers.flatMap((answer, i) => (answer.status === 'fulfilled' ? [i + 1] : []));
+    // Five tries each are plenty for eight at once; a change refused after them (409) wrote nothing.
+    expect(made.length).toBeGreaterThan(0);
+    expect(kept.map((change) => change.shards).sort((a, b) => a - b)).toEqual(made);
+    for (const answer of answers) if (answer.status === 'rejected') expect(answer.reason).toMatchObject({ code: 'data.changed_concurrently' });
+  });
+
+  it('a list that grew near 400 KB before the bound: the setter and the game update answer 2xx, the list shrinks, no season changes K', async () => {
+    const game = await gameWithServer(deps);
+    const stored = (await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(game.code) }))).Item!;
+    // Changes over the last three years, a dozen a day, K at random: as many as the game item can hold.
+    const start = Date.now() - 3 * 365 * DAY;
+    const changesOf = (count: number): ShardChange[] =>
+      Array.from({ length: count }, (_, i) => ({
+        shards: 1 + ((i * 7919) % 16),
+        from: new Date(start + Math.floor((i * 3 * 365 * DAY) / count)).toISOString(),
+      }));
+    const fits = async (count: number) =>
+      deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...stored, board_shards: changesOf(count) } })).then(
+        () => true,
+        () => false,
+      );
+    let [low, high] = [1_000, 20_000];
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (await fits(middle)) low = middle;
+      else high = middle;
+    }
+    expect(low).toBeGreaterThan(9_000);
+    expect(await fits(low)).toBe(true);
+    const seeded = changesOf(low);
+
+    const set = await call(app, 'POST', `${base}/boards`, { token: game.owner.token, body: { game_code: game.code, shards: 5 } });
+    expect(set.status, JSON.stringify(set.body).slice(0, 300)).toBe(200);
+    const update = await call(app, 'POST', `${base}/update`, { token: game.owner.token, body: { code: game.code, describe: 'd'.repeat(2_000) } });
+    expect(update.status, JSON.stringify(update.body)).toBe(201);
+
+    const kept = await readShardChanges(deps, game.code);
+    expect(set.body.data.changes).toEqual(kept);
+    const all = [...seeded, kept.at(-1)!];
+    expect(kept.at(-1)).toMatchObject({ shards: 5 });
+    const seasons = seasonsBetween(start, Date.now() + 40 * DAY);
+    expect(kept.length).toBeLessThanOrEqual(seasons.length + KEPT_CHANGES);
+    for (const season of seasons) expect(shardsAt(kept, season), season.range).toBe(shardsAt(all, season));
+    const item = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(game.code) }));
+    expect(JSON.stringify(item.Item).length).toBeLessThan(20_000);
+  }, 120_000);
 });
 
 describe('sharded writes', () => {

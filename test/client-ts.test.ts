@@ -182,7 +182,8 @@ describe('waiting', () => {
 describe('answers of a server in another process', () => {
   it('are checked against the document as the in-process answers are (test/client-day.test.ts checks npm start this way)', async () => {
     const found: Found = { checked: new Set(), violations: new Set() };
-    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const json = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' } });
     const answers: Record<string, Response> = {
       '/v2-testing/account/game/tickets': json({ data: { balance: 'many' }, statusCode: 200, message: 'success', totalPage: 1 }),
       '/hero-testing/heroes/nft/0xabc': json({ message: 'no such object', statusCode: 404, error: 'hero.object_not_found' }, 404),

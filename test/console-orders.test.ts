@@ -216,6 +216,8 @@ describe('merchant_orders', () => {
       Buffer.from(JSON.stringify({ ...decoded, k: { before: 'PROJECT_ORDERS#x' } })).toString('base64url'),
       Buffer.from(JSON.stringify({ ...decoded, k: { before: decoded.k.before, pk: 'x' } })).toString('base64url'),
       Buffer.from(JSON.stringify({ ...decoded, o: 'someone-else' })).toString('base64url'),
+      // A position of the same form, above every order: the list from its top again.
+      Buffer.from(JSON.stringify({ ...decoded, k: { before: '9999-12-31T23:59:59.999Z#999999999999' } })).toString('base64url'),
       `${next!.slice(0, -2)}AA`,
       'bm90LWpzb24',
     ];

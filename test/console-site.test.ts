@@ -30,6 +30,7 @@ describe('the console unbuilt', () => {
     for (const path of ['/v2-testing/console', '/v2-testing/console/assets/console.js']) {
       const res = await app.request(path);
       expect(res.status, path).toBe(503);
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(await res.json(), path).toEqual({ statusCode: 503, message: 'the console was not built for this deployment', error: 'console.unbuilt' });
     }
   });
@@ -46,6 +47,7 @@ describe('the console built', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
@@ -64,9 +66,12 @@ describe('the console built', () => {
       expect(plain.status).toBe(200);
       expect(plain.headers.get('content-type')).toBe(type);
       expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // Used only as what it is served as: a script as a script, a stylesheet as a stylesheet.
+      expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
       const body = new Uint8Array(await plain.arrayBuffer());
       const zipped = await app.request(url, { headers: { 'accept-encoding': 'gzip, br' } });
       expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      expect(zipped.headers.get('x-content-type-options')).toBe('nosniff');
       expect(new Uint8Array(gunzipSync(new Uint8Array(await zipped.arrayBuffer())))).toEqual(body);
     }
   });
@@ -87,10 +92,12 @@ describe('the console built', () => {
   it("refuses a file that is not the console's with 400 naming it", async () => {
     const res = await app.request('/v2-testing/console/assets/secret.json');
     expect(res.status).toBe(400);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await res.json()).toMatchObject({ statusCode: 400, error: 'input.invalid', message: expect.stringMatching(/^path\.file: /) });
   });
 
   it('is not on the hero base', async () => {
-    expect((await app.request('/hero-testing/console')).status).toBe(404);
+    const res = await app.request('/hero-testing/console');
+    expect([res.status, res.headers.get('x-content-type-options')]).toEqual([404, 'nosniff']);
   });
 });

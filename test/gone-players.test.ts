@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerKept } from '../core/platform/kept-answers.js';
 import type { Deps } from '../core/deps.js';
 import { goneKey, PLAYER_ITEMS_INDEX, playerItemsPartition } from '../core/platform/players.js';
 import { type Board, rankLocatorKey, resultKey, scoreKey } from '../core/rankings/keys.js';
@@ -96,7 +97,7 @@ describe("the index of a player's items that no key leads to (gsi6)", () => {
     // Every item holding the id is one of them: nothing else names the player (their own partition aside, it has none here).
     expect((await itemsHolding(deps, uid)).map((item) => found(keyOf(item), '')).sort(byKey)).toEqual(expected.map((entry) => ({ ...entry, kind: '' })));
     const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: resultKey(game.code, 'match-1'), ConsistentRead: true }));
-    expect(stored.Item).toMatchObject({ response: { players: 2 } });
+    expect(answerKept(stored.Item!, 'response')).toMatchObject({ players: 2 });
     expect(stored.Item!.gsi6pk).toBeUndefined();
   });
 
@@ -153,7 +154,7 @@ describe("the index of a player's items that no key leads to (gsi6)", () => {
     expect(upgraded.status, JSON.stringify(upgraded.body)).toBe(200);
 
     const items = await scanAll(deps);
-    const grants = items.filter((item) => item.type === 'hero_grant' && (item.answer as { userId?: string }).userId === owner.uid);
+    const grants = items.filter((item) => item.type === 'hero_grant' && (answerKept(item) as { userId?: string }).userId === owner.uid);
     const records = items.filter((item) => item.type === 'idempotency' && String(item.pk).endsWith(`#${key}`));
     expect([grants.length, records.length]).toEqual([1, 1]);
     expect(await indexedItemsOf(deps, owner.uid)).toEqual([found(keyOf(grants[0]!), 'HEROGRANT'), found(keyOf(records[0]!), 'IDEMPOTENCY')].sort(byKey));

@@ -383,15 +383,16 @@ describe('secrets and permissions: each function is linked to what its code read
   /** The expected links, by component name: a table a reviewer can check against the code. */
   const expectedLinks: Record<string, string[]> = {
     // Issues tokens (sign-in, server tokens), stores files, signs vendor payment requests, checks stranded payment
-    // refunds on chain.
-    inner: ['Table', 'Files', 'TokenSigningKey', 'VendorSigningKey', 'ChainConfig'],
+    // refunds on chain, seals the cursors of a studio's orders and of the merchants under review.
+    inner: ['Table', 'Files', 'TokenSigningKey', 'VendorSigningKey', 'ChainConfig', 'CursorKey'],
     // Verifies tokens, signs reward claims.
     boards: ['Table', 'TokenPublicKeys', 'ClaimSigningKey'],
-    // Verifies admins' tokens: the stage overview and the partner store's clients.
-    'admin-console': ['Table', 'TokenPublicKeys'],
+    // Verifies admins' tokens: the stage overview and the partner store's clients (cursor-paged).
+    'admin-console': ['Table', 'TokenPublicKeys', 'CursorKey'],
     // Issue tokens from wallet signatures and OAuth id_tokens.
     outer: ['Table', 'TokenSigningKey', 'OAuthProviders'],
-    withoutkey: ['Table', 'TokenSigningKey', 'OAuthProviders'],
+    // The same, and a player's export and a studio's deleted players, which are cursor-paged.
+    withoutkey: ['Table', 'TokenSigningKey', 'OAuthProviders', 'CursorKey'],
     // Only verify tokens: the public keys, never the private ring.
     chain: ['Table', 'TokenPublicKeys'],
     pay: ['Table', 'TokenPublicKeys', 'ChainConfig'],
@@ -434,6 +435,7 @@ describe('secrets and permissions: each function is linked to what its code read
     expect(holders('GoogleConfig')).toEqual(['third-pay']);
     expect(namesOf(functionOf.get('meta')!.args.link).filter((name) => ofType(dev, 'sst.Secret').some((c) => c.name === name))).toEqual([]);
     expect(holders('StoreKeys')).toEqual(['partner-store']);
+    expect(holders('CursorKey')).toEqual(['admin-console', 'inner', 'withoutkey']);
     // Every function that takes platform tokens verifies them with either the ring or its public keys, never both;
     // the partner store takes only its own regions' tokens.
     for (const [group, fn] of functionOf) {
@@ -460,6 +462,7 @@ describe('secrets and permissions: each function is linked to what its code read
       appStore: /\bdeps\.appStore\b/,
       googlePlay: /\bdeps\.googlePlay\b/,
       storeKeys: /\bdeps\.storeKeys\b/,
+      cursorKey: /\bdeps\.cursorKey\b/,
     };
     // A group none of whose routes takes a platform token (open, or the partner store's own tokens) never reaches
     // the token service: authenticate returns before it, or hands the token to the app's own verifier.
@@ -553,6 +556,29 @@ describe('secrets and permissions: each function is linked to what its code read
     const broken = await deployWithStandins(STAGE, { secrets: { TokenSigningKey: '{"current": {"kty": "EC"}}' } });
     const brokenKeys = (broken.components.find((c) => c.name === 'TokenPublicKeys')!.args as { properties: { keys: StandinOutput<JWK[]> } }).properties.keys;
     expect(() => brokenKeys.resolved).toThrow(/current: expected an EC P-256/);
+  });
+
+  it('derives CursorKey from TokenSigningKey at deploy: a key of its own, which changes with the current key alone', async () => {
+    const { generateSigningJwk, publicJwk, rotateTokenKeys, serializeTokenKeys } = await import('../core/platform/tokens.js');
+    const { cursorKeyOf, cursorSecretOf } = await import('../core/platform/cursors.js');
+    const cursorKeyAt = async (ring: Parameters<typeof serializeTokenKeys>[0]) => {
+      const deployment = await deployWithStandins(STAGE, { secrets: { TokenSigningKey: serializeTokenKeys(ring) } });
+      const linkable = deployment.components.find((c) => c.name === 'CursorKey')!;
+      expect(linkable.type).toBe('sst.Linkable');
+      return (linkable.args as { properties: { key: StandinOutput<string> } }).properties.key.resolved;
+    };
+    const ring = { current: await generateSigningJwk() };
+    const key = await cursorKeyAt(ring);
+    expect(key).toBe(cursorSecretOf(ring));
+    expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+    expect(cursorKeyOf(key).symmetricKeySize).toBe(32);
+    for (const part of [ring.current.d, ring.current.x, ring.current.y]) expect(key).not.toContain(part);
+    // A staged next key changes nothing; promoting it changes the key (the cursors sealed before are refused).
+    const staged = await rotateTokenKeys(ring, 'next');
+    expect(await cursorKeyAt(staged)).toBe(key);
+    const promoted = await rotateTokenKeys(staged, 'promote');
+    expect(promoted.previous).toEqual(publicJwk(ring.current));
+    expect(await cursorKeyAt(promoted)).not.toBe(key);
   });
 
   it('keeps VendorSigningKey off by default (the empty string: vendor/signature answers 503)', () => {

@@ -132,6 +132,11 @@ describe('admin_merchants', () => {
       await list(admin.token, { limit: 1, cursor: next!, status: 1 }),
       await list(admin.token, { cursor: Buffer.from(JSON.stringify({ ...decoded, k: { before: 'MERCHANTS#0' } })).toString('base64url') }),
       await list(admin.token, { cursor: Buffer.from(JSON.stringify({ ...decoded, s: 'merchants#1' })).toString('base64url') }),
+      // A place of the same form, above every merchant: the list from its top again.
+      await list(admin.token, {
+        limit: 1,
+        cursor: Buffer.from(JSON.stringify({ ...decoded, k: { before: '9999-12-31T23:59:59.999Z#999999999999' } })).toString('base64url'),
+      }),
       await list(admin.token, { cursor: `${next!.slice(0, -3)}xyz` }),
     ];
     for (const res of refusals) {

@@ -498,6 +498,16 @@ describe('money-moving operations under table faults', () => {
       expect(again.body).toEqual(scenario.repeated ? scenario.repeated(retried.body) : retried.body);
       expect(await prepared.moved()).toEqual(prepared.once);
     });
+
+    // A store's notification delivered again is answered anew (`duplicate`); every other replay is the first answer.
+    if (!scenario.repeated)
+      it(`${scenario.name}: the same request again answers the first answer byte for byte`, async () => {
+        const prepared = await scenario.prepare();
+        const first = await prepared.send();
+        expect(first.status, first.text).toBeLessThan(300);
+        const again = await prepared.send();
+        expect({ status: again.status, text: again.text }).toEqual({ status: first.status, text: first.text });
+      });
   }
 
   it('every balance of the table equals the sum of its ledger', async () => {

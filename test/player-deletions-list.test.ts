@@ -86,6 +86,12 @@ describe('player_deletions', () => {
     const refused = await list(theirs.console, { cursor: first! });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ code: 400, message: 'query.cursor: not the `next` of a previous page of this read', data: null, error: 'input.invalid' });
+    // Altered to another place of the studio's own list (its newest notice's key): still not a `next` we gave.
+    const value = JSON.parse(Buffer.from(first!, 'base64url').toString('utf8'));
+    value.k.sk = `${expected[0]!.deleted_at}#${expected[0]!.game_player_id}`;
+    const altered = await list(mine.console, { cursor: Buffer.from(JSON.stringify(value)).toString('base64url') });
+    expect(altered.status).toBe(400);
+    expect(altered.body).toEqual(refused.body);
     const garbage = await list(mine.console, { cursor: 'bm90LWpzb24' });
     expect(garbage.status).toBe(400);
     expect(garbage.body.message).toMatch(/^query\.cursor: /);
@@ -109,6 +115,26 @@ describe('player_deletions', () => {
       const res = await list(mine.console, { since: bad });
       expect(res.status, bad).toBe(400);
       expect(res.body.message).toMatch(/^query\.since: /);
+    }
+  });
+
+  it("takes since only within the years the keys' times are written in (0000 to 9999, UTC), and nothing is after the last of them", async () => {
+    const mine = await studio();
+    const all = await deleted(3, [mine.accountId]);
+    // The last millisecond a key can hold: a millisecond later is written `+010000-…`, which sorts before every key.
+    expect(await page(mine.console, { since: '9999-12-31T23:59:59.999Z' })).toEqual({ items: [], next: null });
+    expect(await page(mine.console, { since: '0000-01-01T00:00:00Z' })).toEqual({ items: all, next: null });
+    // No page follows the last millisecond: a cursor of the whole list is not one of that read.
+    await deleted(100, [mine.accountId]);
+    const cursor = (await page(mine.console)).next!;
+    const afterTheLast = await list(mine.console, { since: '9999-12-31T23:59:59.999Z', cursor });
+    expect(afterTheLast.status).toBe(400);
+    expect(afterTheLast.body.message).toMatch(/^query\.cursor: /);
+    // Instants past either end, however they are written, name the field.
+    for (const outside of ['9999-12-31T23:59:59.999-00:01', '9999-12-31T23:30:00-01:00', '0000-01-01T00:00:00+00:01']) {
+      const res = await list(mine.console, { since: outside });
+      expect(res.status, outside).toBe(400);
+      expect(res.body, outside).toEqual({ code: 400, message: expect.stringMatching(/^query\.since: .*0000.*9999/), data: null, error: 'input.invalid' });
     }
   });
 

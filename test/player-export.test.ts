@@ -210,6 +210,26 @@ describe('paging a long section', () => {
     expect(noSuchSection.status).toBe(400);
     expect(noSuchSection.body.message).toMatch(/^query\.section: /);
   });
+
+  it("refuses a cursor altered to another place of the player's own section, and the untouched one still pages", async () => {
+    const player = await playerWithTokens(deps);
+    await writeLedger(
+      player.uid,
+      Array.from({ length: FIRST_PAGE_ITEMS + 1 }, () => `test#${randomUUID()}`),
+    );
+    const cursor = (await exported(player.platform)).ledger.next as string;
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    // Valid-looking: the player's partition, a key of the section's range (its start), the same owner and section.
+    value.k.sk = 'LEDGER#';
+    const altered = Buffer.from(JSON.stringify(value)).toString('base64url');
+    const refused = await exportOf(player.platform, { section: 'ledger', cursor: altered });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ statusCode: 400, message: 'query.cursor: not the `next` of a previous page of this read', error: 'input.invalid' });
+    const untouched = await exportOf(player.platform, { section: 'ledger', cursor });
+    expect(untouched.status).toBe(200);
+    expect(untouched.body.data).toMatchObject({ section: 'ledger', next: null });
+    expect(untouched.body.data.items).toHaveLength(1);
+  });
 });
 
 describe('who may export', () => {

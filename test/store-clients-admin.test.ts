@@ -295,6 +295,10 @@ describe('store client list', () => {
       ['of another read', { region: 'chengdu', cursor: encode({ ...decoded, s: 'deletions' }) }],
       ['a key outside the list', { region: 'chengdu', cursor: encode({ ...decoded, k: { ...decoded.k, gsi1pk: 'GAME' } }) }],
       ['a key without its sort key', { region: 'chengdu', cursor: encode({ ...decoded, k: { ...decoded.k, gsi1sk: undefined } }) }],
+      [
+        'moved to the top of the same list',
+        { region: 'chengdu', cursor: encode({ ...decoded, k: { ...decoded.k, gsi1sk: `9999-12-31T23:59:59.999Z#${decoded.k.pk}` } }) },
+      ],
       ['text that is no cursor', { region: 'chengdu', cursor: `${next.slice(0, -4)}AAAA` }],
     ] as const;
     for (const [why, query] of cursors) {

@@ -8,7 +8,7 @@ import { orderKey, orderPaidUpdate, storedOrder, type StoredOrder } from '../pay
 import { readItems } from '../platform/batch.js';
 import { countInDay } from '../platform/day-stats.js';
 import { findOrder } from '../payments/orders.js';
-import { creditItems } from '../tickets/balances.js';
+import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
 import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purchase-claims.js';
 
 /**
@@ -65,28 +65,29 @@ export async function completeByStorePurchase(
   const at = deps.now();
   const now = at.toISOString();
   const ref = `${purchase.store}:${purchase.transactionId}`;
+  const items = [
+    orderPaidUpdate(
+      deps.table,
+      order,
+      { txDigest: ref, depositId: null, now },
+      {
+        expression: '#status = :pending',
+        also: 'tx_type = :txType, store_product = :product',
+        values: { ':txType': txTypeOf(purchase.store), ':product': purchase.productId },
+      },
+    ),
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...storeTxKey(purchase.store, purchase.transactionId), type: 'store_tx', orderId: order.id, product_id: purchase.productId, created_at: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...creditItems(deps, { uid: order.user_id, projectName: order.project_name, level: order.level }, order.tickets, `order#${order.id}`),
+  ];
   let failed: number[];
   try {
-    failed = await transactOrFailedConditions(deps, [
-      orderPaidUpdate(
-        deps.table,
-        order,
-        { txDigest: ref, depositId: null, now },
-        {
-          expression: '#status = :pending',
-          also: 'tx_type = :txType, store_product = :product',
-          values: { ':txType': txTypeOf(purchase.store), ':product': purchase.productId },
-        },
-      ),
-      {
-        Put: {
-          TableName: deps.table,
-          Item: { ...storeTxKey(purchase.store, purchase.transactionId), type: 'store_tx', orderId: order.id, product_id: purchase.productId, created_at: now },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      ...creditItems(deps, { uid: order.user_id, projectName: order.project_name, level: order.level }, order.tickets, `order#${order.id}`),
-    ]);
+    failed = await transactOrFailedConditions(deps, items);
   } catch (error) {
     // Racing deliveries of one purchase kept colliding: one of them may have completed the order.
     if (!(error instanceof ConcurrentChange)) throw error;
@@ -97,10 +98,12 @@ export async function completeByStorePurchase(
   if (failed.length === 0) {
     // The stage overview's figures, after the transaction and outside it (core/platform/day-stats.ts).
     await countInDay(deps, at, { orders_paid: 1, tickets_credited: order.tickets });
-    return { order: { ...order, status: OrderStatus.paid, tx_type: txTypeOf(purchase.store), tx_digest: ref }, credited: true };
+    // The order as the update left it, as the same purchase again reads it.
+    return { order: { ...order, status: OrderStatus.paid, tx_type: txTypeOf(purchase.store), tx_digest: ref, updated_at: now }, credited: true };
   }
-  // Refused: a concurrent delivery claimed the purchase (the same answer), a refund barred it, or the order
-  // changed meanwhile.
+  // Refused: the player's deletion started meanwhile, a concurrent delivery claimed the purchase (the same
+  // answer), a refund barred it, or the order changed meanwhile.
+  if (creditRefusedAsGone(items, failed)) throw playerDeleted('orderId');
   const claim = await readClaim(deps, purchase.store, purchase.transactionId);
   if (claim) return sameOrConflict(deps, claim, order, purchase);
   const current = await findOrder(deps, order.id);

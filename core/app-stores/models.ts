@@ -15,13 +15,20 @@ export const compactJws = z
 /** An App Store transaction id: decimal digits. */
 const appleTransactionId = z.string().check(z.regex(/^\d{1,32}$/, 'expected an App Store transaction id (digits)'));
 
+/** The rule between the purchase's two fields, stated on each (a generated client keeps a field's description). */
+const exactlyOne = z.describe('Give signedTransaction or transactionId, exactly one of them.');
+
 /**
  * app-verify-transaction: the caller's order, and its purchase: the signed transaction StoreKit gave the app,
  * or its transaction id (read from the App Store Server API), exactly one of them.
  */
 export const AppleVerifyBody = z.lazy(() =>
   z
-    .object({ orderId, signedTransaction: z.optional(compactJws), transactionId: z.optional(appleTransactionId) })
+    .object({
+      orderId,
+      signedTransaction: z.optional(compactJws.check(exactlyOne)),
+      transactionId: z.optional(appleTransactionId.check(exactlyOne)),
+    })
     .check(
       z.refine((body) => (body.signedTransaction === undefined) !== (body.transactionId === undefined), 'give signedTransaction or transactionId, exactly one'),
     ),

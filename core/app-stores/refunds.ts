@@ -1,11 +1,12 @@
 import type { StoresDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
+import { isPseudonym } from '../platform/players.js';
 import { storesError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { OrderStatus } from '../payments/models.js';
 import { orderKey, type StoredOrder } from '../payments/order-keys.js';
 import { findOrder } from '../payments/orders.js';
-import { balanceOf, creditItems, debitItems } from '../tickets/balances.js';
+import { balanceOf, creditItems, creditRefusedAsGone, debitItems } from '../tickets/balances.js';
 import { barPurchase, liftBar, type BarReason, type Claim, type Store } from './purchase-claims.js';
 
 /**
@@ -19,7 +20,8 @@ import { barPurchase, liftBar, type BarReason, type Claim, type Store } from './
  * Items: the order and the player's balance and ledger only (no shared item).
  */
 
-export type RefundOutcome = { order: StoredOrder; changed: boolean };
+/** `playerDeleted`: a reversal that gave nothing back, since the order's player deleted their account. */
+export type RefundOutcome = { order: StoredOrder; changed: boolean; playerDeleted?: true };
 
 const ATTEMPTS = 5;
 
@@ -61,6 +63,8 @@ export async function takeBack(deps: StoresDeps, order: StoredOrder, ref: string
 /** Gives back what a refund took, returning the order to paid; `ref` names the reversal in the ledger. */
 export async function giveBack(deps: StoresDeps, order: StoredOrder, ref: string): Promise<RefundOutcome> {
   if (order.status !== OrderStatus.refunded) return { order, changed: false };
+  // A deleted player's balances are forfeited: the order (kept under the deletion's pseudonym) stays refunded.
+  if (isPseudonym(order.user_id)) return { order, changed: false, playerDeleted: true };
   const taken = order.refund_taken ?? 0;
   const target = { uid: order.user_id, projectName: order.project_name, level: order.level };
   const now = deps.now().toISOString();
@@ -88,6 +92,7 @@ export async function giveBack(deps: StoresDeps, order: StoredOrder, ref: string
     const { refund_taken: _t, refund_shortfall: _s, ...rest } = order;
     return { order: { ...rest, status: OrderStatus.paid }, changed: true };
   }
+  if (creditRefusedAsGone(items, failed)) return { order, changed: false, playerDeleted: true };
   // Another delivery reversed it first.
   return { order: (await findOrder(deps, order.id)) ?? order, changed: false };
 }
@@ -141,8 +146,9 @@ async function refundOrder(deps: StoresDeps, orderId: number, what: string, ref:
     return { outcome: 'unmatched', detail: `order ${order.id} is neither paid nor refunded`, orderId: order.id };
   }
   if (reverse) {
-    const { changed } = await giveBack(deps, order, ref);
-    return { outcome: changed ? 'refund_reversed' : 'not_refunded', orderId: order.id };
+    const { changed, playerDeleted } = await giveBack(deps, order, ref);
+    const detail = playerDeleted ? { detail: `the player of order ${order.id} deleted their account: nothing is given back` } : {};
+    return { outcome: changed ? 'refund_reversed' : 'not_refunded', ...detail, orderId: order.id };
   }
   const { changed, order: after } = await takeBack(deps, order, ref);
   const detail = changed && after.refund_shortfall ? `${after.refund_shortfall} of ${after.tickets} tickets were spent already` : undefined;

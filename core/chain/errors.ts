@@ -1,3 +1,5 @@
+import { platformError } from '../platform/errors.js';
+
 /**
  * A chain node (GraphQL service, JSON-RPC or gRPC full node) that could not answer: unreachable, timed out,
  * an HTTP error status, a JSON-RPC error, GraphQL error or gRPC error status, or a response that is not in
@@ -27,3 +29,13 @@ export function nodeFailure(what: string, error: unknown, timeoutMs: number): Ch
   if (typeof detail === 'string') message += ` (${detail})`;
   return new ChainNodeError(`${what}: ${message}`, { cause: error });
 }
+
+/**
+ * How long a request whose chain read failed tells its client to wait (Retry-After): a node that failed or did not
+ * answer within its timeout (5 s by default) is asked again a few seconds later, not at once.
+ */
+export const CHAIN_RETRY_AFTER_SECONDS = 5;
+
+/** The 503 of a request whose chain read failed; `field` names what was being read for (the message's field). */
+export const chainUnreadable = (field: string) =>
+  platformError('chain.unreadable', `${field}: the chain node could not be read; try again shortly`, { retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS });

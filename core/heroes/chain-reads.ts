@@ -1,4 +1,4 @@
-import { ChainNodeError } from '../chain/errors.js';
+import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
 import type { ChainObject, ObjectOwner } from '../chain/types.js';
 import type { HeroesDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
@@ -17,7 +17,7 @@ export async function liveObject(deps: Pick<HeroesDeps, 'chain'>, objectId: stri
   } catch (error) {
     if (!(error instanceof ChainNodeError)) throw error;
     await logError('chain: object read failed', { objectId, error: error.message });
-    throw platformError('chain.unreadable', 'objectId: the chain node could not be read; try again shortly');
+    throw chainUnreadable('objectId');
   }
 }
 

@@ -32,7 +32,13 @@ export const HeroConfigBody = z.lazy(() =>
       heroType: z.string().check(z.maxLength(600), z.regex(MOVE_STRUCT_TYPE, 'expected a Move struct type such as 0xabc::hero::Hero')),
       maxLevel: heroLevel,
       projectName,
-      levelCosts: z.array(LevelCost).check(z.minLength(1), z.maxLength(HIGHEST_MAX_LEVEL)),
+      levelCosts: z
+        .array(LevelCost)
+        .check(
+          z.minLength(1),
+          z.maxLength(HIGHEST_MAX_LEVEL),
+          z.describe('One cost for every level from 2 to maxLevel: each level exactly once, none above maxLevel.'),
+        ),
       nftCacheSeconds: z._default(z.int().check(z.minimum(1), z.maximum(86_400)), 60),
     })
     .check(

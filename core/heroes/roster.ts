@@ -4,6 +4,7 @@ import { userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
+import { keptAnswer } from '../platform/kept-answers.js';
 import { heroError } from './errors.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
@@ -63,7 +64,7 @@ export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.i
           type: 'hero_grant',
           reference: body.reference,
           fingerprint: request.fingerprint,
-          answer: hero,
+          ...keptAnswer(hero),
           created_at: now,
         },
         ConditionExpression: 'attribute_not_exists(pk)',

@@ -10,6 +10,7 @@ import { logError } from '../platform/log.js';
 import { RedirectAnswer } from '../platform/redirect.js';
 import { noteOperation } from '../platform/request-context.js';
 import { tableUnavailable } from '../platform/table-failures.js';
+import { answerHeaders } from './answer-headers.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
 import { errorBody, errorEnvelopeOf, successBody, type ErrorEnvelope } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
@@ -98,7 +99,8 @@ async function answerOf(op: OperationSpec, run: () => Promise<unknown>): Promise
  */
 export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, handlers: Handlers<G>, verifiers: BearerVerifiers = {}): Hono {
   const basePath = basePathOf(routes.base, deps.stage);
-  const app = new Hono().basePath(basePath);
+  // Every path, not only the base's: a request outside it gets its 404 with the same headers.
+  const app = new Hono().use('*', answerHeaders).basePath(basePath);
   app.onError(errorResponder(routes.base, basePath));
   app.notFound(notFoundResponder(routes.base, basePath));
 
@@ -142,6 +144,8 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
  */
 export function composeApps(stage: string, apps: Hono[]): Hono {
   const root = new Hono();
+  // A path no app knows is answered by the root: its answer carries the same headers.
+  root.use('*', answerHeaders);
   for (const app of apps) root.route('/', app);
   const hero = basePathOf('hero', stage);
   root.notFound((c) => {

@@ -31,5 +31,22 @@ export function servedFile(key: string, type: string, read: () => Promise<Uint8A
   return file;
 }
 
+/**
+ * A served file's answer: kept for a year (its URL is versioned by its content), gzipped when the request accepts
+ * it. Like every answer it carries `X-Content-Type-Options: nosniff` (answer-headers.ts): a browser runs or
+ * applies it only as the type it is served as.
+ */
+export function servedFileResponse(file: ServedFile, acceptEncoding: string | undefined): Response {
+  const gzip = /\bgzip\b/.test(acceptEncoding ?? '');
+  return new Response(gzip ? file.gzipped : file.body, {
+    headers: {
+      'content-type': file.type,
+      'cache-control': 'public, max-age=31536000, immutable',
+      vary: 'accept-encoding',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    },
+  });
+}
+
 /** Text made safe inside HTML text and double- or single-quoted attributes. */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -3,7 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod/mini';
 import { requireGame } from '../games/games.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { goneKey } from '../platform/players.js';
+import { goneKey, notGoneCheck } from '../platform/players.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
 import { identityError } from './errors.js';
 import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBinding } from './accounts.js';
@@ -105,9 +105,7 @@ export async function registerWallet(deps: PlatformDeps, input: z.infer<typeof R
       ExpressionAttributeValues: { ':nonce': nonce.nonce, ':now': nowSeconds },
     },
   };
-  const stillHere = {
-    ConditionCheck: { TableName: deps.table, Key: goneKey(uuid), ConditionExpression: 'attribute_not_exists(pk)' },
-  };
+  const stillHere = notGoneCheck(deps.table, uuid);
   try {
     await bindWallet(deps, { uid: uuid, address, walletType: WalletType.external }, [consumeNonce, stillHere], state);
   } catch (error) {

@@ -27,12 +27,16 @@ const PLACE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z#\d{12,}$/;
  * status's partition from where the last page stopped. The cursor is that merchant's place in the list, bound to
  * the admin and the status.
  */
-export async function merchantsForReview(deps: Pick<PlatformDeps, 'db' | 'table'>, adminId: string, query: MerchantReviewQuery): Promise<MerchantReviewPage> {
+export async function merchantsForReview(
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'cursorKey'>,
+  adminId: string,
+  query: MerchantReviewQuery,
+): Promise<MerchantReviewPage> {
   const scope = `merchants#${query.status}`;
   const before =
     query.cursor === undefined
       ? undefined
-      : decodeCursor(query.cursor, { owner: adminId, scope, attributes: ['before'], within: (key) => PLACE.test(key.before!) }).before;
+      : decodeCursor(deps, query.cursor, { owner: adminId, scope, attributes: ['before'], within: (key) => PLACE.test(key.before!) }).before;
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -48,6 +52,6 @@ export async function merchantsForReview(deps: Pick<PlatformDeps, 'db' | 'table'
   const last = listed.length > query.limit ? page.at(-1) : undefined;
   return {
     items: page.map(({ gsi2sk: _place, ...merchant }) => merchant),
-    next: last ? encodeCursor(adminId, scope, { before: last.gsi2sk }) : null,
+    next: last ? encodeCursor(deps, adminId, scope, { before: last.gsi2sk }) : null,
   };
 }

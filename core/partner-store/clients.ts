@@ -134,14 +134,14 @@ export async function registerClientAnswer(deps: Pick<PartnerStoreDeps, 'db' | '
  * one of another region or read is 400 naming `cursor`. A client's secret hash is dropped by its model.
  */
 export async function listClients(
-  deps: Pick<PartnerStoreDeps, 'db' | 'table'>,
+  deps: Pick<PartnerStoreDeps, 'db' | 'table' | 'cursorKey'>,
   query: { region: StoreRegion; cursor?: string | undefined; limit: number },
 ): Promise<{ clients: ReturnType<typeof clientView>[]; next: string | null }> {
   const partition = clientListPartition(query.region);
   const start =
     query.cursor === undefined
       ? undefined
-      : decodeCursor(query.cursor, {
+      : decodeCursor(deps, query.cursor, {
           owner: query.region,
           scope: 'store_clients',
           attributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
@@ -164,7 +164,12 @@ export async function listClients(
   return {
     clients: page.map((item) => clientView(clientOf(item))),
     next: last
-      ? encodeCursor(query.region, 'store_clients', { pk: String(last.pk), sk: String(last.sk), gsi1pk: String(last.gsi1pk), gsi1sk: String(last.gsi1sk) })
+      ? encodeCursor(deps, query.region, 'store_clients', {
+          pk: String(last.pk),
+          sk: String(last.sk),
+          gsi1pk: String(last.gsi1pk),
+          gsi1sk: String(last.gsi1sk),
+        })
       : null,
   };
 }

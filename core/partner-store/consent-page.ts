@@ -1,5 +1,6 @@
 import type { PartnerStoreDeps } from './deps.js';
 import { authorize, type AuthorizeQuery, type PendingRequest } from './authorization.js';
+import { CONSENT_SCRIPT_VERSION } from './consent-script.js';
 import { regionKey, type StoreRegion } from './regions.js';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -10,45 +11,28 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  */
 export async function authorizationPage(deps: PartnerStoreDeps, region: StoreRegion, issuer: string, query: AuthorizeQuery): Promise<string> {
   regionKey(deps, region);
-  return consentPage(await authorize(deps, region, issuer, query), `${issuer}/oauth/accept`);
+  return consentPage(await authorize(deps, region, issuer, query), issuer);
 }
 
 /**
- * The consent page of a valid request. It names the app and the scopes it asks for; Allow
- * and Deny post the decision to accept with the user's store session, which the partner store's front end
- * keeps in `sessionStorage.store_session` after login, then follow the answer's `redirect_to`. No script or
- * style comes from anywhere but this page.
+ * The consent page of a valid request. It names the app and the scopes it asks for; Allow and Deny are run by
+ * the consent script (consent-script.ts), loaded from the issuer, the page's own origin: the page holds no script
+ * and no style, so its policy (functions/routes/partner-store.ts) allows none written inline.
  */
-function consentPage(pending: PendingRequest, acceptUrl: string): string {
+function consentPage(pending: PendingRequest, issuer: string): string {
   const scopes = pending.scope.split(' ').filter(Boolean);
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Allow ${escapeHtml(pending.client_name)}?</title></head>
 <body>
-<main data-request-id="${escapeHtml(pending.request_id)}" data-accept-url="${escapeHtml(acceptUrl)}">
+<main data-request-id="${escapeHtml(pending.request_id)}" data-accept-url="${escapeHtml(`${issuer}/oauth/accept`)}">
 <h1>${escapeHtml(pending.client_name)} asks to use your partner store account</h1>
 <p>It asks for: ${scopes.length ? scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(', ') : 'no scope'}.</p>
 <p>You will return to <code>${escapeHtml(new URL(pending.redirect_uri).origin)}</code>.</p>
 <button type="button" data-decision="allow">Allow</button> <button type="button" data-decision="deny">Deny</button>
 <p role="status"></p>
 </main>
-<script>
-const main = document.querySelector('main');
-const status = document.querySelector('[role=status]');
-for (const button of document.querySelectorAll('button')) {
-  button.addEventListener('click', async () => {
-    const session = sessionStorage.getItem('store_session');
-    if (!session) { status.textContent = 'Sign in to the partner store first.'; return; }
-    const response = await fetch(main.dataset.acceptUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + session },
-      body: JSON.stringify({ request_id: main.dataset.requestId, decision: button.dataset.decision }),
-    });
-    const answer = await response.json();
-    if (response.ok) location.assign(answer.redirect_to); else status.textContent = answer.message;
-  });
-}
-</script>
+<script src="${escapeHtml(`${issuer}/oauth/consent.js?v=${CONSENT_SCRIPT_VERSION}`)}"></script>
 </body>
 </html>`;
 }

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
+import { newPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition } from '../platform/transactions.js';
 import { jtiKey, jtiUsedAlready, usedJti, verifyAssertion, type Assertion } from './assertions.js';
@@ -7,7 +8,6 @@ import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import { eraseRound, leftOf, nothingLeft, storePartition, type Subject } from './erasure.js';
 import type { UserDeleted } from './models.js';
-import { newPseudonym } from './pseudonyms.js';
 import { regionKey, type StoreRegion } from './regions.js';
 import { loginKey, StoredLogin, storeUserKey } from './sessions.js';
 

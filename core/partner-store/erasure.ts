@@ -1,4 +1,5 @@
 import { readItems, type Item, type ItemKey } from '../platform/batch.js';
+import { answerKept, keptAnswer } from '../platform/kept-answers.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
@@ -67,7 +68,7 @@ export async function leftOf(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, subje
     return grantKey(ref.slice('grant#'.length, last), ref.slice(last + 1));
   });
   const grants = (grantKeys.length === 0 ? [] : await readItems(deps, grantKeys)).filter(
-    (grant): grant is Item => (grant?.answer as { uid?: unknown } | undefined)?.uid === subject.uid,
+    (grant): grant is Item => grant !== undefined && (answerKept(grant) as { uid?: unknown } | undefined)?.uid === subject.uid,
   );
   return {
     user: own.find((item) => item.sk === 'STOREUSER'),
@@ -151,13 +152,19 @@ function moveEntry(deps: PartnerStoreDeps, entry: Item, personal: Personal): Tra
  * the ledger entries naming it do.
  */
 function keepGrant(deps: PartnerStoreDeps, grant: Item, subject: Subject, personal: Personal): TransactItem[] {
-  const { fingerprint: _dropped, ...rest } = grant;
+  const { fingerprint: _dropped, answer_json: text, ...rest } = grant;
   const kept = scrubbed(rest, personal) as Item;
-  const namesUser = {
-    ConditionExpression: '#answer.#uid = :uid',
-    ExpressionAttributeNames: { '#answer': 'answer', '#uid': 'uid' },
-    ExpressionAttributeValues: { ':uid': subject.uid },
-  };
+  // An answer kept as JSON text (core/platform/kept-answers.ts) is scrubbed as the value it holds, so that a whole
+  // value (a name, the partner's user id) is replaced inside it too; unchanged since read, it still names the user.
+  if (typeof text === 'string') Object.assign(kept, keptAnswer(scrubbed(JSON.parse(text), personal)));
+  const namesUser =
+    typeof text === 'string'
+      ? { ConditionExpression: 'answer_json = :read', ExpressionAttributeValues: { ':read': text } }
+      : {
+          ConditionExpression: '#answer.#uid = :uid',
+          ExpressionAttributeNames: { '#answer': 'answer', '#uid': 'uid' },
+          ExpressionAttributeValues: { ':uid': subject.uid },
+        };
   if (idOf(keyOf(kept)) === idOf(keyOf(grant))) return [{ Put: { TableName: deps.table, Item: kept, ...namesUser } }];
   return [
     { Put: { TableName: deps.table, Item: kept, ConditionExpression: 'attribute_not_exists(pk)' } },

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { intParam, pageCursor, paging } from '../shared/fields.js';
-import { CLIENT_ID_MAX, CLIENT_ID_PATTERN, CLIENT_ID_RULE, redirectUriProblem, STORE_SCOPES } from './names.js';
+import { CLIENT_ID_MAX, CLIENT_ID_PATTERN, CLIENT_ID_RULE, REDIRECT_URI_RULE, redirectUriProblem, STORE_SCOPES } from './names.js';
 import { STORE_REGIONS } from './names.js';
 
 /** The partner store's OAuth bodies and answers (RFC 6749, RFC 8414). */
@@ -172,13 +172,18 @@ export const PetRank = z.lazy(() =>
   z.object({ pets: z.array(z.object({ rank: z.int(), petId: z.string(), name: z.string(), species: z.string(), level: z.int(), experience: z.int() })) }),
 );
 
-/** A redirect URI a client is registered with (clients.ts redirectUriProblem): at most 2,048 characters, as authorize2 takes one. */
+/**
+ * A redirect URI a client is registered with (clients.ts redirectUriProblem): at most 2,048 characters, as authorize2
+ * takes one. Its schema states the rule: an absolute URI (`format: uri`), no fragment (the pattern), and the rest
+ * in words.
+ */
 const redirectUri = z.string().check(
   z.maxLength(2048),
   z.superRefine((uri, ctx) => {
     const problem = redirectUriProblem(uri);
     if (problem) ctx.issues.push({ code: 'custom', input: uri, message: problem });
   }),
+  z.meta({ format: 'uri', pattern: '^[^#]*$', description: REDIRECT_URI_RULE }),
 );
 
 /**
@@ -191,11 +196,14 @@ export const StoreClientRegistration = z.lazy(() =>
     region: z.enum(STORE_REGIONS),
     type: z.enum(['public', 'confidential']),
     name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
-    redirect_uris: z.array(redirectUri).check(z.minLength(1), z.maxLength(10)),
+    redirect_uris: z
+      .array(redirectUri)
+      .check(z.minLength(1), z.maxLength(10), z.describe(`Where the user is sent back with the code; each: ${REDIRECT_URI_RULE}`)),
     scopes: z.array(z.enum(STORE_SCOPES)).check(
       z.minLength(1),
       z.maxLength(STORE_SCOPES.length),
       z.refine((scopes) => new Set(scopes).size === scopes.length, 'each scope once'),
+      z.meta({ uniqueItems: true }),
     ),
     assertion_jwk: z.optional(z.record(z.string(), z.unknown())),
   }),

@@ -25,6 +25,10 @@ export const STORE_SCOPES = ['profile', 'currencies', 'items', 'pets', 'grants']
 /** The loopback hosts a redirect URI may name with plain http (a native app's local listener). */
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
+/** redirectUriProblem's rule in words, for the OpenAPI document (a generated client keeps descriptions). */
+export const REDIRECT_URI_RULE =
+  "An absolute URI without a fragment (#…); plain http only for a loopback host (localhost, 127.0.0.1, [::1]); another scheme (https, or a native app's own such as com.example.app:/cb) for any host.";
+
 /**
  * What is wrong with a redirect URI a client is registered with, or undefined when nothing is: it must be an
  * absolute URI without a fragment (the authorization server appends the code to it as a query); plain http only

@@ -1,12 +1,8 @@
-import { randomUUID } from 'node:crypto';
-
 /**
- * The pseudonym a store user's deletion keeps their accounting records under (core/partner-store/deletion.ts):
- * `former:<random uuid>`, one per deletion. Nothing maps it back to the user: the kept records of one former user
- * reconcile together, but lead to no person.
+ * A store user's deletion keeps their accounting records under a pseudonym (core/platform/players.ts
+ * `newPseudonym`, core/partner-store/deletion.ts): the kept records of one former user reconcile together, but
+ * lead to no person.
  */
-export const PSEUDONYM_PREFIX = 'former:';
-export const newPseudonym = () => `${PSEUDONYM_PREFIX}${randomUUID()}`;
 
 /** What a kept record must no longer hold, and what takes its place. */
 export interface Personal {

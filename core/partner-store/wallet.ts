@@ -4,12 +4,13 @@ import { readItems } from '../platform/batch.js';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
+import { answerKept, keptAnswer } from '../platform/kept-answers.js';
+import { isPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import type { GrantBody } from './models.js';
 import type { StoreRegion } from './regions.js';
 import { liveUserCheck, storeUserKey, userLive } from './sessions.js';
-import { PSEUDONYM_PREFIX } from './pseudonyms.js';
 
 /**
  * A store user's currencies and items (docs/api.md, "Partner store: currencies, items and pets": currencies_list,
@@ -134,7 +135,13 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
     {
       Put: {
         TableName: deps.table,
-        Item: { ...grantKey(clientId, body.reference), type: 'store_grant', fingerprint: request.fingerprint, answer, created_at: deps.now().toISOString() },
+        Item: {
+          ...grantKey(clientId, body.reference),
+          type: 'store_grant',
+          fingerprint: request.fingerprint,
+          ...keptAnswer(answer),
+          created_at: deps.now().toISOString(),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
@@ -157,7 +164,7 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
 }
 
 /** A grant kept by its user's deletion (core/partner-store/deletion.ts): it names the deletion's pseudonym, not a user. */
-const pseudonymized = (granted: Record<string, unknown>) => String((granted.answer as GrantAnswer | undefined)?.uid).startsWith(PSEUDONYM_PREFIX);
+const pseudonymized = (granted: Record<string, unknown>) => isPseudonym(String((answerKept(granted) as GrantAnswer | undefined)?.uid));
 
 interface GrantAnswer {
   uid: string;

@@ -4,11 +4,10 @@ import { nextId } from '../platform/counters.js';
 import type { PaymentsDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { queryItems } from '../platform/query.js';
-import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
 import { recordPayment } from './stranded.js';
-import { ChainNodeError } from '../chain/errors.js';
+import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
 import { VendorEventType, VendorPaymentEvent } from '../chain/models.js';
 import { objectOf } from '../shared/records.js';
 import { receiptAsPayment, receiptFilter, receiptRegistry, receiptType } from './payment-kit.js';
@@ -316,7 +315,7 @@ export async function paymentsOfTransaction(deps: Pick<PaymentsDeps, 'db' | 'tab
     if (!(error instanceof ChainNodeError)) throw error;
     // The node's own words stay in the log: they may name the node's address.
     await logError('chain: transaction read failed', { digest, error: error.message });
-    throw platformError('chain.unreadable', 'transactionId: the chain node could not be read; try again shortly');
+    throw chainUnreadable('transactionId');
   }
   const { paymentEventType, paymentKit } = deps.chain.config;
   const paymentType = paymentEventType && canonicalType(paymentEventType);
@@ -334,7 +333,7 @@ export async function paymentsOfTransaction(deps: Pick<PaymentsDeps, 'db' | 'tab
   } catch (error) {
     if (!(error instanceof ChainNodeError)) throw error;
     await logError('chain: balance changes read failed', { digest, error: error.message });
-    throw platformError('chain.unreadable', 'transactionId: the chain node could not be read; try again shortly');
+    throw chainUnreadable('transactionId');
   }
   return records;
 }

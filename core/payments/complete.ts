@@ -9,7 +9,7 @@ import { platformError } from '../platform/errors.js';
 import { countInDay } from '../platform/day-stats.js';
 import { paymentError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
-import { creditItems } from '../tickets/balances.js';
+import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
 import { OrderStatus, type OrderCompleteBody } from './models.js';
 import { orderKey, orderPaidUpdate, storedOrder, txUseKey, type StoredOrder } from './order-keys.js';
 import { findOrder } from './orders.js';
@@ -61,25 +61,26 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
 
   const at = deps.now();
   const now = at.toISOString();
+  const items = [
+    // Only the payment that matched the order when it was stored completes it.
+    orderPaidUpdate(
+      deps.table,
+      { id: orderId, user_id: uid },
+      { txDigest: transactionId, depositId: payment.id, now },
+      { expression: '#status = :pending AND payment_seen = :position', values: { ':position': position } },
+    ),
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...txUseKey(transactionId), type: 'tx_use', orderId, bill_no: order.bill_no },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...creditItems(deps, { uid, projectName: order.project_name, level: order.level }, order.tickets, `order#${orderId}`),
+  ];
   let failed: number[];
   try {
-    failed = await transactOrFailedConditions(deps, [
-      // Only the payment that matched the order when it was stored completes it.
-      orderPaidUpdate(
-        deps.table,
-        { id: orderId, user_id: uid },
-        { txDigest: transactionId, depositId: payment.id, now },
-        { expression: '#status = :pending AND payment_seen = :position', values: { ':position': position } },
-      ),
-      {
-        Put: {
-          TableName: deps.table,
-          Item: { ...txUseKey(transactionId), type: 'tx_use', orderId, bill_no: order.bill_no },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      ...creditItems(deps, { uid, projectName: order.project_name, level: order.level }, order.tickets, `order#${orderId}`),
-    ]);
+    failed = await transactOrFailedConditions(deps, items);
   } catch (error) {
     // Racing calls kept colliding (TransactionConflict): one of them may have completed the order meanwhile.
     if (!(error instanceof ConcurrentChange)) throw error;
@@ -92,7 +93,9 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
     await countInDay(deps, at, { orders_paid: 1, tickets_credited: order.tickets });
     return answer;
   }
-  // Refused: a concurrent call completed the order (the same answer), or the transaction paid another order.
+  // Refused: the player's deletion started meanwhile, a concurrent call completed the order (the same answer), or
+  // the transaction paid another order.
+  if (creditRefusedAsGone(items, failed)) throw playerDeleted('orderId');
   const current = await findOrder(deps, orderId);
   if (current?.status === OrderStatus.paid) return paidBy(current, transactionId, answer);
   if (failed.includes(1)) throw paymentError('payment.completed_other_order', `transactionId: transaction ${transactionId} completed another order`);

@@ -46,11 +46,11 @@ export async function studioOrders(deps: PaymentsDeps, accountId: string, query:
   const before =
     query.cursor === undefined
       ? undefined
-      : decodeCursor(query.cursor, { owner: accountId, scope, attributes: ['before'], within: (key) => POSITION.test(key.before!) }).before;
+      : decodeCursor(deps, query.cursor, { owner: accountId, scope, attributes: ['before'], within: (key) => POSITION.test(key.before!) }).before;
   const projects = query.project !== undefined ? [query.project] : (await projectsOf(deps, accountId)).map((project) => project.project_name);
   const partitions = projects.flatMap((project) => Array.from({ length: ORDER_SHARDS }, (_, shard) => projectOrdersPartition(project, shard)));
   const { orders, next } = await mergedPage(deps, partitions, { before, limit: query.limit, status: query.status });
-  return { items: orders.map(toStudioOrder), next: next === undefined ? null : encodeCursor(accountId, scope, { before: next }) };
+  return { items: orders.map(toStudioOrder), next: next === undefined ? null : encodeCursor(deps, accountId, scope, { before: next }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { intParam, pageCursor, paging, text } from '../shared/fields.js';
+import { intParam, oneOfTheChanges, pageCursor, paging, text } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
 import { userId } from '../identity/models.js';
 import { baseUnits } from '../shared/amounts.js';
@@ -43,12 +43,13 @@ export const ProjectCreate = z.lazy(() =>
   }),
 );
 /** What may change on a project: not its coin or precision, which its prices and paid orders are in. */
+export const PROJECT_CHANGES = ['description', 'receive_address', 'status'] as const;
 export const ProjectUpdate = z.lazy(() =>
   z.object({
     project_name: projectName,
-    description: z.optional(text(2000)),
-    receive_address: z.optional(suiAddress),
-    status: z.optional(z.int().check(z.minimum(0), z.maximum(1))),
+    description: z.optional(text(2000).check(oneOfTheChanges(PROJECT_CHANGES))),
+    receive_address: z.optional(suiAddress.check(oneOfTheChanges(PROJECT_CHANGES))),
+    status: z.optional(z.int().check(z.minimum(0), z.maximum(1), oneOfTheChanges(PROJECT_CHANGES))),
   }),
 );
 

@@ -1,17 +1,18 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { ChainNodeError } from '../chain/errors.js';
+import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
 import type { BalanceChange } from '../chain/types.js';
 import { canonicalType } from '../chain/names.js';
 import type { PaymentsDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
 import { paymentError } from './errors.js';
 import { logError } from '../platform/log.js';
+import { isPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { countInDay } from '../platform/day-stats.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { creditItems } from '../tickets/balances.js';
+import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
 import { OrderStatus, StrandedPayment, StrandedStatus, type StrandedCreditBody, type StrandedQuery, type StrandedRefundBody } from './models.js';
 import { nullByDefault, objectOf } from '../shared/records.js';
 import { orderIdOfBill, orderKey, orderPaidUpdate, StoredOrder } from './order-keys.js';
@@ -308,6 +309,9 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
     if (attempt > 3) throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
     const order = await readOrder(deps, stranded.order_id, StoredOrder);
     if (!order) throw paymentError('stranded.order_gone', `tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
+    const refundInstead = () => playerDeleted('tx_digest', `: refund payment ${position} instead`);
+    // A deletion keeps the player's orders under its pseudonym: no one is behind it to credit.
+    if (isPseudonym(order.user_id)) throw refundInstead();
     const at = deps.now();
     const now = at.toISOString();
     const items: TransactItem[] = [
@@ -348,6 +352,7 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
       await countInDay(deps, at, { orders_paid: completes ? 1 : 0, tickets_credited: order.tickets });
       return { ...stranded, status: StrandedStatus.credited, updated_at: now };
     }
+    if (creditRefusedAsGone(items, failed)) throw refundInstead();
     // Credited or refunded meanwhile (answered from the record on the next pass), or the order changed.
   }
 }
@@ -427,7 +432,7 @@ async function verifyRefund(deps: PaymentsDeps, stranded: StrandedPayment, diges
   } catch (error) {
     if (!(error instanceof ChainNodeError)) throw error;
     await logError('chain: refund read failed', { digest, error: error.message });
-    throw platformError('chain.unreadable', 'refund_digest: the chain node could not be read; try again shortly');
+    throw chainUnreadable('refund_digest');
   }
   if (!changes) throw paymentError('stranded.refund_not_on_chain', `refund_digest: the chain has no transaction ${digest}`);
   const payer = stranded.fromer;

@@ -160,8 +160,8 @@ export const platformErrors = errorCatalogue({
   'vendor.signing_unconfigured': 'Unavailable',
   /** the stage has no chain node configured for what the operation reads */
   'chain.unconfigured': 'Unavailable',
-  /** the chain node could not be read; try again shortly */
-  'chain.unreadable': 'Unavailable',
+  /** the chain node could not be read (it failed or did not answer in time); Retry-After says when to try again */
+  'chain.unreadable': ['Unavailable', 'Retry-After'],
   /** the player the request names deleted their account; nothing about them is kept or written */
   'player.deleted': 'NotFound',
   /** the operator console's files were not built for this deployment (docs/console.md) */

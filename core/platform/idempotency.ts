@@ -6,6 +6,7 @@ import type { TokenClaims } from './tokens.js';
 import { transactOrFailures, type FailedCondition, type TransactItem } from './transactions.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 import { playerItemsKeys } from './players.js';
+import { answerKept, keptAnswer } from './kept-answers.js';
 
 /**
  * The `Idempotency-Key` request header (IETF httpapi draft "The Idempotency-Key HTTP Header Field") for
@@ -13,7 +14,8 @@ import { playerItemsKeys } from './players.js';
  *
  * Scope. A key is scoped to (caller, operation, key): one record per scope,
  *   pk `IDEMPOTENCY#<caller>#<operation>#<key>`, sk `IDEMPOTENCY`,
- * holding the request's fingerprint (a SHA-256 of its canonical JSON) and the answer. `caller` is
+ * holding the request's fingerprint (a SHA-256 of its canonical JSON) and the answer (its JSON text, so that a
+ * retry answers it byte for byte: core/platform/kept-answers.ts). `caller` is
  * `merchant:<account id>` for merchant and server tokens (the merchant), `user:<uid>` for platform and game
  * tokens (the player), `<kind>:<sub>` for other kinds. So:
  * - the same scope with the same request answers the stored answer, and does nothing more;
@@ -108,7 +110,7 @@ export function recordItem(deps: Pick<PlatformDeps, 'table' | 'now'>, request: I
         type: 'idempotency',
         ...(player === undefined ? {} : playerItemsKeys(player, 'IDEMPOTENCY')),
         ...request,
-        answer,
+        ...keptAnswer(answer),
         created_at: now.toISOString(),
         expiresAt: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_DAYS * 24 * 3600,
       },
@@ -198,7 +200,7 @@ export async function storedAnswer<T>(deps: Pick<PlatformDeps, 'db' | 'table'>, 
 }
 
 /**
- * The answer a stored record (or any item carrying `fingerprint` and `answer`) gives this request; `reused`
+ * The answer a stored record (or any item carrying `fingerprint` and a kept answer) gives this request; `reused`
  * makes the 422 of another request with the same key (an Idempotency-Key unless told: a grant's `reference`).
  */
 export function answerOf<T>(
@@ -207,7 +209,7 @@ export function answerOf<T>(
   reused: (key: string) => DomainError = keyReused,
 ): T {
   if (stored.fingerprint !== request.fingerprint) throw reused(request.key);
-  return stored.answer as T;
+  return answerKept(stored) as T;
 }
 
 /** The 422 of a once-per-reference grant whose reference came back with another body (`whose`: merchant, client). */

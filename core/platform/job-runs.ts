@@ -127,6 +127,23 @@ export async function recordedRun<T>(
   }
 }
 
+/**
+ * Records a failed run of `job` that started at `startedAt` and failed with `error` before any work that
+ * recordedRun wraps (the local rank-pages loop's pass that could not read the table's stream: it records a
+ * run only for a batch read, and none was). Never throws.
+ */
+export function recordFailedRun(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, job: JobName, startedAt: Date, error: unknown): Promise<void> {
+  return recordRun(deps, job, {
+    started_at: startedAt.toISOString(),
+    ended_at: deps.now().toISOString(),
+    outcome: 'failed',
+    error: runErrorOf(error),
+    did: {},
+    checkpoint: null,
+    request_id: requestLogFields().function_request_id ?? null,
+  });
+}
+
 /** Writes a run's record (and, failed, its failure item); never throws. */
 async function recordRun(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, job: JobName, run: JobRun): Promise<void> {
   const writes = [writeLastRun(deps, job, run)];

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from './deps.js';
 import { sha256Url } from './digest.js';
+import type { TransactItem } from './transactions.js';
 
 /**
  * Two keys every domain that stores something about a player needs, so a player can be found and deleted
@@ -27,6 +29,27 @@ export const playerItemsKeys = (uid: string, kind: PlayerItemKind) => ({ gsi6pk:
 export const playerItemsPartition = (uid: string) => `PLAYER_ITEMS#${uid}`;
 
 export const goneKey = (uid: string) => ({ pk: `GONE#${sha256Url(`player:${uid}`)}`, sk: 'GONE' });
+
+/**
+ * A transaction item that holds only while `uid` has not deleted their account (the gone mark is absent): every
+ * write that gives a player something carries it, so nothing reaches a player once their deletion has started.
+ * The mark is the player's own item, so the check keeps the rule that a per-player transaction includes nothing
+ * another player's includes.
+ */
+export const notGoneCheck = (table: string, uid: string): TransactItem => ({
+  ConditionCheck: { TableName: table, Key: goneKey(uid), ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+/** Whether a transaction item is a notGoneCheck, so a refused transaction can tell a deleted player from a race. */
+export const isNotGoneCheck = (item: TransactItem | undefined) => item?.ConditionCheck?.Key?.sk === 'GONE';
+
+/**
+ * What a deletion keeps a player's (or a store user's) accounting under: `former:<random uuid>`, one per
+ * deletion. Nothing maps it back to the person, and it is never a live id: nothing is ever credited to it.
+ */
+const PSEUDONYM_PREFIX = 'former:';
+export const newPseudonym = () => `${PSEUDONYM_PREFIX}${randomUUID()}`;
+export const isPseudonym = (uid: string) => uid.startsWith(PSEUDONYM_PREFIX);
 
 /** When the player deleted their account (epoch seconds), or undefined while they have not. */
 export async function goneSince(deps: Pick<PlatformDeps, 'db' | 'table'>, uid: string, consistent = true): Promise<number | undefined> {

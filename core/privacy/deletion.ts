@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { forgetPlayer } from '../access/players.js';
 import { forgetZkSubject } from '../identity/zklogin.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { DomainError, platformError } from '../platform/errors.js';
+import { answerKept, answerText } from '../platform/kept-answers.js';
 import { logError } from '../platform/log.js';
-import { goneKey } from '../platform/players.js';
+import { goneKey, newPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, retryPause, transactOrFailures } from '../platform/transactions.js';
 import type { PrivacyDeps } from './deps.js';
@@ -19,6 +20,7 @@ import type { DeletionBody, DeletionResult } from './models.js';
 import { writeNotices } from './notices.js';
 import { forfeitsOf } from './forfeits.js';
 import { proofIdOf, verifyProof, type ZkIdentity } from './proof.js';
+import { forgetLearned, keepLearned, learnedOf } from './learned.js';
 
 /**
  * A player's account deletion (docs/security.md "Deleting a player's account"), a run that a crash never leaves
@@ -29,7 +31,7 @@ import { proofIdOf, verifyProof, type ZkIdentity } from './proof.js';
  * 2. rounds (erase.ts), each reading what is left of the player (footprint.ts) and deleting or pseudonymizing
  *    it, every write conditional on the item being as read; a round that loses a race leaves its items to the
  *    next. Everything a round needs to find the player's items again (uid, address, names, studios) is in the
- *    record, written before any item it was learned from goes;
+ *    record or beside it (learned.ts), written before any item it was learned from goes;
  * 3. the studios' notices, then the record keeps only the answer.
  * One run at a time holds the record's lease (LEASE_SECONDS, renewed every round). The same request again
  * (the same proof) answers the first answer once done, takes the run over once the lease has lapsed (a crashed
@@ -57,6 +59,8 @@ const ErasureRecord = z.object({
   seasons: z._default(z.array(z.string()), []),
   runner: z.optional(z.string()),
   lease_until: z.optional(z.number()),
+  /** The answer's JSON text (kept-answers.ts); `answer`, the answer itself, in records written before. */
+  answer_json: z.optional(z.string()),
   answer: z.optional(z.unknown()),
 });
 type ErasureRecord = z.infer<typeof ErasureRecord>;
@@ -72,9 +76,17 @@ interface Running extends Learned {
   runner: string;
 }
 
+/** The deletion's record with what it learned (learned.ts): one Query of its partition. */
 async function readErasure(deps: PrivacyDeps, proofId: string): Promise<ErasureRecord | undefined> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: erasureKey(proofId), ConsistentRead: true }));
-  return out.Item ? ErasureRecord.parse(out.Item) : undefined;
+  const items = await queryItems(deps, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': erasureKey(proofId).pk },
+    ConsistentRead: true,
+  });
+  const item = items.find((found) => found.sk === erasureKey(proofId).sk);
+  if (!item) return undefined;
+  const record = ErasureRecord.parse(item);
+  return { ...record, ...learnedOf(items, record) };
 }
 
 /** account delete: verifies the proof, starts (or finds) the deletion and runs it to its end. */
@@ -99,7 +111,7 @@ export async function deleteAccount(deps: PrivacyDeps, uid: string, body: Deleti
     uid,
     address: proof.account.wallet_address,
     ...(proof.zk ? { zk: proof.zk } : {}),
-    pseudonym: `former:${randomUUID()}`,
+    pseudonym: newPseudonym(),
     deletedAt,
     runner,
     identifiers: [],
@@ -152,7 +164,7 @@ export async function deleteAccount(deps: PrivacyDeps, uid: string, body: Deleti
 /** The same request again: the first answer once done; the run taken over once its lease has lapsed. */
 async function rejoin(deps: PrivacyDeps, uid: string, proofId: string, record: ErasureRecord): Promise<DeletionResult> {
   if (record.gone !== goneKey(uid).pk) throw privacyError('deletion.proof_other_account', 'this proof deleted another account');
-  if (record.status === 'done') return record.answer as DeletionResult;
+  if (record.status === 'done') return answerKept(record) as DeletionResult;
   return run(deps, await takeOver(deps, proofId, record));
 }
 
@@ -232,16 +244,6 @@ function updateHeld(
   });
 }
 
-/** Keeps what a round learned in the record, before the items it was learned from can go. */
-async function keepLearned(deps: PrivacyDeps, state: Running) {
-  const { identifiers, names, studios, nfts, seasons } = state;
-  await updateHeld(deps, state, {
-    UpdateExpression: 'SET identifiers = :identifiers, #names = :names, studios = :studios, nfts = :nfts, seasons = :seasons',
-    ExpressionAttributeNames: { '#names': 'names' },
-    ExpressionAttributeValues: { ':identifiers': identifiers, ':names': names, ':studios': studios, ':nfts': nfts, ':seasons': seasons },
-  });
-}
-
 /** Runs the deletion to its end; a run that fails lets go of its lease, so the request's retry takes over at once. */
 async function run(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
   try {
@@ -269,8 +271,9 @@ async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionRes
     await holdLease(deps, state.proofId, state.runner);
     const learned = await learnedFrom(deps, state, footprint);
     if (learned !== state) {
+      // Kept before the items it was learned from can go.
+      await keepLearned(deps, state.proofId, state, learned);
       state = { ...state, ...learned };
-      await keepLearned(deps, state);
     }
     await eraseRound(deps, state, footprint);
     footprint = await readFootprint(deps, state.uid, state.address);
@@ -295,11 +298,11 @@ async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionRes
 async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult) {
   const now = deps.now();
   await updateHeld(deps, state, {
-    UpdateExpression: 'SET #status = :done, answer = :answer, expiresAt = :expires, gsi3sk = :sweep REMOVE runner, lease_until',
+    UpdateExpression: 'SET #status = :done, answer_json = :answer, expiresAt = :expires, gsi3sk = :sweep REMOVE runner, lease_until',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':done': 'done',
-      ':answer': answer,
+      ':answer': answerText(answer),
       ':expires': Math.floor(now.getTime() / 1000) + ANSWER_DAYS * 86_400,
       ':sweep': new Date(now.getTime() + SWEEP_AFTER_SECONDS * 1000).toISOString(),
     },
@@ -317,6 +320,7 @@ async function sweep(deps: PrivacyDeps, proofId: string, record: ErasureRecord) 
     throw platformError('data.changed_concurrently', "the player's items changed during the sweep; the next pass sweeps again");
   }
   await leaveRankPages(deps, state.uid, state.seasons);
+  await forgetLearned(deps, proofId, state);
   await updateRecord(deps, {
     TableName: deps.table,
     Key: erasureKey(proofId),
@@ -343,12 +347,14 @@ export async function resumeDeletions(deps: PrivacyDeps, { deadline }: { deadlin
   let failed = 0;
   for (const item of waiting) {
     if (Date.now() >= deadline) break;
-    const record = ErasureRecord.parse(item);
+    const listed = ErasureRecord.parse(item);
     const proofId = String(item.pk).slice('ERASURE#'.length);
     const now = deps.now();
-    const due = record.status === 'done' ? String(item.gsi3sk) <= now.toISOString() : (record.lease_until ?? 0) <= now.getTime();
+    const due = listed.status === 'done' ? String(item.gsi3sk) <= now.toISOString() : (listed.lease_until ?? 0) <= now.getTime();
     if (!due) continue;
     try {
+      // The index holds the record only: it is read again with what it learned.
+      const record = (await readErasure(deps, proofId)) ?? listed;
       if (record.status === 'done') await sweep(deps, proofId, record);
       else await run(deps, await takeOver(deps, proofId, record));
       finished++;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ownerOf } from '../access/owners.js';
 import { unbindNft } from '../heroes/bindings.js';
 import { OrderStatus } from '../payments/models.js';
@@ -16,8 +17,8 @@ import { deleteUnchanged, keepScrubbed, type Personal } from './scrub.js';
  * - Kept, pseudonymized (accounting): pay orders, payment events and stranded records of the wallet, vendor
  *   goods orders with their copies, vendor rewards, reward history entries (without the signed claim), the
  *   ledger (moved to `USER#<pseudonym>`), results;
- * - forfeited: every ticket balance (a ledger entry `forfeit#<project>#<level>` of minus the balance, then the
- *   balance goes), so each pseudonym's ledger still sums to its balances (none);
+ * - forfeited: every ticket balance (a ledger entry `forfeit#<project>#<level>#<id>` of minus the balance, then
+ *   the balance goes), so each pseudonym's ledger still sums to its balances (none);
  * - released: hero NFTs bound to the player (the binding keeps the hero's level, as an unbind does);
  * - deleted: everything else.
  * Items found through another (vendor orders through ledger entries, social accounts through the listing,
@@ -121,13 +122,15 @@ const unpaid = (order: Item) => order.status === OrderStatus.pending && order.pa
 const remove = (deps: PrivacyDeps, item: Item): TransactItem => ({ Delete: { TableName: deps.table, Key: { pk: item.pk, sk: item.sk } } });
 
 /**
- * The balance's tickets, forfeited: a ledger entry under the pseudonym of minus the balance (its key makes it
- * once), and the balance deleted on condition it is still the one read.
+ * The balance's tickets, forfeited: a ledger entry under the pseudonym of minus the balance, and the balance
+ * deleted on condition it is still the one read, in one transaction: that condition makes it once. The entry's
+ * key is new for each forfeit, so a balance that appears again in the same level (a credit that landed during
+ * the deletion) is forfeited by a later round too, instead of failing on the first one's entry at every retry.
  */
 function forfeit(deps: PrivacyDeps, balance: Item, pseudonym: string): TransactItem[] {
   const tickets = Number(balance.balance ?? 0);
   if (tickets === 0) return [deleteUnchanged(deps.table, balance)];
-  const ref = `forfeit#${String(balance.projectName)}#${String(balance.level)}`;
+  const ref = `forfeit#${String(balance.projectName)}#${String(balance.level)}#${randomUUID()}`;
   return [
     deleteUnchanged(deps.table, balance),
     {

@@ -20,7 +20,7 @@ import type { ExportedScore, ExportSection } from './models.js';
  *   goods orders and reward records they name (BatchGetItem);
  * - history: gsi1 `REWARDS#<uid>` (reward history entries, with their claims);
  * - scores: gsi6 `PLAYER_ITEMS#<uid>`, kind `SCORE` (keys only), and the score items they name (BatchGetItem).
- * A page's cursor is the key of its last item, bound to the player and the section (core/platform/cursors.ts).
+ * A page's cursor is the key of its last item, sealed and bound to the player and the section (core/platform/cursors.ts).
  */
 export interface Who {
   uid: string;
@@ -89,7 +89,7 @@ const sections: Record<ExportSection, Section> = {
  * once no item follows: one more item is read to know it, so the last page is never an empty one.
  */
 export async function readSection(
-  deps: Pick<PlatformDeps, 'db' | 'table'>,
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'cursorKey'>,
   name: ExportSection,
   who: Who,
   cursor: string | undefined,
@@ -102,7 +102,7 @@ export async function readSection(
   const start =
     cursor === undefined
       ? undefined
-      : decodeCursor(cursor, { owner: who.uid, scope: name, attributes, within: (key) => key[pkName] === partition && sortIn(section, key[skName]!) });
+      : decodeCursor(deps, cursor, { owner: who.uid, scope: name, attributes, within: (key) => key[pkName] === partition && sortIn(section, key[skName]!) });
   if (partition === undefined) return { items: [], next: null };
   const sort = section.sort === undefined ? '' : 'prefix' in section.sort ? ` AND begins_with(${skName}, :sort)` : ` AND ${skName} = :sort`;
   const out = await deps.db.send(
@@ -123,7 +123,7 @@ export async function readSection(
   // More than a page read: the page ends at its last item. Else DynamoDB's own LastEvaluatedKey, when its 1 MB
   // read stopped short of the limit.
   const last = listed.length > limit ? keyOf(page.at(-1)!, attributes) : (out.LastEvaluatedKey as StartKey | undefined);
-  return { items: await section.records(deps, page), next: last ? encodeCursor(who.uid, name, last) : null };
+  return { items: await section.records(deps, page), next: last ? encodeCursor(deps, who.uid, name, last) : null };
 }
 
 /** Whether a cursor's sort key is one the section's read covers (DynamoDB refuses a start key outside it). */

@@ -7,7 +7,7 @@
  * - "an address's live deletion message": pk `ERASENONCE#<address>`, sk `NONCE` (TTL), apart from the
  *   sign-in nonce so that neither message can stand for the other;
  * - "a pseudonymized player's kept records": the partition `USER#<pseudonym>` (the ledger entries, moved out
- *   of `USER#<uid>`, with the forfeits' entries `LEDGER#forfeit#<project>#<level>`), where every ledger
+ *   of `USER#<uid>`, with the forfeits' entries `LEDGER#forfeit#<project>#<level>#<id>`), where every ledger
  *   reconciliation already looks;
  * - "a studio's deleted players, newest first": pk `DELETIONS#<accountId>`, sk `<deleted at>#<uid>` (TTL
  *   NOTICE_DAYS): the one place a deleted player's id stays, for the studio to delete what it holds.

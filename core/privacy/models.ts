@@ -6,12 +6,15 @@ import { AccountRecord, idToken, SavedParams, SocialBinding } from '../identity/
 /** deletion/challenge's answer: the single-use message the account's wallet signs to delete the account. */
 export const DeletionChallenge = z.object({ address: z.string(), nonce: z.string(), message: z.string(), expiresAt: z.string() });
 
+/** The rule between the two proofs, stated on each (a generated client keeps a field's description). */
+const oneProof = z.describe('Send exactly one of signature (a wallet account) or id_token (a zkLogin account).');
+
 /**
  * account delete's body: exactly one proof of control. A wallet account signs its deletion message; a zkLogin
  * account sends a fresh id_token of its identity.
  */
 export const DeletionBody = z.lazy(() =>
-  z.object({ signature: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))), id_token: z.optional(idToken) }).check(
+  z.object({ signature: z.optional(z.string().check(z.minLength(1), z.maxLength(4096), oneProof)), id_token: z.optional(idToken.check(oneProof)) }).check(
     z.refine((body) => (body.signature === undefined) !== (body.id_token === undefined), {
       message: 'send exactly one of signature (a wallet account) or id_token (a zkLogin account)',
       path: ['signature'],
@@ -43,10 +46,13 @@ export const ITEM_SECTIONS = ['ledger', 'orders', 'payments', 'vendor_orders', '
 export const EXPORT_SECTIONS = [...ITEM_SECTIONS, 'scores'] as const;
 export type ExportSection = (typeof EXPORT_SECTIONS)[number];
 
+/** A section page's cursor: the rule that it comes with its section is the query's, stated here, on the parameter. */
+const sectionCursor = pageCursor.check(z.describe('The `next` of the previous page of `section`; requires `section`.'));
+
 /** account_export's query: nothing for the whole document; a section (and the `next` of its previous page) for one page. */
 export const ExportQuery = z.lazy(() =>
   z
-    .object({ section: z.optional(z.enum(EXPORT_SECTIONS)), cursor: z.optional(pageCursor) })
+    .object({ section: z.optional(z.enum(EXPORT_SECTIONS)), cursor: z.optional(sectionCursor) })
     .check(z.refine((query) => query.cursor === undefined || query.section !== undefined, { message: 'required with a cursor', path: ['section'] })),
 );
 
@@ -132,8 +138,28 @@ const isoTime = z.string().check(
   z.refine((text) => !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date and time with its offset'),
 );
 
+/**
+ * The instants a deletion notice's key can hold. Its time is `toISOString`'s text, which writes the years 0000 to
+ * 9999 as four digits, so those texts sort as their instants; past either end it writes `+010000-…` or
+ * `-000001-…`, which sort before them all, and a read from such a text would match every key.
+ */
+export const NOTICE_TIMES = { first: Date.parse('0000-01-01T00:00:00.000Z'), last: Date.parse('9999-12-31T23:59:59.999Z') };
+
+/** player_deletions' `since`: an ISO time of an instant a notice's key can hold (NOTICE_TIMES). */
+const noticeSince = isoTime.check(
+  z.refine((text) => {
+    const instant = Date.parse(text);
+    // An unparsable text is isoTime's refusal, not this one's.
+    return Number.isNaN(instant) || (instant >= NOTICE_TIMES.first && instant <= NOTICE_TIMES.last);
+  }, 'expected an instant from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (UTC)'),
+);
+z.globalRegistry.add(noticeSince, {
+  description:
+    'Only players deleted after this instant: an ISO 8601 date and time with its offset, from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC (400 naming since otherwise); nothing is deleted after the last.',
+});
+
 /** player_deletions' query: the `next` of a previous page; only players deleted after `since`. */
-export const DeletionsQuery = z.lazy(() => z.object({ cursor: z.optional(pageCursor), since: z.optional(isoTime) }));
+export const DeletionsQuery = z.lazy(() => z.object({ cursor: z.optional(pageCursor), since: z.optional(noticeSince) }));
 
 /** player_deletions' answer: the studio's deleted players, newest first, by id only. */
 export const DeletedPlayersPage = z.lazy(() =>

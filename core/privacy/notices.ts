@@ -4,7 +4,7 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { decodeCursor, encodeCursor } from '../platform/cursors.js';
 import { NOTICE_DAYS, noticeKey, noticesPartition } from './keys.js';
-import type { DeletedPlayersPage } from './models.js';
+import { type DeletedPlayersPage, NOTICE_TIMES } from './models.js';
 
 /**
  * Tells each studio whose games or projects the player used that the player deleted their account, so it can
@@ -34,27 +34,33 @@ const StoredNotice = z.object({ game_player_id: z.string(), deleted_at: z.string
 /**
  * player_deletions: the studio's deleted players, newest first, at most `limit` a page, ids only. With `since`,
  * only those deleted after it: deletion times are ISO texts of milliseconds leading the sort key, so "after
- * `since`" is "from a millisecond later" in the key's order. A notice past its NOTICE_DAYS is not shown, even
- * while DynamoDB's TTL has not removed it yet (a page may then hold fewer). The cursor is the last notice's
- * key, bound to the studio (core/platform/cursors.ts).
+ * `since`" is "from a millisecond later" in the key's order (`since` is an instant a key can hold, NOTICE_TIMES;
+ * after the last one there is nothing). A notice past its NOTICE_DAYS is not shown, even while DynamoDB's TTL
+ * has not removed it yet (a page may then hold fewer). The cursor is the last notice's key, sealed and bound to
+ * the studio (core/platform/cursors.ts).
  */
 export async function deletedPlayers(
-  deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'now' | 'cursorKey'>,
   accountId: string,
   query: { cursor?: string; since?: string },
   limit = NOTICE_PAGE,
 ): Promise<DeletedPlayersPage> {
   const partition = noticesPartition(accountId);
-  const from = query.since === undefined ? undefined : new Date(Date.parse(query.since) + 1).toISOString();
+  const after = query.since === undefined ? undefined : Date.parse(query.since) + 1;
+  // `since` is at most the last instant a key can hold (DeletionsQuery): no notice is after it, and the text of the
+  // millisecond past it would sort before every key.
+  const pastEveryKey = after !== undefined && after > NOTICE_TIMES.last;
+  const from = after === undefined || pastEveryKey ? undefined : new Date(after).toISOString();
   const start =
     query.cursor === undefined
       ? undefined
-      : decodeCursor(query.cursor, {
+      : decodeCursor(deps, query.cursor, {
           owner: accountId,
           scope: 'deletions',
           attributes: ['pk', 'sk'],
-          within: (key) => key.pk === partition && (from === undefined || key.sk! >= from),
+          within: (key) => !pastEveryKey && key.pk === partition && (from === undefined || key.sk! >= from),
         });
+  if (pastEveryKey) return { items: [], next: null };
   const out = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,
@@ -73,5 +79,5 @@ export async function deletedPlayers(
     .map((item) => StoredNotice.parse(item))
     .filter((notice) => notice.expiresAt > now)
     .map(({ game_player_id, deleted_at }) => ({ game_player_id, deleted_at }));
-  return { items, next: last ? encodeCursor(accountId, 'deletions', { pk: String(last.pk), sk: String(last.sk) }) : null };
+  return { items, next: last ? encodeCursor(deps, accountId, 'deletions', { pk: String(last.pk), sk: String(last.sk) }) : null };
 }

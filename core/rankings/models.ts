@@ -33,6 +33,9 @@ const positiveSomewhere = z.refine<{ kills: number; wins: number }>((entry) => e
   path: ['kills'],
 });
 
+/** positiveSomewhere's rule, stated on each of its fields (a generated client keeps a field's description). */
+const killsOrWins = z.describe('kills or wins must be above 0: a report of neither is refused.');
+
 /** addWin: one player's kills and wins, added to the current week and month. */
 export const AddWinBody = z
   .object({
@@ -40,8 +43,8 @@ export const AddWinBody = z
     game_player_id: gamePlayerId,
     game_player_name: gamePlayerName,
     wallet_address: z.optional(suiAddress),
-    kills: points,
-    wins: points,
+    kills: points.check(killsOrWins),
+    wins: points.check(killsOrWins),
     result_id: z.optional(resultId),
   })
   .check(positiveSomewhere);
@@ -138,7 +141,7 @@ export const BoardShardsSave = z.lazy(() =>
 );
 export type BoardShardsSave = z.infer<typeof BoardShardsSave>;
 
-/** A game's board shard setting: every change, and the K of its current seasons. */
+/** A game's board shard setting: its changes kept (rankings/shards.ts keptChanges), and the K of its current seasons. */
 export const BoardShards = z.lazy(() =>
   z.object({
     game_code: z.string(),
@@ -147,7 +150,7 @@ export const BoardShards = z.lazy(() =>
     /** The current week's and month's K (each keeps the K in effect at its start). */
     week_shards: z.int(),
     month_shards: z.int(),
-    /** Every change: K from the instant `from` on (ISO; 10 minutes after the change was made). */
+    /** The changes kept, oldest first: K from the instant `from` on (ISO; 10 minutes after the change was made). */
     changes: z.array(z.object({ shards: z.int(), from: z.string() })),
   }),
 );

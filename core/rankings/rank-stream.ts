@@ -1,6 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PlatformDeps } from '../platform/deps.js';
-import { recordedRun } from '../platform/job-runs.js';
+import { JobFailed, recordedRun } from '../platform/job-runs.js';
 import { standingOf } from './boards.js';
 import { type Board, SCORE_PREFIX } from './keys.js';
 import { applyStandingChanges, type RankBoard, type StandingChange } from './rank-pages.js';
@@ -28,6 +28,17 @@ export function itemChangeOf(record: { OldImage?: unknown; NewImage?: unknown })
     ...(record.OldImage ? { before: unmarshall(record.OldImage as WireImage) } : {}),
     ...(record.NewImage ? { after: unmarshall(record.NewImage as WireImage) } : {}),
   };
+}
+
+/**
+ * A score item's record read as the consumer reads it: its images decoded (itemChangeOf) and each read as a score
+ * item (toScoreItem). Throws what cannot be read, before anything is applied, so that a reader can skip that one
+ * record (the local server's, functions/local/score-stream.ts) instead of failing its batch.
+ */
+export function readScoreRecord(record: { OldImage?: unknown; NewImage?: unknown }): ItemChange {
+  const change = itemChangeOf(record);
+  for (const image of [change.before, change.after]) if (image) toScoreItem(image);
+  return change;
 }
 
 const isScore = (image: Record<string, unknown> | undefined) => typeof image?.pk === 'string' && image.pk.startsWith(SCORE_PREFIX);
@@ -69,15 +80,40 @@ export async function applyItemChanges(deps: Pick<PlatformDeps, 'db' | 'table' |
 }
 
 /**
+ * A run that applied its batch's readable records but skipped `unreadable` others (only the local server's
+ * reader skips records, functions/local/score-stream.ts): it is recorded as failed, so the stage overview shows
+ * the lost changes, though nothing is left to retry.
+ */
+export class RecordsSkipped extends JobFailed {
+  constructor(unreadable: number) {
+    super(
+      'rank-pages.records_unreadable',
+      `rank pages: ${unreadable} stream record${unreadable === 1 ? ' could not be read and was' : 's could not be read and were'} skipped (logged); ` +
+        "their changes are missing from the pages until each player's next report",
+    );
+    this.name = 'RecordsSkipped';
+  }
+}
+
+/**
  * A batch of the stream's records applied as one run of the `rank-pages` job (core/platform/job-runs.ts), the
  * same wherever it runs: the deployed consumer (functions/rank-pages.ts) and the local server's stream loop
- * (functions/local/score-stream.ts). Recorded: its records and the boards it changed. Answers the boards.
+ * (functions/local/score-stream.ts). Recorded: its records and the boards it changed, and the records of the
+ * batch its reader could not read (`unreadable`, skipped: the run then fails with RecordsSkipped, after the
+ * others were applied). Answers the boards.
  */
-export function recordedRankBatch(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, records: readonly ItemChange[]): Promise<number> {
+export function recordedRankBatch(
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
+  records: readonly ItemChange[],
+  options: { unreadable?: number } = {},
+): Promise<number> {
+  const unreadable = options.unreadable ?? 0;
+  const skipped: Record<string, number> = unreadable > 0 ? { unreadable } : {};
   return recordedRun(deps, 'rank-pages', async (note) => {
-    note({ did: { records: records.length } });
+    note({ did: { records: records.length, ...skipped } });
     const boards = await applyItemChanges(deps, records);
-    note({ did: { records: records.length, boards } });
+    note({ did: { records: records.length, boards, ...skipped } });
+    if (unreadable > 0) throw new RecordsSkipped(unreadable);
     return boards;
   });
 }

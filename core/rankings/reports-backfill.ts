@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { indexBackfill } from '../platform/index-backfill.js';
+import { answerTextOf, eitherForm } from '../platform/kept-answers.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { objectOf } from '../shared/records.js';
 import { RESULT_PREFIX, SCORE_PLAYER_PREFIX, SCORE_PREFIX } from './keys.js';
@@ -24,12 +25,17 @@ export const scoresBackfill = indexBackfill({
   keys: (score) => playerItemsKeys(score.game_player_id, 'SCORE'),
 });
 
-/** An addWin answer names its player; a submitgamescore answer names none, and its record gets no keys. */
+/**
+ * An addWin answer names its player; a submitgamescore answer names none, and its record gets no keys. The answer
+ * is kept as JSON text since, as a map before (core/platform/kept-answers.ts).
+ */
+const Answered = z.union([z.pick(objectOf(AddWinResult), { game_player_id: true }), z.pick(objectOf(ScoreResult), { players: true })]);
 export const resultsBackfill = indexBackfill({
   kind: 'results',
   match: { pkPrefix: RESULT_PREFIX, skPrefix: 'RESULT' },
-  source: z.object({
-    response: z.union([z.pick(objectOf(AddWinResult), { game_player_id: true }), z.pick(objectOf(ScoreResult), { players: true })]),
-  }),
-  keys: ({ response }) => ('game_player_id' in response ? playerItemsKeys(response.game_player_id, 'RESULT') : undefined),
+  source: z.object({ response: z.optional(Answered), response_json: z.optional(answerTextOf(Answered)) }).check(eitherForm('response')),
+  keys: (result) => {
+    const response = (result.response_json ?? result.response)!;
+    return 'game_player_id' in response ? playerItemsKeys(response.game_player_id, 'RESULT') : undefined;
+  },
 });

@@ -3,9 +3,10 @@ import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import { sha256Url } from '../platform/digest.js';
 import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
+import { answerKept, keptAnswer } from '../platform/kept-answers.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
-import { goneKey, playerItemsKeys } from '../platform/players.js';
+import { goneKey, notGoneCheck, playerItemsKeys } from '../platform/players.js';
 import { rankingError } from './errors.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
 import { boardPartition, resultKey, scoreKey, shardOf } from './keys.js';
@@ -191,7 +192,7 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
 
   const answerStored = (stored: Record<string, unknown> | undefined): R => {
     // Results stored before fingerprintOf hold the SHA-256 of the content's JSON.stringify.
-    if (stored && sameRequest(stored.request, content, () => sha256Url(JSON.stringify(content)))) return stored.response as R;
+    if (stored && sameRequest(stored.request, content, () => sha256Url(JSON.stringify(content)))) return answerKept(stored, 'response') as R;
     throw rankingError('ranking.result_reused', `result_id: ${resultId} was reported already with other content`);
   };
 
@@ -203,7 +204,7 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
     const items: TransactItem[] = [];
     if (resultId !== undefined) items.push(resultPut(deps, game, resultId, request, response, now, report.resultPlayer));
     const firstCheck = items.length;
-    if (checked) for (const player of players) items.push(goneCheck(deps, player.id));
+    if (checked) for (const player of players) items.push(notGoneCheck(deps.table, player.id));
     seasons.forEach((season, i) => {
       for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
     });
@@ -256,7 +257,7 @@ function resultPut(deps: PlatformDeps, game: string, resultId: string, request: 
         game_code: game,
         result_id: resultId,
         request,
-        response,
+        ...keptAnswer(response, 'response'),
         createdAt: now.toISOString(),
         expiresAt: Math.floor(now.getTime() / 1000) + RESULT_TTL_DAYS * 86_400,
       },
@@ -265,14 +266,6 @@ function resultPut(deps: PlatformDeps, game: string, resultId: string, request: 
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
-}
-
-/**
- * The player has not deleted their account: their gone mark is absent. The mark is the player's own item, so
- * the check keeps the rule that a report's transaction includes nothing another player's includes.
- */
-function goneCheck(deps: PlatformDeps, player: string): TransactItem {
-  return { ConditionCheck: { TableName: deps.table, Key: goneKey(player), ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
 async function findResult(deps: PlatformDeps, game: string, resultId: string) {

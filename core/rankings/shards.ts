@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { gameError } from '../games/errors.js';
 import { gameKey } from '../games/games.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { platformError } from '../platform/errors.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { remember } from '../platform/process-memory.js';
 import { monthOf, type Season, weekOf } from './seasons.js';
@@ -13,7 +14,8 @@ import { monthOf, type Season, weekOf } from './seasons.js';
  * (about 1,000 writes a second). A player is always in the same shard of a season (keys.ts `shardOf`: a hash of
  * the player id), so their increments keep their order; readers read the K shards in parallel and merge.
  *
- * K is the game's setting (`board_shards` on the game item: every change with the instant it applies from), and
+ * K is the game's setting (`board_shards` on the game item: its changes, each with the instant it applies from,
+ * as many as decide a season's K and the last few: keptChanges), and
  * a season keeps the K in effect at its start for its whole life: a change applies to the seasons that start
  * after it, so no score ever moves between shards and none is lost. A change applies `CHANGE_DELAY_MS` after it
  * is made, and a process keeps a game's setting at most `SETTING_MEMORY_MS`: by the time a change applies, every
@@ -71,28 +73,91 @@ export async function seasonShards(deps: Pick<PlatformDeps, 'db' | 'table'>, gam
   return shardsAt(await shardChanges(deps, game), season);
 }
 
+/** The changes kept beyond those that decide a season's K: the last ones written, for the console to show. */
+export const KEPT_CHANGES = 20;
+/** Writes of the setting tried on fresh reads while other changes land in between; then 409. */
+const WRITE_ATTEMPTS = 5;
+
 /**
- * Sets a game's K for the seasons that start from `CHANGE_DELAY_MS` on: appended to its changes by one
- * UpdateItem (on condition the game exists), so concurrent changes are each kept, in the order written.
+ * Sets a game's K for the seasons that start from `CHANGE_DELAY_MS` on: the change is added to the game's changes,
+ * which are written back kept (`keptChanges`: bounded by the calendar, not by how many changes are made) by one
+ * UpdateItem on condition the game exists and its changes are still the ones read. A concurrent change makes the
+ * write fail and be made again on a fresh read, so each is kept, in the order written.
  */
 export async function setBoardShards(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, game: string, shards: number): Promise<ShardChange[]> {
   const change: ShardChange = { shards, from: new Date(deps.now().getTime() + CHANGE_DELAY_MS).toISOString() };
-  const out = await deps.db
-    .send(
-      new UpdateCommand({
-        TableName: deps.table,
-        Key: gameKey(game),
-        UpdateExpression: 'SET board_shards = list_append(if_not_exists(board_shards, :none), :change)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':none': [], ':change': [change] },
-        ReturnValues: 'ALL_NEW',
-      }),
-    )
-    .catch((error: unknown) => {
-      // The authorization layer found the game; games are never deleted, so only a race with nothing can fail here.
-      throw isConditionalFailure(error) ? gameError('game.not_found', `game_code: no game ${game}`) : error;
-    });
-  return ShardSetting.parse(out.Attributes ?? {}).board_shards;
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const out = await deps.db.send(
+      new GetCommand({ TableName: deps.table, Key: gameKey(game), ProjectionExpression: 'pk, board_shards', ConsistentRead: true }),
+    );
+    // The authorization layer found the game; games are never deleted, so only a race with nothing can miss it.
+    if (!out.Item) throw gameError('game.not_found', `game_code: no game ${game}`);
+    const read = out.Item.board_shards as unknown[] | undefined;
+    const changes = keptChanges([...ShardSetting.parse(out.Item).board_shards, change]);
+    const written = await deps.db
+      .send(
+        new UpdateCommand({
+          TableName: deps.table,
+          Key: gameKey(game),
+          UpdateExpression: 'SET board_shards = :changes',
+          ConditionExpression: read === undefined ? 'attribute_exists(pk) AND attribute_not_exists(board_shards)' : 'board_shards = :read',
+          ExpressionAttributeValues: { ':changes': changes, ...(read === undefined ? {} : { ':read': read }) },
+        }),
+      )
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (isConditionalFailure(error)) return false;
+          throw error;
+        },
+      );
+    if (written) return changes;
+  }
+  throw platformError('data.changed_concurrently', `game_code: the board shards of game ${game} kept changing meanwhile; send the change again`);
+}
+
+/**
+ * What a game keeps of its changes (oldest first, in the order written): each change that decides the K of some
+ * season, and the last KEPT_CHANGES. A change decides a season's K when it is the one in effect at that season's
+ * start (shardsFrom); if it is in effect at any start, it is at the first start at or after its `from`, so that
+ * one start tells. Whatever is dropped is in effect at no season's start, so every season, past or to come, keeps
+ * its K: the reads of old seasons (rank_around, settlement) find their scores where they were written. At most
+ * one change per season start from the first change on is kept: about 64 a year (52 weeks and 12 months), 42
+ * bytes each in the game item, plus the last KEPT_CHANGES.
+ */
+function keptChanges(changes: readonly ShardChange[]): ShardChange[] {
+  // In the order shardsFrom ranks them: by `from`, and of equal ones the one written last after the others.
+  const ranked = changes.map((change, written) => ({ change, written })).sort((a, b) => compareText(a.change.from, b.change.from) || a.written - b.written);
+  const decides = new Set<number>();
+  for (const { change, written } of ranked) {
+    const start = firstSeasonStartFrom(change.from);
+    // A `from` that is no instant is kept as it was (never dropped unread).
+    if (start === undefined) {
+      decides.add(written);
+      continue;
+    }
+    // The change in effect at that start: the last ranked with `from` at or before it.
+    let low = 0;
+    let high = ranked.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (ranked[middle]!.change.from <= start) low = middle + 1;
+      else high = middle;
+    }
+    if (ranked[low - 1]?.written === written) decides.add(written);
+  }
+  return changes.filter((_, written) => decides.has(written) || written >= changes.length - KEPT_CHANGES);
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The first season start (a week's or a month's) at or after the instant `from` names, as ISO text; undefined for no instant. */
+function firstSeasonStartFrom(from: string): string | undefined {
+  const instant = Date.parse(from);
+  if (Number.isNaN(instant)) return undefined;
+  const at = new Date(instant);
+  const starts = [weekOf(at), monthOf(at)].map((season) => (season.start.getTime() === instant ? instant : season.end.getTime()));
+  return new Date(Math.min(...starts)).toISOString();
 }
 
 /** A game's setting as the console shows it (BoardShards). */

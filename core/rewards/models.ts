@@ -29,6 +29,7 @@ export const RewardTableSave = z.lazy(() =>
       z.minLength(1),
       z.maxLength(MAX_REWARDED_RANK),
       z.refine((rows) => new Set(rows.map((row) => row.rank)).size === rows.length, 'each rank may appear once'),
+      z.describe('What each rewarded rank gets; each rank at most once.'),
     ),
   }),
 );

@@ -4,7 +4,13 @@ import * as z from 'zod/mini';
 
 export const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
 export const requiredText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
-export const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).check(z.maxLength(2048));
+/**
+ * An http or https URL. JSON Schema's `uri` format allows any scheme, so the schema also states the scheme rule as
+ * a pattern (what `protocol` checks: the text before the first colon, in any case).
+ */
+export const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+  .check(z.maxLength(2048), z.meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }));
 
 /** A relative path of a stored file (what save_file returns): no leading slash, no `..`, no scheme. */
 export const relativePath = z
@@ -59,10 +65,15 @@ export const isIntParam = (schema: unknown): boolean => typeof schema === 'objec
 
 /**
  * An update's body must change something: at least one of `fields` is given, else a 400 naming the body,
- * `body: nothing to change: give at least one of a, b, c`.
+ * `body: nothing to change: give at least one of a, b, c`. JSON Schema cannot say it in a form client generators
+ * keep: each field states it in its description (`oneOfTheChanges`).
  */
 export const atLeastOneOf = <T extends object>(fields: readonly (keyof T & string)[]) =>
   z.refine<T>((value) => fields.some((field) => value[field] !== undefined), `nothing to change: give at least one of ${fields.join(', ')}`);
+
+/** The description of each field atLeastOneOf names. */
+export const oneOfTheChanges = (fields: readonly string[]) =>
+  z.describe(`One of the changes: give at least one of ${fields.join(', ')} (a body that changes nothing is 400).`);
 
 /**
  * Zero-based page and page size of list operations (pageSize default 20, max 100). Pages past

@@ -1,6 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
+import { ticketError } from './errors.js';
+import { isNotGoneCheck, isPseudonym, notGoneCheck } from '../platform/players.js';
 import type { TransactItem } from '../platform/transactions.js';
 
 /**
@@ -34,12 +36,21 @@ export interface LedgerEntry extends TicketTarget {
   key?: string;
   /** the request's fingerprint, so that the key reused for another request is refused, */
   fingerprint?: string;
-  /** and what the change answered, for retries. */
-  answer?: unknown;
+  /**
+   * and what the change answered, for retries: a text, which the table keeps byte for byte (a map would come
+   * back with its keys reordered: such an answer is kept as core/platform/kept-answers.ts keeps it).
+   */
+  answer?: string;
 }
 
-/** Transaction items that add `amount` tickets once (the ledger entry `ref` must not exist yet). */
+/**
+ * Transaction items that add `amount` tickets once (the ledger entry `ref` must not exist yet), and only while the
+ * player has not deleted their account (the last item, a notGoneCheck: `creditRefusedAsGone` tells that refusal
+ * apart). A deleted player's balances are forfeited, so nothing is credited to them from their deletion's start,
+ * nor ever to the pseudonym their kept orders name (`playerDeleted`, before anything is sent).
+ */
 export function creditItems(deps: PlatformDeps, target: TicketTarget, amount: number, ref: string, extra: Partial<LedgerEntry> = {}): TransactItem[] {
+  if (isPseudonym(target.uid)) throw playerDeleted('user_id');
   const now = deps.now().toISOString();
   return [
     {
@@ -52,8 +63,16 @@ export function creditItems(deps: PlatformDeps, target: TicketTarget, amount: nu
       },
     },
     ledgerPut(deps, target, amount, ref, now, extra),
+    notGoneCheck(deps.table, target.uid),
   ];
 }
+
+/** Whether a refused transaction holding creditItems was refused because the credited player's deletion had started. */
+export const creditRefusedAsGone = (items: TransactItem[], failed: number[]) => failed.some((index) => isNotGoneCheck(items[index]));
+
+/** The 409 of a credit to a player who deleted their account; `whose` names what named the player (the message's field). */
+export const playerDeleted = (whose: string, instead = '') =>
+  ticketError('tickets.player_deleted', `${whose}: the player deleted their account (their balances are forfeited), so nothing is credited${instead}`);
 
 /**
  * Transaction items that take `amount` tickets once: the balance's condition keeps it from going below zero

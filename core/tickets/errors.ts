@@ -6,5 +6,7 @@ export const ticketErrors = errorCatalogue({
   'tickets.server_needs_field': 'InvalidInput',
   /** the balance of the project level is less than the tickets asked for */
   'tickets.balance_short': 'Conflict',
+  /** the player deleted their account (their balances were forfeited): nothing is credited to them */
+  'tickets.player_deleted': 'Conflict',
 });
 export const ticketError = ticketErrors.fail;

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { userId } from '../identity/models.js';
 import { projectName } from '../payments/models.js';
-import { orderIdOfBill } from '../payments/order-keys.js';
 import { intParam, paging, requiredText } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
 
@@ -85,14 +84,25 @@ export type VendorOrder = z.infer<typeof VendorOrder>;
 const billText = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a bill number: 1-64 letters, digits, _ or -'));
 /** vendor_pay_query: a pay order's bill (`PO…`) or a reward's. */
 export const BillQuery = z.lazy(() => z.object({ billNo: billText }));
+/**
+ * The bill rules of vendor/signature and vendor_reward, each one regex so that the OpenAPI document states it as
+ * one pattern. A pay order's bill is `PO` and ten or more digits (core/payments/order-keys.ts orderIdOfBill),
+ * within a bill number's 64 characters; a reward's bill is the merchant's own, any bill number but such a one.
+ */
+const PAY_ORDER_BILL = /^PO\d{10,62}$/;
+const REWARD_BILL = /^(?!PO\d{10,}$)[A-Za-z0-9_-]{1,64}$/;
+
 /** vendor/signature: only pay orders are paid through the vendor's contract. */
 export const OrderBillQuery = z.lazy(() =>
-  z.object({
-    billNo: billText.check(z.refine((bill) => orderIdOfBill(bill) !== undefined, 'expected a pay order bill number such as PO0000000001')),
-  }),
+  z.object({ billNo: z.string().check(z.regex(PAY_ORDER_BILL, 'expected a pay order bill number such as PO0000000001')) }),
 );
 /** A reward's bill number is the merchant's; `PO` and ten or more digits would read as a pay order's bill. */
-const rewardBillNo = billText.check(z.refine((bill) => orderIdOfBill(bill) === undefined, 'PO followed by digits names a pay order; use another bill number'));
+const rewardBillNo = z
+  .string()
+  .check(
+    z.regex(REWARD_BILL, 'expected a bill number: 1-64 letters, digits, _ or -, not PO followed by ten or more digits (which names a pay order)'),
+    z.describe("The merchant's own bill number: 1-64 letters, digits, _ or -, not PO followed by ten or more digits (which names a pay order)."),
+  );
 
 export const RewardBody = z.lazy(() =>
   z.object({

@@ -14,6 +14,7 @@ import { goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { readItems } from '../platform/batch.js';
 import { answerOf, fingerprintOf, idempotencyRecordKey, keyedRequest, sameRequest, transactKeyed } from '../platform/idempotency.js';
+import { answerKept, keptAnswer } from '../platform/kept-answers.js';
 import { ownedRecord } from '../access/records.js';
 
 /**
@@ -22,8 +23,9 @@ import { ownedRecord } from '../access/records.js';
  * - "order by id": pk `VORDER#<id>`, sk `VORDER`;
  * - "order by trace key": pk `TRACE#<key>`, sk `TRACE` (attribute orderId; written with the order, so a key
  *   is readable as soon as it is returned, which an index would not guarantee);
- * - "order by outer id": pk `OUTER#<accountId>#<outerOrderId>`, sk `OUTER` (attributes orderId and the
- *   request's fingerprint): the claim that makes customGoods idempotent per merchant.
+ * - "order by outer id": pk `OUTER#<accountId>#<outerOrderId>`, sk `OUTER` (attributes orderId, the request's
+ *   fingerprint and the first answer's JSON text, core/platform/kept-answers.ts): the claim that makes customGoods
+ *   idempotent per merchant.
  * An order never changes after that transaction, so both lookup items also carry a copy of the stored order
  * (attribute `order`) and a lookup is one GetItem. Items written before the copy was added name only the
  * order id: those lookups read the order item too.
@@ -89,7 +91,15 @@ export async function customGoods(deps: PlatformDeps, caller: TokenClaims, goods
     items.push({
       Put: {
         TableName: deps.table,
-        Item: { ...claim, type: 'outer_order', orderId: order.id, request: fingerprintOf(request), created_at: order.created_at, order },
+        Item: {
+          ...claim,
+          type: 'outer_order',
+          orderId: order.id,
+          request: fingerprintOf(request),
+          created_at: order.created_at,
+          order,
+          ...keptAnswer(toOrder(order)),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
@@ -227,6 +237,8 @@ async function replay(
       `outerOrderId: ${outerOrderId} was already used for an order with other contents (goods, userId, quantity or projectName)`,
     );
   }
+  // The first answer as sent; claims written before keep none, and answer the order as stored.
+  if (claim.answer_json !== undefined) return answerKept(claim) as VendorOrder;
   const order = await orderOf(deps, claim);
   // The claim and its order are written together, so a claim without its order cannot be.
   if (!order) throw new Error(`order ${String(claim.orderId)} of outer id ${outerOrderId} is missing`);

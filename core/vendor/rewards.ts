@@ -13,7 +13,7 @@ import { platformError } from '../platform/errors.js';
 import { paymentError } from '../payments/errors.js';
 import { goodsError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { creditItems } from '../tickets/balances.js';
+import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
 import type { RewardBody } from './models.js';
 import { readItems } from '../platform/batch.js';
 import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
@@ -78,24 +78,22 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
     // A transaction colliding with another is run again by the platform, then answered with this 409; a round
     // but the last reads again instead, and finds the reward when the colliding request was paying this bill.
     const busy = `billNo: ${body.billNo} is being paid concurrently; retry`;
-    const failed = await transactOrFailedConditions(
-      deps,
-      [
-        {
-          Put: {
-            TableName: deps.table,
-            Item: { ...rewardKey(body.billNo), type: 'reward', ...record, accountId: caller.sub, request: fingerprintOf(request) },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
+    const items = [
+      {
+        Put: {
+          TableName: deps.table,
+          Item: { ...rewardKey(body.billNo), type: 'reward', ...record, accountId: caller.sub, request: fingerprintOf(request) },
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
-        ...creditItems(deps, target, body.amount, `reward#${body.billNo}`),
-      ],
-      busy,
-    ).catch((error: unknown) => {
+      },
+      ...creditItems(deps, target, body.amount, `reward#${body.billNo}`),
+    ];
+    const failed = await transactOrFailedConditions(deps, items, busy).catch((error: unknown) => {
       if (attempt < ROUNDS && error instanceof ConcurrentChange) return 'collided' as const;
       throw error;
     });
     if (failed !== 'collided' && failed.length === 0) return record;
+    if (failed !== 'collided' && creditRefusedAsGone(items, failed)) throw playerDeleted('userId');
     // The bill was paid meanwhile (the record and its ledger entry are written together), or a colliding request
     // is paying it: the next round reads it, at once.
   }

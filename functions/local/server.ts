@@ -6,19 +6,21 @@ import { claimHandlers } from '../../core/rewards/claim-events.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';
 import { startSettlementLoop, type SettlementLoop } from '../../core/rewards/loop.js';
 import { startDeletionsLoop } from '../../core/privacy/loop.js';
-import { chainFromSetting } from '../../core/chain/source.js';
-import { parseGoogleSettings } from '../../core/app-stores/google-settings.js';
-import { parseAppleSettings } from '../../core/app-stores/apple-settings.js';
-import { createIdTokenVerifier, parseOAuthProviders } from '../../core/identity/id-tokens.js';
+import { createIdTokenVerifier } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
 import type { Deps } from '../../core/deps.js';
 import { diskFileStore } from '../../core/platform/files.js';
 import { LOCAL_STAGE, heroBasePath, mainBasePath } from '../../core/platform/stages.js';
 import { createTokenService } from '../../core/platform/tokens.js';
+import { cursorKeyOf, cursorSecretOf } from '../../core/platform/cursors.js';
 import { sourceOfEnv, withRequestSource } from '../../core/platform/request-source.js';
 import { createAllApps } from '../apps.js';
 import { buildConsole } from '../../console/build.js';
-import { configuredDynamo, ensureTable, localConnection, startDynamoLocal, type LocalDynamo } from './dynamo.js';
+import { ensureTable, localConnection, startDynamoLocal, type LocalDynamo } from './dynamo.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { checkPortFree, listenProblem } from './port-check.js';
+import { readLocalSettings } from './settings.js';
+import { StartRefused } from './start-refused.js';
 import { seedLocal } from './seed.js';
 import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.js';
 import { parseStoreKeys } from '../../core/partner-store/regions.js';
@@ -36,36 +38,64 @@ import { crossOrigin } from '../../core/http/cross-origin.js';
  * standard AWS_ENDPOINT_URL_DYNAMODB set, the DynamoDB it names instead (one the user runs, in a container or
  * elsewhere; region and credentials from the SDK's usual variables): nothing is started or stopped, the table
  * is made there when it is missing.
+ *
+ * Before anything is started, the settings are read and checked (settings.ts), the port is checked free
+ * (port-check.ts) and DATA_DIR is locked (data-dir-lock.ts): each refusal is a line naming what is wrong, and
+ * leaves nothing running. Any later failure stops what was started (DynamoDB Local, the loops) before exiting.
  */
-const port = Number(process.env.PORT ?? 3000);
-const dataDir = process.env.DATA_DIR ?? '.data';
 const stage = LOCAL_STAGE;
 const table = 'game-platform';
 const log = (line: string) => console.log(`[local] ${line}`);
 
-const configured = configuredDynamo(process.env);
-const dynamo: LocalDynamo | undefined = configured ? undefined : await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') });
-const connection = configured ?? localConnection(dynamo!.endpoint);
+let lock: DataDirLock | undefined;
+let dynamo: LocalDynamo | undefined;
 let server: ReturnType<typeof serve> | undefined;
 let indexer: IndexerLoop | undefined;
 let settlement: SettlementLoop | undefined;
 let rankPages: Loop | undefined;
 let deletions: Loop | undefined;
-let stopping = false;
+/** Aborted by a stop during start-up: DynamoDB Local's start ends, and its Java process with it. */
+const starting = new AbortController();
+let exiting: Promise<void> | undefined;
 
-async function stop(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log(`${signal}: stopping`);
-  await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-  await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop(), deletions?.stop()]);
-  await dynamo?.stop();
-  process.exit(0);
+/** Stops what was started, in order, releases DATA_DIR and exits with `code`; once, whoever asks first. */
+function exit(code: number): Promise<void> {
+  exiting ??= (async () => {
+    starting.abort();
+    await new Promise<void>((done) => (server?.listening ? server.close(() => done()) : done()));
+    await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop(), deletions?.stop()]);
+    await dynamo?.stop();
+    lock?.release();
+    process.exit(code);
+  })();
+  return exiting;
 }
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+
+/** Prints why the start failed (a refusal's lines alone; anything else with its stack) and exits 1. */
+function failed(error: unknown): Promise<void> {
+  if (exiting) return exiting;
+  if (error instanceof StartRefused) for (const line of error.lines) console.error(`[local] ${line}`);
+  else console.error(error);
+  return exit(1);
+}
+
+function stop(signal: string) {
+  if (exiting) return;
+  log(`${signal}: stopping`);
+  void exit(0);
+}
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
 
 try {
+  const settings = await readLocalSettings(process.env);
+  const { dataDir, port, host } = settings;
+  await checkPortFree(host, port);
+  lock = lockDataDir(dataDir);
+
+  const configured = settings.dynamo;
+  dynamo = configured ? undefined : await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb'), signal: starting.signal });
+  const connection = configured ?? localConnection(dynamo!.endpoint);
   log(
     configured
       ? `DynamoDB: ${connection.endpoint} (AWS_ENDPOINT_URL_DYNAMODB), region ${connection.region}`
@@ -75,11 +105,11 @@ try {
   log(`table ${table} ${created ? 'created' : 'found'}`);
   // CLOCK_OFFSET_MS: the local service's clock runs that far ahead (or behind, negative), to see a season end,
   // its settlement and tokens expire without waiting for them.
-  const clockOffset = Number(process.env.CLOCK_OFFSET_MS ?? 0);
-  if (!Number.isSafeInteger(clockOffset)) throw new Error(`CLOCK_OFFSET_MS: expected an integer number of milliseconds, got ${process.env.CLOCK_OFFSET_MS}`);
+  const clockOffset = settings.clockOffsetMs;
   if (clockOffset !== 0) log(`clock: ${clockOffset} ms ahead of this machine's (CLOCK_OFFSET_MS)`);
   const now = () => new Date(Date.now() + clockOffset);
   const files = diskFileStore(join(dataDir, 'files'));
+  const signingKey = await localSigningKey(dataDir);
   const deps: Deps = {
     stage,
     production: false,
@@ -88,42 +118,45 @@ try {
     files,
     // The token keys and the vendor PaymentRequest key: separate keys, each kept in DATA_DIR (signing-key.ts).
     tokens: await createTokenService({
-      signingKey: await localSigningKey(dataDir),
+      signingKey,
       vendorKey: await localVendorKey(dataDir),
       issuer: `game-platform/${stage}`,
       now,
     }),
+    // The cursor key, derived from the token keys as a deploy derives it (infra/secrets.ts).
+    cursorKey: cursorKeyOf(cursorSecretOf(signingKey)),
     // OAUTH_PROVIDERS: the providers zkLogin and social binding accept (JSON, see docs/api.md); none by default.
-    idTokens: createIdTokenVerifier(parseOAuthProviders(process.env.OAUTH_PROVIDERS), { now }),
+    idTokens: createIdTokenVerifier(settings.oauthProviders, { now }),
     // CHAIN_CONFIG: the chain node and payment event type (JSON, see docs/api.md); unset turns chain features off.
-    chain: chainFromSetting(process.env.CHAIN_CONFIG),
+    chain: settings.chain,
     // APPLE_CONFIG: the App Store settings (JSON, see docs/api.md); unset turns App Store purchases off (503).
-    appStore: parseAppleSettings(process.env.APPLE_CONFIG),
+    appStore: settings.appStore,
     // GOOGLE_CONFIG: the Google Play settings (JSON, see docs/api.md); unset turns google_callback off (503).
-    googlePlay: parseGoogleSettings(process.env.GOOGLE_CONFIG),
+    googlePlay: settings.googlePlay,
     // CLAIM_SIGNING_KEY: the reward claim key; by default one generated into DATA_DIR.
-    claims: await createClaimSigner(process.env.CLAIM_SIGNING_KEY || (await localClaimKey(dataDir))),
+    claims: settings.claims ?? (await createClaimSigner(await localClaimKey(dataDir))),
     // STORE_KEYS: the partner store's region keys; by default generated into DATA_DIR/store-keys.json.
-    storeKeys: await parseStoreKeys(process.env.STORE_KEYS || (await localStoreKeys(dataDir))),
+    storeKeys: settings.storeKeys ?? (await parseStoreKeys(await localStoreKeys(dataDir))),
     now,
   };
-  await seedLocal(deps, dataDir, process.env, log);
+  await seedLocal(deps, dataDir, settings.seedAdmin, log);
   // The local stand-ins for the deployed jobs record their runs as those do, for the stage overview.
   // The local stand-in for the deployed cron: index chain events every INDEXER_INTERVAL_MS.
   if (deps.chain) {
     const handlers = { ...paymentHandlers(deps), ...claimHandlers(deps) };
-    indexer = startIndexerLoop(deps, { intervalMs: Number(process.env.INDEXER_INTERVAL_MS ?? 10_000), handlers });
+    indexer = startIndexerLoop(deps, { intervalMs: settings.intervalsMs.indexer, handlers });
   }
   // The local stand-in for the deployed settlement cron: close finished seasons every SETTLEMENT_INTERVAL_MS.
-  settlement = startSettlementLoop(deps, { intervalMs: Number(process.env.SETTLEMENT_INTERVAL_MS ?? 60_000) });
+  settlement = startSettlementLoop(deps, { intervalMs: settings.intervalsMs.settlement });
   // The local stand-in for the deployed stream subscription: score changes into the rank pages every RANK_STREAM_INTERVAL_MS.
-  rankPages = startScoreStreamLoop(deps, connection, Number(process.env.RANK_STREAM_INTERVAL_MS ?? 1_000));
+  rankPages = startScoreStreamLoop(deps, connection, settings.intervalsMs.rankStream);
   // The local stand-in for the deployed deletions cron: deletions a crash stopped, and every answered deletion's
   // last sweep, every DELETIONS_INTERVAL_MS.
-  deletions = startDeletionsLoop(deps, { intervalMs: Number(process.env.DELETIONS_INTERVAL_MS ?? 60_000) });
+  deletions = startDeletionsLoop(deps, { intervalMs: settings.intervalsMs.deletions });
 
   // The operator console, built from its source at every start into DATA_DIR (a deploy builds it in infra).
-  if (!process.env.CONSOLE_ASSETS_DIR) {
+  if (settings.consoleAssetsDir) process.env.CONSOLE_ASSETS_DIR = settings.consoleAssetsDir;
+  else {
     process.env.CONSOLE_ASSETS_DIR = join(dataDir, 'console');
     await buildConsole(process.env.CONSOLE_ASSETS_DIR);
   }
@@ -155,14 +188,14 @@ try {
   );
   edge.all('*', (c) => local(c.req.raw, c.env));
   // The rest of a body the app answered unread is read off the connection, or the connection closed (unread-body.ts).
-  server = serve({ fetch: withUnreadBodyDiscarded(edge.fetch), port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
-    const host = `http://localhost:${info.port}`;
-    log(`serving ${host}${mainBasePath(stage)} and ${host}${heroBasePath(stage)}`);
-    log(`API reference: ${host}${mainBasePath(stage)}/docs and ${host}${heroBasePath(stage)}/docs`);
-    log(`operator console: ${host}${mainBasePath(stage)}/console`);
+  server = serve({ fetch: withUnreadBodyDiscarded(edge.fetch), port, hostname: host }, (info) => {
+    const base = `http://localhost:${info.port}`;
+    log(`serving ${base}${mainBasePath(stage)} and ${base}${heroBasePath(stage)}`);
+    log(`API reference: ${base}${mainBasePath(stage)}/docs and ${base}${heroBasePath(stage)}/docs`);
+    log(`operator console: ${base}${mainBasePath(stage)}/console`);
   });
+  // Another process that took the port after the check: refused as the check refuses, and everything stopped.
+  server.once('error', (error: NodeJS.ErrnoException) => void failed(new StartRefused([listenProblem(host, port, error)])));
 } catch (error) {
-  console.error(error);
-  await dynamo?.stop();
-  process.exit(1);
+  await failed(error);
 }

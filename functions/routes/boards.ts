@@ -13,7 +13,7 @@ import {
   RankAroundQuery,
   RankQuery,
 } from '../../core/rankings/models.js';
-import { CHANGE_DELAY_MS, DEFAULT_SHARDS, MAX_SHARDS } from '../../core/rankings/shards.js';
+import { CHANGE_DELAY_MS, DEFAULT_SHARDS, KEPT_CHANGES, MAX_SHARDS } from '../../core/rankings/shards.js';
 import { boardRewardOps } from './rewards.js';
 import { addWinErrors, batchRead, merchantToken } from './errors.js';
 
@@ -96,7 +96,8 @@ export const boardsRoutes = defineGroup(
       description:
         `\`shards\` (1-${MAX_SHARDS}, default ${DEFAULT_SHARDS}) is how many partitions each season's scores and boards of the game are spread over: one partition takes about 1,000 writes a second, so a game whose reports near that rate needs more (docs/performance.md). ` +
         `The change applies to the seasons that start ${CHANGE_DELAY_MS / 60_000} minutes after it or later; a season keeps the shards it started with, so no score moves and none is lost. ` +
-        'Each board read reads every shard: more shards, more reads. Answers the setting with every change.',
+        'Each board read reads every shard: more shards, more reads. ' +
+        `Answers the setting with its changes: each change that decides some season's shards, and the last ${KEPT_CHANGES} made (a change overtaken by a later one before any season started under it is dropped beyond those).`,
       body: BoardShardsSave,
       status: 200,
       envelope: 'merchant',
@@ -106,8 +107,9 @@ export const boardsRoutes = defineGroup(
         ...merchantToken,
         403: "the game is another merchant's",
         404: 'no game with that code',
+        409: 'other changes of the setting kept landing while this one was written (five tries); nothing of it was written: send it again',
       },
-      codes: ['game.not_found'],
+      codes: ['game.not_found', 'data.changed_concurrently'],
     },
     board_shards_get: {
       name: 'board shards get',
@@ -115,7 +117,8 @@ export const boardsRoutes = defineGroup(
       path: '/merchant/games/boards',
       auth: consoleAuth([owns.game('query.game_code')], { whileSuspended: true }),
       summary: "How one of the caller's games' boards are spread (extra operation)",
-      description: 'The shards of seasons that start from now on, of the current week and month, and every change.',
+      description:
+        "The shards of seasons that start from now on, of the current week and month, and the changes kept (those that decide a season's shards, and the last ones made).",
       query: GameCodeQuery,
       status: 200,
       envelope: 'merchant',

@@ -21,7 +21,7 @@ import { batchRead, merchantToken, serverToken } from './errors.js';
 
 const heroToken = { 401: 'no token, or an invalid or expired hero token (POST /auth gives one)' } as const;
 const notConfigured = 'the hero game is not configured on this stage (PUT /heroes/config)';
-const chainDown = "the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read";
+const chainDown = "the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read (Retry-After says when to try again)";
 
 /**
  * The hero game group (docs/api.md, "Hero game"), on its own base (`/hero-<environment>`): bare JSON successes,

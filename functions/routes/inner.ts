@@ -3,7 +3,7 @@ import { adminOnly, allow, consoleAuth, open, owns } from '../../core/http/auth.
 import { defineGroup } from '../../core/http/operation.js';
 import { atLeastOneOf, intParam } from '../../core/shared/fields.js';
 import { CodeQuery, GameCreate, GamePage, GameRecord, GameUpdate, GameUpdated, MerchantGamePage, NewMerchantPage, PageQuery } from '../../core/games/models.js';
-import { LevelSave, PriceLevel, Project, ProjectCreate, ProjectUpdate } from '../../core/payments/models.js';
+import { LevelSave, PriceLevel, Project, PROJECT_CHANGES, ProjectCreate, ProjectUpdate } from '../../core/payments/models.js';
 import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
 import { Merchant, MerchantPayload, MerchantStatusBody, MerchantStatusView, ServerToken, StoredFile } from '../../core/merchants/models.js';
 
@@ -260,7 +260,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     description:
       'Description, receiving address and status (1 on sale, 0 withdrawn). The coin and its precision never change: prices and paid orders are in them. ' +
       'At least one of `description`, `receive_address` and `status` must be given: a body with only `project_name` is 400 (`body: nothing to change: …`) and writes nothing.',
-    body: ProjectUpdate.check(atLeastOneOf(['description', 'receive_address', 'status'])),
+    body: ProjectUpdate.check(atLeastOneOf(PROJECT_CHANGES)),
     status: 200,
     envelope: 'merchant',
     response: Project,

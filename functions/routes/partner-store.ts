@@ -132,11 +132,11 @@ function regionOps(region: StoreRegion) {
       status: 200,
       envelope: 'bare',
       response: z.string(),
-      // The consent page runs its own small script (its Allow and Deny) and nothing from anywhere else.
+      // The consent page's one script is a file of its origin (consent script): no script written in the page runs.
       page: {
         headers: {
           'Cache-Control': 'no-store',
-          'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+          'Content-Security-Policy': "default-src 'none'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         },
       },
       redirect:
@@ -146,6 +146,23 @@ function regionOps(region: StoreRegion) {
         503: 'the partner store is not configured on this stage (the StoreKeys setting)',
       },
       codes: ['authorize.client_invalid', 'authorize.redirect_uri_invalid', 'store.unconfigured'],
+    },
+    consent_script: {
+      name: `consent script${suffix}`,
+      method: 'GET',
+      path: `${at}/oauth/consent.js`,
+      auth: open,
+      tableFree: true,
+      summary: `The consent page's script (${which}): its Allow and Deny`,
+      description:
+        "The script authorize2's consent page loads from its own origin (its policy runs no script written in the page). `v` is the version the page asks for (a hash of the script): the answer may be kept for a year (`Cache-Control: public, max-age=31536000, immutable`), and a changed script is a new URL. Gzipped when the request accepts gzip.",
+      query: z.object({ v: z.optional(z.string().check(z.maxLength(64))) }),
+      status: 200,
+      envelope: 'bare',
+      response: z.string(),
+      errors: { 400: 'v is longer than 64 characters' },
+      raw: true,
+      mediaTypes: ['text/javascript'],
     },
     accept: {
       name: `accept${suffix}`,

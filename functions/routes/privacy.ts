@@ -43,13 +43,14 @@ export const withoutkeyPrivacyOps = {
     description:
       "A console token or the studio's server token. Each player who used one of the studio's games or projects and deleted their account, by id only " +
       '(`game_player_id`, `deleted_at`), for 30 days after the deletion: delete what you hold about them. 100 a page, newest first; `next` is the cursor of ' +
-      "the following page, null on the last. `since` (ISO 8601) keeps only those deleted after it. A suspended merchant's console token may still read it.",
+      'the following page, null on the last. `since` (ISO 8601, an instant from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z) keeps only those deleted after it. ' +
+      "A suspended merchant's console token may still read it.",
     query: DeletionsQuery,
     status: 200,
     envelope: 'merchant',
     response: DeletedPlayersPage,
     errors: {
-      400: "since is not an ISO 8601 date and time, or cursor is not the `next` of a page of the caller's list with the same since",
+      400: "since is not an ISO 8601 date and time, or names an instant outside the years 0000 to 9999 (UTC), or cursor is not the `next` of a page of the caller's list with the same since",
       401: 'no token, or an invalid or expired merchant or server token',
     },
   },

@@ -42,7 +42,8 @@ export const innerStrandedOps = {
     summary: 'Credit a stranded payment: its order’s tickets to its order’s player (extra operation)',
     description:
       `${namesPayment} Credits the tickets of the order the payment's bill names to that order's player, once, whatever was paid; an order still pending with no payment is completed by it (status 1). ` +
-      'The record turns credited (status 1) in the same write. Crediting again answers the same record and credits nothing more.',
+      'The record turns credited (status 1) in the same write. Crediting again answers the same record and credits nothing more. ' +
+      "When the order's player deleted their account (their balances are forfeited), nothing is credited: 409 `tickets.player_deleted`; refund the payment instead.",
     body: StrandedCreditBody,
     status: 200,
     envelope: 'merchant',
@@ -52,9 +53,9 @@ export const innerStrandedOps = {
       ...merchantToken,
       403: "another merchant's project",
       404: 'no such project, or the project has no stranded payment with that tx_digest and event_seq',
-      409: 'the payment was refunded, or names no order (refund it), or changed concurrently',
+      409: "the payment was refunded, or names no order or a deleted player's order (refund it), or changed concurrently",
     },
-    codes: ['data.changed_concurrently', 'stranded.no_order', 'stranded.not_found', 'stranded.order_gone', 'stranded.refunded'],
+    codes: ['data.changed_concurrently', 'stranded.no_order', 'stranded.not_found', 'stranded.order_gone', 'stranded.refunded', 'tickets.player_deleted'],
   },
   stranded_refund: {
     name: 'stranded_refund',
@@ -74,12 +75,13 @@ export const innerStrandedOps = {
       ...merchantToken,
       403: "another merchant's project",
       404: 'no such project or stranded payment, or the chain has no transaction refund_digest',
-      409: 'the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment',
-      503: 'no chain configured, or the chain node could not be read',
+      409: 'the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, it is the recorded refund of another payment, or the payment changed concurrently (retry)',
+      503: 'no chain configured, or the chain node could not be read (Retry-After says when to try again)',
     },
     codes: [
       'chain.unconfigured',
       'chain.unreadable',
+      'data.changed_concurrently',
       'stranded.credited',
       'stranded.not_found',
       'stranded.refund_mismatch',

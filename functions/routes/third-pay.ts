@@ -30,7 +30,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       400: 'a field is missing or malformed, or the signed transaction is not verified: not Apple-signed to the stage root, another app, or an environment the stage does not take',
       ...platformToken,
       404: 'no such order of the caller, or no App Store environment the stage takes knows the transaction id',
-      409: "the purchase is not this order's (link, product, quantity, type), was revoked, paid another order, or was refunded or revoked by the store before it was credited; or the order is not pending",
+      409: "the purchase is not this order's (link, product, quantity, type), was revoked, paid another order, or was refunded or revoked by the store before it was credited; or the order is not pending, or its player's deletion started meanwhile",
       503: 'App Store purchases (or, for a transaction id, the App Store Server API key) are not configured on this stage, or Apple could not be reached',
     },
     codes: [
@@ -49,6 +49,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
       'purchase.revoked',
       'purchase.transaction_incomplete',
       'purchase.wrong_product',
+      'tickets.player_deleted',
     ],
   },
   'app_asdn-v2-callback': {

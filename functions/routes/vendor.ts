@@ -63,9 +63,9 @@ export const innerVendorOps = {
       ...serverToken,
       403: "the project is another merchant's",
       404: 'no such project, or userId has no account (a reward is paid to a user who has signed in)',
-      409: 'billNo was already used for another reward, or is being paid concurrently',
+      409: "billNo was already used for another reward, or is being paid concurrently, or the user's deletion started meanwhile",
     },
-    codes: ['data.changed_concurrently', 'reward.bill_reused', 'reward.no_account'],
+    codes: ['data.changed_concurrently', 'reward.bill_reused', 'reward.no_account', 'tickets.player_deleted'],
   },
   vendor_signature: {
     name: 'vendor/signature',

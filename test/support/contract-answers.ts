@@ -13,8 +13,8 @@ import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
 /**
  * Every answer of a whole test run checked against the OpenAPI document clients are generated from
  * (test/contract-answers.test.ts reads the findings): the status is one the operation's document lists, every
- * header the document requires for it is there, a Retry-After is sent only where the document names it, the
- * media type is one it lists, and a JSON body validates against its schema (JSON Schema 2020-12, ajv). Each
+ * header the document requires for it is there, a Retry-After is sent only where the document names it, it
+ * carries `X-Content-Type-Options: nosniff`, the media type is one it lists, and a JSON body validates against its schema (JSON Schema 2020-12, ajv). Each
  * group app's `basePath` app gets a middleware, in every test process, that checks the answer after the
  * handler, the error responder or the not-found answer made it. 500s are no operation's contract (faults).
  * Each process writes what it checked and found to its file in a folder of the run, as the error answers are.
@@ -107,6 +107,8 @@ async function checkAnswer({ op, base }: { op: OperationSpec; base: Base }, res:
     if (spec.required && !res.headers.has(header)) found.violations.add(`${name}: the required ${header} header is missing`);
   }
   if (res.headers.has('retry-after') && !response.headers?.['Retry-After']) found.violations.add(`${name}: Retry-After is sent but not documented`);
+  // Every answer is taken as its media type only (core/http/answer-headers.ts).
+  if (res.headers.get('x-content-type-options') !== 'nosniff') found.violations.add(`${name}: no X-Content-Type-Options: nosniff`);
   const type = res.headers.get('content-type')?.split(';')[0]?.trim();
   if (!response.content) {
     if (type && res.body) found.violations.add(`${name}: a ${type} body where the document gives none`);
@@ -158,6 +160,18 @@ export function contractCheckedFetch(
       );
     return response;
   };
+}
+
+/**
+ * What departs from the document in one answer, checked as the run's answers are: the operation is the one at
+ * `method` and the request's URL path (`/v2-testing/account/user/orderComplete`); [] when it conforms.
+ */
+export async function answerViolations(method: string, pathname: string, response: Response): Promise<string[]> {
+  const at = operationOfUrl(method, pathname);
+  if (!at) return [`${method} ${pathname}: no operation there`];
+  const found: Found = { checked: new Set(), violations: new Set() };
+  await checkAnswer(at, response, found);
+  return [...found.violations];
 }
 
 /** Every process's findings in `dir`, merged. */

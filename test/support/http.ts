@@ -11,6 +11,8 @@ export interface CallResult {
   status: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
+  /** The body as sent, byte for byte (a replay's answer is compared with the first's so). */
+  text: string;
   headers: Headers;
 }
 
@@ -33,5 +35,5 @@ export async function call(app: Hono, method: string, path: string, options: Cal
   } catch {
     // not JSON: keep the text
   }
-  return { status: response.status, body: parsed, headers: response.headers };
+  return { status: response.status, body: parsed, text, headers: response.headers };
 }

@@ -9,6 +9,7 @@ import type { Deps } from '../../core/deps.js';
 import { diskFileStore } from '../../core/platform/files.js';
 import { LOCAL_STAGE } from '../../core/platform/stages.js';
 import { createTokenService, generateSigningJwk, type SigningJwk } from '../../core/platform/tokens.js';
+import { cursorKeyOf, cursorSecretOf } from '../../core/platform/cursors.js';
 import { createClaimSigner, generateClaimKey } from '../../core/rewards/claim-key.js';
 import { ConflictEmulator } from './conflict-emulator.js';
 import { PartitionLimits } from './partition-limits.js';
@@ -89,6 +90,7 @@ export async function createLocalDeps(
     tokens: await createTokenService({ signingKey, vendorKey, issuer: `game-platform/${stage}`, now }),
     idTokens: createIdTokenVerifier(options.oauthProviders ?? [], { now }),
     claims: await createClaimSigner(generateClaimKey()),
+    cursorKey: cursorKeyOf(cursorSecretOf({ current: signingKey })),
     now,
     endpoint,
     signingKey,

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '../../functions/local/dynamo.js';
 import { KIT_PACKAGE } from './payment-kit.js';
 
@@ -51,6 +52,45 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
       return exited;
     },
   };
+}
+
+/**
+ * `npm start` with the environment given, run to its end: a start that must be refused. Its exit code and
+ * everything it wrote; one still running after `timeoutMs` is stopped (SIGTERM, then SIGKILL) and its code is
+ * null.
+ */
+export async function runLocalServerToExit(env: Record<string, string>, timeoutMs = 45_000): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
+    env: { ...process.env, AWS_ENDPOINT_URL_DYNAMODB: '', SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const timer = setTimeout(() => void stopChild(child), timeoutMs);
+  const code = await exited;
+  clearTimeout(timer);
+  return { code, output };
+}
+
+/**
+ * The ids of the processes whose command line holds `text` (Linux's /proc): a DynamoDB Local started for a
+ * DATA_DIR names its folder in its `-dbPath`, so none may remain once the server that started it has exited.
+ */
+export function processesNaming(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(text);
+      } catch {
+        // The process ended while the list was read.
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /**

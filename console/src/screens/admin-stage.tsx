@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { lastRunOutcome } from '../job-runs.js';
 import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
 import { FormError, Select, Submit } from '../ui/field.js';
@@ -84,7 +85,7 @@ function Overview({ api }: { api: Api }) {
                 <tr key={job.job}>
                   <th scope="row">{JOB_NAMES[job.job] ?? job.job}</th>
                   <td>{job.last_run?.ended_at ?? 'never'}</td>
-                  <td>{job.last_run ? (job.last_run.outcome === 'ok' ? 'ok' : `failed: ${job.last_run.error?.code ?? 'unknown'}`) : '—'}</td>
+                  <td>{lastRunOutcome(job.last_run)}</td>
                   <td>{job.last_success_at ?? 'never'}</td>
                   <td>
                     {job.failures.length === 0

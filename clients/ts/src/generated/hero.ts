@@ -699,17 +699,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description the hero game is not configured on this stage (PUT /heroes/config); the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the hero game is not configured on this stage (PUT /heroes/config); the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read (Retry-After says when to try again); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
             503: {
                 headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
+                    /** @description seconds to wait before trying again; sent with chain.unreadable, table.busy */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "the hero game is not configured on this stage (PUT /heroes/config); the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the hero game is not configured on this stage (PUT /heroes/config); the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read (Retry-After says when to try again); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "statusCode": 503,
                      *       "error": "chain.unconfigured"
                      *     }
@@ -1049,17 +1049,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description the hero game is not configured on this stage (PUT /heroes/config); the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the hero game is not configured on this stage (PUT /heroes/config); the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read (Retry-After says when to try again); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
             503: {
                 headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
+                    /** @description seconds to wait before trying again; sent with chain.unreadable, table.busy */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "the hero game is not configured on this stage (PUT /heroes/config); the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read; the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "message": "the hero game is not configured on this stage (PUT /heroes/config); the stage reads no objects from the chain (ChainConfig's grpcUrl), or the chain node could not be read (Retry-After says when to try again); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "statusCode": 503,
                      *       "error": "chain.unconfigured"
                      *     }
@@ -1666,6 +1666,7 @@ export interface operations {
                     heroType: string;
                     maxLevel: number;
                     projectName: string;
+                    /** @description One cost for every level from 2 to maxLevel: each level exactly once, none above maxLevel. */
                     levelCosts: {
                         level: number;
                         ticketLevel: number;

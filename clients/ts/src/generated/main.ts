@@ -524,7 +524,7 @@ export interface paths {
         put?: never;
         /**
          * Credit a stranded payment: its order’s tickets to its order’s player (extra operation)
-         * @description `tx_digest` and `event_seq` name the payment (its `cursor` in the list). Credits the tickets of the order the payment's bill names to that order's player, once, whatever was paid; an order still pending with no payment is completed by it (status 1). The record turns credited (status 1) in the same write. Crediting again answers the same record and credits nothing more.
+         * @description `tx_digest` and `event_seq` name the payment (its `cursor` in the list). Credits the tickets of the order the payment's bill names to that order's player, once, whatever was paid; an order still pending with no payment is completed by it (status 1). The record turns credited (status 1) in the same write. Crediting again answers the same record and credits nothing more. When the order's player deleted their account (their balances are forfeited), nothing is credited: 409 `tickets.player_deleted`; refund the payment instead.
          *
          *     Requires a Bearer `merchant` token. `body.project_name` must name an existing project of the caller's merchant. Moves value. The account behind a `merchant` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
          */
@@ -676,7 +676,7 @@ export interface paths {
         };
         /**
          * How one of the caller's games' boards are spread (extra operation)
-         * @description The shards of seasons that start from now on, of the current week and month, and every change.
+         * @description The shards of seasons that start from now on, of the current week and month, and the changes kept (those that decide a season's shards, and the last ones made).
          *
          *     Requires a Bearer `merchant` token. `query.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
          */
@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Spread one of the caller's games' boards over more partitions (extra operation)
-         * @description `shards` (1-16, default 1) is how many partitions each season's scores and boards of the game are spread over: one partition takes about 1,000 writes a second, so a game whose reports near that rate needs more (docs/performance.md). The change applies to the seasons that start 10 minutes after it or later; a season keeps the shards it started with, so no score moves and none is lost. Each board read reads every shard: more shards, more reads. Answers the setting with every change.
+         * @description `shards` (1-16, default 1) is how many partitions each season's scores and boards of the game are spread over: one partition takes about 1,000 writes a second, so a game whose reports near that rate needs more (docs/performance.md). The change applies to the seasons that start 10 minutes after it or later; a season keeps the shards it started with, so no score moves and none is lost. Each board read reads every shard: more shards, more reads. Answers the setting with its changes: each change that decides some season's shards, and the last 20 made (a change overtaken by a later one before any season started under it is dropped beyond those).
          *
          *     Requires a Bearer `merchant` token. `body.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
          */
@@ -1092,7 +1092,7 @@ export interface paths {
         };
         /**
          * The studio's players who deleted their account, newest first (extra operation)
-         * @description A console token or the studio's server token. Each player who used one of the studio's games or projects and deleted their account, by id only (`game_player_id`, `deleted_at`), for 30 days after the deletion: delete what you hold about them. 100 a page, newest first; `next` is the cursor of the following page, null on the last. `since` (ISO 8601) keeps only those deleted after it. A suspended merchant's console token may still read it.
+         * @description A console token or the studio's server token. Each player who used one of the studio's games or projects and deleted their account, by id only (`game_player_id`, `deleted_at`), for 30 days after the deletion: delete what you hold about them. 100 a page, newest first; `next` is the cursor of the following page, null on the last. `since` (ISO 8601, an instant from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z) keeps only those deleted after it. A suspended merchant's console token may still read it.
          *
          *     Requires a Bearer `merchant` or `server` token. Acts on the caller's own records only. The account behind a `merchant` or `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403). A suspended merchant's `merchant` token may still call it.
          */
@@ -1709,6 +1709,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/store/oauth/consent.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The consent page's script (the default region): its Allow and Deny
+         * @description The script authorize2's consent page loads from its own origin (its policy runs no script written in the page). `v` is the version the page asks for (a hash of the script): the answer may be kept for a year (`Cache-Control: public, max-age=31536000, immutable`), and a changed script is a new URL. Gzipped when the request accepts gzip.
+         *
+         *     Open: no token needed.
+         */
+        get: operations["consent_script"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/store/oauth/accept": {
         parameters: {
             query?: never;
@@ -2133,6 +2155,28 @@ export interface paths {
          *     Open: no token needed.
          */
         get: operations["authorize2_chengdu"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/chengdu/oauth/consent.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The consent page's script (the chengdu region): its Allow and Deny
+         * @description The script authorize2's consent page loads from its own origin (its policy runs no script written in the page). `v` is the version the page asks for (a hash of the script): the answer may be kept for a year (`Cache-Control: public, max-age=31536000, immutable`), and a changed script is a new URL. Gzipped when the request accepts gzip.
+         *
+         *     Open: no token needed.
+         */
+        get: operations["consent_script_chengdu"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5524,8 +5568,11 @@ export interface operations {
             content: {
                 "application/json": {
                     project_name: string;
+                    /** @description One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400). */
                     description?: string;
+                    /** @description One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400). */
                     receive_address?: string;
+                    /** @description One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400). */
                     status?: number;
                 };
             };
@@ -6198,6 +6245,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The merchant's own bill number: 1-64 letters, digits, _ or -, not PO followed by ten or more digits (which names a pay order). */
                     billNo: string;
                     /** Format: uuid */
                     userId: string;
@@ -6338,7 +6386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description billNo was already used for another reward, or is being paid concurrently */
+            /** @description billNo was already used for another reward, or is being paid concurrently, or the user's deletion started meanwhile */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6347,7 +6395,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "billNo was already used for another reward, or is being paid concurrently",
+                     *       "message": "billNo was already used for another reward, or is being paid concurrently, or the user's deletion started meanwhile",
                      *       "error": "data.changed_concurrently"
                      *     }
                      */
@@ -6359,7 +6407,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "data.changed_concurrently" | "reward.bill_reused";
+                        error: "data.changed_concurrently" | "reward.bill_reused" | "tickets.player_deleted";
                     };
                 };
             };
@@ -7698,7 +7746,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the payment was refunded, or names no order (refund it), or changed concurrently */
+            /** @description the payment was refunded, or names no order or a deleted player's order (refund it), or changed concurrently */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7707,7 +7755,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "the payment was refunded, or names no order (refund it), or changed concurrently",
+                     *       "message": "the payment was refunded, or names no order or a deleted player's order (refund it), or changed concurrently",
                      *       "data": null,
                      *       "error": "data.changed_concurrently"
                      *     }
@@ -7721,7 +7769,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "data.changed_concurrently" | "stranded.no_order" | "stranded.order_gone" | "stranded.refunded";
+                        error: "data.changed_concurrently" | "stranded.no_order" | "stranded.order_gone" | "stranded.refunded" | "tickets.player_deleted";
                     };
                 };
             };
@@ -7971,7 +8019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment */
+            /** @description the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, it is the recorded refund of another payment, or the payment changed concurrently (retry) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7980,9 +8028,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, or it is the recorded refund of another payment",
+                     *       "message": "the payment was credited or refunded by another transaction, the refund transaction does not pay the payer the amount, it is the recorded refund of another payment, or the payment changed concurrently (retry)",
                      *       "data": null,
-                     *       "error": "stranded.credited"
+                     *       "error": "data.changed_concurrently"
                      *     }
                      */
                     "application/json": {
@@ -7994,7 +8042,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "stranded.credited" | "stranded.refund_mismatch" | "stranded.refund_used" | "stranded.refunded";
+                        error: "data.changed_concurrently" | "stranded.credited" | "stranded.refund_mismatch" | "stranded.refund_used" | "stranded.refunded";
                     };
                 };
             };
@@ -8052,10 +8100,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description no chain configured, or the chain node could not be read; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            /** @description no chain configured, or the chain node could not be read (Retry-After says when to try again); the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
+                    /** @description seconds to wait before trying again; sent with chain.unreadable, table.busy */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -8063,7 +8111,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 503,
-                     *       "message": "no chain configured, or the chain node could not be read; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "message": "no chain configured, or the chain node could not be read (Retry-After says when to try again); the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "data": null,
                      *       "error": "chain.unconfigured"
                      *     }
@@ -8442,7 +8490,9 @@ export interface operations {
                     game_player_id: string;
                     game_player_name: string;
                     wallet_address?: string;
+                    /** @description kills or wins must be above 0: a report of neither is refused. */
                     kills: number;
+                    /** @description kills or wins must be above 0: a report of neither is refused. */
                     wins: number;
                     result_id?: string;
                 };
@@ -9338,6 +9388,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description other changes of the setting kept landing while this one was written (five tries); nothing of it was written: send it again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "other changes of the setting kept landing while this one was written (five tries); nothing of it was written: send it again",
+                     *       "data": null,
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently";
+                    };
+                };
+            };
             /** @description the body is larger than 256 KiB (262,144 bytes) */
             413: {
                 headers: {
@@ -9613,6 +9690,7 @@ export interface operations {
                      * @enum {string}
                      */
                     board?: "wins" | "kills";
+                    /** @description What each rewarded rank gets; each rank at most once. */
                     rewards: {
                         rank: number;
                         /** @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text. */
@@ -10957,6 +11035,7 @@ export interface operations {
                     /** @enum {string} */
                     type: "public" | "confidential";
                     name: string;
+                    /** @description Where the user is sent back with the code; each: An absolute URI without a fragment (#…); plain http only for a loopback host (localhost, 127.0.0.1, [::1]); another scheme (https, or a native app's own such as com.example.app:/cb) for any host. */
                     redirect_uris: string[];
                     scopes: ("profile" | "currencies" | "items" | "pets" | "grants")[];
                     assertion_jwk?: {
@@ -12569,7 +12648,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Send exactly one of signature (a wallet account) or id_token (a zkLogin account). */
                     signature?: string;
+                    /** @description Send exactly one of signature (a wallet account) or id_token (a zkLogin account). */
                     id_token?: string;
                 };
             };
@@ -12812,6 +12893,7 @@ export interface operations {
         parameters: {
             query?: {
                 section?: "ledger" | "orders" | "payments" | "vendor_orders" | "vendor_rewards" | "history" | "scores";
+                /** @description The `next` of the previous page of `section`; requires `section`. */
                 cursor?: string;
             };
             header?: never;
@@ -13061,6 +13143,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @description Only players deleted after this instant: an ISO 8601 date and time with its offset, from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC (400 naming since otherwise); nothing is deleted after the last. */
                 since?: string;
             };
             header?: never;
@@ -13089,7 +13172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description since is not an ISO 8601 date and time, or cursor is not the `next` of a page of the caller's list with the same since; a query parameter is given more than once */
+            /** @description since is not an ISO 8601 date and time, or names an instant outside the years 0000 to 9999 (UTC), or cursor is not the `next` of a page of the caller's list with the same since; a query parameter is given more than once */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13098,7 +13181,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 400,
-                     *       "message": "since is not an ISO 8601 date and time, or cursor is not the `next` of a page of the caller's list with the same since; a query parameter is given more than once",
+                     *       "message": "since is not an ISO 8601 date and time, or names an instant outside the years 0000 to 9999 (UTC), or cursor is not the `next` of a page of the caller's list with the same since; a query parameter is given more than once",
                      *       "data": null,
                      *       "error": "input.invalid"
                      *     }
@@ -13641,7 +13724,9 @@ export interface operations {
             content: {
                 "application/json": {
                     orderId: number;
+                    /** @description Give signedTransaction or transactionId, exactly one of them. */
                     signedTransaction?: string;
+                    /** @description Give signedTransaction or transactionId, exactly one of them. */
                     transactionId?: string;
                 };
             };
@@ -13756,7 +13841,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the purchase is not this order's (link, product, quantity, type), was revoked, paid another order, or was refunded or revoked by the store before it was credited; or the order is not pending */
+            /** @description the purchase is not this order's (link, product, quantity, type), was revoked, paid another order, or was refunded or revoked by the store before it was credited; or the order is not pending, or its player's deletion started meanwhile */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13765,7 +13850,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "the purchase is not this order's (link, product, quantity, type), was revoked, paid another order, or was refunded or revoked by the store before it was credited; or the order is not pending",
+                     *       "message": "the purchase is not this order's (link, product, quantity, type), was revoked, paid another order, or was refunded or revoked by the store before it was credited; or the order is not pending, or its player's deletion started meanwhile",
                      *       "error": "order.paid_by_other"
                      *     }
                      */
@@ -13777,7 +13862,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "order.paid_by_other" | "purchase.not_consumable" | "purchase.not_for_order" | "purchase.order_without_product" | "purchase.paid_other_order" | "purchase.quantity_not_one" | "purchase.revoked" | "purchase.transaction_incomplete" | "purchase.wrong_product";
+                        error: "order.paid_by_other" | "purchase.not_consumable" | "purchase.not_for_order" | "purchase.order_without_product" | "purchase.paid_other_order" | "purchase.quantity_not_one" | "purchase.revoked" | "purchase.transaction_incomplete" | "purchase.wrong_product" | "tickets.player_deleted";
                     };
                 };
             };
@@ -15110,7 +15195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the transaction pays another bill, amount or address; it completed another order; or the order is not pending */
+            /** @description the transaction pays another bill, amount or address; it completed another order; the order is not pending; the player's deletion started meanwhile; or the order changed concurrently (retry) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15119,8 +15204,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 409,
-                     *       "message": "the transaction pays another bill, amount or address; it completed another order; or the order is not pending",
-                     *       "error": "payment.coin_unverified"
+                     *       "message": "the transaction pays another bill, amount or address; it completed another order; the order is not pending; the player's deletion started meanwhile; or the order changed concurrently (retry)",
+                     *       "error": "data.changed_concurrently"
                      *     }
                      */
                     "application/json": {
@@ -15131,7 +15216,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "payment.coin_unverified" | "payment.completed_other_order" | "payment.order_matched_elsewhere" | "payment.wrong_amount" | "payment.wrong_bill" | "payment.wrong_coin" | "payment.wrong_recipient";
+                        error: "data.changed_concurrently" | "order.not_pending" | "payment.coin_unverified" | "payment.completed_other_order" | "payment.order_matched_elsewhere" | "payment.wrong_amount" | "payment.wrong_bill" | "payment.wrong_coin" | "payment.wrong_recipient" | "tickets.player_deleted";
                     };
                 };
             };
@@ -15185,10 +15270,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            /** @description the transaction is not indexed yet and the chain node could not be read (Retry-After says when to try again); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
             503: {
                 headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
+                    /** @description seconds to wait before trying again; sent with chain.unreadable, table.busy */
                     "Retry-After": string;
                     [name: string]: unknown;
                 };
@@ -15196,8 +15281,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
-                     *       "error": "table.busy"
+                     *       "message": "the transaction is not indexed yet and the chain node could not be read (Retry-After says when to try again); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "error": "chain.unreadable"
                      *     }
                      */
                     "application/json": {
@@ -15208,7 +15293,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "table.busy";
+                        error: "chain.unreadable" | "table.busy";
                     };
                 };
             };
@@ -17801,6 +17886,53 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "store.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    consent_script: {
+        parameters: {
+            query?: {
+                v?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consent page's script (the default region): its Allow and Deny */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description v is longer than 64 characters; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "v is longer than 64 characters; a query parameter is given more than once",
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
                     };
                 };
             };
@@ -20755,6 +20887,53 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "store.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    consent_script_chengdu: {
+        parameters: {
+            query?: {
+                v?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consent page's script (the chengdu region): its Allow and Deny */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description v is longer than 64 characters; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "v is longer than 64 characters; a query parameter is given more than once",
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        statusCode: number;
+                        message: string;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
                     };
                 };
             };

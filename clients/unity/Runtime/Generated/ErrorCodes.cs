@@ -163,6 +163,7 @@ namespace GamePlatform.Client
         public const string StrandedRefunded = "stranded.refunded";
         public const string TableBusy = "table.busy";
         public const string TicketsBalanceShort = "tickets.balance_short";
+        public const string TicketsPlayerDeleted = "tickets.player_deleted";
         public const string TicketsServerNeedsField = "tickets.server_needs_field";
         public const string UploadFileInvalid = "upload.file_invalid";
         public const string UploadNotImage = "upload.not_image";

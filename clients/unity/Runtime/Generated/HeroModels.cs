@@ -760,7 +760,10 @@ namespace GamePlatform.Hero
         /// <summary>JSON `projectName`, required.</summary>
         public string ProjectName { get; set; }
 
-        /// <summary>JSON `levelCosts`, required.</summary>
+        /// <summary>
+        /// JSON `levelCosts`, required.
+        /// One cost for every level from 2 to maxLevel: each level exactly once, none above maxLevel.
+        /// </summary>
         public List<HeroConfigSetRequestLevelCostsItem> LevelCosts { get; set; }
 
         /// <summary>JSON `nftCacheSeconds`.</summary>

@@ -370,7 +370,7 @@ namespace GamePlatform.Main
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, merchant.suspended
         /// 404: access.not_found, player.deleted, reward.no_account
-        /// 409: data.changed_concurrently, reward.bill_reused
+        /// 409: data.changed_concurrently, reward.bill_reused, tickets.player_deleted
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: table.busy
@@ -504,7 +504,7 @@ namespace GamePlatform.Main
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, merchant.suspended
         /// 404: access.not_found, stranded.not_found
-        /// 409: data.changed_concurrently, stranded.no_order, stranded.order_gone, stranded.refunded
+        /// 409: data.changed_concurrently, stranded.no_order, stranded.order_gone, stranded.refunded, tickets.player_deleted
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: table.busy
@@ -525,7 +525,7 @@ namespace GamePlatform.Main
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, merchant.suspended
         /// 404: access.not_found, stranded.not_found, stranded.refund_not_on_chain
-        /// 409: stranded.credited, stranded.refund_mismatch, stranded.refund_used, stranded.refunded
+        /// 409: data.changed_concurrently, stranded.credited, stranded.refund_mismatch, stranded.refund_used, stranded.refunded
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: chain.unconfigured, chain.unreadable, table.busy
@@ -664,6 +664,7 @@ namespace GamePlatform.Main
         /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, merchant.suspended
         /// 404: access.not_found, game.not_found
+        /// 409: data.changed_concurrently
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: table.busy
@@ -1111,7 +1112,7 @@ namespace GamePlatform.Main
         /// 400: appstore.environment_refused, appstore.jws_invalid, body.malformed, input.invalid
         /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: access.not_found, order.not_found, purchase.not_found
-        /// 409: order.paid_by_other, purchase.not_consumable, purchase.not_for_order, purchase.order_without_product, purchase.paid_other_order, purchase.quantity_not_one, purchase.revoked, purchase.transaction_incomplete, purchase.wrong_product
+        /// 409: order.paid_by_other, purchase.not_consumable, purchase.not_for_order, purchase.order_without_product, purchase.paid_other_order, purchase.quantity_not_one, purchase.revoked, purchase.transaction_incomplete, purchase.wrong_product, tickets.player_deleted
         /// 413: body.too_large
         /// 415: body.unsupported_type
         /// 503: appstore.unavailable, appstore.unconfigured, table.busy
@@ -1251,10 +1252,10 @@ namespace GamePlatform.Main
         /// 400: body.malformed, input.invalid
         /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
         /// 404: access.not_found, order.not_found, payment.not_found
-        /// 409: payment.coin_unverified, payment.completed_other_order, payment.order_matched_elsewhere, payment.wrong_amount, payment.wrong_bill, payment.wrong_coin, payment.wrong_recipient
+        /// 409: data.changed_concurrently, order.not_pending, payment.coin_unverified, payment.completed_other_order, payment.order_matched_elsewhere, payment.wrong_amount, payment.wrong_bill, payment.wrong_coin, payment.wrong_recipient, tickets.player_deleted
         /// 413: body.too_large
         /// 415: body.unsupported_type
-        /// 503: table.busy
+        /// 503: chain.unreadable, table.busy
         /// </summary>
         public async Task<UserOrderCompleteResponse> UserOrderCompleteAsync(UserOrderCompleteRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1536,6 +1537,18 @@ namespace GamePlatform.Main
             request.Query("state", state);
             request.Query("code_challenge", codeChallenge);
             request.Query("code_challenge_method", codeChallengeMethod);
+            return (await Client.SendAsync(request, cancellationToken)).Text;
+        }
+
+        /// <summary>
+        /// The consent page's script (the default region): its Allow and Deny: GET /store/oauth/consent.js (`consent_script`).
+        /// Open: no token.
+        /// 400: input.invalid
+        /// </summary>
+        public async Task<string> ConsentScriptAsync(string v = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/store/oauth/consent.js");
+            request.Query("v", v);
             return (await Client.SendAsync(request, cancellationToken)).Text;
         }
 
@@ -1861,6 +1874,18 @@ namespace GamePlatform.Main
             request.Query("state", state);
             request.Query("code_challenge", codeChallenge);
             request.Query("code_challenge_method", codeChallengeMethod);
+            return (await Client.SendAsync(request, cancellationToken)).Text;
+        }
+
+        /// <summary>
+        /// The consent page's script (the chengdu region): its Allow and Deny: GET /store/chengdu/oauth/consent.js (`consent_script_chengdu`).
+        /// Open: no token.
+        /// 400: input.invalid
+        /// </summary>
+        public async Task<string> ConsentScriptChengduAsync(string v = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/store/chengdu/oauth/consent.js");
+            request.Query("v", v);
             return (await Client.SendAsync(request, cancellationToken)).Text;
         }
 

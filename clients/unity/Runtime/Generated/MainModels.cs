@@ -2114,13 +2114,22 @@ namespace GamePlatform.Main
         /// <summary>JSON `project_name`, required.</summary>
         public string ProjectName { get; set; }
 
-        /// <summary>JSON `description`.</summary>
+        /// <summary>
+        /// JSON `description`.
+        /// One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400).
+        /// </summary>
         public string Description { get; set; }
 
-        /// <summary>JSON `receive_address`.</summary>
+        /// <summary>
+        /// JSON `receive_address`.
+        /// One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400).
+        /// </summary>
         public string ReceiveAddress { get; set; }
 
-        /// <summary>JSON `status`.</summary>
+        /// <summary>
+        /// JSON `status`.
+        /// One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400).
+        /// </summary>
         public long? Status { get; set; }
 
         public static ProjectUpdateRequest FromJson(JsonValue json)
@@ -2537,7 +2546,10 @@ namespace GamePlatform.Main
 
     public sealed partial class VendorRewardRequest
     {
-        /// <summary>JSON `billNo`, required.</summary>
+        /// <summary>
+        /// JSON `billNo`, required.
+        /// The merchant's own bill number: 1-64 letters, digits, _ or -, not PO followed by ten or more digits (which names a pay order).
+        /// </summary>
         public string BillNo { get; set; }
 
         /// <summary>JSON `userId`, required.</summary>
@@ -4158,10 +4170,16 @@ namespace GamePlatform.Main
         /// <summary>JSON `wallet_address`.</summary>
         public string WalletAddress { get; set; }
 
-        /// <summary>JSON `kills`, required.</summary>
+        /// <summary>
+        /// JSON `kills`, required.
+        /// kills or wins must be above 0: a report of neither is refused.
+        /// </summary>
         public long Kills { get; set; }
 
-        /// <summary>JSON `wins`, required.</summary>
+        /// <summary>
+        /// JSON `wins`, required.
+        /// kills or wins must be above 0: a report of neither is refused.
+        /// </summary>
         public long Wins { get; set; }
 
         /// <summary>JSON `result_id`.</summary>
@@ -5053,7 +5071,10 @@ namespace GamePlatform.Main
         /// <summary>JSON `board`.</summary>
         public string Board { get; set; }
 
-        /// <summary>JSON `rewards`, required.</summary>
+        /// <summary>
+        /// JSON `rewards`, required.
+        /// What each rewarded rank gets; each rank at most once.
+        /// </summary>
         public List<RewardTableSetRequestRewardsItem> Rewards { get; set; }
 
         public static RewardTableSetRequest FromJson(JsonValue json)
@@ -6057,7 +6078,10 @@ namespace GamePlatform.Main
         /// <summary>JSON `name`, required.</summary>
         public string Name { get; set; }
 
-        /// <summary>JSON `redirect_uris`, required.</summary>
+        /// <summary>
+        /// JSON `redirect_uris`, required.
+        /// Where the user is sent back with the code; each: An absolute URI without a fragment (#…); plain http only for a loopback host (localhost, 127.0.0.1, [::1]); another scheme (https, or a native app's own such as com.example.app:/cb) for any host.
+        /// </summary>
         public List<string> RedirectUris { get; set; }
 
         /// <summary>JSON `scopes`, required.</summary>
@@ -6943,10 +6967,16 @@ namespace GamePlatform.Main
 
     public sealed partial class AccountDeleteRequest
     {
-        /// <summary>JSON `signature`.</summary>
+        /// <summary>
+        /// JSON `signature`.
+        /// Send exactly one of signature (a wallet account) or id_token (a zkLogin account).
+        /// </summary>
         public string Signature { get; set; }
 
-        /// <summary>JSON `id_token`.</summary>
+        /// <summary>
+        /// JSON `id_token`.
+        /// Send exactly one of signature (a wallet account) or id_token (a zkLogin account).
+        /// </summary>
         public string IdToken { get; set; }
 
         public static AccountDeleteRequest FromJson(JsonValue json)
@@ -7568,10 +7598,16 @@ namespace GamePlatform.Main
         /// <summary>JSON `orderId`, required.</summary>
         public long OrderId { get; set; }
 
-        /// <summary>JSON `signedTransaction`.</summary>
+        /// <summary>
+        /// JSON `signedTransaction`.
+        /// Give signedTransaction or transactionId, exactly one of them.
+        /// </summary>
         public string SignedTransaction { get; set; }
 
-        /// <summary>JSON `transactionId`.</summary>
+        /// <summary>
+        /// JSON `transactionId`.
+        /// Give signedTransaction or transactionId, exactly one of them.
+        /// </summary>
         public string TransactionId { get; set; }
 
         public static AppVerifyTransactionRequest FromJson(JsonValue json)
