@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { gameKey } from '../core/games/games.js';
 import { boardIndex, boardPartition, scoreKey, shardOf } from '../core/rankings/keys.js';
-import { CHANGE_DELAY_MS, KEPT_CHANGES, readShardChanges, seasonShards, setBoardShards, type ShardChange, shardsAt } from '../core/rankings/shards.js';
+import {
+  APPENDED_CHANGES,
+  CHANGE_DELAY_MS,
+  KEPT_CHANGES,
+  readShardChanges,
+  seasonShards,
+  setBoardShards,
+  type ShardChange,
+  shardsAt,
+} from '../core/rankings/shards.js';
 import { monthOf, weekOf, type Season } from '../core/rankings/seasons.js';
 import { seasonHistory } from '../core/rewards/history.js';
 import { settleSeason } from '../core/rewards/settlement.js';
@@ -100,8 +109,9 @@ describe('the list of changes stays bounded', () => {
     }
     const kept = await readShardChanges(deps, game.code);
     const seasons = seasonsBetween(start, Date.parse(written.at(-1)!.from) + 40 * DAY);
-    // At most one change per season start (about 36 weeks and 9 months here), and the last ones written, in order.
-    expect(kept.length).toBeLessThanOrEqual(seasons.length + KEPT_CHANGES);
+    // Appended until APPENDED_CHANGES, then compacted to at most one change per season start (about 36 weeks and 9
+    // months here) and the last ones written, in order.
+    expect(kept.length).toBeLessThanOrEqual(Math.max(APPENDED_CHANGES, seasons.length + KEPT_CHANGES + 1));
     expect(kept.slice(-KEPT_CHANGES)).toEqual(written.slice(-KEPT_CHANGES));
     // Every season, past or to come, has the K the whole list gave it.
     for (const season of seasons) expect(shardsAt(kept, season), season.range).toBe(shardsAt(written, season));
@@ -109,15 +119,29 @@ describe('the list of changes stays bounded', () => {
     expect(JSON.stringify(item.Item).length).toBeLessThan(16_000);
   }, 300_000);
 
-  it('keeps each of concurrent changes: a write that lost to another is made again on a fresh read', async () => {
-    const game = await gameWithServer(deps);
-    const answers = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => setBoardShards(deps, game.code, i + 1)));
-    const kept = await readShardChanges(deps, game.code);
-    const made = answers.flatMap((answer, i) => (answer.status === 'fulfilled' ? [i + 1] : []));
-    // Five tries each are plenty for eight at once; a change refused after them (409) wrote nothing.
-    expect(made.length).toBeGreaterThan(0);
-    expect(kept.map((change) => change.shards).sort((a, b) => a - b)).toEqual(made);
-    for (const answer of answers) if (answer.status === 'rejected') expect(answer.reason).toMatchObject({ code: 'data.changed_concurrently' });
+  it('keeps each of concurrent changes, appended or compacting (a write that lost to another is made again on a fresh read)', async () => {
+    for (const seeded of [0, APPENDED_CHANGES]) {
+      const game = await gameWithServer(deps);
+      // A full list of weekly changes years ago: every change below compacts it.
+      const old = Array.from({ length: seeded }, (_, i) => ({ shards: 1 + (i % 2), from: new Date(Date.UTC(2020, 0, 6) + i * 7 * DAY).toISOString() }));
+      if (seeded > 0) {
+        await deps.db.send(
+          new UpdateCommand({
+            TableName: deps.table,
+            Key: gameKey(game.code),
+            UpdateExpression: 'SET board_shards = :old',
+            ExpressionAttributeValues: { ':old': old },
+          }),
+        );
+      }
+      const answers = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => setBoardShards(deps, game.code, i + 1)));
+      const kept = (await readShardChanges(deps, game.code)).filter((change) => Date.parse(change.from) > Date.now());
+      const made = answers.flatMap((answer, i) => (answer.status === 'fulfilled' ? [i + 1] : []));
+      // Five tries each are plenty for eight at once; a change refused after them (409) wrote nothing.
+      expect(made.length).toBeGreaterThan(0);
+      expect(kept.map((change) => change.shards).sort((a, b) => a - b)).toEqual(made);
+      for (const answer of answers) if (answer.status === 'rejected') expect(answer.reason).toMatchObject({ code: 'data.changed_concurrently' });
+    }
   });
 
   it('a list that grew near 400 KB before the bound: the setter and the game update answer 2xx, the list shrinks, no season changes K', async () => {

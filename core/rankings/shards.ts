@@ -75,17 +75,41 @@ export async function seasonShards(deps: Pick<PlatformDeps, 'db' | 'table'>, gam
 
 /** The changes kept beyond those that decide a season's K: the last ones written, for the console to show. */
 export const KEPT_CHANGES = 20;
+/** How long the list may grow by appends before a change compacts it (keptChanges): about 4 KB of the game item. */
+export const APPENDED_CHANGES = 100;
 /** Writes of the setting tried on fresh reads while other changes land in between; then 409. */
 const WRITE_ATTEMPTS = 5;
 
 /**
- * Sets a game's K for the seasons that start from `CHANGE_DELAY_MS` on: the change is added to the game's changes,
- * which are written back kept (`keptChanges`: bounded by the calendar, not by how many changes are made) by one
- * UpdateItem on condition the game exists and its changes are still the ones read. A concurrent change makes the
- * write fail and be made again on a fresh read, so each is kept, in the order written.
+ * Sets a game's K for the seasons that start from `CHANGE_DELAY_MS` on. Commonly one UpdateItem appends the
+ * change (on condition the game exists and holds fewer than APPENDED_CHANGES), so concurrent changes are each
+ * kept, in the order written. Past that the change compacts: the list is read, the change added, and what is kept
+ * (`keptChanges`: bounded by the calendar, not by how many changes are made) written back on condition the list
+ * is still the one read; a concurrent change makes it run again on a fresh read.
  */
 export async function setBoardShards(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, game: string, shards: number): Promise<ShardChange[]> {
   const change: ShardChange = { shards, from: new Date(deps.now().getTime() + CHANGE_DELAY_MS).toISOString() };
+  const appended = await deps.db
+    .send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: gameKey(game),
+        UpdateExpression: 'SET board_shards = list_append(if_not_exists(board_shards, :none), :change)',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(board_shards) OR size(board_shards) < :most)',
+        ExpressionAttributeValues: { ':none': [], ':change': [change], ':most': APPENDED_CHANGES },
+        ReturnValues: 'ALL_NEW',
+      }),
+    )
+    .catch((error: unknown) => {
+      if (isConditionalFailure(error)) return undefined;
+      throw error;
+    });
+  if (appended) return ShardSetting.parse(appended.Attributes ?? {}).board_shards;
+  return compactWith(deps, game, change);
+}
+
+/** The change added to a game's changes past APPENDED_CHANGES: what is kept written back, on condition the list is as read. */
+async function compactWith(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, change: ShardChange): Promise<ShardChange[]> {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const out = await deps.db.send(
       new GetCommand({ TableName: deps.table, Key: gameKey(game), ProjectionExpression: 'pk, board_shards', ConsistentRead: true }),
