@@ -44,6 +44,7 @@ export const heroOperations: OperationBench[] = [
     minimum: 2,
     reason:
       "BatchGet (the project and the price levels the costs name) + PutItem of the configuration (the admin's account state is remembered: no value moves)",
+    units: { write: 1, read: 1.5, why: 'one BatchGet of 3 items, eventually consistent (1.5) + PutItem (1)' },
     prepare: async (deps) => {
       const world = await worldOf(deps);
       return {
@@ -63,6 +64,7 @@ export const heroOperations: OperationBench[] = [
     base: 'hero',
     minimum: 1,
     reason: 'GetItem of the configuration',
+    units: { write: 0, read: 0.5, why: 'GetItem, eventually consistent' },
     prepare: async (deps) => {
       await worldOf(deps);
       return {};
@@ -74,6 +76,7 @@ export const heroOperations: OperationBench[] = [
     base: 'hero',
     minimum: 1,
     reason: "whether the caller deleted their account (GetItem, fresh on a write); then signs a hero token for the platform token's user",
+    units: { write: 0, read: 1, why: 'the gone mark read fresh (1)' },
     prepare: async (deps) => ({ token: (await heroPlayer(deps)).player.platform }),
   },
   {
@@ -83,6 +86,11 @@ export const heroOperations: OperationBench[] = [
     minimum: 3,
     reason:
       "the named player's deletion mark (read in the same BatchGet as the account state) + the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
+    units: {
+      write: 5,
+      read: 4.5,
+      why: "the caller's account state and the player's gone mark read fresh (3) + configuration, player and the reference's grant, eventually consistent as the transaction's condition decides (1.5); one transaction: grant record (2) and its entry among the player's items (1), hero (2)",
+    },
     prepare: async (deps) => {
       const { world, player } = await heroPlayer(deps);
       return { token: world.server, body: { userId: player.uid, projectName: world.projectName, reference: `bench-${randomUUID()}` } };
@@ -94,6 +102,7 @@ export const heroOperations: OperationBench[] = [
     base: 'hero',
     minimum: 1,
     reason: "one Query of the player's HERO# items",
+    units: { write: 0, read: 0.5, why: "one Query of the player's heroes, only shown" },
     prepare: async (deps) => {
       const { world, player, token } = await heroPlayer(deps);
       for (let i = 0; i < 3; i++) await grant(deps, world, player.uid);
@@ -108,6 +117,11 @@ export const heroOperations: OperationBench[] = [
     minimum: 3,
     reason:
       "whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (configuration, account, the NFT's binding, its hero) + one transaction (binding, hero); the object is read from the node, not the table",
+    units: {
+      write: 4,
+      read: 3,
+      why: "the gone mark read fresh (1) + one BatchGet of 4 items, eventually consistent as the transaction's conditions decide (2); one transaction: binding, hero (4)",
+    },
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps, false);
       return { token, body: { objectId } };
@@ -120,6 +134,7 @@ export const heroOperations: OperationBench[] = [
     label: 'bind (repeated)',
     minimum: 2,
     reason: 'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet: bound to the caller already, the binding answers (no node read)',
+    units: { write: 0, read: 3, why: 'the gone mark read fresh (1) + one BatchGet of 4 items, eventually consistent (2)' },
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps);
       return { token, body: { objectId } };
@@ -132,6 +147,11 @@ export const heroOperations: OperationBench[] = [
     minimum: 3,
     reason:
       'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (binding, hero) + one transaction (hero deleted, level kept on the binding)',
+    units: {
+      write: 4,
+      read: 2,
+      why: "the gone mark read fresh (1) + binding and hero, eventually consistent as the transaction's conditions decide (1); one transaction: hero deleted, binding kept (4)",
+    },
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps);
       return { token, body: { objectId } };
@@ -144,6 +164,7 @@ export const heroOperations: OperationBench[] = [
     label: 'nft_detail (node read)',
     minimum: 2,
     reason: 'BatchGet (configuration, cache) + PutItem of the cache; the object from the node',
+    units: { write: 1, read: 1, why: 'configuration and cache, eventually consistent (1) + the cache PutItem (1)' },
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps, false);
       return { token, params: { objectId } };
@@ -156,6 +177,7 @@ export const heroOperations: OperationBench[] = [
     label: 'nft_detail (cached)',
     minimum: 1,
     reason: 'BatchGet (configuration, cache): within the cache time, no node read and no write',
+    units: { write: 0, read: 1, why: 'configuration and cache, eventually consistent (1)' },
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps, false);
       await nftDetail(deps, objectId);
@@ -169,6 +191,11 @@ export const heroOperations: OperationBench[] = [
     minimum: 3,
     reason:
       'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (configuration, the heroes) + one transaction (each hero on its level, the balance on its sum, the ledger entry)',
+    units: {
+      write: 8,
+      read: 2.5,
+      why: "the gone mark read fresh (1) + configuration and the heroes, eventually consistent as the transaction's conditions decide (1.5); one transaction: each hero on its level (2 × 2), the balance (2) and one ledger entry that is also the Idempotency-Key's record (2)",
+    },
     prepare: async (deps) => {
       const { world, player, token, objectId } = await boundNft(deps);
       const granted = await grant(deps, world, player.uid);

@@ -35,8 +35,29 @@ export interface OperationBench {
   label?: string;
   minimum: number;
   reason: string;
+  /** The fewest capacity units the operation's guarantees need, with why (see `Units`). */
+  units: Units;
   /** Makes the fixtures and returns the request (token, query, body, path params); run before counting starts. */
   prepare: (deps: BenchDeps) => Promise<BenchRequest>;
+}
+
+/**
+ * The fewest write and read units an operation's guarantees need on DynamoDB's on-demand billing
+ * (bench/capacity.ts), beside which bench/requests.ts prints what the call cost. Counted from the requests of its
+ * `minimum`, each item at the size it has to have: a read strongly consistent (1 unit per 4 KB) only where a write
+ * or a value-moving answer depends on the latest value (the account state and gone marks the policy reads fresh,
+ * a balance, a login's throttle, a client's or session's revocation), eventually consistent (0.5) where the answer
+ * is only shown or a transaction's condition decides anyway (one BatchGetItem reads a table at one consistency);
+ * a missing item still costs the minimum read. A write is 1 unit per KB, 2 when it has to be atomic with another
+ * (a transaction, a ConditionCheck included), plus one write per entry of each index whose reads need the item
+ * (the indexes project every attribute: an update rewrites the entry, a changed index key moves it, 2 writes).
+ * An operation above its minimum spends units no guarantee of its needs: the findings of docs/performance.md
+ * "What each operation costs".
+ */
+export interface Units {
+  write: number;
+  read: number;
+  why: string;
 }
 
 export interface BenchRequest extends CallOptions {
@@ -55,6 +76,7 @@ const metaOps = (base: Base): OperationBench[] => [
       label: base === 'main' ? op : `${op} (hero base)`,
       minimum: 0,
       reason: 'answered from memory',
+      units: { write: 0, read: 0, why: 'no table request' },
       prepare: async () => ({}),
     }),
   ),
@@ -65,6 +87,7 @@ const metaOps = (base: Base): OperationBench[] => [
     label: base === 'main' ? 'docs_asset' : 'docs_asset (hero base)',
     minimum: 0,
     reason: 'a file of the installed package, read once per process (no table)',
+    units: { write: 0, read: 0, why: 'no table request' },
     prepare: async () => ({ params: { file: 'reference.js' } }),
   },
 ];
@@ -96,6 +119,10 @@ export const notBenched: Record<string, string> = {
   'inner.stranded_refund': 'checks the refund transaction on a chain node, which the bench runs for hero objects only',
   'third-pay.app_trigger-test-notification':
     "asks Apple's App Store Server API to send a test notification (no table request), which the bench does not stand in for",
+  'partner-store.consent_script': "the consent page's script, a fixed text: no table request",
+  'partner-store.consent_script-chengdu': "the consent page's script, a fixed text: no table request",
+  'meta.console': "the console's page, read from the function's package: no table request",
+  'meta.console_asset': "the console's files, read from the function's package: no table request",
 };
 
 /** Token revocation and stranded payments: console operations. */
@@ -105,6 +132,7 @@ export const accessOperations: OperationBench[] = [
     op: 'revoke_tokens',
     minimum: 1,
     reason: "the revocation item's conditional UpdateItem (the console's account state is remembered per process)",
+    units: { write: 1, read: 0, why: "the revocation item's conditional UpdateItem, under 1 KB" },
     prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token, body: { tokens: 'server' } }),
   },
   {
@@ -112,6 +140,7 @@ export const accessOperations: OperationBench[] = [
     op: 'admin_revoke_tokens',
     minimum: 1,
     reason: "the revocation item's conditional UpdateItem",
+    units: { write: 1, read: 0, why: "the revocation item's conditional UpdateItem, under 1 KB" },
     prepare: async (deps) => {
       const admin = await accountWithToken(deps, 'admin');
       const other = await merchantWithToken(deps);
@@ -123,6 +152,7 @@ export const accessOperations: OperationBench[] = [
     op: 'stranded_list',
     minimum: 3,
     reason: "project GetItem (its receiving address) + two Queries in parallel (payments naming the project's orders, payments to its address naming none)",
+    units: { write: 0, read: 1.5, why: 'project GetItem and two Queries, eventually consistent (0.5 each)' },
     prepare: async (deps) => {
       const { shop } = await indexedPurchase(deps, LEVEL_PRICE + 1);
       return { token: shop.owner.token, query: { project: shop.project.project_name } };
@@ -134,6 +164,11 @@ export const accessOperations: OperationBench[] = [
     minimum: 6,
     reason:
       "the account state read fresh (it moves value) + project GetItem (its address) + the stranded payment's GetItem + its order's GetItem (user, level, tickets) + one transaction (stranded record credited on condition, order, balance, ledger) + the day's figures: a lone UpdateItem ADD on one of the day's 16 shard items, after the transaction (core/platform/day-stats.ts)",
+    units: {
+      write: 16,
+      read: 3.5,
+      why: "the account state read fresh (2) + project, payment and order reads, eventually consistent as the transaction's conditions decide (1.5); one transaction: the payment credited (2) and its entry (1), the order paid (2) and its four entries (4), balance (2), ledger (2), the gone-mark check (2) + the day's count (1)",
+    },
     prepare: async (deps) => {
       const { shop, digest } = await indexedPurchase(deps, LEVEL_PRICE + 1);
       return { token: shop.owner.token, body: { project_name: shop.project.project_name, tx_digest: digest, event_seq: '0' } };
@@ -147,6 +182,7 @@ export const identityOperations: OperationBench[] = [
     op: 'getNonce',
     minimum: 1,
     reason: 'nonce PutItem (replaces the previous one)',
+    units: { write: 1, read: 0, why: 'nonce PutItem, under 1 KB' },
     prepare: async () => ({ query: { address: Ed25519Keypair.generate().toSuiAddress() } }),
   },
   {
@@ -156,6 +192,11 @@ export const identityOperations: OperationBench[] = [
     minimum: 5,
     reason:
       "one BatchGet (nonce, user, address, the uuid's deletion mark) + whether the platform holds anything for the uuid (a Query of its partition ∥ a Query of its reward history: a known id needs its own token) + account id counter + one transaction (nonce consumed, the deletion mark still absent, account, address)",
+    units: {
+      write: 9,
+      read: 3,
+      why: "one BatchGet of 4 items and the partition and reward history Queries, eventually consistent (the transaction's conditions decide: 3); account id counter (1) + one transaction of 4 items: nonce deleted, deletion mark checked, account, address (8)",
+    },
     prepare: async (deps) => ({ body: await signedRegistration(deps, Ed25519Keypair.generate(), randomUUID()) }),
   },
   {
@@ -165,6 +206,11 @@ export const identityOperations: OperationBench[] = [
     minimum: 2,
     reason:
       "one BatchGet (nonce, user, address, the uuid's deletion mark) + one transaction (the nonce consumed conditionally, the deletion mark still absent)",
+    units: {
+      write: 4,
+      read: 2,
+      why: "one BatchGet of 4 items, eventually consistent (the transaction's conditions decide: 2) + one transaction: the nonce deleted on condition, the deletion mark checked (4)",
+    },
     prepare: async (deps) => {
       const { keypair, uuid } = await player(deps);
       return { body: await signedRegistration(deps, keypair, uuid) };
@@ -175,6 +221,7 @@ export const identityOperations: OperationBench[] = [
     op: 'chainwallet_token',
     minimum: 1,
     reason: 'game GetItem (the game must exist)',
+    units: { write: 0, read: 0.5, why: 'game GetItem, eventually consistent (it only has to exist)' },
     prepare: async (deps) => {
       const owner = await merchantWithGames(deps, 1);
       return { token: (await player(deps)).token, query: { game_code: owner.games[0]!.code } };
@@ -186,6 +233,7 @@ export const identityOperations: OperationBench[] = [
     label: 'login_zk (returning user)',
     minimum: 2,
     reason: 'salt BatchGet (its named and hidden keys) + user-of-address GetItem (the address derives from the salt)',
+    units: { write: 0, read: 1.5, why: 'salt BatchGet of 2 keys (1) + the user of the address, which never changes: eventually consistent (0.5)' },
     prepare: async (deps) => {
       const id_token = await idTokenFor(deps, `returning-${newCode()}`);
       await loginZk(deps, id_token);
@@ -199,6 +247,11 @@ export const identityOperations: OperationBench[] = [
     minimum: 5,
     reason:
       'salt BatchGet (its named and hidden keys) + one transaction (the salt put, on condition neither key holds one) + user-of-address GetItem + account id counter + one transaction',
+    units: {
+      write: 9,
+      read: 1.5,
+      why: 'salt BatchGet (1) + user-of-address GetItem, eventually consistent (0.5); one transaction: the salt put, its other key checked (4) + account id counter (1) + one transaction: account, address (4)',
+    },
     prepare: async (deps) => ({ body: { id_token: await idTokenFor(deps, `first-${newCode()}`) } }),
   },
   {
@@ -206,6 +259,7 @@ export const identityOperations: OperationBench[] = [
     op: 'query_zk_info',
     minimum: 1,
     reason: 'salt BatchGet (its named and hidden keys; existing identity)',
+    units: { write: 0, read: 1, why: 'salt BatchGet of 2 keys, eventually consistent' },
     prepare: async (deps) => {
       const token = await idTokenFor(deps, `info-${newCode()}`);
       await zkInfo(deps, token);
@@ -218,6 +272,7 @@ export const identityOperations: OperationBench[] = [
     minimum: 2,
     reason:
       "whether the caller deleted their account (GetItem, fresh on a write) + one transaction (the social id claimed conditionally + the user's listing item)",
+    units: { write: 4, read: 1, why: 'the gone mark read fresh (1) + one transaction of 2 items (4)' },
     prepare: async (deps) => ({ token: (await player(deps)).token, body: { id_token: await idTokenFor(deps, `social-${newCode()}`) } }),
   },
   {
@@ -225,6 +280,7 @@ export const identityOperations: OperationBench[] = [
     op: 'query_social_bind',
     minimum: 1,
     reason: "Query of the user's social listing items",
+    units: { write: 0, read: 0.5, why: 'one Query of the listing items' },
     prepare: async (deps) => ({ token: (await player(deps)).token }),
   },
   {
@@ -232,6 +288,7 @@ export const identityOperations: OperationBench[] = [
     op: 'querybysocialid',
     minimum: 2,
     reason: 'binding GetItem, then the account GetItem (its key comes from the binding)',
+    units: { write: 0, read: 1, why: 'binding GetItem then account GetItem, both only shown: eventually consistent (0.5 each)' },
     prepare: async (deps) => {
       const p = await player(deps);
       const socialId = `lookup-${newCode()}`;
@@ -245,6 +302,7 @@ export const identityOperations: OperationBench[] = [
     op: 'save_params',
     minimum: 2,
     reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one PutItem of the whole map',
+    units: { write: 1, read: 1, why: 'the gone mark read fresh (1) + one PutItem under 1 KB (1)' },
     prepare: async (deps) => ({ token: (await player(deps)).token, body: { ref: 'friend-42', utm_source: 'bench' } }),
   },
   {
@@ -252,6 +310,7 @@ export const identityOperations: OperationBench[] = [
     op: 'account_deletion_challenge',
     minimum: 3,
     reason: 'whether the caller deleted their account (GetItem, fresh on a write) + the account (BatchGetItem) + the message PutItem',
+    units: { write: 1, read: 1.5, why: 'the gone mark read fresh (1) + the account, eventually consistent (0.5) + the message PutItem (1)' },
     prepare: async (deps) => ({ token: (await player(deps)).token }),
   },
   {
@@ -259,7 +318,12 @@ export const identityOperations: OperationBench[] = [
     op: 'account_delete',
     minimum: 22,
     reason:
-      "a player with nothing but an account: the deletion's record (GetItem) + the account and the message (2 BatchGetItem) + the start (TransactWriteItems) + a round: the lease (UpdateItem), the footprint (5 Query: partition, orders, rewards, gsi6, payer; 1 BatchGetItem of the wallet's items), what it learned kept (UpdateItem), 2 TransactWriteItems (the wallet's items; the partition), the footprint again (6) + the forfeits (Query) + the answer (UpdateItem). Each kind of item a player holds adds its reads and writes",
+      "a player with nothing but an account: the deletion's record with what it learned (Query) + the account and the message (2 BatchGetItem) + the start (TransactWriteItems) + a round: the lease (UpdateItem), the footprint (5 Query: partition, orders, rewards, gsi6, payer; 1 BatchGetItem of the wallet's items), what it learned kept beside the record (TransactWriteItems), 2 TransactWriteItems (the wallet's items; the partition), the footprint again (6) + the forfeits (Query) + the answer (UpdateItem). Each kind of item a player holds adds its reads and writes",
+    units: {
+      write: 22,
+      read: 16,
+      why: "as measured for a player with nothing but an account: every read strongly consistent where DynamoDB allows (an item written just before must not be missed; an index Query cannot be: 0.5), the start's and the sweep's transactions (2 an item), the deletion's record and its index entry rewritten per step",
+    },
     prepare: async (deps) => {
       const { keypair, token } = await player(deps);
       const { message } = await deletionChallenge(deps, (await deps.tokens.verify(token, ['platform'])).sub);
@@ -273,6 +337,7 @@ export const identityOperations: OperationBench[] = [
     minimum: 9,
     reason:
       "a player with nothing but an account: the partition but its ledger (2 Query, one each side of it) + each long section's first page (7 Query: the ledger, its goods and its reward entries, orders, the payer's payments, reward history, the gsi6 scores). A section with items adds the BatchGetItem of what they name (goods orders, rewards, scores)",
+    units: { write: 0, read: 4.5, why: '9 Queries, each under 4 KB and eventually consistent (an export is a copy, not a decision: 0.5 each)' },
     prepare: async (deps) => ({ token: (await player(deps)).token }),
   },
   {
@@ -280,6 +345,7 @@ export const identityOperations: OperationBench[] = [
     op: 'player_deletions',
     minimum: 1,
     reason: "one Query of the studio's notices, newest first (the console's account state is remembered per process)",
+    units: { write: 0, read: 0.5, why: "one Query of the studio's notices" },
     prepare: async (deps) => {
       const owner = await merchantWithToken(deps);
       await writeNotices(deps, randomUUID(), new Date().toISOString(), [owner.accountId]);
@@ -294,6 +360,11 @@ export const operations: OperationBench[] = [
     op: 'create_merchant',
     minimum: 3,
     reason: "the account's merchant GetItem (a second one is 409 before any write) + merchant id counter ADD + conditional Put",
+    units: {
+      write: 4,
+      read: 0.5,
+      why: "merchant id counter ADD (1) + the merchant's conditional Put (1) and its entries by id and by status (2); the account's merchant read first only spares a counter on a 409 (the Put's condition decides): eventually consistent (0.5)",
+    },
     prepare: async (deps) => {
       const { token } = await accountWithToken(deps);
       return { token, body: { merchant_name: 'Bench Studio' } };
@@ -304,6 +375,7 @@ export const operations: OperationBench[] = [
     op: 'get_token',
     minimum: 1,
     reason: 'merchant GetItem (status, id)',
+    units: { write: 0, read: 1, why: 'merchant GetItem, strongly consistent: a suspended merchant gets no token' },
     prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token }),
   },
   {
@@ -311,6 +383,7 @@ export const operations: OperationBench[] = [
     op: 'get_merchant_info',
     minimum: 1,
     reason: 'merchant GetItem',
+    units: { write: 0, read: 0.5, why: 'merchant GetItem, only shown: eventually consistent' },
     prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token }),
   },
   {
@@ -318,6 +391,7 @@ export const operations: OperationBench[] = [
     op: 'save_file',
     minimum: 1,
     reason: 'merchant GetItem for its id (the S3 put is not DynamoDB)',
+    units: { write: 0, read: 0.5, why: 'merchant GetItem for its id, which never changes: eventually consistent' },
     prepare: async (deps) => {
       const body = new FormData();
       body.set('file', new File([png], 'logo.png', { type: 'image/png' }));
@@ -329,6 +403,11 @@ export const operations: OperationBench[] = [
     op: 'savemerchantgame',
     minimum: 3,
     reason: "one BatchGet (the merchant: id, status; the code's game: a taken code is 409 before any write) + game id counter + one transaction",
+    units: {
+      write: 12,
+      read: 1,
+      why: "one BatchGet (merchant, the code's game) eventually consistent, the transaction's conditions deciding (2 × 0.5); game id counter (1) + one transaction: the game (2) and its entries in the merchant's, all and live games indexes (3), the merchant's game count on condition of its status (2) and its two entries (2), the games' total (2)",
+    },
     prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token, body: gamePayload(newCode()) }),
   },
   {
@@ -336,6 +415,7 @@ export const operations: OperationBench[] = [
     op: 'query_merchant_game',
     minimum: 1,
     reason: "Query of the merchant's games index",
+    units: { write: 0, read: 0.5, why: "one Query of the merchant's games index, under 4 KB" },
     prepare: async (deps) => ({ token: (await merchantWithGames(deps, 2)).token }),
   },
   {
@@ -343,6 +423,11 @@ export const operations: OperationBench[] = [
     op: 'gamelist',
     minimum: 3,
     reason: 'page Query + total GetItem (in parallel) + BatchGet of merchants',
+    units: {
+      write: 0,
+      read: 3,
+      why: "page Query and total GetItem (0.5 each) + one eventually consistent read of each listed game's merchant (0.5 each: 4 here)",
+    },
     prepare: async (deps) => {
       await merchantWithGames(deps, 2);
       return { token: (await merchantWithGames(deps, 1)).token, query: { page: 0, pageSize: 20 } };
@@ -354,6 +439,7 @@ export const operations: OperationBench[] = [
     label: 'merchantStatus GET own',
     minimum: 1,
     reason: 'merchant GetItem',
+    units: { write: 0, read: 0.5, why: 'merchant GetItem, only shown: eventually consistent' },
     prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token }),
   },
   {
@@ -362,6 +448,7 @@ export const operations: OperationBench[] = [
     label: 'merchantStatus GET by merchant_id',
     minimum: 1,
     reason: 'merchant-by-id Query',
+    units: { write: 0, read: 0.5, why: 'merchant-by-id Query (an index)' },
     prepare: async (deps) => {
       const { merchant } = await merchantWithToken(deps);
       return { token: (await accountWithToken(deps, 'admin')).token, query: { merchant_id: merchant.id } };
@@ -373,6 +460,11 @@ export const operations: OperationBench[] = [
     label: 'merchantStatus POST',
     minimum: 4,
     reason: 'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + merchant-by-id Query + its games Query + one transaction',
+    units: {
+      write: 15,
+      read: 3,
+      why: "the admin's account state read fresh (2) + merchant-by-id and its games Queries (0.5 each); one transaction: the merchant (2), its entry by id rewritten (1) and moved on the status index (2), each game's live flag (2) and its three entries (3; 2 games here)",
+    },
     prepare: async (deps) => {
       const { merchant } = await merchantWithGames(deps, 2, MerchantStatus.pending);
       return { token: (await accountWithToken(deps, 'admin')).token, body: { merchant_id: merchant.id, status: MerchantStatus.active } };
@@ -383,6 +475,7 @@ export const operations: OperationBench[] = [
     op: 'game_detail',
     minimum: 1,
     reason: 'game GetItem by code',
+    units: { write: 0, read: 0.5, why: 'game GetItem, eventually consistent' },
     prepare: async (deps) => ({ query: { code: (await merchantWithGames(deps, 1)).games[0]!.code } }),
   },
   {
@@ -390,6 +483,7 @@ export const operations: OperationBench[] = [
     op: 'query_new_merchant',
     minimum: 1,
     reason: 'Query of the live games index',
+    units: { write: 0, read: 1, why: 'one Query of the live games index: 0.5 per 4 KB read (11 games here, 6.4 KB)' },
     prepare: async (deps) => {
       await merchantWithGames(deps, 2);
       return {};
@@ -400,6 +494,7 @@ export const operations: OperationBench[] = [
     op: 'update_single_game',
     minimum: 1,
     reason: 'one conditional UpdateItem (owner checked in the condition)',
+    units: { write: 4, read: 0, why: "one conditional UpdateItem (1) + the game's three index entries rewritten (3)" },
     prepare: async (deps) => {
       const owner = await merchantWithGames(deps, 1);
       return { token: owner.token, body: { code: owner.games[0]!.code, describe: 'Updated by the bench' } };
@@ -411,6 +506,7 @@ export const operations: OperationBench[] = [
     minimum: 3,
     reason:
       "one BatchGet (account, the (email, source) throttle pair, the email's and the source's failure windows) + the attempt counted on its pair before the password is checked (parallel guesses buy no tries) + the success resetting the pair and making the source known",
+    units: { write: 2, read: 4, why: 'one BatchGet of 4 items strongly consistent (a lockout holds at once) + two UpdateItems of the throttle pair (1 each)' },
     prepare: async (deps) => {
       const email = `login-${newCode()}@example.com`;
       await createAccount(deps, { email, password: 'correct horse battery', role: 'merchant' });

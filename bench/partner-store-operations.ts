@@ -10,7 +10,7 @@ import { sha256Url } from '../core/platform/digest.js';
 import { adoptPet } from '../core/partner-store/pets.js';
 import { changeItems } from '../core/partner-store/wallet.js';
 import type { BenchDeps } from './fixtures.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench, Units } from './operations.js';
 
 /**
  * The partner store's authorization servers. The bench calls the app at `http://localhost`, so that is the
@@ -109,27 +109,48 @@ async function codeExchange(deps: BenchDeps, region: StoreRegion) {
   };
 }
 
-const op = (name: string, minimum: number, reason: string, prepare: OperationBench['prepare']): OperationBench => ({
+const op = (name: string, minimum: number, reason: string, units: Units, prepare: OperationBench['prepare']): OperationBench => ({
   group: 'partner-store',
   op: name,
   minimum,
   reason,
+  units,
   prepare,
 });
+
+/** What the operations that answer from memory cost. */
+const NO_TABLE: Units = { write: 0, read: 0, why: 'no table request' };
 
 function regionOperations(region: StoreRegion): OperationBench[] {
   const s = region === 'default' ? '' : `-${region}`;
   return [
-    op(`metadata${s}`, 0, 'made from the request URL', async () => ({})),
-    op(`jwks${s}`, 0, "the region's public key, in memory", async () => ({})),
-    op(`clientToken_serve${s}`, 1, "the client's GetItem (type, scopes, secret hash); the token is signed, not stored", (deps) => serverClient(deps, region)),
-    op(`authorize2${s}`, 2, "the client's GetItem + PutItem of the pending request (TTL)", async (deps) => ({
-      query: (await pendingRequest(deps, region)).query,
-    })),
+    op(`metadata${s}`, 0, 'made from the request URL', NO_TABLE, async () => ({})),
+    op(`jwks${s}`, 0, "the region's public key, in memory", NO_TABLE, async () => ({})),
+    op(
+      `clientToken_serve${s}`,
+      1,
+      "the client's GetItem (type, scopes, secret hash); the token is signed, not stored",
+      { write: 0, read: 1, why: "the client's GetItem, strongly consistent: a deleted client is refused at once" },
+      (deps) => serverClient(deps, region),
+    ),
+    op(
+      `authorize2${s}`,
+      2,
+      "the client's GetItem + PutItem of the pending request (TTL)",
+      { write: 1, read: 1, why: "the client's GetItem, strongly consistent (1) + the pending request's Put (1)" },
+      async (deps) => ({
+        query: (await pendingRequest(deps, region)).query,
+      }),
+    ),
     op(
       `accept${s}`,
       3,
       "the store user's GetItem (the session's check) + GetItem of the pending request + one transaction (request deleted, code put, the user there)",
+      {
+        write: 7,
+        read: 1.5,
+        why: "the store user read fresh (1) + the pending request, eventually consistent as its deletion's condition decides (0.5); one transaction: request deleted, code (2 each) and its entry among the user's items (1), the user checked (2)",
+      },
       async (deps) => {
         const pending = await pendingRequest(deps, region);
         const request = await authorize(deps, region, issuer(deps, region), pending.query);
@@ -140,31 +161,67 @@ function regionOperations(region: StoreRegion): OperationBench[] {
       `login${s}`,
       3,
       "the partner's client GetItem + the user's login GetItem + one transaction (the assertion's jti; for a new user, its login and user items)",
+      {
+        write: 6,
+        read: 1.5,
+        why: "the client read fresh (1) + the user's login, eventually consistent as the transaction's conditions decide (0.5); one transaction of 3 items for a new user: jti, login, user (6)",
+      },
       async (deps) => ({ body: { assertion: await (await partnerAssertion(deps, region))() } }),
     ),
-    op(`clientToken${s}`, 3, "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token, the user there)", (deps) =>
-      codeExchange(deps, region),
+    op(
+      `clientToken${s}`,
+      3,
+      "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token, the user there)",
+      {
+        write: 10,
+        read: 1.5,
+        why: "the client read fresh (1) + the code, eventually consistent as its use's condition decides (0.5); one transaction: code used (2), family and refresh token (2 each) and their entries among the user's items (2), the user checked (2)",
+      },
+      (deps) => codeExchange(deps, region),
     ),
-    op(`userInfo${s}`, 2, "one BatchGet (the token's user and family: deletion, revocation) + the store user's GetItem", async (deps) => {
-      const { pending, code } = await allowedCode(deps, region);
-      const tokens = await codeGrant(deps, region, issuer(deps, region), pending.client, {
-        code,
-        redirect_uri: 'https://bench.example/cb',
-        code_verifier: pending.verifier,
-      });
-      return { token: tokens.access_token };
-    }),
-    op(`currencies_list${s}`, 0, 'the catalogue, in code', async () => ({})),
-    op(`premium_balance${s}`, 2, "the store user's GetItem (the session's check) + the balance's GetItem", async (deps) => ({
-      token: (await signedIn(deps, region)).session,
-    })),
-    op(`item_balances${s}`, 2, "the store user's GetItem (the session's check) + one Query of the user's item balances", async (deps) => ({
-      token: (await signedIn(deps, region)).session,
-    })),
+    op(
+      `userInfo${s}`,
+      2,
+      "one BatchGet (the token's user and family: deletion, revocation) + the store user's GetItem",
+      { write: 0, read: 2, why: "the token's user and family read fresh, once (2): the answer is made of the user item the check read" },
+      async (deps) => {
+        const { pending, code } = await allowedCode(deps, region);
+        const tokens = await codeGrant(deps, region, issuer(deps, region), pending.client, {
+          code,
+          redirect_uri: 'https://bench.example/cb',
+          code_verifier: pending.verifier,
+        });
+        return { token: tokens.access_token };
+      },
+    ),
+    op(`currencies_list${s}`, 0, 'the catalogue, in code', NO_TABLE, async () => ({})),
+    op(
+      `premium_balance${s}`,
+      2,
+      "the store user's GetItem (the session's check) + the balance's GetItem",
+      { write: 0, read: 2, why: 'the store user read fresh (1) + the balance, strongly consistent (1)' },
+      async (deps) => ({
+        token: (await signedIn(deps, region)).session,
+      }),
+    ),
+    op(
+      `item_balances${s}`,
+      2,
+      "the store user's GetItem (the session's check) + one Query of the user's item balances",
+      { write: 0, read: 2, why: "the store user read fresh (1) + the item balances' Query, strongly consistent (1)" },
+      async (deps) => ({
+        token: (await signedIn(deps, region)).session,
+      }),
+    ),
     op(
       `grant${s}`,
       2,
       "one BatchGet (the user, the reference's grant) + one transaction (the grant record, each balance and its ledger entry)",
+      {
+        write: 8,
+        read: 1,
+        why: "the user and the reference's grant, eventually consistent as the transaction's conditions decide (1); one transaction: the grant record, which is also the ledger entry of what it grants (2), each balance (2 × 2), the user checked (2)",
+      },
       async (deps) => {
         const { uid } = await signedIn(deps, region);
         const { client } = await registerClient(deps, {
@@ -188,6 +245,11 @@ function regionOperations(region: StoreRegion): OperationBench[] {
       `adopt_pet${s}`,
       3,
       "the store user's GetItem (the session's check) + the adoption count's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (count, pet; from the second pet, the gems and their ledger entry; the user there)",
+      {
+        write: 11,
+        read: 1.5,
+        why: 'the store user read fresh (1) + the adoption count, eventually consistent as its condition decides (0.5); one transaction: count (2), pet (2) and its board entry (1), gems (2), ledger (2), the user checked (2)',
+      },
       async (deps) => {
         const { uid, session } = await signedIn(deps, region);
         await adoptPet(deps, region, uid, { name: 'first', species: 'cat' });
@@ -195,13 +257,24 @@ function regionOperations(region: StoreRegion): OperationBench[] {
         return { token: session, body: { name: 'second', species: 'dog' } };
       },
     ),
-    op(`pet_query${s}`, 2, "the store user's GetItem (the session's check) + one Query of the user's pets", async (deps) => ({
-      token: (await signedIn(deps, region)).session,
-    })),
+    op(
+      `pet_query${s}`,
+      2,
+      "the store user's GetItem (the session's check) + one Query of the user's pets",
+      { write: 0, read: 1.5, why: "the store user read fresh (1) + the pets' Query, only shown (0.5)" },
+      async (deps) => ({
+        token: (await signedIn(deps, region)).session,
+      }),
+    ),
     op(
       `feed_pet${s}`,
       3,
       "the store user's GetItem (the session's check) + the pet's read (with the Idempotency-Key record when one is sent: one BatchGet) + one transaction (pet, food balance, ledger entry, log entry, the user there)",
+      {
+        write: 12,
+        read: 1.5,
+        why: 'the store user read fresh (1) + the pet, eventually consistent as its condition decides (0.5); one transaction: pet (2) and its board entry moved (2), food balance (2), ledger (2), log entry (2), the user checked (2)',
+      },
       async (deps) => {
         const { uid, session } = await signedIn(deps, region);
         const { pet } = await adoptPet(deps, region, uid, { name: 'hungry', species: 'cat' });
@@ -209,17 +282,34 @@ function regionOperations(region: StoreRegion): OperationBench[] {
         return { token: session, body: { petId: pet.petId, item: 'kibble', amount: 1 } };
       },
     ),
-    op(`feed_log${s}`, 2, "the store user's GetItem (the session's check) + one Query of the user's log, newest first", async (deps) => ({
-      token: (await signedIn(deps, region)).session,
-    })),
-    op(`rank${s}`, 1, 'one Query of the board index', async () => ({})),
-    op(`getUser${s}`, 2, "the session's check of the store user (a GetItem) + the store user's GetItem", async (deps) => {
-      return { token: (await signedIn(deps, region)).session };
-    }),
+    op(
+      `feed_log${s}`,
+      2,
+      "the store user's GetItem (the session's check) + one Query of the user's log, newest first",
+      { write: 0, read: 1.5, why: "the store user read fresh (1) + the log's Query, only shown (0.5)" },
+      async (deps) => ({
+        token: (await signedIn(deps, region)).session,
+      }),
+    ),
+    op(`rank${s}`, 1, 'one Query of the board index', { write: 0, read: 0.5, why: 'one Query of the board index' }, async () => ({})),
+    op(
+      `getUser${s}`,
+      2,
+      "the session's check of the store user (a GetItem) + the store user's GetItem",
+      { write: 0, read: 1, why: "the store user read fresh, once (1): the session's check reads the item the answer is made of" },
+      async (deps) => {
+        return { token: (await signedIn(deps, region)).session };
+      },
+    ),
     op(
       `userDelete${s}`,
       8,
       "the partner's client GetItem + one BatchGet (the login, the jti) + the start's transaction + three Queries of what is left (the user's partition, the pseudonym's grant entries, the index) + the forfeits' Query + the end's transaction; a user who holds something adds a BatchGet of their grants and a transaction per 50 items",
+      {
+        write: 10,
+        read: 6.5,
+        why: "as measured for a user with nothing but a login: the client (1), the login and the jti (2), the start's transaction of 3 items (6), the Queries of what is left, strongly consistent on the user's partitions so that nothing written just before is missed (3.5), the end's transaction of 2 items (4)",
+      },
       async (deps) => {
         const sign = await partnerAssertion(deps, region);
         const sub = `u-${randomUUID()}`;
@@ -237,11 +327,22 @@ export const partnerStoreOperations: OperationBench[] = [
     'tokens',
     3,
     "the client's GetItem + the code's GetItem + one transaction (code used, family, refresh token, the user there); the access token is signed",
+    {
+      write: 10,
+      read: 1.5,
+      why: "as clientToken's: the client read fresh (1) + the code (0.5); one transaction: code used, family and refresh token with their entries, the user checked (10)",
+    },
     (deps) => codeExchange(deps, 'default'),
   ),
-  op('tokens-chengdu', 1, "client_credentials: the client's GetItem", (deps) => serverClient(deps, 'chengdu')),
+  op(
+    'tokens-chengdu',
+    1,
+    "client_credentials: the client's GetItem",
+    { write: 0, read: 1, why: "the client's GetItem, strongly consistent: a deleted client is refused at once" },
+    (deps) => serverClient(deps, 'chengdu'),
+  ),
   ...(['metadata-root', 'metadata-root-chengdu'] as const).map((name) => ({
-    ...op(name, 0, 'RFC 8414 §3.1 discovery at the host root: made from the request URL', async (deps) => ({ params: { stage: deps.stage } })),
+    ...op(name, 0, 'RFC 8414 §3.1 discovery at the host root: made from the request URL', NO_TABLE, async (deps) => ({ params: { stage: deps.stage } })),
     base: 'root' as const,
   })),
 ];

@@ -31,6 +31,11 @@ export const paymentOperations: OperationBench[] = [
     minimum: 3,
     reason:
       "one BatchGet (the merchant: merchant_id, the token does not carry it; the name's project: a taken name is 409 before any write) + project id counter + conditional Put (the name is unique)",
+    units: {
+      write: 4,
+      read: 1,
+      why: "one BatchGet eventually consistent (the merchant's id never changes; the Put's condition decides the name: 1) + project id counter (1) + the conditional Put (1) and its two index entries (2)",
+    },
     prepare: async (deps) => ({
       token: (await merchantWithToken(deps)).token,
       body: { project_name: newCode(), receive_address: Ed25519Keypair.generate().toSuiAddress(), coin_type: '0x2::sui::SUI', precison: 9 },
@@ -41,6 +46,7 @@ export const paymentOperations: OperationBench[] = [
     op: 'project_update',
     minimum: 1,
     reason: 'one conditional UpdateItem (owner checked in the condition)',
+    units: { write: 3, read: 0, why: "one conditional UpdateItem (1) + the project's two index entries rewritten (2)" },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       return { token: shop.owner.token, body: { project_name: shop.project.project_name, description: 'Updated by the bench' } };
@@ -51,6 +57,7 @@ export const paymentOperations: OperationBench[] = [
     op: 'project_list',
     minimum: 1,
     reason: "Query of the merchant's projects index",
+    units: { write: 0, read: 0.5, why: "one Query of the merchant's projects" },
     prepare: async (deps) => ({ token: (await shopWithLevel(deps)).owner.token }),
   },
   {
@@ -59,6 +66,11 @@ export const paymentOperations: OperationBench[] = [
     label: 'level save (new level)',
     minimum: 3,
     reason: 'project and level read together (one partition: one BatchGet) + price id counter + conditional Put',
+    units: {
+      write: 2,
+      read: 1,
+      why: "one BatchGet of project and level, eventually consistent (the Put's condition decides: 1) + price id counter (1) + conditional Put (1)",
+    },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       return { token: shop.owner.token, body: { project_name: shop.project.project_name, level: 2, amount: 3_000_000_000, tickets: 250 } };
@@ -70,6 +82,7 @@ export const paymentOperations: OperationBench[] = [
     label: 'level save (new price)',
     minimum: 2,
     reason: 'project and level read together (one partition: one BatchGet) + conditional Put (the level keeps its priceId)',
+    units: { write: 1, read: 1, why: 'one BatchGet of project and level, eventually consistent (1) + conditional Put (1)' },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       return { token: shop.owner.token, body: { project_name: shop.project.project_name, level: 1, amount: 2_000_000_000, tickets: 120 } };
@@ -80,6 +93,7 @@ export const paymentOperations: OperationBench[] = [
     op: 'user_project',
     minimum: 1,
     reason: 'Query of the all-projects index (on-sale filter)',
+    units: { write: 0, read: 0.5, why: 'one Query of the all-projects index, under 4 KB' },
     prepare: async (deps) => {
       await shopWithLevel(deps);
       return {};
@@ -90,6 +104,7 @@ export const paymentOperations: OperationBench[] = [
     op: 'user_project_level',
     minimum: 1,
     reason: "Query of the project's level items",
+    units: { write: 0, read: 0.5, why: "one Query of the project's levels" },
     prepare: async (deps) => ({ query: { project: (await shopWithLevel(deps)).project.project_name } }),
   },
   {
@@ -99,6 +114,11 @@ export const paymentOperations: OperationBench[] = [
     minimum: 5,
     reason:
       'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account) + order id counter + Put + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
+    units: {
+      write: 6,
+      read: 2.5,
+      why: "the gone mark read fresh (1) + project, level and account, eventually consistent (1.5); order id counter (1) + the order's Put (1) and its entries in the player's, the link's and the project's orders indexes (3) + the day's count (1)",
+    },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       const player = await playerWithTokens(deps);
@@ -112,6 +132,11 @@ export const paymentOperations: OperationBench[] = [
     minimum: 5,
     reason:
       'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account, the previous order: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
+    units: {
+      write: 12,
+      read: 3,
+      why: "the gone mark read fresh (1) + project, level, account and the previous order, eventually consistent (the transaction's condition decides: 2); order id counter (1) + one transaction: the order (2) and its three entries (3), the previous order cancelled (2) and its three entries rewritten (3) + the day's count (1)",
+    },
     prepare: async (deps) => {
       const { shop, player, order } = await pendingPurchase(deps);
       return { token: player.platform, body: rechargeBody(shop, player, order.id) };
@@ -123,6 +148,7 @@ export const paymentOperations: OperationBench[] = [
     label: 'getDepositaddress (newest pending)',
     minimum: 2,
     reason: "project GetItem ∥ Query of the caller's newest orders (another partition)",
+    units: { write: 0, read: 1, why: "project GetItem and the player's orders Query, eventually consistent (0.5 each)" },
     prepare: async (deps) => {
       const { shop, player } = await pendingPurchase(deps);
       return { token: player.platform, query: { project: shop.project.project_name } };
@@ -134,6 +160,7 @@ export const paymentOperations: OperationBench[] = [
     label: 'getDepositaddress (orderId)',
     minimum: 1,
     reason: 'one BatchGet (project, order): both keys are in the request',
+    units: { write: 0, read: 1, why: 'one BatchGet of project and order, eventually consistent (2 × 0.5)' },
     prepare: async (deps) => {
       const { shop, player, order } = await pendingPurchase(deps);
       return { token: player.platform, query: { project: shop.project.project_name, orderId: order.id } };
@@ -146,6 +173,11 @@ export const paymentOperations: OperationBench[] = [
     minimum: 5,
     reason:
       'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (order, account) + payment Query by transaction + one transaction (order paid, transaction claimed, tickets credited) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
+    units: {
+      write: 15,
+      read: 2.5,
+      why: "the gone mark read fresh (1) + order and account, eventually consistent as the transaction's conditions decide (1) + the payment's Query (0.5); one transaction: the order paid (2) and its four index entries (4), the transaction claimed (2), balance (2), ledger (2), the gone-mark check (2) + the day's count (1)",
+    },
     prepare: async (deps) => {
       const { player, order, digest } = await indexedPurchase(deps);
       return { token: player.platform, body: { orderId: order.id, transactionId: digest } };
@@ -157,6 +189,7 @@ export const paymentOperations: OperationBench[] = [
     label: 'user/orderComplete (repeated)',
     minimum: 2,
     reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (order, account): a paid order answers from its tx_digest',
+    units: { write: 0, read: 2, why: 'the gone mark read fresh (1) + order and account, eventually consistent (1): a paid order answers' },
     prepare: async (deps) => {
       const { player, order, digest } = await paidPurchase(deps);
       return { token: player.platform, body: { orderId: order.id, transactionId: digest } };
@@ -167,6 +200,11 @@ export const paymentOperations: OperationBench[] = [
     op: 'user_deposit',
     minimum: 3,
     reason: "account GetItem (wallet address) + one Query of the payer's payments (page and total from one read, as coins) + BatchGet of the orders paid",
+    units: {
+      write: 0,
+      read: 1.5,
+      why: "account GetItem, the payer's payments Query and the orders BatchGet, all only shown: eventually consistent (0.5 each)",
+    },
     prepare: async (deps) => ({ token: (await paidPurchase(deps)).player.platform }),
   },
   {
@@ -174,6 +212,7 @@ export const paymentOperations: OperationBench[] = [
     op: 'coins',
     minimum: 1,
     reason: "Query of the caller's paid orders index",
+    units: { write: 0, read: 0.5, why: "one Query of the player's paid orders" },
     prepare: async (deps) => ({ token: (await paidPurchase(deps)).player.platform }),
   },
   {
@@ -182,6 +221,7 @@ export const paymentOperations: OperationBench[] = [
     label: 'game/tickets (player)',
     minimum: 1,
     reason: 'balance GetItem',
+    units: { write: 0, read: 1, why: 'the balance, strongly consistent: a player sees a credit or a debit at once' },
     prepare: async (deps) => {
       const { player, projectName } = await playerWithTickets(deps);
       return { token: player.platform, query: { projectName, level: 1 } };
@@ -193,6 +233,7 @@ export const paymentOperations: OperationBench[] = [
     label: 'game/tickets (server token)',
     minimum: 1,
     reason: 'one BatchGet (project for its owner, balance): both keys are in the request',
+    units: { write: 0, read: 1, why: 'the balance, strongly consistent: a game server decides on it' },
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, query: { projectName, level: 1, userId: player.uid } };
@@ -205,6 +246,11 @@ export const paymentOperations: OperationBench[] = [
     minimum: 3,
     reason:
       "the named player's deletion mark (read in the same BatchGet as the account state) + the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts); the project's owner is remembered",
+    units: {
+      write: 5,
+      read: 3,
+      why: "the caller's account state and the player's gone mark read fresh (3); one transaction: the balance debited on condition and one ledger entry that is also the Idempotency-Key's record (2 × 2) + the day's count (1)",
+    },
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, headers: { 'idempotency-key': `bench-${randomUUID()}` }, body: { userId: player.uid, projectName, level: 1, amount: 3 } };
@@ -217,6 +263,11 @@ export const paymentOperations: OperationBench[] = [
     minimum: 3,
     reason:
       'whether the caller deleted their account (GetItem, fresh on a write) + one transaction (balance debit on condition, ledger entry) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
+    units: {
+      write: 5,
+      read: 1,
+      why: "the gone mark read fresh (1); one transaction: the balance debited on condition and the ledger entry (2 × 2) + the day's count (1)",
+    },
     prepare: async (deps) => {
       const { player, projectName } = await playerWithTickets(deps);
       return { token: player.game, body: { userId: player.uid, projectName, level: 1, amount: 3 } };
@@ -228,6 +279,7 @@ export const paymentOperations: OperationBench[] = [
     label: 'remainBalance (player)',
     minimum: 1,
     reason: "Query of the user's balances",
+    units: { write: 0, read: 1, why: "one Query of the player's balances, strongly consistent (a balance: a credit shows at once)" },
     prepare: async (deps) => ({ token: (await playerWithTickets(deps)).player.platform }),
   },
   {
@@ -236,6 +288,7 @@ export const paymentOperations: OperationBench[] = [
     label: 'remainBalance (server token)',
     minimum: 1,
     reason: "Query of the user's balances of the project; the project's owner and the server's account state are remembered (per process)",
+    units: { write: 0, read: 1, why: "one Query of the player's balances of the project, strongly consistent (a game server decides on it)" },
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
       return { token: shop.server, query: { userId: player.uid, projectName } };

@@ -72,6 +72,11 @@ export const rankingOperations: OperationBench[] = [
     minimum: 2,
     reason:
       "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores, and the check that the player has no gone mark); the game's owner and its board shard setting are remembered per process (its first report of the game: +1 GetItem each; the setting read again each minute)",
+    units: {
+      write: 14,
+      read: 2,
+      why: "the account state read fresh (2); one transaction: the player's week and month score items (2 × 2), the gone-mark check (2), and on each item the kills and wins board entries moved, a new score being a new index sort key (2 writes each: 8)",
+    },
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: { ...line('p1', 1, 1), game_code: game.code } };
@@ -83,6 +88,11 @@ export const rankingOperations: OperationBench[] = [
     minimum: 2,
     reason:
       "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player, each player's gone-mark check; a report of more than 33 players reads the marks in one BatchGetItem before instead); the game's owner and board shard setting remembered per process",
+    units: {
+      write: 40,
+      read: 2,
+      why: "the account state read fresh (2); one transaction: the result record (2), a gone-mark check per player (3 × 2), each player's week and month score items (6 × 2), and each board entry a score moved on (2 writes each: 10 moves here, a player without wins keeps his wins entry)",
+    },
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       return { token: game.server, body: report(game) };
@@ -95,6 +105,11 @@ export const rankingOperations: OperationBench[] = [
     minimum: 2,
     reason:
       'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction refused on the result record, whose cancellation can carry the stored record (ReturnValuesOnConditionCheckFailure) to compare and answer',
+    units: {
+      write: 0,
+      read: 3,
+      why: 'the account state read fresh (2) + the stored result, strongly consistent (it decides the answer: 1); nothing is written. Measured: the transaction refused on the result record, charged as if its items were written (bench/capacity.ts)',
+    },
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       const body = report(game);
@@ -108,6 +123,7 @@ export const rankingOperations: OperationBench[] = [
     minimum: 4,
     reason:
       "one Query per board (kills and wins of the week and the month), in parallel; the game's existence and board shard setting remembered per process (first time: +1 GetItem each)",
+    units: { write: 0, read: 2, why: 'one Query per board, under 4 KB each (4 × 0.5)' },
     prepare: async (deps) => ({ query: { game_code: (await reportedGame(deps)).code } }),
   },
   {
@@ -116,6 +132,7 @@ export const rankingOperations: OperationBench[] = [
     label: 'gameRank (a game of 16 shards)',
     minimum: 64,
     reason: "one Query per board and shard (4 boards of 16 shards), in parallel; the game's shard setting and existence remembered per process",
+    units: { write: 0, read: 32, why: 'one Query per board and shard (64), each at least 0.5 even when the shard is empty' },
     prepare: async (deps) => {
       const game = await rewardGame(deps);
       await shardsSince(deps, game.code, 16);
@@ -130,6 +147,11 @@ export const rankingOperations: OperationBench[] = [
     minimum: 2,
     reason:
       "one BatchGet of the player's score item and the board's rank directory, one of the player's rank page and the pages beside it (core/rankings/around.ts); the player's own platform token: no account state; the game's existence and shard setting remembered per process",
+    units: {
+      write: 0,
+      read: 3,
+      why: "the player's score item, strongly consistent (their own latest total), with the directory in the same BatchGet (2) + the pages' BatchGet (1 here, one page of a small board; 3 pages of up to 8 KB on a large board)",
+    },
     prepare: async (deps) => {
       const game = await reportedGame(deps);
       await applyStandingChanges(
@@ -146,6 +168,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'board_shards_set',
     minimum: 1,
     reason: "one UpdateItem appending the change to the game item (the game's owner is checked by the authorization layer, remembered per process)",
+    units: { write: 4, read: 0, why: "one UpdateItem appending the change (1) + the game's three index entries rewritten (3); the owner is remembered" },
     prepare: async (deps) => {
       const game = await rewardGame(deps);
       return { token: game.owner.token, body: { game_code: game.code, shards: 8 } };
@@ -156,6 +179,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'board_shards_get',
     minimum: 1,
     reason: "the game item's setting, read fresh (GetItem)",
+    units: { write: 0, read: 1, why: 'the setting read fresh (1)' },
     prepare: async (deps) => {
       const game = await rewardGame(deps);
       return { token: game.owner.token, query: { game_code: game.code } };
@@ -166,6 +190,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'reward_table_set',
     minimum: 1,
     reason: "table Put (the game's owner is checked by the authorization layer, remembered per process)",
+    units: { write: 1, read: 0, why: 'table Put, under 1 KB' },
     prepare: async (deps) => {
       const game = await rewardGame(deps);
       return {
@@ -185,6 +210,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'reward_table_get',
     minimum: 1,
     reason: "table GetItem (the game's owner is remembered per process)",
+    units: { write: 0, read: 0.5, why: 'table GetItem, only shown: eventually consistent' },
     prepare: async (deps) => {
       const game = await rewardGame(deps, [{ rank: 1, amount: 500 }]);
       return { token: game.owner.token, query: { game_code: game.code } };
@@ -197,6 +223,11 @@ export const rankingOperations: OperationBench[] = [
     minimum: 5,
     reason:
       "the game's GetItem (404 for an unknown game) + one BatchGet (reward table, settled marker) + board Query + history id counter + one transaction (marker, entries, season item deleted); players reported with wallets (else +1 BatchGet of accounts)",
+    units: {
+      write: 17,
+      read: 2.5,
+      why: "the game (0.5) + reward table, settled marker and season item, eventually consistent as the marker's condition decides (1.5) + the board Query (0.5); history id counter (1) + one transaction: the marker (2), each entry (2) and its two index entries (2; 3 entries here), the season item deleted (2)",
+    },
     prepare: async (deps) => ({ token: (await accountWithToken(deps, 'admin')).token, body: seasonBody(await endedWeek(deps)) }),
   },
   {
@@ -206,6 +237,7 @@ export const rankingOperations: OperationBench[] = [
     minimum: 2,
     reason:
       "the game's GetItem (an unknown game is 404: no marker for it) + one BatchGet (reward table, settled marker, the season item): a leftover season item is deleted only when there",
+    units: { write: 0, read: 2, why: 'the game (0.5) + reward table, marker and season item, eventually consistent (1.5)' },
     prepare: async (deps) => {
       const game = await endedWeek(deps);
       await settleSeason(deps, game.code, pastWeek());
@@ -217,6 +249,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'history_rank',
     minimum: 1,
     reason: "Query of the season's history index, by rank",
+    units: { write: 0, read: 0.5, why: "one Query of the season's history" },
     prepare: async (deps) => ({ query: seasonBody((await playerReward(deps)).game) }),
   },
   {
@@ -226,6 +259,11 @@ export const rankingOperations: OperationBench[] = [
     minimum: 4,
     reason:
       "whether the caller deleted their account (GetItem, fresh on a write) + entry GetItem (owner, amount, wallet: the signed message is made from it) + the game's GetItem (its on-chain object, which the claim names) + conditional UpdateItem storing the claim",
+    units: {
+      write: 1,
+      read: 2,
+      why: "the gone mark read fresh (1) + the entry and the game, eventually consistent as the claim's condition decides (1); the claim stored once on condition, under 1 KB (1): the entry's index entries need not carry it",
+    },
     prepare: async (deps) => {
       const { player, id } = await playerReward(deps);
       return { token: player.platform, body: { id } };
@@ -237,6 +275,7 @@ export const rankingOperations: OperationBench[] = [
     label: 'sign_code (signed already)',
     minimum: 2,
     reason: 'whether the caller deleted their account (GetItem, fresh on a write) + entry GetItem (the stored claim answers)',
+    units: { write: 0, read: 1.5, why: 'the gone mark read fresh (1) + the entry, eventually consistent (0.5)' },
     prepare: async (deps) => {
       const { player, id } = await signedReward(deps);
       return { token: player.platform, body: { id } };
@@ -247,6 +286,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'get_sign',
     minimum: 1,
     reason: 'entry GetItem (the stored claim)',
+    units: { write: 0, read: 0.5, why: 'the entry, only shown: eventually consistent' },
     prepare: async (deps) => {
       const { player, id } = await signedReward(deps);
       return { token: player.platform, query: { id } };
@@ -257,6 +297,11 @@ export const rankingOperations: OperationBench[] = [
     op: 'gameCode',
     minimum: 1,
     reason: 'Query of the all-games index, projected to code and chain ids',
+    units: {
+      write: 0,
+      read: 0.5,
+      why: "the answer is each game's code and chain ids: an index projecting only those reads about 60 B a game (61 games here: 0.5); the all-games index reads every attribute",
+    },
     prepare: async (deps) => {
       await rewardGame(deps);
       return {};
@@ -267,6 +312,7 @@ export const rankingOperations: OperationBench[] = [
     op: 'rewrad_history',
     minimum: 1,
     reason: "Query of the player's rewards index, newest first",
+    units: { write: 0, read: 0.5, why: "one Query of the player's rewards" },
     prepare: async (deps) => ({ token: (await playerReward(deps)).player.platform }),
   },
 ];

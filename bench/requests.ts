@@ -11,6 +11,7 @@ import { ownerOf } from '../core/access/owners.js';
 import { principalState } from '../core/access/principals.js';
 import { playerGone } from '../core/access/players.js';
 import { callerGoneChecked, goneReadFresh, namedGoneChecked } from '../core/http/policy-rules.js';
+import { capacityMeter, type Charge } from './capacity-meter.js';
 
 export interface RequestResult {
   operation: string;
@@ -25,6 +26,20 @@ export interface RequestResult {
   expectedStatus: number;
   /** Measured equals minimum and the call answered its success status. */
   ok: boolean;
+  /** Write and read units on DynamoDB's on-demand billing (bench/capacity.ts), measured and the fewest the operation's guarantees need. */
+  units: {
+    write: number;
+    read: number;
+    minimum: { write: number; read: number; why: string };
+    /** DynamoDB Local's own figure for the same requests (it parts from DynamoDB's billing in places: bench/capacity-meter.ts). */
+    local: { write: number; read: number };
+    /** What each item written or read cost. */
+    charges: Charge[];
+    /** Requests of the call that failed (a condition, a cancelled transaction), charged on the items as they stayed. */
+    failed: number;
+    /** Requests whose units DynamoDB Local reports otherwise. */
+    differences: { command: string; units: number; local: number }[];
+  };
 }
 
 export const specOf = (entry: OperationBench): OperationSpec => {
@@ -87,37 +102,56 @@ async function warmAuthorization(deps: BenchDeps, spec: OperationSpec, request: 
   }
 }
 
-/** Calls each benched operation once in its steady state through its group's app and counts its DynamoDB requests. */
+/**
+ * Calls each benched operation once in its steady state through its group's app and counts its DynamoDB requests
+ * and the write and read units they cost on DynamoDB's billing (bench/capacity-meter.ts).
+ */
 export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
   const counter = commandCounter(deps);
+  const meter = capacityMeter(deps.db, deps.endpoint);
   const apps = new Map<string, Hono>();
   const appOf = (group: string) => apps.get(group) ?? apps.set(group, appFactories[group]!(deps)).get(group)!;
   const results: RequestResult[] = [];
-  for (const entry of operations) {
-    const spec = specOf(entry);
-    const base = entry.base ?? 'main';
-    const request = await entry.prepare(deps);
-    const path = `${basePathOf(base, deps.stage)}${withParams(spec.path, request.params)}`;
-    await warmAuthorization(deps, spec, request);
-    counter.start();
-    const response = await call(appOf(entry.group), spec.method, path, request);
-    const commands = counter.stop();
-    const measured = Object.values(commands).reduce((a, b) => a + b, 0);
-    if (response.status !== spec.status) {
-      console.error(`! ${entry.label ?? spec.name} answered ${response.status}: ${JSON.stringify(response.body).slice(0, 300)}`);
+  try {
+    for (const entry of operations) {
+      const spec = specOf(entry);
+      const base = entry.base ?? 'main';
+      const request = await entry.prepare(deps);
+      const path = `${basePathOf(base, deps.stage)}${withParams(spec.path, request.params)}`;
+      await warmAuthorization(deps, spec, request);
+      counter.start();
+      meter.start();
+      const response = await call(appOf(entry.group), spec.method, path, request);
+      const commands = counter.stop();
+      const capacity = await meter.stop();
+      const measured = Object.values(commands).reduce((a, b) => a + b, 0);
+      if (response.status !== spec.status) {
+        console.error(`! ${entry.label ?? spec.name} answered ${response.status}: ${JSON.stringify(response.body).slice(0, 300)}`);
+      }
+      results.push({
+        operation: entry.label ?? spec.name,
+        group: entry.group,
+        base,
+        measured,
+        minimum: entry.minimum,
+        reason: entry.reason,
+        commands,
+        status: response.status,
+        expectedStatus: spec.status,
+        ok: measured === entry.minimum && response.status === spec.status,
+        units: {
+          write: capacity.write,
+          read: capacity.read,
+          minimum: entry.units,
+          local: capacity.local,
+          charges: capacity.charges,
+          failed: capacity.failed,
+          differences: capacity.differences,
+        },
+      });
     }
-    results.push({
-      operation: entry.label ?? spec.name,
-      group: entry.group,
-      base,
-      measured,
-      minimum: entry.minimum,
-      reason: entry.reason,
-      commands,
-      status: response.status,
-      expectedStatus: spec.status,
-      ok: measured === entry.minimum && response.status === spec.status,
-    });
+  } finally {
+    meter.detach();
   }
   return results;
 }

@@ -11,6 +11,7 @@ import { benchHttpLoad, type HttpLoadResult } from './http-load.js';
 import type { RankAroundResult } from './rank-around.js';
 import { benchLoad, ITEM_WRITE_LIMIT, PRODUCTION_RPS, type LoadResult } from './load.js';
 import { benchRequests, unbenchedOperations, type RequestResult } from './requests.js';
+import type { Charge } from './capacity-meter.js';
 import { envInt, round } from './stats.js';
 import { benchWarm, type WarmResult } from './warm.js';
 
@@ -18,7 +19,9 @@ import { benchWarm, type WarmResult } from './warm.js';
  * `npm run bench`: the measures the project owns and their budgets (docs/performance.md, "What is measured").
  *   1. each deployed group's bundle: its size, cold init and first response (a fresh process imports it and
  *      answers one request), as ratios to a floor bundle built in the same run (bench/first-response.ts);
- *   2. DynamoDB requests per operation against DynamoDB Local, beside the minimum of its access pattern;
+ *   2. DynamoDB requests per operation against DynamoDB Local, beside the minimum of its access pattern, and the
+ *      write and read units they cost on DynamoDB's on-demand billing, beside the fewest its guarantees need
+ *      (bench/capacity.ts; docs/performance.md "What each operation costs");
  *   3. warm cost per request through the Lambda handler, as a ratio to a framework-free floor, and load;
  *   4. load on the hot money and report paths with the conflict rule emulated: throughput, p50/p99, conflict
  *      rate and retries per operation, and the most-written items scaled to production (bench/load.ts);
@@ -199,6 +202,27 @@ function printBundles(bundles: BundleResult[]) {
   );
 }
 
+/** `ok`, or how far above (or below) its minimum a call's write and read units are: `**ABOVE** w +3, r +0.5`. */
+function unitsCheck(write: number, read: number): string {
+  const parts = (sign: 1 | -1) =>
+    [write * sign > 0 ? `w ${write > 0 ? '+' : ''}${round(write)}` : '', read * sign > 0 ? `r ${read > 0 ? '+' : ''}${round(read)}` : '']
+      .filter(Boolean)
+      .join(', ');
+  const above = parts(1);
+  const below = parts(-1);
+  return [above && `**ABOVE** ${above}`, below && `**BELOW** ${below}`].filter(Boolean).join('; ') || 'ok';
+}
+
+/** A call's charges grouped by command and target: `TransactWriteItems update table 4, gsi4 2; GetItem 1`. */
+function chargeSummary(charges: Charge[]): string {
+  const groups = new Map<string, number>();
+  for (const c of charges) {
+    const name = `${c.command}${c.target === 'table' ? '' : ` ${c.target}`}`;
+    groups.set(name, (groups.get(name) ?? 0) + c.write + c.read);
+  }
+  return [...groups].map(([name, units]) => `${name} ${round(units)}`).join(', ') || '-';
+}
+
 function printRequests(requests: RequestResult[], unbenched: string[]) {
   console.log('\n## 2. DynamoDB requests per call (steady state, DynamoDB Local)\n');
   console.log(
@@ -216,6 +240,33 @@ function printRequests(requests: RequestResult[], unbenched: string[]) {
         r.reason,
       ]),
     ),
+  );
+  console.log(
+    "\nCapacity units per call, on DynamoDB's on-demand billing (bench/capacity.ts: 1 write unit per KB of each item written, the larger of before and after, twice in a transaction, plus each index entry written; 1 read unit per 4 KB read strongly consistent, half eventually consistent), beside the fewest the operation's guarantees need, and DynamoDB Local's own figure (`ReturnConsumedCapacity`)\n",
+  );
+  console.log(
+    table(
+      ['operation', 'requests', 'write units', 'minimum', 'read units', 'minimum', 'check', 'DynamoDB Local w / r', 'what was charged', 'minimum because'],
+      requests.map((r) => {
+        const u = r.units;
+        return [
+          r.operation,
+          r.measured,
+          u.write,
+          u.minimum.write,
+          u.read,
+          u.minimum.read,
+          unitsCheck(u.write - u.minimum.write, u.read - u.minimum.read),
+          `${u.local.write} / ${u.local.read}`,
+          chargeSummary(u.charges),
+          u.minimum.why,
+        ];
+      }),
+    ),
+  );
+  const above = requests.filter((r) => r.units.write > r.units.minimum.write || r.units.read > r.units.minimum.read);
+  console.log(
+    `\n${above.length} of ${requests.length} calls spend more units than their guarantees need (a finding, not yet a budget: docs/performance.md "What each operation costs").`,
   );
   console.log(
     `\nNot counted: ${Object.entries(notBenched)

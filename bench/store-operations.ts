@@ -53,6 +53,11 @@ export const storeOperations: OperationBench[] = [
     minimum: 4,
     reason:
       "whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (the order, the store transaction's claim) + one transaction (order paid, store transaction claimed, tickets credited) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts)",
+    units: {
+      write: 15,
+      read: 2,
+      why: "the gone mark read fresh (1) + order and claim, eventually consistent as the transaction's conditions decide (1); one transaction: the order paid (2) and its four entries (4), the store transaction claimed (2), balance (2), ledger (2), the gone-mark check (2) + the day's count (1)",
+    },
     prepare: async (deps) => {
       const { player, order, signedTransaction } = await applePurchase(deps);
       return { token: player.platform, body: { orderId: order.id, signedTransaction } };
@@ -65,6 +70,7 @@ export const storeOperations: OperationBench[] = [
     minimum: 2,
     reason:
       'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (the order, the claim): a purchase claimed for this order answers the order as read',
+    units: { write: 0, read: 2, why: 'the gone mark read fresh (1) + order and claim, eventually consistent (1)' },
     prepare: async (deps) => {
       const purchase = await applePurchase(deps);
       const { verifyApplePurchase } = await import('../core/app-stores/apple-purchases.js');
@@ -79,6 +85,11 @@ export const storeOperations: OperationBench[] = [
     minimum: 5,
     reason:
       "one BatchGet (the notification's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts) + the notification's record",
+    units: {
+      write: 16,
+      read: 1.5,
+      why: "the notification's record and the claim, eventually consistent (the claim's condition decides: 1) + the order's Query (0.5); one transaction as app-verify-transaction's (14) + the day's count (1) + the notification's record (1)",
+    },
     prepare: async (deps) => {
       const { signedTransaction } = await applePurchase(deps);
       return {
@@ -97,6 +108,7 @@ export const storeOperations: OperationBench[] = [
     label: 'app_asdn-v2-callback (TEST)',
     minimum: 2,
     reason: "the notification's record read (a repeat answers from it) + written",
+    units: { write: 1, read: 0.5, why: "the notification's record, eventually consistent (0.5) + its Put (1)" },
     prepare: async (deps) => ({
       body: { signedPayload: await signJws(deps.appleChain, notificationPayload({ notificationType: 'TEST', bundleId: BENCH_BUNDLE })) },
     }),
@@ -108,6 +120,11 @@ export const storeOperations: OperationBench[] = [
     minimum: 5,
     reason:
       "one BatchGet (the message's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts) + the message's record; Google's API calls are not DynamoDB's",
+    units: {
+      write: 16,
+      read: 1.5,
+      why: "the message's record and the claim, eventually consistent (1) + the order's Query (0.5); one transaction as app-verify-transaction's (14) + the day's count (1) + the message's record (1)",
+    },
     prepare: googlePurchase,
   },
   {
@@ -116,6 +133,7 @@ export const storeOperations: OperationBench[] = [
     label: 'google_callback (test)',
     minimum: 2,
     reason: "the message's record read + written",
+    units: { write: 1, read: 0.5, why: "the message's record, eventually consistent (0.5) + its Put (1)" },
     prepare: async (deps) => ({
       headers: { authorization: `Bearer ${await deps.google.signPushToken({ aud: BENCH_PUSH_AUDIENCE })}` },
       body: pushBody(notifications.test(BENCH_PACKAGE)),

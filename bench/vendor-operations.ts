@@ -31,6 +31,11 @@ export const vendorOperations: OperationBench[] = [
     op: 'goods_create',
     minimum: 3,
     reason: 'one BatchGet (merchant for id and status, project for its owner) + goods id counter + Put',
+    units: {
+      write: 3,
+      read: 0.5,
+      why: "the merchant, eventually consistent (its id never changes; this call moves no value: 0.5) + goods id counter (1) + Put (1) and its entry in the merchant's goods index (1)",
+    },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       return { token: shop.owner.token, body: { name: 'Sword', projectName: shop.project.project_name, level: 1, price: 5 } };
@@ -41,6 +46,7 @@ export const vendorOperations: OperationBench[] = [
     op: 'goods_list',
     minimum: 1,
     reason: "one Query of the merchant's goods (page and total from one read, as coins does)",
+    units: { write: 0, read: 0.5, why: "one Query of the merchant's goods" },
     prepare: async (deps) => {
       const { owner } = await goodsAndBuyer(deps);
       return { token: owner.token };
@@ -52,6 +58,11 @@ export const vendorOperations: OperationBench[] = [
     minimum: 4,
     reason:
       "whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (goods: price, project, status; the buyer's balance of its level, known in a warm process) + order id counter, once every check passed + one transaction (debit, ledger, order, trace item)",
+    units: {
+      write: 9,
+      read: 2,
+      why: "the gone mark read fresh (1) + goods and balance, eventually consistent as the transaction's conditions decide (1); order id counter (1) + one transaction of 4 items: debit, ledger entry, order, trace item (8)",
+    },
     prepare: async (deps) => {
       const { goods, buyer } = await goodsAndBuyer(deps);
       return { token: buyer.token, body: { userId: buyer.uid, goodsId: goods.id, quantity: 1, projectName: goods.projectName } };
@@ -64,6 +75,11 @@ export const vendorOperations: OperationBench[] = [
     minimum: 4,
     reason:
       "the named player's deletion mark (read in the same BatchGet as the account state) + the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (outer id claim, goods, the buyer's balance of its level) + order id counter, once every check passed + one transaction (debit, ledger, order, trace item, claim)",
+    units: {
+      write: 11,
+      read: 4.5,
+      why: "the caller's account state and the player's gone mark read fresh (3) + outer id claim, goods and balance, eventually consistent as the transaction's conditions decide (1.5); order id counter (1) + one transaction of 5 items: debit, ledger entry, order, trace item, claim (10)",
+    },
     prepare: async (deps) => {
       const { owner, goods, buyer } = await goodsAndBuyer(deps);
       return { token: owner.serverToken, params: { goodsId: goods.id }, body: customBody(buyer, goods) };
@@ -74,6 +90,7 @@ export const vendorOperations: OperationBench[] = [
     op: 'traceKey',
     minimum: 1,
     reason: 'trace item GetItem (it can carry the order, which never changes)',
+    units: { write: 0, read: 0.5, why: 'trace item GetItem, eventually consistent (the order it carries never changes)' },
     prepare: async (deps) => {
       const { owner, order } = await placedOrder(deps);
       return { token: owner.serverToken, query: { key: order.trace_key } };
@@ -84,6 +101,7 @@ export const vendorOperations: OperationBench[] = [
     op: 'customGoods_query',
     minimum: 1,
     reason: 'outer id claim GetItem (it can carry the order, which never changes)',
+    units: { write: 0, read: 0.5, why: 'outer id claim GetItem, eventually consistent (the order it carries never changes)' },
     prepare: async (deps) => {
       const { owner, order } = await placedOrder(deps);
       return { token: owner.serverToken, query: { outerOrderId: order.outerOrderId! } };
@@ -95,6 +113,7 @@ export const vendorOperations: OperationBench[] = [
     label: 'vendor_pay_query (player, order bill)',
     minimum: 2,
     reason: "order GetItem (whose it is) ∥ Query of the bill's first payment",
+    units: { write: 0, read: 1, why: "order GetItem and the bill's payment Query, only shown: eventually consistent (0.5 each)" },
     prepare: async (deps) => {
       const { player, order } = await paidPurchase(deps);
       return { token: player.platform, query: { billNo: order.bill_no } };
@@ -106,6 +125,7 @@ export const vendorOperations: OperationBench[] = [
     label: 'vendor_pay_query (server, reward bill)',
     minimum: 1,
     reason: 'reward GetItem (its payer is in it)',
+    units: { write: 0, read: 0.5, why: 'reward GetItem, only shown: eventually consistent' },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       const server = await deps.tokens.verify(shop.server, ['server']);
@@ -122,6 +142,11 @@ export const vendorOperations: OperationBench[] = [
     minimum: 4,
     reason:
       "the named player's deletion mark (read in the same BatchGet as the account state) + the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (project for its merchant id, the bill's reward, the user's account) + payment event id counter + one transaction",
+    units: {
+      write: 9,
+      read: 4.5,
+      why: "the caller's account state and the player's gone mark read fresh (3) + project, the bill's reward and the account, eventually consistent as the transaction's condition decides (1.5); payment event id counter (1) + one transaction: the bill's reward record (2), balance (2), ledger (2), the gone-mark check (2)",
+    },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
       const user = await playerWithTokens(deps);
@@ -134,6 +159,7 @@ export const vendorOperations: OperationBench[] = [
     op: 'vendor_signature',
     minimum: 1,
     reason: 'order GetItem (owner, status, amount, recipient)',
+    units: { write: 0, read: 1, why: 'order GetItem, strongly consistent: a payment is signed on its current status' },
     prepare: async (deps) => {
       const { player, order } = await pendingPurchase(deps);
       return { token: player.platform, query: { billNo: order.bill_no } };
