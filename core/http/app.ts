@@ -10,7 +10,7 @@ import { logError } from '../platform/log.js';
 import { RedirectAnswer } from '../platform/redirect.js';
 import { noteOperation } from '../platform/request-context.js';
 import { tableUnavailable } from '../platform/table-failures.js';
-import { answerHeaders } from './answer-headers.js';
+import { ANSWER_HEADERS, answerHeaders } from './answer-headers.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
 import { errorBody, errorEnvelopeOf, successBody, type ErrorEnvelope } from './envelopes.js';
 import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
@@ -67,8 +67,11 @@ function answer(c: Context, envelope: ErrorEnvelope, error: DomainError) {
 }
 
 export function notFoundResponder(base: Base, basePath: string) {
-  return (c: Context) =>
-    c.json(errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`, 'route.not_found'), 404);
+  return (c: Context) => {
+    // No middleware runs for a path no route matches: the answer's headers are set here.
+    for (const [name, value] of Object.entries(ANSWER_HEADERS)) c.header(name, value);
+    return c.json(errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`, 'route.not_found'), 404);
+  };
 }
 
 async function readBody(c: Context, op: OperationSpec, form: Record<string, string> | undefined): Promise<unknown> {
@@ -99,8 +102,9 @@ async function answerOf(op: OperationSpec, run: () => Promise<unknown>): Promise
  */
 export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, handlers: Handlers<G>, verifiers: BearerVerifiers = {}): Hono {
   const basePath = basePathOf(routes.base, deps.stage);
-  // Every path, not only the base's: a request outside it gets its 404 with the same headers.
-  const app = new Hono().use('*', answerHeaders).basePath(basePath);
+  // Every answer on the base gets the answer headers; a request outside it, its 404 from notFoundResponder.
+  const app = new Hono().basePath(basePath);
+  app.use('*', answerHeaders);
   app.onError(errorResponder(routes.base, basePath));
   app.notFound(notFoundResponder(routes.base, basePath));
 
