@@ -70,7 +70,10 @@ export function notFoundResponder(base: Base, basePath: string) {
   return (c: Context) => {
     // No middleware runs for a path no route matches: the answer's headers are set here.
     for (const [name, value] of Object.entries(ANSWER_HEADERS)) c.header(name, value);
-    return c.json(errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`, 'route.not_found'), 404);
+    return c.json(
+      errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`, 'route.not_found'),
+      404,
+    );
   };
 }
 
