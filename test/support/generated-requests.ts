@@ -301,7 +301,8 @@ export function expectedRefusal(route: Route, attempt: Attempt, text: string | u
     const field = firstIssue(op.body as OperationSpec['query'], json, 'body');
     if (field) return { status: 400, names: field };
   }
-  const key = attempt.headers['Idempotency-Key'];
+  // A header's value arrives without the spaces around it (HTTP drops them), so ` pr` reaches the service as `pr`.
+  const key = attempt.headers['Idempotency-Key']?.replace(/^[ \t]+|[ \t]+$/g, '');
   // The form the served document publishes (bare or quoted, never one quote alone).
   if (key !== undefined && !new RegExp(IDEMPOTENCY_KEY_PATTERN).test(key)) return { status: 400, names: 'Idempotency-Key' };
   return undefined;
