@@ -342,7 +342,9 @@ export const partnerStoreOperations: OperationBench[] = [
     (deps) => serverClient(deps, 'chengdu'),
   ),
   ...(['metadata-root', 'metadata-root-chengdu'] as const).map((name) => ({
-    ...op(name, 0, 'RFC 8414 §3.1 discovery at the host root: made from the request URL', NO_TABLE, async (deps) => ({ params: { stage: deps.stage } })),
+    ...op(name, 0, 'the store metadata at the host root (docs/api.md "Metadata"): made from the request URL', NO_TABLE, async (deps) => ({
+      params: { stage: deps.stage },
+    })),
     base: 'root' as const,
   })),
 ];

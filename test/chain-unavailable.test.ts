@@ -10,7 +10,7 @@ import { createTestDeps, itemCount } from './support/deps.js';
 import { HERO_BASE, heroNft, heroPlayer, heroWorld, type HeroWorld } from './support/heroes.js';
 import { call, type CallResult } from './support/http.js';
 import { servedDocument } from './support/openapi-check.js';
-import { playerWithTokens, projectWithLevel } from './support/payments.js';
+import { playerWithTokens, projectWithLevel, rechargeThrough } from './support/payments.js';
 import { startSuiGraphQL } from './support/sui-graphql.js';
 import { ChainScript, PAYMENT_TYPE, randomDigest, SUI, startSuiNode, type Loopback } from './support/sui-node.js';
 
@@ -52,14 +52,7 @@ async function stage(kind: 'jsonrpc' | 'graphql') {
   const shop = await projectWithLevel(deps);
   const player = await playerWithTokens(deps);
   const project = shop.project.project_name;
-  const recharge = async (prevId = -1) => {
-    const res = await call(pay, 'POST', `${base}/account/user/rechargeOrder`, {
-      token: player.platform,
-      body: { userId: player.uid, project, priceId: shop.level.priceId, prevId, level: 1, amount: Number(PRICE) },
-    });
-    expect(res.status).toBe(200);
-    return res.body as { id: number; bill_no: string };
-  };
+  const recharge = (prevId = -1) => rechargeThrough(pay, shop, player, PRICE, prevId);
   const payOnChain = (billNo: string, emit: 'string' | false = 'string') =>
     script.pay({ billNo, amount: PRICE, from: player.address, to: shop.receiveAddress, coinType: SUI, emit });
   return { script, node, deps, pay, shop, player, project, recharge, payOnChain };

@@ -12,7 +12,7 @@ import { deleteAccountThroughApi } from './support/deleted-players.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';
 import { merchantWithToken } from './support/merchants.js';
-import { playerWithTokens, projectWithLevel } from './support/payments.js';
+import { playerWithTokens, projectWithLevel, rechargeThrough } from './support/payments.js';
 import { ChainScript, PAYMENT_TYPE, SUI, randomAddress, randomDigest, startSuiNode, type SuiNode } from './support/sui-node.js';
 
 /**
@@ -53,14 +53,7 @@ async function shopAndPlayer() {
   const shop = await projectWithLevel(deps);
   const player = await playerWithTokens(deps);
   const project = shop.project.project_name;
-  const recharge = async (prevId = -1) => {
-    const res = await call(pay, 'POST', `${base}/account/user/rechargeOrder`, {
-      token: player.platform,
-      body: { userId: player.uid, project, priceId: shop.level.priceId, prevId, level: 1, amount: Number(PRICE) },
-    });
-    expect(res.status).toBe(200);
-    return res.body as { id: number; bill_no: string };
-  };
+  const recharge = (prevId = -1) => rechargeThrough(pay, shop, player, PRICE, prevId);
   /** A payment on chain by the player to the project (its coin, its price, its address unless told). */
   const payOnChain = (billNo: string, options: { amount?: string; coinType?: string; to?: string; emit?: 'string' | 'type_name' | false } = {}) =>
     script.pay({

@@ -11,6 +11,8 @@ import { merchantWithToken } from './merchants.js';
 import { createGame } from '../../core/games/games.js';
 import { GameCreate } from '../../core/games/models.js';
 import { gamePayload, newCode } from './games.js';
+import type { Hono } from 'hono';
+import { call } from './http.js';
 
 let projects = 0;
 
@@ -127,4 +129,20 @@ export async function storeOrder(
       if (failed.length > 0) throw new Error(`could not spend ${amount}`);
     },
   };
+}
+
+/** The player's recharge order of the shop's level 1 at `price`, through `pay` (anything but 200 throws): its id and bill number. */
+export async function rechargeThrough(
+  pay: Hono,
+  shop: { project: { project_name: string }; level: { priceId: unknown } },
+  player: { uid: string; platform: string },
+  price: string,
+  prevId = -1,
+) {
+  const res = await call(pay, 'POST', '/v2-testing/account/user/rechargeOrder', {
+    token: player.platform,
+    body: { userId: player.uid, project: shop.project.project_name, priceId: shop.level.priceId, prevId, level: 1, amount: Number(price) },
+  });
+  if (res.status !== 200) throw new Error(`rechargeOrder answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as { id: number; bill_no: string };
 }
