@@ -1,4 +1,4 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from './deps.js';
 import { platformError } from './errors.js';
 
@@ -65,6 +65,32 @@ async function readChunk(deps: Pick<PlatformDeps, 'db' | 'table'>, keys: ItemKey
     for (const item of out.Responses?.[deps.table] ?? []) found.set(idOf(item as ItemKey), item);
     pending = (out.UnprocessedKeys?.[deps.table]?.Keys as ItemKey[] | undefined) ?? [];
   }
+}
+
+/** BatchWriteItem's limit of writes per request. */
+const BATCH_WRITE_LIMIT = 25;
+
+/**
+ * Puts `items` and deletes the items at `deletes` by BatchWriteItem (25 a request, the requests in parallel; not
+ * atomic, each write by itself), asking again for the writes DynamoDB left unprocessed as the reads do; 503 past
+ * the retries. For items no reader sees half-written: the snapshot's new pages before its directory names them.
+ */
+export async function writeItems(deps: Pick<PlatformDeps, 'db' | 'table'>, items: readonly Item[], deletes: readonly ItemKey[] = []): Promise<void> {
+  type Write = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: ItemKey } };
+  const writes: Write[] = [...items.map((item) => ({ PutRequest: { Item: item } })), ...deletes.map((key) => ({ DeleteRequest: { Key: key } }))];
+  const chunks: Write[][] = [];
+  for (let start = 0; start < writes.length; start += BATCH_WRITE_LIMIT) chunks.push(writes.slice(start, start + BATCH_WRITE_LIMIT));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk;
+      for (let retry = 0; pending.length > 0; retry++) {
+        if (retry > RETRIES) throw busy();
+        if (retry > 0) await pause(retry);
+        const out = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.table]: pending } }));
+        pending = (out.UnprocessedItems?.[deps.table] as Write[] | undefined) ?? [];
+      }
+    }),
+  );
 }
 
 const pause = (retry: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * BASE_PAUSE_MS * 2 ** retry));

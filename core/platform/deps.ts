@@ -19,4 +19,9 @@ export interface PlatformDeps {
   /** Seals the cursors of cursor-paged reads (core/platform/cursors.ts). */
   cursorKey: CursorKey;
   now: () => Date;
+  /**
+   * The most standings a board's live head keeps (core/rankings/rank-head.ts HEAD_SIZE unless set): a test or the
+   * bench sets fewer to rank a small board from its snapshot too.
+   */
+  rankHeadSize?: number;
 }

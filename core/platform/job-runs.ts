@@ -27,7 +27,7 @@ import { requestLogFields } from './request-context.js';
  */
 
 /** The jobs whose runs are recorded, as the overview lists them. */
-export const JOBS = ['indexer', 'settlement', 'deletions', 'rank-pages'] as const;
+export const JOBS = ['indexer', 'settlement', 'deletions', 'rank-pages', 'rank-snapshots'] as const;
 export type JobName = (typeof JOBS)[number];
 
 /** How long a failed run's item is kept. */

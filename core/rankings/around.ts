@@ -1,33 +1,33 @@
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
-import { standingOf } from './boards.js';
-import { rankDirectoryKey, rankPageKey, scoreKey } from './keys.js';
+import { headDirectoryKey, headPageKey, scoreKey, snapshotDirectoryKey, snapshotPageKey } from './keys.js';
 import type { PlayerRank, RankAroundQuery, RankedEntry } from './models.js';
-import type { Standing } from './order.js';
-import { type Directory, type PageEntry, type RankBoard, pageOf, placeAmong, toDirectory, toPage } from './rank-pages.js';
+import { compareStandings, type Standing } from './order.js';
+import { type Directory, type PageEntry, pageOf, placeAmong, type RankBoard, toDirectory, toPage } from './rank-pages.js';
 import { toScoreItem } from './reports.js';
 import { seasonNamed } from './season-named.js';
+import { standingOf } from './season-scores.js';
 import { monthOf, seasonKey, weekOf } from './seasons.js';
 import { seasonShards } from './shards.js';
 
-/** Rounds of reads a rank read makes when batches keep landing between its reads, before it answers 503. */
-const READ_ROUNDS = 3;
-
 /**
- * rank_around: a player's exact rank on one board, their total and the `around` players above and below, from
- * the board's rank pages (rank-pages.ts), in two BatchGetItems whatever the board's size:
- * 1. the player's score item (in their shard; consistent, so a report just answered counts) and the directory;
+ * rank_around: a player's exact rank on one board, their total and the `around` players above and below, in two
+ * BatchGetItems whatever the board's size (a third when a batch lands between them):
+ * 1. the player's score item (in their shard; consistent, so a report just answered counts), the board's head
+ *    directory and its snapshot directory;
  * 2. the page the player's standing falls in and the pages on either side (neighbours never reach further,
- *    rank-pages.ts MIN_PAGE).
- * Each page read must be at the version the directory lists for it; when a batch landed between the two reads,
- * the directory and those pages are read again together (a third request; one more if the batch split or
- * merged the pages around the player), at most READ_ROUNDS times.
+ *    rank-pages.ts), from the head when the head ranks the player, else from the snapshot.
+ * The head ranks a player whose standing is above its last page (so the `around` below them are in it too), or
+ * every player while it holds the whole board; it is a stream batch behind the reports (`standings: "live"`). The
+ * others are ranked from the snapshot, exact as of its read, at most about a minute old (`standings: "snapshot"`).
+ * `as_of` says when the standings were brought up to date. The player is always placed by their CURRENT standing
+ * among the others, so they see their own latest total.
  *
- * The rank is the player's CURRENT standing placed among the other players as the pages have them (as of
- * `as_of`, the last batch applied: the stream's delay behind the reports). So a player always sees their own
- * latest total and a rank consistent with it; the others may be a batch behind. A player with no score on the
- * board is not ranked.
+ * Head pages are rewritten in place: a page read at another version than its directory's means a batch landed
+ * between the reads, and the directory and those pages are read again together (the third request); if a batch
+ * lands between those too, 503 `table.busy`. Snapshot pages never change: a page the directory names is read as
+ * named (its directory is replaced before superseded pages are deleted, seconds later).
  */
 export async function rankAround(deps: PlatformDeps, query: RankAroundQuery): Promise<PlayerRank> {
   const season =
@@ -36,11 +36,13 @@ export async function rankAround(deps: PlatformDeps, query: RankAroundQuery): Pr
       : seasonNamed(query.season_type, query.season_range, 'query.season_range');
   const ref: RankBoard = { board: query.board, game: query.game_code, season };
   const shards = await seasonShards(deps, query.game_code, season);
-  const [scoreItem, directoryItem] = await readItems(deps, [
+  const [scoreItem, headItem, snapshotItem] = await readItems(deps, [
     scoreKey(query.game_code, season, query.game_player_id, shards),
-    rankDirectoryKey(ref.board, ref.game, ref.season),
+    headDirectoryKey(ref.board, ref.game, ref.season),
+    snapshotDirectoryKey(ref.board, ref.game, ref.season),
   ]);
-  let directory = toDirectory(directoryItem);
+  const head = toDirectory(headItem);
+  const snapshot = toDirectory(snapshotItem);
   const standing = scoreItem ? standingOf(query.board, toScoreItem(scoreItem)) : undefined;
   const answer = {
     game_code: query.game_code,
@@ -49,40 +51,54 @@ export async function rankAround(deps: PlatformDeps, query: RankAroundQuery): Pr
     season_range: season.range,
     game_player_id: query.game_player_id,
   };
+  // A head that holds the whole board answers for all; else the snapshot has the board's count.
+  const whole = head.cutoff === undefined || snapshot.pages.length === 0 ? head : snapshot;
   if (!standing || standing.score <= 0) {
-    return { ...answer, ranked: false, rank: null, total: '0', above: [], below: [], players: directory.players, as_of: directory.updatedAt || null };
+    return { ...answer, ranked: false, rank: null, total: '0', above: [], below: [], players: whole.players, ...asOf(whole, head) };
   }
+  const live = ranksLive(head, standing) || snapshot.pages.length === 0;
+  if (!live && snapshot.pages.length === 0) {
+    throw platformError('table.busy', `ranks of ${query.game_code} ${seasonKey(season)}: the board's first snapshot is being taken; try again shortly`, {
+      retryAfterSeconds: 60,
+    });
+  }
+  const directory = live ? head : snapshot;
+  const pageKey = (id: number) => (live ? headPageKey : snapshotPageKey)(ref.board, ref.game, ref.season, id);
+  const wanted = pagesAround(directory, standing);
+  const ids = wanted.map((index) => directory.pages[index]!.id);
   const pages = new Map<number, { version: number; entries: PageEntry[] }>();
-  const pageKey = (id: number) => rankPageKey(ref.board, ref.game, ref.season, id);
-  const keep = (ids: number[], items: (Record<string, unknown> | undefined)[]) => {
-    for (const [i, id] of ids.entries()) {
-      const item = items[i];
-      if (item) pages.set(id, toPage(item));
-      else pages.delete(id);
-    }
+  const keep = (read: number[], items: (Record<string, unknown> | undefined)[]) => {
+    for (const [i, id] of read.entries()) if (items[i]) pages.set(id, toPage(items[i]!));
   };
-  const current = (index: number) => pages.get(directory.pages[index]!.id)?.version === directory.pages[index]!.version;
-  let wanted = pagesAround(directory, standing);
-  let ids = wanted.map((index) => directory.pages[index]!.id);
   keep(ids, await readItems(deps, ids.map(pageKey)));
-  for (let round = 1; !wanted.every(current); round++) {
-    if (round === READ_ROUNDS) {
-      throw platformError('table.busy', `rank pages of ${query.game_code} ${seasonKey(season)} kept changing while read; try again shortly`, {
-        retryAfterSeconds: 1,
-      });
-    }
-    // A batch landed between the reads: the directory again, with the same pages beside it (a batch mostly
-    // changes pages, seldom which pages are around the player); pages new around the player are read after.
-    const [again, ...items] = await readItems(deps, [rankDirectoryKey(ref.board, ref.game, ref.season), ...ids.map(pageKey)]);
-    keep(ids, items);
-    directory = toDirectory(again);
-    wanted = pagesAround(directory, standing);
-    ids = wanted.map((index) => directory.pages[index]!.id);
-    const unread = ids.filter((id) => !pages.has(id));
-    if (unread.length > 0) keep(unread, await readItems(deps, unread.map(pageKey)));
+  const current = (at: Directory) => (index: number) => pages.get(at.pages[index]!.id)?.version === at.pages[index]!.version;
+  if (wanted.every(current(directory))) return { ...answer, ...placeAmongPages(directory, wanted, pages, standing, query.around), ...asOf(directory, head) };
+  // A batch landed between the reads: the directory again, with the same pages beside it (a batch mostly changes
+  // pages, seldom which pages are around the player).
+  const [again, ...items] = await readItems(deps, [(live ? headDirectoryKey : snapshotDirectoryKey)(ref.board, ref.game, ref.season), ...ids.map(pageKey)]);
+  pages.clear();
+  keep(ids, items);
+  const moved = toDirectory(again);
+  const around = pagesAround(moved, standing);
+  if (!around.every(current(moved))) {
+    throw platformError('table.busy', `rank pages of ${query.game_code} ${seasonKey(season)} kept changing while read; try again shortly`, {
+      retryAfterSeconds: 1,
+    });
   }
-  return { ...answer, ...placeAmongPages(directory, wanted, pages, standing, query.around), as_of: directory.updatedAt || null };
+  return { ...answer, ...placeAmongPages(moved, around, pages, standing, query.around), ...asOf(moved, head) };
 }
+
+/** Does the head rank `standing`: the whole board is in it, or the standing is above its last page? */
+function ranksLive(head: Directory, standing: Standing): boolean {
+  if (head.pages.length === 0) return false;
+  if (head.cutoff === undefined) return true;
+  return head.pages.length > 1 && compareStandings(standing, head.pages.at(-1)!.first) < 0;
+}
+
+const asOf = (directory: Directory, head: Directory) => ({
+  as_of: directory.updatedAt || null,
+  standings: directory === head ? ('live' as const) : ('snapshot' as const),
+});
 
 /** The indexes of the pages a standing's neighbours can be on: its page and the ones on either side. */
 function pagesAround(directory: Directory, standing: Standing): number[] {

@@ -5,29 +5,25 @@ import { seasonKey } from './seasons.js';
  * Leaderboard keys. One item per (game, season, player) holds the player's kills and wins in that season. A
  * season of K shards (shards.ts) has K of each partition below, `#<shard>` (0 to K-1) after the season, the
  * player's shard being `shardOf(player, K)`; K = 1 has no suffix (the layout before shards):
- * - "a player's score in a season": pk `SCORE#<game>#<season>[#<shard>]`, sk `PLAYER#<game_player_id>`;
- * - "kills board of a season's shard, highest first": gsi4pk `KILLS#<game>#<season>[#<shard>]`, gsi4sk = the
- *   kills (a number);
- * - "wins board of a season's shard, highest first": gsi5pk `WINS#<game>#<season>[#<shard>]`, gsi5sk = the wins.
- * The scores are stored IN the board sort keys (there is no separate `kills`/`wins` attribute): an index sort
- * key cannot be derived from another attribute, and `ADD gsi4sk :k` updates score and board position in one
- * atomic write (reports.ts `toScoreItem` reads them back as kills and wins). Boards are sparse: gsi4pk/gsi5pk
- * are set only once the score is positive, so players at 0 are on no board. `killsAt`/`winsAt` record when
- * the player reached the current score, which breaks ties (earlier first).
- * - "a board's rank directory" (rank-pages.ts: every page of a board in order, with its count and first
- *   standing): pk `RANKS#<KILLS|WINS>#<game>#<season>`, sk `DIRECTORY`; one per board and season, all shards;
- * - "a page of a board's ranks" (rank-pages.ts: up to MAX_PAGE standings in board order): pk
- *   `RANKS#<KILLS|WINS>#<game>#<season>#P<page id>`, sk `PAGE`: a partition per page, so the pages one batch
- *   of changes rewrites do not share one partition's throughput;
- * - "where a player stands on a board's rank pages" (rank-pages.ts): pk
- *   `RANKS#<KILLS|WINS>#<game>#<season>#WHO#<player id>`, sk `WHO`; the score and time the pages hold for the
- *   player, so a change removes the entry that is there, whatever changes were missed before it;
+ * - "a player's score in a season": pk `SCORE#<game>#<season>[#<shard>]`, sk `PLAYER#<game_player_id>`; the
+ *   scores in `kills` and `wins` (numbers, `ADD`ed by reports), `killsAt`/`winsAt` when the player reached them
+ *   (ties: earlier first). No index orders them: the ranks are kept from the table's stream (below). Items
+ *   written before that hold their scores in `gsi4sk`/`gsi5sk` (then the board indexes' sort keys); a reader adds
+ *   both (reports.ts `toScoreItem`), a report takes the item off the old indexes.
+ * - "a board's live head" (rank-head.ts: the top players of one board, all shards together, as of the stream's
+ *   last batch): pk `RANKS#<KILLS|WINS>#<game>#<season>`, sk `DIRECTORY` (its pages in order); each page pk
+ *   `RANKS#<KILLS|WINS>#<game>#<season>#P<page id>`, sk `PAGE` (a partition per page); and sk `TOP` (the first
+ *   MAX_BOARD standings, what gameRank reads);
+ * - "a board's snapshot" (rank-snapshot.ts: every player of the board as of a periodic read of the season's
+ *   score items): pk `RANKS#<KILLS|WINS>#<game>#<season>`, sk `SNAPSHOT`; each page pk
+ *   `RANKS#<KILLS|WINS>#<game>#<season>#S<page id>`, sk `PAGE`;
  * - "a reported result" (makes a resubmission count once): pk `RESULT#<game>#<result id>`, sk `RESULT`;
  * - "seasons to settle" (each season with any score, until settled): pk `SEASONS`, sk `<end ISO>#<game>#<season>`,
  *   attributes game_code, season_type, season_range, start, end (ISO). Written by an UpdateItem of its own
  *   before the first report of the season in each process, not in any report's transaction and not by every
  *   report (reports.ts, rankings/known.ts): in a transaction, all reports of a game would conflict on it, and
- *   by every report, all reports of the platform would write one partition.
+ *   by every report, all reports of the platform would write one partition. The snapshot job and settlement
+ *   find the seasons to read here.
  */
 export type Board = 'kills' | 'wins';
 
@@ -52,20 +48,21 @@ export const scoreKey = (game: string, season: Season, playerId: string, shards:
   pk: scorePartition(game, season, shardOf(playerId, shards), shards),
   sk: `${SCORE_PLAYER_PREFIX}${playerId}`,
 });
-export const boardIndex = { kills: 'gsi4', wins: 'gsi5' } as const;
-export const boardPartition = (board: Board, game: string, season: Season, shard: number, shards: number) =>
-  `${board === 'kills' ? 'KILLS' : 'WINS'}#${game}#${seasonKey(season)}${suffix(shard, shards)}`;
 const ranksPartition = (board: Board, game: string, season: Season) => `RANKS#${board === 'kills' ? 'KILLS' : 'WINS'}#${game}#${seasonKey(season)}`;
-export const rankDirectoryKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: 'DIRECTORY' });
-export const rankPageKey = (board: Board, game: string, season: Season, page: number) => ({
+export const headDirectoryKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: 'DIRECTORY' });
+export const headPageKey = (board: Board, game: string, season: Season, page: number) => ({
   pk: `${ranksPartition(board, game, season)}#P${page}`,
   sk: 'PAGE',
 });
-export const rankLocatorKey = (board: Board, game: string, season: Season, playerId: string) => ({
-  pk: `${ranksPartition(board, game, season)}#WHO#${playerId}`,
-  sk: 'WHO',
+export const headTopKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: 'TOP' });
+export const snapshotDirectoryKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: 'SNAPSHOT' });
+export const snapshotPageKey = (board: Board, game: string, season: Season, page: number) => ({
+  pk: `${ranksPartition(board, game, season)}#S${page}`,
+  sk: 'PAGE',
 });
 /** The partition prefix of every result record. */
 export const RESULT_PREFIX = 'RESULT#';
 export const resultKey = (game: string, resultId: string) => ({ pk: `${RESULT_PREFIX}${game}#${resultId}`, sk: 'RESULT' });
-export const openSeasonKey = (game: string, season: Season) => ({ pk: 'SEASONS', sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}` });
+/** The partition of every season to settle: its sort keys begin with the season's end. */
+export const OPEN_SEASONS = 'SEASONS';
+export const openSeasonKey = (game: string, season: Season) => ({ pk: OPEN_SEASONS, sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}` });

@@ -205,6 +205,12 @@ export const PlayerRank = z.lazy(() =>
     players: z.int(),
     /** When the board's other players were last brought up to date (ISO); null before its first change. */
     as_of: z.nullable(z.string()),
+    /**
+     * Where the other players' standings come from: `live`, the board's head, a stream batch behind the reports
+     * (the top of the board, at least its top 10,000, or all of a smaller board); `snapshot`, the whole board as
+     * read at `as_of`, at most about a minute old.
+     */
+    standings: z.enum(['live', 'snapshot']),
   }),
 );
 export type PlayerRank = z.infer<typeof PlayerRank>;

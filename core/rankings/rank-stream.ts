@@ -1,16 +1,17 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PlatformDeps } from '../platform/deps.js';
 import { JobFailed, recordedRun } from '../platform/job-runs.js';
-import { standingOf } from './boards.js';
 import { type Board, SCORE_PREFIX } from './keys.js';
-import { applyStandingChanges, type RankBoard, type StandingChange } from './rank-pages.js';
+import { applyHeadChanges, type StandingChange } from './rank-head.js';
+import type { RankBoard } from './rank-pages.js';
 import { toScoreItem } from './reports.js';
+import { standingOf } from './season-scores.js';
 import { parseSeasonRange, type SeasonTypeValue, seasonKey } from './seasons.js';
 
 /**
- * The consumer of the table's stream that keeps the rank pages (rank-pages.ts): a score item's change (its
- * images before and after, as DynamoDB Streams gives them with NEW_AND_OLD_IMAGES) becomes a standing change on
- * each board it moved on. Deployed, a Lambda subscribed to the stream (filtered to score items) gets batches;
+ * The consumer of the table's stream that keeps each board's live head (rank-head.ts): a score item's change
+ * (its images before and after, as DynamoDB Streams gives them with NEW_AND_OLD_IMAGES) becomes a standing
+ * change on each board it moved on. Deployed, a Lambda subscribed to the stream (filtered to score items) gets batches;
  * locally, the local server reads DynamoDB Local's stream in a loop. Records of other items are skipped.
  */
 
@@ -62,7 +63,11 @@ export function standingChanges(records: readonly ItemChange[]): Map<string, { r
       // A report that moved only the other board (or only the wallet) leaves this one as it was.
       if (was && is && was.score === is.score && was.at === is.at && before!.game_player_name === after!.game_player_name) continue;
       if (!(was && was.score > 0) && !(is && is.score > 0)) continue;
-      const change: StandingChange = { id: item.game_player_id, ...(is && is.score > 0 ? { after: { ...is, name: after!.game_player_name } } : {}) };
+      const change: StandingChange = {
+        id: item.game_player_id,
+        ...(was && was.score > 0 ? { before: was } : {}),
+        ...(is && is.score > 0 ? { after: { ...is, name: after!.game_player_name } } : {}),
+      };
       const key = `${board}\u0000${item.game_code}\u0000${seasonKey(season)}`;
       const known = boards.get(key) ?? { ref: { board, game: item.game_code, season }, changes: [] };
       known.changes.push(change);
@@ -72,10 +77,10 @@ export function standingChanges(records: readonly ItemChange[]): Map<string, { r
   return boards;
 }
 
-/** Applies a batch of the stream's records to the rank pages, each board by itself, boards in parallel. */
-export async function applyItemChanges(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, records: readonly ItemChange[]): Promise<number> {
+/** Applies a batch of the stream's records to the boards' heads, each board by itself, boards in parallel. */
+export async function applyItemChanges(deps: Pick<PlatformDeps, 'db' | 'table' | 'now' | 'rankHeadSize'>, records: readonly ItemChange[]): Promise<number> {
   const boards = [...standingChanges(records).values()];
-  await Promise.all(boards.map(({ ref, changes }) => applyStandingChanges(deps, ref, changes)));
+  await Promise.all(boards.map(({ ref, changes }) => applyHeadChanges(deps, ref, changes)));
   return boards.length;
 }
 
@@ -103,7 +108,7 @@ export class RecordsSkipped extends JobFailed {
  * others were applied). Answers the boards.
  */
 export function recordedRankBatch(
-  deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'now' | 'rankHeadSize'>,
   records: readonly ItemChange[],
   options: { unreadable?: number } = {},
 ): Promise<number> {

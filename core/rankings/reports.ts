@@ -9,7 +9,7 @@ import { platformError } from '../platform/errors.js';
 import { goneKey, notGoneCheck, playerItemsKeys } from '../platform/players.js';
 import { rankingError } from './errors.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
-import { boardPartition, resultKey, scoreKey, shardOf } from './keys.js';
+import { resultKey, scoreKey } from './keys.js';
 import { recordOpenSeasons } from './open-seasons.js';
 import { seasonShards } from './shards.js';
 import { type AddWinResult, CHECKED_REPORT_PLAYERS, type ScoreResult, type AddWinBody, type ScoreReport } from './models.js';
@@ -18,9 +18,10 @@ import { monthOf, weekOf, type Season } from './seasons.js';
 /**
  * addWin and submitgamescore (docs/api.md, "Rankings: reports and boards"): a game server of the game's merchant adds
  * kills and wins of players to the current week and month of the game. Each report is ONE TransactWriteItems:
- * - per player and season, an Update of the score item (keys.ts) that ADDs the points to the board sort keys
- *   themselves (`gsi4sk` = kills, `gsi5sk` = wins: a GSI sort key cannot be computed from another attribute,
- *   so the score IS the sort key) and stamps `killsAt`/`winsAt` when that score grows (ties: earlier first);
+ * - per player and season, an Update of the score item (keys.ts) that ADDs the points to `kills` and `wins` and
+ *   stamps `killsAt`/`winsAt` when that score grows (ties: earlier first). No index orders the score items: each
+ *   index entry a report moved would cost two more writes per board (docs/performance.md "What a report
+ *   costs"); the ranks are kept from the table's stream instead (rank-stream.ts);
  * - with a result id, a Put of the result record on condition it is absent, so a resubmission adds nothing;
  * - per player, a ConditionCheck that the player's gone mark is absent (core/platform/players.ts): a player who
  *   deleted their account is never written again (addWin refuses, submitgamescore skips them; record() below).
@@ -38,12 +39,11 @@ import { monthOf, weekOf, type Season } from './seasons.js';
  * - the game's owner is checked by the authorization layer before the handler (owners are remembered per
  *   process, core/access/owners.ts), never by a ConditionCheck on the game item.
  *
- * Boards are sparse: a score item joins the kills board (`gsi4pk` set) only when it gets kills, and the wins
- * board only when it gets wins, so players at 0 are on no board. Scores never decrease, so once on a board an
- * item stays on it. Item attributes: game_code, season_type, season_range, game_player_id, game_player_name,
- * wallet_address (when ever given), gsi4pk/gsi4sk/killsAt, gsi5pk/gsi5sk/winsAt (when positive), updatedAt, and
- * gsi6pk/gsi6sk (the player's items no key leads to: a score item is keyed by the game's season). addWin's
- * result record carries gsi6 too (its answer names the player); submitgamescore's holds counts only.
+ * A score of 0 is no standing: a player is on the kills board once they have kills, on the wins board once they
+ * have wins. Item attributes: game_code, season_type, season_range, game_player_id, game_player_name,
+ * wallet_address (when ever given), kills/killsAt and wins/winsAt (once positive), updatedAt, and gsi6pk/gsi6sk
+ * (the player's items no key leads to: a score item is keyed by the game's season). addWin's result record
+ * carries gsi6 too (its answer names the player); submitgamescore's holds counts only.
  */
 
 /** One player's points in a report (lines of one player summed). */
@@ -56,9 +56,9 @@ export interface PlayerPoints {
 }
 
 /**
- * "a player's score in a season" and the boards (keys.ts scoreKey, boardPartition): a score item as stored. The
- * scores are the board sort keys (`gsi4sk` kills, `gsi5sk` wins), absent (0) while the player is on no board; a
- * name never given reads ''.
+ * "a player's score in a season" (keys.ts scoreKey): a score item as stored. `kills`/`wins` are absent (0) until
+ * the first report that adds some; a name never given reads ''. `gsi4sk`/`gsi5sk` hold the scores an item had
+ * when reports still wrote them there (keys.ts): they count in its totals.
  */
 export const StoredScore = z.object({
   game_code: z.string(),
@@ -67,13 +67,15 @@ export const StoredScore = z.object({
   game_player_id: z.string(),
   game_player_name: z._default(z.string(), ''),
   wallet_address: z.optional(z.string()),
+  kills: z._default(z.number(), 0),
+  wins: z._default(z.number(), 0),
   gsi4sk: z._default(z.number(), 0),
   gsi5sk: z._default(z.number(), 0),
   killsAt: z.optional(z.string()),
   winsAt: z.optional(z.string()),
 });
 
-/** A score item as stored, read back with its scores named (settlement reads these too). */
+/** A score item as stored, read back with its totals (the rank keeping and settlement read these). */
 export interface ScoreItem extends Omit<z.infer<typeof StoredScore>, 'gsi4sk' | 'gsi5sk' | 'killsAt' | 'winsAt'> {
   kills: number;
   wins: number;
@@ -82,8 +84,14 @@ export interface ScoreItem extends Omit<z.infer<typeof StoredScore>, 'gsi4sk' | 
 }
 
 export function toScoreItem(item: Record<string, unknown>): ScoreItem {
-  const { gsi4sk, gsi5sk, killsAt, winsAt, ...player } = StoredScore.parse(item);
-  return { ...player, kills: gsi4sk, wins: gsi5sk, ...(killsAt === undefined ? {} : { killsAt }), ...(winsAt === undefined ? {} : { winsAt }) };
+  const { gsi4sk, gsi5sk, kills, wins, killsAt, winsAt, ...player } = StoredScore.parse(item);
+  return {
+    ...player,
+    kills: kills + gsi4sk,
+    wins: wins + gsi5sk,
+    ...(killsAt === undefined ? {} : { killsAt }),
+    ...(winsAt === undefined ? {} : { winsAt }),
+  };
 }
 
 /** How long a result id is remembered (TTL): a resubmission within this time is counted once. */
@@ -274,7 +282,6 @@ async function findResult(deps: PlatformDeps, game: string, resultId: string) {
 }
 
 function scoreUpdate(deps: PlatformDeps, game: string, season: Season, shards: number, player: PlayerPoints, at: string): TransactItem {
-  const shard = shardOf(player.id, shards);
   const names: Record<string, string> = {
     '#game': 'game_code',
     '#type': 'season_type',
@@ -303,24 +310,24 @@ function scoreUpdate(deps: PlatformDeps, game: string, season: Season, shards: n
     values[':wallet'] = player.wallet;
     sets.push('#wallet = :wallet');
   }
-  // Only a metric that grows joins its board and moves its "reached at" time (sparse boards, see above).
+  // Only a score that grows moves its "reached at" time.
   if (player.kills > 0) {
-    values[':killsBoard'] = boardPartition('kills', game, season, shard, shards);
     values[':kills'] = player.kills;
-    sets.push('gsi4pk = :killsBoard', 'killsAt = :at');
-    adds.push('gsi4sk :kills');
+    sets.push('killsAt = :at');
+    adds.push('kills :kills');
   }
   if (player.wins > 0) {
-    values[':winsBoard'] = boardPartition('wins', game, season, shard, shards);
     values[':wins'] = player.wins;
-    sets.push('gsi5pk = :winsBoard', 'winsAt = :at');
-    adds.push('gsi5sk :wins');
+    sets.push('winsAt = :at');
+    adds.push('wins :wins');
   }
   return {
     Update: {
       TableName: deps.table,
       Key: scoreKey(game, season, player.id, shards),
-      UpdateExpression: `SET ${sets.join(', ')}${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''}`,
+      // An item written when scores were index sort keys leaves those indexes at its next report (keys.ts):
+      // removing attributes an item does not have writes nothing.
+      UpdateExpression: `SET ${sets.join(', ')}${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''} REMOVE gsi4pk, gsi5pk`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },

@@ -1,6 +1,6 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { boardTop } from '../rankings/boards.js';
+import { seasonTop } from '../rankings/season-scores.js';
 import { requireGame } from '../games/games.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
@@ -21,7 +21,7 @@ import { StoredRewardTable } from './table.js';
  * Settlement: a finished season of a game becomes history rank entries, exactly once.
  *
  * - Who is ranked: the players of the paying board (the reward table's `board`; boards hold only scores above
- *   0), in the boards' order (core/rankings/boards.ts `boardTop`): score descending, then who reached that
+ *   0), in the boards' order (core/rankings/season-scores.ts `seasonTop`): score descending, then who reached that
  *   score first (`killsAt`/`winsAt`), then player id. Ranks are positions 1, 2, 3… (a tie never shares a rank;
  *   reaching the score first wins it).
  * - Who gets an entry: the top N, N = the highest rank of the reward table; a rank the table skips is an entry
@@ -88,8 +88,8 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
   let names: string[] = [];
   if (table && rewards.length > 0) {
     const topRank = Math.max(...rewards.map((row) => row.rank));
-    // The boards' own order and tie rule (core/rankings/boards.ts): one Query, a second only for a tie at the cut.
-    const players = (await boardTop(deps, table.board, game, season, topRank)).map(({ item, score }) => ({
+    // The boards' own order and tie rule (core/rankings/order.ts), from every score item of the season.
+    const players = (await seasonTop(deps, table.board, game, season, topRank)).map(({ item, score }) => ({
       playerId: item.game_player_id,
       score,
       name: item.game_player_name,

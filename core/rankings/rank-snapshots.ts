@@ -1,0 +1,74 @@
+import * as z from 'zod/mini';
+import { type ItemKey, writeItems } from '../platform/batch.js';
+import type { PlatformDeps } from '../platform/deps.js';
+import { recordedRun } from '../platform/job-runs.js';
+import { queryItems } from '../platform/query.js';
+import { type Board, OPEN_SEASONS } from './keys.js';
+import { SNAPSHOT_GRACE_MS, writeSnapshot } from './rank-snapshot.js';
+import { boardStandings, readSeasonScores } from './season-scores.js';
+import { parseSeasonRange, type SeasonTypeValue } from './seasons.js';
+
+/**
+ * The snapshot job (docs/performance.md "Ranks at a studio's budget"): every minute (deployed, a scheduled
+ * Lambda; locally a loop of `npm start`), each season with scores that has not ended, or ended less than
+ * AFTER_END_MS ago, is read whole (season-scores.ts) and its two boards written as snapshots (rank-snapshot.ts).
+ * Its pages no longer named are deleted once every snapshot of the run is written and SNAPSHOT_GRACE_MS passed.
+ * Runs overlapping each other are safe: a board's snapshot is written by one of them, the other's pages deleted.
+ */
+export const SNAPSHOT_INTERVAL_MS = 60_000;
+/** A season that ended this long ago gets no more snapshots: its last reports are in one by then. */
+const AFTER_END_MS = 10 * 60_000;
+const BOARDS: Board[] = ['kills', 'wins'];
+
+/** "seasons to settle" (keys.ts openSeasonKey) as the job reads it. */
+const OpenSeason = z.object({ game_code: z.string(), season_type: z.number(), season_range: z.string() });
+
+export interface SnapshotRun {
+  seasons: number;
+  boards: number;
+  pages_written: number;
+  pages_kept: number;
+  pages_deleted: number;
+}
+
+/** One run over every season that takes snapshots; `graceMs` is how long its retired pages stay (a test's shorter). */
+export async function snapshotSeasons(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, options: { graceMs?: number } = {}): Promise<SnapshotRun> {
+  const from = new Date(deps.now().getTime() - AFTER_END_MS).toISOString();
+  const open = await queryItems(deps, {
+    KeyConditionExpression: 'pk = :pk AND sk > :from',
+    ExpressionAttributeValues: { ':pk': OPEN_SEASONS, ':from': from },
+  });
+  const run: SnapshotRun = { seasons: 0, boards: 0, pages_written: 0, pages_kept: 0, pages_deleted: 0 };
+  const retired: ItemKey[] = [];
+  // One season at a time: a large season's items are the run's memory.
+  for (const item of open) {
+    const { game_code: game, season_type, season_range } = OpenSeason.parse(item);
+    const season = parseSeasonRange(season_type as SeasonTypeValue, season_range);
+    if (!season) continue;
+    const asOf = deps.now().toISOString();
+    const scores = await readSeasonScores(deps, game, season);
+    run.seasons++;
+    for (const board of BOARDS) {
+      const written = await writeSnapshot(deps, { board, game, season }, boardStandings(board, scores), asOf);
+      run.boards++;
+      run.pages_written += written.written;
+      run.pages_kept += written.kept;
+      retired.push(...written.retired);
+    }
+  }
+  if (retired.length > 0) {
+    await new Promise((resolve) => setTimeout(resolve, options.graceMs ?? SNAPSHOT_GRACE_MS));
+    await writeItems(deps, [], retired);
+    run.pages_deleted = retired.length;
+  }
+  return run;
+}
+
+/** A run of the `rank-snapshots` job (core/platform/job-runs.ts), recorded for the stage overview. */
+export function recordedSnapshotRun(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, options: { graceMs?: number } = {}): Promise<SnapshotRun> {
+  return recordedRun(deps, 'rank-snapshots', async (note) => {
+    const run = await snapshotSeasons(deps, options);
+    note({ did: { ...run } });
+    return run;
+  });
+}
