@@ -28,6 +28,14 @@ export const MAX_PAGE = 1000;
 export const MIN_PAGE = 100;
 /** How long the pages a new directory no longer names are kept for readers of the one before. */
 export const SNAPSHOT_GRACE_MS = 5_000;
+/**
+ * A snapshot is written when it costs at most this many write units per player changed since the last one
+ * (its pages written and, later, deleted), or once the last one is SNAPSHOT_MAX_AGE_MS old: a busy board gets one
+ * every run (a minute), a large quiet one less often, so that its snapshots cost about a unit per change, never
+ * a page rewritten for each of a few players.
+ */
+export const SNAPSHOT_UNITS_PER_CHANGE = 1;
+export const SNAPSHOT_MAX_AGE_MS = 15 * 60_000;
 
 /** A snapshot page's version: a digest of its standings (48 bits, an exact number). */
 const digestOf = (entries: readonly PageEntry[]) =>
@@ -78,17 +86,27 @@ export interface SnapshotWritten {
   written: number;
   kept: number;
   retired: ItemKey[];
+  /** Write units of the pages written and their deletion to come, and of the directory (1 per KB each). */
+  units: number;
+  /** Left for a later run: it would have cost more than its changes' budget (SNAPSHOT_UNITS_PER_CHANGE). */
+  deferred: boolean;
 }
+
+const unitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 
 /**
  * Writes a board's snapshot from its standings in board order, read at `asOf` (ISO). Answers what it wrote; a
- * concurrent snapshot of the same board that wrote first makes this one write nothing that stays.
+ * concurrent snapshot of the same board that wrote first makes this one write nothing that stays. With
+ * `changedSince` (how many of the board's players changed after an instant), a snapshot that would cost more
+ * than SNAPSHOT_UNITS_PER_CHANGE a change is deferred while the last one is younger than SNAPSHOT_MAX_AGE_MS;
+ * one that changes no page only moves the directory's `as_of`.
  */
 export async function writeSnapshot(
   deps: Pick<PlatformDeps, 'db' | 'table'>,
   ref: RankBoard,
   entries: readonly PageEntry[],
   asOf: string,
+  changedSince?: (instant: string) => number,
 ): Promise<SnapshotWritten> {
   const before = await readSnapshot(deps, ref);
   const pageKey = (id: number) => snapshotPageKey(ref.board, ref.game, ref.season, id);
@@ -107,13 +125,20 @@ export async function writeSnapshot(
     pages.push({ id, count: part.entries.length, version, first: part.entries[0]! });
     items.push({ ...pageKey(id), version, data: packEntries(part.entries) });
   }
+  const directory = directoryItem(snapshotDirectoryKey(ref.board, ref.game, ref.season), { version: before.version + 1, next, pages, updatedAt: asOf });
+  // Each page written is deleted by a later snapshot: its units counted twice.
+  const units = items.reduce((sum, item) => sum + 2 * unitsOf((item.data as Uint8Array).length), 0) + unitsOf(directory.data.length);
+  const age = Date.parse(asOf) - Date.parse(before.updatedAt || asOf);
+  if (changedSince && before.version > 0 && items.length > 0 && age < SNAPSHOT_MAX_AGE_MS) {
+    if (units > changedSince(before.updatedAt) * SNAPSHOT_UNITS_PER_CHANGE) return { written: 0, kept: before.pages.length, retired: [], units: 0, deferred: true };
+  }
   await writeItems(deps, items);
   const named = new Set(pages.map((page) => page.id));
   try {
     await deps.db.send(
       new PutCommand({
         TableName: deps.table,
-        Item: directoryItem(snapshotDirectoryKey(ref.board, ref.game, ref.season), { version: before.version + 1, next, pages, updatedAt: asOf }),
+        Item: directory,
         ConditionExpression: before.version === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
         ...(before.version === 0 ? {} : { ExpressionAttributeValues: { ':version': before.version } }),
       }),
@@ -126,12 +151,14 @@ export async function writeSnapshot(
       [],
       items.map((item) => ({ pk: item.pk as string, sk: item.sk as string })),
     );
-    return { written: 0, kept: 0, retired: [] };
+    return { written: 0, kept: 0, retired: [], units: 0, deferred: false };
   }
   return {
     written: items.length,
     kept: pages.length - items.length,
     retired: before.pages.filter((page) => !named.has(page.id)).map((page) => pageKey(page.id)),
+    units,
+    deferred: false,
   };
 }
 

@@ -11,7 +11,8 @@ import { parseSeasonRange, type SeasonTypeValue } from './seasons.js';
 /**
  * The snapshot job (docs/performance.md "Ranks at a studio's budget"): every minute (deployed, a scheduled
  * Lambda; locally a loop of `npm start`), each season with scores that has not ended, or ended less than
- * AFTER_END_MS ago, is read whole (season-scores.ts) and its two boards written as snapshots (rank-snapshot.ts).
+ * AFTER_END_MS ago, is read whole (season-scores.ts) and its two boards written as snapshots (rank-snapshot.ts),
+ * each unless its changes since the last one are too few for what it would cost (SNAPSHOT_UNITS_PER_CHANGE).
  * Its pages no longer named are deleted once every snapshot of the run is written and SNAPSHOT_GRACE_MS passed.
  * Runs overlapping each other are safe: a board's snapshot is written by one of them, the other's pages deleted.
  */
@@ -29,16 +30,24 @@ export interface SnapshotRun {
   pages_written: number;
   pages_kept: number;
   pages_deleted: number;
+  /** Boards whose snapshot would have cost more than its changes' budget: left for a later run. */
+  boards_deferred: number;
 }
 
-/** One run over every season that takes snapshots; `graceMs` is how long its retired pages stay (a test's shorter). */
-export async function snapshotSeasons(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, options: { graceMs?: number } = {}): Promise<SnapshotRun> {
+/** How a run goes: `graceMs`, how long retired pages stay (a test's shorter); `everyBoard`, no board deferred. */
+interface RunOptions {
+  graceMs?: number;
+  everyBoard?: boolean;
+}
+
+/** One run over every season that takes snapshots. */
+export async function snapshotSeasons(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, options: RunOptions = {}): Promise<SnapshotRun> {
   const from = new Date(deps.now().getTime() - AFTER_END_MS).toISOString();
   const open = await queryItems(deps, {
     KeyConditionExpression: 'pk = :pk AND sk > :from',
     ExpressionAttributeValues: { ':pk': OPEN_SEASONS, ':from': from },
   });
-  const run: SnapshotRun = { seasons: 0, boards: 0, pages_written: 0, pages_kept: 0, pages_deleted: 0 };
+  const run: SnapshotRun = { seasons: 0, boards: 0, pages_written: 0, pages_kept: 0, pages_deleted: 0, boards_deferred: 0 };
   const retired: ItemKey[] = [];
   // One season at a time: a large season's items are the run's memory.
   for (const item of open) {
@@ -49,8 +58,11 @@ export async function snapshotSeasons(deps: Pick<PlatformDeps, 'db' | 'table' | 
     const scores = await readSeasonScores(deps, game, season);
     run.seasons++;
     for (const board of BOARDS) {
-      const written = await writeSnapshot(deps, { board, game, season }, boardStandings(board, scores), asOf);
+      const reachedAt = (item: (typeof scores)[number]) => (board === 'kills' ? item.killsAt : item.winsAt) ?? '';
+      const changedSince = (instant: string) => scores.filter((item) => reachedAt(item) > instant).length;
+      const written = await writeSnapshot(deps, { board, game, season }, boardStandings(board, scores), asOf, options.everyBoard ? undefined : changedSince);
       run.boards++;
+      if (written.deferred) run.boards_deferred++;
       run.pages_written += written.written;
       run.pages_kept += written.kept;
       retired.push(...written.retired);
@@ -65,7 +77,7 @@ export async function snapshotSeasons(deps: Pick<PlatformDeps, 'db' | 'table' | 
 }
 
 /** A run of the `rank-snapshots` job (core/platform/job-runs.ts), recorded for the stage overview. */
-export function recordedSnapshotRun(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, options: { graceMs?: number } = {}): Promise<SnapshotRun> {
+export function recordedSnapshotRun(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, options: RunOptions = {}): Promise<SnapshotRun> {
   return recordedRun(deps, 'rank-snapshots', async (note) => {
     const run = await snapshotSeasons(deps, options);
     note({ did: { ...run } });
