@@ -51,12 +51,14 @@ export async function rankAround(deps: PlatformDeps, query: RankAroundQuery): Pr
     season_range: season.range,
     game_player_id: query.game_player_id,
   };
-  // A head that holds the whole board answers for all; else the snapshot has the board's count.
-  const whole = head.cutoff === undefined || snapshot.pages.length === 0 ? head : snapshot;
+  // A head that holds the whole board answers for all; else the snapshot has the board's count (a head not
+  // written yet, its records not applied, holds none of it).
+  const whole = (head.cutoff === undefined && head.pages.length > 0) || snapshot.pages.length === 0 ? head : snapshot;
   if (!standing || standing.score <= 0) {
-    return { ...answer, ranked: false, rank: null, total: '0', above: [], below: [], players: whole.players, ...asOf(whole, head) };
+    return { ...answer, ranked: false, rank: null, total: '0', above: [], below: [], players: whole.players, ...asOf(whole === head, whole) };
   }
-  const live = ranksLive(head, standing) || snapshot.pages.length === 0;
+  // Without a snapshot, a head that was never trimmed still ranks everyone (an empty board: the player alone).
+  const live = ranksLive(head, standing) || (snapshot.pages.length === 0 && head.cutoff === undefined);
   if (!live && snapshot.pages.length === 0) {
     throw platformError('table.busy', `ranks of ${query.game_code} ${seasonKey(season)}: the board's first snapshot is being taken; try again shortly`, {
       retryAfterSeconds: 60,
@@ -72,7 +74,12 @@ export async function rankAround(deps: PlatformDeps, query: RankAroundQuery): Pr
   };
   keep(ids, await readItems(deps, ids.map(pageKey)));
   const current = (at: Directory) => (index: number) => pages.get(at.pages[index]!.id)?.version === at.pages[index]!.version;
-  if (wanted.every(current(directory))) return { ...answer, ...placeAmongPages(directory, wanted, pages, standing, query.around), ...asOf(directory, head) };
+  // The board's count: the pages' own when they hold the whole board, else (a trimmed head) the snapshot's.
+  const placed = (at: Directory, indexes: number[]) => ({
+    ...placeAmongPages(at, indexes, pages, standing, query.around),
+    players: at.cutoff === undefined || snapshot.pages.length === 0 ? at.players : snapshot.players,
+  });
+  if (wanted.every(current(directory))) return { ...answer, ...placed(directory, wanted), ...asOf(live, directory) };
   // A batch landed between the reads: the directory again, with the same pages beside it (a batch mostly changes
   // pages, seldom which pages are around the player).
   const [again, ...items] = await readItems(deps, [(live ? headDirectoryKey : snapshotDirectoryKey)(ref.board, ref.game, ref.season), ...ids.map(pageKey)]);
@@ -85,7 +92,7 @@ export async function rankAround(deps: PlatformDeps, query: RankAroundQuery): Pr
       retryAfterSeconds: 1,
     });
   }
-  return { ...answer, ...placeAmongPages(moved, around, pages, standing, query.around), ...asOf(moved, head) };
+  return { ...answer, ...placed(moved, around), ...asOf(live, moved) };
 }
 
 /** Does the head rank `standing`: the whole board is in it, or the standing is above its last page? */
@@ -95,9 +102,9 @@ function ranksLive(head: Directory, standing: Standing): boolean {
   return head.pages.length > 1 && compareStandings(standing, head.pages.at(-1)!.first) < 0;
 }
 
-const asOf = (directory: Directory, head: Directory) => ({
+const asOf = (live: boolean, directory: Directory) => ({
   as_of: directory.updatedAt || null,
-  standings: directory === head ? ('live' as const) : ('snapshot' as const),
+  standings: live ? ('live' as const) : ('snapshot' as const),
 });
 
 /** The indexes of the pages a standing's neighbours can be on: its page and the ones on either side. */

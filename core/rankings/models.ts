@@ -147,11 +147,18 @@ export const BoardShards = z.lazy(() =>
     game_code: z.string(),
     /** The K of seasons that start from now on (the last change's, or the default 1). */
     shards: z.int(),
-    /** The current week's and month's K (each keeps the K in effect at its start). */
+    /** The current week's and month's K (each keeps the K in effect at its start, or a launch change's once it applies). */
     week_shards: z.int(),
     month_shards: z.int(),
     /** The changes kept, oldest first: K from the instant `from` on (ISO; 10 minutes after the change was made). */
-    changes: z.array(z.object({ shards: z.int(), from: z.string() })),
+    changes: z.array(
+      z.object({
+        shards: z.int(),
+        from: z.string(),
+        /** The current seasons without score it was made in (`W#…`/`M#…`), with the shards they had: it applies to them too if they still have none at `from`. */
+        seasons: z.optional(z.array(z.object({ season: z.string(), was: z.int() }))),
+      }),
+    ),
   }),
 );
 export type BoardShards = z.infer<typeof BoardShards>;

@@ -54,7 +54,12 @@ export async function readSnapshot(deps: Pick<PlatformDeps, 'db' | 'table'>, ref
 
 /** The standings cut where the last snapshot's pages begin, each part with the id of the page it came from (if whole). */
 function cutLikeBefore(before: Directory, entries: readonly PageEntry[]): { id?: number; entries: PageEntry[] }[] {
-  if (before.pages.length === 0) return splitEntries(entries, Math.floor((MAX_PAGE + MIN_PAGE) / 2)).map((part) => ({ entries: part }));
+  if (before.pages.length === 0) {
+    // An empty board (a season with scores on the other board only) has no page.
+    return splitEntries(entries, Math.floor((MAX_PAGE + MIN_PAGE) / 2))
+      .filter((part) => part.length > 0)
+      .map((part) => ({ entries: part }));
+  }
   const ranges: { id?: number; entries: PageEntry[] }[] = before.pages.map((page) => ({ id: page.id, entries: [] }));
   let at = 0;
   for (const entry of entries) {
@@ -66,8 +71,9 @@ function cutLikeBefore(before: Directory, entries: readonly PageEntry[]): { id?:
   for (const range of ranges) {
     const previous = parts.at(-1);
     if (range.entries.length < MIN_PAGE && previous) {
-      previous.entries.push(...range.entries);
-      delete previous.id;
+      // Merged into the one before, and split again if that is past MAX_PAGE (into parts past MIN_PAGE each).
+      parts.pop();
+      parts.push(...splitEntries([...previous.entries, ...range.entries], MAX_PAGE).map((part) => ({ entries: part })));
       continue;
     }
     const split = splitEntries(range.entries, MAX_PAGE);
@@ -76,7 +82,7 @@ function cutLikeBefore(before: Directory, entries: readonly PageEntry[]): { id?:
   // A small first range is merged into the one after it.
   if (parts.length > 1 && parts[0]!.entries.length < MIN_PAGE) {
     const [first, second] = parts.splice(0, 2) as [(typeof parts)[0], (typeof parts)[0]];
-    parts.unshift({ entries: [...first.entries, ...second.entries] });
+    parts.unshift(...splitEntries([...first.entries, ...second.entries], MAX_PAGE).map((part) => ({ entries: part })));
   }
   return parts.filter((part) => part.entries.length > 0);
 }
@@ -130,7 +136,8 @@ export async function writeSnapshot(
   const units = items.reduce((sum, item) => sum + 2 * unitsOf((item.data as Uint8Array).length), 0) + unitsOf(directory.data.length);
   const age = Date.parse(asOf) - Date.parse(before.updatedAt || asOf);
   if (changedSince && before.version > 0 && items.length > 0 && age < SNAPSHOT_MAX_AGE_MS) {
-    if (units > changedSince(before.updatedAt) * SNAPSHOT_UNITS_PER_CHANGE) return { written: 0, kept: before.pages.length, retired: [], units: 0, deferred: true };
+    if (units > changedSince(before.updatedAt) * SNAPSHOT_UNITS_PER_CHANGE)
+      return { written: 0, kept: before.pages.length, retired: [], units: 0, deferred: true };
   }
   await writeItems(deps, items);
   const named = new Set(pages.map((page) => page.id));

@@ -11,7 +11,7 @@ import { rankingError } from './errors.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
 import { resultKey, scoreKey } from './keys.js';
 import { recordOpenSeasons } from './open-seasons.js';
-import { seasonShards } from './shards.js';
+import { refuseWhileResharding, seasonShards } from './shards.js';
 import { type AddWinResult, CHECKED_REPORT_PLAYERS, type ScoreResult, type AddWinBody, type ScoreReport } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 
@@ -195,7 +195,8 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
   const at = now.toISOString();
   const seasons = [weekOf(now), monthOf(now)];
   const request = fingerprintOf(content);
-  // Each season's shard count (shards.ts): read once a minute per process, not per report.
+  // Each season's shard count (shards.ts): read once a minute per process, not per report; none while it changes.
+  await refuseWhileResharding(deps, game, seasons);
   const shards = await Promise.all(seasons.map((season) => seasonShards(deps, game, season)));
 
   const answerStored = (stored: Record<string, unknown> | undefined): R => {

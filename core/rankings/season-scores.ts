@@ -12,7 +12,12 @@ import { seasonShards } from './shards.js';
  * What the snapshot (rank-snapshot.ts) and settlement read: no index orders the scores (reports.ts), and a read
  * of every item costs half a read unit per 4 KB, far less than keeping an order on every report would.
  */
-export async function readSeasonScores(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, consistent = false): Promise<ScoreItem[]> {
+export async function readSeasonScores(
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
+  game: string,
+  season: Season,
+  consistent = false,
+): Promise<ScoreItem[]> {
   const shards = await seasonShards(deps, game, season);
   const parts = await Promise.all(
     Array.from({ length: shards }, (_, shard) =>
@@ -43,7 +48,7 @@ export function boardStandings(board: Board, items: readonly ScoreItem[]): PageE
  * The top `limit` of a season's board, in its order (settlement's read): every score item read, consistently,
  * and sorted. Exact whatever the ties, at half a read unit (a whole one, consistent) per 4 KB of the season once.
  */
-export async function seasonTop(deps: Pick<PlatformDeps, 'db' | 'table'>, board: Board, game: string, season: Season, limit: number) {
+export async function seasonTop(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, board: Board, game: string, season: Season, limit: number) {
   const items = await readSeasonScores(deps, game, season, true);
   return items
     .map((item) => ({ item, standing: standingOf(board, item) }))

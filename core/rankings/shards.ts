@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { gameError } from '../games/errors.js';
 import { gameKey } from '../games/games.js';
@@ -6,7 +6,9 @@ import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { platformError } from '../platform/errors.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { remember } from '../platform/process-memory.js';
-import { monthOf, type Season, weekOf } from './seasons.js';
+import { rankingError } from './errors.js';
+import { scorePartition } from './keys.js';
+import { monthOf, type Season, seasonKey, weekOf } from './seasons.js';
 
 /**
  * Board shards (docs/performance.md "Leaderboards at scale"). A season's score items and board index entries of
@@ -21,14 +23,33 @@ import { monthOf, type Season, weekOf } from './seasons.js';
  * is made, and a process keeps a game's setting at most `SETTING_MEMORY_MS`: by the time a change applies, every
  * process has read it, so all writers and readers of a season agree on its K without reading anything per
  * request. K = 1 is the unsharded layout (the keys without a shard suffix), the default.
+ *
+ * A game preparing its launch is not held to the K its current week and month started with: a change made while
+ * a current season has no score names that season (`seasons`) and applies from LAUNCH_DELAY_MS after it, to that
+ * season too, if it still has no score then (launchApplies). Meanwhile the game's reports are refused (503
+ * `ranking.shards_changing`, with Retry-After) by every process that has read the change, and the processes that
+ * have not stop writing under the old K when their memory lapses, a minute after the change, before it applies:
+ * so at `from` the season's scores under the old K are what they will stay, and every process that looks then
+ * finds the same (none: the new K; some: the old one, and the change waits for the next season).
  */
 export const DEFAULT_SHARDS = 1;
 export const MAX_SHARDS = 16;
 export const CHANGE_DELAY_MS = 10 * 60_000;
 const SETTING_MEMORY_MS = 60_000;
+/** How long after it is made a change applies to a current season without score: the memory's minute and half a minute more. */
+export const LAUNCH_DELAY_MS = SETTING_MEMORY_MS + 30_000;
 
-/** A change of a game's shard count: K from the instant `from` (ISO) on. */
-const ShardChange = z.object({ shards: z.int(), from: z.string() });
+/**
+ * A change of a game's shard count: K from the instant `from` (ISO) on, for the seasons that start from then; and
+ * for the seasons `seasons` names (seasonKey), current and without score when it was made, if they have none at
+ * `from` either.
+ */
+const ShardChange = z.object({
+  shards: z.int(),
+  from: z.string(),
+  /** Each season (seasonKey) it may launch into, with the K the season had when the change was made. */
+  seasons: z.optional(z.array(z.object({ season: z.string(), was: z.int() }))),
+});
 export type ShardChange = z.infer<typeof ShardChange>;
 const ShardSetting = z.object({ board_shards: z._default(z.array(ShardChange), []) });
 
@@ -68,9 +89,79 @@ export async function readShardChanges(deps: Pick<PlatformDeps, 'db' | 'table'>,
   return ShardSetting.parse(out.Item ?? {}).board_shards;
 }
 
-/** The K of a game's season. */
-export async function seasonShards(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season): Promise<number> {
-  return shardsAt(await shardChanges(deps, game), season);
+/** The K of a game's season (as its reports write it from now on: a launch change still to apply counts once it does). */
+export async function seasonShards(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, game: string, season: Season): Promise<number> {
+  return shardsOf(deps, game, season, await shardChanges(deps, game));
+}
+
+/** The change that names `season` as a season it may launch into (at most one does), with the K the season had then. */
+function launchOf(changes: readonly ShardChange[], season: Season): { change: ShardChange; was: number } | undefined {
+  const key = seasonKey(season);
+  for (const change of changes) {
+    const named = change.seasons?.find((entry) => entry.season === key);
+    if (named) return { change, was: named.was };
+  }
+  return undefined;
+}
+
+async function shardsOf(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, game: string, season: Season, changes: readonly ShardChange[]): Promise<number> {
+  const launch = launchOf(changes, season);
+  if (!launch) return shardsAt(changes, season);
+  if (Date.parse(launch.change.from) > deps.now().getTime()) return launch.was;
+  return (await launchApplies(deps, game, season, launch.was, launch.change)) ? launch.change.shards : launch.was;
+}
+
+/**
+ * A season's reports are refused while a change that may launch into it has not applied yet: what they wrote
+ * under the old K would be left behind by the new one.
+ */
+export async function refuseWhileResharding(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, game: string, seasons: readonly Season[]): Promise<void> {
+  const changes = await shardChanges(deps, game);
+  const now = deps.now().getTime();
+  for (const season of seasons) {
+    const from = launchOf(changes, season)?.change.from;
+    if (from !== undefined && Date.parse(from) > now) {
+      throw rankingError('ranking.shards_changing', `game_code: the board shards of game ${game} change at ${from}; report again then`, {
+        retryAfterSeconds: Math.ceil((Date.parse(from) - now) / 1000),
+      });
+    }
+  }
+}
+
+const launches = new Map<string, Promise<boolean>>();
+
+/**
+ * Does a launch change apply to its season: has the season no score under the K it had before the change (`was`)?
+ * Asked at or after the change's `from`, when no process writes under the old K any more, so the answer never
+ * changes: remembered per process (K Queries of one item each, once).
+ */
+function launchApplies(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, was: number, launch: ShardChange): Promise<boolean> {
+  const key = `${deps.table}\u0000${game}\u0000${seasonKey(season)}\u0000${launch.from}`;
+  const known = launches.get(key);
+  if (known) return known;
+  const answer = seasonEmpty(deps, game, season, was);
+  remember(launches, key, answer);
+  answer.catch(() => launches.get(key) === answer && launches.delete(key));
+  return answer;
+}
+
+/** Has a season no score item under K shards (each shard's partition read for one item)? */
+async function seasonEmpty(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, shards: number): Promise<boolean> {
+  const found = await Promise.all(
+    Array.from({ length: shards }, async (_, shard) => {
+      const out = await deps.db.send(
+        new QueryCommand({
+          TableName: deps.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': scorePartition(game, season, shard, shards) },
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      );
+      return (out.Items ?? []).length > 0;
+    }),
+  );
+  return !found.includes(true);
 }
 
 /** The changes kept beyond those that decide a season's K: the last ones written, for the console to show. */
@@ -81,14 +172,30 @@ export const APPENDED_CHANGES = 100;
 const WRITE_ATTEMPTS = 5;
 
 /**
- * Sets a game's K for the seasons that start from `CHANGE_DELAY_MS` on. Commonly one UpdateItem appends the
- * change (on condition the game exists and holds fewer than APPENDED_CHANGES), so concurrent changes are each
- * kept, in the order written. Past that the change compacts: the list is read, the change added, and what is kept
+ * Sets a game's K for the seasons that start from `CHANGE_DELAY_MS` on, and for the current week and month that
+ * have no score (from `LAUNCH_DELAY_MS` on, see the top of the file). Commonly one UpdateItem appends the change
+ * (on condition the game exists and holds fewer than APPENDED_CHANGES), so concurrent changes are each kept, in
+ * the order written. A change that names seasons, or one past that many, compacts: the list is read, the change
+ * added (and the seasons it names taken from the changes before it: they applied to no score), and what is kept
  * (`keptChanges`: bounded by the calendar, not by how many changes are made) written back on condition the list
  * is still the one read; a concurrent change makes it run again on a fresh read.
  */
 export async function setBoardShards(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, game: string, shards: number): Promise<ShardChange[]> {
-  const change: ShardChange = { shards, from: new Date(deps.now().getTime() + CHANGE_DELAY_MS).toISOString() };
+  const now = deps.now();
+  const known = await readShardChanges(deps, game);
+  const current = [weekOf(now), monthOf(now)];
+  const empty: { season: string; was: number }[] = [];
+  for (const season of current) {
+    // A season still waiting for a launch change has no score (its reports are refused meanwhile) and keeps its K.
+    const launch = launchOf(known, season);
+    const was = await shardsOf(deps, game, season, known);
+    if ((launch && Date.parse(launch.change.from) > now.getTime()) || (await seasonEmpty(deps, game, season, was)))
+      empty.push({ season: seasonKey(season), was });
+  }
+  if (empty.length > 0) {
+    return compactWith(deps, game, { shards, from: new Date(now.getTime() + LAUNCH_DELAY_MS).toISOString(), seasons: empty });
+  }
+  const change: ShardChange = { shards, from: new Date(now.getTime() + CHANGE_DELAY_MS).toISOString() };
   const appended = await deps.db
     .send(
       new UpdateCommand({
@@ -117,7 +224,14 @@ async function compactWith(deps: Pick<PlatformDeps, 'db' | 'table'>, game: strin
     // The authorization layer found the game; games are never deleted, so only a race with nothing can miss it.
     if (!out.Item) throw gameError('game.not_found', `game_code: no game ${game}`);
     const read = out.Item.board_shards as unknown[] | undefined;
-    const changes = keptChanges([...ShardSetting.parse(out.Item).board_shards, change]);
+    const named = new Set((change.seasons ?? []).map((entry) => entry.season));
+    // The seasons this change names have no score: a change before it that named them decides them no more (the
+    // K they had then is in this change's `was`).
+    const before = ShardSetting.parse(out.Item).board_shards.map(({ seasons, ...rest }) => {
+      const left = (seasons ?? []).filter((entry) => !named.has(entry.season));
+      return left.length > 0 ? { ...rest, seasons: left } : rest;
+    });
+    const changes = keptChanges([...before, change]);
     const written = await deps.db
       .send(
         new UpdateCommand({
@@ -170,7 +284,8 @@ function keptChanges(changes: readonly ShardChange[]): ShardChange[] {
     }
     if (ranked[low - 1]?.written === written) decides.add(written);
   }
-  return changes.filter((_, written) => decides.has(written) || written >= changes.length - KEPT_CHANGES);
+  // A change naming seasons may decide them (at most one change names a season: setBoardShards).
+  return changes.filter((change, written) => decides.has(written) || written >= changes.length - KEPT_CHANGES || (change.seasons?.length ?? 0) > 0);
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -184,16 +299,20 @@ function firstSeasonStartFrom(from: string): string | undefined {
   return new Date(Math.min(...starts)).toISOString();
 }
 
-/** A game's setting as the console shows it (BoardShards). */
+/** A game's setting as the console shows it (BoardShards): a current season's K as it is or will be once a launch change applies. */
 export async function boardShardsOf(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, game: string, changes?: ShardChange[]) {
   const known = changes ?? (await readShardChanges(deps, game));
   const now = deps.now();
+  const currentK = async (season: Season) => {
+    const launch = launchOf(known, season);
+    return launch && Date.parse(launch.change.from) > now.getTime() ? launch.change.shards : shardsOf(deps, game, season, known);
+  };
   return {
     game_code: game,
     // Of every change made, the one that applies last: what seasons starting from now on will have.
     shards: shardsFrom(known, LAST_INSTANT),
-    week_shards: shardsAt(known, weekOf(now)),
-    month_shards: shardsAt(known, monthOf(now)),
+    week_shards: await currentK(weekOf(now)),
+    month_shards: await currentK(monthOf(now)),
     changes: known,
   };
 }

@@ -13,7 +13,7 @@ import {
   RankAroundQuery,
   RankQuery,
 } from '../../core/rankings/models.js';
-import { CHANGE_DELAY_MS, DEFAULT_SHARDS, KEPT_CHANGES, MAX_SHARDS } from '../../core/rankings/shards.js';
+import { CHANGE_DELAY_MS, DEFAULT_SHARDS, KEPT_CHANGES, LAUNCH_DELAY_MS, MAX_SHARDS } from '../../core/rankings/shards.js';
 import { boardRewardOps } from './rewards.js';
 import { addWinErrors, batchRead, merchantToken } from './errors.js';
 
@@ -44,7 +44,7 @@ export const boardsRoutes = defineGroup(
       envelope: 'merchant',
       response: AddWinResult,
       errors: addWinErrors,
-      codes: ['data.changed_concurrently', 'player.deleted', 'ranking.result_reused'],
+      codes: ['data.changed_concurrently', 'player.deleted', 'ranking.result_reused', 'ranking.shards_changing'],
     },
     gameRank: {
       name: 'gameRank',
@@ -96,6 +96,7 @@ export const boardsRoutes = defineGroup(
       description:
         `\`shards\` (1-${MAX_SHARDS}, default ${DEFAULT_SHARDS}) is how many partitions each season's scores and boards of the game are spread over: one partition takes about 1,000 writes a second, so a game whose reports near that rate needs more (docs/performance.md). ` +
         `The change applies to the seasons that start ${CHANGE_DELAY_MS / 60_000} minutes after it or later; a season keeps the shards it started with, so no score moves and none is lost. ` +
+        `A current week or month with no score yet (a game preparing its launch) takes the change too, ${LAUNCH_DELAY_MS / 1000} seconds after it, if it still has none then; meanwhile the game's reports answer 503 \`ranking.shards_changing\` with Retry-After. ` +
         'Each board read reads every shard: more shards, more reads. ' +
         `Answers the setting with its changes: each change that decides some season's shards, and the last ${KEPT_CHANGES} made (a change overtaken by a later one before any season started under it is dropped beyond those).`,
       body: BoardShardsSave,

@@ -23,7 +23,7 @@ export const chainRoutes = defineGroup('chain', 'main', {
     envelope: 'data',
     response: ScoreResult,
     errors: scoreReportErrors,
-    codes: ['data.changed_concurrently', 'ranking.result_reused'],
+    codes: ['data.changed_concurrently', 'ranking.result_reused', 'ranking.shards_changing'],
   },
   // Rewards: gameCode and rewrad_history.
   ...chainRewardOps,

@@ -17,6 +17,7 @@ export const scoreReportErrors = {
   403: "the game is another merchant's",
   404: 'no game with that code',
   409: 'the result id was reported with other content, or the scores changed concurrently too often',
+  503: "the game's board shards change for its current season within the next minute and a half (Retry-After says when); nothing was recorded",
 } as const;
 
 /** addWin: a report of one player's results, who may have deleted their account. */
