@@ -17,8 +17,9 @@ export default $config({
     // infra/api.ts pulls in the functions, which pull in the table, bucket and secrets they are linked to.
     const { apiUrl, heroApiUrl } = await import('./infra/api.js');
     const { files } = await import('./infra/storage.js');
+    // The scheduled jobs: the chain indexer, settlement, deletions and the rank snapshots.
     await import('./infra/jobs.js');
-    // The rank pages' consumer, subscribed to the table's stream.
+    // The consumer that keeps each board's live head, subscribed to the table's stream.
     await import('./infra/rank-pages.js');
     // Alarms on every function, job, the stream consumer, the jobs' dead-letter queue and both APIs, to the Alarms topic.
     await import('./infra/alarms.js');

@@ -74,7 +74,9 @@ export const functionNeeds = {
   indexer: ['table', 'chain'],
   settlement: ['table'],
   deletions: ['table'],
-  // The table's stream consumer (infra/rank-pages.ts): score items' changes into the rank pages.
+  // Each board's snapshot, every minute, from the season's score items.
+  'rank-snapshots': ['table'],
+  // The table's stream consumer (infra/rank-pages.ts): score items' changes into each board's live head.
   'rank-pages': ['table'],
 } as const satisfies Record<string, readonly Need[]>;
 

@@ -1,17 +1,33 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { logError } from '../core/platform/log.js';
+import { describeError } from '../core/platform/loop.js';
 import { withRequestContext } from '../core/platform/request-context.js';
-import { itemChangeOf, recordedRankBatch } from '../core/rankings/rank-stream.js';
+import { type ItemChange, RecordsSkipped, readScoreRecord, recordedRankBatch, standingChanges } from '../core/rankings/rank-stream.js';
+import { passesScoreFilter } from '../core/rankings/stream-filter.js';
 import { deployedDeps } from './deployed.js';
 
 /**
- * The rank pages' Lambda (infra/rank-pages.ts subscribes it to the table's stream, score items only): each batch
- * of the stream's records is applied to the rank pages (core/rankings/rank-stream.ts). A failure throws: Lambda
- * retries the batch (split in halves), which is safe because applying is idempotent (core/rankings/rank-pages.ts).
- * Every batch is a run recorded for the stage overview (recordedRankBatch): its records and boards.
+ * The live heads' Lambda (infra/rank-pages.ts subscribes it to the table's stream, score items only): each batch
+ * of the stream's records is applied to the heads of the boards it moves (core/rankings/rank-stream.ts). Lambda
+ * retries a batch that fails (split in halves) until it succeeds, which is safe because a change takes the player
+ * from the page of their standing before and after it before putting them in once: applied twice, it changes
+ * nothing (core/rankings/rank-head.ts). A record that cannot be read (an image that is not a score item) would
+ * fail its batch at every retry: it is skipped instead, logged, and the batch's run recorded as failed
+ * (`rank-pages.records_unreadable`), as the local server's reader does (functions/local/score-stream.ts), so the
+ * shard goes on. Every batch is a run recorded for the stage overview (recordedRankBatch): its records and boards.
  */
 
-/** The part of a DynamoDB Streams event this handler reads: each record's images, in DynamoDB's wire form. */
+/** A stream record's part this handler reads: its keys and images, in DynamoDB's wire form. */
+interface StreamImages {
+  Keys?: Record<string, { S?: string }>;
+  OldImage?: unknown;
+  NewImage?: unknown;
+  SequenceNumber?: string;
+}
+
+/** The part of a DynamoDB Streams event this handler reads. */
 interface StreamEvent {
-  Records: { dynamodb?: { OldImage?: unknown; NewImage?: unknown } }[];
+  Records: { dynamodb?: StreamImages }[];
 }
 
 /** The part of the Lambda context this handler reads. */
@@ -25,13 +41,38 @@ const loadDeps = deployedDeps('rank-pages', {
   table: () => import('../core/platform/db.js'),
 });
 
-export function handler(event: StreamEvent, context: LambdaContext): Promise<{ boards: number }> {
+/** The batch's score records read, in order, and how many could not be (each logged). */
+async function scoreChanges(event: StreamEvent): Promise<{ changes: ItemChange[]; unreadable: number }> {
+  const changes: ItemChange[] = [];
+  let unreadable = 0;
+  for (const record of event.Records) {
+    const images = record.dynamodb ?? {};
+    // The subscription's filter lets only score items through; anything else is not this consumer's.
+    if (!passesScoreFilter(images)) continue;
+    try {
+      changes.push(readScoreRecord(images));
+    } catch (error) {
+      unreadable++;
+      await logError('rank pages: a stream record could not be read; skipped', {
+        sequence_number: images.SequenceNumber ?? '',
+        keys: images.Keys ? unmarshall(images.Keys as Parameters<typeof unmarshall>[0]) : null,
+        error: describeError(error),
+      }).catch(() => {});
+    }
+  }
+  return { changes, unreadable };
+}
+
+export function handler(event: StreamEvent, context: LambdaContext): Promise<{ boards: number; unreadable?: number }> {
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
     const deps = await loadDeps();
-    const boards = await recordedRankBatch(
-      deps,
-      event.Records.map((record) => itemChangeOf(record.dynamodb ?? {})),
-    );
-    return { boards };
+    const { changes, unreadable } = await scoreChanges(event);
+    try {
+      return { boards: await recordedRankBatch(deps, changes, { unreadable }) };
+    } catch (error) {
+      // The readable records are applied and the run recorded as failed: nothing is left to retry.
+      if (!(error instanceof RecordsSkipped)) throw error;
+      return { boards: standingChanges(changes).size, unreadable };
+    }
   });
 }

@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import { api, heroApi } from './api.js';
 import { functionName, functions } from './functions.js';
-import { deletions, indexer, jobFailures, settlement } from './jobs.js';
+import { deletions, indexer, jobFailures, rankSnapshots, settlement } from './jobs.js';
 import { rankPages } from './rank-pages.js';
 
 /**
  * CloudWatch alarms, all sent to one SNS topic (state changes both ways: ALARM and back to OK). Every stage has
  * them (a dev stage is where an alarm is first seen firing); who is told is per stage, AlarmEmail below.
  *
- * - Each Lambda (every group function, both jobs and the rank pages' stream consumer): `Errors` and
+ * - Each Lambda (every group function, every job and the live heads' stream consumer): `Errors` and
  *   `Throttles`, any in 5 minutes. A group function's error is a crash, a timeout or a failed init, not an error
  *   answer (the app answers those itself), so one is worth a look; a throttle means a function hit its reserved
  *   concurrency or the account's limit.
- * - A job's failed run, and a stream batch the rank pages' consumer gave up on, also land in the jobs'
+ * - A job's failed run, and a stream batch the live heads' consumer gave up on, also land in the jobs'
  *   dead-letter queue (infra/jobs.ts, infra/rank-pages.ts): an alarm while it holds any.
- * - The rank pages falling behind: the consumer's `IteratorAge` (how old the last record of a batch was when
+ * - The live heads falling behind: the consumer's `IteratorAge` (how old the last record of a batch was when
  *   Lambda handed the batch over) above a minute within 5 minutes. It stays small while the consumer keeps up;
  *   a minute means batches keep failing and are retried, or the consumer does not keep up with the reports.
  * - Each API: its `5xx` answers, any in 5 minutes (500s the app could not handle, 503s when the table throttles,
@@ -101,6 +101,7 @@ for (const [component, job] of [
   ['Indexer', indexer],
   ['Settlement', settlement],
   ['Deletions', deletions],
+  ['RankSnapshots', rankSnapshots],
 ] as const) {
   lambdaAlarms(
     component,
@@ -113,12 +114,12 @@ const rankPagesName = rankPages.apply((subscriber: { nodes: { function: unknown 
 lambdaAlarms('RankPages', rankPagesName);
 alarmIn5Minutes(
   'RankPagesIteratorAge',
-  'RankPages: a stream batch it was given held a record over a minute old (the rank pages are falling behind the reports)',
+  "RankPages: a stream batch it was given held a record over a minute old (the boards' live heads are falling behind the reports)",
   { namespace: 'AWS/Lambda', metricName: 'IteratorAge', dimensions: { FunctionName: rankPagesName }, statistic: 'Maximum' },
   { threshold: 60_000, comparisonOperator: 'GreaterThanThreshold' },
 );
 
-anyIn5Minutes('JobFailuresQueued', 'A scheduled job run or a rank pages stream batch failed: its record is in the JobFailures queue', {
+anyIn5Minutes('JobFailuresQueued', "A scheduled job run or a live heads' stream batch failed: its record is in the JobFailures queue", {
   namespace: 'AWS/SQS',
   metricName: 'ApproximateNumberOfMessagesVisible',
   dimensions: { QueueName: jobFailures.nodes.queue.name },

@@ -2,8 +2,8 @@ import { functionArgs } from './functions.js';
 
 /**
  * Scheduled jobs (EventBridge Scheduler through SST's CronV2), linked like the group functions to what their
- * code reads (functions/deployed.ts `functionNeeds`): the indexer to the table and ChainConfig, settlement and
- * deletions to the table.
+ * code reads (functions/deployed.ts `functionNeeds`): the indexer to the table and ChainConfig, settlement,
+ * deletions and the rank snapshots to the table.
  *
  * The chain indexer (functions/indexer.ts) runs every minute, the shortest schedule there is. A run stops
  * itself 15 s before its timeout; a run that still overlaps the next one is safe (the indexer's cursor is
@@ -18,8 +18,9 @@ import { functionArgs } from './functions.js';
  *   otherwise run it twice more, and the next scheduled run is the retry anyway), with the error in the record;
  * - an invocation the scheduler could not make (the function missing, its permission, Lambda refusing it):
  *   the schedule's own dead-letter queue, the same one;
- * - a batch of the table's stream the rank pages' consumer kept failing on (infra/rank-pages.ts): its
- *   subscription's on-failure destination, with the shard and sequence numbers of the dropped records.
+ * - a batch of the table's stream the live heads' consumer gave up on (infra/rank-pages.ts): its subscription's
+ *   on-failure destination, with the shard and sequence numbers of the dropped records. The subscription retries
+ *   a failing batch until it succeeds, so only one still failing when its records leave the stream (24 hours).
  * Nothing reads the queue: infra/alarms.ts raises an alarm as soon as it holds a message, and an operator reads
  * the records (the error and the request id of the failed run: its log lines carry it) and purges it.
  */
@@ -28,7 +29,7 @@ export const jobFailures = new sst.aws.Queue('JobFailures', {
 });
 
 /** The function args every job shares: built like a group function, failed runs dead-lettered to jobFailures. */
-const jobFunction = (name: 'indexer' | 'settlement' | 'deletions', timeout: string) => ({
+const jobFunction = (name: 'indexer' | 'settlement' | 'deletions' | 'rank-snapshots', timeout: string) => ({
   ...functionArgs(name),
   timeout,
   retries: 0,
@@ -62,6 +63,20 @@ export const settlement = new sst.aws.CronV2('Settlement', {
 export const deletions = new sst.aws.CronV2('Deletions', {
   schedule: 'rate(10 minutes)',
   function: jobFunction('deletions', '5 minutes'),
+  retries: 0,
+  dlq: jobFailures.arn,
+});
+
+/**
+ * The rank snapshots (functions/rank-snapshots.ts) every minute: each open season's two boards written whole from
+ * its score items (core/rankings/rank-snapshots.ts), what ranks the players below each board's live head. Timeout
+ * 5 minutes: a season of 1,000,000 players is read and written in well under a minute deployed, and a run that
+ * still overlaps the next one is safe (each board's snapshot is written by one of them, the other's pages
+ * deleted). No scheduler retries: the next minute's run is the retry, and takes every board again.
+ */
+export const rankSnapshots = new sst.aws.CronV2('RankSnapshots', {
+  schedule: 'rate(1 minute)',
+  function: jobFunction('rank-snapshots', '5 minutes'),
   retries: 0,
   dlq: jobFailures.arn,
 });

@@ -7,12 +7,13 @@ let dev: Deployment;
 let indexer: Component<CronV2Args>;
 let settlement: Component<CronV2Args>;
 let deletions: Component<CronV2Args>;
+let rankSnapshots: Component<CronV2Args>;
 
 beforeAll(async () => {
   dev = await deployWithStandins('v2-testing');
   const crons = dev.components.filter((c) => c.type === 'sst.aws.CronV2') as Component<CronV2Args>[];
-  expect(crons.map((c) => c.name)).toEqual(['Indexer', 'Settlement', 'Deletions']);
-  [indexer, settlement, deletions] = [crons[0]!, crons[1]!, crons[2]!];
+  expect(crons.map((c) => c.name)).toEqual(['Indexer', 'Settlement', 'Deletions', 'RankSnapshots']);
+  [indexer, settlement, deletions, rankSnapshots] = [crons[0]!, crons[1]!, crons[2]!, crons[3]!];
 });
 
 describe('chain indexer job', () => {
@@ -75,6 +76,20 @@ describe('deletions job', () => {
   });
 });
 
+describe('rank snapshots job', () => {
+  it('runs functions/rank-snapshots.handler every minute within 5 minutes, without scheduler retries (the next minute is the retry)', () => {
+    expect(rankSnapshots.args.schedule).toBe('rate(1 minute)');
+    expect(rankSnapshots.args.retries ?? 0).toBe(0);
+    expect(rankSnapshots.args.enabled ?? true).toBe(true);
+    const fn = rankSnapshots.args.function as FunctionArgs & { timeout?: string };
+    expect(fn.handler).toBe('functions/rank-snapshots.handler');
+    expect([fn.architecture, fn.runtime, fn.nodejs]).toEqual(['arm64', 'nodejs24.x', { format: 'esm', minify: true, splitting: true }]);
+    // Longer than the schedule: a run overlapping the next one is safe (each board's snapshot is written by one).
+    expect(fn.timeout).toBe('5 minutes');
+    expect(readFileSync('functions/rank-snapshots.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+  });
+});
+
 describe('failed runs are dead-lettered (the JobFailures queue)', () => {
   const queue = () => dev.components.find((c) => c.name === 'JobFailures') as Component<QueueArgs>;
   const queueArn = () => (queue().instance as { arn: string }).arn;
@@ -84,10 +99,12 @@ describe('failed runs are dead-lettered (the JobFailures queue)', () => {
     expect(queue().args.transform?.queue).toEqual({ messageRetentionSeconds: 1_209_600 });
   });
 
-  it.each(['Indexer', 'Settlement', 'Deletions'])(
+  it.each(['Indexer', 'Settlement', 'Deletions', 'RankSnapshots'])(
     '%s: a run that fails goes to the queue at once (no Lambda retries), and so does an invocation the scheduler could not make',
     (name) => {
-      const cron = ({ Indexer: indexer, Settlement: settlement, Deletions: deletions } as Record<string, Component<CronV2Args>>)[name]!.args;
+      const cron = ({ Indexer: indexer, Settlement: settlement, Deletions: deletions, RankSnapshots: rankSnapshots } as Record<string, Component<CronV2Args>>)[
+        name
+      ]!.args;
       const fn = cron.function as FunctionArgs;
       // Asynchronous invocation settings (SST's FunctionEventInvokeConfig): no retries, failures to the queue.
       expect(fn.retries).toBe(0);

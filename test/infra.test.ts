@@ -7,7 +7,7 @@ import { routeTable } from '../functions/routes/index.js';
 import { heroBasePath, isProductionStage, mainBasePath } from '../core/platform/stages.js';
 import { createTableInput, tableDefinition } from '../core/platform/table.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { rankDirectoryKey, rankPageKey, resultKey, scoreKey } from '../core/rankings/keys.js';
+import { headDirectoryKey, headPageKey, headTopKey, resultKey, scoreKey, snapshotDirectoryKey, snapshotPageKey } from '../core/rankings/keys.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { PACKAGE_FILES, referenceAssetsDir } from '../core/http/reference-assets.js';
 import { CONSOLE_FILES, consoleAssetsDir } from '../core/http/console-assets.js';
@@ -301,7 +301,7 @@ describe("the rank pages' stream subscription (infra/rank-pages.ts)", () => {
     expect(fn.timeout).toBe('60 seconds');
   });
 
-  it("is given score items only: a score key passes the filter, the consumer's own directory and page keys do not", () => {
+  it("is given score items only: a score key passes the filter, the boards' own head and snapshot keys do not", () => {
     const { filters } = subscription().args;
     expect(filters).toEqual([{ dynamodb: { Keys: { pk: { S: [{ prefix: 'SCORE#' }] } } } }]);
     // As Lambda gets it: SST sends each filter as JSON.
@@ -313,10 +313,13 @@ describe("the rank pages' stream subscription (infra/rank-pages.ts)", () => {
     for (const eventName of ['INSERT', 'MODIFY', 'REMOVE']) {
       expect(delivered(scoreKey('g1', season, 'p1', 1), eventName), `score item, ${eventName}`).toBe(true);
       expect(delivered(scoreKey('g1', season, 'p1', 4), eventName), `sharded score item, ${eventName}`).toBe(true);
-      expect(delivered(rankDirectoryKey('kills', 'g1', season), eventName), `rank directory, ${eventName}`).toBe(false);
-      expect(delivered(rankPageKey('wins', 'g1', season, 3), eventName), `rank page, ${eventName}`).toBe(false);
+      expect(delivered(headDirectoryKey('kills', 'g1', season), eventName), `head directory, ${eventName}`).toBe(false);
+      expect(delivered(headPageKey('wins', 'g1', season, 3), eventName), `head page, ${eventName}`).toBe(false);
+      expect(delivered(headTopKey('wins', 'g1', season), eventName), `head top, ${eventName}`).toBe(false);
+      expect(delivered(snapshotDirectoryKey('kills', 'g1', season), eventName), `snapshot directory, ${eventName}`).toBe(false);
+      expect(delivered(snapshotPageKey('wins', 'g1', season, 3), eventName), `snapshot page, ${eventName}`).toBe(false);
       // A prefix, not a part anywhere in the key: the rank directory of a game named SCORE stays out too.
-      expect(delivered(rankDirectoryKey('kills', 'SCORE', season), eventName), `rank directory of game SCORE, ${eventName}`).toBe(false);
+      expect(delivered(headDirectoryKey('kills', 'SCORE', season), eventName), `head directory of game SCORE, ${eventName}`).toBe(false);
       expect(delivered(resultKey('g1', 'r1'), eventName), `reported result, ${eventName}`).toBe(false);
     }
   });
@@ -329,11 +332,12 @@ describe("the rank pages' stream subscription (infra/rank-pages.ts)", () => {
     });
   });
 
-  it("retries a failing batch at most 10 times, split in halves, then records it in the jobs' dead-letter queue", () => {
+  it("retries a failing batch, split in halves, until it succeeds (-1: no limit); one whose records leave the stream first goes to the jobs' dead-letter queue", () => {
     const { args } = subscription();
+    // A dropped batch would leave a board's live head wrong until each player's next change: never dropped for failing.
     expect(args.transform?.eventSourceMapping).toMatchObject({
       bisectBatchOnFunctionError: true,
-      maximumRetryAttempts: 10,
+      maximumRetryAttempts: -1,
       destinationConfig: { onFailure: { destinationArn: queueArn() } },
     });
     // Lambda sends the failed batch's record with the function's role.
@@ -413,11 +417,12 @@ describe('secrets and permissions: each function is linked to what its code read
     for (const [group, fn] of functionOf) expect(namesOf(fn.args.link), group).toEqual([...expectedLinks[group]!].sort());
   });
 
-  it('links the scheduled jobs to theirs: the indexer to the table and the chain, settlement and deletions to the table', () => {
+  it('links the scheduled jobs to theirs: the indexer to the table and the chain, settlement, deletions and the rank snapshots to the table', () => {
     const cron = (name: string) => (dev.components.find((c) => c.name === name)!.args as CronV2Args).function as FunctionArgs;
     expect(namesOf(cron('Indexer').link)).toEqual(['ChainConfig', 'Table']);
     expect(namesOf(cron('Settlement').link)).toEqual(['Table']);
     expect(namesOf(cron('Deletions').link)).toEqual(['Table']);
+    expect(namesOf(cron('RankSnapshots').link)).toEqual(['Table']);
   });
 
   it('gives the private token keys only to functions that issue tokens, the files bucket only to inner, no secret to meta', () => {
@@ -468,7 +473,7 @@ describe('secrets and permissions: each function is linked to what its code read
     // the token service: authenticate returns before it, or hands the token to the app's own verifier.
     const openOnly = (group: string) =>
       routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open' || op.auth.store !== undefined));
-    const deployed = [...functionOf.keys(), 'indexer', 'settlement', 'deletions', 'rank-pages'];
+    const deployed = [...functionOf.keys(), 'indexer', 'settlement', 'deletions', 'rank-snapshots', 'rank-pages'];
     for (const name of deployed) {
       // functions/deployed.ts builds Deps from the links, so it is left out. A group taking no platform token never
       // runs the platform's part of the authorization layer, so that is left out too.
@@ -720,6 +725,7 @@ describe('production infrastructure', () => {
         'PartnerStore',
         'Pay',
         'RankPages',
+        'RankSnapshots',
         'Settlement',
         'ThirdPay',
         'Withoutkey',

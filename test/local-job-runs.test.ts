@@ -5,7 +5,10 @@ import { createChain } from '../core/chain/source.js';
 import { paymentHandlers } from '../core/payments/indexer-handlers.js';
 import { SWEEP_AFTER_SECONDS } from '../core/privacy/deletion.js';
 import { startDeletionsLoop } from '../core/privacy/loop.js';
+import { startSnapshotLoop } from '../core/rankings/loop.js';
+import { readSnapshot } from '../core/rankings/rank-snapshot.js';
 import { isScoreChange } from '../core/rankings/rank-stream.js';
+import { weekOf } from '../core/rankings/seasons.js';
 import { rewardTableKey } from '../core/rewards/keys.js';
 import { startSettlementLoop } from '../core/rewards/loop.js';
 import { createAllApps } from '../functions/apps.js';
@@ -16,7 +19,7 @@ import { call } from './support/http.js';
 import { jobsOf } from './support/job-runs.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { streamRecords } from './support/rankings.js';
-import { rewardGame, scoresInPastWeek } from './support/rewards.js';
+import { addWinAt, rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { PAYMENT_TYPE, SUI, startSuiNode, type SuiNode } from './support/sui-node.js';
 import { scanAll } from './support/table-snapshot.js';
 
@@ -153,6 +156,27 @@ describe('the local loops record their passes as the deployed jobs record their 
     } finally {
       deps.setNow(undefined);
     }
+  }, 120_000);
+
+  it("the rank snapshots' loop: an ok pass with the seasons and boards it wrote, each board's snapshot from the score items", async () => {
+    const deps = await createTestDeps();
+    const game = await rewardGame(deps);
+    const now = new Date();
+    // Two players of the current week and month: one with kills and wins, one with wins only.
+    await addWinAt(deps, game, now, { id: 'a', kills: 3, wins: 1 });
+    await addWinAt(deps, game, new Date(now.getTime() + 1), { id: 'b', wins: 2 });
+    // A long interval: the first pass's record stays the last run while it is read.
+    const loop = startSnapshotLoop(deps, { intervalMs: 3_600_000 });
+    try {
+      await expect
+        .poll(async () => (await jobsOf(deps))['rank-snapshots'].last_run, poll)
+        .toMatchObject({ outcome: 'ok', error: null, did: { seasons: 2, boards: 4, boards_deferred: 0, pages_deleted: 0 }, request_id: null });
+    } finally {
+      await loop.stop();
+    }
+    const season = weekOf(now);
+    expect((await readSnapshot(deps, { board: 'kills', game: game.code, season })).players).toBe(1);
+    expect((await readSnapshot(deps, { board: 'wins', game: game.code, season })).players).toBe(2);
   }, 120_000);
 
   it("the deletions' loop: the pass that makes an answered deletion's last sweep is an ok run that finished it, and the player is forgotten", async () => {

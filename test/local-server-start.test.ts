@@ -111,6 +111,7 @@ describe('npm start refuses to start, leaving nothing running', () => {
     ['INDEXER_INTERVAL_MS', { INDEXER_INTERVAL_MS: '0' }, /^INDEXER_INTERVAL_MS: expected milliseconds from 1 to 2147483647, got "0"$/],
     ['SETTLEMENT_INTERVAL_MS', { SETTLEMENT_INTERVAL_MS: 'often' }, /^SETTLEMENT_INTERVAL_MS: expected milliseconds/],
     ['RANK_STREAM_INTERVAL_MS', { RANK_STREAM_INTERVAL_MS: '-1' }, /^RANK_STREAM_INTERVAL_MS: expected milliseconds/],
+    ['RANK_SNAPSHOT_INTERVAL_MS', { RANK_SNAPSHOT_INTERVAL_MS: '1m' }, /^RANK_SNAPSHOT_INTERVAL_MS: expected milliseconds from 1 to 2147483647, got "1m"$/],
     ['DELETIONS_INTERVAL_MS', { DELETIONS_INTERVAL_MS: '1e3' }, /^DELETIONS_INTERVAL_MS: expected milliseconds/],
     ['SEED_ADMIN_PASSWORD', { SEED_ADMIN_EMAIL: 'admin@example.com' }, /^SEED_ADMIN_PASSWORD: unset, while SEED_ADMIN_EMAIL is set/],
     ['SEED_ADMIN_EMAIL', { SEED_ADMIN_EMAIL: 'admin', SEED_ADMIN_PASSWORD: 'long enough password' }, /^SEED_ADMIN_EMAIL: expected an email address/],

@@ -101,7 +101,7 @@ describe('the stage overview: money figures per UTC day', () => {
       { day: '2031-05-02', orders_created: 1, orders_paid: 1, tickets_credited: 100, tickets_spent: 12 },
     ]);
     expect(res.body.data.generated_at).toBe('2031-05-02T00:30:00.000Z');
-    expect(res.body.data.jobs.map((job: { job: string }) => job.job)).toEqual(['indexer', 'settlement', 'deletions', 'rank-pages']);
+    expect(res.body.data.jobs.map((job: { job: string }) => job.job)).toEqual(['indexer', 'settlement', 'deletions', 'rank-pages', 'rank-snapshots']);
 
     // 14 days by default, today last; the figures are kept on at most 16 items a day.
     const byDefault = await overview();

@@ -86,10 +86,24 @@ export async function applyHeadChanges(deps: HeadDeps, ref: RankBoard, changes: 
   await applyInOneWrite(deps, ref, [...collapsed.values()]);
 }
 
+/**
+ * A page the directory read lists is gone or at another version when read: another consumer's transaction
+ * landed between the two reads (it merged, trimmed or rewrote that page). The race is lost as when the
+ * directory's condition fails: read again.
+ */
+class HeadMoved extends Error {}
+
 async function applyInOneWrite(deps: HeadDeps, ref: RankBoard, changes: StandingChange[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const directory = await readHead(deps, ref);
-    const writes = await plan(deps, ref, directory, changes);
+    let writes: TransactItem[];
+    try {
+      writes = await plan(deps, ref, directory, changes);
+    } catch (error) {
+      if (!(error instanceof HeadMoved) || attempt === WRITE_ATTEMPTS) throw error;
+      await losingPause(attempt);
+      continue;
+    }
     if (writes.length === 0) return;
     const bytes = writes.reduce((sum, write) => sum + ((write.Put?.Item?.data as Uint8Array | undefined)?.length ?? 0), 0);
     if ((writes.length > 100 || bytes > MAX_WRITE_BYTES) && changes.length > 1) {
@@ -133,8 +147,8 @@ async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, change
     if (before && inHead(directory, before)) touched.add(placeOf(before));
     if (after && inHead(directory, after)) touched.add(placeOf(after));
   }
-  const topChanged = [...touched].some((index) => index <= leadingPages(work, MAX_BOARD));
   await load(deps, ref, work, [...touched]);
+  const read = new Map([...touched].map((index) => [index, JSON.stringify(work[index]!.entries)]));
   for (const { id, before, after } of moving) {
     if (before && inHead(directory, before)) drop(work[placeOf(before)]!, id);
     if (after && inHead(directory, after)) {
@@ -144,6 +158,9 @@ async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, change
       page.changed = true;
     }
   }
+  // Changes the head already has (a batch delivered again, a removal the deletion's sweep made first) write nothing.
+  for (const [index, entries] of read) if (work[index]!.ref && JSON.stringify(work[index]!.entries) === entries) work[index]!.changed = false;
+  if (!work.some((page) => page.changed)) return [];
   const removed = await mergeSmall(deps, ref, work);
   const pages: WorkPage[] = [];
   for (const page of work) {
@@ -165,6 +182,9 @@ async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, change
     });
   }
   for (const id of removed) writes.push({ Delete: { TableName: deps.table, Key: headPageKey(ref.board, ref.game, ref.season, id) } });
+  // The top is written again when a page that holds some of it changed (or went).
+  const lead = leadingPages(listed, MAX_BOARD);
+  const topChanged = listed.slice(0, lead + 1).some((page) => page.changed) || removed.some((id) => !listed.slice(lead + 1).some((page) => page.id === id));
   if (topChanged) {
     await load(
       deps,
@@ -247,8 +267,12 @@ async function load(deps: Pick<PlatformDeps, 'db' | 'table'>, ref: RankBoard, wo
   );
   wanted.forEach((index, i) => {
     const item = items[i];
-    if (!item) throw new Error(`rank head: page ${work[index]!.id} of ${ref.game} is listed but missing`);
-    work[index]!.entries = toPage(item).entries;
+    const page = item && toPage(item);
+    const listed = work[index]!.ref;
+    if (!page || (listed && page.version !== listed.version)) {
+      throw new HeadMoved(`rank head: page ${work[index]!.id} of ${ref.game} changed since its directory was read`);
+    }
+    work[index]!.entries = page.entries;
   });
 }
 

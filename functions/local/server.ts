@@ -6,6 +6,7 @@ import { claimHandlers } from '../../core/rewards/claim-events.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';
 import { startSettlementLoop, type SettlementLoop } from '../../core/rewards/loop.js';
 import { startDeletionsLoop } from '../../core/privacy/loop.js';
+import { startSnapshotLoop } from '../../core/rankings/loop.js';
 import { createIdTokenVerifier } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
 import type { Deps } from '../../core/deps.js';
@@ -53,6 +54,7 @@ let server: ReturnType<typeof serve> | undefined;
 let indexer: IndexerLoop | undefined;
 let settlement: SettlementLoop | undefined;
 let rankPages: Loop | undefined;
+let rankSnapshots: Loop | undefined;
 let deletions: Loop | undefined;
 /** Aborted by a stop during start-up: DynamoDB Local's start ends, and its Java process with it. */
 const starting = new AbortController();
@@ -63,7 +65,7 @@ function exit(code: number): Promise<void> {
   exiting ??= (async () => {
     starting.abort();
     await new Promise<void>((done) => (server?.listening ? server.close(() => done()) : done()));
-    await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop(), deletions?.stop()]);
+    await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop(), rankSnapshots?.stop(), deletions?.stop()]);
     await dynamo?.stop();
     lock?.release();
     process.exit(code);
@@ -148,8 +150,12 @@ try {
   }
   // The local stand-in for the deployed settlement cron: close finished seasons every SETTLEMENT_INTERVAL_MS.
   settlement = startSettlementLoop(deps, { intervalMs: settings.intervalsMs.settlement });
-  // The local stand-in for the deployed stream subscription: score changes into the rank pages every RANK_STREAM_INTERVAL_MS.
+  // The local stand-in for the deployed stream subscription: score changes into each board's live head every
+  // RANK_STREAM_INTERVAL_MS.
   rankPages = startScoreStreamLoop(deps, connection, settings.intervalsMs.rankStream);
+  // The local stand-in for the deployed snapshot cron: every open season's boards written whole from its score
+  // items every RANK_SNAPSHOT_INTERVAL_MS.
+  rankSnapshots = startSnapshotLoop(deps, { intervalMs: settings.intervalsMs.rankSnapshots });
   // The local stand-in for the deployed deletions cron: deletions a crash stopped, and every answered deletion's
   // last sweep, every DELETIONS_INTERVAL_MS.
   deletions = startDeletionsLoop(deps, { intervalMs: settings.intervalsMs.deletions });

@@ -6,6 +6,7 @@ import { chainFromSetting } from '../../core/chain/source.js';
 import type { Chain } from '../../core/chain/types.js';
 import { parseOAuthProviders, type OAuthProvider } from '../../core/identity/id-tokens.js';
 import { parseStoreKeys, type StoreKeys } from '../../core/partner-store/regions.js';
+import { SNAPSHOT_INTERVAL_MS } from '../../core/rankings/rank-snapshots.js';
 import { createClaimSigner, type ClaimSigner } from '../../core/rewards/claim-key.js';
 import { email } from '../../core/shared/fields.js';
 import { configuredDynamo, type DynamoConnection } from './dynamo.js';
@@ -31,7 +32,7 @@ export interface LocalSettings {
   storeKeys: StoreKeys | undefined;
   /** CLAIM_SIGNING_KEY's signer; undefined: the key generated into DATA_DIR. */
   claims: ClaimSigner | undefined;
-  intervalsMs: { settlement: number; rankStream: number; deletions: number; indexer: number };
+  intervalsMs: { settlement: number; rankStream: number; rankSnapshots: number; deletions: number; indexer: number };
   clockOffsetMs: number;
   oauthProviders: OAuthProvider[];
   /** A console built elsewhere; undefined: the server builds it into DATA_DIR. */
@@ -69,6 +70,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
   const claims = await setting('CLAIM_SIGNING_KEY', createClaimSigner, ['claim key']);
   const settlement = (await setting('SETTLEMENT_INTERVAL_MS', milliseconds)) ?? 60_000;
   const rankStream = (await setting('RANK_STREAM_INTERVAL_MS', milliseconds)) ?? 1_000;
+  const rankSnapshots = (await setting('RANK_SNAPSHOT_INTERVAL_MS', milliseconds)) ?? SNAPSHOT_INTERVAL_MS;
   const deletions = (await setting('DELETIONS_INTERVAL_MS', milliseconds)) ?? 60_000;
   const clockOffsetMs =
     (await setting('CLOCK_OFFSET_MS', integerIn(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'an integer number of milliseconds'))) ?? 0;
@@ -87,7 +89,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
     googlePlay,
     storeKeys,
     claims,
-    intervalsMs: { settlement, rankStream, deletions, indexer },
+    intervalsMs: { settlement, rankStream, rankSnapshots, deletions, indexer },
     clockOffsetMs,
     oauthProviders,
     consoleAssetsDir,

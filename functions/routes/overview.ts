@@ -19,7 +19,8 @@ export const adminOverviewOps = {
       'App Store and Google Play purchases, a stranded payment credited to its pending order), tickets credited by those paid orders and tickets ' +
       'spent by minus_tickets. The figures are about, not exact: each is counted after its operation succeeded, and a count lost in between is not ' +
       'made up (docs/performance.md "Items many requests write" lists what is counted). ' +
-      "For each scheduled job (`indexer`, `settlement`, `deletions`, and `rank-pages`, the rank pages' stream consumer, one run per batch): its last " +
+      "For each scheduled job (`indexer`, `settlement`, `deletions`, `rank-pages`, the boards' live heads' stream consumer, one run per batch, and " +
+      "`rank-snapshots`, the boards' snapshots): its last " +
       "run (start, end, outcome `ok` or `failed`, on failure a code and summary, what it did in `did`, the indexer's `checkpoint`, the Lambda " +
       'request id its log lines carry), when it last succeeded, and its failed runs of those days, newest first (at most 50; kept 30 days). ' +
       '`last_run` is null for a job that never recorded a run.',

@@ -21,7 +21,8 @@ const JOB_NAMES: Record<string, string> = {
   indexer: 'Chain indexer',
   settlement: 'Season settlement',
   deletions: 'Account deletions',
-  'rank-pages': 'Rank pages',
+  'rank-pages': 'Rank heads (stream)',
+  'rank-snapshots': 'Rank snapshots',
 };
 
 function Overview({ api }: { api: Api }) {
