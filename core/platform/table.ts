@@ -49,7 +49,7 @@ export function createTableInput(tableName: string, { stream = true }: { stream?
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
-    // The rank pages' consumer reads score items' changes, before and after (core/rankings/rank-stream.ts).
+    // The boards' head consumer reads score items' changes, before and after (core/rankings/rank-stream.ts).
     ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView } } : {}),
     AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: attributeType(name) })),
     KeySchema: [

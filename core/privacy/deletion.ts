@@ -310,8 +310,9 @@ async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult)
 }
 
 /**
- * The sweep: what a last read still finds goes as in a round, and the player leaves any rank page a dropped
- * stream batch left them on (rank-pages.ts); then the record forgets the player.
+ * The sweep: what a last read still finds goes as in a round, and the player leaves every board's head and
+ * snapshot at once, without waiting for the stream or the next snapshot (rank-pages.ts); then the record forgets
+ * the player.
  */
 async function sweep(deps: PrivacyDeps, proofId: string, record: ErasureRecord) {
   const state = { ...stateOf(record), runner: '' };

@@ -34,7 +34,7 @@ export interface Learned {
   studios: string[];
   /** The hero NFTs bound to the player when the deletion found them. */
   nfts: string[];
-  /** The seasons the player had scores in (rank-pages.ts), for the sweep to check the rank pages. */
+  /** The seasons the player had scores in (rank-pages.ts), for the sweep to take them off those boards. */
   seasons: string[];
 }
 

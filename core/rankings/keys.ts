@@ -38,7 +38,7 @@ export function shardOf(playerId: string, shards: number): number {
 /** A partition's shard suffix: none for an unsharded season. */
 const suffix = (shard: number, shards: number) => (shards === 1 ? '' : `#${shard}`);
 
-/** The partition prefix of every score item (the rank pages' stream consumer reads only these, rank-stream.ts). */
+/** The partition prefix of every score item (the boards' head consumer reads only these, rank-stream.ts). */
 export const SCORE_PREFIX = 'SCORE#';
 export const scorePartition = (game: string, season: Season, shard: number, shards: number) =>
   `${SCORE_PREFIX}${game}#${seasonKey(season)}${suffix(shard, shards)}`;

@@ -1,7 +1,7 @@
 /**
  * A player's place on a board: the score, when the player reached it (ISO; '' when never stamped), and the
  * player's id. Boards order by score, highest first; equal scores by who reached them first; then by id, so
- * the order is total. The board reads (boards.ts), the rank pages (rank-pages.ts) and settlement all use it.
+ * the order is total. The heads (rank-head.ts), the snapshots (rank-snapshot.ts) and settlement (season-scores.ts) all use it.
  */
 export interface Standing {
   score: number;

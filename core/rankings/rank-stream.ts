@@ -85,16 +85,17 @@ export async function applyItemChanges(deps: Pick<PlatformDeps, 'db' | 'table' |
 }
 
 /**
- * A run that applied its batch's readable records but skipped `unreadable` others (only the local server's
- * reader skips records, functions/local/score-stream.ts): it is recorded as failed, so the stage overview shows
- * the lost changes, though nothing is left to retry.
+ * A run that applied its batch's readable records but skipped `unreadable` others (the deployed consumer and the
+ * local server's reader skip them: functions/rank-pages.ts, functions/local/score-stream.ts): it is recorded as
+ * failed, so the stage overview shows the lost changes, though nothing is left to retry; the next snapshot
+ * has them (rank-snapshots.ts).
  */
 export class RecordsSkipped extends JobFailed {
   constructor(unreadable: number) {
     super(
       'rank-pages.records_unreadable',
       `rank pages: ${unreadable} stream record${unreadable === 1 ? ' could not be read and was' : 's could not be read and were'} skipped (logged); ` +
-        "their changes are missing from the pages until each player's next report",
+        "their changes are missing from the boards' heads until each player's next report (the next snapshot has them)",
     );
     this.name = 'RecordsSkipped';
   }

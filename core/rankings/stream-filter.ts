@@ -1,7 +1,7 @@
 import { SCORE_PREFIX } from './keys.js';
 
 /**
- * Which of the table's stream records the rank pages' consumer is given: those of score items (partition key
+ * Which of the table's stream records the boards' head consumer is given: those of score items (partition key
  * starting with SCORE_PREFIX). Deployed, it is the subscription's event filter (infra/rank-pages.ts), applied by
  * Lambda before the function runs; locally, the server's stream reader applies the same rule
  * (passesScoreFilter), so that both consumers are given the same records and neither decodes another item's.

@@ -22,13 +22,13 @@ import type { DynamoConnection } from './dynamo.js';
  * the deployed filter lets through (score items', core/rankings/stream-filter.ts: judged on their keys, so no
  * other item's images are decoded), and hands each GetRecords batch's to a consumer: the loop's records it as
  * the deployed function does (startScoreStreamLoop); by default (a test's drain) it is applied unrecorded.
- * Applying is idempotent (core/rankings/rank-pages.ts), so starting again from the oldest record after a
+ * Applying is idempotent (core/rankings/rank-head.ts), so starting again from the oldest record after a
  * restart changes nothing.
  *
  * A score record that cannot be read (an image GetRecords gives in a form that does not decode, or that is not a
  * score item) is skipped: logged once, counted for the consumer as `unreadable`, and the rest of its batch is
- * given. Deployed, such a record fails its batch until Lambda drops it; here no record may hold up the records
- * behind it, nor the loop.
+ * given, as the deployed consumer does (functions/rank-pages.ts): no record may hold up the records behind it,
+ * nor the loop.
  */
 export class ScoreStreamReader {
   private readonly streams: DynamoDBStreamsClient;
@@ -43,7 +43,7 @@ export class ScoreStreamReader {
   constructor(
     private readonly deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
     connection: DynamoConnection,
-    /** What is done with each batch's score records: the rank pages' consumer, unless a test collects them. */
+    /** What is done with each batch's score records: the boards' head consumer, unless a test collects them. */
     private readonly consume: (changes: ItemChange[], unreadable: number) => Promise<unknown> = (changes) => applyItemChanges(deps, changes),
   ) {
     this.streams = new DynamoDBStreamsClient(connection);
