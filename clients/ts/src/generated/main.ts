@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Spread one of the caller's games' boards over more partitions (extra operation)
-         * @description `shards` (1-16, default 1) is how many partitions each season's scores and boards of the game are spread over: one partition takes about 1,000 writes a second, so a game whose reports near that rate needs more (docs/performance.md). The change applies to the seasons that start 10 minutes after it or later; a season keeps the shards it started with, so no score moves and none is lost. Each board read reads every shard: more shards, more reads. Answers the setting with its changes: each change that decides some season's shards, and the last 20 made (a change overtaken by a later one before any season started under it is dropped beyond those).
+         * @description `shards` (1-16, default 1) is how many partitions each season's scores and boards of the game are spread over: one partition takes about 1,000 writes a second, so a game whose reports near that rate needs more (docs/performance.md). The change applies to the seasons that start 10 minutes after it or later; a season keeps the shards it started with, so no score moves and none is lost. A current week or month with no score yet (a game preparing its launch) takes the change too, 90 seconds after it, if it still has none then; meanwhile the game's reports answer 503 `ranking.shards_changing` with Retry-After. Each board read reads every shard: more shards, more reads. Answers the setting with its changes: each change that decides some season's shards, and the last 20 made (a change overtaken by a later one before any season started under it is dropped beyond those).
          *
          *     Requires a Bearer `merchant` token. `body.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
          */
@@ -8712,10 +8712,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            /** @description the game's board shards change for its current season within the next minute and a half (Retry-After says when); nothing was recorded; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
+                    /** @description seconds to wait before trying again; sent with ranking.shards_changing, table.busy */
                     "Retry-After": string;
                     [name: string]: unknown;
                 };
@@ -8723,9 +8723,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "message": "the game's board shards change for its current season within the next minute and a half (Retry-After says when); nothing was recorded; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
                      *       "data": null,
-                     *       "error": "table.busy"
+                     *       "error": "ranking.shards_changing"
                      *     }
                      */
                     "application/json": {
@@ -8737,7 +8737,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "table.busy";
+                        error: "ranking.shards_changing" | "table.busy";
                     };
                 };
             };
@@ -8925,6 +8925,8 @@ export interface operations {
                             }[];
                             players: number;
                             as_of: string | null;
+                            /** @enum {string} */
+                            standings: "live" | "snapshot";
                         };
                     };
                 };
@@ -9097,6 +9099,10 @@ export interface operations {
                             changes: {
                                 shards: number;
                                 from: string;
+                                seasons?: {
+                                    season: string;
+                                    was: number;
+                                }[];
                             }[];
                         };
                     };
@@ -9275,6 +9281,10 @@ export interface operations {
                             changes: {
                                 shards: number;
                                 from: string;
+                                seasons?: {
+                                    season: string;
+                                    was: number;
+                                }[];
                             }[];
                         };
                     };
@@ -10720,7 +10730,7 @@ export interface operations {
                             }[];
                             jobs: {
                                 /** @enum {string} */
-                                job: "indexer" | "settlement" | "deletions" | "rank-pages";
+                                job: "indexer" | "settlement" | "deletions" | "rank-pages" | "rank-snapshots";
                                 last_run: {
                                     started_at: string;
                                     ended_at: string;
@@ -13506,10 +13516,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            /** @description the game's board shards change for its current season within the next minute and a half (Retry-After says when); nothing was recorded; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
             503: {
                 headers: {
-                    /** @description seconds to wait before trying again; sent with table.busy */
+                    /** @description seconds to wait before trying again; sent with ranking.shards_changing, table.busy */
                     "Retry-After": string;
                     [name: string]: unknown;
                 };
@@ -13517,8 +13527,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
-                     *       "error": "table.busy"
+                     *       "message": "the game's board shards change for its current season within the next minute and a half (Retry-After says when); nothing was recorded; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "error": "ranking.shards_changing"
                      *     }
                      */
                     "application/json": {
@@ -13529,7 +13539,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "table.busy";
+                        error: "ranking.shards_changing" | "table.busy";
                     };
                 };
             };

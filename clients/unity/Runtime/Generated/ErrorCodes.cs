@@ -132,6 +132,7 @@ namespace GamePlatform.Client
         public const string PurchaseTransactionIncomplete = "purchase.transaction_incomplete";
         public const string PurchaseWrongProduct = "purchase.wrong_product";
         public const string RankingResultReused = "ranking.result_reused";
+        public const string RankingShardsChanging = "ranking.shards_changing";
         public const string RewardBillReused = "reward.bill_reused";
         public const string RewardNoAccount = "reward.no_account";
         public const string SeasonNotEnded = "season.not_ended";

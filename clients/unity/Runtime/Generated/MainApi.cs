@@ -589,7 +589,7 @@ namespace GamePlatform.Main
         /// 409: data.changed_concurrently, ranking.result_reused
         /// 413: body.too_large
         /// 415: body.unsupported_type
-        /// 503: table.busy
+        /// 503: ranking.shards_changing, table.busy
         /// </summary>
         public async Task<AddWinResponse> AddWinAsync(AddWinRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1066,7 +1066,7 @@ namespace GamePlatform.Main
         /// 409: data.changed_concurrently, ranking.result_reused
         /// 413: body.too_large
         /// 415: body.unsupported_type
-        /// 503: table.busy
+        /// 503: ranking.shards_changing, table.busy
         /// </summary>
         public async Task<SubmitgamescoreResponse> SubmitgamescoreAsync(SubmitgamescoreRequest body, CancellationToken cancellationToken = default(CancellationToken))
         {

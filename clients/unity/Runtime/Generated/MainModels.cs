@@ -4629,6 +4629,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `as_of`, required.</summary>
         public string AsOf { get; set; }
 
+        /// <summary>JSON `standings`, required.</summary>
+        public string Standings { get; set; }
+
         public static RankAroundResponseData FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "RankAroundResponseData");
@@ -4646,6 +4649,7 @@ namespace GamePlatform.Main
             m.Below = JsonCodec.Required(o, "below", "RankAroundResponseData", v0 => JsonCodec.ReadList(v0, v1 => RankAroundResponseDataBelowItem.FromJson(v1)));
             m.Players = JsonCodec.Required(o, "players", "RankAroundResponseData", v0 => v0.AsLong());
             m.AsOf = JsonCodec.Required(o, "as_of", "RankAroundResponseData", v0 => v0.AsString());
+            m.Standings = JsonCodec.Required(o, "standings", "RankAroundResponseData", v0 => v0.AsString());
             return m;
         }
 
@@ -4664,6 +4668,7 @@ namespace GamePlatform.Main
             o.Set("below", JsonCodec.WriteList(Below, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
             o.Set("players", JsonValue.From(Players));
             o.Set("as_of", JsonValue.From(AsOf));
+            o.Set("standings", JsonValue.From(Standings));
             return o;
         }
     }
@@ -4700,6 +4705,33 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class BoardShardsGetResponseDataChangesItemSeasonsItem
+    {
+        /// <summary>JSON `season`, required.</summary>
+        public string Season { get; set; }
+
+        /// <summary>JSON `was`, required.</summary>
+        public long Was { get; set; }
+
+        public static BoardShardsGetResponseDataChangesItemSeasonsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsGetResponseDataChangesItemSeasonsItem");
+            if (o == null) return null;
+            var m = new BoardShardsGetResponseDataChangesItemSeasonsItem();
+            m.Season = JsonCodec.Required(o, "season", "BoardShardsGetResponseDataChangesItemSeasonsItem", v0 => v0.AsString());
+            m.Was = JsonCodec.Required(o, "was", "BoardShardsGetResponseDataChangesItemSeasonsItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("season", JsonValue.From(Season));
+            o.Set("was", JsonValue.From(Was));
+            return o;
+        }
+    }
+
     public sealed partial class BoardShardsGetResponseDataChangesItem
     {
         /// <summary>JSON `shards`, required.</summary>
@@ -4708,6 +4740,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `from`, required.</summary>
         public string From { get; set; }
 
+        /// <summary>JSON `seasons`.</summary>
+        public List<BoardShardsGetResponseDataChangesItemSeasonsItem> Seasons { get; set; }
+
         public static BoardShardsGetResponseDataChangesItem FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "BoardShardsGetResponseDataChangesItem");
@@ -4715,6 +4750,7 @@ namespace GamePlatform.Main
             var m = new BoardShardsGetResponseDataChangesItem();
             m.Shards = JsonCodec.Required(o, "shards", "BoardShardsGetResponseDataChangesItem", v0 => v0.AsLong());
             m.From = JsonCodec.Required(o, "from", "BoardShardsGetResponseDataChangesItem", v0 => v0.AsString());
+            m.Seasons = JsonCodec.Optional(o, "seasons", "BoardShardsGetResponseDataChangesItem", v0 => JsonCodec.ReadList(v0, v1 => BoardShardsGetResponseDataChangesItemSeasonsItem.FromJson(v1)));
             return m;
         }
 
@@ -4723,6 +4759,7 @@ namespace GamePlatform.Main
             var o = JsonValue.NewObject();
             o.Set("shards", JsonValue.From(Shards));
             o.Set("from", JsonValue.From(From));
+            if (Seasons != null) o.Set("seasons", JsonCodec.WriteList(Seasons, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
             return o;
         }
     }
@@ -4828,6 +4865,33 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class BoardShardsSetResponseDataChangesItemSeasonsItem
+    {
+        /// <summary>JSON `season`, required.</summary>
+        public string Season { get; set; }
+
+        /// <summary>JSON `was`, required.</summary>
+        public long Was { get; set; }
+
+        public static BoardShardsSetResponseDataChangesItemSeasonsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "BoardShardsSetResponseDataChangesItemSeasonsItem");
+            if (o == null) return null;
+            var m = new BoardShardsSetResponseDataChangesItemSeasonsItem();
+            m.Season = JsonCodec.Required(o, "season", "BoardShardsSetResponseDataChangesItemSeasonsItem", v0 => v0.AsString());
+            m.Was = JsonCodec.Required(o, "was", "BoardShardsSetResponseDataChangesItemSeasonsItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("season", JsonValue.From(Season));
+            o.Set("was", JsonValue.From(Was));
+            return o;
+        }
+    }
+
     public sealed partial class BoardShardsSetResponseDataChangesItem
     {
         /// <summary>JSON `shards`, required.</summary>
@@ -4836,6 +4900,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `from`, required.</summary>
         public string From { get; set; }
 
+        /// <summary>JSON `seasons`.</summary>
+        public List<BoardShardsSetResponseDataChangesItemSeasonsItem> Seasons { get; set; }
+
         public static BoardShardsSetResponseDataChangesItem FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "BoardShardsSetResponseDataChangesItem");
@@ -4843,6 +4910,7 @@ namespace GamePlatform.Main
             var m = new BoardShardsSetResponseDataChangesItem();
             m.Shards = JsonCodec.Required(o, "shards", "BoardShardsSetResponseDataChangesItem", v0 => v0.AsLong());
             m.From = JsonCodec.Required(o, "from", "BoardShardsSetResponseDataChangesItem", v0 => v0.AsString());
+            m.Seasons = JsonCodec.Optional(o, "seasons", "BoardShardsSetResponseDataChangesItem", v0 => JsonCodec.ReadList(v0, v1 => BoardShardsSetResponseDataChangesItemSeasonsItem.FromJson(v1)));
             return m;
         }
 
@@ -4851,6 +4919,7 @@ namespace GamePlatform.Main
             var o = JsonValue.NewObject();
             o.Set("shards", JsonValue.From(Shards));
             o.Set("from", JsonValue.From(From));
+            if (Seasons != null) o.Set("seasons", JsonCodec.WriteList(Seasons, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
             return o;
         }
     }
