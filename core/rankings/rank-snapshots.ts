@@ -55,12 +55,20 @@ export async function snapshotSeasons(deps: Pick<PlatformDeps, 'db' | 'table' | 
     const season = parseSeasonRange(season_type as SeasonTypeValue, season_range);
     if (!season) continue;
     const asOf = deps.now().toISOString();
+    // An ended season's last snapshots are never deferred: they are what its players are ranked by from then on.
+    const ended = season.end.getTime() <= deps.now().getTime();
     const scores = await readSeasonScores(deps, game, season);
     run.seasons++;
     for (const board of BOARDS) {
       const reachedAt = (item: (typeof scores)[number]) => (board === 'kills' ? item.killsAt : item.winsAt) ?? '';
       const changedSince = (instant: string) => scores.filter((item) => reachedAt(item) > instant).length;
-      const written = await writeSnapshot(deps, { board, game, season }, boardStandings(board, scores), asOf, options.everyBoard ? undefined : changedSince);
+      const written = await writeSnapshot(
+        deps,
+        { board, game, season },
+        boardStandings(board, scores),
+        asOf,
+        options.everyBoard || ended ? undefined : changedSince,
+      );
       run.boards++;
       if (written.deferred) run.boards_deferred++;
       run.pages_written += written.written;
