@@ -1,9 +1,6 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { logError } from '../core/platform/log.js';
-import { describeError } from '../core/platform/loop.js';
 import { withRequestContext } from '../core/platform/request-context.js';
-import { type ItemChange, RecordsSkipped, readScoreRecord, recordedRankBatch, standingChanges } from '../core/rankings/rank-stream.js';
-import { passesScoreFilter } from '../core/rankings/stream-filter.js';
+import { RecordsSkipped, recordedRankBatch, standingChanges } from '../core/rankings/rank-stream.js';
+import { logSkippedRecord, readScoreRecords, type StreamImages } from '../core/rankings/stream-filter.js';
 import { deployedDeps } from './deployed.js';
 
 /**
@@ -16,14 +13,6 @@ import { deployedDeps } from './deployed.js';
  * (`rank-pages.records_unreadable`), as the local server's reader does (functions/local/score-stream.ts), so the
  * shard goes on. Every batch is a run recorded for the stage overview (recordedRankBatch): its records and boards.
  */
-
-/** A stream record's part this handler reads: its keys and images, in DynamoDB's wire form. */
-interface StreamImages {
-  Keys?: Record<string, { S?: string }>;
-  OldImage?: unknown;
-  NewImage?: unknown;
-  SequenceNumber?: string;
-}
 
 /** The part of a DynamoDB Streams event this handler reads. */
 interface StreamEvent {
@@ -41,32 +30,13 @@ const loadDeps = deployedDeps('rank-pages', {
   table: () => import('../core/platform/db.js'),
 });
 
-/** The batch's score records read, in order, and how many could not be (each logged). */
-async function scoreChanges(event: StreamEvent): Promise<{ changes: ItemChange[]; unreadable: number }> {
-  const changes: ItemChange[] = [];
-  let unreadable = 0;
-  for (const record of event.Records) {
-    const images = record.dynamodb ?? {};
-    // The subscription's filter lets only score items through; anything else is not this consumer's.
-    if (!passesScoreFilter(images)) continue;
-    try {
-      changes.push(readScoreRecord(images));
-    } catch (error) {
-      unreadable++;
-      await logError('rank pages: a stream record could not be read; skipped', {
-        sequence_number: images.SequenceNumber ?? '',
-        keys: images.Keys ? unmarshall(images.Keys as Parameters<typeof unmarshall>[0]) : null,
-        error: describeError(error),
-      }).catch(() => {});
-    }
-  }
-  return { changes, unreadable };
-}
-
 export function handler(event: StreamEvent, context: LambdaContext): Promise<{ boards: number; unreadable?: number }> {
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
     const deps = await loadDeps();
-    const { changes, unreadable } = await scoreChanges(event);
+    const { changes, unreadable } = await readScoreRecords(
+      event.Records.map((record) => record.dynamodb ?? {}),
+      logSkippedRecord,
+    );
     try {
       return { boards: await recordedRankBatch(deps, changes, { unreadable }) };
     } catch (error) {

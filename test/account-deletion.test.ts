@@ -18,7 +18,7 @@ import { scanAll } from './support/table-snapshot.js';
 import { goodsFor } from './support/vendor.js';
 import { grantedHero, heroNft, heroPlayer, heroWorld } from './support/heroes.js';
 import { busyPlayer as usedEverything, settledSeason, startSharedWorld, type World } from './support/busy-players.js';
-import { boardPages, drainRankStream } from './support/rankings.js';
+import { drainRankStream, headPages, headTop, snapshotPages, takeSnapshots } from './support/rankings.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
@@ -498,7 +498,7 @@ describe('a player with heroes', () => {
 });
 
 describe('the rank pages', () => {
-  it("lose the player from the stream's removals, or, when that batch was dropped, from the deletion's sweep", async () => {
+  it("lose the player from the head by the stream's removals, or, when that batch was dropped, from the head and the snapshot by the deletion's sweep", async () => {
     const streamed = await createTestDeps({ stream: true });
     const streamedApp = createAllApps(streamed);
     const shop = await projectWithLevel(streamed);
@@ -515,26 +515,39 @@ describe('the rank pages', () => {
       );
     }
     await drainRankStream(streamed);
+    await takeSnapshots(streamed);
     const ref = { board: 'wins' as const, game: shop.gameCode, season: weekOf(new Date()) };
-    const ids = async () => (await boardPages(streamed, ref)).pages.flatMap((page) => page.entries.map((entry) => entry.id));
-    expect(await ids()).toEqual([leaving.uid, staying.uid]);
+    /** The player ids the board's head, its top and its snapshot hold, with the head's and the snapshot's counts. */
+    const held = async () => {
+      const [head, snapshot, top] = await Promise.all([headPages(streamed, ref), snapshotPages(streamed, ref), headTop(streamed, ref)]);
+      const idsOf = (pages: typeof head.pages) => pages.flatMap((page) => page.entries.map((entry) => entry.id));
+      return {
+        head: idsOf(head.pages),
+        top: (top ?? []).map((entry) => entry.id),
+        snapshot: idsOf(snapshot.pages),
+        counts: [head.directory.players, snapshot.directory.players],
+      };
+    };
+    const both = [leaving.uid, staying.uid];
+    expect(await held()).toEqual({ head: both, top: both, snapshot: both, counts: [2, 2] });
 
     const challenge = await ok(call(streamedApp, 'POST', `${base}/account/deletion/challenge`, { token: leaving.platform }));
     const { signature } = await leaving.keypair.signPersonalMessage(new TextEncoder().encode(challenge.data.message));
     await ok(call(streamedApp, 'POST', `${base}/account/delete`, { token: leaving.platform, body: { signature } }));
     // The stream's batch with the score items' removals is never applied (dropped): the sweep takes the player off.
-    expect(await ids()).toEqual([leaving.uid, staying.uid]);
+    expect(await held()).toEqual({ head: both, top: both, snapshot: both, counts: [2, 2] });
     streamed.setNow(new Date(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000));
     try {
       expect(await resumeDeletions(streamed, { deadline: Date.now() + 60_000 })).toEqual({ finished: 1, failed: 0 });
     } finally {
       streamed.setNow(undefined);
     }
-    expect(await ids()).toEqual([staying.uid]);
+    const one = [staying.uid];
+    expect(await held()).toEqual({ head: one, top: one, snapshot: one, counts: [1, 1] });
     expect(holders(await scanAll(streamed), [leaving.uid]).map((item) => String(item.pk).split('#')[0])).toEqual(['DELETIONS']);
-    // The batch applied after all changes nothing more.
+    // The batch applied after all changes nothing more, nor does the next snapshot.
     await drainRankStream(streamed);
-    expect(await ids()).toEqual([staying.uid]);
-    expect((await boardPages(streamed, ref)).directory.players).toBe(1);
+    await takeSnapshots(streamed);
+    expect(await held()).toEqual({ head: one, top: one, snapshot: one, counts: [1, 1] });
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { gameKey } from '../core/games/games.js';
-import { boardIndex, boardPartition, scoreKey, shardOf } from '../core/rankings/keys.js';
+import { type Board, scoreKey, scorePartition, shardOf } from '../core/rankings/keys.js';
 import {
   APPENDED_CHANGES,
   CHANGE_DELAY_MS,
@@ -20,13 +20,14 @@ import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { merchantWithToken } from './support/merchants.js';
-import { gameWithServer, seasonScores, shardedGame as shardedGameOf, shardsSince } from './support/rankings.js';
+import { drainRankStream, gameWithServer, seasonScores, shardedGame as shardedGameOf, shardsSince, snapshotPages, takeSnapshots } from './support/rankings.js';
 import { pastWeek, rewardGame, scoresInPastWeek, type Points } from './support/rewards.js';
 
 /**
  * Board shards (core/rankings/shards.ts): a game's seasons spread over K partitions, the K of a season fixed at
- * its start, totals exact under concurrent reports (with the suite's transaction conflict rule on), boards read
- * from every shard and merged, settlement the same as from one partition.
+ * its start, totals exact under concurrent reports (with the suite's transaction conflict rule on), boards kept
+ * from every shard's score items together (the head from the stream, the snapshot from a read of every shard),
+ * settlement the same as from one partition.
  */
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
@@ -46,6 +47,8 @@ const addWin = (server: string, body: Record<string, unknown>) => call(app, 'POS
 describe('the setting', () => {
   it('the owner sets K for seasons that start once the change applies; others are refused; bad K names the field', async () => {
     const game = await gameWithServer(deps);
+    // A game with scores in its current week and month (one without is sharded for its launch: board-launch.test.ts).
+    expect((await addWin(game.server, { game_code: game.code, game_player_id: 'first', game_player_name: 'F', kills: 1, wins: 0 })).status).toBe(200);
     const set = await call(app, 'POST', `${base}/boards`, { token: game.owner.token, body: { game_code: game.code, shards: 8 } });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data).toMatchObject({
@@ -94,6 +97,18 @@ describe('the list of changes stays bounded', () => {
   it(`keeps what decides a season's K and the last ${KEPT_CHANGES} written, however many changes are made`, async () => {
     const game = await gameWithServer(deps);
     const start = Date.parse('2026-01-01T00:00:00Z');
+    // Every season current at a change has a score, whatever its K (in shard 0 of one shard and of several): each
+    // change is one for the seasons to come (one made in a season without score is a launch: board-launch.test.ts).
+    for (const season of seasonsBetween(start, start + 1_500 * 4 * 3_600_000)) {
+      for (const pk of [scorePartition(game.code, season, 0, 1), scorePartition(game.code, season, 0, 2)]) {
+        await deps.db.send(
+          new PutCommand({
+            TableName: deps.table,
+            Item: { pk, sk: 'PLAYER#seed', game_code: game.code, season_type: season.type, season_range: season.range, game_player_id: 'seed', kills: 1 },
+          }),
+        );
+      }
+    }
     const written: ShardChange[] = [];
     try {
       // 1,500 changes, one every 4 hours for 250 days, K going round 1 to 16.
@@ -210,8 +225,13 @@ describe('sharded writes', () => {
     }
   }, 120_000);
 
-  it('10,000 reports across 1,000 players: each total is the sum of its accepted reports, and the merged board is exact', async () => {
-    const game = await shardedGame(8);
+  it('10,000 reports across 1,000 players: each total is the sum of its accepted reports, and the board of all shards is exact', async () => {
+    // A table with its stream: the boards' heads are kept from it.
+    const streamed = await createTestDeps({ stream: true });
+    const streamedApp = createAllApps(streamed);
+    const addWin = (server: string, body: Record<string, unknown>) => call(streamedApp, 'POST', `${base}/addWin`, { token: server, body });
+    const scoreItems = (game: string, season: Season, shards: number) => seasonScores(streamed, game, season, shards);
+    const game = await shardedGameOf(streamed, 8);
     const players = Array.from({ length: 1000 }, (_, i) => `p${i}-${randomUUID().slice(0, 8)}`);
     const sent = Array.from({ length: 10_000 }, (_, i) => ({ id: players[(i * 7919) % 1000]!, kills: (i % 13) + 1, wins: i % 3 === 0 ? 1 : 0 }));
     const totals = new Map<string, { kills: number; wins: number }>();
@@ -236,20 +256,41 @@ describe('sharded writes', () => {
     // Every shard holds some of the players: the writes are spread.
     expect(new Set(items.map((i) => i.shard)).size).toBe(8);
 
-    // gameRank merges the shards' tops: the top 100 by kills are the 100 highest totals, in order.
-    const rank = await call(app, 'GET', `${base}/rank`, { query: { game_code: game.code, limit: 100 } });
+    // The board as computed here from the items of all shards: kills descending, then who reached them first, then id.
+    const boardOf = (board: Board) =>
+      items
+        .map(({ id, kills, wins, item }) => ({
+          id,
+          score: board === 'kills' ? kills : wins,
+          at: String((board === 'kills' ? item.killsAt : item.winsAt) ?? ''),
+        }))
+        .filter((row) => row.score > 0)
+        .sort((a, b) => b.score - a.score || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+    // gameRank reads each board's top as the stream keeps it: once the stream's batches are applied, the top 100 of
+    // each week board are the 100 first of that board, in order (ties by who reached the score first).
+    await drainRankStream(streamed);
+    const rank = await call(streamedApp, 'GET', `${base}/rank`, { query: { game_code: game.code, limit: 100 } });
     expect(rank.status).toBe(200);
-    const expected = [...totals.entries()].sort((a, b) => b[1].kills - a[1].kills);
-    const shown = rank.body.data.gameWeekKillRank as { total: string; game_player_id: string }[];
-    expect(shown).toHaveLength(100);
-    for (const [i, row] of shown.entries()) {
-      expect(Number(row.total)).toBe(totals.get(row.game_player_id)!.kills);
-      expect(Number(row.total)).toBe(expected[i]![1].kills);
+    for (const [board, shown] of [
+      ['kills', rank.body.data.gameWeekKillRank],
+      ['wins', rank.body.data.gameWeekWinRank],
+    ] as const) {
+      const expected = boardOf(board).slice(0, 100);
+      expect(expected).toHaveLength(100);
+      expect(shown, board).toEqual(expected.map((row) => ({ total: String(row.score), game_player_id: row.id, game_player_name: row.id })));
+      for (const row of expected) expect(row.score).toBe(totals.get(row.id)![board]);
     }
-    // Within a tie, who reached the score first: the order of the items' killsAt.
-    const at = new Map(items.map(({ id, item }) => [id, item.killsAt as string]));
-    for (let i = 1; i < shown.length; i++) {
-      if (shown[i]!.total === shown[i - 1]!.total) expect(at.get(shown[i - 1]!.game_player_id)! <= at.get(shown[i]!.game_player_id)!).toBe(true);
+
+    // The snapshot reads every shard's items: each board whole, in the same order.
+    await takeSnapshots(streamed);
+    for (const board of ['kills', 'wins'] as Board[]) {
+      const { directory, pages } = await snapshotPages(streamed, { board, game: game.code, season: week });
+      expect(directory.players).toBe(boardOf(board).length);
+      expect(
+        pages.flatMap((page) => page.entries.map(({ id, score, at }) => ({ id, score, at }))),
+        board,
+      ).toEqual(boardOf(board));
     }
   }, 600_000);
 });
@@ -300,8 +341,6 @@ describe('keys', () => {
     const season = weekOf(new Date('2026-11-25T00:00:00Z'));
     expect(scoreKey('g', season, 'p', 1)).toEqual({ pk: 'SCORE#g#W#2026-11-23', sk: 'PLAYER#p' });
     expect(scoreKey('g', season, 'p', 4)).toEqual({ pk: `SCORE#g#W#2026-11-23#${shardOf('p', 4)}`, sk: 'PLAYER#p' });
-    expect(boardPartition('wins', 'g', season, 3, 4)).toBe('WINS#g#W#2026-11-23#3');
-    expect(boardIndex.kills).toBe('gsi4');
     // The hash spreads ids evenly enough: 8,000 ids over 8 shards, none under 800.
     const counts = new Array(8).fill(0);
     for (let i = 0; i < 8000; i++) counts[shardOf(`player-${i}`, 8)]++;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerKept } from '../core/platform/kept-answers.js';
 import type { Deps } from '../core/deps.js';
 import { goneKey, PLAYER_ITEMS_INDEX, playerItemsPartition } from '../core/platform/players.js';
-import { type Board, rankLocatorKey, resultKey, scoreKey } from '../core/rankings/keys.js';
+import { type Board, resultKey, scoreKey } from '../core/rankings/keys.js';
+import { leaveRankPages, scoreSeasonsOf } from '../core/privacy/rank-pages.js';
 import type { RankBoard } from '../core/rankings/rank-pages.js';
 import { monthOf, weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
@@ -13,14 +14,15 @@ import { createTestDeps, type TestDeps } from './support/deps.js';
 import { grantedHero, heroPlayer, heroWorld, type HeroWorld } from './support/heroes.js';
 import { call } from './support/http.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
-import { boardPages, drainRankStream, gameWithServer, seasonScores, streamRecords } from './support/rankings.js';
+import { drainRankStream, gameWithServer, headPages, headTop, seasonScores, snapshotPages, streamRecords, takeSnapshots } from './support/rankings.js';
 import { scanAll } from './support/table-snapshot.js';
 import { giveTickets as giveVendorTickets, goodsFor, merchantWithProject, player as vendorPlayer } from './support/vendor.js';
 
 /**
  * Player account deletion, the writers' side (core/platform/players.ts): every item that holds a player's id but
  * is keyed by something else carries the index of "a player's items that no key leads to" (gsi6), and score
- * reports never write a player whose gone mark exists. A deleted score item leaves the rank pages.
+ * reports never write a player whose gone mark exists. A deleted score item leaves the boards' heads (by the
+ * stream) and snapshots (by the deletion's sweep, and the next snapshot).
  */
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
@@ -282,7 +284,7 @@ describe('a deleted score item leaves the rank pages', () => {
     streamedApp = createAllApps(streamed);
   });
 
-  it("the player vanishes from every board's pages and directory, and their locators are deleted", async () => {
+  it("the player vanishes from every board's head (pages, count, top) by the stream, and from every snapshot by the sweep", async () => {
     const game = await gameWithServer(streamed);
     const [ann, bo, cy] = [randomUUID(), randomUUID(), randomUUID()];
     const now = new Date();
@@ -301,30 +303,40 @@ describe('a deleted score item leaves the rank pages', () => {
     });
     expect(reported.status, JSON.stringify(reported.body)).toBe(200);
     await drainRankStream(streamed);
+    await takeSnapshots(streamed);
     const boards: RankBoard[] = (['kills', 'wins'] as Board[]).flatMap((board) =>
       [weekOf(now), monthOf(now)].map((season) => ({ board, game: game.code, season })),
     );
+    /** A board's stored standings: the head's (count, first standings, entries, top) and the snapshot's. */
     const standings = async (ref: RankBoard) => {
-      const { directory, pages } = await boardPages(streamed, ref);
+      const [head, snapshot, top] = await Promise.all([headPages(streamed, ref), snapshotPages(streamed, ref), headTop(streamed, ref)]);
+      const rows = (pages: typeof head.pages) => pages.flatMap((page) => page.entries.map((entry) => [entry.id, entry.name, entry.score]));
       return {
-        players: directory.players,
-        firsts: directory.pages.map((page) => page.first.id),
-        entries: pages.flatMap((page) => page.entries.map((entry) => [entry.id, entry.name, entry.score])),
+        head: { players: head.directory.players, firsts: head.directory.pages.map((page) => page.first.id), entries: rows(head.pages) },
+        top: (top ?? []).map((entry) => [entry.id, entry.name, entry.score]),
+        snapshot: { players: snapshot.directory.players, firsts: snapshot.directory.pages.map((page) => page.first.id), entries: rows(snapshot.pages) },
       };
     };
-    const locator = async (ref: RankBoard, id: string) =>
-      (await streamed.db.send(new GetCommand({ TableName: streamed.table, Key: rankLocatorKey(ref.board, ref.game, ref.season, id), ConsistentRead: true })))
-        .Item;
     const [kills, wins] = [boards[0]!, boards[2]!];
-    expect(await standings(wins)).toEqual({
+    const winsBefore = {
       players: 2,
       firsts: [bo],
       entries: [
         [bo, 'Bo-the-deleted', 2],
         [ann, 'Ann', 1],
       ],
-    });
-    for (const ref of boards) expect(await locator(ref, bo), `${ref.board} ${ref.season.range}`).toBeDefined();
+    };
+    expect(await standings(wins)).toEqual({ head: winsBefore, top: winsBefore.entries, snapshot: winsBefore });
+    for (const ref of boards) {
+      const { head, top, snapshot } = await standings(ref);
+      for (const held of [head.entries, top, snapshot.entries])
+        expect(
+          held.map(([id]) => id),
+          `${ref.board} ${ref.season.range}`,
+        ).toContain(bo);
+    }
+    const seasons = scoreSeasonsOf((await scanAll(streamed)).filter((item) => item.game_player_id === bo));
+    expect(seasons).toHaveLength(2);
 
     // What the deletion does to a score item: delete it (the stream then carries only the item before).
     for (const season of [weekOf(now), monthOf(now)]) {
@@ -334,28 +346,63 @@ describe('a deleted score item leaves the rank pages', () => {
     const removals = (await streamRecords(streamed)).filter((record) => record.before?.game_player_id === bo && !record.after);
     expect(removals).toHaveLength(2);
 
-    expect(await standings(kills)).toEqual({
+    const killsAfter = {
       players: 2,
       firsts: [ann],
       entries: [
         [ann, 'Ann', 5],
         [cy, 'Cy', 1],
       ],
-    });
-    expect(await standings(wins)).toEqual({ players: 1, firsts: [ann], entries: [[ann, 'Ann', 1]] });
-    for (const ref of boards) {
-      expect(await locator(ref, bo), `${ref.board} ${ref.season.range}`).toBeUndefined();
-      expect(await locator(ref, ann), `${ref.board} ${ref.season.range}`).toBeDefined();
-      const { entries } = await standings(ref);
-      expect(JSON.stringify(entries)).not.toContain(bo);
-    }
+    };
+    const winsAfter = { players: 1, firsts: [ann], entries: [[ann, 'Ann', 1]] };
+    // The heads lost the player at once; the snapshots hold them until the sweep (or the next snapshot).
+    expect(await standings(kills)).toMatchObject({ head: killsAfter, top: killsAfter.entries });
+    expect(await standings(wins)).toMatchObject({ head: winsAfter, top: winsAfter.entries, snapshot: winsBefore });
+
+    // The deletion's sweep takes the player off every snapshot; the heads have nothing more to lose.
+    expect(await leaveRankPages(streamed, bo, seasons)).toBe(4);
+    expect(await standings(kills)).toEqual({ head: killsAfter, top: killsAfter.entries, snapshot: killsAfter });
+    expect(await standings(wins)).toEqual({ head: winsAfter, top: winsAfter.entries, snapshot: winsAfter });
+    for (const ref of boards) expect(JSON.stringify(await standings(ref)), `${ref.board} ${ref.season.range}`).not.toContain(bo);
+    // Run again, it finds the player on no board; the next snapshot leaves them out too.
+    expect(await leaveRankPages(streamed, bo, seasons)).toBe(0);
+    await takeSnapshots(streamed);
+    expect(await standings(wins)).toEqual({ head: winsAfter, top: winsAfter.entries, snapshot: winsAfter });
     // No item holds the id (the pages are compressed: read above through their reader), nor the name.
     expect(await itemsHolding(streamed, bo)).toEqual([]);
-    expect(JSON.stringify((await Promise.all(boards.map(standings))).flat())).not.toContain('Bo-the-deleted');
+    expect(JSON.stringify(await Promise.all(boards.map(standings)))).not.toContain('Bo-the-deleted');
     const around = await call(streamedApp, 'GET', `${base}/merchant/games/rank/around`, {
       token: game.server,
       query: { game_code: game.code, board: 'wins', season_type: 1, game_player_id: bo },
     });
     expect(around.body.data).toMatchObject({ ranked: false, rank: null, players: 1 });
+  });
+
+  it('a player taken off by the sweep before the stream removes them: the later removal changes nothing', async () => {
+    const game = await gameWithServer(streamed);
+    const [ann, bo] = [randomUUID(), randomUUID()];
+    const now = new Date();
+    const lines = Array.from({ length: 40 }, (_, i) => ({ game_player_id: `${ann}-${i}`, game_player_name: `A${i}`, kills: 1 + i, wins: 0 }));
+    const reported = await call(streamedApp, 'POST', `${base}/chain/game/score`, {
+      token: game.server,
+      body: { game_code: game.code, result_id: randomUUID(), scores: [...lines, { game_player_id: bo, game_player_name: 'Bo', kills: 30, wins: 0 }] },
+    });
+    expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+    await drainRankStream(streamed);
+    const ref: RankBoard = { board: 'kills', game: game.code, season: weekOf(now) };
+    const seasons = scoreSeasonsOf((await scanAll(streamed)).filter((item) => item.game_player_id === bo));
+    for (const season of [weekOf(now), monthOf(now)]) {
+      await streamed.db.send(new DeleteCommand({ TableName: streamed.table, Key: scoreKey(game.code, season, bo, 1) }));
+    }
+    // The sweep first (the stream's batch is late): the head loses the player, and the snapshot has none yet.
+    expect(await leaveRankPages(streamed, bo, seasons)).toBe(2);
+    const ids = async () => (await headPages(streamed, ref)).pages.flatMap((page) => page.entries.map((entry) => entry.id));
+    const expected = lines.map((line) => line.game_player_id).reverse();
+    expect(await ids()).toEqual(expected);
+    const swept = await headPages(streamed, ref);
+    await drainRankStream(streamed);
+    expect(await ids()).toEqual(expected);
+    expect((await headPages(streamed, ref)).directory.players).toBe(swept.directory.players);
+    expect((await headTop(streamed, ref))?.map((entry) => entry.id)).toEqual(expected);
   });
 });

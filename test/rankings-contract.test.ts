@@ -3,7 +3,7 @@ import { createAllApps } from '../functions/apps.js';
 import { call } from './support/http.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { gameRank, merchantEnvelope, mismatches, pagedEnvelope, rankEntry } from './contract/contract-shapes.js';
-import { gameWithServer } from './support/rankings.js';
+import { drainRankStream, gameWithServer } from './support/rankings.js';
 
 /** The compatibility contract's shapes for the rankings: gameRank's, and the envelopes of addWin and submitgamescore. */
 let deps: TestDeps;
@@ -12,7 +12,8 @@ const base = '/v2-testing';
 let game: Awaited<ReturnType<typeof gameWithServer>>;
 
 beforeAll(async () => {
-  deps = await createTestDeps();
+  // gameRank reads the boards' tops kept from the table's stream: the reports' batches are applied below.
+  deps = await createTestDeps({ stream: true });
   app = createAllApps(deps);
   game = await gameWithServer(deps);
   const report = (player: string, name: string, kills: number, wins: number) =>
@@ -23,6 +24,7 @@ beforeAll(async () => {
   await report('p-1', 'Player One', 12, 3);
   await report('p-2', '', 4, 7);
   await report('p-3', 'Three', 1, 0);
+  await drainRankStream(deps);
 });
 
 describe('compatibility contract: rankings', () => {

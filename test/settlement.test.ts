@@ -142,7 +142,8 @@ describe('settleSeason', () => {
     const counter = commandCounter(deps);
     counter.start();
     const result = await settleSeason(deps, game.code, week);
-    // The minimum: table + marker, the board, the ids, one transaction (the season item's delete is in it).
+    // The minimum: table + marker, the season's score items (one Query of its one shard), the ids, one transaction
+    // (the season item's delete is in it).
     expect(counter.stop()).toEqual({ BatchGetItem: 1, Query: 1, UpdateItem: 1, TransactWriteItems: 1 });
     expect(result).toEqual({
       game_code: game.code,
@@ -267,7 +268,7 @@ describe('settleSeason', () => {
     const result = await settleSeason(own.deps, game.code, pastWeek());
     const requests = counter.stop();
     expect(result.entries).toBe(99);
-    // Table + marker (BatchGet), board (Query), accounts of players without a wallet (BatchGet), ids, the
+    // Table + marker (BatchGet), the season's score items (Query), accounts of players without a wallet (BatchGet), ids, the
     // transaction, and the season item's delete that did not fit in it.
     expect(requests).toEqual({ BatchGetItem: 2, Query: 1, UpdateItem: 1, TransactWriteItems: 1, DeleteItem: 1 });
     const { body } = await historyOf(game.code, 1, pastWeek().range, own.app);

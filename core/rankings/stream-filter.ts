@@ -1,4 +1,8 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { logError } from '../platform/log.js';
+import { describeError } from '../platform/loop.js';
 import { SCORE_PREFIX } from './keys.js';
+import { type ItemChange, readScoreRecord } from './rank-stream.js';
 
 /**
  * Which of the table's stream records the boards' head consumer is given: those of score items (partition key
@@ -17,3 +21,42 @@ export function passesScoreFilter(record: { Keys?: Record<string, { S?: string }
   const pk = record.Keys?.pk?.S;
   return typeof pk === 'string' && pk.startsWith(SCORE_PREFIX);
 }
+
+/** A stream record's part the consumers read: its keys and images, in DynamoDB's wire form. */
+export interface StreamImages {
+  Keys?: Record<string, { S?: string }>;
+  OldImage?: unknown;
+  NewImage?: unknown;
+  SequenceNumber?: string;
+}
+
+/**
+ * A batch's score records read, in order, as both consumers read them (functions/rank-pages.ts deployed,
+ * functions/local/score-stream.ts locally): records scoreRecordsFilter does not pass are not theirs; a record
+ * that cannot be read is counted and handed to `skipped` (which logs it), so that it holds up no other.
+ */
+export async function readScoreRecords(
+  records: readonly StreamImages[],
+  skipped: (images: StreamImages, error: unknown) => Promise<void>,
+): Promise<{ changes: ItemChange[]; unreadable: number }> {
+  const changes: ItemChange[] = [];
+  let unreadable = 0;
+  for (const images of records) {
+    if (!passesScoreFilter(images)) continue;
+    try {
+      changes.push(readScoreRecord(images));
+    } catch (error) {
+      unreadable++;
+      await skipped(images, error);
+    }
+  }
+  return { changes, unreadable };
+}
+
+/** The log line of a skipped record: its keys and sequence number, never its images. */
+export const logSkippedRecord = (images: StreamImages, error: unknown) =>
+  logError('rank pages: a stream record could not be read; skipped', {
+    sequence_number: images.SequenceNumber ?? '',
+    keys: images.Keys ? unmarshall(images.Keys as Parameters<typeof unmarshall>[0]) : null,
+    error: describeError(error),
+  }).catch(() => {});

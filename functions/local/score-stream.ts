@@ -7,13 +7,11 @@ import {
   type Shard,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PlatformDeps } from '../../core/platform/deps.js';
 import { JobFailed, recordFailedRun } from '../../core/platform/job-runs.js';
-import { logError } from '../../core/platform/log.js';
-import { describeError, repeatEvery, type Loop } from '../../core/platform/loop.js';
-import { applyItemChanges, type ItemChange, RecordsSkipped, readScoreRecord, recordedRankBatch } from '../../core/rankings/rank-stream.js';
-import { passesScoreFilter } from '../../core/rankings/stream-filter.js';
+import { repeatEvery, type Loop } from '../../core/platform/loop.js';
+import { applyItemChanges, type ItemChange, RecordsSkipped, recordedRankBatch } from '../../core/rankings/rank-stream.js';
+import { logSkippedRecord, readScoreRecords, type StreamImages } from '../../core/rankings/stream-filter.js';
 import type { DynamoConnection } from './dynamo.js';
 
 /**
@@ -78,27 +76,16 @@ export class ScoreStreamReader {
   }
 
   /** A batch's score records read, in order, and how many of them could not be (each logged the first time). */
-  private async scoreChanges(records: StreamRecord[]): Promise<{ changes: ItemChange[]; unreadable: number }> {
-    const changes: ItemChange[] = [];
-    let unreadable = 0;
-    for (const record of records) {
-      const images = record.dynamodb ?? {};
-      if (!passesScoreFilter(images)) continue;
-      try {
-        changes.push(readScoreRecord(images));
-      } catch (error) {
-        unreadable++;
+  private scoreChanges(records: StreamRecord[]): Promise<{ changes: ItemChange[]; unreadable: number }> {
+    return readScoreRecords(
+      records.map((record) => (record.dynamodb ?? {}) as StreamImages),
+      async (images, error) => {
         const sequence = images.SequenceNumber ?? '';
-        if (this.skipped.has(sequence)) continue;
+        if (this.skipped.has(sequence)) return;
         this.skipped.add(sequence);
-        await logError('rank pages: a stream record could not be read; skipped', {
-          sequence_number: sequence,
-          keys: images.Keys ? unmarshall(images.Keys as Parameters<typeof unmarshall>[0]) : null,
-          error: describeError(error),
-        }).catch(() => {});
-      }
-    }
-    return { changes, unreadable };
+        await logSkippedRecord(images, error);
+      },
+    );
   }
 
   /** The stream's shards, each after its parent, with an iterator at its oldest record for each new one. */

@@ -2,9 +2,14 @@ import { createGame } from '../../core/games/games.js';
 import { GameCreate } from '../../core/games/models.js';
 import type { Deps } from '../../core/deps.js';
 import { queryItems } from '../../core/platform/query.js';
-import { rankPageKey, scorePartition } from '../../core/rankings/keys.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { headPageKey, headTopKey, scorePartition, snapshotPageKey } from '../../core/rankings/keys.js';
 import { readItems } from '../../core/platform/batch.js';
-import { type RankBoard, readDirectory, toPage } from '../../core/rankings/rank-pages.js';
+import { readHead } from '../../core/rankings/rank-head.js';
+import { type Directory, type PageEntry, type RankBoard, toEntries, toPage } from '../../core/rankings/rank-pages.js';
+import { readSnapshot } from '../../core/rankings/rank-snapshot.js';
+import { type SnapshotRun, snapshotSeasons } from '../../core/rankings/rank-snapshots.js';
+import { toScoreItem } from '../../core/rankings/reports.js';
 import { monthOf, type Season } from '../../core/rankings/seasons.js';
 import { setBoardShards } from '../../core/rankings/shards.js';
 import type { LocalDeps } from './local-deps.js';
@@ -44,13 +49,20 @@ export async function shardedGame(deps: LocalDeps, shards: number) {
   return game;
 }
 
-/** Every score item of a game's season (a test-only read of each of its `shards` partitions), with its shard and scores. */
+/**
+ * Every score item of a game's season (a test-only read of each of its `shards` partitions), with its shard and
+ * scores as a reader counts them (reports.ts toScoreItem: `kills`/`wins`, plus what an older item holds in its
+ * former index sort keys).
+ */
 export async function seasonScores(deps: Deps, game: string, season: Season, shards: number) {
   const parts = await Promise.all(
     Array.from({ length: shards }, async (_, shard) => {
       const pk = scorePartition(game, season, shard, shards);
       const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
-      return items.map((item) => ({ shard, id: item.game_player_id as string, kills: Number(item.gsi4sk ?? 0), wins: Number(item.gsi5sk ?? 0), item }));
+      return items.map((item) => {
+        const { kills, wins } = toScoreItem(item);
+        return { shard, id: item.game_player_id as string, kills, wins, item };
+      });
     }),
   );
   return parts.flat();
@@ -82,8 +94,8 @@ export function commandCounter(deps: Deps) {
 const readers = new WeakMap<LocalDeps, ScoreStreamReader>();
 
 /**
- * Applies every change of the deps' table's stream to the rank pages (what the deployed stream subscription
- * does a moment after each report), as the local server's loop does; answers the records read.
+ * Applies every change of the deps' table's stream to the boards' live heads (what the deployed stream
+ * subscription does a moment after each report), as the local server's loop does; answers the records read.
  */
 export function drainRankStream(deps: LocalDeps): Promise<number> {
   let reader = readers.get(deps);
@@ -98,12 +110,40 @@ export async function streamRecords(deps: LocalDeps): Promise<ItemChange[]> {
   return records;
 }
 
-/** A board's rank directory and its pages as stored, in the directory's order (a test-only read of them all). */
-export async function boardPages(deps: Deps, ref: RankBoard) {
-  const directory = await readDirectory(deps, ref);
+/** A directory's pages as stored (one batch read of them all), in the directory's order; a listed page missing throws. */
+async function pagesOf(deps: Deps, directory: Directory, key: (id: number) => { pk: string; sk: string }) {
   const items = await readItems(
     deps,
-    directory.pages.map((page) => rankPageKey(ref.board, ref.game, ref.season, page.id)),
+    directory.pages.map((page) => key(page.id)),
   );
-  return { directory, pages: items.map((item) => toPage(item!)) };
+  return items.map((item, i) => {
+    if (!item) throw new Error(`page ${directory.pages[i]!.id} is listed but missing`);
+    return toPage(item);
+  });
+}
+
+/** A board's live head (core/rankings/rank-head.ts) as stored: its directory and its pages, in order (a test-only read of them all). */
+export async function headPages(deps: Deps, ref: RankBoard): Promise<{ directory: Directory; pages: { version: number; entries: PageEntry[] }[] }> {
+  const directory = await readHead(deps, ref);
+  return { directory, pages: await pagesOf(deps, directory, (id) => headPageKey(ref.board, ref.game, ref.season, id)) };
+}
+
+/** A board's head's kept top (what gameRank reads) as stored; none before the head's first batch. */
+export async function headTop(deps: Deps, ref: RankBoard): Promise<PageEntry[] | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: headTopKey(ref.board, ref.game, ref.season), ConsistentRead: true }));
+  return out.Item ? toEntries(out.Item.data as Uint8Array) : undefined;
+}
+
+/** A board's snapshot (core/rankings/rank-snapshot.ts) as stored: its directory and its pages, in order (a test-only read of them all). */
+export async function snapshotPages(deps: Deps, ref: RankBoard): Promise<{ directory: Directory; pages: { version: number; entries: PageEntry[] }[] }> {
+  const directory = await readSnapshot(deps, ref);
+  return { directory, pages: await pagesOf(deps, directory, (id) => snapshotPageKey(ref.board, ref.game, ref.season, id)) };
+}
+
+/**
+ * One run of the snapshot job over every open season of the deps' table (core/rankings/rank-snapshots.ts), its
+ * superseded pages deleted at once: a test reads no snapshot while one is written, so none needs the grace.
+ */
+export function takeSnapshots(deps: Deps): Promise<SnapshotRun> {
+  return snapshotSeasons(deps, { graceMs: 0 });
 }
