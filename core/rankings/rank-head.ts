@@ -150,7 +150,7 @@ async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, change
   await load(deps, ref, work, [...touched]);
   const read = new Map([...touched].map((index) => [index, JSON.stringify(work[index]!.entries)]));
   for (const { id, before, after } of moving) {
-    if (before && inHead(directory, before)) drop(work[placeOf(before)]!, id);
+    if (before && inHead(directory, before)) drop(work[placeOf(before)]!, id, before);
     if (after && inHead(directory, after)) {
       const page = work[placeOf(after)]!;
       drop(page, id);
@@ -250,8 +250,10 @@ function trim(pages: WorkPage[], size: number, removed: number[]): Standing | un
   return cutoff && { score: cutoff.score, at: cutoff.at, id: cutoff.id };
 }
 
-function drop(page: WorkPage, id: string) {
-  const at = page.entries!.findIndex((entry) => entry.id === id);
+/** Takes the player's entry out of a page: the one at `standing` if given and there, else any of theirs. */
+function drop(page: WorkPage, id: string, standing?: Standing) {
+  const exact = standing ? page.entries!.findIndex((entry) => entry.id === id && entry.score === standing.score && entry.at === standing.at) : -1;
+  const at = exact >= 0 ? exact : page.entries!.findIndex((entry) => entry.id === id);
   if (at < 0) return;
   page.entries!.splice(at, 1);
   page.changed = true;
@@ -329,4 +331,35 @@ export function buildHead(deps: Pick<PlatformDeps, 'table' | 'now' | 'rankHeadSi
       ...(cutoff ? { cutoff: { score: cutoff.score, at: cutoff.at, id: cutoff.id } } : {}),
     }),
   ];
+}
+
+/** How much older than the score items' read a head entry must be for its player's absence from the read to count. */
+const READ_MARGIN_MS = 5_000;
+
+/**
+ * What the snapshot job puts right in a board's head, from the board's players as read from the score items at
+ * `asOf` (`present`): a player the head holds twice (a change the stream skipped, then a later one applied)
+ * keeps only their higher entry; an entry of a player absent from the read and older than it (a removal the
+ * stream skipped) goes. Both hold whatever the stream applies meanwhile: scores only grow, so the higher entry
+ * is the newer, and a player whose entry was written before the read but who was not in it has been deleted.
+ * An entry lower than the player's score now is left as it is: the player's next change moves it. Every head
+ * page is read (a head is small). Answers the entries taken out.
+ */
+export async function healHead(deps: HeadDeps, ref: RankBoard, present: ReadonlySet<string>, asOf: string): Promise<number> {
+  const head = await readHead(deps, ref);
+  if (head.pages.length === 0) return 0;
+  const items = await readItems(
+    deps,
+    head.pages.map((page) => headPageKey(ref.board, ref.game, ref.season, page.id)),
+  );
+  const readBefore = new Date(Date.parse(asOf) - READ_MARGIN_MS).toISOString();
+  const seen = new Set<string>();
+  const stale: PageEntry[] = [];
+  // In board order, a player's first entry is their highest.
+  for (const entry of items.flatMap((item) => (item ? toPage(item).entries : []))) {
+    if (seen.has(entry.id) || (!present.has(entry.id) && entry.at < readBefore)) stale.push(entry);
+    seen.add(entry.id);
+  }
+  for (const entry of stale) await applyHeadChanges(deps, ref, [{ id: entry.id, before: entry }]);
+  return stale.length;
 }
