@@ -3,7 +3,8 @@ import { createAllApps } from '../functions/apps.js';
 import { call } from '../test/support/http.js';
 import { createLocalDeps } from '../test/support/local-deps.js';
 import { PartitionLimits } from '../test/support/partition-limits.js';
-import { seasonScores, shardedGame } from '../test/support/rankings.js';
+import { readSeasonScores } from '../core/rankings/season-scores.js';
+import { shardedGame } from '../test/support/rankings.js';
 import { round } from './stats.js';
 
 /**
@@ -71,7 +72,7 @@ export async function benchBoardScaling(
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
-    const stored = new Map((await seasonScores(deps, game.code, weekOf(new Date()), shards)).map(({ id, kills }) => [id, kills]));
+    const stored = new Map((await readSeasonScores(deps, game.code, weekOf(new Date()), true)).map((item) => [item.game_player_id, item.kills]));
     const totalsExact = stored.size === sums.size && [...sums].every(([player, kills]) => stored.get(player) === kills);
     const acceptedPerSecond = counts.accepted / elapsed;
     results.push({

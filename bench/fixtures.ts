@@ -20,6 +20,10 @@ import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/s
 import { randomUUID } from 'node:crypto';
 import { MAX_REPORT_PLAYERS, ScoreReport } from '../core/rankings/models.js';
 import { submitScores } from '../core/rankings/reports.js';
+import type { Board } from '../core/rankings/keys.js';
+import { applyHeadChanges } from '../core/rankings/rank-head.js';
+import { boardStandings, readSeasonScores } from '../core/rankings/season-scores.js';
+import { monthOf, weekOf } from '../core/rankings/seasons.js';
 import { shardedGame } from '../test/support/rankings.js';
 
 export { accountWithToken, merchantWithToken, gamePayload };
@@ -219,7 +223,8 @@ export function deployedEnv(deps: BenchDeps, fn?: DeployedFunction): Record<stri
 
 /**
  * A game whose current seasons have `shards` board shards (the change made before they started) and `players`
- * players on its four boards, each with a score of its own (no tie at any cut); answers its code.
+ * players on its four boards, each with a score of its own (no tie at any cut), the boards' live heads as the
+ * stream's consumer leaves them (core/rankings/rank-head.ts: what gameRank reads); answers its code.
  */
 export async function shardedGameWithScores(deps: BenchDeps, shards: number, players: number): Promise<string> {
   const game = await shardedGame(deps, shards);
@@ -231,6 +236,16 @@ export async function shardedGameWithScores(deps: BenchDeps, shards: number, pla
       wins: start + i + 1,
     }));
     await submitScores(deps, ScoreReport.parse({ game_code: game.code, result_id: `fixture-${randomUUID()}`, scores }));
+  }
+  for (const season of [weekOf(deps.now()), monthOf(deps.now())]) {
+    const items = await readSeasonScores(deps, game.code, season, true);
+    for (const board of ['kills', 'wins'] as Board[]) {
+      await applyHeadChanges(
+        deps,
+        { board, game: game.code, season },
+        boardStandings(board, items).map((after) => ({ id: after.id, after })),
+      );
+    }
   }
   return game.code;
 }

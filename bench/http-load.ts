@@ -229,8 +229,8 @@ async function invariantsOf(deps: BenchDeps, caller: Caller, seasons: Season[]):
     for (const season of seasons.filter((s) => s.type === type)) {
       const key = { pk: `SCORE#${caller.game}#${seasonKey(season)}`, sk: `PLAYER#${caller.playerId}` };
       const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }));
-      kills += Number(out.Item?.gsi4sk ?? 0);
-      wins += Number(out.Item?.gsi5sk ?? 0);
+      kills += Number(out.Item?.kills ?? 0);
+      wins += Number(out.Item?.wins ?? 0);
     }
     const season = type === 1 ? 'week' : 'month';
     within(`${season} kills`, kills, tally.accepted.addWin);

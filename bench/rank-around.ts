@@ -1,32 +1,40 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import type { Board } from '../core/rankings/keys.js';
+import { type Board, headDirectoryKey, snapshotDirectoryKey } from '../core/rankings/keys.js';
 import type { PlayerRank, RankedEntry } from '../core/rankings/models.js';
-import type { Standing } from '../core/rankings/order.js';
-import { applyStandingChanges, buildRankPages, readDirectory, type RankBoard, type StandingChange } from '../core/rankings/rank-pages.js';
+import type { PageEntry } from '../core/rankings/rank-pages.js';
 import type { Season } from '../core/rankings/seasons.js';
 import { call } from '../test/support/http.js';
 import type { LocalDeps } from '../test/support/local-deps.js';
-import { commandCounter } from '../test/support/rankings.js';
-import { loadedPlayer, putItems } from './board-loader.js';
+import { buildBoard, loadedPlayer } from './board-loader.js';
+import { capacityMeter } from './capacity-meter.js';
 import { percentile, round } from './stats.js';
 
 /**
- * Part 7's rank pages on the bulk-loaded board (core/rankings/rank-pages.ts, core/rankings/around.ts):
- * 1. both boards' pages built at once from the loaded standings in board order (outside any timing: the loader
- *    writes score items straight to the table, so the stream's consumer never saw them);
- * 2. rank_around (around = 25) read `reads` times per position through the app, in sequence: requests per read
- *    and p50/p99. Every answer is checked against ranks counted here from the loaded scores (1 + the players
- *    ranking above), neither from the pages nor from the order they were built from;
- * 3. the consumer's cost: applyStandingChanges on the kills board with batches of random players moving up a
- *    few points (as reports move them), `batches` batches of each size: changes a second and what a batch writes.
- * Runs before anything else of part 7 changes a score item (the pages are built from the loaded scores).
+ * Part 7's ranks on the bulk-loaded board (core/rankings/rank-head.ts, rank-snapshot.ts, around.ts):
+ * 1. both boards' live heads and snapshots written at once from the loaded standings in board order (outside
+ *    any timing: the loader writes score items straight to the table, so neither the stream's consumer nor the
+ *    snapshot job saw them; bench/board-loader.ts buildBoard);
+ * 2. rank_around (around = 25) read `reads` times per position through the app, in sequence: requests per read,
+ *    p50/p99 and whether the head (live) or the snapshot answered. Every answer is checked against ranks counted
+ *    here from the loaded scores (1 + the players ranking above), neither from the pages nor from the order they
+ *    were built from. Then one more read per position with the capacity meter on (bench/capacity-meter.ts; it
+ *    reads every item again, so it is left out of the timing): its read units.
+ * Runs before anything else of part 7 changes a score item or a head (both are built from the loaded scores).
  */
 export interface AroundPosition {
   board: Board;
   position: string;
-  /** Each distinct request mix seen, e.g. "BatchGetItem x2". */
+  /** Each distinct request mix seen, e.g. "BatchGetItem x2", without what a process reads again once a minute. */
   requests: string[];
+  /** Reads that also read again what a process remembers a minute (the game's shard setting, the player's gone mark). */
+  settingReads: number;
+  /** What answered (`standings` of the answers: live or snapshot), each distinct value seen. */
+  standings: string[];
+  /** The read units of one more read (of the position's first player) on DynamoDB's billing, by bench/capacity-meter.ts. */
+  readUnits: number;
+  /** What that read was charged, by item: `BatchGetItem SCORE#… PLAYER#… 1, …`. */
+  charged: string;
   p50Ms: number;
   p99Ms: number;
   answers: number;
@@ -34,40 +42,21 @@ export interface AroundPosition {
   firstWrong?: string;
 }
 
-export interface ConsumerCost {
-  batchSize: number;
-  batches: number;
-  changesPerSecond: number;
-  /** DynamoDB requests per batch, by command. */
-  requestsPerBatch: Record<string, number>;
-  pagesWrittenPerBatch: number;
-  pageBytesPerChange: number;
-  directoryBytesPerChange: number;
-  /** Write units a change costs deployed: a transaction's write costs 2 units per KB of each item, rounded up. */
-  writeUnitsPerChange: number;
-  pagesBefore: number;
-  pagesAfter: number;
-}
-
 export interface RankAroundResult {
   around: number;
   reads: number;
-  built: { board: Board; pages: number; directoryKb: number; seconds: number }[];
+  built: { board: Board; headPages: number; headDirectoryKb: number; snapshotPages: number; snapshotDirectoryKb: number; seconds: number }[];
   positions: AroundPosition[];
-  consumer: ConsumerCost[];
-  /** The kills board's player count after the consumer's batches: they move players, never add or drop one. */
-  playersAfter: number;
-  /** Every answer as counted, and the board's player count kept by the consumer. */
+  /** Every answer as counted. */
   correct: boolean;
   /** Every read made exactly the two BatchGetItems of around.ts. */
   twoRequests: boolean;
 }
 
 const AROUND = 25;
-const BATCH_SIZES = [100, 1000];
 
 /** What the loader wrote, by player index. */
-interface Loaded {
+export interface Loaded {
   players: number;
   ids: string[];
   names: string[];
@@ -76,7 +65,7 @@ interface Loaded {
 }
 
 /** The bench's own board order of the loaded players (score desc, then time, then id), as indexes. */
-function boardOrder(loaded: Loaded, board: Board): number[] {
+export function boardOrder(loaded: Loaded, board: Board): number[] {
   const { ids, ats } = loaded;
   const scores = loaded.scores[board];
   const order = Array.from({ length: loaded.players }, (_, i) => i);
@@ -170,51 +159,8 @@ function wrongIn(loaded: Loaded, board: Board, rankOf: (i: number) => number, i:
   return `${loaded.ids[i]}: neighbour ${wrong[0].game_player_id} listed at rank ${wrong[0].rank} (its place: ${wrong[1]}), counted rank ${j === undefined ? 'none' : rankOf(j)}`;
 }
 
-/** Approximate stored size of an item (DynamoDB counts attribute names and values). */
-function itemBytes(item: Record<string, unknown>): number {
-  let bytes = 0;
-  for (const [name, value] of Object.entries(item)) {
-    bytes += name.length;
-    if (value instanceof Uint8Array) bytes += value.length;
-    else if (typeof value === 'number') bytes += Math.ceil(String(value).length / 2) + 1;
-    else bytes += Buffer.byteLength(String(value));
-  }
-  return bytes;
-}
-
-/** Tallies what the TransactWriteItems of the deps' client put while on: pages, their bytes, the directory's bytes. */
-function writeRecorder(deps: LocalDeps) {
-  let tally: { pages: number; pageBytes: number; directoryBytes: number; writeUnits: number } | undefined;
-  deps.db.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (tally && context.commandName === 'TransactWriteItemsCommand') {
-        for (const write of (args.input as TransactWriteCommandInput).TransactItems ?? []) {
-          const item = write.Put?.Item;
-          if (!item) continue;
-          const bytes = (item.data as Uint8Array | undefined)?.length ?? 0;
-          if (item.sk === 'PAGE') {
-            tally.pages++;
-            tally.pageBytes += bytes;
-          } else if (item.sk === 'DIRECTORY') tally.directoryBytes += bytes;
-          tally.writeUnits += 2 * Math.ceil(itemBytes(item) / 1024);
-        }
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'rankPageWrites' },
-  );
-  return {
-    start: () => void (tally = { pages: 0, pageBytes: 0, directoryBytes: 0, writeUnits: 0 }),
-    stop: () => {
-      const result = tally!;
-      tally = undefined;
-      return result;
-    },
-  };
-}
-
 /** A small seeded generator, so runs move the same players. */
-function seeded(seed: number) {
+export function seeded(seed: number) {
   return () => {
     seed = (seed + 0x6d2b79f5) >>> 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
@@ -223,54 +169,47 @@ function seeded(seed: number) {
   };
 }
 
-export async function benchRankAround(
-  deps: LocalDeps,
-  app: Hono,
-  options: {
-    game: string;
-    server: string;
-    season: Season;
-    players: number;
-    scoreOf: (i: number) => { kills: number; wins: number };
-    reads: number;
-    batches: number;
-  },
-): Promise<RankAroundResult> {
-  const { game, season, players } = options;
+/** The loaded players' ids, names, times and scores, from the loader's rules. */
+export function loadedPlayers(season: Season, players: number, scoreOf: (i: number) => { kills: number; wins: number }): Loaded {
   const loaded: Loaded = { players, ids: [], names: [], ats: [], scores: { kills: new Int32Array(players), wins: new Int32Array(players) } };
   for (let i = 0; i < players; i++) {
     const player = loadedPlayer(season, i);
-    const { kills, wins } = options.scoreOf(i);
+    const { kills, wins } = scoreOf(i);
     if (kills <= 0 || wins <= 0) throw new Error('rank pages bench: every loaded player is expected on both boards');
     [loaded.ids[i], loaded.names[i], loaded.ats[i], loaded.scores.kills[i], loaded.scores.wins[i]] = [player.id, player.name, player.at, kills, wins];
   }
-  // The consumer's players (below), drawn first: their locators are written with the pages.
-  const random = seeded(7);
-  const draws = BATCH_SIZES.flatMap((size) => Array.from({ length: size * options.batches }, () => Math.floor(random() * players)));
+  return loaded;
+}
+
+/** A board's standings in board order, as its pages hold them. */
+export const standingsOf = (loaded: Loaded, board: Board, order: readonly number[]): PageEntry[] =>
+  order.map((i) => ({ score: loaded.scores[board][i]!, at: loaded.ats[i]!, id: loaded.ids[i]!, name: loaded.names[i]! }));
+
+export async function benchRankAround(
+  deps: LocalDeps,
+  app: Hono,
+  options: { game: string; server: string; season: Season; loaded: Loaded; reads: number },
+): Promise<RankAroundResult> {
+  const { game, season, loaded } = options;
   const built: RankAroundResult['built'] = [];
   const positions: AroundPosition[] = [];
-  const counter = commandCounter(deps);
+  const counter = requestCounter(deps);
+  const meter = capacityMeter(deps.db, deps.endpoint);
+  const kb = async (key: { pk: string; sk: string }) => {
+    const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: key }));
+    return round(((out.Item?.data as Uint8Array | undefined)?.length ?? 0) / 1024, 1);
+  };
   for (const board of ['kills', 'wins'] as Board[]) {
     const started = performance.now();
     const order = boardOrder(loaded, board);
-    const scores = loaded.scores[board];
-    const { pages: items, locators } = buildRankPages(
-      deps,
-      { board, game, season },
-      order.map((i) => ({ score: scores[i]!, at: loaded.ats[i]!, id: loaded.ids[i]!, name: loaded.names[i]! })),
-    );
-    await putItems(deps, items.length, (k) => items[k]!, 8);
-    // Locators only of the players the consumer below moves (all 1,000,000 would double the load's time).
-    if (board === 'kills') {
-      const moved = new Set(draws.map((i) => loaded.ids[i]!));
-      const wanted = locators.filter((item) => moved.has(String(item.pk).slice(String(item.pk).lastIndexOf('#WHO#') + 5)));
-      await putItems(deps, wanted.length, (k) => wanted[k]!, 8);
-    }
-    const directory = items.find((item) => item.sk === 'DIRECTORY')!;
+    const ref = { board, game, season };
+    const written = await buildBoard(deps, ref, standingsOf(loaded, board, order));
     built.push({
       board,
-      pages: items.length - 1,
-      directoryKb: round((directory.data as Uint8Array).length / 1024, 1),
+      headPages: written.headPages,
+      headDirectoryKb: await kb(headDirectoryKey(board, game, season)),
+      snapshotPages: written.snapshotPages,
+      snapshotDirectoryKb: await kb(snapshotDirectoryKey(board, game, season)),
       seconds: round((performance.now() - started) / 1000, 1),
     });
     const rankOf = ranker(loaded, board);
@@ -280,32 +219,44 @@ export async function benchRankAround(
         query: { game_code: game, board, season_type: season.type, season_range: season.range, game_player_id: loaded.ids[i]!, around: AROUND },
       });
     for (const { position, players: readers } of positionsOf(loaded, board, order)) {
-      await read(readers[0]!);
+      // Steady state: each player read once before (the process then remembers their gone mark a minute).
+      for (const i of readers) await read(i);
       const latencies: number[] = [];
       const mixes = new Set<string>();
+      const standings = new Set<string>();
       const found: Pick<AroundPosition, 'wrong' | 'firstWrong'> = { wrong: 0 };
+      let settingReads = 0;
       for (let r = 0; r < options.reads; r++) {
         const i = readers[r % readers.length]!;
         counter.start();
         const t0 = performance.now();
         const answer = await read(i);
         latencies.push(performance.now() - t0);
-        const requests = counter.stop();
+        const { requests, setting } = counter.stop();
+        if (setting) settingReads++;
         mixes.add(
           Object.entries(requests)
             .map(([name, n]) => `${name} x${n}`)
             .join(', '),
         );
+        standings.add(String((answer.body?.data as PlayerRank | undefined)?.standings));
         const wrong = wrongIn(loaded, board, rankOf, i, answer.status, answer.body?.data as PlayerRank);
         if (wrong) {
           found.wrong++;
           found.firstWrong ??= wrong;
         }
       }
+      meter.start();
+      await read(readers[0]!);
+      const tally = await meter.stop();
       positions.push({
         board,
         position,
         requests: [...mixes],
+        settingReads,
+        standings: [...standings],
+        readUnits: tally.read,
+        charged: tally.charges.map((c) => `${c.command} ${c.key} ${c.read}`).join(', '),
         p50Ms: round(percentile(latencies, 50)),
         p99Ms: round(percentile(latencies, 99)),
         answers: options.reads,
@@ -313,60 +264,42 @@ export async function benchRankAround(
       });
     }
   }
-
-  // The consumer: kills board, the players drawn above move up 1 to 5 points, stamped now as a report stamps a
-  // score that grows.
-  const ref: RankBoard = { board: 'kills', game, season };
-  const current = new Map<number, Standing>();
-  const standing = (i: number): Standing => current.get(i) ?? { score: loaded.scores.kills[i]!, at: loaded.ats[i]!, id: loaded.ids[i]! };
-  let drawn = 0;
-  const recorder = writeRecorder(deps);
-  const consumer: ConsumerCost[] = [];
-  for (const size of BATCH_SIZES) {
-    const pagesBefore = (await readDirectory(deps, ref)).pages.length;
-    let seconds = 0;
-    const requests: Record<string, number> = {};
-    const writes = { pages: 0, pageBytes: 0, directoryBytes: 0, writeUnits: 0 };
-    for (let b = 0; b < options.batches; b++) {
-      const changes: StandingChange[] = Array.from({ length: size }, () => {
-        const i = draws[drawn++]!;
-        const before = standing(i);
-        const after = { score: before.score + 1 + Math.floor(random() * 5), at: new Date().toISOString(), id: loaded.ids[i]!, name: loaded.names[i]! };
-        current.set(i, after);
-        return { id: after.id, after };
-      });
-      counter.start();
-      recorder.start();
-      const t0 = performance.now();
-      await applyStandingChanges(deps, ref, changes);
-      seconds += (performance.now() - t0) / 1000;
-      for (const [name, n] of Object.entries(counter.stop())) requests[name] = (requests[name] ?? 0) + n;
-      const tally = recorder.stop();
-      for (const key of Object.keys(writes) as (keyof typeof writes)[]) writes[key] += tally[key];
-    }
-    const changes = size * options.batches;
-    consumer.push({
-      batchSize: size,
-      batches: options.batches,
-      changesPerSecond: round(changes / seconds, 1),
-      requestsPerBatch: Object.fromEntries(Object.entries(requests).map(([name, n]) => [name, round(n / options.batches, 1)])),
-      pagesWrittenPerBatch: round(writes.pages / options.batches, 1),
-      pageBytesPerChange: Math.round(writes.pageBytes / changes),
-      directoryBytesPerChange: Math.round(writes.directoryBytes / changes),
-      writeUnitsPerChange: round(writes.writeUnits / changes, 1),
-      pagesBefore,
-      pagesAfter: (await readDirectory(deps, ref)).pages.length,
-    });
-  }
-  const playersAfter = (await readDirectory(deps, ref)).players;
+  meter.detach();
   return {
     around: AROUND,
     reads: options.reads,
     built,
     positions,
-    consumer,
-    playersAfter,
-    correct: positions.every((p) => p.wrong === 0) && playersAfter === players,
+    correct: positions.every((p) => p.wrong === 0),
     twoRequests: positions.every((p) => p.requests.length === 1 && p.requests[0] === 'BatchGetItem x2'),
+  };
+}
+
+/**
+ * Counts the DynamoDB commands the deps' client sends while on, by name, but for what a process remembers a
+ * minute and reads again after (a GetItem of the game's shard setting, core/rankings/shards.ts, or of the named
+ * player's gone mark, core/access/players.ts), counted apart.
+ */
+function requestCounter(deps: LocalDeps) {
+  let counts: { requests: Record<string, number>; setting: number } | undefined;
+  deps.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (counts) {
+        const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
+        const key = (args.input as { Key?: { pk?: unknown } }).Key;
+        if (name === 'GetItem' && /^(GAME|GONE)#/.test(String(key?.pk))) counts.setting++;
+        else counts.requests[name] = (counts.requests[name] ?? 0) + 1;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: `rankAroundCounter${Math.random()}` },
+  );
+  return {
+    start: () => void (counts = { requests: {}, setting: 0 }),
+    stop: () => {
+      const result = counts ?? { requests: {}, setting: 0 };
+      counts = undefined;
+      return result;
+    },
   };
 }

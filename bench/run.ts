@@ -9,6 +9,8 @@ import { createBenchDeps } from './fixtures.js';
 import { notBenched } from './operations.js';
 import { benchHttpLoad, type HttpLoadResult } from './http-load.js';
 import type { RankAroundResult } from './rank-around.js';
+import type { RankKeepingResult } from './rank-keeping.js';
+import { benchRankStreamLoad, type RankStreamLoadResult } from './rank-stream-load.js';
 import { benchLoad, ITEM_WRITE_LIMIT, PRODUCTION_RPS, type LoadResult } from './load.js';
 import { benchRequests, unbenchedOperations, type RequestResult } from './requests.js';
 import type { Charge } from './capacity-meter.js';
@@ -28,20 +30,25 @@ import { benchWarm, type WarmResult } from './warm.js';
  *   5. load over real HTTP (bench/http-load.ts);
  *   6. board shards under the emulated partition write limit: the scaling law (bench/board-scaling.ts);
  *   7. (only when named) a board of 1,000,000 players bulk-loaded, and gameRank on it (bench/big-board.ts); its
- *      rank pages, rank_around on them and their consumer (bench/rank-around.ts).
+ *      heads and snapshots, rank_around on them (bench/rank-around.ts), and what keeping its ranks costs a report
+ *      (bench/rank-keeping.ts);
+ *   8. rank keeping under the emulated partition write limit: reports on one game with the stream drained into
+ *      the heads all along, and the heads checked exact at the end (bench/rank-stream-load.ts).
  * Prints markdown tables and writes bench/results.json.
  *
- * Environment: BENCH_PARTS (default 1,2,3,4,5,6), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
+ * Environment: BENCH_PARTS (default 1,2,3,4,5,6,8), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
  * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4),
  * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5), BENCH_PARTITION_LIMIT (40, part 6),
  * BENCH_SCALING_SECONDS (10, part 6), BENCH_SCALING_CONCURRENCY (48, part 6); part 7 only when named:
  * BENCH_BOARD_PLAYERS (1000000), BENCH_BOARD_SHARDS (16), BENCH_BOARD_AROUND_READS (100 rank_around reads per
- * position), BENCH_BOARD_BATCHES (3 consumer batches of each size).
+ * position), BENCH_BOARD_BATCHES (3 head batches of each size and workload), BENCH_BOARD_SNAPSHOT_CHANGES (60000
+ * changes before the measured snapshot); part 8: BENCH_KEEPING_SECONDS (30), BENCH_KEEPING_PLAYERS (2000),
+ * BENCH_KEEPING_HEAD (250 standings a head keeps), with BENCH_PARTITION_LIMIT and BENCH_SCALING_CONCURRENCY.
  * BENCH_STRICT=1 exits 1 when a budget is missed.
  */
 const budgets = { firstResponseRatio: 1.3, warmRatio: 1.5 };
 const config = {
-  parts: (process.env.BENCH_PARTS ?? '1,2,3,4,5,6').split(',').map((p) => p.trim()),
+  parts: (process.env.BENCH_PARTS ?? '1,2,3,4,5,6,8').split(',').map((p) => p.trim()),
   coldRuns: envInt('BENCH_COLD_RUNS', 15),
   warmRequests: envInt('BENCH_WARM_REQUESTS', 1000),
   concurrency: envInt('BENCH_CONCURRENCY', 8),
@@ -56,6 +63,10 @@ const config = {
   boardShards: envInt('BENCH_BOARD_SHARDS', 16),
   boardAroundReads: envInt('BENCH_BOARD_AROUND_READS', 100),
   boardBatches: envInt('BENCH_BOARD_BATCHES', 3),
+  boardSnapshotChanges: envInt('BENCH_BOARD_SNAPSHOT_CHANGES', 60_000),
+  keepingSeconds: envInt('BENCH_KEEPING_SECONDS', 30),
+  keepingPlayers: envInt('BENCH_KEEPING_PLAYERS', 2000),
+  keepingHead: envInt('BENCH_KEEPING_HEAD', 250),
 };
 // The AWS SDK warns once per client that it will drop Node 20; that is not a finding of the bench.
 process.removeAllListeners('warning');
@@ -91,64 +102,184 @@ function printBigBoard(board: BigBoardResult) {
       ],
     ),
   );
-  console.log("\nA player's rank by counting on read (rejected, docs/performance.md): the players above, counted on every shard's kills board\n");
-  console.log(
-    table(
-      ['player', 'players above', 'Queries', 'ms'],
-      board.countingOnRead.map((c) => [c.player, c.above, c.queries, c.ms]),
-    ),
-  );
   printRankAround(board.rankAround);
+  printRankKeeping(board.rankKeeping, board.report);
 }
 
 function printRankAround(ranks: RankAroundResult) {
-  const built = ranks.built.map((b) => `${b.board}: ${b.pages} pages, directory ${b.directoryKb} KB, built and written in ${b.seconds} s`).join('; ');
+  const built = ranks.built
+    .map(
+      (b) =>
+        `${b.board}: head ${b.headPages} pages (directory ${b.headDirectoryKb} KB), snapshot ${b.snapshotPages} pages (directory ${b.snapshotDirectoryKb} KB), built and written in ${b.seconds} s`,
+    )
+    .join('; ');
   console.log(
-    `\nrank_around (around=${ranks.around}, ${ranks.reads} reads per position in sequence, each answer checked against ranks counted from the loaded scores; pages built from the loaded standings: ${built})\n`,
-  );
-  console.log(
-    table(
-      ['board', 'players read', 'DynamoDB requests per read', 'p50 ms', 'p99 ms', 'answers correct'],
-      ranks.positions.map((p) => [
-        p.board,
-        p.position,
-        p.requests.map((mix) => (mix === 'BatchGetItem x2' ? mix : `**${mix}**`)).join(' / '),
-        p.p50Ms,
-        p.p99Ms,
-        p.wrong === 0 ? `${p.answers}/${p.answers}` : `**${p.answers - p.wrong}/${p.answers}** (${p.firstWrong})`,
-      ]),
-    ),
-  );
-  console.log(
-    `\nThe consumer on the kills board (applyStandingChanges, random players up 1-5 points; players on the board after: ${ranks.playersAfter}${ranks.correct ? '' : ' **CHECK FAILED**'}; write units: 2 per KB of each item a transaction puts)\n`,
+    `\nrank_around (around=${ranks.around}, ${ranks.reads} reads per position in sequence, each answer checked against ranks counted from the loaded scores; heads and snapshots built from the loaded standings: ${built})\n`,
   );
   console.log(
     table(
       [
-        'batch',
-        'batches',
-        'changes/s',
-        'requests per batch',
-        'pages written per batch',
-        'page bytes/change',
-        'directory bytes/change',
-        'write units/change',
-        'pages before -> after',
+        'board',
+        'players read',
+        'DynamoDB requests per read',
+        'answered from',
+        'p50 ms',
+        'p99 ms',
+        'answers correct',
+        'read units (one read, metered)',
+        'charged',
       ],
-      ranks.consumer.map((c) => [
-        c.batchSize,
-        c.batches,
-        c.changesPerSecond,
-        Object.entries(c.requestsPerBatch)
-          .map(([name, n]) => `${name} x${n}`)
-          .join(', '),
-        c.pagesWrittenPerBatch,
-        c.pageBytesPerChange,
-        c.directoryBytesPerChange,
-        c.writeUnitsPerChange,
-        `${c.pagesBefore} -> ${c.pagesAfter}`,
+      ranks.positions.map((p) => [
+        p.board,
+        p.position,
+        p.requests.map((mix) => (mix === 'BatchGetItem x2' ? mix : `**${mix}**`)).join(' / ') +
+          (p.settingReads > 0 ? ` (+ a GetItem of what the process remembers a minute, read again: ${p.settingReads} of the reads)` : ''),
+        p.standings.join(' / '),
+        p.p50Ms,
+        p.p99Ms,
+        p.wrong === 0 ? `${p.answers}/${p.answers}` : `**${p.answers - p.wrong}/${p.answers}** (${p.firstWrong})`,
+        p.readUnits,
+        p.charged,
       ]),
     ),
+  );
+}
+
+function printRankKeeping(keeping: RankKeepingResult, report: BigBoardResult['report']) {
+  console.log(
+    `\nRank keeping on the kills board: the live head (head size ${keeping.headSize.toLocaleString('en')}) given batches of changes as the stream gives them (before: the standing the head holds; after: 1-5 points up), units counted by bench/capacity-meter.ts\n`,
+  );
+  console.log(
+    table(
+      [
+        'changes drawn from',
+        'batch',
+        'batches',
+        'changes reaching the head',
+        'ms per batch (meter on)',
+        'requests per batch',
+        'write units per batch',
+        'read units per batch',
+        'write units per change',
+        'read units per change',
+        'head pages before -> after',
+      ],
+      keeping.head.map((h) => [
+        h.workload,
+        h.batchSize,
+        h.batches,
+        `${h.reachedHead} of ${h.batchSize * h.batches}`,
+        h.msPerBatch,
+        Object.entries(h.requestsPerBatch)
+          .map(([name, n]) => `${name} x${n}`)
+          .join(', '),
+        h.writeUnitsPerBatch,
+        h.readUnitsPerBatch,
+        h.writeUnitsPerChange,
+        h.readUnitsPerChange,
+        `${h.headPagesBefore} -> ${h.headPagesAfter}`,
+      ]),
+    ),
+  );
+  const s = keeping.snapshot;
+  console.log(
+    `\nOne snapshot of the kills board after ${s.changes.toLocaleString('en')} changes since the last (60,000 are a minute at 1,000 reports a second): the season read whole (readSeasonScores, ${s.itemsRead.toLocaleString('en')} score items, eventually consistent) and the board's pages written (writeSnapshot); seconds with the meter off; write units counted with it, read units by its rules on the items each of the read's ${s.queries} Queries returned\n`,
+  );
+  console.log(
+    table(
+      ['step', 'seconds', 'write units', 'read units', 'pages written / kept'],
+      [
+        ['read the season whole', s.readSeconds, 0, s.readUnits, '-'],
+        ['sort the standings', s.sortSeconds, 0, 0, '-'],
+        ['write the snapshot', s.writeSeconds, s.writeUnits, s.writeReadUnits, `${s.pagesWritten} / ${s.pagesKept}`],
+        [`delete the ${s.pagesRetired} pages it retired (after the grace)`, s.deleteSeconds, s.deleteUnits, 0, '-'],
+        [
+          `snapshot in all (writeSnapshot's own figure: ${s.estimatedUnits} write units)`,
+          s.seconds,
+          s.writeUnits + s.deleteUnits,
+          round(s.readUnits + s.writeReadUnits, 1),
+          '-',
+        ],
+      ],
+    ),
+  );
+  console.log(
+    `\nUnits rank keeping adds to a report of kills and wins (four boards: kills and wins of the week and the month, each taken as large as this one): the head's units per change x 4, and a snapshot of each board a minute (its pages written and its retired pages deleted x 4, the season read x 2) over the minute's reports; beside the report's own (one addWin measured on the loaded board: ${report.write} write, ${report.read} read; ${report.charged})\n`,
+  );
+  console.log(
+    table(
+      [
+        'reports/s',
+        'changes drawn from',
+        'head batch',
+        'head write/report',
+        'snapshot write/report',
+        'rank keeping write/report',
+        'head read/report',
+        'snapshot read/report',
+        'rank keeping read/report',
+        'report write + rank keeping write',
+      ],
+      keeping.perReport.map((p) => [
+        p.reportsPerSecond.toLocaleString('en'),
+        p.workload,
+        p.batchSize,
+        p.headWrite,
+        p.snapshotWrite,
+        p.rankWrite,
+        p.headRead,
+        p.snapshotRead,
+        p.rankRead,
+        round(p.reportWrite + p.rankWrite, 2),
+      ]),
+    ),
+  );
+}
+
+function printRankStreamLoad(load: RankStreamLoadResult) {
+  console.log(
+    `\n## 8. Rank keeping under the partition limit (one game of ${load.shards} shards, addWin reports of ${load.players.toLocaleString('en')} players moving all four boards, ${config.scalingConcurrency} callers for ${load.seconds} s, the stream drained into the heads all along (heads of ${load.headSize.toLocaleString('en')}); DynamoDB's per-partition write limit emulated at ${load.limit} writes/s for reports and heads)\n`,
+  );
+  console.log(
+    table(
+      [
+        'sent',
+        'accepted/s',
+        'x limit',
+        '503 (throttled)',
+        'other',
+        'records applied',
+        'passes failed (retried)',
+        'head transactions/s per board',
+        'changes per transaction',
+        'hottest partition writes/s',
+        'hottest head partition writes/s',
+        'catch-up s',
+        'heads exact',
+      ],
+      [
+        [
+          load.sent,
+          load.acceptedPerSecond,
+          load.ofLimit,
+          load.throttled503,
+          load.other,
+          load.records,
+          load.failedPasses,
+          Object.entries(load.headTransactionsPerSecond)
+            .map(([board, n]) => `${board} ${n}`)
+            .join(', '),
+          load.changesPerTransaction,
+          `${load.hottestPerSecond}${load.hottestPerSecond > load.limit ? ' **OVER**' : ''} (\`${load.hottestPartition}\`)`,
+          load.hottestHeadPerSecond,
+          load.catchUpSeconds,
+          load.headsExact ? 'yes' : '**NO**',
+        ],
+      ],
+    ),
+  );
+  console.log(
+    `\n${load.heads.map((h) => `${h.board}: ${h.inHead} of ${h.players} standings in the head${h.cutoff ? ' (trimmed to a cutoff)' : ''}, ${h.exact ? 'exact' : `**${h.firstWrong}**`}`).join('; ')}`,
   );
 }
 
@@ -213,7 +344,7 @@ function unitsCheck(write: number, read: number): string {
   return [above && `**ABOVE** ${above}`, below && `**BELOW** ${below}`].filter(Boolean).join('; ') || 'ok';
 }
 
-/** A call's charges grouped by command and target: `TransactWriteItems update table 4, gsi4 2; GetItem 1`. */
+/** A call's charges grouped by command and target: `TransactWriteItems update table 4, gsi1 2; GetItem 1`. */
 function chargeSummary(charges: Charge[]): string {
   const groups = new Map<string, number>();
   for (const c of charges) {
@@ -408,7 +539,7 @@ async function main() {
   const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop(), deps?.suiNode.stop()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
-    if (['1', '2', '3', '4', '5', '6', '7'].some((part) => config.parts.includes(part))) {
+    if (['1', '2', '3', '4', '5', '6', '7', '8'].some((part) => config.parts.includes(part))) {
       dynamo = await startDynamoLocal();
       deps = await createBenchDeps(dynamo.endpoint);
       if (config.parts.includes('1')) {
@@ -470,10 +601,25 @@ async function main() {
           reads: 50,
           aroundReads: config.boardAroundReads,
           batches: config.boardBatches,
+          snapshotChanges: config.boardSnapshotChanges,
         });
         results.bigBoard = board;
         failed ||= !board.reportLanded || !board.rankAround.correct || !board.rankAround.twoRequests;
         printBigBoard(board);
+      }
+      if (config.parts.includes('8')) {
+        const keeping = await benchRankStreamLoad(dynamo.endpoint, {
+          shards: 16,
+          limit: config.partitionLimit,
+          seconds: config.keepingSeconds,
+          concurrency: config.scalingConcurrency,
+          players: config.keepingPlayers,
+          headSize: config.keepingHead,
+        });
+        results.rankStreamLoad = keeping;
+        // A head off the score items, or a partition over the limit, is a failure.
+        failed ||= !keeping.headsExact || keeping.hottestPerSecond > keeping.limit;
+        printRankStreamLoad(keeping);
       }
     }
   } finally {

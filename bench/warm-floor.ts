@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
-import { monthOf, seasonKey, weekOf } from '../core/rankings/seasons.js';
+import { monthOf, type Season, seasonKey, weekOf } from '../core/rankings/seasons.js';
 
 /**
  * The warm-cost floor: Lambda handlers that do what an operation cannot avoid (verify the bearer token where
@@ -160,9 +161,10 @@ export const handlers = {
     return json(201, { data: ref, statusCode: 201, message: 'success', totalPage: 1 });
   },
   /**
-   * The inner group's addWin without a result_id (core/rankings/reports.ts): the player's week and month score
-   * items in one transaction, each ADDing to its board sort keys. The game's owner and the seasons' "to settle"
-   * records are remembered in a warm process.
+   * The inner group's addWin without a result_id (core/rankings/reports.ts): one transaction of the player's gone
+   * mark checked absent (core/platform/players.ts: pk `GONE#<SHA-256 of player:<id>, base64url>`, sk `GONE`) and
+   * the player's week and month score items, each ADDing to `kills`/`wins` and stamping when they grew; no index
+   * keys. The game's owner and the seasons' "to settle" records are remembered in a warm process.
    */
   async addWin(event: Event) {
     const s = await load();
@@ -172,29 +174,31 @@ export const handlers = {
     const now = new Date();
     const at = now.toISOString();
     const seasons = [weekOf(now), monthOf(now)];
+    const gone = { pk: `GONE#${createHash('sha256').update(`player:${input.game_player_id}`).digest('base64url')}`, sk: 'GONE' };
     await s.db.send(
       new TransactWriteCommand({
-        TransactItems: seasons.map((season) => ({
-          Update: {
-            TableName: s.table,
-            Key: { pk: `SCORE#${input.game_code}#${seasonKey(season)}`, sk: `PLAYER#${input.game_player_id}` },
-            UpdateExpression:
-              'SET game_code = :game, season_type = :type, season_range = :range, game_player_id = :id, game_player_name = :name, updatedAt = :at, ' +
-              'gsi4pk = :killsBoard, killsAt = :at, gsi5pk = :winsBoard, winsAt = :at ADD gsi4sk :kills, gsi5sk :wins',
-            ExpressionAttributeValues: {
-              ':game': input.game_code,
-              ':type': season.type,
-              ':range': season.range,
-              ':id': input.game_player_id,
-              ':name': input.game_player_name,
-              ':at': at,
-              ':killsBoard': `KILLS#${input.game_code}#${seasonKey(season)}`,
-              ':winsBoard': `WINS#${input.game_code}#${seasonKey(season)}`,
-              ':kills': input.kills,
-              ':wins': input.wins,
+        TransactItems: [
+          { ConditionCheck: { TableName: s.table, Key: gone, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...seasons.map((season) => ({
+            Update: {
+              TableName: s.table,
+              Key: { pk: `SCORE#${input.game_code}#${seasonKey(season)}`, sk: `PLAYER#${input.game_player_id}` },
+              UpdateExpression:
+                'SET game_code = :game, season_type = :type, season_range = :range, game_player_id = :id, game_player_name = :name, updatedAt = :at, ' +
+                'killsAt = :at, winsAt = :at ADD kills :kills, wins :wins',
+              ExpressionAttributeValues: {
+                ':game': input.game_code,
+                ':type': season.type,
+                ':range': season.range,
+                ':id': input.game_player_id,
+                ':name': input.game_player_name,
+                ':at': at,
+                ':kills': input.kills,
+                ':wins': input.wins,
+              },
             },
-          },
-        })),
+          })),
+        ],
       }),
     );
     return json(200, { code: 200, data: { game_code: input.game_code, game_player_id: input.game_player_id, kills: input.kills, wins: input.wins } });
@@ -267,46 +271,33 @@ export const handlers = {
     return json(200, order);
   },
   /**
-   * The inner group's gameRank of a game whose seasons have 16 board shards (core/rankings/boards.ts): the top
-   * `limit` + 1 of each shard of each of the four boards, 64 Queries in parallel, each board merged by score,
-   * then who reached it first, then id, and cut. The game's existence and shard setting are remembered in a
-   * warm process.
+   * The inner group's gameRank (core/rankings/boards.ts), here of a game whose seasons have 16 board shards (they
+   * change nothing): one BatchGetItem of the four boards' top items (core/rankings/keys.ts headTopKey: pk
+   * `RANKS#<KILLS|WINS>#<game>#<season>`, sk `TOP`), eventually consistent, each one's first `limit` standings
+   * inflated (deflated JSON rows [score, at, id, name]). The game's existence is remembered in a warm process.
    */
   async gameRank16(event: Event) {
     const s = await load();
     const game = event.queryStringParameters?.game_code ?? '';
     const limit = 100;
     const now = new Date();
-    const board = async (prefix: 'KILLS' | 'WINS', index: 'gsi4' | 'gsi5', season: ReturnType<typeof weekOf>) => {
-      const at = prefix === 'KILLS' ? 'killsAt' : 'winsAt';
-      const shards = await Promise.all(
-        Array.from({ length: 16 }, (_, shard) =>
-          s.db.send(
-            new QueryCommand({
-              TableName: s.table,
-              IndexName: index,
-              KeyConditionExpression: '#pk = :p AND #sk > :zero',
-              ExpressionAttributeNames: { '#pk': `${index}pk`, '#sk': `${index}sk` },
-              ExpressionAttributeValues: { ':p': `${prefix}#${game}#${seasonKey(season)}#${shard}`, ':zero': 0 },
-              ScanIndexForward: false,
-              Limit: limit + 1,
-            }),
-          ),
-        ),
-      );
-      return shards
-        .flatMap((out) => out.Items ?? [])
-        .sort((a, b) => b[`${index}sk`] - a[`${index}sk`] || (a[at] < b[at] ? -1 : a[at] > b[at] ? 1 : a.game_player_id < b.game_player_id ? -1 : 1))
-        .slice(0, limit)
-        .map((item) => ({ total: String(item[`${index}sk`]), game_player_id: item.game_player_id, game_player_name: item.game_player_name }));
-    };
     const [week, month] = [weekOf(now), monthOf(now)];
-    const [weekKills, weekWins, monthKills, monthWins] = await Promise.all([
-      board('KILLS', 'gsi4', week),
-      board('WINS', 'gsi5', week),
-      board('KILLS', 'gsi4', month),
-      board('WINS', 'gsi5', month),
-    ]);
+    const boards: [string, Season][] = [
+      ['KILLS', week],
+      ['WINS', week],
+      ['KILLS', month],
+      ['WINS', month],
+    ];
+    const keys = boards.map(([board, season]) => ({ pk: `RANKS#${board}#${game}#${seasonKey(season)}`, sk: 'TOP' }));
+    const out = await s.db.send(new BatchGetCommand({ RequestItems: { [s.table]: { Keys: keys } } }));
+    const items = out.Responses?.[s.table] ?? [];
+    const [weekKills, weekWins, monthKills, monthWins] = keys.map((key) => {
+      const item = items.find((found) => found.pk === key.pk);
+      if (!item) return [];
+      return (JSON.parse(inflateRawSync(item.data as Uint8Array).toString('utf8')) as [number, string, string, string][])
+        .slice(0, limit)
+        .map(([score, , id, name]) => ({ total: String(score), game_player_id: id, game_player_name: name }));
+    });
     return json(200, {
       code: 200,
       message: 'success',

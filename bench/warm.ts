@@ -90,8 +90,8 @@ const warmBenches: WarmBench[] = [
     },
   },
   {
-    // A game whose seasons have 16 board shards, 200 players on its boards with distinct scores: each request
-    // reads 4 boards x 16 shards.
+    // A game whose seasons have 16 board shards, 200 players on its boards with distinct scores and the boards'
+    // heads kept: each request reads the four boards' top items in one BatchGetItem, whatever the shards.
     name: 'gameRank16',
     group: 'boards',
     spec: boardsRoutes.ops.gameRank,
