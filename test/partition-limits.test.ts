@@ -67,7 +67,7 @@ describe('score reports under the limit', () => {
     const { answers, limits, scored } = await reportAll(1, 40);
     const accepted = answers.filter((a) => a.status === 200).length;
     expect(scored).toHaveLength(accepted);
-    // Each report writes the week's and the month's partitions (and their board entries): LIMIT reports fill them.
+    // Each report writes the week's and the month's score partitions: LIMIT reports fill them.
     expect(accepted).toBe(LIMIT);
     for (const refused of answers.filter((a) => a.status !== 200)) {
       expect({ status: refused.status, code: refused.body.code, error: refused.body.error, retryAfter: refused.headers.get('retry-after') }).toEqual({

@@ -139,16 +139,7 @@ async function expectHeadSound(ref: RankBoard, rows?: Row[], size = HEAD) {
   const all = pages.flatMap((page) => rowsOf(page.entries));
   expect(new Set(all.map((entry) => entry.id)).size).toBe(all.length);
   for (let i = 1; i < all.length; i++) expect(byStanding(all[i - 1]!, all[i]!), `${all[i - 1]!.id} before ${all[i]!.id}`).toBeLessThan(0);
-  pages.forEach((page, i) => {
-    const listed = directory.pages[i]!;
-    expect({ count: page.entries.length, version: page.version, first: page.entries[0]!.id }).toEqual({
-      count: listed.count,
-      version: listed.version,
-      first: listed.first.id,
-    });
-    if (pages.length > 1) expect(page.entries.length).toBeGreaterThanOrEqual(HEAD_MIN_PAGE);
-    expect(page.entries.length).toBeLessThanOrEqual(HEAD_MAX_PAGE);
-  });
+  expectListed(directory, pages, HEAD_MIN_PAGE, HEAD_MAX_PAGE);
   expect(directory.players).toBe(all.length);
   const cutoff = directory.cutoff;
   if (cutoff) for (const entry of all) expect(byStanding(entry, { ...cutoff, name: '' }), entry.id).toBeLessThan(0);
@@ -169,10 +160,8 @@ async function expectHeadSound(ref: RankBoard, rows?: Row[], size = HEAD) {
   return { directory, pages, entries: all };
 }
 
-/** The board's snapshot as stored, checked: its pages within bounds, its directory true, and (with `rows`) exactly that board. */
-async function expectSnapshotSound(ref: RankBoard, rows?: Row[]) {
-  const { directory, pages } = await snapshotPages(deps, ref);
-  const all = pages.flatMap((page) => rowsOf(page.entries));
+/** Each page as its directory lists it (count, version, first standing), and within its kind's bounds. */
+function expectListed(directory: Directory, pages: { version: number; entries: PageEntry[] }[], least: number, most: number) {
   pages.forEach((page, i) => {
     const listed = directory.pages[i]!;
     expect({ count: page.entries.length, version: page.version, first: page.entries[0]!.id }).toEqual({
@@ -180,9 +169,16 @@ async function expectSnapshotSound(ref: RankBoard, rows?: Row[]) {
       version: listed.version,
       first: listed.first.id,
     });
-    if (pages.length > 1) expect(page.entries.length).toBeGreaterThanOrEqual(SNAPSHOT_MIN_PAGE);
-    expect(page.entries.length).toBeLessThanOrEqual(SNAPSHOT_MAX_PAGE);
+    if (pages.length > 1) expect(page.entries.length).toBeGreaterThanOrEqual(least);
+    expect(page.entries.length).toBeLessThanOrEqual(most);
   });
+}
+
+/** The board's snapshot as stored, checked: its pages within bounds, its directory true, and (with `rows`) exactly that board. */
+async function expectSnapshotSound(ref: RankBoard, rows?: Row[]) {
+  const { directory, pages } = await snapshotPages(deps, ref);
+  const all = pages.flatMap((page) => rowsOf(page.entries));
+  expectListed(directory, pages, SNAPSHOT_MIN_PAGE, SNAPSHOT_MAX_PAGE);
   expect(directory.players).toBe(all.length);
   expect(directory.cutoff).toBeUndefined();
   if (rows) expect(all).toEqual(rows);

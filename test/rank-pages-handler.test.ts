@@ -47,16 +47,21 @@ const linked = (deps: TestDeps) => ({
 const scoreRecords = async (deps: TestDeps) =>
   (await streamRecords(deps)).filter((change) => String((change.after ?? change.before)!.pk).startsWith(SCORE_PREFIX));
 
+/** A table with a stream, a game whose past week has three players' scores, and the score records that wrote them. */
+async function threePlayersReported() {
+  const own = await createTestDeps({ stream: true });
+  const game = await rewardGame(own);
+  await scoresInPastWeek(own, game, [
+    { id: 'first', wins: 3 },
+    { id: 'second', wins: 5, kills: 2 },
+    { id: 'third', wins: 1 },
+  ]);
+  return { own, game, scores: await scoreRecords(own) };
+}
+
 describe('the live heads Lambda (functions/rank-pages.ts handler)', () => {
   it("applies a batch of the stream's score records to the boards' heads; the same batch delivered again changes nothing", async () => {
-    const own = await createTestDeps({ stream: true });
-    const game = await rewardGame(own);
-    await scoresInPastWeek(own, game, [
-      { id: 'first', wins: 3 },
-      { id: 'second', wins: 5, kills: 2 },
-      { id: 'third', wins: 1 },
-    ]);
-    const scores = await scoreRecords(own);
+    const { own, game, scores } = await threePlayersReported();
     expect(scores.length).toBeGreaterThan(0);
     const event = lambdaEvent(scores);
 
@@ -86,14 +91,7 @@ describe('the live heads Lambda (functions/rank-pages.ts handler)', () => {
   }, 120_000);
 
   it('skips a record whose image cannot be read: the rest of the batch is applied, the run recorded failed, and the batch not failed', async () => {
-    const own = await createTestDeps({ stream: true });
-    const game = await rewardGame(own);
-    await scoresInPastWeek(own, game, [
-      { id: 'first', wins: 3 },
-      { id: 'second', wins: 5, kills: 2 },
-      { id: 'third', wins: 1 },
-    ]);
-    const scores = await scoreRecords(own);
+    const { own, game, scores } = await threePlayersReported();
     // The third player's week record with an image no score item has: its kills a string.
     const broken = scores.findIndex((change) => change.after?.game_player_id === 'third' && change.after.season_type === pastWeek().type);
     expect(broken).toBeGreaterThanOrEqual(0);
