@@ -99,7 +99,18 @@ public static class PlayerFlow
         }
 
         await server.AddWinAsync(new AddWinRequest { GameCode = gameCode, GamePlayerId = session.Uid, GamePlayerName = "Unity player", Kills = 3, Wins = 1 });
+        // The boards follow the reports through the table's stream, a second or so behind: ask again until the player
+        // is on all four, as a game shows its boards a moment after the match.
         var board = (await open.GameRankAsync(gameCode)).Data;
+        for (var attempt = 1; attempt < 40; attempt++)
+        {
+            var uid = session.Uid;
+            var onAll = board.GameWeekKillRank.Exists(r => r.GamePlayerId == uid) && board.GameWeekWinRank.Exists(r => r.GamePlayerId == uid)
+                && board.GameMothKillRank.Exists(r => r.GamePlayerId == uid) && board.GameMothWinRank.Exists(r => r.GamePlayerId == uid);
+            if (onAll) break;
+            await Task.Delay(250);
+            board = (await open.GameRankAsync(gameCode)).Data;
+        }
         PrintBoard("gameWeekKillRank", board.GameWeekKillRank.ConvertAll(r => Entry(r.GamePlayerId, r.Total, r.GamePlayerName)), session.Uid);
         PrintBoard("gameWeekWinRank", board.GameWeekWinRank.ConvertAll(r => Entry(r.GamePlayerId, r.Total, r.GamePlayerName)), session.Uid);
         PrintBoard("gameMothKillRank", board.GameMothKillRank.ConvertAll(r => Entry(r.GamePlayerId, r.Total, r.GamePlayerName)), session.Uid);
