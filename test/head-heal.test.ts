@@ -81,7 +81,7 @@ describe("the snapshot run heals a board's head", () => {
     expect(after).toHaveLength(301);
     // Healed once, nothing is left to heal.
     expect((await takeSnapshots(deps)).head_entries_healed).toBe(0);
-  });
+  }, 120_000);
 
   it('an entry newer than the read is left alone though its player is not in it', async () => {
     const game = await gameWithServer(deps);

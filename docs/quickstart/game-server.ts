@@ -21,7 +21,13 @@ async function match() {
   );
   const result = { game_code: 'demo-arena', game_player_id: player, game_player_name: 'Quickstart', kills: 3, wins: 1 };
   await unwrap(server.POST('/merchant/games/addWin', { body: result }));
-  const boards = await unwrap(server.GET('/merchant/games/rank', { params: { query: { game_code: 'demo-arena' } } }));
+  // The boards follow the reports a moment behind (the table's stream, about a second): read until the player is on them.
+  const readBoards = () => unwrap(server.GET('/merchant/games/rank', { params: { query: { game_code: 'demo-arena' } } }));
+  let boards = await readBoards();
+  for (let attempt = 1; attempt < 80 && !boards.data.gameWeekKillRank.some((row) => row.game_player_id === player); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    boards = await readBoards();
+  }
   say(JSON.stringify(boards));
 }
 

@@ -102,7 +102,7 @@ public static class PlayerFlow
         // The boards follow the reports through the table's stream, a second or so behind: ask again until the player
         // is on all four, as a game shows its boards a moment after the match.
         var board = (await open.GameRankAsync(gameCode)).Data;
-        for (var attempt = 1; attempt < 40; attempt++)
+        for (var attempt = 1; attempt < 80; attempt++)
         {
             var uid = session.Uid;
             var onAll = board.GameWeekKillRank.Exists(r => r.GamePlayerId == uid) && board.GameWeekWinRank.Exists(r => r.GamePlayerId == uid)
