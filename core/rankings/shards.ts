@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryItems } from '../platform/query.js';
 import * as z from 'zod/mini';
 import { gameError } from '../games/errors.js';
 import { gameKey } from '../games/games.js';
@@ -149,16 +150,12 @@ function launchApplies(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, s
 async function seasonEmpty(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, shards: number): Promise<boolean> {
   const found = await Promise.all(
     Array.from({ length: shards }, async (_, shard) => {
-      const out = await deps.db.send(
-        new QueryCommand({
-          TableName: deps.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': scorePartition(game, season, shard, shards) },
-          Limit: 1,
-          ConsistentRead: true,
-        }),
+      const items = await queryItems(
+        deps,
+        { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': scorePartition(game, season, shard, shards) }, ConsistentRead: true },
+        1,
       );
-      return (out.Items ?? []).length > 0;
+      return items.length > 0;
     }),
   );
   return !found.includes(true);
