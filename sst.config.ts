@@ -21,6 +21,8 @@ export default $config({
     await import('./infra/jobs.js');
     // The consumer that keeps each board's live head, subscribed to the table's stream.
     await import('./infra/rank-pages.js');
+    // The consumer that counts the stage overview's day figures, subscribed to the same stream.
+    await import('./infra/day-figures.js');
     // Alarms on every function, job, the stream consumer, the jobs' dead-letter queue and both APIs, to the Alarms topic.
     await import('./infra/alarms.js');
     return {

@@ -69,28 +69,6 @@ async function suspended(s: Setup, sub: string): Promise<boolean> {
   return state.Responses?.[s.table]?.some((item) => item.status === 2) ?? false;
 }
 
-/**
- * The day's figures a counted money operation adds to, after its transaction (core/platform/day-stats.ts: pk
- * `STATS#<day>#<shard of 16>`, sk `STATS`, kept 400 days): one UpdateItem, on a random shard.
- */
-async function countInDay(s: Setup, figure: string, amount: number) {
-  const day = new Date().toISOString().slice(0, 10);
-  await s.db.send(
-    new UpdateCommand({
-      TableName: s.table,
-      Key: { pk: `STATS#${day}#${Math.floor(Math.random() * 16)}`, sk: 'STATS' },
-      UpdateExpression: `SET #type = :type, #day = :day, expiresAt = :expires ADD ${figure} :amount`,
-      ExpressionAttributeNames: { '#type': 'type', '#day': 'day' },
-      ExpressionAttributeValues: {
-        ':type': 'day_stats',
-        ':day': day,
-        ':expires': Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + 400 * 86_400,
-        ':amount': amount,
-      },
-    }),
-  );
-}
-
 const bodyOf = <T>(event: Event) => JSON.parse(event.body ?? '{}') as T;
 const sortable = (value: number, width = 12) => String(value).padStart(width, '0');
 
@@ -157,7 +135,6 @@ export const handlers = {
       if ((error as Error).name === 'TransactionCanceledException') return json(409, { statusCode: 409, message: 'refused' });
       throw error;
     }
-    await countInDay(s, 'tickets_spent', amount);
     return json(201, { data: ref, statusCode: 201, message: 'success', totalPage: 1 });
   },
   /**
@@ -267,7 +244,6 @@ export const handlers = {
         },
       }),
     );
-    await countInDay(s, 'orders_created', 1);
     return json(200, order);
   },
   /**

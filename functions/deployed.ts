@@ -78,6 +78,8 @@ export const functionNeeds = {
   'rank-snapshots': ['table'],
   // The table's stream consumer (infra/rank-pages.ts): score items' changes into each board's live head.
   'rank-pages': ['table'],
+  // The table's other stream consumer (infra/day-figures.ts): orders and ledger entries into the day figures.
+  'day-figures': ['table'],
 } as const satisfies Record<string, readonly Need[]>;
 
 export type DeployedFunction = keyof typeof functionNeeds;

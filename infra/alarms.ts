@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { api, heroApi } from './api.js';
 import { functionName, functions } from './functions.js';
 import { deletions, indexer, jobFailures, rankSnapshots, settlement } from './jobs.js';
+import { dayFigures } from './day-figures.js';
 import { rankPages } from './rank-pages.js';
 
 /**
@@ -110,8 +111,11 @@ for (const [component, job] of [
 }
 
 // So does the stream subscription, once the subscription itself is known (subscribe answers an Output of it).
-const rankPagesName = rankPages.apply((subscriber: { nodes: { function: unknown } }) => subscriber.nodes.function).apply((fn: { name: unknown }) => fn.name);
+const subscriberName = (subscription: typeof rankPages) =>
+  subscription.apply((subscriber: { nodes: { function: unknown } }) => subscriber.nodes.function).apply((fn: { name: unknown }) => fn.name);
+const rankPagesName = subscriberName(rankPages);
 lambdaAlarms('RankPages', rankPagesName);
+lambdaAlarms('DayFigures', subscriberName(dayFigures));
 alarmIn5Minutes(
   'RankPagesIteratorAge',
   "RankPages: a stream batch it was given held a record over a minute old (the boards' live heads are falling behind the reports)",
@@ -119,12 +123,16 @@ alarmIn5Minutes(
   { threshold: 60_000, comparisonOperator: 'GreaterThanThreshold' },
 );
 
-anyIn5Minutes('JobFailuresQueued', "A scheduled job run or a live heads' stream batch failed: its record is in the JobFailures queue", {
-  namespace: 'AWS/SQS',
-  metricName: 'ApproximateNumberOfMessagesVisible',
-  dimensions: { QueueName: jobFailures.nodes.queue.name },
-  statistic: 'Maximum',
-});
+anyIn5Minutes(
+  'JobFailuresQueued',
+  'A scheduled job run, or a stream batch of the live heads or the day figures, failed: its record is in the JobFailures queue',
+  {
+    namespace: 'AWS/SQS',
+    metricName: 'ApproximateNumberOfMessagesVisible',
+    dimensions: { QueueName: jobFailures.nodes.queue.name },
+    statistic: 'Maximum',
+  },
+);
 
 for (const [component, gateway] of [
   ['Api', api],

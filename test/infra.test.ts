@@ -9,6 +9,9 @@ import { createTableInput, tableDefinition } from '../core/platform/table.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { headDirectoryKey, headPageKey, headTopKey, resultKey, scoreKey, snapshotDirectoryKey, snapshotPageKey } from '../core/rankings/keys.js';
 import { weekOf } from '../core/rankings/seasons.js';
+import { passesMoneyFilter } from '../core/payments/day-figures.js';
+import { orderKey } from '../core/payments/order-keys.js';
+import { balanceKey, ledgerKey } from '../core/tickets/balances.js';
 import { PACKAGE_FILES, referenceAssetsDir } from '../core/http/reference-assets.js';
 import { CONSOLE_FILES, consoleAssetsDir } from '../core/http/console-assets.js';
 import { heroApiPlace } from '../core/http/console-page.js';
@@ -285,8 +288,23 @@ function matchesRule(rule: unknown, value: unknown): boolean {
   throw new Error(`a filter rule this test does not read: ${JSON.stringify(rule)}`);
 }
 
+/** The table's stream subscription SST names `<table>Subscriber<name>`. */
+const subscriptionOf = (deployment: Deployment, name: string) => {
+  const found = ofType<DynamoSubscriptionArgs>(deployment, 'sst.aws.DynamoLambdaSubscriber').filter((c) => c.name === `TableSubscriber${name}`);
+  expect(found, name).toHaveLength(1);
+  return found[0]!;
+};
+
+it('the table has two stream subscriptions, each reading on its own: the live heads and the day figures', () => {
+  expect(
+    ofType(dev, 'sst.aws.DynamoLambdaSubscriber')
+      .map((c) => c.name)
+      .sort(),
+  ).toEqual(['TableSubscriberDayFigures', 'TableSubscriberRankPages']);
+});
+
 describe("the rank pages' stream subscription (infra/rank-pages.ts)", () => {
-  const subscription = () => only<DynamoSubscriptionArgs>(dev, 'sst.aws.DynamoLambdaSubscriber');
+  const subscription = () => subscriptionOf(dev, 'RankPages');
   const queueArn = () => (dev.components.find((c) => c.name === 'JobFailures')!.instance as { arn: string }).arn;
 
   it('subscribes one function to the table: functions/rank-pages.handler, built like the others, linked to the table only', () => {
@@ -351,6 +369,49 @@ describe("the rank pages' stream subscription (infra/rank-pages.ts)", () => {
       'maximumRetryAttempts',
       'startingPosition',
     ]);
+  });
+});
+
+describe("the day figures' stream subscription (infra/day-figures.ts)", () => {
+  const subscription = () => subscriptionOf(dev, 'DayFigures');
+  const queueArn = () => (dev.components.find((c) => c.name === 'JobFailures')!.instance as { arn: string }).arn;
+
+  it('subscribes functions/day-figures.handler, built like the others, linked to the table only', () => {
+    const fn = subscription().args.subscriber as FunctionArgs;
+    expect(fn.handler).toBe('functions/day-figures.handler');
+    expect(readFileSync('functions/day-figures.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+    expect([fn.architecture, fn.runtime, fn.nodejs]).toEqual(['arm64', 'nodejs24.x', { format: 'esm', minify: true, splitting: true }]);
+    expect(fn.link!.map((linked) => dev.components.find((c) => c.instance === linked)?.name)).toEqual(['Table']);
+    expect(fn.permissions).toEqual([{ actions: ['sqs:SendMessage'], resources: [queueArn()] }]);
+  });
+
+  it("is given pay orders' records and ledger entries' inserts only, as the local reader's rule says", () => {
+    const patterns = subscription().args.filters!.map((filter) => JSON.parse(JSON.stringify(filter)) as unknown);
+    const delivered = (key: Record<string, unknown>, eventName: string) => {
+      const record = { eventName, dynamodb: { Keys: marshall(key) } };
+      const byLambda = patterns.some((pattern) => matchesFilter(pattern, record));
+      expect(passesMoneyFilter(record as Parameters<typeof passesMoneyFilter>[0]), `the local rule agrees on ${JSON.stringify(key)} ${eventName}`).toBe(
+        byLambda,
+      );
+      return byLambda;
+    };
+    for (const eventName of ['INSERT', 'MODIFY', 'REMOVE']) {
+      expect(delivered(orderKey(42), eventName), `order, ${eventName}`).toBe(true);
+      expect(delivered(ledgerKey('u1', 'minus#x'), eventName), `ledger entry, ${eventName}`).toBe(eventName === 'INSERT');
+      expect(delivered(balanceKey({ uid: 'u1', projectName: 'p', level: 1 }), eventName), `balance, ${eventName}`).toBe(false);
+      expect(delivered({ pk: 'ORDER#42', sk: 'OTHER' }, eventName), `another item of an order's partition, ${eventName}`).toBe(false);
+      expect(delivered(scoreKey('g1', weekOf(new Date('2026-11-18T12:00:00Z')), 'p1', 1), eventName), `score item, ${eventName}`).toBe(false);
+    }
+  });
+
+  it("retries a failing batch whole up to 10 times, then sends it to the jobs' dead-letter queue", () => {
+    expect(subscription().args.transform?.eventSourceMapping).toEqual({
+      startingPosition: 'TRIM_HORIZON',
+      batchSize: 1_000,
+      maximumBatchingWindowInSeconds: 5,
+      maximumRetryAttempts: 10,
+      destinationConfig: { onFailure: { destinationArn: queueArn() } },
+    });
   });
 });
 
@@ -473,7 +534,7 @@ describe('secrets and permissions: each function is linked to what its code read
     // the token service: authenticate returns before it, or hands the token to the app's own verifier.
     const openOnly = (group: string) =>
       routeTable.filter((g) => g.group === group).every((g) => Object.values(g.ops).every((op) => op.auth === 'open' || op.auth.store !== undefined));
-    const deployed = [...functionOf.keys(), 'indexer', 'settlement', 'deletions', 'rank-snapshots', 'rank-pages'];
+    const deployed = [...functionOf.keys(), 'indexer', 'settlement', 'deletions', 'rank-snapshots', 'rank-pages', 'day-figures'];
     for (const name of deployed) {
       // functions/deployed.ts builds Deps from the links, so it is left out. A group taking no platform token never
       // runs the platform's part of the authorization layer, so that is left out too.
@@ -716,6 +777,7 @@ describe('production infrastructure', () => {
         'AdminConsole',
         'Boards',
         'Chain',
+        'DayFigures',
         'Deletions',
         'Hero',
         'Indexer',

@@ -1,4 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { readItems } from '../core/platform/batch.js';
+import { dayStatsKeys, figuresOfDays } from '../core/platform/day-stats.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JobFailed, recordedRun } from '../core/platform/job-runs.js';
 import { withRequestContext } from '../core/platform/request-context.js';
@@ -240,5 +243,23 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
     const jobs = await jobsOf(deps);
     expect(jobs.deletions.last_run).toMatchObject({ outcome: 'ok', did: { finished: 0, failed: 0 } });
     expect(jobs['rank-pages'].last_run).toMatchObject({ outcome: 'ok', did: { records: 0, boards: 0 } });
+  }, 120_000);
+
+  it('the day figures consumer counts a batch as Lambda delivers it, in a fresh process linked to the table', async () => {
+    const deps = await createTestDeps();
+    const resources = { ...appResource, Table: { name: deps.table } };
+    const env = { DYNAMODB_ENDPOINT: deps.endpoint };
+    const day = '2032-02-29';
+    const inserted = (item: Record<string, unknown>) => ({
+      eventName: 'INSERT',
+      dynamodb: { Keys: marshall({ pk: item.pk, sk: item.sk }), NewImage: marshall(item) },
+    });
+    const records = [
+      inserted({ pk: 'USER#u1', sk: 'LEDGER#minus#a', ref: 'minus#a', change: -3, created_at: `${day}T01:00:00.000Z` }),
+      inserted({ pk: 'ORDER#1', sk: 'ORDER', type: 'order', status: 0, created_at: `${day}T02:00:00.000Z` }),
+    ];
+    expect((await invokeLambda('functions/day-figures.ts', { Records: records }, resources, env)).result).toEqual({ days: 1 });
+    const shards = await readItems(deps, dayStatsKeys([day]));
+    expect(figuresOfDays([day], shards)).toEqual([{ orders_created: 1, orders_paid: 0, tickets_credited: 0, tickets_spent: 3 }]);
   }, 120_000);
 });

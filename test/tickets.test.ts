@@ -99,7 +99,7 @@ describe('minus_tickets', () => {
   });
 });
 
-describe('minus_tickets Idempotency-Key scope: (caller, operation, key)', () => {
+describe('minus_tickets Idempotency-Key scope: (caller, operation, player, key)', () => {
   const deduct = (token: string, body: unknown, key: string) =>
     call(app, 'POST', `${base}/minus_tickets`, { token, body, headers: { 'Idempotency-Key': key } });
   const ledgerOf = (uid: string) =>
@@ -140,14 +140,14 @@ describe('minus_tickets Idempotency-Key scope: (caller, operation, key)', () => 
     expect(await balanceOf(deps, { uid: other.uid, projectName: shop.project.project_name, level: 1 })).toBe(2);
   });
 
-  it('the same key with another body is 422 and writes nothing: another amount, level or user', async () => {
+  it('the same key with another body for the same player is 422 and writes nothing: another amount or level', async () => {
     const { shop, player, body, balanceNow } = await setup(10);
     const second = await playerWithTokens(deps, shop.gameCode);
     await giveTickets(deps, second.uid, shop.project.project_name, 1, 10);
     const key = `k-${randomUUID()}`;
     expect((await deduct(shop.server, body(4), key)).status).toBe(201);
     const before = await itemCount(deps);
-    for (const changed of [body(5), { ...body(4), level: 2 }, { ...body(4), userId: second.uid }]) {
+    for (const changed of [body(5), { ...body(4), level: 2 }]) {
       const res = await deduct(shop.server, changed, key);
       expect(res.status).toBe(422);
       expect(res.body).toEqual({ statusCode: 422, message: expect.stringMatching(/^Idempotency-Key: .* another request/), error: 'idempotency.key_reused' });
@@ -157,9 +157,15 @@ describe('minus_tickets Idempotency-Key scope: (caller, operation, key)', () => 
     const withPlayer = await itemCount(deps);
     expect((await deduct(player.game, body(2), key)).status).toBe(422);
     expect(await itemCount(deps)).toBe(withPlayer);
-    expect(withPlayer).toBe(before + 2); // the player's deduction: its ledger entry and its key's record
+    expect(withPlayer).toBe(before + 1); // the player's deduction: its ledger entry, which is its key's record
     expect(await balanceNow()).toBe(5);
     expect(await balanceOf(deps, { uid: second.uid, projectName: shop.project.project_name, level: 1 })).toBe(10);
+    // The server's key sent for another player is another scope (the record is in the player's ledger): it deducts once.
+    const forSecond = { ...body(4), userId: second.uid };
+    expect((await deduct(shop.server, forSecond, key)).status).toBe(201);
+    expect((await deduct(shop.server, forSecond, key)).status).toBe(201);
+    expect(await balanceOf(deps, { uid: second.uid, projectName: shop.project.project_name, level: 1 })).toBe(6);
+    expect(await balanceNow()).toBe(5);
   });
 
   it('concurrent requests with one key deduct once: the others answer the first answer or 409 (still running)', async () => {

@@ -6,7 +6,6 @@ import { ConcurrentChange, transactOrFailedConditions } from '../platform/transa
 import { OrderStatus, TxType } from '../payments/models.js';
 import { orderKey, orderPaidUpdate, storedOrder, type StoredOrder } from '../payments/order-keys.js';
 import { readItems } from '../platform/batch.js';
-import { countInDay } from '../platform/day-stats.js';
 import { findOrder } from '../payments/orders.js';
 import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
 import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purchase-claims.js';
@@ -62,8 +61,7 @@ export async function completeByStorePurchase(
   if (order.status === OrderStatus.paid) throw paymentError('order.paid_by_other', `orderId: order ${order.id} is paid already, by another purchase`);
   if (order.status !== OrderStatus.pending) throw paymentError('order.not_pending', `orderId: order ${order.id} is not pending`);
 
-  const at = deps.now();
-  const now = at.toISOString();
+  const now = deps.now().toISOString();
   const ref = `${purchase.store}:${purchase.transactionId}`;
   const items = [
     orderPaidUpdate(
@@ -96,8 +94,6 @@ export async function completeByStorePurchase(
     throw error;
   }
   if (failed.length === 0) {
-    // The stage overview's figures, after the transaction and outside it (core/platform/day-stats.ts).
-    await countInDay(deps, at, { orders_paid: 1, tickets_credited: order.tickets });
     // The order as the update left it, as the same purchase again reads it.
     return { order: { ...order, status: OrderStatus.paid, tx_type: txTypeOf(purchase.store), tx_digest: ref, updated_at: now }, credited: true };
   }

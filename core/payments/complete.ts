@@ -6,7 +6,6 @@ import type { AccountRecord } from '../identity/models.js';
 import { readItems } from '../platform/batch.js';
 import type { PaymentsDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
-import { countInDay } from '../platform/day-stats.js';
 import { paymentError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
@@ -59,8 +58,7 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
     );
   }
 
-  const at = deps.now();
-  const now = at.toISOString();
+  const now = deps.now().toISOString();
   const items = [
     // Only the payment that matched the order when it was stored completes it.
     orderPaidUpdate(
@@ -89,8 +87,6 @@ export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.in
     throw error;
   }
   if (failed.length === 0) {
-    // The stage overview's figures, after the transaction and outside it (core/platform/day-stats.ts).
-    await countInDay(deps, at, { orders_paid: 1, tickets_credited: order.tickets });
     return answer;
   }
   // Refused: the player's deletion started meanwhile, a concurrent call completed the order (the same answer), or

@@ -5,7 +5,6 @@ import { ownedRecord } from '../access/records.js';
 import { toAccountRecord, userKey } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
-import { countInDay } from '../platform/day-stats.js';
 import type { PaymentsDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
 import { paymentError } from './errors.js';
@@ -74,8 +73,7 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   if (replaces) assertReplaceable(storedOrder(previousItem), input.prevId, uid);
 
   const id = await nextId(deps, 'order');
-  const at = deps.now();
-  const now = at.toISOString();
+  const now = deps.now().toISOString();
   const order: StoredOrder = {
     id,
     project_id: project.project_id,
@@ -112,8 +110,6 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   };
   if (!replaces) {
     await deps.db.send(new PutCommand(put));
-    // The stage overview's figures, after the write and outside it (core/platform/day-stats.ts).
-    await countInDay(deps, at, { orders_created: 1 });
     return toPayOrder(order);
   }
   const failed = await transactOrFailedConditions(deps, [
@@ -134,7 +130,6 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
     assertReplaceable(await findOrder(deps, input.prevId), input.prevId, uid);
     throw platformError('data.changed_concurrently', `prevId: order ${input.prevId} changed concurrently; retry`);
   }
-  await countInDay(deps, at, { orders_created: 1 });
   return toPayOrder(order);
 }
 

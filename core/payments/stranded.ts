@@ -9,7 +9,6 @@ import { paymentError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { isPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
-import { countInDay } from '../platform/day-stats.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
@@ -312,8 +311,7 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
     const refundInstead = () => playerDeleted('tx_digest', `: refund payment ${position} instead`);
     // A deletion keeps the player's orders under its pseudonym: no one is behind it to credit.
     if (isPseudonym(order.user_id)) throw refundInstead();
-    const at = deps.now();
-    const now = at.toISOString();
+    const now = deps.now().toISOString();
     const items: TransactItem[] = [
       {
         Update: {
@@ -348,8 +346,6 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
       continue;
     }
     if (failed.length === 0) {
-      // The stage overview's figures, after the transaction and outside it (core/platform/day-stats.ts).
-      await countInDay(deps, at, { orders_paid: completes ? 1 : 0, tickets_credited: order.tickets });
       return { ...stranded, status: StrandedStatus.credited, updated_at: now };
     }
     if (creditRefusedAsGone(items, failed)) throw refundInstead();

@@ -2,24 +2,20 @@ import { randomInt } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { PlatformDeps } from './deps.js';
-import { logError } from './log.js';
 
 /**
  * The stage's money figures per UTC day (the admins' stage overview, core/platform/stage-overview.ts): recharge
  * orders created, orders paid, tickets credited by paid orders, tickets spent by deductions. docs/performance.md
- * "Items many requests write" has the decision; in short:
+ * "Items many requests write" and "Money at the write floor" have the decisions; in short:
  *
- * - Every money operation of the whole platform counts here, so one item per day would take every one of them:
- *   the figures of a day are spread over STATS_SHARDS items, each its own partition (access pattern "a day's
- *   figures, shard s": pk `STATS#<day>#<s>`, sk `STATS`), s picked at random per count. 16 shards take about
- *   16,000 counts a second.
- * - A count is a lone `UpdateItem ADD`, made after the operation's transaction succeeded and never inside it: a
- *   shard item is shared by every player, and in a player's transaction it would make players' transactions
- *   conflict (docs/data-model.md "Transactions and contention").
- * - So the figures are about, not exact: a process that stops between the transaction and the count loses the
- *   count, and a count that fails (throttled, the table unreachable) is logged and dropped, never failing the
- *   operation whose money already moved. Replays (an Idempotency-Key's, a completed order asked again) count
- *   nothing: only the request whose transaction wrote counts.
+ * - They are counted from the table's stream (core/payments/day-figures.ts), never on a request's path: a count
+ *   made by the request would cost each money operation a round trip and a write unit, about a fifth of a
+ *   deduction's cost. A batch of the stream's records makes one UpdateItem per day it touches.
+ * - The figures of a day are spread over STATS_SHARDS items, each its own partition (access pattern "a day's
+ *   figures, shard s": pk `STATS#<day>#<s>`, sk `STATS`), s picked at random per count: 16 shards take about
+ *   16,000 batches a second, far more than the stream's consumers give.
+ * - So the figures are about, not exact: a batch retried after its count was written (the consumer failed
+ *   later) counts twice, and one given up on counts nothing (logged, in the jobs' failure queue when deployed).
  * - Read with one batch read of days × 16 keys (BatchGetItem, 100 keys a request) and summed.
  */
 
@@ -49,37 +45,27 @@ const StoredDayStats = z.object({
 });
 
 /**
- * Adds `counts` to the figures of the UTC day of `at`, on a random shard: one UpdateItem. Never throws: a count
- * that could not be written is logged (`day stats: a count was lost`) and the operation that made it goes on.
- * Amounts are integers (tickets); a figure of 0 is left out.
+ * Adds `counts` to the figures of `day` (UTC, `YYYY-MM-DD`), on a random shard: one UpdateItem. Amounts are
+ * integers (tickets); a figure of 0 is left out. Throws what the table throws, so that the batch is retried.
  */
-export async function countInDay(deps: Pick<PlatformDeps, 'db' | 'table'>, at: Date, counts: Partial<DayCounts>): Promise<void> {
+export async function addToDay(deps: Pick<PlatformDeps, 'db' | 'table'>, day: string, counts: Partial<DayCounts>): Promise<void> {
   const figures = DAY_FIGURES.filter((figure) => (counts[figure] ?? 0) !== 0);
   if (figures.length === 0) return;
-  const day = utcDay(at);
-  try {
-    if (!figures.every((figure) => Number.isSafeInteger(counts[figure]))) throw new Error('a figure is not an integer');
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.table,
-        Key: dayStatsKey(day, randomInt(STATS_SHARDS)),
-        UpdateExpression: `SET #type = :type, #day = :day, expiresAt = :expires ADD ${figures.map((figure) => `${figure} :${figure}`).join(', ')}`,
-        ExpressionAttributeNames: { '#type': 'type', '#day': 'day' },
-        ExpressionAttributeValues: {
-          ':type': 'day_stats',
-          ':day': day,
-          ':expires': Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + KEEP_SECONDS,
-          ...Object.fromEntries(figures.map((figure) => [`:${figure}`, counts[figure]])),
-        },
-      }),
-    );
-  } catch (error) {
-    await logError('day stats: a count was lost', {
-      day,
-      counts: Object.fromEntries(figures.map((figure) => [figure, counts[figure]])),
-      error: error instanceof Error ? error.name : String(error),
-    }).catch(() => {});
-  }
+  if (!figures.every((figure) => Number.isSafeInteger(counts[figure]))) throw new Error(`day figures of ${day}: a figure is not an integer`);
+  await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: dayStatsKey(day, randomInt(STATS_SHARDS)),
+      UpdateExpression: `SET #type = :type, #day = :day, expiresAt = :expires ADD ${figures.map((figure) => `${figure} :${figure}`).join(', ')}`,
+      ExpressionAttributeNames: { '#type': 'type', '#day': 'day' },
+      ExpressionAttributeValues: {
+        ':type': 'day_stats',
+        ':day': day,
+        ':expires': Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + KEEP_SECONDS,
+        ...Object.fromEntries(figures.map((figure) => [`:${figure}`, counts[figure]])),
+      },
+    }),
+  );
 }
 
 /** The keys of `days`' figures (UTC, `YYYY-MM-DD`): STATS_SHARDS a day, in the days' order; read them in one batch read. */

@@ -1,6 +1,6 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PlatformDeps } from '../platform/deps.js';
 import { JobFailed, recordedRun } from '../platform/job-runs.js';
+import { type ItemChange, itemChangeOf } from '../platform/stream-records.js';
 import { type Board, SCORE_PREFIX } from './keys.js';
 import { applyHeadChanges, type StandingChange } from './rank-head.js';
 import type { RankBoard } from './rank-pages.js';
@@ -8,28 +8,14 @@ import { toScoreItem } from './reports.js';
 import { standingOf } from './season-scores.js';
 import { parseSeasonRange, type SeasonTypeValue, seasonKey } from './seasons.js';
 
+export type { ItemChange };
+
 /**
  * The consumer of the table's stream that keeps each board's live head (rank-head.ts): a score item's change
  * (its images before and after, as DynamoDB Streams gives them with NEW_AND_OLD_IMAGES) becomes a standing
  * change on each board it moved on. Deployed, a Lambda subscribed to the stream (filtered to score items) gets batches;
  * locally, the local server reads DynamoDB Local's stream in a loop. Records of other items are skipped.
  */
-
-/** One record of the stream: the item's images, read into plain values. */
-export interface ItemChange {
-  before?: Record<string, unknown>;
-  after?: Record<string, unknown>;
-}
-
-type WireImage = Parameters<typeof unmarshall>[0];
-
-/** A stream record's images (DynamoDB's wire form, as Lambda's event and GetRecords both give them) read. */
-export function itemChangeOf(record: { OldImage?: unknown; NewImage?: unknown }): ItemChange {
-  return {
-    ...(record.OldImage ? { before: unmarshall(record.OldImage as WireImage) } : {}),
-    ...(record.NewImage ? { after: unmarshall(record.NewImage as WireImage) } : {}),
-  };
-}
 
 /**
  * A score item's record read as the consumer reads it: its images decoded (itemChangeOf) and each read as a score

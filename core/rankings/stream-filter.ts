@@ -1,8 +1,10 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { logError } from '../platform/log.js';
 import { describeError } from '../platform/loop.js';
 import { SCORE_PREFIX } from './keys.js';
 import { type ItemChange, readScoreRecord } from './rank-stream.js';
+import { keysOf, type StreamImages } from '../platform/stream-records.js';
+
+export type { StreamImages };
 
 /**
  * Which of the table's stream records the boards' head consumer is given: those of score items (partition key
@@ -20,14 +22,6 @@ export const scoreRecordsFilter = { dynamodb: { Keys: { pk: { S: [{ prefix: SCOR
 export function passesScoreFilter(record: { Keys?: Record<string, { S?: string }> }): boolean {
   const pk = record.Keys?.pk?.S;
   return typeof pk === 'string' && pk.startsWith(SCORE_PREFIX);
-}
-
-/** A stream record's part the consumers read: its keys and images, in DynamoDB's wire form. */
-export interface StreamImages {
-  Keys?: Record<string, { S?: string }>;
-  OldImage?: unknown;
-  NewImage?: unknown;
-  SequenceNumber?: string;
 }
 
 /**
@@ -57,6 +51,6 @@ export async function readScoreRecords(
 export const logSkippedRecord = (images: StreamImages, error: unknown) =>
   logError('rank pages: a stream record could not be read; skipped', {
     sequence_number: images.SequenceNumber ?? '',
-    keys: images.Keys ? unmarshall(images.Keys as Parameters<typeof unmarshall>[0]) : null,
+    keys: keysOf(images),
     error: describeError(error),
   }).catch(() => {});

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { PlatformDeps } from '../platform/deps.js';
 import { ticketError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { answerOf, idempotentRequest, transactOnce } from '../platform/idempotency.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { answerOf, idempotentRequest, stillRunning, stillRunningMessage } from '../platform/idempotency.js';
 import { idempotencyKeyOf } from '../platform/idempotency-key.js';
-import { transactOrFailedConditions } from '../platform/transactions.js';
-import { countInDay } from '../platform/day-stats.js';
-import { balanceOf, balancesOf, debitItems } from './balances.js';
+import { ConcurrentChange, type FailedCondition, transactOrFailedConditions, transactOrFailures } from '../platform/transactions.js';
+import { balanceOf, balancesOf, debitItems, ledgerKey } from './balances.js';
 
 /**
  * A deduction, as minus_tickets' body (MinusTicketsBody in core/payments/models.ts, where the contract's schemas
@@ -45,23 +45,24 @@ export async function remainingBalance(deps: PlatformDeps, caller: TokenClaims, 
 }
 
 /**
- * minus_tickets (docs/api.md, "Payments and tickets"): takes `amount` tickets in one TransactWriteItems whose
- * conditions keep the balance from going below zero (409 when short). A server token's merchant must own the project,
- * and a game token's user must be `userId`: the authorization layer checks both before the handler, never inside the
- * transaction (no shared item in a player's transaction: docs/data-model.md "Transactions and contention"). One
- * request: the TransactWriteItems (and on a retry, its cancellation answers).
+ * minus_tickets (docs/api.md, "Payments and tickets"): takes `amount` tickets in one TransactWriteItems of two items,
+ * the balance (its condition keeps it from going below zero: 409 when short) and the ledger entry. A server token's
+ * merchant must own the project, and a game token's user must be `userId`: the authorization layer checks both
+ * before the handler, never inside the transaction (no shared item in a player's transaction: docs/data-model.md
+ * "Transactions and contention"). The stage overview's count is made from the table's stream, off the request's
+ * path (core/payments/day-figures.ts). One request: the TransactWriteItems (and on a retry, its cancellation answers).
  *
- * With an Idempotency-Key (core/platform/idempotency.ts) the key is the caller's, for this operation: the
- * transaction also puts the key's record, so a retry of the same request by the same caller deducts nothing
- * and answers the first answer (`minus#<key>`) from the cancelled transaction; the key reused by that caller
- * for another request is 422; the key of another caller is another key. The ledger entry is keyed by
- * (caller, key) in the user's partition (`minus#<caller>#<key>`): it outlives the record's expiry, so a
- * retry for the same user never deducts twice, however late.
+ * With an Idempotency-Key the ledger entry is the key's record: keyed by the caller and the key in the player's
+ * partition (`LEDGER#minus#<caller>#<key>`), it holds the request's fingerprint and answer (`minus#<key>`), so a
+ * retry of the same request by the same caller for the same player deducts nothing and answers the first answer
+ * from the cancelled transaction, however late; the key reused by that caller for another amount, project or
+ * level of that player is 422. The key's scope is (caller, operation, player): the key of another caller, or sent
+ * for another player, is another key (docs/api.md "Idempotency-Key").
  */
 export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, input: MinusTickets, idempotencyKey?: string) {
   // The route's policy (owns.self, owns.project) is enforced before the handler by the authorization layer
   // (core/http/policy.ts), from owners it remembers: the project item is neither read here nor checked in the
-  // transaction. The player's own id is compared again here, at no cost.
+  // transaction.
   const key = idempotencyKeyOf(idempotencyKey);
   const target = { uid: input.userId, projectName: input.projectName, level: input.level };
   const short = () => ticketError('tickets.balance_short', `amount: the balance of ${input.projectName} level ${input.level} is less than ${input.amount}`);
@@ -70,26 +71,26 @@ export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, inpu
     const ref = `minus#${randomUUID()}`;
     const failed = await transactOrFailedConditions(deps, debitItems(deps, target, input.amount, ref));
     if (failed.length > 0) throw short();
-    await spent(deps, input.amount);
     return ref;
   }
 
   const request = idempotentRequest(caller, 'minus_tickets', key, input);
   const answer = `minus#${key}`;
+  const ref = `minus#${request.caller}#${key}`;
   const keyed = { caller: request.caller, key, fingerprint: request.fingerprint, answer };
-  // Work items: 0 the balance, 1 the ledger entry. Keyed by the caller (the game's server or the player), the record
-  // holds the fingerprint of a request naming the player: it joins that player's items (recordItem).
-  const outcome = await transactOnce(deps, request, answer, debitItems(deps, target, input.amount, `minus#${request.caller}#${key}`, keyed), input.userId);
-  if ('answer' in outcome) {
-    // A replay answers the first request's answer and counts nothing again.
-    if (!outcome.replayed) await spent(deps, input.amount);
-    return outcome.answer;
+  let refused: FailedCondition[];
+  try {
+    refused = await transactOrFailures(deps, debitItems(deps, target, input.amount, ref, keyed), stillRunningMessage(key));
+  } catch (error) {
+    // Requests with one key kept colliding: the first one's entry answers once it is written.
+    if (!(error instanceof ConcurrentChange)) throw error;
+    const entry = await deps.db.send(new GetCommand({ TableName: deps.table, Key: ledgerKey(input.userId, ref), ConsistentRead: true }));
+    if (!entry.Item) throw stillRunning(key);
+    return answerOf<string>(entry.Item, request);
   }
-  // The key's record expired, but this caller's deduction for this user with this key was made: its entry answers.
-  const entry = outcome.refused.find((failure) => failure.index === 1);
+  if (refused.length === 0) return answer;
+  // Item 1 is the ledger entry: it exists, so this caller made this deduction for this player with this key.
+  const entry = refused.find((failure) => failure.index === 1);
   if (entry?.item) return answerOf<string>(entry.item, request);
   throw short();
 }
-
-/** The stage overview's figures, after the deduction's transaction and outside it (core/platform/day-stats.ts). */
-const spent = (deps: PlatformDeps, amount: number) => countInDay(deps, deps.now(), { tickets_spent: amount });

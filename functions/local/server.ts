@@ -28,6 +28,7 @@ import { parseStoreKeys } from '../../core/partner-store/regions.js';
 import { localClaimKey } from './claim-key.js';
 import { withUnreadBodyDiscarded } from './unread-body.js';
 import { startScoreStreamLoop } from './score-stream.js';
+import { startDayFiguresLoop } from './day-figures-stream.js';
 import type { Loop } from '../../core/platform/loop.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -54,6 +55,7 @@ let server: ReturnType<typeof serve> | undefined;
 let indexer: IndexerLoop | undefined;
 let settlement: SettlementLoop | undefined;
 let rankPages: Loop | undefined;
+let dayFigures: Loop | undefined;
 let rankSnapshots: Loop | undefined;
 let deletions: Loop | undefined;
 /** Aborted by a stop during start-up: DynamoDB Local's start ends, and its Java process with it. */
@@ -65,7 +67,7 @@ function exit(code: number): Promise<void> {
   exiting ??= (async () => {
     starting.abort();
     await new Promise<void>((done) => (server?.listening ? server.close(() => done()) : done()));
-    await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop(), rankSnapshots?.stop(), deletions?.stop()]);
+    await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop(), dayFigures?.stop(), rankSnapshots?.stop(), deletions?.stop()]);
     await dynamo?.stop();
     lock?.release();
     process.exit(code);
@@ -153,6 +155,9 @@ try {
   // The local stand-in for the deployed stream subscription: score changes into each board's live head every
   // RANK_STREAM_INTERVAL_MS.
   rankPages = startScoreStreamLoop(deps, connection, settings.intervalsMs.rankStream);
+  // The local stand-in for the deployed day figures' subscription: orders and ledger entries into the stage
+  // overview's figures, read from the stream as often.
+  dayFigures = startDayFiguresLoop(deps, connection, settings.intervalsMs.rankStream);
   // The local stand-in for the deployed snapshot cron: every open season's boards written whole from its score
   // items every RANK_SNAPSHOT_INTERVAL_MS.
   rankSnapshots = startSnapshotLoop(deps, { intervalMs: settings.intervalsMs.rankSnapshots });

@@ -13,14 +13,20 @@ export function invokeScheduled(
 
 /**
  * Runs the `handler` a deployed function exports (functions/indexer.ts, functions/settlement.ts,
- * functions/deletions.ts, functions/rank-snapshots.ts, functions/rank-pages.ts) on `event` the way Lambda does: in a fresh process, whose environment carries the
+ * functions/deletions.ts, functions/rank-snapshots.ts, functions/rank-pages.ts, functions/day-figures.ts) on `event` the way Lambda does: in a fresh process, whose environment carries the
  * function's linked SST resources as SST's `Resource` reads them (`SST_RESOURCE_<name>`: JSON of the resource,
  * node_modules/sst/dist/resource/shared.js) and DYNAMODB_ENDPOINT (functions/deployed.ts: DynamoDB Local instead
  * of the regional endpoint). The handler is given a context with `remainingMs` left. Answers what the handler
  * returned and what the process logged.
  */
 export async function invokeLambda(
-  entry: 'functions/indexer.ts' | 'functions/settlement.ts' | 'functions/deletions.ts' | 'functions/rank-snapshots.ts' | 'functions/rank-pages.ts',
+  entry:
+    | 'functions/indexer.ts'
+    | 'functions/settlement.ts'
+    | 'functions/deletions.ts'
+    | 'functions/rank-snapshots.ts'
+    | 'functions/rank-pages.ts'
+    | 'functions/day-figures.ts',
   event: unknown,
   resources: Record<string, unknown>,
   env: Record<string, string>,
