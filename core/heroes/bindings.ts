@@ -48,9 +48,15 @@ export interface BindingAnswer {
  *   its owner; once it does (the NFT was transferred), the binding moves to the caller with the hero's level.
  * A node that does not answer is 503. Nothing is written before every check has passed.
  */
+/** What bind reads first (its route's `reads`, read with the caller's deletion mark): configuration, account, the NFT's binding, its hero. */
+export const bindReads = (uid: string, objectId: string) => [heroConfigKey, userKey(uid), nftBindingKey(objectId), heroKey(uid, heroIdOfNft(objectId))];
+
+/** What unbind reads first (its route's `reads`, read with the caller's deletion mark): the NFT's binding and its hero. */
+export const unbindReads = (uid: string, objectId: string) => [nftBindingKey(objectId), heroKey(uid, heroIdOfNft(objectId))];
+
 export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): Promise<BindingAnswer> {
   const heroId = heroIdOfNft(objectId);
-  const [configItem, accountItem, bindingItem, mine] = await readItems(deps, [heroConfigKey, userKey(uid), nftBindingKey(objectId), heroKey(uid, heroId)]);
+  const [configItem, accountItem, bindingItem, mine] = await readItems(deps, bindReads(uid, objectId));
   const config = requireConfig(configItem);
   const binding = bindingOf(bindingItem);
   if (binding?.uid === uid && binding.bound_at !== undefined && mine) return { hero: toHero(mine), bound_at: binding.bound_at };
@@ -133,7 +139,7 @@ async function heroOf(deps: HeroesDeps, uid: string, heroId: string): Promise<He
  */
 export async function unbindNft(deps: HeroesDeps, uid: string, objectId: string) {
   const heroId = heroIdOfNft(objectId);
-  const [bindingItem, mine] = await readItems(deps, [nftBindingKey(objectId), heroKey(uid, heroId)]);
+  const [bindingItem, mine] = await readItems(deps, unbindReads(uid, objectId));
   const binding = bindingOf(bindingItem);
   if (!binding || binding.uid !== uid || !mine) throw heroError('hero.not_bound', `objectId: no hero NFT ${objectId} is bound to you`);
   const hero = toHero(mine);

@@ -42,9 +42,16 @@ export async function listHeroes(deps: HeroesDeps, uid: string, page: number, pa
  * kept for good, so the same request again answers the first hero, and the reference reused for another
  * request is 422; nothing is written twice.
  */
+/** What the hero grant reads first (its route's `reads`, read with the caller's account state): configuration, player, the reference's grant. */
+export const grantReads = (caller: TokenClaims, body: Pick<z.infer<typeof GrantBody>, 'userId' | 'reference'>) => [
+  heroConfigKey,
+  userKey(body.userId),
+  grantKey(caller.sub, body.reference),
+];
+
 export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.infer<typeof GrantBody>): Promise<Hero> {
   const request = { key: body.reference, fingerprint: fingerprintOf(body) };
-  const [configItem, account, granted] = await readItems(deps, [heroConfigKey, userKey(body.userId), grantKey(caller.sub, body.reference)]);
+  const [configItem, account, granted] = await readItems(deps, grantReads(caller, body));
   if (granted) return answerOf<Hero>(granted, request, referenceReused('merchant'));
   const config = requireConfig(configItem);
   if (config.projectName !== body.projectName)

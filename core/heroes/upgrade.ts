@@ -5,7 +5,7 @@ import type { HeroesDeps } from './deps.js';
 import { platformError, type DomainError } from '../platform/errors.js';
 import { ticketError } from '../tickets/errors.js';
 import { heroError } from './errors.js';
-import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
+import { callerOf, answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import type { TransactItem } from '../platform/transactions.js';
 import { debitItems } from '../tickets/balances.js';
@@ -47,6 +47,16 @@ interface Spend {
   amount: number;
 }
 
+/**
+ * What upgrade reads first (its route's `reads`: the authorization layer's fresh read of the caller's deletion mark
+ * brings them in the same request): the configuration, each hero, the Idempotency-Key's record when one is sent.
+ */
+export function upgradeReads(caller: TokenClaims, body: Pick<Body, 'userId' | 'itemIds'>, key?: string) {
+  const ids = body.itemIds.map((id) => id.toLowerCase());
+  const record = key === undefined ? [] : [idempotencyRecordKey({ caller: callerOf(caller), operation: 'upgrade', key })];
+  return [heroConfigKey, ...ids.map((id) => heroKey(body.userId, id)), ...record];
+}
+
 export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body: Body, idempotencyHeader?: string): Promise<UpgradeAnswer> {
   const keyed = keyedRequest(caller, 'upgrade', idempotencyHeader, body);
   const ids = body.itemIds.map((id) => id.toLowerCase());
@@ -57,8 +67,7 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
 
   // With a key, its record is read with the heroes: a retry answers the first answer before any check that
   // what changed since (a level reached, a balance spent) would fail.
-  const keys = [heroConfigKey, ...ids.map((id) => heroKey(body.userId, id)), ...(keyed ? [idempotencyRecordKey(keyed)] : [])];
-  const [configItem, ...read] = await readItems(deps, keys);
+  const [configItem, ...read] = await readItems(deps, upgradeReads(caller, body, keyed?.key));
   const items = read.slice(0, ids.length);
   const record = read[ids.length];
   if (record && keyed) return answerOf<UpgradeAnswer>(record, keyed);

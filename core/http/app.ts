@@ -9,6 +9,7 @@ import { codeOfHttpException } from './errors.js';
 import { logError } from '../platform/log.js';
 import { RedirectAnswer } from '../platform/redirect.js';
 import { noteOperation } from '../platform/request-context.js';
+import { withItemsReadAhead } from '../platform/read-ahead.js';
 import { tableUnavailable } from '../platform/table-failures.js';
 import { ANSWER_HEADERS, answerHeaders } from './answer-headers.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
@@ -133,9 +134,13 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       const query = op.query ? parseOrThrow(op.query, singleQuery(c), 'query') : undefined;
       const body = await readBody(c, op, form);
       // A malformed Idempotency-Key is bad input like a malformed field: 400 before the policy reads anything.
-      if (op.headers?.['Idempotency-Key']) idempotencyKeyOf(c.req.header('idempotency-key'));
-      if (op.auth !== 'open') await (await policy()).enforcePolicy(deps, { method: op.method, auth: op.auth }, auth!, { query, params, body });
-      const result = await answerOf(op, () => handler({ query, params, body, auth, deps, req: c.req }));
+      const idempotencyKey = op.headers?.['Idempotency-Key'] ? idempotencyKeyOf(c.req.header('idempotency-key')) : undefined;
+      const ahead =
+        op.auth === 'open'
+          ? undefined
+          : await (await policy()).enforcePolicy(deps, { method: op.method, auth: op.auth, reads: op.reads }, auth!, { query, params, body }, idempotencyKey);
+      const run = () => handler({ query, params, body, auth, deps, req: c.req });
+      const result = await answerOf(op, ahead ? () => withItemsReadAhead(ahead.keys, ahead.items, run) : run);
       if (result instanceof RedirectAnswer) return c.body(null, 302, { Location: result.location, 'Cache-Control': 'no-store' });
       if (op.raw) return result as Response;
       if (op.page) return c.body(result as string, op.status, { 'Content-Type': 'text/html; charset=utf-8', ...op.page.headers });

@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import type { HonoRequest } from 'hono';
 import type { Deps } from '../deps.js';
 import type { TokenClaims, TokenKind } from '../platform/tokens.js';
+import type { ItemKey } from '../platform/read-ahead.js';
 import type { SuccessEnvelope } from './envelopes.js';
 import type { StoreTokenRule } from '../partner-store/bearer.js';
 import type { ErrorCode } from './error-catalogue.js';
@@ -82,6 +83,14 @@ export type AuthRule = 'open' | TokenRule;
 
 type Schema = z.ZodMiniType;
 
+/** What an operation's `reads` are built from: the validated input, and the Idempotency-Key when one is sent. */
+export interface ReadsRequest {
+  body?: unknown;
+  query?: unknown;
+  params?: unknown;
+  idempotencyKey?: string;
+}
+
 export interface OperationSpec {
   /** The operation's catalogue name (docs/api.md, "The compatibility contract"), used as the OpenAPI operationId. */
   readonly name: string;
@@ -130,6 +139,13 @@ export interface OperationSpec {
   readonly errorData?: Readonly<Partial<Record<keyof OperationSpec['errors'], unknown>>>;
   /** The operation never reads or writes the table (no 503 for the table's failures is documented for it). */
   readonly tableFree?: boolean;
+  /**
+   * The items the handler reads first, from the validated input and the caller (built by the domain's own key
+   * builders, the same function the handler reads them with): when the authorization layer reads fresh anyway (a
+   * value-moving call's account state, a write's deletion mark), it reads these in the same batch and the handler's
+   * read of them is answered from it (core/platform/batch.ts withItemsReadAhead). One request saved, none added.
+   */
+  readonly reads?: (request: ReadsRequest, caller: TokenClaims, deps: Deps) => ItemKey[];
   /**
    * What a 302 the operation answers means (the OAuth authorization endpoint's error redirects); none by default.
    * The domain asks for it by throwing a RedirectAnswer (core/platform/redirect.ts).

@@ -7,8 +7,9 @@ import { merchantError } from '../merchants/errors.js';
 import { accessError } from '../access/errors.js';
 import { platformError } from '../platform/errors.js';
 import { goneKey } from '../platform/players.js';
+import { type Item, type ItemKey, readItems } from '../platform/batch.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import type { FieldRef, Method, Ownership, TokenRule } from './operation.js';
+import type { FieldRef, Method, Ownership, ReadsRequest, TokenRule } from './operation.js';
 import { type AccountChecks, accountChecks, callerGoneChecked, goneReadFresh, namedGoneChecked, ownerCheck, selfChecked } from './policy-rules.js';
 
 /** The validated input of a request, as the rules' field references name it. */
@@ -18,10 +19,18 @@ export interface PolicyInput {
   params?: unknown;
 }
 
-/** What the layer needs of an operation: its policy, and its method (a write reads deletions fresh). */
+/** What the layer needs of an operation: its policy, its method (a write reads deletions fresh), what it reads first. */
 export interface PolicedOperation {
   method: Method;
   auth: TokenRule;
+  /** The items the handler reads first (OperationSpec `reads`): read in the layer's fresh batch when it makes one. */
+  reads?: (request: ReadsRequest, caller: TokenClaims, deps: Deps) => ItemKey[];
+}
+
+/** The items the layer read ahead for the handler, at their keys (core/platform/batch.ts withItemsReadAhead). */
+export interface ReadAhead {
+  keys: ItemKey[];
+  items: (Item | undefined)[];
 }
 
 /**
@@ -42,24 +51,43 @@ export interface PolicedOperation {
  * sentences (policy-text.ts) and each operation's codes (operation-codes.ts) are made from the same functions,
  * so what readers are told is what runs.
  */
-export async function enforcePolicy(deps: Deps, op: PolicedOperation, caller: TokenClaims, input: PolicyInput): Promise<void> {
+export async function enforcePolicy(
+  deps: Deps,
+  op: PolicedOperation,
+  caller: TokenClaims,
+  input: PolicyInput,
+  idempotencyKey?: string,
+): Promise<ReadAhead | undefined> {
   const rule = op.auth;
   const fresh = goneReadFresh(op.method, rule);
-  if (callerGoneChecked(caller.kind, rule) && (await playerGone(deps, caller.sub, fresh))) {
-    throw httpError('auth.account_deleted', 'this player deleted their account');
+  // What the handler reads first, read with the layer's own fresh read when it makes one: one request, not two.
+  const declared = () => op.reads?.({ ...input, idempotencyKey }, caller, deps) ?? [];
+  let ahead: ReadAhead | undefined;
+  if (callerGoneChecked(caller.kind, rule)) {
+    const keys = fresh ? declared() : [];
+    let gone: boolean;
+    if (keys.length > 0) {
+      const [mark, ...items] = await readItems(deps, [goneKey(caller.sub), ...keys]);
+      ahead = { keys, items };
+      gone = rememberGone(deps, caller.sub, mark);
+    } else gone = await playerGone(deps, caller.sub, fresh);
+    if (gone) throw httpError('auth.account_deleted', 'this player deleted their account');
   }
   const account = accountChecks(rule, caller.kind);
   // The players the request names, when their marks are read fresh anyway with a fresh account state: one BatchGet.
   const named = account?.fresh && namedGoneChecked(caller.kind) ? namedPlayers(rule, input) : [];
   const known = new Map<string, boolean>();
   if (account) {
+    const keys = account.fresh ? declared() : [];
     const read = account.fresh
-      ? await freshPrincipalState(deps, caller.sub, named.map(goneKey))
+      ? await freshPrincipalState(deps, caller.sub, [...named.map(goneKey), ...keys])
       : { state: await principalState(deps, caller.sub, false), also: [] };
     for (const [i, uid] of named.entries()) known.set(uid, rememberGone(deps, uid, read.also[i]));
+    if (keys.length > 0) ahead = { keys, items: read.also.slice(named.length) };
     checkAccountState(read.state, account, caller);
   }
   for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input, fresh, known);
+  return ahead;
 }
 
 /** The players the request's `self` fields name. */

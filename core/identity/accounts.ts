@@ -14,7 +14,8 @@ import { AccountStatus, AccountRecord } from './models.js';
  * - "account of a user": pk `USER#<uid>`, sk `ACCOUNT` (the contract's Account/wallet record);
  * - "user of an address": pk `WALLET#<address>`, sk `WALLET` (attribute uid; makes an address unique).
  */
-export const userKey = (uid: string) => ({ pk: `USER#${uid}`, sk: 'ACCOUNT' });
+export { userKey } from './keys.js';
+import { userKey } from './keys.js';
 /**
  * "A player's rewards, newest first" (gsi1pk of the history entries core/rewards writes): kept here, below rewards,
  * because an account's check for a player known without an account reads it too.

@@ -1,7 +1,7 @@
 import type { z } from 'zod/mini';
 import { paymentsOfTransaction } from '../payments/chain-payments.js';
 import { canonicalType } from '../chain/names.js';
-import { toAccountRecord, userKey } from '../identity/accounts.js';
+import { toAccountRecord } from '../identity/accounts.js';
 import type { AccountRecord } from '../identity/models.js';
 import { readItems } from '../platform/batch.js';
 import type { PaymentsDeps } from './deps.js';
@@ -10,7 +10,7 @@ import { paymentError } from './errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
 import { OrderStatus, type OrderCompleteBody } from './models.js';
-import { orderKey, orderPaidUpdate, storedOrder, txUseKey, type StoredOrder } from './order-keys.js';
+import { orderCompleteReads, orderPaidUpdate, storedOrder, txUseKey, type StoredOrder } from './order-keys.js';
 import { findOrder } from './orders.js';
 
 /**
@@ -26,7 +26,7 @@ import { findOrder } from './orders.js';
  */
 export async function completeOrder(deps: PaymentsDeps, uid: string, input: z.infer<typeof OrderCompleteBody>): Promise<AccountRecord> {
   const { orderId, transactionId } = input;
-  const [orderItem, account] = await readItems(deps, [orderKey(orderId), userKey(uid)]);
+  const [orderItem, account] = await readItems(deps, orderCompleteReads(uid, orderId));
   const order = storedOrder(orderItem);
   if (!order || order.user_id !== uid || !account) throw paymentError('order.not_found', `orderId: the caller has no order ${orderId}`);
   const answer = toAccountRecord(account);

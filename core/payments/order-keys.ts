@@ -2,6 +2,8 @@ import * as z from 'zod/mini';
 import { storedAmount } from '../shared/amounts.js';
 import { sortableInt } from '../platform/table.js';
 import { OrderStatus, PayOrder } from './models.js';
+import { projectKey } from '../access/owned-keys.js';
+import { userKey } from '../identity/keys.js';
 
 /**
  * Pay order keys, shared by the order operations and the vendor ones, and the one write that turns an order paid.
@@ -18,6 +20,23 @@ import { OrderStatus, PayOrder } from './models.js';
  * An order's bill number is `PO` and its zero-padded id: the payment carries it, and the order is found from it.
  */
 export const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });
+/** "level of a project" (core/payments/projects.ts): pk `PROJECT#<name>`, sk `LEVEL#<zero-padded level>`. */
+export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
+
+/**
+ * What rechargeOrder reads before anything else (its route's `reads`: the authorization layer's fresh read of the
+ * caller's deletion mark brings them in the same request): the project, the level, the caller's account, and the
+ * order `prevId` replaces.
+ */
+export const rechargeOrderReads = (uid: string, input: { project: string; level: number; prevId: number }) => [
+  projectKey(input.project),
+  levelKey(input.project, input.level),
+  userKey(uid),
+  ...(input.prevId >= 0 ? [orderKey(input.prevId)] : []),
+];
+
+/** What orderComplete reads first (its route's `reads`, as rechargeOrderReads): the order and the caller's account. */
+export const orderCompleteReads = (uid: string, orderId: number) => [orderKey(orderId), userKey(uid)];
 export const storeLinkKeys = (token: string) => ({ gsi3pk: `ORDER_LINK#${token.toLowerCase()}`, gsi3sk: 'ORDER' });
 
 /**

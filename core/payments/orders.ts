@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { ownedRecord } from '../access/records.js';
-import { toAccountRecord, userKey } from '../identity/accounts.js';
+import { toAccountRecord } from '../identity/accounts.js';
 import { readItems } from '../platform/batch.js';
 import { nextId } from '../platform/counters.js';
 import type { PaymentsDeps } from './deps.js';
@@ -14,9 +14,8 @@ import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
 import { toBigInt } from '../shared/amounts.js';
 import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
-import { billNoOf, orderKey, projectOrdersKeys, type StoredOrder, storedOrder, storeLinkKeys } from './order-keys.js';
-import { projectKey } from '../access/owned-keys.js';
-import { levelKey, storedLevel, storedProject } from './projects.js';
+import { billNoOf, orderKey, projectOrdersKeys, rechargeOrderReads, type StoredOrder, storedOrder, storeLinkKeys } from './order-keys.js';
+import { storedLevel, storedProject } from './projects.js';
 
 export function toPayOrder(order: StoredOrder): PayOrder {
   return {
@@ -57,8 +56,7 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
   // Everything the order depends on in one request, the order it replaces included: every check is made
   // before the order id is taken, so a refused request writes nothing (docs/data-model.md).
   const replaces = input.prevId >= 0;
-  const keys = [projectKey(input.project), levelKey(input.project, input.level), userKey(uid), ...(replaces ? [orderKey(input.prevId)] : [])];
-  const [projectItem, levelItem, account, previousItem] = await readItems(deps, keys);
+  const [projectItem, levelItem, account, previousItem] = await readItems(deps, rechargeOrderReads(uid, input));
   const project = storedProject(projectItem);
   const level = storedLevel(levelItem);
   if (project?.status !== 1) throw paymentError('project.not_on_sale', `project: no project ${input.project} on sale`);

@@ -10,7 +10,6 @@ import type { PaymentsDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
 import { paymentError } from './errors.js';
 import { accessError } from '../access/errors.js';
-import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { formatUnits } from './money.js';
 import { storedAmount, toBigInt } from '../shared/amounts.js';
@@ -40,7 +39,8 @@ export type StoredLevel = z.infer<typeof StoredLevel>;
 export const storedProject = (item: Record<string, unknown> | undefined) => item && StoredProject.parse(item);
 export const storedLevel = (item: Record<string, unknown> | undefined) => item && StoredLevel.parse(item);
 
-export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
+export { levelKey } from './order-keys.js';
+import { levelKey } from './order-keys.js';
 
 const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, accountId: _o, ...rest }: Record<string, unknown>) => rest as T;
 

@@ -1,6 +1,7 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from './deps.js';
 import { platformError } from './errors.js';
+import { idOf, takeReadAhead } from './read-ahead.js';
 
 /**
  * The one way the platform reads several items by key: BatchGetItem, read completely.
@@ -18,8 +19,8 @@ import { platformError } from './errors.js';
  * A read that every key answers costs one request per 100 keys, as a bare BatchGetItem does (the bench counts it).
  */
 
-export type ItemKey = { pk: string; sk: string };
-export type Item = Record<string, unknown>;
+export type { Item, ItemKey } from './read-ahead.js';
+import type { Item, ItemKey } from './read-ahead.js';
 
 /** BatchGetItem's limit of keys per request. */
 export const BATCH_GET_LIMIT = 100;
@@ -37,17 +38,18 @@ export const BATCH_READ_BUSY = 'the table kept some keys of a batch read unproce
 export const busy = () =>
   platformError('table.busy', 'the table is busy: some items could not be read; try again shortly', { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
 
-const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
-
 /**
  * The items of `keys`, in the order of `keys`, undefined where there is none. Strongly consistent unless
  * `consistent: false` (catalogue reads where a moment's staleness is fine and half the read cost is welcome).
+ * Items the request read ahead (withItemsReadAhead, strongly consistent) answer with no request.
  */
 export async function readItems(
   deps: Pick<PlatformDeps, 'db' | 'table'>,
   keys: readonly ItemKey[],
   options: { consistent?: boolean } = {},
 ): Promise<(Item | undefined)[]> {
+  const ahead = takeReadAhead(keys);
+  if (ahead) return ahead;
   const distinct = [...new Map(keys.map((key) => [idOf(key), { pk: key.pk, sk: key.sk }])).values()];
   const chunks: ItemKey[][] = [];
   for (let start = 0; start < distinct.length; start += BATCH_GET_LIMIT) chunks.push(distinct.slice(start, start + BATCH_GET_LIMIT));

@@ -12,8 +12,8 @@ import { balanceKey, balanceOf, debitItems } from '../tickets/balances.js';
 import { goodsKey } from '../access/owned-keys.js';
 import { goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
-import { readItems } from '../platform/batch.js';
-import { answerOf, fingerprintOf, idempotencyRecordKey, keyedRequest, sameRequest, transactKeyed } from '../platform/idempotency.js';
+import { type ItemKey, readItems } from '../platform/batch.js';
+import { answerOf, callerOf, fingerprintOf, idempotencyRecordKey, keyedRequest, sameRequest, transactKeyed } from '../platform/idempotency.js';
 import { answerKept, keptAnswer } from '../platform/kept-answers.js';
 import { ownedRecord } from '../access/records.js';
 
@@ -54,11 +54,9 @@ export async function createOrder(
 ): Promise<VendorOrder> {
   // With an Idempotency-Key, a retry (its first answer lost on the way) answers the first order, buying once.
   const keyed = keyedRequest(caller, 'createOrder', idempotencyHeader, body);
-  if (keyed) {
-    const record = await deps.db.send(new GetCommand({ TableName: deps.table, Key: idempotencyRecordKey(keyed), ConsistentRead: true }));
-    if (record.Item) return answerOf<VendorOrder>(record.Item, keyed);
-  }
-  const read = await readForOrder(deps, body.goodsId, body.userId);
+  // The key's record is read with the goods and the balance: a retry answers the first order before any check.
+  const read = await readForOrder(deps, body.goodsId, body.userId, keyed && idempotencyRecordKey(keyed));
+  if (keyed && read.claimed) return answerOf<VendorOrder>(read.claimed, keyed);
   const goods = orderable(read.goods, body.goodsId, body.projectName);
   await assertBalance(deps, read, goods, body.userId, body.quantity);
   // Every check has passed: only now is the id taken (a refused request writes nothing).
@@ -158,10 +156,32 @@ interface OrderRead {
   claimed?: Record<string, unknown>;
 }
 
-/** The goods, the buyer's balance of their level when it is known, and customGoods' claim: one BatchGetItem. */
-async function readForOrder(deps: PlatformDeps, goodsId: number, buyer: string, claim?: { pk: string; sk: string }): Promise<OrderRead> {
+/** The keys readForOrder reads: the goods, the buyer's balance when the goods' place is known, and `claim` last. */
+function orderReadKeys(deps: PlatformDeps, goodsId: number, buyer: string, claim?: ItemKey): ItemKey[] {
   const place = goodsPlace(deps, goodsId);
-  const keys = [goodsKey(goodsId), ...(place ? [balanceKey({ uid: buyer, ...place })] : []), ...(claim ? [claim] : [])];
+  return [goodsKey(goodsId), ...(place ? [balanceKey({ uid: buyer, ...place })] : []), ...(claim ? [claim] : [])];
+}
+
+/**
+ * What createOrder reads first (its route's `reads`: the authorization layer's fresh read of the caller's deletion
+ * mark brings them in the same request): the goods, the balance, the Idempotency-Key's record when one is sent.
+ */
+export const createOrderReads = (deps: PlatformDeps, caller: TokenClaims, body: { goodsId: number; userId: string }, key?: string) =>
+  orderReadKeys(
+    deps,
+    body.goodsId,
+    body.userId,
+    key === undefined ? undefined : idempotencyRecordKey({ caller: callerOf(caller), operation: 'createOrder', key }),
+  );
+
+/** What customGoods reads first (its route's `reads`, read with the caller's account state): the goods, the balance, the claim. */
+export const customGoodsReads = (deps: PlatformDeps, caller: TokenClaims, goodsId: number, body: { userId: string; outerOrderId: string }) =>
+  orderReadKeys(deps, goodsId, body.userId, outerKey(caller.sub, body.outerOrderId));
+
+/** The goods, the buyer's balance of their level when it is known, and customGoods' claim: one BatchGetItem. */
+async function readForOrder(deps: PlatformDeps, goodsId: number, buyer: string, claim?: ItemKey): Promise<OrderRead> {
+  const place = goodsPlace(deps, goodsId);
+  const keys = orderReadKeys(deps, goodsId, buyer, claim);
   const items = await readItems(deps, keys);
   return {
     goods: items[0] as StoredGoods | undefined,

@@ -32,6 +32,13 @@ import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
  */
 export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWARD' });
 
+/** What vendor_reward reads first (its route's `reads`, read with the caller's account state): project, the bill's reward, the user's account. */
+export const rewardReads = (body: Pick<RewardBody, 'projectName' | 'billNo' | 'userId'>) => [
+  projectKey(body.projectName),
+  rewardKey(body.billNo),
+  userKey(body.userId),
+];
+
 const ROUNDS = 5;
 
 export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: RewardBody): Promise<VendorPaymentEvent> {
@@ -47,7 +54,7 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
   const earlier = () => JSON.stringify([request.payer, request.userId, request.projectName, request.level, request.amount, request.walletAddress]);
   // What a round depends on, in one request: the project (its owner, its merchant id), the bill's reward, and
   // the user's account (that it exists; its wallet address).
-  const keys = [projectKey(body.projectName), rewardKey(body.billNo), userKey(body.userId)];
+  const keys = rewardReads(body);
   for (let attempt = 1; attempt <= ROUNDS; attempt++) {
     const [projectItem, rewardItem, account] = await readItems(deps, keys);
     // The bill's reward first: a retry answers the first answer whatever changed since.
