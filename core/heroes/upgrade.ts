@@ -5,10 +5,11 @@ import type { HeroesDeps } from './deps.js';
 import { platformError, type DomainError } from '../platform/errors.js';
 import { ticketError } from '../tickets/errors.js';
 import { heroError } from './errors.js';
-import { callerOf, answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
+import { callerOf, answerOf, keyedRequest, transactKeyed, transactWithRecordIn } from '../platform/idempotency.js';
+import { keptAnswer } from '../platform/kept-answers.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import type { TransactItem } from '../platform/transactions.js';
-import { debitItems } from '../tickets/balances.js';
+import { debitItems, ledgerKey } from '../tickets/balances.js';
 import { costOf } from './config.js';
 import { requireConfig, toHero } from './heroes.js';
 import { heroConfigKey, heroKey } from './keys.js';
@@ -53,9 +54,15 @@ interface Spend {
  */
 export function upgradeReads(caller: TokenClaims, body: Pick<Body, 'userId' | 'itemIds'>, key?: string) {
   const ids = body.itemIds.map((id) => id.toLowerCase());
-  const record = key === undefined ? [] : [idempotencyRecordKey({ caller: callerOf(caller), operation: 'upgrade', key })];
+  const record = key === undefined ? [] : [ledgerKey(body.userId, keyedReference(callerOf(caller), key))];
   return [heroConfigKey, ...ids.map((id) => heroKey(body.userId, id)), ...record];
 }
+
+/**
+ * The reference of a keyed upgrade's first ledger entry, which is the key's record (its fingerprint and answer):
+ * `hero-upgrade#<caller>#<key>`; the entries of its other price levels add `#<level>`.
+ */
+const keyedReference = (caller: string, key: string) => `hero-upgrade#${caller}#${key}`;
 
 export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body: Body, idempotencyHeader?: string): Promise<UpgradeAnswer> {
   const keyed = keyedRequest(caller, 'upgrade', idempotencyHeader, body);
@@ -91,7 +98,9 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
   const upgraded: Hero[] = heroes.map((hero) => ({ ...hero, level: hero.level + 1, updated_at: now }));
   const answer: UpgradeAnswer = { userId: body.userId, heroes: upgraded, ticketsSpent: [...spends.values()] };
 
-  const reference = `hero-upgrade#${randomUUID()}`;
+  const reference = keyed ? keyedReference(keyed.caller, keyed.key) : `hero-upgrade#${randomUUID()}`;
+  // With a key, the first spend's ledger entry is the key's record: it carries the request's fingerprint and answer.
+  const entryRecord = keyed && { caller: keyed.caller, key: keyed.key, fingerprint: keyed.fingerprint, ...keptAnswer(answer) };
   const work: TransactItem[] = [
     ...heroes.map(
       (hero): TransactItem => ({
@@ -105,13 +114,16 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
         },
       }),
     ),
-    ...[...spends.values()].flatMap((spend) =>
-      debitItems(deps, { uid: body.userId, projectName: spend.projectName, level: spend.level }, spend.amount, `${reference}#${spend.level}`),
+    ...[...spends.values()].flatMap((spend, index) =>
+      entryRecord && index === 0
+        ? debitItems(deps, { uid: body.userId, projectName: spend.projectName, level: spend.level }, spend.amount, reference, entryRecord)
+        : debitItems(deps, { uid: body.userId, projectName: spend.projectName, level: spend.level }, spend.amount, `${reference}#${spend.level}`),
     ),
   ];
 
-  const conflictMessage = 'the heroes or the balance changed concurrently; retry';
-  const outcome = await transactKeyed(deps, keyed, answer, work, conflictMessage, body.userId);
+  const outcome = keyed
+    ? await transactWithRecordIn(deps, keyed, answer, work, heroes.length + 1, ledgerKey(body.userId, reference))
+    : await transactKeyed(deps, undefined, answer, work, 'the heroes or the balance changed concurrently; retry');
   if ('answer' in outcome) return outcome.answer;
   throw refusal(outcome.refused[0]!.index, heroes, [...spends.values()]);
 }

@@ -167,6 +167,37 @@ export async function transactOnce<T>(
 }
 
 /**
+ * The work's transaction for a keyed request whose record is one of the work's own items (`work[recordIndex]`,
+ * put on condition it is absent and carrying the request's fingerprint and answer, at `recordKey`): a ledger entry
+ * keyed by the caller and the key. No record of its own is put, which saves the transaction an item (2 write
+ * units): the scope is then the record item's, (caller, operation, the partition it is in). Outcomes as
+ * transactOnce's: done; the first answer (422 for another request); still colliding after the platform's
+ * retries, the first answer if its transaction committed meanwhile, else 409; or the work's own refusals.
+ */
+export async function transactWithRecordIn<T>(
+  deps: Pick<PlatformDeps, 'db' | 'table'>,
+  request: IdempotentRequest,
+  answer: T,
+  work: TransactItem[],
+  recordIndex: number,
+  recordKey: { pk: string; sk: string },
+): Promise<KeyedOutcome<T>> {
+  let failures: FailedCondition[];
+  try {
+    failures = await transactOrFailures(deps, work, stillRunningMessage(request.key));
+  } catch (error) {
+    if (!(error instanceof DomainError && error.message === stillRunningMessage(request.key))) throw error;
+    const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: recordKey, ConsistentRead: true }));
+    if (!out.Item) throw stillRunning(request.key);
+    return { answer: answerOf<T>(out.Item, request), replayed: true };
+  }
+  if (failures.length === 0) return { answer, replayed: false };
+  const record = failures.find((failure) => failure.index === recordIndex);
+  if (record?.item) return { answer: answerOf<T>(record.item, request), replayed: true };
+  return { refused: failures };
+}
+
+/**
  * The work's transaction for a request with or without a key: with one, as transactOnce runs it; without, as
  * transactOrFailures does (no record, so no replay). Either way: done, answered from the first request, or refused.
  * `player`: as transactOnce's.

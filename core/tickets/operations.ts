@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { PlatformDeps } from '../platform/deps.js';
 import { ticketError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { answerOf, idempotentRequest, stillRunning, stillRunningMessage } from '../platform/idempotency.js';
+import { idempotentRequest, transactWithRecordIn } from '../platform/idempotency.js';
 import { idempotencyKeyOf } from '../platform/idempotency-key.js';
-import { ConcurrentChange, type FailedCondition, transactOrFailedConditions, transactOrFailures } from '../platform/transactions.js';
+import { transactOrFailedConditions } from '../platform/transactions.js';
 import { balanceOf, balancesOf, debitItems, ledgerKey } from './balances.js';
 
 /**
@@ -75,22 +74,10 @@ export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, inpu
   }
 
   const request = idempotentRequest(caller, 'minus_tickets', key, input);
-  const answer = `minus#${key}`;
   const ref = `minus#${request.caller}#${key}`;
-  const keyed = { caller: request.caller, key, fingerprint: request.fingerprint, answer };
-  let refused: FailedCondition[];
-  try {
-    refused = await transactOrFailures(deps, debitItems(deps, target, input.amount, ref, keyed), stillRunningMessage(key));
-  } catch (error) {
-    // Requests with one key kept colliding: the first one's entry answers once it is written.
-    if (!(error instanceof ConcurrentChange)) throw error;
-    const entry = await deps.db.send(new GetCommand({ TableName: deps.table, Key: ledgerKey(input.userId, ref), ConsistentRead: true }));
-    if (!entry.Item) throw stillRunning(key);
-    return answerOf<string>(entry.Item, request);
-  }
-  if (refused.length === 0) return answer;
-  // Item 1 is the ledger entry: it exists, so this caller made this deduction for this player with this key.
-  const entry = refused.find((failure) => failure.index === 1);
-  if (entry?.item) return answerOf<string>(entry.item, request);
+  const keyed = { caller: request.caller, key, fingerprint: request.fingerprint, answer: `minus#${key}` };
+  // Work item 1, the ledger entry, is the key's record.
+  const outcome = await transactWithRecordIn(deps, request, keyed.answer, debitItems(deps, target, input.amount, ref, keyed), 1, ledgerKey(input.userId, ref));
+  if ('answer' in outcome) return outcome.answer;
   throw short();
 }
