@@ -7,6 +7,8 @@ import { merchantError } from '../merchants/errors.js';
 import { accessError } from '../access/errors.js';
 import { platformError } from '../platform/errors.js';
 import { goneKey } from '../platform/players.js';
+import { storeUserKey, userLive } from '../partner-store/sessions.js';
+import { userGone } from '../partner-store/challenges.js';
 import { type Item, type ItemKey, readItems } from '../platform/batch.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import type { FieldRef, Method, Ownership, ReadsRequest, TokenRule } from './operation.js';
@@ -73,6 +75,7 @@ export async function enforcePolicy(
     } else gone = await playerGone(deps, caller.sub, fresh);
     if (gone) throw httpError('auth.account_deleted', 'this player deleted their account');
   }
+  if (caller.kind === 'store' && caller.store_token === 'session') ahead = await checkStoreSession(deps, caller, declared());
   const account = accountChecks(rule, caller.kind);
   // The players the request names, when their marks are read fresh anyway with a fresh account state: one BatchGet.
   const named = account?.fresh && namedGoneChecked(caller.kind) ? namedPlayers(rule, input) : [];
@@ -88,6 +91,16 @@ export async function enforcePolicy(
   }
   for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input, fresh, known);
   return ahead;
+}
+
+/**
+ * A store session's user must still hold a store account (core/partner-store/bearer.ts): its item is read fresh on
+ * every call, with the items the operation reads first in the same request (401 once the user's deletion started).
+ */
+async function checkStoreSession(deps: Deps, caller: TokenClaims, keys: ItemKey[]): Promise<ReadAhead | undefined> {
+  const [user, ...items] = await readItems(deps, [storeUserKey(caller.sub), ...keys]);
+  if (!userLive(user)) throw userGone();
+  return keys.length > 0 ? { keys, items } : undefined;
 }
 
 /** The players the request's `self` fields name. */

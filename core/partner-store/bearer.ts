@@ -52,8 +52,9 @@ function bearerOf(header: string | undefined): string {
  * challenge (core/partner-store/challenges.ts).
  *
  * A user's token is refused once the user has deleted their store account (its deletion started): the store user
- * item is read on every call, strongly consistent. That costs a session one GetItem, and an access token nothing
- * more than its family's read already did (the two items in one BatchGetItem); a client's own token reads nothing.
+ * item is read on every call, strongly consistent. An access token reads it with its family (one BatchGetItem); a
+ * session's is read by the authorization layer with the items the operation reads first (core/http/policy.ts), so
+ * it costs the call no request of its own; a client's own token reads nothing.
  * The item is read rather than a gone mark kept beside it: either is one read, and the user item's absence is
  * for good (a uid is never used again), so no mark has to outlive the deletion.
  */
@@ -68,11 +69,9 @@ export async function verifyStoreBearer(
   const now = deps.now();
   if (rule.session) {
     const session = await verifySession(key, issuer, token, now);
-    if (session) {
-      const user = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeUserKey(session.sub), ConsistentRead: true }));
-      if (!userLive(user.Item)) throw userGone();
-      return { kind: 'store', sub: session.sub, exp: session.exp, store_token: 'session' };
-    }
+    // Whether the session's user still holds a store account is read by the authorization layer, after the input
+    // is validated (core/http/policy.ts checkStoreSession), with what the operation reads first: one request.
+    if (session) return { kind: 'store', sub: session.sub, exp: session.exp, store_token: 'session' };
   }
   if (rule.sessionOnly) throw invalidToken(`token is invalid here: expected a store session of ${issuer}`);
   const access = await verifyAccessToken(key, issuer, token, now);

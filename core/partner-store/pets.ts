@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
-import { answerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
+import { answerOf, callerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
 import type { PartnerStoreDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
 import { storeError } from './errors.js';
@@ -48,6 +48,19 @@ function levelOf(experience: number): number {
   return level;
 }
 
+/** The Idempotency-Key's record of a store user's keyed pet operation, when a key is sent. */
+const recordOf = (uid: string, operation: string, key: string | undefined) =>
+  key === undefined ? [] : [idempotencyRecordKey({ caller: callerOf({ kind: 'store', sub: uid }), operation, key })];
+
+/**
+ * What adopt_pet reads first (its route's `reads`: the authorization layer's read of the session's user brings them
+ * in the same request): the adoption count, and the Idempotency-Key's record when one is sent.
+ */
+export const adoptReads = (uid: string, key?: string) => [petsCountKey(uid), ...recordOf(uid, 'adopt_pet', key)];
+
+/** What feed_pet reads first (its route's `reads`, as adoptReads): the pet, and the key's record when one is sent. */
+export const feedReads = (uid: string, petId: string, key?: string) => [petKey(uid, petId), ...recordOf(uid, 'feed_pet', key)];
+
 /**
  * adopt_pet: the user's first pet is free, every later one costs ADOPTION_PRICE gems. One transaction: the
  * adoption count on condition it is still the count read (so concurrent adoptions are judged one at a time:
@@ -56,7 +69,7 @@ function levelOf(experience: number): number {
  */
 export async function adoptPet(deps: PartnerStoreDeps, region: StoreRegion, uid: string, input: { name: string; species: string }, idempotencyHeader?: string) {
   const keyed = keyedRequest({ kind: 'store', sub: uid }, 'adopt_pet', idempotencyHeader, input);
-  const [count, record] = await readItems(deps, [petsCountKey(uid), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
+  const [count, record] = await readItems(deps, adoptReads(uid, keyed?.key));
   if (record && keyed) return answerOf<{ pet: Pet; paid: number }>(record, keyed);
   const adopted = Number(count?.adopted ?? 0);
   const now = deps.now().toISOString();
@@ -117,7 +130,7 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
   if (food?.kind !== 'food') throw storeError('pet.not_food', `body.item: ${input.item} is not food`);
   const keyed = keyedRequest({ kind: 'store', sub: uid }, 'feed_pet', idempotencyHeader, input);
   // With a key, its record is read with the pet: a retry is answered before the cooldown would refuse it.
-  const [item, record] = await readItems(deps, [petKey(uid, input.petId), ...(keyed ? [idempotencyRecordKey(keyed)] : [])]);
+  const [item, record] = await readItems(deps, feedReads(uid, input.petId, keyed?.key));
   if (record && keyed) return answerOf<FeedAnswer>(record, keyed);
   if (!item) throw storeError('pet.not_found', `body.petId: no pet ${input.petId} of yours`);
   const pet = StoredPet.parse(item);
