@@ -83,13 +83,13 @@ export const heroOperations: OperationBench[] = [
     group: 'hero',
     op: 'grant',
     base: 'hero',
-    minimum: 3,
+    minimum: 2,
     reason:
-      "the named player's deletion mark (read in the same BatchGet as the account state) + the server's account state, read fresh (moves value) + BatchGet (configuration, player, the reference's grant) + one transaction (grant record, hero)",
+      "one BatchGet, strongly consistent: the server's account state, read fresh (moves value), with the named player's deletion mark, the configuration, the player and the reference's grant (the route's reads) + one transaction (grant record, hero)",
     units: {
       write: 5,
-      read: 4.5,
-      why: "the caller's account state and the player's gone mark read fresh (3) + configuration, player and the reference's grant, eventually consistent as the transaction's condition decides (1.5); one transaction: grant record (2) and its entry among the player's items (1), hero (2)",
+      read: 6,
+      why: "the caller's account state (its merchant and revocation items), the player's gone mark, configuration, player and the reference's grant in one strongly consistent read (6 × 1); one transaction: grant record (2) and its entry among the player's items (1), hero (2)",
     },
     prepare: async (deps) => {
       const { world, player } = await heroPlayer(deps);
@@ -114,13 +114,13 @@ export const heroOperations: OperationBench[] = [
     op: 'bind',
     base: 'hero',
     label: 'bind (first)',
-    minimum: 3,
+    minimum: 2,
     reason:
-      "whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (configuration, account, the NFT's binding, its hero) + one transaction (binding, hero); the object is read from the node, not the table",
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with the configuration, account, the NFT's binding and its hero (the route's reads) + one transaction (binding, hero); the object is read from the node, not the table",
     units: {
       write: 4,
-      read: 3,
-      why: "the gone mark read fresh (1) + one BatchGet of 4 items, eventually consistent as the transaction's conditions decide (2); one transaction: binding, hero (4)",
+      read: 5,
+      why: 'the gone mark, configuration, account, binding and hero in one strongly consistent read (5 × 1); one transaction: binding, hero (4)',
     },
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps, false);
@@ -132,9 +132,10 @@ export const heroOperations: OperationBench[] = [
     op: 'bind',
     base: 'hero',
     label: 'bind (repeated)',
-    minimum: 2,
-    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet: bound to the caller already, the binding answers (no node read)',
-    units: { write: 0, read: 3, why: 'the gone mark read fresh (1) + one BatchGet of 4 items, eventually consistent (2)' },
+    minimum: 1,
+    reason:
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with the route's reads: bound to the caller already, the binding answers (no node read)",
+    units: { write: 0, read: 5, why: 'the gone mark, configuration, account, binding and hero in one strongly consistent read (5 × 1)' },
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps);
       return { token, body: { objectId } };
@@ -144,13 +145,13 @@ export const heroOperations: OperationBench[] = [
     group: 'hero',
     op: 'unbind',
     base: 'hero',
-    minimum: 3,
+    minimum: 2,
     reason:
-      'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (binding, hero) + one transaction (hero deleted, level kept on the binding)',
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with the binding and the hero (the route's reads) + one transaction (hero deleted, level kept on the binding)",
     units: {
       write: 4,
-      read: 2,
-      why: "the gone mark read fresh (1) + binding and hero, eventually consistent as the transaction's conditions decide (1); one transaction: hero deleted, binding kept (4)",
+      read: 3,
+      why: 'the gone mark, binding and hero in one strongly consistent read (3 × 1); one transaction: hero deleted, binding kept (4)',
     },
     prepare: async (deps) => {
       const { token, objectId } = await boundNft(deps);
@@ -188,13 +189,18 @@ export const heroOperations: OperationBench[] = [
     group: 'hero',
     op: 'upgrade',
     base: 'hero',
-    minimum: 3,
+    minimum: 2,
     reason:
-      'whether the caller deleted their account (GetItem, fresh on a write) + BatchGet (configuration, the heroes) + one transaction (each hero on its level, the balance on its sum, the ledger entry)',
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with the configuration, the heroes and the Idempotency-Key's record (the route's reads) + one transaction (each hero on its level, the balance on its sum, the ledger entry, which is the key's record)",
     units: {
-      write: 8,
-      read: 2.5,
-      why: "the gone mark read fresh (1) + configuration and the heroes, eventually consistent as the transaction's conditions decide (1.5); one transaction: each hero on its level (2 × 2), the balance (2) and one ledger entry that is also the Idempotency-Key's record (2)",
+      write: 10,
+      read: 5,
+      why: "the gone mark, configuration, the two heroes and the Idempotency-Key's record in one strongly consistent read (5 × 1); one transaction: each hero on its level (2 × 2), the balance (2) and one ledger entry that is also the Idempotency-Key's record, over 1 KB with the answer it keeps for retries (2 × 2)",
+    },
+    floor: {
+      roundTrips: 2,
+      write: 10,
+      why: "One read (the gone mark, configuration, the heroes, the key's record); the transaction. Here 2 heroes on one price level: each hero on its level (2 × 2), the balance (2), one ledger entry that is also the key's record, 1.2 KB with the answer a retry is given byte for byte (2 × 2).",
     },
     prepare: async (deps) => {
       const { world, player, token, objectId } = await boundNft(deps);

@@ -96,7 +96,7 @@ async function callersOf(deps: BenchDeps, count: number, tag: string) {
 }
 
 /** Starts bench/http-servers.ts and answers its ports. */
-async function startServers(deps: BenchDeps): Promise<{ child: ChildProcess; service: number; floor: number }> {
+export async function startServers(deps: BenchDeps): Promise<{ child: ChildProcess; service: number; floor: number }> {
   const base = basePathOf('main', deps.stage);
   const routes = Object.fromEntries(workload.map(({ spec, floor }) => [`${spec.method} ${base}${spec.path}`, floor]));
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'http-servers.ts')], {
@@ -110,8 +110,14 @@ async function startServers(deps: BenchDeps): Promise<{ child: ChildProcess; ser
   return { child, ...(JSON.parse(line) as { service: number; floor: number }) };
 }
 
+/** What one connection of a run sends (in turn and again) and where it counts what it sent. */
+export interface Driven {
+  requests: autocannon.Request[];
+  tally: { sent: number };
+}
+
 /** One autocannon run: each connection is the next caller and cycles through its requests. */
-async function drive(port: number, callers: Caller[], seconds: number) {
+export async function drive(port: number, callers: Driven[], seconds: number) {
   let next = 0;
   return autocannon({
     url: `http://127.0.0.1:${port}`,

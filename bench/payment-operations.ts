@@ -111,13 +111,18 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'rechargeOrder',
     label: 'rechargeOrder (prevId -1)',
-    minimum: 5,
+    minimum: 3,
     reason:
-      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account) + order id counter + Put + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with project, level and account (the route's reads) + order id counter, once every check passed + Put",
     units: {
-      write: 6,
-      read: 2.5,
-      why: "the gone mark read fresh (1) + project, level and account, eventually consistent (1.5); order id counter (1) + the order's Put (1) and its entries in the player's, the link's and the project's orders indexes (3) + the day's count (1)",
+      write: 5,
+      read: 4,
+      why: "the gone mark, project, level and account in one strongly consistent read (4 × 1); order id counter (1) + the order's Put (1) and its entries in the player's, the link's and the project's orders indexes (3)",
+    },
+    floor: {
+      roundTrips: 3,
+      write: 5,
+      why: "One read (the gone mark with project, level and account); the order id's counter, since order ids are the contract's consecutive integers and the id is taken only once every check passed (a refused request writes nothing); the Put. The order (1) and its three index entries: the player's orders, the store link, the project's orders (3); the counter (1).",
     },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
@@ -129,13 +134,18 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'rechargeOrder',
     label: 'rechargeOrder (replacing prevId)',
-    minimum: 5,
+    minimum: 3,
     reason:
-      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (project, level, account, the previous order: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with project, level, account and the previous order (the route's reads: checked before the id is taken) + order id counter + one transaction (Put, the previous order cancelled on condition)",
     units: {
-      write: 12,
-      read: 3,
-      why: "the gone mark read fresh (1) + project, level, account and the previous order, eventually consistent (the transaction's condition decides: 2); order id counter (1) + one transaction: the order (2) and its three entries (3), the previous order cancelled (2) and its three entries rewritten (3) + the day's count (1)",
+      write: 11,
+      read: 5,
+      why: 'the gone mark, project, level, account and the previous order in one strongly consistent read (5 × 1); order id counter (1) + one transaction: the order (2) and its three entries (3), the previous order cancelled (2) and its three entries rewritten (3)',
+    },
+    floor: {
+      roundTrips: 3,
+      write: 11,
+      why: "As with prevId -1: one read, the order id's counter, then one transaction instead of the Put. The counter (1); the order (2) and its three index entries (3), the previous order cancelled (2) and its three entries rewritten (3): each index projects every attribute.",
     },
     prepare: async (deps) => {
       const { shop, player, order } = await pendingPurchase(deps);
@@ -170,13 +180,18 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'orderComplete',
     label: 'user/orderComplete (payment indexed)',
-    minimum: 5,
+    minimum: 3,
     reason:
-      'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (order, account) + payment Query by transaction + one transaction (order paid, transaction claimed, tickets credited) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with the order and the account (the route's reads) + payment Query by transaction + one transaction (order paid, transaction claimed, tickets credited)",
     units: {
-      write: 15,
-      read: 2.5,
-      why: "the gone mark read fresh (1) + order and account, eventually consistent as the transaction's conditions decide (1) + the payment's Query (0.5); one transaction: the order paid (2) and its four index entries (4), the transaction claimed (2), balance (2), ledger (2), the gone-mark check (2) + the day's count (1)",
+      write: 14,
+      read: 3.5,
+      why: "the gone mark, order and account in one strongly consistent read (3 × 1) + the payment's Query (0.5); one transaction: the order paid (2) and its four index entries (4), the transaction claimed (2), balance (2), ledger (2), the gone-mark check (2)",
+    },
+    floor: {
+      roundTrips: 3,
+      write: 14,
+      why: "One read (the gone mark, the order, the account); the payment's Query by transaction digest, an index; the transaction. The order paid (2) and its four index entries (4: the paid index gains one, the three others are rewritten); the transaction's claim (2); balance (2); ledger (2); the gone-mark check (2), since only a check inside the transaction keeps a player whose deletion starts meanwhile from receiving anything.",
     },
     prepare: async (deps) => {
       const { player, order, digest } = await indexedPurchase(deps);
@@ -187,9 +202,10 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'orderComplete',
     label: 'user/orderComplete (repeated)',
-    minimum: 2,
-    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (order, account): a paid order answers from its tx_digest',
-    units: { write: 0, read: 2, why: 'the gone mark read fresh (1) + order and account, eventually consistent (1): a paid order answers' },
+    minimum: 1,
+    reason:
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with the order and the account (the route's reads): a paid order answers from its tx_digest",
+    units: { write: 0, read: 3, why: 'the gone mark, order and account in one strongly consistent read (3 × 1): a paid order answers' },
     prepare: async (deps) => {
       const { player, order, digest } = await paidPurchase(deps);
       return { token: player.platform, body: { orderId: order.id, transactionId: digest } };
@@ -243,13 +259,18 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'minus_tickets',
     label: 'minus_tickets (server token)',
-    minimum: 3,
+    minimum: 2,
     reason:
-      "the named player's deletion mark (read in the same BatchGet as the account state) + the caller's account state, read fresh because it moves value (suspension, revocation: one BatchGet) + one transaction (balance debit on condition, ledger entry, the Idempotency-Key's record) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts); the project's owner is remembered",
+      "one BatchGet, strongly consistent: the caller's account state, read fresh because it moves value (suspension, revocation), with the named player's deletion mark + one transaction (balance debit on condition, the ledger entry, which is the Idempotency-Key's record); the project's owner is remembered",
     units: {
-      write: 5,
+      write: 4,
       read: 3,
-      why: "the caller's account state and the player's gone mark read fresh (3); one transaction: the balance debited on condition and one ledger entry that is also the Idempotency-Key's record (2 × 2) + the day's count (1)",
+      why: "the caller's account state (its merchant and revocation items) and the player's gone mark in one strongly consistent read (3 × 1); one transaction: the balance debited on condition and one ledger entry that is also the Idempotency-Key's record (2 × 2)",
+    },
+    floor: {
+      roundTrips: 2,
+      write: 4,
+      why: "The account state and the named player's gone mark read fresh, so that a suspension or a revocation stops value at once; the transaction. The balance and the ledger entry, 2 each in a transaction; the ledger entry is the Idempotency-Key's record.",
     },
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);
@@ -260,13 +281,17 @@ export const paymentOperations: OperationBench[] = [
     group: 'pay',
     op: 'minus_tickets',
     label: 'minus_tickets (game token)',
-    minimum: 3,
-    reason:
-      'whether the caller deleted their account (GetItem, fresh on a write) + one transaction (balance debit on condition, ledger entry) + the count of the stage overview: a lone UpdateItem ADD on one of the 16 shard items of the day, after the transaction (core/platform/day-stats.ts)',
+    minimum: 2,
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one transaction (balance debit on condition, ledger entry)',
     units: {
-      write: 5,
+      write: 4,
       read: 1,
-      why: "the gone mark read fresh (1); one transaction: the balance debited on condition and the ledger entry (2 × 2) + the day's count (1)",
+      why: 'the gone mark read fresh (1); one transaction: the balance debited on condition and the ledger entry (2 × 2)',
+    },
+    floor: {
+      roundTrips: 2,
+      write: 4,
+      why: "The caller's gone mark read fresh; the transaction. The balance and the ledger entry, 2 each in a transaction (with an Idempotency-Key, the ledger entry is its record).",
     },
     prepare: async (deps) => {
       const { player, projectName } = await playerWithTickets(deps);

@@ -6,7 +6,7 @@ import { routeTable } from '../functions/routes/index.js';
 import { call } from '../test/support/http.js';
 import { commandCounter } from '../test/support/rankings.js';
 import type { BenchDeps } from './fixtures.js';
-import { notBenched, operations, type BenchRequest, type OperationBench } from './operations.js';
+import { FLOOR_WRITE_RATIO, type Floor, notBenched, operations, type BenchRequest, type OperationBench } from './operations.js';
 import { ownerOf } from '../core/access/owners.js';
 import { principalState } from '../core/access/principals.js';
 import { playerGone } from '../core/access/players.js';
@@ -24,8 +24,14 @@ export interface RequestResult {
   commands: Record<string, number>;
   status: number;
   expectedStatus: number;
-  /** Measured equals minimum and the call answered its success status. */
+  /** Measured equals minimum and the call answered its success status (and, with a floor, the floor's budget holds). */
   ok: boolean;
+  /** Requests made one after another: a request started while another was in flight counts with it. */
+  sequential: number;
+  /** Items written (index entries not counted), each once however many requests wrote it. */
+  itemsWritten: number;
+  /** For a value-moving operation: its floor and whether the call is within its budget (bench/operations.ts Floor). */
+  floor?: Floor & { within: boolean };
   /** Write and read units on DynamoDB's on-demand billing (bench/capacity.ts), measured and the fewest the operation's guarantees need. */
   units: {
     write: number;
@@ -106,8 +112,48 @@ async function warmAuthorization(deps: BenchDeps, spec: OperationSpec, request: 
  * Calls each benched operation once in its steady state through its group's app and counts its DynamoDB requests
  * and the write and read units they cost on DynamoDB's billing (bench/capacity-meter.ts).
  */
+/**
+ * Records when each DynamoDB request of the deps' client starts and ends while `start()`ed, and answers how many
+ * rounds they made: a request that starts after every earlier one has ended begins a new round.
+ */
+function roundTripCounter(deps: BenchDeps) {
+  let spans: { start: number; end: number }[] | undefined;
+  deps.db.middlewareStack.add(
+    (next) => async (args) => {
+      if (!spans) return next(args);
+      const span = { start: performance.now(), end: Number.POSITIVE_INFINITY };
+      spans.push(span);
+      try {
+        return await next(args);
+      } finally {
+        span.end = performance.now();
+      }
+    },
+    { step: 'initialize', name: `roundTrips${Math.random()}` },
+  );
+  return {
+    start: () => void (spans = []),
+    stop: () => {
+      const done = (spans ?? []).sort((a, b) => a.start - b.start);
+      spans = undefined;
+      let rounds = 0;
+      let endOfRound = Number.NEGATIVE_INFINITY;
+      for (const span of done) {
+        if (span.start >= endOfRound) rounds++;
+        endOfRound = span.start >= endOfRound ? span.end : Math.max(endOfRound, span.end);
+      }
+      return rounds;
+    },
+  };
+}
+
+/** A call's floor with whether the call kept to it: no more rounds, at most FLOOR_WRITE_RATIO times the write units. */
+const floorOf = (floor: Floor | undefined, sequential: number, write: number) =>
+  floor && { ...floor, within: sequential <= floor.roundTrips && write <= floor.write * FLOOR_WRITE_RATIO };
+
 export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
   const counter = commandCounter(deps);
+  const rounds = roundTripCounter(deps);
   const meter = capacityMeter(deps.db, deps.endpoint);
   const apps = new Map<string, Hono>();
   const appOf = (group: string) => apps.get(group) ?? apps.set(group, appFactories[group]!(deps)).get(group)!;
@@ -120,10 +166,13 @@ export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
       const path = `${basePathOf(base, deps.stage)}${withParams(spec.path, request.params)}`;
       await warmAuthorization(deps, spec, request);
       counter.start();
+      rounds.start();
       meter.start();
       const response = await call(appOf(entry.group), spec.method, path, request);
       const commands = counter.stop();
+      const sequential = rounds.stop();
       const capacity = await meter.stop();
+      const floor = floorOf(entry.floor, sequential, capacity.write);
       const measured = Object.values(commands).reduce((a, b) => a + b, 0);
       if (response.status !== spec.status) {
         console.error(`! ${entry.label ?? spec.name} answered ${response.status}: ${JSON.stringify(response.body).slice(0, 300)}`);
@@ -138,7 +187,10 @@ export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
         commands,
         status: response.status,
         expectedStatus: spec.status,
-        ok: measured === entry.minimum && response.status === spec.status,
+        ok: measured === entry.minimum && response.status === spec.status && (floor?.within ?? true),
+        sequential,
+        itemsWritten: new Set(capacity.charges.filter((c) => c.write > 0 && c.target === 'table').map((c) => c.key)).size,
+        ...(floor && { floor }),
         units: {
           write: capacity.write,
           read: capacity.read,

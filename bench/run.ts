@@ -6,8 +6,9 @@ import { benchBigBoard, type BigBoardResult } from './big-board.js';
 import { benchBoardScaling, type ScalingResult } from './board-scaling.js';
 import { benchBundles, type BundleResult } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
-import { notBenched } from './operations.js';
+import { FLOOR_WRITE_RATIO, notBenched } from './operations.js';
 import { benchHttpLoad, type HttpLoadResult } from './http-load.js';
+import { benchFloorRatios, type FloorRatio, MAX_P99_RATIO, MIN_RATIO } from './floor-ratios.js';
 import type { RankAroundResult } from './rank-around.js';
 import type { RankKeepingResult } from './rank-keeping.js';
 import { benchRankStreamLoad, type RankStreamLoadResult } from './rank-stream-load.js';
@@ -27,7 +28,8 @@ import { benchWarm, type WarmResult } from './warm.js';
  *   3. warm cost per request through the Lambda handler, as a ratio to a framework-free floor, and load;
  *   4. load on the hot money and report paths with the conflict rule emulated: throughput, p50/p99, conflict
  *      rate and retries per operation, and the most-written items scaled to production (bench/load.ts);
- *   5. load over real HTTP (bench/http-load.ts);
+ *   5. load over real HTTP (bench/http-load.ts), and deductions and score reports beside a server making only the
+ *      minimal DynamoDB call of each (bench/floor-ratios.ts);
  *   6. board shards under the emulated partition write limit: the scaling law (bench/board-scaling.ts);
  *   7. (only when named) a board of 1,000,000 players bulk-loaded, and gameRank on it (bench/big-board.ts); its
  *      heads and snapshots, rank_around on them (bench/rank-around.ts), and what keeping its ranks costs a report
@@ -38,7 +40,8 @@ import { benchWarm, type WarmResult } from './warm.js';
  *
  * Environment: BENCH_PARTS (default 1,2,3,4,5,6,8), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
  * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4),
- * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5), BENCH_PARTITION_LIMIT (40, part 6),
+ * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5), BENCH_FLOOR_SECONDS (20: 10 s for each server,
+ * part 5's minimal floor), BENCH_FLOOR_CONNECTIONS (20, part 5), BENCH_PARTITION_LIMIT (40, part 6),
  * BENCH_SCALING_SECONDS (10, part 6), BENCH_SCALING_CONCURRENCY (48, part 6); part 7 only when named:
  * BENCH_BOARD_PLAYERS (1000000), BENCH_BOARD_SHARDS (16), BENCH_BOARD_AROUND_READS (100 rank_around reads per
  * position), BENCH_BOARD_BATCHES (3 head batches of each size and workload), BENCH_BOARD_SNAPSHOT_CHANGES (60000
@@ -56,6 +59,8 @@ const config = {
   loadConcurrency: envInt('BENCH_LOAD_CONCURRENCY', 20),
   httpSeconds: envInt('BENCH_HTTP_SECONDS', 5),
   httpConnections: envInt('BENCH_HTTP_CONNECTIONS', 16),
+  floorConnections: envInt('BENCH_FLOOR_CONNECTIONS', 20),
+  floorSeconds: envInt('BENCH_FLOOR_SECONDS', 20),
   partitionLimit: envInt('BENCH_PARTITION_LIMIT', 40),
   scalingSeconds: envInt('BENCH_SCALING_SECONDS', 10),
   scalingConcurrency: envInt('BENCH_SCALING_CONCURRENCY', 48),
@@ -395,6 +400,7 @@ function printRequests(requests: RequestResult[], unbenched: string[]) {
       }),
     ),
   );
+  printFloors(requests);
   const above = requests.filter((r) => r.units.write > r.units.minimum.write || r.units.read > r.units.minimum.read);
   console.log(
     `\n${above.length} of ${requests.length} calls spend more units than their guarantees need (a finding, not yet a budget: docs/performance.md "What each operation costs").`,
@@ -405,6 +411,70 @@ function printRequests(requests: RequestResult[], unbenched: string[]) {
       .join('; ')}.`,
   );
   if (unbenched.length) console.warn(`\nWARNING: operations of the route table with no entry in bench/operations.ts: ${unbenched.join(', ')}`);
+}
+
+/** The value-moving operations beside their floors (bench/operations.ts Floor; docs/performance.md "Money at the write floor"). */
+function printFloors(requests: RequestResult[]) {
+  const floored = requests.filter((r) => r.floor);
+  console.log(
+    `\nMoney at the write floor: each value-moving call's round trips (requests made one after another; in parallel, one), requests, items written and write units, beside the fewest its guarantees need; budget: no more round trips, at most ${FLOOR_WRITE_RATIO}x the write units\n`,
+  );
+  console.log(
+    table(
+      ['operation', 'round trips', 'fewest', 'requests', 'items written', 'write units', 'fewest', 'x fewest', 'budget', 'fewest because'],
+      floored.map((r) => {
+        const f = r.floor!;
+        return [
+          r.operation,
+          r.sequential,
+          f.roundTrips,
+          r.measured,
+          r.itemsWritten,
+          r.units.write,
+          f.write,
+          round(r.units.write / f.write, 2),
+          mark(f.within),
+          f.why,
+        ];
+      }),
+    ),
+  );
+}
+
+function printFloorRatios(ratios: FloorRatio[]) {
+  const r0 = ratios[0];
+  if (!r0) return;
+  console.log(
+    `\nThe service beside a server making only the minimal DynamoDB call (bench/minimal-floor.ts: a deduction is one conditional UpdateItem, a report one UpdateItem; its own DynamoDB Local, its table with a stream), ${r0.connections} connections, ${r0.seconds / 2} s of each in slices of ${r0.seconds / 4} s; budget: at least ${MIN_RATIO}x its requests a second, p99 at most ${MAX_P99_RATIO}x its p99\n`,
+  );
+  console.log(
+    table(
+      [
+        'workload',
+        'service req/s',
+        'minimal req/s',
+        'x minimal',
+        'service p50 / p99 ms',
+        'minimal p50 / p99 ms',
+        'p99 x minimal',
+        'errors',
+        'invariants',
+        'budget',
+      ],
+      ratios.map((r) => [
+        r.workload,
+        r.service.rps,
+        r.floor.rps,
+        r.ratio,
+        `${r.service.p50Ms} / ${r.service.p99Ms}`,
+        `${r.floor.p50Ms} / ${r.floor.p99Ms}`,
+        r.p99Ratio,
+        r.service.errors + r.floor.errors + r.service.non2xx,
+        r.violations.length === 0 ? 'exact' : `**${r.violations.length} off** (${r.violations[0]})`,
+        mark(r.pass),
+      ]),
+    ),
+  );
 }
 
 function printWarm(warm: WarmResult[]) {
@@ -581,6 +651,11 @@ async function main() {
         // A broken invariant or an error under load is a finding, like a missed budget.
         failed ||= http.invariants.violations.length > 0 || http.runs.some((r) => r.non2xx > 0 || r.errors > 0);
         printHttpLoad(http);
+        const ratios = await benchFloorRatios(deps, { connections: config.floorConnections, seconds: config.floorSeconds });
+        results.floorRatios = ratios;
+        // Below the ratio, above the p99 budget, or a broken invariant: a missed budget.
+        failed ||= ratios.some((r) => !r.pass);
+        printFloorRatios(ratios);
       }
       if (config.parts.includes('6')) {
         const scaling = await benchBoardScaling(dynamo.endpoint, {

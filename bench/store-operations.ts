@@ -50,13 +50,13 @@ export const storeOperations: OperationBench[] = [
     group: 'third-pay',
     op: 'app-verify-transaction',
     label: 'app-verify-transaction (first)',
-    minimum: 4,
+    minimum: 3,
     reason:
-      "whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (the order, the store transaction's claim) + one transaction (order paid, store transaction claimed, tickets credited) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts)",
+      "whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (the order, the store transaction's claim) + one transaction (order paid, store transaction claimed, tickets credited)",
     units: {
-      write: 15,
+      write: 14,
       read: 2,
-      why: "the gone mark read fresh (1) + order and claim, eventually consistent as the transaction's conditions decide (1); one transaction: the order paid (2) and its four entries (4), the store transaction claimed (2), balance (2), ledger (2), the gone-mark check (2) + the day's count (1)",
+      why: "the gone mark read fresh (1) + order and claim, eventually consistent as the transaction's conditions decide (1); one transaction: the order paid (2) and its four entries (4), the store transaction claimed (2), balance (2), ledger (2), the gone-mark check (2)",
     },
     prepare: async (deps) => {
       const { player, order, signedTransaction } = await applePurchase(deps);
@@ -82,13 +82,13 @@ export const storeOperations: OperationBench[] = [
     group: 'third-pay',
     op: 'app_asdn-v2-callback',
     label: 'app_asdn-v2-callback (ONE_TIME_CHARGE)',
-    minimum: 5,
+    minimum: 4,
     reason:
-      "one BatchGet (the notification's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts) + the notification's record",
+      "one BatchGet (the notification's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the notification's record",
     units: {
-      write: 16,
+      write: 15,
       read: 1.5,
-      why: "the notification's record and the claim, eventually consistent (the claim's condition decides: 1) + the order's Query (0.5); one transaction as app-verify-transaction's (14) + the day's count (1) + the notification's record (1)",
+      why: "the notification's record and the claim, eventually consistent (the claim's condition decides: 1) + the order's Query (0.5); one transaction as app-verify-transaction's (14) + the notification's record (1)",
     },
     prepare: async (deps) => {
       const { signedTransaction } = await applePurchase(deps);
@@ -117,13 +117,13 @@ export const storeOperations: OperationBench[] = [
     group: 'third-pay',
     op: 'google_callback',
     label: 'google_callback (purchase)',
-    minimum: 5,
+    minimum: 4,
     reason:
-      "one BatchGet (the message's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the day's figures (a lone UpdateItem ADD on a day shard item, after the transaction: core/platform/day-stats.ts) + the message's record; Google's API calls are not DynamoDB's",
+      "one BatchGet (the message's record, the purchase's claim) + Query of the order by its link (the purchase names only that) + one transaction (order paid, claim, tickets) + the message's record; Google's API calls are not DynamoDB's",
     units: {
-      write: 16,
+      write: 15,
       read: 1.5,
-      why: "the message's record and the claim, eventually consistent (1) + the order's Query (0.5); one transaction as app-verify-transaction's (14) + the day's count (1) + the message's record (1)",
+      why: "the message's record and the claim, eventually consistent (1) + the order's Query (0.5); one transaction as app-verify-transaction's (14) + the message's record (1)",
     },
     prepare: googlePurchase,
   },

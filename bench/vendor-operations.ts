@@ -55,13 +55,18 @@ export const vendorOperations: OperationBench[] = [
   {
     group: 'pay',
     op: 'createOrder',
-    minimum: 4,
+    minimum: 3,
     reason:
-      "whether the caller deleted their account (GetItem, fresh on a write) + one BatchGet (goods: price, project, status; the buyer's balance of its level, known in a warm process) + order id counter, once every check passed + one transaction (debit, ledger, order, trace item)",
+      "one BatchGet, strongly consistent: the caller's gone mark (fresh on a write) with the goods (price, project, status) and the buyer's balance of its level, known in a warm process (the route's reads; the Idempotency-Key's record when one is sent) + order id counter, once every check passed + one transaction (debit, ledger, order, trace item)",
     units: {
       write: 9,
-      read: 2,
-      why: "the gone mark read fresh (1) + goods and balance, eventually consistent as the transaction's conditions decide (1); order id counter (1) + one transaction of 4 items: debit, ledger entry, order, trace item (8)",
+      read: 3,
+      why: 'the gone mark, goods and balance in one strongly consistent read (3 × 1); order id counter (1) + one transaction of 4 items: debit, ledger entry, order, trace item (8)',
+    },
+    floor: {
+      roundTrips: 3,
+      write: 9,
+      why: "One read (the gone mark, the goods, the balance, and the key's record when one is sent); the vendor order id's counter; the transaction. Debit (2), ledger entry (2), order (2), trace item (2), counter (1).",
     },
     prepare: async (deps) => {
       const { goods, buyer } = await goodsAndBuyer(deps);
@@ -72,13 +77,18 @@ export const vendorOperations: OperationBench[] = [
     group: 'pay',
     op: 'customGoods',
     label: 'customGoods (new outerOrderId)',
-    minimum: 4,
+    minimum: 3,
     reason:
-      "the named player's deletion mark (read in the same BatchGet as the account state) + the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (outer id claim, goods, the buyer's balance of its level) + order id counter, once every check passed + one transaction (debit, ledger, order, trace item, claim)",
+      "one BatchGet, strongly consistent: the account state, read fresh because it moves value (suspension, revocation), with the named player's deletion mark, the goods, the buyer's balance of its level and the outer id's claim (the route's reads) + order id counter, once every check passed + one transaction (debit, ledger, order, trace item, claim)",
     units: {
       write: 11,
-      read: 4.5,
-      why: "the caller's account state and the player's gone mark read fresh (3) + outer id claim, goods and balance, eventually consistent as the transaction's conditions decide (1.5); order id counter (1) + one transaction of 5 items: debit, ledger entry, order, trace item, claim (10)",
+      read: 6,
+      why: "the caller's account state (its merchant and revocation items), the player's gone mark, goods, balance and the outer id's claim in one strongly consistent read (6 × 1); order id counter (1) + one transaction of 5 items: debit, ledger entry, order, trace item, claim (10)",
+    },
+    floor: {
+      roundTrips: 3,
+      write: 11,
+      why: "As createOrder's: one read (the account state, the named player's gone mark, goods, balance, the outer id's claim); the vendor order id's counter; the transaction. Debit (2), ledger entry (2), order (2), trace item (2), counter (1), and the outer id's claim (2).",
     },
     prepare: async (deps) => {
       const { owner, goods, buyer } = await goodsAndBuyer(deps);
@@ -139,13 +149,18 @@ export const vendorOperations: OperationBench[] = [
     group: 'inner',
     op: 'vendor_reward',
     label: 'vendor_reward (new bill)',
-    minimum: 4,
+    minimum: 3,
     reason:
-      "the named player's deletion mark (read in the same BatchGet as the account state) + the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one BatchGet (project for its merchant id, the bill's reward, the user's account) + payment event id counter + one transaction",
+      "one BatchGet, strongly consistent: the account state, read fresh because it moves value (suspension, revocation), with the named player's deletion mark, the project for its merchant id, the bill's reward and the user's account (the route's reads) + payment event id counter + one transaction",
     units: {
       write: 9,
-      read: 4.5,
-      why: "the caller's account state and the player's gone mark read fresh (3) + project, the bill's reward and the account, eventually consistent as the transaction's condition decides (1.5); payment event id counter (1) + one transaction: the bill's reward record (2), balance (2), ledger (2), the gone-mark check (2)",
+      read: 6,
+      why: "the caller's account state (its merchant and revocation items), the player's gone mark, project, the bill's reward and the account in one strongly consistent read (6 × 1); payment event id counter (1) + one transaction: the bill's reward record (2), balance (2), ledger (2), the gone-mark check (2)",
+    },
+    floor: {
+      roundTrips: 3,
+      write: 9,
+      why: "One read (the account state, the named player's gone mark, project, the bill's reward, the account); the payment event id's counter; the transaction. The reward record (2), balance (2), ledger entry (2), the gone-mark check (2), the counter (1).",
     },
     prepare: async (deps) => {
       const shop = await shopWithLevel(deps);
