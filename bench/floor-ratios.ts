@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type autocannon from 'autocannon';
 import { basePathOf } from '../core/http/app.js';
 import { queryItems } from '../core/platform/query.js';
@@ -15,7 +15,6 @@ import { gameWithServer } from '../test/support/rankings.js';
 import { shopWithLevel, ticketHolders, type BenchDeps } from './fixtures.js';
 import { drive, startServers } from './http-load.js';
 import { round } from './stats.js';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The load part's second floor (docs/performance.md "Money at the write floor"): the service beside a bare HTTP
@@ -23,7 +22,10 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  * for a deduction, one UpdateItem for a report) on a DynamoDB Local of its own, its table with a stream as the
  * service's has. Two workloads, each on its own: ticket deductions (minus_tickets by the game server, 1 ticket, no
  * Idempotency-Key) and score reports (addWin, 1 kill and 1 win). Each connection is one player (no shared balance
- * or score item). Per workload: a warm-up of each, then slices of `seconds / 2` in the order service, floor, floor,
+ * or score item). Beside both, the floor making the same DynamoDB calls as the service with no framework
+ * (bench/warm-floor.ts, on the service's table): what separates it from the minimal floor is what DynamoDB Local
+ * charges for the calls the guarantees need, and what separates the service from it is the service's own work.
+ * Per workload: a warm-up of each, then slices of `seconds / 2` in the order service, same, minimal, minimal, same,
  * service. The budget: the service answers at least MIN_RATIO of the floor's requests a second, with a p99 at most
  * MAX_P99_RATIO of the floor's. Afterwards, per player: the service's ledger sums to the balance, and the tickets
  * taken and kills counted (on both sides) lie between the accepted answers and those plus the unanswered requests.
@@ -34,6 +36,9 @@ const TICKETS = 1e9;
 const WARMUP_SECONDS = 1;
 
 type Workload = 'deduction' | 'report';
+/** The service, the floor making the same calls, the floor making the minimal call. */
+const SIDES = ['service', 'same', 'floor'] as const;
+type SideName = (typeof SIDES)[number];
 
 interface Side {
   rps: number;
@@ -48,10 +53,15 @@ export interface FloorRatio {
   connections: number;
   seconds: number;
   service: Side;
+  /** The floor making the same DynamoDB calls as the service (bench/warm-floor.ts), no framework. */
+  same: Side;
+  /** The floor making only the minimal call (bench/minimal-floor.ts). */
   floor: Side;
-  /** The service's requests a second over the floor's, and its p99 over the floor's. */
+  /** The service's requests a second over the minimal floor's, and its p99 over the minimal floor's. */
   ratio: number;
   p99Ratio: number;
+  /** The same-calls floor's requests a second over the minimal floor's: what the guarantees' calls cost DynamoDB Local. */
+  sameRatio: number;
   pass: boolean;
   violations: string[];
 }
@@ -100,7 +110,12 @@ export async function benchFloorRatios(deps: BenchDeps, options: { connections: 
       const holders = await ticketHolders(deps, projectName, 1, options.connections, TICKETS);
       const players = (side: string): Player[] =>
         holders.map((holder, i) => ({ uid: holder.uid, playerId: `${workload}-${side}-${i}`, tally: { sent: 0, answered: 0, accepted: 0 } }));
-      const sides = { service: players('svc'), floor: players('floor') };
+      const sameHolders = await ticketHolders(deps, projectName, 1, options.connections, TICKETS);
+      const sides = {
+        service: players('svc'),
+        same: sameHolders.map((holder, i) => ({ uid: holder.uid, playerId: `${workload}-same-${i}`, tally: { sent: 0, answered: 0, accepted: 0 } })),
+        floor: players('floor'),
+      };
       // The floor's players hold the same balances in its own table.
       await Promise.all(
         sides.floor.map((p) =>
@@ -113,11 +128,11 @@ export async function benchFloorRatios(deps: BenchDeps, options: { connections: 
           : { game_code: game.code, game_player_id: p.playerId, game_player_name: p.playerId, kills: 1, wins: 1 };
       const spec = workload === 'deduction' ? payRoutes.ops.minus_tickets : boardsRoutes.ops.addWin;
       const token = workload === 'deduction' ? shop.server : game.server;
-      const driven = (side: 'service' | 'floor') =>
+      const driven = (side: SideName) =>
         sides[side].map((p) => {
           const request: autocannon.Request = {
-            ...json(side === 'service' ? token : undefined, bodyOf(p)),
-            path: side === 'service' ? `${base}${spec.path}` : workload === 'deduction' ? '/deduct' : '/report',
+            ...json(side === 'floor' ? undefined : token, bodyOf(p)),
+            path: side === 'floor' ? (workload === 'deduction' ? '/deduct' : '/report') : `${base}${spec.path}`,
             onResponse: (status: number) => {
               p.tally.answered++;
               if (status >= 200 && status < 300) p.tally.accepted++;
@@ -125,11 +140,11 @@ export async function benchFloorRatios(deps: BenchDeps, options: { connections: 
           };
           return { requests: [request], tally: p.tally };
         });
-      const ports = { service: servers.service, floor: minimal.port };
-      for (const side of ['service', 'floor'] as const) await drive(ports[side], driven(side), WARMUP_SECONDS);
-      const slices: Record<'service' | 'floor', Awaited<ReturnType<typeof drive>>[]> = { service: [], floor: [] };
-      for (const side of ['service', 'floor', 'floor', 'service'] as const) slices[side].push(await drive(ports[side], driven(side), options.seconds / 2));
-      const summary = (side: 'service' | 'floor'): Side => {
+      const ports = { service: servers.service, same: servers.floor, floor: minimal.port };
+      for (const side of SIDES) await drive(ports[side], driven(side), WARMUP_SECONDS);
+      const slices: Record<SideName, Awaited<ReturnType<typeof drive>>[]> = { service: [], same: [], floor: [] };
+      for (const side of [...SIDES, ...[...SIDES].reverse()]) slices[side].push(await drive(ports[side], driven(side), options.seconds / 2));
+      const summary = (side: SideName): Side => {
         const parts = slices[side];
         const requests = parts.reduce((sum, r) => sum + r.requests.total, 0);
         const seconds = parts.reduce((sum, r) => sum + r.duration, 0);
@@ -142,9 +157,10 @@ export async function benchFloorRatios(deps: BenchDeps, options: { connections: 
         };
       };
       const service = summary('service');
+      const same = summary('same');
       const floor = summary('floor');
       const violations = [
-        ...(await Promise.all(sides.service.map((p) => serviceInvariants(deps, workload, p, game.code, projectName)))).flat(),
+        ...(await Promise.all([...sides.service, ...sides.same].map((p) => serviceInvariants(deps, workload, p, game.code, projectName)))).flat(),
         ...(await Promise.all(sides.floor.map((p) => floorInvariants(minimal.db, table, workload, p, game.code, projectName)))).flat(),
       ];
       const ratio = round(service.rps / floor.rps, 2);
@@ -154,10 +170,16 @@ export async function benchFloorRatios(deps: BenchDeps, options: { connections: 
         connections: options.connections,
         seconds: options.seconds,
         service,
+        same,
         floor,
         ratio,
         p99Ratio,
-        pass: ratio >= MIN_RATIO && p99Ratio <= MAX_P99_RATIO && violations.length === 0 && service.errors + floor.errors + service.non2xx === 0,
+        sameRatio: round(same.rps / floor.rps, 2),
+        pass:
+          ratio >= MIN_RATIO &&
+          p99Ratio <= MAX_P99_RATIO &&
+          violations.length === 0 &&
+          service.errors + same.errors + floor.errors + service.non2xx + same.non2xx === 0,
         violations,
       });
     }

@@ -40,8 +40,8 @@ import { benchWarm, type WarmResult } from './warm.js';
  *
  * Environment: BENCH_PARTS (default 1,2,3,4,5,6,8), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
  * BENCH_CONCURRENCY (8), BENCH_LOAD_SECONDS (3, parts 3 and 4), BENCH_LOAD_CONCURRENCY (20, part 4),
- * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5), BENCH_FLOOR_SECONDS (20: 10 s for each server,
- * part 5's minimal floor), BENCH_FLOOR_CONNECTIONS (20, part 5), BENCH_PARTITION_LIMIT (40, part 6),
+ * BENCH_HTTP_SECONDS (5, part 5), BENCH_HTTP_CONNECTIONS (16, part 5), BENCH_FLOOR_SECONDS (10: seconds of each server
+ * beside part 5's minimal floor, per workload), BENCH_FLOOR_CONNECTIONS (20, part 5), BENCH_PARTITION_LIMIT (40, part 6),
  * BENCH_SCALING_SECONDS (10, part 6), BENCH_SCALING_CONCURRENCY (48, part 6); part 7 only when named:
  * BENCH_BOARD_PLAYERS (1000000), BENCH_BOARD_SHARDS (16), BENCH_BOARD_AROUND_READS (100 rank_around reads per
  * position), BENCH_BOARD_BATCHES (3 head batches of each size and workload), BENCH_BOARD_SNAPSHOT_CHANGES (60000
@@ -60,7 +60,7 @@ const config = {
   httpSeconds: envInt('BENCH_HTTP_SECONDS', 5),
   httpConnections: envInt('BENCH_HTTP_CONNECTIONS', 16),
   floorConnections: envInt('BENCH_FLOOR_CONNECTIONS', 20),
-  floorSeconds: envInt('BENCH_FLOOR_SECONDS', 20),
+  floorSeconds: envInt('BENCH_FLOOR_SECONDS', 10),
   partitionLimit: envInt('BENCH_PARTITION_LIMIT', 40),
   scalingSeconds: envInt('BENCH_SCALING_SECONDS', 10),
   scalingConcurrency: envInt('BENCH_SCALING_CONCURRENCY', 48),
@@ -445,16 +445,19 @@ function printFloorRatios(ratios: FloorRatio[]) {
   const r0 = ratios[0];
   if (!r0) return;
   console.log(
-    `\nThe service beside a server making only the minimal DynamoDB call (bench/minimal-floor.ts: a deduction is one conditional UpdateItem, a report one UpdateItem; its own DynamoDB Local, its table with a stream), ${r0.connections} connections, ${r0.seconds / 2} s of each in slices of ${r0.seconds / 4} s; budget: at least ${MIN_RATIO}x its requests a second, p99 at most ${MAX_P99_RATIO}x its p99\n`,
+    `\nThe service beside the floor making the same calls (bench/warm-floor.ts) and a server making only the minimal DynamoDB call (bench/minimal-floor.ts: a deduction is one conditional UpdateItem, a report one UpdateItem; its own DynamoDB Local, its table with a stream), ${r0.connections} connections, ${r0.seconds} s of each in slices of ${r0.seconds / 2} s; budget: at least ${MIN_RATIO}x its requests a second, p99 at most ${MAX_P99_RATIO}x its p99\n`,
   );
   console.log(
     table(
       [
         'workload',
         'service req/s',
+        'same calls req/s',
         'minimal req/s',
-        'x minimal',
+        'service x minimal',
+        'same calls x minimal',
         'service p50 / p99 ms',
+        'same calls p50 / p99 ms',
         'minimal p50 / p99 ms',
         'p99 x minimal',
         'errors',
@@ -464,12 +467,15 @@ function printFloorRatios(ratios: FloorRatio[]) {
       ratios.map((r) => [
         r.workload,
         r.service.rps,
+        r.same.rps,
         r.floor.rps,
         r.ratio,
+        r.sameRatio,
         `${r.service.p50Ms} / ${r.service.p99Ms}`,
+        `${r.same.p50Ms} / ${r.same.p99Ms}`,
         `${r.floor.p50Ms} / ${r.floor.p99Ms}`,
         r.p99Ratio,
-        r.service.errors + r.floor.errors + r.service.non2xx,
+        r.service.errors + r.same.errors + r.floor.errors + r.service.non2xx + r.same.non2xx,
         r.violations.length === 0 ? 'exact' : `**${r.violations.length} off** (${r.violations[0]})`,
         mark(r.pass),
       ]),
