@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PartnerStoreDeps } from './deps.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
 import { readItems } from '../platform/batch.js';
