@@ -20,6 +20,8 @@ import {
   type TokenKeyRing,
 } from '../../core/platform/tokens.js';
 import { INDEX_BACKFILLS } from './index-backfills.js';
+import { configuredDynamo } from '../local/dynamo.js';
+import { runningServer } from '../local/server-file.js';
 
 /**
  * Operator commands (`npm run admin -- <command>`). Key material goes to stdout only, for `npx sst secret set`
@@ -136,12 +138,8 @@ async function main(argv: string[]) {
   });
   if (!values.email || !values.password) throw new Error(`--email and --password are required\n${usage}`);
   if (values.role !== 'merchant' && values.role !== 'admin') throw new Error('--role must be merchant or admin');
-  const table = values.table ?? linkedTable();
-  const deps = {
-    db: createDocumentClient(values.endpoint ? { endpoint: values.endpoint } : {}),
-    table,
-    now: () => new Date(),
-  } as Pick<Deps, 'db' | 'table' | 'now'> as Deps;
+  const { table, db } = tableOf(values);
+  const deps = { db, table, now: () => new Date() } as Pick<Deps, 'db' | 'table' | 'now'> as Deps;
   const account = await ensureAccount(deps, { email: values.email, password: values.password, role: values.role as Role });
   console.log(`${account.created ? 'created' : 'exists already'}: ${account.email} (${account.role}) in table ${table}`);
 }
@@ -166,8 +164,8 @@ async function registerStoreClient(args: string[]) {
   const given = values['assertion-jwk'];
   if (given !== undefined && values.type !== 'confidential') throw new Error('--assertion-jwk: only a confidential client (a partner backend) signs users in');
   const assertionJwk = given === undefined ? undefined : await assertionJwkOption(given);
-  const table = values.table ?? linkedTable();
-  const deps = { db: createDocumentClient(values.endpoint ? { endpoint: values.endpoint } : {}), table, now: () => new Date() };
+  const { table, db } = tableOf(values);
+  const deps = { db, table, now: () => new Date() };
   const registered = await registerClient(deps, {
     region: values.region as StoreRegion,
     type: values.type,
@@ -195,9 +193,9 @@ async function backfillIndexesCommand(args: string[]) {
     args,
     options: { table: { type: 'string' }, endpoint: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } },
   });
-  const table = values.table ?? linkedTable();
+  const { table, db } = tableOf(values);
   const dryRun = values['dry-run'];
-  const deps = { db: createDocumentClient(values.endpoint ? { endpoint: values.endpoint } : {}), table };
+  const deps = { db, table };
   note(`backfill-indexes: ${dryRun ? 'counting what it would update (dry run: nothing is written)' : 'setting the keys'} in table ${table}`);
   const kinds = await backfillIndexes(deps, INDEX_BACKFILLS, {
     dryRun,
@@ -226,12 +224,32 @@ async function assertionJwkOption(given: string) {
   }
 }
 
-function linkedTable(): string {
+/**
+ * The table a command works on, and the client to reach it: `--table` (with `--endpoint` for a DynamoDB Local);
+ * else the stage's linked table, inside `npx sst shell --stage NAME`; else the local server running on DATA_DIR
+ * (`.data` unless set: its table and DynamoDB, functions/local/server-file.ts), so that a command beside
+ * `npm start` needs neither option.
+ */
+function tableOf(values: { table?: string; endpoint?: string }): { table: string; db: ReturnType<typeof createDocumentClient> } {
+  if (values.table) return { table: values.table, db: createDocumentClient(values.endpoint ? { endpoint: values.endpoint } : {}) };
   try {
-    return (Resource as unknown as { Table: { name: string } }).Table.name;
+    return {
+      table: (Resource as unknown as { Table: { name: string } }).Table.name,
+      db: createDocumentClient(values.endpoint ? { endpoint: values.endpoint } : {}),
+    };
   } catch {
-    throw new Error('no table: run inside `npx sst shell --stage NAME -- npm run admin -- …`, or pass --table');
+    // Not inside an SST shell: the local server, if one runs.
   }
+  const dataDir = process.env.DATA_DIR || '.data';
+  const local = runningServer(dataDir);
+  if (!local) {
+    throw new Error(
+      `no table: start the local server (npm start) on DATA_DIR ${dataDir}, run inside \`npx sst shell --stage NAME -- npm run admin -- …\`, or pass --table (and --endpoint)`,
+    );
+  }
+  const connection = configuredDynamo({ ...process.env, AWS_ENDPOINT_URL_DYNAMODB: local.dynamodb.endpoint, AWS_REGION: local.dynamodb.region })!;
+  note(`table ${local.table} of the local server on ${dataDir} (${local.url}), DynamoDB ${local.dynamodb.endpoint}`);
+  return { table: local.table, db: createDocumentClient(connection) };
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

@@ -16,8 +16,9 @@ export class DayFiguresReader extends TableStreamReader {
   constructor(
     private readonly deps: Pick<PlatformDeps, 'db' | 'table'>,
     connection: DynamoConnection,
+    startAt: 'oldest' | 'latest' = 'oldest',
   ) {
-    super(deps.table, connection);
+    super(deps.table, connection, startAt);
   }
 
   protected async consumeBatch(records: StreamRecord[]): Promise<void> {
@@ -30,9 +31,14 @@ export class DayFiguresReader extends TableStreamReader {
   }
 }
 
-/** The local server's loop: the table's stream read for the day figures every `intervalMs`; a failed pass is logged and retried. */
+/**
+ * The local server's loop: the table's stream read for the day figures every `intervalMs`; a failed pass is logged
+ * and retried. Counting is not idempotent, so the loop reads from the stream's latest records at each start (the
+ * server starts it before it serves: nothing it must count is written before), never counting again the day's
+ * records a previous start counted; the deployed subscription keeps its place in the stream itself.
+ */
 export function startDayFiguresLoop(deps: Pick<PlatformDeps, 'db' | 'table'>, connection: DynamoConnection, intervalMs: number): Loop {
-  const reader = new DayFiguresReader(deps, connection);
+  const reader = new DayFiguresReader(deps, connection, 'latest');
   return repeatEvery(intervalMs, 'day figures', async () => {
     await reader.drain();
   });

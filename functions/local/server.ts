@@ -29,6 +29,7 @@ import { localClaimKey } from './claim-key.js';
 import { withUnreadBodyDiscarded } from './unread-body.js';
 import { startScoreStreamLoop } from './score-stream.js';
 import { startDayFiguresLoop } from './day-figures-stream.js';
+import { writeServerFile } from './server-file.js';
 import type { Loop } from '../../core/platform/loop.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -204,6 +205,8 @@ try {
     log(`serving ${base}${mainBasePath(stage)} and ${base}${heroBasePath(stage)}`);
     log(`API reference: ${base}${mainBasePath(stage)}/docs and ${base}${heroBasePath(stage)}/docs`);
     log(`operator console: ${base}${mainBasePath(stage)}/console`);
+    // Where the admin CLI finds this server's table, with no --endpoint (functions/local/server-file.ts).
+    writeServerFile(dataDir, { url: base, dynamodb: { endpoint: connection.endpoint, region: connection.region }, table });
   });
   // Another process that took the port after the check: refused as the check refuses, and everything stopped.
   server.once('error', (error: NodeJS.ErrnoException) => void failed(new StartRefused([listenProblem(host, port, error)])));

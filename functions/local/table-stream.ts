@@ -13,8 +13,8 @@ import type { DynamoConnection } from './dynamo.js';
 /**
  * The local stand-in for a deployed subscription to the table's stream (infra/rank-pages.ts, infra/day-figures.ts):
  * reads the table's stream on DynamoDB Local, every shard from its oldest record (its parents' before it, as Lambda
- * does), and hands each GetRecords batch to `consumeBatch`, which keeps the records its deployed filter lets
- * through. Each consumer has a reader of its own, as each deployed subscription reads the stream on its own: one
+ * does, or from its latest: `startAt`), and hands each GetRecords batch to `consumeBatch`, which keeps the
+ * records its deployed filter lets through. Each consumer has a reader of its own, as each deployed subscription reads the stream on its own: one
  * that fails does not make the other read its batch again.
  */
 export abstract class TableStreamReader {
@@ -25,9 +25,18 @@ export abstract class TableStreamReader {
   private readonly iterators = new Map<string, string | null>();
   private running: Promise<number> = Promise.resolve(0);
 
+  /** Shards are listed once at least: the first listing's are read from `startAt`, later ones from their start. */
+  private listed = false;
+
   constructor(
     private readonly table: string,
     connection: DynamoConnection,
+    /**
+     * Where the shards the first pass finds are read from: their oldest record (a consumer whose applying is
+     * idempotent, or that must see what was written before it was made), or their latest (one that counts, in a
+     * process that starts before anything is written: nothing is read twice across restarts).
+     */
+    private readonly startAt: 'oldest' | 'latest' = 'oldest',
   ) {
     this.streams = new DynamoDBStreamsClient(connection);
     this.tables = new DynamoDBClient(connection);
@@ -87,10 +96,15 @@ export abstract class TableStreamReader {
     for (const shard of ordered) {
       if (this.iterators.has(shard.ShardId!)) continue;
       const out = await this.streams.send(
-        new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }),
+        new GetShardIteratorCommand({
+          StreamArn: this.streamArn,
+          ShardId: shard.ShardId,
+          ShardIteratorType: !this.listed && this.startAt === 'latest' ? 'LATEST' : 'TRIM_HORIZON',
+        }),
       );
       this.iterators.set(shard.ShardId!, out.ShardIterator ?? null);
     }
+    this.listed = true;
     return ordered;
   }
 }
