@@ -5,7 +5,7 @@ import { createMerchant, issueServerToken, merchantStatusOf, requireMerchant, se
 import { saveMerchantFile } from '../core/merchants/uploads.js';
 import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
 import { createProject, projectsOf, saveLevel, updateProject } from '../core/payments/projects.js';
-import { innerVendorHandlers } from './vendor-handlers.js';
+import { innerVendorHandlers, innerVendorReads } from './vendor-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
 import { innerConsoleHandlers } from './console-handlers.js';
@@ -17,31 +17,36 @@ import { deployedDeps, lambdaHandler } from './deployed.js';
  * revocation and stranded payments. Routes only translate HTTP to the core domains.
  */
 export const createInnerApp = (deps: Deps) =>
-  createGroupApp(deps, innerRoutes, {
-    create_merchant: ({ deps, auth, body }) => createMerchant(deps, auth, body),
-    get_token: ({ deps, auth }) => issueServerToken(deps, auth),
-    get_merchant_info: ({ deps, auth }) => requireMerchant(deps, auth.sub),
-    save_file: ({ deps, auth, body }) => saveMerchantFile(deps, auth.sub, body.file),
-    savemerchantgame: ({ deps, auth, body }) => createGame(deps, auth, body),
-    query_merchant_game: ({ deps, auth, query }) => listMerchantGames(deps, auth.sub, query.page, query.pageSize),
-    gamelist: ({ deps, query }) => listAllGames(deps, query.page, query.pageSize),
-    merchantStatus: ({ deps, auth, query }) => merchantStatusOf(deps, auth, query.merchant_id),
-    merchantStatus_set: ({ deps, auth, body }) => setMerchantStatus(deps, body.merchant_id, body.status, { reason: body.reason, by: auth.sub }),
-    game_detail: ({ deps, query }) => liveGame(deps, query.code),
-    query_new_merchant: ({ deps }) => liveGamesByCode(deps),
-    update_single_game: ({ deps, auth, body }) => updateGame(deps, auth, body),
-    chainwallet_register: ({ deps, body, req }) => registerWallet(deps, body, req.header('authorization')),
-    chainwallet_token: ({ deps, auth, query }) => gameTokenFor(deps, auth.sub, query.game_code),
-    project_create: ({ deps, auth, body }) => createProject(deps, auth, body),
-    project_update: ({ deps, auth, body }) => updateProject(deps, auth, body),
-    project_list: ({ deps, auth }) => projectsOf(deps, auth.sub),
-    level_save: ({ deps, auth, body }) => saveLevel(deps, auth, body),
-    ...innerVendorHandlers,
-    // Token revocation.
-    ...innerAccessHandlers,
-    ...innerStrandedHandlers,
-    ...innerConsoleHandlers,
-  });
+  createGroupApp(
+    deps,
+    innerRoutes,
+    {
+      create_merchant: ({ deps, auth, body }) => createMerchant(deps, auth, body),
+      get_token: ({ deps, auth }) => issueServerToken(deps, auth),
+      get_merchant_info: ({ deps, auth }) => requireMerchant(deps, auth.sub),
+      save_file: ({ deps, auth, body }) => saveMerchantFile(deps, auth.sub, body.file),
+      savemerchantgame: ({ deps, auth, body }) => createGame(deps, auth, body),
+      query_merchant_game: ({ deps, auth, query }) => listMerchantGames(deps, auth.sub, query.page, query.pageSize),
+      gamelist: ({ deps, query }) => listAllGames(deps, query.page, query.pageSize),
+      merchantStatus: ({ deps, auth, query }) => merchantStatusOf(deps, auth, query.merchant_id),
+      merchantStatus_set: ({ deps, auth, body }) => setMerchantStatus(deps, body.merchant_id, body.status, { reason: body.reason, by: auth.sub }),
+      game_detail: ({ deps, query }) => liveGame(deps, query.code),
+      query_new_merchant: ({ deps }) => liveGamesByCode(deps),
+      update_single_game: ({ deps, auth, body }) => updateGame(deps, auth, body),
+      chainwallet_register: ({ deps, body, req }) => registerWallet(deps, body, req.header('authorization')),
+      chainwallet_token: ({ deps, auth, query }) => gameTokenFor(deps, auth.sub, query.game_code),
+      project_create: ({ deps, auth, body }) => createProject(deps, auth, body),
+      project_update: ({ deps, auth, body }) => updateProject(deps, auth, body),
+      project_list: ({ deps, auth }) => projectsOf(deps, auth.sub),
+      level_save: ({ deps, auth, body }) => saveLevel(deps, auth, body),
+      ...innerVendorHandlers,
+      // Token revocation.
+      ...innerAccessHandlers,
+      ...innerStrandedHandlers,
+      ...innerConsoleHandlers,
+    },
+    { reads: innerVendorReads },
+  );
 
 export const handler = lambdaHandler(
   createInnerApp,

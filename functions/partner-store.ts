@@ -1,5 +1,5 @@
 import { composeApps, createGroupApp } from '../core/http/app.js';
-import type { Handlers } from '../core/http/operation.js';
+import type { FirstReads, Handlers } from '../core/http/operation.js';
 import type { Deps } from '../core/deps.js';
 import { accept } from '../core/partner-store/authorization.js';
 import { verifyStoreBearer } from '../core/partner-store/bearer.js';
@@ -8,7 +8,7 @@ import { CONSENT_SCRIPT } from '../core/partner-store/consent-script.js';
 import { servedFile, servedFileResponse } from '../core/http/served-files.js';
 import { regionJwks, serverMetadata, stageMetadata } from '../core/partner-store/metadata.js';
 import { deleteStoreUser } from '../core/partner-store/deletion.js';
-import { adoptPet, feedLog, feedPet, petRank, userPets } from '../core/partner-store/pets.js';
+import { adoptPet, adoptReads, feedLog, feedPet, feedReads, petRank, userPets } from '../core/partner-store/pets.js';
 import { requestIssuer, type StoreRegion } from '../core/partner-store/regions.js';
 import { login, storeUser, userInfo } from '../core/partner-store/sessions.js';
 import { tokenEndpoint } from '../core/partner-store/token-endpoint.js';
@@ -24,8 +24,11 @@ export const createPartnerStoreApp = (deps: Deps) =>
       partnerStoreRoutes,
       everyRegion((region) => regionHandlers(deps, region)),
       {
-        // Store tokens are verified with the region's key, against the issuer of the request they came with.
-        store: (c, rule, authorization) => verifyStoreBearer(deps, rule, requestIssuer(c.req.url, deps.stage, rule.region), authorization),
+        verifiers: {
+          // Store tokens are verified with the region's key, against the issuer of the request they came with.
+          store: (c, rule, authorization) => verifyStoreBearer(deps, rule, requestIssuer(c.req.url, deps.stage, rule.region), authorization),
+        },
+        reads: everyRegion(() => regionReads),
       },
     ),
     createGroupApp(
@@ -79,3 +82,9 @@ export const handler = lambdaHandler(
     storeKeys: () => import('../core/partner-store/regions.js'),
   }),
 );
+
+/** What a region's pet handlers read first (operation.ts FirstReads): the same in every region. */
+const regionReads: FirstReads<ReturnType<typeof regionRoutes>> = {
+  adopt_pet: ({ idempotencyKey }, caller) => adoptReads(caller.sub, idempotencyKey),
+  feed_pet: ({ body, idempotencyKey }, caller) => feedReads(caller.sub, body.petId, idempotencyKey),
+};

@@ -6,24 +6,36 @@ import { createRechargeOrder } from '../core/payments/orders.js';
 import { levelsOf, projectsOnSale } from '../core/payments/projects.js';
 import { minusTickets, remainingBalance, ticketBalance } from '../core/tickets/operations.js';
 import { payRoutes } from './routes/pay.js';
-import { payVendorHandlers } from './vendor-handlers.js';
+import { payVendorHandlers, payVendorReads } from './vendor-handlers.js';
+import { orderCompleteReads, rechargeOrderReads } from '../core/payments/order-keys.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The pay group: what can be bought, recharge orders, tickets and vendor goods orders. */
 export const createPayApp = (deps: Deps) =>
-  createGroupApp(deps, payRoutes, {
-    user_project: async ({ deps }) => ({ data: await projectsOnSale(deps), totalPage: 1 }),
-    user_project_level: async ({ deps, query }) => ({ data: await levelsOf(deps, query.project), totalPage: 1 }),
-    rechargeOrder: ({ deps, auth, body }) => createRechargeOrder(deps, auth.sub, body),
-    getDepositaddress: ({ deps, auth, query }) => depositAddress(deps, auth.sub, query.project, query.orderId),
-    orderComplete: ({ deps, auth, body }) => completeOrder(deps, auth.sub, body),
-    user_deposit: ({ deps, auth, query }) => deposits(deps, auth.sub, query.page, query.pageSize),
-    coins: ({ deps, auth, query }) => paidOrders(deps, auth.sub, query.page, query.pageSize),
-    tickets: ({ deps, auth, query }) => ticketBalance(deps, auth, query),
-    minus_tickets: ({ deps, auth, body, req }) => minusTickets(deps, auth, body, req.header('idempotency-key')),
-    remainBalance: ({ deps, auth, query }) => remainingBalance(deps, auth, query),
-    ...payVendorHandlers,
-  });
+  createGroupApp(
+    deps,
+    payRoutes,
+    {
+      user_project: async ({ deps }) => ({ data: await projectsOnSale(deps), totalPage: 1 }),
+      user_project_level: async ({ deps, query }) => ({ data: await levelsOf(deps, query.project), totalPage: 1 }),
+      rechargeOrder: ({ deps, auth, body }) => createRechargeOrder(deps, auth.sub, body),
+      getDepositaddress: ({ deps, auth, query }) => depositAddress(deps, auth.sub, query.project, query.orderId),
+      orderComplete: ({ deps, auth, body }) => completeOrder(deps, auth.sub, body),
+      user_deposit: ({ deps, auth, query }) => deposits(deps, auth.sub, query.page, query.pageSize),
+      coins: ({ deps, auth, query }) => paidOrders(deps, auth.sub, query.page, query.pageSize),
+      tickets: ({ deps, auth, query }) => ticketBalance(deps, auth, query),
+      minus_tickets: ({ deps, auth, body, req }) => minusTickets(deps, auth, body, req.header('idempotency-key')),
+      remainBalance: ({ deps, auth, query }) => remainingBalance(deps, auth, query),
+      ...payVendorHandlers,
+    },
+    {
+      reads: {
+        rechargeOrder: ({ body }, caller) => rechargeOrderReads(caller.sub, body),
+        orderComplete: ({ body }, caller) => orderCompleteReads(caller.sub, body.orderId),
+        ...payVendorReads,
+      },
+    },
+  );
 
 export const handler = lambdaHandler(
   createPayApp,

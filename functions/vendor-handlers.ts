@@ -1,8 +1,8 @@
-import type { Handlers, RouteGroup } from '../core/http/operation.js';
+import type { FirstReads, Handlers, RouteGroup } from '../core/http/operation.js';
 import { createGoods, listGoods } from '../core/vendor/goods.js';
-import { createOrder, customGoods, orderByOuterId, orderByTraceKey } from '../core/vendor/orders.js';
+import { createOrder, createOrderReads, customGoods, customGoodsReads, orderByOuterId, orderByTraceKey } from '../core/vendor/orders.js';
 import { vendorPayment } from '../core/vendor/pay-query.js';
-import { payReward } from '../core/vendor/rewards.js';
+import { payReward, rewardReads } from '../core/vendor/rewards.js';
 import { signPaymentRequest } from '../core/vendor/signature.js';
 import type { innerVendorOps, payVendorOps } from './routes/vendor.js';
 
@@ -15,10 +15,21 @@ export const innerVendorHandlers: Handlers<RouteGroup<typeof innerVendorOps>> = 
   goods_list: ({ deps, auth, query }) => listGoods(deps, auth.sub, query.page, query.pageSize),
 };
 
+/** What the inner group's vendor handlers read first (operation.ts FirstReads). */
+export const innerVendorReads: FirstReads<RouteGroup<typeof innerVendorOps>> = {
+  vendor_reward: ({ body }) => rewardReads(body),
+};
+
 /** Vendor goods orders of the pay group, spread into its handlers. */
 export const payVendorHandlers: Handlers<RouteGroup<typeof payVendorOps>> = {
   createOrder: ({ deps, auth, body, req }) => createOrder(deps, auth, body, req.header('idempotency-key')),
   customGoods: ({ deps, auth, params, body }) => customGoods(deps, auth, params.goodsId, body),
   traceKey: ({ deps, auth, query }) => orderByTraceKey(deps, auth, query.key),
   customGoods_query: ({ deps, auth, query }) => orderByOuterId(deps, auth, query.outerOrderId),
+};
+
+/** What the pay group's vendor handlers read first. */
+export const payVendorReads: FirstReads<RouteGroup<typeof payVendorOps>> = {
+  createOrder: ({ body, idempotencyKey }, caller, deps) => createOrderReads(deps, caller, body, idempotencyKey),
+  customGoods: ({ body, params }, caller, deps) => customGoodsReads(deps, caller, params.goodsId, body),
 };

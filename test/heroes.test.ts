@@ -432,7 +432,7 @@ describe('upgrade', () => {
     counter.start();
     const second = await upgrade([ids[0]!, ids[2]!]);
     // One read: the authorization layer's fresh read of whether the player deleted their account (a write) brings
-    // the configuration and the heroes the route declares it reads (OperationSpec `reads`).
+    // the configuration and the heroes its handler declares it reads first (FirstReads, functions/hero.ts).
     expect(counter.stop()).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
     expect(second.body.ticketsSpent).toEqual([
       { projectName: world.projectName, level: 2, amount: 7 },

@@ -124,9 +124,12 @@ describe(PAGE, () => {
     expect(steps.filter((s) => s.marker === 'pay')).toHaveLength(1);
     expect(steps.filter((s) => s.expected !== undefined).length).toBeGreaterThan(8);
     // The reader's terminal: what each block sets stays for the next (a file of `declare -p` lines).
+    // The reader set BASE_URL in their shell (not exported: the page's step 2 exports it, which the programs the
+    // later steps run need, the server being on a port other than 3000).
     const state = join(work, 'state.sh');
-    writeFileSync(state, '');
-    const env = { ...process.env, BASE_URL: server.base, DATA_DIR: join(work, 'data'), QUICKSTART_KEY: join(work, 'key'), TMPDIR: work };
+    writeFileSync(state, `BASE_URL=${server.base}\n`);
+    const { BASE_URL: _unset, ...inherited } = process.env;
+    const env = { ...inherited, DATA_DIR: join(work, 'data'), QUICKSTART_KEY: join(work, 'key'), TMPDIR: work };
     // Asynchronous: the loopback chain answers from this process while a command runs.
     const run = async (command: string) => {
       const script = `source ${state}\n{\n${command}\n} 2>&1\ndeclare -p | grep -v -E '^declare -[a-zA-Z-]*r' > ${state}.next; declare -f >> ${state}.next; mv ${state}.next ${state}`;
@@ -172,4 +175,16 @@ describe(PAGE, () => {
     expect(ran).toBe(steps.filter((s) => s.marker !== 'skip').length);
     console.log(`quickstart: ${ran} blocks of ${PAGE} run, ${steps.filter((s) => s.expected !== undefined).length} answers compared`);
   }, 300_000);
+
+  it("signs in again from a new shell (no PLAYER_ID) as the same player: the id is kept beside the wallet's key", async () => {
+    const first = /PLAYER_ID="([^"]+)"/.exec(readFileSync(join(work, 'state.sh'), 'utf8'))?.[1];
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    const { BASE_URL: _unset, PLAYER_ID: _none, ...inherited } = process.env;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'docs/quickstart/player.ts', 'sign-in'], {
+      env: { ...inherited, BASE_URL: server.base, QUICKSTART_KEY: join(work, 'key'), TMPDIR: work },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(stdout).toContain(`export PLAYER_ID='${first}'`);
+  }, 120_000);
 });

@@ -9,7 +9,7 @@ import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { commandCounter } from './support/rankings.js';
 
 /**
- * The items an operation declares it reads first (OperationSpec `reads`) are read in the authorization layer's own
+ * The items an operation's handler declares it reads first (core/http/operation.ts FirstReads, beside the handlers) are read in the authorization layer's own
  * fresh read, one request instead of two (core/http/policy.ts, core/platform/read-ahead.ts): the handler's read of
  * them is answered from it once, and the layer's refusals come before the handler as ever.
  */

@@ -119,6 +119,7 @@ describe('the stage overview: money figures per UTC day', () => {
     for (const item of shards) expect(item.pk).toMatch(/^STATS#2031-05-02#([0-9]|1[0-5])$/);
   });
 
+  // A generous time limit: 20 shops are made one after another, and the suite may share a loaded machine.
   it('counts concurrent money requests exactly: 20 deductions, 10 recharges, and one order completed by 10 racing calls', async () => {
     deps.setNow(new Date('2031-06-10T12:00:00.000Z'));
     // Made one after another (games are created under a counter that refuses concurrent creates); spent at once.
@@ -136,7 +137,7 @@ describe('the stage overview: money figures per UTC day', () => {
     const res = await overview({ days: 1 });
     const tickets = players.reduce((sum, _, i) => sum + 1 + (i % 3), 0);
     expect(res.body.data.days).toEqual([{ day: '2031-06-10', orders_created: 10, orders_paid: 1, tickets_credited: 100, tickets_spent: tickets }]);
-  });
+  }, 120_000);
 
   it('counts an order an app store purchase paid once, however many deliveries of the purchase race', async () => {
     deps.setNow(new Date('2031-06-20T09:00:00.000Z'));

@@ -48,10 +48,10 @@ export interface BindingAnswer {
  *   its owner; once it does (the NFT was transferred), the binding moves to the caller with the hero's level.
  * A node that does not answer is 503. Nothing is written before every check has passed.
  */
-/** What bind reads first (its route's `reads`, read with the caller's deletion mark): configuration, account, the NFT's binding, its hero. */
+/** What bind reads first (its first reads, core/http/operation.ts FirstReads, read with the caller's deletion mark): configuration, account, the NFT's binding, its hero. */
 export const bindReads = (uid: string, objectId: string) => [heroConfigKey, userKey(uid), nftBindingKey(objectId), heroKey(uid, heroIdOfNft(objectId))];
 
-/** What unbind reads first (its route's `reads`, read with the caller's deletion mark): the NFT's binding and its hero. */
+/** What unbind reads first (its first reads, core/http/operation.ts FirstReads, read with the caller's deletion mark): the NFT's binding and its hero. */
 export const unbindReads = (uid: string, objectId: string) => [nftBindingKey(objectId), heroKey(uid, heroIdOfNft(objectId))];
 
 export async function bindNft(deps: HeroesDeps, uid: string, objectId: string): Promise<BindingAnswer> {

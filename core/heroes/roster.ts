@@ -42,7 +42,7 @@ export async function listHeroes(deps: HeroesDeps, uid: string, page: number, pa
  * kept for good, so the same request again answers the first hero, and the reference reused for another
  * request is 422; nothing is written twice.
  */
-/** What the hero grant reads first (its route's `reads`, read with the caller's account state): configuration, player, the reference's grant. */
+/** What the hero grant reads first (its first reads, core/http/operation.ts FirstReads, read with the caller's account state): configuration, player, the reference's grant. */
 export const grantReads = (caller: TokenClaims, body: Pick<z.infer<typeof GrantBody>, 'userId' | 'reference'>) => [
   heroConfigKey,
   userKey(body.userId),

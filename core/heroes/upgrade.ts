@@ -49,7 +49,7 @@ interface Spend {
 }
 
 /**
- * What upgrade reads first (its route's `reads`: the authorization layer's fresh read of the caller's deletion mark
+ * What upgrade reads first (its first reads, core/http/operation.ts FirstReads: the authorization layer's fresh read of the caller's deletion mark
  * brings them in the same request): the configuration, each hero, the Idempotency-Key's record when one is sent.
  */
 export function upgradeReads(caller: TokenClaims, body: Pick<Body, 'userId' | 'itemIds'>, key?: string) {

@@ -14,7 +14,10 @@ import { tableUnavailable } from '../platform/table-failures.js';
 import { ANSWER_HEADERS, answerHeaders } from './answer-headers.js';
 import { authenticate, type BearerVerifiers } from './auth.js';
 import { errorBody, errorEnvelopeOf, successBody, type ErrorEnvelope } from './envelopes.js';
-import type { Base, Handlers, OperationSpec, RouteGroup } from './operation.js';
+import type { Base, FirstReads, Handlers, OperationSpec, RouteGroup } from './operation.js';
+import type { PolicedOperation } from './policy.js';
+
+type PolicedReads = PolicedOperation['reads'];
 import { parseOrThrow, singleQuery } from './validation.js';
 import { idempotencyKeyOf } from '../platform/idempotency-key.js';
 import { applyJsonBodyRules, parseJsonBody, unsupportedType } from './json-body.js';
@@ -104,7 +107,13 @@ async function answerOf(op: OperationSpec, run: () => Promise<unknown>): Promise
  * validation at the edge and the envelope of its path. Handlers hold no HTTP: they take parsed input and
  * return the record.
  */
-export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, handlers: Handlers<G>, verifiers: BearerVerifiers = {}): Hono {
+export function createGroupApp<G extends RouteGroup>(
+  deps: Deps,
+  routes: G,
+  handlers: Handlers<G>,
+  options: { verifiers?: BearerVerifiers; reads?: NoInfer<FirstReads<G>> } = {},
+): Hono {
+  const verifiers = options.verifiers ?? {};
   const basePath = basePathOf(routes.base, deps.stage);
   // Every answer on the base gets the answer headers; a request outside it, its 404 from notFoundResponder.
   const app = new Hono().basePath(basePath);
@@ -114,6 +123,7 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
 
   for (const [name, op] of Object.entries(routes.ops) as [string, OperationSpec][]) {
     const handler = (handlers as Record<string, (input: unknown) => Promise<unknown>>)[name]!;
+    const reads = (options.reads as Record<string, unknown> | undefined)?.[name];
     const formBody = op.bodyType === 'form';
     const jsonBody = op.body !== undefined && op.body !== 'multipart' && !formBody;
     // One handler per operation (each is one route, as infra routes it: test/infra.test.ts).
@@ -138,7 +148,13 @@ export function createGroupApp<G extends RouteGroup>(deps: Deps, routes: G, hand
       const ahead =
         op.auth === 'open'
           ? undefined
-          : await (await policy()).enforcePolicy(deps, { method: op.method, auth: op.auth, reads: op.reads }, auth!, { query, params, body }, idempotencyKey);
+          : await (await policy()).enforcePolicy(
+              deps,
+              { method: op.method, auth: op.auth, reads: reads as PolicedReads },
+              auth!,
+              { query, params, body },
+              idempotencyKey,
+            );
       const run = () => handler({ query, params, body, auth, deps, req: c.req });
       const result = await answerOf(op, ahead ? () => withItemsReadAhead(ahead.keys, ahead.items, run) : run);
       if (result instanceof RedirectAnswer) return c.body(null, 302, { Location: result.location, 'Cache-Control': 'no-store' });

@@ -83,14 +83,6 @@ export type AuthRule = 'open' | TokenRule;
 
 type Schema = z.ZodMiniType;
 
-/** What an operation's `reads` are built from: the validated input, and the Idempotency-Key when one is sent. */
-export interface ReadsRequest {
-  body?: unknown;
-  query?: unknown;
-  params?: unknown;
-  idempotencyKey?: string;
-}
-
 export interface OperationSpec {
   /** The operation's catalogue name (docs/api.md, "The compatibility contract"), used as the OpenAPI operationId. */
   readonly name: string;
@@ -139,13 +131,6 @@ export interface OperationSpec {
   readonly errorData?: Readonly<Partial<Record<keyof OperationSpec['errors'], unknown>>>;
   /** The operation never reads or writes the table (no 503 for the table's failures is documented for it). */
   readonly tableFree?: boolean;
-  /**
-   * The items the handler reads first, from the validated input and the caller (built by the domain's own key
-   * builders, the same function the handler reads them with): when the authorization layer reads fresh anyway (a
-   * value-moving call's account state, a write's deletion mark), it reads these in the same batch and the handler's
-   * read of them is answered from it (core/platform/batch.ts withItemsReadAhead). One request saved, none added.
-   */
-  readonly reads?: (request: ReadsRequest, caller: TokenClaims, deps: Deps) => ItemKey[];
   /**
    * What a 302 the operation answers means (the OAuth authorization endpoint's error redirects); none by default.
    * The domain asks for it by throwing a RedirectAnswer (core/platform/redirect.ts).
@@ -202,6 +187,24 @@ export type HandlerOutput<O extends OperationSpec> = O['raw'] extends true
     : O['envelope'] extends 'paged'
       ? { data: z.input<O['response']>; totalPage: number }
       : z.input<O['response']>;
+
+/** What an operation's first reads are built from: its validated input, and the Idempotency-Key when one is sent. */
+export interface ReadsRequest<O extends OperationSpec = OperationSpec> {
+  query: Infer<O['query']>;
+  params: Infer<O['params']>;
+  body: HandlerInput<O>['body'];
+  idempotencyKey?: string;
+}
+
+/**
+ * The items each operation's handler reads first, declared beside the handlers (functions/<group>.ts) by the
+ * domain's own function, the one the handler reads them with: when the authorization layer reads fresh anyway (a
+ * value-moving call's account state, a write's deletion mark, a store session's user), it reads these in the same
+ * batch and the handler's read of them is answered from it (core/platform/read-ahead.ts). One request saved.
+ */
+export type FirstReads<G extends RouteGroup> = {
+  [K in keyof G['ops']]?: (request: ReadsRequest<G['ops'][K]>, caller: TokenClaims, deps: Deps) => ItemKey[];
+};
 
 export type Handlers<G extends RouteGroup> = {
   [K in keyof G['ops']]: (input: HandlerInput<G['ops'][K]>) => Promise<HandlerOutput<G['ops'][K]>>;

@@ -11,7 +11,7 @@ import { storeUserKey, userLive } from '../partner-store/sessions.js';
 import { userGone } from '../partner-store/challenges.js';
 import { type Item, type ItemKey, readItems } from '../platform/batch.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import type { FieldRef, Method, Ownership, ReadsRequest, TokenRule } from './operation.js';
+import type { FieldRef, Method, Ownership, TokenRule } from './operation.js';
 import { type AccountChecks, accountChecks, callerGoneChecked, goneReadFresh, namedGoneChecked, ownerCheck, selfChecked } from './policy-rules.js';
 
 /** The validated input of a request, as the rules' field references name it. */
@@ -25,8 +25,8 @@ export interface PolicyInput {
 export interface PolicedOperation {
   method: Method;
   auth: TokenRule;
-  /** The items the handler reads first (OperationSpec `reads`): read in the layer's fresh batch when it makes one. */
-  reads?: (request: ReadsRequest, caller: TokenClaims, deps: Deps) => ItemKey[];
+  /** The items the handler reads first (operation.ts FirstReads): read in the layer's fresh batch when it makes one. */
+  reads?: (request: PolicyInput & { idempotencyKey?: string }, caller: TokenClaims, deps: Deps) => ItemKey[];
 }
 
 /** The items the layer read ahead for the handler, at their keys (core/platform/batch.ts withItemsReadAhead). */

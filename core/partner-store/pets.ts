@@ -53,12 +53,12 @@ const recordOf = (uid: string, operation: string, key: string | undefined) =>
   key === undefined ? [] : [idempotencyRecordKey({ caller: callerOf({ kind: 'store', sub: uid }), operation, key })];
 
 /**
- * What adopt_pet reads first (its route's `reads`: the authorization layer's read of the session's user brings them
+ * What adopt_pet reads first (its first reads, core/http/operation.ts FirstReads: the authorization layer's read of the session's user brings them
  * in the same request): the adoption count, and the Idempotency-Key's record when one is sent.
  */
 export const adoptReads = (uid: string, key?: string) => [petsCountKey(uid), ...recordOf(uid, 'adopt_pet', key)];
 
-/** What feed_pet reads first (its route's `reads`, as adoptReads): the pet, and the key's record when one is sent. */
+/** What feed_pet reads first (its first reads, core/http/operation.ts FirstReads, as adoptReads): the pet, and the key's record when one is sent. */
 export const feedReads = (uid: string, petId: string, key?: string) => [petKey(uid, petId), ...recordOf(uid, 'feed_pet', key)];
 
 /**

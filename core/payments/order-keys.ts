@@ -24,7 +24,7 @@ export const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });
 export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
 
 /**
- * What rechargeOrder reads before anything else (its route's `reads`: the authorization layer's fresh read of the
+ * What rechargeOrder reads before anything else (its first reads, core/http/operation.ts FirstReads: the authorization layer's fresh read of the
  * caller's deletion mark brings them in the same request): the project, the level, the caller's account, and the
  * order `prevId` replaces.
  */
@@ -35,7 +35,7 @@ export const rechargeOrderReads = (uid: string, input: { project: string; level:
   ...(input.prevId >= 0 ? [orderKey(input.prevId)] : []),
 ];
 
-/** What orderComplete reads first (its route's `reads`, as rechargeOrderReads): the order and the caller's account. */
+/** What orderComplete reads first (its first reads, core/http/operation.ts FirstReads, as rechargeOrderReads): the order and the caller's account. */
 export const orderCompleteReads = (uid: string, orderId: number) => [orderKey(orderId), userKey(uid)];
 export const storeLinkKeys = (token: string) => ({ gsi3pk: `ORDER_LINK#${token.toLowerCase()}`, gsi3sk: 'ORDER' });
 

@@ -8,7 +8,7 @@ export const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
 
 /**
  * Items read ahead for the request being served: the authorization layer reads the items an operation declares it
- * reads first (OperationSpec `reads`) in the same strongly consistent batch as its own fresh reads (core/http/policy.ts),
+ * reads first (core/http/operation.ts FirstReads, declared beside its handler) in the same strongly consistent batch as its own fresh reads (core/http/policy.ts),
  * so that a value-moving call makes one read request instead of two. The handler's readItems of exactly those
  * keys (all of them present) is answered from here, once: a second read of them in the same request goes to the
  * table, so nothing the request wrote meanwhile is answered stale.

@@ -163,7 +163,7 @@ function orderReadKeys(deps: PlatformDeps, goodsId: number, buyer: string, claim
 }
 
 /**
- * What createOrder reads first (its route's `reads`: the authorization layer's fresh read of the caller's deletion
+ * What createOrder reads first (its first reads, core/http/operation.ts FirstReads: the authorization layer's fresh read of the caller's deletion
  * mark brings them in the same request): the goods, the balance, the Idempotency-Key's record when one is sent.
  */
 export const createOrderReads = (deps: PlatformDeps, caller: TokenClaims, body: { goodsId: number; userId: string }, key?: string) =>
@@ -174,7 +174,7 @@ export const createOrderReads = (deps: PlatformDeps, caller: TokenClaims, body: 
     key === undefined ? undefined : idempotencyRecordKey({ caller: callerOf(caller), operation: 'createOrder', key }),
   );
 
-/** What customGoods reads first (its route's `reads`, read with the caller's account state): the goods, the balance, the claim. */
+/** What customGoods reads first (its first reads, core/http/operation.ts FirstReads, read with the caller's account state): the goods, the balance, the claim. */
 export const customGoodsReads = (deps: PlatformDeps, caller: TokenClaims, goodsId: number, body: { userId: string; outerOrderId: string }) =>
   orderReadKeys(deps, goodsId, body.userId, outerKey(caller.sub, body.outerOrderId));
 

@@ -32,7 +32,7 @@ import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
  */
 export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWARD' });
 
-/** What vendor_reward reads first (its route's `reads`, read with the caller's account state): project, the bill's reward, the user's account. */
+/** What vendor_reward reads first (its first reads, core/http/operation.ts FirstReads, read with the caller's account state): project, the bill's reward, the user's account. */
 export const rewardReads = (body: Pick<RewardBody, 'projectName' | 'billNo' | 'userId'>) => [
   projectKey(body.projectName),
   rewardKey(body.billNo),

@@ -7,23 +7,25 @@
  *   npx tsx docs/quickstart/player.ts tickets   # the player's tickets of $PROJECT level 1
  *
  * The wallet is docs/quickstart/wallet.ts's. Each command is a process of its own, so each signs in again with
- * the same wallet and PLAYER_ID; a game keeps its session for the day.
+ * the same wallet and player id (PLAYER_ID, else the one kept beside the wallet's key); a game keeps its session
+ * for the day.
  */
 import { type PlayerSession, settle, signInWithSuiWallet, unwrap } from '@game-platform/client';
 import { baseUrl, exportLine, need, runCommands, say } from './commands.js';
-import { wallet } from './wallet.js';
+import { keepPlayerId, keptPlayerId, wallet } from './wallet.js';
 
 const signIn = (): Promise<PlayerSession> =>
   signInWithSuiWallet({
     baseUrl: baseUrl(),
     signer: wallet(),
     // A new player has no id yet: the client picks one, and the game keeps it with the wallet.
-    userId: process.env.PLAYER_ID || undefined,
+    userId: process.env.PLAYER_ID || keptPlayerId(),
     gameCode: 'demo-arena',
   });
 
 async function signInCommand() {
   const player = await signIn();
+  keepPlayerId(player.userId);
   say(JSON.stringify({ userId: player.userId, address: wallet().toSuiAddress() }));
   exportLine('PLAYER_ID', player.userId);
   exportLine('PLAYER_ADDRESS', wallet().toSuiAddress());

@@ -6,7 +6,8 @@
  *   npx tsx docs/quickstart/wallet.ts address   # the wallet's address, to fund it
  *
  * The key is kept in QUICKSTART_KEY (default `.quickstart-key`, created on first use, readable by you only), so
- * every command (and docs/quickstart/player.ts, which signs in with it) is the same wallet. SUI_GRAPHQL_URL
+ * every command (and docs/quickstart/player.ts, which signs in with it) is the same wallet; the player id it
+ * signed in as is kept beside it (`<QUICKSTART_KEY>.player-id`). SUI_GRAPHQL_URL
  * (default Sui testnet's GraphQL RPC) is the chain. Standard output is only `export` lines, for `eval`; what the
  * reader should see goes to standard error.
  */
@@ -20,6 +21,11 @@ import { exportLine, need, runCommands, say } from './commands.js';
 export const PAYMENT_KIT_TESTNET = '0x7e069abe383e80d32f2aec17b3793da82aabc8c2edf84abbf68dd7b719e71497';
 
 const keyFile = process.env.QUICKSTART_KEY ?? '.quickstart-key';
+
+/** The player id the game signed in with this wallet, kept beside its key, so a new shell signs in as the same player. */
+const playerIdFile = `${keyFile}.player-id`;
+export const keptPlayerId = (): string | undefined => (existsSync(playerIdFile) ? readFileSync(playerIdFile, 'utf8').trim() || undefined : undefined);
+export const keepPlayerId = (id: string) => writeFileSync(playerIdFile, `${id}\n`, { mode: 0o600 });
 
 export function wallet(): Ed25519Keypair {
   if (existsSync(keyFile)) return Ed25519Keypair.fromSecretKey(readFileSync(keyFile, 'utf8').trim());

@@ -18,10 +18,6 @@ import {
   UpgradeResult,
 } from '../../core/heroes/models.js';
 import { batchRead, merchantToken, serverToken } from './errors.js';
-import type * as z from 'zod/mini';
-import { bindReads, unbindReads } from '../../core/heroes/bindings.js';
-import { grantReads } from '../../core/heroes/roster.js';
-import { upgradeReads } from '../../core/heroes/upgrade.js';
 
 const heroToken = { 401: 'no token, or an invalid or expired hero token (POST /auth gives one)' } as const;
 const notConfigured = 'the hero game is not configured on this stage (PUT /heroes/config)';
@@ -64,7 +60,6 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     method: 'POST',
     path: '/heroes/bind',
     auth: allow(['hero'], [owns.own]),
-    reads: ({ body }, caller) => bindReads(caller.sub, (body as z.infer<typeof BindBody>).objectId),
     summary: 'Bind an on-chain hero NFT to the caller',
     description:
       "Reads the object from the chain now: it must be live, of the configured hero type, and owned by the caller's registered wallet address (an NFT placed in a kiosk is owned by the kiosk: take it out first). The hero's id is derived from the object id, and its level and experience are the NFT's: a hero keeps the levels paid for through unbinding and binding again, by the same player or the NFT's next owner (an NFT bound to another player moves to the caller once the chain shows the caller owns it). Binding an NFT already bound to the caller answers that first binding.",
@@ -97,7 +92,6 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     method: 'POST',
     path: '/heroes/unbind',
     auth: allow(['hero'], [owns.own]),
-    reads: ({ body }, caller) => unbindReads(caller.sub, (body as z.infer<typeof BindBody>).objectId),
     summary: "Release one of the caller's bound hero NFTs",
     description: "The hero leaves the caller's heroes; its level and experience stay with the NFT for whoever binds it next.",
     body: BindBody,
@@ -138,7 +132,6 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     method: 'POST',
     path: '/heroes/upgrade-level',
     auth: allow(['hero'], [owns.self('body.userId')]),
-    reads: ({ body, idempotencyKey }, caller) => upgradeReads(caller, body as z.infer<typeof UpgradeBody>, idempotencyKey),
     summary: 'Upgrade heroes by one level each, paying in tickets (all or nothing)',
     description: `Every listed hero of the user gains one level and the user pays each level's cost (the configuration's tickets of its project and price level) in one transaction: all of it or nothing. At most ${MAX_UPGRADE_HEROES} heroes (each takes up to 3 of a transaction's 100 actions), each once. Answers the upgraded heroes and the tickets spent per price level, 200. With an \`Idempotency-Key\` header, a retry of the same request answers the first answer and pays nothing more (the key reused for another request is 422).`,
     body: UpgradeBody,
@@ -171,7 +164,6 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     method: 'POST',
     path: '/heroes/grant',
     auth: allow(['server'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
-    reads: ({ body }, caller) => grantReads(caller, body as z.infer<typeof GrantBody>),
     summary: 'Give a player a hero (game servers)',
     description:
       "A game server of the merchant owning the hero game's project gives a player a level 1 hero (a starter hero). Once per (merchant, `reference`): the same request again answers the first hero, 201; the reference reused for another request is 422.",

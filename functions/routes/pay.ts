@@ -22,7 +22,6 @@ import {
 } from '../../core/payments/models.js';
 import { payVendorOps } from './vendor.js';
 import { batchRead, platformToken } from './errors.js';
-import { orderCompleteReads, rechargeOrderReads } from '../../core/payments/order-keys.js';
 
 const playerOrServer = {
   401: 'no platform or server token, or an invalid or expired one',
@@ -62,7 +61,6 @@ export const payRoutes = defineGroup('pay', 'main', {
     auth: allow(['platform'], [owns.self('body.userId'), owns.project('body.project'), owns.record('body.prevId', 'pay order', 'user_id')], {
       movesValue: true,
     }),
-    reads: ({ body }, caller) => rechargeOrderReads(caller.sub, body as z.infer<typeof RechargeOrderBody>),
     summary: 'Create a pending recharge order',
     description:
       "`amount` is the level's price in base units as the client showed it (a changed price is 409, never charged). `prevId` >= 0 cancels that pending order of the caller in the same transaction; negative for none. Pay the order on chain with its `bill_no` (getDepositaddress), then call orderComplete.",
@@ -108,7 +106,6 @@ export const payRoutes = defineGroup('pay', 'main', {
     method: 'POST',
     path: '/account/user/orderComplete',
     auth: allow(['platform'], [owns.record('body.orderId', 'pay order', 'user_id')], { movesValue: true }),
-    reads: ({ body }, caller) => orderCompleteReads(caller.sub, (body as z.infer<typeof OrderCompleteBody>).orderId),
     summary: 'Complete a paid order and credit its tickets',
     description:
       "Checks that a payment event of `transactionId` (indexed, or read from the chain node) paid the order's bill number and amount to its project's address; then the order turns paid and the tickets are credited in one transaction. The same call again answers the same and credits nothing; a transaction that paid another order is 409. Answers the caller's Account/wallet record (`private_key` is always \"\").",

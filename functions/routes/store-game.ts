@@ -16,7 +16,7 @@ import {
   PremiumBalance,
   RankQuery,
 } from '../../core/partner-store/models.js';
-import { ADOPTION_PRICE, adoptReads, FEED_COOLDOWN_SECONDS, feedReads, LEVEL_XP } from '../../core/partner-store/pets.js';
+import { ADOPTION_PRICE, FEED_COOLDOWN_SECONDS, LEVEL_XP } from '../../core/partner-store/pets.js';
 import { regionPath, type StoreRegion } from '../../core/partner-store/regions.js';
 import { batchRead } from './errors.js';
 
@@ -90,7 +90,6 @@ export function storeGameOps(region: StoreRegion) {
       method: 'POST',
       path: `${at}/pets/adopt`,
       auth: storeAuth({ region, session: true, scope: 'pets' }),
-      reads: ({ idempotencyKey }, caller) => adoptReads(caller.sub, idempotencyKey),
       summary: `Adopt a pet: the first is free, each later one costs ${ADOPTION_PRICE} gems (${which})`,
       description: `One transaction: the user's adoption count (on condition it is as read), the payment (on condition the gem balance covers it) and the pet, so each pet is paid exactly once however many adoptions race. \`paid\` is what it cost.`,
       body: AdoptBody,
@@ -122,7 +121,6 @@ export function storeGameOps(region: StoreRegion) {
       method: 'POST',
       path: `${at}/pets/feed`,
       auth: storeAuth({ region, session: true, scope: 'pets' }),
-      reads: ({ body, idempotencyKey }, caller) => feedReads(caller.sub, (body as { petId: string }).petId, idempotencyKey),
       summary: `Feed a pet: food items are eaten, experience added, the level follows (${which})`,
       description: `Each food gives its experience (kibble 10, fish 25, cake 60) per unit; levels need ${LEVEL_XP.join(', ')} experience in all (up to level ${LEVEL_XP.length}). A pet eats at most once every ${FEED_COOLDOWN_SECONDS} s. One transaction: the pet (on condition it is as read), the food taken (never below zero), its ledger entry, the feeding's log entry.`,
       body: FeedBody,

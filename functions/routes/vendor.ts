@@ -18,9 +18,6 @@ import {
   VendorOrder,
 } from '../../core/vendor/models.js';
 import { batchRead, merchantToken, platformToken, serverToken } from './errors.js';
-import { createOrderReads, customGoodsReads } from '../../core/vendor/orders.js';
-import { rewardReads } from '../../core/vendor/rewards.js';
-import type * as z from 'zod/mini';
 
 /**
  * Vendor operations of the inner group (docs/api.md, "Vendor goods and the vendor wallet"), and the goods catalogue
@@ -54,7 +51,6 @@ export const innerVendorOps = {
     method: 'POST',
     path: '/wallet/vendor/reward',
     auth: allow(['server'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
-    reads: ({ body }) => rewardReads(body as z.infer<typeof RewardBody>),
     summary: 'Pay a user a reward in tickets through the vendor',
     description:
       "Credits `amount` tickets of (projectName, level) to userId and records a vendor payment event (event_type 2) under billNo, in one write. billNo is the merchant's, unique platform-wide: the same billNo with the same contents answers the first record and credits nothing more. `fromer` is the merchant's id; `toer` the user's wallet address (walletAddress, else the account's), else the user id. The record is not on chain: its cursor is `{eventSeq: '0', txDigest: ''}`.",
@@ -136,7 +132,6 @@ export const payVendorOps = {
     method: 'POST',
     path: '/account/vendor/order',
     auth: allow(['platform'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
-    reads: ({ body, idempotencyKey }, caller, deps) => createOrderReads(deps, caller, body as z.infer<typeof CreateOrderBody>, idempotencyKey),
     summary: 'Buy goods with tickets',
     description:
       "The player buys `quantity` of the goods; price × quantity tickets of the goods' project and level are taken from their balance with the order, never below zero. The order's trace_key is the merchant's handle for traceKey.",
@@ -161,8 +156,6 @@ export const payVendorOps = {
     method: 'POST',
     path: '/account/vendor/goods/:goodsId',
     auth: allow(['server'], [owns.self('body.userId'), owns.goods('params.goodsId'), owns.project('body.projectName')], { movesValue: true }),
-    reads: ({ body, params }, caller, deps) =>
-      customGoodsReads(deps, caller, (params as z.infer<typeof GoodsIdParams>).goodsId, body as z.infer<typeof CustomGoodsBody>),
     summary: "Order the merchant's goods for a user, idempotent on outerOrderId",
     description:
       "The merchant's server orders goods of its own projects for a user, paid from the user's tickets. outerOrderId is the merchant's order id: sending it again with the same goods, userId, quantity and projectName answers the first order (nothing more is taken); with other contents it is 400.",
