@@ -13,7 +13,7 @@ import { payRoutes } from '../functions/routes/pay.js';
 import { ledgerMismatches } from '../test/support/ledgers.js';
 import { gameWithServer } from '../test/support/rankings.js';
 import { shopWithLevel, ticketHolders, type BenchDeps } from './fixtures.js';
-import { drive, startServers } from './http-load.js';
+import { drive, slicesSummary, startServers } from './http-load.js';
 import { round } from './stats.js';
 
 /**
@@ -145,16 +145,8 @@ export async function benchFloorRatios(deps: BenchDeps, options: { connections: 
       const slices: Record<SideName, Awaited<ReturnType<typeof drive>>[]> = { service: [], same: [], floor: [] };
       for (const side of [...SIDES, ...[...SIDES].reverse()]) slices[side].push(await drive(ports[side], driven(side), options.seconds / 2));
       const summary = (side: SideName): Side => {
-        const parts = slices[side];
-        const requests = parts.reduce((sum, r) => sum + r.requests.total, 0);
-        const seconds = parts.reduce((sum, r) => sum + r.duration, 0);
-        return {
-          rps: round(requests / seconds, 0),
-          p50Ms: round(parts.reduce((sum, r) => sum + r.latency.p50 * r.requests.total, 0) / requests, 1),
-          p99Ms: Math.max(...parts.map((r) => r.latency.p99)),
-          non2xx: parts.reduce((sum, r) => sum + r.non2xx, 0),
-          errors: parts.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
-        };
+        const { rps, p50Ms, p99Ms, non2xx, errors, timeouts } = slicesSummary(slices[side]);
+        return { rps, p50Ms, p99Ms, non2xx, errors: errors + timeouts };
       };
       const service = summary('service');
       const same = summary('same');

@@ -167,9 +167,7 @@ export async function benchHttpLoad(deps: BenchDeps, options: { connections: num
     const slices: Record<'service' | 'floor', Awaited<ReturnType<typeof drive>>[]> = { service: [], floor: [] };
     for (const side of ['service', 'floor', 'floor', 'service'] as const) slices[side].push(await drive(servers[side], fixtures[side], options.seconds / 2));
     for (const side of ['service', 'floor'] as const) {
-      const parts = slices[side];
-      const requests = parts.reduce((sum, r) => sum + r.requests.total, 0);
-      const seconds = parts.reduce((sum, r) => sum + r.duration, 0);
+      const { requests, seconds, rps, p50Ms, p99Ms, non2xx, errors, timeouts } = slicesSummary(slices[side]);
       const statuses = Object.fromEntries(
         workload.map(({ name }) => [name, sumStatuses(fixtures[side].map((caller) => caller.statuses[name]))]),
       ) as HttpLoadRun['statuses'];
@@ -178,13 +176,12 @@ export async function benchHttpLoad(deps: BenchDeps, options: { connections: num
         connections: options.connections,
         seconds: round(seconds, 1),
         requests,
-        rps: round(requests / seconds, 0),
-        // The slices' percentiles, weighted by their requests (p50), and the worse of the two (p99).
-        p50Ms: round(parts.reduce((sum, r) => sum + r.latency.p50 * r.requests.total, 0) / requests, 1),
-        p99Ms: Math.max(...parts.map((r) => r.latency.p99)),
-        non2xx: parts.reduce((sum, r) => sum + r.non2xx, 0),
-        errors: parts.reduce((sum, r) => sum + r.errors, 0),
-        timeouts: parts.reduce((sum, r) => sum + r.timeouts, 0),
+        rps,
+        p50Ms,
+        p99Ms,
+        non2xx,
+        errors,
+        timeouts,
         statuses,
       });
     }
@@ -196,6 +193,25 @@ export async function benchHttpLoad(deps: BenchDeps, options: { connections: num
   const all = [...fixtures.service, ...fixtures.floor];
   const checks = await Promise.all(all.map((caller) => invariantsOf(deps, caller, seasons)));
   return { runs, invariants: { callers: all.length, checks: all.length * 5, violations: checks.flat() } };
+}
+
+/**
+ * One server's figures over the slices of its run: requests a second, the slices' percentiles weighted by their
+ * requests (p50) and the worse of them (p99), and what went wrong.
+ */
+export function slicesSummary(parts: Awaited<ReturnType<typeof drive>>[]) {
+  const requests = parts.reduce((sum, r) => sum + r.requests.total, 0);
+  const seconds = parts.reduce((sum, r) => sum + r.duration, 0);
+  return {
+    requests,
+    seconds,
+    rps: round(requests / seconds, 0),
+    p50Ms: round(parts.reduce((sum, r) => sum + r.latency.p50 * r.requests.total, 0) / requests, 1),
+    p99Ms: Math.max(...parts.map((r) => r.latency.p99)),
+    non2xx: parts.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: parts.reduce((sum, r) => sum + r.errors, 0),
+    timeouts: parts.reduce((sum, r) => sum + r.timeouts, 0),
+  };
 }
 
 function sumStatuses(all: Record<number, number>[]) {

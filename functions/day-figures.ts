@@ -1,6 +1,6 @@
 import { countDayFigures } from '../core/payments/day-figures.js';
 import { withRequestContext } from '../core/platform/request-context.js';
-import type { StreamImages } from '../core/platform/stream-records.js';
+import type { StreamEvent } from '../core/platform/stream-records.js';
 import { deployedDeps } from './deployed.js';
 
 /**
@@ -8,11 +8,6 @@ import { deployedDeps } from './deployed.js';
  * only): each batch of records is counted into the stage overview's figures (core/payments/day-figures.ts), one
  * UpdateItem per day the batch touches. A failed write fails the batch, which Lambda retries (infra/day-figures.ts).
  */
-
-/** The part of a DynamoDB Streams event this handler reads. */
-interface StreamEvent {
-  Records: { dynamodb?: StreamImages }[];
-}
 
 /** The part of the Lambda context this handler reads. */
 interface LambdaContext {

@@ -1,6 +1,7 @@
 import { withRequestContext } from '../core/platform/request-context.js';
 import { RecordsSkipped, recordedRankBatch, standingChanges } from '../core/rankings/rank-stream.js';
-import { logSkippedRecord, readScoreRecords, type StreamImages } from '../core/rankings/stream-filter.js';
+import { logSkippedRecord, readScoreRecords } from '../core/rankings/stream-filter.js';
+import type { StreamEvent } from '../core/platform/stream-records.js';
 import { deployedDeps } from './deployed.js';
 
 /**
@@ -13,11 +14,6 @@ import { deployedDeps } from './deployed.js';
  * (`rank-pages.records_unreadable`), as the local server's reader does (functions/local/score-stream.ts), so the
  * shard goes on. Every batch is a run recorded for the stage overview (recordedRankBatch): its records and boards.
  */
-
-/** The part of a DynamoDB Streams event this handler reads. */
-interface StreamEvent {
-  Records: { dynamodb?: StreamImages }[];
-}
 
 /** The part of the Lambda context this handler reads. */
 interface LambdaContext {

@@ -114,11 +114,11 @@ export async function upgradeHeroes(deps: HeroesDeps, caller: TokenClaims, body:
         },
       }),
     ),
-    ...[...spends.values()].flatMap((spend, index) =>
-      entryRecord && index === 0
-        ? debitItems(deps, { uid: body.userId, projectName: spend.projectName, level: spend.level }, spend.amount, reference, entryRecord)
-        : debitItems(deps, { uid: body.userId, projectName: spend.projectName, level: spend.level }, spend.amount, `${reference}#${spend.level}`),
-    ),
+    ...[...spends.values()].flatMap((spend, index) => {
+      const target = { uid: body.userId, projectName: spend.projectName, level: spend.level };
+      const isRecord = entryRecord && index === 0;
+      return debitItems(deps, target, spend.amount, isRecord ? reference : `${reference}#${spend.level}`, isRecord ? entryRecord : {});
+    }),
   ];
 
   const outcome = keyed

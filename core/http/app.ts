@@ -16,8 +16,6 @@ import { authenticate, type BearerVerifiers } from './auth.js';
 import { errorBody, errorEnvelopeOf, successBody, type ErrorEnvelope } from './envelopes.js';
 import type { Base, FirstReads, Handlers, OperationSpec, RouteGroup } from './operation.js';
 import type { PolicedOperation } from './policy.js';
-
-type PolicedReads = PolicedOperation['reads'];
 import { parseOrThrow, singleQuery } from './validation.js';
 import { idempotencyKeyOf } from '../platform/idempotency-key.js';
 import { applyJsonBodyRules, parseJsonBody, unsupportedType } from './json-body.js';
@@ -123,7 +121,7 @@ export function createGroupApp<G extends RouteGroup>(
 
   for (const [name, op] of Object.entries(routes.ops) as [string, OperationSpec][]) {
     const handler = (handlers as Record<string, (input: unknown) => Promise<unknown>>)[name]!;
-    const reads = (options.reads as Record<string, unknown> | undefined)?.[name];
+    const reads = (options.reads as Record<string, PolicedOperation['reads']> | undefined)?.[name];
     const formBody = op.bodyType === 'form';
     const jsonBody = op.body !== undefined && op.body !== 'multipart' && !formBody;
     // One handler per operation (each is one route, as infra routes it: test/infra.test.ts).
@@ -148,13 +146,7 @@ export function createGroupApp<G extends RouteGroup>(
       const ahead =
         op.auth === 'open'
           ? undefined
-          : await (await policy()).enforcePolicy(
-              deps,
-              { method: op.method, auth: op.auth, reads: reads as PolicedReads },
-              auth!,
-              { query, params, body },
-              idempotencyKey,
-            );
+          : await (await policy()).enforcePolicy(deps, { method: op.method, auth: op.auth, reads }, auth!, { query, params, body }, idempotencyKey);
       const run = () => handler({ query, params, body, auth, deps, req: c.req });
       const result = await answerOf(op, ahead ? () => withItemsReadAhead(ahead.keys, ahead.items, run) : run);
       if (result instanceof RedirectAnswer) return c.body(null, 302, { Location: result.location, 'Cache-Control': 'no-store' });

@@ -69,13 +69,18 @@ export async function enforcePolicy(
     const keys = fresh ? declared() : [];
     let gone: boolean;
     if (keys.length > 0) {
-      const [mark, ...items] = await readItems(deps, [goneKey(caller.sub), ...keys]);
-      ahead = { keys, items };
-      gone = rememberGone(deps, caller.sub, mark);
+      const read = await readWith(deps, goneKey(caller.sub), keys);
+      ahead = read.ahead;
+      gone = rememberGone(deps, caller.sub, read.item);
     } else gone = await playerGone(deps, caller.sub, fresh);
     if (gone) throw httpError('auth.account_deleted', 'this player deleted their account');
   }
-  if (caller.kind === 'store' && caller.store_token === 'session') ahead = await checkStoreSession(deps, caller, declared());
+  if (caller.kind === 'store' && caller.store_token === 'session') {
+    // A store session's user must still hold a store account (core/partner-store/bearer.ts): read fresh on every call.
+    const read = await readWith(deps, storeUserKey(caller.sub), declared());
+    if (!userLive(read.item)) throw userGone();
+    ahead = read.ahead;
+  }
   const account = accountChecks(rule, caller.kind);
   // The players the request names, when their marks are read fresh anyway with a fresh account state: one BatchGet.
   const named = account?.fresh && namedGoneChecked(caller.kind) ? namedPlayers(rule, input) : [];
@@ -93,14 +98,10 @@ export async function enforcePolicy(
   return ahead;
 }
 
-/**
- * A store session's user must still hold a store account (core/partner-store/bearer.ts): its item is read fresh on
- * every call, with the items the operation reads first in the same request (401 once the user's deletion started).
- */
-async function checkStoreSession(deps: Deps, caller: TokenClaims, keys: ItemKey[]): Promise<ReadAhead | undefined> {
-  const [user, ...items] = await readItems(deps, [storeUserKey(caller.sub), ...keys]);
-  if (!userLive(user)) throw userGone();
-  return keys.length > 0 ? { keys, items } : undefined;
+/** The item at `key`, read fresh, with the items at `keys` the handler reads first: one request, and what it read ahead. */
+async function readWith(deps: Deps, key: ItemKey, keys: ItemKey[]): Promise<{ item: Item | undefined; ahead: ReadAhead | undefined }> {
+  const [item, ...items] = await readItems(deps, [key, ...keys]);
+  return { item, ahead: keys.length > 0 ? { keys, items } : undefined };
 }
 
 /** The players the request's `self` fields name. */

@@ -69,7 +69,7 @@ export async function verifyStoreBearer(
   if (rule.session) {
     const session = await verifySession(key, issuer, token, now);
     // Whether the session's user still holds a store account is read by the authorization layer, after the input
-    // is validated (core/http/policy.ts checkStoreSession), with what the operation reads first: one request.
+    // is validated (core/http/policy.ts enforcePolicy), with what the operation reads first: one request.
     if (session) return { kind: 'store', sub: session.sub, exp: session.exp, store_token: 'session' };
   }
   if (rule.sessionOnly) throw invalidToken(`token is invalid here: expected a store session of ${issuer}`);

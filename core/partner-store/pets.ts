@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
-import { answerOf, callerOf, idempotencyRecordKey, keyedRequest, transactKeyed } from '../platform/idempotency.js';
+import { answerOf, keyedRequest, keyRecordOf, transactKeyed } from '../platform/idempotency.js';
 import type { PartnerStoreDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
 import { storeError } from './errors.js';
@@ -50,7 +50,7 @@ function levelOf(experience: number): number {
 
 /** The Idempotency-Key's record of a store user's keyed pet operation, when a key is sent. */
 const recordOf = (uid: string, operation: string, key: string | undefined) =>
-  key === undefined ? [] : [idempotencyRecordKey({ caller: callerOf({ kind: 'store', sub: uid }), operation, key })];
+  key === undefined ? [] : [keyRecordOf({ kind: 'store', sub: uid }, operation, key)];
 
 /**
  * What adopt_pet reads first (its first reads, core/http/operation.ts FirstReads: the authorization layer's read of the session's user brings them

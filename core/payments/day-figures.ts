@@ -19,6 +19,9 @@ import { OrderStatus } from './models.js';
 const ORDER_PREFIX = 'ORDER#';
 const LEDGER_PREFIX = 'LEDGER#';
 
+/** A pay order's item ("order by id", core/payments/order-keys.ts orderKey), by its keys. */
+const isOrderItem = (pk: string, sk: string) => pk.startsWith(ORDER_PREFIX) && sk === 'ORDER';
+
 /**
  * Which records the day figures' consumer is given: pay orders' (any change) and ledger entries' (inserts). Deployed,
  * these are the subscription's event filters (infra/day-figures.ts); locally, the server's reader applies
@@ -33,7 +36,7 @@ export const moneyRecordsFilters = [
 export function passesMoneyFilter(record: { eventName?: string; dynamodb?: Pick<StreamImages, 'Keys'> }): boolean {
   const pk = record.dynamodb?.Keys?.pk?.S ?? '';
   const sk = record.dynamodb?.Keys?.sk?.S ?? '';
-  return (pk.startsWith(ORDER_PREFIX) && sk === 'ORDER') || (record.eventName === 'INSERT' && sk.startsWith(LEDGER_PREFIX));
+  return isOrderItem(pk, sk) || (record.eventName === 'INSERT' && sk.startsWith(LEDGER_PREFIX));
 }
 
 /** The UTC day of an item's ISO time attribute, or undefined when it has none. */
@@ -43,7 +46,7 @@ function figuresOfChange({ before, after }: ItemChange): { day: string; counts: 
   if (!after) return undefined;
   const pk = String(after.pk ?? '');
   const sk = String(after.sk ?? '');
-  if (pk.startsWith(ORDER_PREFIX) && sk === 'ORDER') {
+  if (isOrderItem(pk, sk)) {
     if (!before) {
       const day = dayOf(after.created_at);
       return day ? { day, counts: { orders_created: 1 } } : undefined;

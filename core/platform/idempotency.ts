@@ -94,6 +94,10 @@ export const idempotencyRecordKey = (request: Pick<IdempotentRequest, 'caller' |
   sk: 'IDEMPOTENCY',
 });
 
+/** The record of `claims`' key for `operation`, as the request's reads name it before its fingerprint is known. */
+export const keyRecordOf = (claims: Pick<TokenClaims, 'kind' | 'sub'>, operation: string, key: string) =>
+  idempotencyRecordKey({ caller: callerOf(claims), operation, key });
+
 /**
  * The record's Put, to run inside the work's transaction: absent before, it comes back when its condition fails.
  * `player`: the player the request is by or for (a player's token, a `userId` the request names). Its key is the
@@ -182,18 +186,17 @@ export async function transactWithRecordIn<T>(
   recordIndex: number,
   recordKey: { pk: string; sk: string },
 ): Promise<KeyedOutcome<T>> {
+  const running = stillRunningMessage(request.key);
   let failures: FailedCondition[];
   try {
-    failures = await transactOrFailures(deps, work, stillRunningMessage(request.key));
+    failures = await transactOrFailures(deps, work, running);
   } catch (error) {
-    if (!(error instanceof DomainError && error.message === stillRunningMessage(request.key))) throw error;
-    const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: recordKey, ConsistentRead: true }));
-    if (!out.Item) throw stillRunning(request.key);
-    return { answer: answerOf<T>(out.Item, request), replayed: true };
+    if (!(error instanceof DomainError && error.message === running)) throw error;
+    return { answer: await storedAnswer<T>(deps, request, { index: recordIndex }, recordKey), replayed: true };
   }
   if (failures.length === 0) return { answer, replayed: false };
   const record = failures.find((failure) => failure.index === recordIndex);
-  if (record?.item) return { answer: answerOf<T>(record.item, request), replayed: true };
+  if (record) return { answer: await storedAnswer<T>(deps, request, record, recordKey), replayed: true };
   return { refused: failures };
 }
 
@@ -218,12 +221,18 @@ export async function transactKeyed<T>(
 /**
  * The answer for a request whose record's condition failed (`failure`, from transactOrFailures): the stored
  * answer when the request is the same, 422 when it is another. Should the record not have come back with the
- * failure, it is read (it was written by a committed transaction, so a strongly consistent read sees it).
+ * failure, it is read at `recordKey` (the key's record unless the work's own item is: transactWithRecordIn); it
+ * was written by a committed transaction, so a strongly consistent read sees it.
  */
-export async function storedAnswer<T>(deps: Pick<PlatformDeps, 'db' | 'table'>, request: IdempotentRequest, failure: FailedCondition): Promise<T> {
+export async function storedAnswer<T>(
+  deps: Pick<PlatformDeps, 'db' | 'table'>,
+  request: IdempotentRequest,
+  failure: FailedCondition,
+  recordKey: { pk: string; sk: string } = idempotencyRecordKey(request),
+): Promise<T> {
   let record = failure.item;
   if (!record) {
-    const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: idempotencyRecordKey(request), ConsistentRead: true }));
+    const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: recordKey, ConsistentRead: true }));
     record = out.Item;
   }
   if (!record) throw stillRunning(request.key);

@@ -14,6 +14,11 @@ export interface StreamImages {
   SequenceNumber?: string;
 }
 
+/** The part of a DynamoDB Streams event, as Lambda invokes a subscribed function with it, that the consumers read. */
+export interface StreamEvent {
+  Records: { dynamodb?: StreamImages }[];
+}
+
 /** One record of the stream: the item's images, read into plain values. */
 export interface ItemChange {
   before?: Record<string, unknown>;

@@ -13,7 +13,7 @@ import { goodsKey } from '../access/owned-keys.js';
 import { goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { type ItemKey, readItems } from '../platform/batch.js';
-import { answerOf, callerOf, fingerprintOf, idempotencyRecordKey, keyedRequest, sameRequest, transactKeyed } from '../platform/idempotency.js';
+import { answerOf, fingerprintOf, idempotencyRecordKey, keyedRequest, keyRecordOf, sameRequest, transactKeyed } from '../platform/idempotency.js';
 import { answerKept, keptAnswer } from '../platform/kept-answers.js';
 import { ownedRecord } from '../access/records.js';
 
@@ -157,8 +157,7 @@ interface OrderRead {
 }
 
 /** The keys readForOrder reads: the goods, the buyer's balance when the goods' place is known, and `claim` last. */
-function orderReadKeys(deps: PlatformDeps, goodsId: number, buyer: string, claim?: ItemKey): ItemKey[] {
-  const place = goodsPlace(deps, goodsId);
+function orderReadKeys(goodsId: number, buyer: string, place: GoodsPlace | undefined, claim?: ItemKey): ItemKey[] {
   return [goodsKey(goodsId), ...(place ? [balanceKey({ uid: buyer, ...place })] : []), ...(claim ? [claim] : [])];
 }
 
@@ -167,21 +166,16 @@ function orderReadKeys(deps: PlatformDeps, goodsId: number, buyer: string, claim
  * mark brings them in the same request): the goods, the balance, the Idempotency-Key's record when one is sent.
  */
 export const createOrderReads = (deps: PlatformDeps, caller: TokenClaims, body: { goodsId: number; userId: string }, key?: string) =>
-  orderReadKeys(
-    deps,
-    body.goodsId,
-    body.userId,
-    key === undefined ? undefined : idempotencyRecordKey({ caller: callerOf(caller), operation: 'createOrder', key }),
-  );
+  orderReadKeys(body.goodsId, body.userId, goodsPlace(deps, body.goodsId), key === undefined ? undefined : keyRecordOf(caller, 'createOrder', key));
 
 /** What customGoods reads first (its first reads, core/http/operation.ts FirstReads, read with the caller's account state): the goods, the balance, the claim. */
 export const customGoodsReads = (deps: PlatformDeps, caller: TokenClaims, goodsId: number, body: { userId: string; outerOrderId: string }) =>
-  orderReadKeys(deps, goodsId, body.userId, outerKey(caller.sub, body.outerOrderId));
+  orderReadKeys(goodsId, body.userId, goodsPlace(deps, goodsId), outerKey(caller.sub, body.outerOrderId));
 
 /** The goods, the buyer's balance of their level when it is known, and customGoods' claim: one BatchGetItem. */
 async function readForOrder(deps: PlatformDeps, goodsId: number, buyer: string, claim?: ItemKey): Promise<OrderRead> {
   const place = goodsPlace(deps, goodsId);
-  const keys = orderReadKeys(deps, goodsId, buyer, claim);
+  const keys = orderReadKeys(goodsId, buyer, place, claim);
   const items = await readItems(deps, keys);
   return {
     goods: items[0] as StoredGoods | undefined,
