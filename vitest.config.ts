@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
 const WALK = ['test/contention.test.ts', 'test/server-logs.test.ts', 'test/error-answers.test.ts', 'test/contract-answers.test.ts'];
 
 export default defineConfig({
+  // `@game-platform/client` is clients/ts's source (tsconfig.json's paths), as for tsc, tsx and esbuild: the
+  // package's exports name its build (dist), which a clone has only once `npm run build -w clients/ts` ran.
+  resolve: { tsconfigPaths: true },
   test: {
     // One DynamoDB Local for the whole run; every test file makes its own table in it (test/support/deps.ts).
     globalSetup: ['test/support/global-setup.ts'],

@@ -4,6 +4,7 @@ import type { JWK } from 'jose';
 import { Resource } from 'sst/resource';
 import type { Deps } from '../core/deps.js';
 import { isProductionStage } from '../core/platform/stages.js';
+import { refuseStandIns } from '../core/platform/stand-ins.js';
 import { sourceOfEnv, withRequestSource } from '../core/platform/request-source.js';
 import { withRequestContext, type RequestContext } from '../core/platform/request-context.js';
 import { recordRequest } from '../core/platform/metrics.js';
@@ -174,8 +175,16 @@ async function buildDeps(loaders: AnyPartLoaders): Promise<Deps> {
   } else if (linked('TokenPublicKeys')) {
     built.tokens = await createTokenService({ verifyKeys: resources.TokenPublicKeys.keys, vendorKey, issuer, now });
   }
-  if (idTokens) built.idTokens = idTokens.createIdTokenVerifier(idTokens.parseOAuthProviders(resources.OAuthProviders.value), { now });
-  if (chain) built.chain = chain.chainFromSetting(resources.ChainConfig.value);
+  // The development stand-ins of npm start (a loopback chain or sign-in provider) are refused here.
+  if (idTokens) {
+    const providers = idTokens.parseOAuthProviders(resources.OAuthProviders.value);
+    for (const provider of providers) refuseStandIns('OAuthProviders', [provider.issuer, provider.jwksUri]);
+    built.idTokens = idTokens.createIdTokenVerifier(providers, { now });
+  }
+  if (chain) {
+    built.chain = chain.chainFromSetting(resources.ChainConfig.value);
+    refuseStandIns('ChainConfig', [built.chain?.config.url, built.chain?.config.grpcUrl]);
+  }
   if (apple) built.appStore = apple.parseAppleSettings(resources.AppleConfig.value);
   if (google) built.googlePlay = google.parseGoogleSettings(resources.GoogleConfig.value);
   // A blank StoreKeys: the partner store is off on this stage (its endpoints answer 503).

@@ -6,19 +6,43 @@ import { consoleAsset, type ConsoleFile } from '../core/http/console-assets.js';
 import { consoleCsp, consolePage, HERO_API_URL, heroApiPlace } from '../core/http/console-page.js';
 import { platformError } from '../core/platform/errors.js';
 import { servedFileResponse } from '../core/http/served-files.js';
+import { HOME_CSP, homePage } from '../core/http/home-page.js';
 import { consoleSiteRoutes } from './routes/console-site.js';
 import type { Deps } from '../core/deps.js';
-import { heroMetaRoutes, metaRoutes } from './routes/meta.js';
+import { heroMetaRoutes, metaRoutes, rootMetaRoutes } from './routes/meta.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /**
- * The meta function: on each base, the token keys (JWKS), the API reference (OpenAPI 3.1 document and an
- * interactive page) and a health check; on the main base, the operator console. One Lambda serves both bases.
+ * A base's home page (core/http/home-page.ts). Made on the first request, as the document is: the reference's
+ * sections it lists come from the route table, which the health check and the keys do not load.
+ */
+function homeAnswer(deps: Deps, base: 'main' | 'hero') {
+  let page: string | undefined;
+  return async () => {
+    if (!page) {
+      const [{ referenceSections }, { routeTable }] = await Promise.all([import('../core/http/openapi.js'), import('./routes/index.js')]);
+      page = homePage({
+        base,
+        basePath: basePathOf(base, deps.stage),
+        stage: deps.stage,
+        sections: referenceSections(routeTable, base),
+        ...(base === 'main' && { heroBase: heroApiPlace(process.env[HERO_API_URL], basePathOf('hero', deps.stage)).base }),
+      });
+    }
+    return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': HOME_CSP, 'cache-control': 'no-cache' } });
+  };
+}
+
+/**
+ * The meta function: on each base, its home page, the token keys (JWKS), the API reference (OpenAPI 3.1 document
+ * and an interactive page) and a health check; on the main base, the operator console; at the host root, the main
+ * base's home page. One Lambda serves both bases and the root.
  */
 function createBaseMetaApp(deps: Deps, routes: RouteGroup<typeof metaRoutes.ops>) {
   const basePath = basePathOf(routes.base, deps.stage);
   let document: string | undefined;
   return createGroupApp(deps, routes, {
+    home: homeAnswer(deps, routes.base === 'hero' ? 'hero' : 'main'),
     health: async () => ({ status: 'ok' as const, stage: deps.stage }),
     jwks: async () => deps.tokens.jwks() as never,
     openapi: async () => {
@@ -68,6 +92,12 @@ function createConsoleSiteApp(deps: Deps) {
 }
 
 export const createMetaApp = (deps: Deps) =>
-  composeApps(deps.stage, [createBaseMetaApp(deps, metaRoutes), createBaseMetaApp(deps, heroMetaRoutes), createConsoleSiteApp(deps)]);
+  composeApps(deps.stage, [
+    createBaseMetaApp(deps, metaRoutes),
+    createBaseMetaApp(deps, heroMetaRoutes),
+    createConsoleSiteApp(deps),
+    // The host root answers the main base's home page.
+    createGroupApp(deps, rootMetaRoutes, { home: homeAnswer(deps, 'main') }),
+  ]);
 
 export const handler = lambdaHandler(createMetaApp, deployedDeps('meta', {}));

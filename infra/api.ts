@@ -1,3 +1,4 @@
+import { routePathOf } from '../core/http/operation.js';
 import { routeTable } from '../functions/routes/index.js';
 import { functions } from './functions.js';
 import { api, basePaths, heroApi } from './gateways.js';
@@ -13,11 +14,13 @@ export { api, apiUrl, heroApi, heroApiUrl } from './gateways.js';
 // Root operations (paths a standard fixes outside the base, core/http/operation.ts `Base`) are on the main API.
 const apis = { main: api, hero: heroApi, root: api };
 
-/** `POST`, `/v2-testing`, `/account/goods/:goodsId` -> `POST /v2-testing/account/goods/{goodsId}`. */
+/**
+ * `POST`, `/v2-testing`, `/account/goods/:goodsId` -> `POST /v2-testing/account/goods/{goodsId}`; the path `/` is
+ * the base itself (`GET /v2-testing`, and `GET /` at the host root).
+ */
 export function gatewayRoute(method: string, basePath: string, honoPath: string): string {
   if (/[*?]/.test(honoPath)) throw new Error(`no API Gateway equivalent for the Hono path ${honoPath}`);
-  const path = honoPath.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
-  return `${method} ${basePath}${path === '/' ? '' : path}`;
+  return `${method} ${routePathOf(basePath, honoPath.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}'))}`;
 }
 
 for (const { group, base, ops } of routeTable) {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { basePathOf } from '../core/http/app.js';
+import { routePathOf } from '../core/http/operation.js';
 import { registerClient } from '../core/partner-store/clients.js';
 import { generateStoreKeys, parseStoreKeys } from '../core/partner-store/regions.js';
 import { appFactories } from '../functions/apps.js';
@@ -30,7 +31,7 @@ describe('X-Content-Type-Options: nosniff', () => {
     for (const group of routeTable) {
       const app = apps.get(group.group)!;
       for (const op of Object.values(group.ops)) {
-        const url = `${basePathOf(group.base, deps.stage)}${filled(op.path)}`;
+        const url = routePathOf(basePathOf(group.base, deps.stage), filled(op.path));
         const res = await app.request(url, {
           method: op.method,
           ...(op.method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }),

@@ -1,6 +1,5 @@
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { bcs } from '@mysten/sui/bcs';
 import { Ed25519Keypair, Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
@@ -18,13 +17,14 @@ import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { playerWithTokens } from './support/payments.js';
 import { commandCounter } from './support/rankings.js';
 import { claimableGame, pastWeek, scoresInPastWeek, setGameObject } from './support/rewards.js';
+import { RewardClaim, redeemClaim as redeem, rewardClaimed, type Verifier } from '../functions/local/dev-chain/claim-verifier.js';
 import { ChainScript, PACKAGE, PAYMENT_TYPE, randomAddress, randomDigest, startSuiNode, type ScriptEvent } from './support/sui-node.js';
 
 /**
  * Reward claims (docs/claims.md): sign_code and get_sign, the Ed25519 signature over the BCS of
- * RewardClaim checked independently (node:crypto, Sui's Ed25519PublicKey and a BCS layout written here from
- * docs/claims.md), the reference verifier's checks done in TypeScript (a claim of game A is refused by game B's
- * verifier), expiry and re-signing, and the claim event through the indexer.
+ * RewardClaim checked independently (node:crypto, Sui's Ed25519PublicKey and the development chain's verifier,
+ * whose BCS layout and checks are written from docs/claims.md, not taken from the platform's signing code): a
+ * claim of game A is refused by game B's verifier, expiry and re-signing, and the claim event through the indexer.
  */
 
 let deps: TestDeps;
@@ -42,59 +42,8 @@ afterAll(async () => {
   for (const stop of stops) await stop();
 });
 
-/** The Move struct, written here from docs/claims.md rather than imported. */
-const RewardClaim = bcs.struct('RewardClaim', {
-  chain: bcs.string(),
-  game: bcs.Address,
-  coin_type: bcs.string(),
-  history_id: bcs.u64(),
-  recipient: bcs.Address,
-  amount: bcs.u64(),
-  nonce: bcs.u64(),
-  expires_at_ms: bcs.u64(),
-});
-type Claim = ReturnType<typeof RewardClaim.parse>;
-
 /** `type_name::get<0x2::sui::SUI>().into_string()`. */
 const SUI = `${'0'.repeat(63)}2::sui::SUI`;
-
-/** A verifier object of docs/claims.md: the platform key, its chain, game object and coin, and the history ids it paid. */
-interface Verifier {
-  publicKey: Uint8Array;
-  chain: string;
-  game: string;
-  coinType: string;
-  redeemed: Set<string>;
-}
-
-/**
- * What the reference verifier's `redeem` does, in TypeScript: the abort it ends with, or the claim it pays (and
- * records). Checks in the Move module's order: signature over the bytes, the bytes are exactly one RewardClaim,
- * chain, game, coin, expiry against the Clock, recipient is the sender, history id not paid before.
- */
-async function redeem(
-  verifier: Verifier,
-  message: Uint8Array,
-  signature: Uint8Array,
-  tx: { sender: string; clockMs: number },
-): Promise<{ paid: Claim } | { refused: string }> {
-  if (!(await new Ed25519PublicKey(verifier.publicKey).verify(message, signature))) return { refused: 'EBadSignature' };
-  let claim: Claim;
-  try {
-    claim = RewardClaim.parse(message);
-  } catch {
-    return { refused: 'EMalformedClaim' };
-  }
-  if (Buffer.compare(Buffer.from(RewardClaim.serialize(claim).toBytes()), Buffer.from(message)) !== 0) return { refused: 'EMalformedClaim' };
-  if (claim.chain !== verifier.chain) return { refused: 'EWrongChain' };
-  if (claim.game !== verifier.game) return { refused: 'EWrongGame' };
-  if (claim.coin_type !== verifier.coinType) return { refused: 'EWrongCoin' };
-  if (BigInt(tx.clockMs) >= BigInt(claim.expires_at_ms)) return { refused: 'EClaimExpired' };
-  if (claim.recipient !== tx.sender) return { refused: 'ENotRecipient' };
-  if (verifier.redeemed.has(claim.history_id)) return { refused: 'EAlreadyRedeemed' };
-  verifier.redeemed.add(claim.history_id);
-  return { paid: claim };
-}
 
 const verifierOf = (game: string, overrides: Partial<Verifier> = {}): Verifier => ({
   publicKey: deps.claims!.publicKey,
@@ -581,22 +530,9 @@ function claimEvent(fields: { game: string; history_id: number | string; recipie
   return {
     txDigest: randomDigest(),
     eventSeq: 0,
-    type: CLAIM_TYPE,
     sender: fields.recipient,
-    parsedJson: { game: fields.game, history_id: String(fields.history_id), recipient: fields.recipient, amount: fields.amount, nonce: fields.nonce },
     timestampMs: String(Date.now()),
-    layout: {
-      struct: {
-        type: CLAIM_TYPE,
-        fields: [
-          { name: 'game', layout: 'address' },
-          { name: 'history_id', layout: 'u64' },
-          { name: 'recipient', layout: 'address' },
-          { name: 'amount', layout: 'u64' },
-          { name: 'nonce', layout: 'u64' },
-        ],
-      },
-    },
+    ...rewardClaimed(CLAIM_TYPE, { ...fields, history_id: String(fields.history_id) }),
   };
 }
 

@@ -9,7 +9,6 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCsharp, clientCsharpDir } from '../functions/admin/client-csharp.js';
 import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
-import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
 import { payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 
@@ -17,9 +16,10 @@ import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
  * The Unity client (clients/unity): its generated C# is what the route table generates today; the runtime,
  * the generated code and the example programs compile with Mono's `mcs`; the JSON reader and writer agree with
  * JavaScript's; and the example player flow (clients/unity/Example~/PlayerFlow.cs) runs under `mono` against
- * `npm start`: it signs in with zkLogin itself, orders tickets, completes the order once the loopback chain
- * holds the payment, has the game server spend a ticket with one Idempotency-Key sent twice, and finds its
- * win on the board.
+ * `npm start`: it signs in with zkLogin itself, its id_token from the local server's development sign-in
+ * provider (clients/unity/Runtime/DevSignIn.cs; no other OpenID provider), orders tickets, completes the order
+ * once the loopback chain holds the payment, has the game server spend a ticket with one Idempotency-Key sent
+ * twice, and finds its win on the board; a name the provider refuses ends it with the provider's reason.
  *
  * Without mcs and mono the Mono checks are skipped with a notice, unless REQUIRE_MONO=1 (set by .ci/run),
  * where their absence fails the run.
@@ -70,7 +70,6 @@ describe('clients/unity/package.json', () => {
 describe.skipIf(!available)('the C# client under Mono', () => {
   let build: string;
   let chain: SuiGraphQL;
-  let issuer: TestIssuer;
   let server: LocalServer;
   let work: string;
 
@@ -83,17 +82,14 @@ describe.skipIf(!available)('the C# client under Mono', () => {
       await run('mcs', [...MCS_FLAGS, `-r:${library}`, `-out:${join(build, `${program}.exe`)}`, join(UNITY, 'Example~', `${program}.cs`)]);
 
     chain = await startSuiGraphQL();
-    issuer = await startOAuthIssuer();
     work = mkdtempSync(join(tmpdir(), 'client-csharp-server-'));
-    server = await startLocalServer(
-      demoServerEnv(join(work, 'data'), chain.url, { OAUTH_PROVIDERS: JSON.stringify([issuer.provider('google', ['unity-client'])]) }),
-    );
+    // No OAUTH_PROVIDERS: the development sign-in provider (on by default) is the only one trusted.
+    server = await startLocalServer(demoServerEnv(join(work, 'data'), chain.url));
   }, 180_000);
 
   afterAll(async () => {
     await server?.stop();
     await killLocalServers();
-    await issuer?.stop();
     await chain?.stop();
   });
 
@@ -231,13 +227,16 @@ describe.skipIf(!available)('the C# client under Mono', () => {
     expect(level.status).toBe(200);
     const serverToken = (await request(base, 'GET', '/merchant/token', { token: merchant })).body.data.accessToken as string;
     const matchKey = `match-${Date.now()}`;
+    const playerName = `unity-player-${Date.now()}`;
 
     // The player's program: its settings in the environment (tokens never on a command line), the payment on stdin.
     const child = spawn('mono', [join(build, 'PlayerFlow.exe')], {
       env: {
         ...process.env,
         GP_BASE_URL: base,
-        GP_ID_TOKEN: await issuer.sign({ aud: 'unity-client' }),
+        // The local server's origin: the program gets its id_token from the development sign-in provider there.
+        GP_DEV_SIGN_IN: server.base,
+        GP_PLAYER_NAME: playerName,
         GP_SERVER_TOKEN: serverToken,
         GP_PROJECT: project,
         GP_LEVEL: '1',
@@ -274,6 +273,10 @@ describe.skipIf(!available)('the C# client under Mono', () => {
     const [signedIn] = steps('signed_in');
     expect(signedIn.uid, context).toMatch(/^[0-9a-f-]{36}$/);
     expect(signedIn.address).toMatch(/^0x[0-9a-f]{64}$/);
+    // The identity the provider signed for that name: the same sign-in over HTTP is the same player and address.
+    const again = await request(base, 'POST', '/account/login/zk', { body: { id_token: await devIdToken(playerName) } });
+    expect(again.status).toBe(200);
+    expect({ uid: again.body.uid, address: again.body.address }).toEqual({ uid: signedIn.uid, address: signedIn.address });
     expect(steps('game')).toEqual([{ step: 'game', code: 'demo-arena', gameName: 'Demo Arena' }]);
     expect(steps('order')).toEqual([{ step: 'order', id: expect.any(Number), bill_no: expect.any(String), amount_base: '100000000', status: 0, tickets: 100 }]);
     expect(steps('order_completed')).toEqual([{ step: 'order_completed', uid: signedIn.uid, status: 1 }]);
@@ -299,4 +302,69 @@ describe.skipIf(!available)('the C# client under Mono', () => {
     expect(JSON.stringify(lines)).not.toContain(serverToken);
     expect(JSON.stringify(lines)).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
   }, 180_000);
+
+  it("ends with the provider's reason, and no trace, when the development sign-in refuses the name", async () => {
+    const signIn = async (name: string, origin = server.base) => {
+      const child = spawn('mono', [join(build, 'PlayerFlow.exe')], {
+        env: {
+          ...process.env,
+          GP_BASE_URL: `${server.base}/v2-testing`,
+          GP_DEV_SIGN_IN: origin,
+          GP_PLAYER_NAME: name,
+          // The rest of the flow's settings, never reached.
+          ...Object.fromEntries(['GP_SERVER_TOKEN', 'GP_PROJECT', 'GP_GAME_CODE'].map((setting) => [setting, 'unused'])),
+          GP_LEVEL: '1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      return {
+        code,
+        lines: stdout
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line)),
+        stderr,
+      };
+    };
+    // A name the provider does not take: its 400, with the reason its name page gives.
+    const bad = await signIn('<bad>');
+    expect(bad.code, JSON.stringify(bad)).toBe(1);
+    expect(bad.lines).toEqual([
+      {
+        step: 'failed',
+        status: 400,
+        message: `development sign-in of "<bad>" at ${server.base}/dev-sign-in refused (HTTP 400): A name is 1 to 64 of a-z, 0-9, dot, dash and underscore, starting with a letter or digit.`,
+      },
+    ]);
+    // No name at all: refused before anything is sent (the provider would answer its page asking for one).
+    const blank = await signIn('  ');
+    expect(blank.code, JSON.stringify(blank)).toBe(1);
+    expect(blank.lines).toEqual([{ step: 'failed', status: 0, message: `development sign-in at ${server.base}/dev-sign-in: a player name is needed` }]);
+    // No server at that origin: said so, with what the transport saw.
+    const nowhere = await signIn('nobody', 'http://127.0.0.1:1');
+    expect(nowhere.code, JSON.stringify(nowhere)).toBe(1);
+    expect(nowhere.lines).toEqual([
+      {
+        step: 'failed',
+        status: 0,
+        message: expect.stringMatching(
+          /^development sign-in of "nobody" at http:\/\/127\.0\.0\.1:1\/dev-sign-in got no answer: .+ \(is npm start running there/,
+        ),
+      },
+    ]);
+    for (const run of [bad, blank, nowhere]) expect(`${JSON.stringify(run.lines)}${run.stderr}`).not.toMatch(/ at [\w.]+\(|Exception/);
+  }, 60_000);
+
+  /** An id_token for `name` from the development sign-in provider, as the test gets one over HTTP: the redirect's fragment. */
+  async function devIdToken(name: string): Promise<string> {
+    const query = new URLSearchParams({ client_id: 'local-game', response_type: 'id_token', redirect_uri: 'http://127.0.0.1:9/signed-in', login_hint: name });
+    const answer = await fetch(`${server.base}/dev-sign-in/authorize?${query}`, { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    return new URLSearchParams(new URL(answer.headers.get('location')!).hash.slice(1)).get('id_token')!;
+  }
 });

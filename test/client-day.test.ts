@@ -16,7 +16,7 @@ import {
 } from '@game-platform/client';
 import { Ed25519Keypair, Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { demoServerEnv, killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
 import { contractCheckedFetch } from './support/contract-answers.js';
 import { startOAuthIssuer, type TestIssuer } from './support/oauth-issuer.js';
@@ -72,6 +72,8 @@ let shop: Shop;
 let player: PlayerSession;
 let wallet: Ed25519Keypair;
 let signatures = 0;
+/** The order the player paid. */
+let paidBill: string;
 
 /** `npm run admin -- register-store-client …` against the server's DynamoDB Local, as an operator registers one. */
 async function registerStoreClient(args: string[]): Promise<string> {
@@ -95,7 +97,7 @@ describe('a day with the TypeScript client against npm start', () => {
   it('the studio opens a shop: a project, a price level, a reward table, the game on chain, a server token', async () => {
     const { password } = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { password: string };
     const login = await unwrap(api().POST('/merchant/login', { body: { email: 'demo-merchant@example.com', password } }));
-    const console_ = api(login.data.accessToken);
+    const console_ = api(login.accessToken);
     const project = `arena-${Date.now().toString(36)}`;
     const receiver = Ed25519Keypair.generate().toSuiAddress();
     await unwrap(console_.POST('/merchant/projects', { body: { project_name: project, receive_address: receiver, coin_type: '0x2::sui::SUI', precison: 9 } }));
@@ -105,7 +107,7 @@ describe('a day with the TypeScript client against npm start', () => {
     await unwrap(console_.POST('/merchant/games/rewards', { body: { game_code: GAME, board: 'wins', rewards: [{ rank: 1, amount: 5_000_000 }] } }));
     await unwrap(console_.POST('/merchant/games/update', { body: { code: GAME, object_id: Ed25519Keypair.generate().toSuiAddress() } }));
     const token = await unwrap(console_.GET('/merchant/token'));
-    shop = { server: token.data.accessToken, project, priceId: level.data.priceId };
+    shop = { server: token.accessToken, project, priceId: level.priceId };
   });
 
   it('a player signs in with a Sui wallet, buys 100 tickets on chain and spends one in the game', async () => {
@@ -131,20 +133,61 @@ describe('a day with the TypeScript client against npm start', () => {
     const paid = payThroughKit(chain.script, {
       nonce: order.bill_no,
       amount: order.amount_base,
-      receiver: deposit.data.receive_address,
+      receiver: deposit.receive_address,
       sender: wallet.toSuiAddress(),
       registry: 'ephemeral',
     });
     const completed = await unwrap(player.api.POST('/account/user/orderComplete', { body: { orderId: order.id, transactionId: paid.txDigest } }));
     expect(completed).toMatchObject({ uid: player.userId, wallet_address: wallet.toSuiAddress(), status: 1 });
+    paidBill = order.bill_no;
 
     // minus_tickets takes a game token (the session's game's), tickets the platform token: the session picks.
     const spent = await unwrap(
       player.api.POST('/account/game/minus_tickets', { body: { userId: player.userId, projectName: shop.project, level: 1, amount: 1 } }),
     );
-    expect(spent.data).toMatch(/^minus#/);
+    expect(spent).toMatch(/^minus#/);
     const tickets = await unwrap(player.api.GET('/account/game/tickets', { params: { query: { projectName: shop.project, level: 1 } } }));
-    expect(tickets.data).toMatchObject({ balance: 99 });
+    expect(tickets).toMatchObject({ balance: 99 });
+  });
+
+  it("unwrap answers the payload, one rule for every operation and typed so: the bare record, or the envelope's data; settle the whole answer", async () => {
+    const same = async <T>(call: () => Promise<{ data?: T; response: Response }>) => {
+      const whole = await settle(call());
+      if (!whole.ok) throw whole.error;
+      return { payload: await unwrap(call()), whole: whole.data };
+    };
+    // A bare record (rechargeOrder): the body itself.
+    const body = { userId: player.userId, project: shop.project, priceId: shop.priceId, prevId: -1, level: 1, amount: 100_000_000 };
+    const order = await unwrap(player.api.POST('/account/user/rechargeOrder', { body }));
+    expectTypeOf(order.bill_no).toEqualTypeOf<string>();
+    const answered = await settle(player.api.POST('/account/user/rechargeOrder', { body }));
+    expect(answered.ok && Object.keys(answered.data).sort()).toEqual(Object.keys(order).sort());
+    expect(order).toMatchObject({ status: 0, tickets: 100 });
+
+    // A list in the account envelope `{data, statusCode, message, totalPage}`: the list; settle has the page count.
+    const deposits = await same(() => player.api.GET('/account/user/deposit', { params: { query: { page: 0, pageSize: 10 } } }));
+    expectTypeOf(deposits.payload).toBeArray();
+    expectTypeOf(deposits.whole.totalPage).toEqualTypeOf<number>();
+    expect(deposits.payload.map((d) => d.order?.bill_no)).toEqual([paidBill]);
+    expect(deposits.whole).toEqual({ data: deposits.payload, statusCode: 200, message: 'success', totalPage: 1 });
+
+    // One record in the account envelope: the record.
+    const tickets = await same(() => player.api.GET('/account/game/tickets', { params: { query: { projectName: shop.project, level: 1 } } }));
+    expectTypeOf(tickets.payload).toEqualTypeOf<{ userId: string; projectName: string; level: number; balance: number }>();
+    expect(tickets.payload).toEqual({ userId: player.userId, projectName: shop.project, level: 1, balance: 99 });
+    expect(tickets.whole).toEqual({ data: tickets.payload, statusCode: 200, message: 'success', totalPage: 1 });
+
+    // The merchant envelope `{code, message, data}`: its data.
+    const boards = await same(() => api().GET('/merchant/games/rank', { params: { query: { game_code: GAME } } }));
+    expectTypeOf(boards.payload.gameWeekWinRank).toBeArray();
+    expect(Object.keys(boards.payload).sort()).toEqual(['gameMothKillRank', 'gameMothWinRank', 'gameWeekKillRank', 'gameWeekWinRank']);
+    expect(boards.whole).toEqual({ code: 200, message: 'success', data: boards.payload });
+
+    // An error is thrown whatever the envelope, as its ApiError.
+    await expect(unwrap(api().GET('/merchant/games/rank', { params: { query: { game_code: 'no-such-game' } } }))).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 404,
+    });
   });
 
   it('the game server deducts concurrently with a key per match, a retried match takes once, and reports the results', async () => {
@@ -155,11 +198,11 @@ describe('a day with the TypeScript client against npm start', () => {
         ...(key ? { params: { header: { 'Idempotency-Key': key } } } : {}),
       });
     const matches = await Promise.all(Array.from({ length: 10 }, () => unwrap(deduct())));
-    expect(new Set(matches.map((m) => m.data)).size).toBe(10);
+    expect(new Set(matches).size).toBe(10);
     const first = await unwrap(deduct('match-7'));
     expect(await unwrap(deduct('match-7'))).toEqual(first);
     const balance = await unwrap(player.api.GET('/account/game/tickets', { params: { query: { projectName: shop.project, level: 1 } } }));
-    expect(balance.data).toMatchObject({ balance: 99 - 10 * 2 - 2 });
+    expect(balance).toMatchObject({ balance: 99 - 10 * 2 - 2 });
 
     // A deduction past the balance is refused, once, with its code.
     const short = await settle(
@@ -175,7 +218,7 @@ describe('a day with the TypeScript client against npm start', () => {
         gameServer.POST('/merchant/games/addWin', { body: { game_code: GAME, game_player_id: player.userId, game_player_name: 'Wallet player', kills, wins } }),
       );
     // gameRank is a stream batch behind the reports: the local server's loop applies them within moments.
-    const boards = async () => (await unwrap(api().GET('/merchant/games/rank', { params: { query: { game_code: GAME } } }))).data;
+    const boards = () => unwrap(api().GET('/merchant/games/rank', { params: { query: { game_code: GAME } } }));
     await expect
       .poll(async () => (await boards()).gameWeekKillRank[0], { timeout: 30_000, interval: 100 })
       .toMatchObject({ total: '7', game_player_id: player.userId });
@@ -191,7 +234,7 @@ describe('a day with the TypeScript client against npm start', () => {
     const again = await signInWithZkLogin({ baseUrl: origin() + STAGE_BASE, fetch, idToken });
     expect({ userId: again.userId, address: again.address }).toEqual({ userId: first.userId, address: first.address });
     const info = await unwrap(api().GET('/account/zk/info', { headers: { authorization: `Bearer ${await idToken()}` } }));
-    expect(info.data.address).toBe(first.address);
+    expect(info.address).toBe(first.address);
   });
 
   it('the player adopts a pet in the partner store through a partner app (authorization code with PKCE)', async () => {
@@ -272,21 +315,21 @@ describe('a day with the TypeScript client against npm start', () => {
     let entry: { id: number; reward_amount: number } | undefined;
     for (let tries = 0; !entry && tries < 60; tries++) {
       const history = await unwrap(player.api.GET('/chain/reward/history', { params: { query: { page: 0, pageSize: 10 } } }));
-      entry = history.data.find((e) => e.reward_amount > 0);
+      entry = history.find((e) => e.reward_amount > 0);
       if (!entry) await new Promise((r) => setTimeout(r, 500));
     }
     expect(signatures).toBe(signaturesBefore + 1);
     expect(entry, server.output().split('\n').slice(-30).join('\n')).toMatchObject({ reward_amount: 5_000_000 });
     const claim = await unwrap(player.api.POST('/merchant/sign/code', { body: { id: entry!.id } }));
-    expect(claim.data).toMatchObject({ recipient: wallet.toSuiAddress(), amount: '5000000', scheme: 'ed25519' });
-    const key = new Ed25519PublicKey(Buffer.from(claim.data.public_key, 'base64'));
-    expect(await key.verify(Buffer.from(claim.data.message, 'hex'), Buffer.from(claim.data.signature, 'base64'))).toBe(true);
+    expect(claim).toMatchObject({ recipient: wallet.toSuiAddress(), amount: '5000000', scheme: 'ed25519' });
+    const key = new Ed25519PublicKey(Buffer.from(claim.public_key, 'base64'));
+    expect(await key.verify(Buffer.from(claim.message, 'hex'), Buffer.from(claim.signature, 'base64'))).toBe(true);
 
     // The hero game: an admin configures it, the game's server grants a hero, the player pays a level in tickets.
     const admin = await unwrap(api().POST('/merchant/login', { body: ADMIN }));
     const heroBase = origin() + HERO_BASE;
     await unwrap(
-      createHeroClient({ baseUrl: heroBase, fetch, token: admin.data.accessToken }).PUT('/heroes/config', {
+      createHeroClient({ baseUrl: heroBase, fetch, token: admin.accessToken }).PUT('/heroes/config', {
         body: { heroType: `${KIT_PACKAGE}::hero::Hero`, maxLevel: 2, projectName: shop.project, levelCosts: [{ level: 2, ticketLevel: 1, amount: 5 }] },
       }),
     );
@@ -299,6 +342,6 @@ describe('a day with the TypeScript client against npm start', () => {
     const upgraded = await unwrap(heroes.POST('/heroes/upgrade-level', { body: { userId: player.userId, itemIds: [granted.id] } }));
     expect(upgraded).toMatchObject({ heroes: [{ id: granted.id, level: 2 }], ticketsSpent: [{ projectName: shop.project, level: 1, amount: 5 }] });
     const tickets = await unwrap(player.api.GET('/account/game/tickets', { params: { query: { projectName: shop.project, level: 1 } } }));
-    expect(tickets.data).toMatchObject({ balance: 99 - 22 - 5 });
+    expect(tickets).toMatchObject({ balance: 99 - 22 - 5 });
   }, 120_000);
 });

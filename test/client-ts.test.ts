@@ -48,11 +48,10 @@ describe('money calls', () => {
     injector.arm(faults.throttled!, 0, 1);
     const first = await unwrap(api.POST('/account/game/minus_tickets', { body }));
     injector.disarm();
-    expect(first.statusCode).toBe(201);
     expect(sent.map((r) => r.headers.get('idempotency-key'))).toEqual([expect.any(String), sent[0]!.headers.get('idempotency-key')]);
     expect(sent).toHaveLength(2);
     const key = sent[0]!.headers.get('idempotency-key')!;
-    expect(first.data).toBe(`minus#${key}`);
+    expect(first).toBe(`minus#${key}`);
     await unwrap(api.POST('/account/game/minus_tickets', { body }));
     expect(sent[2]!.headers.get('idempotency-key')).not.toBe(key);
     expect(await ticketsOf(buyer.uid, body.projectName)).toBe(10 - 2 - 2);
@@ -63,7 +62,7 @@ describe('money calls', () => {
     const api = clientFor(shop.server);
     injector.loseNextWriteAnswer();
     const answer = await unwrap(api.POST('/account/game/minus_tickets', { body }));
-    expect(sent.map((r) => r.headers.get('idempotency-key'))).toEqual([answer.data.slice('minus#'.length), answer.data.slice('minus#'.length)]);
+    expect(sent.map((r) => r.headers.get('idempotency-key'))).toEqual([answer.slice('minus#'.length), answer.slice('minus#'.length)]);
     expect(await ticketsOf(buyer.uid, body.projectName)).toBe(7);
   });
 
@@ -74,7 +73,7 @@ describe('money calls', () => {
     const first = await unwrap(api.POST('/account/game/minus_tickets', { body, params: { header: headers } }));
     const again = await unwrap(api.POST('/account/game/minus_tickets', { body, params: { header: headers } }));
     expect(again).toEqual(first);
-    expect(first.data).toBe('minus#match-42');
+    expect(first).toBe('minus#match-42');
     expect(await ticketsOf(buyer.uid, body.projectName)).toBe(6);
   });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { clientDocuments } from '../functions/admin/client-documents.js';
 import { clientSizes, sizeLine } from '../functions/admin/client-size.js';
 import { clientTypes, clientTypesDir } from '../functions/admin/client-types.js';
 
@@ -24,6 +25,37 @@ describe('clients/ts/src/generated', () => {
     expect(heroOperations.idempotent).toEqual(['POST /heroes/upgrade-level']);
     expect(mainOperations.tokenKinds).toMatchObject({ 'POST /account/game/minus_tickets': 'server game', 'GET /account/game/tickets': 'platform server' });
     expect(mainOperations.tokenKinds).not.toHaveProperty('GET /merchant/games/rank');
+  });
+
+  it("unwrap's rule reads a success body as an envelope only where the service answers one", () => {
+    // unwrap answers the `data` of a body with exactly these fields (clients/ts/src/errors.ts, Payload).
+    const envelopes: Record<string, string> = { 'data,message,statusCode,totalPage': 'statusCode', 'code,data,message': 'code' };
+    type Schema = { properties?: Record<string, { const?: unknown }>; required?: string[] };
+    type Operation = { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> };
+    let envelopesSeen = 0;
+    for (const { base, document } of clientDocuments()) {
+      for (const [path, methods] of Object.entries((document as unknown as { paths: Record<string, Record<string, Operation>> }).paths)) {
+        for (const [method, operation] of Object.entries(methods)) {
+          for (const [status, response] of Object.entries(operation.responses ?? {})) {
+            const schema = status.startsWith('2') ? response.content?.['application/json']?.schema : undefined;
+            const fields = Object.keys(schema?.properties ?? {})
+              .sort()
+              .join();
+            const statusField = envelopes[fields];
+            if (!schema || !statusField) continue;
+            // Such a body is the service's envelope: every field required, its status field the answer's status.
+            const where = `${base} ${method.toUpperCase()} ${path} ${status}`;
+            expect({ where, required: [...(schema.required ?? [])].sort().join(), status: schema.properties![statusField]!.const }).toEqual({
+              where,
+              required: fields,
+              status: Number(status),
+            });
+            envelopesSeen++;
+          }
+        }
+      }
+    }
+    expect(envelopesSeen).toBeGreaterThan(50);
   });
 
   it("is the API's version, and its README states the bundle sizes `npm run client-size` measures today", async () => {

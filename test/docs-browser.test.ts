@@ -10,9 +10,11 @@ import { killLocalServers, request, startLocalServer, type LocalServer } from '.
  * The API reference in a real browser (docs/api.md "The API reference"): headless Chromium from the
  * system's packages (`/usr/bin/chromium`; .ci/run installs Debian's `chromium` when it is missing) driven by
  * playwright-core, against `npm start` on loopback. Each base's /docs must render with no request leaving the
- * server, list every operation of the base's OpenAPI document with a lock exactly on the protected ones, and
- * send its "try it" calls to the same server: an open read, and a protected read with a bearer token typed
- * into the page's auth form. Screenshots go to test-results/docs-browser/.
+ * server, list every operation of the base's OpenAPI document with a lock exactly on the protected ones, under
+ * the document's sections in its order, and send its "try it" calls to the same server: an open read, and a
+ * protected read with a bearer token typed into the page's auth form. The home pages (the host root and each
+ * base) must say what the service is and link the reference, whose section a link opens, the document and the
+ * console. Screenshots go to test-results/docs-browser/.
  *
  * Without /usr/bin/chromium the file is skipped with a notice, unless REQUIRE_BROWSER=1 (set by .ci/run),
  * where a missing browser fails the run.
@@ -78,6 +80,24 @@ async function documented(base: string): Promise<Listed[]> {
 
 const byKey = (a: Listed, b: Listed) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
+/** Opens a page of the server (a home page), watching what it loads and what its policy refuses. */
+async function openPage(path: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(server.base) && !r.url().startsWith('data:')) outside.push(r.url());
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  const res = await page.goto(`${server.base}${path}`);
+  expect(res?.status(), path).toBe(200);
+  return page;
+}
+
+/** The links of a page, as `text -> path` (relative to the server). */
+const linksOf = (page: Page) =>
+  page.$$eval('a', (anchors) => anchors.map((a) => ({ text: a.textContent?.trim() ?? '', href: new URL(a.href).pathname + new URL(a.href).hash })));
+
 /** Opens an operation, presses "Try it out" and "Execute", and answers the status and body the page shows. */
 async function tryIt(page: Page, method: string, path: string): Promise<{ status: string; body: string }> {
   const block = page
@@ -113,6 +133,84 @@ describe.skipIf(!available)('the API reference in a browser', () => {
       expect(violations).toEqual([]);
     }, 120_000);
   }
+
+  it("lists the operations under the document's sections, in its order, each with its description", async () => {
+    for (const base of ['/v2-testing', '/hero-testing']) {
+      const doc = (await request(server.base, 'GET', `${base}/openapi.json`)).body as { tags: { name: string; description: string }[] };
+      const page = await openDocs(base);
+      const sections = await page.$$eval('.opblock-tag', (headings) =>
+        headings.map((h) => ({ name: h.getAttribute('data-tag'), description: h.querySelector('small, .markdown, p')?.textContent?.trim() })),
+      );
+      expect(sections.map((section) => section.name)).toEqual(doc.tags.map((tag) => tag.name));
+      for (const [index, tag] of doc.tags.entries()) expect(sections[index]!.description, tag.name).toBe(tag.description);
+      // No section is a deployment group's.
+      expect(sections.map((section) => section.name)).not.toContain('inner');
+      await page.close();
+    }
+    expect(outside).toEqual([]);
+    expect(violations).toEqual([]);
+  }, 120_000);
+
+  it('the home pages (the host root, each base) say what the service is and link the reference, the document and the console', async () => {
+    for (const [path, base] of [
+      ['/', '/v2-testing'],
+      ['/v2-testing', '/v2-testing'],
+      ['/hero-testing', '/hero-testing'],
+    ] as const) {
+      const page = await openPage(path);
+      const hero = base === '/hero-testing';
+      expect(await page.title(), path).toBe(hero ? 'Hero game API' : 'Game platform API');
+      expect(await page.locator('h1').textContent(), path).toBe(hero ? 'Hero game API' : 'Game platform API');
+      expect(await page.locator('main p').first().textContent(), path).toMatch(hero ? /hero game/ : /studios .* players/i);
+      const links = await linksOf(page);
+      const href = (text: string) => links.find((link) => link.text === text)?.href;
+      expect(href('API reference'), path).toBe(`${base}/docs`);
+      expect(href('OpenAPI document'), path).toBe(`${base}/openapi.json`);
+      expect(href('Operator console'), path).toBe(hero ? undefined : '/v2-testing/console');
+      if (!hero) expect(href('Hero game API reference'), path).toBe('/hero-testing/docs');
+      await page.screenshot({ path: join(SCREENSHOTS, `home${path === '/' ? '' : path.replace('/', '-')}.png`), fullPage: true });
+      await page.close();
+    }
+    // The base with a trailing slash, where the reference's "try it" sends its home page, is the base.
+    const slashed = await openPage('/v2-testing/');
+    expect(new URL(slashed.url()).pathname).toBe('/v2-testing');
+    await slashed.close();
+    expect(outside).toEqual([]);
+    expect(violations).toEqual([]);
+  }, 120_000);
+
+  it("a section's link on the home page opens that section of the reference, whose examples read as real values", async () => {
+    const home = await openPage('/');
+    await home.locator('a', { hasText: /^tickets and payments$/ }).click();
+    await home.waitForSelector('.opblock', { timeout: 60_000 });
+    expect(new URL(home.url()).pathname).toBe('/v2-testing/docs');
+    // The reference is scrolled to the section (Swagger UI's deep link), which lists that purpose's operations.
+    const heading = home.locator('.opblock-tag[data-tag="tickets and payments"]');
+    await expect.poll(async () => (await heading.boundingBox())?.y ?? -1, { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+    expect((await heading.boundingBox())!.y).toBeLessThan(900);
+    const open = home.locator('.opblock-tag-section', { has: heading });
+    expect(await open.getAttribute('class')).toMatch(/is-open/);
+    const shown = await open.locator('.opblock-summary-path').evaluateAll((paths) => paths.map((p) => p.getAttribute('data-path')));
+    expect(shown).toEqual(expect.arrayContaining(['/account/user/rechargeOrder', '/account/game/minus_tickets', '/merchant/projects']));
+    expect(shown).not.toContain('/merchant/login');
+
+    // An operation's request example: the values the document gives, not text made up from a pattern.
+    const recharge = open.locator('.opblock', { has: home.locator('.opblock-summary-path[data-path="/account/user/rechargeOrder"]') });
+    await recharge.locator('.opblock-summary').first().click();
+    const example = (await recharge.locator('.opblock-section-request-body .highlight-code').first().textContent()) ?? '';
+    expect(JSON.parse(example)).toMatchObject({ userId: 'd64a1c3a-1343-45ce-9f4b-5488d5cb7d5f', project: 'arena-tickets', amount: 100000000 });
+    await home.screenshot({ path: join(SCREENSHOTS, 'section.png'), fullPage: false });
+    await home.close();
+
+    const studios = await openDocs('/v2-testing');
+    const login = studios.locator('.opblock', { has: studios.locator('.opblock-summary-path[data-path="/merchant/login"]') });
+    await login.locator('.opblock-summary').first().click();
+    const body = JSON.parse((await login.locator('.opblock-section-request-body .highlight-code').first().textContent()) ?? '{}') as { email?: string };
+    expect(body.email).toBe('studio@example.com');
+    await studios.close();
+    expect(outside).toEqual([]);
+    expect(violations).toEqual([]);
+  }, 120_000);
 
   it('"try it" sends an open read and, with a bearer token typed into the auth form, a protected read to the same server', async () => {
     const credentials = /demo merchant account: (\S+) \/ (\S+)/.exec(server.output());

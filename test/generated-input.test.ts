@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basePathOf } from '../core/http/app.js';
-import type { OperationSpec } from '../core/http/operation.js';
+import { routePathOf, type OperationSpec } from '../core/http/operation.js';
 import type { TokenKind } from '../core/platform/tokens.js';
 import { generateStoreKeys, parseStoreKeys, regionKey, signAccessToken, STORE_REGIONS, type StoreRegion } from '../core/partner-store/regions.js';
 import { createAllApps } from '../functions/apps.js';
@@ -124,7 +124,7 @@ async function send(route: Route, attempt: Attempt) {
   if (type !== null) headers['content-type'] = type;
   const text = bodyText(route, attempt);
   const body = text === undefined ? undefined : new TextEncoder().encode(text);
-  const response = await app.request(`${basePathOf(group.base, deps.stage)}${path}${query}`, { method: op.method, headers, body });
+  const response = await app.request(`${routePathOf(basePathOf(group.base, deps.stage), path)}${query}`, { method: op.method, headers, body });
   const raw = await response.text();
   let parsed: unknown = raw;
   try {

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { appFactories } from '../functions/apps.js';
 import { routeTable } from '../functions/routes/index.js';
+import { routePathOf } from '../core/http/operation.js';
 import { heroBasePath, isProductionStage, mainBasePath } from '../core/platform/stages.js';
 import { createTableInput, tableDefinition } from '../core/platform/table.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -120,7 +121,7 @@ describe('API Gateway routes = Hono routes', () => {
       const api = base === 'main' ? 'Api' : 'HeroApi';
       const expected = routeTable
         .filter((g) => g.base === base)
-        .flatMap((g) => Object.values(g.ops).map((op) => `${op.method} ${basePathOf[api]}${op.path}`))
+        .flatMap((g) => Object.values(g.ops).map((op) => `${op.method} ${routePathOf(basePathOf[api]!, op.path)}`))
         .concat(base === 'main' ? rootPaths : []);
       const routed = operationRoutes(dev)
         .filter((r) => r.api === api)
@@ -128,13 +129,37 @@ describe('API Gateway routes = Hono routes', () => {
       expect(routed.sort(), api).toEqual(expected.map((key) => key.replace(/(:\w+)\{[^}]*\}/g, '$1')).sort());
       for (const route of operationRoutes(dev).filter((r) => r.api === api)) {
         const atRoot = rootPaths.includes(gatewayKey(route).replace(/\{(\w+)\}/g, ':$1'));
-        if (!atRoot) expect(route.path.startsWith(`${basePathOf[api]}/`), gatewayKey(route)).toBe(true);
-        else expect(route.path.startsWith('/.well-known/'), gatewayKey(route)).toBe(true);
+        // The base itself is a route too (its home page), and so is the host root.
+        if (!atRoot) expect(route.path === basePathOf[api] || route.path.startsWith(`${basePathOf[api]}/`), gatewayKey(route)).toBe(true);
+        else expect(route.path === '/' || route.path.startsWith('/.well-known/'), gatewayKey(route)).toBe(true);
       }
     }
     // The meta function answers on both bases.
     const meta = arnOf(functionOf.get('meta'));
     expect(new Set(dev.routes.filter((r) => r.handler === meta).map((r) => r.api))).toEqual(new Set(['Api', 'HeroApi']));
+  });
+
+  it('routes the host root and each base itself to the meta function, which answers them its home page', async () => {
+    const meta = arnOf(functionOf.get('meta'));
+    const homes = dev.routes.filter((r) => r.method === 'GET' && ['/', mainBasePath(STAGE), heroBasePath(STAGE)].includes(r.path));
+    expect(homes.map(({ api, path, handler }) => ({ api, path, handler })).sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { api: 'Api', path: '/', handler: meta },
+      { api: 'HeroApi', path: '/hero-testing', handler: meta },
+      { api: 'Api', path: '/v2-testing', handler: meta },
+    ]);
+    const app = appFactories.meta!(await createTestDeps({ stage: STAGE }));
+    for (const path of ['/', '/v2-testing', '/hero-testing']) {
+      const res = await app.request(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(await res.text(), path).toContain(`${path === '/hero-testing' ? path : '/v2-testing'}/docs`);
+    }
+    // A base with a trailing slash (where a reference's "try it" sends its home page) is the base.
+    for (const base of ['/v2-testing', '/hero-testing']) {
+      const res = await app.request(`${base}/`);
+      expect(res.status, base).toBe(308);
+      expect(res.headers.get('location'), base).toBe(base);
+    }
   });
 
   it("sends every other path of each API ($default) to the meta function, which answers 404 in the path's envelope", async () => {
@@ -186,8 +211,9 @@ describe('API Gateway routes = Hono routes', () => {
     const op = (method: string, path: string) => ({ method, path });
     vi.doMock('../functions/routes/index.js', () => ({
       routeTable: [
-        { group: 'inner', base: 'main', ops: { a: op('GET', '/account/goods/:goodsId'), b: op('DELETE', '/x/:id{[0-9]+}/y') } },
+        { group: 'inner', base: 'main', ops: { a: op('GET', '/account/goods/:goodsId'), b: op('DELETE', '/x/:id{[0-9]+}/y'), d: op('GET', '/') } },
         { group: 'hero', base: 'hero', ops: { c: op('PUT', '/heroes/:heroId') } },
+        { group: 'inner', base: 'root', ops: { e: op('GET', '/') } },
         { group: 'pay', base: 'main', ops: {} },
       ],
     }));
@@ -199,7 +225,10 @@ describe('API Gateway routes = Hono routes', () => {
       expect(deployment.routes).toEqual([
         { api: 'Api', method: 'GET', path: '/v2-testing/account/goods/{goodsId}', handler: arnOfGroup('inner') },
         { api: 'Api', method: 'DELETE', path: '/v2-testing/x/{id}/y', handler: arnOfGroup('inner') },
+        // The path `/` is the base itself, and the host root at the root.
+        { api: 'Api', method: 'GET', path: '/v2-testing', handler: arnOfGroup('inner') },
         { api: 'HeroApi', method: 'PUT', path: '/hero-testing/heroes/{heroId}', handler: arnOfGroup('hero') },
+        { api: 'Api', method: 'GET', path: '/', handler: arnOfGroup('inner') },
       ]);
     } finally {
       vi.doUnmock('../functions/routes/index.js');
@@ -671,6 +700,30 @@ describe('secrets and permissions: each function is linked to what its code read
     expect(() => deps.idTokens).toThrow(/OAuthProviders is not linked/);
     await expect(deps.tokens.issue('merchant', 'someone')).rejects.toThrow(/only the public token keys/);
     expect(deps.tokens.vendor).toBeUndefined();
+    for (const key of Object.keys(store)) delete store[key];
+  });
+
+  it("refuses npm start's development stand-ins: a ChainConfig or OAuth provider on a loopback host stops the function's Deps", async () => {
+    const store = ((globalThis as { __SST_RESOURCE_RAW__?: Record<string, unknown> }).__SST_RESOURCE_RAW__ ??= {});
+    const { depsWithParts } = await import('../functions/deployed.js');
+    const chainAt = (url: string) => JSON.stringify({ url, paymentKit: { packageId: `0x${'7e'.repeat(32)}` } });
+    const providerAt = (issuer: string) => JSON.stringify([{ name: 'google', issuer, jwksUri: `${issuer}/jwks.json`, clientIds: ['game'] }]);
+    const parts = { chain: () => import('../core/chain/source.js'), oauthProviders: () => import('../core/identity/id-tokens.js') };
+    const depsWith = async (linked: Record<string, unknown>) => {
+      for (const key of Object.keys(store)) delete store[key];
+      Object.assign(store, { App: { name: 'game-platform', stage: STAGE }, ...linked });
+      return depsWithParts(parts)();
+    };
+    await expect(depsWith({ ChainConfig: { value: chainAt('http://127.0.0.1:41234/graphql') } })).rejects.toThrow(
+      /^ChainConfig: http:\/\/127\.0\.0\.1:41234\/graphql is a loopback address/,
+    );
+    await expect(depsWith({ ChainConfig: { value: chainAt('http://localhost:9000/graphql') } })).rejects.toThrow(/ChainConfig: .* loopback/);
+    await expect(depsWith({ OAuthProviders: { value: providerAt('http://localhost:3000/dev-sign-in') } })).rejects.toThrow(/^OAuthProviders: .* loopback/);
+    const real = await depsWith({
+      ChainConfig: { value: chainAt('https://graphql.testnet.sui.io/graphql') },
+      OAuthProviders: { value: providerAt('https://accounts.google.com') },
+    });
+    expect(real.chain?.config.url).toBe('https://graphql.testnet.sui.io/graphql');
     for (const key of Object.keys(store)) delete store[key];
   });
 });

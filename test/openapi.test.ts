@@ -12,6 +12,7 @@ import { defineGroup, type OperationSpec } from '../core/http/operation.js';
 import { referencePage } from '../core/http/reference-page.js';
 import { REFERENCE_VERSION } from '../core/http/reference-assets.js';
 import { routeTable } from '../functions/routes/index.js';
+import { TAGS } from '../core/http/tags.js';
 import { idempotencyKeyOf } from '../core/platform/idempotency-key.js';
 
 type Json = Record<string, any>;
@@ -43,6 +44,7 @@ const op = (overrides: Partial<OperationSpec>): OperationSpec => ({
   name: 'op',
   method: 'GET',
   path: '/op',
+  tag: 'games',
   auth: open,
   summary: 'an operation',
   status: 200,
@@ -58,9 +60,10 @@ describe.each([
 ] as const)('the %s base document', (base, basePath) => {
   const document = openApiDocument(routeTable, base, { basePath }) as Json;
   const operations = operationsOf(document);
-  const specs = routeTable
-    .filter((group) => group.base === base || (base === 'main' && group.base === 'root'))
-    .flatMap((group) => Object.values(group.ops).map((spec) => ({ group: group.tag ?? group.group, spec })));
+  // Every operation of the base once: the home page, served at the host root and at the base, is one operation.
+  const specs = [
+    ...new Set(routeTable.filter((group) => group.base === base || (base === 'main' && group.base === 'root')).flatMap((group) => Object.values(group.ops))),
+  ].map((spec) => ({ group: spec.tag, spec }));
 
   it('is valid OpenAPI 3.1, with every schema valid JSON Schema 2020-12', async () => {
     expect(await new Validator().validate(structuredClone(document))).toEqual({ valid: true });
@@ -143,6 +146,59 @@ describe.each([
   });
 });
 
+describe('the sections of the reference (tags)', () => {
+  const documents = (['main', 'hero'] as const).map((base) => ({
+    base,
+    document: openApiDocument(routeTable, base, { basePath: base === 'hero' ? '/hero-testing' : '/v2-testing' }) as Json,
+  }));
+  const names = TAGS.map((tag) => tag.name);
+
+  it('are these, in this order, each with a description of one or two sentences', () => {
+    expect(names).toEqual([
+      'studios',
+      'games',
+      'players',
+      'tickets and payments',
+      'boards and rewards',
+      'app stores',
+      'partner store',
+      'hero game',
+      'platform',
+    ]);
+    for (const { description } of TAGS) expect(description).toMatch(/^[A-Z].*\.$/s);
+    for (const { description } of TAGS) expect(description.split(/\.\s/).length, description).toBeLessThanOrEqual(2);
+  });
+
+  it.each(documents.map(({ base, document }) => [base, document] as const))(
+    '%s document: one section per operation, listed in reading order with its description',
+    (base, document) => {
+      const used = new Set(operationsOf(document).map(({ operation }) => (operation.tags as string[]).join('|')));
+      for (const tag of used) expect(names, tag).toContain(tag);
+      expect(document.tags).toEqual(TAGS.filter((tag) => used.has(tag.name)).map(({ name, description }) => ({ name, description })));
+      expect(document.tags.map((tag: Json) => tag.name)).toEqual(base === 'hero' ? ['hero game', 'platform'] : names.filter((name) => name !== 'hero game'));
+    },
+  );
+
+  it('every section lists operations, and the deployment groups do not show', () => {
+    const groups = new Set(routeTable.map((group) => group.group));
+    for (const { document } of documents) {
+      for (const { operation } of operationsOf(document)) expect(groups.has(operation.tags[0]), operation.operationId).toBe(false);
+    }
+    // A sample of where operations are listed, whichever group serves them.
+    const main = documents[0]!.document;
+    const tagOf = (path: string, method = 'get') => main.paths[path][method].tags[0];
+    expect(tagOf('/merchant/create', 'post')).toBe('studios');
+    expect(tagOf('/merchant/games/list')).toBe('games');
+    expect(tagOf('/account/login/zk', 'post')).toBe('players');
+    expect(tagOf('/account/user/rechargeOrder', 'post')).toBe('tickets and payments');
+    expect(tagOf('/merchant/games/rank')).toBe('boards and rewards');
+    expect(tagOf('/pay/apple/verify', 'post')).toBe('app stores');
+    expect(tagOf('/store/oauth/token', 'post')).toBe('partner store');
+    expect(tagOf('/')).toBe('platform');
+    expect(documents[1]!.document.paths['/heroes/upgrade-level'].post.tags).toEqual(['hero game']);
+  });
+});
+
 describe('details of the main document', () => {
   const document = openApiDocument(routeTable, 'main', { basePath: '/v2-testing' }) as Json;
   const find = (name: string) => operationsOf(document).find(({ operation }) => (operation['x-catalogue-name'] ?? operation.operationId) === name)!.operation;
@@ -207,6 +263,15 @@ describe('details of the main document', () => {
   it('describes the raw meta responses by their media type', () => {
     expect(Object.keys(find('openapi').responses['200'].content)).toEqual(['application/json']);
     expect(Object.keys(find('docs').responses['200'].content)).toEqual(['text/html']);
+    expect(Object.keys(find('home').responses['200'].content)).toEqual(['text/html']);
+  });
+
+  it('documents the home page once, at the host root and at the stage base', () => {
+    expect(document.paths['/'].servers).toEqual([
+      { url: '/', description: expect.any(String) },
+      { url: '/v2-testing', description: expect.any(String) },
+    ]);
+    expect(find('home')).toMatchObject({ security: [], tags: ['platform'] });
   });
 });
 
@@ -276,7 +341,30 @@ describe('generation from a route table', () => {
     const document = openApiDocument([main, hero], 'main', { basePath: '/v2-testing' }) as Json;
     expect(Object.keys(document.paths)).toEqual(['/a', '/b']);
     expect([document.paths['/a'].get.operationId, document.paths['/b'].get.operationId]).toEqual(['a_b', 'a_b_2']);
-    expect(document.tags).toEqual([{ name: 'inner' }]);
+    expect(document.tags).toEqual([{ name: 'games', description: expect.stringMatching(/catalogue/) }]);
+  });
+
+  it('lists the sections in reading order, whatever order the groups come in', () => {
+    const later = defineGroup('hero', 'hero', { a: op({ name: 'a', path: '/a', tag: 'platform' }), b: op({ name: 'b', path: '/b', tag: 'hero game' }) });
+    const document = openApiDocument([later], 'hero', { basePath: '/hero-testing' }) as Json;
+    expect(document.tags.map((tag: Json) => tag.name)).toEqual(['hero game', 'platform']);
+  });
+
+  it('documents an operation served at the base and at the host root once, at both; refuses a path split between them', () => {
+    const home = op({ name: 'home', path: '/' });
+    const document = openApiDocument([defineGroup('meta', 'main', { home }), defineGroup('meta', 'root', { home })], 'main', {
+      basePath: '/v2-testing',
+    }) as Json;
+    expect(Object.keys(document.paths)).toEqual(['/']);
+    expect(document.paths['/'].servers.map((server: Json) => server.url)).toEqual(['/', '/v2-testing']);
+    expect(document.paths['/'].get.operationId).toBe('home');
+
+    const other = op({ name: 'other', path: '/' });
+    expect(() =>
+      openApiDocument([defineGroup('meta', 'main', { home }), defineGroup('meta', 'root', { home: other })], 'main', { basePath: '/v2-testing' }),
+    ).toThrow(/GET \/ is defined by two operations/);
+    const split = [defineGroup('meta', 'main', { home }), defineGroup('meta', 'root', { post: op({ name: 'post', path: '/', method: 'POST' }) })];
+    expect(() => openApiDocument(split, 'main', { basePath: '/v2-testing' })).toThrow(/\/ has operations at the host root and others at the stage base/);
   });
 
   it('refuses what it cannot describe: one route twice, or a schema needing references', () => {

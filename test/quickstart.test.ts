@@ -3,22 +3,16 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bcs } from '@mysten/sui/bcs';
-import { fromBase64 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentTransaction } from '../docs/quickstart/wallet.js';
-import { demoServerEnv, killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
-import { KIT_PACKAGE, payThroughKit } from './support/payment-kit.js';
-import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
+import { killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
 
 /**
  * docs/quickstart.md, run as written: every ```sh block of the page, in order, in one bash session
- * (what a block sets is kept for the next, as in the reader's terminal) against `npm start` on loopback, and
- * each answer compared with the ```json block the page shows under it. Two blocks are marked for the test:
- * starting the server (the test starts it, with CHAIN_CONFIG naming the suite's loopback Sui GraphQL server
- * and the Payment Kit), and the payment on testnet: the test builds the very transaction the page's wallet
- * script sends (docs/quickstart/wallet.ts `paymentTransaction`), reads the bill, amount and receiver back from
- * its bytes, and has the loopback chain emit the Payment Kit receipt that transaction emits on chain.
+ * (what a block sets is kept for the next, as in the reader's terminal) against `npm start` on loopback, with
+ * no network: the payment, the faucet and the claim's redemption are real signed transactions executed by the
+ * development chain `npm start` runs, and each answer is compared with the ```json block the page shows under it.
+ * Two blocks are marked for the test: starting the server (the test starts it as the block does) and restarting
+ * it with the settings the block names (the test restarts its server with them, on the same port and data).
  *
  * An expected answer matches when every field it shows is in the real answer with that value; `…` (or a
  * string holding it) stands for any value, and fields it does not show may be there.
@@ -29,7 +23,7 @@ interface Step {
   /** The heading it is under, and the line it starts on (for messages). */
   where: string;
   command: string;
-  marker?: 'skip' | 'pay';
+  marker?: 'skip' | 'restart';
   expected?: unknown;
 }
 
@@ -41,7 +35,7 @@ function stepsOf(markdown: string): Step[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.startsWith('## ')) heading = line.slice(3);
-    const mark = /^<!-- test: (skip|pay)\b/.exec(line);
+    const mark = /^<!-- test: (skip|restart)\b/.exec(line);
     if (mark) marker = mark[1] as Step['marker'];
     const fence = /^```(sh|json)$/.exec(line);
     if (!fence) continue;
@@ -90,20 +84,27 @@ function differences(actual: unknown, expected: unknown, path = ''): string[] {
   return actual === expected ? [] : [`${path}: ${JSON.stringify(actual)}, the page shows ${JSON.stringify(expected)}`];
 }
 
-let chain: SuiGraphQL;
 let server: LocalServer;
 let work: string;
 
+/** `npm start` as step 1 runs it (no CHAIN_CONFIG: the development chain), with the demo data, plus `more`. */
+const serverEnv = (more: Record<string, string> = {}) => ({
+  DATA_DIR: join(work, 'data'),
+  INDEXER_INTERVAL_MS: '2000',
+  CHAIN_CONFIG: '',
+  SEED_ADMIN_EMAIL: '',
+  SEED_ADMIN_PASSWORD: '',
+  ...more,
+});
+
 beforeAll(async () => {
-  chain = await startSuiGraphQL();
   work = mkdtempSync(join(tmpdir(), 'quickstart-'));
-  server = await startLocalServer(demoServerEnv(join(work, 'data'), chain.url));
+  server = await startLocalServer(serverEnv());
 }, 120_000);
 
 afterAll(async () => {
   await server?.stop();
-  killLocalServers();
-  await chain?.stop();
+  await killLocalServers();
 });
 
 describe(PAGE, () => {
@@ -121,7 +122,7 @@ describe(PAGE, () => {
 
   it('every command works as written and answers what the page shows', async () => {
     const steps = stepsOf(readFileSync(PAGE, 'utf8'));
-    expect(steps.filter((s) => s.marker === 'pay')).toHaveLength(1);
+    expect(steps.filter((s) => s.marker === 'restart')).toHaveLength(1);
     expect(steps.filter((s) => s.expected !== undefined).length).toBeGreaterThan(8);
     // The reader's terminal: what each block sets stays for the next (a file of `declare -p` lines).
     // The reader set BASE_URL in their shell (not exported: the page's step 2 exports it, which the programs the
@@ -130,30 +131,19 @@ describe(PAGE, () => {
     writeFileSync(state, `BASE_URL=${server.base}\n`);
     const { BASE_URL: _unset, ...inherited } = process.env;
     const env = { ...inherited, DATA_DIR: join(work, 'data'), QUICKSTART_KEY: join(work, 'key'), TMPDIR: work };
-    // Asynchronous: the loopback chain answers from this process while a command runs.
     const run = async (command: string) => {
       const script = `source ${state}\n{\n${command}\n} 2>&1\ndeclare -p | grep -v -E '^declare -[a-zA-Z-]*r' > ${state}.next; declare -f >> ${state}.next; mv ${state}.next ${state}`;
       return (await promisify(execFile)('bash', ['-c', script], { env, encoding: 'utf8', timeout: 90_000 })).stdout;
     };
-    const variable = (name: string) => run(`printf %s "$${name}"`);
     let ran = 0;
     for (const step of steps) {
       if (step.marker === 'skip') continue;
-      if (step.marker === 'pay') {
-        // The wallet's transaction, as the page's script builds it, and what it emits on chain.
-        const order = { billNo: await variable('BILL_NO'), amount: await variable('AMOUNT'), receiver: await variable('RECEIVE_ADDRESS') };
-        const kind = bcs.TransactionKind.parse(await paymentTransaction(order, KIT_PACKAGE).build({ onlyTransactionKind: true }));
-        const ptb = kind.ProgrammableTransaction!;
-        const call = ptb.commands.find((c) => c.MoveCall)!.MoveCall!;
-        expect(`${call.package}::${call.module}::${call.function}`).toBe(`${KIT_PACKAGE}::payment_kit::process_ephemeral_payment`);
-        const pure = (i: number) => {
-          const bytes = ptb.inputs[(call.arguments[i] as { Input: number }).Input]!.Pure!.bytes as unknown;
-          return typeof bytes === 'string' ? fromBase64(bytes) : Uint8Array.from(bytes as number[]);
-        };
-        const paid = { nonce: bcs.string().parse(pure(0)), amount: bcs.u64().parse(pure(1)), receiver: bcs.Address.parse(pure(3)) };
-        expect(paid).toEqual({ nonce: order.billNo, amount: order.amount, receiver: order.receiver });
-        const receipt = payThroughKit(chain.script, { ...paid, sender: await variable('PLAYER_ADDRESS'), registry: 'ephemeral' });
-        await run(`TX_DIGEST=${receipt.txDigest}`);
+      if (step.marker === 'restart') {
+        // The block is `VAR=value … npm start`: the same server, stopped and started with those settings.
+        const settings = Object.fromEntries([...step.command.matchAll(/\b([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+        expect(step.command.trim()).toMatch(/ npm start$/);
+        expect(await server.stop()).toBe(0);
+        server = await startLocalServer(serverEnv({ ...settings, PORT: new URL(server.base).port }));
         ran++;
         continue;
       }
@@ -174,7 +164,7 @@ describe(PAGE, () => {
     }
     expect(ran).toBe(steps.filter((s) => s.marker !== 'skip').length);
     console.log(`quickstart: ${ran} blocks of ${PAGE} run, ${steps.filter((s) => s.expected !== undefined).length} answers compared`);
-  }, 300_000);
+  }, 400_000);
 
   it("signs in again from a new shell (no PLAYER_ID) as the same player: the id is kept beside the wallet's key", async () => {
     const first = /PLAYER_ID="([^"]+)"/.exec(readFileSync(join(work, 'state.sh'), 'utf8'))?.[1];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildConsole } from '../console/build.js';
 import { basePathOf } from '../core/http/app.js';
+import { routePathOf } from '../core/http/operation.js';
 import { generateStoreKeys, parseStoreKeys } from '../core/partner-store/regions.js';
 import { balanceOf } from '../core/tickets/balances.js';
 import { createAllApps } from '../functions/apps.js';
@@ -142,7 +143,10 @@ describe('transient table failures', () => {
         // A path parameter's value: the stage for `:stage`, a file the reference or the console serves for
         // `:file`, else 1.
         const sample: Record<string, string> = { stage: deps.stage, file: op.path.startsWith('/console/') ? 'console.js' : 'reference.js' };
-        const path = `${basePathOf(base, deps.stage)}${op.path.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? '1')}`;
+        const path = routePathOf(
+          basePathOf(base, deps.stage),
+          op.path.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? '1'),
+        );
         const res = await app.request(path, { method: op.method, headers: op.auth === 'open' ? {} : { authorization: `Bearer ${platform}` } });
         expect(res.status, `${op.method} ${op.path}`).toBe(op.status);
       }

@@ -1,6 +1,15 @@
 import * as z from 'zod/mini';
+import { EXAMPLE, example } from '../shared/examples.js';
+import { answered } from '../shared/fields.js';
 
 /** The App Store and Google Play operations' bodies (docs/api.md, "App Store and Google Play purchases"). */
+
+/** What the reference shows (core/shared/examples.ts): a StoreKit signed transaction (shortened), Apple's test token, a Play notification. */
+const SIGNED_TRANSACTION =
+  'eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCc3pDQ0FWbWciXX0.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDg0NzM2MTIzNCIsInByb2R1Y3RJZCI6ImFyZW5hLnRpY2tldHMuMTAwIn0.wP6lTRpmyYhlw6MSALcu1k3eshLY6kxI8rU4m-san5M';
+const TEST_NOTIFICATION_TOKEN = 'ce3af791-365e-4c60-841b-1674b43c1609_1773480600123';
+const PLAY_NOTIFICATION =
+  'eyJwYWNrYWdlTmFtZSI6ImNvbS5leGFtcGxlLmFyZW5hIiwib25lVGltZVByb2R1Y3ROb3RpZmljYXRpb24iOnsibm90aWZpY2F0aW9uVHlwZSI6MSwicHVyY2hhc2VUb2tlbiI6Im9wYXF1ZS10b2tlbi11cDdIIiwic2t1IjoiYXJlbmEudGlja2V0cy4xMDAifX0=';
 
 const orderId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 
@@ -10,10 +19,14 @@ const orderId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
  */
 export const compactJws = z
   .string()
-  .check(z.maxLength(32_768), z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'expected a JWS in compact form (three Base64url parts)'));
+  .check(
+    z.maxLength(32_768),
+    z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'expected a JWS in compact form (three Base64url parts)'),
+    example(SIGNED_TRANSACTION),
+  );
 
 /** An App Store transaction id: decimal digits. */
-const appleTransactionId = z.string().check(z.regex(/^\d{1,32}$/, 'expected an App Store transaction id (digits)'));
+const appleTransactionId = z.string().check(z.regex(/^\d{1,32}$/, 'expected an App Store transaction id (digits)'), example('2000000847361234'));
 
 /** The rule between the purchase's two fields, stated on each (a generated client keeps a field's description). */
 const exactlyOne = z.describe('Give signedTransaction or transactionId, exactly one of them.');
@@ -40,8 +53,8 @@ export const AppleNotificationBody = z.lazy(() => z.object({ signedPayload: comp
 /** What a notification did (the App Store only reads the status; the body is for logs and tests). */
 export const NotificationAnswer = z.lazy(() =>
   z.object({
-    notificationUUID: z.string(),
-    notificationType: z.string(),
+    notificationUUID: answered.uuid,
+    notificationType: z.string().check(example('ONE_TIME_CHARGE')),
     outcome: z.string(),
     orderId: z.nullable(z.int()),
   }),
@@ -51,18 +64,20 @@ export const NotificationAnswer = z.lazy(() =>
 export const TestNotificationBody = z.lazy(() =>
   z.object({
     environment: z.optional(z.enum(['Production', 'Sandbox'])),
-    testNotificationToken: z.optional(z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[A-Za-z0-9_-]+$/, 'expected the token Apple answered'))),
+    testNotificationToken: z.optional(
+      z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[A-Za-z0-9_-]+$/, 'expected the token Apple answered'), example(TEST_NOTIFICATION_TOKEN)),
+    ),
   }),
 );
 
 /** What Apple reports of a test notification, and whether this stage received it. */
 export const TestNotificationAnswer = z.lazy(() =>
   z.object({
-    testNotificationToken: z.string(),
+    testNotificationToken: z.string().check(example(TEST_NOTIFICATION_TOKEN)),
     environment: z.enum(['Production', 'Sandbox']),
     status: z.enum(['pending', 'sent', 'failed']),
     sendAttempts: z.array(z.object({ attemptDate: z.nullable(z.int()), sendAttemptResult: z.string() })),
-    notificationUUID: z.nullable(z.string()),
+    notificationUUID: z.nullable(answered.uuid),
     received: z.boolean(),
   }),
 );
@@ -75,18 +90,18 @@ export const TestNotificationAnswer = z.lazy(() =>
 export const GooglePushBody = z.lazy(() =>
   z.object({
     message: z.object({
-      data: z.string().check(z.maxLength(16_384), z.regex(/^[A-Za-z0-9+/=_-]*$/, 'expected Base64')),
-      messageId: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_-]+$/, 'expected a Pub/Sub message id')),
-      publishTime: z.optional(z.string().check(z.maxLength(40))),
+      data: z.string().check(z.maxLength(16_384), z.regex(/^[A-Za-z0-9+/=_-]*$/, 'expected Base64'), example(PLAY_NOTIFICATION)),
+      messageId: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_-]+$/, 'expected a Pub/Sub message id'), example('13546782991048576')),
+      publishTime: z.optional(z.string().check(z.maxLength(40), example(EXAMPLE.time))),
     }),
-    subscription: z.string().check(z.maxLength(300)),
+    subscription: z.string().check(z.maxLength(300), example('projects/demo-arena/subscriptions/play-notifications')),
   }),
 );
 
 /** What a push did (Pub/Sub only reads the status; the body is for logs and tests). */
 export const GooglePushAnswer = z.lazy(() =>
   z.object({
-    messageId: z.string(),
+    messageId: z.string().check(example('13546782991048576')),
     notification: z.string(),
     outcome: z.string(),
     orderId: z.nullable(z.int()),

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { example } from '../shared/examples.js';
+import { answered } from '../shared/fields.js';
 
 /** Vendor event `event_type`: 1 payment, 2 reward payout. */
 export const VendorEventType = { payment: 1, rewardPayout: 2 } as const;
@@ -12,14 +14,14 @@ export const VendorEventType = { payment: 1, rewardPayout: 2 } as const;
 export const VendorPaymentEvent = z.lazy(() =>
   z.object({
     id: z.int(),
-    bill_no: z.string(),
-    amount: z.string(),
-    fromer: z.string(),
-    toer: z.string(),
+    bill_no: answered.billNo,
+    amount: answered.baseUnits,
+    fromer: answered.address,
+    toer: answered.recipient,
     event_type: z.int(),
-    cursor: z.object({ eventSeq: z.string(), txDigest: z.string() }),
-    created_at: z.string(),
-    updated_at: z.string(),
+    cursor: z.object({ eventSeq: z.string().check(example('0')), txDigest: answered.txDigest }),
+    created_at: answered.time,
+    updated_at: answered.time,
   }),
 );
 export type VendorPaymentEvent = z.infer<typeof VendorPaymentEvent>;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { gameCode, httpUrl, paging, relativePath, requiredText, text } from '../shared/fields.js';
+import { EXAMPLE, example } from '../shared/examples.js';
+import { answered, gameCode, httpUrl, paging, relativePath, requiredText, text } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
 import { clientMap } from '../shared/maps.js';
 
@@ -24,7 +25,7 @@ export const GameUpdate = z.lazy(() =>
     describe: z.optional(text(5000)),
     logo: z.optional(relativePath),
     coverImg: z.optional(relativePath),
-    game_name: z.optional(requiredText(100)),
+    game_name: z.optional(requiredText(100).check(example(EXAMPLE.gameName))),
     dev: z.optional(text(100)),
     genre: z.optional(text(50)),
     platform: z.optional(labels),
@@ -46,7 +47,7 @@ export type GameUpdate = z.infer<typeof GameUpdate>;
 export const GameCreate = z.lazy(() =>
   z.object({
     code: gameCode,
-    game_name: requiredText(100),
+    game_name: requiredText(100).check(example(EXAMPLE.gameName)),
     describe: z._default(text(5000), ''),
     logo: z._default(z.union([relativePath, z.literal('')]), ''),
     coverImg: z._default(z.union([relativePath, z.literal('')]), ''),
@@ -70,30 +71,30 @@ export type GameCreate = z.infer<typeof GameCreate>;
 /** The fields both game record shapes of the contract share (docs/api.md, "The compatibility contract"). */
 const GameCommon = z.object({
   id: z.int(),
-  game_url: z.string(),
+  game_url: answered.url,
   describe: z.string(),
-  logo: z.string(),
+  logo: answered.filePath,
   merchant_id: z.int(),
-  code: z.string(),
+  code: answered.gameCode,
 });
 
 /** Game record, new-merchant page shape (query_new_merchant, game_detail, the merchant's own games). */
 export const GameRecord = z.lazy(() =>
   z.extend(GameCommon, {
-    head_image: z.string(),
-    gameName: z.string(),
+    head_image: answered.filePath,
+    gameName: answered.gameName,
     dev: z.string(),
     genre: z.string(),
     platform: z.array(z.string()),
     tags: z.array(z.string()),
-    create_time: z.string(),
-    images: z.array(z.string()),
-    link: z.record(z.string(), z.string()),
+    create_time: answered.time,
+    images: z.array(answered.filePath),
+    link: z.record(z.string(), answered.url),
     releaseDate: z.string(),
     dcNum: z.optional(z.string()),
-    dclink: z.optional(z.string()),
-    package_id: z.optional(z.string()),
-    object_id: z.optional(z.string()),
+    dclink: z.optional(answered.url),
+    package_id: z.optional(answered.objectId),
+    object_id: z.optional(answered.objectId),
   }),
 );
 export type GameRecord = z.infer<typeof GameRecord>;
@@ -101,11 +102,11 @@ export type GameRecord = z.infer<typeof GameRecord>;
 /** Game record, games list shape (gamelist): the game with its merchant's fields. */
 export const GameListRecord = z.lazy(() =>
   z.extend(GameCommon, {
-    back_ground_image: z.nullable(z.array(z.string())),
-    social_links: z.nullable(z.array(z.object({ name: z.string(), url: z.string() }))),
-    merchant_email: z.string(),
-    account_id: z.string(),
-    merchant_name: z.string(),
+    back_ground_image: z.nullable(z.array(answered.imageUrl)),
+    social_links: z.nullable(z.array(z.object({ name: z.string(), url: answered.url }))),
+    merchant_email: answered.email,
+    account_id: answered.accountId,
+    merchant_name: z.string().check(example(EXAMPLE.studioName)),
   }),
 );
 export type GameListRecord = z.infer<typeof GameListRecord>;

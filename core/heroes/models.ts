@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
+import { EXAMPLE, example } from '../shared/examples.js';
 import { userId } from '../identity/models.js';
 import { projectName } from '../payments/models.js';
-import { paging } from '../shared/fields.js';
+import { answered, paging } from '../shared/fields.js';
 
 /** The hero game's bodies and records (docs/api.md "Hero game"). */
 
@@ -16,7 +17,11 @@ const ticketAmount = z.int().check(z.positive(), z.maximum(1_000_000_000));
 const heroLevel = z.int().check(z.minimum(2), z.maximum(HIGHEST_MAX_LEVEL));
 
 /** A Sui object id: 0x and 64 hex digits (lower case), as a path parameter or a body field. */
-export const objectId = z.string().check(z.trim(), z.toLowerCase(), z.regex(/^0x[0-9a-f]{64}$/, 'expected a Sui object id: 0x followed by 64 hex digits'));
+export const objectId = z
+  .string()
+  .check(z.trim(), z.toLowerCase(), z.regex(/^0x[0-9a-f]{64}$/, 'expected a Sui object id: 0x followed by 64 hex digits'), example(EXAMPLE.objectId));
+/** The hero NFT's Move type, for the reference. */
+const HERO_TYPE = `${EXAMPLE.objectId}::hero::Hero`;
 
 /** What reaching a level costs: `amount` tickets of the configured project's price level `ticketLevel`. */
 const LevelCost = z.object({ level: heroLevel, ticketLevel, amount: ticketAmount });
@@ -29,7 +34,7 @@ const LevelCost = z.object({ level: heroLevel, ticketLevel, amount: ticketAmount
 export const HeroConfigBody = z.lazy(() =>
   z
     .object({
-      heroType: z.string().check(z.maxLength(600), z.regex(MOVE_STRUCT_TYPE, 'expected a Move struct type such as 0xabc::hero::Hero')),
+      heroType: z.string().check(z.maxLength(600), z.regex(MOVE_STRUCT_TYPE, 'expected a Move struct type such as 0xabc::hero::Hero'), example(HERO_TYPE)),
       maxLevel: heroLevel,
       projectName,
       levelCosts: z
@@ -82,12 +87,12 @@ export const StoredLevelCost = z.lazy(() => z.object({ level: z.int(), ticketLev
 
 export const HeroConfig = z.lazy(() =>
   z.object({
-    heroType: z.string(),
+    heroType: z.string().check(example(HERO_TYPE)),
     maxLevel: z.int(),
-    projectName: z.string(),
+    projectName: answered.projectName,
     levelCosts: z.array(StoredLevelCost),
     nftCacheSeconds: z.int(),
-    updated_at: z.string(),
+    updated_at: answered.time,
   }),
 );
 export type HeroConfig = z.infer<typeof HeroConfig>;
@@ -95,50 +100,58 @@ export type HeroConfig = z.infer<typeof HeroConfig>;
 /** A hero of a player: bound from an on-chain NFT (`nftObjectId`), or granted by the game's server. */
 export const Hero = z.lazy(() =>
   z.object({
-    id: z.string(),
-    userId: z.string(),
+    id: answered.uuid,
+    userId: answered.userId,
     level: z.int(),
     experience: z.int(),
     source: z.enum(['nft', 'granted']),
-    nftObjectId: z.nullable(z.string()),
-    created_at: z.string(),
-    updated_at: z.string(),
+    nftObjectId: z.nullable(answered.objectId),
+    created_at: answered.time,
+    updated_at: answered.time,
   }),
 );
 export type Hero = z.infer<typeof Hero>;
 
-export const HeroAuthResult = z.lazy(() => z.object({ accessToken: z.string(), expiresAt: z.string(), userId: z.string() }));
+export const HeroAuthResult = z.lazy(() => z.object({ accessToken: answered.accessToken, expiresAt: answered.time, userId: answered.userId }));
 
 export const HeroListQuery = z.lazy(() => z.object(paging));
 export const HeroList = z.lazy(() => z.object({ heroes: z.array(Hero), page: z.int(), pageSize: z.int(), total: z.int(), totalPage: z.int() }));
 
 /** The contract's upgrade body: the user (the token's subject) and the ids of that user's heroes, each once. */
-export const UpgradeBody = z.lazy(() => z.object({ userId, itemIds: z.array(z.uuid()).check(z.minLength(1), z.maxLength(MAX_UPGRADE_HEROES)) }));
+export const UpgradeBody = z.lazy(() =>
+  z.object({ userId, itemIds: z.array(z.uuid().check(example(EXAMPLE.uuid))).check(z.minLength(1), z.maxLength(MAX_UPGRADE_HEROES)) }),
+);
 
 export const UpgradeResult = z.lazy(() =>
   z.object({
-    userId: z.string(),
+    userId: answered.userId,
     heroes: z.array(Hero),
-    ticketsSpent: z.array(z.object({ projectName: z.string(), level: z.int(), amount: z.int() })),
+    ticketsSpent: z.array(z.object({ projectName: answered.projectName, level: z.int(), amount: z.int() })),
   }),
 );
 
 export const BindBody = z.lazy(() => z.object({ objectId }));
-export const Binding = z.lazy(() => z.object({ hero: Hero, bound_at: z.string() }));
-export const UnbindResult = z.lazy(() => z.object({ objectId: z.string(), heroId: z.string(), level: z.int(), experience: z.int(), released_at: z.string() }));
+export const Binding = z.lazy(() => z.object({ hero: Hero, bound_at: answered.time }));
+export const UnbindResult = z.lazy(() =>
+  z.object({ objectId: answered.objectId, heroId: answered.uuid, level: z.int(), experience: z.int(), released_at: answered.time }),
+);
 
 export const NftParams = z.lazy(() => z.object({ objectId }));
 export const NftDetail = z.lazy(() =>
   z.object({
-    objectId: z.string(),
-    type: z.string(),
+    objectId: answered.objectId,
+    type: z.string().check(example(HERO_TYPE)),
     version: z.string(),
-    owner: z.object({ kind: z.enum(['address', 'object', 'shared', 'immutable']), address: z.optional(z.string()), objectId: z.optional(z.string()) }),
+    owner: z.object({
+      kind: z.enum(['address', 'object', 'shared', 'immutable']),
+      address: z.optional(answered.address),
+      objectId: z.optional(answered.objectId),
+    }),
     fields: z.record(z.string(), z.unknown()),
-    fetched_at: z.string(),
+    fetched_at: answered.time,
     age_seconds: z.int(),
     cached: z.boolean(),
-    heroId: z.string(),
+    heroId: answered.uuid,
   }),
 );
 
@@ -147,6 +160,6 @@ export const GrantBody = z.lazy(() =>
   z.object({
     userId,
     projectName,
-    reference: z.string().check(z.regex(/^[\w.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -')),
+    reference: z.string().check(z.regex(/^[\w.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -'), example('starter-hero-d64a1c3a')),
   }),
 );

@@ -72,6 +72,9 @@ export function notFoundResponder(base: Base, basePath: string) {
   return (c: Context) => {
     // No middleware runs for a path no route matches: the answer's headers are set here.
     for (const [name, value] of Object.entries(ANSWER_HEADERS)) c.header(name, value);
+    // The base with a trailing slash is the base, whose home page is its operation `/` (where the reference's
+    // "try it" sends it: the document's server and the path joined).
+    if (basePath !== '' && c.req.path === `${basePath}/` && (c.req.method === 'GET' || c.req.method === 'HEAD')) return c.redirect(basePath, 308);
     return c.json(
       errorBody(errorEnvelopeOf(base, c.req.path.slice(basePath.length)), 404, `no route for ${c.req.method} ${c.req.path}`, 'route.not_found'),
       404,

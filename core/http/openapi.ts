@@ -10,6 +10,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../platform/idempotency-key.js';
 import { storeChallengeHeaders } from '../partner-store/bearer.js';
 import { codesOf } from './operation-codes.js';
 import { retryAfterCodes } from './error-catalogue.js';
+import { TAGS } from './tags.js';
 
 /**
  * The OpenAPI 3.1 document of one base, generated from the route table so it cannot drift from what the
@@ -18,7 +19,9 @@ import { retryAfterCodes } from './error-catalogue.js';
  * optional), responses as the server answers (`io: 'output'`).
  *
  * Paths are relative to the stage's base path, given once as `servers[0].url` (a relative URL, resolved
- * against the host the document was fetched from), so the same paths read alike on every stage.
+ * against the host the document was fetched from), so the same paths read alike on every stage; the main document's
+ * root operations name the host root as their path's own server, and the one operation served at both (the home
+ * page, `/`) names both. Each operation is listed under its section (its `tag`, core/http/tags.ts).
  * Schemas are inlined per operation, the error envelopes too: each error response lists the codes its operation can
  * answer with its status (core/http/operation-codes.ts).
  */
@@ -27,26 +30,40 @@ type JsonSchema = Record<string, unknown>;
 
 export function openApiDocument(groups: readonly RouteGroup[], base: Base, options: { basePath: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const tags: { name: string }[] = [];
   const operationIds = new Set<string>();
   const tokenKinds = new Set<string>();
+  /** The operation each documented `METHOD path` is, and where it is served: the stage base, the host root or both. */
+  const served = new Map<string, { op: OperationSpec; path: string; bases: Set<Base> }>();
 
   for (const group of groups) {
     const ops = Object.values(group.ops);
-    // The main document carries the root operations too (at the host root: their own `servers`).
-    const atRoot = base === 'main' && group.base === 'root';
-    if ((group.base !== base && !atRoot) || ops.length === 0) continue;
-    const tag = group.tag ?? group.group;
-    if (!tags.some((known) => known.name === tag)) tags.push({ name: tag });
+    if (!documentedOn(group.base, base) || ops.length === 0) continue;
     for (const op of ops) {
+      const path = openApiPath(op.path);
+      const method = op.method.toLowerCase();
+      const known = served.get(`${method} ${path}`);
+      if (known) {
+        // One operation served both at the stage base and at the host root (the home page) is one entry, at both.
+        if (known.op.name !== op.name || known.bases.has(group.base)) throw new Error(`openapi: ${op.method} ${op.path} is defined by two operations`);
+        known.bases.add(group.base);
+        continue;
+      }
+      served.set(`${method} ${path}`, { op, path, bases: new Set([group.base]) });
       const envelope = op.errorEnvelope ?? errorEnvelopeOf(group.base, op.path);
       if (op.auth !== 'open') for (const kind of op.auth.tokens) tokenKinds.add(kind);
-
-      const item = (paths[openApiPath(op.path)] ??= atRoot ? { servers: [{ url: '/', description: 'the host root, outside the stage base' }] } : {});
-      const method = op.method.toLowerCase();
-      if (item[method]) throw new Error(`openapi: ${op.method} ${op.path} is defined by two operations`);
-      item[method] = operation(op, tag, envelope, uniqueOperationId(op.name, operationIds));
+      (paths[path] ??= {})[method] = operation(op, envelope, uniqueOperationId(op.name, operationIds));
     }
+  }
+  // A path at the host root names it as its own server (a path's servers are those of all its operations).
+  for (const [path, item] of Object.entries(paths)) {
+    const where = [...served.values()].filter((entry) => entry.path === path).map((entry) => [...entry.bases].sort().join(' '));
+    if (new Set(where).size > 1) throw new Error(`openapi: ${path} has operations at the host root and others at the stage base`);
+    if (where[0] === 'root') item.servers = [{ url: '/', description: 'the host root, outside the stage base' }];
+    if (where[0] === 'main root')
+      item.servers = [
+        { url: '/', description: 'the host root' },
+        { url: options.basePath, description: "this stage's base" },
+      ];
   }
 
   return {
@@ -57,7 +74,7 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
       description: overview(base, [...tokenKinds]),
     },
     servers: [{ url: options.basePath, description: "this stage's base; every path below is relative to it" }],
-    tags,
+    tags: referenceSections(groups, base),
     paths,
     components: {
       securitySchemes: {
@@ -70,6 +87,15 @@ export function openApiDocument(groups: readonly RouteGroup[], base: Base, optio
       },
     },
   };
+}
+
+/** Whether a group's operations are in a base's document: the main document carries the root operations too. */
+const documentedOn = (groupBase: Base, base: Base) => groupBase === base || (base === 'main' && groupBase === 'root');
+
+/** The reference's sections a base's document lists: those its operations name, in reading order (core/http/tags.ts). */
+export function referenceSections(groups: readonly RouteGroup[], base: Base): { name: string; description: string }[] {
+  const named = new Set(groups.filter((group) => documentedOn(group.base, base)).flatMap((group) => Object.values(group.ops).map((op) => op.tag)));
+  return TAGS.filter((tag) => named.has(tag.name)).map(({ name, description }) => ({ name, description }));
 }
 
 function overview(base: Base, tokenKinds: string[]): string {
@@ -103,7 +129,7 @@ function overview(base: Base, tokenKinds: string[]): string {
 const headerForms: Record<string, { note: string; schema: JsonSchema }> = {
   'Idempotency-Key': {
     note: 'Sent bare (`k`) or as a quoted string (`"k"`, the structured-field string form of the IETF Idempotency-Key draft): a quoted key is the same key as the bare one.',
-    schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
+    schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN, examples: ['order-7731-attempt'] },
   },
 };
 
@@ -118,7 +144,7 @@ function headerParameters(op: OperationSpec): JsonSchema[] {
   }));
 }
 
-function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, operationId: string): JsonSchema {
+function operation(op: OperationSpec, envelope: ErrorEnvelope, operationId: string): JsonSchema {
   const where = `openapi: ${op.name}`;
   const parameters = [...pathParameters(op, where), ...queryParameters(op, where), ...headerParameters(op)];
   return {
@@ -128,7 +154,7 @@ function operation(op: OperationSpec, group: string, envelope: ErrorEnvelope, op
     ...(operationId !== op.name && { 'x-catalogue-name': op.name }),
     summary: op.summary,
     description: [op.description, describePolicy(op.auth, op.method)].filter(Boolean).join('\n\n'),
-    tags: [group],
+    tags: [op.tag],
     ...(parameters.length > 0 && { parameters }),
     ...(op.body && { requestBody: requestBody(op.body, op.multipartFields, where, op.bodyType) }),
     responses: {

@@ -6,6 +6,7 @@ import type { ItemKey } from '../platform/read-ahead.js';
 import type { SuccessEnvelope } from './envelopes.js';
 import type { StoreTokenRule } from '../partner-store/bearer.js';
 import type { ErrorCode } from './error-catalogue.js';
+import type { Tag } from './tags.js';
 
 /**
  * An operation's contract: where it is routed, who may call it, what it takes and what it answers. The
@@ -17,7 +18,8 @@ export type GroupName = 'inner' | 'boards' | 'admin-console' | 'outer' | 'withou
 /**
  * Where an operation's path is: under the main base (`/<stage>`), the hero base (`/hero-<environment>`), or at
  * the root of the main API's host (`root`: what a standard puts outside any base path, such as RFC 8414 §3.1's
- * `/.well-known/oauth-authorization-server/<issuer path>`). Root operations are documented with the main base.
+ * `/.well-known/oauth-authorization-server/<issuer path>`, and the home page `/`). Root operations are documented
+ * with the main base.
  */
 export type Base = 'main' | 'hero' | 'root';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -90,6 +92,11 @@ export interface OperationSpec {
   /** Hono path inside the base, e.g. `/merchant/create` or `/account/vendor/goods/:goodsId`. */
   readonly path: string;
   readonly auth: AuthRule;
+  /**
+   * The section of the API reference it is listed under, by what it is for (core/http/tags.ts), whichever group
+   * serves it: the groups are how the operations are deployed, not how a reader looks for them.
+   */
+  readonly tag: Tag;
   readonly summary: string;
   readonly description?: string;
   readonly query?: Schema;
@@ -152,20 +159,18 @@ export interface RouteGroup<Ops extends Record<string, OperationSpec> = Record<s
   readonly group: GroupName;
   readonly base: Base;
   readonly ops: Ops;
-  /**
-   * The catalogue's group the operations are listed under (the OpenAPI tag), when it is not `group`: an
-   * operation moved to a function of its own for its cold start keeps the tag clients know it by.
-   */
-  readonly tag?: GroupName;
 }
 
-export function defineGroup<const Ops extends Record<string, OperationSpec>>(
-  group: GroupName,
-  base: Base,
-  ops: Ops,
-  options: { tag?: GroupName } = {},
-): RouteGroup<Ops> {
-  return { group, base, ops, ...options };
+/**
+ * The URL path an operation is served at: its base's path (`/v2-testing`, `/hero-testing`, or nothing at the host
+ * root), then its own. The path `/` is the base itself (`/v2-testing`, and `/` at the host root), as Hono joins them.
+ */
+export function routePathOf(basePath: string, path: string): string {
+  return `${basePath}${path === '/' ? '' : path}` || '/';
+}
+
+export function defineGroup<const Ops extends Record<string, OperationSpec>>(group: GroupName, base: Base, ops: Ops): RouteGroup<Ops> {
+  return { group, base, ops };
 }
 
 type Infer<S> = S extends Schema ? z.infer<S> : undefined;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { intParam, oneOfTheChanges, pageCursor, paging, text } from '../shared/fields.js';
+import { EXAMPLE, example } from '../shared/examples.js';
+import { answered, intParam, oneOfTheChanges, pageCursor, paging, text } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
 import { userId } from '../identity/models.js';
 import { baseUnits } from '../shared/amounts.js';
@@ -10,25 +11,27 @@ export const OrderStatus = { pending: 0, paid: 1, cancelled: 2, refunded: 3 } as
 export const TxType = { chain: 1, appStore: 2, googlePlay: 3, vendor: 4 } as const;
 
 /** A project's name: what players buy tickets of, and the `projectName` of ticket operations. */
-export const projectName = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, _ or -'));
+export const projectName = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, _ or -'), example(EXAMPLE.projectName));
 /** A Move coin type such as `0x2::sui::SUI`. */
-export const coinType = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,64}::\w+::\w+(<.+>)?$/, 'expected a coin type such as 0x2::sui::SUI'), z.maxLength(300));
+export const coinType = z
+  .string()
+  .check(z.regex(/^0x[0-9a-fA-F]{1,64}::\w+::\w+(<.+>)?$/, 'expected a coin type such as 0x2::sui::SUI'), z.maxLength(300), example(EXAMPLE.coinType));
 const positiveInt = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 const level = z.int().check(z.minimum(0), z.maximum(1_000_000));
 
 export const Project = z.lazy(() =>
   z.object({
     project_id: z.int(),
-    project_name: z.string(),
+    project_name: answered.projectName,
     description: z.string(),
-    receive_address: z.string(),
-    coin_type: z.string(),
+    receive_address: answered.address,
+    coin_type: answered.coinType,
     precison: z.int(),
     /** 1 on sale, 0 withdrawn. */
     status: z.int(),
     merchant_id: z.int(),
-    create_time: z.string(),
-    update_time: z.string(),
+    create_time: answered.time,
+    update_time: answered.time,
   }),
 );
 export type Project = z.infer<typeof Project>;
@@ -62,11 +65,11 @@ export const PriceLevel = z.lazy(() =>
   z.object({
     priceId: z.int(),
     project_id: z.int(),
-    project_name: z.string(),
+    project_name: answered.projectName,
     level: z.int(),
-    amount: z.string(),
-    amount_base: z.string(),
-    coin_type: z.string(),
+    amount: answered.coins,
+    amount_base: answered.baseUnits,
+    coin_type: answered.coinType,
     precison: z.int(),
     tickets: z.int(),
     status: z.int(),
@@ -86,6 +89,7 @@ const storeProductId = z
   .string()
   .check(
     z.regex(/^[A-Za-z0-9][A-Za-z0-9._]{0,99}$/, 'expected a store product id: letters, digits, "." and "_", at most 100, starting with a letter or digit'),
+    example('arena.tickets.100'),
   );
 
 export const LevelSave = z.lazy(() =>
@@ -112,27 +116,27 @@ export const PayOrder = z.object({
   id: z.int(),
   project_id: z.int(),
   deposit_id: z.nullable(z.int()),
-  amount: z.string(),
-  amount_base: z.string(),
-  wallet_address: z.string(),
-  coin_type: z.string(),
+  amount: answered.coins,
+  amount_base: answered.baseUnits,
+  wallet_address: answered.address,
+  coin_type: answered.coinType,
   tx_type: z.int(),
   status: z.int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  user_id: z.string(),
+  created_at: answered.time,
+  updated_at: answered.time,
+  user_id: answered.userId,
   level: z.int(),
   precison: z.int(),
-  bill_no: z.string(),
+  bill_no: answered.billNo,
   tickets: z.int(),
   /**
    * Added: the order's link for an app store purchase, a UUID: the iOS app passes it as the purchase's
    * `appAccountToken`, the Android app as `obfuscatedExternalAccountId`; null for orders made before links.
    */
-  app_account_token: z.nullable(z.string()),
+  app_account_token: z.nullable(answered.uuid),
 });
 export type PayOrder = z.infer<typeof PayOrder>;
-export const PaidOrder = z.lazy(() => z.extend(PayOrder, { project_name: z.string() }));
+export const PaidOrder = z.lazy(() => z.extend(PayOrder, { project_name: answered.projectName }));
 
 /** A studio's orders list: which orders (`status`), of which of its projects, and where a page starts. */
 export const StudioOrdersQuery = z.lazy(() =>
@@ -150,13 +154,13 @@ export type StudioOrdersQuery = z.infer<typeof StudioOrdersQuery>;
 /** One recharge order as a studio's console lists it. */
 export const StudioOrder = z.object({
   id: z.int(),
-  bill_no: z.string(),
-  project_name: z.string(),
+  bill_no: answered.billNo,
+  project_name: answered.projectName,
   /** The price level bought. */
   level: z.int(),
   /** The price paid or to pay, in the coin's base units: an integer as decimal text, exact to u64. */
-  amount_base: z.string(),
-  coin_type: z.string(),
+  amount_base: answered.baseUnits,
+  coin_type: answered.coinType,
   /** The coin's decimals: `amount_base` / 10^precison coins. */
   precison: z.int(),
   /** Tickets the order credits (credited once it is paid). */
@@ -165,18 +169,18 @@ export const StudioOrder = z.object({
   status: z.int(),
   /** 1 chain payment, 2 App Store, 3 Google Play. */
   tx_type: z.int(),
-  created_at: z.string(),
+  created_at: answered.time,
   /** When it was paid; null while it never was. */
-  paid_at: z.nullable(z.string()),
+  paid_at: z.nullable(answered.time),
   /** The chain transaction that paid it (an App Store or Google Play purchase: the store's transaction reference); null while unpaid. */
-  tx_digest: z.nullable(z.string()),
+  tx_digest: z.nullable(answered.txDigest),
   /** The player's user id (a deleted player's orders: the deletion's pseudonym, `former:<uuid>`). */
-  user_id: z.string(),
+  user_id: answered.userId,
 });
 export type StudioOrder = z.infer<typeof StudioOrder>;
 
 /** A page of a studio's orders, newest first: `next` the cursor of the page after it, null on the last. */
-export const StudioOrdersPage = z.lazy(() => z.object({ items: z.array(StudioOrder), next: z.nullable(z.string()) }));
+export const StudioOrdersPage = z.lazy(() => z.object({ items: z.array(StudioOrder), next: z.nullable(answered.cursor) }));
 export type StudioOrdersPage = z.infer<typeof StudioOrdersPage>;
 
 export const RechargeOrderBody = z.lazy(() =>
@@ -185,7 +189,7 @@ export const RechargeOrderBody = z.lazy(() =>
     project: projectName,
     priceId: positiveInt,
     /** An earlier pending order of the caller to cancel in the same transaction; negative for none. */
-    prevId: z.int(),
+    prevId: z.int().check(example(-1)),
     level,
     /**
      * The level's price in base units, as the client showed it: a changed price is refused, never charged. Exact up
@@ -198,24 +202,24 @@ export const RechargeOrderBody = z.lazy(() =>
 export const OrderCompleteBody = z.lazy(() =>
   z.object({
     orderId: positiveInt,
-    transactionId: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)')),
+    transactionId: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)'), example(EXAMPLE.txDigest)),
   }),
 );
 
 export const DepositQuery = z.lazy(() => z.object({ project: projectName, orderId: z.optional(intParam({ min: 1 })) }));
 export const DepositAddress = z.lazy(() =>
   z.object({
-    project_name: z.string(),
-    receive_address: z.string(),
-    coin_type: z.string(),
+    project_name: answered.projectName,
+    receive_address: answered.address,
+    coin_type: answered.coinType,
     precison: z.int(),
     payment_function: z.nullable(z.string()),
     order: z.nullable(
       z.object({
         id: z.int(),
-        bill_no: z.string(),
-        amount: z.string(),
-        amount_base: z.string(),
+        bill_no: answered.billNo,
+        amount: answered.coins,
+        amount_base: answered.baseUnits,
         status: z.int(),
         /** Added: the Sui Payment Kit URI that pays this order; null when the stage takes none or it is not pending. */
         payment_uri: z.nullable(z.string()),
@@ -229,21 +233,21 @@ export const PageQuery = z.lazy(() => z.object(paging));
 /** Ticket operations: the contract's minus_tickets body, and the reads. */
 export const MinusTicketsBody = z.lazy(() => z.object({ userId, projectName, level, amount: positiveInt }));
 export const TicketsQuery = z.lazy(() => z.object({ projectName, level: intParam({ min: 0 }), userId: z.optional(userId) }));
-export const TicketBalance = z.lazy(() => z.object({ userId: z.string(), projectName: z.string(), level: z.int(), balance: z.int() }));
+export const TicketBalance = z.lazy(() => z.object({ userId: answered.userId, projectName: answered.projectName, level: z.int(), balance: z.int() }));
 export const RemainQuery = z.lazy(() => z.object({ projectName: z.optional(projectName), userId: z.optional(userId) }));
 export const RemainBalance = z.lazy(() =>
   z.object({
-    userId: z.string(),
+    userId: answered.userId,
     total: z.int(),
-    balances: z.array(z.object({ projectName: z.string(), level: z.int(), balance: z.int() })),
+    balances: z.array(z.object({ projectName: answered.projectName, level: z.int(), balance: z.int() })),
   }),
 );
 
 /** Stranded payment `status`: 0 stranded (awaiting the merchant), 1 credited, 2 refunded. */
 export const StrandedStatus = { stranded: 0, credited: 1, refunded: 2 } as const;
 
-const txDigest = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)'));
-const eventSeq = z.string().check(z.regex(/^\d{1,6}$/, "expected the payment's eventSeq (its cursor.eventSeq)"));
+const txDigest = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a transaction digest (base58)'), example(EXAMPLE.txDigest));
+const eventSeq = z.string().check(z.regex(/^\d{1,6}$/, "expected the payment's eventSeq (its cursor.eventSeq)"), example('0'));
 
 /**
  * A payment on chain that matched no open order (late, for a cancelled or paid order, in another coin, of
@@ -254,25 +258,25 @@ const eventSeq = z.string().check(z.regex(/^\d{1,6}$/, "expected the payment's e
 export const StrandedPayment = z.lazy(() =>
   z.object({
     id: z.int(),
-    bill_no: z.string(),
-    amount: z.string(),
+    bill_no: answered.billNo,
+    amount: answered.baseUnits,
     /** The coin it was paid in (every address in full), or null when it could not be verified. */
-    coin_type: z.nullable(z.string()),
-    fromer: z.string(),
-    toer: z.string(),
-    cursor: z.object({ eventSeq: z.string(), txDigest: z.string() }),
+    coin_type: z.nullable(answered.coinType),
+    fromer: answered.address,
+    toer: answered.recipient,
+    cursor: z.object({ eventSeq: z.string().check(example('0')), txDigest: answered.txDigest }),
     /** Time on chain (else when it was indexed). */
-    paid_at: z.string(),
+    paid_at: answered.time,
     order_id: z.nullable(z.int()),
-    project_name: z.nullable(z.string()),
-    user_id: z.nullable(z.string()),
+    project_name: z.nullable(answered.projectName),
+    user_id: z.nullable(answered.userId),
     /** no_order, order_cancelled, order_paid, order_refunded, coin_unknown, coin, amount, address, duplicate. */
     reason: z.string(),
     detail: z.string(),
     status: z.int(),
-    refund_digest: z.nullable(z.string()),
-    created_at: z.string(),
-    updated_at: z.string(),
+    refund_digest: z.nullable(answered.txDigest),
+    created_at: answered.time,
+    updated_at: answered.time,
   }),
 );
 export type StrandedPayment = z.infer<typeof StrandedPayment>;

@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
+import { EXAMPLE, example } from '../shared/examples.js';
 import { objectOf } from '../shared/records.js';
-import { pageCursor } from '../shared/fields.js';
+import { answered, pageCursor } from '../shared/fields.js';
 import { AccountRecord, idToken, SavedParams, SocialBinding } from '../identity/models.js';
 
 /** deletion/challenge's answer: the single-use message the account's wallet signs to delete the account. */
-export const DeletionChallenge = z.object({ address: z.string(), nonce: z.string(), message: z.string(), expiresAt: z.string() });
+export const DeletionChallenge = z.object({ address: answered.address, nonce: z.string(), message: z.string(), expiresAt: answered.time });
 
 /** The rule between the two proofs, stated on each (a generated client keeps a field's description). */
 const oneProof = z.describe('Send exactly one of signature (a wallet account) or id_token (a zkLogin account).');
@@ -14,22 +15,27 @@ const oneProof = z.describe('Send exactly one of signature (a wallet account) or
  * account sends a fresh id_token of its identity.
  */
 export const DeletionBody = z.lazy(() =>
-  z.object({ signature: z.optional(z.string().check(z.minLength(1), z.maxLength(4096), oneProof)), id_token: z.optional(idToken.check(oneProof)) }).check(
-    z.refine((body) => (body.signature === undefined) !== (body.id_token === undefined), {
-      message: 'send exactly one of signature (a wallet account) or id_token (a zkLogin account)',
-      path: ['signature'],
-    }),
-  ),
+  z
+    .object({
+      signature: z.optional(z.string().check(z.minLength(1), z.maxLength(4096), oneProof, example(EXAMPLE.signature))),
+      id_token: z.optional(idToken.check(oneProof)),
+    })
+    .check(
+      z.refine((body) => (body.signature === undefined) !== (body.id_token === undefined), {
+        message: 'send exactly one of signature (a wallet account) or id_token (a zkLogin account)',
+        path: ['signature'],
+      }),
+    ),
 );
 export type DeletionBody = z.infer<typeof DeletionBody>;
 
 /** The tickets a deletion forfeited in one project level. */
-const Forfeit = z.object({ projectName: z.string(), level: z.int(), tickets: z.int() });
+const Forfeit = z.object({ projectName: answered.projectName, level: z.int(), tickets: z.int() });
 
 /** account delete's answer (the same for every retry of the request). */
 export const DeletionResult = z.object({
   deleted: z.literal(true),
-  deleted_at: z.string(),
+  deleted_at: answered.time,
   /** Every unspent ticket, all project levels together. */
   forfeited_tickets: z.int(),
   forfeited: z.array(Forfeit),
@@ -38,7 +44,7 @@ export const DeletionResult = z.object({
 });
 export type DeletionResult = z.infer<typeof DeletionResult>;
 
-const next = z.nullable(z.string());
+const next = z.nullable(answered.cursor);
 
 /** The export's sections that can be long, each answered a page at a time: those of stored items as they are, */
 export const ITEM_SECTIONS = ['ledger', 'orders', 'payments', 'vendor_orders', 'vendor_rewards', 'history'] as const;
@@ -64,13 +70,13 @@ const ExportedItem = z.record(z.string(), z.unknown());
 
 /** A player's kills and wins in one season of one game, the name the game reported, the wallet it named if any. */
 export const ExportedScore = z.object({
-  game_code: z.string(),
+  game_code: answered.gameCode,
   season_type: z.int(),
-  season_range: z.string(),
+  season_range: answered.seasonRange,
   name: z.string(),
   kills: z.int(),
   wins: z.int(),
-  wallet_address: z.nullable(z.string()),
+  wallet_address: z.nullable(answered.address),
 });
 export type ExportedScore = z.infer<typeof ExportedScore>;
 
@@ -96,20 +102,20 @@ const ExportedHero = z.object({
   experience: z.int(),
   source: z.enum(['nft', 'granted']),
   nftObjectId: z.nullable(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: answered.time,
+  updated_at: answered.time,
 });
 
 /** account_export's document: everything the platform holds about the caller, the long sections' first pages. */
 export const PlayerExport = z.lazy(() =>
   z.object({
     format: z.literal('player-export/1'),
-    generated_at: z.string(),
-    uid: z.string(),
+    generated_at: answered.time,
+    uid: answered.userId,
     account: z.nullable(z.omit(objectOf(AccountRecord), { private_key: true })),
     /** `type` 1 an external wallet registered by signature, 2 a zkLogin address. */
-    wallet: z.nullable(z.object({ address: z.string(), type: z.int() })),
-    zklogin: z.object({ is_zklogin: z.boolean(), address: z.nullable(z.string()) }),
+    wallet: z.nullable(z.object({ address: answered.address, type: z.int() })),
+    zklogin: z.object({ is_zklogin: z.boolean(), address: z.nullable(answered.address) }),
     social: z.array(SocialBinding),
     params: z.nullable(SavedParams),
     balances: z.array(z.object({ project: z.string(), level: z.int(), balance: z.int() })),
@@ -154,6 +160,7 @@ const noticeSince = isoTime.check(
   }, 'expected an instant from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (UTC)'),
 );
 z.globalRegistry.add(noticeSince, {
+  examples: [EXAMPLE.time],
   description:
     'Only players deleted after this instant: an ISO 8601 date and time with its offset, from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC (400 naming since otherwise); nothing is deleted after the last.',
 });
@@ -164,7 +171,7 @@ export const DeletionsQuery = z.lazy(() => z.object({ cursor: z.optional(pageCur
 /** player_deletions' answer: the studio's deleted players, newest first, by id only. */
 export const DeletedPlayersPage = z.lazy(() =>
   z.object({
-    items: z.array(z.object({ game_player_id: z.string(), deleted_at: z.string() })),
+    items: z.array(z.object({ game_player_id: answered.playerId, deleted_at: answered.time })),
     next,
   }),
 );

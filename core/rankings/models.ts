@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { gameCode, intParam, text } from '../shared/fields.js';
+import { EXAMPLE, example } from '../shared/examples.js';
+import { answered, gameCode, intParam, text } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
 import { MAX_SHARDS } from './shards.js';
 
@@ -19,14 +20,16 @@ export const CHECKED_REPORT_PLAYERS = 33;
 /** gameRank's default and largest `limit`. */
 export const MAX_BOARD = 100;
 
-const points = z.int().check(z.minimum(0), z.maximum(MAX_POINTS));
+const points = z.int().check(z.minimum(0), z.maximum(MAX_POINTS), example(3));
 
 /** A player of a game: the player's platform user id, or the game's own id for the player. */
-export const gamePlayerId = z.string().check(z.trim(), z.minLength(1), z.maxLength(128), z.regex(/^[^\p{Cc}]*$/u, 'no control characters'));
+export const gamePlayerId = z
+  .string()
+  .check(z.trim(), z.minLength(1), z.maxLength(128), z.regex(/^[^\p{Cc}]*$/u, 'no control characters'), example(EXAMPLE.playerId));
 /** The name shown on the boards; may be empty. The latest report's name is the one shown. */
-const gamePlayerName = text(64).check(z.regex(/^[^\p{Cc}]*$/u, 'no control characters'));
+const gamePlayerName = text(64).check(z.regex(/^[^\p{Cc}]*$/u, 'no control characters'), example(EXAMPLE.playerName));
 /** A game's id for one finished match or report: the same id is counted once. */
-export const resultId = z.string().check(z.regex(/^[\w.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -'));
+export const resultId = z.string().check(z.regex(/^[\w.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -'), example(EXAMPLE.resultId));
 
 const positiveSomewhere = z.refine<{ kills: number; wins: number }>((entry) => entry.kills > 0 || entry.wins > 0, {
   error: 'kills or wins must be positive',
@@ -75,18 +78,18 @@ export const SeasonRef = z.lazy(() =>
   z.object({
     /** 1 week, 2 month. */
     season_type: z.int(),
-    season_range: z.string(),
+    season_range: answered.seasonRange,
   }),
 );
 
 export const AddWinResult = z.lazy(() =>
   z.object({
-    game_code: z.string(),
-    game_player_id: z.string(),
+    game_code: answered.gameCode,
+    game_player_id: answered.playerId,
     /** What this report added (not the new totals). */
     kills: z.int(),
     wins: z.int(),
-    result_id: z.optional(z.string()),
+    result_id: z.optional(z.string().check(example(EXAMPLE.resultId))),
     /** The seasons it was added to: the week and the month current when it was first received. */
     seasons: z.array(SeasonRef),
   }),
@@ -95,8 +98,8 @@ export type AddWinResult = z.infer<typeof AddWinResult>;
 
 export const ScoreResult = z.lazy(() =>
   z.object({
-    game_code: z.string(),
-    result_id: z.string(),
+    game_code: answered.gameCode,
+    result_id: z.string().check(example(EXAMPLE.resultId)),
     /** Distinct players counted (lines of the same player are added together). */
     players: z.int(),
     seasons: z.array(SeasonRef),
@@ -115,8 +118,8 @@ export const RankQuery = z.lazy(() =>
 export const RankEntry = z.lazy(() =>
   z.object({
     total: z.string(),
-    game_player_id: z.string(),
-    game_player_name: z.string(),
+    game_player_id: answered.playerId,
+    game_player_name: answered.playerName,
   }),
 );
 export type RankEntry = z.infer<typeof RankEntry>;
@@ -144,7 +147,7 @@ export type BoardShardsSave = z.infer<typeof BoardShardsSave>;
 /** A game's board shard setting: its changes kept (rankings/shards.ts keptChanges), and the K of its current seasons. */
 export const BoardShards = z.lazy(() =>
   z.object({
-    game_code: z.string(),
+    game_code: answered.gameCode,
     /** The K of seasons that start from now on (the last change's, or the default 1). */
     shards: z.int(),
     /** The current week's and month's K (each keeps the K in effect at its start, or a launch change's once it applies). */
@@ -154,7 +157,7 @@ export const BoardShards = z.lazy(() =>
     changes: z.array(
       z.object({
         shards: z.int(),
-        from: z.string(),
+        from: answered.time,
         /** The current seasons without score it was made in (`W#…`/`M#…`), with the shards they had: it applies to them too if they still have none at `from`. */
         seasons: z.optional(z.array(z.object({ season: z.string(), was: z.int() }))),
       }),
@@ -174,7 +177,7 @@ export const RankAroundQuery = z.lazy(() =>
     /** 1 week, 2 month. */
     season_type: intParam({ min: 1, max: 2 }),
     /** The season's first and last day (YYYY-MM-DD-MM-DD); the current season of `season_type` when absent. */
-    season_range: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'))),
+    season_range: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'), example(EXAMPLE.seasonRange))),
     game_player_id: gamePlayerId,
     around: z._default(intParam({ min: 0, max: MAX_AROUND }), 10),
   }),
@@ -186,8 +189,8 @@ export const RankedEntry = z.lazy(() =>
   z.object({
     rank: z.int(),
     total: z.string(),
-    game_player_id: z.string(),
-    game_player_name: z.string(),
+    game_player_id: answered.playerId,
+    game_player_name: answered.playerName,
   }),
 );
 export type RankedEntry = z.infer<typeof RankedEntry>;
@@ -195,11 +198,11 @@ export type RankedEntry = z.infer<typeof RankedEntry>;
 /** rank_around's answer: the player's rank and total, and the players just above and below. */
 export const PlayerRank = z.lazy(() =>
   z.object({
-    game_code: z.string(),
+    game_code: answered.gameCode,
     board: z.enum(['kills', 'wins']),
     season_type: z.int(),
-    season_range: z.string(),
-    game_player_id: z.string(),
+    season_range: answered.seasonRange,
+    game_player_id: answered.playerId,
     /** False when the player has no score on this board: then rank is null, total "0" and the lists are empty. */
     ranked: z.boolean(),
     rank: z.nullable(z.int()),
@@ -211,7 +214,7 @@ export const PlayerRank = z.lazy(() =>
     /** Players on the board as of `as_of`. */
     players: z.int(),
     /** When the board's other players were last brought up to date (ISO); null before its first change. */
-    as_of: z.nullable(z.string()),
+    as_of: z.nullable(answered.time),
     /**
      * Where the other players' standings come from: `live`, the board's head, a stream batch behind the reports
      * (the top of the board, at least its top 10,000, or all of a smaller board); `snapshot`, the whole board as

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { gameCode, intParam, paging } from '../shared/fields.js';
+import { EXAMPLE, example } from '../shared/examples.js';
+import { answered, gameCode, intParam, paging } from '../shared/fields.js';
 import { baseUnits, exactInteger } from '../shared/amounts.js';
 
 /**
@@ -37,12 +38,12 @@ export type RewardTableSave = z.infer<typeof RewardTableSave>;
 
 export const RewardTable = z.lazy(() =>
   z.object({
-    game_code: z.string(),
+    game_code: answered.gameCode,
     board: z.string(),
     /** `amount` is a JSON integer (written exactly, whatever its size); `amount_base` the same as decimal text. */
-    rewards: z.array(z.object({ rank: z.int(), amount: exactInteger(), amount_base: z.string() })),
+    rewards: z.array(z.object({ rank: z.int(), amount: exactInteger(), amount_base: answered.baseUnits })),
     /** When the merchant last set it; null while the game has none (no season of it pays anything). */
-    updated_at: z.nullable(z.string()),
+    updated_at: z.nullable(answered.time),
   }),
 );
 export type RewardTable = z.infer<typeof RewardTable>;
@@ -50,7 +51,7 @@ export type RewardTable = z.infer<typeof RewardTable>;
 export const GameCodeQuery = z.lazy(() => z.object({ game_code: gameCode }));
 
 /** A season as the history operations name it (season_range is checked against the type by the handler). */
-const seasonRange = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'));
+const seasonRange = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'), example(EXAMPLE.seasonRange));
 /** season_type: 1 week, 2 month. */
 const seasonTypeQuery = intParam({ min: 1, max: 2 });
 export const SeasonQuery = z.lazy(() => z.object({ game_code: gameCode, season_type: seasonTypeQuery, season_range: seasonRange }));
@@ -61,18 +62,18 @@ export const HistoryEntry = z.lazy(() =>
   z.object({
     id: z.int(),
     season_type: z.int(),
-    create_time: z.string(),
-    season_range: z.string(),
-    game_code: z.string(),
-    platform_player_id: z.string(),
-    wallet_address: z.string(),
+    create_time: answered.time,
+    season_range: answered.seasonRange,
+    game_code: answered.gameCode,
+    platform_player_id: answered.userId,
+    wallet_address: answered.address,
     rank: z.int(),
     achievement: z.int(),
     /** Base units of the payout coin: a JSON integer, written exactly whatever its size (core/shared/amounts.ts). */
     reward_amount: exactInteger(),
     status: z.int(),
     /** `reward_amount` as decimal text, for clients whose JSON parser rounds integers past 2^53 (ours). */
-    reward_amount_base: z.string(),
+    reward_amount_base: answered.baseUnits,
   }),
 );
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
@@ -80,14 +81,14 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 /** history/test's answer: what the season's settlement wrote (now or earlier). */
 export const SettlementResult = z.lazy(() =>
   z.object({
-    game_code: z.string(),
+    game_code: answered.gameCode,
     season_type: z.int(),
-    season_range: z.string(),
+    season_range: answered.seasonRange,
     /** The board that paid; null when the game had no reward table at settlement. */
     board: z.nullable(z.string()),
     /** How many history entries the settlement wrote. */
     entries: z.int(),
-    settled_at: z.string(),
+    settled_at: answered.time,
     /** False when the season had been settled before (this call wrote nothing). */
     settled_now: z.boolean(),
   }),
@@ -104,7 +105,7 @@ export const ClaimQuery = z.lazy(() => z.object({ id: intParam({ min: 1 }) }));
 export const ClaimSignature = z.lazy(() =>
   z.object({
     id: z.int(),
-    recipient: z.string(),
+    recipient: answered.recipient,
     /** Base units of the payout coin, decimal text (a u64). */
     amount: z.string(),
     /** Decimal text of a u64. */
@@ -124,7 +125,7 @@ export const ClaimSignature = z.lazy(() =>
     /** The game's on-chain object (its object_id), 0x + 64 hex. */
     game: z.optional(z.string()),
     /** The payout coin as `std::type_name` renders it (64 hex digits without 0x), e.g. `0000…0002::sui::SUI`. */
-    coin_type: z.optional(z.string()),
+    coin_type: z.optional(answered.coinType),
     /** Milliseconds since the epoch; the verifier refuses the claim from then on (the chain's Clock). */
     expires_at_ms: z.optional(z.int()),
   }),
@@ -132,4 +133,4 @@ export const ClaimSignature = z.lazy(() =>
 export type ClaimSignature = z.infer<typeof ClaimSignature>;
 
 /** gameCode: a game's code with its on-chain ids (null when unset). */
-export const GameChainIds = z.lazy(() => z.object({ code: z.string(), package_id: z.nullable(z.string()), object_id: z.nullable(z.string()) }));
+export const GameChainIds = z.lazy(() => z.object({ code: z.string(), package_id: z.nullable(answered.objectId), object_id: z.nullable(answered.objectId) }));

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { EXAMPLE } from './examples.js';
 
 /**
  * Amounts in a coin's base units are u64 on chain (a coin may have 18 decimals, so 0.01 of it is already past
@@ -53,12 +54,15 @@ export function baseUnits({ min = 1n, max = U64_MAX }: { min?: bigint; max?: big
 export function baseUnitsJsonSchema(schema: unknown): Record<string, unknown> | undefined {
   const range = typeof schema === 'object' && schema !== null ? baseUnitSchemas.get(schema) : undefined;
   if (!range) return undefined;
+  // The reference's example (core/shared/examples.ts), in the field's range: as a JSON integer and as text.
+  const sample = BigInt(EXAMPLE.baseUnits) < range.min ? range.min : BigInt(EXAMPLE.baseUnits) > range.max ? range.max : BigInt(EXAMPLE.baseUnits);
   return {
     description: `Base units, from ${range.min} to ${range.max}: a JSON integer (read exactly, whatever its size) or the same integer as decimal text.`,
     anyOf: [
       { type: 'integer', minimum: Number(range.min) },
       { type: 'string', pattern: '^(0|[1-9][0-9]{0,19})$' },
     ],
+    examples: [Number(sample), String(sample)],
   };
 }
 
@@ -78,7 +82,7 @@ export function exactInteger() {
 /** The JSON Schema of an `exactInteger` field (undefined for any other schema). */
 export function exactIntegerJsonSchema(schema: unknown): Record<string, unknown> | undefined {
   if (typeof schema !== 'object' || schema === null || !exactIntegerSchemas.has(schema)) return undefined;
-  return { type: 'integer', minimum: 0, description: 'Base units: an integer written exactly, whatever its size.' };
+  return { type: 'integer', minimum: 0, description: 'Base units: an integer written exactly, whatever its size.', examples: [Number(EXAMPLE.baseUnits)] };
 }
 
 /** An amount as stored: a DynamoDB number (read as a number, or a bigint past 2^53), or decimal text in items

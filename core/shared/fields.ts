@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { EXAMPLE, example } from './examples.js';
 
-/** Field rules shared by several domains' models. */
+/** Field rules shared by several domains' models, each with the example the API reference shows (./examples.ts). */
 
 export const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
 export const requiredText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
@@ -10,17 +11,21 @@ export const requiredText = (max: number) => z.string().check(z.trim(), z.minLen
  */
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
-  .check(z.maxLength(2048), z.meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }));
+  .check(z.maxLength(2048), z.meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }), example(EXAMPLE.url));
 
 /** A relative path of a stored file (what save_file returns): no leading slash, no `..`, no scheme. */
 export const relativePath = z
   .string()
-  .check(z.maxLength(512), z.regex(/^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]+$/, 'expected a relative file path such as merchant/1/logo.png'));
+  .check(
+    z.maxLength(512),
+    z.regex(/^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]+$/, 'expected a relative file path such as merchant/1/logo.png'),
+    example(EXAMPLE.filePath),
+  );
 
 /** A game code: unique platform-wide, used in URLs and token claims. */
-export const gameCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, _ or -'));
+export const gameCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, _ or -'), example(EXAMPLE.gameCode));
 
-export const email = z.email().check(z.maxLength(254), z.toLowerCase());
+export const email = z.email().check(z.maxLength(254), z.toLowerCase(), example(EXAMPLE.email));
 
 /** The schemas `intParam` made (see isIntParam). */
 const intParams = new WeakSet<object>();
@@ -90,4 +95,46 @@ export const paging = {
  * A page's cursor as a query parameter: opaque text a previous page answered (Base64url). Whether it is one of
  * ours, and the caller's, is the domain's check (core/platform/cursors.ts): 400 naming `cursor` when not.
  */
-export const pageCursor = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,2048}$/, 'expected the `next` of a previous page'));
+export const pageCursor = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,2048}$/, 'expected the `next` of a previous page'), example(EXAMPLE.cursor));
+
+/**
+ * Fields of answers, by kind: text as the service writes it, with the kind's example for the reference. Answers are
+ * not parsed, so these state no rule a stored value might miss; they name what the text is.
+ */
+export const answered = {
+  /** An ISO 8601 UTC time. */
+  time: z.string().check(example(EXAMPLE.time)),
+  /** A Sui address, in lower case. */
+  address: z.string().check(example(EXAMPLE.address)),
+  /** The other side of a payment (its recipient, when `address` is its sender). */
+  recipient: z.string().check(example(EXAMPLE.otherAddress)),
+  /** A Sui object id: a game's shared object, a Move package, a hero NFT. */
+  objectId: z.string().check(example(EXAMPLE.objectId)),
+  email: z.string().check(example(EXAMPLE.email)),
+  gameCode: z.string().check(example(EXAMPLE.gameCode)),
+  gameName: z.string().check(example(EXAMPLE.gameName)),
+  projectName: z.string().check(example(EXAMPLE.projectName)),
+  coinType: z.string().check(example(EXAMPLE.coinType)),
+  /** An amount in a coin's base units: an integer as decimal text, exact to u64. */
+  baseUnits: z.string().check(example(EXAMPLE.baseUnits)),
+  /** An amount in coins, as decimal text with the coin's decimals. */
+  coins: z.string().check(example(EXAMPLE.coins)),
+  /** A platform user's id (a UUID). */
+  userId: z.string().check(example(EXAMPLE.userId)),
+  /** A console account's id (a UUID). */
+  accountId: z.string().check(example(EXAMPLE.accountId)),
+  /** Another record's UUID. */
+  uuid: z.string().check(example(EXAMPLE.uuid)),
+  billNo: z.string().check(example(EXAMPLE.billNo)),
+  txDigest: z.string().check(example(EXAMPLE.txDigest)),
+  /** A token this service issues. */
+  accessToken: z.string().check(example(EXAMPLE.accessToken)),
+  /** The `next` of a page: pass it as `cursor` for the page after. */
+  cursor: z.string().check(example(EXAMPLE.cursor)),
+  url: z.string().check(example(EXAMPLE.url)),
+  imageUrl: z.string().check(example(EXAMPLE.imageUrl)),
+  filePath: z.string().check(example(EXAMPLE.filePath)),
+  playerId: z.string().check(example(EXAMPLE.playerId)),
+  playerName: z.string().check(example(EXAMPLE.playerName)),
+  seasonRange: z.string().check(example(EXAMPLE.seasonRange)),
+};

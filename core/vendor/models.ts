@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
+import { EXAMPLE, example } from '../shared/examples.js';
 import { userId } from '../identity/models.js';
 import { projectName } from '../payments/models.js';
-import { intParam, paging, requiredText } from '../shared/fields.js';
+import { answered, intParam, paging, requiredText } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
 
 /** Goods `status`: 1 on sale, 0 withdrawn (orders of withdrawn goods are refused). */
@@ -20,7 +21,7 @@ const tickets = z.int().check(z.positive(), z.maximum(1_000_000_000_000));
 /** goods_create: a catalogue entry paid in tickets of (projectName, level). */
 export const GoodsCreate = z.lazy(() =>
   z.object({
-    name: requiredText(100),
+    name: requiredText(100).check(example('Golden sword')),
     projectName,
     level,
     /** Tickets per unit. */
@@ -33,13 +34,13 @@ export const Goods = z.lazy(() =>
   z.object({
     id: z.int(),
     name: z.string(),
-    projectName: z.string(),
+    projectName: answered.projectName,
     level: z.int(),
     price: z.int(),
     status: z.int(),
     merchant_id: z.int(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: answered.time,
+    updated_at: answered.time,
   }),
 );
 export type Goods = z.infer<typeof Goods>;
@@ -49,9 +50,9 @@ export const GoodsPage = z.lazy(() => z.object({ total: z.string(), goods: z.arr
 export const GoodsPageQuery = z.lazy(() => z.object(paging));
 
 /** The partner's order id: what makes customGoods idempotent. */
-export const outerOrderId = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -'));
+export const outerOrderId = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 letters, digits, _ . : or -'), example('shop-order-7731'));
 /** A trace key as returned on creation (22 base64url characters today; a little room either way). */
-const traceKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'expected a trace key as returned with the order'));
+const traceKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'expected a trace key as returned with the order'), example('xOuydmmdsjRhbkTYkU0f6YAV'));
 
 /** The contract's createOrder body (docs/api.md, "The compatibility contract"). */
 export const CreateOrderBody = z.lazy(() => z.object({ userId, goodsId: positiveId, quantity, projectName }));
@@ -67,21 +68,21 @@ export const VendorOrder = z.lazy(() =>
     id: z.int(),
     goodsId: z.int(),
     quantity: z.int(),
-    projectName: z.string(),
+    projectName: answered.projectName,
     level: z.int(),
-    userId: z.string(),
+    userId: answered.userId,
     total: z.int(),
-    outerOrderId: z.nullable(z.string()),
-    trace_key: z.string(),
+    outerOrderId: z.nullable(z.string().check(example('shop-order-7731'))),
+    trace_key: z.string().check(example('xOuydmmdsjRhbkTYkU0f6YAV')),
     status: z.int(),
     merchant_id: z.int(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: answered.time,
+    updated_at: answered.time,
   }),
 );
 export type VendorOrder = z.infer<typeof VendorOrder>;
 
-const billText = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a bill number: 1-64 letters, digits, _ or -'));
+const billText = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a bill number: 1-64 letters, digits, _ or -'), example(EXAMPLE.billNo));
 /** vendor_pay_query: a pay order's bill (`PO…`) or a reward's. */
 export const BillQuery = z.lazy(() => z.object({ billNo: billText }));
 /**
@@ -94,7 +95,7 @@ const REWARD_BILL = /^(?!PO\d{10,}$)[A-Za-z0-9_-]{1,64}$/;
 
 /** vendor/signature: only pay orders are paid through the vendor's contract. */
 export const OrderBillQuery = z.lazy(() =>
-  z.object({ billNo: z.string().check(z.regex(PAY_ORDER_BILL, 'expected a pay order bill number such as PO0000000001')) }),
+  z.object({ billNo: z.string().check(z.regex(PAY_ORDER_BILL, 'expected a pay order bill number such as PO0000000001'), example(EXAMPLE.billNo)) }),
 );
 /** A reward's bill number is the merchant's; `PO` and ten or more digits would read as a pay order's bill. */
 const rewardBillNo = z
@@ -102,6 +103,7 @@ const rewardBillNo = z
   .check(
     z.regex(REWARD_BILL, 'expected a bill number: 1-64 letters, digits, _ or -, not PO followed by ten or more digits (which names a pay order)'),
     z.describe("The merchant's own bill number: 1-64 letters, digits, _ or -, not PO followed by ten or more digits (which names a pay order)."),
+    example('reward-2026-03-14-0007'),
   );
 
 export const RewardBody = z.lazy(() =>
@@ -120,11 +122,11 @@ export type RewardBody = z.infer<typeof RewardBody>;
 /** vendor/signature: the payment request, its BCS bytes and the stage key's signature over them. */
 export const PaymentSignature = z.lazy(() =>
   z.object({
-    bill_no: z.string(),
-    amount: z.string(),
-    amount_base: z.string(),
-    recipient: z.string(),
-    coin_type: z.string(),
+    bill_no: answered.billNo,
+    amount: answered.coins,
+    amount_base: answered.baseUnits,
+    recipient: answered.recipient,
+    coin_type: answered.coinType,
     expires_at_ms: z.int(),
     /** BCS of `{bill_no, amount, recipient, coin_type, expires_at_ms}`, hex. */
     message: z.string(),

@@ -24,7 +24,7 @@ async function match() {
   // The boards follow the reports a moment behind (the table's stream, about a second): read until the player is on them.
   const readBoards = () => unwrap(server.GET('/merchant/games/rank', { params: { query: { game_code: 'demo-arena' } } }));
   let boards = await readBoards();
-  for (let attempt = 1; attempt < 80 && !boards.data.gameWeekKillRank.some((row) => row.game_player_id === player); attempt++) {
+  for (let attempt = 1; attempt < 80 && !boards.gameWeekKillRank.some((row) => row.game_player_id === player); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     boards = await readBoards();
   }

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { createGame } from '../../core/games/games.js';
-import { GameCreate } from '../../core/games/models.js';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createGame, gameKey, updateGame } from '../../core/games/games.js';
+import { GameCreate, GameUpdate } from '../../core/games/models.js';
+import { claimTerms } from '../../core/rewards/claims.js';
 import { createAccount, ensureAccount } from '../../core/merchants/accounts.js';
 import { createMerchant, setMerchantStatus } from '../../core/merchants/merchants.js';
 import { MerchantPayload, MerchantStatus } from '../../core/merchants/models.js';
 import type { Deps } from '../../core/deps.js';
 import type { TokenClaims } from '../../core/platform/tokens.js';
+import type { DevChain } from './dev-chain/dev-chain.js';
+import { VERIFIER_PACKAGE } from './dev-chain/claim-verifier.js';
 
 /**
  * Start-up data of the local server:
@@ -66,4 +69,24 @@ async function loadDemoData(deps: Deps, credentials: { email: string; password: 
   ]) {
     await createGame(deps, owner, GameCreate.parse({ ...game, describe: `${game.game_name}, a demo game.`, releaseDate: '2026-01-01' }));
   }
+}
+
+/** What the demo game's verifier holds to pay claims: 1,000 SUI in MIST. */
+const DEMO_POOL = 1_000_000_000_000n;
+
+/**
+ * On the development chain, the demo game `demo-arena` gets a claim verifier (docs/claims.md, made as
+ * `create_self_bound<SUI>` makes it, with this stage's claim key, chain name and a funded pool) as its
+ * package_id and object_id, so its players' rewards can be claimed and redeemed locally. Done when the game has
+ * no object_id or one the chain does not hold (a new DATA_DIR, or the chain's file removed); a game whose studio
+ * set an object the chain holds is left alone.
+ */
+export async function seedDemoVerifier(deps: Deps, chain: DevChain, log: (line: string) => void) {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey('demo-arena') }));
+  const game = out.Item as { accountId?: string; object_id?: string } | undefined;
+  if (!game?.accountId || !deps.claims || (game.object_id && chain.state.objects.has(game.object_id))) return;
+  const objectId = chain.createVerifier({ publicKey: deps.claims.publicKey, chain: claimTerms(deps).chain, pool: DEMO_POOL });
+  const owner: TokenClaims = { kind: 'merchant', sub: game.accountId, role: 'merchant', exp: 0 };
+  await updateGame(deps, owner, GameUpdate.parse({ code: 'demo-arena', package_id: VERIFIER_PACKAGE, object_id: objectId }));
+  log(`development chain: demo-arena's claim verifier is ${objectId}`);
 }

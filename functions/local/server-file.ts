@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
  * Where a running local server can be found (`npm start`): a file in DATA_DIR naming its process, its URL, its
  * DynamoDB (the embedded DynamoDB Local's endpoint, which changes at every start, or the one configured) and its
  * table. The admin CLI reads it, so that a command run beside `npm start` needs no `--endpoint` or `--table`
- * (functions/admin/cli.ts). No secret is in it: DynamoDB Local takes any credentials. It is written once the table
+ * (functions/admin/cli.ts), and the quickstart's wallet finds the development chain in it. No secret is in it: DynamoDB Local takes any credentials. It is written once the table
  * is ready and removed when the server exits; a file whose process is gone is not read.
  */
 export const SERVER_FILE = 'server.json';
@@ -16,6 +16,8 @@ export interface RunningServer {
   url: string;
   dynamodb: { endpoint: string; region: string };
   table: string;
+  /** The development chain's GraphQL endpoint and faucet, when it runs (functions/local/dev-chain). */
+  devChain?: { graphql: string; faucet: string };
 }
 
 /** Writes the file for this process; it is removed when the process exits, if it is still this process's. */

@@ -22,14 +22,17 @@ import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { checkPortFree, listenProblem } from './port-check.js';
 import { readLocalSettings } from './settings.js';
 import { StartRefused } from './start-refused.js';
-import { seedLocal } from './seed.js';
-import { localSigningKey, localStoreKeys, localVendorKey } from './signing-key.js';
+import { seedDemoVerifier, seedLocal } from './seed.js';
+import { localSignInKey, localSigningKey, localStoreKeys, localVendorKey } from './signing-key.js';
+import { DEV_CLIENT_ID, DEV_SIGN_IN_PATH, devSignIn } from './dev-sign-in.js';
 import { parseStoreKeys } from '../../core/partner-store/regions.js';
 import { localClaimKey } from './claim-key.js';
 import { withUnreadBodyDiscarded } from './unread-body.js';
 import { startScoreStreamLoop } from './score-stream.js';
 import { startDayFiguresLoop } from './day-figures-stream.js';
 import { writeServerFile } from './server-file.js';
+import { startDevChain, type DevChain } from './dev-chain/dev-chain.js';
+import { chainFromSetting } from '../../core/chain/source.js';
 import type { Loop } from '../../core/platform/loop.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -52,6 +55,7 @@ const log = (line: string) => console.log(`[local] ${line}`);
 
 let lock: DataDirLock | undefined;
 let dynamo: LocalDynamo | undefined;
+let devChain: DevChain | undefined;
 let server: ReturnType<typeof serve> | undefined;
 let indexer: IndexerLoop | undefined;
 let settlement: SettlementLoop | undefined;
@@ -69,7 +73,7 @@ function exit(code: number): Promise<void> {
     starting.abort();
     await new Promise<void>((done) => (server?.listening ? server.close(() => done()) : done()));
     await Promise.all([indexer?.stop(), settlement?.stop(), rankPages?.stop(), dayFigures?.stop(), rankSnapshots?.stop(), deletions?.stop()]);
-    await dynamo?.stop();
+    await Promise.all([dynamo?.stop(), devChain?.stop()]);
     lock?.release();
     process.exit(code);
   })();
@@ -114,7 +118,15 @@ try {
   if (clockOffset !== 0) log(`clock: ${clockOffset} ms ahead of this machine's (CLOCK_OFFSET_MS)`);
   const now = () => new Date(Date.now() + clockOffset);
   const files = diskFileStore(join(dataDir, 'files'));
+  // No CHAIN_CONFIG: the development chain stands in for Sui, with a faucet, its state in DATA_DIR.
+  if (settings.devChain) {
+    devChain = await startDevChain({ dataDir, now });
+    log(`development chain: GraphQL at ${devChain.graphqlUrl}, faucet at ${devChain.faucetUrl} (CHAIN_CONFIG unset; DEV_CHAIN=off for none)`);
+  }
   const signingKey = await localSigningKey(dataDir);
+  // The development sign-in provider, on this server's own origin, trusted beside OAUTH_PROVIDERS' providers.
+  const origin = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  const signIn = settings.devSignIn ? await devSignIn({ origin, key: await localSignInKey(dataDir), now }) : undefined;
   const deps: Deps = {
     stage,
     production: false,
@@ -130,10 +142,12 @@ try {
     }),
     // The cursor key, derived from the token keys as a deploy derives it (infra/secrets.ts).
     cursorKey: cursorKeyOf(cursorSecretOf(signingKey)),
-    // OAUTH_PROVIDERS: the providers zkLogin and social binding accept (JSON, see docs/api.md); none by default.
-    idTokens: createIdTokenVerifier(settings.oauthProviders, { now }),
-    // CHAIN_CONFIG: the chain node and payment event type (JSON, see docs/api.md); unset turns chain features off.
-    chain: settings.chain,
+    // OAUTH_PROVIDERS: the providers zkLogin and social binding accept (JSON, see docs/api.md), and the development
+    // sign-in provider unless DEV_SIGN_IN=off.
+    idTokens: createIdTokenVerifier([...settings.oauthProviders, ...(signIn ? [signIn.provider] : [])], { now }),
+    // CHAIN_CONFIG: the chain node and payment event type (JSON, see docs/api.md); unset, the development chain
+    // (DEV_CHAIN=off and unset turns chain features off).
+    chain: devChain ? chainFromSetting(devChain.chainSetting) : settings.chain,
     // APPLE_CONFIG: the App Store settings (JSON, see docs/api.md); unset turns App Store purchases off (503).
     appStore: settings.appStore,
     // GOOGLE_CONFIG: the Google Play settings (JSON, see docs/api.md); unset turns google_callback off (503).
@@ -145,6 +159,7 @@ try {
     now,
   };
   await seedLocal(deps, dataDir, settings.seedAdmin, log);
+  if (devChain) await seedDemoVerifier(deps, devChain, log);
   // The local stand-ins for the deployed jobs record their runs as those do, for the stage overview.
   // The local stand-in for the deployed cron: index chain events every INDEXER_INTERVAL_MS.
   if (deps.chain) {
@@ -198,6 +213,7 @@ try {
       maxAge: crossOrigin.maxAgeSeconds,
     }),
   );
+  if (signIn) edge.route(DEV_SIGN_IN_PATH, signIn.app);
   edge.all('*', (c) => local(c.req.raw, c.env));
   // The rest of a body the app answered unread is read off the connection, or the connection closed (unread-body.ts).
   server = serve({ fetch: withUnreadBodyDiscarded(edge.fetch), port, hostname: host }, (info) => {
@@ -205,8 +221,14 @@ try {
     log(`serving ${base}${mainBasePath(stage)} and ${base}${heroBasePath(stage)}`);
     log(`API reference: ${base}${mainBasePath(stage)}/docs and ${base}${heroBasePath(stage)}/docs`);
     log(`operator console: ${base}${mainBasePath(stage)}/console`);
+    if (signIn) log(`development sign-in: OpenID provider ${signIn.provider.issuer} (client id ${DEV_CLIENT_ID}; DEV_SIGN_IN=off for none)`);
     // Where the admin CLI finds this server's table, with no --endpoint (functions/local/server-file.ts).
-    writeServerFile(dataDir, { url: base, dynamodb: { endpoint: connection.endpoint, region: connection.region }, table });
+    writeServerFile(dataDir, {
+      url: base,
+      dynamodb: { endpoint: connection.endpoint, region: connection.region },
+      table,
+      ...(devChain && { devChain: { graphql: devChain.graphqlUrl, faucet: devChain.faucetUrl } }),
+    });
   });
   // Another process that took the port after the check: refused as the check refuses, and everything stopped.
   server.once('error', (error: NodeJS.ErrnoException) => void failed(new StartRefused([listenProblem(host, port, error)])));

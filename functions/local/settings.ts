@@ -26,6 +26,8 @@ export interface LocalSettings {
   dynamo: DynamoConnection | undefined;
   seedAdmin: { email: string; password: string } | undefined;
   chain: Chain | undefined;
+  /** CHAIN_CONFIG unset and DEV_CHAIN not `off`: the development chain (functions/local/dev-chain) stands in. */
+  devChain: boolean;
   appStore: AppleSettings | undefined;
   googlePlay: GoogleSettings | undefined;
   /** STORE_KEYS; undefined: the keys generated into DATA_DIR. */
@@ -35,6 +37,8 @@ export interface LocalSettings {
   intervalsMs: { settlement: number; rankStream: number; rankSnapshots: number; deletions: number; indexer: number };
   clockOffsetMs: number;
   oauthProviders: OAuthProvider[];
+  /** DEV_SIGN_IN not `off`: the development sign-in provider (functions/local/dev-sign-in.ts) is served and trusted. */
+  devSignIn: boolean;
   /** A console built elsewhere; undefined: the server builds it into DATA_DIR. */
   consoleAssetsDir: string | undefined;
 }
@@ -64,6 +68,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
   const endpoint = await setting('AWS_ENDPOINT_URL_DYNAMODB', httpUrl);
   const seedAdmin = seedAdminOf(given('SEED_ADMIN_EMAIL'), given('SEED_ADMIN_PASSWORD'), problems);
   const chain = await setting('CHAIN_CONFIG', chainFromSetting, ['chain config']);
+  const devChain = await setting('DEV_CHAIN', oneOf(['on', 'off']));
   const appStore = await setting('APPLE_CONFIG', parseAppleSettings, ['apple config']);
   const googlePlay = await setting('GOOGLE_CONFIG', parseGoogleSettings, ['google config']);
   const storeKeys = await setting('STORE_KEYS', parseStoreKeys, ['store keys']);
@@ -76,6 +81,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
     (await setting('CLOCK_OFFSET_MS', integerIn(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'an integer number of milliseconds'))) ?? 0;
   const indexer = (await setting('INDEXER_INTERVAL_MS', milliseconds)) ?? 10_000;
   const oauthProviders = (await setting('OAUTH_PROVIDERS', parseOAuthProviders, ['OAuth providers'])) ?? [];
+  const devSignIn = await setting('DEV_SIGN_IN', oneOf(['on', 'off']));
   const consoleAssetsDir = await setting('CONSOLE_ASSETS_DIR', builtConsole);
   if (problems.length > 0) throw new StartRefused(problems);
   return {
@@ -85,6 +91,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
     dynamo: endpoint ? configuredDynamo(env) : undefined,
     seedAdmin,
     chain,
+    devChain: chain === undefined && given('CHAIN_CONFIG') === undefined && devChain !== 'off',
     appStore,
     googlePlay,
     storeKeys,
@@ -92,6 +99,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
     intervalsMs: { settlement, rankStream, rankSnapshots, deletions, indexer },
     clockOffsetMs,
     oauthProviders,
+    devSignIn: devSignIn !== 'off',
     consoleAssetsDir,
   };
 }
@@ -119,6 +127,15 @@ function integerIn(min: number, max: number, what: string) {
       throw new Error(`expected ${what}, got ${JSON.stringify(value.slice(0, 40))}`);
     }
     return number;
+  };
+}
+
+/** One of the words given, else an error listing them. */
+function oneOf<Word extends string>(words: readonly Word[]) {
+  return (value: string): Word => {
+    const word = value.trim() as Word;
+    if (!words.includes(word)) throw new Error(`expected ${words.join(' or ')}, got ${JSON.stringify(value.slice(0, 20))}`);
+    return word;
   };
 }
 

@@ -1,5 +1,6 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { generateSigningJwk, parseTokenKeys, parseVendorKey, type SigningJwk, type TokenKeyRing } from '../../core/platform/tokens.js';
 
 /**
@@ -17,6 +18,15 @@ export async function localSigningKey(dataDir: string): Promise<TokenKeyRing> {
 
 export async function localVendorKey(dataDir: string): Promise<SigningJwk> {
   return parseVendorKey(await keyFile(join(dataDir, 'vendor-key.json'), dataDir, async () => JSON.stringify(await generateSigningJwk('vendor'))))!;
+}
+
+/** The development sign-in provider's RS256 key (`dev-sign-in-key.json`, a private JWK), generated on first start. */
+export async function localSignInKey(dataDir: string): Promise<JWK> {
+  const generate = async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    return JSON.stringify({ ...(await exportJWK(privateKey)), alg: 'RS256', kid: `dev-${Date.now().toString(36)}` });
+  };
+  return JSON.parse(await keyFile(join(dataDir, 'dev-sign-in-key.json'), dataDir, generate)) as JWK;
 }
 
 /** The file's text; a new key written there first if there is no file (a file that does not parse is an error, not replaced). */

@@ -10,6 +10,7 @@ export const chainRoutes = defineGroup('chain', 'main', {
     name: 'submitgamescore',
     method: 'POST',
     path: '/chain/game/score',
+    tag: 'boards and rewards',
     auth: allow(['server'], [owns.game('body.game_code')], { movesValue: true }),
     summary: "A game result into the current week and month (server token of the game's merchant)",
     description:

@@ -17,6 +17,7 @@ export const innerConsoleOps = {
     name: 'merchant_orders',
     method: 'GET',
     path: '/merchant/orders',
+    tag: 'tickets and payments',
     auth: consoleAuth([owns.own, owns.project('query.project')], { whileSuspended: true }),
     summary: "The recharge orders of the caller's projects, newest first (extra operation)",
     description:
@@ -42,6 +43,7 @@ export const innerConsoleOps = {
     name: 'admin_merchants',
     method: 'GET',
     path: '/merchant/admin/merchants',
+    tag: 'studios',
     auth: adminOnly('admins review every merchant'),
     summary: 'Merchants of one status, newest first, for review (admins; extra operation)',
     description:

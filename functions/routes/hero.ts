@@ -33,6 +33,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'auth',
     method: 'POST',
     path: '/auth',
+    tag: 'hero game',
     auth: allow(['platform'], [owns.own]),
     summary: 'Exchange a platform token for a hero token',
     description:
@@ -46,6 +47,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'heroes_list',
     method: 'GET',
     path: '/heroes',
+    tag: 'hero game',
     auth: allow(['hero'], [owns.own]),
     summary: "The caller's heroes with level and experience",
     description: 'Oldest first; `page` is zero-based, `pageSize` 1-100 (default 20); `total` heroes in `totalPage` pages.',
@@ -59,6 +61,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'bind',
     method: 'POST',
     path: '/heroes/bind',
+    tag: 'hero game',
     auth: allow(['hero'], [owns.own]),
     summary: 'Bind an on-chain hero NFT to the caller',
     description:
@@ -91,6 +94,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'unbind',
     method: 'POST',
     path: '/heroes/unbind',
+    tag: 'hero game',
     auth: allow(['hero'], [owns.own]),
     summary: "Release one of the caller's bound hero NFTs",
     description: "The hero leaves the caller's heroes; its level and experience stay with the NFT for whoever binds it next.",
@@ -111,6 +115,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'nft_detail',
     method: 'GET',
     path: '/heroes/nft/:objectId',
+    tag: 'hero game',
     auth: allow(['hero'], [owns.any('on-chain objects are public')]),
     summary: "A hero NFT's on-chain fields, cached",
     description:
@@ -131,6 +136,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'upgrade',
     method: 'POST',
     path: '/heroes/upgrade-level',
+    tag: 'hero game',
     auth: allow(['hero'], [owns.self('body.userId')]),
     summary: 'Upgrade heroes by one level each, paying in tickets (all or nothing)',
     description: `Every listed hero of the user gains one level and the user pays each level's cost (the configuration's tickets of its project and price level) in one transaction: all of it or nothing. At most ${MAX_UPGRADE_HEROES} heroes (each takes up to 3 of a transaction's 100 actions), each once. Answers the upgraded heroes and the tickets spent per price level, 200. With an \`Idempotency-Key\` header, a retry of the same request answers the first answer and pays nothing more (the key reused for another request is 422).`,
@@ -163,6 +169,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'hero grant',
     method: 'POST',
     path: '/heroes/grant',
+    tag: 'hero game',
     auth: allow(['server'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
     summary: 'Give a player a hero (game servers)',
     description:
@@ -185,6 +192,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'hero config',
     method: 'GET',
     path: '/heroes/config',
+    tag: 'hero game',
     auth: open,
     summary: 'The hero game configuration: hero type, maximum level, level costs',
     status: 200,
@@ -197,6 +205,7 @@ export const heroRoutes = defineGroup('hero', 'hero', {
     name: 'hero config set',
     method: 'PUT',
     path: '/heroes/config',
+    tag: 'hero game',
     auth: adminOnly("the hero game's configuration is the stage's"),
     summary: 'Set the hero game configuration (admins)',
     description:

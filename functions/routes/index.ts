@@ -5,7 +5,7 @@ import { chainRoutes } from './chain.js';
 import { consoleSiteRoutes } from './console-site.js';
 import { heroRoutes } from './hero.js';
 import { innerRoutes } from './inner.js';
-import { heroMetaRoutes, metaRoutes } from './meta.js';
+import { heroMetaRoutes, metaRoutes, rootMetaRoutes } from './meta.js';
 import { outerRoutes } from './outer.js';
 import { partnerStoreRootRoutes, partnerStoreRoutes } from './partner-store.js';
 import { payRoutes } from './pay.js';
@@ -30,6 +30,7 @@ export const routeTable: readonly RouteGroup[] = [
   partnerStoreRootRoutes,
   heroRoutes,
   metaRoutes,
+  rootMetaRoutes,
   consoleSiteRoutes,
   heroMetaRoutes,
 ];

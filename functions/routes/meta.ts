@@ -9,14 +9,39 @@ const AssetQuery = z.object({ v: z.optional(z.string().check(z.maxLength(64))) }
 
 const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string() })) });
 
-/** Operations every base has: its token keys, its API reference and a health check. */
+/** Operations every base has: its home page, its token keys, its API reference and a health check. */
 function metaOps(base: Base) {
   const reference = base === 'hero' ? 'the hero base' : 'the main base';
   return {
+    home: {
+      name: 'home',
+      method: 'GET',
+      // The base itself: `/v2-testing`, `/hero-testing`.
+      path: '/',
+      tag: 'platform',
+      auth: open,
+      tableFree: true,
+      summary:
+        base === 'hero'
+          ? 'What the hero base is, with links to its API reference and OpenAPI document (HTML)'
+          : 'What the service is, with links to its API reference, OpenAPI document and operator console (HTML)',
+      description:
+        (base === 'hero'
+          ? 'A short page at the base itself (`/hero-testing` on the local stage)'
+          : "A short page at the host root and at the stage base itself (`/v2-testing` on the local stage): the same page at both, about the main base. It links the hero base's reference too") +
+        ", and lists the reference's sections. The base with a trailing slash redirects to it (308).",
+      status: 200,
+      envelope: 'bare',
+      response: z.string(),
+      errors: {},
+      raw: true,
+      mediaTypes: ['text/html'],
+    },
     health: {
       name: 'health',
       method: 'GET',
       path: '/health',
+      tag: 'platform',
       auth: open,
       tableFree: true,
       summary: 'Answers 200 once the service can serve',
@@ -29,6 +54,7 @@ function metaOps(base: Base) {
       name: 'jwks',
       method: 'GET',
       path: '/.well-known/jwks.json',
+      tag: 'platform',
       auth: open,
       tableFree: true,
       summary: 'Public keys that verify the tokens this stage issues (ES256)',
@@ -41,6 +67,7 @@ function metaOps(base: Base) {
       name: 'openapi',
       method: 'GET',
       path: '/openapi.json',
+      tag: 'platform',
       auth: open,
       tableFree: true,
       summary: `OpenAPI 3.1 document of ${reference}`,
@@ -54,6 +81,7 @@ function metaOps(base: Base) {
       name: 'docs',
       method: 'GET',
       path: '/docs',
+      tag: 'platform',
       auth: open,
       tableFree: true,
       summary: `Interactive API reference of ${reference} (HTML)`,
@@ -68,6 +96,7 @@ function metaOps(base: Base) {
       name: 'docs asset',
       method: 'GET',
       path: '/docs/assets/:file',
+      tag: 'platform',
       auth: open,
       tableFree: true,
       summary: `A file of the API reference page (Swagger UI ${REFERENCE_VERSION} and the page's start-up script)`,
@@ -89,3 +118,5 @@ function metaOps(base: Base) {
 
 export const metaRoutes = defineGroup('meta', 'main', metaOps('main'));
 export const heroMetaRoutes = defineGroup('meta', 'hero', metaOps('hero'));
+/** The host root, outside any base: the main base's home page, the same operation (one entry of the main document, at both). */
+export const rootMetaRoutes = defineGroup('meta', 'root', { home: metaRoutes.ops.home });

@@ -9,6 +9,7 @@ export const outerRoutes = defineGroup('outer', 'main', {
     name: 'getNonce',
     method: 'GET',
     path: '/account/nonce',
+    tag: 'players',
     auth: open,
     summary: 'A single-use sign-in message for a Sui address',
     description:
@@ -23,6 +24,7 @@ export const outerRoutes = defineGroup('outer', 'main', {
     name: 'login_zk',
     method: 'POST',
     path: '/account/login/zk',
+    tag: 'players',
     auth: open,
     summary: 'Sign in with zkLogin',
     description:

@@ -12,6 +12,7 @@ export const adminOverviewOps = {
     name: 'stage_overview',
     method: 'GET',
     path: '/merchant/admin/overview',
+    tag: 'platform',
     auth: adminOnly("the stage's money figures and its scheduled jobs are the platform's, not a merchant's"),
     summary: "The stage's money figures per day and its scheduled jobs' last runs (admin; extra operation)",
     description:

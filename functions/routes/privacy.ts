@@ -16,6 +16,7 @@ export const withoutkeyPrivacyOps = {
     name: 'account_export',
     method: 'GET',
     path: '/account/export',
+    tag: 'players',
     auth: allow(['platform'], [owns.own], { refused: { server: playersOnly } }),
     summary: 'Everything the platform holds about the caller, as one JSON document (extra operation)',
     description:
@@ -38,6 +39,7 @@ export const withoutkeyPrivacyOps = {
     name: 'player_deletions',
     method: 'GET',
     path: '/merchant/players/deletions',
+    tag: 'players',
     auth: allow(['merchant', 'server'], [owns.own], { whileSuspended: true }),
     summary: "The studio's players who deleted their account, newest first (extra operation)",
     description:

@@ -30,6 +30,7 @@ export const boardRewardOps = {
     name: 'reward table set',
     method: 'POST',
     path: '/merchant/games/rewards',
+    tag: 'boards and rewards',
     auth: consoleAuth([owns.game('body.game_code')]),
     summary: "Set the reward table of one of the caller's games (extra operation)",
     description:
@@ -49,6 +50,7 @@ export const boardRewardOps = {
     name: 'reward table get',
     method: 'GET',
     path: '/merchant/games/rewards',
+    tag: 'boards and rewards',
     auth: consoleAuth([owns.game('query.game_code')], { whileSuspended: true }),
     summary: "The reward table of one of the caller's games (extra operation)",
     description: "An empty table (`rewards: []`, `updated_at: null`) while none is set: the game's seasons then close without entries.",
@@ -62,6 +64,7 @@ export const boardRewardOps = {
     name: 'history rank',
     method: 'GET',
     path: '/merchant/games/history/rank',
+    tag: 'boards and rewards',
     auth: open,
     summary: 'History rank entries of one settled season of a game, by rank',
     description:
@@ -77,6 +80,7 @@ export const boardRewardOps = {
     name: 'history test',
     method: 'POST',
     path: '/merchant/games/history/test',
+    tag: 'boards and rewards',
     auth: adminOnly("admins settle any game's past season on test stages"),
     summary: 'Settle one finished season of a game now (admins, non-production stages)',
     description:
@@ -98,6 +102,7 @@ export const boardRewardOps = {
     name: 'sign_code',
     method: 'POST',
     path: '/merchant/sign/code',
+    tag: 'boards and rewards',
     auth: allow(['platform'], [owns.record('body.id', 'history entry', 'platform_player_id')], { movesValue: true }),
     summary: "Sign the claim of one of the caller's history rewards",
     description: `${claimDescription} The entry moves from status 0 to 1; signing again answers the same signature (same nonce) while it is valid, and after it is paid (status 2). Once it has expired unpaid (status 1), signing again signs a fresh claim of the same terms (chain, game, coin, recipient, amount) with a new nonce and expiry: both name the same verifier, which pays the history_id once.`,
@@ -127,6 +132,7 @@ export const boardRewardOps = {
     name: 'get_sign',
     method: 'GET',
     path: '/merchant/sign',
+    tag: 'boards and rewards',
     auth: allow(['platform'], [owns.record('query.id', 'history entry', 'platform_player_id')]),
     summary: "The signed claim of one of the caller's history rewards, again",
     description: `What sign_code stored for the entry, expired or not (compare \`expires_at_ms\`; sign_code renews an expired unpaid claim). ${claimDescription}`,
@@ -150,6 +156,7 @@ export const chainRewardOps = {
     name: 'gameCode',
     method: 'GET',
     path: '/chain/game/code',
+    tag: 'games',
     auth: open,
     summary: 'Game codes with their on-chain ids',
     description:
@@ -163,6 +170,7 @@ export const chainRewardOps = {
     name: 'rewrad_history',
     method: 'GET',
     path: '/chain/reward/history',
+    tag: 'boards and rewards',
     auth: allow(['platform'], [owns.own]),
     summary: "The caller's history rewards with their claim status, newest first",
     description:

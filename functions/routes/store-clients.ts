@@ -19,6 +19,7 @@ export const adminStoreClientOps = {
     name: 'store client register',
     method: 'POST',
     path: '/merchant/admin/store/clients',
+    tag: 'partner store',
     auth: adminOnly(theStages, { movesValue: true }),
     summary: 'Register a partner store OAuth client in a region (admins; extra operation)',
     description:
@@ -41,6 +42,7 @@ export const adminStoreClientOps = {
     name: 'store client list',
     method: 'GET',
     path: '/merchant/admin/store/clients',
+    tag: 'partner store',
     auth: adminOnly(theStages),
     summary: "A store region's OAuth clients, newest first (admins; extra operation)",
     description:

@@ -20,6 +20,7 @@ export const innerStrandedOps = {
     name: 'stranded_list',
     method: 'GET',
     path: '/merchant/payments/stranded',
+    tag: 'tickets and payments',
     auth: consoleAuth([owns.project('query.project')], { whileSuspended: true }),
     summary: "Stranded payments of one of the caller's projects, newest first (extra operation)",
     description: `${whatIsStranded} Optionally only those of one \`status\`. Zero-based paging; \`total\` counts them all, as text (at most the 1,000 newest of each kind are read).`,
@@ -38,6 +39,7 @@ export const innerStrandedOps = {
     name: 'stranded_credit',
     method: 'POST',
     path: '/merchant/payments/stranded/credit',
+    tag: 'tickets and payments',
     auth: consoleAuth([owns.project('body.project_name')], { movesValue: true }),
     summary: 'Credit a stranded payment: its order’s tickets to its order’s player (extra operation)',
     description:
@@ -61,6 +63,7 @@ export const innerStrandedOps = {
     name: 'stranded_refund',
     method: 'POST',
     path: '/merchant/payments/stranded/refund',
+    tag: 'tickets and payments',
     auth: consoleAuth([owns.project('body.project_name')], { movesValue: true }),
     summary: 'Record that a stranded payment was refunded on chain (extra operation)',
     description:

@@ -18,6 +18,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
     name: 'app-verify-transaction',
     method: 'POST',
     path: '/pay/apple/verify',
+    tag: 'app stores',
     auth: allow(['platform'], [owns.record('body.orderId', 'pay order', 'user_id')], { movesValue: true }),
     summary: 'Complete an order with an App Store purchase',
     description:
@@ -56,6 +57,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
     name: 'app_asdn-v2-callback',
     method: 'POST',
     path: '/pay/apple/notifications',
+    tag: 'app stores',
     auth: open,
     summary: 'App Store Server Notifications v2',
     description:
@@ -83,6 +85,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
     name: 'app_trigger-test-notification',
     method: 'POST',
     path: '/pay/apple/test-notification',
+    tag: 'app stores',
     auth: adminOnly("admins check that the App Store reaches the stage's notification URL"),
     summary: 'Ask the App Store for a test notification and report its delivery (admins)',
     description:
@@ -104,6 +107,7 @@ export const thirdPayRoutes = defineGroup('third-pay', 'main', {
     name: 'google_callback',
     method: 'POST',
     path: '/pay/google/notifications',
+    tag: 'app stores',
     auth: open,
     summary: 'Google Play real-time developer notifications (Pub/Sub push)',
     description:

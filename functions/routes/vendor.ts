@@ -28,6 +28,7 @@ export const innerVendorOps = {
     name: 'vendor_pay_query',
     method: 'GET',
     path: '/wallet/vendor/pay',
+    tag: 'tickets and payments',
     auth: allow(
       ['platform', 'server'],
       [owns.record('query.billNo', 'bill', "the order's user (platform), or the merchant of the order's project or of the reward (server)")],
@@ -50,6 +51,7 @@ export const innerVendorOps = {
     name: 'vendor_reward',
     method: 'POST',
     path: '/wallet/vendor/reward',
+    tag: 'tickets and payments',
     auth: allow(['server'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
     summary: 'Pay a user a reward in tickets through the vendor',
     description:
@@ -71,6 +73,7 @@ export const innerVendorOps = {
     name: 'vendor/signature',
     method: 'GET',
     path: '/wallet/vendor/signature',
+    tag: 'tickets and payments',
     auth: allow(['platform'], [owns.record('query.billNo', 'pay order', 'user_id')]),
     summary: "Sign a payment request for one of the caller's pending pay orders",
     description:
@@ -92,6 +95,7 @@ export const innerVendorOps = {
     name: 'goods_create',
     method: 'POST',
     path: '/merchant/goods',
+    tag: 'tickets and payments',
     auth: consoleAuth([owns.project('body.projectName')]),
     summary: 'Add goods to the catalogue of one of your projects',
     description:
@@ -112,6 +116,7 @@ export const innerVendorOps = {
     name: 'goods_list',
     method: 'GET',
     path: '/merchant/goods',
+    tag: 'tickets and payments',
     auth: consoleAuth([owns.own], { whileSuspended: true }),
     summary: "The caller's goods, newest first",
     description: 'Zero-based paging; `total` counts all of them, as text.',
@@ -131,6 +136,7 @@ export const payVendorOps = {
     name: 'createOrder',
     method: 'POST',
     path: '/account/vendor/order',
+    tag: 'tickets and payments',
     auth: allow(['platform'], [owns.self('body.userId'), owns.project('body.projectName')], { movesValue: true }),
     summary: 'Buy goods with tickets',
     description:
@@ -155,6 +161,7 @@ export const payVendorOps = {
     name: 'customGoods',
     method: 'POST',
     path: '/account/vendor/goods/:goodsId',
+    tag: 'tickets and payments',
     auth: allow(['server'], [owns.self('body.userId'), owns.goods('params.goodsId'), owns.project('body.projectName')], { movesValue: true }),
     summary: "Order the merchant's goods for a user, idempotent on outerOrderId",
     description:
@@ -177,6 +184,7 @@ export const payVendorOps = {
     name: 'traceKey',
     method: 'GET',
     path: '/account/vendor/traceKey',
+    tag: 'tickets and payments',
     auth: allow(['server'], [owns.record('query.key', 'vendor order', 'accountId')]),
     summary: 'An order of your goods by its trace key',
     query: TraceKeyQuery,
@@ -189,6 +197,7 @@ export const payVendorOps = {
     name: 'customGoods_query',
     method: 'GET',
     path: '/account/vendor/goods/query',
+    tag: 'tickets and payments',
     auth: allow(['server'], [owns.own]),
     summary: 'Your order with that outerOrderId',
     query: OuterOrderQuery,

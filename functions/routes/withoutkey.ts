@@ -13,6 +13,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'merchant_login',
     method: 'POST',
     path: '/merchant/login',
+    tag: 'studios',
     auth: open,
     summary: 'Sign in to the merchant console',
     description: `Email and password; returns a merchant token (role merchant or admin). Failed attempts are throttled per account and source with a growing back-off (429 with Retry-After; docs/security.md "Login throttling"), never a lock an attacker can hold.`,
@@ -32,6 +33,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'query social bind',
     method: 'GET',
     path: '/account/social/bind',
+    tag: 'players',
     auth: allow(['platform'], [owns.own]),
     summary: "The caller's bound social accounts",
     status: 200,
@@ -43,6 +45,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'bind social',
     method: 'POST',
     path: '/account/social/bind',
+    tag: 'players',
     auth: allow(['platform'], [owns.own]),
     summary: 'Bind a social account to the caller',
     description: "The provider's id_token proves the social account; one social account belongs to one user. Binding it again to the same user is a no-op.",
@@ -62,6 +65,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'save_params',
     method: 'POST',
     path: '/account/params',
+    tag: 'players',
     auth: allow(['platform'], [owns.own]),
     summary: "Save the caller's launch or referral parameters",
     description:
@@ -76,6 +80,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'querybysocialid',
     method: 'GET',
     path: '/account/social',
+    tag: 'players',
     auth: allow(['server'], [owns.any('a game server finds which platform user a social account belongs to')]),
     summary: 'The platform user bound to a social account (game servers)',
     query: SocialQuery,
@@ -89,6 +94,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'query_zk_info',
     method: 'GET',
     path: '/account/zk/info',
+    tag: 'players',
     auth: open,
     summary: 'Salt and zkLogin address of an OAuth identity',
     description:
@@ -116,6 +122,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'account deletion challenge',
     method: 'POST',
     path: '/account/deletion/challenge',
+    tag: 'players',
     auth: allow(['platform'], [owns.own], { refused: { server: playersOnly } }),
     summary: "A single-use message the caller's wallet signs to delete the account (extra operation)",
     description:
@@ -130,6 +137,7 @@ export const withoutkeyRoutes = defineGroup('withoutkey', 'main', {
     name: 'account delete',
     method: 'POST',
     path: '/account/delete',
+    tag: 'players',
     auth: allow(['platform'], [owns.own], { movesValue: true, whileDeleted: true, refused: { server: playersOnly } }),
     summary: "Delete the caller's account and everything the platform holds about them (extra operation)",
     description:

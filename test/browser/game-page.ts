@@ -22,7 +22,7 @@ async function play() {
   const spent = await settle(player.api.POST('/account/game/minus_tickets', { body: { userId: player.userId, projectName: project, level: 1, amount: 1 } }));
   return {
     userId: player.userId,
-    game: game.data.code,
+    game: game.code,
     order: { status: order.status, tickets: order.tickets },
     spent: spent.ok ? 'spent' : { status: spent.error.status, code: spent.error.code },
   };

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { type Context, Hono } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import { basePathOf } from '../../core/http/app.js';
-import type { Base, OperationSpec } from '../../core/http/operation.js';
+import { routePathOf, type Base, type OperationSpec } from '../../core/http/operation.js';
 import { routeTable } from '../../functions/routes/index.js';
 import { servedDocument } from './openapi-check.js';
 import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
@@ -43,8 +43,10 @@ export function recordContractAnswers(dir: string): () => void {
 export function operationAt(method: string, routePath: string): { op: OperationSpec; base: Base } | undefined {
   for (const group of routeTable) {
     for (const op of Object.values(group.ops)) {
-      if (op.method !== method || !routePath.endsWith(op.path)) continue;
-      const prefix = routePath.slice(0, routePath.length - op.path.length);
+      // The path `/` is the base itself (routePathOf): `/v2-testing`, and `/` at the host root.
+      const own = op.path === '/' ? '' : op.path;
+      if (op.method !== method || !routePath.endsWith(own)) continue;
+      const prefix = own === '' && routePath === '/' ? '' : routePath.slice(0, routePath.length - own.length);
       const base = prefix === '' ? 'root' : /^\/hero-[^/]+$/.test(prefix) ? 'hero' : /^\/[^/]+$/.test(prefix) ? 'main' : undefined;
       if (base === group.base) return { op, base };
     }
@@ -137,7 +139,8 @@ function operationOfUrl(method: string, pathname: string): { op: OperationSpec; 
   if (!operations) {
     operations = new TrieRouter();
     for (const group of routeTable) {
-      for (const op of Object.values(group.ops)) operations.add(op.method, `${basePathOf(group.base, 'v2-testing')}${op.path}`, { op, base: group.base });
+      for (const op of Object.values(group.ops))
+        operations.add(op.method, routePathOf(basePathOf(group.base, 'v2-testing'), op.path), { op, base: group.base });
     }
   }
   return operations.match(method, pathname)[0][0]?.[0];

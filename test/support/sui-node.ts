@@ -1,8 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { toBase58 } from '@mysten/sui/utils';
-import { readBody } from './read-body.js';
+import {
+  ChainState,
+  fullCoinType,
+  randomAddress,
+  randomDigest,
+  SUI,
+  type ScriptBalanceChange,
+  type ScriptEvent,
+} from '../../functions/local/dev-chain/chain-script.js';
+import { startRawLoopback, type Loopback, type RawAnswer } from '../../functions/local/dev-chain/loopback.js';
+
+export {
+  randomAddress,
+  randomDigest,
+  renderMoveJson,
+  SUI,
+  type ScriptBalanceChange,
+  type ScriptEvent,
+  type ScriptObject,
+} from '../../functions/local/dev-chain/chain-script.js';
+export { startRawLoopback, type Failure, type Loopback, type RawAnswer, type RawRequest } from '../../functions/local/dev-chain/loopback.js';
 
 /**
  * A loopback Sui full node: JSON-RPC 2.0 on 127.0.0.1, answering `suix_queryEvents` and
@@ -12,97 +28,13 @@ import { readBody } from './read-body.js';
  * referenced transaction" for an unknown digest. Failures can be switched on per request: a JSON-RPC error,
  * an HTTP 503, a dropped connection, or no answer at all (for timeouts). Every request is logged.
  *
- * The chain script (events, the transactions that emitted them, live objects) is shared with the loopback
- * GraphQL service (sui-graphql.ts) and gRPC full node (sui-grpc.ts), so every API can be asked about the
+ * The chain script (functions/local/dev-chain/chain-script.ts: events, the transactions that emitted them, live
+ * objects) is shared with the loopback GraphQL service (sui-graphql.ts) and gRPC full node (sui-grpc.ts), so every API can be asked about the
  * same chain.
  */
 
-/** One event on the scripted chain, as the JSON-RPC node renders it, plus its type's layout for GraphQL. */
-export interface ScriptEvent {
-  txDigest: string;
-  eventSeq: number;
-  /** Fully qualified Move type, addresses in full. */
-  type: string;
-  sender: string;
-  /** JSON-RPC's parsedJson: u64 as text, `vector<u8>` as an array of numbers. */
-  parsedJson: Record<string, unknown>;
-  timestampMs: string;
-  /** The Move type layout (GraphQL's MoveTypeLayout), which says how GraphQL renders each field. */
-  layout: unknown;
-}
-
-/** One balance change of a scripted transaction: an address gained (positive) or spent (negative) a coin. */
-export interface ScriptBalanceChange {
-  /** An address in full (0x and 64 hex digits). */
-  owner: string;
-  /** The coin type, addresses in full or short (`0x2::sui::SUI`); each server renders it as its API does. */
-  coinType: string;
-  /** Signed decimal text of base units. */
-  amount: string;
-}
-
-/** Who owns a scripted object, in the gRPC Owner's terms (kind, and the owning address or object id). */
-export type ScriptOwner = { kind: 'ADDRESS' | 'CONSENSUS_ADDRESS' | 'OBJECT'; address: string } | { kind: 'SHARED' } | { kind: 'IMMUTABLE' };
-
-/** A live object on the scripted chain. */
-export interface ScriptObject {
-  /** 0x and 64 hex digits. */
-  objectId: string;
-  version: number;
-  /** Fully qualified Move type, addresses in full. */
-  type: string;
-  owner: ScriptOwner;
-  /** The object's fields as JSON-RPC's parsedJson renders them (u64 as text, `vector<u8>` as numbers). */
-  fields: Record<string, unknown>;
-  /** The type's layout, which says how the gRPC and GraphQL renderings differ (byte vectors). */
-  layout: unknown;
-}
-
-/**
- * The chain: events in chain order (oldest first), transactions known to the node without events, the
- * balance changes of transactions (a transaction without scripted changes has none), and live objects by id
- * (deleting or wrapping one takes it out: a node keeps only live objects by id).
- */
-export class ChainScript {
-  readonly events: ScriptEvent[] = [];
-  readonly quietTransactions = new Set<string>();
-  readonly balanceChanges = new Map<string, ScriptBalanceChange[]>();
-  readonly objects = new Map<string, ScriptObject>();
-  /** Ids of objects that were live and no longer are, and why. */
-  readonly goneObjects = new Map<string, 'deleted' | 'wrapped'>();
-
-  /** Creates or writes an object (a new version when it exists). */
-  putObject(object: Omit<ScriptObject, 'version'> & { version?: number }) {
-    const version = object.version ?? (this.objects.get(object.objectId)?.version ?? 0) + 1;
-    this.objects.set(object.objectId, { ...object, version });
-    this.goneObjects.delete(object.objectId);
-    return this;
-  }
-
-  /** Deletes an object, or wraps it in another (its id then names nothing live until it is unwrapped). */
-  removeObject(objectId: string, how: 'deleted' | 'wrapped') {
-    this.objects.delete(objectId);
-    this.goneObjects.set(objectId, how);
-    return this;
-  }
-
-  add(...events: ScriptEvent[]) {
-    this.events.push(...events);
-    return this;
-  }
-
-  /** Gives a transaction balance changes (the node then knows it, events or not). */
-  changes(digest: string, ...changes: ScriptBalanceChange[]) {
-    this.balanceChanges.set(digest, [...(this.balanceChanges.get(digest) ?? []), ...changes]);
-    return this;
-  }
-
-  /** The events of a transaction, or undefined when the node does not know it. */
-  transaction(digest: string): ScriptEvent[] | undefined {
-    const events = this.events.filter((e) => e.txDigest === digest);
-    return events.length > 0 || this.quietTransactions.has(digest) || this.balanceChanges.has(digest) ? events : undefined;
-  }
-
+/** The chain script of the tests: the chain's state, and payments made as a wallet makes them. */
+export class ChainScript extends ChainState {
   /**
    * A payment as a wallet makes it: the payment event (emitting coin_type as text or as a TypeName struct, or
    * not at all) and the transaction's balance changes: the payer spends the amount in the coin and gas in SUI,
@@ -123,18 +55,6 @@ export class ChainScript {
     return event;
   }
 }
-
-export const SUI = '0x2::sui::SUI';
-
-/** A coin type in full form (64 hex digits), as GraphQL and type_name render it. */
-export const fullCoinType = (type: string) => type.replace(/0x([0-9a-fA-F]{1,64})(?=::)/g, (_, hex: string) => `0x${hex.toLowerCase().padStart(64, '0')}`);
-
-/** A coin type as JSON-RPC's balance changes render it: the framework's 0x1/0x2 short, other packages in full. */
-export const rpcCoinType = (type: string) => fullCoinType(type).replace(/0x0{62}0([12])(?=::)/g, '0x$1');
-
-/** A fresh transaction digest: 32 random bytes in base58, as Sui's are. */
-export const randomDigest = () => toBase58(randomBytes(32));
-export const randomAddress = () => `0x${randomBytes(32).toString('hex')}`;
 
 export const PACKAGE = `0x${'ab'.repeat(32)}`;
 export const PAYMENT_TYPE = `${PACKAGE}::pay::PaymentEvent`;
@@ -206,118 +126,8 @@ export function paymentEvent(options: PaymentOptions & { coinType?: string; coin
   };
 }
 
-/**
- * Move values as Sui's GraphQL and gRPC APIs render them as JSON (both through sui_types' proto_value
- * visitor): as JSON-RPC's parsedJson, but byte vectors as Base64 text. The layout says which fields are bytes.
- */
-export function renderMoveJson(value: unknown, layout: unknown): unknown {
-  if (typeof layout !== 'object' || layout === null) return value;
-  const shape = layout as { vector?: unknown; struct?: { fields: { name: string; layout: unknown }[] }; enum?: unknown };
-  if (shape.enum !== undefined && typeof value === 'object' && value !== null) {
-    // JSON-RPC's `{variant, fields}` is `{"@variant", ...fields}` in the proto_value rendering.
-    const { variant, fields } = value as { variant: string; fields?: Record<string, unknown> };
-    return { '@variant': variant, ...fields };
-  }
-  if (shape.vector === 'u8' && Array.isArray(value)) return Buffer.from(value as number[]).toString('base64');
-  if (shape.vector !== undefined && Array.isArray(value)) return value.map((item) => renderMoveJson(item, shape.vector));
-  if (shape.struct && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const fields = new Map(shape.struct.fields.map((f) => [f.name, f.layout]));
-    return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, renderMoveJson(field, fields.get(name))]));
-  }
-  return value;
-}
-
-/** How a request can be made to fail. `error` is the API's own error format (JSON-RPC or GraphQL). */
-export type Failure = 'error' | 'http-503' | 'drop' | 'hang';
-
-export interface LoggedRequest {
-  /** 1-based, over every request the server received. */
-  n: number;
-  body: unknown;
-  failed?: Failure;
-}
-
-/** What both loopback servers share: numbering, logging and scripted failures of requests. */
-export interface Loopback {
-  url: string;
-  requests: LoggedRequest[];
-  /** Makes request number `n` (1-based, counting from the server's start) fail. */
-  failAt(n: number, failure: Failure): void;
-  /** Makes the next `times` requests fail. */
-  failNext(failure: Failure, times?: number): void;
-  /** Forgets every failure still scheduled: the node answers again. */
-  recover(): void;
-  stop(): Promise<void>;
-}
-
-/** A request as the loopback server received it. */
-export interface RawRequest {
-  path: string;
-  contentType: string;
-  body: Buffer;
-}
-
-/** An HTTP answer: status, headers and body. */
-export interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
-}
-
-/**
- * Starts a loopback HTTP server that logs each request as `decode` reads it, answers it with `answer`, or
- * fails it as scheduled (`error` renders the API's own error format for the `error` failure). The JSON APIs
- * use startLoopback below; the gRPC-web one (sui-grpc.ts) answers protobuf frames.
- */
-export async function startRawLoopback(api: {
-  decode: (request: RawRequest) => unknown;
-  answer: (request: RawRequest, decoded: unknown) => Promise<RawAnswer> | RawAnswer;
-  error: (request: RawRequest, decoded: unknown) => RawAnswer;
-}): Promise<Loopback> {
-  const requests: LoggedRequest[] = [];
-  const failures = new Map<number, Failure>();
-  const hanging: ServerResponse[] = [];
-  const send = (res: ServerResponse, { status, headers, body }: RawAnswer) => res.writeHead(status, headers).end(body);
-
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const request: RawRequest = { path: req.url ?? '/', contentType: req.headers['content-type'] ?? '', body: await readBody(req) };
-    let body: unknown;
-    try {
-      body = api.decode(request);
-    } catch {
-      body = undefined;
-    }
-    const n = requests.length + 1;
-    const failed = failures.get(n);
-    requests.push({ n, body, ...(failed ? { failed } : {}) });
-    if (failed === 'hang') return void hanging.push(res);
-    if (failed === 'drop') return void res.socket?.destroy();
-    if (failed === 'http-503') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream unavailable');
-    if (failed === 'error') return send(res, api.error(request, body));
-    try {
-      send(res, await api.answer(request, body));
-    } catch (error) {
-      send(res, { status: 500, headers: { 'content-type': 'text/plain' }, body: String(error) });
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-  return {
-    url,
-    requests,
-    failAt: (n, failure) => void failures.set(n, failure),
-    failNext(failure, times = 1) {
-      for (let i = 1; i <= times; i++) failures.set(requests.length + i, failure);
-    },
-    recover: () => failures.clear(),
-    async stop() {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-    },
-  };
-}
+/** A coin type as JSON-RPC's balance changes render it: the framework's 0x1/0x2 short, other packages in full. */
+export const rpcCoinType = (type: string) => fullCoinType(type).replace(/0x0{62}0([12])(?=::)/g, '0x$1');
 
 /**
  * Starts a loopback HTTP server for a JSON API: each POSTed JSON body is logged and answered with `answer`'s

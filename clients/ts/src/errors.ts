@@ -76,16 +76,63 @@ interface Answer<Data, Body> {
 /** A call's outcome as a value: its data, or the error with the operation's own code union. */
 export type Result<Data, Body> = { ok: true; data: Data; response: Response } | { ok: false; error: ApiError<CodeOf<Body>>; response: Response };
 
-/** A call's answer as a Result: `if (!r.ok) switch (r.error.code) { … }` with only the operation's codes. */
+/** A call's answer as a Result, its data the whole body: `if (!r.ok) switch (r.error.code) { … }` with only the operation's codes. */
 export async function settle<Data, Body>(call: Promise<Answer<Data, Body>>): Promise<Result<Data, Body>> {
   const { data, error, response } = await call;
   if (response.ok) return { ok: true, data: data as Data, response };
   return { ok: false, error: ApiError.of<CodeOf<Body>>(response, error), response };
 }
 
-/** A call's data, or its ApiError thrown (typed with the operation's codes). */
-export async function unwrap<Data, Body>(call: Promise<Answer<Data, Body>>): Promise<Data> {
+/** The envelope of the account, wallet and store paths' lists and wrapped records. */
+interface AccountEnvelope {
+  data: unknown;
+  statusCode: number;
+  message: string;
+  totalPage: number;
+}
+
+/** The envelope of every answer under /merchant. */
+interface MerchantEnvelope {
+  code: number;
+  message: string;
+  data: unknown;
+}
+
+/** Whether Body is the envelope: its fields, of their types, and no other field. */
+type Is<Body, Envelope> = Body extends Envelope ? ([Exclude<keyof Body, keyof Envelope>] extends [never] ? true : false) : false;
+
+/**
+ * What `unwrap` answers for an operation whose success body is Body: the envelope's `data` when Body is one of
+ * the platform's envelopes (`{data, statusCode, message, totalPage}`, `{code, message, data}`), else Body itself
+ * (a bare record, a token pair, an OAuth answer, a page).
+ */
+export type Payload<Body> = Body extends unknown
+  ? true extends Is<Body, AccountEnvelope> | Is<Body, MerchantEnvelope>
+    ? Body extends { data: infer Data }
+      ? Data
+      : never
+    : Body
+  : never;
+
+const sameFields = (body: object, fields: string[]) => Object.keys(body).sort().join() === fields.join();
+
+/** The rule of Payload, on the body received: the same fields, of the same types. */
+function payloadOf(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const { data, statusCode, message, totalPage, code } = body as Record<string, unknown>;
+  if (typeof message !== 'string') return body;
+  const account = typeof statusCode === 'number' && typeof totalPage === 'number' && sameFields(body, ['data', 'message', 'statusCode', 'totalPage']);
+  const merchant = typeof code === 'number' && sameFields(body, ['code', 'data', 'message']);
+  return account || merchant ? data : body;
+}
+
+/**
+ * A call's payload, or its ApiError thrown (typed with the operation's codes). The payload is the same for every
+ * operation: the envelope's `data` when the operation answers one of the platform's envelopes, the body itself
+ * otherwise (Payload). `settle` answers the whole body, for the envelope's `totalPage` or `message`.
+ */
+export async function unwrap<Data, Body>(call: Promise<Answer<Data, Body>>): Promise<Payload<Data>> {
   const result = await settle(call);
   if (!result.ok) throw result.error;
-  return result.data;
+  return payloadOf(result.data) as Payload<Data>;
 }

@@ -74,12 +74,7 @@ export class PlayerSession {
     let token = this.#games.get(gameCode);
     if (!token) {
       const platform = this.api;
-      token = this.#keep(
-        new RenewingToken(async () => {
-          const { data } = await unwrap(platform.GET('/account/chainwallet/token', { params: { query: { game_code: gameCode } } }));
-          return data;
-        }),
-      );
+      token = this.#keep(new RenewingToken(() => unwrap(platform.GET('/account/chainwallet/token', { params: { query: { game_code: gameCode } } }))));
       this.#games.set(gameCode, token);
     }
     return token;

@@ -1,13 +1,16 @@
 // A player's flow through the generated client, as a console program (Mono, .NET): sign in with zkLogin, read
 // the game and the tickets, order tickets, complete the order once the wallet has paid, let the game server
 // spend a ticket with an Idempotency-Key sent twice, report a win and read the board. Each step prints one JSON
-// line (test/client-csharp.test.ts reads them); tokens are never printed.
+// line (test/client-csharp.test.ts reads them); tokens are never printed. A failure is one last line,
+// {"step":"failed",...}, and the exit code 1.
 //
-// Settings from the environment: GP_BASE_URL (the main base, e.g. http://localhost:3000/v2-testing),
-// GP_ID_TOKEN (the player's OpenID id_token), GP_SERVER_TOKEN (the merchant's server token), GP_PROJECT,
-// GP_LEVEL, GP_PRICE_ID, GP_AMOUNT (the level's price in base units), GP_GAME_CODE, and GP_MATCH_KEY (the
-// deduction's Idempotency-Key). After the order line the program reads one JSON line from stdin,
-// {"transactionId": "..."}: the payment's transaction digest, once the wallet has paid.
+// Settings from the environment: GP_BASE_URL (the main base, e.g. http://localhost:3000/v2-testing); the
+// player's sign-in, either GP_DEV_SIGN_IN (the local server's origin, e.g. http://127.0.0.1:3000: an id_token
+// from its development sign-in provider, for GP_PLAYER_NAME) or else GP_ID_TOKEN (an id_token from the game's
+// own OpenID provider); GP_SERVER_TOKEN (the merchant's server token), GP_PROJECT, GP_LEVEL, GP_PRICE_ID,
+// GP_AMOUNT (the level's price in base units), GP_GAME_CODE, and GP_MATCH_KEY (the deduction's
+// Idempotency-Key). After the order line the program reads one JSON line from stdin, {"transactionId": "..."}:
+// the payment's transaction digest, once the wallet has paid.
 using System;
 using System.Collections.Generic;
 using System.Globalization;
@@ -30,6 +33,12 @@ public static class PlayerFlow
             Print(Line("failed").Set("status", JsonValue.From((long)e.Status)).Set("error", JsonValue.From(e.ErrorCode)).Set("message", JsonValue.From(e.ServerMessage)));
             return 1;
         }
+        catch (DevSignInException e)
+        {
+            // A refused sign-in is the player's to fix (another name, the server's origin): its reason, no trace.
+            Print(Line("failed").Set("status", JsonValue.From((long)e.Status)).Set("message", JsonValue.From(e.Message)));
+            return 1;
+        }
         catch (Exception e)
         {
             Print(Line("failed").Set("message", JsonValue.From(e.ToString())));
@@ -47,7 +56,12 @@ public static class PlayerFlow
         var gameCode = Setting("GP_GAME_CODE");
 
         // zkLogin: the OpenID provider's id_token is the whole sign-in; the answer holds the player's token pair.
-        var session = await open.LoginZkAsync(new LoginZkRequest { IdToken = Setting("GP_ID_TOKEN") });
+        // Against npm start the local provider gives it for a name; elsewhere it comes from the game's provider.
+        var devSignIn = Environment.GetEnvironmentVariable("GP_DEV_SIGN_IN");
+        var idToken = string.IsNullOrEmpty(devSignIn)
+            ? Setting("GP_ID_TOKEN")
+            : await new DevSignIn(transport).IdTokenAsync(devSignIn, Setting("GP_PLAYER_NAME"));
+        var session = await open.LoginZkAsync(new LoginZkRequest { IdToken = idToken });
         var player = open.WithToken(session.PlatformToken.AccessToken);
         Print(Line("signed_in").Set("uid", JsonValue.From(session.Uid)).Set("address", JsonValue.From(session.Address)));
 

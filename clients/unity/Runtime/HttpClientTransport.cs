@@ -11,10 +11,22 @@ namespace GamePlatform.Client
     {
         private readonly HttpClient http;
 
-        /// <summary>One HttpClient for the transport's life: it keeps its connections for the next requests.</summary>
-        public HttpClientTransport() : this(new HttpClient()) { }
+        /// <summary>
+        /// One HttpClient for the transport's life: it keeps its connections for the next requests. It does not
+        /// follow redirects (AllowAutoRedirect = false): a 3xx is answered as it came, Location included, as
+        /// ITransport says (DevSignIn reads its id_token there; a bearer token is never sent on to another host).
+        /// </summary>
+        public HttpClientTransport() : this(new HttpClient(new HttpClientHandler { AllowAutoRedirect = false })) { }
 
-        public HttpClientTransport(HttpClient http) { this.http = http; }
+        /// <summary>
+        /// An HttpClient of your own (a proxy, a timeout, a handler for tests), used as it is configured: build it
+        /// on a handler with AllowAutoRedirect = false for redirects to be answered as they came (DevSignIn needs it).
+        /// </summary>
+        public HttpClientTransport(HttpClient http)
+        {
+            if (http == null) throw new ArgumentNullException("http");
+            this.http = http;
+        }
 
         public async Task<TransportResponse> SendAsync(TransportRequest request, CancellationToken cancellationToken)
         {

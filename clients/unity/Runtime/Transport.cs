@@ -27,7 +27,10 @@ namespace GamePlatform.Client
 
     public interface ITransport
     {
-        /// <summary>Sends one request and answers whatever status came back; throws only when no answer came.</summary>
+        /// <summary>
+        /// Sends one request and answers whatever status came back, a redirect (3xx) included: it is not followed,
+        /// its Location header is in the answer. Throws only when no answer came.
+        /// </summary>
         Task<TransportResponse> SendAsync(TransportRequest request, CancellationToken cancellationToken);
     }
 }

@@ -26,6 +26,10 @@ namespace GamePlatform.Client
             }
             foreach (var header in request.Headers) web.SetRequestHeader(header.Key, header.Value);
             web.timeout = TimeoutSeconds;
+            // Redirects are not followed, as ITransport says: UnityWebRequest stops at the 3xx (with a "Redirect
+            // limit exceeded" error beside its status and headers), answered here with its Location, where DevSignIn
+            // reads the id_token. On WebGL the browser cannot hand a redirect over: there it is no answer at all.
+            web.redirectLimit = 0;
             var done = new TaskCompletionSource<TransportResponse>();
             var registration = cancellationToken.Register(() => { web.Abort(); done.TrySetCanceled(); });
             var operation = web.SendWebRequest();

@@ -21,7 +21,7 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
     () => api.GET('/merchant/admin/merchants', { params: { query: { status: Number(listed), limit: 20, ...(cursor ? { cursor } : {}) } } }),
     [listed, cursor],
   );
-  const page = list.data?.data;
+  const page = list.data;
   const find = useAction((merchant_id: number) => api.GET('/merchant/status', { params: { query: { merchant_id } } }));
   const change = useAction((body: { merchant_id: number; status: number; reason?: string }) => api.POST('/merchant/status', { body }));
 
@@ -31,7 +31,7 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
     const merchantId = Number(id);
     if (!Number.isInteger(merchantId) || merchantId < 1) return find.setErrors({ merchant_id: 'expected a merchant id: a positive integer' });
     const answer = await find.run(merchantId);
-    setMerchant(answer?.data);
+    setMerchant(answer);
   };
   const setStatus = async (status: number, what: string) => {
     if (!merchant) return;

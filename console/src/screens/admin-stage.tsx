@@ -28,7 +28,7 @@ const JOB_NAMES: Record<string, string> = {
 function Overview({ api }: { api: Api }) {
   const [days, setDays] = useState('14');
   const overview = useRead(() => api.GET('/merchant/admin/overview', { params: { query: { days: Number(days) } } }), [days]);
-  const data = overview.data?.data;
+  const data = overview.data;
   return (
     <>
       <section aria-labelledby="money-title">
@@ -116,7 +116,7 @@ function AppStoreTest({ api }: { api: Api }) {
   const test = useAction((body: { environment: Environment; testNotificationToken?: string }) => api.POST('/pay/apple/test-notification', { body }));
   const [answer, setAnswer] = useState<{ token: string; status: string; received: boolean; attempts: number }>();
   const send = async (token?: string) => {
-    const result = (await test.run({ environment, ...(token ? { testNotificationToken: token } : {}) }))?.data;
+    const result = await test.run({ environment, ...(token ? { testNotificationToken: token } : {}) });
     if (result) setAnswer({ token: result.testNotificationToken, status: result.status, received: result.received, attempts: result.sendAttempts.length });
   };
   return (

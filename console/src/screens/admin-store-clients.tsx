@@ -16,7 +16,7 @@ export function AdminStoreClientsScreen({ api }: { api: Api }) {
     () => api.GET('/merchant/admin/store/clients', { params: { query: { region, limit: 10, ...(cursor ? { cursor } : {}) } } }),
     [region, cursor],
   );
-  const page = list.data?.data;
+  const page = list.data;
   return (
     <>
       <section aria-labelledby="store-clients-title">
@@ -101,7 +101,7 @@ function RegisterClient({ api, region, onRegistered }: { api: Api; region: Store
     };
     const answer = await register.submit(body);
     if (answer) {
-      setRegistered({ id: answer.data.client_id, secret: answer.data.client_secret });
+      setRegistered({ id: answer.client_id, secret: answer.client_secret });
       setName('');
       setUris('');
       setScopes([]);

@@ -10,7 +10,7 @@ import { Done, ReadState } from '../ui/status.js';
 export function BoardsScreen({ api }: { api: Api }) {
   const games = useRead(() => api.GET('/merchant/games', { params: { query: { page: 0, pageSize: 100 } } }), []);
   const [chosen, setChosen] = useState<string>();
-  const codes = games.data?.data.games.map((game) => game.code) ?? [];
+  const codes = games.data?.games.map((game) => game.code) ?? [];
   const game = chosen ?? codes[0];
   if (!game) return <ReadState loading={games.loading} error={games.error ?? (games.data ? 'you have no games yet' : undefined)} what="your games" />;
   return (
@@ -25,7 +25,7 @@ export function BoardsScreen({ api }: { api: Api }) {
 
 function CurrentBoards({ api, game }: { api: Api; game: string }) {
   const boards = useRead(() => api.GET('/merchant/games/rank', { params: { query: { game_code: game, limit: 10 } } }), [game]);
-  const data = boards.data?.data;
+  const data = boards.data;
   const named = data
     ? ([
         ['Kills this week', data.gameWeekKillRank],
@@ -95,7 +95,7 @@ function RewardTableEditor({ api, game }: { api: Api; game: string }) {
       table.reload();
     }
   };
-  const current = table.data?.data;
+  const current = table.data;
   return (
     <section aria-labelledby="reward-table-title">
       <h2 id="reward-table-title">Reward table</h2>
@@ -158,7 +158,7 @@ function PastSeasons({ api, game }: { api: Api; game: string }) {
     () => api.GET('/merchant/games/history/rank', { params: { query: { game_code: game, season_type: type, season_range: season.range } } }),
     [game, type, season.range],
   );
-  const entries = history.data?.data ?? [];
+  const entries = history.data ?? [];
   return (
     <section aria-labelledby="past-seasons-title">
       <h2 id="past-seasons-title">Past seasons</h2>

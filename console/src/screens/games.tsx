@@ -38,11 +38,11 @@ export function GamesScreen({ api }: { api: Api }) {
       api.GET('/merchant/games', { params: { query: { page: page - 1, pageSize: PAGE_SIZE } } }),
     [page],
   );
-  const list = games.data?.data;
+  const list = games.data;
   const pages = list ? Math.max(1, Math.ceil(Number(list.total) / PAGE_SIZE)) : 1;
   const selected = list?.games.find((game) => game.code === editing);
   const merchant = useRead(() => api.GET('/merchant/info'), []);
-  const visibility = visibilityOf(merchant.data?.data.status);
+  const visibility = visibilityOf(merchant.data?.status);
   return (
     <>
       <section aria-labelledby="games-title">
@@ -122,7 +122,7 @@ function ImageUpload({ api, label, path, onUploaded }: { api: Api; label: string
     if (preview) URL.revokeObjectURL(preview);
     setPreview(URL.createObjectURL(file));
     const answer = await upload.run(file);
-    if (answer) onUploaded(answer.data.path);
+    if (answer) onUploaded(answer.path);
   };
   return (
     <div class="field">

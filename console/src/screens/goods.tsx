@@ -13,7 +13,7 @@ export function GoodsScreen({ api }: { api: Api }) {
   const [page, setPage] = useState(1);
   // The service counts pages from 0; the console shows them from 1.
   const goods = useRead(() => api.GET('/merchant/goods', { params: { query: { page: page - 1, pageSize: PAGE_SIZE } } }), [page]);
-  const list = goods.data?.data;
+  const list = goods.data;
   const pages = list ? Math.max(1, Math.ceil(Number(list.total) / PAGE_SIZE)) : 1;
   return (
     <>
@@ -66,7 +66,7 @@ function CreateGoods({ api, onCreated }: { api: Api; onCreated: () => void }) {
     const body = { ...values, level: Number(values.level), price: Number(values.price) };
     const answer = await create.submit(body);
     if (answer) {
-      setDone(`Goods ${answer.data.id} (${answer.data.name}) created.`);
+      setDone(`Goods ${answer.id} (${answer.name}) created.`);
       setValues(empty);
       onCreated();
     }

@@ -12,7 +12,7 @@ export function MerchantScreen({ api }: { api: Api }) {
   const info = useRead(() => api.GET('/merchant/info'), []);
   if (info.code === 'merchant.none') return <CreateMerchant api={api} onCreated={info.reload} />;
   if (info.loading || info.error) return <ReadState loading={info.loading} error={info.error} what="your merchant" />;
-  const merchant = info.data!.data;
+  const merchant = info.data!;
   return (
     <section aria-labelledby="merchant-title">
       <h2 id="merchant-title">{merchant.merchant_name}</h2>

@@ -8,7 +8,7 @@ import { StrandedPayments } from './stranded.js';
 export function OrdersScreen({ api }: { api: Api }) {
   const projects = useRead(() => api.GET('/merchant/projects'), []);
   if (!projects.data) return <ReadState loading={projects.loading} error={projects.error} what="your projects" />;
-  const names = projects.data.data.map((p) => p.project_name);
+  const names = projects.data.map((p) => p.project_name);
   return (
     <>
       <RechargeOrders api={api} projects={names} />

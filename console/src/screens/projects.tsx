@@ -9,7 +9,7 @@ import { Done, ReadState } from '../ui/status.js';
 export function ProjectsScreen({ api }: { api: Api }) {
   const projects = useRead(() => api.GET('/merchant/projects'), []);
   const [chosen, setChosen] = useState<string>();
-  const list = projects.data?.data ?? [];
+  const list = projects.data ?? [];
   const project = list.find((p) => p.project_name === chosen) ?? list[0];
   return (
     <>
@@ -100,7 +100,7 @@ function Levels({
             </tr>
           </thead>
           <tbody>
-            {levels.data.data.map((level) => (
+            {levels.data.map((level) => (
               <tr key={level.level}>
                 <td>{level.level}</td>
                 <td>{level.amount_base}</td>

@@ -18,7 +18,7 @@ export function RechargeOrders({ api, projects }: { api: Api; projects: string[]
     () => api.GET('/merchant/orders', { params: { query: { status, limit: 20, ...(project ? { project } : {}), ...(cursor ? { cursor } : {}) } } }),
     [status, project, cursor],
   );
-  const page = orders.data?.data;
+  const page = orders.data;
   const filter = (apply: () => void) => {
     apply();
     pages.reset();

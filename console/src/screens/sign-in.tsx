@@ -16,10 +16,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
     const answer = await login.submit(body);
     if (answer)
       onSignedIn({
-        token: answer.data.accessToken,
-        expiresAt: answer.data.expiresAt,
-        accountId: answer.data.account_id,
-        role: answer.data.role,
+        token: answer.accessToken,
+        expiresAt: answer.expiresAt,
+        accountId: answer.account_id,
+        role: answer.role,
         email: body.email,
       });
   };

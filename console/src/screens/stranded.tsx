@@ -32,7 +32,7 @@ export function StrandedPayments({ api, projects }: { api: Api; projects: string
   const refund = useAction((tx_digest: string, event_seq: string, refund_digest: string) =>
     api.POST('/merchant/payments/stranded/refund', { body: { project_name: project, tx_digest, event_seq, refund_digest } }),
   );
-  const data = list.data?.data;
+  const data = list.data;
   const pages = data ? Math.max(1, Math.ceil(Number(data.total) / PAGE_SIZE)) : 1;
   if (!project) return <p>Stranded payments are listed per project: create a project first.</p>;
   return (

@@ -20,12 +20,12 @@ export function TokensScreen({ api, onSignedOutEverywhere }: { api: Api; onSigne
     setDone(undefined);
     setCopied(false);
     const answer = await issue.run();
-    if (answer) setIssued({ token: answer.data.accessToken, expiresAt: answer.data.expiresAt });
+    if (answer) setIssued({ token: answer.accessToken, expiresAt: answer.expiresAt });
   };
   const revokeServer = async () => {
     setIssued(undefined);
     const answer = await revoke.run('server');
-    if (answer) setDone(`Every server token issued up to ${answer.data.revoked_before} is revoked.`);
+    if (answer) setDone(`Every server token issued up to ${answer.revoked_before} is revoked.`);
   };
   const revokeConsole = async () => {
     if (await revoke.run('console')) onSignedOutEverywhere();

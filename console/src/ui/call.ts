@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError, unwrap } from '@game-platform/client';
+import { ApiError, type Payload, unwrap } from '@game-platform/client';
 import type * as z from 'zod/mini';
 import { errorsOfAnswer, errorsOfSchema, type FieldErrors } from '../errors.js';
 
@@ -7,14 +7,15 @@ import { errorsOfAnswer, errorsOfSchema, type FieldErrors } from '../errors.js';
 type Answer<Data> = Promise<{ data?: Data; error?: unknown; response: Response }>;
 
 /**
- * A call the user starts (a form, a button): `busy` while it runs, `errors` from its answer, and the data it
- * answered. Only one runs at a time: a second start while busy is ignored.
+ * A call the user starts (a form, a button): `busy` while it runs, `errors` from its answer, and what it
+ * answered (its payload: the merchant envelope's `data`, as `unwrap` answers it). Only one runs at a time: a
+ * second start while busy is ignored.
  */
 export function useAction<Args extends unknown[], Data>(call: (...args: Args) => Answer<Data>) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const run = useCallback(
-    async (...args: Args): Promise<Data | undefined> => {
+    async (...args: Args): Promise<Payload<Data> | undefined> => {
       if (busy) return undefined;
       setBusy(true);
       setErrors({});
@@ -38,7 +39,7 @@ export function useAction<Args extends unknown[], Data>(call: (...args: Args) =>
  */
 export function useCheckedAction<Body, Data>(schema: z.ZodMiniType<Body>, call: (body: Body) => Answer<Data>) {
   const action = useAction(call);
-  const submit = (values: unknown): Promise<Data | undefined> => {
+  const submit = (values: unknown): Promise<Payload<Data> | undefined> => {
     const invalid = errorsOfSchema(schema, values);
     if (!invalid) return action.run(schema.parse(values));
     action.setErrors(invalid);
@@ -47,9 +48,9 @@ export function useCheckedAction<Body, Data>(schema: z.ZodMiniType<Body>, call: 
   return { ...action, submit };
 }
 
-/** A read made when the screen shows (and again on `reload`): loading, its data, or its error and the error's code. */
+/** A read made when the screen shows (and again on `reload`): loading, its payload, or its error and the error's code. */
 export function useRead<Data>(read: () => Answer<Data>, deps: unknown[]) {
-  const [state, setState] = useState<{ loading: boolean; data?: Data; error?: string; code?: string }>({ loading: true });
+  const [state, setState] = useState<{ loading: boolean; data?: Payload<Data>; error?: string; code?: string }>({ loading: true });
   const [round, setRound] = useState(0);
   // The caller names what the read depends on (`deps`).
   useEffect(() => {

@@ -181,6 +181,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the hero base is, with links to its API reference and OpenAPI document (HTML)
+         * @description A short page at the base itself (`/hero-testing` on the local stage), and lists the reference's sections. The base with a trailing slash redirects to it (308).
+         *
+         *     Open: no token needed.
+         */
+        get: operations["home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -311,8 +333,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                         accessToken: string;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         expiresAt: string;
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         userId: string;
                     };
                 };
@@ -391,14 +416,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         heroes: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             id: string;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
                             level: number;
                             experience: number;
                             /** @enum {string} */
                             source: "nft" | "granted";
                             nftObjectId: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         }[];
                         page: number;
@@ -497,6 +526,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                     objectId: string;
                 };
             };
@@ -510,16 +540,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         hero: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             id: string;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
                             level: number;
                             experience: number;
                             /** @enum {string} */
                             source: "nft" | "granted";
                             nftObjectId: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
+                        /** @example 2026-03-14T09:30:00.000Z */
                         bound_at: string;
                     };
                 };
@@ -738,6 +773,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                     objectId: string;
                 };
             };
@@ -750,10 +786,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                         objectId: string;
+                        /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                         heroId: string;
                         level: number;
                         experience: number;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         released_at: string;
                     };
                 };
@@ -955,21 +994,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                         objectId: string;
+                        /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1::hero::Hero */
                         type: string;
                         version: string;
                         owner: {
                             /** @enum {string} */
                             kind: "address" | "object" | "shared" | "immutable";
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             address?: string;
+                            /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                             objectId?: string;
                         };
                         fields: {
                             [key: string]: unknown;
                         };
+                        /** @example 2026-03-14T09:30:00.000Z */
                         fetched_at: string;
                         age_seconds: number;
                         cached: boolean;
+                        /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                         heroId: string;
                     };
                 };
@@ -1091,7 +1136,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     userId: string;
                     itemIds: string[];
                 };
@@ -1105,19 +1153,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         userId: string;
                         heroes: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             id: string;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
                             level: number;
                             experience: number;
                             /** @enum {string} */
                             source: "nft" | "granted";
                             nftObjectId: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         }[];
                         ticketsSpent: {
+                            /** @example arena-tickets */
                             projectName: string;
                             level: number;
                             amount: number;
@@ -1364,9 +1418,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     userId: string;
+                    /** @example arena-tickets */
                     projectName: string;
+                    /** @example starter-hero-d64a1c3a */
                     reference: string;
                 };
             };
@@ -1379,14 +1438,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                         id: string;
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         userId: string;
                         level: number;
                         experience: number;
                         /** @enum {string} */
                         source: "nft" | "granted";
                         nftObjectId: string | null;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         created_at: string;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         updated_at: string;
                     };
                 };
@@ -1611,8 +1674,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1::hero::Hero */
                         heroType: string;
                         maxLevel: number;
+                        /** @example arena-tickets */
                         projectName: string;
                         levelCosts: {
                             level: number;
@@ -1620,6 +1685,7 @@ export interface operations {
                             amount: number;
                         }[];
                         nftCacheSeconds: number;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         updated_at: string;
                     };
                 };
@@ -1663,8 +1729,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1::hero::Hero */
                     heroType: string;
                     maxLevel: number;
+                    /** @example arena-tickets */
                     projectName: string;
                     /** @description One cost for every level from 2 to maxLevel: each level exactly once, none above maxLevel. */
                     levelCosts: {
@@ -1685,8 +1753,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1::hero::Hero */
                         heroType: string;
                         maxLevel: number;
+                        /** @example arena-tickets */
                         projectName: string;
                         levelCosts: {
                             level: number;
@@ -1694,6 +1764,7 @@ export interface operations {
                             amount: number;
                         }[];
                         nftCacheSeconds: number;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         updated_at: string;
                     };
                 };
@@ -1873,6 +1944,26 @@ export interface operations {
                          */
                         error: "table.busy";
                     };
+                };
+            };
+        };
+    };
+    home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the hero base is, with links to its API reference and OpenAPI document (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

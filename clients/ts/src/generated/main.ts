@@ -2509,6 +2509,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the service is, with links to its API reference, OpenAPI document and operator console (HTML)
+         * @description A short page at the host root and at the stage base itself (`/v2-testing` on the local stage): the same page at both, about the main base. It links the hero base's reference too, and lists the reference's sections. The base with a trailing slash redirects to it (308).
+         *
+         *     Open: no token needed.
+         */
+        get: operations["home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -2677,6 +2699,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Demo Studio */
                     merchant_name: string;
                     /** @default  */
                     logo_url?: string | "";
@@ -2686,8 +2709,12 @@ export interface operations {
                     back_ground_image?: string[];
                     /** @default [] */
                     social_links?: {
+                        /** @example discord */
                         name: string;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @example https://demo-arena.example.com
+                         */
                         url: string;
                     }[];
                 };
@@ -2706,20 +2733,28 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
+                            /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                             account_id: string;
+                            /** @example studio@example.com */
                             merchant_email: string;
+                            /** @example Demo Studio */
                             merchant_name: string;
+                            /** @example https://cdn.example.com/demo-arena/logo.png */
                             logo_url: string;
                             description: string;
                             back_ground_image: string[];
                             social_links: {
                                 name: string;
+                                /** @example https://demo-arena.example.com */
                                 url: string;
                             }[];
                             status: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             update_time: string;
                             status_reason?: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             status_changed_at?: string;
                         };
                     };
@@ -2938,7 +2973,9 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                             accessToken: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
                             merchant_id: number;
                         };
@@ -3078,20 +3115,28 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
+                            /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                             account_id: string;
+                            /** @example studio@example.com */
                             merchant_email: string;
+                            /** @example Demo Studio */
                             merchant_name: string;
+                            /** @example https://cdn.example.com/demo-arena/logo.png */
                             logo_url: string;
                             description: string;
                             back_ground_image: string[];
                             social_links: {
                                 name: string;
+                                /** @example https://demo-arena.example.com */
                                 url: string;
                             }[];
                             status: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             update_time: string;
                             status_reason?: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             status_changed_at?: string;
                         };
                     };
@@ -3419,7 +3464,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example demo-arena */
                     code: string;
+                    /** @example Demo Arena */
                     game_name: string;
                     /** @default  */
                     describe?: string;
@@ -3446,7 +3493,9 @@ export interface operations {
                     releaseDate?: string;
                     dcNum?: string;
                     dclink?: string | "";
+                    /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                     package_id?: string;
+                    /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                     object_id?: string;
                 };
             };
@@ -3464,17 +3513,23 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
+                            /** @example https://demo-arena.example.com */
                             game_url: string;
                             describe: string;
+                            /** @example merchant/7/3f9c2a1e-logo.png */
                             logo: string;
                             merchant_id: number;
+                            /** @example demo-arena */
                             code: string;
+                            /** @example merchant/7/3f9c2a1e-logo.png */
                             head_image: string;
+                            /** @example Demo Arena */
                             gameName: string;
                             dev: string;
                             genre: string;
                             platform: string[];
                             tags: string[];
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
                             images: string[];
                             link: {
@@ -3482,8 +3537,11 @@ export interface operations {
                             };
                             releaseDate: string;
                             dcNum?: string;
+                            /** @example https://demo-arena.example.com */
                             dclink?: string;
+                            /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                             package_id?: string;
+                            /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                             object_id?: string;
                         };
                     };
@@ -3735,17 +3793,23 @@ export interface operations {
                             total: string;
                             games: {
                                 id: number;
+                                /** @example https://demo-arena.example.com */
                                 game_url: string;
                                 describe: string;
+                                /** @example merchant/7/3f9c2a1e-logo.png */
                                 logo: string;
                                 merchant_id: number;
+                                /** @example demo-arena */
                                 code: string;
+                                /** @example merchant/7/3f9c2a1e-logo.png */
                                 head_image: string;
+                                /** @example Demo Arena */
                                 gameName: string;
                                 dev: string;
                                 genre: string;
                                 platform: string[];
                                 tags: string[];
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 create_time: string;
                                 images: string[];
                                 link: {
@@ -3753,8 +3817,11 @@ export interface operations {
                                 };
                                 releaseDate: string;
                                 dcNum?: string;
+                                /** @example https://demo-arena.example.com */
                                 dclink?: string;
+                                /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                                 package_id?: string;
+                                /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                                 object_id?: string;
                             }[];
                         };
@@ -3872,18 +3939,25 @@ export interface operations {
                             total: string;
                             games: {
                                 id: number;
+                                /** @example https://demo-arena.example.com */
                                 game_url: string;
                                 describe: string;
+                                /** @example merchant/7/3f9c2a1e-logo.png */
                                 logo: string;
                                 merchant_id: number;
+                                /** @example demo-arena */
                                 code: string;
                                 back_ground_image: string[] | null;
                                 social_links: {
                                     name: string;
+                                    /** @example https://demo-arena.example.com */
                                     url: string;
                                 }[] | null;
+                                /** @example studio@example.com */
                                 merchant_email: string;
+                                /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                                 account_id: string;
+                                /** @example Demo Studio */
                                 merchant_name: string;
                             }[];
                         };
@@ -3942,18 +4016,25 @@ export interface operations {
                             total: string;
                             games: {
                                 id: number;
+                                /** @example https://demo-arena.example.com */
                                 game_url: string;
                                 describe: string;
+                                /** @example merchant/7/3f9c2a1e-logo.png */
                                 logo: string;
                                 merchant_id: number;
+                                /** @example demo-arena */
                                 code: string;
                                 back_ground_image: string[] | null;
                                 social_links: {
                                     name: string;
+                                    /** @example https://demo-arena.example.com */
                                     url: string;
                                 }[] | null;
+                                /** @example studio@example.com */
                                 merchant_email: string;
+                                /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                                 account_id: string;
+                                /** @example Demo Studio */
                                 merchant_name: string;
                             }[];
                         };
@@ -4021,7 +4102,9 @@ export interface operations {
                             merchant_id: number;
                             status: number;
                             status_reason?: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             status_changed_at?: string;
+                            /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                             status_changed_by?: string;
                         };
                     };
@@ -4197,7 +4280,9 @@ export interface operations {
                             merchant_id: number;
                             status: number;
                             status_reason?: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             status_changed_at?: string;
+                            /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                             status_changed_by?: string;
                         };
                     };
@@ -4446,17 +4531,23 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
+                            /** @example https://demo-arena.example.com */
                             game_url: string;
                             describe: string;
+                            /** @example merchant/7/3f9c2a1e-logo.png */
                             logo: string;
                             merchant_id: number;
+                            /** @example demo-arena */
                             code: string;
+                            /** @example merchant/7/3f9c2a1e-logo.png */
                             head_image: string;
+                            /** @example Demo Arena */
                             gameName: string;
                             dev: string;
                             genre: string;
                             platform: string[];
                             tags: string[];
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
                             images: string[];
                             link: {
@@ -4464,8 +4555,11 @@ export interface operations {
                             };
                             releaseDate: string;
                             dcNum?: string;
+                            /** @example https://demo-arena.example.com */
                             dclink?: string;
+                            /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                             package_id?: string;
+                            /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                             object_id?: string;
                         };
                     };
@@ -4578,17 +4672,23 @@ export interface operations {
                         data: {
                             [key: string]: {
                                 id: number;
+                                /** @example https://demo-arena.example.com */
                                 game_url: string;
                                 describe: string;
+                                /** @example merchant/7/3f9c2a1e-logo.png */
                                 logo: string;
                                 merchant_id: number;
+                                /** @example demo-arena */
                                 code: string;
+                                /** @example merchant/7/3f9c2a1e-logo.png */
                                 head_image: string;
+                                /** @example Demo Arena */
                                 gameName: string;
                                 dev: string;
                                 genre: string;
                                 platform: string[];
                                 tags: string[];
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 create_time: string;
                                 images: string[];
                                 link: {
@@ -4596,8 +4696,11 @@ export interface operations {
                                 };
                                 releaseDate: string;
                                 dcNum?: string;
+                                /** @example https://demo-arena.example.com */
                                 dclink?: string;
+                                /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                                 package_id?: string;
+                                /** @example 0x518d989dfae8f6bcef7c3d99dab43be9f9f923487f7fd9310caa64984305eba1 */
                                 object_id?: string;
                             };
                         };
@@ -4645,10 +4748,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example demo-arena */
                     code: string;
                     describe?: string;
+                    /** @example merchant/7/3f9c2a1e-logo.png */
                     logo?: string;
+                    /** @example merchant/7/3f9c2a1e-logo.png */
                     coverImg?: string;
+                    /** @example Demo Arena */
                     game_name?: string;
                     dev?: string;
                     genre?: string;
@@ -4885,9 +4992,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     uuid: string;
+                    /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                     address: string;
+                    /** @example ACE6CB+Kgx+N1V/QdSoTc2yER70GfLLiZprZAsTi9im4nYJRrT+P0LUi7RBZj8nZvuYv5CdqUaWKOrcZuFU13bgX8d88Da3hD89/d0hYhFsIo1YsSuGPVrCsFW4AJJyKyA== */
                     signature: string;
                 };
             };
@@ -4901,11 +5013,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         platformToken: {
+                            /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                             accessToken: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
                         };
                         gameToken: {
+                            /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                             accessToken: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
                         };
                     };
@@ -5084,8 +5200,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                             accessToken: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
+                            /** @example demo-arena */
                             game_code: string;
                         };
                         /** @constant */
@@ -5221,14 +5340,19 @@ export interface operations {
                         message: string;
                         data: {
                             project_id: number;
+                            /** @example arena-tickets */
                             project_name: string;
                             description: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             receive_address: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             precison: number;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             update_time: string;
                         }[];
                     };
@@ -5302,10 +5426,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example arena-tickets */
                     project_name: string;
                     /** @default  */
                     description?: string;
+                    /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                     receive_address: string;
+                    /** @example 0x2::sui::SUI */
                     coin_type: string;
                     precison: number;
                 };
@@ -5324,14 +5451,19 @@ export interface operations {
                         message: string;
                         data: {
                             project_id: number;
+                            /** @example arena-tickets */
                             project_name: string;
                             description: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             receive_address: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             precison: number;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             update_time: string;
                         };
                     };
@@ -5567,10 +5699,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example arena-tickets */
                     project_name: string;
                     /** @description One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400). */
                     description?: string;
-                    /** @description One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400). */
+                    /**
+                     * @description One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400).
+                     * @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c
+                     */
                     receive_address?: string;
                     /** @description One of the changes: give at least one of description, receive_address, status (a body that changes nothing is 400). */
                     status?: number;
@@ -5590,14 +5726,19 @@ export interface operations {
                         message: string;
                         data: {
                             project_id: number;
+                            /** @example arena-tickets */
                             project_name: string;
                             description: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             receive_address: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             precison: number;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             update_time: string;
                         };
                     };
@@ -5806,9 +5947,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example arena-tickets */
                     project_name: string;
                     level: number;
-                    /** @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text. */
+                    /**
+                     * @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text.
+                     * @example 100000000
+                     * @example 100000000
+                     */
                     amount: number | string;
                     tickets: number;
                     /** @default 1 */
@@ -5832,10 +5978,14 @@ export interface operations {
                         data: {
                             priceId: number;
                             project_id: number;
+                            /** @example arena-tickets */
                             project_name: string;
                             level: number;
+                            /** @example 0.1 */
                             amount: string;
+                            /** @example 100000000 */
                             amount_base: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             precison: number;
                             tickets: number;
@@ -6086,16 +6236,24 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
+                            /** @example PO0000001042 */
                             bill_no: string;
+                            /** @example 100000000 */
                             amount: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             fromer: string;
+                            /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                             toer: string;
                             event_type: number;
                             cursor: {
+                                /** @example 0 */
                                 eventSeq: string;
+                                /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                                 txDigest: string;
                             };
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                         /** @constant */
@@ -6245,13 +6403,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The merchant's own bill number: 1-64 letters, digits, _ or -, not PO followed by ten or more digits (which names a pay order). */
+                    /**
+                     * @description The merchant's own bill number: 1-64 letters, digits, _ or -, not PO followed by ten or more digits (which names a pay order).
+                     * @example reward-2026-03-14-0007
+                     */
                     billNo: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     userId: string;
+                    /** @example arena-tickets */
                     projectName: string;
                     level: number;
                     amount: number;
+                    /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                     walletAddress?: string;
                 };
             };
@@ -6266,16 +6432,24 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
+                            /** @example PO0000001042 */
                             bill_no: string;
+                            /** @example 100000000 */
                             amount: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             fromer: string;
+                            /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                             toer: string;
                             event_type: number;
                             cursor: {
+                                /** @example 0 */
                                 eventSeq: string;
+                                /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                                 txDigest: string;
                             };
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                         /** @constant */
@@ -6509,10 +6683,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example PO0000001042 */
                             bill_no: string;
+                            /** @example 0.1 */
                             amount: string;
+                            /** @example 100000000 */
                             amount_base: string;
+                            /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                             recipient: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             expires_at_ms: number;
                             message: string;
@@ -6685,12 +6864,15 @@ export interface operations {
                             goods: {
                                 id: number;
                                 name: string;
+                                /** @example arena-tickets */
                                 projectName: string;
                                 level: number;
                                 price: number;
                                 status: number;
                                 merchant_id: number;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 created_at: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 updated_at: string;
                             }[];
                         };
@@ -6792,7 +6974,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Golden sword */
                     name: string;
+                    /** @example arena-tickets */
                     projectName: string;
                     level: number;
                     price: number;
@@ -6815,12 +6999,15 @@ export interface operations {
                         data: {
                             id: number;
                             name: string;
+                            /** @example arena-tickets */
                             projectName: string;
                             level: number;
                             price: number;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                     };
@@ -7046,9 +7233,11 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                             account_id: string;
                             /** @enum {string} */
                             tokens: "server" | "console";
+                            /** @example 2026-03-14T09:30:00.000Z */
                             revoked_before: string;
                         };
                     };
@@ -7203,6 +7392,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                     account_id: string;
                     /** @enum {string} */
                     tokens: "server" | "console";
@@ -7221,9 +7411,11 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                             account_id: string;
                             /** @enum {string} */
                             tokens: "server" | "console";
+                            /** @example 2026-03-14T09:30:00.000Z */
                             revoked_before: string;
                         };
                     };
@@ -7423,15 +7615,22 @@ export interface operations {
                             total: string;
                             payments: {
                                 id: number;
+                                /** @example PO0000001042 */
                                 bill_no: string;
+                                /** @example 100000000 */
                                 amount: string;
                                 coin_type: string | null;
+                                /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                                 fromer: string;
+                                /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                                 toer: string;
                                 cursor: {
+                                    /** @example 0 */
                                     eventSeq: string;
+                                    /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                                     txDigest: string;
                                 };
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 paid_at: string;
                                 order_id: number | null;
                                 project_name: string | null;
@@ -7440,7 +7639,9 @@ export interface operations {
                                 detail: string;
                                 status: number;
                                 refund_digest: string | null;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 created_at: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 updated_at: string;
                             }[];
                         };
@@ -7596,8 +7797,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example arena-tickets */
                     project_name: string;
+                    /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                     tx_digest: string;
+                    /** @example 0 */
                     event_seq: string;
                 };
             };
@@ -7615,15 +7819,22 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
+                            /** @example PO0000001042 */
                             bill_no: string;
+                            /** @example 100000000 */
                             amount: string;
                             coin_type: string | null;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             fromer: string;
+                            /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                             toer: string;
                             cursor: {
+                                /** @example 0 */
                                 eventSeq: string;
+                                /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                                 txDigest: string;
                             };
+                            /** @example 2026-03-14T09:30:00.000Z */
                             paid_at: string;
                             order_id: number | null;
                             project_name: string | null;
@@ -7632,7 +7843,9 @@ export interface operations {
                             detail: string;
                             status: number;
                             refund_digest: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                     };
@@ -7868,9 +8081,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example arena-tickets */
                     project_name: string;
+                    /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                     tx_digest: string;
+                    /** @example 0 */
                     event_seq: string;
+                    /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                     refund_digest: string;
                 };
             };
@@ -7888,15 +8105,22 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
+                            /** @example PO0000001042 */
                             bill_no: string;
+                            /** @example 100000000 */
                             amount: string;
                             coin_type: string | null;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             fromer: string;
+                            /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                             toer: string;
                             cursor: {
+                                /** @example 0 */
                                 eventSeq: string;
+                                /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                                 txDigest: string;
                             };
+                            /** @example 2026-03-14T09:30:00.000Z */
                             paid_at: string;
                             order_id: number | null;
                             project_name: string | null;
@@ -7905,7 +8129,9 @@ export interface operations {
                             detail: string;
                             status: number;
                             refund_digest: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                     };
@@ -8158,18 +8384,24 @@ export interface operations {
                         data: {
                             items: {
                                 id: number;
+                                /** @example PO0000001042 */
                                 bill_no: string;
+                                /** @example arena-tickets */
                                 project_name: string;
                                 level: number;
+                                /** @example 100000000 */
                                 amount_base: string;
+                                /** @example 0x2::sui::SUI */
                                 coin_type: string;
                                 precison: number;
                                 tickets: number;
                                 status: number;
                                 tx_type: number;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 created_at: string;
                                 paid_at: string | null;
                                 tx_digest: string | null;
+                                /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                                 user_id: string;
                             }[];
                             next: string | null;
@@ -8342,18 +8574,25 @@ export interface operations {
                         data: {
                             items: {
                                 id: number;
+                                /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                                 account_id: string;
+                                /** @example studio@example.com */
                                 merchant_email: string;
+                                /** @example Demo Studio */
                                 merchant_name: string;
+                                /** @example https://cdn.example.com/demo-arena/logo.png */
                                 logo_url: string;
                                 description: string;
                                 back_ground_image: string[];
                                 social_links: {
                                     name: string;
+                                    /** @example https://demo-arena.example.com */
                                     url: string;
                                 }[];
                                 status: number;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 create_time: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 update_time: string;
                                 status_reason: string | null;
                                 status_changed_at: string | null;
@@ -8486,14 +8725,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example demo-arena */
                     game_code: string;
+                    /** @example player-1042 */
                     game_player_id: string;
+                    /** @example NovaFox */
                     game_player_name: string;
+                    /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                     wallet_address?: string;
-                    /** @description kills or wins must be above 0: a report of neither is refused. */
+                    /**
+                     * @description kills or wins must be above 0: a report of neither is refused.
+                     * @example 3
+                     */
                     kills: number;
-                    /** @description kills or wins must be above 0: a report of neither is refused. */
+                    /**
+                     * @description kills or wins must be above 0: a report of neither is refused.
+                     * @example 3
+                     */
                     wins: number;
+                    /** @example match-20260314-0042 */
                     result_id?: string;
                 };
             };
@@ -8510,13 +8760,17 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example demo-arena */
                             game_code: string;
+                            /** @example player-1042 */
                             game_player_id: string;
                             kills: number;
                             wins: number;
+                            /** @example match-20260314-0042 */
                             result_id?: string;
                             seasons: {
                                 season_type: number;
+                                /** @example 2026-03-09-03-15 */
                                 season_range: string;
                             }[];
                         };
@@ -8768,22 +9022,30 @@ export interface operations {
                         data: {
                             gameWeekKillRank: {
                                 total: string;
+                                /** @example player-1042 */
                                 game_player_id: string;
+                                /** @example NovaFox */
                                 game_player_name: string;
                             }[];
                             gameWeekWinRank: {
                                 total: string;
+                                /** @example player-1042 */
                                 game_player_id: string;
+                                /** @example NovaFox */
                                 game_player_name: string;
                             }[];
                             gameMothKillRank: {
                                 total: string;
+                                /** @example player-1042 */
                                 game_player_id: string;
+                                /** @example NovaFox */
                                 game_player_name: string;
                             }[];
                             gameMothWinRank: {
                                 total: string;
+                                /** @example player-1042 */
                                 game_player_id: string;
+                                /** @example NovaFox */
                                 game_player_name: string;
                             }[];
                         };
@@ -8902,11 +9164,14 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example demo-arena */
                             game_code: string;
                             /** @enum {string} */
                             board: "kills" | "wins";
                             season_type: number;
+                            /** @example 2026-03-09-03-15 */
                             season_range: string;
+                            /** @example player-1042 */
                             game_player_id: string;
                             ranked: boolean;
                             rank: number | null;
@@ -8914,13 +9179,17 @@ export interface operations {
                             above: {
                                 rank: number;
                                 total: string;
+                                /** @example player-1042 */
                                 game_player_id: string;
+                                /** @example NovaFox */
                                 game_player_name: string;
                             }[];
                             below: {
                                 rank: number;
                                 total: string;
+                                /** @example player-1042 */
                                 game_player_id: string;
+                                /** @example NovaFox */
                                 game_player_name: string;
                             }[];
                             players: number;
@@ -9092,12 +9361,14 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example demo-arena */
                             game_code: string;
                             shards: number;
                             week_shards: number;
                             month_shards: number;
                             changes: {
                                 shards: number;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 from: string;
                                 seasons?: {
                                     season: string;
@@ -9257,6 +9528,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example demo-arena */
                     game_code: string;
                     shards: number;
                 };
@@ -9274,12 +9546,14 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example demo-arena */
                             game_code: string;
                             shards: number;
                             week_shards: number;
                             month_shards: number;
                             changes: {
                                 shards: number;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 from: string;
                                 seasons?: {
                                     season: string;
@@ -9532,12 +9806,17 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example demo-arena */
                             game_code: string;
                             board: string;
                             rewards: {
                                 rank: number;
-                                /** @description Base units: an integer written exactly, whatever its size. */
+                                /**
+                                 * @description Base units: an integer written exactly, whatever its size.
+                                 * @example 100000000
+                                 */
                                 amount: number;
+                                /** @example 100000000 */
                                 amount_base: string;
                             }[];
                             updated_at: string | null;
@@ -9694,6 +9973,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example demo-arena */
                     game_code: string;
                     /**
                      * @default wins
@@ -9703,7 +9983,11 @@ export interface operations {
                     /** @description What each rewarded rank gets; each rank at most once. */
                     rewards: {
                         rank: number;
-                        /** @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text. */
+                        /**
+                         * @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text.
+                         * @example 100000000
+                         * @example 100000000
+                         */
                         amount: number | string;
                     }[];
                 };
@@ -9721,12 +10005,17 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example demo-arena */
                             game_code: string;
                             board: string;
                             rewards: {
                                 rank: number;
-                                /** @description Base units: an integer written exactly, whatever its size. */
+                                /**
+                                 * @description Base units: an integer written exactly, whatever its size.
+                                 * @example 100000000
+                                 */
                                 amount: number;
+                                /** @example 100000000 */
                                 amount_base: string;
                             }[];
                             updated_at: string | null;
@@ -9953,16 +10242,25 @@ export interface operations {
                         data: {
                             id: number;
                             season_type: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
+                            /** @example 2026-03-09-03-15 */
                             season_range: string;
+                            /** @example demo-arena */
                             game_code: string;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             platform_player_id: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             wallet_address: string;
                             rank: number;
                             achievement: number;
-                            /** @description Base units: an integer written exactly, whatever its size. */
+                            /**
+                             * @description Base units: an integer written exactly, whatever its size.
+                             * @example 100000000
+                             */
                             reward_amount: number;
                             status: number;
+                            /** @example 100000000 */
                             reward_amount_base: string;
                         }[];
                     };
@@ -10036,8 +10334,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example demo-arena */
                     game_code: string;
                     season_type: 1 | 2;
+                    /** @example 2026-03-09-03-15 */
                     season_range: string;
                 };
             };
@@ -10054,11 +10354,14 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example demo-arena */
                             game_code: string;
                             season_type: number;
+                            /** @example 2026-03-09-03-15 */
                             season_range: string;
                             board: string | null;
                             entries: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             settled_at: string;
                             settled_now: boolean;
                         };
@@ -10312,6 +10615,7 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
+                            /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                             recipient: string;
                             amount: string;
                             nonce: string;
@@ -10322,6 +10626,7 @@ export interface operations {
                             scheme: "ed25519";
                             chain?: string;
                             game?: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type?: string;
                             expires_at_ms?: number;
                         };
@@ -10544,6 +10849,7 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
+                            /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                             recipient: string;
                             amount: string;
                             nonce: string;
@@ -10554,6 +10860,7 @@ export interface operations {
                             scheme: "ed25519";
                             chain?: string;
                             game?: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type?: string;
                             expires_at_ms?: number;
                         };
@@ -10902,6 +11209,7 @@ export interface operations {
                         message: string;
                         data: {
                             clients: {
+                                /** @example arena-companion-app */
                                 client_id: string;
                                 /** @enum {string} */
                                 region: "default" | "chengdu";
@@ -10910,6 +11218,7 @@ export interface operations {
                                 name: string;
                                 redirect_uris: string[];
                                 scopes: string[];
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 created_at: string;
                                 has_assertion_key: boolean;
                             }[];
@@ -11044,6 +11353,7 @@ export interface operations {
                     region: "default" | "chengdu";
                     /** @enum {string} */
                     type: "public" | "confidential";
+                    /** @example Arena companion */
                     name: string;
                     /** @description Where the user is sent back with the code; each: An absolute URI without a fragment (#…); plain http only for a loopback host (localhost, 127.0.0.1, [::1]); another scheme (https, or a native app's own such as com.example.app:/cb) for any host. */
                     redirect_uris: string[];
@@ -11066,6 +11376,7 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example arena-companion-app */
                             client_id: string;
                             /** @enum {string} */
                             region: "default" | "chengdu";
@@ -11074,6 +11385,7 @@ export interface operations {
                             name: string;
                             redirect_uris: string[];
                             scopes: string[];
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
                             has_assertion_key: boolean;
                             client_secret?: string;
@@ -11266,9 +11578,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             address: string;
                             nonce: string;
                             message: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
                         };
                         /** @constant */
@@ -11343,7 +11657,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example eyJhbGciOiJSUzI1NiIsImtpZCI6IjFmMmUzZDRjIn0.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20iLCJzdWIiOiIxMTAxNjk0ODQ0NzQzODYyNzYzMzQifQ.UXrL62dwKkjCxL0riYLnKPexldnPTL9ZUfIEIRi0-lQ */
                     id_token: string;
+                    /** @example demo-arena */
                     game_code?: string;
                 };
             };
@@ -11357,14 +11673,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         platformToken: {
+                            /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                             accessToken: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
                         };
                         gameToken: {
+                            /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                             accessToken: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
                         };
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         uid: string;
+                        /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                         address: string;
                     };
                 };
@@ -11558,7 +11880,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example studio@example.com
+                     */
                     email: string;
                     password: string;
                 };
@@ -11576,8 +11901,11 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: {
+                            /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                             accessToken: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
+                            /** @example 02caf8a3-7711-46ed-a676-6de004dd77a6 */
                             account_id: string;
                             /** @enum {string} */
                             role: "merchant" | "admin";
@@ -11772,7 +12100,9 @@ export interface operations {
                         data: {
                             provider: string;
                             socialId: string;
+                            /** @example studio@example.com */
                             email?: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             bound_at: string;
                         }[];
                         /** @constant */
@@ -11846,6 +12176,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example eyJhbGciOiJSUzI1NiIsImtpZCI6IjFmMmUzZDRjIn0.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20iLCJzdWIiOiIxMTAxNjk0ODQ0NzQzODYyNzYzMzQifQ.UXrL62dwKkjCxL0riYLnKPexldnPTL9ZUfIEIRi0-lQ */
                     id_token: string;
                 };
             };
@@ -11861,7 +12192,9 @@ export interface operations {
                         data: {
                             provider: string;
                             socialId: string;
+                            /** @example studio@example.com */
                             email?: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             bound_at: string;
                         };
                         /** @constant */
@@ -12052,6 +12385,7 @@ export interface operations {
                             params: {
                                 [key: string]: string;
                             };
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                         /** @constant */
@@ -12211,6 +12545,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             uid: string;
                             provider: string;
                             socialId: string;
@@ -12375,6 +12710,7 @@ export interface operations {
                             aud: string;
                             sub: string;
                             salt: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             address: string;
                         };
                         /** @constant */
@@ -12506,9 +12842,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             address: string;
                             nonce: string;
                             message: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             expiresAt: string;
                         };
                         /** @constant */
@@ -12658,9 +12996,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Send exactly one of signature (a wallet account) or id_token (a zkLogin account). */
+                    /**
+                     * @description Send exactly one of signature (a wallet account) or id_token (a zkLogin account).
+                     * @example ACE6CB+Kgx+N1V/QdSoTc2yER70GfLLiZprZAsTi9im4nYJRrT+P0LUi7RBZj8nZvuYv5CdqUaWKOrcZuFU13bgX8d88Da3hD89/d0hYhFsIo1YsSuGPVrCsFW4AJJyKyA==
+                     */
                     signature?: string;
-                    /** @description Send exactly one of signature (a wallet account) or id_token (a zkLogin account). */
+                    /**
+                     * @description Send exactly one of signature (a wallet account) or id_token (a zkLogin account).
+                     * @example eyJhbGciOiJSUzI1NiIsImtpZCI6IjFmMmUzZDRjIn0.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20iLCJzdWIiOiIxMTAxNjk0ODQ0NzQzODYyNzYzMzQifQ.UXrL62dwKkjCxL0riYLnKPexldnPTL9ZUfIEIRi0-lQ
+                     */
                     id_token?: string;
                 };
             };
@@ -12676,9 +13020,11 @@ export interface operations {
                         data: {
                             /** @constant */
                             deleted: true;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             deleted_at: string;
                             forfeited_tickets: number;
                             forfeited: {
+                                /** @example arena-tickets */
                                 projectName: string;
                                 level: number;
                                 tickets: number;
@@ -12922,18 +13268,25 @@ export interface operations {
                         data: {
                             /** @constant */
                             format: "player-export/1";
+                            /** @example 2026-03-14T09:30:00.000Z */
                             generated_at: string;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             uid: string;
                             account: {
                                 id: number;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 create_time: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 update_time: string;
+                                /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                                 wallet_address: string;
                                 wallet_type: number;
                                 status: number;
+                                /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                                 uid: string;
                             } | null;
                             wallet: {
+                                /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                                 address: string;
                                 type: number;
                             } | null;
@@ -12944,13 +13297,16 @@ export interface operations {
                             social: {
                                 provider: string;
                                 socialId: string;
+                                /** @example studio@example.com */
                                 email?: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 bound_at: string;
                             }[];
                             params: {
                                 params: {
                                     [key: string]: string;
                                 };
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 updated_at: string;
                             } | null;
                             balances: {
@@ -12965,7 +13321,9 @@ export interface operations {
                                 /** @enum {string} */
                                 source: "nft" | "granted";
                                 nftObjectId: string | null;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 created_at: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 updated_at: string;
                             }[];
                             ledger: {
@@ -13006,8 +13364,10 @@ export interface operations {
                             };
                             scores: {
                                 items: {
+                                    /** @example demo-arena */
                                     game_code: string;
                                     season_type: number;
+                                    /** @example 2026-03-09-03-15 */
                                     season_range: string;
                                     name: string;
                                     kills: number;
@@ -13027,8 +13387,10 @@ export interface operations {
                             /** @constant */
                             section: "scores";
                             items: {
+                                /** @example demo-arena */
                                 game_code: string;
                                 season_type: number;
+                                /** @example 2026-03-09-03-15 */
                                 season_range: string;
                                 name: string;
                                 kills: number;
@@ -13174,7 +13536,9 @@ export interface operations {
                         message: string;
                         data: {
                             items: {
+                                /** @example player-1042 */
                                 game_player_id: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 deleted_at: string;
                             }[];
                             next: string | null;
@@ -13304,13 +13668,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example demo-arena */
                     game_code: string;
+                    /** @example match-20260314-0042 */
                     result_id: string;
                     scores: {
+                        /** @example player-1042 */
                         game_player_id: string;
+                        /** @example NovaFox */
                         game_player_name: string;
+                        /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                         wallet_address?: string;
+                        /** @example 3 */
                         kills: number;
+                        /** @example 3 */
                         wins: number;
                     }[];
                 };
@@ -13325,11 +13696,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example demo-arena */
                             game_code: string;
+                            /** @example match-20260314-0042 */
                             result_id: string;
                             players: number;
                             seasons: {
                                 season_type: number;
+                                /** @example 2026-03-09-03-15 */
                                 season_range: string;
                             }[];
                         };
@@ -13625,16 +13999,25 @@ export interface operations {
                         data: {
                             id: number;
                             season_type: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
+                            /** @example 2026-03-09-03-15 */
                             season_range: string;
+                            /** @example demo-arena */
                             game_code: string;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             platform_player_id: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             wallet_address: string;
                             rank: number;
                             achievement: number;
-                            /** @description Base units: an integer written exactly, whatever its size. */
+                            /**
+                             * @description Base units: an integer written exactly, whatever its size.
+                             * @example 100000000
+                             */
                             reward_amount: number;
                             status: number;
+                            /** @example 100000000 */
                             reward_amount_base: string;
                         }[];
                         /** @constant */
@@ -13734,9 +14117,15 @@ export interface operations {
             content: {
                 "application/json": {
                     orderId: number;
-                    /** @description Give signedTransaction or transactionId, exactly one of them. */
+                    /**
+                     * @description Give signedTransaction or transactionId, exactly one of them.
+                     * @example eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCc3pDQ0FWbWciXX0.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDg0NzM2MTIzNCIsInByb2R1Y3RJZCI6ImFyZW5hLnRpY2tldHMuMTAwIn0.wP6lTRpmyYhlw6MSALcu1k3eshLY6kxI8rU4m-san5M
+                     */
                     signedTransaction?: string;
-                    /** @description Give signedTransaction or transactionId, exactly one of them. */
+                    /**
+                     * @description Give signedTransaction or transactionId, exactly one of them.
+                     * @example 2000000847361234
+                     */
                     transactionId?: string;
                 };
             };
@@ -13753,17 +14142,25 @@ export interface operations {
                             id: number;
                             project_id: number;
                             deposit_id: number | null;
+                            /** @example 0.1 */
                             amount: string;
+                            /** @example 100000000 */
                             amount_base: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             wallet_address: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             tx_type: number;
                             status: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             user_id: string;
                             level: number;
                             precison: number;
+                            /** @example PO0000001042 */
                             bill_no: string;
                             tickets: number;
                             app_account_token: string | null;
@@ -13965,6 +14362,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCc3pDQ0FWbWciXX0.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDg0NzM2MTIzNCIsInByb2R1Y3RJZCI6ImFyZW5hLnRpY2tldHMuMTAwIn0.wP6lTRpmyYhlw6MSALcu1k3eshLY6kxI8rU4m-san5M */
                     signedPayload: string;
                 };
             };
@@ -13978,7 +14376,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             notificationUUID: string;
+                            /** @example ONE_TIME_CHARGE */
                             notificationType: string;
                             outcome: string;
                             orderId: number | null;
@@ -14132,6 +14532,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     environment?: "Production" | "Sandbox";
+                    /** @example ce3af791-365e-4c60-841b-1674b43c1609_1773480600123 */
                     testNotificationToken?: string;
                 };
             };
@@ -14145,6 +14546,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example ce3af791-365e-4c60-841b-1674b43c1609_1773480600123 */
                             testNotificationToken: string;
                             /** @enum {string} */
                             environment: "Production" | "Sandbox";
@@ -14355,10 +14757,14 @@ export interface operations {
             content: {
                 "application/json": {
                     message: {
+                        /** @example eyJwYWNrYWdlTmFtZSI6ImNvbS5leGFtcGxlLmFyZW5hIiwib25lVGltZVByb2R1Y3ROb3RpZmljYXRpb24iOnsibm90aWZpY2F0aW9uVHlwZSI6MSwicHVyY2hhc2VUb2tlbiI6Im9wYXF1ZS10b2tlbi11cDdIIiwic2t1IjoiYXJlbmEudGlja2V0cy4xMDAifX0= */
                         data: string;
+                        /** @example 13546782991048576 */
                         messageId: string;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         publishTime?: string;
                     };
+                    /** @example projects/demo-arena/subscriptions/play-notifications */
                     subscription: string;
                 };
             };
@@ -14372,6 +14778,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example 13546782991048576 */
                             messageId: string;
                             notification: string;
                             outcome: string;
@@ -14557,14 +14964,19 @@ export interface operations {
                     "application/json": {
                         data: {
                             project_id: number;
+                            /** @example arena-tickets */
                             project_name: string;
                             description: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             receive_address: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             precison: number;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             create_time: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             update_time: string;
                         }[];
                         /** @constant */
@@ -14624,10 +15036,14 @@ export interface operations {
                         data: {
                             priceId: number;
                             project_id: number;
+                            /** @example arena-tickets */
                             project_name: string;
                             level: number;
+                            /** @example 0.1 */
                             amount: string;
+                            /** @example 100000000 */
                             amount_base: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             precison: number;
                             tickets: number;
@@ -14706,13 +15122,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     userId: string;
+                    /** @example arena-tickets */
                     project: string;
                     priceId: number;
+                    /** @example -1 */
                     prevId: number;
                     level: number;
-                    /** @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text. */
+                    /**
+                     * @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text.
+                     * @example 100000000
+                     * @example 100000000
+                     */
                     amount: number | string;
                 };
             };
@@ -14728,17 +15153,25 @@ export interface operations {
                         id: number;
                         project_id: number;
                         deposit_id: number | null;
+                        /** @example 0.1 */
                         amount: string;
+                        /** @example 100000000 */
                         amount_base: string;
+                        /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                         wallet_address: string;
+                        /** @example 0x2::sui::SUI */
                         coin_type: string;
                         tx_type: number;
                         status: number;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         created_at: string;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         updated_at: string;
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         user_id: string;
                         level: number;
                         precison: number;
+                        /** @example PO0000001042 */
                         bill_no: string;
                         tickets: number;
                         app_account_token: string | null;
@@ -14969,15 +15402,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example arena-tickets */
                             project_name: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             receive_address: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             precison: number;
                             payment_function: string | null;
                             order: {
                                 id: number;
+                                /** @example PO0000001042 */
                                 bill_no: string;
+                                /** @example 0.1 */
                                 amount: string;
+                                /** @example 100000000 */
                                 amount_base: string;
                                 status: number;
                                 payment_uri: string | null;
@@ -15106,6 +15545,7 @@ export interface operations {
             content: {
                 "application/json": {
                     orderId: number;
+                    /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                     transactionId: string;
                 };
             };
@@ -15119,11 +15559,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         create_time: string;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         update_time: string;
+                        /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                         wallet_address: string;
                         wallet_type: number;
                         status: number;
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         uid: string;
                         /** @constant */
                         private_key: "";
@@ -15331,33 +15775,49 @@ export interface operations {
                         data: {
                             payment: {
                                 id: number;
+                                /** @example PO0000001042 */
                                 bill_no: string;
+                                /** @example 100000000 */
                                 amount: string;
+                                /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                                 fromer: string;
+                                /** @example 0xc29b749a166516dae95dad1d38befda4373f0f64e307d0dc2536be2c73945150 */
                                 toer: string;
                                 event_type: number;
                                 cursor: {
+                                    /** @example 0 */
                                     eventSeq: string;
+                                    /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
                                     txDigest: string;
                                 };
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 created_at: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 updated_at: string;
                             };
                             order: {
                                 id: number;
                                 project_id: number;
                                 deposit_id: number | null;
+                                /** @example 0.1 */
                                 amount: string;
+                                /** @example 100000000 */
                                 amount_base: string;
+                                /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                                 wallet_address: string;
+                                /** @example 0x2::sui::SUI */
                                 coin_type: string;
                                 tx_type: number;
                                 status: number;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 created_at: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
                                 updated_at: string;
+                                /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                                 user_id: string;
                                 level: number;
                                 precison: number;
+                                /** @example PO0000001042 */
                                 bill_no: string;
                                 tickets: number;
                                 app_account_token: string | null;
@@ -15472,20 +15932,29 @@ export interface operations {
                             id: number;
                             project_id: number;
                             deposit_id: number | null;
+                            /** @example 0.1 */
                             amount: string;
+                            /** @example 100000000 */
                             amount_base: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
                             wallet_address: string;
+                            /** @example 0x2::sui::SUI */
                             coin_type: string;
                             tx_type: number;
                             status: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             user_id: string;
                             level: number;
                             precison: number;
+                            /** @example PO0000001042 */
                             bill_no: string;
                             tickets: number;
                             app_account_token: string | null;
+                            /** @example arena-tickets */
                             project_name: string;
                         }[];
                         /** @constant */
@@ -15595,7 +16064,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
+                            /** @example arena-tickets */
                             projectName: string;
                             level: number;
                             balance: number;
@@ -15750,8 +16221,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     userId: string;
+                    /** @example arena-tickets */
                     projectName: string;
                     level: number;
                     amount: number;
@@ -16024,9 +16499,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
                             total: number;
                             balances: {
+                                /** @example arena-tickets */
                                 projectName: string;
                                 level: number;
                                 balance: number;
@@ -16182,10 +16659,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     userId: string;
                     goodsId: number;
                     quantity: number;
+                    /** @example arena-tickets */
                     projectName: string;
                 };
             };
@@ -16202,15 +16683,20 @@ export interface operations {
                             id: number;
                             goodsId: number;
                             quantity: number;
+                            /** @example arena-tickets */
                             projectName: string;
                             level: number;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
                             total: number;
                             outerOrderId: string | null;
+                            /** @example xOuydmmdsjRhbkTYkU0f6YAV */
                             trace_key: string;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                         /** @constant */
@@ -16462,10 +16948,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     userId: string;
                     quantity: number;
+                    /** @example arena-tickets */
                     projectName: string;
+                    /** @example shop-order-7731 */
                     outerOrderId: string;
                 };
             };
@@ -16482,15 +16973,20 @@ export interface operations {
                             id: number;
                             goodsId: number;
                             quantity: number;
+                            /** @example arena-tickets */
                             projectName: string;
                             level: number;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
                             total: number;
                             outerOrderId: string | null;
+                            /** @example xOuydmmdsjRhbkTYkU0f6YAV */
                             trace_key: string;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                         /** @constant */
@@ -16727,15 +17223,20 @@ export interface operations {
                             id: number;
                             goodsId: number;
                             quantity: number;
+                            /** @example arena-tickets */
                             projectName: string;
                             level: number;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
                             total: number;
                             outerOrderId: string | null;
+                            /** @example xOuydmmdsjRhbkTYkU0f6YAV */
                             trace_key: string;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                         /** @constant */
@@ -16897,15 +17398,20 @@ export interface operations {
                             id: number;
                             goodsId: number;
                             quantity: number;
+                            /** @example arena-tickets */
                             projectName: string;
                             level: number;
+                            /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                             userId: string;
                             total: number;
                             outerOrderId: string | null;
+                            /** @example xOuydmmdsjRhbkTYkU0f6YAV */
                             trace_key: string;
                             status: number;
                             merchant_id: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             created_at: string;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             updated_at: string;
                         };
                         /** @constant */
@@ -17192,6 +17698,7 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     grant_type?: string;
                     scope?: string;
+                    /** @example arena-companion-app */
                     client_id?: string;
                     client_secret?: string;
                     code?: string;
@@ -17209,6 +17716,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                         access_token: string;
                         /** @constant */
                         token_type: "Bearer";
@@ -17359,6 +17867,7 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     grant_type?: string;
                     scope?: string;
+                    /** @example arena-companion-app */
                     client_id?: string;
                     client_secret?: string;
                     code?: string;
@@ -17376,6 +17885,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                         access_token: string;
                         /** @constant */
                         token_type: "Bearer";
@@ -17526,6 +18036,7 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     grant_type?: string;
                     scope?: string;
+                    /** @example arena-companion-app */
                     client_id?: string;
                     client_secret?: string;
                     code?: string;
@@ -17543,6 +18054,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                         access_token: string;
                         /** @constant */
                         token_type: "Bearer";
@@ -17958,7 +18470,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 48db4715-ccae-4240-a867-88f61ce25f92
+                     */
                     request_id: string;
                     /**
                      * @default allow
@@ -18146,6 +18661,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InBhcnRuZXIta2V5LTEifQ.eyJpc3MiOiJhcmVuYS1wYXJ0bmVyIiwic3ViIjoicGFydG5lci11c2VyLTg4IiwiYXVkIjoic3RvcmUifQ.x5CH8t9m0OFltVAw3IHkOi8o56u9Yw_EVAut8LsA96w */
                     assertion: string;
                 };
             };
@@ -18160,6 +18676,7 @@ export interface operations {
                     "application/json": {
                         session: string;
                         expires_in: number;
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         uid: string;
                     };
                 };
@@ -18328,6 +18845,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InBhcnRuZXIta2V5LTEifQ.eyJpc3MiOiJhcmVuYS1wYXJ0bmVyIiwic3ViIjoicGFydG5lci11c2VyLTg4IiwiYXVkIjoic3RvcmUifQ.x5CH8t9m0OFltVAw3IHkOi8o56u9Yw_EVAut8LsA96w */
                     assertion: string;
                 };
             };
@@ -18342,6 +18860,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         deleted: true;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         deleted_at: string;
                         forfeited: {
                             /** @enum {string} */
@@ -18779,8 +19298,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     uid: string;
+                    /** @example welcome-pack-88 */
                     reference: string;
                     currencies?: {
                         [key: string]: number;
@@ -18799,6 +19322,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         uid: string;
                         reference: string;
                         granted: {
@@ -19056,6 +19580,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Biscuit */
                     name: string;
                     /** @enum {string} */
                     species: "cat" | "dog" | "dragon";
@@ -19071,12 +19596,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         pet: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             name: string;
                             species: string;
                             level: number;
                             experience: number;
                             last_fed_at: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             adopted_at: string;
                         };
                         paid: number;
@@ -19308,12 +19835,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         pets: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             name: string;
                             species: string;
                             level: number;
                             experience: number;
                             last_fed_at: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             adopted_at: string;
                         }[];
                     };
@@ -19415,7 +19944,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 48db4715-ccae-4240-a867-88f61ce25f92
+                     */
                     petId: string;
                     /** @enum {string} */
                     item: "kibble" | "fish" | "cake";
@@ -19433,22 +19965,26 @@ export interface operations {
                 content: {
                     "application/json": {
                         pet: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             name: string;
                             species: string;
                             level: number;
                             experience: number;
                             last_fed_at: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             adopted_at: string;
                         };
                         feeding: {
                             feedingId: string;
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             item: string;
                             amount: number;
                             experience_gained: number;
                             level_before: number;
                             level_after: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             fed_at: string;
                         };
                     };
@@ -19708,12 +20244,14 @@ export interface operations {
                     "application/json": {
                         entries: {
                             feedingId: string;
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             item: string;
                             amount: number;
                             experience_gained: number;
                             level_before: number;
                             level_after: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             fed_at: string;
                         }[];
                         page: number;
@@ -19850,6 +20388,7 @@ export interface operations {
                     "application/json": {
                         pets: {
                             rank: number;
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             name: string;
                             species: string;
@@ -19929,11 +20468,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         uid: string;
                         region: string;
                         partner: string;
                         partner_user_id: string;
                         name: string | null;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         created_at: string;
                     };
                 };
@@ -20193,6 +20734,7 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     grant_type?: string;
                     scope?: string;
+                    /** @example arena-companion-app */
                     client_id?: string;
                     client_secret?: string;
                     code?: string;
@@ -20210,6 +20752,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                         access_token: string;
                         /** @constant */
                         token_type: "Bearer";
@@ -20360,6 +20903,7 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     grant_type?: string;
                     scope?: string;
+                    /** @example arena-companion-app */
                     client_id?: string;
                     client_secret?: string;
                     code?: string;
@@ -20377,6 +20921,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                         access_token: string;
                         /** @constant */
                         token_type: "Bearer";
@@ -20527,6 +21072,7 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     grant_type?: string;
                     scope?: string;
+                    /** @example arena-companion-app */
                     client_id?: string;
                     client_secret?: string;
                     code?: string;
@@ -20544,6 +21090,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InN0YWdlLWtleS0xIn0.eyJzdWIiOiJkNjRhMWMzYSJ9.c2lnbmF0dXJl */
                         access_token: string;
                         /** @constant */
                         token_type: "Bearer";
@@ -20959,7 +21506,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 48db4715-ccae-4240-a867-88f61ce25f92
+                     */
                     request_id: string;
                     /**
                      * @default allow
@@ -21147,6 +21697,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InBhcnRuZXIta2V5LTEifQ.eyJpc3MiOiJhcmVuYS1wYXJ0bmVyIiwic3ViIjoicGFydG5lci11c2VyLTg4IiwiYXVkIjoic3RvcmUifQ.x5CH8t9m0OFltVAw3IHkOi8o56u9Yw_EVAut8LsA96w */
                     assertion: string;
                 };
             };
@@ -21161,6 +21712,7 @@ export interface operations {
                     "application/json": {
                         session: string;
                         expires_in: number;
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         uid: string;
                     };
                 };
@@ -21329,6 +21881,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example eyJhbGciOiJFUzI1NiIsImtpZCI6InBhcnRuZXIta2V5LTEifQ.eyJpc3MiOiJhcmVuYS1wYXJ0bmVyIiwic3ViIjoicGFydG5lci11c2VyLTg4IiwiYXVkIjoic3RvcmUifQ.x5CH8t9m0OFltVAw3IHkOi8o56u9Yw_EVAut8LsA96w */
                     assertion: string;
                 };
             };
@@ -21343,6 +21896,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         deleted: true;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         deleted_at: string;
                         forfeited: {
                             /** @enum {string} */
@@ -21780,8 +22334,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f
+                     */
                     uid: string;
+                    /** @example welcome-pack-88 */
                     reference: string;
                     currencies?: {
                         [key: string]: number;
@@ -21800,6 +22358,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         uid: string;
                         reference: string;
                         granted: {
@@ -22057,6 +22616,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Biscuit */
                     name: string;
                     /** @enum {string} */
                     species: "cat" | "dog" | "dragon";
@@ -22072,12 +22632,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         pet: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             name: string;
                             species: string;
                             level: number;
                             experience: number;
                             last_fed_at: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             adopted_at: string;
                         };
                         paid: number;
@@ -22309,12 +22871,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         pets: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             name: string;
                             species: string;
                             level: number;
                             experience: number;
                             last_fed_at: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             adopted_at: string;
                         }[];
                     };
@@ -22416,7 +22980,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 48db4715-ccae-4240-a867-88f61ce25f92
+                     */
                     petId: string;
                     /** @enum {string} */
                     item: "kibble" | "fish" | "cake";
@@ -22434,22 +23001,26 @@ export interface operations {
                 content: {
                     "application/json": {
                         pet: {
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             name: string;
                             species: string;
                             level: number;
                             experience: number;
                             last_fed_at: string | null;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             adopted_at: string;
                         };
                         feeding: {
                             feedingId: string;
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             item: string;
                             amount: number;
                             experience_gained: number;
                             level_before: number;
                             level_after: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             fed_at: string;
                         };
                     };
@@ -22709,12 +23280,14 @@ export interface operations {
                     "application/json": {
                         entries: {
                             feedingId: string;
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             item: string;
                             amount: number;
                             experience_gained: number;
                             level_before: number;
                             level_after: number;
+                            /** @example 2026-03-14T09:30:00.000Z */
                             fed_at: string;
                         }[];
                         page: number;
@@ -22851,6 +23424,7 @@ export interface operations {
                     "application/json": {
                         pets: {
                             rank: number;
+                            /** @example 48db4715-ccae-4240-a867-88f61ce25f92 */
                             petId: string;
                             name: string;
                             species: string;
@@ -22930,11 +23504,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example d64a1c3a-1343-45ce-9f4b-5488d5cb7d5f */
                         uid: string;
                         region: string;
                         partner: string;
                         partner_user_id: string;
                         name: string | null;
+                        /** @example 2026-03-14T09:30:00.000Z */
                         created_at: string;
                     };
                 };
@@ -23261,6 +23837,26 @@ export interface operations {
                          */
                         error: "store.unconfigured";
                     };
+                };
+            };
+        };
+    };
+    home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the service is, with links to its API reference, OpenAPI document and operator console (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

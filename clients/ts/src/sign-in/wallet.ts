@@ -28,7 +28,7 @@ export async function signInWithSuiWallet(options: WalletSignIn): Promise<Player
   const address = signer.toSuiAddress();
   const signIn = async () => {
     const nonce = await unwrap(api.GET('/account/nonce', { params: { query: { address } } }));
-    const { signature } = await signer.signPersonalMessage(new TextEncoder().encode(nonce.data.message));
+    const { signature } = await signer.signPersonalMessage(new TextEncoder().encode(nonce.message));
     const tokens = await unwrap(api.POST('/account/register/chainwallet', { body: { uuid: userId, address, signature } }));
     return tokens.platformToken;
   };

@@ -187,6 +187,16 @@ namespace GamePlatform.Hero
         }
 
         /// <summary>
+        /// What the hero base is, with links to its API reference and OpenAPI document (HTML): GET / (`home`).
+        /// Open: no token.
+        /// </summary>
+        public async Task<string> HomeAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/");
+            return (await Client.SendAsync(request, cancellationToken)).Text;
+        }
+
+        /// <summary>
         /// Answers 200 once the service can serve: GET /health (`health`).
         /// Open: no token.
         /// </summary>

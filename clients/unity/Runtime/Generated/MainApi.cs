@@ -2149,6 +2149,17 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// What the service is, with links to its API reference, OpenAPI document and operator console (HTML): GET / (`home`).
+        /// Open: no token.
+        /// </summary>
+        public async Task<string> HomeAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/");
+            request.FromRoot = true;
+            return (await Client.SendAsync(request, cancellationToken)).Text;
+        }
+
+        /// <summary>
         /// Answers 200 once the service can serve: GET /health (`health`).
         /// Open: no token.
         /// </summary>
