@@ -1,14 +1,16 @@
 import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/deps.js';
 import { createGame, listAllGames, listMerchantGames, liveGame, liveGamesByCode, updateGame } from '../core/games/games.js';
-import { createMerchant, issueServerToken, merchantStatusOf, requireMerchant, setMerchantStatus } from '../core/merchants/merchants.js';
+import { createMerchant, merchantStatusOf, requireMerchant, setMerchantStatus } from '../core/merchants/merchants.js';
 import { saveMerchantFile } from '../core/merchants/uploads.js';
 import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
 import { createProject, projectsOf, saveLevel, updateProject } from '../core/payments/projects.js';
 import { innerVendorHandlers, innerVendorReads } from './vendor-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
+import { issueServerToken } from '../core/access/server-tokens.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
 import { innerConsoleHandlers } from './console-handlers.js';
+import { innerPlayersHandlers } from './players-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 
@@ -22,7 +24,11 @@ export const createInnerApp = (deps: Deps) =>
     innerRoutes,
     {
       create_merchant: ({ deps, auth, body }) => createMerchant(deps, auth, body),
-      get_token: ({ deps, auth }) => issueServerToken(deps, auth),
+      get_token: async ({ deps, auth }) => {
+        // Recorded under the empty name, so it is listed and revocable alone; the answer stays get_token's.
+        const { accessToken, expiresAt, merchant_id } = await issueServerToken(deps, auth, '');
+        return { accessToken, expiresAt, merchant_id };
+      },
       get_merchant_info: ({ deps, auth }) => requireMerchant(deps, auth.sub),
       save_file: ({ deps, auth, body }) => saveMerchantFile(deps, auth.sub, body.file),
       savemerchantgame: ({ deps, auth, body }) => createGame(deps, auth, body),
@@ -44,6 +50,7 @@ export const createInnerApp = (deps: Deps) =>
       ...innerAccessHandlers,
       ...innerStrandedHandlers,
       ...innerConsoleHandlers,
+      ...innerPlayersHandlers,
     },
     { reads: innerVendorReads },
   );

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signInWithSuiWallet, unwrap } from '@game-platform/client';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatAmount, SUI } from '../console/src/ui/amount.js';
 import { browserAvailable, launchBrowser } from './support/browser.js';
+import { signIn } from './support/console-page.js';
 import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
 import { payThroughKit } from './support/payment-kit.js';
 import { randomDigest } from './support/sui-node.js';
@@ -55,8 +57,8 @@ afterAll(async () => {
 const consoleUrl = () => `${server.base}/v2-testing/console`;
 
 /** A new browser context (its own sessionStorage) whose every request and error is watched. */
-async function openConsole(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function openConsole(options: { timezoneId?: string; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
   const page = await context.newPage();
   page.on('request', (r) => {
@@ -72,14 +74,27 @@ async function openConsole(): Promise<{ context: BrowserContext; page: Page }> {
   return { context, page };
 }
 
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+const goTo = (page: Page, section: string) => page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: section }).click();
+
+/** A message shows next to what caused it: its box starts within `gap` px below (or beside) the button's. */
+async function expectNear(message: Locator, button: Locator, gap = 120) {
+  const [m, b] = [await message.boundingBox(), await button.boundingBox()];
+  expect(m && b, 'both are on the page').toBeTruthy();
+  const distance = Math.max(0, m!.y - (b!.y + b!.height), b!.y - (m!.y + m!.height));
+  expect(distance, 'the message is next to its button').toBeLessThanOrEqual(gap);
 }
 
-const goTo = (page: Page, section: string) => page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: section }).click();
+/** How the page fits its viewport: the page's own width against the window's, and where Sign out is. */
+async function layoutOf(page: Page) {
+  const fit = (await page.evaluate('({ scrollWidth: document.documentElement.scrollWidth, innerWidth, innerHeight })')) as {
+    scrollWidth: number;
+    innerWidth: number;
+    innerHeight: number;
+  };
+  const signOut = await page.getByRole('button', { name: 'Sign out', exact: true }).boundingBox();
+  const inView = !!signOut && signOut.x >= 0 && signOut.y >= 0 && signOut.x + signOut.width <= fit.innerWidth && signOut.y + signOut.height <= fit.innerHeight;
+  return { overflow: fit.scrollWidth > fit.innerWidth ? `${fit.scrollWidth} > ${fit.innerWidth}` : 'none', signOutInView: inView };
+}
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
@@ -169,6 +184,31 @@ describe.skipIf(!available)('the operator console in a browser', () => {
       .filter({ hasText: /taken|exists/i })
       .waitFor();
 
+    // The list shows the stored logo itself: a thumbnail the browser loaded from the files route.
+    const thumbnail = row.getByRole('img', { name: 'Logo of Console Quest' });
+    await expect.poll(() => thumbnail.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    expect(await thumbnail.getAttribute('src')).toMatch(/^\/v2-testing\/files\/|\/v2-testing\/files\//);
+    // Every field is editable after creation: the URL, a link, the tags; the message shows beside the form's button.
+    await row.getByRole('button', { name: 'Edit Console Quest' }).click();
+    const editor = page.getByRole('region', { name: `Edit ${code}` });
+    await editor.getByLabel('Game URL').fill('https://example.com/console-quest');
+    await editor.getByLabel('Tags').fill('arena, pvp');
+    await editor.getByRole('button', { name: 'Add a link' }).click();
+    await editor.getByLabel('Platform of link 1').fill('web');
+    await editor.getByLabel('URL of link 1').fill('https://example.com/play');
+    await editor.getByRole('button', { name: 'Save game' }).click();
+    const saved = editor.getByRole('status').filter({ hasText: `Game ${code} saved.` });
+    await saved.waitFor();
+    await expectNear(saved, editor.getByRole('button', { name: 'Save game' }));
+    const edited = await api('GET', '/merchant/games/detail', undefined, { code });
+    expect(edited.body.data).toMatchObject({
+      game_url: 'https://example.com/console-quest',
+      tags: ['arena', 'pvp'],
+      link: { web: 'https://example.com/play' },
+    });
+    await shot(page, 'games-edit');
+    await editor.getByRole('button', { name: 'Close the editor' }).click();
+
     await goTo(page, 'Projects and prices');
     const project = `console-${Date.now().toString(36)}`;
     await page.getByLabel('Project name').fill(project);
@@ -179,18 +219,22 @@ describe.skipIf(!available)('the operator console in a browser', () => {
       .filter({ hasText: `Project ${project} created.` })
       .waitFor();
     await page.getByLabel('Project', { exact: true }).selectOption(project);
-    await page.getByLabel('Price in base units').fill('250000000');
+    // An amount in the coin's units (the project's 9 decimals): too many decimals are refused beside the field.
+    await page.getByLabel('Price', { exact: true }).fill('0.0000000001');
+    await page.getByText('SUI has 9 decimals: at most 9 digits after the point').waitFor();
+    await page.getByLabel('Price', { exact: true }).fill('0.1');
+    await page.getByText('= 0.1 SUI (100,000,000 MIST)').waitFor();
     await page.getByLabel('Tickets').fill('25');
     await page.getByLabel('App Store product id').fill('com.example.tickets25');
     await page.getByRole('button', { name: 'Save price level' }).click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: `Level 1 of ${project} saved.` })
-      .waitFor();
+    const levelSaved = page.getByRole('status').filter({ hasText: `Level 1 of ${project} saved.` });
+    await levelSaved.waitFor();
+    await expectNear(levelSaved, page.getByRole('button', { name: 'Save price level' }));
     await page.getByRole('cell', { name: 'com.example.tickets25' }).waitFor();
+    await page.getByRole('cell', { name: '0.1 SUI (100,000,000 MIST)' }).waitFor();
     await shot(page, 'projects');
     const levels = await api('GET', '/account/user/project/level', undefined, { project });
-    expect(levels.body.data).toEqual([expect.objectContaining({ level: 1, amount_base: '250000000', tickets: 25, apple_product_id: 'com.example.tickets25' })]);
+    expect(levels.body.data).toEqual([expect.objectContaining({ level: 1, amount_base: '100000000', tickets: 25, apple_product_id: 'com.example.tickets25' })]);
     await context.close();
   }, 120_000);
 
@@ -207,17 +251,18 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     await signIn(page, studio);
     await goTo(page, 'Goods');
     await page.getByLabel('Goods name').fill('Golden sword');
-    await page.getByLabel('Project').fill(project);
+    // The project and its price level are chosen from lists of the studio's own.
+    await page.getByLabel('Project', { exact: true }).selectOption(project);
+    await expect.poll(() => page.getByLabel('Price level').inputValue()).toBe('1');
     await page.getByLabel('Price in tickets').fill('0');
     await page.getByRole('button', { name: 'Create goods' }).click();
     // The schema's message beside the price: it must be positive.
     await expect.poll(() => page.getByLabel('Price in tickets').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Price in tickets').fill('3');
     await page.getByRole('button', { name: 'Create goods' }).click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /Goods \d+ \(Golden sword\) created\./ })
-      .waitFor();
+    const goodsCreated = page.getByRole('status').filter({ hasText: /Goods \d+ \(Golden sword\) created\./ });
+    await goodsCreated.waitFor();
+    await expectNear(goodsCreated, page.getByRole('button', { name: 'Create goods' }));
     await page.getByRole('cell', { name: 'Golden sword' }).waitFor();
     await shot(page, 'goods');
     const listed = await api('GET', '/merchant/goods', token, { page: '0', pageSize: '100' });
@@ -226,13 +271,24 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     await goTo(page, 'Boards and rewards');
     await page.getByLabel('Game', { exact: true }).selectOption('demo-arena');
     await page.getByRole('table', { name: 'Kills this week' }).waitFor();
-    await page.getByLabel(/Rewards, one line per rank/).fill('1 500\n2 250');
+    // The reward table is rows of rank and amount: one in SUI, one in MIST; a saved table's rows come first.
+    await page.getByRole('table', { name: 'The reward of each rank' }).waitFor();
+    while ((await page.getByRole('button', { name: 'Remove row 2' }).count()) > 0) await page.getByRole('button', { name: 'Remove row 2' }).click();
+    await page.getByLabel('Rank of row 1').fill('1');
+    await page.getByLabel('Reward of row 1', { exact: true }).fill('0.1');
+    await page.getByRole('button', { name: 'Add a rank' }).click();
+    expect(await page.getByLabel('Rank of row 2').inputValue()).toBe('2');
+    await page.getByLabel('Unit of reward of row 2').selectOption('base');
+    await page.getByLabel('Reward of row 2', { exact: true }).fill('250');
     await page.getByRole('button', { name: 'Save reward table' }).click();
-    await page.getByRole('status').filter({ hasText: 'Reward table saved' }).waitFor();
-    await page.getByRole('cell', { name: '250', exact: true }).waitFor();
+    const tableSaved = page.getByRole('status').filter({ hasText: 'Reward table saved' });
+    await tableSaved.waitFor();
+    await expectNear(tableSaved, page.getByRole('button', { name: 'Save reward table' }));
+    await page.getByRole('cell', { name: '0.1 SUI (100,000,000 MIST)', exact: true }).waitFor();
+    await page.getByRole('cell', { name: '0.00000025 SUI (250 MIST)', exact: true }).waitFor();
     const table = await api('GET', '/merchant/games/rewards', token, { game_code: 'demo-arena' });
     expect(table.body.data.rewards.map((row: { rank: number; amount_base: string }) => [row.rank, row.amount_base])).toEqual([
-      [1, '500'],
+      [1, '100000000'],
       [2, '250'],
     ]);
     await page.getByLabel('Season type').selectOption('2');
@@ -299,7 +355,7 @@ describe.skipIf(!available)('the operator console in a browser', () => {
       { owner: receiver, coinType: '0x2::sui::SUI', amount: `-${order.amount_base}` },
       { owner: wallet.toSuiAddress(), coinType: '0x2::sui::SUI', amount: order.amount_base },
     );
-    const stranded = page.getByRole('article', { name: `Payment ${order.bill_no} of ${order.amount_base}` });
+    const stranded = page.getByRole('article', { name: `Payment ${order.bill_no} of ${formatAmount(order.amount_base, SUI)}` });
     await page.getByRole('combobox', { name: 'Project', exact: true }).selectOption(project);
     // The indexer runs every 200 ms here; the list is read again until it has the payment.
     await expect
@@ -330,7 +386,8 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     const { context, page } = await openConsole();
     await signIn(page, studio);
     await goTo(page, 'Tokens and sessions');
-    await page.getByRole('button', { name: 'Issue a server token' }).click();
+    await page.getByLabel('Name').fill('browser-check');
+    await page.getByRole('button', { name: 'Issue token' }).click();
     const shown = page.getByRole('region', { name: 'The new server token' });
     const token = await shown.getByLabel('Server token').inputValue();
     await shown.getByRole('button', { name: 'Copy token' }).click();
@@ -529,6 +586,58 @@ describe.skipIf(!available)('the operator console in a browser', () => {
     ]);
     await context.close();
   }, 120_000);
+
+  it("fits every screen a studio or an admin sees at 1280 and 390 px, Sign out always on screen, times in the viewer's zone", async () => {
+    const widths = [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ];
+    // A zone far from UTC, so a time shown as the service answered it would not pass for local.
+    const zone = 'Pacific/Auckland';
+    for (const who of [studio, ADMIN]) {
+      const { context, page } = await openConsole({ timezoneId: zone, locale: 'en-US' });
+      await signIn(page, who);
+      const nav = page.getByRole('navigation', { name: 'Console sections' });
+      const sections = await nav.getByRole('link').allTextContents();
+      expect(sections.length).toBeGreaterThan(3);
+      for (const [index, section] of sections.entries()) {
+        // Half the screens are reached through the narrow layout's folded menu, half through the wide one's list.
+        const narrowFirst = index % 2 === 1;
+        await page.setViewportSize(widths[narrowFirst ? 1 : 0]!);
+        if (narrowFirst) {
+          await nav.getByRole('button', { name: /^Sections/ }).click();
+          expect(await nav.getByRole('button', { name: /^Sections/ }).getAttribute('aria-expanded')).toBe('true');
+        }
+        await nav.getByRole('link', { name: section, exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: section }).waitFor();
+        await expect.poll(() => page.locator('main .loading').count(), { timeout: 15_000 }).toBe(0);
+        for (const size of narrowFirst ? [...widths].reverse() : widths) {
+          await page.setViewportSize(size);
+          const slug = `${who === ADMIN ? 'admin' : 'studio'}-${section.replace(/\W+/g, '-').toLowerCase()}-${size.width}`;
+          expect(await layoutOf(page), slug).toEqual({ overflow: 'none', signOutInView: true });
+          // Scrolled to the end of a long screen, Sign out is still in reach.
+          await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+          expect(await layoutOf(page), `${slug}, scrolled`).toEqual({ overflow: 'none', signOutInView: true });
+          await page.evaluate('window.scrollTo(0, 0)');
+          await shot(page, `layout-${slug}`);
+        }
+      }
+      if (who === studio) {
+        // Times are the viewer's: the games' creation times in the browser's zone, the service's ISO value kept.
+        await page.setViewportSize(widths[0]!);
+        await goTo(page, 'Games');
+        const created = page.getByRole('table').locator('time').first();
+        await created.waitFor();
+        const iso = (await created.getAttribute('datetime'))!;
+        expect(iso).toMatch(/^\d{4}-\d\d-\d\dT/);
+        expect(await created.getAttribute('title')).toBe(iso);
+        const local = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(new Date(iso));
+        const spaced = (text: string | null) => (text ?? '').replace(/\s/g, ' ');
+        expect(spaced(await created.textContent())).toBe(spaced(local));
+      }
+      await context.close();
+    }
+  }, 180_000);
 
   it('made no request outside the server, and no page logged an error or a CSP violation', () => {
     expect(outside).toEqual([]);

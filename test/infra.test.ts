@@ -703,7 +703,9 @@ describe('secrets and permissions: each function is linked to what its code read
     for (const key of Object.keys(store)) delete store[key];
   });
 
-  it("refuses npm start's development stand-ins: a ChainConfig or OAuth provider on a loopback host stops the function's Deps", async () => {
+  it("refuses npm start's development stand-ins in a Lambda: a ChainConfig or OAuth provider on a loopback host stops the function's Deps", async () => {
+    // Lambda sets AWS_LAMBDA_FUNCTION_NAME; the tests that run handlers in-process against loopback nodes do not.
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'game-platform-testing-Indexer');
     const store = ((globalThis as { __SST_RESOURCE_RAW__?: Record<string, unknown> }).__SST_RESOURCE_RAW__ ??= {});
     const { depsWithParts } = await import('../functions/deployed.js');
     const chainAt = (url: string) => JSON.stringify({ url, paymentKit: { packageId: `0x${'7e'.repeat(32)}` } });
@@ -724,6 +726,9 @@ describe('secrets and permissions: each function is linked to what its code read
       OAuthProviders: { value: providerAt('https://accounts.google.com') },
     });
     expect(real.chain?.config.url).toBe('https://graphql.testnet.sui.io/graphql');
+    vi.unstubAllEnvs();
+    const inProcess = await depsWith({ ChainConfig: { value: chainAt('http://127.0.0.1:41234/graphql') } });
+    expect(inProcess.chain?.config.url).toBe('http://127.0.0.1:41234/graphql');
     for (const key of Object.keys(store)) delete store[key];
   });
 });

@@ -55,6 +55,13 @@ const KNOWN: Stated[] = [
     at: `body.${field}`,
     rule: { description: expect.stringMatching(/exactly one of signature .* or id_token/) },
   })),
+  ...['user_id', 'address'].map((field) => ({
+    op: 'player_view',
+    refined: 'query',
+    at: `query.${field}`,
+    rule: { description: expect.stringMatching(/exactly one of user_id, address/) },
+  })),
+  { op: 'player_tickets_grant', at: 'body.amount', rule: { description: expect.stringMatching(/non-zero integer/) } },
   { op: 'account_export', refined: 'query', at: 'query.cursor', rule: { description: expect.stringMatching(/requires `section`/) } },
   { op: 'player_deletions', at: 'query.since', rule: { description: expect.stringMatching(/ISO 8601/) } },
   ...['signedTransaction', 'transactionId'].map((field) => ({

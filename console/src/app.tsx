@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { AccountScreen } from './screens/account.js';
 import { AdminHeroScreen } from './screens/admin-hero.js';
 import { AdminMerchantsScreen } from './screens/admin-merchants.js';
 import { AdminStageScreen } from './screens/admin-stage.js';
@@ -7,6 +8,7 @@ import { BoardsScreen } from './screens/boards.js';
 import { GamesScreen } from './screens/games.js';
 import { GoodsScreen } from './screens/goods.js';
 import { OrdersScreen } from './screens/orders.js';
+import { PlayersScreen } from './screens/players.js';
 import { MerchantScreen } from './screens/merchant.js';
 import { ProjectsScreen } from './screens/projects.js';
 import { SignIn } from './screens/sign-in.js';
@@ -25,6 +27,7 @@ const screens: readonly Screen[] = [
   { path: 'games', title: 'Games', roles: ['merchant'] },
   { path: 'projects', title: 'Projects and prices', roles: ['merchant'] },
   { path: 'orders', title: 'Orders and payments', roles: ['merchant'] },
+  { path: 'players', title: 'Players', roles: ['merchant'] },
   { path: 'goods', title: 'Goods', roles: ['merchant'] },
   { path: 'boards', title: 'Boards and rewards', roles: ['merchant'] },
   { path: 'admin/merchants', title: 'Merchants', roles: ['admin'] },
@@ -32,6 +35,7 @@ const screens: readonly Screen[] = [
   { path: 'admin/store-clients', title: 'Store clients', roles: ['admin'] },
   { path: 'admin/hero', title: 'Hero game', roles: ['admin'] },
   { path: 'tokens', title: 'Tokens and sessions', roles: ['merchant', 'admin'] },
+  { path: 'account', title: 'Account', roles: ['merchant', 'admin'] },
 ];
 
 /** The screen the URL's fragment names (`#/games`), else the role's first. */
@@ -53,9 +57,14 @@ export function App() {
   const api = useMemo(() => clientFor(session), [session]);
   const main = useRef<HTMLElement>(null);
   const [signingOut, setSigningOut] = useState(false);
+  // On a narrow screen the sections fold behind a button; choosing one folds them again.
+  const [menuOpen, setMenuOpen] = useState(false);
 
   // A new screen moves focus to its heading region, so a screen reader announces where the user is.
-  useEffect(() => main.current?.focus(), [screen?.path]);
+  useEffect(() => {
+    setMenuOpen(false);
+    main.current?.focus();
+  }, [screen?.path]);
   useEffect(() => {
     if (screen) document.title = `${screen.title} · Console`;
   }, [screen]);
@@ -93,20 +102,23 @@ export function App() {
       </button>
       <header>
         <p class="brand">Console</p>
-        <p>
-          Signed in as {session.email} ({session.role === 'admin' ? 'admin' : 'studio'})
+        <p class="who">
+          Signed in as <span class="email">{session.email}</span> ({session.role === 'admin' ? 'admin' : 'studio'})
         </p>
-        <button type="button" onClick={signOut} disabled={signingOut} aria-busy={signingOut ? 'true' : undefined}>
+        <button type="button" class="sign-out" onClick={signOut} disabled={signingOut} aria-busy={signingOut ? 'true' : undefined}>
           {signingOut ? 'Signing out…' : 'Sign out'}
         </button>
       </header>
       <nav aria-label="Console sections">
-        <ul>
+        <button type="button" class="menu" aria-expanded={menuOpen ? 'true' : 'false'} aria-controls="sections" onClick={() => setMenuOpen(!menuOpen)}>
+          Sections<span class="visually-hidden">, now</span>: {screen.title}
+        </button>
+        <ul id="sections" class={menuOpen ? 'open' : undefined}>
           {screens
             .filter((s) => s.roles.includes(session.role))
             .map((s) => (
               <li key={s.path}>
-                <a href={`#/${s.path}`} aria-current={s.path === screen.path ? 'page' : undefined}>
+                <a href={`#/${s.path}`} aria-current={s.path === screen.path ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                   {s.title}
                 </a>
               </li>
@@ -119,9 +131,20 @@ export function App() {
         {screen.path === 'games' && <GamesScreen api={api} />}
         {screen.path === 'projects' && <ProjectsScreen api={api} />}
         {screen.path === 'orders' && <OrdersScreen api={api} />}
+        {screen.path === 'players' && <PlayersScreen api={api} />}
         {screen.path === 'goods' && <GoodsScreen api={api} />}
         {screen.path === 'boards' && <BoardsScreen api={api} />}
         {screen.path === 'tokens' && <TokensScreen api={api} onSignedOutEverywhere={forget} />}
+        {screen.path === 'account' && (
+          <AccountScreen
+            api={api}
+            session={session}
+            onSession={(renewed) => {
+              keepSession(renewed);
+              setSession(renewed);
+            }}
+          />
+        )}
         {screen.path === 'admin/merchants' && <AdminMerchantsScreen api={api} />}
         {screen.path === 'admin/stage' && <AdminStageScreen api={api} />}
         {screen.path === 'admin/store-clients' && <AdminStoreClientsScreen api={api} />}

@@ -38,6 +38,12 @@ export function apiBaseUrl(): string {
 }
 
 /**
+ * The URL of a stored file (what save_file answered, `merchant/7/logo.png`): served below the main base's
+ * `files/` on the page's own origin (locally by `npm start`; the page's policy allows images of its origin only).
+ */
+export const fileUrl = (path: string) => `${apiBaseUrl()}/files/${path.split('/').map(encodeURIComponent).join('/')}`;
+
+/**
  * The hero base's URL: deployed, the hero API's own (another host, which the page's policy names); locally a
  * path on the page's origin.
  */

@@ -8,6 +8,8 @@ export const accessErrors = errorCatalogue({
   'access.other_owner': 'Forbidden',
   /** the project is not of the game the token is for */
   'access.other_game': 'Forbidden',
+  /** the merchant keeps the most revoked server tokens that have not expired: revoke them all at once instead */
+  'access.too_many_revoked': 'Conflict',
   /** the request names a user other than the signed-in one */
   'auth.not_caller': 'Forbidden',
 });

@@ -14,7 +14,8 @@ import { remember } from '../platform/process-memory.js';
  *   milliseconds. A token issued at or before that instant is refused (401); one issued after it, even in the
  *   same second, is not (tokens carry their issue time to the millisecond: core/platform/tokens.ts). Items
  *   written before milliseconds were kept hold `consoleBefore` / `serverBefore` in seconds, read as the end of
- *   that second. Revoking never changes a key.
+ *   that second. Revoking never changes a key. The same item carries `serverRevoked`: the ids of the server
+ *   tokens revoked one by one (server-tokens.ts), so checking a token against them costs no request of its own.
  * One BatchGet reads both (core/platform/batch.ts: read completely, or 503).
  *
  * Reads are remembered per process for STATE_TTL_MS, except for operations that move value, which read the
@@ -30,6 +31,8 @@ export interface PrincipalState {
   consoleBefore: number;
   /** Epoch milliseconds: server tokens issued at or before it are revoked (0: none). */
   serverBefore: number;
+  /** The ids (`jti`) of server tokens revoked one by one, not yet expired (server-tokens.ts). */
+  serverRevoked: ReadonlySet<string>;
 }
 
 export const revocationKey = (accountId: string) => ({ pk: `REVOKE#${accountId}`, sk: 'TOKENS' });
@@ -57,9 +60,27 @@ export async function freshPrincipalState(
     suspended: merchant?.status === MerchantStatus.suspended,
     consoleBefore: revokedBefore(revocation, 'console'),
     serverBefore: revokedBefore(revocation, 'server'),
+    serverRevoked: new Set(Object.keys(revokedIds(revocation))),
   };
   remember(remembered, `${deps.table}\u0000${accountId}`, { state, at: deps.now().getTime() });
   return { state, also: others };
+}
+
+/** What the revocation item says of server tokens: the all-at-once instant and the ids revoked one by one. */
+export const principalStateOf = (revocation: Item | undefined) => ({ serverBefore: revokedBefore(revocation, 'server'), ids: revokedIds(revocation) });
+
+/**
+ * The server tokens revoked one by one on the revocation item: `serverRevoked`, a map from the token's id (`jti`)
+ * to its expiry (epoch seconds), so that a later revocation can drop the ids of tokens that have expired.
+ */
+function revokedIds(revocation: Item | undefined): Record<string, number> {
+  const ids = revocation?.serverRevoked;
+  return ids !== null && typeof ids === 'object' ? Object.fromEntries(Object.entries(ids).map(([id, exp]) => [id, Number(exp)])) : {};
+}
+
+/** Drops what this process remembers of the account's state: its next call reads it (after a revocation made here). */
+export function forgetPrincipalState(deps: Pick<PlatformDeps, 'table'>, accountId: string): void {
+  remembered.delete(`${deps.table}\u0000${accountId}`);
 }
 
 /** The revocation instant of `which` tokens in epoch milliseconds: the item's, or the end of its older seconds' value. */
@@ -91,6 +112,6 @@ export async function revokeTokens(deps: Pick<PlatformDeps, 'db' | 'table' | 'no
     .catch((error: Error) => {
       if (!isConditionalFailure(error)) throw error;
     });
-  remembered.delete(`${deps.table}\u0000${accountId}`);
+  forgetPrincipalState(deps, accountId);
   return before;
 }

@@ -174,6 +174,25 @@ async function queryNewest(deps: PlatformDeps, index: 'gsi1' | 'gsi2' | 'gsi3', 
   return items.map(gameOf);
 }
 
+/**
+ * The codes of a merchant's newest `limit` games ("games of a merchant, newest first", keys and codes only): one
+ * Query, whatever the games hold (a studio's view of a player reads its games' boards by them).
+ */
+export async function merchantGameCodes(deps: PlatformDeps, accountId: string, limit: number): Promise<string[]> {
+  const items = await queryItems(
+    deps,
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `MERCHANT_GAMES#${accountId}` },
+      ProjectionExpression: 'code',
+      ScanIndexForward: false,
+    },
+    limit,
+  );
+  return items.map((item) => String(item.code));
+}
+
 /** query merchant game: the caller's games, newest first, zero-based pages. */
 export async function listMerchantGames(deps: PlatformDeps, accountId: string, page: number, pageSize: number) {
   const items = await queryNewest(deps, 'gsi1', `MERCHANT_GAMES#${accountId}`, CATALOGUE_LIMIT);

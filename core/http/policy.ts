@@ -118,6 +118,9 @@ function checkAccountState(state: PrincipalState, checks: AccountChecks, caller:
   // Value-moving calls read the account's state fresh; others may use the state remembered for STATE_TTL_MS.
   const before = caller.kind === 'server' ? state.serverBefore : state.consoleBefore;
   if (before > 0 && (caller.iat ?? 0) * 1000 <= before) throw httpError('auth.token_revoked', 'token has been revoked');
+  // A server token revoked by its id (core/access/server-tokens.ts): its id is on the revocation item read above.
+  if (caller.kind === 'server' && caller.jti !== undefined && state.serverRevoked.has(caller.jti))
+    throw httpError('auth.token_revoked', 'token has been revoked');
   if (state.suspended && checks.suspension) throw merchantError('merchant.suspended', 'merchant is suspended');
 }
 

@@ -8,6 +8,7 @@ import type { DomainError } from '../platform/errors.js';
 import { merchantError } from './errors.js';
 import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.js';
 import { requestSource, sourceKey } from '../platform/request-source.js';
+import type { TransactItem } from '../platform/transactions.js';
 
 /**
  * Merchant console accounts (email + password). Access pattern "account by email": pk `ACCOUNT#<email>`,
@@ -89,11 +90,61 @@ export async function login(deps: PlatformDeps, email: string, password: string)
     throw merchantError('account.credentials_wrong', 'email or password is wrong');
   }
   await recordSuccess(deps, normalizedEmail, source, now);
+  return signedIn(deps, account);
+}
+
+/** A fresh console session of the account: what merchant_login answers (and a password change, with its new session). */
+export async function signedIn(deps: PlatformDeps, account: Pick<AccountItem, 'accountId' | 'role' | 'email'>) {
   const { token, expiresAt } = await deps.tokens.issue('merchant', account.accountId, {
     role: account.role,
     email: account.email,
   });
   return { accessToken: token, expiresAt, account_id: account.accountId, role: account.role };
+}
+
+/**
+ * A password change's check of the current password, held to the login throttle like a sign-in (docs/security.md
+ * "Login throttling"): a session alone must not buy unthrottled guesses at its account's password. The pair is
+ * the account's email and the request's source; a 429 writes nothing, a wrong password counts as a failed
+ * sign-in (403 `account.password_wrong`, the session itself being good), a right one resets the pair. Answers the
+ * account as read, whose hash the change is conditional on.
+ */
+export async function checkCurrentPassword(deps: PlatformDeps, accountId: string, email: string, password: string): Promise<AccountItem> {
+  const normalizedEmail = email.toLowerCase();
+  const source = sourceKey(requestSource());
+  const now = deps.now();
+  const state = await readThrottle(deps, normalizedEmail, source, now);
+  refuseWhileThrottled(state, now);
+  await reserveAttempt(deps, normalizedEmail, source, state, now);
+  const account = state.account?.accountId === accountId ? state.account : undefined;
+  const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
+  if (!account || !ok) {
+    await recordFailure(deps, normalizedEmail, source, now);
+    throw merchantError('account.password_wrong', 'current_password: wrong password');
+  }
+  await recordSuccess(deps, normalizedEmail, source, now);
+  return account;
+}
+
+/**
+ * The write of a password change, for the caller's transaction: the account's new hash, on condition that the
+ * stored hash is still the one checked (a concurrent change wins once).
+ */
+export async function passwordChange(deps: PlatformDeps, account: AccountItem, password: string): Promise<TransactItem> {
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: accountKey(account.email),
+      UpdateExpression: 'SET passwordHash = :hash, passwordChangedAt = :now',
+      ConditionExpression: 'accountId = :id AND passwordHash = :seen',
+      ExpressionAttributeValues: {
+        ':hash': await hashPassword(password),
+        ':now': deps.now().toISOString(),
+        ':id': account.accountId,
+        ':seen': account.passwordHash,
+      },
+    },
+  };
 }
 
 /** The throttle's numbers (docs/security.md "Login throttling" explains each). */

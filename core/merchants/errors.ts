@@ -8,6 +8,8 @@ export const merchantErrors = errorCatalogue({
   'account.email_taken': 'Conflict',
   /** the email or the password is wrong */
   'account.credentials_wrong': 'Unauthenticated',
+  /** a password change's current password is wrong (it counts as a failed sign-in) */
+  'account.password_wrong': 'Forbidden',
   /** too many failed sign-ins to this account from this address; Retry-After says when to try again */
   'account.sign_in_throttled': ['RateLimited', 'Retry-After'],
   /** too many concurrent sign-ins to this account from this address; Retry-After says when to try again */

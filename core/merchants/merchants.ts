@@ -309,10 +309,3 @@ async function moveRemainingGames(deps: PlatformDeps, accountId: string, status:
     if (failed.length > 0) return;
   }
 }
-
-export async function issueServerToken(deps: PlatformDeps, caller: TokenClaims) {
-  // A suspended merchant's console gets no server token: the route's policy, checked by the authorization layer.
-  const merchant = await requireMerchant(deps, caller.sub);
-  const { token, expiresAt } = await deps.tokens.issue('server', caller.sub, { merchant_id: merchant.id });
-  return { accessToken: token, expiresAt, merchant_id: merchant.id };
-}

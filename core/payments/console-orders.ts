@@ -110,7 +110,8 @@ async function mergedPage(
   }
 }
 
-function toStudioOrder(order: IndexedOrder): StudioOrder {
+/** An order as a studio's console shows it (merchant_orders; player_view's orders, read by their player). */
+export function toStudioOrder(order: StoredOrder & { gsi2sk?: string | undefined }): StudioOrder {
   return {
     id: order.id,
     bill_no: order.bill_no,

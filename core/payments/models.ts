@@ -291,3 +291,107 @@ export const StrandedQuery = z.lazy(() =>
 );
 export const StrandedCreditBody = z.lazy(() => z.object({ project_name: projectName, tx_digest: txDigest, event_seq: eventSeq }));
 export const StrandedRefundBody = z.lazy(() => z.object({ project_name: projectName, tx_digest: txDigest, event_seq: eventSeq, refund_digest: txDigest }));
+
+/**
+ * player_view (a studio looks a player up): by the platform user id or by the Sui address of the player's wallet,
+ * exactly one. The ledger and the orders are a page each (`limit`, at most 50); their cursors are the `next` of the
+ * section's previous page.
+ */
+/** PlayerViewQuery's rule, stated on each of its two fields (a generated client keeps a field's description). */
+const idOrAddress = z.describe('give exactly one of user_id, address');
+
+export const PlayerViewQuery = z.lazy(() =>
+  z
+    .object({
+      user_id: z.optional(userId.check(idOrAddress)),
+      address: z.optional(suiAddress.check(idOrAddress)),
+      limit: z._default(intParam({ min: 1, max: 50 }), 20),
+      ledger_cursor: z.optional(pageCursor),
+      orders_cursor: z.optional(pageCursor),
+    })
+    .check(z.refine((query) => (query.user_id === undefined) !== (query.address === undefined), 'give exactly one of user_id, address')),
+);
+export type PlayerViewQuery = z.infer<typeof PlayerViewQuery>;
+
+/** One change of a player's ticket balance as a studio sees it. */
+export const PlayerLedgerLine = z.object({
+  /** The change's reference (`order#…`, `minus#…`, `grant#…`, …): unique per player. */
+  ref: z.string(),
+  project_name: answered.projectName,
+  level: z.int(),
+  /** Positive for credits, negative for debits. */
+  change: z.int(),
+  created_at: answered.time,
+  /** What made it: the reference's first part (`order`, `stranded`, `minus`, `goods`, `reward`, `hero-upgrade`, `grant`). */
+  operation: z.string(),
+  /** A studio's grant or take-back: the reason it gave; null for other changes. */
+  reason: z.nullable(z.string()),
+  /** A studio's grant or take-back: the console account that made it; null for other changes. */
+  granted_by: z.nullable(answered.accountId),
+  /** The balance after the change, where the change stored it; null where it did not (no change stores it yet). */
+  balance_after: z.nullable(z.int()),
+});
+export type PlayerLedgerLine = z.infer<typeof PlayerLedgerLine>;
+
+/** What a studio sees of a player: only what concerns its own projects and games. */
+export const PlayerView = z.lazy(() =>
+  z.object({
+    user_id: answered.userId,
+    /** The player's wallet address; null when the account has none. */
+    address: z.nullable(answered.address),
+    /** The player's balances in the studio's projects. */
+    balances: z.array(z.object({ project_name: answered.projectName, level: z.int(), balance: z.int() })),
+    /** A page of the player's recharge orders of the studio's projects, newest first. */
+    orders: z.object({ items: z.array(StudioOrder), next: z.nullable(pageCursor) }),
+    /** A page of the changes of the player's balances in the studio's projects: pages follow the ledger's references (by operation), each page newest first. */
+    ledger: z.object({ items: z.array(PlayerLedgerLine), next: z.nullable(pageCursor) }),
+    /** The player's scores on the current week's and month's boards of the studio's games. */
+    scores: z.array(
+      z.object({
+        game_code: answered.gameCode,
+        /** 1 week, 2 month. */
+        season_type: z.int(),
+        season_range: z.string(),
+        kills: z.int(),
+        wins: z.int(),
+      }),
+    ),
+  }),
+);
+export type PlayerView = z.infer<typeof PlayerView>;
+
+/** The most tickets one grant or take-back moves. */
+export const MAX_GRANT = 1_000_000;
+
+/** player_tickets_grant: tickets a studio grants (amount > 0) or takes back (amount < 0), with its reason. */
+export const PlayerTicketsGrant = z.lazy(() =>
+  z.object({
+    userId,
+    projectName,
+    level,
+    /** Positive grants, negative takes back; never 0; at most 1,000,000 either way. */
+    amount: z.int().check(
+      z.minimum(-MAX_GRANT),
+      z.maximum(MAX_GRANT),
+      z.refine((n) => n !== 0, 'expected a non-zero integer: positive grants, negative takes back'),
+      z.describe('a non-zero integer: positive grants, negative takes back'),
+    ),
+    /** Why: kept on the ledger entry (1-200 characters). */
+    reason: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  }),
+);
+export type PlayerTicketsGrant = z.infer<typeof PlayerTicketsGrant>;
+
+/** What a grant or take-back answers (and a retry with its Idempotency-Key answers again). */
+export const TicketGrant = z.object({
+  /** The ledger entry's reference, `grant#<Idempotency-Key>`. */
+  ref: z.string(),
+  userId: answered.userId,
+  projectName: answered.projectName,
+  level: z.int(),
+  amount: z.int(),
+  reason: z.string(),
+  granted_by: answered.accountId,
+  created_at: answered.time,
+});
+export type TicketGrant = z.infer<typeof TicketGrant>;

@@ -46,6 +46,8 @@ export const storeLinkKeys = (token: string) => ({ gsi3pk: `ORDER_LINK#${token.t
  * number may grow, never shrink: readers read every shard up to it, and an order stays in the shard it was made in.
  */
 export const ORDER_SHARDS = 8;
+/** The index partition of a user's orders ("orders of a user, newest first", gsi1). */
+export const userOrdersPartition = (uid: string) => `USER_ORDERS#${uid}`;
 /** The index partition of one shard of a project's orders. */
 export const projectOrdersPartition = (project: string, shard: number) => `PROJECT_ORDERS#${project}#${shard}`;
 /** The "orders of a project" keys of an order: its shard from its id, its place by creation time then id. */

@@ -47,6 +47,8 @@ export interface TokenClaims {
    */
   iat?: number;
   exp: number;
+  /** Server tokens: the token's id, by which it is listed and revoked alone (core/access/server-tokens.ts). */
+  jti?: string;
   /** Partner store tokens (core/partner-store): the OAuth client the token was issued to, and its scopes (space-delimited). */
   client_id?: string;
   scope?: string;

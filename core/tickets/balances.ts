@@ -11,7 +11,7 @@ import type { TransactItem } from '../platform/transactions.js';
  * Idempotency-Key, a goods order). Access patterns:
  * - "balance of a user in a project level": pk `USER#<uid>`, sk `TICKETS#<project>#<level>`;
  * - "all balances of a user": the same partition, sk begins_with `TICKETS#`;
- * - "ledger entry": pk `USER#<uid>`, sk `LEDGER#<ref>` (ref: `order#<id>`, `minus#<caller>#<Idempotency-Key>` or `minus#<random id>`, `goods#<id>`, `reward#<billNo>`, `hero-upgrade#<id>#<price level>`, …).
+ * - "ledger entry": pk `USER#<uid>`, sk `LEDGER#<ref>` (ref: `grant#merchant:<accountId>#<Idempotency-Key>`, `order#<id>`, `minus#<caller>#<Idempotency-Key>` or `minus#<random id>`, `goods#<id>`, `reward#<billNo>`, `hero-upgrade#<id>#<price level>`, …).
  */
 export interface TicketTarget {
   uid: string;
@@ -41,6 +41,11 @@ export interface LedgerEntry extends TicketTarget {
    * back with its keys reordered: such an answer is kept as core/platform/kept-answers.ts keeps it).
    */
   answer?: string;
+  /** or, for an answer that is a record, its JSON text (core/platform/kept-answers.ts keptAnswer). */
+  answer_json?: string;
+  /** A studio's grant or take-back (grants.ts): why, and the console account that made it. */
+  reason?: string;
+  granted_by?: string;
 }
 
 /**
@@ -124,3 +129,41 @@ export async function balancesOf(deps: PlatformDeps, uid: string, projectName?: 
   );
   return (out.Items ?? []).map(storedBalance);
 }
+
+/** A stored ledger entry, as a studio's view of a player reads it (grants.ts ledgerPage). */
+const StoredLedger = z.object({
+  ref: z.string(),
+  projectName: z.string(),
+  level: z.number(),
+  change: z.number(),
+  created_at: z.string(),
+  reason: z.optional(z.string()),
+  granted_by: z.optional(z.string()),
+  balance_after: z.optional(z.number()),
+});
+export type StoredLedger = z.infer<typeof StoredLedger>;
+
+/**
+ * "a user's ledger", in the order of its sort keys (`LEDGER#<ref>`, so by operation, then reference; no key orders
+ * it by time), backwards: one Query of the user's partition, sort keys `LEDGER#…` below `before` (a ledger
+ * sort key a previous page ended on), at most `limit` entries; `last` is the sort key of the last entry read when
+ * the read stopped before the end.
+ */
+export async function ledgerPage(deps: PlatformDeps, uid: string, limit: number, before?: string) {
+  const out = await deps.db.send(
+    new QueryCommand({
+      TableName: deps.table,
+      KeyConditionExpression: before === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :prefix AND :before',
+      ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':prefix': 'LEDGER#', ...(before === undefined ? {} : { ':before': before }) },
+      ScanIndexForward: false,
+      Limit: before === undefined ? limit : limit + 1,
+    }),
+  );
+  const items = (out.Items ?? []).filter((item) => item.sk !== before);
+  const entries = items.slice(0, limit);
+  const more = out.LastEvaluatedKey !== undefined || items.length > limit;
+  return { entries: entries.map((item) => StoredLedger.parse(item)), last: more && entries.length > 0 ? String(entries.at(-1)!.sk) : undefined };
+}
+
+/** Whether `sk` is a ledger entry's sort key (a cursor's check). */
+export const isLedgerSortKey = (sk: string) => sk.startsWith('LEDGER#');

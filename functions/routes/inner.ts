@@ -11,6 +11,7 @@ import { innerVendorOps } from './vendor.js';
 import { innerAccessOps } from './access.js';
 import { innerStrandedOps } from './stranded.js';
 import { innerConsoleOps } from './console.js';
+import { innerPlayersOps } from './players.js';
 import { batchRead, merchantToken } from './errors.js';
 
 const noMerchant = 'the account has no merchant yet';
@@ -315,4 +316,5 @@ export const innerRoutes = defineGroup('inner', 'main', {
   ...innerAccessOps,
   ...innerStrandedOps,
   ...innerConsoleOps,
+  ...innerPlayersOps,
 });

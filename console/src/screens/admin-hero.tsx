@@ -3,8 +3,9 @@ import { HeroConfigBody, type HeroConfig } from '../../../core/heroes/models.js'
 import type { FieldErrors } from '../errors.js';
 import { type HeroApi, heroClientFor, type Session } from '../session.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
-import { Field, FormError, Submit } from '../ui/field.js';
-import { Done, ReadState } from '../ui/status.js';
+import { Field, FormEnd } from '../ui/field.js';
+import { ReadState } from '../ui/status.js';
+import { Time } from '../ui/time.js';
 
 /** One level's cost as typed: the price level whose tickets pay it, and how many. */
 type CostRow = { ticketLevel: string; amount: string };
@@ -47,7 +48,9 @@ function CurrentConfig({ config }: { config: HeroConfig }) {
         <dt>NFT details kept</dt>
         <dd>{config.nftCacheSeconds} s</dd>
         <dt>Updated</dt>
-        <dd>{config.updated_at}</dd>
+        <dd>
+          <Time iso={config.updated_at} />
+        </dd>
       </dl>
       <table>
         <caption>What reaching each level costs</caption>
@@ -162,10 +165,10 @@ function SetConfig({ hero, current, onSaved }: { hero: HeroApi; current: HeroCon
           setFill={setFill}
           onFill={() => setCosts(Object.fromEntries(levels.map((level) => [level, fill])))}
         />
-        <FormError error={save.errors.form} />
-        <Submit busy={save.busy}>Save the configuration</Submit>
+        <FormEnd busy={save.busy} error={save.errors.form} done={done}>
+          Save the configuration
+        </FormEnd>
       </form>
-      <Done message={done} />
     </section>
   );
 }

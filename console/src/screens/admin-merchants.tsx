@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { MerchantStatus } from '../../../core/merchants/models.js';
 import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
@@ -6,6 +6,7 @@ import { ConfirmButton } from '../ui/confirm.js';
 import { Field, FormError, Select, Submit } from '../ui/field.js';
 import { CursorPager, useCursorPages } from '../ui/pager.js';
 import { Done, ReadState } from '../ui/status.js';
+import { Time } from '../ui/time.js';
 import { merchantStatusName } from './merchant.js';
 
 /** Admins: the merchants of a status (those waiting for review first), and a merchant's approval, suspension and reactivation. */
@@ -22,6 +23,9 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
     [listed, cursor],
   );
   const page = list.data;
+  // The merchant under review opens below the list: bring it into view.
+  const review = useRef<HTMLElement>(null);
+  useEffect(() => review.current?.scrollIntoView({ block: 'nearest' }), [merchant?.merchant_id]);
   const find = useAction((merchant_id: number) => api.GET('/merchant/status', { params: { query: { merchant_id } } }));
   const change = useAction((body: { merchant_id: number; status: number; reason?: string }) => api.POST('/merchant/status', { body }));
 
@@ -86,7 +90,9 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
                   <td>{m.id}</td>
                   <td>{m.merchant_name}</td>
                   <td>{m.merchant_email}</td>
-                  <td>{m.create_time}</td>
+                  <td>
+                    <Time iso={m.create_time} />
+                  </td>
                   <td>{m.status_reason ?? '—'}</td>
                   <td>
                     <button
@@ -116,7 +122,7 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
           <Submit busy={find.busy}>Look up</Submit>
         </form>
         {merchant && (
-          <section aria-label={`Merchant ${merchant.merchant_id}`}>
+          <section aria-label={`Merchant ${merchant.merchant_id}`} ref={review}>
             <p>
               Merchant {merchant.merchant_id} is <strong>{merchantStatusName(merchant.status)}</strong>
               {merchant.status_reason ? ` (${merchant.status_reason})` : ''}.
@@ -161,9 +167,9 @@ export function AdminMerchantsScreen({ api }: { api: Api }) {
               )}
             </div>
             <FormError error={change.errors.form} />
+            <Done message={done} />
           </section>
         )}
-        <Done message={done} />
       </section>
     </>
   );

@@ -4,6 +4,7 @@ import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
 import { FormError, Select, Submit } from '../ui/field.js';
 import { ReadState } from '../ui/status.js';
+import { Time } from '../ui/time.js';
 
 type Environment = 'Production' | 'Sandbox';
 
@@ -85,15 +86,19 @@ function Overview({ api }: { api: Api }) {
               {data.jobs.map((job) => (
                 <tr key={job.job}>
                   <th scope="row">{JOB_NAMES[job.job] ?? job.job}</th>
-                  <td>{job.last_run?.ended_at ?? 'never'}</td>
+                  <td>
+                    <Time iso={job.last_run?.ended_at} none="never" />
+                  </td>
                   <td>{lastRunOutcome(job.last_run)}</td>
-                  <td>{job.last_success_at ?? 'never'}</td>
+                  <td>
+                    <Time iso={job.last_success_at} none="never" />
+                  </td>
                   <td>
                     {job.failures.length === 0
                       ? 'none'
                       : job.failures.map((failure) => (
                           <div key={failure.at}>
-                            {failure.at}: {failure.error.code}
+                            <Time iso={failure.at} />: {failure.error.code}
                           </div>
                         ))}
                   </td>

@@ -6,6 +6,7 @@ import { useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormError, Select, Submit, TextArea } from '../ui/field.js';
 import { CursorPager, useCursorPages } from '../ui/pager.js';
 import { ReadState } from '../ui/status.js';
+import { Time } from '../ui/time.js';
 
 /** Admins: the partner store's OAuth clients of a region, and the registration of new ones. */
 export function AdminStoreClientsScreen({ api }: { api: Api }) {
@@ -55,7 +56,9 @@ export function AdminStoreClientsScreen({ api }: { api: Api }) {
                     {client.has_assertion_key ? ', signs users in' : ''}
                   </td>
                   <td>{client.scopes.join(' ')}</td>
-                  <td>{client.created_at}</td>
+                  <td>
+                    <Time iso={client.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>

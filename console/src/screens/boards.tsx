@@ -3,8 +3,11 @@ import { RewardTableSave } from '../../../core/rewards/models.js';
 import { claimStateName, pastSeasons } from '../seasons.js';
 import type { Api } from '../session.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
-import { FormError, Select, Submit, TextArea } from '../ui/field.js';
-import { Done, ReadState } from '../ui/status.js';
+import { formatAmount, SUI, typedAmount } from '../ui/amount.js';
+import { AmountField, baseOf, emptyAmount, type TypedAmount } from '../ui/amount-field.js';
+import { Field, FormEnd, Select } from '../ui/field.js';
+import { ReadState } from '../ui/status.js';
+import { Time } from '../ui/time.js';
 
 /** One game's current boards, its reward table, and its past seasons with what each player was paid and claimed. */
 export function BoardsScreen({ api }: { api: Api }) {
@@ -70,31 +73,18 @@ function CurrentBoards({ api, game }: { api: Api; game: string }) {
   );
 }
 
-/** `1 500000000` per line: rank, then the reward in base units of the payout coin. */
-const rowsOf = (text: string) =>
-  text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const [rank, amount] = line.split(/\s+/);
-      return { rank: Number(rank), amount: amount ?? '' };
-    });
+/** A reward row as typed: its rank and its amount (in SUI or MIST). */
+type RewardRow = { rank: string; amount: TypedAmount };
 
+/** The next rank to add: one after the highest typed. */
+const nextRank = (rows: RewardRow[]) => String(Math.max(0, ...rows.map((row) => Number(row.rank) || 0)) + 1);
+
+/**
+ * The reward table: which board pays, and a row per rewarded rank (rank, amount in the payout coin). The payout
+ * coin is SUI unless the stage's claim settings name another (the console has no way to read them).
+ */
 function RewardTableEditor({ api, game }: { api: Api; game: string }) {
   const table = useRead(() => api.GET('/merchant/games/rewards', { params: { query: { game_code: game } } }), [game]);
-  const [board, setBoard] = useState<'wins' | 'kills'>('wins');
-  const [text, setText] = useState('');
-  const [done, setDone] = useState<string>();
-  const save = useCheckedAction(RewardTableSave, (body) => api.POST('/merchant/games/rewards', { body }));
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const body = { game_code: game, board, rewards: rowsOf(text) };
-    if (await save.submit(body)) {
-      setDone('Reward table saved: it pays the seasons that end from now on.');
-      table.reload();
-    }
-  };
   const current = table.data;
   return (
     <section aria-labelledby="reward-table-title">
@@ -104,24 +94,69 @@ function RewardTableEditor({ api, game }: { api: Api; game: string }) {
       {current && current.rewards.length > 0 && (
         <table>
           <caption>
-            Paid on the {current.board} board, set {current.updated_at}
+            Paid on the {current.board} board, set <Time iso={current.updated_at} />
           </caption>
           <thead>
             <tr>
               <th scope="col">Rank</th>
-              <th scope="col">Reward (base units)</th>
+              <th scope="col">Reward</th>
             </tr>
           </thead>
           <tbody>
             {current.rewards.map((row) => (
               <tr key={row.rank}>
                 <td>{row.rank}</td>
-                <td>{row.amount_base}</td>
+                <td>{formatAmount(row.amount_base, SUI)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      {/* The form starts from this game's saved table (a new one per game), so a change is an edit of it. */}
+      {current?.game_code === game && <RewardTableForm key={game} api={api} game={game} saved={current} onSaved={table.reload} />}
+    </section>
+  );
+}
+
+function RewardTableForm({
+  api,
+  game,
+  saved,
+  onSaved,
+}: {
+  api: Api;
+  game: string;
+  saved: { board: string; rewards: { rank: number; amount_base: string }[] };
+  onSaved: () => void;
+}) {
+  const [board, setBoard] = useState<'wins' | 'kills'>(saved.board === 'kills' ? 'kills' : 'wins');
+  const [rows, setRows] = useState<RewardRow[]>(() =>
+    saved.rewards.length > 0
+      ? saved.rewards.map((row) => ({ rank: String(row.rank), amount: { text: typedAmount(row.amount_base, SUI, 'coin'), unit: 'coin' } }))
+      : [{ rank: '1', amount: emptyAmount() }],
+  );
+  const [done, setDone] = useState<string>();
+  const save = useCheckedAction(RewardTableSave, (body) => api.POST('/merchant/games/rewards', { body }));
+  const setRow = (index: number, row: Partial<RewardRow>) => setRows(rows.map((r, k) => (k === index ? { ...r, ...row } : r)));
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setDone(undefined);
+    const body = {
+      game_code: game,
+      board,
+      rewards: rows.map((row) => ({ rank: row.rank.trim() ? Number(row.rank) : Number.NaN, amount: baseOf(row.amount, SUI) })),
+    };
+    if (await save.submit(body)) {
+      setDone('Reward table saved: it pays the seasons that end from now on.');
+      onSaved();
+    }
+  };
+  const rowError = (index: number, field: 'rank' | 'amount') => save.errors[`rewards.${index}.${field}`];
+  const rowInvalid = Object.keys(save.errors).some((key) => key.startsWith('rewards.'));
+  const listError = rowInvalid ? 'Some rows are not valid: see the marked fields.' : save.errors.rewards;
+  return (
+    <>
+      <h3>Set the reward table</h3>
       <form onSubmit={submit} noValidate>
         <Select
           label="Board that pays"
@@ -133,19 +168,67 @@ function RewardTableEditor({ api, game }: { api: Api; game: string }) {
           ]}
           onValue={(value) => setBoard(value as 'wins' | 'kills')}
         />
-        <TextArea
-          label="Rewards, one line per rank: rank, then amount in base units"
-          name="rewards"
-          rows={5}
-          value={text}
-          onValue={setText}
-          error={save.errors.rewards}
-        />
-        <FormError error={save.errors.form} />
-        <Submit busy={save.busy}>Save reward table</Submit>
+        <fieldset aria-describedby={listError ? 'rewards-error' : undefined}>
+          <legend>Rewards by rank, in {SUI.symbol}</legend>
+          {listError && (
+            <p class="error" id="rewards-error">
+              {listError}
+            </p>
+          )}
+          <table class="rows">
+            <caption class="visually-hidden">The reward of each rank</caption>
+            <thead>
+              <tr>
+                <th scope="col">Rank</th>
+                <th scope="col">Reward</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, index) => (
+                <tr key={index}>
+                  <td>
+                    <Field
+                      label={`Rank of row ${index + 1}`}
+                      labelHidden
+                      name={`rank-${index}`}
+                      inputMode="numeric"
+                      value={row.rank}
+                      onValue={(rank) => setRow(index, { rank })}
+                      error={rowError(index, 'rank')}
+                    />
+                  </td>
+                  <td>
+                    <AmountField
+                      label={`Reward of row ${index + 1}`}
+                      labelHidden
+                      name={`amount-${index}`}
+                      coin={SUI}
+                      value={row.amount}
+                      onValue={(amount) => setRow(index, { amount })}
+                      error={rowError(index, 'amount')}
+                    />
+                  </td>
+                  <td>
+                    <button type="button" class="quiet" onClick={() => setRows(rows.filter((_, k) => k !== index))} disabled={rows.length === 1}>
+                      Remove row {index + 1}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <button type="button" onClick={() => setRows([...rows, { rank: nextRank(rows), amount: emptyAmount(rows.at(-1)?.amount.unit) }])}>
+            Add a rank
+          </button>
+        </fieldset>
+        <FormEnd busy={save.busy} error={save.errors.form} done={done}>
+          Save reward table
+        </FormEnd>
       </form>
-      <Done message={done} />
-    </section>
+    </>
   );
 }
 
@@ -187,7 +270,7 @@ function PastSeasons({ api, game }: { api: Api; game: string }) {
               <th scope="col">Rank</th>
               <th scope="col">Player</th>
               <th scope="col">Score</th>
-              <th scope="col">Reward (base units)</th>
+              <th scope="col">Reward</th>
               <th scope="col">Claim</th>
             </tr>
           </thead>
@@ -197,7 +280,7 @@ function PastSeasons({ api, game }: { api: Api; game: string }) {
                 <td>{entry.rank}</td>
                 <td class="mono">{entry.platform_player_id}</td>
                 <td>{entry.achievement}</td>
-                <td>{entry.reward_amount_base}</td>
+                <td>{formatAmount(entry.reward_amount_base, SUI)}</td>
                 <td>{claimStateName(entry.status)}</td>
               </tr>
             ))}

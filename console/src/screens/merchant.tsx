@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { MerchantPayload } from '../../../core/merchants/models.js';
 import type { Api } from '../session.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
-import { Field, FormError, Submit } from '../ui/field.js';
-import { Done, ReadState } from '../ui/status.js';
+import { Field, FormEnd } from '../ui/field.js';
+import { ReadState } from '../ui/status.js';
+import { Time } from '../ui/time.js';
 
 export const merchantStatusName = (status: number) => ['waiting for review', 'active', 'suspended'][status] ?? `status ${status}`;
 
@@ -26,7 +27,9 @@ export function MerchantScreen({ api }: { api: Api }) {
         <dt>Description</dt>
         <dd>{merchant.description || '—'}</dd>
         <dt>Created</dt>
-        <dd>{merchant.create_time}</dd>
+        <dd>
+          <Time iso={merchant.create_time} />
+        </dd>
       </dl>
     </section>
   );
@@ -61,10 +64,10 @@ function CreateMerchant({ api, onCreated }: { api: Api; onCreated: () => void })
           onValue={(v) => setValues({ ...values, description: v })}
           error={create.errors.description}
         />
-        <FormError error={create.errors.form} />
-        <Submit busy={create.busy}>Create merchant</Submit>
+        <FormEnd busy={create.busy} error={create.errors.form} done={done}>
+          Create merchant
+        </FormEnd>
       </form>
-      <Done message={done} />
     </section>
   );
 }

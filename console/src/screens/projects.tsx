@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { LevelSave, ProjectCreate } from '../../../core/payments/models.js';
 import type { Api } from '../session.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
-import { Field, FormError, Select, Submit } from '../ui/field.js';
-import { Done, ReadState } from '../ui/status.js';
+import { type Coin, coinOf, formatAmount } from '../ui/amount.js';
+import { AmountField, baseOf, emptyAmount } from '../ui/amount-field.js';
+import { Field, FormEnd, Select } from '../ui/field.js';
+import { ReadState } from '../ui/status.js';
 
 /** The studio's projects (what players buy tickets of), their price levels and the levels' store products. */
 export function ProjectsScreen({ api }: { api: Api }) {
@@ -32,7 +34,9 @@ export function ProjectsScreen({ api }: { api: Api }) {
               {list.map((p) => (
                 <tr key={p.project_name}>
                   <td>{p.project_name}</td>
-                  <td>{p.coin_type}</td>
+                  <td>
+                    <span title={p.coin_type}>{coinOf(p.coin_type, p.precison).symbol}</span> ({p.precison} decimals)
+                  </td>
                   <td class="mono">{p.receive_address}</td>
                   <td>{p.status === 1 ? 'yes' : 'withdrawn'}</td>
                 </tr>
@@ -42,37 +46,33 @@ export function ProjectsScreen({ api }: { api: Api }) {
         )}
       </section>
       {project && (
-        <Levels api={api} projects={list.map((p) => p.project_name)} project={project.project_name} precision={project.precison} onProject={setChosen} />
+        <Levels
+          api={api}
+          projects={list.map((p) => p.project_name)}
+          project={project.project_name}
+          coin={coinOf(project.coin_type, project.precison)}
+          onProject={setChosen}
+        />
       )}
       <CreateProject api={api} onCreated={projects.reload} />
     </>
   );
 }
 
-function Levels({
-  api,
-  projects,
-  project,
-  precision,
-  onProject,
-}: {
-  api: Api;
-  projects: string[];
-  project: string;
-  precision: number;
-  onProject: (name: string) => void;
-}) {
+function Levels({ api, projects, project, coin, onProject }: { api: Api; projects: string[]; project: string; coin: Coin; onProject: (name: string) => void }) {
   const levels = useRead(() => api.GET('/account/user/project/level', { params: { query: { project } } }), [project]);
-  const [values, setValues] = useState({ level: '1', amount: '', tickets: '', apple_product_id: '', google_product_id: '' });
+  const [values, setValues] = useState({ level: '1', tickets: '', apple_product_id: '', google_product_id: '' });
+  const [amount, setAmount] = useState(emptyAmount());
   const [done, setDone] = useState<string>();
   const save = useCheckedAction(LevelSave, (body) => api.POST('/merchant/projects/levels', { body }));
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
   const submit = async (event: Event) => {
     event.preventDefault();
+    setDone(undefined);
     const body = {
       project_name: project,
       level: Number(values.level),
-      amount: values.amount,
+      amount: baseOf(amount, coin),
       tickets: Number(values.tickets),
       apple_product_id: values.apple_product_id || null,
       google_product_id: values.google_product_id || null,
@@ -93,7 +93,7 @@ function Levels({
           <thead>
             <tr>
               <th scope="col">Level</th>
-              <th scope="col">Price (base units)</th>
+              <th scope="col">Price</th>
               <th scope="col">Tickets</th>
               <th scope="col">App Store product</th>
               <th scope="col">Google Play product</th>
@@ -103,7 +103,7 @@ function Levels({
             {levels.data.map((level) => (
               <tr key={level.level}>
                 <td>{level.level}</td>
-                <td>{level.amount_base}</td>
+                <td>{formatAmount(level.amount_base, coin)}</td>
                 <td>{level.tickets}</td>
                 <td>{level.apple_product_id ?? '—'}</td>
                 <td>{level.google_product_id ?? '—'}</td>
@@ -115,15 +115,7 @@ function Levels({
       <h3>Set a price level</h3>
       <form onSubmit={submit} noValidate>
         <Field label="Level" name="level" inputMode="numeric" value={values.level} onValue={set('level')} error={save.errors.level} />
-        <Field
-          label="Price in base units"
-          name="amount"
-          inputMode="numeric"
-          hint={`An integer: the coin has ${precision} decimals (1 coin = 1${'0'.repeat(precision)})`}
-          value={values.amount}
-          onValue={set('amount')}
-          error={save.errors.amount}
-        />
+        <AmountField label="Price" name="amount" coin={coin} value={amount} onValue={setAmount} error={save.errors.amount} />
         <Field label="Tickets" name="tickets" inputMode="numeric" value={values.tickets} onValue={set('tickets')} error={save.errors.tickets} />
         <Field
           label="App Store product id"
@@ -141,10 +133,10 @@ function Levels({
           onValue={set('google_product_id')}
           error={save.errors.google_product_id}
         />
-        <FormError error={save.errors.form ?? save.errors.project_name} />
-        <Submit busy={save.busy}>Save price level</Submit>
+        <FormEnd busy={save.busy} error={save.errors.form ?? save.errors.project_name} done={done}>
+          Save price level
+        </FormEnd>
       </form>
-      <Done message={done} />
     </section>
   );
 }
@@ -157,6 +149,7 @@ function CreateProject({ api, onCreated }: { api: Api; onCreated: () => void }) 
   const set = (field: keyof typeof values) => (value: string) => setValues({ ...values, [field]: value });
   const submit = async (event: Event) => {
     event.preventDefault();
+    setDone(undefined);
     const body = { ...values, precison: Number(values.precison) };
     if (await create.submit(body)) {
       setDone(`Project ${values.project_name} created.`);
@@ -180,10 +173,10 @@ function CreateProject({ api, onCreated }: { api: Api; onCreated: () => void }) 
         />
         <Field label="Coin type" name="coin_type" value={values.coin_type} onValue={set('coin_type')} error={create.errors.coin_type} />
         <Field label="Coin decimals" name="precison" inputMode="numeric" value={values.precison} onValue={set('precison')} error={create.errors.precison} />
-        <FormError error={create.errors.form} />
-        <Submit busy={create.busy}>Create project</Submit>
+        <FormEnd busy={create.busy} error={create.errors.form} done={done}>
+          Create project
+        </FormEnd>
       </form>
-      <Done message={done} />
     </section>
   );
 }

@@ -3,13 +3,15 @@ import type { Api } from '../session.js';
 import { useRead } from '../ui/call.js';
 import { Select } from '../ui/field.js';
 import { CursorPager, useCursorPages } from '../ui/pager.js';
+import { type Coin, formatAmount } from '../ui/amount.js';
 import { ReadState } from '../ui/status.js';
+import { Time } from '../ui/time.js';
 
 const ORDER_STATES = ['pending', 'paid', 'cancelled', 'refunded'];
 type Shown = 'all' | 'paid' | 'pending';
 
 /** The studio's recharge orders across its projects, newest first, a page at a time, with a filter. */
-export function RechargeOrders({ api, projects }: { api: Api; projects: string[] }) {
+export function RechargeOrders({ api, projects, coins }: { api: Api; projects: string[]; coins: Record<string, Coin> }) {
   const [status, setStatus] = useState<Shown>('all');
   const [project, setProject] = useState('');
   const pages = useCursorPages();
@@ -44,7 +46,7 @@ export function RechargeOrders({ api, projects }: { api: Api; projects: string[]
         options={[{ value: '', label: 'Every project' }, ...projects.map((p) => ({ value: p, label: p }))]}
         onValue={(value) => filter(() => setProject(value))}
       />
-      <button type="button" onClick={orders.reload} disabled={orders.loading}>
+      <button type="button" class="refresh" onClick={orders.reload} disabled={orders.loading}>
         Refresh orders
       </button>
       <ReadState loading={orders.loading} error={orders.error} what="your orders" />
@@ -57,7 +59,7 @@ export function RechargeOrders({ api, projects }: { api: Api; projects: string[]
               <th scope="col">Order</th>
               <th scope="col">Project</th>
               <th scope="col">Level</th>
-              <th scope="col">Price (base units)</th>
+              <th scope="col">Price</th>
               <th scope="col">Tickets</th>
               <th scope="col">State</th>
               <th scope="col">Created</th>
@@ -70,11 +72,15 @@ export function RechargeOrders({ api, projects }: { api: Api; projects: string[]
                 <td>{order.bill_no}</td>
                 <td>{order.project_name}</td>
                 <td>{order.level}</td>
-                <td>{order.amount_base}</td>
+                <td>{coins[order.project_name] ? formatAmount(order.amount_base, coins[order.project_name]!) : `${order.amount_base} base units`}</td>
                 <td>{order.tickets}</td>
                 <td>{ORDER_STATES[order.status] ?? order.status}</td>
-                <td>{order.created_at}</td>
-                <td>{order.paid_at ?? '—'}</td>
+                <td>
+                  <Time iso={order.created_at} />
+                </td>
+                <td>
+                  <Time iso={order.paid_at} />
+                </td>
               </tr>
             ))}
           </tbody>

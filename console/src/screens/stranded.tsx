@@ -4,7 +4,9 @@ import { useAction, useRead } from '../ui/call.js';
 import { ConfirmButton } from '../ui/confirm.js';
 import { Field, FormError, Select } from '../ui/field.js';
 import { Pager } from '../ui/pager.js';
+import { type Coin, formatAmount } from '../ui/amount.js';
 import { Done, ReadState } from '../ui/status.js';
+import { Time } from '../ui/time.js';
 
 const PAGE_SIZE = 10;
 const STATES = ['stranded', 'credited', 'refunded'] as const;
@@ -13,7 +15,7 @@ const STATES = ['stranded', 'credited', 'refunded'] as const;
  * Payments on chain that matched no open order of one project: each is settled by crediting its order's tickets
  * or by recording the refund paid on chain, both after a confirmation.
  */
-export function StrandedPayments({ api, projects }: { api: Api; projects: string[] }) {
+export function StrandedPayments({ api, projects, coins }: { api: Api; projects: string[]; coins: Record<string, Coin> }) {
   const [project, setProject] = useState(projects[0] ?? '');
   const [status, setStatus] = useState('0');
   const [page, setPage] = useState(1);
@@ -24,7 +26,9 @@ export function StrandedPayments({ api, projects }: { api: Api; projects: string
       }),
     [project, status, page],
   );
-  const [done, setDone] = useState<string>();
+  // What the last action did, shown beside the payment it was about.
+  const [done, setDone] = useState<{ key: string; message: string }>();
+  const [acted, setActed] = useState<string>();
   const [refunds, setRefunds] = useState<Record<string, string>>({});
   const credit = useAction((tx_digest: string, event_seq: string) =>
     api.POST('/merchant/payments/stranded/credit', { body: { project_name: project, tx_digest, event_seq } }),
@@ -34,6 +38,8 @@ export function StrandedPayments({ api, projects }: { api: Api; projects: string
   );
   const data = list.data;
   const pages = data ? Math.max(1, Math.ceil(Number(data.total) / PAGE_SIZE)) : 1;
+  const coin = coins[project];
+  const amountOf = (base: string) => (coin ? formatAmount(base, coin) : `${base} base units`);
   if (!project) return <p>Stranded payments are listed per project: create a project first.</p>;
   return (
     <section aria-labelledby="stranded-title">
@@ -54,16 +60,18 @@ export function StrandedPayments({ api, projects }: { api: Api; projects: string
         Refresh stranded payments
       </button>
       <ReadState loading={list.loading} error={list.error} what="stranded payments" />
+      {/* A payment settled leaves the list it was shown in: what was done shows where it was. */}
+      {done && !data?.payments.some((p) => `${p.cursor.txDigest}:${p.cursor.eventSeq}` === done.key) && <Done message={done.message} />}
       {data && data.payments.length === 0 && <p>None.</p>}
       {data?.payments.map((payment) => {
         const key = `${payment.cursor.txDigest}:${payment.cursor.eventSeq}`;
         return (
-          <article key={key} class="payment" aria-label={`Payment ${payment.bill_no} of ${payment.amount}`}>
+          <article key={key} class="payment" aria-label={`Payment ${payment.bill_no} of ${amountOf(payment.amount)}`}>
             <dl class="record">
               <dt>Bill</dt>
               <dd>{payment.bill_no}</dd>
-              <dt>Amount (base units)</dt>
-              <dd>{payment.amount}</dd>
+              <dt>Amount</dt>
+              <dd>{amountOf(payment.amount)}</dd>
               <dt>From</dt>
               <dd class="mono">{payment.fromer}</dd>
               <dt>Why stranded</dt>
@@ -72,7 +80,9 @@ export function StrandedPayments({ api, projects }: { api: Api; projects: string
                 {payment.detail ? `: ${payment.detail}` : ''}
               </dd>
               <dt>Paid</dt>
-              <dd>{payment.paid_at}</dd>
+              <dd>
+                <Time iso={payment.paid_at} />
+              </dd>
               <dt>State</dt>
               <dd>{STATES[payment.status] ?? payment.status}</dd>
             </dl>
@@ -85,8 +95,10 @@ export function StrandedPayments({ api, projects }: { api: Api; projects: string
                     confirm="Credit tickets"
                     busy={credit.busy}
                     onConfirm={async () => {
+                      setActed(key);
+                      setDone(undefined);
                       if (await credit.run(payment.cursor.txDigest, payment.cursor.eventSeq)) {
-                        setDone(`Order ${payment.order_id} credited.`);
+                        setDone({ key, message: `Order ${payment.order_id} credited.` });
                         list.reload();
                       }
                     }}
@@ -98,28 +110,30 @@ export function StrandedPayments({ api, projects }: { api: Api; projects: string
                   hint="The transaction that paid the payer back"
                   value={refunds[key] ?? ''}
                   onValue={(value) => setRefunds({ ...refunds, [key]: value })}
-                  error={refund.errors.refund_digest}
+                  error={acted === key ? refund.errors.refund_digest : undefined}
                 />
                 <ConfirmButton
                   label="Record refund"
-                  question={`The payment of ${payment.amount} base units is recorded as refunded by ${refunds[key] || '(no transaction given)'}; the chain is checked first.`}
+                  question={`The payment of ${amountOf(payment.amount)} is recorded as refunded by ${refunds[key] || '(no transaction given)'}; the chain is checked first.`}
                   confirm="Record refund"
                   busy={refund.busy}
                   onConfirm={async () => {
+                    setActed(key);
+                    setDone(undefined);
                     if (await refund.run(payment.cursor.txDigest, payment.cursor.eventSeq, refunds[key] ?? '')) {
-                      setDone(`Bill ${payment.bill_no} recorded as refunded.`);
+                      setDone({ key, message: `Bill ${payment.bill_no} recorded as refunded.` });
                       list.reload();
                     }
                   }}
                 />
               </div>
             )}
+            {acted === key && <FormError error={credit.errors.form ?? refund.errors.form} />}
+            {done?.key === key && <Done message={done.message} />}
           </article>
         );
       })}
-      <FormError error={credit.errors.form ?? refund.errors.form} />
       <Pager page={page} pages={pages} onPage={setPage} what="stranded payments" />
-      <Done message={done} />
     </section>
   );
 }

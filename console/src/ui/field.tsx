@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
+import { Done } from './status.js';
 
 interface FieldProps {
   label: string;
@@ -7,7 +8,7 @@ interface FieldProps {
   value: string;
   type?: 'text' | 'email' | 'password' | 'url';
   autocomplete?: string;
-  inputMode?: 'numeric' | 'text';
+  inputMode?: 'numeric' | 'decimal' | 'text';
   required?: boolean;
   /** The message beside the field: the service's, or the schema's before sending. */
   error?: string | undefined;
@@ -143,5 +144,31 @@ export function Submit({ busy, children }: { busy: boolean; children: ComponentC
     <button type="submit" disabled={busy} aria-busy={busy ? 'true' : undefined}>
       {busy ? 'Working…' : children}
     </button>
+  );
+}
+
+/**
+ * The end of a form: its own error, then its submit button with the success message beside it, so what a
+ * submit caused shows where the studio is looking, not elsewhere on the page.
+ */
+export function FormEnd({
+  busy,
+  error,
+  done,
+  children,
+}: {
+  busy: boolean;
+  error?: string | undefined;
+  done?: string | undefined;
+  children: ComponentChildren;
+}) {
+  return (
+    <>
+      <FormError error={error} />
+      <div class="form-end">
+        <Submit busy={busy}>{children}</Submit>
+        <Done message={done} />
+      </div>
+    </>
   );
 }

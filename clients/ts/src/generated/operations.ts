@@ -3,6 +3,7 @@
 /** Per base, by `METHOD /path`: the operations that take an Idempotency-Key, and the token kinds each takes. */
 export const mainOperations = {
   "idempotent": [
+    "POST /merchant/players/tickets",
     "POST /account/game/minus_tickets",
     "POST /account/vendor/order",
     "POST /store/pets/adopt",
@@ -33,11 +34,17 @@ export const mainOperations = {
     "GET /merchant/goods": "merchant",
     "POST /merchant/tokens/revoke": "merchant",
     "POST /merchant/admin/tokens/revoke": "merchant",
+    "POST /merchant/tokens": "merchant",
+    "GET /merchant/tokens": "merchant",
+    "POST /merchant/tokens/server/revoke": "merchant",
+    "POST /merchant/account/password": "merchant",
     "GET /merchant/payments/stranded": "merchant",
     "POST /merchant/payments/stranded/credit": "merchant",
     "POST /merchant/payments/stranded/refund": "merchant",
     "GET /merchant/orders": "merchant",
     "GET /merchant/admin/merchants": "merchant",
+    "GET /merchant/players/view": "merchant",
+    "POST /merchant/players/tickets": "merchant",
     "POST /merchant/games/addWin": "server",
     "GET /merchant/games/rank/around": "platform game server",
     "POST /merchant/games/boards": "merchant",

@@ -9,8 +9,10 @@ namespace GamePlatform.Client
         public const string AccessNotFound = "access.not_found";
         public const string AccessOtherGame = "access.other_game";
         public const string AccessOtherOwner = "access.other_owner";
+        public const string AccessTooManyRevoked = "access.too_many_revoked";
         public const string AccountCredentialsWrong = "account.credentials_wrong";
         public const string AccountDeleted = "account.deleted";
+        public const string AccountPasswordWrong = "account.password_wrong";
         public const string AccountSignInContended = "account.sign_in_contended";
         public const string AccountSignInThrottled = "account.sign_in_throttled";
         public const string AppstoreEnvironmentRefused = "appstore.environment_refused";
@@ -164,7 +166,9 @@ namespace GamePlatform.Client
         public const string StrandedRefunded = "stranded.refunded";
         public const string TableBusy = "table.busy";
         public const string TicketsBalanceShort = "tickets.balance_short";
+        public const string TicketsLevelUnknown = "tickets.level_unknown";
         public const string TicketsPlayerDeleted = "tickets.player_deleted";
+        public const string TicketsPlayerUnknown = "tickets.player_unknown";
         public const string TicketsServerNeedsField = "tickets.server_needs_field";
         public const string UploadFileInvalid = "upload.file_invalid";
         public const string UploadNotImage = "upload.not_image";

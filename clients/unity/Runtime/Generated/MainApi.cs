@@ -477,6 +477,83 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// The caller's live server tokens, newest first: GET /merchant/tokens (`server_token_list`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 503: table.busy
+        /// </summary>
+        public async Task<ServerTokenListResponse> ServerTokenListAsync(string cursor = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/tokens");
+            request.Authenticated = true;
+            request.Query("cursor", cursor);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return ServerTokenListResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Issue a named server token for the caller's merchant: POST /merchant/tokens (`server_token_issue`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: merchant.suspended
+        /// 404: merchant.none
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: table.busy
+        /// </summary>
+        public async Task<ServerTokenIssueResponse> ServerTokenIssueAsync(ServerTokenIssueRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/tokens");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return ServerTokenIssueResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Revoke one of the caller's server tokens, by its id: POST /merchant/tokens/server/revoke (`server_token_revoke`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 404: access.not_found
+        /// 409: access.too_many_revoked, data.changed_concurrently
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: table.busy
+        /// </summary>
+        public async Task<ServerTokenRevokeResponse> ServerTokenRevokeAsync(ServerTokenRevokeRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/tokens/server/revoke");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return ServerTokenRevokeResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Change the caller's console password: POST /merchant/account/password (`change_password`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: account.password_wrong
+        /// 409: data.changed_concurrently
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 429: account.sign_in_contended, account.sign_in_throttled
+        /// 503: table.busy
+        /// </summary>
+        public async Task<ChangePasswordResponse> ChangePasswordAsync(ChangePasswordRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/account/password");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return ChangePasswordResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// Stranded payments of one of the caller's projects, newest first (extra operation): GET /merchant/payments/stranded (`stranded_list`).
         /// Bearer token: merchant (Client.Token).
         /// 400: input.invalid
@@ -577,6 +654,51 @@ namespace GamePlatform.Main
             request.Query("cursor", cursor);
             var response = await Client.SendAsync(request, cancellationToken);
             return AdminMerchantsResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// A player as the caller's studio sees them: balances, orders, ledger, scores (extra operation): GET /merchant/players/view (`player_view`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 404: player.deleted, tickets.player_unknown
+        /// 503: table.busy
+        /// </summary>
+        public async Task<PlayerViewResponse> PlayerViewAsync(string userId = null, string address = null, long? limit = null, string ledgerCursor = null, string ordersCursor = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/players/view");
+            request.Authenticated = true;
+            request.Query("user_id", userId);
+            request.Query("address", address);
+            request.Query("limit", limit);
+            request.Query("ledger_cursor", ledgerCursor);
+            request.Query("orders_cursor", ordersCursor);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return PlayerViewResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Grant a player tickets of one of the caller's projects, or take some back, with a reason (extra operation): POST /merchant/players/tickets (`player_tickets_grant`).
+        /// Bearer token: merchant (Client.Token).
+        /// Moves value: idempotencyKey is sent as Idempotency-Key (a new Guid when null) and reused by every retry of this call.
+        /// 400: body.malformed, idempotency.key_invalid, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner, merchant.suspended
+        /// 404: access.not_found, player.deleted, tickets.level_unknown, tickets.player_unknown
+        /// 409: data.changed_concurrently, idempotency.still_running, tickets.balance_short, tickets.player_deleted
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 422: idempotency.key_reused
+        /// 503: table.busy
+        /// </summary>
+        public async Task<PlayerTicketsGrantResponse> PlayerTicketsGrantAsync(PlayerTicketsGrantRequest body, string idempotencyKey = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/players/tickets");
+            request.Authenticated = true;
+            request.IdempotencyKey = idempotencyKey ?? ApiClient.NewIdempotencyKey();
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return PlayerTicketsGrantResponse.FromJson(response.Json);
         }
 
         /// <summary>

@@ -3258,6 +3258,405 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class ServerTokenListResponseDataItemsItem
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public string Id { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `issued_at`, required.</summary>
+        public string IssuedAt { get; set; }
+
+        /// <summary>JSON `expires_at`, required.</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary>JSON `revoked`, required.</summary>
+        public bool Revoked { get; set; }
+
+        public static ServerTokenListResponseDataItemsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenListResponseDataItemsItem");
+            if (o == null) return null;
+            var m = new ServerTokenListResponseDataItemsItem();
+            m.Id = JsonCodec.Required(o, "id", "ServerTokenListResponseDataItemsItem", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "ServerTokenListResponseDataItemsItem", v0 => v0.AsString());
+            m.IssuedAt = JsonCodec.Required(o, "issued_at", "ServerTokenListResponseDataItemsItem", v0 => v0.AsString());
+            m.ExpiresAt = JsonCodec.Required(o, "expires_at", "ServerTokenListResponseDataItemsItem", v0 => v0.AsString());
+            m.Revoked = JsonCodec.Required(o, "revoked", "ServerTokenListResponseDataItemsItem", v0 => v0.AsBool());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("issued_at", JsonValue.From(IssuedAt));
+            o.Set("expires_at", JsonValue.From(ExpiresAt));
+            o.Set("revoked", JsonValue.From(Revoked));
+            return o;
+        }
+    }
+
+    public sealed partial class ServerTokenListResponseData
+    {
+        /// <summary>JSON `items`, required.</summary>
+        public List<ServerTokenListResponseDataItemsItem> Items { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public string Next { get; set; }
+
+        public static ServerTokenListResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenListResponseData");
+            if (o == null) return null;
+            var m = new ServerTokenListResponseData();
+            m.Items = JsonCodec.Required(o, "items", "ServerTokenListResponseData", v0 => JsonCodec.ReadList(v0, v1 => ServerTokenListResponseDataItemsItem.FromJson(v1)));
+            m.Next = JsonCodec.Required(o, "next", "ServerTokenListResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("items", JsonCodec.WriteList(Items, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("next", JsonValue.From(Next));
+            return o;
+        }
+    }
+
+    public sealed partial class ServerTokenListResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public ServerTokenListResponseData Data { get; set; }
+
+        public static ServerTokenListResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenListResponse");
+            if (o == null) return null;
+            var m = new ServerTokenListResponse();
+            m.Code = JsonCodec.Required(o, "code", "ServerTokenListResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "ServerTokenListResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "ServerTokenListResponse", v0 => ServerTokenListResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class ServerTokenIssueRequest
+    {
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        public static ServerTokenIssueRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenIssueRequest");
+            if (o == null) return null;
+            var m = new ServerTokenIssueRequest();
+            m.Name = JsonCodec.Required(o, "name", "ServerTokenIssueRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("name", JsonValue.From(Name));
+            return o;
+        }
+    }
+
+    public sealed partial class ServerTokenIssueResponseData
+    {
+        /// <summary>JSON `accessToken`, required.</summary>
+        public string AccessToken { get; set; }
+
+        /// <summary>JSON `expiresAt`, required.</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary>JSON `merchant_id`, required.</summary>
+        public long MerchantId { get; set; }
+
+        /// <summary>JSON `id`, required.</summary>
+        public string Id { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `issued_at`, required.</summary>
+        public string IssuedAt { get; set; }
+
+        public static ServerTokenIssueResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenIssueResponseData");
+            if (o == null) return null;
+            var m = new ServerTokenIssueResponseData();
+            m.AccessToken = JsonCodec.Required(o, "accessToken", "ServerTokenIssueResponseData", v0 => v0.AsString());
+            m.ExpiresAt = JsonCodec.Required(o, "expiresAt", "ServerTokenIssueResponseData", v0 => v0.AsString());
+            m.MerchantId = JsonCodec.Required(o, "merchant_id", "ServerTokenIssueResponseData", v0 => v0.AsLong());
+            m.Id = JsonCodec.Required(o, "id", "ServerTokenIssueResponseData", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "ServerTokenIssueResponseData", v0 => v0.AsString());
+            m.IssuedAt = JsonCodec.Required(o, "issued_at", "ServerTokenIssueResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("accessToken", JsonValue.From(AccessToken));
+            o.Set("expiresAt", JsonValue.From(ExpiresAt));
+            o.Set("merchant_id", JsonValue.From(MerchantId));
+            o.Set("id", JsonValue.From(Id));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("issued_at", JsonValue.From(IssuedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class ServerTokenIssueResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public ServerTokenIssueResponseData Data { get; set; }
+
+        public static ServerTokenIssueResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenIssueResponse");
+            if (o == null) return null;
+            var m = new ServerTokenIssueResponse();
+            m.Code = JsonCodec.Required(o, "code", "ServerTokenIssueResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "ServerTokenIssueResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "ServerTokenIssueResponse", v0 => ServerTokenIssueResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class ServerTokenRevokeRequest
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public string Id { get; set; }
+
+        public static ServerTokenRevokeRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenRevokeRequest");
+            if (o == null) return null;
+            var m = new ServerTokenRevokeRequest();
+            m.Id = JsonCodec.Required(o, "id", "ServerTokenRevokeRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            return o;
+        }
+    }
+
+    public sealed partial class ServerTokenRevokeResponseData
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public string Id { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `issued_at`, required.</summary>
+        public string IssuedAt { get; set; }
+
+        /// <summary>JSON `expires_at`, required.</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary>JSON `revoked`, required.</summary>
+        public bool Revoked { get; set; }
+
+        public static ServerTokenRevokeResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenRevokeResponseData");
+            if (o == null) return null;
+            var m = new ServerTokenRevokeResponseData();
+            m.Id = JsonCodec.Required(o, "id", "ServerTokenRevokeResponseData", v0 => v0.AsString());
+            m.Name = JsonCodec.Required(o, "name", "ServerTokenRevokeResponseData", v0 => v0.AsString());
+            m.IssuedAt = JsonCodec.Required(o, "issued_at", "ServerTokenRevokeResponseData", v0 => v0.AsString());
+            m.ExpiresAt = JsonCodec.Required(o, "expires_at", "ServerTokenRevokeResponseData", v0 => v0.AsString());
+            m.Revoked = JsonCodec.Required(o, "revoked", "ServerTokenRevokeResponseData", v0 => v0.AsBool());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("issued_at", JsonValue.From(IssuedAt));
+            o.Set("expires_at", JsonValue.From(ExpiresAt));
+            o.Set("revoked", JsonValue.From(Revoked));
+            return o;
+        }
+    }
+
+    public sealed partial class ServerTokenRevokeResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public ServerTokenRevokeResponseData Data { get; set; }
+
+        public static ServerTokenRevokeResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ServerTokenRevokeResponse");
+            if (o == null) return null;
+            var m = new ServerTokenRevokeResponse();
+            m.Code = JsonCodec.Required(o, "code", "ServerTokenRevokeResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "ServerTokenRevokeResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "ServerTokenRevokeResponse", v0 => ServerTokenRevokeResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class ChangePasswordRequest
+    {
+        /// <summary>JSON `current_password`, required.</summary>
+        public string CurrentPassword { get; set; }
+
+        /// <summary>JSON `new_password`, required.</summary>
+        public string NewPassword { get; set; }
+
+        public static ChangePasswordRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ChangePasswordRequest");
+            if (o == null) return null;
+            var m = new ChangePasswordRequest();
+            m.CurrentPassword = JsonCodec.Required(o, "current_password", "ChangePasswordRequest", v0 => v0.AsString());
+            m.NewPassword = JsonCodec.Required(o, "new_password", "ChangePasswordRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("current_password", JsonValue.From(CurrentPassword));
+            o.Set("new_password", JsonValue.From(NewPassword));
+            return o;
+        }
+    }
+
+    public sealed partial class ChangePasswordResponseData
+    {
+        /// <summary>JSON `accessToken`, required.</summary>
+        public string AccessToken { get; set; }
+
+        /// <summary>JSON `expiresAt`, required.</summary>
+        public string ExpiresAt { get; set; }
+
+        /// <summary>JSON `account_id`, required.</summary>
+        public string AccountId { get; set; }
+
+        /// <summary>JSON `role`, required.</summary>
+        public string Role { get; set; }
+
+        /// <summary>JSON `sessions_revoked_before`, required.</summary>
+        public string SessionsRevokedBefore { get; set; }
+
+        public static ChangePasswordResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ChangePasswordResponseData");
+            if (o == null) return null;
+            var m = new ChangePasswordResponseData();
+            m.AccessToken = JsonCodec.Required(o, "accessToken", "ChangePasswordResponseData", v0 => v0.AsString());
+            m.ExpiresAt = JsonCodec.Required(o, "expiresAt", "ChangePasswordResponseData", v0 => v0.AsString());
+            m.AccountId = JsonCodec.Required(o, "account_id", "ChangePasswordResponseData", v0 => v0.AsString());
+            m.Role = JsonCodec.Required(o, "role", "ChangePasswordResponseData", v0 => v0.AsString());
+            m.SessionsRevokedBefore = JsonCodec.Required(o, "sessions_revoked_before", "ChangePasswordResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("accessToken", JsonValue.From(AccessToken));
+            o.Set("expiresAt", JsonValue.From(ExpiresAt));
+            o.Set("account_id", JsonValue.From(AccountId));
+            o.Set("role", JsonValue.From(Role));
+            o.Set("sessions_revoked_before", JsonValue.From(SessionsRevokedBefore));
+            return o;
+        }
+    }
+
+    public sealed partial class ChangePasswordResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public ChangePasswordResponseData Data { get; set; }
+
+        public static ChangePasswordResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ChangePasswordResponse");
+            if (o == null) return null;
+            var m = new ChangePasswordResponse();
+            m.Code = JsonCodec.Required(o, "code", "ChangePasswordResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "ChangePasswordResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "ChangePasswordResponse", v0 => ChangePasswordResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
     public sealed partial class StrandedListResponseDataPaymentsItemCursor
     {
         /// <summary>JSON `eventSeq`, required.</summary>
@@ -4143,6 +4542,496 @@ namespace GamePlatform.Main
             m.Code = JsonCodec.Required(o, "code", "AdminMerchantsResponse", v0 => v0.AsLong());
             m.Message = JsonCodec.Required(o, "message", "AdminMerchantsResponse", v0 => v0.AsString());
             m.Data = JsonCodec.Required(o, "data", "AdminMerchantsResponse", v0 => AdminMerchantsResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerViewResponseDataBalancesItem
+    {
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `level`, required.</summary>
+        public long Level { get; set; }
+
+        /// <summary>JSON `balance`, required.</summary>
+        public long Balance { get; set; }
+
+        public static PlayerViewResponseDataBalancesItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerViewResponseDataBalancesItem");
+            if (o == null) return null;
+            var m = new PlayerViewResponseDataBalancesItem();
+            m.ProjectName = JsonCodec.Required(o, "project_name", "PlayerViewResponseDataBalancesItem", v0 => v0.AsString());
+            m.Level = JsonCodec.Required(o, "level", "PlayerViewResponseDataBalancesItem", v0 => v0.AsLong());
+            m.Balance = JsonCodec.Required(o, "balance", "PlayerViewResponseDataBalancesItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("level", JsonValue.From(Level));
+            o.Set("balance", JsonValue.From(Balance));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerViewResponseDataOrdersItemsItem
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public long Id { get; set; }
+
+        /// <summary>JSON `bill_no`, required.</summary>
+        public string BillNo { get; set; }
+
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `level`, required.</summary>
+        public long Level { get; set; }
+
+        /// <summary>JSON `amount_base`, required.</summary>
+        public string AmountBase { get; set; }
+
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
+        /// <summary>JSON `precison`, required.</summary>
+        public long Precison { get; set; }
+
+        /// <summary>JSON `tickets`, required.</summary>
+        public long Tickets { get; set; }
+
+        /// <summary>JSON `status`, required.</summary>
+        public long Status { get; set; }
+
+        /// <summary>JSON `tx_type`, required.</summary>
+        public long TxType { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `paid_at`, required.</summary>
+        public string PaidAt { get; set; }
+
+        /// <summary>JSON `tx_digest`, required.</summary>
+        public string TxDigest { get; set; }
+
+        /// <summary>JSON `user_id`, required.</summary>
+        public string UserId { get; set; }
+
+        public static PlayerViewResponseDataOrdersItemsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerViewResponseDataOrdersItemsItem");
+            if (o == null) return null;
+            var m = new PlayerViewResponseDataOrdersItemsItem();
+            m.Id = JsonCodec.Required(o, "id", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsLong());
+            m.BillNo = JsonCodec.Required(o, "bill_no", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsString());
+            m.ProjectName = JsonCodec.Required(o, "project_name", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsString());
+            m.Level = JsonCodec.Required(o, "level", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsLong());
+            m.AmountBase = JsonCodec.Required(o, "amount_base", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsString());
+            m.CoinType = JsonCodec.Required(o, "coin_type", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsString());
+            m.Precison = JsonCodec.Required(o, "precison", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsLong());
+            m.Tickets = JsonCodec.Required(o, "tickets", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsLong());
+            m.Status = JsonCodec.Required(o, "status", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsLong());
+            m.TxType = JsonCodec.Required(o, "tx_type", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsLong());
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsString());
+            m.PaidAt = JsonCodec.Required(o, "paid_at", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsString());
+            m.TxDigest = JsonCodec.Required(o, "tx_digest", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsString());
+            m.UserId = JsonCodec.Required(o, "user_id", "PlayerViewResponseDataOrdersItemsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("bill_no", JsonValue.From(BillNo));
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("level", JsonValue.From(Level));
+            o.Set("amount_base", JsonValue.From(AmountBase));
+            o.Set("coin_type", JsonValue.From(CoinType));
+            o.Set("precison", JsonValue.From(Precison));
+            o.Set("tickets", JsonValue.From(Tickets));
+            o.Set("status", JsonValue.From(Status));
+            o.Set("tx_type", JsonValue.From(TxType));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("paid_at", JsonValue.From(PaidAt));
+            o.Set("tx_digest", JsonValue.From(TxDigest));
+            o.Set("user_id", JsonValue.From(UserId));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerViewResponseDataOrders
+    {
+        /// <summary>JSON `items`, required.</summary>
+        public List<PlayerViewResponseDataOrdersItemsItem> Items { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public string Next { get; set; }
+
+        public static PlayerViewResponseDataOrders FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerViewResponseDataOrders");
+            if (o == null) return null;
+            var m = new PlayerViewResponseDataOrders();
+            m.Items = JsonCodec.Required(o, "items", "PlayerViewResponseDataOrders", v0 => JsonCodec.ReadList(v0, v1 => PlayerViewResponseDataOrdersItemsItem.FromJson(v1)));
+            m.Next = JsonCodec.Required(o, "next", "PlayerViewResponseDataOrders", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("items", JsonCodec.WriteList(Items, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("next", JsonValue.From(Next));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerViewResponseDataLedgerItemsItem
+    {
+        /// <summary>JSON `ref`, required.</summary>
+        public string Ref { get; set; }
+
+        /// <summary>JSON `project_name`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `level`, required.</summary>
+        public long Level { get; set; }
+
+        /// <summary>JSON `change`, required.</summary>
+        public long Change { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        /// <summary>JSON `operation`, required.</summary>
+        public string Operation { get; set; }
+
+        /// <summary>JSON `reason`, required.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>JSON `granted_by`, required.</summary>
+        public string GrantedBy { get; set; }
+
+        /// <summary>JSON `balance_after`, required.</summary>
+        public long? BalanceAfter { get; set; }
+
+        public static PlayerViewResponseDataLedgerItemsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerViewResponseDataLedgerItemsItem");
+            if (o == null) return null;
+            var m = new PlayerViewResponseDataLedgerItemsItem();
+            m.Ref = JsonCodec.Required(o, "ref", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.AsString());
+            m.ProjectName = JsonCodec.Required(o, "project_name", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.AsString());
+            m.Level = JsonCodec.Required(o, "level", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.AsLong());
+            m.Change = JsonCodec.Required(o, "change", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.AsLong());
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.AsString());
+            m.Operation = JsonCodec.Required(o, "operation", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.AsString());
+            m.Reason = JsonCodec.Required(o, "reason", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.AsString());
+            m.GrantedBy = JsonCodec.Required(o, "granted_by", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.AsString());
+            m.BalanceAfter = JsonCodec.Required(o, "balance_after", "PlayerViewResponseDataLedgerItemsItem", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("ref", JsonValue.From(Ref));
+            o.Set("project_name", JsonValue.From(ProjectName));
+            o.Set("level", JsonValue.From(Level));
+            o.Set("change", JsonValue.From(Change));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            o.Set("operation", JsonValue.From(Operation));
+            o.Set("reason", JsonValue.From(Reason));
+            o.Set("granted_by", JsonValue.From(GrantedBy));
+            o.Set("balance_after", JsonValue.From(BalanceAfter));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerViewResponseDataLedger
+    {
+        /// <summary>JSON `items`, required.</summary>
+        public List<PlayerViewResponseDataLedgerItemsItem> Items { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public string Next { get; set; }
+
+        public static PlayerViewResponseDataLedger FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerViewResponseDataLedger");
+            if (o == null) return null;
+            var m = new PlayerViewResponseDataLedger();
+            m.Items = JsonCodec.Required(o, "items", "PlayerViewResponseDataLedger", v0 => JsonCodec.ReadList(v0, v1 => PlayerViewResponseDataLedgerItemsItem.FromJson(v1)));
+            m.Next = JsonCodec.Required(o, "next", "PlayerViewResponseDataLedger", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("items", JsonCodec.WriteList(Items, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("next", JsonValue.From(Next));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerViewResponseDataScoresItem
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `season_type`, required.</summary>
+        public long SeasonType { get; set; }
+
+        /// <summary>JSON `season_range`, required.</summary>
+        public string SeasonRange { get; set; }
+
+        /// <summary>JSON `kills`, required.</summary>
+        public long Kills { get; set; }
+
+        /// <summary>JSON `wins`, required.</summary>
+        public long Wins { get; set; }
+
+        public static PlayerViewResponseDataScoresItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerViewResponseDataScoresItem");
+            if (o == null) return null;
+            var m = new PlayerViewResponseDataScoresItem();
+            m.GameCode = JsonCodec.Required(o, "game_code", "PlayerViewResponseDataScoresItem", v0 => v0.AsString());
+            m.SeasonType = JsonCodec.Required(o, "season_type", "PlayerViewResponseDataScoresItem", v0 => v0.AsLong());
+            m.SeasonRange = JsonCodec.Required(o, "season_range", "PlayerViewResponseDataScoresItem", v0 => v0.AsString());
+            m.Kills = JsonCodec.Required(o, "kills", "PlayerViewResponseDataScoresItem", v0 => v0.AsLong());
+            m.Wins = JsonCodec.Required(o, "wins", "PlayerViewResponseDataScoresItem", v0 => v0.AsLong());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("season_type", JsonValue.From(SeasonType));
+            o.Set("season_range", JsonValue.From(SeasonRange));
+            o.Set("kills", JsonValue.From(Kills));
+            o.Set("wins", JsonValue.From(Wins));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerViewResponseData
+    {
+        /// <summary>JSON `user_id`, required.</summary>
+        public string UserId { get; set; }
+
+        /// <summary>JSON `address`, required.</summary>
+        public string Address { get; set; }
+
+        /// <summary>JSON `balances`, required.</summary>
+        public List<PlayerViewResponseDataBalancesItem> Balances { get; set; }
+
+        /// <summary>JSON `orders`, required.</summary>
+        public PlayerViewResponseDataOrders Orders { get; set; }
+
+        /// <summary>JSON `ledger`, required.</summary>
+        public PlayerViewResponseDataLedger Ledger { get; set; }
+
+        /// <summary>JSON `scores`, required.</summary>
+        public List<PlayerViewResponseDataScoresItem> Scores { get; set; }
+
+        public static PlayerViewResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerViewResponseData");
+            if (o == null) return null;
+            var m = new PlayerViewResponseData();
+            m.UserId = JsonCodec.Required(o, "user_id", "PlayerViewResponseData", v0 => v0.AsString());
+            m.Address = JsonCodec.Required(o, "address", "PlayerViewResponseData", v0 => v0.AsString());
+            m.Balances = JsonCodec.Required(o, "balances", "PlayerViewResponseData", v0 => JsonCodec.ReadList(v0, v1 => PlayerViewResponseDataBalancesItem.FromJson(v1)));
+            m.Orders = JsonCodec.Required(o, "orders", "PlayerViewResponseData", v0 => PlayerViewResponseDataOrders.FromJson(v0));
+            m.Ledger = JsonCodec.Required(o, "ledger", "PlayerViewResponseData", v0 => PlayerViewResponseDataLedger.FromJson(v0));
+            m.Scores = JsonCodec.Required(o, "scores", "PlayerViewResponseData", v0 => JsonCodec.ReadList(v0, v1 => PlayerViewResponseDataScoresItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("user_id", JsonValue.From(UserId));
+            o.Set("address", JsonValue.From(Address));
+            o.Set("balances", JsonCodec.WriteList(Balances, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("orders", (Orders == null ? JsonValue.Null : Orders.ToJson()));
+            o.Set("ledger", (Ledger == null ? JsonValue.Null : Ledger.ToJson()));
+            o.Set("scores", JsonCodec.WriteList(Scores, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerViewResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public PlayerViewResponseData Data { get; set; }
+
+        public static PlayerViewResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerViewResponse");
+            if (o == null) return null;
+            var m = new PlayerViewResponse();
+            m.Code = JsonCodec.Required(o, "code", "PlayerViewResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "PlayerViewResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "PlayerViewResponse", v0 => PlayerViewResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerTicketsGrantRequest
+    {
+        /// <summary>JSON `userId`, required.</summary>
+        public string UserId { get; set; }
+
+        /// <summary>JSON `projectName`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `level`, required.</summary>
+        public long Level { get; set; }
+
+        /// <summary>
+        /// JSON `amount`, required.
+        /// a non-zero integer: positive grants, negative takes back
+        /// </summary>
+        public long Amount { get; set; }
+
+        /// <summary>JSON `reason`, required.</summary>
+        public string Reason { get; set; }
+
+        public static PlayerTicketsGrantRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerTicketsGrantRequest");
+            if (o == null) return null;
+            var m = new PlayerTicketsGrantRequest();
+            m.UserId = JsonCodec.Required(o, "userId", "PlayerTicketsGrantRequest", v0 => v0.AsString());
+            m.ProjectName = JsonCodec.Required(o, "projectName", "PlayerTicketsGrantRequest", v0 => v0.AsString());
+            m.Level = JsonCodec.Required(o, "level", "PlayerTicketsGrantRequest", v0 => v0.AsLong());
+            m.Amount = JsonCodec.Required(o, "amount", "PlayerTicketsGrantRequest", v0 => v0.AsLong());
+            m.Reason = JsonCodec.Required(o, "reason", "PlayerTicketsGrantRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("userId", JsonValue.From(UserId));
+            o.Set("projectName", JsonValue.From(ProjectName));
+            o.Set("level", JsonValue.From(Level));
+            o.Set("amount", JsonValue.From(Amount));
+            o.Set("reason", JsonValue.From(Reason));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerTicketsGrantResponseData
+    {
+        /// <summary>JSON `ref`, required.</summary>
+        public string Ref { get; set; }
+
+        /// <summary>JSON `userId`, required.</summary>
+        public string UserId { get; set; }
+
+        /// <summary>JSON `projectName`, required.</summary>
+        public string ProjectName { get; set; }
+
+        /// <summary>JSON `level`, required.</summary>
+        public long Level { get; set; }
+
+        /// <summary>JSON `amount`, required.</summary>
+        public long Amount { get; set; }
+
+        /// <summary>JSON `reason`, required.</summary>
+        public string Reason { get; set; }
+
+        /// <summary>JSON `granted_by`, required.</summary>
+        public string GrantedBy { get; set; }
+
+        /// <summary>JSON `created_at`, required.</summary>
+        public string CreatedAt { get; set; }
+
+        public static PlayerTicketsGrantResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerTicketsGrantResponseData");
+            if (o == null) return null;
+            var m = new PlayerTicketsGrantResponseData();
+            m.Ref = JsonCodec.Required(o, "ref", "PlayerTicketsGrantResponseData", v0 => v0.AsString());
+            m.UserId = JsonCodec.Required(o, "userId", "PlayerTicketsGrantResponseData", v0 => v0.AsString());
+            m.ProjectName = JsonCodec.Required(o, "projectName", "PlayerTicketsGrantResponseData", v0 => v0.AsString());
+            m.Level = JsonCodec.Required(o, "level", "PlayerTicketsGrantResponseData", v0 => v0.AsLong());
+            m.Amount = JsonCodec.Required(o, "amount", "PlayerTicketsGrantResponseData", v0 => v0.AsLong());
+            m.Reason = JsonCodec.Required(o, "reason", "PlayerTicketsGrantResponseData", v0 => v0.AsString());
+            m.GrantedBy = JsonCodec.Required(o, "granted_by", "PlayerTicketsGrantResponseData", v0 => v0.AsString());
+            m.CreatedAt = JsonCodec.Required(o, "created_at", "PlayerTicketsGrantResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("ref", JsonValue.From(Ref));
+            o.Set("userId", JsonValue.From(UserId));
+            o.Set("projectName", JsonValue.From(ProjectName));
+            o.Set("level", JsonValue.From(Level));
+            o.Set("amount", JsonValue.From(Amount));
+            o.Set("reason", JsonValue.From(Reason));
+            o.Set("granted_by", JsonValue.From(GrantedBy));
+            o.Set("created_at", JsonValue.From(CreatedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class PlayerTicketsGrantResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public PlayerTicketsGrantResponseData Data { get; set; }
+
+        public static PlayerTicketsGrantResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "PlayerTicketsGrantResponse");
+            if (o == null) return null;
+            var m = new PlayerTicketsGrantResponse();
+            m.Code = JsonCodec.Required(o, "code", "PlayerTicketsGrantResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "PlayerTicketsGrantResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "PlayerTicketsGrantResponse", v0 => PlayerTicketsGrantResponseData.FromJson(v0));
             return m;
         }
 

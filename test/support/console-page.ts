@@ -1,0 +1,63 @@
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './browser.js';
+import { demoServerEnv, killLocalServers, startLocalServer, type LocalServer } from './local-server.js';
+import { startSuiGraphQL, type SuiGraphQL } from './sui-graphql.js';
+
+/**
+ * What the console's browser tests share: `npm start` with its demo studio (payments on the suite's loopback
+ * Sui GraphQL service), a Chromium, and the steps every test takes (signing in, opening a section, through the
+ * folded menu where the narrow layout folds it).
+ */
+export interface ConsoleStage {
+  chain: SuiGraphQL;
+  server: LocalServer;
+  browser: Browser;
+  /** The demo studio's console account. */
+  studio: { email: string; password: string };
+  /** Where the file's screenshots go (test-results/<name>). */
+  screenshots: string;
+  stop(): Promise<void>;
+}
+
+export async function startConsoleStage(name: string): Promise<ConsoleStage> {
+  const chain = await startSuiGraphQL();
+  const dataDir = join(mkdtempSync(join(tmpdir(), `${name}-`)), 'data');
+  const server = await startLocalServer(demoServerEnv(dataDir, chain.url));
+  const studio = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as ConsoleStage['studio'];
+  const browser = await launchBrowser();
+  const screenshots = join('test-results', name);
+  mkdirSync(screenshots, { recursive: true });
+  return {
+    chain,
+    server,
+    browser,
+    studio,
+    screenshots,
+    async stop() {
+      await browser.close();
+      await server.stop();
+      await killLocalServers();
+      await chain.stop();
+    },
+  };
+}
+
+export async function signIn(page: Page, who: { email: string; password: string }) {
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+}
+
+/** Opens a section, through the folded menu where the layout folds it. */
+export async function goTo(page: Page, section: string) {
+  const nav = page.getByRole('navigation', { name: 'Console sections' });
+  const link = nav.getByRole('link', { name: section, exact: true });
+  const menu = nav.getByRole('button', { name: /^Sections/ });
+  if (!(await link.isVisible()) && (await menu.count()) > 0) await menu.click();
+  await link.click();
+  await page.getByRole('heading', { level: 1, name: section }).waitFor();
+}
