@@ -3,7 +3,7 @@ import type { RouteGroup } from '../core/http/operation.js';
 import { referenceAsset } from '../core/http/reference-assets.js';
 import { REFERENCE_CSP, referencePage } from '../core/http/reference-page.js';
 import { consoleAsset, type ConsoleFile } from '../core/http/console-assets.js';
-import { consoleCsp, consolePage, HERO_API_URL, heroApiPlace } from '../core/http/console-page.js';
+import { consoleCsp, consolePage, FILES_URL, filesPlace, HERO_API_URL, heroApiPlace } from '../core/http/console-page.js';
 import { platformError } from '../core/platform/errors.js';
 import { servedFileResponse } from '../core/http/served-files.js';
 import { HOME_CSP, homePage } from '../core/http/home-page.js';
@@ -74,17 +74,19 @@ function createConsoleSiteApp(deps: Deps) {
   return createGroupApp(deps, consoleSiteRoutes, {
     console: async () => {
       const hero = heroApiPlace(process.env[HERO_API_URL], basePathOf('hero', deps.stage));
+      const stored = filesPlace(process.env[FILES_URL], `${basePath}/files`);
       const [script, stylesheet] = await Promise.all([builtConsoleAsset('console.js'), builtConsoleAsset('console.css')]);
       const asset = (file: ConsoleFile, version: string) => `${basePath}/console/assets/${file}?v=${version}`;
       const page = consolePage({
         apiBase: basePath,
         heroBase: hero.base,
+        filesBase: stored.base,
         stage: deps.stage,
         script: asset('console.js', script.version),
         stylesheet: asset('console.css', stylesheet.version),
       });
       return new Response(page, {
-        headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': consoleCsp(hero.origin), 'cache-control': 'no-cache' },
+        headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': consoleCsp(hero.origin, stored.origin), 'cache-control': 'no-cache' },
       });
     },
     console_asset: async ({ params, req }) => servedFileResponse(await builtConsoleAsset(params.file), req.header('accept-encoding')),

@@ -14,7 +14,7 @@ import {
   tokenSigningKey,
   vendorSigningKey,
 } from './secrets.js';
-import { HERO_API_URL } from '../core/http/console-page.js';
+import { FILES_URL, HERO_API_URL } from '../core/http/console-page.js';
 import { consoleAssets } from './console.js';
 import { heroApiUrl } from './gateways.js';
 import { files } from './storage.js';
@@ -104,15 +104,16 @@ const concurrencyOf = (name: DeployedFunction) => {
 export const REFERENCE_ASSETS_DIR = 'reference';
 /**
  * What the meta function serves beyond its routes: the API reference's files, and the operator console's
- * (infra/console.ts) with the hero API's URL, which the console calls for the hero game's configuration and
- * names in its page's policy (docs/console.md).
+ * (infra/console.ts) with the hero API's URL, which the console calls for the hero game's configuration, and the
+ * Files bucket's, whose images it shows; both named in its page's policy (docs/console.md).
  */
 const metaAssets = {
   copyFiles: [
     ...Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `${REFERENCE_ASSETS_DIR}/${file}` })),
     ...consoleAssets.copyFiles,
   ],
-  environment: { REFERENCE_ASSETS_DIR, ...consoleAssets.environment, [HERO_API_URL]: heroApiUrl },
+  // The Files bucket's public URL: the console shows stored images from it (its page's policy names it).
+  environment: { REFERENCE_ASSETS_DIR, ...consoleAssets.environment, [HERO_API_URL]: heroApiUrl, [FILES_URL]: $interpolate`https://${files.domain}` },
 };
 
 /** How every Lambda of the stage is built and linked (the groups here, the scheduled jobs in infra/jobs.ts). */

@@ -15,7 +15,7 @@ import { orderKey } from '../core/payments/order-keys.js';
 import { balanceKey, ledgerKey } from '../core/tickets/balances.js';
 import { PACKAGE_FILES, referenceAssetsDir } from '../core/http/reference-assets.js';
 import { CONSOLE_FILES, consoleAssetsDir } from '../core/http/console-assets.js';
-import { heroApiPlace } from '../core/http/console-page.js';
+import { filesPlace, heroApiPlace } from '../core/http/console-page.js';
 import { createTestDeps } from './support/deps.js';
 import {
   deployWithStandins,
@@ -189,12 +189,16 @@ describe('API Gateway routes = Hono routes', () => {
     const meta = functionOf.get('meta')!.args;
     // The console calls the hero API for the hero game's configuration: the meta function is told its URL.
     const heroApi = ofType<ApiGatewayV2Args>(dev, 'sst.aws.ApiGatewayV2').find((c) => c.name === 'HeroApi');
+    // It shows stored images from the Files bucket's public URL: told it too.
+    const bucket = ofType(dev, 'sst.aws.Bucket').find((c) => c.name === 'Files');
     expect(meta.environment).toEqual({
       REFERENCE_ASSETS_DIR: 'reference',
       CONSOLE_ASSETS_DIR: 'console',
       HERO_API_URL: `${(heroApi!.instance as { url: string }).url}${heroBasePath(STAGE)}`,
+      FILES_URL: `https://${(bucket!.instance as { domain: string }).domain}`,
     });
     expect(heroApiPlace(meta.environment!.HERO_API_URL, '/unused').origin).toBe((heroApi!.instance as { url: string }).url);
+    expect(filesPlace(meta.environment!.FILES_URL, '/unused').origin).toBe(`https://${(bucket!.instance as { domain: string }).domain}`);
     expect(meta.copyFiles).toEqual([
       ...Object.keys(PACKAGE_FILES).map((file) => ({ from: `node_modules/swagger-ui-dist/${file}`, to: `reference/${file}` })),
       ...Object.keys(CONSOLE_FILES).map((file) => ({ from: `console/dist/${file}`, to: `console/${file}` })),

@@ -38,10 +38,15 @@ export function apiBaseUrl(): string {
 }
 
 /**
- * The URL of a stored file (what save_file answered, `merchant/7/logo.png`): served below the main base's
- * `files/` on the page's own origin (locally by `npm start`; the page's policy allows images of its origin only).
+ * The URL of a stored file (what save_file answered, `merchant/7/logo.png`): the page names where stored files are
+ * read (deployed, the Files bucket's public URL, which its policy allows images from; locally the main base's
+ * `files/` on the page's own origin).
  */
-export const fileUrl = (path: string) => `${apiBaseUrl()}/files/${path.split('/').map(encodeURIComponent).join('/')}`;
+export function fileUrl(path: string): string {
+  const base = mountData().filesBase ?? `${mountData().apiBase ?? ''}/files`;
+  const absolute = /^https?:\/\//.test(base) ? base : `${location.origin}${base}`;
+  return `${absolute}/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
 
 /**
  * The hero base's URL: deployed, the hero API's own (another host, which the page's policy names); locally a
