@@ -424,6 +424,24 @@ describe('bad input: 400 naming the field, nothing written', () => {
     { op: 'stranded_list', method: 'GET', path: '/merchant/payments/stranded', query: { project: 'p1', status: '0x1' }, field: /^query\.status/ },
     { op: 'rewrad_history', method: 'GET', path: '/chain/reward/history', query: { page: '1e1' }, field: /^query\.page/ },
     { op: 'user/deposit', method: 'GET', path: '/account/user/deposit', query: { page: '-1' }, field: /^query\.page/ },
+    { op: 'server_token_issue', method: 'POST', path: '/merchant/tokens', body: { name: '   ' }, field: /^body\.name/ },
+    { op: 'server_token_list', method: 'GET', path: '/merchant/tokens', query: { cursor: 'not a cursor' }, field: /^query\.cursor/ },
+    { op: 'server_token_revoke', method: 'POST', path: '/merchant/tokens/server/revoke', body: { id: 'short' }, field: /^body\.id/ },
+    {
+      op: 'change_password',
+      method: 'POST',
+      path: '/merchant/account/password',
+      body: { current_password: 'x', new_password: 'short' },
+      field: /^body\.new_password/,
+    },
+    { op: 'player_view', method: 'GET', path: '/merchant/players/view', query: { user_id: 'not-a-uuid' }, field: /^query\.user_id/ },
+    {
+      op: 'player_tickets_grant',
+      method: 'POST',
+      path: '/merchant/players/tickets',
+      body: { userId: randomUUID(), projectName: 'p1', level: 1, amount: 0, reason: 'r' },
+      field: /^body\.amount/,
+    },
   ];
 
   it('covers every operation that takes input', () => {
