@@ -10,7 +10,7 @@ import { innerAccessHandlers } from './access-handlers.js';
 import { issueServerToken } from '../core/access/server-tokens.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
 import { innerConsoleHandlers } from './console-handlers.js';
-import { innerPlayersHandlers } from './players-handlers.js';
+import { innerPlayersHandlers, innerPlayersReads } from './players-handlers.js';
 import { innerRoutes } from './routes/inner.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 
@@ -52,7 +52,7 @@ export const createInnerApp = (deps: Deps) =>
       ...innerConsoleHandlers,
       ...innerPlayersHandlers,
     },
-    { reads: innerVendorReads },
+    { reads: { ...innerVendorReads, ...innerPlayersReads } },
   );
 
 export const handler = lambdaHandler(

@@ -1,5 +1,5 @@
-import type { Handlers, RouteGroup } from '../core/http/operation.js';
-import { studioGrant, studioPlayer, studioPlayerView } from '../core/payments/player-view.js';
+import type { FirstReads, Handlers, RouteGroup } from '../core/http/operation.js';
+import { grantReads, studioGrant, studioPlayer, studioPlayerView } from '../core/payments/player-view.js';
 import { studioScores } from '../core/rankings/player-scores.js';
 import type { innerPlayersOps } from './routes/players.js';
 
@@ -11,4 +11,9 @@ export const innerPlayersHandlers: Handlers<RouteGroup<typeof innerPlayersOps>> 
     return { ...view, scores };
   },
   player_tickets_grant: ({ deps, auth, body, req }) => studioGrant(deps, auth, body, req.header('idempotency-key')),
+};
+
+/** What the grant reads in the authorization layer's batch (one read request for the call, not two). */
+export const innerPlayersReads: FirstReads<RouteGroup<typeof innerPlayersOps>> = {
+  player_tickets_grant: ({ body }) => grantReads(body),
 };

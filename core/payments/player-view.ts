@@ -124,9 +124,16 @@ function toLedgerLine(entry: StoredLedger): PlayerLedgerLine {
 }
 
 /**
- * player_tickets_grant: the project's level and the player's account are read first (one BatchGetItem; 404 when
- * either is missing), then the grant's one transaction (core/tickets/grants.ts). The project's owner and the
- * player's deletion are the authorization layer's checks, made before.
+ * What player_tickets_grant reads first (its first reads, core/http/operation.ts FirstReads, as rechargeOrderReads):
+ * the project's level and the player's account, read in the authorization layer's fresh batch.
+ */
+export const grantReads = (input: { projectName: string; level: number; userId: string }) => [levelKey(input.projectName, input.level), userKey(input.userId)];
+
+/**
+ * player_tickets_grant: the project's level and the player's account (grantReads: answered from the authorization
+ * layer's batch, no request of its own; 404 when either is missing), then the grant's one transaction
+ * (core/tickets/grants.ts). The project's owner and the player's deletion are the authorization layer's checks,
+ * made before.
  */
 export async function studioGrant(
   deps: PaymentsDeps,
@@ -134,7 +141,7 @@ export async function studioGrant(
   input: PlayerTicketsGrant,
   idempotencyKey: string | undefined,
 ): Promise<TicketGrant> {
-  const [level, account] = await readItems(deps, [levelKey(input.projectName, input.level), userKey(input.userId)]);
+  const [level, account] = await readItems(deps, grantReads(input));
   if (!account) throw ticketError('tickets.player_unknown', 'userId: no player has this id');
   if (!level) throw ticketError('tickets.level_unknown', `level: project ${input.projectName} has no level ${input.level}`);
   return grantTickets(deps, caller, input, idempotencyKey);

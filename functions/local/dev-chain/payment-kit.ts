@@ -3,7 +3,7 @@ import { fullCoinType, type ScriptEvent } from './chain-script.js';
 import type { MoveCall, MoveFunction } from './transactions.js';
 
 /**
- * Sui Payment Kit receipts, as the standard's Move code emits them (sui-payment-kit sources/payment_kit.move):
+ * Sui Payment Kit receipts, as the standard's Move code emits them (docs/api.md "Payments through the Sui Payment Kit"):
  * `PaymentReceipt { payment_type: PaymentType, nonce: ascii::String, payment_amount: u64, receiver: address,
  * coin_type: ascii::String, timestamp_ms: u64 }`, where `PaymentType` is the enum `Ephemeral | Registry(ID)` and
  * `coin_type` is `type_name::with_defining_ids<T>()` as text (64 hex digits, no 0x). JSON-RPC renders the enum
