@@ -390,9 +390,13 @@ export const operations: OperationBench[] = [
   {
     group: 'inner',
     op: 'get_token',
-    minimum: 1,
-    reason: 'merchant GetItem (status, id)',
-    units: { write: 0, read: 1, why: 'merchant GetItem, strongly consistent: a suspended merchant gets no token' },
+    minimum: 2,
+    reason: "merchant GetItem (status, id) + the token's record PutItem, so that it is listed and can be revoked alone",
+    units: {
+      write: 1,
+      read: 1,
+      why: "merchant GetItem, strongly consistent: a suspended merchant gets no token (1) + the token's record, under 1 KB, written before the token is answered (1)",
+    },
     prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token }),
   },
   {
