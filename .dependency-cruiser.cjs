@@ -16,7 +16,7 @@ const DOMAIN_ORDER = [
   'chain',
   'payments',
   'app-stores',
-  'vendor',
+  'goods',
   'rankings',
   'rewards',
   'heroes',

@@ -16,7 +16,7 @@ import { startSuiGrpc, type SuiGrpc } from '../test/support/sui-grpc.js';
 import { generateStoreKeys, parseStoreKeys } from '../core/partner-store/regions.js';
 import { accountWithToken, merchantWithToken } from '../test/support/merchants.js';
 import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from '../test/support/payments.js';
-import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/support/vendor.js';
+import { goodsFor, merchantWithProject, player as vendorPlayer } from '../test/support/goods.js';
 import { randomUUID } from 'node:crypto';
 import { MAX_REPORT_PLAYERS, ScoreReport } from '../core/rankings/models.js';
 import { submitScores } from '../core/rankings/reports.js';

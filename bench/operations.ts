@@ -1,6 +1,7 @@
 import type { Base, GroupName } from '../core/http/operation.js';
 import { MerchantStatus } from '../core/merchants/models.js';
 import { createAccount } from '../core/merchants/accounts.js';
+import { issueServerToken } from '../core/access/server-tokens.js';
 import type { CallOptions } from '../test/support/http.js';
 import { randomUUID } from 'node:crypto';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
@@ -12,7 +13,7 @@ import { deletionChallenge } from '../core/privacy/proof.js';
 import { accountWithToken, gamePayload, indexedPurchase, LEVEL_PRICE, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
 import { paymentOperations } from './payment-operations.js';
 import { rankingOperations } from './ranking-operations.js';
-import { vendorOperations } from './vendor-operations.js';
+import { goodsOperations } from './goods-operations.js';
 import { storeOperations } from './store-operations.js';
 import { heroOperations } from './hero-operations.js';
 import { partnerStoreOperations } from './partner-store-operations.js';
@@ -85,12 +86,12 @@ export interface BenchRequest extends CallOptions {
 const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 
 const metaOps = (base: Base): OperationBench[] => [
-  ...(['health', 'jwks', 'openapi', 'docs'] as const).map(
+  ...(['home', 'health', 'jwks', 'openapi', 'docs'] as const).map(
     (op): OperationBench => ({
       group: 'meta',
       op,
       base,
-      label: base === 'main' ? op : `${op} (hero base)`,
+      label: base === 'main' ? op : `${op} (${base} base)`,
       minimum: 0,
       reason: 'answered from memory',
       units: { write: 0, read: 0, why: 'no table request' },
@@ -144,6 +145,66 @@ export const notBenched: Record<string, string> = {
 
 /** Token revocation and stranded payments: console operations. */
 export const accessOperations: OperationBench[] = [
+  {
+    group: 'inner',
+    op: 'server_token_issue',
+    minimum: 2,
+    reason: "merchant GetItem (status, id) + the token's record PutItem, as get_token's",
+    units: {
+      write: 1,
+      read: 1,
+      why: "merchant GetItem, strongly consistent: a suspended merchant gets no token (1) + the token's record, under 1 KB, written before the token is answered (1)",
+    },
+    prepare: async (deps) => ({ token: (await merchantWithToken(deps)).token, body: { name: 'bench server' } }),
+  },
+  {
+    group: 'inner',
+    op: 'server_token_list',
+    minimum: 2,
+    reason: "one Query of the merchant's token records issued within a server token's lifetime ∥ the revocation item GetItem",
+    units: {
+      write: 0,
+      read: 1.5,
+      why: 'the Query, eventually consistent (0.5) + the revocation item, strongly consistent: a token revoked a moment ago shows as revoked (1)',
+    },
+    prepare: async (deps) => {
+      const owner = await merchantWithToken(deps);
+      for (const name of ['a', 'b', 'c']) await issueServerToken(deps, owner.claims, name);
+      return { token: owner.token };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'server_token_revoke',
+    minimum: 2,
+    reason: "one BatchGet of the token's record and the revocation item + one UpdateItem of the revocation item on condition of the version read",
+    units: {
+      write: 1,
+      read: 2,
+      why: "the record and the revocation item, strongly consistent: the write is conditioned on the version read, and a token issued a moment ago is found (2) + the revocation item's UpdateItem, under 1 KB with a few ids (1)",
+    },
+    prepare: async (deps) => {
+      const owner = await merchantWithToken(deps);
+      const { id } = await issueServerToken(deps, owner.claims, 'bench server');
+      return { token: owner.token, body: { id } };
+    },
+  },
+  {
+    group: 'inner',
+    op: 'change_password',
+    minimum: 4,
+    reason:
+      "merchant_login's check of the current password (one BatchGet of the account and the throttle's items, the attempt counted before the hash is compared, the success recorded) + one transaction: the new hash on condition of the one checked, and the account's console sessions revoked",
+    units: {
+      write: 6,
+      read: 4,
+      why: "merchant_login's: 4 items strongly consistent (a lockout holds at once) and the throttle pair's two UpdateItems (2) + the transaction: account and revocation item (2 × 2)",
+    },
+    prepare: async (deps) => ({
+      token: (await merchantWithToken(deps)).token,
+      body: { current_password: 'correct horse battery', new_password: 'a new correct horse' },
+    }),
+  },
   {
     group: 'inner',
     op: 'revoke_tokens',
@@ -536,10 +597,11 @@ export const operations: OperationBench[] = [
   },
   ...metaOps('main'),
   ...metaOps('hero'),
+  ...metaOps('root').filter((entry) => entry.op === 'home'),
   ...identityOperations,
   ...accessOperations,
   ...paymentOperations,
-  ...vendorOperations,
+  ...goodsOperations,
   ...storeOperations,
   ...rankingOperations,
   ...heroOperations,

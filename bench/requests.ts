@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { basePathOf } from '../core/http/app.js';
+import { routePathOf } from '../core/http/operation.js';
 import type { OperationSpec } from '../core/http/operation.js';
 import { appFactories } from '../functions/apps.js';
 import { routeTable } from '../functions/routes/index.js';
@@ -163,7 +164,7 @@ export async function benchRequests(deps: BenchDeps): Promise<RequestResult[]> {
       const spec = specOf(entry);
       const base = entry.base ?? 'main';
       const request = await entry.prepare(deps);
-      const path = `${basePathOf(base, deps.stage)}${withParams(spec.path, request.params)}`;
+      const path = routePathOf(basePathOf(base, deps.stage), withParams(spec.path, request.params));
       await warmAuthorization(deps, spec, request);
       counter.start();
       rounds.start();

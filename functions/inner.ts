@@ -5,7 +5,7 @@ import { createMerchant, merchantStatusOf, requireMerchant, setMerchantStatus } 
 import { saveMerchantFile } from '../core/merchants/uploads.js';
 import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
 import { createProject, projectsOf, saveLevel, updateProject } from '../core/payments/projects.js';
-import { innerVendorHandlers, innerVendorReads } from './vendor-handlers.js';
+import { innerGoodsHandlers, innerGoodsReads } from './goods-handlers.js';
 import { innerAccessHandlers } from './access-handlers.js';
 import { issueServerToken } from '../core/access/server-tokens.js';
 import { innerStrandedHandlers } from './stranded-handlers.js';
@@ -45,14 +45,14 @@ export const createInnerApp = (deps: Deps) =>
       project_update: ({ deps, auth, body }) => updateProject(deps, auth, body),
       project_list: ({ deps, auth }) => projectsOf(deps, auth.sub),
       level_save: ({ deps, auth, body }) => saveLevel(deps, auth, body),
-      ...innerVendorHandlers,
+      ...innerGoodsHandlers,
       // Token revocation.
       ...innerAccessHandlers,
       ...innerStrandedHandlers,
       ...innerConsoleHandlers,
       ...innerPlayersHandlers,
     },
-    { reads: { ...innerVendorReads, ...innerPlayersReads } },
+    { reads: { ...innerGoodsReads, ...innerPlayersReads } },
   );
 
 export const handler = lambdaHandler(

@@ -6,7 +6,7 @@ import { createRechargeOrder } from '../core/payments/orders.js';
 import { levelsOf, projectsOnSale } from '../core/payments/projects.js';
 import { minusTickets, remainingBalance, ticketBalance } from '../core/tickets/operations.js';
 import { payRoutes } from './routes/pay.js';
-import { payVendorHandlers, payVendorReads } from './vendor-handlers.js';
+import { payGoodsHandlers, payGoodsReads } from './goods-handlers.js';
 import { orderCompleteReads, rechargeOrderReads } from '../core/payments/order-keys.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 
@@ -26,13 +26,13 @@ export const createPayApp = (deps: Deps) =>
       tickets: ({ deps, auth, query }) => ticketBalance(deps, auth, query),
       minus_tickets: ({ deps, auth, body, req }) => minusTickets(deps, auth, body, req.header('idempotency-key')),
       remainBalance: ({ deps, auth, query }) => remainingBalance(deps, auth, query),
-      ...payVendorHandlers,
+      ...payGoodsHandlers,
     },
     {
       reads: {
         rechargeOrder: ({ body }, caller) => rechargeOrderReads(caller.sub, body),
         orderComplete: ({ body }, caller) => orderCompleteReads(caller.sub, body.orderId),
-        ...payVendorReads,
+        ...payGoodsReads,
       },
     },
   );

@@ -15,7 +15,7 @@ import type { TestIssuer } from './support/oauth-issuer.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
 import { faults, injectFaults, withFault } from './support/table-faults.js';
 import { scanAll } from './support/table-snapshot.js';
-import { goodsFor } from './support/vendor.js';
+import { goodsFor } from './support/goods.js';
 import { grantedHero, heroNft, heroPlayer, heroWorld } from './support/heroes.js';
 import { busyPlayer as usedEverything, settledSeason, startSharedWorld, type World } from './support/busy-players.js';
 import { drainRankStream, headPages, headTop, snapshotPages, takeSnapshots } from './support/rankings.js';

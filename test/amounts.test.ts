@@ -47,7 +47,10 @@ describe('reward tables and history entries', () => {
     expect(set.text).toContain(`{"rank":1,"amount":${U64_MAX},"amount_base":"${U64_MAX}"}`);
     expect(set.text).toContain(`{"rank":2,"amount":${TWO_53_PLUS_1},"amount_base":"${TWO_53_PLUS_1}"}`);
     const read = await app.request(`${base}/merchant/games/rewards?game_code=${game.code}`, { headers: { authorization: `Bearer ${game.owner.token}` } });
-    expect(await read.text()).toContain(`"amount":${U64_MAX},"amount_base":"${U64_MAX}"`);
+    const readText = await read.text();
+    expect(readText).toContain(`"amount":${U64_MAX},"amount_base":"${U64_MAX}"`);
+    // No coin in the stage's claim settings: the amounts are SUI's base units (MIST).
+    expect(JSON.parse(readText).data.coin_type).toBe('0x2::sui::SUI');
 
     const player = await playerWithTokens(deps);
     await scoresInPastWeek(deps, game, [

@@ -512,6 +512,9 @@ describe('the claim key', () => {
       coin_type: `${'0'.repeat(61)}abc::usdc::USDC`,
       public_key: Buffer.from(settings.publicKey).toString('base64'),
     });
+    // The studio's reward table names that coin, so its amounts are read in it (the console's units follow it).
+    const table = await call(createAllApps(own), 'GET', `${base}/merchant/games/rewards`, { token: game.owner.token, query: { game_code: game.code } });
+    expect(table.body.data).toMatchObject({ coin_type: '0xABC::usdc::USDC', rewards: [{ rank: 1, amount: 500, amount_base: '500' }, {}, {}] });
   });
 
   it('accepts the generated JWK form and refuses anything else', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { coinOf, coinText, formatAmount, groupDigits, parseAmount, SUI, typedAmount } from '../console/src/ui/amount.js';
+import { coinOf, coinText, formatAmount, groupDigits, parseAmount, payoutCoinOf, SUI, typedAmount } from '../console/src/ui/amount.js';
 
 /** The console's amounts (console/src/ui/amount.ts): base units shown beside the coin's units, typed in either, exactly. */
 describe('console amounts', () => {
@@ -8,6 +8,17 @@ describe('console amounts', () => {
     expect(SUI).toEqual({ symbol: 'SUI', decimals: 9, baseName: 'MIST' });
     expect(coinOf('0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI', 9).baseName).toBe('MIST');
     expect(coinOf('0xabc::usdc::USDC', 6)).toEqual({ symbol: 'USDC', decimals: 6, baseName: 'base units' });
+  });
+
+  it('shows and reads a payout coin of unknown decimals in base units alone, and SUI in both', () => {
+    expect(payoutCoinOf('0x2::sui::SUI')).toBe(SUI);
+    expect(payoutCoinOf(`${'0'.repeat(63)}2::sui::SUI`)).toBe(SUI);
+    const usdc = payoutCoinOf('0xABC::usdc::USDC');
+    expect(formatAmount('1500000', usdc)).toBe('1,500,000 base units of USDC');
+    expect(parseAmount('1,500,000', usdc, 'coin')).toEqual({ ok: true, base: '1500000' });
+    expect(parseAmount('1.5', usdc, 'coin')).toMatchObject({ ok: false });
+    expect(parseAmount('2 USDC', usdc, 'coin')).toEqual({ ok: false, error: "the console does not know USDC's decimals: enter base units" });
+    expect(typedAmount('1500000', usdc, 'coin')).toBe('1500000');
   });
 
   it('shows base units in the coin beside them', () => {

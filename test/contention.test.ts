@@ -13,7 +13,7 @@ import { call } from './support/http.js';
 import { giveTickets, indexedPayment, playerWithTokens, projectWithLevel } from './support/payments.js';
 import { gameWithServer, seasonScores } from './support/rankings.js';
 import { itemsSharedByPlayers, keepJournal, playersOf, readJournal, removeEndedRunJournals, runJournalDir } from './support/transaction-journal.js';
-import { goodsFor, merchantWithProject, giveTickets as giveVendorTickets } from './support/vendor.js';
+import { goodsFor, merchantWithProject, giveTickets as giveVendorTickets } from './support/goods.js';
 
 /**
  * What DynamoDB Local hides (docs/data-model.md "Transactions and contention"): under the real service's

@@ -16,7 +16,7 @@ import { call } from './support/http.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
 import { drainRankStream, gameWithServer, headPages, headTop, seasonScores, snapshotPages, streamRecords, takeSnapshots } from './support/rankings.js';
 import { scanAll } from './support/table-snapshot.js';
-import { giveTickets as giveVendorTickets, goodsFor, merchantWithProject, player as vendorPlayer } from './support/vendor.js';
+import { giveTickets as giveVendorTickets, goodsFor, merchantWithProject, player as vendorPlayer } from './support/goods.js';
 
 /**
  * Player account deletion, the writers' side (core/platform/players.ts): every item that holds a player's id but

@@ -24,12 +24,12 @@ import {
 import { createInnerApp } from '../functions/inner.js';
 import { createMetaApp } from '../functions/meta.js';
 import { localSigningKey, localVendorKey } from '../functions/local/signing-key.js';
-import { innerVendorOps } from '../functions/routes/vendor.js';
-import { innerVendorHandlers } from '../functions/vendor-handlers.js';
+import { innerGoodsOps } from '../functions/routes/goods.js';
+import { innerGoodsHandlers } from '../functions/goods-handlers.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { merchantWithToken } from './support/merchants.js';
-import { merchantWithProject, player, putPayOrder } from './support/vendor.js';
+import { merchantWithProject, player, putPayOrder } from './support/goods.js';
 
 /**
  * One key per purpose (docs/security.md "Key custody and rotation"): tokens and vendor PaymentRequests are signed
@@ -213,7 +213,7 @@ describe('token key ring', () => {
 });
 
 describe('vendor PaymentRequest key', () => {
-  const vendorApp = (on: Deps) => composeApps(on.stage, [createGroupApp(on, defineGroup('inner', 'main', innerVendorOps), innerVendorHandlers)]);
+  const vendorApp = (on: Deps) => composeApps(on.stage, [createGroupApp(on, defineGroup('inner', 'main', innerGoodsOps), innerGoodsHandlers)]);
 
   it('signs with a key of its own: the public key differs from every token key, and no token key verifies the signature', async () => {
     const owner = await merchantWithProject(deps);

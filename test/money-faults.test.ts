@@ -15,7 +15,7 @@ import { notifications, PUSH_ACCOUNT, pushBody, startLoopbackGoogle, type Loopba
 import { storeIssuerOf, storeSessionOf } from './support/store.js';
 import { faults, injectFaults, withFault, type FaultInjector } from './support/table-faults.js';
 import { scanAll } from './support/table-snapshot.js';
-import { goodsFor, merchantWithProject, player } from './support/vendor.js';
+import { goodsFor, merchantWithProject, player } from './support/goods.js';
 import { ledgerMismatches } from './support/ledgers.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { historyEntryKey } from '../core/rewards/keys.js';

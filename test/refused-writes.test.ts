@@ -10,7 +10,7 @@ import { scanAll as scanTable } from './support/table-snapshot.js';
 import { gamePayload, newCode } from './support/games.js';
 import { accountWithToken, merchantWithToken } from './support/merchants.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
-import { giveTickets, goodsFor, merchantWithProject, player } from './support/vendor.js';
+import { giveTickets, goodsFor, merchantWithProject, player } from './support/goods.js';
 
 /**
  * Refused requests write nothing (docs/data-model.md "Refused requests write nothing"): for

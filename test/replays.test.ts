@@ -11,7 +11,7 @@ import { call, type CallResult } from './support/http.js';
 import { deductionOf } from './support/payments.js';
 import { storeIssuerOf, storeSessionOf } from './support/store.js';
 import { scanAll } from './support/table-snapshot.js';
-import { goodsFor, merchantWithProject, player, giveTickets as giveVendorTickets } from './support/vendor.js';
+import { goodsFor, merchantWithProject, player, giveTickets as giveVendorTickets } from './support/goods.js';
 
 /**
  * Replays of single-use values (docs/security.md "Replays of single-use values"): each value

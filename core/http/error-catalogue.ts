@@ -1,6 +1,6 @@
 import { accessErrors } from '../access/errors.js';
 import { gameErrors } from '../games/errors.js';
-import { goodsErrors } from '../vendor/errors.js';
+import { goodsErrors } from '../goods/errors.js';
 import { heroErrors } from '../heroes/errors.js';
 import { identityErrors } from '../identity/errors.js';
 import { merchantErrors } from '../merchants/errors.js';
@@ -45,7 +45,7 @@ export const errorCatalogues: readonly { folder: string; entries: readonly Error
   { folder: 'core/games', entries: gameErrors.entries },
   { folder: 'core/tickets', entries: ticketErrors.entries },
   { folder: 'core/payments', entries: paymentErrors.entries },
-  { folder: 'core/vendor', entries: goodsErrors.entries },
+  { folder: 'core/goods', entries: goodsErrors.entries },
   { folder: 'core/identity', entries: identityErrors.entries },
   { folder: 'core/heroes', entries: heroErrors.entries },
   { folder: 'core/rankings', entries: rankingErrors.entries },

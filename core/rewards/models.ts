@@ -44,6 +44,11 @@ export const RewardTable = z.lazy(() =>
     rewards: z.array(z.object({ rank: z.int(), amount: exactInteger(), amount_base: answered.baseUnits })),
     /** When the merchant last set it; null while the game has none (no season of it pays anything). */
     updated_at: z.nullable(answered.time),
+    /**
+     * The coin the amounts are counted in: the stage's payout coin as its claim settings name it (`0x2::sui::SUI`
+     * when they name none). One stage pays one coin, so every table and history entry of it shares this type.
+     */
+    coin_type: answered.coinType,
   }),
 );
 export type RewardTable = z.infer<typeof RewardTable>;

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { rewardTableKey } from './keys.js';
 import { boardName, type RewardTable, type RewardTableSave } from './models.js';
 import { jsonInteger, toBigInt } from '../shared/amounts.js';
+import { DEFAULT_COIN_TYPE } from './claims.js';
 
 /**
  * A game's reward table (set by its merchant): which board pays (`wins` by default, or `kills`) and the
@@ -23,6 +24,9 @@ export type StoredRewardTable = z.infer<typeof StoredRewardTable>;
 const shownRows = (rows: StoredRewardTable['rewards']): RewardTable['rewards'] =>
   rows.map(({ rank, amount }) => ({ rank, amount: jsonInteger(amount), amount_base: toBigInt(amount).toString() }));
 
+/** The coin the stage's claims pay (its claim settings'), in which every table's amounts are counted. */
+const payoutCoin = (deps: RewardsDeps) => deps.claims?.coinType ?? DEFAULT_COIN_TYPE;
+
 /**
  * Sets the table of one of the caller's games, in one request. The authorization layer has checked the game is
  * the caller's (the route's policy; owners never change), so the write needs no condition on the game item.
@@ -36,7 +40,7 @@ export async function setRewardTable(deps: RewardsDeps, input: RewardTableSave):
       Item: { ...rewardTableKey(input.game_code), type: 'reward_table', game_code: input.game_code, board: input.board, rewards, updated_at },
     }),
   );
-  return { game_code: input.game_code, board: input.board, rewards: shownRows(rewards), updated_at };
+  return { game_code: input.game_code, board: input.board, rewards: shownRows(rewards), updated_at, coin_type: payoutCoin(deps) };
 }
 
 /** The table of one of the caller's games (checked by the authorization layer); an empty table while none is set. */
@@ -44,6 +48,6 @@ export async function rewardTableOf(deps: RewardsDeps, game: string): Promise<Re
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: rewardTableKey(game), ConsistentRead: true }));
   const table = out.Item ? StoredRewardTable.parse(out.Item) : undefined;
   return table
-    ? { game_code: game, board: table.board, rewards: shownRows(table.rewards), updated_at: table.updated_at }
-    : { game_code: game, board: 'wins', rewards: [], updated_at: null };
+    ? { game_code: game, board: table.board, rewards: shownRows(table.rewards), updated_at: table.updated_at, coin_type: payoutCoin(deps) }
+    : { game_code: game, board: 'wins', rewards: [], updated_at: null, coin_type: payoutCoin(deps) };
 }

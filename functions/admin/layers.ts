@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
@@ -60,6 +61,27 @@ if (process.argv.includes('--write')) {
   console.error('docs/architecture.md: the layers diagram is not what the code draws now; run `npm run check:layers -- --write`');
   process.exitCode = 1;
 }
+
+/**
+ * The domain order names every domain folder of core and nothing else: a folder missing from it would be held to
+ * no order, and a name without a folder (a folder renamed) would silently guard nothing.
+ */
+function checkDomainOrder() {
+  const config = createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as { forbidden: { name: string; from: { path: string } }[] };
+  const rule = config.forbidden.find((r) => r.name === 'domains-import-no-http-functions-infra');
+  const named = /^\^core\/\((.+)\)\/$/.exec(rule?.from.path ?? '')?.[1]?.split('|') ?? [];
+  const folders = readdirSync(join(root, 'core'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !['shared', 'platform', 'http'].includes(entry.name))
+    .map((entry) => entry.name);
+  const unordered = folders.filter((folder) => !named.includes(folder));
+  const missing = named.filter((name) => !folders.includes(name));
+  if (unordered.length + missing.length === 0) return;
+  console.error(
+    `.dependency-cruiser.cjs DOMAIN_ORDER: ${[...unordered.map((f) => `core/${f} is not in it`), ...missing.map((n) => `${n} is no folder of core`)].join('; ')}`,
+  );
+  process.exitCode = 1;
+}
+checkDomainOrder();
 
 // The rules; dependency-cruiser prints each violation and exits non-zero when there is one.
 try {

@@ -7,7 +7,7 @@ import { LevelSave, PriceLevel, Project, PROJECT_CHANGES, ProjectCreate, Project
 import { GameCodeQuery, GameTokenResult, RegisterBody, TokenPair } from '../../core/identity/models.js';
 import { Merchant, MerchantPayload, MerchantStatusBody, MerchantStatusView, ServerToken, StoredFile } from '../../core/merchants/models.js';
 
-import { innerVendorOps } from './vendor.js';
+import { innerGoodsOps } from './goods.js';
 import { innerAccessOps } from './access.js';
 import { innerStrandedOps } from './stranded.js';
 import { innerConsoleOps } from './console.js';
@@ -312,7 +312,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     errors: { 400: 'a field is missing or invalid', ...merchantToken, 403: "another merchant's project", 404: 'no such project', 409: 'changed concurrently' },
     codes: ['data.changed_concurrently'],
   },
-  ...innerVendorOps,
+  ...innerGoodsOps,
   ...innerAccessOps,
   ...innerStrandedOps,
   ...innerConsoleOps,

@@ -20,7 +20,7 @@ import {
   TicketBalance,
   TicketsQuery,
 } from '../../core/payments/models.js';
-import { payVendorOps } from './vendor.js';
+import { payGoodsOps } from './goods.js';
 import { batchRead, platformToken } from './errors.js';
 
 const playerOrServer = {
@@ -222,5 +222,5 @@ export const payRoutes = defineGroup('pay', 'main', {
     response: RemainBalance,
     errors: { 400: 'a parameter is missing or malformed', ...playerOrServer, 404: 'no such project' },
   },
-  ...payVendorOps,
+  ...payGoodsOps,
 });

@@ -9,7 +9,7 @@ import { call } from './http.js';
 import { startOAuthIssuer, type TestIssuer } from './oauth-issuer.js';
 import { indexedPayment, playerWithTokens, projectWithLevel } from './payments.js';
 import { pastWeek, rewardGame, scoresInPastWeek } from './rewards.js';
-import { goodsFor } from './vendor.js';
+import { goodsFor } from './goods.js';
 
 /**
  * Players who used every part of the platform a player can, through the operations that write what a player

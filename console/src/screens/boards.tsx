@@ -3,7 +3,7 @@ import { RewardTableSave } from '../../../core/rewards/models.js';
 import { claimStateName, pastSeasons } from '../seasons.js';
 import type { Api } from '../session.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
-import { formatAmount, SUI, typedAmount } from '../ui/amount.js';
+import { type Coin, formatAmount, payoutCoinOf, typedAmount } from '../ui/amount.js';
 import { AmountField, baseOf, emptyAmount, type TypedAmount } from '../ui/amount-field.js';
 import { Field, FormEnd, Select } from '../ui/field.js';
 import { ReadState } from '../ui/status.js';
@@ -20,11 +20,25 @@ export function BoardsScreen({ api }: { api: Api }) {
     <>
       <Select label="Game" name="game" value={game} options={codes.map((code) => ({ value: code, label: code }))} onValue={setChosen} />
       <CurrentBoards api={api} game={game} />
-      <RewardTableEditor api={api} game={game} />
-      <PastSeasons api={api} game={game} />
+      <GameRewards api={api} game={game} />
     </>
   );
 }
+
+/** The reward table and the past seasons, both counted in the payout coin the table's answer names. */
+function GameRewards({ api, game }: { api: Api; game: string }) {
+  const table = useRewardTable(api, game);
+  const coin = table.data ? payoutCoinOf(table.data.coin_type) : undefined;
+  return (
+    <>
+      <RewardTableEditor game={game} api={api} table={table} coin={coin} />
+      <PastSeasons api={api} game={game} coin={coin} />
+    </>
+  );
+}
+
+/** An amount in the payout coin, or in base units while the coin is not known yet. */
+const rewardText = (base: string, coin: Coin | undefined) => (coin ? formatAmount(base, coin) : `${base} base units`);
 
 function CurrentBoards({ api, game }: { api: Api; game: string }) {
   const boards = useRead(() => api.GET('/merchant/games/rank', { params: { query: { game_code: game, limit: 10 } } }), [game]);
@@ -73,18 +87,17 @@ function CurrentBoards({ api, game }: { api: Api; game: string }) {
   );
 }
 
-/** A reward row as typed: its rank and its amount (in SUI or MIST). */
+/** A reward row as typed: its rank and its amount (in the coin or its base units). */
 type RewardRow = { rank: string; amount: TypedAmount };
 
 /** The next rank to add: one after the highest typed. */
 const nextRank = (rows: RewardRow[]) => String(Math.max(0, ...rows.map((row) => Number(row.rank) || 0)) + 1);
 
-/**
- * The reward table: which board pays, and a row per rewarded rank (rank, amount in the payout coin). The payout
- * coin is SUI unless the stage's claim settings name another (the console has no way to read them).
- */
-function RewardTableEditor({ api, game }: { api: Api; game: string }) {
-  const table = useRead(() => api.GET('/merchant/games/rewards', { params: { query: { game_code: game } } }), [game]);
+const useRewardTable = (api: Api, game: string) => useRead(() => api.GET('/merchant/games/rewards', { params: { query: { game_code: game } } }), [game]);
+type TableRead = ReturnType<typeof useRewardTable>;
+
+/** The reward table: which board pays, and a row per rewarded rank (rank, amount in the payout coin). */
+function RewardTableEditor({ api, game, table, coin }: { api: Api; game: string; table: TableRead; coin: Coin | undefined }) {
   const current = table.data;
   return (
     <section aria-labelledby="reward-table-title">
@@ -106,14 +119,14 @@ function RewardTableEditor({ api, game }: { api: Api; game: string }) {
             {current.rewards.map((row) => (
               <tr key={row.rank}>
                 <td>{row.rank}</td>
-                <td>{formatAmount(row.amount_base, SUI)}</td>
+                <td>{rewardText(row.amount_base, coin)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
       {/* The form starts from this game's saved table (a new one per game), so a change is an edit of it. */}
-      {current?.game_code === game && <RewardTableForm key={game} api={api} game={game} saved={current} onSaved={table.reload} />}
+      {current?.game_code === game && coin && <RewardTableForm key={game} api={api} game={game} coin={coin} saved={current} onSaved={table.reload} />}
     </section>
   );
 }
@@ -121,18 +134,20 @@ function RewardTableEditor({ api, game }: { api: Api; game: string }) {
 function RewardTableForm({
   api,
   game,
+  coin,
   saved,
   onSaved,
 }: {
   api: Api;
   game: string;
+  coin: Coin;
   saved: { board: string; rewards: { rank: number; amount_base: string }[] };
   onSaved: () => void;
 }) {
   const [board, setBoard] = useState<'wins' | 'kills'>(saved.board === 'kills' ? 'kills' : 'wins');
   const [rows, setRows] = useState<RewardRow[]>(() =>
     saved.rewards.length > 0
-      ? saved.rewards.map((row) => ({ rank: String(row.rank), amount: { text: typedAmount(row.amount_base, SUI, 'coin'), unit: 'coin' } }))
+      ? saved.rewards.map((row) => ({ rank: String(row.rank), amount: { text: typedAmount(row.amount_base, coin, 'coin'), unit: 'coin' } }))
       : [{ rank: '1', amount: emptyAmount() }],
   );
   const [done, setDone] = useState<string>();
@@ -144,7 +159,7 @@ function RewardTableForm({
     const body = {
       game_code: game,
       board,
-      rewards: rows.map((row) => ({ rank: row.rank.trim() ? Number(row.rank) : Number.NaN, amount: baseOf(row.amount, SUI) })),
+      rewards: rows.map((row) => ({ rank: row.rank.trim() ? Number(row.rank) : Number.NaN, amount: baseOf(row.amount, coin) })),
     };
     if (await save.submit(body)) {
       setDone('Reward table saved: it pays the seasons that end from now on.');
@@ -169,7 +184,7 @@ function RewardTableForm({
           onValue={(value) => setBoard(value as 'wins' | 'kills')}
         />
         <fieldset aria-describedby={listError ? 'rewards-error' : undefined}>
-          <legend>Rewards by rank, in {SUI.symbol}</legend>
+          <legend>Rewards by rank, in {coin.baseOnly ? `base units of ${coin.symbol}` : coin.symbol}</legend>
           {listError && (
             <p class="error" id="rewards-error">
               {listError}
@@ -205,7 +220,7 @@ function RewardTableForm({
                       label={`Reward of row ${index + 1}`}
                       labelHidden
                       name={`amount-${index}`}
-                      coin={SUI}
+                      coin={coin}
                       value={row.amount}
                       onValue={(amount) => setRow(index, { amount })}
                       error={rowError(index, 'amount')}
@@ -232,7 +247,7 @@ function RewardTableForm({
   );
 }
 
-function PastSeasons({ api, game }: { api: Api; game: string }) {
+function PastSeasons({ api, game, coin }: { api: Api; game: string; coin: Coin | undefined }) {
   const [type, setType] = useState<1 | 2>(1);
   const seasons = pastSeasons(type, new Date(), type === 1 ? 8 : 6);
   const [range, setRange] = useState(seasons[0]!.range);
@@ -280,7 +295,7 @@ function PastSeasons({ api, game }: { api: Api; game: string }) {
                 <td>{entry.rank}</td>
                 <td class="mono">{entry.platform_player_id}</td>
                 <td>{entry.achievement}</td>
-                <td>{formatAmount(entry.reward_amount_base, SUI)}</td>
+                <td>{rewardText(entry.reward_amount_base, coin)}</td>
                 <td>{claimStateName(entry.status)}</td>
               </tr>
             ))}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { GoodsCreate } from '../../../core/vendor/models.js';
+import { GoodsCreate } from '../../../core/goods/models.js';
 import type { Api } from '../session.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
 import { Field, FormEnd, Select } from '../ui/field.js';

@@ -52,18 +52,22 @@ export function AmountField({
           aria-describedby={described}
           onInput={(event) => onValue({ ...value, text: (event.target as HTMLInputElement).value })}
         />
-        <select
-          aria-label={`Unit of ${label.charAt(0).toLowerCase()}${label.slice(1)}`}
-          name={`${name}-unit`}
-          value={value.unit}
-          onChange={(event) => onValue({ ...value, unit: (event.target as HTMLSelectElement).value as AmountUnit })}
-        >
-          <option value="coin">{coin.symbol}</option>
-          <option value="base">{coin.baseName}</option>
-        </select>
+        {coin.baseOnly ? (
+          <span class="unit">base units</span>
+        ) : (
+          <select
+            aria-label={`Unit of ${label.charAt(0).toLowerCase()}${label.slice(1)}`}
+            name={`${name}-unit`}
+            value={value.unit}
+            onChange={(event) => onValue({ ...value, unit: (event.target as HTMLSelectElement).value as AmountUnit })}
+          >
+            <option value="coin">{coin.symbol}</option>
+            <option value="base">{coin.baseName}</option>
+          </select>
+        )}
       </div>
       <p class="hint" id={`${id}-hint`} aria-live="polite">
-        {parsed?.ok ? `= ${formatAmount(parsed.base, coin)}` : `In ${coin.symbol} (up to ${coin.decimals} decimals) or in ${coin.baseName}`}
+        {parsed?.ok ? `= ${formatAmount(parsed.base, coin)}` : hintOf(coin)}
       </p>
       {message && (
         <p class="error" id={`${id}-error`}>
@@ -73,6 +77,12 @@ export function AmountField({
     </div>
   );
 }
+
+/** What the field takes, before anything is typed. */
+const hintOf = (coin: Coin) =>
+  coin.baseOnly
+    ? `In base units of ${coin.symbol} (the console does not know its decimals)`
+    : `In ${coin.symbol} (up to ${coin.decimals} decimals) or in ${coin.baseName}`;
 
 /**
  * The base units of a typed amount, for the form's body: canonical decimal text, or what was typed when it does

@@ -10,6 +10,8 @@ export interface Coin {
   decimals: number;
   /** The base unit's name (`MIST` for SUI, else `base units`). */
   baseName: string;
+  /** Set when the coin's decimals are unknown: its amounts are shown and typed in base units alone. */
+  baseOnly?: true;
 }
 
 /** The coin of a Move coin type (`0x2::sui::SUI`) with `decimals` decimals: its symbol is the type's last name. */
@@ -21,6 +23,15 @@ export function coinOf(coinType: string, decimals: number): Coin {
 
 /** SUI: the payout coin of reward tables when the stage names no other (9 decimals). */
 export const SUI: Coin = coinOf('0x2::sui::SUI', 9);
+
+/**
+ * The payout coin of reward tables, from the type the service names (`coin_type`): SUI, whose decimals are known,
+ * or any other coin in its base units alone, since its decimals live on chain where the console does not look.
+ */
+export function payoutCoinOf(coinType: string): Coin {
+  if (/^(0x)?0*2::sui::SUI$/i.test(coinType)) return SUI;
+  return { symbol: coinType.split('::').at(-1) || 'coin', decimals: 0, baseName: 'base units', baseOnly: true };
+}
 
 /** Digits grouped by three with commas: `100000000` → `100,000,000`. */
 export const groupDigits = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -43,6 +54,7 @@ export function coinText(base: string | bigint, decimals: number): string {
 export function formatAmount(base: string | bigint | number, coin: Coin): string {
   const text = String(base);
   if (!/^-?\d+$/.test(text)) return text;
+  if (coin.baseOnly) return `${groupDigits(BigInt(text).toString())} base units of ${coin.symbol}`;
   return `${coinText(text, coin.decimals)} ${coin.symbol} (${groupDigits(BigInt(text).toString())} ${coin.baseName})`;
 }
 
@@ -59,10 +71,12 @@ export type ParsedAmount = { ok: true; base: string } | { ok: false; error: stri
 export function parseAmount(typed: string, coin: Coin, unit: AmountUnit): ParsedAmount {
   let text = typed.trim().replace(/\s+/g, ' ');
   if (!text) return { ok: false, error: 'enter an amount' };
-  let read = unit;
+  let read = coin.baseOnly ? 'base' : unit;
   const suffix = / ?([A-Za-z][A-Za-z ]*)$/.exec(text);
   if (suffix) {
     const name = suffix[1]!.trim().toLowerCase();
+    if (name === coin.symbol.toLowerCase() && coin.baseOnly)
+      return { ok: false, error: `the console does not know ${coin.symbol}'s decimals: enter base units` };
     if (name === coin.symbol.toLowerCase()) read = 'coin';
     else if (name === coin.baseName.toLowerCase() || name === 'base units' || name === 'base unit') read = 'base';
     else return { ok: false, error: `unknown unit "${suffix[1]!.trim()}": use ${coin.symbol} or ${coin.baseName}` };
@@ -92,4 +106,5 @@ export function parseAmount(typed: string, coin: Coin, unit: AmountUnit): Parsed
 }
 
 /** Base units as typed text in `unit` (the coin's decimals without grouping, or the integer): what an input shows. */
-export const typedAmount = (base: string, coin: Coin, unit: AmountUnit) => (unit === 'base' ? base : coinText(base, coin.decimals).replaceAll(',', ''));
+export const typedAmount = (base: string, coin: Coin, unit: AmountUnit) =>
+  unit === 'base' || coin.baseOnly ? base : coinText(base, coin.decimals).replaceAll(',', '');

@@ -11294,6 +11294,8 @@ export interface operations {
                                 amount_base: string;
                             }[];
                             updated_at: string | null;
+                            /** @example 0x2::sui::SUI */
+                            coin_type: string;
                         };
                     };
                 };
@@ -11493,6 +11495,8 @@ export interface operations {
                                 amount_base: string;
                             }[];
                             updated_at: string | null;
+                            /** @example 0x2::sui::SUI */
+                            coin_type: string;
                         };
                     };
                 };

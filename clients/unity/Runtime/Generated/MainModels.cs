@@ -5936,6 +5936,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `updated_at`, required.</summary>
         public string UpdatedAt { get; set; }
 
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
         public static RewardTableGetResponseData FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "RewardTableGetResponseData");
@@ -5945,6 +5948,7 @@ namespace GamePlatform.Main
             m.Board = JsonCodec.Required(o, "board", "RewardTableGetResponseData", v0 => v0.AsString());
             m.Rewards = JsonCodec.Required(o, "rewards", "RewardTableGetResponseData", v0 => JsonCodec.ReadList(v0, v1 => RewardTableGetResponseDataRewardsItem.FromJson(v1)));
             m.UpdatedAt = JsonCodec.Required(o, "updated_at", "RewardTableGetResponseData", v0 => v0.AsString());
+            m.CoinType = JsonCodec.Required(o, "coin_type", "RewardTableGetResponseData", v0 => v0.AsString());
             return m;
         }
 
@@ -5955,6 +5959,7 @@ namespace GamePlatform.Main
             o.Set("board", JsonValue.From(Board));
             o.Set("rewards", JsonCodec.WriteList(Rewards, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
             o.Set("updated_at", JsonValue.From(UpdatedAt));
+            o.Set("coin_type", JsonValue.From(CoinType));
             return o;
         }
     }
@@ -6105,6 +6110,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `updated_at`, required.</summary>
         public string UpdatedAt { get; set; }
 
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
         public static RewardTableSetResponseData FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "RewardTableSetResponseData");
@@ -6114,6 +6122,7 @@ namespace GamePlatform.Main
             m.Board = JsonCodec.Required(o, "board", "RewardTableSetResponseData", v0 => v0.AsString());
             m.Rewards = JsonCodec.Required(o, "rewards", "RewardTableSetResponseData", v0 => JsonCodec.ReadList(v0, v1 => RewardTableSetResponseDataRewardsItem.FromJson(v1)));
             m.UpdatedAt = JsonCodec.Required(o, "updated_at", "RewardTableSetResponseData", v0 => v0.AsString());
+            m.CoinType = JsonCodec.Required(o, "coin_type", "RewardTableSetResponseData", v0 => v0.AsString());
             return m;
         }
 
@@ -6124,6 +6133,7 @@ namespace GamePlatform.Main
             o.Set("board", JsonValue.From(Board));
             o.Set("rewards", JsonCodec.WriteList(Rewards, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
             o.Set("updated_at", JsonValue.From(UpdatedAt));
+            o.Set("coin_type", JsonValue.From(CoinType));
             return o;
         }
     }

@@ -146,7 +146,7 @@ async function orderOf(deps: PlatformDeps, lookup: Record<string, unknown>): Pro
 /**
  * The balance is checked before the order id is taken, so an order refused for want of tickets writes nothing.
  * It is read with the goods, in one request, where the goods' place (project and level: it never changes) is
- * remembered (core/vendor/goods.ts goodsPlace); the first order of goods in a process reads it by itself.
+ * remembered (core/goods/goods.ts goodsPlace); the first order of goods in a process reads it by itself.
  */
 interface OrderRead {
   goods?: StoredGoods;

@@ -51,7 +51,7 @@ export interface GoodsPlace {
 /**
  * Goods are written once (createGoods) and never updated, so their place never changes: it is remembered per
  * process (keys carry the table; core/platform/process-memory.ts) for orders, which read the buyer's balance
- * of that level with the goods in one request (core/vendor/orders.ts). A goods update that moved goods to
+ * of that level with the goods in one request (core/goods/orders.ts). A goods update that moved goods to
  * another project or level would have to be a new goods item, or forget this memory.
  */
 const places = new Map<string, GoodsPlace>();

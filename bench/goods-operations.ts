@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { payReward } from '../core/vendor/rewards.js';
-import { customGoods } from '../core/vendor/orders.js';
+import { payReward } from '../core/goods/rewards.js';
+import { customGoods } from '../core/goods/orders.js';
 import { goodsAndBuyer, paidPurchase, pendingPurchase, playerWithTokens, shopWithLevel, type BenchDeps } from './fixtures.js';
 import type { OperationBench } from './operations.js';
 
@@ -25,7 +25,7 @@ async function placedOrder(deps: BenchDeps) {
  * lookup items (trace key, outer id claim), so a lookup item could carry the order itself: the minimum of
  * reading an order by either key is one GetItem.
  */
-export const vendorOperations: OperationBench[] = [
+export const goodsOperations: OperationBench[] = [
   {
     group: 'inner',
     op: 'goods_create',

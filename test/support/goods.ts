@@ -9,7 +9,7 @@ import { nextId } from '../../core/platform/counters.js';
 import type { Deps } from '../../core/deps.js';
 import { transactOrFailedConditions } from '../../core/platform/transactions.js';
 import { creditItems, type TicketTarget } from '../../core/tickets/balances.js';
-import { createGoods } from '../../core/vendor/goods.js';
+import { createGoods } from '../../core/goods/goods.js';
 import { merchantWithToken } from './merchants.js';
 
 let counter = 0;

@@ -16,14 +16,14 @@ import {
   RewardBody,
   TraceKeyQuery,
   VendorOrder,
-} from '../../core/vendor/models.js';
+} from '../../core/goods/models.js';
 import { batchRead, merchantToken, platformToken, serverToken } from './errors.js';
 
 /**
  * Vendor operations of the inner group (docs/api.md, "Vendor goods and the vendor wallet"), and the goods catalogue
  * that vendor orders buy from (console operations of ours: the compatibility contract names goods only by id).
  */
-export const innerVendorOps = {
+export const innerGoodsOps = {
   vendor_pay_query: {
     name: 'vendor_pay_query',
     method: 'GET',
@@ -131,7 +131,7 @@ export const innerVendorOps = {
 const orderShortOrWithdrawn = "the user's balance of the goods' project and level is short of price × quantity, or the goods are not on sale";
 
 /** Vendor goods orders of the pay group: paid from the user's tickets, in one write. */
-export const payVendorOps = {
+export const payGoodsOps = {
   createOrder: {
     name: 'createOrder',
     method: 'POST',

@@ -6,7 +6,7 @@ import { Secp256r1PublicKey } from '@mysten/sui/keypairs/secp256r1';
 import type { Hono } from 'hono';
 import { storePaymentEvent } from '../core/payments/chain-payments.js';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { rewardKey } from '../core/vendor/rewards.js';
+import { rewardKey } from '../core/goods/rewards.js';
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import { defineGroup, type OperationSpec } from '../core/http/operation.js';
 import { setMerchantStatus } from '../core/merchants/merchants.js';
@@ -15,11 +15,11 @@ import { STATE_TTL_MS } from '../core/access/principals.js';
 import type { TokenKind } from '../core/platform/tokens.js';
 import { balanceOf, ledgerKey } from '../core/tickets/balances.js';
 import { transactOrFailedConditions } from '../core/platform/transactions.js';
-import { innerVendorOps, payVendorOps } from '../functions/routes/vendor.js';
-import { innerVendorHandlers, payVendorHandlers } from '../functions/vendor-handlers.js';
+import { innerGoodsOps, payGoodsOps } from '../functions/routes/goods.js';
+import { innerGoodsHandlers, payGoodsHandlers } from '../functions/goods-handlers.js';
 import { createTestDeps, itemCount as countItems, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
-import { giveTickets, goodsFor, merchantWithProject, player, putPayOrder } from './support/vendor.js';
+import { giveTickets, goodsFor, merchantWithProject, player, putPayOrder } from './support/goods.js';
 
 let deps: TestDeps;
 let app: Hono;
@@ -29,8 +29,8 @@ beforeAll(async () => {
   deps = await createTestDeps();
   // The vendor operations on their own, as the inner and pay groups will serve them.
   app = composeApps(deps.stage, [
-    createGroupApp(deps, defineGroup('inner', 'main', innerVendorOps), innerVendorHandlers),
-    createGroupApp(deps, defineGroup('pay', 'main', payVendorOps), payVendorHandlers),
+    createGroupApp(deps, defineGroup('inner', 'main', innerGoodsOps), innerGoodsHandlers),
+    createGroupApp(deps, defineGroup('pay', 'main', payGoodsOps), payGoodsHandlers),
   ]);
 });
 
@@ -569,7 +569,7 @@ describe('transactions colliding with others', () => {
   });
 });
 
-const allOps = [...Object.values(innerVendorOps), ...Object.values(payVendorOps)] as OperationSpec[];
+const allOps = [...Object.values(innerGoodsOps), ...Object.values(payGoodsOps)] as OperationSpec[];
 const allKinds: TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];
 /** A concrete path of an operation (a goods id in place of the parameter). */
 const pathOf = (op: OperationSpec) => `${base}${op.path.replace(':goodsId', '1')}`;
