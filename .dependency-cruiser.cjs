@@ -3,7 +3,9 @@
  * type-only imports included; .ci/run calls it after the type check.
  *
  * From the bottom up: core/shared and core/platform; then the domains in DOMAIN_ORDER, each importing only
- * domains before it; then core/deps.ts (the full deps) and core/http; then functions/ and infra/.
+ * domains before it; then core/deps.ts (the full deps) and core/http; then functions/ and infra/ (what is deployed);
+ * then tools/ (the operator CLI, the generators and the local server), which may import anything and which nothing
+ * deployed imports.
  */
 
 /** The domains, lowest first: a domain may import the ones before it, never one after it. */
@@ -49,7 +51,7 @@ module.exports = {
       comment: 'core/platform and core/shared are below every domain: they import only each other',
       severity: 'error',
       from: { path: '^core/(platform|shared)/' },
-      to: { path: '^(core|functions|infra)/', pathNot: '^core/(platform|shared)/' },
+      to: { path: '^(core|functions|infra|tools)/', pathNot: '^core/(platform|shared)/' },
     },
     {
       name: 'console-imports-client-and-models-only',
@@ -57,7 +59,7 @@ module.exports = {
         "the console's browser code imports the typed client, the domains' models and names, the seasons' calendar and core/shared, never the server's code",
       severity: 'error',
       from: { path: '^console/src/' },
-      to: { path: '^(core|functions|infra)/', pathNot: '^core/([^/]+/(models|names)[.]ts|rankings/seasons[.]ts|shared/)' },
+      to: { path: '^(core|functions|infra|tools)/', pathNot: '^core/([^/]+/(models|names)[.]ts|rankings/seasons[.]ts|shared/)' },
     },
     {
       name: 'domains-import-no-http-functions-infra',
@@ -72,6 +74,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^core/' },
       to: { path: '^(functions|infra)/' },
+    },
+    {
+      name: 'deployed-code-imports-no-tools',
+      comment:
+        'core/, functions/ and infra/ (what is deployed) never import tools/ (the operator CLI, the generators, the local server); tools may import anything',
+      severity: 'error',
+      from: { path: '^(core|functions|infra)/' },
+      to: { path: '^tools/' },
     },
     {
       name: 'full-deps-imports-no-http',

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { scoreKey } from '../core/rankings/keys.js';
-import { toScoreItem } from '../core/rankings/reports.js';
+import { toScoreItem } from '../core/rankings/items.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
 import { call } from '../test/support/http.js';

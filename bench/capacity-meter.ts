@@ -1,6 +1,6 @@
 import { type AttributeValue, type ConsumedCapacity, type DynamoDBClient, GetItemCommand, QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { tableDefinition } from '../core/platform/table.js';
-import { adminClient } from '../functions/local/dynamo.js';
+import { adminClient } from '../tools/local/dynamo.js';
 import { type IndexShape, type Item, itemBytes, itemWriteUnits, readUnitsOf, type WriteKind } from './capacity.js';
 
 /**

@@ -7,7 +7,7 @@ import type autocannon from 'autocannon';
 import { basePathOf } from '../core/http/app.js';
 import { queryItems } from '../core/platform/query.js';
 import { monthOf, seasonKey, weekOf } from '../core/rankings/seasons.js';
-import { startDynamoLocal, ensureTable, adminClient } from '../functions/local/dynamo.js';
+import { startDynamoLocal, ensureTable, adminClient } from '../tools/local/dynamo.js';
 import { boardsRoutes } from '../functions/routes/boards.js';
 import { payRoutes } from '../functions/routes/pay.js';
 import { ledgerMismatches } from '../test/support/ledgers.js';

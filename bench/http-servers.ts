@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createAllApps } from '../functions/apps.js';
-import { withUnreadBodyDiscarded } from '../functions/local/unread-body.js';
+import { withUnreadBodyDiscarded } from '../tools/local/unread-body.js';
 import { depsWithParts } from '../functions/deployed.js';
 import { handlers } from './warm-floor.js';
 
@@ -10,7 +10,7 @@ import { handlers } from './warm-floor.js';
  * The two HTTP servers of the bench's load part (bench/http-load.ts), in a process of their own so that the
  * load generator does not share their event loop:
  * - the service: every group composed as `npm start` serves them (functions/apps.ts) on @hono/node-server,
- *   with the same handling of bodies answered unread (functions/local/unread-body.ts),
+ *   with the same handling of bodies answered unread (tools/local/unread-body.ts),
  *   its Deps built as a deployed function builds them, from the SST_RESOURCE_* variables and DYNAMODB_ENDPOINT;
  * - the floor: node:http answering the same paths with bench/warm-floor.ts's handlers (the same DynamoDB
  *   calls, no framework). BENCH_FLOOR_ROUTES maps `METHOD /path` to a handler's name.

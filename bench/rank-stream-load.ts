@@ -9,8 +9,8 @@ import { applyItemChanges, standingChanges } from '../core/rankings/rank-stream.
 import { boardStandings, readSeasonScores } from '../core/rankings/season-scores.js';
 import { monthOf, type Season, weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
-import { localConnection } from '../functions/local/dynamo.js';
-import { ScoreStreamReader } from '../functions/local/score-stream.js';
+import { localConnection } from '../tools/local/dynamo.js';
+import { ScoreStreamReader } from '../tools/local/score-stream.js';
 import { call } from '../test/support/http.js';
 import { createLocalDeps } from '../test/support/local-deps.js';
 import { PartitionLimits } from '../test/support/partition-limits.js';
@@ -21,7 +21,7 @@ import { round } from './stats.js';
  * Part 8, rank keeping under the partition limit: one game of `shards` board shards takes addWin reports (each a
  * player of a pool of `players`, 1 to 5 kills and 1 win, so every report moves all four boards) as fast as
  * `concurrency` callers can for `seconds`, while the table's stream is drained continuously into the boards'
- * live heads (functions/local/score-stream.ts ScoreStreamReader, core/rankings/rank-stream.ts applyItemChanges:
+ * live heads (tools/local/score-stream.ts ScoreStreamReader, core/rankings/rank-stream.ts applyItemChanges:
  * one GetRecords batch of up to 1,000 records at a time, each board's changes of a batch in one transaction).
  * DynamoDB's per-partition write limit is emulated at `limit` writes a second (test/support/partition-limits.ts,
  * scaled down to what this machine drives, as part 6) for the reports and the heads alike, with the transaction

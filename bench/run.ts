@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
+import { startDynamoLocal, type LocalDynamo } from '../tools/local/dynamo.js';
 import { benchBigBoard, type BigBoardResult } from './big-board.js';
 import { benchBoardScaling, type ScalingResult } from './board-scaling.js';
 import { benchBundles, type BundleResult } from './bundles.js';

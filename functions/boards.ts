@@ -4,7 +4,7 @@ import { rankAround } from '../core/rankings/around.js';
 import { gameRank } from '../core/rankings/boards.js';
 import { addWin } from '../core/rankings/reports.js';
 import { boardShardsOf, setBoardShards } from '../core/rankings/shards.js';
-import { boardRewardHandlers } from './rewards-handlers.js';
+import { boardRewardHandlers } from './handlers/rewards.js';
 import { boardsRoutes } from './routes/boards.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 

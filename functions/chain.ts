@@ -2,7 +2,7 @@ import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/deps.js';
 import { submitScores } from '../core/rankings/reports.js';
 import { chainRoutes } from './routes/chain.js';
-import { chainRewardHandlers } from './rewards-handlers.js';
+import { chainRewardHandlers } from './handlers/rewards.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 
 /** The chain group: game results into the seasons. Routes only translate HTTP to the core domains. */

@@ -85,6 +85,16 @@ export const functionNeeds = {
 
 export type DeployedFunction = keyof typeof functionNeeds;
 
+/** The deployed functions that are jobs: the scheduled ones (infra/jobs.ts) and the table stream's consumers. */
+const JOBS: readonly DeployedFunction[] = ['indexer', 'settlement', 'deletions', 'rank-snapshots', 'rank-pages', 'day-figures'];
+
+/**
+ * The file of a deployed function, from the repository's root and without its extension: a group's app is
+ * functions/<group>.ts, a job functions/jobs/<name>.ts. infra/functions.ts sets each Lambda's handler from it
+ * (`<file>.handler`); the Lambdas' names come from infra's component names, not from their files.
+ */
+export const entryOf = (name: DeployedFunction) => (JOBS.includes(name) ? `functions/jobs/${name}` : `functions/${name}`);
+
 /** The resources infra may link to a function (infra/functions.ts), as SST exposes them. */
 interface LinkedResources {
   App: { name: string; stage: string };

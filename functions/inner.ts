@@ -5,12 +5,12 @@ import { createMerchant, merchantStatusOf, requireMerchant, setMerchantStatus } 
 import { saveMerchantFile } from '../core/merchants/uploads.js';
 import { gameTokenFor, registerWallet } from '../core/identity/wallet.js';
 import { createProject, projectsOf, saveLevel, updateProject } from '../core/payments/projects.js';
-import { innerGoodsHandlers, innerGoodsReads } from './goods-handlers.js';
-import { innerAccessHandlers } from './access-handlers.js';
+import { innerGoodsHandlers, innerGoodsReads } from './handlers/goods.js';
+import { innerAccessHandlers } from './handlers/access.js';
 import { issueServerToken } from '../core/access/server-tokens.js';
-import { innerStrandedHandlers } from './stranded-handlers.js';
-import { innerConsoleHandlers } from './console-handlers.js';
-import { innerPlayersHandlers, innerPlayersReads } from './players-handlers.js';
+import { innerStrandedHandlers } from './handlers/stranded.js';
+import { innerConsoleHandlers } from './handlers/console.js';
+import { innerPlayersHandlers, innerPlayersReads } from './handlers/players.js';
 import { innerRoutes } from './routes/inner.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 

@@ -6,7 +6,7 @@ import { createRechargeOrder } from '../core/payments/orders.js';
 import { levelsOf, projectsOnSale } from '../core/payments/projects.js';
 import { minusTickets, remainingBalance, ticketBalance } from '../core/tickets/operations.js';
 import { payRoutes } from './routes/pay.js';
-import { payGoodsHandlers, payGoodsReads } from './goods-handlers.js';
+import { payGoodsHandlers, payGoodsReads } from './handlers/goods.js';
 import { orderCompleteReads, rechargeOrderReads } from '../core/payments/order-keys.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 

@@ -4,7 +4,7 @@ import { jobFailures } from './jobs.js';
 import { table } from './table.js';
 
 /**
- * The consumer that counts the stage overview's day figures (functions/day-figures.ts, core/payments/day-figures.ts),
+ * The consumer that counts the stage overview's day figures (functions/jobs/day-figures.ts, core/payments/day-figures.ts),
  * subscribed to the table's stream (infra/table.ts) beside the boards' live heads (infra/rank-pages.ts): each
  * subscription reads the stream on its own, so one falling behind or failing holds up nothing of the other.
  * Built and linked like the other functions (functions/deployed.ts `functionNeeds`: the table only). Settings, and why:

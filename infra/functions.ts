@@ -1,4 +1,4 @@
-import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
+import { entryOf, functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
 import { routeTable } from '../functions/routes/index.js';
 import { isProductionStage } from '../core/platform/stages.js';
 import { PACKAGE_FILES } from '../core/http/reference-assets.js';
@@ -118,7 +118,7 @@ const metaAssets = {
 
 /** How every Lambda of the stage is built and linked (the groups here, the scheduled jobs in infra/jobs.ts). */
 export const functionArgs = (name: DeployedFunction) => ({
-  handler: `functions/${name}.handler`,
+  handler: `${entryOf(name)}.handler`,
   architecture: 'arm64' as const,
   // Node 24 is the Active LTS line and a Lambda runtime (SST 4's default; pinned so upgrades are deliberate).
   runtime: 'nodejs24.x' as const,

@@ -5,7 +5,7 @@ import { functionArgs } from './functions.js';
  * code reads (functions/deployed.ts `functionNeeds`): the indexer to the table and ChainConfig, settlement,
  * deletions and the rank snapshots to the table.
  *
- * The chain indexer (functions/indexer.ts) runs every minute, the shortest schedule there is. A run stops
+ * The chain indexer (functions/jobs/indexer.ts) runs every minute, the shortest schedule there is. A run stops
  * itself 15 s before its timeout; a run that still overlaps the next one is safe (the indexer's cursor is
  * saved with a version check and every event is stored once). No retries: the next minute's run is the retry,
  * and it starts from the saved cursor.
@@ -46,7 +46,7 @@ export const indexer = new sst.aws.CronV2('Indexer', {
 });
 
 /**
- * Settlement (functions/settlement.ts) every 10 minutes: closes every season that has ended into history
+ * Settlement (functions/jobs/settlement.ts) every 10 minutes: closes every season that has ended into history
  * entries. Concurrent or repeated runs settle each season once; no scheduler retries (the next run is the retry).
  */
 export const settlement = new sst.aws.CronV2('Settlement', {
@@ -57,7 +57,7 @@ export const settlement = new sst.aws.CronV2('Settlement', {
 });
 
 /**
- * Deletions (functions/deletions.ts) every 10 minutes: finishes players' account deletions whose run stopped
+ * Deletions (functions/jobs/deletions.ts) every 10 minutes: finishes players' account deletions whose run stopped
  * halfway and whose request was not retried. One run at a time holds a deletion; no scheduler retries.
  */
 export const deletions = new sst.aws.CronV2('Deletions', {
@@ -68,7 +68,7 @@ export const deletions = new sst.aws.CronV2('Deletions', {
 });
 
 /**
- * The rank snapshots (functions/rank-snapshots.ts) every minute: each open season's two boards written whole from
+ * The rank snapshots (functions/jobs/rank-snapshots.ts) every minute: each open season's two boards written whole from
  * its score items (core/rankings/rank-snapshots.ts), what ranks the players below each board's live head. Timeout
  * 5 minutes: a season of 1,000,000 players is read and written in well under a minute deployed, and a run that
  * still overlaps the next one is safe (each board's snapshot is written by one of them, the other's pages

@@ -4,7 +4,7 @@ import { jobFailures } from './jobs.js';
 import { table } from './table.js';
 
 /**
- * The consumer that keeps each board's live head (functions/rank-pages.ts, core/rankings/rank-head.ts), subscribed
+ * The consumer that keeps each board's live head (functions/jobs/rank-pages.ts, core/rankings/rank-head.ts), subscribed
  * to the table's stream (infra/table.ts), built and linked like the other functions (functions/deployed.ts
  * `functionNeeds`: the table only). Lambda reads the stream and invokes it with batches of records; the settings,
  * and why:

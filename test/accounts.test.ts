@@ -49,7 +49,7 @@ describe('merchant_login', () => {
 
 describe('npm run admin -- create-account', () => {
   it('creates an account in the named table that can then sign in, and is idempotent', async () => {
-    const run = (args: string[]) => promisify(execFile)('npx', ['tsx', 'functions/admin/cli.ts', 'create-account', ...args], { cwd: process.cwd() });
+    const run = (args: string[]) => promisify(execFile)('npx', ['tsx', 'tools/admin/cli.ts', 'create-account', ...args], { cwd: process.cwd() });
     const args = [
       '--email',
       'ops@example.com',

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_FILE } from '../functions/local/server-file.js';
+import { SERVER_FILE } from '../tools/local/server-file.js';
 import { type LocalServer, startLocalServer } from './support/local-server.js';
 
 /**
  * The admin CLI beside `npm start`: it finds the local server's table and DynamoDB from DATA_DIR (the server's
- * file there, functions/local/server-file.ts), with no --endpoint or --table, as README's quickstart runs it.
+ * file there, tools/local/server-file.ts), with no --endpoint or --table, as README's quickstart runs it.
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'admin-cli-local-'));
 let server: LocalServer;

@@ -17,7 +17,7 @@ import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { playerWithTokens } from './support/payments.js';
 import { commandCounter } from './support/rankings.js';
 import { claimableGame, pastWeek, scoresInPastWeek, setGameObject } from './support/rewards.js';
-import { RewardClaim, redeemClaim as redeem, rewardClaimed, type Verifier } from '../functions/local/dev-chain/claim-verifier.js';
+import { RewardClaim, redeemClaim as redeem, rewardClaimed, type Verifier } from '../tools/local/dev-chain/claim-verifier.js';
 import { ChainScript, PACKAGE, PAYMENT_TYPE, randomAddress, randomDigest, startSuiNode, type ScriptEvent } from './support/sui-node.js';
 
 /**

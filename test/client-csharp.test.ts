@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientCsharp, clientCsharpDir } from '../functions/admin/client-csharp.js';
+import { clientCsharp, clientCsharpDir } from '../tools/admin/client-csharp.js';
 import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
 import { payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';

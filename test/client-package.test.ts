@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { createMainClient, unwrap } from '@game-platform/client';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserBundle, clientSizes, clientUses } from '../functions/admin/client-size.js';
+import { browserBundle, clientSizes, clientUses } from '../tools/admin/client-size.js';
 import { demoServerEnv, killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 

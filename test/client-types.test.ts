@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clientDocuments } from '../functions/admin/client-documents.js';
-import { clientSizes, sizeLine } from '../functions/admin/client-size.js';
-import { clientTypes, clientTypesDir } from '../functions/admin/client-types.js';
+import { clientDocuments } from '../tools/admin/client-documents.js';
+import { clientSizes, sizeLine } from '../tools/admin/client-size.js';
+import { clientTypes, clientTypesDir } from '../tools/admin/client-types.js';
 
 /** The TypeScript client's types are generated from the served documents and committed: they must be current. */
 describe('clients/ts/src/generated', () => {

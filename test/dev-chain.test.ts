@@ -7,14 +7,14 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChain, parseChainConfig } from '../core/chain/source.js';
-import { RewardClaim } from '../functions/local/dev-chain/claim-verifier.js';
-import { FAUCET_AMOUNT, startDevChain, type DevChain } from '../functions/local/dev-chain/dev-chain.js';
-import { RECEIPT_TYPE } from '../functions/local/dev-chain/payment-kit.js';
-import { GAS_UNITS } from '../functions/local/dev-chain/transactions.js';
+import { RewardClaim } from '../tools/local/dev-chain/claim-verifier.js';
+import { FAUCET_AMOUNT, startDevChain, type DevChain } from '../tools/local/dev-chain/dev-chain.js';
+import { RECEIPT_TYPE } from '../tools/local/dev-chain/payment-kit.js';
+import { GAS_UNITS } from '../tools/local/dev-chain/transactions.js';
 import { paymentTransaction, redeemTransaction } from '../docs/quickstart/wallet.js';
 
 /**
- * The development chain `npm start` runs without CHAIN_CONFIG (functions/local/dev-chain): driven only through
+ * The development chain `npm start` runs without CHAIN_CONFIG (tools/local/dev-chain): driven only through
  * `@mysten/sui` (its faucet call, GraphQL client, transactions and signatures) and read back through the
  * platform's own chain source, as a wallet and the service use it. A transaction is executed only when it is
  * signed by its sender and gas owner and pays with their live coins; a Move abort charges gas and writes nothing

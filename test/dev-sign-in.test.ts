@@ -7,7 +7,7 @@ import { browserAvailable, launchBrowser } from './support/browser.js';
 import { killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
 
 /**
- * The development sign-in provider `npm start` serves (functions/local/dev-sign-in.ts): an OpenID Connect
+ * The development sign-in provider `npm start` serves (tools/local/dev-sign-in.ts): an OpenID Connect
  * provider on the server's own origin whose id_tokens the local stage trusts for zkLogin, reached over real HTTP
  * as a console program or a game would (the authorize redirect read from its Location), and its name page in a
  * real browser. Its key is kept in DATA_DIR, so a restart signs in the same players.

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allErrorEntries, retryAfterCodes } from '../core/http/error-catalogue.js';
-import { errorCodesTable, errorMeanings } from '../functions/admin/error-table.js';
+import { errorCodesTable, errorMeanings } from '../tools/admin/error-table.js';
 import { statusOfKind } from '../core/http/error-statuses.js';
 import { codesOf, layerCodesOf } from '../core/http/operation-codes.js';
 import { errorsOf } from '../core/http/policy-text.js';
@@ -27,7 +27,10 @@ function sourceFiles(dir: string): string[] {
 /** Every code once: a code declared twice shows as a difference in length. */
 const allErrorCodes = [...new Set(allErrorEntries.map((entry) => entry.code))];
 
-const sources = [...sourceFiles('core'), ...sourceFiles('functions')].map((path) => ({ path, lines: readFileSync(join(root, path), 'utf8').split('\n') }));
+const sources = [...sourceFiles('core'), ...sourceFiles('functions'), ...sourceFiles('tools')].map((path) => ({
+  path,
+  lines: readFileSync(join(root, path), 'utf8').split('\n'),
+}));
 
 /** The code literals of error constructions: `xError('area.reason', …`, `oauthError('rfc', 'area.reason', …`, `challenged('area.reason'`, `super('area.reason'`. */
 const THROWN = [/\b\w*(?:Error|challenged|super)\(\s*'([a-z_]+\.[a-z_]+)'/g, /\boauthError\(\s*'\w+',\s*'([a-z_]+\.[a-z_]+)'/g];
@@ -119,7 +122,7 @@ describe('error codes', () => {
     const doc = readFileSync(join(root, 'docs/api.md'), 'utf8');
     const table = doc.slice(doc.indexOf('<!-- error-codes -->') + '<!-- error-codes -->'.length, doc.indexOf('<!-- /error-codes -->')).trim();
     expect(table).toBe(errorCodesTable());
-    const printed = execFileSync(process.execPath, ['--import', 'tsx', 'functions/admin/error-codes.ts'], { cwd: root, encoding: 'utf8' });
+    const printed = execFileSync(process.execPath, ['--import', 'tsx', 'tools/admin/error-codes.ts'], { cwd: root, encoding: 'utf8' });
     expect(printed.trim()).toBe(table);
   });
 });

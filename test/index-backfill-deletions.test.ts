@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillIndexes, type BackfillCounts } from '../core/platform/index-backfill.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition, type PlayerItemKind } from '../core/platform/players.js';
 import { queryItems } from '../core/platform/query.js';
-import { INDEX_BACKFILLS } from '../functions/admin/index-backfills.js';
+import { INDEX_BACKFILLS } from '../tools/admin/index-backfills.js';
 import type { createAllApps } from '../functions/apps.js';
 import { busyPlayer, startSharedWorld, type World } from './support/busy-players.js';
 import type { TestDeps } from './support/deps.js';

@@ -10,7 +10,7 @@ import { orderKey, projectOrdersKeys } from '../core/payments/order-keys.js';
 import { createRechargeOrder } from '../core/payments/orders.js';
 import { createDocumentClient } from '../core/platform/db.js';
 import { backfillIndexes, type BackfillCounts, type BackfillOptions } from '../core/platform/index-backfill.js';
-import { INDEX_BACKFILLS } from '../functions/admin/index-backfills.js';
+import { INDEX_BACKFILLS } from '../tools/admin/index-backfills.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';

@@ -23,16 +23,16 @@ describe('chain indexer job', () => {
     expect(indexer.args.enabled ?? true).toBe(true);
   });
 
-  it('runs functions/indexer.handler, built like the group functions, within a minute', () => {
+  it('runs functions/jobs/indexer.handler, built like the group functions, within a minute', () => {
     const fn = indexer.args.function as FunctionArgs & { timeout?: string };
     expect(typeof fn).toBe('object');
-    expect(fn.handler).toBe('functions/indexer.handler');
+    expect(fn.handler).toBe('functions/jobs/indexer.handler');
     expect(fn.architecture).toBe('arm64');
     expect(fn.runtime).toBe('nodejs24.x');
     expect(fn.nodejs).toEqual({ format: 'esm', minify: true, splitting: true });
     expect(fn.timeout).toBe('60 seconds');
-    expect(existsSync('functions/indexer.ts')).toBe(true);
-    expect(readFileSync('functions/indexer.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+    expect(existsSync('functions/jobs/indexer.ts')).toBe(true);
+    expect(readFileSync('functions/jobs/indexer.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
   });
 
   it('keeps chain features off by default: ChainConfig defaults to the empty string', () => {
@@ -49,14 +49,14 @@ describe('settlement job', () => {
     expect(settlement.args.enabled ?? true).toBe(true);
   });
 
-  it('runs functions/settlement.handler, built like the group functions, within 5 minutes', () => {
+  it('runs functions/jobs/settlement.handler, built like the group functions, within 5 minutes', () => {
     const fn = settlement.args.function as FunctionArgs & { timeout?: string };
-    expect(fn.handler).toBe('functions/settlement.handler');
+    expect(fn.handler).toBe('functions/jobs/settlement.handler');
     expect(fn.architecture).toBe('arm64');
     expect(fn.runtime).toBe('nodejs24.x');
     expect(fn.nodejs).toEqual({ format: 'esm', minify: true, splitting: true });
     expect(fn.timeout).toBe('5 minutes');
-    expect(readFileSync('functions/settlement.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+    expect(readFileSync('functions/jobs/settlement.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
   });
 
   it('keeps claims off by default: ClaimSigningKey defaults to the empty string', () => {
@@ -66,27 +66,27 @@ describe('settlement job', () => {
 });
 
 describe('deletions job', () => {
-  it('runs functions/deletions.handler every 10 minutes within 5 minutes, without scheduler retries', () => {
+  it('runs functions/jobs/deletions.handler every 10 minutes within 5 minutes, without scheduler retries', () => {
     expect(deletions.args.schedule).toBe('rate(10 minutes)');
     expect(deletions.args.retries ?? 0).toBe(0);
     const fn = deletions.args.function as FunctionArgs & { timeout?: string };
-    expect(fn.handler).toBe('functions/deletions.handler');
+    expect(fn.handler).toBe('functions/jobs/deletions.handler');
     expect(fn.timeout).toBe('5 minutes');
-    expect(readFileSync('functions/deletions.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+    expect(readFileSync('functions/jobs/deletions.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
   });
 });
 
 describe('rank snapshots job', () => {
-  it('runs functions/rank-snapshots.handler every minute within 5 minutes, without scheduler retries (the next minute is the retry)', () => {
+  it('runs functions/jobs/rank-snapshots.handler every minute within 5 minutes, without scheduler retries (the next minute is the retry)', () => {
     expect(rankSnapshots.args.schedule).toBe('rate(1 minute)');
     expect(rankSnapshots.args.retries ?? 0).toBe(0);
     expect(rankSnapshots.args.enabled ?? true).toBe(true);
     const fn = rankSnapshots.args.function as FunctionArgs & { timeout?: string };
-    expect(fn.handler).toBe('functions/rank-snapshots.handler');
+    expect(fn.handler).toBe('functions/jobs/rank-snapshots.handler');
     expect([fn.architecture, fn.runtime, fn.nodejs]).toEqual(['arm64', 'nodejs24.x', { format: 'esm', minify: true, splitting: true }]);
     // Longer than the schedule: a run overlapping the next one is safe (each board's snapshot is written by one).
     expect(fn.timeout).toBe('5 minutes');
-    expect(readFileSync('functions/rank-snapshots.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+    expect(readFileSync('functions/jobs/rank-snapshots.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
   });
 });
 

@@ -35,6 +35,7 @@ import {
   type StandinOutput,
 } from './support/sst-standins.js';
 import type { JWK } from 'jose';
+import type { DeployedFunction } from '../functions/deployed.js';
 
 /**
  * The deployment wiring (sst.config.ts and infra/), run against recording stand-ins of SST's globals: API Gateway
@@ -67,7 +68,7 @@ beforeAll(async () => {
   dev = await deployWithStandins(STAGE);
   functionOf = new Map();
   for (const fn of ofType<FunctionArgs>(dev, 'sst.aws.Function')) {
-    const group = /^functions\/(.+)\.handler$/.exec(fn.args.handler)?.[1];
+    const group = /^functions\/([^/]+)\.handler$/.exec(fn.args.handler)?.[1];
     expect(group, `handler of ${fn.name}`).toBeDefined();
     functionOf.set(group!, fn);
   }
@@ -340,13 +341,13 @@ describe("the rank pages' stream subscription (infra/rank-pages.ts)", () => {
   const subscription = () => subscriptionOf(dev, 'RankPages');
   const queueArn = () => (dev.components.find((c) => c.name === 'JobFailures')!.instance as { arn: string }).arn;
 
-  it('subscribes one function to the table: functions/rank-pages.handler, built like the others, linked to the table only', () => {
+  it('subscribes one function to the table: functions/jobs/rank-pages.handler, built like the others, linked to the table only', () => {
     const { name, args } = subscription();
     // SST names it <table>Subscriber<name>.
     expect(name).toBe('TableSubscriberRankPages');
     const fn = args.subscriber as FunctionArgs;
-    expect(fn.handler).toBe('functions/rank-pages.handler');
-    expect(readFileSync('functions/rank-pages.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+    expect(fn.handler).toBe('functions/jobs/rank-pages.handler');
+    expect(readFileSync('functions/jobs/rank-pages.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
     expect([fn.architecture, fn.runtime, fn.nodejs]).toEqual(['arm64', 'nodejs24.x', { format: 'esm', minify: true, splitting: true }]);
     expect(fn.link!.map((linked) => dev.components.find((c) => c.instance === linked)?.name)).toEqual(['Table']);
     expect(fn.timeout).toBe('60 seconds');
@@ -409,10 +410,10 @@ describe("the day figures' stream subscription (infra/day-figures.ts)", () => {
   const subscription = () => subscriptionOf(dev, 'DayFigures');
   const queueArn = () => (dev.components.find((c) => c.name === 'JobFailures')!.instance as { arn: string }).arn;
 
-  it('subscribes functions/day-figures.handler, built like the others, linked to the table only', () => {
+  it('subscribes functions/jobs/day-figures.handler, built like the others, linked to the table only', () => {
     const fn = subscription().args.subscriber as FunctionArgs;
-    expect(fn.handler).toBe('functions/day-figures.handler');
-    expect(readFileSync('functions/day-figures.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
+    expect(fn.handler).toBe('functions/jobs/day-figures.handler');
+    expect(readFileSync('functions/jobs/day-figures.ts', 'utf8')).toMatch(/export (const|async function|function) handler\b/);
     expect([fn.architecture, fn.runtime, fn.nodejs]).toEqual(['arm64', 'nodejs24.x', { format: 'esm', minify: true, splitting: true }]);
     expect(fn.link!.map((linked) => dev.components.find((c) => c.instance === linked)?.name)).toEqual(['Table']);
     expect(fn.permissions).toEqual([{ actions: ['sqs:SendMessage'], resources: [queueArn()] }]);
@@ -548,7 +549,7 @@ describe('secrets and permissions: each function is linked to what its code read
 
   it('declares for every function exactly what its bundle reads of Deps (derived from the code, tree-shaken)', async () => {
     const { build } = await import('esbuild');
-    const { functionNeeds } = await import('../functions/deployed.js');
+    const { entryOf, functionNeeds } = await import('../functions/deployed.js');
     const reads: Record<string, RegExp> = {
       table: /\bdeps\.(db|table)\b/,
       files: /\bdeps\.files\b/,
@@ -574,7 +575,7 @@ describe('secrets and permissions: each function is linked to what its code read
       // Matched on the resolved path (imports are relative: `./auth.js` from core/http).
       const external = openOnly(name) ? /\/functions\/deployed\.js$|\/core\/http\/(auth|policy)\.js$|\/core\/access\// : /\/functions\/deployed\.js$/;
       const out = await build({
-        entryPoints: [`functions/${name}.ts`],
+        entryPoints: [`${entryOf(name as DeployedFunction)}.ts`],
         bundle: true,
         write: false,
         platform: 'node',
@@ -600,7 +601,7 @@ describe('secrets and permissions: each function is linked to what its code read
 
   it("bundles the module of each part of Deps a function's needs name, and of no other, and no index backfill", async () => {
     const { build } = await import('esbuild');
-    const { functionNeeds } = await import('../functions/deployed.js');
+    const { entryOf, functionNeeds } = await import('../functions/deployed.js');
     // A part module loaded on demand widens the chunks every cold start loads (functions/deployed.ts PartLoaders),
     // so each function's file loads only its own, and nothing else loads one on demand. (Domain code may import
     // one as a library: the Google notifications verify push tokens with the id-token verifier.)
@@ -616,7 +617,7 @@ describe('secrets and permissions: each function is linked to what its code read
     };
     for (const [name, needs] of Object.entries(functionNeeds as Record<string, readonly string[]>)) {
       const out = await build({
-        entryPoints: [`functions/${name}.ts`],
+        entryPoints: [`${entryOf(name as DeployedFunction)}.ts`],
         bundle: true,
         write: false,
         splitting: true,
@@ -630,9 +631,9 @@ describe('secrets and permissions: each function is linked to what its code read
       const loaded = Object.entries(out.metafile.inputs).flatMap(([file, input]) =>
         input.imports.filter((i) => i.kind === 'dynamic-import' && Object.values(partModules).includes(i.path)).map((i) => `${file} -> ${i.path}`),
       );
-      const own = needs.filter((need) => need in partModules).map((need) => `functions/${name}.ts -> ${partModules[need]}`);
+      const own = needs.filter((need) => need in partModules).map((need) => `${entryOf(name as DeployedFunction)}.ts -> ${partModules[need]}`);
       expect(loaded.sort(), name).toEqual(own.sort());
-      // The index backfill is an operator's one-off pass (functions/admin/index-backfills.ts), in no function.
+      // The index backfill is an operator's one-off pass (tools/admin/index-backfills.ts), in no function.
       expect(
         Object.keys(out.metafile.inputs).filter((input) => /backfill/.test(input)),
         name,
@@ -743,7 +744,7 @@ describe('production infrastructure', () => {
     production = await deployWithStandins('production');
   });
   const physicalName = (fn: Component) => (fn.instance as { name: string }).name;
-  const groupOf = (fn: Component<FunctionArgs>) => /^functions\/(.+)\.handler$/.exec(fn.args.handler)![1]!;
+  const groupOf = (fn: Component<FunctionArgs>) => /^functions\/([^/]+)\.handler$/.exec(fn.args.handler)![1]!;
 
   describe('calls from other origins', () => {
     it('both APIs answer browsers with the one policy (core/http/cross-origin.ts), exposing the headers clients read', () => {

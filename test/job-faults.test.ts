@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 /** Runs a job through the proxy, killed after `killAt` writes (undefined: not killed); answers the writes that passed. */
-async function run(entry: 'functions/indexer.ts' | 'functions/settlement.ts', resources: Record<string, unknown>, killAt?: number) {
+async function run(entry: 'functions/jobs/indexer.ts' | 'functions/jobs/settlement.ts', resources: Record<string, unknown>, killAt?: number) {
   proxy.reset();
   proxy.killAt = killAt;
   const outcome = await invokeScheduled(entry, { ...app, ...resources }, { DYNAMODB_ENDPOINT: proxy.endpoint }).then(
@@ -67,7 +67,7 @@ describe('the chain indexer killed between writes', () => {
       ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) },
     });
     const clean = await createTestDeps();
-    const cleanRun = await run('functions/indexer.ts', resourcesOf(clean));
+    const cleanRun = await run('functions/jobs/indexer.ts', resourcesOf(clean));
     expect(cleanRun).toMatchObject({ done: expect.anything() });
     const expected = await outcomeOf(clean, types);
     expect(expected.filter((item) => item.includes('"type":"payment_event"'))).toHaveLength(4);
@@ -75,7 +75,7 @@ describe('the chain indexer killed between writes', () => {
 
     for (let killAt = 0; killAt < cleanRun.writes; killAt++) {
       const deps = await createTestDeps();
-      const killed = await run('functions/indexer.ts', resourcesOf(deps), killAt);
+      const killed = await run('functions/jobs/indexer.ts', resourcesOf(deps), killAt);
       figures.indexerKills++;
       // A kill fails the run, or (a type whose pass failed keeps its cursor for the next run) is counted in it; a kill at
       // the last write, the run's record (core/platform/job-runs.ts), loses the record only, never the job's outcome.
@@ -83,7 +83,7 @@ describe('the chain indexer killed between writes', () => {
       if (killAt === cleanRun.writes - 1) expect(killed, 'killed at the run record').toEqual({ ...cleanRun, writes: killAt });
       else
         expect('failed' in killed || JSON.stringify(killed.done).includes('"errors":1'), `killed after ${killAt} writes: ${JSON.stringify(killed)}`).toBe(true);
-      const rerun = await run('functions/indexer.ts', resourcesOf(deps));
+      const rerun = await run('functions/jobs/indexer.ts', resourcesOf(deps));
       figures.reruns++;
       expect(rerun, `the run after a kill at ${killAt}`).toMatchObject({ done: expect.anything() });
       expect(await outcomeOf(deps, types), `killed after ${killAt} writes, then run again`).toEqual(expected);
@@ -109,21 +109,21 @@ describe('settlement killed between writes', () => {
       return deps;
     };
     const clean = await seeded();
-    const cleanRun = await run('functions/settlement.ts', { Table: { name: clean.table } });
+    const cleanRun = await run('functions/jobs/settlement.ts', { Table: { name: clean.table } });
     expect(cleanRun).toMatchObject({ done: { settled: 2, failed: 0 } });
     const expected = await outcomeOf(clean, types);
     expect(expected.filter((item) => item.includes('"type":"history_rank"'))).toHaveLength(4);
 
     for (let killAt = 0; killAt < cleanRun.writes; killAt++) {
       const deps = await seeded();
-      const killed = await run('functions/settlement.ts', { Table: { name: deps.table } }, killAt);
+      const killed = await run('functions/jobs/settlement.ts', { Table: { name: deps.table } }, killAt);
       figures.settlementKills++;
       // A season that fails is counted and left for the next run (the run itself may still end); a kill at the last
       // write, the run's record (core/platform/job-runs.ts), loses the record only, never the job's outcome.
       expect(killed.writes, `killed after ${killAt} writes`).toBe(killAt);
       if (killAt === cleanRun.writes - 1) expect(killed, 'killed at the run record').toEqual({ ...cleanRun, writes: killAt });
       else expect('failed' in killed || (killed.done as { failed: number }).failed > 0, `killed after ${killAt} writes: ${JSON.stringify(killed)}`).toBe(true);
-      const rerun = await run('functions/settlement.ts', { Table: { name: deps.table } });
+      const rerun = await run('functions/jobs/settlement.ts', { Table: { name: deps.table } });
       figures.reruns++;
       expect(rerun, `the run after a kill at ${killAt}`).toMatchObject({ done: { failed: 0 } });
       expect(await outcomeOf(deps, types), `killed after ${killAt} writes, then run again`).toEqual(expected);

@@ -18,7 +18,7 @@ import { PAYMENT_TYPE, SUI, startSuiNode, type SuiNode } from './support/sui-nod
  * The scheduled jobs' runs (core/platform/job-runs.ts) as the stage overview shows them
  * (`GET /merchant/admin/overview`): each run's record, written whatever its outcome and never failing the job;
  * the failed runs listed by day. First through recordedRun in this process (the clock the deps'), then through
- * the deployed jobs' handlers as Lambda runs them (functions/indexer.ts, settlement.ts, deletions.ts,
+ * the deployed jobs' handlers as Lambda runs them (functions/jobs/indexer.ts, settlement.ts, deletions.ts,
  * rank-pages.ts, each in a process of its own).
  */
 
@@ -179,7 +179,7 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
     const env = { DYNAMODB_ENDPOINT: deps.endpoint };
     const good = await rewardGame(deps, [{ rank: 1, amount: 9 }]);
     await scoresInPastWeek(deps, good, [{ id: 'a', wins: 2 }]);
-    expect((await invokeScheduled('functions/settlement.ts', resources, env)).result).toEqual({ settled: 2, settledNow: 2, failed: 0 });
+    expect((await invokeScheduled('functions/jobs/settlement.ts', resources, env)).result).toEqual({ settled: 2, settledNow: 2, failed: 0 });
     let { settlement } = await jobsOf(deps);
     expect(settlement.last_run).toMatchObject({
       outcome: 'ok',
@@ -193,7 +193,7 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
     const broken = await rewardGame(deps, [{ rank: 1, amount: 9 }]);
     await scoresInPastWeek(deps, broken, [{ id: 'b', wins: 2 }]);
     await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...rewardTableKey(broken.code), rewards: 'not a list' } }));
-    await expect(invokeScheduled('functions/settlement.ts', resources, env)).rejects.toThrow(/settlement: 2 of 2 due seasons failed to settle/);
+    await expect(invokeScheduled('functions/jobs/settlement.ts', resources, env)).rejects.toThrow(/settlement: 2 of 2 due seasons failed to settle/);
     ({ settlement } = await jobsOf(deps));
     expect(settlement.last_run).toMatchObject({
       outcome: 'failed',
@@ -216,7 +216,7 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
       ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) },
     };
     const env = { DYNAMODB_ENDPOINT: deps.endpoint };
-    await invokeScheduled('functions/indexer.ts', resources, env);
+    await invokeScheduled('functions/jobs/indexer.ts', resources, env);
     let { indexer } = await jobsOf(deps);
     expect(indexer.last_run).toMatchObject({
       outcome: 'ok',
@@ -225,7 +225,7 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
     });
 
     node.failNext('http-503', 50);
-    await expect(invokeScheduled('functions/indexer.ts', resources, env)).rejects.toThrow(/chain indexer: the pass failed/);
+    await expect(invokeScheduled('functions/jobs/indexer.ts', resources, env)).rejects.toThrow(/chain indexer: the pass failed/);
     ({ indexer } = await jobsOf(deps));
     expect(indexer.last_run).toMatchObject({ outcome: 'failed', error: { code: 'indexer.pass_failed' }, did: { events: 0, types_failed: 1 } });
     // Where the stream was left: the checkpoint did not move.
@@ -238,8 +238,8 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
     const deps = await createTestDeps();
     const resources = { ...appResource, Table: { name: deps.table } };
     const env = { DYNAMODB_ENDPOINT: deps.endpoint };
-    expect((await invokeScheduled('functions/deletions.ts', resources, env)).result).toEqual({ finished: 0, failed: 0 });
-    expect((await invokeLambda('functions/rank-pages.ts', { Records: [] }, resources, env)).result).toEqual({ boards: 0 });
+    expect((await invokeScheduled('functions/jobs/deletions.ts', resources, env)).result).toEqual({ finished: 0, failed: 0 });
+    expect((await invokeLambda('functions/jobs/rank-pages.ts', { Records: [] }, resources, env)).result).toEqual({ boards: 0 });
     const jobs = await jobsOf(deps);
     expect(jobs.deletions.last_run).toMatchObject({ outcome: 'ok', did: { finished: 0, failed: 0 } });
     expect(jobs['rank-pages'].last_run).toMatchObject({ outcome: 'ok', did: { records: 0, boards: 0 } });
@@ -258,7 +258,7 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
       inserted({ pk: 'USER#u1', sk: 'LEDGER#minus#a', ref: 'minus#a', change: -3, created_at: `${day}T01:00:00.000Z` }),
       inserted({ pk: 'ORDER#1', sk: 'ORDER', type: 'order', status: 0, created_at: `${day}T02:00:00.000Z` }),
     ];
-    expect((await invokeLambda('functions/day-figures.ts', { Records: records }, resources, env)).result).toEqual({ days: 1 });
+    expect((await invokeLambda('functions/jobs/day-figures.ts', { Records: records }, resources, env)).result).toEqual({ days: 1 });
     const shards = await readItems(deps, dayStatsKeys([day]));
     expect(figuresOfDays([day], shards)).toEqual([{ orders_created: 1, orders_paid: 0, tickets_credited: 0, tickets_spent: 3 }]);
   }, 120_000);

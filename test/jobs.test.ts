@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
+import { freePort, startDynamoLocal, type LocalDynamo } from '../tools/local/dynamo.js';
 import { createAllApps } from '../functions/apps.js';
 import { startIndexerLoop } from '../core/chain/loop.js';
 import { paymentHandlers } from '../core/payments/indexer-handlers.js';
@@ -26,7 +26,7 @@ import { PAYMENT_TYPE, SUI, randomAddress, startSuiNode, type SuiNode } from './
 /**
  * The jobs of a long-running process: the chain indexer and settlement loops run their pass
  * whether or not anyone listens to it, a failing pass is logged with its cause and retried with a growing,
- * capped pause that a success resets, and `npm start` (functions/local/server.ts, a child process configured by
+ * capped pause that a success resets, and `npm start` (tools/local/server.ts, a child process configured by
  * environment only) really indexes payments and settles seasons, seen through its HTTP API.
  */
 

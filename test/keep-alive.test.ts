@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../core/http/json-body.js';
-import { DISCARD_LIMIT, LINGER_MS } from '../functions/local/unread-body.js';
+import { DISCARD_LIMIT, LINGER_MS } from '../tools/local/unread-body.js';
 import { killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
- * `npm start` and keep-alive connections (functions/local/unread-body.ts; docs/api.md "Answers given before the
+ * `npm start` and keep-alive connections (tools/local/unread-body.ts; docs/api.md "Answers given before the
  * body is read"): a request the service answers before reading its body (413, 415, 401, 404) must not cost a
  * keep-alive client the requests it sends after it on the same connection. Either the rest of the body is read
  * off the connection and the connection kept, or the answer says `Connection: close` and the connection ends,

@@ -23,9 +23,9 @@ import {
 } from '../core/platform/tokens.js';
 import { createInnerApp } from '../functions/inner.js';
 import { createMetaApp } from '../functions/meta.js';
-import { localSigningKey, localVendorKey } from '../functions/local/signing-key.js';
+import { localSigningKey, localVendorKey } from '../tools/local/signing-key.js';
 import { innerGoodsOps } from '../functions/routes/goods.js';
-import { innerGoodsHandlers } from '../functions/goods-handlers.js';
+import { innerGoodsHandlers } from '../functions/handlers/goods.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';
 import { merchantWithToken } from './support/merchants.js';
@@ -289,7 +289,7 @@ describe('local keys (DATA_DIR)', () => {
 describe('npm run admin -- key commands', () => {
   const run = (args: string[], input?: string) =>
     new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-      const child = execFile('npx', ['tsx', 'functions/admin/cli.ts', ...args], { cwd: process.cwd() }, (error, stdout, stderr) =>
+      const child = execFile('npx', ['tsx', 'tools/admin/cli.ts', ...args], { cwd: process.cwd() }, (error, stdout, stderr) =>
         error ? reject(Object.assign(error, { stdout, stderr })) : resolve({ stdout, stderr }),
       );
       child.stdin!.end(input ?? '');

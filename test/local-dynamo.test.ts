@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { adminClient, ensureTable, startDynamoLocal, type LocalDynamo } from '../functions/local/dynamo.js';
+import { adminClient, ensureTable, startDynamoLocal, type LocalDynamo } from '../tools/local/dynamo.js';
 import { createTableInput, tableDefinition } from '../core/platform/table.js';
 
 // Its own DynamoDB Local: building indexes on the run's shared one waits behind every other test file's work.

@@ -12,8 +12,8 @@ import { weekOf } from '../core/rankings/seasons.js';
 import { rewardTableKey } from '../core/rewards/keys.js';
 import { startSettlementLoop } from '../core/rewards/loop.js';
 import { createAllApps } from '../functions/apps.js';
-import { localConnection } from '../functions/local/dynamo.js';
-import { recordedScoreBatches, ScoreStreamReader, startScoreStreamLoop } from '../functions/local/score-stream.js';
+import { localConnection } from '../tools/local/dynamo.js';
+import { recordedScoreBatches, ScoreStreamReader, startScoreStreamLoop } from '../tools/local/score-stream.js';
 import { createTestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { jobsOf } from './support/job-runs.js';
@@ -24,7 +24,7 @@ import { PAYMENT_TYPE, SUI, startSuiNode, type SuiNode } from './support/sui-nod
 import { scanAll } from './support/table-snapshot.js';
 
 /**
- * The local server's loops (functions/local/server.ts, the stand-ins for the deployed jobs under `npm start`)
+ * The local server's loops (tools/local/server.ts, the stand-ins for the deployed jobs under `npm start`)
  * record their passes as the deployed jobs record their runs (test/job-runs.test.ts), so the stage overview
  * shows them locally too: each loop started as the server starts it, on a fresh table, its runs read through
  * the overview as an admin reads them. A failed pass (a failing node's, a broken reward table's) is recorded

@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { scoreKey } from '../core/rankings/keys.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
-import { localConnection } from '../functions/local/dynamo.js';
-import { startScoreStreamLoop } from '../functions/local/score-stream.js';
+import { localConnection } from '../tools/local/dynamo.js';
+import { startScoreStreamLoop } from '../tools/local/score-stream.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 import { gamePayload, newCode } from './support/games.js';
 import { call } from './support/http.js';
@@ -13,7 +13,7 @@ import { jobsOf } from './support/job-runs.js';
 import { merchantWithToken } from './support/merchants.js';
 
 /**
- * The local server's rank-pages loop (functions/local/score-stream.ts) against records it must not stop on: it
+ * The local server's rank-pages loop (tools/local/score-stream.ts) against records it must not stop on: it
  * reads only the score items' records, as the deployed subscription's filter lets through, so a game saved with
  * an empty `link` map (the console's create-game form sends one) never reaches its decoding; a score record it
  * cannot read is logged once and skipped, recorded as a failed run, and the loop goes on; a pass that fails

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../functions/local/dynamo.js';
+import { freePort } from '../tools/local/dynamo.js';
 import { killLocalServers, processesNaming, runLocalServerToExit, startLocalServer } from './support/local-server.js';
 
 /**

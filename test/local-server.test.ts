@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { adminClient, freePort, startDynamoLocal } from '../functions/local/dynamo.js';
+import { adminClient, freePort, startDynamoLocal } from '../tools/local/dynamo.js';
 import { killLocalServers, startLocalServer } from './support/local-server.js';
 
 /**
@@ -68,7 +68,7 @@ describe('the local server', () => {
   it('loads demo data into an empty table and prints the demo credentials', async () => {
     const demoDir = mkdtempSync(join(tmpdir(), 'local-demo-'));
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/local/server.ts'], {
       env: { ...process.env, PORT: String(port), DATA_DIR: demoDir, SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '', AWS_ENDPOINT_URL_DYNAMODB: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

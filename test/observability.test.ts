@@ -164,7 +164,7 @@ describe('log lines carry the request ids', () => {
       },
     }));
     try {
-      const { handler } = await import('../functions/indexer.js');
+      const { handler } = await import('../functions/jobs/indexer.js');
       const awsRequestId = randomUUID();
       await expect(handler({}, { awsRequestId, getRemainingTimeInMillis: () => 60_000 })).resolves.toEqual({});
       expect(seen).toEqual([awsRequestId]);

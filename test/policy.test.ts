@@ -52,7 +52,7 @@ describe('every operation declares its policy', () => {
   });
 
   it('docs/security.md holds the table `npm run policy-table` prints now', () => {
-    const printed = execFileSync(process.execPath, ['--import', 'tsx', 'functions/admin/policy-table.ts'], {
+    const printed = execFileSync(process.execPath, ['--import', 'tsx', 'tools/admin/policy-table.ts'], {
       cwd: new URL('..', import.meta.url),
       encoding: 'utf8',
     });

@@ -11,7 +11,7 @@ import { pastMonth, pastWeek, rewardGame, scoresInPastWeek } from './support/rew
 import { invokeLambda } from './support/scheduled.js';
 
 /**
- * The live heads' Lambda (functions/rank-pages.ts) as Lambda runs it: its `handler`, in a process of its own, its
+ * The live heads' Lambda (functions/jobs/rank-pages.ts) as Lambda runs it: its `handler`, in a process of its own, its
  * Deps built by functions/deployed.ts from the table alone (functionNeeds 'rank-pages'), given the table's stream
  * records as Lambda's event carries them (images in DynamoDB's wire form; score items only, as the subscription's
  * filter lets through, infra/rank-pages.ts), against DynamoDB Local.
@@ -59,7 +59,7 @@ async function threePlayersReported() {
   return { own, game, scores: await scoreRecords(own) };
 }
 
-describe('the live heads Lambda (functions/rank-pages.ts handler)', () => {
+describe('the live heads Lambda (functions/jobs/rank-pages.ts handler)', () => {
   it("applies a batch of the stream's score records to the boards' heads; the same batch delivered again changes nothing", async () => {
     const { own, game, scores } = await threePlayersReported();
     expect(scores.length).toBeGreaterThan(0);
@@ -68,7 +68,7 @@ describe('the live heads Lambda (functions/rank-pages.ts handler)', () => {
     const { resources, env } = linked(own);
     const wins: RankBoard = { board: 'wins', game: game.code, season: pastWeek() };
     const kills: RankBoard = { ...wins, board: 'kills' };
-    const first = await invokeLambda('functions/rank-pages.ts', event, resources, env);
+    const first = await invokeLambda('functions/jobs/rank-pages.ts', event, resources, env);
     // Wins and kills, each in the week and the month of the reports.
     expect(first.result).toEqual({ boards: 4 });
     const applied = {
@@ -85,7 +85,7 @@ describe('the live heads Lambda (functions/rank-pages.ts handler)', () => {
     expect({ wins: await standings(own, wins), kills: await standings(own, kills) }).toEqual(applied);
 
     // Lambda delivers a batch again when a run failed after writing: applying is idempotent.
-    const again = await invokeLambda('functions/rank-pages.ts', event, resources, env);
+    const again = await invokeLambda('functions/jobs/rank-pages.ts', event, resources, env);
     expect(again.result).toEqual({ boards: 4 });
     expect({ wins: await standings(own, wins), kills: await standings(own, kills) }).toEqual(applied);
   }, 120_000);
@@ -99,7 +99,7 @@ describe('the live heads Lambda (functions/rank-pages.ts handler)', () => {
 
     const { resources, env } = linked(own);
     // The handler answers (Lambda moves on past the batch) instead of failing it at every retry.
-    const run = await invokeLambda('functions/rank-pages.ts', lambdaEvent(records), resources, env);
+    const run = await invokeLambda('functions/jobs/rank-pages.ts', lambdaEvent(records), resources, env);
     expect(run.result).toEqual({ boards: 4, unreadable: 1 });
     expect(run.output).toContain('rank pages: a stream record could not be read; skipped');
 

@@ -11,7 +11,7 @@ import { gameWithServer } from './support/rankings.js';
 import { invokeScheduled } from './support/scheduled.js';
 
 /**
- * The snapshot job's Lambda (functions/rank-snapshots.ts, infra/jobs.ts `RankSnapshots`) as Lambda runs it: its
+ * The snapshot job's Lambda (functions/jobs/rank-snapshots.ts, infra/jobs.ts `RankSnapshots`) as Lambda runs it: its
  * `handler`, in a process of its own, its Deps built by functions/deployed.ts from the table alone (functionNeeds
  * 'rank-snapshots'), against DynamoDB Local. Scores are reported through the platform (addWin, as a game's
  * servers report them) into the current week and month; a run writes each board's snapshot from the score items.
@@ -25,7 +25,7 @@ const players = [
   { id: 'eve', kills: 0, wins: 1 },
 ];
 
-describe('the rank snapshots Lambda (functions/rank-snapshots.ts handler)', () => {
+describe('the rank snapshots Lambda (functions/jobs/rank-snapshots.ts handler)', () => {
   it("writes every open season's boards as snapshots from the score items, and records the run", async () => {
     const deps = await createTestDeps();
     const app = createAllApps(deps);
@@ -43,7 +43,7 @@ describe('the rank snapshots Lambda (functions/rank-snapshots.ts handler)', () =
 
     // The job's function is linked to the table only.
     const resources = { App: { name: 'game-platform', stage: LOCAL_STAGE }, Table: { name: deps.table } };
-    const run = await invokeScheduled('functions/rank-snapshots.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint });
+    const run = await invokeScheduled('functions/jobs/rank-snapshots.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint });
     // A first snapshot retires no page: the run does not wait for its grace before deleting any.
     expect(run.result).toMatchObject({ seasons: 2, boards: 4, boardsDeferred: 0, pagesDeleted: 0 });
     expect((run.result as { pagesWritten: number }).pagesWritten).toBeGreaterThanOrEqual(4);

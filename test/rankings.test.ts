@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
 import { scoreKey, openSeasonKey } from '../core/rankings/keys.js';
 import { MAX_POINTS, MAX_REPORT_PLAYERS } from '../core/rankings/models.js';
-import { toScoreItem } from '../core/rankings/reports.js';
+import { toScoreItem } from '../core/rankings/items.js';
 import { monthOf, parseSeasonRange, SeasonType, seasonKey, weekOf } from '../core/rankings/seasons.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, type TestDeps } from './support/deps.js';

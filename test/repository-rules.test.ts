@@ -126,7 +126,7 @@ describe('citation patterns', () => {
     'ctx.issues.push({ code: "custom" }); Only the first issue is reported.',
     'the issuer of the request; issued 3 tokens',
     'The seed is printed: `FC_SEED=<seed> FC_RUNS=<runs>` repeats a run, seed 121526260.',
-    'demo data from functions/local/seed.ts (SEED_ADMIN_EMAIL)',
+    'demo data from tools/local/seed.ts (SEED_ADMIN_EMAIL)',
     '# 1. Stage the next key: published in JWKS, not signing yet.',
     'the compatibility contract fixes its 401 body',
   ])('passes %j', (line) => {

@@ -37,7 +37,7 @@ afterAll(async () => {
 /** The resources infra links to a function, as SST gives them to it. */
 const appResource = (stage = LOCAL_STAGE) => ({ App: { name: 'game-platform', stage } });
 
-describe('the indexer Lambda (functions/indexer.ts handler)', () => {
+describe('the indexer Lambda (functions/jobs/indexer.ts handler)', () => {
   it.each([
     ['jsonrpc', startSuiNode],
     ['graphql', startSuiGraphQL],
@@ -66,7 +66,7 @@ describe('the indexer Lambda (functions/indexer.ts handler)', () => {
         ChainConfig: { value: JSON.stringify({ kind, url: node.url, paymentEventType: PAYMENT_TYPE }) },
       };
       const env = { DYNAMODB_ENDPOINT: deps.endpoint };
-      const first = await invokeScheduled('functions/indexer.ts', resources, env);
+      const first = await invokeScheduled('functions/jobs/indexer.ts', resources, env);
       expect(first.result).toEqual({ [canonicalType(PAYMENT_TYPE)]: { pages: 1, events: 1, errors: 0, stopped: 'caught-up' } });
       const stored = (await itemsOfType(deps, 'payment_event')).filter((item) => item.bill_no === billNo);
       expect(stored).toEqual([expect.objectContaining({ amount: '1500000000', toer: shop.receiveAddress, fromer: player.address })]);
@@ -74,7 +74,7 @@ describe('the indexer Lambda (functions/indexer.ts handler)', () => {
       const completed = await complete();
       expect(completed.status, JSON.stringify(completed.body)).toBe(200);
       // A second run starts from the cursor the first saved: nothing new.
-      const second = await invokeScheduled('functions/indexer.ts', resources, env);
+      const second = await invokeScheduled('functions/jobs/indexer.ts', resources, env);
       expect(second.result).toEqual({ [canonicalType(PAYMENT_TYPE)]: { pages: 1, events: 0, errors: 0, stopped: 'caught-up' } });
       expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.bill_no === billNo)).toHaveLength(1);
     },
@@ -89,7 +89,7 @@ describe('the indexer Lambda (functions/indexer.ts handler)', () => {
       Table: { name: `${deps.table}-missing` },
       ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) },
     };
-    await expect(invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(
+    await expect(invokeScheduled('functions/jobs/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(
       /ResourceNotFoundException|non-existent table/,
     );
   }, 60_000);
@@ -107,12 +107,12 @@ describe("a failed pass fails the invocation, so the job's Errors alarm sees it 
       ChainConfig: { value: JSON.stringify({ kind: 'jsonrpc', url: node.url, paymentEventType: PAYMENT_TYPE }) },
     };
     node.failNext('http-503', 50);
-    await expect(invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(
+    await expect(invokeScheduled('functions/jobs/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint })).rejects.toThrow(
       /chain indexer: the pass failed for .*PaymentEvent \(node-error\)/,
     );
     expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.tx_digest === payment.txDigest || item.bill_no === 'PO0000009999')).toEqual([]);
     node.recover();
-    const next = await invokeScheduled('functions/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint });
+    const next = await invokeScheduled('functions/jobs/indexer.ts', resources, { DYNAMODB_ENDPOINT: deps.endpoint });
     expect(Object.values(next.result as Record<string, { stopped: string }>)[0]!.stopped).toBe('caught-up');
     expect((await itemsOfType(deps, 'payment_event')).filter((item) => item.bill_no === 'PO0000009999')).toHaveLength(1);
   }, 120_000);
@@ -126,7 +126,7 @@ describe("a failed pass fails the invocation, so the job's Errors alarm sees it 
     // The broken game's reward table as no code writes it: settling its seasons throws.
     await own.db.send(new PutCommand({ TableName: own.table, Item: { ...rewardTableKey(broken.code), rewards: 'not a list' } }));
     const resources = { ...appResource(), Table: { name: own.table } };
-    await expect(invokeScheduled('functions/settlement.ts', resources, { DYNAMODB_ENDPOINT: own.endpoint })).rejects.toThrow(
+    await expect(invokeScheduled('functions/jobs/settlement.ts', resources, { DYNAMODB_ENDPOINT: own.endpoint })).rejects.toThrow(
       /settlement: 2 of 4 due seasons failed to settle/,
     );
     const settled = (await itemsOfType(own, 'history_rank')).map((item) => item.game_code);
@@ -134,7 +134,7 @@ describe("a failed pass fails the invocation, so the job's Errors alarm sees it 
   }, 120_000);
 });
 
-describe('the settlement Lambda (functions/settlement.ts handler)', () => {
+describe('the settlement Lambda (functions/jobs/settlement.ts handler)', () => {
   it('settles every due season of the table once: the history rank shows it; a second run settles nothing', async () => {
     const own = await createTestDeps();
     const ownApp = createAllApps(own);
@@ -159,7 +159,7 @@ describe('the settlement Lambda (functions/settlement.ts handler)', () => {
     // Settlement is linked to the table only (functions/deployed.ts functionNeeds.settlement).
     const resources = { ...appResource(), Table: { name: own.table } };
     const env = { DYNAMODB_ENDPOINT: own.endpoint };
-    const first = await invokeScheduled('functions/settlement.ts', resources, env);
+    const first = await invokeScheduled('functions/jobs/settlement.ts', resources, env);
     expect(first.result).toEqual({ settled: 2, settledNow: 2, failed: 0 });
     for (const [type, range] of [
       [1, pastWeek().range],
@@ -170,7 +170,7 @@ describe('the settlement Lambda (functions/settlement.ts handler)', () => {
         expect.objectContaining({ platform_player_id: 'first', rank: 2, reward_amount: 4 }),
       ]);
     }
-    const second = await invokeScheduled('functions/settlement.ts', resources, env);
+    const second = await invokeScheduled('functions/jobs/settlement.ts', resources, env);
     expect(second.result).toEqual({ settled: 0, settledNow: 0, failed: 0 });
     expect(await itemsOfType(own, 'history_rank')).toHaveLength(4);
   }, 120_000);

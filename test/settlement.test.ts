@@ -54,7 +54,11 @@ describe('reward table (POST/GET /merchant/games/rewards)', () => {
     const game = await rewardGame(deps);
     const empty = await call(app, 'GET', rewardsPath, { token: game.owner.token, query: { game_code: game.code } });
     expect(empty.status).toBe(200);
-    expect(empty.body).toEqual({ code: 200, message: 'success', data: { game_code: game.code, board: 'wins', rewards: [], updated_at: null, coin_type: '0x2::sui::SUI' } });
+    expect(empty.body).toEqual({
+      code: 200,
+      message: 'success',
+      data: { game_code: game.code, board: 'wins', rewards: [], updated_at: null, coin_type: '0x2::sui::SUI' },
+    });
 
     const set = await call(app, 'POST', rewardsPath, {
       token: game.owner.token,

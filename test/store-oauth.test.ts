@@ -239,7 +239,7 @@ describe('client credentials (clientToken_serve, tokens)', () => {
 });
 
 describe('npm run admin -- store commands', () => {
-  const run = (args: string[]) => promisify(execFile)('npx', ['tsx', 'functions/admin/cli.ts', ...args], { cwd: process.cwd() });
+  const run = (args: string[]) => promisify(execFile)('npx', ['tsx', 'tools/admin/cli.ts', ...args], { cwd: process.cwd() });
 
   it('generates region keys and registers a confidential client whose secret works once shown', async () => {
     const keys = await run(['generate-store-keys']);

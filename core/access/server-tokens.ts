@@ -8,7 +8,8 @@ import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { decodeCursor, encodeCursor } from '../platform/cursors.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { tokenLifetimes, type TokenClaims } from '../platform/tokens.js';
-import { ConcurrentChange, retryPause } from '../platform/transactions.js';
+import { AGAIN, retrying } from '../platform/retry.js';
+import { ConcurrentChange } from '../platform/transactions.js';
 import { accessError } from './errors.js';
 import { forgetPrincipalState, principalStateOf, revocationKey } from './principals.js';
 
@@ -132,43 +133,50 @@ export async function listServerTokens(deps: PlatformDeps, accountId: string, cu
  * item, made on the version read (a concurrent revocation is read again and retried).
  */
 export async function revokeServerToken(deps: PlatformDeps, accountId: string, id: string): Promise<ServerTokenEntry> {
-  for (let attempt = 1; ; attempt++) {
-    const [record, revocation] = await readItems(deps, [serverTokenKey(accountId, id), revocationKey(accountId)]);
-    const now = deps.now().getTime();
-    const token = record && ServerTokenItem.parse(record);
-    if (!token || Date.parse(token.tokenExpiresAt) <= now) throw accessError('access.not_found', `id: no live server token ${id}`);
-    const state = principalStateOf(revocation);
-    if (isRevoked(token, state.ids, state.serverBefore)) return entryOf(token, true);
-    const live = Object.fromEntries(Object.entries(state.ids).filter(([, exp]) => exp * 1000 > now));
-    if (Object.keys(live).length >= MAX_REVOKED) {
-      throw accessError(
-        'access.too_many_revoked',
-        `this merchant has ${MAX_REVOKED} revoked server tokens that have not expired yet: revoke all its server tokens at once instead ({"tokens":"server"})`,
-      );
-    }
-    const seen = revocation?.serverRevokedVersion;
-    try {
-      await deps.db.send(
-        new UpdateCommand({
-          TableName: deps.table,
-          Key: revocationKey(accountId),
-          UpdateExpression: 'SET serverRevoked = :ids, serverRevokedVersion = :next, #type = :type',
-          ConditionExpression: seen === undefined ? 'attribute_not_exists(serverRevokedVersion)' : 'serverRevokedVersion = :seen',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: {
-            ':ids': { ...live, [id]: Math.ceil(Date.parse(token.tokenExpiresAt) / 1000) },
-            ':next': Number(seen ?? 0) + 1,
-            ':type': 'revocation',
-            ...(seen === undefined ? {} : { ':seen': seen }),
-          },
-        }),
-      );
-      forgetPrincipalState(deps, accountId);
-      return entryOf(token, true);
-    } catch (error) {
-      if (!isConditionalFailure(error)) throw error;
-      if (attempt === 5) throw new ConcurrentChange('server tokens of this merchant were revoked concurrently; retry');
-      await retryPause(attempt);
-    }
-  }
+  return retrying(
+    async () => {
+      const [record, revocation] = await readItems(deps, [serverTokenKey(accountId, id), revocationKey(accountId)]);
+      const now = deps.now().getTime();
+      const token = record && ServerTokenItem.parse(record);
+      if (!token || Date.parse(token.tokenExpiresAt) <= now) throw accessError('access.not_found', `id: no live server token ${id}`);
+      const state = principalStateOf(revocation);
+      if (isRevoked(token, state.ids, state.serverBefore)) return entryOf(token, true);
+      const live = Object.fromEntries(Object.entries(state.ids).filter(([, exp]) => exp * 1000 > now));
+      if (Object.keys(live).length >= MAX_REVOKED) {
+        throw accessError(
+          'access.too_many_revoked',
+          `this merchant has ${MAX_REVOKED} revoked server tokens that have not expired yet: revoke all its server tokens at once instead ({"tokens":"server"})`,
+        );
+      }
+      const seen = revocation?.serverRevokedVersion;
+      try {
+        await deps.db.send(
+          new UpdateCommand({
+            TableName: deps.table,
+            Key: revocationKey(accountId),
+            UpdateExpression: 'SET serverRevoked = :ids, serverRevokedVersion = :next, #type = :type',
+            ConditionExpression: seen === undefined ? 'attribute_not_exists(serverRevokedVersion)' : 'serverRevokedVersion = :seen',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: {
+              ':ids': { ...live, [id]: Math.ceil(Date.parse(token.tokenExpiresAt) / 1000) },
+              ':next': Number(seen ?? 0) + 1,
+              ':type': 'revocation',
+              ...(seen === undefined ? {} : { ':seen': seen }),
+            },
+          }),
+        );
+        forgetPrincipalState(deps, accountId);
+        return entryOf(token, true);
+      } catch (error) {
+        if (!isConditionalFailure(error)) throw error;
+        // Revoked concurrently: the version moved; read again.
+        return AGAIN;
+      }
+    },
+    {
+      giveUp: () => {
+        throw new ConcurrentChange('server tokens of this merchant were revoked concurrently; retry');
+      },
+    },
+  );
 }

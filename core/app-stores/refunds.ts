@@ -2,6 +2,7 @@ import type { StoresDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
 import { isPseudonym } from '../platform/players.js';
 import { storesError } from './errors.js';
+import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { OrderStatus } from '../payments/models.js';
 import { orderKey, type StoredOrder } from '../payments/order-keys.js';
@@ -28,36 +29,46 @@ const ATTEMPTS = 5;
 /** Takes a paid order's tickets back; `ref` names the refund (the store's notification) in the ledger. */
 export async function takeBack(deps: StoresDeps, order: StoredOrder, ref: string): Promise<RefundOutcome> {
   const target = { uid: order.user_id, projectName: order.project_name, level: order.level };
-  for (let attempt = 1; ; attempt++) {
-    const current = attempt === 1 ? order : await findOrder(deps, order.id);
-    if (!current || current.status === OrderStatus.refunded) return { order: current ?? order, changed: false };
-    if (current.status !== OrderStatus.paid) throw storesError('order.not_paid', `order ${order.id} is not paid; nothing to take back`);
-    const balance = await balanceOf(deps, target);
-    const taken = Math.max(0, Math.min(balance, current.tickets));
-    const shortfall = current.tickets - taken;
-    const now = deps.now().toISOString();
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: deps.table,
-          Key: orderKey(order.id),
-          UpdateExpression: 'SET #status = :refunded, refund_taken = :taken, refund_shortfall = :shortfall, refunded_at = :now, updated_at = :now',
-          ConditionExpression: '#status = :paid',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':refunded': OrderStatus.refunded, ':paid': OrderStatus.paid, ':taken': taken, ':shortfall': shortfall, ':now': now },
+  return retrying(
+    async (attempt) => {
+      const current = attempt === 1 ? order : await findOrder(deps, order.id);
+      if (!current || current.status === OrderStatus.refunded) return { order: current ?? order, changed: false };
+      if (current.status !== OrderStatus.paid) throw storesError('order.not_paid', `order ${order.id} is not paid; nothing to take back`);
+      const balance = await balanceOf(deps, target);
+      const taken = Math.max(0, Math.min(balance, current.tickets));
+      const shortfall = current.tickets - taken;
+      const now = deps.now().toISOString();
+      const items: TransactItem[] = [
+        {
+          Update: {
+            TableName: deps.table,
+            Key: orderKey(order.id),
+            UpdateExpression: 'SET #status = :refunded, refund_taken = :taken, refund_shortfall = :shortfall, refunded_at = :now, updated_at = :now',
+            ConditionExpression: '#status = :paid',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':refunded': OrderStatus.refunded, ':paid': OrderStatus.paid, ':taken': taken, ':shortfall': shortfall, ':now': now },
+          },
         },
+        ...(taken > 0 ? debitItems(deps, target, taken, `refund#${ref}`) : []),
+      ];
+      try {
+        const failed = await transactOrFailedConditions(deps, items);
+        if (failed.length === 0)
+          return { order: { ...current, status: OrderStatus.refunded, refund_taken: taken, refund_shortfall: shortfall }, changed: true };
+      } catch (error) {
+        if (!(error instanceof ConcurrentChange)) throw error;
+      }
+      // The order changed (another delivery refunded it) or tickets were spent meanwhile: judge again.
+      return AGAIN;
+    },
+    {
+      attempts: ATTEMPTS,
+      pause: false,
+      giveUp: () => {
+        throw platformError('data.changed_concurrently', `order ${order.id}: its balance kept changing during the refund; retry`);
       },
-      ...(taken > 0 ? debitItems(deps, target, taken, `refund#${ref}`) : []),
-    ];
-    try {
-      const failed = await transactOrFailedConditions(deps, items);
-      if (failed.length === 0) return { order: { ...current, status: OrderStatus.refunded, refund_taken: taken, refund_shortfall: shortfall }, changed: true };
-    } catch (error) {
-      if (!(error instanceof ConcurrentChange)) throw error;
-    }
-    // The order changed (another delivery refunded it) or tickets were spent meanwhile: judge again.
-    if (attempt === ATTEMPTS) throw platformError('data.changed_concurrently', `order ${order.id}: its balance kept changing during the refund; retry`);
-  }
+    },
+  );
 }
 
 /** Gives back what a refund took, returning the order to paid; `ref` names the reversal in the ledger. */

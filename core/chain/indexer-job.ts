@@ -3,7 +3,7 @@ import { indexEvents, type IndexerDeps, type IndexerOptions, passReport, type St
 
 /**
  * One pass of the indexer as a run of the `indexer` job (core/platform/job-runs.ts), the same wherever it runs:
- * the deployed scheduled function (functions/indexer.ts) and the local server's loop (loop.ts). Recorded: what
+ * the deployed scheduled function (functions/jobs/indexer.ts) and the local server's loop (loop.ts). Recorded: what
  * it read and its checkpoint, and a failure's code.
  */
 

@@ -7,8 +7,9 @@ import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { readItems } from '../platform/batch.js';
 import { logError } from '../platform/log.js';
 import { canonicalType } from './names.js';
-import type { ChainEvent, EventCursor } from './types.js';
+import type { ChainEvent, EventCursor, EventPage } from './types.js';
 import { wait } from '../platform/loop.js';
+import { AGAIN, retrying } from '../platform/retry.js';
 
 /**
  * The chain indexer (docs/api.md, "Chain sources and reads"): for each Move event type it has a handler for, reads
@@ -129,19 +130,23 @@ function haltReason(options: RunLimits, pages: number, maxPages: number): StopRe
 async function fetchPage(deps: IndexerDeps, eventType: string, cursor: EventCursor | null, options: RunLimits, summary: TypeSummary) {
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
   const sleep = options.sleep ?? ((ms: number) => wait(ms, options.signal));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.chain!.source.queryEvents(eventType, cursor, PAGE_SIZE);
-    } catch (error) {
-      summary.errors++;
-      await logError('chain indexer: page read failed', { eventType, attempt, error: describe(error) });
-      if (attempt >= attempts) return 'node-error' as const;
-      const delay = (options.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** (attempt - 1);
-      if (options.deadline !== undefined && Date.now() + delay >= options.deadline) return 'deadline' as const;
-      await sleep(delay);
-      if (options.signal?.aborted) return 'aborted' as const;
-    }
-  }
+  const delay = (attempt: number) => (options.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** (attempt - 1);
+  return retrying<EventPage | 'aborted' | 'deadline' | 'node-error'>(
+    async (attempt) => {
+      // Stopped during the pause after a failed read.
+      if (attempt > 1 && options.signal?.aborted) return 'aborted';
+      try {
+        return await deps.chain!.source.queryEvents(eventType, cursor, PAGE_SIZE);
+      } catch (error) {
+        summary.errors++;
+        await logError('chain indexer: page read failed', { eventType, attempt, error: describe(error) });
+        // No time left for the pause before another read.
+        if (attempt < attempts && options.deadline !== undefined && Date.now() + delay(attempt) >= options.deadline) return 'deadline';
+        return AGAIN;
+      }
+    },
+    { attempts, pause: (attempt) => sleep(delay(attempt)), giveUp: () => 'node-error' },
+  );
 }
 
 const fits = (cursor: EventCursor, kind: 'jsonrpc' | 'graphql') => ('graphql' in cursor ? kind === 'graphql' : kind === 'jsonrpc');

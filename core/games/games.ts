@@ -8,7 +8,8 @@ import { platformError } from '../platform/errors.js';
 import { merchantError } from '../merchants/errors.js';
 import { gameError } from './errors.js';
 import { sortableInt } from '../platform/table.js';
-import { retryPause, transactOrFailedConditions } from '../platform/transactions.js';
+import { retrying } from '../platform/retry.js';
+import { isWriteConflict, transactOrFailedConditions } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
 import { MerchantStatus, type Merchant } from '../merchants/models.js';
@@ -153,15 +154,12 @@ export async function createGame(deps: PlatformDeps, caller: TokenClaims, input:
  * written) and is tried again, then answered 409 if collisions persist.
  */
 async function nextGameId(deps: PlatformDeps): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await nextId(deps, 'game');
-    } catch (error) {
-      if ((error as Error).name !== 'TransactionConflictException') throw error;
-      if (attempt === 5) throw platformError('data.changed_concurrently', 'games are being created concurrently; retry');
-    }
-    await retryPause(attempt);
-  }
+  return retrying(() => nextId(deps, 'game'), {
+    retryOn: isWriteConflict,
+    giveUp: () => {
+      throw platformError('data.changed_concurrently', 'games are being created concurrently; retry');
+    },
+  });
 }
 
 /** Reads a whole index partition, newest first, up to `limit` items. */

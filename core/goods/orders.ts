@@ -6,6 +6,7 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
 import { ticketError } from '../tickets/errors.js';
 import { goodsError } from './errors.js';
+import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { balanceKey, balanceOf, debitItems } from '../tickets/balances.js';
@@ -16,6 +17,7 @@ import { type ItemKey, readItems } from '../platform/batch.js';
 import { answerOf, fingerprintOf, idempotencyRecordKey, keyedRequest, keyRecordOf, sameRequest, transactKeyed } from '../platform/idempotency.js';
 import { answerKept, keptAnswer } from '../platform/kept-answers.js';
 import { ownedRecord } from '../access/records.js';
+import { goodsOrderKey, outerKey, traceKey } from './keys.js';
 
 /**
  * Vendor goods orders, paid from the user's ticket balance of the goods' (project, level). The debit, the
@@ -34,10 +36,6 @@ import { ownedRecord } from '../access/records.js';
 interface StoredOrder extends VendorOrder {
   accountId: string;
 }
-
-const orderKey = (id: number) => ({ pk: `VORDER#${id}`, sk: 'VORDER' });
-const traceKey = (key: string) => ({ pk: `TRACE#${key}`, sk: 'TRACE' });
-const outerKey = (accountId: string, outerOrderId: string) => ({ pk: `OUTER#${accountId}#${outerOrderId}`, sk: 'OUTER' });
 
 /** The order as answered: without its keys and owner account. */
 function toOrder(item: StoredOrder): VendorOrder {
@@ -75,48 +73,56 @@ export async function createOrder(
 export async function customGoods(deps: PlatformDeps, caller: TokenClaims, goodsId: number, body: z.infer<typeof CustomGoodsBody>): Promise<VendorOrder> {
   const claim = outerKey(caller.sub, body.outerOrderId);
   const request = { goodsId, userId: body.userId, quantity: body.quantity, projectName: body.projectName };
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    // The claim, the goods and (once the goods' level is known) the balance in one request. A replay answers
-    // the first order even if the goods or the balance changed since.
-    const read = await readForOrder(deps, goodsId, body.userId, claim);
-    if (read.claimed) return replay(deps, read.claimed, request, body.outerOrderId);
+  return retrying(
+    async () => {
+      // The claim, the goods and (once the goods' level is known) the balance in one request. A replay answers
+      // the first order even if the goods or the balance changed since.
+      const read = await readForOrder(deps, goodsId, body.userId, claim);
+      if (read.claimed) return replay(deps, read.claimed, request, body.outerOrderId);
 
-    const goods = orderable(read.goods, goodsId, body.projectName);
-    await assertBalance(deps, read, goods, body.userId, body.quantity);
-    const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, body.outerOrderId);
-    const items = orderItems(deps, goods, order);
-    const claimIndex = items.length;
-    items.push({
-      Put: {
-        TableName: deps.table,
-        Item: {
-          ...claim,
-          type: 'outer_order',
-          orderId: order.id,
-          request: fingerprintOf(request),
-          created_at: order.created_at,
-          order,
-          ...keptAnswer(toOrder(order)),
+      const goods = orderable(read.goods, goodsId, body.projectName);
+      await assertBalance(deps, read, goods, body.userId, body.quantity);
+      const order = newOrder(deps, goods, await nextId(deps, 'vendor_order'), body.userId, body.quantity, body.outerOrderId);
+      const items = orderItems(deps, goods, order);
+      const claimIndex = items.length;
+      items.push({
+        Put: {
+          TableName: deps.table,
+          Item: {
+            ...claim,
+            type: 'outer_order',
+            orderId: order.id,
+            request: fingerprintOf(request),
+            created_at: order.created_at,
+            order,
+            ...keptAnswer(toOrder(order)),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
+      });
+      // A transaction colliding with another (on the claim, usually) is run again by the platform; if that
+      // other wrote the claim, the claim's condition fails then.
+      const busy = `outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`;
+      // Still colliding after the platform's retries (many requests with one id at once): the next round reads
+      // the claim again and answers the winner's order.
+      const failed = await transactOrFailedConditions(deps, items, busy).catch((error: unknown) => {
+        if (error instanceof ConcurrentChange) return undefined;
+        throw error;
+      });
+      if (failed === undefined) return AGAIN;
+      if (failed.length === 0) return toOrder(order);
+      if (!failed.includes(claimIndex)) throw shortBalance(goods, order.total);
+      // Another request claimed the id first: the next round reads its claim, at once.
+      return AGAIN;
+    },
+    {
+      pause: false,
+      // Reached only when every round kept colliding with other requests of this id.
+      giveUp: () => {
+        throw platformError('data.changed_concurrently', `outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`);
       },
-    });
-    // A transaction colliding with another (on the claim, usually) is run again by the platform; if that
-    // other wrote the claim, the claim's condition fails then.
-    const busy = `outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`;
-    // Still colliding after the platform's retries (many requests with one id at once): the next round reads
-    // the claim again and answers the winner's order.
-    const failed = await transactOrFailedConditions(deps, items, busy).catch((error: unknown) => {
-      if (error instanceof ConcurrentChange) return undefined;
-      throw error;
-    });
-    if (failed === undefined) continue;
-    if (failed.length === 0) return toOrder(order);
-    if (!failed.includes(claimIndex)) throw shortBalance(goods, order.total);
-    // Another request claimed the id first: the next round reads its claim, at once.
-  }
-  // Reached only when every round kept colliding with other requests of this id.
-  throw platformError('data.changed_concurrently', `outerOrderId: ${body.outerOrderId} is being ordered concurrently; retry`);
+    },
+  );
 }
 
 /** customGoods_query: the caller merchant's order with that outer id. */
@@ -139,7 +145,7 @@ export async function orderByTraceKey(deps: PlatformDeps, caller: TokenClaims, k
 /** The order a lookup item (trace item or claim) names: its copy, or for an item without one the order item. */
 async function orderOf(deps: PlatformDeps, lookup: Record<string, unknown>): Promise<StoredOrder | undefined> {
   if (lookup.order) return lookup.order as StoredOrder;
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: orderKey(lookup.orderId as number), ConsistentRead: true }));
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: goodsOrderKey(lookup.orderId as number), ConsistentRead: true }));
   return out.Item as StoredOrder | undefined;
 }
 
@@ -227,7 +233,7 @@ function orderItems(deps: PlatformDeps, goods: StoredGoods, order: StoredOrder):
   const target = { uid: order.userId, projectName: goods.projectName, level: goods.level };
   return [
     ...debitItems(deps, target, order.total, `goods#${order.id}`),
-    { Put: { TableName: deps.table, Item: { ...orderKey(order.id), type: 'vendor_order', ...order }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: deps.table, Item: { ...goodsOrderKey(order.id), type: 'vendor_order', ...order }, ConditionExpression: 'attribute_not_exists(pk)' } },
     {
       Put: {
         TableName: deps.table,

@@ -1,7 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { canonicalType } from '../chain/names.js';
-import { toAccountRecord, userKey } from '../identity/accounts.js';
+import { toAccountRecord } from '../identity/accounts.js';
+import { userKey } from '../identity/keys.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';

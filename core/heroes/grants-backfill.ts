@@ -7,7 +7,7 @@ import { Hero } from './models.js';
 
 /**
  * Hero grants: the kinds of items written before an index that `npm run admin -- backfill-indexes` gives its keys
- * (core/platform/index-backfill.ts, listed in functions/admin/index-backfills.ts). A module of its own so that
+ * (core/platform/index-backfill.ts, listed in tools/admin/index-backfills.ts). A module of its own so that
  * no function serving requests bundles them.
  */
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { userPartition } from '../identity/keys.js';
 
 /**
  * The hero game's items in the single table (docs/data-model.md). Access patterns:
@@ -12,7 +13,9 @@ import { createHash } from 'node:crypto';
  * - "a server's grant, once per reference": pk `HEROGRANT#<accountId>#<reference>`, sk `HEROGRANT`.
  */
 export const heroConfigKey = { pk: 'HEROCONFIG', sk: 'HEROCONFIG' } as const;
-export const heroKey = (uid: string, heroId: string) => ({ pk: `USER#${uid}`, sk: `HERO#${heroId}` });
+/** The sort key prefix of a player's heroes, in their partition. */
+export const HERO_PREFIX = 'HERO#';
+export const heroKey = (uid: string, heroId: string) => ({ pk: userPartition(uid), sk: `${HERO_PREFIX}${heroId}` });
 export const nftBindingKey = (objectId: string) => ({ pk: `HERONFT#${objectId}`, sk: 'BINDING' });
 export const nftCacheKey = (objectId: string) => ({ pk: `HERONFT#${objectId}`, sk: 'CACHE' });
 export const grantKey = (accountId: string, reference: string) => ({ pk: `HEROGRANT#${accountId}#${reference}`, sk: 'HEROGRANT' });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod/mini';
-import { userKey } from '../identity/accounts.js';
+import { userKey, userPartition } from '../identity/keys.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
@@ -11,7 +11,7 @@ import { queryItems } from '../platform/query.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { heroAttributes, requireConfig, toHero } from './heroes.js';
-import { grantKey, heroConfigKey, heroKey } from './keys.js';
+import { grantKey, HERO_PREFIX, heroConfigKey, heroKey } from './keys.js';
 import type { Hero, GrantBody } from './models.js';
 
 /**
@@ -22,7 +22,7 @@ import type { Hero, GrantBody } from './models.js';
 export async function listHeroes(deps: HeroesDeps, uid: string, page: number, pageSize: number) {
   const items = await queryItems(deps, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :hero)',
-    ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':hero': 'HERO#' },
+    ExpressionAttributeValues: { ':pk': userPartition(uid), ':hero': HERO_PREFIX },
     ConsistentRead: true,
   });
   const heroes = items.map(toHero).sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));

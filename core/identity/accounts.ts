@@ -14,14 +14,7 @@ import { AccountStatus, AccountRecord } from './models.js';
  * - "account of a user": pk `USER#<uid>`, sk `ACCOUNT` (the contract's Account/wallet record);
  * - "user of an address": pk `WALLET#<address>`, sk `WALLET` (attribute uid; makes an address unique).
  */
-export { userKey } from './keys.js';
-import { userKey } from './keys.js';
-/**
- * "A player's rewards, newest first" (gsi1pk of the history entries core/rewards writes): kept here, below rewards,
- * because an account's check for a player known without an account reads it too.
- */
-export const playerRewardsPartition = (playerId: string) => `REWARDS#${playerId}`;
-export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'WALLET' });
+import { playerRewardsPartition, userKey, userPartition, walletKey } from './keys.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -58,7 +51,7 @@ export async function knownWithoutAccount(deps: PlatformDeps, uid: string): Prom
   const first = (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>) =>
     deps.db.send(new QueryCommand({ TableName: deps.table, Limit: 1, ...input })).then((out) => (out.Items ?? []).length > 0);
   const [records, rewards] = await Promise.all([
-    first({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${uid}` }, ProjectionExpression: 'pk', ConsistentRead: true }),
+    first({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': userPartition(uid) }, ProjectionExpression: 'pk', ConsistentRead: true }),
     first({
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',

@@ -5,6 +5,7 @@ import { objectOf } from '../shared/records.js';
 import type { IdentityDeps } from './deps.js';
 import { identityError } from './errors.js';
 import { findAccount } from './accounts.js';
+import { listingKey, SOCIAL_LISTING_PREFIX, socialKey, userPartition } from './keys.js';
 import { SocialBinding, type SocialUser } from './models.js';
 
 /**
@@ -16,9 +17,6 @@ import { SocialBinding, type SocialUser } from './models.js';
  */
 type Binding = z.infer<typeof SocialBinding>;
 
-const socialKey = (provider: string, socialId: string) => ({ pk: `SOCIAL#${provider}#${socialId}`, sk: 'SOCIAL' });
-const listingKey = (uid: string, provider: string, socialId: string) => ({ pk: `USER#${uid}`, sk: `SOCIAL#${provider}#${socialId}` });
-
 /** "social accounts of a user" (listingKey) store the binding; "user of a social account" (socialKey) adds its user. */
 const toBinding = (item: Record<string, unknown>): Binding => SocialBinding.parse(item);
 const SocialHolder = z.lazy(() => z.extend(objectOf(SocialBinding), { uid: z.string() }));
@@ -29,7 +27,7 @@ export async function listSocialBindings(deps: IdentityDeps, uid: string): Promi
     new QueryCommand({
       TableName: deps.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :social)',
-      ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':social': 'SOCIAL#' },
+      ExpressionAttributeValues: { ':pk': userPartition(uid), ':social': SOCIAL_LISTING_PREFIX },
     }),
   );
   return (out.Items ?? []).map(toBinding);

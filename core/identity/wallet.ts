@@ -8,6 +8,7 @@ import { bearerTokenOf } from '../platform/authorization-header.js';
 import { identityError } from './errors.js';
 import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBinding } from './accounts.js';
 import { WalletType, type RegisterBody } from './models.js';
+import { nonceKey } from './keys.js';
 
 /**
  * Wallet sign-in (docs/api.md, "Player identity"). getNonce stores a single-use message per address; the wallet signs
@@ -16,7 +17,6 @@ import { WalletType, type RegisterBody } from './models.js';
  * Access pattern "live nonce of an address": pk `NONCE#<address>`, sk `NONCE` (TTL `expiresAt`).
  */
 export const NONCE_TTL_SECONDS = 5 * 60;
-const nonceKey = (address: string) => ({ pk: `NONCE#${address}`, sk: 'NONCE' });
 
 export function signInMessage(stage: string, address: string, nonce: string, issuedAt: string, expiresAt: string) {
   return [

@@ -8,6 +8,7 @@ import type { DomainError } from '../platform/errors.js';
 import { merchantError } from './errors.js';
 import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.js';
 import { requestSource, sourceKey } from '../platform/request-source.js';
+import { AGAIN, retrying } from '../platform/retry.js';
 import type { TransactItem } from '../platform/transactions.js';
 
 /**
@@ -252,40 +253,49 @@ function refuseWhileThrottled(state: ThrottleState, now: Date) {
  */
 async function reserveAttempt(deps: PlatformDeps, email: string, source: string, state: ThrottleState, now: Date) {
   let current = state;
-  for (let round = 0; ; round++) {
-    const failures = current.failures + 1;
-    const wait = backoffSeconds(failures);
-    const seen = current.pair?.failures;
-    try {
-      await deps.db.send(
-        new UpdateCommand({
-          TableName: deps.table,
-          Key: pairKey(email, source),
-          UpdateExpression: `SET #type = :type, failures = :failures, lastFailureAt = :now, #expires = :expires${wait > 0 ? ', blockedUntil = :until' : ''}${wait > 0 ? '' : ' REMOVE blockedUntil'}`,
-          ConditionExpression: seen === undefined ? 'attribute_not_exists(failures)' : 'failures = :seen',
-          ExpressionAttributeNames: { '#type': 'type', '#expires': 'expiresAt' },
-          ExpressionAttributeValues: {
-            ':type': THROTTLE_TYPE,
-            ':failures': failures,
-            ':now': now.toISOString(),
-            ':expires': throttleExpiry(now, current.pair?.lastSuccessAt),
-            ...(wait > 0 ? { ':until': new Date(now.getTime() + wait * 1000).toISOString() } : {}),
-            ...(seen === undefined ? {} : { ':seen': seen }),
-          },
-        }),
-      );
-      return;
-    } catch (error) {
-      if (!isConditionalFailure(error)) throw error;
-      // Another attempt of the pair was counted meanwhile: read again; it may have set the back-off.
-      if (round === 4)
+  await retrying(
+    async (attempt) => {
+      if (attempt > 1) {
+        // Another attempt of the pair was counted meanwhile: read again; it may have set the back-off.
+        current = await readThrottle(deps, email, source, now);
+        refuseWhileThrottled(current, now);
+      }
+      const failures = current.failures + 1;
+      const wait = backoffSeconds(failures);
+      const seen = current.pair?.failures;
+      try {
+        await deps.db.send(
+          new UpdateCommand({
+            TableName: deps.table,
+            Key: pairKey(email, source),
+            UpdateExpression: `SET #type = :type, failures = :failures, lastFailureAt = :now, #expires = :expires${wait > 0 ? ', blockedUntil = :until' : ''}${wait > 0 ? '' : ' REMOVE blockedUntil'}`,
+            ConditionExpression: seen === undefined ? 'attribute_not_exists(failures)' : 'failures = :seen',
+            ExpressionAttributeNames: { '#type': 'type', '#expires': 'expiresAt' },
+            ExpressionAttributeValues: {
+              ':type': THROTTLE_TYPE,
+              ':failures': failures,
+              ':now': now.toISOString(),
+              ':expires': throttleExpiry(now, current.pair?.lastSuccessAt),
+              ...(wait > 0 ? { ':until': new Date(now.getTime() + wait * 1000).toISOString() } : {}),
+              ...(seen === undefined ? {} : { ':seen': seen }),
+            },
+          }),
+        );
+        return;
+      } catch (error) {
+        if (!isConditionalFailure(error)) throw error;
+        return AGAIN;
+      }
+    },
+    {
+      pause: false,
+      giveUp: () => {
         throw merchantError('account.sign_in_contended', 'too many concurrent sign-ins to this account from this address; try again in 1 s', {
           retryAfterSeconds: 1,
         });
-      current = await readThrottle(deps, email, source, now);
-      refuseWhileThrottled(current, now);
-    }
-  }
+      },
+    },
+  );
 }
 
 /** When the pair's item may go (TTL): once its failures are forgotten and its success no longer makes the source known. */

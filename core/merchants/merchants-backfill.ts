@@ -6,7 +6,7 @@ import { Merchant } from './models.js';
 
 /**
  * Merchants: the kinds of items written before an index that `npm run admin -- backfill-indexes` gives its keys
- * (core/platform/index-backfill.ts, listed in functions/admin/index-backfills.ts). A module of its own so that
+ * (core/platform/index-backfill.ts, listed in tools/admin/index-backfills.ts). A module of its own so that
  * no function serving requests bundles them.
  */
 

@@ -2,7 +2,8 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { queryItems } from '../platform/query.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import { retryPause, transactOrFailures, type TransactItem } from '../platform/transactions.js';
+import { AGAIN, retrying } from '../platform/retry.js';
+import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { nextId } from '../platform/counters.js';
 import { sortableInt } from '../platform/table.js';
 import type { PlatformDeps } from '../platform/deps.js';
@@ -186,62 +187,69 @@ export async function setMerchantStatus(
   status: number,
   change: { reason?: string; by?: string } = {},
 ): Promise<MerchantStatusView> {
-  for (let attempt = 1; ; attempt++) {
-    // The merchant and its games come from indexes, which lag writes slightly: a transaction refused because
-    // of that (or of a concurrent create or change) is tried again on fresh reads before giving up.
-    const merchant = await findMerchantById(deps, merchantId);
-    if (!merchant) throw merchantError('merchant.not_found', `merchant_id: no merchant ${merchantId}`);
-    const games = await merchantGameKeys(deps, merchant.account_id);
-    if (games.length > MAX_STATUS_GAMES) {
-      throw merchantError(
-        'merchant.too_many_games',
-        `merchant has ${games.length} games, more than one status change moves (${MAX_STATUS_GAMES}); contact support`,
-      );
-    }
-    const [first = [], ...rest] = chunks(games, STATUS_CHUNK);
-    const now = deps.now().toISOString();
-    // The change is recorded on the merchant (its reason, when, by whom: a change without them removes the last
-    // one's), and the merchant moves to its new status's review list, in the same write as the status.
-    const recorded = {
-      ...(change.reason === undefined ? {} : { status_reason: change.reason }),
-      ...(change.by === undefined ? {} : { status_changed_by: change.by }),
-    };
-    const removed = ['status_reason', 'status_changed_by'].filter((name) => !(name in recorded));
-    const flip: TransactItem = {
-      Update: {
-        TableName: deps.table,
-        Key: merchantKey(merchant.account_id),
-        UpdateExpression:
-          `SET #status = :status, update_time = :now, gameCount = :count, status_changed_at = :now, gsi2pk = :listed, gsi2sk = :place` +
-          Object.keys(recorded)
-            .map((name) => `, ${name} = :${name}`)
-            .join('') +
-          (removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''),
-        ConditionExpression: '#status = :seen AND (attribute_not_exists(gameCount) OR gameCount = :count)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': status,
-          ':now': now,
-          ':seen': merchant.status,
-          ':count': games.length,
-          ':listed': merchantsOfStatusKeys(status, merchant).gsi2pk,
-          ':place': merchantsOfStatusKeys(status, merchant).gsi2sk,
-          ...Object.fromEntries(Object.entries(recorded).map(([name, value]) => [`:${name}`, value])),
+  return retrying(
+    async () => {
+      // The merchant and its games come from indexes, which lag writes slightly: a transaction refused because
+      // of that (or of a concurrent create or change) is tried again on fresh reads before giving up.
+      const merchant = await findMerchantById(deps, merchantId);
+      if (!merchant) throw merchantError('merchant.not_found', `merchant_id: no merchant ${merchantId}`);
+      const games = await merchantGameKeys(deps, merchant.account_id);
+      if (games.length > MAX_STATUS_GAMES) {
+        throw merchantError(
+          'merchant.too_many_games',
+          `merchant has ${games.length} games, more than one status change moves (${MAX_STATUS_GAMES}); contact support`,
+        );
+      }
+      const [first = [], ...rest] = chunks(games, STATUS_CHUNK);
+      const now = deps.now().toISOString();
+      // The change is recorded on the merchant (its reason, when, by whom: a change without them removes the last
+      // one's), and the merchant moves to its new status's review list, in the same write as the status.
+      const recorded = {
+        ...(change.reason === undefined ? {} : { status_reason: change.reason }),
+        ...(change.by === undefined ? {} : { status_changed_by: change.by }),
+      };
+      const removed = ['status_reason', 'status_changed_by'].filter((name) => !(name in recorded));
+      const flip: TransactItem = {
+        Update: {
+          TableName: deps.table,
+          Key: merchantKey(merchant.account_id),
+          UpdateExpression:
+            `SET #status = :status, update_time = :now, gameCount = :count, status_changed_at = :now, gsi2pk = :listed, gsi2sk = :place` +
+            Object.keys(recorded)
+              .map((name) => `, ${name} = :${name}`)
+              .join('') +
+            (removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''),
+          ConditionExpression: '#status = :seen AND (attribute_not_exists(gameCount) OR gameCount = :count)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':status': status,
+            ':now': now,
+            ':seen': merchant.status,
+            ':count': games.length,
+            ':listed': merchantsOfStatusKeys(status, merchant).gsi2pk,
+            ':place': merchantsOfStatusKeys(status, merchant).gsi2sk,
+            ...Object.fromEntries(Object.entries(recorded).map(([name, value]) => [`:${name}`, value])),
+          },
         },
+      };
+      const failed = await transactOrFailures(
+        deps,
+        [flip, ...first.map((game) => moveGame(deps, game, status))],
+        'merchant or its games changed meanwhile; retry',
+      );
+      if (failed.length === 0) {
+        await moveRemainingGames(deps, merchant.account_id, status, rest);
+        return { merchant_id: merchant.id, status, ...shownChange({ ...recorded, status_changed_at: now }, true) };
+      }
+      return AGAIN;
+    },
+    {
+      attempts: STATUS_ATTEMPTS,
+      giveUp: () => {
+        throw platformError('data.changed_concurrently', 'merchant or its games changed meanwhile; retry');
       },
-    };
-    const failed = await transactOrFailures(
-      deps,
-      [flip, ...first.map((game) => moveGame(deps, game, status))],
-      'merchant or its games changed meanwhile; retry',
-    );
-    if (failed.length === 0) {
-      await moveRemainingGames(deps, merchant.account_id, status, rest);
-      return { merchant_id: merchant.id, status, ...shownChange({ ...recorded, status_changed_at: now }, true) };
-    }
-    if (attempt === STATUS_ATTEMPTS) throw platformError('data.changed_concurrently', 'merchant or its games changed meanwhile; retry');
-    await retryPause(attempt);
-  }
+    },
+  );
 }
 
 /** A merchant's game in the games index (gsi1 `MERCHANT_GAMES#<accountId>`), projected to its keys and id. */

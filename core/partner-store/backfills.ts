@@ -8,7 +8,7 @@ import { StoredRefresh } from './grants.js';
 
 /**
  * The partner store's clients, codes, token families and refresh tokens: the kinds of items written before an index that `npm run admin -- backfill-indexes` gives its keys
- * (core/platform/index-backfill.ts, listed in functions/admin/index-backfills.ts). A module of its own so that
+ * (core/platform/index-backfill.ts, listed in tools/admin/index-backfills.ts). A module of its own so that
  * no function serving requests bundles them.
  */
 

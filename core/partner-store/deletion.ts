@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import { newPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
+import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition } from '../platform/transactions.js';
 import { jtiKey, jtiUsedAlready, usedJti, verifyAssertion, type Assertion } from './assertions.js';
 import type { PartnerStoreDeps } from './deps.js';
@@ -144,14 +145,22 @@ async function join(deps: PartnerStoreDeps, assertion: Assertion, record: Stored
 async function erase(deps: PartnerStoreDeps, subject: Subject) {
   // The index answers a moment behind the table: entries this run deleted may still be listed.
   const deleted = new Set<string>();
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const left = await leftOf(deps, subject, deleted);
-    // Nothing new is written for the user once the deletion has started, so a round whose writes all went through has left nothing.
-    if (nothingLeft(left) || (await eraseRound(deps, subject, left, deleted))) return;
-  }
-  throw storeError(
-    'store.user_deleting',
-    "user/delete: concurrent runs of the deletion kept refusing each other's writes; send user/delete again to finish it",
+  await retrying(
+    async () => {
+      const left = await leftOf(deps, subject, deleted);
+      // Nothing new is written for the user once the deletion has started, so a round whose writes all went through has left nothing.
+      return nothingLeft(left) || (await eraseRound(deps, subject, left, deleted)) ? undefined : AGAIN;
+    },
+    {
+      attempts: MAX_ROUNDS,
+      pause: false,
+      giveUp: () => {
+        throw storeError(
+          'store.user_deleting',
+          "user/delete: concurrent runs of the deletion kept refusing each other's writes; send user/delete again to finish it",
+        );
+      },
+    },
   );
 }
 

@@ -166,7 +166,11 @@ export function normalizeAddress(value: unknown): string | undefined {
 }
 const readAddress = normalizeAddress;
 
-export const paymentKey = (billNo: string, txDigest: string, eventSeq: string) => ({ pk: `BILL#${billNo}`, sk: `PAY#${txDigest}#${eventSeq}` });
+/** The sort key prefix of a bill's payment events. */
+export const PAYMENT_PREFIX = 'PAY#';
+export const paymentKey = (billNo: string, txDigest: string, eventSeq: string) => ({ pk: `BILL#${billNo}`, sk: `${PAYMENT_PREFIX}${txDigest}#${eventSeq}` });
+/** "a payer's payment events" (gsi2): the partition of an address. */
+export const payerPartition = (address: string) => `PAYER#${address}`;
 
 const ITEM_TYPE = 'payment_event';
 
@@ -225,7 +229,7 @@ async function storePayment(deps: StoreDeps, event: ChainEvent, eventType: numbe
     type: ITEM_TYPE,
     gsi1pk: `TX#${event.txDigest}`,
     gsi1sk: sortableInt(Number(event.eventSeq)),
-    gsi2pk: `PAYER#${payment.from}`,
+    gsi2pk: payerPartition(payment.from),
     gsi2sk: `${now}#${position}`,
     gsi3pk: `BILL_PAY#${payment.billNo}`,
     gsi3sk: `${chainTime ?? now}#${position}`,
@@ -371,7 +375,7 @@ export async function paymentsOfPayer(
   const query: Omit<QueryCommandInput, 'TableName'> = {
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk',
-    ExpressionAttributeValues: { ':pk': `PAYER#${payer}` },
+    ExpressionAttributeValues: { ':pk': payerPartition(payer) },
   };
   // One read gives the page and the total: a payer's payments are few (bounded by PAYER_PAYMENTS_LIMIT).
   const items = await queryItems(deps, { ...query, ScanIndexForward: false }, PAYER_PAYMENTS_LIMIT);

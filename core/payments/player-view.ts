@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { findAccount, userKey, userOfAddress } from '../identity/accounts.js';
+import { findAccount, userOfAddress } from '../identity/accounts.js';
+import { userKey } from '../identity/keys.js';
 import { readItems } from '../platform/batch.js';
 import { decodeCursor, encodeCursor } from '../platform/cursors.js';
 import type { TokenClaims } from '../platform/tokens.js';

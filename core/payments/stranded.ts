@@ -9,6 +9,7 @@ import { paymentError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { isPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
+import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
@@ -85,49 +86,59 @@ const ATTEMPTS = 5;
 export async function recordPayment(deps: RecordDeps, payment: IncomingPayment): Promise<Record<string, unknown>> {
   const orderId = orderIdOfBill(payment.billNo);
   const position = `${payment.txDigest}#${payment.eventSeq}`;
-  for (let attempt = 1; ; attempt++) {
-    const order = orderId === undefined ? undefined : await readOrder(deps, orderId, JudgedOrder);
-    const verdict = judge(order, payment, position);
-    const item = {
-      ...payment.item,
-      matched: verdict.matched,
-      ...(order ? { order_id: order.id } : {}),
-      ...(verdict.matched ? {} : { stranded_reason: verdict.reason }),
-    };
-    const items: TransactItem[] = [{ Put: { TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }];
-    if (verdict.matched) {
-      items.push({
-        Update: {
-          TableName: deps.table,
-          Key: orderKey(order!.id),
-          UpdateExpression: 'SET payment_seen = :position',
-          ConditionExpression: '#status = :pending AND attribute_not_exists(payment_seen)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':position': position, ':pending': OrderStatus.pending },
-        },
-      });
-    } else {
-      items.push({ Put: { TableName: deps.table, Item: strandedItem(deps, payment, order, verdict), ConditionExpression: 'attribute_not_exists(pk)' } });
-    }
-    let failed: number[];
-    try {
-      failed = await transactOrFailedConditions(deps, items, `payment ${position}: its order changed concurrently; retry`);
-    } catch (error) {
-      // Kept colliding: with others storing this same payment (concurrent orderComplete fallbacks read the
-      // same transaction), one of which may have stored it; that record stands.
-      if (!(error instanceof ConcurrentChange)) throw error;
-      const stored = await storedPayment(deps, payment);
-      if (stored) return stored;
-      throw error;
-    }
-    if (failed.length === 0) return item;
-    if (failed.includes(0)) {
-      // Stored before (a re-read page, the orderComplete fallback): that record stands.
-      const stored = await storedPayment(deps, payment);
-      if (stored) return stored;
-    }
-    if (attempt === ATTEMPTS) throw platformError('data.changed_concurrently', `payment ${position}: its order kept changing; retry`);
-  }
+  return retrying(
+    async () => {
+      const order = orderId === undefined ? undefined : await readOrder(deps, orderId, JudgedOrder);
+      const verdict = judge(order, payment, position);
+      const item = {
+        ...payment.item,
+        matched: verdict.matched,
+        ...(order ? { order_id: order.id } : {}),
+        ...(verdict.matched ? {} : { stranded_reason: verdict.reason }),
+      };
+      const items: TransactItem[] = [{ Put: { TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }];
+      if (verdict.matched) {
+        items.push({
+          Update: {
+            TableName: deps.table,
+            Key: orderKey(order!.id),
+            UpdateExpression: 'SET payment_seen = :position',
+            ConditionExpression: '#status = :pending AND attribute_not_exists(payment_seen)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':position': position, ':pending': OrderStatus.pending },
+          },
+        });
+      } else {
+        items.push({ Put: { TableName: deps.table, Item: strandedItem(deps, payment, order, verdict), ConditionExpression: 'attribute_not_exists(pk)' } });
+      }
+      let failed: number[];
+      try {
+        failed = await transactOrFailedConditions(deps, items, `payment ${position}: its order changed concurrently; retry`);
+      } catch (error) {
+        // Kept colliding: with others storing this same payment (concurrent orderComplete fallbacks read the
+        // same transaction), one of which may have stored it; that record stands.
+        if (!(error instanceof ConcurrentChange)) throw error;
+        const stored = await storedPayment(deps, payment);
+        if (stored) return stored;
+        throw error;
+      }
+      if (failed.length === 0) return item;
+      if (failed.includes(0)) {
+        // Stored before (a re-read page, the orderComplete fallback): that record stands.
+        const stored = await storedPayment(deps, payment);
+        if (stored) return stored;
+      }
+      // The order changed meanwhile: judged again on a fresh read.
+      return AGAIN;
+    },
+    {
+      attempts: ATTEMPTS,
+      pause: false,
+      giveUp: () => {
+        throw platformError('data.changed_concurrently', `payment ${position}: its order kept changing; retry`);
+      },
+    },
+  );
 }
 
 async function storedPayment(deps: RecordDeps, payment: IncomingPayment): Promise<Record<string, unknown> | undefined> {
@@ -297,7 +308,8 @@ async function strandedOf(deps: PaymentsDeps, project: StoredProject, txDigest: 
 export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof StrandedCreditBody>): Promise<StrandedPayment> {
   const project = await projectNamed(deps, input.project_name);
   const position = `${input.tx_digest}#${input.event_seq}`;
-  for (let attempt = 1; ; attempt++) {
+  // The payment as stored: answered when credited, refused when refunded or naming no order.
+  const read = async () => {
     const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
     if (stranded.status === StrandedStatus.credited) return stranded;
     if (stranded.status === StrandedStatus.refunded)
@@ -305,52 +317,69 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
     if (stranded.order_id === null) {
       throw paymentError('stranded.no_order', `tx_digest: payment ${position} names no order, so there is no one to credit; refund it`);
     }
-    if (attempt > 3) throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
-    const order = await readOrder(deps, stranded.order_id, StoredOrder);
-    if (!order) throw paymentError('stranded.order_gone', `tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
-    const refundInstead = () => playerDeleted('tx_digest', `: refund payment ${position} instead`);
-    // A deletion keeps the player's orders under its pseudonym: no one is behind it to credit.
-    if (isPseudonym(order.user_id)) throw refundInstead();
-    const now = deps.now().toISOString();
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: deps.table,
-          Key: strandedKey(input.tx_digest, input.event_seq),
-          UpdateExpression: 'SET #status = :credited, credited_at = :now, resolved_by = :me, updated_at = :now',
-          ConditionExpression: '#status = :stranded',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':credited': StrandedStatus.credited, ':stranded': StrandedStatus.stranded, ':now': now, ':me': caller.sub },
+    return stranded;
+  };
+  return retrying(
+    async () => {
+      const stranded = await read();
+      if (stranded.status === StrandedStatus.credited) return stranded;
+      const order = await readOrder(deps, stranded.order_id!, StoredOrder);
+      if (!order) throw paymentError('stranded.order_gone', `tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
+      const refundInstead = () => playerDeleted('tx_digest', `: refund payment ${position} instead`);
+      // A deletion keeps the player's orders under its pseudonym: no one is behind it to credit.
+      if (isPseudonym(order.user_id)) throw refundInstead();
+      const now = deps.now().toISOString();
+      const items: TransactItem[] = [
+        {
+          Update: {
+            TableName: deps.table,
+            Key: strandedKey(input.tx_digest, input.event_seq),
+            UpdateExpression: 'SET #status = :credited, credited_at = :now, resolved_by = :me, updated_at = :now',
+            ConditionExpression: '#status = :stranded',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':credited': StrandedStatus.credited, ':stranded': StrandedStatus.stranded, ':now': now, ':me': caller.sub },
+          },
         },
+      ];
+      const completes = order.status === OrderStatus.pending && order.payment_seen === undefined;
+      if (completes) {
+        // The order is still open and nothing else paid it: this payment completes it.
+        items.push(
+          orderPaidUpdate(
+            deps.table,
+            order,
+            { txDigest: input.tx_digest, depositId: stranded.id, now },
+            { expression: '#status = :pending AND attribute_not_exists(payment_seen)', also: 'payment_seen = :position', values: { ':position': position } },
+          ),
+        );
+      }
+      items.push(...creditItems(deps, { uid: order.user_id, projectName: order.project_name, level: order.level }, order.tickets, `stranded#${position}`));
+      let failed: number[];
+      try {
+        failed = await transactOrFailedConditions(deps, items, `tx_digest: payment ${position} is being handled concurrently; retry`);
+      } catch (error) {
+        // Racing calls kept colliding: the next pass answers from the record if one of them credited it.
+        if (!(error instanceof ConcurrentChange)) throw error;
+        return AGAIN;
+      }
+      if (failed.length === 0) {
+        return { ...stranded, status: StrandedStatus.credited, updated_at: now };
+      }
+      if (creditRefusedAsGone(items, failed)) throw refundInstead();
+      // Credited or refunded meanwhile (answered from the record on the next pass), or the order changed.
+      return AGAIN;
+    },
+    {
+      attempts: 3,
+      pause: false,
+      // A last read answers a payment credited meanwhile (or refused since) before the 409.
+      giveUp: async () => {
+        const stranded = await read();
+        if (stranded.status === StrandedStatus.credited) return stranded;
+        throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
       },
-    ];
-    const completes = order.status === OrderStatus.pending && order.payment_seen === undefined;
-    if (completes) {
-      // The order is still open and nothing else paid it: this payment completes it.
-      items.push(
-        orderPaidUpdate(
-          deps.table,
-          order,
-          { txDigest: input.tx_digest, depositId: stranded.id, now },
-          { expression: '#status = :pending AND attribute_not_exists(payment_seen)', also: 'payment_seen = :position', values: { ':position': position } },
-        ),
-      );
-    }
-    items.push(...creditItems(deps, { uid: order.user_id, projectName: order.project_name, level: order.level }, order.tickets, `stranded#${position}`));
-    let failed: number[];
-    try {
-      failed = await transactOrFailedConditions(deps, items, `tx_digest: payment ${position} is being handled concurrently; retry`);
-    } catch (error) {
-      // Racing calls kept colliding: the next pass answers from the record if one of them credited it.
-      if (!(error instanceof ConcurrentChange)) throw error;
-      continue;
-    }
-    if (failed.length === 0) {
-      return { ...stranded, status: StrandedStatus.credited, updated_at: now };
-    }
-    if (creditRefusedAsGone(items, failed)) throw refundInstead();
-    // Credited or refunded meanwhile (answered from the record on the next pass), or the order changed.
-  }
+    },
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from './deps.js';
 import { platformError } from './errors.js';
 import { idOf, takeReadAhead } from './read-ahead.js';
+import { AGAIN, retrying } from './retry.js';
 
 /**
  * The one way the platform reads several items by key: BatchGetItem, read completely.
@@ -60,13 +61,15 @@ export async function readItems(
 
 async function readChunk(deps: Pick<PlatformDeps, 'db' | 'table'>, keys: ItemKey[], consistent: boolean, found: Map<string, Item>) {
   let pending: ItemKey[] = keys;
-  for (let retry = 0; pending.length > 0; retry++) {
-    if (retry > RETRIES) throw busy();
-    if (retry > 0) await pause(retry);
-    const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: consistent } } }));
-    for (const item of out.Responses?.[deps.table] ?? []) found.set(idOf(item as ItemKey), item);
-    pending = (out.UnprocessedKeys?.[deps.table]?.Keys as ItemKey[] | undefined) ?? [];
-  }
+  await retrying(
+    async () => {
+      const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: pending, ConsistentRead: consistent } } }));
+      for (const item of out.Responses?.[deps.table] ?? []) found.set(idOf(item as ItemKey), item);
+      pending = (out.UnprocessedKeys?.[deps.table]?.Keys as ItemKey[] | undefined) ?? [];
+      return pending.length > 0 ? AGAIN : undefined;
+    },
+    { attempts: 1 + RETRIES, pause, giveUp: unprocessed },
+  );
 }
 
 /** BatchWriteItem's limit of writes per request. */
@@ -85,14 +88,22 @@ export async function writeItems(deps: Pick<PlatformDeps, 'db' | 'table'>, items
   await Promise.all(
     chunks.map(async (chunk) => {
       let pending = chunk;
-      for (let retry = 0; pending.length > 0; retry++) {
-        if (retry > RETRIES) throw busy();
-        if (retry > 0) await pause(retry);
-        const out = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.table]: pending } }));
-        pending = (out.UnprocessedItems?.[deps.table] as Write[] | undefined) ?? [];
-      }
+      await retrying(
+        async () => {
+          const out = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.table]: pending } }));
+          pending = (out.UnprocessedItems?.[deps.table] as Write[] | undefined) ?? [];
+          return pending.length > 0 ? AGAIN : undefined;
+        },
+        { attempts: 1 + RETRIES, pause, giveUp: unprocessed },
+      );
     }),
   );
 }
 
+/** The back-off after try n, before retry n: full jitter, so that many callers' retries spread out. */
 const pause = (retry: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * BASE_PAUSE_MS * 2 ** retry));
+
+/** Keys or writes still unprocessed after every retry: the 503. */
+const unprocessed = (): never => {
+  throw busy();
+};

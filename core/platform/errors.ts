@@ -125,7 +125,7 @@ export interface ErrorCatalogue<C extends string> {
 /**
  * A domain's error surface: `{code: kind}` (or `[kind, 'Retry-After']`), each code with what it means in a doc
  * comment above it (docs/api.md's "Error codes" table is generated from those comments,
- * functions/admin/error-table.ts). The meanings live in comments, not strings, so they cost the deployed bundles
+ * tools/admin/error-table.ts). The meanings live in comments, not strings, so they cost the deployed bundles
  * nothing. `fail` makes the errors.
  */
 export function errorCatalogue<const T extends Record<string, Declaration>>(codes: T): ErrorCatalogue<keyof T & string> {

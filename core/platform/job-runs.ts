@@ -11,8 +11,8 @@ import { requestLogFields } from './request-context.js';
 
 /**
  * What the scheduled jobs write about their runs, for the admins' stage overview (core/platform/stage-overview.ts).
- * Each run of a job (functions/indexer.ts, settlement.ts, deletions.ts, and each batch of the boards' head stream
- * consumer, functions/rank-pages.ts; under `npm start`, each pass of the local server's loop standing in for
+ * Each run of a job (functions/jobs/indexer.ts, settlement.ts, deletions.ts, and each batch of the boards' head stream
+ * consumer, functions/jobs/rank-pages.ts; under `npm start`, each pass of the local server's loop standing in for
  * it) is recorded when it ends:
  *
  * - "a job's last run" (pk `JOBRUN#<job>`, sk `JOBRUN`): its start, end, outcome (`ok` or `failed`), on failure a

@@ -3,6 +3,7 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PlatformDeps } from './deps.js';
 import { Conflict } from './errors.js';
+import { retrying } from './retry.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -23,10 +24,11 @@ export function failedConditionsOf(error: unknown): FailedCondition[] {
   );
 }
 
-/** A short, growing, jittered pause, so that racing requests do not collide again in step. */
-export const retryPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
-
-const CONFLICT_ATTEMPTS = 5;
+/**
+ * A lone write (PutItem, UpdateItem, DeleteItem) refused because a transaction in flight holds its item
+ * (TransactionConflictException): nothing was written, so it can be sent again.
+ */
+export const isWriteConflict = (error: unknown): boolean => (error as { name?: unknown } | undefined)?.name === 'TransactionConflictException';
 
 /**
  * The 409 of a transaction that concurrent transactions kept cancelling: nothing was written. A caller that can
@@ -58,18 +60,24 @@ export async function transactOrFailures(
   /** The 409's message when collisions persist, naming what the request raced on. */
   conflictMessage = 'the data changed concurrently; retry',
 ): Promise<FailedCondition[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
-      return [];
-    } catch (error) {
-      const failed = failedConditionsOf(error);
-      if (failed.length > 0) return failed;
-      if (!isTransactionConflict(error)) throw error;
-      if (attempt === CONFLICT_ATTEMPTS) throw new ConcurrentChange(conflictMessage);
-    }
-    await retryPause(attempt);
-  }
+  return retrying<FailedCondition[]>(
+    async () => {
+      try {
+        await deps.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return [];
+      } catch (error) {
+        const failed = failedConditionsOf(error);
+        if (failed.length > 0) return failed;
+        throw error;
+      }
+    },
+    {
+      retryOn: isTransactionConflict,
+      giveUp: () => {
+        throw new ConcurrentChange(conflictMessage);
+      },
+    },
+  );
 }
 
 /** transactOrFailures, answering only the indexes of the items whose condition failed. */

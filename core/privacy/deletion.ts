@@ -9,7 +9,8 @@ import { answerKept, answerText } from '../platform/kept-answers.js';
 import { logError } from '../platform/log.js';
 import { goneKey, newPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
-import { ConcurrentChange, retryPause, transactOrFailures } from '../platform/transactions.js';
+import { AGAIN, retrying } from '../platform/retry.js';
+import { ConcurrentChange, isWriteConflict, transactOrFailures } from '../platform/transactions.js';
 import type { PrivacyDeps } from './deps.js';
 import { privacyError } from './errors.js';
 import { eraseRound, learnedFrom, type Learned } from './erase.js';
@@ -200,15 +201,12 @@ function stateOf(record: ErasureRecord) {
  * a few times, then answered 409.
  */
 async function updateRecord(deps: PrivacyDeps, input: UpdateCommandInput) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.db.send(new UpdateCommand(input));
-    } catch (error) {
-      if ((error as Error).name !== 'TransactionConflictException') throw error;
-      if (attempt === 5) throw new ConcurrentChange('account: its deletion is being written by another request; retry');
-    }
-    await retryPause(attempt);
-  }
+  return retrying(() => deps.db.send(new UpdateCommand(input)), {
+    retryOn: isWriteConflict,
+    giveUp: () => {
+      throw new ConcurrentChange('account: its deletion is being written by another request; retry');
+    },
+  });
 }
 
 /** Renews the lease for `runner` (taking it from `from`, a lapsed holder); 409 when another run holds it. */
@@ -261,22 +259,33 @@ async function releaseLease(deps: PrivacyDeps, state: Running) {
 async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
   let state = start;
   // Each round erases what the read before it found; the read after it is the next round's.
-  let footprint = await readFootprint(deps, state.uid, state.address);
-  for (let round = 1; footprintSize(footprint) > 0; round++) {
-    if (round > MAX_ROUNDS)
-      throw platformError(
-        'data.changed_concurrently',
-        "account: the player's items kept changing during the deletion; send the same request again to finish it",
-      );
-    await holdLease(deps, state.proofId, state.runner);
-    const learned = await learnedFrom(deps, state, footprint);
-    if (learned !== state) {
-      // Kept before the items it was learned from can go.
-      await keepLearned(deps, state.proofId, state, learned);
-      state = { ...state, ...learned };
-    }
-    await eraseRound(deps, state, footprint);
-    footprint = await readFootprint(deps, state.uid, state.address);
+  let footprint = await readFootprint(deps, { uid: state.uid, address: state.address });
+  // A round whose writes lost to concurrent ones (or that met items written meanwhile) leaves some: another round.
+  if (footprintSize(footprint) > 0) {
+    await retrying(
+      async () => {
+        await holdLease(deps, state.proofId, state.runner);
+        const learned = await learnedFrom(deps, state, footprint);
+        if (learned !== state) {
+          // Kept before the items it was learned from can go.
+          await keepLearned(deps, state.proofId, state, learned);
+          state = { ...state, ...learned };
+        }
+        await eraseRound(deps, state, footprint);
+        footprint = await readFootprint(deps, { uid: state.uid, address: state.address });
+        return footprintSize(footprint) > 0 ? AGAIN : undefined;
+      },
+      {
+        attempts: MAX_ROUNDS,
+        pause: false,
+        giveUp: () => {
+          throw platformError(
+            'data.changed_concurrently',
+            "account: the player's items kept changing during the deletion; send the same request again to finish it",
+          );
+        },
+      },
+    );
   }
   if (state.zk) await forgetZkSubject(deps, { ...state.zk, jwt: '' });
   await writeNotices(deps, state.uid, state.deletedAt, state.studios);
@@ -316,7 +325,7 @@ async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult)
  */
 async function sweep(deps: PrivacyDeps, proofId: string, record: ErasureRecord) {
   const state = { ...stateOf(record), runner: '' };
-  const footprint = await readFootprint(deps, state.uid, state.address);
+  const footprint = await readFootprint(deps, { uid: state.uid, address: state.address });
   if (footprintSize(footprint) > 0 && !(await eraseRound(deps, state, footprint))) {
     throw platformError('data.changed_concurrently', "the player's items changed during the sweep; the next pass sweeps again");
   }
@@ -333,7 +342,7 @@ async function sweep(deps: PrivacyDeps, proofId: string, record: ErasureRecord) 
 }
 
 /**
- * The deletions job's pass (functions/deletions.ts), oldest first until `deadline`: every deletion whose run
+ * The deletions job's pass (functions/jobs/deletions.ts), oldest first until `deadline`: every deletion whose run
  * stopped without finishing (its lease lapsed: a crash, a timeout, a lost race the request gave up on) is taken
  * over and run to its end; every answered deletion due for its sweep is swept. A deletion another run holds is
  * left to it.

@@ -5,7 +5,7 @@ import type { PrivacyDeps } from './deps.js';
 /**
  * One pass of the deletions job (resumeDeletions) as a run of the `deletions` job (core/platform/job-runs.ts):
  * the deletions it finished and failed to, the same wherever it runs: the deployed scheduled function
- * (functions/deletions.ts) and the local server's loop (loop.ts).
+ * (functions/jobs/deletions.ts) and the local server's loop (loop.ts).
  */
 export function recordedDeletionsPass(deps: PrivacyDeps, options: { deadline: number }): Promise<{ finished: number; failed: number }> {
   return recordedRun(deps, 'deletions', async (note) => {

@@ -1,29 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { ownerOf } from '../access/owners.js';
-import { unbindNft } from '../heroes/bindings.js';
-import { OrderStatus } from '../payments/models.js';
-import { ledgerKey } from '../tickets/balances.js';
-import { DomainError } from '../platform/errors.js';
+import { goodsOrder, goodsOrderCopy, partnerReward } from '../goods/items.js';
+import { hero, heroGrant } from '../heroes/items.js';
+import { payOrder } from '../payments/items.js';
 import type { Item } from '../platform/batch.js';
+import type { PlayerKind } from '../platform/item-kinds.js';
+import { idempotencyRecord } from '../platform/items.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
+import { result, score } from '../rankings/items.js';
+import { historyEntry } from '../rewards/items.js';
+import { ledgerKey } from '../tickets/balances.js';
 import type { PrivacyDeps } from './deps.js';
-import type { Footprint } from './footprint.js';
+import { itemsOf, type Footprint } from './footprint.js';
 import { scoreSeasonsOf } from './rank-pages.js';
 import { deleteUnchanged, keepScrubbed, type Personal } from './scrub.js';
 
+type Kind = PlayerKind<PrivacyDeps>;
+
 /**
- * One round of a deletion (deletion.ts): what happens to each item of the player's footprint
- * (docs/security.md "Deleting a player's account" has the table).
- * - Kept, pseudonymized (accounting): pay orders, payment events and stranded records of the wallet, vendor
- *   goods orders with their copies, vendor rewards, reward history entries (without the signed claim), the
- *   ledger (moved to `USER#<pseudonym>`), results;
- * - forfeited: every ticket balance (a ledger entry `forfeit#<project>#<level>#<id>` of minus the balance, then
- *   the balance goes), so each pseudonym's ledger still sums to its balances (none);
- * - released: hero NFTs bound to the player (the binding keeps the hero's level, as an unbind does);
- * - deleted: everything else.
- * Items found through another (vendor orders through ledger entries, social accounts through the listing,
- * NFT bindings through heroes) are dealt with first; the player's own partition only in a round where all of
- * those were written, so a crash never loses the way to one.
+ * One round of a deletion (deletion.ts): each item of the player's footprint is deleted, pseudonymized, forfeited
+ * or released as its kind declares (core/<domain>/items.ts; docs/security.md "Deleting a player's account" has the
+ * table). The round also learns what identifies the player and who to tell (learnedFrom), from the kinds that
+ * carry it.
  */
 export interface Learned {
   /** Texts that identify the player: the uid, wallet addresses (with and without 0x). */
@@ -57,22 +55,24 @@ const withoutPrefix = (address: string | undefined) => (address?.startsWith('0x'
 
 /** What the footprint adds to what the deletion knows; the same object when nothing is new. */
 export async function learnedFrom(deps: PrivacyDeps, subject: Subject, footprint: Footprint): Promise<Subject> {
+  const history = itemsOf(footprint, historyEntry);
+  const scores = itemsOf(footprint, score);
   const addresses = [
     subject.address,
-    ...footprint.history.map((entry) => text(entry.wallet_address)),
-    ...footprint.history.map((entry) => text((entry.claim as Item | undefined)?.recipient)),
+    ...history.map((entry) => text(entry.wallet_address)),
+    ...history.map((entry) => text((entry.claim as Item | undefined)?.recipient)),
   ];
   const identifiers = union(subject.identifiers, [subject.uid, ...addresses, ...addresses.map(withoutPrefix)]);
   const names = union(
     subject.names,
-    footprint.indexed.filter((item) => item.gsi6sk === 'SCORE').map((item) => text(item.game_player_name)),
+    scores.map((item) => text(item.game_player_name)),
   );
   const nfts = union(
     subject.nfts,
-    footprint.user.filter((item) => String(item.sk).startsWith('HERO#')).map((item) => text(item.nftObjectId)),
+    itemsOf(footprint, hero).map((item) => text(item.nftObjectId)),
   );
   const studios = union(subject.studios, await studiosOf(deps, footprint));
-  const seasons = union(subject.seasons, scoreSeasonsOf(footprint.indexed));
+  const seasons = union(subject.seasons, scoreSeasonsOf(scores));
   const same = identifiers === subject.identifiers && names === subject.names && nfts === subject.nfts && studios === subject.studios;
   if (same && seasons === subject.seasons) return subject;
   return { ...subject, identifiers, names, nfts, studios, seasons };
@@ -82,42 +82,80 @@ async function studiosOf(deps: PrivacyDeps, footprint: Footprint): Promise<strin
   const projects = new Set<string>();
   const games = new Set<string>();
   const studios = new Set<string>();
-  for (const item of footprint.user) if (text(item.projectName)) projects.add(String(item.projectName));
-  for (const order of footprint.orders) if (text(order.project_name)) projects.add(String(order.project_name));
-  for (const item of [...footprint.indexed, ...footprint.history]) if (text(item.game_code)) games.add(String(item.game_code));
-  for (const item of [...footprint.vendorOrders, ...footprint.vendorRewards]) if (text(item.accountId)) studios.add(String(item.accountId));
+  for (const [kind, items] of footprint) {
+    if ('own' in kind.player.reach) for (const item of items) if (text(item.projectName)) projects.add(String(item.projectName));
+  }
+  for (const order of itemsOf(footprint, payOrder)) if (text(order.project_name)) projects.add(String(order.project_name));
+  for (const kind of [score, result, idempotencyRecord, heroGrant, historyEntry]) {
+    for (const item of itemsOf(footprint, kind)) if (text(item.game_code)) games.add(String(item.game_code));
+  }
+  for (const kind of [goodsOrder, goodsOrderCopy, partnerReward]) {
+    for (const item of itemsOf(footprint, kind)) if (text(item.accountId)) studios.add(String(item.accountId));
+  }
   const owners = await Promise.all([...[...projects].map((name) => ownerOf(deps, 'project', name)), ...[...games].map((code) => ownerOf(deps, 'game', code))]);
   for (const owner of owners) if (owner) studios.add(owner);
   return [...studios];
 }
 
-/** Deletes or pseudonymizes what the footprint holds; true when every write of the round went through. */
+/**
+ * Deletes, forfeits, releases or pseudonymizes what the footprint holds, as each kind declares; true when every
+ * write of the round went through. What is held outside the table is released first; then the kinds are written in
+ * phases, a kind after every kind reached through it and the player's own partition last, each phase only once the
+ * ones before it went through: a crash or a lost race never loses the way to an item.
+ */
 export async function eraseRound(deps: PrivacyDeps, subject: Subject, footprint: Footprint): Promise<boolean> {
   const personal: Personal = { identifiers: subject.identifiers, names: subject.names, pseudonym: subject.pseudonym };
-  const keep = (item: Item, drop: string[] = [], set: Item = {}) => keepScrubbed(deps.table, item, personal, drop, set);
-  const released = await releaseHeroes(deps, subject.uid, footprint.user);
-  const dependents: TransactItem[][] = [
-    ...footprint.social.filter((item) => item.uid === subject.uid).map((item) => [deleteUnchanged(deps.table, item)]),
-    ...footprint.wallet.filter((item) => item.uid === undefined || item.uid === subject.uid).map((item) => [remove(deps, item)]),
-    ...footprint.indexed.map((item) => (item.gsi6sk === 'RESULT' ? keep(item) : [remove(deps, item)])),
-    // A pending order no payment has reached is cancelled: no one can complete it now, and a payment that still
-    // arrives for its bill is then a stranded one its merchant sees and can refund.
-    ...footprint.orders.map((item) => (unpaid(item) ? keep(item, [], { status: OrderStatus.cancelled }) : keep(item))),
-    // The signed claim names the recipient inside its signed bytes: a kept entry keeps its state, not the claim.
-    ...footprint.history.map((item) => keep(item, ['claim'])),
-    ...[...footprint.payments, ...footprint.stranded, ...footprint.vendorOrders, ...footprint.vendorRewards].map((item) => keep(item)),
-  ];
-  if (!(await writeUnits(deps, dependents)) || !released) return false;
-  const own = footprint.user.map((item) => {
-    const sk = String(item.sk);
-    if (sk.startsWith('TICKETS#')) return forfeit(deps, item, subject.pseudonym);
-    if (sk.startsWith('LEDGER#')) return keep(item);
-    return [remove(deps, item)];
-  });
-  return writeUnits(deps, own);
+  const released = await releaseAll(deps, subject.uid, footprint);
+  const phases = new Map<number, TransactItem[][]>();
+  for (const [kind, items] of footprint) {
+    const phase = phaseOf(kind, [...footprint.keys()]);
+    phases.set(phase, [...(phases.get(phase) ?? []), ...items.map((item) => writesOf(deps, kind, item, subject, personal))]);
+  }
+  for (const phase of [...phases.keys()].sort((a, b) => a - b)) {
+    // The player's own partition (the last phase) waits for the items held outside the table too.
+    if (phase === OWN_PHASE && !released) return false;
+    if (!(await writeUnits(deps, phases.get(phase)!))) return false;
+  }
+  return released;
 }
 
-const unpaid = (order: Item) => order.status === OrderStatus.pending && order.payment_seen === undefined;
+/** The own partition's phase: after every other. */
+const OWN_PHASE = Number.MAX_SAFE_INTEGER;
+
+/** A kind's phase: 0 when nothing is reached through it, else one after the latest of those reached through it. */
+function phaseOf(kind: Kind, kinds: readonly Kind[]): number {
+  if ('own' in kind.player.reach) return OWN_PHASE;
+  const dependents = kinds.filter((other) => 'via' in other.player.reach && other.player.reach.via === kind);
+  return dependents.length === 0 ? 0 : 1 + Math.max(...dependents.map((other) => phaseOf(other, kinds)));
+}
+
+/** The writes that do to one item what its kind's deletion says. */
+function writesOf(deps: PrivacyDeps, kind: Kind, item: Item, subject: Subject, personal: Personal): TransactItem[] {
+  const deletion = kind.player.deletion;
+  switch (deletion.does) {
+    case 'deleted':
+      // An item that is no longer the player's stays; one that is goes only as it was read (it is not taken meanwhile).
+      if (!deletion.owned) return [remove(deps, item)];
+      return deletion.owned(item, subject.uid) ? [deleteUnchanged(deps.table, item)] : [];
+    case 'pseudonymized':
+      return keepScrubbed(deps.table, item, personal, deletion.drop, deletion.set?.(item));
+    case 'forfeited':
+      return forfeit(deps, item, subject.pseudonym);
+    case 'released':
+      return [remove(deps, item)];
+  }
+}
+
+/** Releases what the items of `released` kinds hold outside the table; true when all are released. */
+async function releaseAll(deps: PrivacyDeps, uid: string, footprint: Footprint): Promise<boolean> {
+  let all = true;
+  for (const [kind, items] of footprint) {
+    const deletion = kind.player.deletion;
+    if (deletion.does !== 'released') continue;
+    for (const item of items) if (!(await deletion.release(deps, uid, item))) all = false;
+  }
+  return all;
+}
 
 const remove = (deps: PrivacyDeps, item: Item): TransactItem => ({ Delete: { TableName: deps.table, Key: { pk: item.pk, sk: item.sk } } });
 
@@ -150,22 +188,6 @@ function forfeit(deps: PrivacyDeps, balance: Item, pseudonym: string): TransactI
       },
     },
   ];
-}
-
-/** Unbinds each hero NFT bound to the player (heroes/bindings.ts: the binding keeps the level); true when all were. */
-async function releaseHeroes(deps: PrivacyDeps, uid: string, user: Item[]): Promise<boolean> {
-  let all = true;
-  for (const hero of user.filter((item) => String(item.sk).startsWith('HERO#') && text(item.nftObjectId))) {
-    try {
-      await unbindNft(deps, uid, String(hero.nftObjectId));
-    } catch (error) {
-      // Released already (a crash after the unbind): the hero item goes with the partition. Anything else: next round.
-      if (error instanceof DomainError && error.code === 'hero.not_bound') continue;
-      if (!(error instanceof DomainError)) throw error;
-      all = false;
-    }
-  }
-  return all;
 }
 
 /** Writes the units in transactions of at most ITEMS_PER_TRANSACTION items; true when none lost a race. */

@@ -1,25 +1,22 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { playerRewardsPartition } from '../identity/accounts.js';
+import { userPartition } from '../identity/keys.js';
 import { readItems, type Item, type ItemKey } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { PLAYER_ITEMS_INDEX, playerItemsPartition } from '../platform/players.js';
-import { toScoreItem } from '../rankings/reports.js';
+import type { PlayerKind } from '../platform/item-kinds.js';
 import { decodeCursor, encodeCursor, type StartKey } from '../platform/cursors.js';
+import type { PrivacyDeps } from './deps.js';
 import { exportedItem } from './exported-items.js';
-import { userPartition } from './footprint.js';
-import type { ExportedScore, ExportSection } from './models.js';
+import type { ExportSection } from './models.js';
+import { PLAYER_KINDS } from './player-kinds.js';
+
+type Kind = PlayerKind<PrivacyDeps>;
 
 /**
- * The long sections of a player's export, each read a page at a time by one Query of the player's own
- * partition of the table or of an index (the same ones core/privacy/footprint.ts reads to delete them), so
- * nothing of another player can be on a page:
- * - ledger: `USER#<uid>`, sort keys `LEDGER#…`;
- * - orders: gsi1 `USER_ORDERS#<uid>` (pay orders, with the App Store and Google Play purchases that paid them);
- * - payments: gsi2 `PAYER#<the account's address>` (the payment events the wallet paid);
- * - vendor_orders, vendor_rewards: the ledger entries `LEDGER#goods#<id>`, `LEDGER#reward#<billNo>`, and the
- *   goods orders and reward records they name (BatchGetItem);
- * - history: gsi1 `REWARDS#<uid>` (reward history entries, with their claims);
- * - scores: gsi6 `PLAYER_ITEMS#<uid>`, kind `SCORE` (keys only), and the score items they name (BatchGetItem).
+ * The long sections of a player's export, each the items of the kind whose declaration names it
+ * (core/<domain>/items.ts), read a page at a time by one Query of the player's own partition of the table or of an
+ * index (the same ones core/privacy/footprint.ts reads to delete them), so nothing of another player can be on a
+ * page: the ledger, pay orders, payment events, vendor goods orders and rewards (listed by the ledger entries that
+ * name them, then read by key), reward history entries and scores (listed by key from gsi6, then read).
  * A page's cursor is the key of its last item, sealed and bound to the player and the section (core/platform/cursors.ts).
  */
 export interface Who {
@@ -33,56 +30,43 @@ export interface SectionPage {
   next: string | null;
 }
 
-interface Section {
-  /** The index the section is listed from; the table itself when absent. */
-  index?: 'gsi1' | 'gsi2' | typeof PLAYER_ITEMS_INDEX;
-  /** The player's partition of it; none when the player has none (no account: no address, no payments). */
-  partition: (who: Who) => string | undefined;
-  /** Which sort keys of the partition: all, those that begin with `prefix`, or the one equal to `equals`. */
-  sort?: { prefix: string } | { equals: string };
-  /** The listed items as exported records (some sections list keys, and export what those lead to). */
-  records: (deps: Pick<PlatformDeps, 'db' | 'table'>, listed: Item[]) => Promise<unknown[]>;
+/** The kind a section shows: the one whose declaration names the section (test/player-kinds.test.ts: one each). */
+const kindOf = (name: ExportSection): Kind => {
+  const kind = PLAYER_KINDS.find((k) => k.player.export?.section === name);
+  if (!kind) throw new Error(`no kind declares the export section ${name}`);
+  return kind;
+};
+
+/**
+ * Where a section lists from: the kind's own partition or index partition, or, for a kind reached through another
+ * (a goods order through its ledger entry), that kind's, narrowed to the entries that name one.
+ */
+type Listing = { index?: 'gsi1' | 'gsi2' | 'gsi6'; partition: string | undefined; sort?: { prefix: string } | { equals: string } };
+
+function listingOf(kind: Kind, who: Who): Listing {
+  const reach = kind.player.reach;
+  if ('via' in reach) {
+    const listed = listingOf(reach.via as Kind, who);
+    return { ...listed, ...(reach.sortPrefix === undefined ? {} : { sort: { prefix: reach.sortPrefix } }) };
+  }
+  if ('own' in reach) return { partition: userPartition(who.uid), sort: { prefix: reach.sortPrefix } };
+  if ('index' in reach) {
+    return {
+      index: reach.index,
+      partition: reach.partition(who),
+      ...(reach.sortEquals === undefined ? {} : { sort: { equals: reach.sortEquals } }),
+    };
+  }
+  throw new Error(`the kind ${kind.name} is read by key: it cannot be a section`);
 }
 
-const asStored = async (_deps: unknown, items: Item[]) => items.map(exportedItem);
-
-/** The records a page of ledger entries of one kind (`goods`, `reward`) names, by the ref after the kind. */
-const named = (kind: string, keyOf: (ref: string) => ItemKey) => async (deps: Pick<PlatformDeps, 'db' | 'table'>, entries: Item[]) =>
-  (
-    await present(
-      deps,
-      entries.map((entry) => keyOf(String(entry.sk).slice(`LEDGER#${kind}#`.length))),
-    )
-  ).map(exportedItem);
-
-const sections: Record<ExportSection, Section> = {
-  ledger: { partition: ({ uid }) => userPartition(uid), sort: { prefix: 'LEDGER#' }, records: asStored },
-  orders: { index: 'gsi1', partition: ({ uid }) => `USER_ORDERS#${uid}`, records: asStored },
-  payments: { index: 'gsi2', partition: ({ address }) => (address ? `PAYER#${address}` : undefined), records: asStored },
-  vendor_orders: {
-    partition: ({ uid }) => userPartition(uid),
-    sort: { prefix: 'LEDGER#goods#' },
-    records: named('goods', (id) => ({ pk: `VORDER#${id}`, sk: 'VORDER' })),
-  },
-  vendor_rewards: {
-    partition: ({ uid }) => userPartition(uid),
-    sort: { prefix: 'LEDGER#reward#' },
-    records: named('reward', (billNo) => ({ pk: `BILL#${billNo}`, sk: 'REWARD' })),
-  },
-  history: { index: 'gsi1', partition: ({ uid }) => playerRewardsPartition(uid), records: asStored },
-  scores: {
-    index: PLAYER_ITEMS_INDEX,
-    partition: ({ uid }) => playerItemsPartition(uid),
-    sort: { equals: 'SCORE' },
-    records: async (deps, keys) =>
-      (
-        await present(
-          deps,
-          keys.map((key) => ({ pk: String(key.pk), sk: String(key.sk) })),
-        )
-      ).map(toExportedScore),
-  },
-};
+/** The listed items as the section's records: the items they name or are (read by key where listed by key). */
+async function recordsOf(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: Kind, listed: Item[]): Promise<unknown[]> {
+  const reach = kind.player.reach;
+  const keys = 'via' in reach ? listed.flatMap(reach.keysOf) : listed.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  const items = 'via' in reach || ('index' in reach && reach.keysOnly) ? await present(deps, keys) : listed;
+  return items.map(kind.player.export?.record ?? exportedItem);
+}
 
 /**
  * One page of a section: at most `limit` items after the cursor's (from the first without one). `next` is null
@@ -95,8 +79,9 @@ export async function readSection(
   cursor: string | undefined,
   limit: number,
 ): Promise<SectionPage> {
-  const section = sections[name];
-  const partition = section.partition(who);
+  const kind = kindOf(name);
+  const section = listingOf(kind, who);
+  const partition = section.partition;
   const [pkName, skName] = section.index ? [`${section.index}pk`, `${section.index}sk`] : ['pk', 'sk'];
   const attributes = section.index ? ['pk', 'sk', pkName, skName] : ['pk', 'sk'];
   const start =
@@ -123,11 +108,11 @@ export async function readSection(
   // More than a page read: the page ends at its last item. Else DynamoDB's own LastEvaluatedKey, when its 1 MB
   // read stopped short of the limit.
   const last = listed.length > limit ? keyOf(page.at(-1)!, attributes) : (out.LastEvaluatedKey as StartKey | undefined);
-  return { items: await section.records(deps, page), next: last ? encodeCursor(deps, who.uid, name, last) : null };
+  return { items: await recordsOf(deps, kind, page), next: last ? encodeCursor(deps, who.uid, name, last) : null };
 }
 
 /** Whether a cursor's sort key is one the section's read covers (DynamoDB refuses a start key outside it). */
-function sortIn(section: Section, sortKey: string): boolean {
+function sortIn(section: Listing, sortKey: string): boolean {
   if (section.sort === undefined) return true;
   return 'prefix' in section.sort ? sortKey.startsWith(section.sort.prefix) : sortKey === section.sort.equals;
 }
@@ -137,17 +122,4 @@ const keyOf = (item: Item, attributes: readonly string[]): StartKey => Object.fr
 async function present(deps: Pick<PlatformDeps, 'db' | 'table'>, keys: ItemKey[]): Promise<Item[]> {
   if (keys.length === 0) return [];
   return (await readItems(deps, keys)).filter((item): item is Item => item !== undefined);
-}
-
-function toExportedScore(item: Item): ExportedScore {
-  const score = toScoreItem(item);
-  return {
-    game_code: score.game_code,
-    season_type: score.season_type,
-    season_range: score.season_range,
-    name: score.game_player_name,
-    kills: score.kills,
-    wins: score.wins,
-    wallet_address: score.wallet_address ?? null,
-  };
 }

@@ -5,7 +5,7 @@ import { toHero } from '../heroes/heroes.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 import { readSection, type SectionPage } from './export-sections.js';
-import { userPartition } from './footprint.js';
+import { userPartition } from '../identity/keys.js';
 import { EXPORT_SECTIONS, type ExportSection, type ExportSectionPage, type PlayerExport } from './models.js';
 
 /**

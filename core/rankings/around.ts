@@ -5,7 +5,7 @@ import { headDirectoryKey, headPageKey, scoreKey, snapshotDirectoryKey, snapshot
 import type { PlayerRank, RankAroundQuery, RankedEntry } from './models.js';
 import { compareStandings, type Standing } from './order.js';
 import { type Directory, type PageEntry, pageOf, placeAmong, type RankBoard, toDirectory, toPage } from './rank-pages.js';
-import { toScoreItem } from './reports.js';
+import { toScoreItem } from './items.js';
 import { seasonNamed } from './season-named.js';
 import { standingOf } from './season-scores.js';
 import { monthOf, seasonKey, weekOf } from './seasons.js';

@@ -2,7 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
-import { retryPause } from '../platform/transactions.js';
+import { retrying } from '../platform/retry.js';
+import { isWriteConflict } from '../platform/transactions.js';
 import { openSeasonKey } from './keys.js';
 import { openSeasonOnce } from './known.js';
 import type { Season } from './seasons.js';
@@ -31,16 +32,12 @@ export async function recordOpenSeasons(deps: PlatformDeps, game: string, season
  * settlement's deleting it; that happens only to an ended season, so a late report of one retries briefly.
  */
 async function writeOpenSeason(deps: PlatformDeps, game: string, season: Season, at: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await deps.db.send(new UpdateCommand(openSeasonUpdate(deps, game, season, at)));
-      return;
-    } catch (error) {
-      if ((error as Error).name !== 'TransactionConflictException') throw error;
-      if (attempt === 5) throw platformError('data.changed_concurrently', 'scores: changed concurrently; retry');
-    }
-    await retryPause(attempt);
-  }
+  await retrying(() => deps.db.send(new UpdateCommand(openSeasonUpdate(deps, game, season, at))), {
+    retryOn: isWriteConflict,
+    giveUp: () => {
+      throw platformError('data.changed_concurrently', 'scores: changed concurrently; retry');
+    },
+  });
 }
 
 function openSeasonUpdate(deps: PlatformDeps, game: string, season: Season, at: string) {

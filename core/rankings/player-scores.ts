@@ -2,7 +2,7 @@ import { merchantGameCodes } from '../games/games.js';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { scoreKey } from './keys.js';
-import { toScoreItem } from './reports.js';
+import { toScoreItem } from './items.js';
 import { monthOf, weekOf } from './seasons.js';
 import { seasonShards } from './shards.js';
 

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
+import { retrying } from '../platform/retry.js';
 import { failedConditionsOf, isTransactionConflict, type TransactItem } from '../platform/transactions.js';
 import { headDirectoryKey, headPageKey, headTopKey } from './keys.js';
 import { MAX_BOARD } from './models.js';
@@ -94,33 +95,30 @@ export async function applyHeadChanges(deps: HeadDeps, ref: RankBoard, changes: 
 class HeadMoved extends Error {}
 
 async function applyInOneWrite(deps: HeadDeps, ref: RankBoard, changes: StandingChange[]): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const directory = await readHead(deps, ref);
-    let writes: TransactItem[];
-    try {
-      writes = await plan(deps, ref, directory, changes);
-    } catch (error) {
-      if (!(error instanceof HeadMoved) || attempt === WRITE_ATTEMPTS) throw error;
-      await losingPause(attempt);
-      continue;
-    }
-    if (writes.length === 0) return;
-    const bytes = writes.reduce((sum, write) => sum + ((write.Put?.Item?.data as Uint8Array | undefined)?.length ?? 0), 0);
-    if ((writes.length > 100 || bytes > MAX_WRITE_BYTES) && changes.length > 1) {
-      const half = Math.ceil(changes.length / 2);
-      await applyInOneWrite(deps, ref, changes.slice(0, half));
-      await applyInOneWrite(deps, ref, changes.slice(half));
-      return;
-    }
-    try {
+  const tooLarge = await retrying(
+    async () => {
+      const writes = await plan(deps, ref, await readHead(deps, ref), changes);
+      if (writes.length === 0) return false;
+      const bytes = writes.reduce((sum, write) => sum + ((write.Put?.Item?.data as Uint8Array | undefined)?.length ?? 0), 0);
+      if ((writes.length > 100 || bytes > MAX_WRITE_BYTES) && changes.length > 1) return true;
       await deps.db.send(new TransactWriteCommand({ TransactItems: writes }));
-      return;
-    } catch (error) {
-      // The directory's version moved (its condition failed) or another consumer's transaction was in flight.
-      const moved = failedConditionsOf(error).length > 0;
-      if ((!moved && !isTransactionConflict(error)) || attempt === WRITE_ATTEMPTS) throw error;
-    }
-    await losingPause(attempt);
+      return false;
+    },
+    {
+      attempts: WRITE_ATTEMPTS,
+      pause: losingPause,
+      // A page moved under the read (HeadMoved), the directory's version moved (its condition failed), or another
+      // consumer's transaction was in flight: read again. Past the last try, that error fails the batch.
+      retryOn: (error) => error instanceof HeadMoved || failedConditionsOf(error).length > 0 || isTransactionConflict(error),
+      giveUp: (error) => {
+        throw error;
+      },
+    },
+  );
+  if (tooLarge) {
+    const half = Math.ceil(changes.length / 2);
+    await applyInOneWrite(deps, ref, changes.slice(0, half));
+    await applyInOneWrite(deps, ref, changes.slice(half));
   }
 }
 

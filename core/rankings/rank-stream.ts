@@ -4,7 +4,7 @@ import { type ItemChange, itemChangeOf } from '../platform/stream-records.js';
 import { type Board, SCORE_PREFIX } from './keys.js';
 import { applyHeadChanges, type StandingChange } from './rank-head.js';
 import type { RankBoard } from './rank-pages.js';
-import { toScoreItem } from './reports.js';
+import { toScoreItem } from './items.js';
 import { standingOf } from './season-scores.js';
 import { parseSeasonRange, type SeasonTypeValue, seasonKey } from './seasons.js';
 
@@ -20,7 +20,7 @@ export type { ItemChange };
 /**
  * A score item's record read as the consumer reads it: its images decoded (itemChangeOf) and each read as a score
  * item (toScoreItem). Throws what cannot be read, before anything is applied, so that a reader can skip that one
- * record (the local server's, functions/local/score-stream.ts) instead of failing its batch.
+ * record (the local server's, tools/local/score-stream.ts) instead of failing its batch.
  */
 export function readScoreRecord(record: { OldImage?: unknown; NewImage?: unknown }): ItemChange {
   const change = itemChangeOf(record);
@@ -72,7 +72,7 @@ export async function applyItemChanges(deps: Pick<PlatformDeps, 'db' | 'table' |
 
 /**
  * A run that applied its batch's readable records but skipped `unreadable` others (the deployed consumer and the
- * local server's reader skip them: functions/rank-pages.ts, functions/local/score-stream.ts): it is recorded as
+ * local server's reader skip them: functions/jobs/rank-pages.ts, tools/local/score-stream.ts): it is recorded as
  * failed, so the stage overview shows the lost changes, though nothing is left to retry; the next snapshot
  * has them (rank-snapshots.ts).
  */
@@ -89,8 +89,8 @@ export class RecordsSkipped extends JobFailed {
 
 /**
  * A batch of the stream's records applied as one run of the `rank-pages` job (core/platform/job-runs.ts), the
- * same wherever it runs: the deployed consumer (functions/rank-pages.ts) and the local server's stream loop
- * (functions/local/score-stream.ts). Recorded: its records and the boards it changed, and the records of the
+ * same wherever it runs: the deployed consumer (functions/jobs/rank-pages.ts) and the local server's stream loop
+ * (tools/local/score-stream.ts). Recorded: its records and the boards it changed, and the records of the
  * batch its reader could not read (`unreadable`, skipped: the run then fails with RecordsSkipped, after the
  * others were applied). Answers the boards.
  */

@@ -5,11 +5,11 @@ import { playerItemsKeys } from '../platform/players.js';
 import { objectOf } from '../shared/records.js';
 import { RESULT_PREFIX, SCORE_PLAYER_PREFIX, SCORE_PREFIX } from './keys.js';
 import { AddWinResult, ScoreResult } from './models.js';
-import { StoredScore } from './reports.js';
+import { StoredScore } from './items.js';
 
 /**
  * Score items and result records: the kinds of items written before an index that `npm run admin -- backfill-indexes` gives its keys
- * (core/platform/index-backfill.ts, listed in functions/admin/index-backfills.ts). A module of its own so that
+ * (core/platform/index-backfill.ts, listed in tools/admin/index-backfills.ts). A module of its own so that
  * no function serving requests bundles them.
  */
 

@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import { sha256Url } from '../platform/digest.js';
 import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
@@ -7,6 +6,7 @@ import { answerKept, keptAnswer } from '../platform/kept-answers.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
 import { goneKey, notGoneCheck, playerItemsKeys } from '../platform/players.js';
+import { AGAIN, retrying } from '../platform/retry.js';
 import { rankingError } from './errors.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
 import { resultKey, scoreKey } from './keys.js';
@@ -53,45 +53,6 @@ export interface PlayerPoints {
   wallet?: string;
   kills: number;
   wins: number;
-}
-
-/**
- * "a player's score in a season" (keys.ts scoreKey): a score item as stored. `kills`/`wins` are absent (0) until
- * the first report that adds some; a name never given reads ''. `gsi4sk`/`gsi5sk` hold the scores an item had
- * when reports still wrote them there (keys.ts): they count in its totals.
- */
-export const StoredScore = z.object({
-  game_code: z.string(),
-  season_type: z.number(),
-  season_range: z.string(),
-  game_player_id: z.string(),
-  game_player_name: z._default(z.string(), ''),
-  wallet_address: z.optional(z.string()),
-  kills: z._default(z.number(), 0),
-  wins: z._default(z.number(), 0),
-  gsi4sk: z._default(z.number(), 0),
-  gsi5sk: z._default(z.number(), 0),
-  killsAt: z.optional(z.string()),
-  winsAt: z.optional(z.string()),
-});
-
-/** A score item as stored, read back with its totals (the rank keeping and settlement read these). */
-export interface ScoreItem extends Omit<z.infer<typeof StoredScore>, 'gsi4sk' | 'gsi5sk' | 'killsAt' | 'winsAt'> {
-  kills: number;
-  wins: number;
-  killsAt?: string;
-  winsAt?: string;
-}
-
-export function toScoreItem(item: Record<string, unknown>): ScoreItem {
-  const { gsi4sk, gsi5sk, kills, wins, killsAt, winsAt, ...player } = StoredScore.parse(item);
-  return {
-    ...player,
-    kills: kills + gsi4sk,
-    wins: wins + gsi5sk,
-    ...(killsAt === undefined ? {} : { killsAt }),
-    ...(winsAt === undefined ? {} : { winsAt }),
-  };
 }
 
 /** How long a result id is remembered (TTL): a resubmission within this time is counted once. */
@@ -208,42 +169,53 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
   // Each round writes nothing but in the last: a round refused on gone marks runs again without those players.
   const checked = report.players.length <= CHECKED_REPORT_PLAYERS;
   let players = checked ? report.players : await withoutGone(deps, report.players);
-  for (;;) {
-    const response = report.answer(seasons, players);
-    const items: TransactItem[] = [];
-    if (resultId !== undefined) items.push(resultPut(deps, game, resultId, request, response, now, report.resultPlayer));
-    const firstCheck = items.length;
-    if (checked) for (const player of players) items.push(notGoneCheck(deps.table, player.id));
-    seasons.forEach((season, i) => {
-      for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
-    });
+  return retrying(
+    async () => {
+      const response = report.answer(seasons, players);
+      const items: TransactItem[] = [];
+      if (resultId !== undefined) items.push(resultPut(deps, game, resultId, request, response, now, report.resultPlayer));
+      const firstCheck = items.length;
+      if (checked) for (const player of players) items.push(notGoneCheck(deps.table, player.id));
+      seasons.forEach((season, i) => {
+        for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
+      });
 
-    let failed: FailedCondition[];
-    try {
-      failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
-    } catch (error) {
-      // Submissions of one result racing each other cancel each other on the result record until one is written
-      // (DynamoDB's TransactionConflict); a submission that ran out of attempts answers what that one stored.
-      if (resultId === undefined || !(error instanceof ConcurrentChange)) throw error;
-      const stored = await findResult(deps, game, resultId);
-      if (!stored) throw error;
-      return answerStored(stored);
-    }
-    if (failed.length === 0) {
-      if (players.length > 0) await recordOpenSeasons(deps, game, seasons, at);
-      return response;
-    }
-    // The result id was counted before: its first answer stands, whoever was deleted since.
-    const result = resultId === undefined ? undefined : failed.find((failure) => failure.index === 0);
-    if (result) return answerStored(result.item);
-    // Else only gone checks have conditions (the score updates have none).
-    const gone = failed.map((failure) => players[failure.index - firstCheck]!);
-    if (!checked || failed.some((failure) => failure.index < firstCheck || failure.index >= firstCheck + players.length)) {
-      throw new Error('scores: a condition the report does not set failed');
-    }
-    if (report.refuseGone) throw report.refuseGone();
-    players = players.filter((player) => !gone.includes(player));
-  }
+      let failed: FailedCondition[];
+      try {
+        failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
+      } catch (error) {
+        // Submissions of one result racing each other cancel each other on the result record until one is written
+        // (DynamoDB's TransactionConflict); a submission that ran out of attempts answers what that one stored.
+        if (resultId === undefined || !(error instanceof ConcurrentChange)) throw error;
+        const stored = await findResult(deps, game, resultId);
+        if (!stored) throw error;
+        return answerStored(stored);
+      }
+      if (failed.length === 0) {
+        if (players.length > 0) await recordOpenSeasons(deps, game, seasons, at);
+        return response;
+      }
+      // The result id was counted before: its first answer stands, whoever was deleted since.
+      const result = resultId === undefined ? undefined : failed.find((failure) => failure.index === 0);
+      if (result) return answerStored(result.item);
+      // Else only gone checks have conditions (the score updates have none).
+      const gone = failed.map((failure) => players[failure.index - firstCheck]!);
+      if (!checked || failed.some((failure) => failure.index < firstCheck || failure.index >= firstCheck + players.length)) {
+        throw new Error('scores: a condition the report does not set failed');
+      }
+      if (report.refuseGone) throw report.refuseGone();
+      players = players.filter((player) => !gone.includes(player));
+      return AGAIN;
+    },
+    {
+      // Each round run again has fewer players (at least one was gone), so one more round than players always ends.
+      attempts: players.length + 1,
+      pause: false,
+      giveUp: () => {
+        throw new Error('scores: a round without gone players still found some gone');
+      },
+    },
+  );
 }
 
 /** The players without a gone mark, read in one BatchGetItem (a report too large for checks in its transaction). */

@@ -3,7 +3,7 @@ import { queryItems } from '../platform/query.js';
 import { type Board, scorePartition } from './keys.js';
 import { compareStandings, type Standing } from './order.js';
 import type { PageEntry } from './rank-pages.js';
-import { type ScoreItem, toScoreItem } from './reports.js';
+import { type ScoreItem, toScoreItem } from './items.js';
 import type { Season } from './seasons.js';
 import { seasonShards } from './shards.js';
 

@@ -7,6 +7,7 @@ import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { platformError } from '../platform/errors.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { remember } from '../platform/process-memory.js';
+import { AGAIN, retrying } from '../platform/retry.js';
 import { rankingError } from './errors.js';
 import { scorePartition } from './keys.js';
 import { monthOf, type Season, seasonKey, weekOf } from './seasons.js';
@@ -214,41 +215,49 @@ export async function setBoardShards(deps: Pick<PlatformDeps, 'db' | 'table' | '
 
 /** The change added to a game's changes past APPENDED_CHANGES: what is kept written back, on condition the list is as read. */
 async function compactWith(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, change: ShardChange): Promise<ShardChange[]> {
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const out = await deps.db.send(
-      new GetCommand({ TableName: deps.table, Key: gameKey(game), ProjectionExpression: 'pk, board_shards', ConsistentRead: true }),
-    );
-    // The authorization layer found the game; games are never deleted, so only a race with nothing can miss it.
-    if (!out.Item) throw gameError('game.not_found', `game_code: no game ${game}`);
-    const read = out.Item.board_shards as unknown[] | undefined;
-    const named = new Set((change.seasons ?? []).map((entry) => entry.season));
-    // The seasons this change names have no score: a change before it that named them decides them no more (the
-    // K they had then is in this change's `was`).
-    const before = ShardSetting.parse(out.Item).board_shards.map(({ seasons, ...rest }) => {
-      const left = (seasons ?? []).filter((entry) => !named.has(entry.season));
-      return left.length > 0 ? { ...rest, seasons: left } : rest;
-    });
-    const changes = keptChanges([...before, change]);
-    const written = await deps.db
-      .send(
-        new UpdateCommand({
-          TableName: deps.table,
-          Key: gameKey(game),
-          UpdateExpression: 'SET board_shards = :changes',
-          ConditionExpression: read === undefined ? 'attribute_exists(pk) AND attribute_not_exists(board_shards)' : 'board_shards = :read',
-          ExpressionAttributeValues: { ':changes': changes, ...(read === undefined ? {} : { ':read': read }) },
-        }),
-      )
-      .then(
-        () => true,
-        (error: unknown) => {
-          if (isConditionalFailure(error)) return false;
-          throw error;
-        },
+  return retrying(
+    async () => {
+      const out = await deps.db.send(
+        new GetCommand({ TableName: deps.table, Key: gameKey(game), ProjectionExpression: 'pk, board_shards', ConsistentRead: true }),
       );
-    if (written) return changes;
-  }
-  throw platformError('data.changed_concurrently', `game_code: the board shards of game ${game} kept changing meanwhile; send the change again`);
+      // The authorization layer found the game; games are never deleted, so only a race with nothing can miss it.
+      if (!out.Item) throw gameError('game.not_found', `game_code: no game ${game}`);
+      const read = out.Item.board_shards as unknown[] | undefined;
+      const named = new Set((change.seasons ?? []).map((entry) => entry.season));
+      // The seasons this change names have no score: a change before it that named them decides them no more (the
+      // K they had then is in this change's `was`).
+      const before = ShardSetting.parse(out.Item).board_shards.map(({ seasons, ...rest }) => {
+        const left = (seasons ?? []).filter((entry) => !named.has(entry.season));
+        return left.length > 0 ? { ...rest, seasons: left } : rest;
+      });
+      const changes = keptChanges([...before, change]);
+      const written = await deps.db
+        .send(
+          new UpdateCommand({
+            TableName: deps.table,
+            Key: gameKey(game),
+            UpdateExpression: 'SET board_shards = :changes',
+            ConditionExpression: read === undefined ? 'attribute_exists(pk) AND attribute_not_exists(board_shards)' : 'board_shards = :read',
+            ExpressionAttributeValues: { ':changes': changes, ...(read === undefined ? {} : { ':read': read }) },
+          }),
+        )
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (isConditionalFailure(error)) return false;
+            throw error;
+          },
+        );
+      return written ? changes : AGAIN;
+    },
+    {
+      attempts: WRITE_ATTEMPTS,
+      pause: false,
+      giveUp: () => {
+        throw platformError('data.changed_concurrently', `game_code: the board shards of game ${game} kept changing meanwhile; send the change again`);
+      },
+    },
+  );
 }
 
 /**

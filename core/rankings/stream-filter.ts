@@ -25,8 +25,8 @@ export function passesScoreFilter(record: { Keys?: Record<string, { S?: string }
 }
 
 /**
- * A batch's score records read, in order, as both consumers read them (functions/rank-pages.ts deployed,
- * functions/local/score-stream.ts locally): records scoreRecordsFilter does not pass are not theirs; a record
+ * A batch's score records read, in order, as both consumers read them (functions/jobs/rank-pages.ts deployed,
+ * tools/local/score-stream.ts locally): records scoreRecordsFilter does not pass are not theirs; a record
  * that cannot be read is counted and handed to `skipped` (which logs it), so that it holds up no other.
  */
 export async function readScoreRecords(

@@ -1,7 +1,7 @@
 import type { RewardsDeps } from './deps.js';
 import { queryItems } from '../platform/query.js';
 import type { Season } from '../rankings/seasons.js';
-import { playerRewardsPartition } from '../identity/accounts.js';
+import { playerRewardsPartition } from '../identity/keys.js';
 import { seasonHistoryPartition } from './keys.js';
 import * as z from 'zod/mini';
 import { HistoryEntry } from './models.js';

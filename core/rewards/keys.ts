@@ -1,4 +1,4 @@
-import { playerRewardsPartition } from '../identity/accounts.js';
+import { playerRewardsPartition } from '../identity/keys.js';
 import { sortableInt } from '../platform/table.js';
 import type { Season } from '../rankings/seasons.js';
 

@@ -4,7 +4,7 @@ import { settleDueSeasons, type SettlementRun } from './settlement.js';
 
 /**
  * One pass of settlement as a run of the `settlement` job (core/platform/job-runs.ts), the same wherever it
- * runs: the deployed scheduled function (functions/settlement.ts) and the local server's loop (loop.ts).
+ * runs: the deployed scheduled function (functions/jobs/settlement.ts) and the local server's loop (loop.ts).
  * Recorded: the seasons it found due, settled, found settled by another run, and failed to settle.
  */
 export function recordedSettlementPass(deps: RewardsDeps, options: { deadline?: number } = {}): Promise<SettlementRun> {

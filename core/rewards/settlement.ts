@@ -2,13 +2,15 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { seasonTop } from '../rankings/season-scores.js';
 import { requireGame } from '../games/games.js';
-import { toAccountRecord, userKey } from '../identity/accounts.js';
+import { toAccountRecord } from '../identity/accounts.js';
+import { userKey } from '../identity/keys.js';
 import { readItems } from '../platform/batch.js';
 import { nextIds } from '../platform/counters.js';
 import type { RewardsDeps } from './deps.js';
 import { rewardError } from './errors.js';
 import { logError } from '../platform/log.js';
-import { ConcurrentChange, isTransactionConflict, retryPause, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
+import { retrying } from '../platform/retry.js';
+import { ConcurrentChange, isTransactionConflict, isWriteConflict, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { openSeasonKey } from '../rankings/keys.js';
 import { SeasonType, seasonOf, type Season } from '../rankings/seasons.js';
 import { historyEntryKey, historyIndexKeys, rewardTableKey, settledKey } from './keys.js';
@@ -44,19 +46,16 @@ const MAX_TRANSACTION_ITEMS = 100;
 
 /** Settles one season of one game (idempotent: a settled season answers what its settlement wrote). */
 export async function settleSeason(deps: SettleDeps, game: string, season: Season): Promise<SettlementResult> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await settleOnce(deps, game, season);
-    } catch (error) {
-      // Concurrent settlements of one season cancel each other's transactions (TransactionConflict, retried by
-      // transactOrFailedConditions, then a 409), and refuse the lone DeleteItem of the season item that another
-      // one's transaction holds (TransactionConflictException); running the whole settlement again reads the
-      // marker of the one that won, or writes the season itself if none did.
-      const collided = isTransactionConflict(error) || (error as Error).name === 'TransactionConflictException' || error instanceof ConcurrentChange;
-      if (!collided || attempt >= 5) throw error;
-      await retryPause(attempt);
-    }
-  }
+  // Concurrent settlements of one season cancel each other's transactions (TransactionConflict, retried by
+  // transactOrFailedConditions, then a 409), and refuse the lone DeleteItem of the season item that another
+  // one's transaction holds (TransactionConflictException); running the whole settlement again reads the
+  // marker of the one that won, or writes the season itself if none did. Past the last try, its error stands.
+  return retrying(() => settleOnce(deps, game, season), {
+    retryOn: (error) => isTransactionConflict(error) || isWriteConflict(error) || error instanceof ConcurrentChange,
+    giveUp: (error) => {
+      throw error;
+    },
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { ticketError } from './errors.js';
 import { isNotGoneCheck, isPseudonym, notGoneCheck } from '../platform/players.js';
 import type { TransactItem } from '../platform/transactions.js';
+import { userPartition } from '../identity/keys.js';
 
 /**
  * Ticket balances: integers per (user, project, level), changed only by condition expressions inside
@@ -23,8 +24,12 @@ export interface TicketTarget {
 const StoredBalance = z.object({ projectName: z.string(), level: z.number(), balance: z.number() });
 export const storedBalance = (item: Record<string, unknown>) => StoredBalance.parse(item);
 
-export const balanceKey = ({ uid, projectName, level }: TicketTarget) => ({ pk: `USER#${uid}`, sk: `TICKETS#${projectName}#${level}` });
-export const ledgerKey = (uid: string, ref: string) => ({ pk: `USER#${uid}`, sk: `LEDGER#${ref}` });
+/** Sort key prefixes of the balances and the ledger entries in a player's partition. */
+export const BALANCE_PREFIX = 'TICKETS#';
+export const LEDGER_PREFIX = 'LEDGER#';
+
+export const balanceKey = ({ uid, projectName, level }: TicketTarget) => ({ pk: userPartition(uid), sk: `${BALANCE_PREFIX}${projectName}#${level}` });
+export const ledgerKey = (uid: string, ref: string) => ({ pk: userPartition(uid), sk: `${LEDGER_PREFIX}${ref}` });
 
 export interface LedgerEntry extends TicketTarget {
   ref: string;
@@ -123,7 +128,7 @@ export async function balancesOf(deps: PlatformDeps, uid: string, projectName?: 
     new QueryCommand({
       TableName: deps.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':prefix': projectName ? `TICKETS#${projectName}#` : 'TICKETS#' },
+      ExpressionAttributeValues: { ':pk': userPartition(uid), ':prefix': projectName ? `${BALANCE_PREFIX}${projectName}#` : BALANCE_PREFIX },
       ConsistentRead: true,
     }),
   );
@@ -154,7 +159,7 @@ export async function ledgerPage(deps: PlatformDeps, uid: string, limit: number,
     new QueryCommand({
       TableName: deps.table,
       KeyConditionExpression: before === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :prefix AND :before',
-      ExpressionAttributeValues: { ':pk': `USER#${uid}`, ':prefix': 'LEDGER#', ...(before === undefined ? {} : { ':before': before }) },
+      ExpressionAttributeValues: { ':pk': userPartition(uid), ':prefix': LEDGER_PREFIX, ...(before === undefined ? {} : { ':before': before }) },
       ScanIndexForward: false,
       Limit: before === undefined ? limit : limit + 1,
     }),

@@ -10,7 +10,7 @@ const cursorPaged =
 
 /**
  * Console operations of the inner group for an operator console: a studio's recharge orders across its projects,
- * and the merchants an admin reviews. Handlers: functions/console-handlers.ts.
+ * and the merchants an admin reviews. Handlers: functions/handlers/console.ts.
  */
 export const innerConsoleOps = {
   merchant_orders: {

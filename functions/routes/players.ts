@@ -6,7 +6,7 @@ import { merchantToken } from './errors.js';
 /**
  * A studio's players (docs/api.md "Studios: a player's tickets"), console operations of the inner group: the studio
  * looks a player up (only what concerns its own projects and games) and grants or takes back tickets with a
- * reason. Handlers: functions/players-handlers.ts.
+ * reason. Handlers: functions/handlers/players.ts.
  */
 export const innerPlayersOps = {
   player_view: {

@@ -13,7 +13,7 @@ const namesPayment = '`tx_digest` and `event_seq` name the payment (its `cursor`
 
 /**
  * Stranded payments (docs/api.md, "Payments and tickets"), console operations of the inner group: the project's
- * merchant lists them and settles each by an explicit, idempotent action. Handlers: functions/stranded-handlers.ts.
+ * merchant lists them and settles each by an explicit, idempotent action. Handlers: functions/handlers/stranded.ts.
  */
 export const innerStrandedOps = {
   stranded_list: {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { AppStoreServerAPIClient, Environment } from '@apple/app-store-server-library';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import type { AppleApiClients } from '../../core/app-stores/apple-settings.js';
-import { readBody } from '../../functions/local/dev-chain/loopback.js';
+import { readBody } from '../../tools/local/dev-chain/loopback.js';
 
 /**
  * A loopback App Store Server API: one HTTP server per environment on 127.0.0.1, answering the endpoints the

@@ -1,5 +1,5 @@
-import { localConnection } from '../../functions/local/dynamo.js';
-import { DayFiguresReader } from '../../functions/local/day-figures-stream.js';
+import { localConnection } from '../../tools/local/dynamo.js';
+import { DayFiguresReader } from '../../tools/local/day-figures-stream.js';
 import type { LocalDeps } from './local-deps.js';
 
 const readers = new WeakMap<LocalDeps, DayFiguresReader>();

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { Deps } from '../../core/deps.js';
-import { walletKey } from '../../core/identity/accounts.js';
+import { walletKey } from '../../core/identity/keys.js';
 import { goneKey } from '../../core/platform/players.js';
 import { queryItems } from '../../core/platform/query.js';
 import type { Hono } from 'hono';

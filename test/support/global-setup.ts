@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDynamoLocal } from '../../functions/local/dynamo.js';
+import { startDynamoLocal } from '../../tools/local/dynamo.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, jwtVerify, SignJWT } from 'jose';
-import { readBody } from '../../functions/local/dev-chain/loopback.js';
+import { readBody } from '../../tools/local/dev-chain/loopback.js';
 
 /**
  * A loopback Google on 127.0.0.1, answering what google_callback calls in Google's documented formats:

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureTable } from '../../functions/local/dynamo.js';
+import { ensureTable } from '../../tools/local/dynamo.js';
 import { createIdTokenVerifier, type OAuthProvider } from '../../core/identity/id-tokens.js';
 import { createDocumentClient } from '../../core/platform/db.js';
 import type { Deps } from '../../core/deps.js';

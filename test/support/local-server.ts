@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { freePort } from '../../functions/local/dynamo.js';
+import { freePort } from '../../tools/local/dynamo.js';
 import { KIT_PACKAGE } from './payment-kit.js';
 
 /**
- * `npm start` as a child process (functions/local/server.ts, as test/local-server.test.ts runs it): the real
+ * `npm start` as a child process (tools/local/server.ts, as test/local-server.test.ts runs it): the real
  * entry with the environment given, nothing else. Resolves once /v2-testing/health answers 200.
  */
 export interface LocalServer {
@@ -22,7 +22,7 @@ const started: ChildProcess[] = [];
 export async function startLocalServer(env: Record<string, string>): Promise<LocalServer> {
   // A PORT given is kept (a server started again where its clients know it), else a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/local/server.ts'], {
     // A developer's own AWS_ENDPOINT_URL_DYNAMODB would turn the embedded DynamoDB Local off: empty unless given.
     env: { ...process.env, PORT: String(port), AWS_ENDPOINT_URL_DYNAMODB: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,7 +60,7 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
  * null.
  */
 export async function runLocalServerToExit(env: Record<string, string>, timeoutMs = 45_000): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/local/server.ts'], {
     env: { ...process.env, AWS_ENDPOINT_URL_DYNAMODB: '', SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

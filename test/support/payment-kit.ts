@@ -1,12 +1,12 @@
-import { receipt } from '../../functions/local/dev-chain/payment-kit.js';
+import { receipt } from '../../tools/local/dev-chain/payment-kit.js';
 import { type ChainScript, randomAddress, randomDigest, SUI, type ScriptEvent } from './sui-node.js';
 
 /**
- * Payment Kit receipts on the tests' scripted chain (the receipt itself: functions/local/dev-chain/payment-kit.ts),
+ * Payment Kit receipts on the tests' scripted chain (the receipt itself: tools/local/dev-chain/payment-kit.ts),
  * each in a new transaction at a clock of its own.
  */
 
-export { KIT_PACKAGE, RECEIPT_TYPE } from '../../functions/local/dev-chain/payment-kit.js';
+export { KIT_PACKAGE, RECEIPT_TYPE } from '../../tools/local/dev-chain/payment-kit.js';
 
 let clock = Date.UTC(2026, 5, 1);
 

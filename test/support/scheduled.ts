@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 
 /** A scheduled function's run: its handler given EventBridge Scheduler's event (see invokeLambda). */
 export function invokeScheduled(
-  entry: 'functions/indexer.ts' | 'functions/settlement.ts' | 'functions/deletions.ts' | 'functions/rank-snapshots.ts',
+  entry: 'functions/jobs/indexer.ts' | 'functions/jobs/settlement.ts' | 'functions/jobs/deletions.ts' | 'functions/jobs/rank-snapshots.ts',
   resources: Record<string, unknown>,
   env: Record<string, string>,
   remainingMs = 60_000,
@@ -12,21 +12,21 @@ export function invokeScheduled(
 }
 
 /**
- * Runs the `handler` a deployed function exports (functions/indexer.ts, functions/settlement.ts,
- * functions/deletions.ts, functions/rank-snapshots.ts, functions/rank-pages.ts, functions/day-figures.ts) on `event` the way Lambda does: in a fresh process, whose environment carries the
- * function's linked SST resources as SST's `Resource` reads them (`SST_RESOURCE_<name>`: JSON of the resource,
- * node_modules/sst/dist/resource/shared.js) and DYNAMODB_ENDPOINT (functions/deployed.ts: DynamoDB Local instead
- * of the regional endpoint). The handler is given a context with `remainingMs` left. Answers what the handler
- * returned and what the process logged.
+ * Runs the `handler` a deployed job exports (functions/jobs/: indexer.ts, settlement.ts, deletions.ts,
+ * rank-snapshots.ts, rank-pages.ts, day-figures.ts) on `event` the way Lambda does: in a fresh process, whose
+ * environment carries the function's linked SST resources as SST's `Resource` reads them (`SST_RESOURCE_<name>`:
+ * JSON of the resource, node_modules/sst/dist/resource/shared.js) and DYNAMODB_ENDPOINT (functions/deployed.ts:
+ * DynamoDB Local instead of the regional endpoint). The handler is given a context with `remainingMs` left.
+ * Answers what the handler returned and what the process logged.
  */
 export async function invokeLambda(
   entry:
-    | 'functions/indexer.ts'
-    | 'functions/settlement.ts'
-    | 'functions/deletions.ts'
-    | 'functions/rank-snapshots.ts'
-    | 'functions/rank-pages.ts'
-    | 'functions/day-figures.ts',
+    | 'functions/jobs/indexer.ts'
+    | 'functions/jobs/settlement.ts'
+    | 'functions/jobs/deletions.ts'
+    | 'functions/jobs/rank-snapshots.ts'
+    | 'functions/jobs/rank-pages.ts'
+    | 'functions/jobs/day-figures.ts',
   event: unknown,
   resources: Record<string, unknown>,
   env: Record<string, string>,

@@ -1,8 +1,8 @@
-import { answerGraphQL, graphQLStoreFailure, type GraphQLRequest } from '../../functions/local/dev-chain/graphql.js';
+import { answerGraphQL, graphQLStoreFailure, type GraphQLRequest } from '../../tools/local/dev-chain/graphql.js';
 import { ChainScript, startLoopback, type Loopback } from './sui-node.js';
 
 /**
- * A loopback Sui GraphQL service over a chain script (functions/local/dev-chain/graphql.ts answers it as the
+ * A loopback Sui GraphQL service over a chain script (tools/local/dev-chain/graphql.ts answers it as the
  * real service does), with the loopback's logging and scripted failures.
  */
 export interface SuiGraphQL extends Loopback {

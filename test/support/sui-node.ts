@@ -6,8 +6,8 @@ import {
   SUI,
   type ScriptBalanceChange,
   type ScriptEvent,
-} from '../../functions/local/dev-chain/chain-script.js';
-import { startRawLoopback, type Loopback, type RawAnswer } from '../../functions/local/dev-chain/loopback.js';
+} from '../../tools/local/dev-chain/chain-script.js';
+import { startRawLoopback, type Loopback, type RawAnswer } from '../../tools/local/dev-chain/loopback.js';
 
 export {
   randomAddress,
@@ -17,8 +17,8 @@ export {
   type ScriptBalanceChange,
   type ScriptEvent,
   type ScriptObject,
-} from '../../functions/local/dev-chain/chain-script.js';
-export { startRawLoopback, type Failure, type Loopback, type RawAnswer, type RawRequest } from '../../functions/local/dev-chain/loopback.js';
+} from '../../tools/local/dev-chain/chain-script.js';
+export { startRawLoopback, type Failure, type Loopback, type RawAnswer, type RawRequest } from '../../tools/local/dev-chain/loopback.js';
 
 /**
  * A loopback Sui full node: JSON-RPC 2.0 on 127.0.0.1, answering `suix_queryEvents` and
@@ -28,7 +28,7 @@ export { startRawLoopback, type Failure, type Loopback, type RawAnswer, type Raw
  * referenced transaction" for an unknown digest. Failures can be switched on per request: a JSON-RPC error,
  * an HTTP 503, a dropped connection, or no answer at all (for timeouts). Every request is logged.
  *
- * The chain script (functions/local/dev-chain/chain-script.ts: events, the transactions that emitted them, live
+ * The chain script (tools/local/dev-chain/chain-script.ts: events, the transactions that emitted them, live
  * objects) is shared with the loopback GraphQL service (sui-graphql.ts) and gRPC full node (sui-grpc.ts), so every API can be asked about the
  * same chain.
  */

@@ -1,0 +1,80 @@
+import type { Item, ItemKey } from './batch.js';
+import type { PlatformDeps } from './deps.js';
+
+/**
+ * The declaration of a kind of stored item, made once in the domain that owns it (`core/<domain>/items.ts`): its
+ * name, how its items are found from a player, and what a player's deletion and export do with them. The
+ * privacy domain walks these declarations (core/privacy/player-kinds.ts lists them): a new kind that holds a
+ * player's data is deleted and exported because it is declared, not because someone remembered to add it there.
+ * docs/data-model.md "Item kinds and a player's data" explains the vocabulary.
+ */
+export interface ItemKind<Deps = PlatformDeps> {
+  /** What the item is, as docs/data-model.md names it ("ticket balance", "pay order", …). */
+  readonly name: string;
+  readonly player: PlayerData<Deps>;
+}
+
+/** The player whose items are walked: their id, and the wallet address their account had (none without one). */
+export interface PlayerRef {
+  uid: string;
+  address: string | undefined;
+}
+
+/**
+ * How a kind's items are found from a player, never by a scan:
+ * - `own`: in the player's own partition (`USER#<uid>`), the sort keys beginning with `sortPrefix`;
+ * - `index`: in a partition of an index that the player names (`gsi1` `USER_ORDERS#<uid>`, …), every entry or
+ *   those whose index sort key is `sortEquals`; `keysOnly` where the index projects only keys (the items are then
+ *   read by key);
+ * - `keys`: items whose keys are built from the player (their wallet address's binding);
+ * - `via`: items that another kind's items name (a goods order through its ledger entry), from the items of `kind`
+ *   whose sort key begins with `sortPrefix` when one is given.
+ */
+export type Reach =
+  | { readonly own: true; readonly sortPrefix: string }
+  | {
+      readonly index: 'gsi1' | 'gsi2' | 'gsi6';
+      readonly partition: (player: PlayerRef) => string | undefined;
+      readonly sortEquals?: string;
+      readonly keysOnly?: boolean;
+    }
+  | { readonly keys: (player: PlayerRef) => ItemKey[] }
+  | { readonly via: ItemKind<never>; readonly sortPrefix?: string; readonly keysOf: (item: Item) => ItemKey[] };
+
+/**
+ * What a player's deletion does to an item of the kind:
+ * - `deleted`: the item goes;
+ * - `pseudonymized`: it stays as the platform's accounting needs it, with every identifier of the player replaced by
+ *   the deletion's pseudonym (a key that held one moves), less the attributes in `drop`, with those `set` gives;
+ * - `forfeited`: a ticket balance: a ledger entry of minus the balance under the pseudonym, then the balance goes;
+ * - `released`: `release` first gives back what the item holds outside the table (a hero's NFT), then it goes.
+ * `owned` keeps an item that is no longer the player's (a wallet binding the address moved to another player).
+ */
+export type Deletion<Deps = PlatformDeps> =
+  | { readonly does: 'deleted'; readonly owned?: (item: Item, uid: string) => boolean }
+  | { readonly does: 'pseudonymized'; readonly drop?: readonly string[]; readonly set?: (item: Item) => Item }
+  | { readonly does: 'forfeited' }
+  | { readonly does: 'released'; readonly release: (deps: Deps, uid: string, item: Item) => Promise<boolean> };
+
+/**
+ * A kind's player data: none (`holdsNoPlayerData`, a kind the deletion never looks at), or where a player's items of
+ * it are, what their deletion does, and the section of their export that shows them (none: not exported, as a
+ * nonce or an idempotency record). `record` turns an item into the exported record when it is not the stored one.
+ */
+export type PlayerData<Deps = PlatformDeps> =
+  | { readonly holdsNoPlayerData: true }
+  | {
+      readonly reach: Reach;
+      readonly deletion: Deletion<Deps>;
+      readonly export?: { readonly section: string; readonly record?: (item: Item) => unknown };
+    };
+
+/** A kind that holds a player's data (the declarations the deletion and the export walk). */
+export type PlayerKind<Deps = PlatformDeps> = ItemKind<Deps> & { readonly player: Exclude<PlayerData<Deps>, { holdsNoPlayerData: true }> };
+
+/**
+ * Declares a kind: the one place its player-data policy is stated (the type makes it required). A kind's `release`
+ * may need more than the platform's deps (the heroes' chain): `never` accepts any, and the list the deletion walks
+ * states the deps it has.
+ */
+export const itemKind = <const Kind extends ItemKind<never>>(kind: Kind): Kind => kind;

@@ -1,0 +1,10 @@
+import type { Handlers, RouteGroup } from '../../core/http/operation.js';
+import { creditStranded, listStranded, refundStranded } from '../../core/payments/stranded.js';
+import type { innerStrandedOps } from '../routes/stranded.js';
+
+/** Stranded payments of the inner group, spread into its handlers. Routes only translate HTTP to core/payments. */
+export const innerStrandedHandlers: Handlers<RouteGroup<typeof innerStrandedOps>> = {
+  stranded_list: ({ deps, auth, query }) => listStranded(deps, auth, query),
+  stranded_credit: ({ deps, auth, body }) => creditStranded(deps, auth, body),
+  stranded_refund: ({ deps, auth, body }) => refundStranded(deps, auth, body),
+};
