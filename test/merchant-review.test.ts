@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, merchantKey } from '../core/merchants/merchants.js';
+import { createMerchant } from '../core/merchants/merchants.js';
+import { merchantKey } from '../core/merchants/keys.js';
 import { MerchantPayload, MerchantStatus } from '../core/merchants/models.js';
 import { createInnerApp } from '../functions/inner.js';
 import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';

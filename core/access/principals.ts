@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { merchantKey } from '../merchants/merchants.js';
+import { merchantKey } from '../merchants/keys.js';
 import { MerchantStatus } from '../merchants/models.js';
 import { readItems, type Item, type ItemKey } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';

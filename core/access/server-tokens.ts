@@ -29,7 +29,8 @@ const PAGE = 50;
 const TYPE = 'server-token';
 
 const tokensPk = (accountId: string) => `SERVERTOKENS#${accountId}`;
-const serverTokenKey = (accountId: string, id: string) => ({ pk: tokensPk(accountId), sk: `TOKEN#${id}` });
+const TOKEN_PREFIX = 'TOKEN#';
+const serverTokenKey = (accountId: string, id: string) => ({ pk: tokensPk(accountId), sk: `${TOKEN_PREFIX}${id}` });
 
 /** An id beginning with `at` (epoch ms, base 36, 9 characters: ids sort by issue time) and 96 random bits. */
 const idPrefix = (at: number) => at.toString(36).padStart(9, '0');
@@ -98,7 +99,7 @@ const isRevoked = (token: ServerTokenItem, ids: Record<string, number>, serverBe
  */
 export async function listServerTokens(deps: PlatformDeps, accountId: string, cursor: string | undefined) {
   const now = deps.now().getTime();
-  const lowest = `TOKEN#${idPrefix(now - tokenLifetimes.server * 1000)}`;
+  const lowest = `${TOKEN_PREFIX}${idPrefix(now - tokenLifetimes.server * 1000)}`;
   const scope = 'server_tokens';
   const start = cursor
     ? decodeCursor(deps, cursor, { owner: accountId, scope, attributes: ['sk'], within: (key) => key.sk! > lowest && key.sk!.startsWith('TOKEN#') })

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import { conditionalFailure } from '../platform/conditional-failure.js';
 import { queryItems } from '../platform/query.js';
-import { nextId } from '../platform/counters.js';
+import { counterKey, nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
 import { merchantError } from '../merchants/errors.js';
@@ -11,11 +11,13 @@ import { sortableInt } from '../platform/table.js';
 import { retrying } from '../platform/retry.js';
 import { isWriteConflict, transactOrFailedConditions } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
+import { merchantOrNotFound } from '../merchants/merchants.js';
+import { merchantKey } from '../merchants/keys.js';
 import { MerchantStatus, type Merchant } from '../merchants/models.js';
 import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { GameRecord, type GameCreate, type GameListRecord, type GameUpdate } from './models.js';
+import { merchantGamesPartition } from '../merchants/keys.js';
 
 /**
  * The game catalogue. Access patterns (docs/data-model.md):
@@ -41,7 +43,7 @@ type GameItem = z.infer<typeof StoredGame>;
 const gameOf = (item: Record<string, unknown>): GameItem => StoredGame.parse(item);
 
 export const gameKey = (code: string) => ({ pk: `GAME#${code}`, sk: 'GAME' });
-const counterKey = { pk: 'COUNTER#game', sk: 'COUNTER' };
+const gameCounterKey = counterKey('game');
 /** The most games a single catalogue read returns (query_new_merchant, a merchant's own list). */
 export const CATALOGUE_LIMIT = 1000;
 
@@ -110,7 +112,7 @@ export async function createGame(deps: PlatformDeps, caller: TokenClaims, input:
             ...gameKey(input.code),
             type: 'game',
             ...item,
-            gsi1pk: `MERCHANT_GAMES#${caller.sub}`,
+            gsi1pk: merchantGamesPartition(caller.sub),
             gsi1sk: sortableInt(id),
             gsi2pk: 'GAME',
             gsi2sk: sortableInt(id),
@@ -134,7 +136,7 @@ export async function createGame(deps: PlatformDeps, caller: TokenClaims, input:
       {
         Update: {
           TableName: deps.table,
-          Key: counterKey,
+          Key: gameCounterKey,
           UpdateExpression: 'ADD #total :one',
           ExpressionAttributeNames: { '#total': 'total' },
           ExpressionAttributeValues: { ':one': 1 },
@@ -182,7 +184,7 @@ export async function merchantGameCodes(deps: PlatformDeps, accountId: string, l
     {
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `MERCHANT_GAMES#${accountId}` },
+      ExpressionAttributeValues: { ':pk': merchantGamesPartition(accountId) },
       ProjectionExpression: 'code',
       ScanIndexForward: false,
     },
@@ -193,7 +195,7 @@ export async function merchantGameCodes(deps: PlatformDeps, accountId: string, l
 
 /** query merchant game: the caller's games, newest first, zero-based pages. */
 export async function listMerchantGames(deps: PlatformDeps, accountId: string, page: number, pageSize: number) {
-  const items = await queryNewest(deps, 'gsi1', `MERCHANT_GAMES#${accountId}`, CATALOGUE_LIMIT);
+  const items = await queryNewest(deps, 'gsi1', merchantGamesPartition(accountId), CATALOGUE_LIMIT);
   return {
     total: String(items.length),
     games: items.slice(page * pageSize, (page + 1) * pageSize).map(toGameRecord),
@@ -207,7 +209,9 @@ export async function listMerchantGames(deps: PlatformDeps, accountId: string, p
 export async function listAllGames(deps: PlatformDeps, page: number, pageSize: number) {
   const [items, counter] = await Promise.all([
     queryNewest(deps, 'gsi2', 'GAME', (page + 1) * pageSize),
-    deps.db.send(new GetCommand({ TableName: deps.table, Key: counterKey, ProjectionExpression: '#total', ExpressionAttributeNames: { '#total': 'total' } })),
+    deps.db.send(
+      new GetCommand({ TableName: deps.table, Key: gameCounterKey, ProjectionExpression: '#total', ExpressionAttributeNames: { '#total': 'total' } }),
+    ),
   ]);
   const pageItems = items.slice(page * pageSize);
   const merchants = await merchantsByAccount(deps, [...new Set(pageItems.map((item) => item.accountId))]);

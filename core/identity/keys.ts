@@ -4,7 +4,10 @@
  */
 
 /** A player's own partition: their account, parameters, social listing, balances, ledger and heroes. */
-export const userPartition = (uid: string) => `USER#${uid}`;
+export const userPartition = (uid: string) => `${USER_PREFIX}${uid}`;
+const USER_PREFIX = 'USER#';
+/** The player a partition of the table is the own partition of; none for any other partition. */
+export const uidOfPartition = (pk: string) => (pk.startsWith(USER_PREFIX) ? pk.slice(USER_PREFIX.length) : undefined);
 
 /** "account of a user" (core/identity/accounts.ts). */
 export const userKey = (uid: string) => ({ pk: userPartition(uid), sk: 'ACCOUNT' });

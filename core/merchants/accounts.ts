@@ -10,6 +10,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../platform/passwords.j
 import { requestSource, sourceKey } from '../platform/request-source.js';
 import { AGAIN, retrying } from '../platform/retry.js';
 import type { TransactItem } from '../platform/transactions.js';
+import { accountKey, accountWindowKey, pairKey, sourceWindowKey } from './keys.js';
 
 /**
  * Merchant console accounts (email + password). Access pattern "account by email": pk `ACCOUNT#<email>`,
@@ -27,8 +28,6 @@ const AccountItem = z.object({
 });
 type AccountItem = z.infer<typeof AccountItem>;
 const accountItem = (item: Record<string, unknown> | undefined) => item && AccountItem.parse(item);
-
-const accountKey = (email: string) => ({ pk: `ACCOUNT#${email.toLowerCase()}`, sk: 'ACCOUNT' });
 
 export async function createAccount(
   deps: PlatformDeps,
@@ -175,9 +174,6 @@ export function backoffSeconds(failures: number): number {
 }
 
 const THROTTLE_TYPE = 'login-throttle';
-const pairKey = (email: string, source: string) => ({ pk: `LOGINTHROTTLE#${email}`, sk: `SOURCE#${source}` });
-const accountWindowKey = (email: string, window: string) => ({ pk: `LOGINTHROTTLE#${email}`, sk: `WINDOW#${window}` });
-const sourceWindowKey = (source: string, window: string) => ({ pk: `LOGINSOURCE#${source}`, sk: `WINDOW#${window}` });
 
 /** "an email's failures from a source" (pairKey): what the login throttle remembers of the pair. */
 const PairItem = z.object({

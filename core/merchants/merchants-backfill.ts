@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { indexBackfill } from '../platform/index-backfill.js';
 import { objectOf } from '../shared/records.js';
-import { merchantsOfStatusKeys } from './merchants.js';
+import { merchantsOfStatusKeys } from './keys.js';
 import { Merchant } from './models.js';
 
 /**

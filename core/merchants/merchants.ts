@@ -11,6 +11,7 @@ import { platformError } from '../platform/errors.js';
 import { merchantError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { type Merchant, MerchantStatus, type MerchantPayload, type MerchantStatusView } from './models.js';
+import { merchantGamesPartition, merchantIdPartition, merchantKey, merchantsOfStatusKeys } from './keys.js';
 
 /**
  * Merchants: one per console account.
@@ -20,12 +21,6 @@ import { type Merchant, MerchantStatus, type MerchantPayload, type MerchantStatu
  *   (admins' review list, review.ts), set when the merchant is made and moved by every status change, in the
  *   transaction that changes the status.
  */
-export const merchantKey = (accountId: string) => ({ pk: `MERCHANT#${accountId}`, sk: 'MERCHANT' });
-export const merchantsOfStatusPartition = (status: number) => `MERCHANTS#${status}`;
-export const merchantsOfStatusKeys = (status: number, merchant: { create_time: string; id: number }) => ({
-  gsi2pk: merchantsOfStatusPartition(status),
-  gsi2sk: `${merchant.create_time}#${sortableInt(merchant.id)}`,
-});
 
 /** The fields a merchant record shows (the item also keeps its keys and bookkeeping such as `gameCount`). */
 const MERCHANT_FIELDS = [
@@ -90,7 +85,7 @@ export async function createMerchant(deps: PlatformDeps, owner: TokenClaims, inp
         TableName: deps.table,
         Item: {
           ...merchantKey(owner.sub),
-          gsi1pk: `MERCHANT_ID#${id}`,
+          gsi1pk: merchantIdPartition(id),
           gsi1sk: 'MERCHANT',
           ...merchantsOfStatusKeys(merchant.status, merchant),
           type: 'merchant',
@@ -128,7 +123,7 @@ async function merchantItemById(deps: PlatformDeps, merchantId: number): Promise
       TableName: deps.table,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': `MERCHANT_ID#${merchantId}`, ':sk': 'MERCHANT' },
+      ExpressionAttributeValues: { ':pk': merchantIdPartition(merchantId), ':sk': 'MERCHANT' },
     }),
   );
   return out.Items?.[0];
@@ -261,7 +256,7 @@ async function merchantGameKeys(deps: PlatformDeps, accountId: string): Promise<
   const items = await queryItems(deps, {
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': `MERCHANT_GAMES#${accountId}` },
+    ExpressionAttributeValues: { ':pk': merchantGamesPartition(accountId) },
     ProjectionExpression: 'pk, sk, id',
   });
   return items.map((item) => GameKey.parse(item));

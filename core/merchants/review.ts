@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { decodeCursor, encodeCursor } from '../platform/cursors.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { nullByDefault, objectOf } from '../shared/records.js';
-import { merchantsOfStatusPartition } from './merchants.js';
+import { merchantsOfStatusPartition } from './keys.js';
 import { Merchant, type MerchantReviewPage, type MerchantReviewQuery } from './models.js';
 
 /**

@@ -145,7 +145,7 @@ export async function listClients(
           owner: query.region,
           scope: 'store_clients',
           attributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
-          within: (key) => key.gsi1pk === partition && key.sk === 'STORECLIENT' && key.pk!.startsWith(`STORECLIENT#${query.region}#`),
+          within: (key) => key.gsi1pk === partition && key.sk === 'STORECLIENT' && key.pk!.startsWith(clientKey(query.region, '').pk),
         });
   const out = await deps.db.send(
     new QueryCommand({

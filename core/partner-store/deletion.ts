@@ -7,10 +7,11 @@ import { ConcurrentChange, transactOrFailures, type FailedCondition } from '../p
 import { jtiKey, jtiUsedAlready, usedJti, verifyAssertion, type Assertion } from './assertions.js';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
-import { eraseRound, leftOf, nothingLeft, storePartition, type Subject } from './erasure.js';
+import { eraseRound, leftOf, nothingLeft, type Subject } from '././erasure.js';
+import { storePartition, storeUserKey } from './keys.js';
 import type { UserDeleted } from './models.js';
 import { regionKey, type StoreRegion } from './regions.js';
-import { loginKey, StoredLogin, storeUserKey } from './sessions.js';
+import { loginKey, StoredLogin } from '././sessions.js';
 
 /**
  * user/delete: a store user deletes their store account (docs/security.md "Deleting a player's account", "The

@@ -6,7 +6,8 @@ import { ConcurrentChange, transactOrFailures, type TransactItem } from '../plat
 import type { PartnerStoreDeps } from './deps.js';
 import { scrubbed, type Personal } from './pseudonyms.js';
 import type { StoreRegion } from './regions.js';
-import { grantKey, storeLedgerKey } from './wallet.js';
+import { grantKey } from '././wallet.js';
+import { storeLedgerKey, storePartition } from './keys.js';
 
 /**
  * One round of a store user's deletion (deletion.ts): what happens to each item of the user
@@ -29,8 +30,6 @@ export interface Subject {
   pseudonym: string;
   deletedAt: string;
 }
-
-export const storePartition = (uid: string) => `STOREUSER#${uid}`;
 
 /** What is left of the user: their partition but the user item, the grants still naming them, their indexed items. */
 interface Left {

@@ -13,6 +13,7 @@ import { Feeding, Pet } from './models.js';
 import { changeItems, ITEMS, PREMIUM } from './wallet.js';
 import { userGone } from './challenges.js';
 import { liveUserCheck } from './sessions.js';
+import { FEEDLOG_PREFIX, feedingKey, PET_PREFIX, petBoardPartition, petKey, petsCountKey, storePartition } from './keys.js';
 
 /**
  * The pet mini-game (docs/api.md, "Partner store: currencies, items and pets": adopt_pet, pet_query, feed_pet,
@@ -33,8 +34,6 @@ export const FEED_COOLDOWN_SECONDS = 60;
 export const LEVEL_XP = [0, 100, 250, 450, 700, 1000, 1400, 1900, 2500, 3200, 4000] as const;
 const MAX_EXPERIENCE = LEVEL_XP[LEVEL_XP.length - 1]! * 10;
 
-const petKey = (uid: string, petId: string) => ({ pk: `STOREUSER#${uid}`, sk: `PET#${petId}` });
-const petsCountKey = (uid: string) => ({ pk: `STOREUSER#${uid}`, sk: 'PETS' });
 const rankKey = (level: number, experience: number) => level * 1e9 + experience;
 
 /** A stored pet: a pet never fed has no `last_fed_at` (read as null). */
@@ -89,7 +88,7 @@ export async function adoptPet(deps: PartnerStoreDeps, region: StoreRegion, uid:
       Put: {
         TableName: deps.table,
         // Never fed: no last_fed_at attribute (the first feeding's condition is that it does not exist).
-        Item: { ...petKey(uid, pet.petId), type: 'store_pet', uid, region, ...withoutFeeding(pet), gsi4pk: `PETRANK#${region}`, gsi4sk: rankKey(1, 0) },
+        Item: { ...petKey(uid, pet.petId), type: 'store_pet', uid, region, ...withoutFeeding(pet), gsi4pk: petBoardPartition(region), gsi4sk: rankKey(1, 0) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -113,7 +112,7 @@ const withoutFeeding = ({ last_fed_at: _never, ...pet }: Pet) => pet;
 export async function userPets(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {
   const items = await queryItems(deps, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pet)',
-    ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':pet': 'PET#' },
+    ExpressionAttributeValues: { ':pk': storePartition(uid), ':pet': PET_PREFIX },
     ConsistentRead: true,
   });
   return { pets: items.map((item) => StoredPet.parse(item)).sort((a, b) => (a.adopted_at < b.adopted_at ? -1 : a.adopted_at > b.adopted_at ? 1 : 0)) };
@@ -181,7 +180,7 @@ export async function feedPet(deps: PartnerStoreDeps, uid: string, input: { petI
         },
       },
       ...changeItems(deps, uid, 'item', food.code, -input.amount, `feed#${feedingId}`),
-      { Put: { TableName: deps.table, Item: { pk: `STOREUSER#${uid}`, sk: `FEEDLOG#${fedAt}#${feedingId}`, type: 'store_feeding', ...entry } } },
+      { Put: { TableName: deps.table, Item: { ...feedingKey(uid, fedAt, feedingId), type: 'store_feeding', ...entry } } },
       liveUserCheck(deps, uid),
     ],
     `body.petId: ${pet.name} is being fed concurrently; retry`,
@@ -207,7 +206,7 @@ export async function feedLog(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid:
     new QueryCommand({
       TableName: deps.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
-      ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':log': 'FEEDLOG#' },
+      ExpressionAttributeValues: { ':pk': storePartition(uid), ':log': FEEDLOG_PREFIX },
       ScanIndexForward: false,
       Limit: (page + 1) * pageSize + 1,
       ConsistentRead: true,
@@ -225,7 +224,7 @@ export async function petRank(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, regi
       TableName: deps.table,
       IndexName: 'gsi4',
       KeyConditionExpression: 'gsi4pk = :board',
-      ExpressionAttributeValues: { ':board': `PETRANK#${region}` },
+      ExpressionAttributeValues: { ':board': petBoardPartition(region) },
       ScanIndexForward: false,
       Limit: limit,
     }),

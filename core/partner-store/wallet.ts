@@ -10,7 +10,8 @@ import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import type { GrantBody } from './models.js';
 import type { StoreRegion } from './regions.js';
-import { liveUserCheck, storeUserKey, userLive } from './sessions.js';
+import { liveUserCheck, userLive } from '././sessions.js';
+import { storeUserKey, BALANCE_PREFIX, balanceKey, type Holding, storeLedgerKey, storePartition } from './keys.js';
 
 /**
  * A store user's currencies and items (docs/api.md, "Partner store: currencies, items and pets": currencies_list,
@@ -40,9 +41,6 @@ export const ITEMS = [
   { code: 'cake', kind: 'food', name: 'Cake', experience: 60 },
 ] as const;
 
-export type Holding = 'currency' | 'item';
-export const balanceKey = (uid: string, holding: Holding, code: string) => ({ pk: `STOREUSER#${uid}`, sk: `BAL#${holding}#${code}` });
-export const storeLedgerKey = (uid: string, ref: string) => ({ pk: `STOREUSER#${uid}`, sk: `LEDGER#${ref}` });
 export const grantKey = (clientId: string, reference: string) => ({ pk: `STOREGRANT#${clientId}#${reference}`, sk: 'STOREGRANT' });
 
 /** Transaction items adding `amount` (negative: taking, on condition the balance covers it) with its ledger entry. */
@@ -100,7 +98,7 @@ export const premiumBalance = async (deps: Pick<PartnerStoreDeps, 'db' | 'table'
 export async function itemBalances(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {
   const held = await queryItems(deps, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
-    ExpressionAttributeValues: { ':pk': `STOREUSER#${uid}`, ':items': 'BAL#item#' },
+    ExpressionAttributeValues: { ':pk': storePartition(uid), ':items': `${BALANCE_PREFIX}item#` },
     ConsistentRead: true,
   });
   const byCode = new Map(held.map((item) => [String(item.sk).slice('BAL#item#'.length), Number(item.balance)]));

@@ -171,6 +171,9 @@ export const PAYMENT_PREFIX = 'PAY#';
 export const paymentKey = (billNo: string, txDigest: string, eventSeq: string) => ({ pk: `BILL#${billNo}`, sk: `${PAYMENT_PREFIX}${txDigest}#${eventSeq}` });
 /** "a payer's payment events" (gsi2): the partition of an address. */
 export const payerPartition = (address: string) => `PAYER#${address}`;
+/** "payment events of a transaction" (gsi1) and "a bill's first payment" (sparse gsi3): their partitions. */
+export const transactionPaymentsPartition = (txDigest: string) => `TX#${txDigest}`;
+export const billFirstPaymentPartition = (billNo: string) => `BILL_PAY#${billNo}`;
 
 const ITEM_TYPE = 'payment_event';
 
@@ -227,11 +230,11 @@ async function storePayment(deps: StoreDeps, event: ChainEvent, eventType: numbe
   const item: Record<string, unknown> = {
     ...key,
     type: ITEM_TYPE,
-    gsi1pk: `TX#${event.txDigest}`,
+    gsi1pk: transactionPaymentsPartition(event.txDigest),
     gsi1sk: sortableInt(Number(event.eventSeq)),
     gsi2pk: payerPartition(payment.from),
     gsi2sk: `${now}#${position}`,
-    gsi3pk: `BILL_PAY#${payment.billNo}`,
+    gsi3pk: billFirstPaymentPartition(payment.billNo),
     gsi3sk: `${chainTime ?? now}#${position}`,
     ...record,
     // Internal: what the event was on chain, for audits; not part of the contract's record.
@@ -308,7 +311,7 @@ export async function paymentsOfTransaction(deps: Pick<PaymentsDeps, 'db' | 'tab
     KeyConditionExpression: 'gsi1pk = :pk',
     FilterExpression: '#type = :type',
     ExpressionAttributeNames: { '#type': 'type' },
-    ExpressionAttributeValues: { ':pk': `TX#${digest}`, ':type': ITEM_TYPE },
+    ExpressionAttributeValues: { ':pk': transactionPaymentsPartition(digest), ':type': ITEM_TYPE },
   });
   if (stored.length > 0 || !deps.chain) return stored.map(toIndexed);
 
@@ -349,7 +352,7 @@ export async function paymentOfBill(deps: Pick<PaymentsDeps, 'db' | 'table'>, bi
       TableName: deps.table,
       IndexName: 'gsi3',
       KeyConditionExpression: 'gsi3pk = :pk',
-      ExpressionAttributeValues: { ':pk': `BILL_PAY#${billNo}` },
+      ExpressionAttributeValues: { ':pk': billFirstPaymentPartition(billNo) },
       ScanIndexForward: true,
       Limit: 1,
     }),

@@ -3,6 +3,9 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { isPseudonym } from '../platform/players.js';
 import { type ItemChange, itemChangeOf, type StreamImages } from '../platform/stream-records.js';
 import { OrderStatus } from './models.js';
+import { isOrderKey, ORDER_PREFIX } from './order-keys.js';
+import { uidOfPartition } from '../identity/keys.js';
+import { LEDGER_PREFIX } from '../tickets/balances.js';
 
 /**
  * The stage overview's day figures (core/platform/day-stats.ts), counted from the table's stream instead of on the
@@ -15,12 +18,6 @@ import { OrderStatus } from './models.js';
  * - tickets_spent: a ledger entry inserted by minus_tickets (ref `minus#…`), minus its change, on its `created_at`.
  * Ledger entries a deletion moves to a pseudonym (core/privacy/erase.ts) are inserted again there: not counted.
  */
-
-const ORDER_PREFIX = 'ORDER#';
-const LEDGER_PREFIX = 'LEDGER#';
-
-/** A pay order's item ("order by id", core/payments/order-keys.ts orderKey), by its keys. */
-const isOrderItem = (pk: string, sk: string) => pk.startsWith(ORDER_PREFIX) && sk === 'ORDER';
 
 /**
  * Which records the day figures' consumer is given: pay orders' (any change) and ledger entries' (inserts). Deployed,
@@ -36,7 +33,7 @@ export const moneyRecordsFilters = [
 export function passesMoneyFilter(record: { eventName?: string; dynamodb?: Pick<StreamImages, 'Keys'> }): boolean {
   const pk = record.dynamodb?.Keys?.pk?.S ?? '';
   const sk = record.dynamodb?.Keys?.sk?.S ?? '';
-  return isOrderItem(pk, sk) || (record.eventName === 'INSERT' && sk.startsWith(LEDGER_PREFIX));
+  return isOrderKey(pk, sk) || (record.eventName === 'INSERT' && sk.startsWith(LEDGER_PREFIX));
 }
 
 /** The UTC day of an item's ISO time attribute, or undefined when it has none. */
@@ -46,7 +43,7 @@ function figuresOfChange({ before, after }: ItemChange): { day: string; counts: 
   if (!after) return undefined;
   const pk = String(after.pk ?? '');
   const sk = String(after.sk ?? '');
-  if (isOrderItem(pk, sk)) {
+  if (isOrderKey(pk, sk)) {
     if (!before) {
       const day = dayOf(after.created_at);
       return day ? { day, counts: { orders_created: 1 } } : undefined;
@@ -55,7 +52,8 @@ function figuresOfChange({ before, after }: ItemChange): { day: string; counts: 
     const day = dayOf(after.updated_at);
     return paidNow && day ? { day, counts: { orders_paid: 1 } } : undefined;
   }
-  if (before || !sk.startsWith(LEDGER_PREFIX) || !pk.startsWith('USER#') || isPseudonym(pk.slice('USER#'.length))) return undefined;
+  const uid = uidOfPartition(pk);
+  if (before || !sk.startsWith(LEDGER_PREFIX) || uid === undefined || isPseudonym(uid)) return undefined;
   const ref = String(after.ref ?? '');
   const change = Number(after.change);
   const day = dayOf(after.created_at);

@@ -7,7 +7,7 @@ import { readItems } from '../platform/batch.js';
 import type { PaymentsDeps } from './deps.js';
 import { paymentError } from './errors.js';
 import { OrderStatus } from './models.js';
-import { orderIdOfBill, orderKey, StoredOrder, storedOrder } from './order-keys.js';
+import { orderIdOfBill, orderKey, paidOrdersPartition, StoredOrder, storedOrder, userOrdersPartition } from './order-keys.js';
 import { toPayOrder } from './orders.js';
 import { projectKey } from '../access/owned-keys.js';
 import { storedProject } from './projects.js';
@@ -22,7 +22,7 @@ export async function paidOrders(deps: PaymentsDeps, uid: string, page: number, 
       TableName: deps.table,
       IndexName: 'gsi2',
       KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': `PAID#${uid}` },
+      ExpressionAttributeValues: { ':pk': paidOrdersPartition(uid) },
       ScanIndexForward: false,
       Limit: PAID_ORDERS_LIMIT,
     }),
@@ -95,7 +95,7 @@ async function newestPendingOrder(deps: PaymentsDeps, uid: string, projectName: 
       KeyConditionExpression: 'gsi1pk = :pk',
       FilterExpression: '#status = :pending AND project_name = :project',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pk': `USER_ORDERS#${uid}`, ':pending': OrderStatus.pending, ':project': projectName },
+      ExpressionAttributeValues: { ':pk': userOrdersPartition(uid), ':pending': OrderStatus.pending, ':project': projectName },
       ScanIndexForward: false,
       // The newest orders are where a pending one is; an older pending order is found by its id.
       Limit: 20,

@@ -19,9 +19,12 @@ import { userKey } from '../identity/keys.js';
  *   player, so a deletion's pseudonymizing leaves it as it is.
  * An order's bill number is `PO` and its zero-padded id: the payment carries it, and the order is found from it.
  */
-export const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });
+export const ORDER_PREFIX = 'ORDER#';
+export const orderKey = (id: number) => ({ pk: `${ORDER_PREFIX}${id}`, sk: 'ORDER' });
+/** Whether a key is an order's ("order by id"), as the table's stream names items. */
+export const isOrderKey = (pk: string, sk: string) => pk.startsWith(ORDER_PREFIX) && sk === 'ORDER';
 /** "level of a project" (core/payments/projects.ts): pk `PROJECT#<name>`, sk `LEVEL#<zero-padded level>`. */
-export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `LEVEL#${sortableInt(level, 8)}` });
+export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `${LEVEL_PREFIX}${sortableInt(level, 8)}` });
 
 /**
  * What rechargeOrder reads before anything else (its first reads, core/http/operation.ts FirstReads: the authorization layer's fresh read of the
@@ -48,6 +51,12 @@ export const storeLinkKeys = (token: string) => ({ gsi3pk: `ORDER_LINK#${token.t
 export const ORDER_SHARDS = 8;
 /** The index partition of a user's orders ("orders of a user, newest first", gsi1). */
 export const userOrdersPartition = (uid: string) => `USER_ORDERS#${uid}`;
+/** The index partition of a user's paid orders ("paid orders of a user, newest first", sparse gsi2). */
+export const paidOrdersPartition = (uid: string) => `PAID#${uid}`;
+/** The index partition of a merchant's projects ("projects of a merchant", gsi2; core/payments/projects.ts). */
+export const merchantProjectsPartition = (accountId: string) => `MERCHANT_PROJECTS#${accountId}`;
+/** The sort key prefix of a project's price levels, beside the project item (levelKey). */
+export const LEVEL_PREFIX = 'LEVEL#';
 /** The index partition of one shard of a project's orders. */
 export const projectOrdersPartition = (project: string, shard: number) => `PROJECT_ORDERS#${project}#${shard}`;
 /** The "orders of a project" keys of an order: its shard from its id, its place by creation time then id. */
@@ -115,7 +124,7 @@ export function orderPaidUpdate(
         ':tx': paid.txDigest,
         ':deposit': paid.depositId,
         ':now': paid.now,
-        ':paidPk': `PAID#${order.user_id}`,
+        ':paidPk': paidOrdersPartition(order.user_id),
         ':paidSk': `${paid.now}#${order.id}`,
         ...condition.values,
       },

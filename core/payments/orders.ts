@@ -14,7 +14,7 @@ import { transactOrFailedConditions } from '../platform/transactions.js';
 import { formatUnits } from './money.js';
 import { toBigInt } from '../shared/amounts.js';
 import { OrderStatus, TxType, type PayOrder, type RechargeOrderBody } from './models.js';
-import { billNoOf, orderKey, projectOrdersKeys, rechargeOrderReads, type StoredOrder, storedOrder, storeLinkKeys } from './order-keys.js';
+import { billNoOf, orderKey, projectOrdersKeys, rechargeOrderReads, type StoredOrder, storedOrder, storeLinkKeys, userOrdersPartition } from './order-keys.js';
 import { storedLevel, storedProject } from './projects.js';
 
 export function toPayOrder(order: StoredOrder): PayOrder {
@@ -100,7 +100,7 @@ export async function createRechargeOrder(deps: PaymentsDeps, uid: string, input
       ...orderKey(id),
       type: 'order',
       ...order,
-      gsi1pk: `USER_ORDERS#${uid}`,
+      gsi1pk: userOrdersPartition(uid),
       gsi1sk: sortableInt(id),
       ...storeLinkKeys(order.app_account_token!),
       ...projectOrdersKeys(order),

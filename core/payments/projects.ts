@@ -2,7 +2,8 @@ import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { projectKey } from '../access/owned-keys.js';
-import { merchantKey, merchantOrNotFound } from '../merchants/merchants.js';
+import { merchantOrNotFound } from '../merchants/merchants.js';
+import { merchantKey } from '../merchants/keys.js';
 import { readItems } from '../platform/batch.js';
 import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
 import { nextId } from '../platform/counters.js';
@@ -40,7 +41,7 @@ export const storedProject = (item: Record<string, unknown> | undefined) => item
 export const storedLevel = (item: Record<string, unknown> | undefined) => item && StoredLevel.parse(item);
 
 export { levelKey } from './order-keys.js';
-import { levelKey } from './order-keys.js';
+import { LEVEL_PREFIX, levelKey, merchantProjectsPartition } from './order-keys.js';
 
 const strip = <T>({ pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, accountId: _o, ...rest }: Record<string, unknown>) => rest as T;
 
@@ -83,7 +84,7 @@ export async function createProject(deps: PaymentsDeps, caller: TokenClaims, inp
           ...project,
           gsi1pk: 'PROJECTS',
           gsi1sk: input.project_name,
-          gsi2pk: `MERCHANT_PROJECTS#${caller.sub}`,
+          gsi2pk: merchantProjectsPartition(caller.sub),
           gsi2sk: input.project_name,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -193,7 +194,7 @@ export async function projectsOf(deps: PaymentsDeps, accountId: string): Promise
       TableName: deps.table,
       IndexName: 'gsi2',
       KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': `MERCHANT_PROJECTS#${accountId}` },
+      ExpressionAttributeValues: { ':pk': merchantProjectsPartition(accountId) },
     }),
   );
   return (out.Items ?? []).map(toProject);
@@ -208,7 +209,7 @@ export async function levelsOf(deps: PaymentsDeps, name: string): Promise<PriceL
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :level)',
       FilterExpression: '#status = :on',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pk': `PROJECT#${name}`, ':level': 'LEVEL#', ':on': 1 },
+      ExpressionAttributeValues: { ':pk': projectKey(name).pk, ':level': LEVEL_PREFIX, ':on': 1 },
     }),
   );
   return (out.Items ?? []).map(toPriceLevel);

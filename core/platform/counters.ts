@@ -17,13 +17,16 @@ export async function nextId(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: str
   return id!;
 }
 
+/** "next id of a kind": one counter item per kind. */
+export const counterKey = (kind: string) => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' });
+
 /** `count` ids of a kind from one `ADD` (unique, consecutive within the block); none for 0, without a write. */
 export async function nextIds(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: string, count: number): Promise<number[]> {
   if (count === 0) return [];
   const result = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
-      Key: { pk: `COUNTER#${kind}`, sk: 'COUNTER' },
+      Key: counterKey(kind),
       UpdateExpression: 'ADD #value :n',
       ExpressionAttributeNames: { '#value': 'value' },
       ExpressionAttributeValues: { ':n': count },

@@ -89,10 +89,9 @@ export function idempotentRequest(claims: Pick<TokenClaims, 'kind' | 'sub'>, ope
   return { caller: callerOf(claims), operation, key, fingerprint: fingerprintOf(request) };
 }
 
-export const idempotencyRecordKey = (request: Pick<IdempotentRequest, 'caller' | 'operation' | 'key'>) => ({
-  pk: `IDEMPOTENCY#${request.caller}#${request.operation}#${request.key}`,
-  sk: 'IDEMPOTENCY',
-});
+type RecordName = Pick<IdempotentRequest, 'caller' | 'operation' | 'key'>;
+const recordPartition = ({ caller, operation, key }: RecordName) => `IDEMPOTENCY#${caller}#${operation}#${key}`;
+export const idempotencyRecordKey = (request: RecordName) => ({ pk: recordPartition(request), sk: 'IDEMPOTENCY' });
 
 /** The record of `claims`' key for `operation`, as the request's reads name it before its fingerprint is known. */
 export const keyRecordOf = (claims: Pick<TokenClaims, 'kind' | 'sub'>, operation: string, key: string) =>
