@@ -188,9 +188,14 @@ export const rankingOperations: OperationBench[] = [
   {
     group: 'boards',
     op: 'board_shards_set',
-    minimum: 1,
-    reason: "one UpdateItem appending the change to the game item (the game's owner is checked by the authorization layer, remembered per process)",
-    units: { write: 4, read: 0, why: "one UpdateItem appending the change (1) + the game's three index entries rewritten (3); the owner is remembered" },
+    minimum: 4,
+    reason:
+      "a new game, whose current week and month have no score yet, so the change applies to them too (a launch): the setting read fresh (GetItem), each current season's emptiness under its K (one Query of one item per shard, both seasons side by side), and one UpdateItem writing the changes on condition they are as read: 3 round trips; the owner is checked by the authorization layer, remembered per process",
+    units: {
+      write: 4,
+      read: 3,
+      why: "the setting and the two seasons' first score read strongly consistent, since the change decides on them (3 × 1) + one UpdateItem writing the changes (1) and the game's three index entries rewritten (3)",
+    },
     prepare: async (deps) => {
       const game = await rewardGame(deps);
       return { token: game.owner.token, body: { game_code: game.code, shards: 8 } };

@@ -87,8 +87,13 @@ export function shardChanges(deps: Pick<PlatformDeps, 'db' | 'table'>, game: str
 
 /** A game's shard changes as stored now (one consistent GetItem of the game item's setting). */
 export async function readShardChanges(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string): Promise<ShardChange[]> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(game), ProjectionExpression: 'board_shards', ConsistentRead: true }));
-  return ShardSetting.parse(out.Item ?? {}).board_shards;
+  return ShardSetting.parse((await readSettingItem(deps, game)) ?? {}).board_shards;
+}
+
+/** The game item's key and setting as stored now; undefined when there is no such game. */
+async function readSettingItem(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string): Promise<Record<string, unknown> | undefined> {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey(game), ProjectionExpression: 'pk, board_shards', ConsistentRead: true }));
+  return out.Item;
 }
 
 /** The K of a game's season (as its reports write it from now on: a launch change still to apply counts once it does). */
@@ -180,18 +185,21 @@ const WRITE_ATTEMPTS = 5;
  */
 export async function setBoardShards(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, game: string, shards: number): Promise<ShardChange[]> {
   const now = deps.now();
-  const known = await readShardChanges(deps, game);
-  const current = [weekOf(now), monthOf(now)];
-  const empty: { season: string; was: number }[] = [];
-  for (const season of current) {
-    // A season still waiting for a launch change has no score (its reports are refused meanwhile) and keeps its K.
-    const launch = launchOf(known, season);
-    const was = await shardsOf(deps, game, season, known);
-    if ((launch && Date.parse(launch.change.from) > now.getTime()) || (await seasonEmpty(deps, game, season, was)))
-      empty.push({ season: seasonKey(season), was });
-  }
+  const stored = await readSettingItem(deps, game);
+  const known = ShardSetting.parse(stored ?? {}).board_shards;
+  // The current week's and month's emptiness, read side by side.
+  const checked = await Promise.all(
+    [weekOf(now), monthOf(now)].map(async (season) => {
+      // A season still waiting for a launch change has no score (its reports are refused meanwhile) and keeps its K.
+      const launch = launchOf(known, season);
+      const was = await shardsOf(deps, game, season, known);
+      const empty = (launch && Date.parse(launch.change.from) > now.getTime()) || (await seasonEmpty(deps, game, season, was));
+      return empty ? [{ season: seasonKey(season), was }] : [];
+    }),
+  );
+  const empty = checked.flat();
   if (empty.length > 0) {
-    return compactWith(deps, game, { shards, from: new Date(now.getTime() + LAUNCH_DELAY_MS).toISOString(), seasons: empty });
+    return compactWith(deps, game, { shards, from: new Date(now.getTime() + LAUNCH_DELAY_MS).toISOString(), seasons: empty }, stored);
   }
   const change: ShardChange = { shards, from: new Date(now.getTime() + CHANGE_DELAY_MS).toISOString() };
   const appended = await deps.db
@@ -214,19 +222,23 @@ export async function setBoardShards(deps: Pick<PlatformDeps, 'db' | 'table' | '
 }
 
 /** The change added to a game's changes past APPENDED_CHANGES: what is kept written back, on condition the list is as read. */
-async function compactWith(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, change: ShardChange): Promise<ShardChange[]> {
+async function compactWith(
+  deps: Pick<PlatformDeps, 'db' | 'table'>,
+  game: string,
+  change: ShardChange,
+  /** The setting the caller has just read fresh: the first try writes on it, a later one reads again. */
+  justRead?: Record<string, unknown>,
+): Promise<ShardChange[]> {
   return retrying(
-    async () => {
-      const out = await deps.db.send(
-        new GetCommand({ TableName: deps.table, Key: gameKey(game), ProjectionExpression: 'pk, board_shards', ConsistentRead: true }),
-      );
+    async (attempt) => {
+      const item = attempt === 1 && justRead ? justRead : await readSettingItem(deps, game);
       // The authorization layer found the game; games are never deleted, so only a race with nothing can miss it.
-      if (!out.Item) throw gameError('game.not_found', `game_code: no game ${game}`);
-      const read = out.Item.board_shards as unknown[] | undefined;
+      if (!item) throw gameError('game.not_found', `game_code: no game ${game}`);
+      const read = item.board_shards as unknown[] | undefined;
       const named = new Set((change.seasons ?? []).map((entry) => entry.season));
       // The seasons this change names have no score: a change before it that named them decides them no more (the
       // K they had then is in this change's `was`).
-      const before = ShardSetting.parse(out.Item).board_shards.map(({ seasons, ...rest }) => {
+      const before = ShardSetting.parse(item).board_shards.map(({ seasons, ...rest }) => {
         const left = (seasons ?? []).filter((entry) => !named.has(entry.season));
         return left.length > 0 ? { ...rest, seasons: left } : rest;
       });
