@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MerchantStatus } from '../core/merchants/models.js';
 import { ORDER_SHARDS } from '../core/payments/order-keys.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench } from './operation-bench.js';
 import { accountWithToken, giveTickets, merchantWithToken, paidPurchase, pendingPurchase } from './fixtures.js';
 
 /** The operator console's reads (functions/routes/console.ts). */

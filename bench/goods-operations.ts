@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { payReward } from '../core/goods/rewards.js';
 import { customGoods } from '../core/goods/orders.js';
 import { goodsAndBuyer, paidPurchase, pendingPurchase, playerWithTokens, shopWithLevel, type BenchDeps } from './fixtures.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench } from './operation-bench.js';
 
 /** A customGoods request body for one unit of the goods, with a fresh outer order id. */
 const customBody = (buyer: { uid: string }, goods: { projectName: string }) => ({

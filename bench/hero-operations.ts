@@ -5,7 +5,7 @@ import { nftDetail } from '../core/heroes/nft.js';
 import { grantHero } from '../core/heroes/roster.js';
 import { COSTS, heroNft, heroWorld, type HeroWorld } from '../test/support/heroes.js';
 import { giveTickets, playerWithTokens, type BenchDeps } from './fixtures.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench } from './operation-bench.js';
 
 /**
  * The hero game (hero base). One configured hero game per table: made on the first entry's prepare, with the

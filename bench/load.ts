@@ -13,7 +13,7 @@ import { emulateConflicts, type ConflictEmulator, type ItemKey } from '../test/s
 import { call } from '../test/support/http.js';
 import { gameWithServer } from '../test/support/rankings.js';
 import { goodsOnSale, purchaseOf, shopWithLevel, ticketHolders, type BenchDeps } from './fixtures.js';
-import type { BenchRequest } from './operations.js';
+import type { BenchRequest } from './operation-bench.js';
 import { percentile, round } from './stats.js';
 
 /**

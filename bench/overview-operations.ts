@@ -1,5 +1,5 @@
 import { JOBS } from '../core/platform/job-runs.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench } from './operation-bench.js';
 import { accountWithToken } from './fixtures.js';
 
 /** The stage overview (functions/routes/overview.ts): an admin console read. */

@@ -10,7 +10,7 @@ import { sha256Url } from '../core/platform/digest.js';
 import { adoptPet } from '../core/partner-store/pets.js';
 import { changeItems } from '../core/partner-store/wallet.js';
 import type { BenchDeps } from './fixtures.js';
-import type { Floor, OperationBench, Units } from './operations.js';
+import type { Floor, OperationBench, Units } from './operation-bench.js';
 
 /**
  * The partner store's authorization servers. The bench calls the app at `http://localhost`, so that is the

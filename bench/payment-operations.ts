@@ -12,7 +12,7 @@ import {
   shopWithLevel,
   type BenchDeps,
 } from './fixtures.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench } from './operation-bench.js';
 
 /** A shop and a player holding `tickets` of its level 1: the state of every ticket operation. */
 async function playerWithTickets(deps: BenchDeps, tickets = 50) {

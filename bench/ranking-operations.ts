@@ -11,7 +11,7 @@ import { seasonHistory } from '../core/rewards/history.js';
 import { settleSeason } from '../core/rewards/settlement.js';
 import { claimableGame, pastWeek, rewardGame, scoresInPastWeek } from '../test/support/rewards.js';
 import { accountWithToken, playerWithTokens, type BenchDeps } from './fixtures.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench } from './operation-bench.js';
 import { ownerOf } from '../core/access/owners.js';
 import { shardsSince } from '../test/support/rankings.js';
 

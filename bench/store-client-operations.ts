@@ -1,6 +1,6 @@
 import { registerClient } from '../core/partner-store/clients.js';
 import { accountWithToken, type BenchDeps } from './fixtures.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench } from './operation-bench.js';
 
 /** The partner store's clients, registered and listed by an admin (functions/routes/store-clients.ts). */
 const partnerServer = (name: string) => ({

@@ -3,7 +3,7 @@ import { createRechargeOrder } from '../core/payments/orders.js';
 import { notificationPayload, signJws, transactionPayload } from '../test/support/app-store-signing.js';
 import { notifications, pushBody } from '../test/support/google-play.js';
 import { BENCH_BUNDLE, BENCH_PACKAGE, BENCH_PUSH_AUDIENCE, playerWithTokens, rechargeBody, shopWithLevel, type BenchDeps } from './fixtures.js';
-import type { OperationBench } from './operations.js';
+import type { OperationBench } from './operation-bench.js';
 
 const PRODUCT = 'com.bench.tickets';
 
