@@ -22,10 +22,11 @@ export interface ConsoleStage {
   stop(): Promise<void>;
 }
 
-export async function startConsoleStage(name: string): Promise<ConsoleStage> {
+/** `env`: settings of the stage beside the demo's (a claim key naming another payout coin, …). */
+export async function startConsoleStage(name: string, env: Record<string, string> = {}): Promise<ConsoleStage> {
   const chain = await startSuiGraphQL();
   const dataDir = join(mkdtempSync(join(tmpdir(), `${name}-`)), 'data');
-  const server = await startLocalServer(demoServerEnv(dataDir, chain.url));
+  const server = await startLocalServer(demoServerEnv(dataDir, chain.url, env));
   const studio = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as ConsoleStage['studio'];
   const browser = await launchBrowser();
   const screenshots = join('test-results', name);
