@@ -1,8 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClaimKey } from '../core/rewards/claim-key.js';
 import { browserAvailable } from './support/browser.js';
-import { goTo, signIn, startConsoleStage, type ConsoleStage } from './support/console-page.js';
+import { goTo, openConsole, signIn, startConsoleStage, type ConsoleStage } from './support/console-page.js';
 import { request, type LocalServer } from './support/local-server.js';
 
 /**
@@ -15,7 +14,6 @@ const USDC = '0xabc::usdc::USDC';
 
 let stage: ConsoleStage;
 let server: LocalServer;
-let browser: Browser;
 let studio: { email: string; password: string };
 const pageErrors: string[] = [];
 
@@ -23,25 +21,14 @@ beforeAll(async () => {
   if (!available) return;
   const key = JSON.parse(generateClaimKey()) as Record<string, unknown>;
   stage = await startConsoleStage('console-coin-browser', { CLAIM_SIGNING_KEY: JSON.stringify({ key, coin_type: USDC }) });
-  ({ server, browser, studio } = stage);
+  ({ server, studio } = stage);
 }, 180_000);
 
 afterAll(() => stage?.stop());
 
-async function openConsole(width: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) pageErrors.push(m.text());
-  });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${server.base}/v2-testing/console`);
-  return page;
-}
-
 describe.skipIf(!available)('console: a payout coin whose decimals the console does not know', () => {
   it.each([1280, 390])('shows and takes reward amounts in base units alone at %i px', async (width) => {
-    const page = await openConsole(width);
+    const page = await openConsole(stage, width, pageErrors);
     await signIn(page, studio);
     await goTo(page, 'Boards and rewards');
     const amount = page.getByLabel('Reward of row 1', { exact: true });

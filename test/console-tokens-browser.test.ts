@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable } from './support/browser.js';
-import { goTo, signIn, startConsoleStage, type ConsoleStage } from './support/console-page.js';
+import { goTo, openConsole, signIn, startConsoleStage, type ConsoleStage } from './support/console-page.js';
 import { request, type LocalServer } from './support/local-server.js';
 
 /**
@@ -16,7 +16,6 @@ const available = browserAvailable('console-tokens-browser');
 
 let stage: ConsoleStage;
 let server: LocalServer;
-let browser: Browser;
 let studio: { email: string; password: string };
 let SCREENSHOTS: string;
 const pageErrors: string[] = [];
@@ -24,23 +23,10 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   if (!available) return;
   stage = await startConsoleStage('console-tokens-browser');
-  ({ server, browser, studio, screenshots: SCREENSHOTS } = stage);
+  ({ server, studio, screenshots: SCREENSHOTS } = stage);
 }, 180_000);
 
 afterAll(() => stage?.stop());
-
-async function openConsole(width: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    // Chromium logs the 4xx the steps below provoke on purpose; any other error counts.
-    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) pageErrors.push(m.text());
-  });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${server.base}/v2-testing/console`);
-  return page;
-}
 
 /** A message shows next to what caused it: its box starts within `gap` px of the button's. */
 async function expectNear(message: Locator, button: Locator, gap = 160) {
@@ -65,7 +51,7 @@ describe.skipIf(!available)('console: server tokens by name and the password', (
 
   for (const width of [1280, 390]) {
     it(`issues, lists and revokes a named token, and changes the password, at ${width} px`, async () => {
-      const page = await openConsole(width);
+      const page = await openConsole(stage, width, pageErrors, { clipboard: true });
       await signIn(page, { email: studio.email, password });
       await goTo(page, 'Tokens and sessions');
       const name = `w${width}-${randomUUID().slice(0, 6)}`;

@@ -3,9 +3,9 @@
  * what an operation reads first can be named (core/http/operation.ts FirstReads) without loading the table's client.
  */
 
+const USER_PREFIX = 'USER#';
 /** A player's own partition: their account, parameters, social listing, balances, ledger and heroes. */
 export const userPartition = (uid: string) => `${USER_PREFIX}${uid}`;
-const USER_PREFIX = 'USER#';
 /** The player a partition of the table is the own partition of; none for any other partition. */
 export const uidOfPartition = (pk: string) => (pk.startsWith(USER_PREFIX) ? pk.slice(USER_PREFIX.length) : undefined);
 

@@ -59,6 +59,12 @@ export async function readItems(
   return keys.map((key) => found.get(idOf(key)));
 }
 
+/** The items of `keys` that exist, in the order of `keys` (readItems without the gaps; no request for no keys). */
+export async function presentItems(deps: Pick<PlatformDeps, 'db' | 'table'>, keys: readonly ItemKey[]): Promise<Item[]> {
+  if (keys.length === 0) return [];
+  return (await readItems(deps, keys)).filter((item): item is Item => item !== undefined);
+}
+
 async function readChunk(deps: Pick<PlatformDeps, 'db' | 'table'>, keys: ItemKey[], consistent: boolean, found: Map<string, Item>) {
   let pending: ItemKey[] = keys;
   await retrying(

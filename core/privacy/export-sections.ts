@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { userPartition } from '../identity/keys.js';
-import { readItems, type Item, type ItemKey } from '../platform/batch.js';
+import { presentItems, type Item } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import type { PlayerKind } from '../platform/item-kinds.js';
 import { decodeCursor, encodeCursor, type StartKey } from '../platform/cursors.js';
@@ -62,10 +62,18 @@ function listingOf(kind: Kind, who: Who): Listing {
 
 /** The listed items as the section's records: the items they name or are (read by key where listed by key). */
 async function recordsOf(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: Kind, listed: Item[]): Promise<unknown[]> {
+  return (await itemsOfListed(deps, kind, listed)).map(kind.player.export?.record ?? exportedItem);
+}
+
+async function itemsOfListed(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: Kind, listed: Item[]): Promise<Item[]> {
   const reach = kind.player.reach;
-  const keys = 'via' in reach ? listed.flatMap(reach.keysOf) : listed.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-  const items = 'via' in reach || ('index' in reach && reach.keysOnly) ? await present(deps, keys) : listed;
-  return items.map(kind.player.export?.record ?? exportedItem);
+  if ('via' in reach) return presentItems(deps, listed.flatMap(reach.keysOf));
+  if ('index' in reach && reach.keysOnly)
+    return presentItems(
+      deps,
+      listed.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
+    );
+  return listed;
 }
 
 /**
@@ -118,8 +126,3 @@ function sortIn(section: Listing, sortKey: string): boolean {
 }
 
 const keyOf = (item: Item, attributes: readonly string[]): StartKey => Object.fromEntries(attributes.map((name) => [name, String(item[name])]));
-
-async function present(deps: Pick<PlatformDeps, 'db' | 'table'>, keys: ItemKey[]): Promise<Item[]> {
-  if (keys.length === 0) return [];
-  return (await readItems(deps, keys)).filter((item): item is Item => item !== undefined);
-}

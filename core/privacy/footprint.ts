@@ -1,5 +1,5 @@
 import { userPartition } from '../identity/keys.js';
-import { readItems, type Item, type ItemKey } from '../platform/batch.js';
+import { presentItems, readItems, type Item, type ItemKey } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import type { PlayerKind, PlayerRef, Reach } from '../platform/item-kinds.js';
 import { queryItems } from '../platform/query.js';
@@ -57,7 +57,7 @@ async function readKind(
   if ('keys' in reach) throw new Error(`${kind.name} is read with the other kinds found by key`);
   if ('via' in reach) {
     const sources = (await load(reach.via as Kind)).filter((item) => reach.sortPrefix === undefined || String(item.sk).startsWith(reach.sortPrefix));
-    return present(deps, sources.flatMap(reach.keysOf));
+    return presentItems(deps, sources.flatMap(reach.keysOf));
   }
   const partition = 'own' in reach ? userPartition(player.uid) : reach.partition(player);
   if (partition === undefined) return [];
@@ -69,19 +69,16 @@ async function readKind(
     partitions.set(id, listed);
   }
   const mine = (await listed).filter((item) => kindOfListed(item, sharing) === kind);
-  return 'index' in reach && reach.keysOnly ? present(deps, mine.map(keyOf)) : mine;
+  return 'index' in reach && reach.keysOnly ? presentItems(deps, mine.map(keyOf)) : mine;
 }
 
 /** The kinds whose keys are built from the player, all in one BatchGetItem: each kind's items. */
 async function readByKey(deps: Deps, player: PlayerRef, kinds: readonly Kind[]): Promise<Map<Kind, Item[]>> {
   const wanted = kinds.flatMap((kind) => ('keys' in kind.player.reach ? kind.player.reach.keys(player).map((key) => ({ kind, key })) : []));
-  const read =
-    wanted.length === 0
-      ? []
-      : await readItems(
-          deps,
-          wanted.map(({ key }) => key),
-        );
+  const read = await readItems(
+    deps,
+    wanted.map(({ key }) => key),
+  );
   const found = new Map<Kind, Item[]>();
   wanted.forEach(({ kind }, i) => {
     const item = read[i];
@@ -128,8 +125,3 @@ function kindOfListed(item: Item, sharing: readonly Kind[]): Kind | undefined {
 }
 
 const keyOf = (item: Item): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) });
-
-async function present(deps: Deps, keys: ItemKey[]): Promise<Item[]> {
-  if (keys.length === 0) return [];
-  return (await readItems(deps, keys)).filter((item): item is Item => item !== undefined);
-}

@@ -53,6 +53,22 @@ export async function signIn(page: Page, who: { email: string; password: string 
   await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
 }
 
+/**
+ * The console in a new page `width` px wide, signed out. What the page logs as an error, but the 4xx answers the
+ * steps provoke on purpose, and what it throws go to `errors`. `clipboard` lets the page read and write it.
+ */
+export async function openConsole(stage: ConsoleStage, width: number, errors: string[], options: { clipboard?: boolean } = {}): Promise<Page> {
+  const context = await stage.browser.newContext({ viewport: { width, height: 900 } });
+  if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stage.server.base });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${stage.server.base}/v2-testing/console`);
+  return page;
+}
+
 /** Opens a section, through the folded menu where the layout folds it. */
 export async function goTo(page: Page, section: string) {
   const nav = page.getByRole('navigation', { name: 'Console sections' });
