@@ -309,12 +309,12 @@ function regionOperations(region: StoreRegion): OperationBench[] {
     ),
     op(
       `userDelete${s}`,
-      8,
-      "the partner's client GetItem + one BatchGet (the login, the jti) + the start's transaction + three Queries of what is left (the user's partition, the pseudonym's grant entries, the index) + the forfeits' Query + the end's transaction; a user who holds something adds a BatchGet of their grants and a transaction per 50 items",
+      7,
+      "the partner's client GetItem + one BatchGet (the login, the jti) + the start's transaction + two Queries of what is left (the user's partition, their index partition) + the forfeits' Query + the end's transaction; a user who holds something adds a BatchGet of their grants (through their ledger), one of their indexed items (read back from the table) and a transaction per 50 items",
       {
         write: 10,
-        read: 6.5,
-        why: "as measured for a user with nothing but a login: the client (1), the login and the jti (2), the start's transaction of 3 items (6), the Queries of what is left, strongly consistent on the user's partitions so that nothing written just before is missed (3.5), the end's transaction of 2 items (4)",
+        read: 5.5,
+        why: "as measured for a user with nothing but a login: the client (1), the login and the jti (2), the start's transaction of 3 items (6), the Queries of what is left, strongly consistent on the user's partition and the pseudonym's so that nothing written just before is missed (2.5), the end's transaction of 2 items (4)",
       },
       async (deps) => {
         const sign = await partnerAssertion(deps, region);

@@ -5,15 +5,18 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ItemKind } from '../core/platform/item-kinds.js';
 import { playerItemsKeys } from '../core/platform/players.js';
-import { readFootprint, footprintSize, itemsOf } from '../core/privacy/footprint.js';
+import { STORE_USER_KINDS } from '../core/partner-store/items.js';
+import { footprintSize, itemsOf } from '../core/platform/footprint.js';
+import { scrubbed } from '../core/platform/scrub.js';
 import { EXPORT_SECTIONS } from '../core/privacy/models.js';
-import { PLAYER_KINDS } from '../core/privacy/player-kinds.js';
+import { PLAYER_KINDS, playerFootprint } from '../core/privacy/player-kinds.js';
 import { ledgerEntry, ticketBalance } from '../core/tickets/items.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 
 /**
- * The kinds a player's deletion and export walk (core/privacy/player-kinds.ts) are every kind a domain declares with
- * player data (core/<domain>/items.ts), and an item of a player's partition that no kind declares stops the
+ * The kinds a player's deletion and export walk (core/privacy/player-kinds.ts) and those a store user's deletion
+ * walks (core/partner-store/items.ts) are every kind a domain declares with player data (core/<domain>/items.ts),
+ * and an item of a player's partition that no kind declares stops the
  * deletion's read instead of being left behind or deleted by guess.
  */
 let deps: TestDeps;
@@ -40,10 +43,13 @@ async function declaredKinds(): Promise<{ file: string; name: string; kind: Item
 describe('the kinds of items that hold a player’s data', () => {
   it('lists every kind declared with player data, and only declared kinds', async () => {
     const declared = await declaredKinds();
-    expect(declared.length).toBeGreaterThanOrEqual(PLAYER_KINDS.length);
-    const unlisted = declared.filter(({ kind }) => !('holdsNoPlayerData' in kind.player) && !PLAYER_KINDS.includes(kind as never));
+    const walked = [...PLAYER_KINDS, ...STORE_USER_KINDS] as readonly ItemKind<never>[];
+    expect(declared.length).toBeGreaterThanOrEqual(new Set(walked).size);
+    const unlisted = declared.filter(({ kind }) => !('holdsNoPlayerData' in kind.player) && !walked.includes(kind));
     expect(unlisted.map(({ file, name }) => `${file} ${name}`)).toEqual([]);
-    for (const kind of PLAYER_KINDS) expect(declared.some((d) => d.kind === kind)).toBe(true);
+    for (const kind of walked) expect(declared.some((d) => d.kind === kind)).toBe(true);
+    // A store user's items are never a player's: the two lists share only the platform's own idempotency record.
+    expect(PLAYER_KINDS.filter((kind) => STORE_USER_KINDS.includes(kind as never)).map((kind) => kind.name)).toEqual(['idempotency record']);
   });
 
   it('gives each export section exactly one kind', () => {
@@ -61,7 +67,7 @@ describe('the kinds of items that hold a player’s data', () => {
     const uid = randomUUID();
     await put({ pk: `USER#${uid}`, sk: 'TICKETS#shop#1', type: 'tickets', projectName: 'shop', level: 1, balance: 5 });
     await put({ pk: `USER#${uid}`, sk: 'LEDGER#order#7', type: 'ledger', projectName: 'shop', level: 1, change: 5 });
-    const footprint = await readFootprint(deps, { uid, address: undefined });
+    const footprint = await playerFootprint(deps, { uid, address: undefined });
     expect(itemsOf(footprint, ticketBalance).map((item) => item.sk)).toEqual(['TICKETS#shop#1']);
     expect(itemsOf(footprint, ledgerEntry).map((item) => item.sk)).toEqual(['LEDGER#order#7']);
     expect(footprintSize(footprint)).toBe(2);
@@ -70,11 +76,39 @@ describe('the kinds of items that hold a player’s data', () => {
   it('stops at an item of the player’s partition or of their index partition that no kind declares, naming it', async () => {
     const uid = randomUUID();
     await put({ pk: `USER#${uid}`, sk: 'MYSTERY#1', type: 'mystery' });
-    await expect(readFootprint(deps, { uid, address: undefined })).rejects.toThrow(/no declared kind \(pk USER#.*, sk MYSTERY#1\)/);
+    await expect(playerFootprint(deps, { uid, address: undefined })).rejects.toThrow(/no declared kind \(pk USER#.*, sk MYSTERY#1\)/);
 
     const other = randomUUID();
     await put({ pk: `SOMETHING#${randomUUID()}`, sk: 'SOMETHING', ...playerItemsKeys(other, 'STORECODE') });
-    await expect(readFootprint(deps, { uid: other, address: undefined })).rejects.toThrow(/no declared kind \(pk SOMETHING#/);
+    await expect(playerFootprint(deps, { uid: other, address: undefined })).rejects.toThrow(/no declared kind \(pk SOMETHING#/);
+  });
+});
+
+describe('what a kept record keeps of a deleted player', () => {
+  const personal = { identifiers: ['u-123e4567', '0xabc'], names: ['ledger', 'Ann'], pseudonym: 'former:1' };
+
+  it('replaces identifiers inside any text, keys included, and a name only as a whole text', () => {
+    expect(scrubbed({ pk: 'USER#u-123e4567', note: 'paid by 0xabc', name: 'Ann', said: 'Anna' }, personal)).toEqual({
+      pk: 'USER#former:1',
+      note: 'paid by former:1',
+      name: '',
+      said: 'Anna',
+    });
+  });
+
+  it('leaves the platform’s own catalogue values alone when a name happens to equal one', () => {
+    expect(scrubbed({ type: 'ledger', code: 'Ann', holding: 'ledger', memo: 'ledger' }, personal)).toEqual({
+      type: 'ledger',
+      code: 'Ann',
+      holding: 'ledger',
+      memo: '',
+    });
+  });
+
+  it('scrubs a kept answer’s JSON text as the value it holds', () => {
+    const kept = scrubbed({ answer_json: JSON.stringify({ uid: 'u-123e4567', name: 'Ann', type: 'ledger' }) }, personal) as { answer_json: string };
+    expect(JSON.parse(kept.answer_json)).toEqual({ uid: 'former:1', name: '', type: 'ledger' });
+    expect(scrubbed({ answer_json: 'not json, by u-123e4567' }, personal)).toEqual({ answer_json: 'not json, by former:1' });
   });
 });
 

@@ -4,6 +4,7 @@ import { itemKind } from '../platform/item-kinds.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from '../platform/players.js';
 import { unbindNft } from './bindings.js';
 import type { HeroesDeps } from './deps.js';
+import { userPartition } from '../identity/keys.js';
 import { HERO_PREFIX } from './keys.js';
 
 /**
@@ -13,7 +14,7 @@ import { HERO_PREFIX } from './keys.js';
  */
 export const hero = itemKind({
   name: 'hero',
-  player: { reach: { own: true, sortPrefix: HERO_PREFIX }, deletion: { does: 'released', release: releaseHero } },
+  player: { reach: { own: userPartition, sortPrefix: HERO_PREFIX }, deletion: { does: 'released', release: releaseHero } },
 });
 
 export const heroGrant = itemKind({

@@ -1,6 +1,6 @@
 import { itemKind, type PlayerRef } from '../platform/item-kinds.js';
 import type { Item } from '../platform/batch.js';
-import { nonceKey, socialBindingKeyOfListing, walletKey } from './keys.js';
+import { nonceKey, socialBindingKeyOfListing, userPartition, walletKey } from './keys.js';
 
 /**
  * Identity's items that hold a player's data (core/platform/item-kinds.ts). The account, its parameters and its
@@ -11,13 +11,13 @@ import { nonceKey, socialBindingKeyOfListing, walletKey } from './keys.js';
 const stillTheirs = (item: Item, uid: string) => item.uid === undefined || item.uid === uid;
 const ofAddress = (key: (address: string) => { pk: string; sk: string }) => (player: PlayerRef) => (player.address ? [key(player.address)] : []);
 
-export const playerAccount = itemKind({ name: 'account', player: { reach: { own: true, sortPrefix: 'ACCOUNT' }, deletion: { does: 'deleted' } } });
+export const playerAccount = itemKind({ name: 'account', player: { reach: { own: userPartition, sortPrefix: 'ACCOUNT' }, deletion: { does: 'deleted' } } });
 
-export const playerParams = itemKind({ name: 'params', player: { reach: { own: true, sortPrefix: 'PARAMS' }, deletion: { does: 'deleted' } } });
+export const playerParams = itemKind({ name: 'params', player: { reach: { own: userPartition, sortPrefix: 'PARAMS' }, deletion: { does: 'deleted' } } });
 
 export const socialListing = itemKind({
   name: 'social binding (a user’s listing)',
-  player: { reach: { own: true, sortPrefix: 'SOCIAL#' }, deletion: { does: 'deleted' } },
+  player: { reach: { own: userPartition, sortPrefix: 'SOCIAL#' }, deletion: { does: 'deleted' } },
 });
 
 /** The binding a listing names: gone only while it is still this player's. */

@@ -1,5 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
+import { eraseRound } from '../platform/erase-round.js';
+import { footprintSize, itemsOf, readFootprint } from '../platform/footprint.js';
 import { newPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { AGAIN, retrying } from '../platform/retry.js';
@@ -7,11 +9,11 @@ import { ConcurrentChange, transactOrFailures, type FailedCondition } from '../p
 import { jtiKey, jtiUsedAlready, usedJti, verifyAssertion, type Assertion } from './assertions.js';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
-import { eraseRound, leftOf, nothingLeft, type Subject } from '././erasure.js';
+import { STORE_USER_KINDS, storeUser } from './items.js';
 import { storePartition, storeUserKey } from './keys.js';
 import type { UserDeleted } from './models.js';
 import { regionKey, type StoreRegion } from './regions.js';
-import { loginKey, StoredLogin } from '././sessions.js';
+import { loginKey, StoredLogin } from './sessions.js';
 
 /**
  * user/delete: a store user deletes their store account (docs/security.md "Deleting a player's account", "The
@@ -25,8 +27,9 @@ import { loginKey, StoredLogin } from '././sessions.js';
  *    deletion's record (the pseudonym and the time, on condition it is not one already); the store user item
  *    marked `deleted_at` (from here the user's tokens are refused, and every write for the user is refused by
  *    its condition: nothing new can appear behind the deletion);
- * 2. rounds (erasure.ts), each reading what is left of the user by keys and indexes and deleting, forfeiting or
- *    pseudonymizing it, every write idempotent or conditional on the item being as read;
+ * 2. rounds, as a player's deletion runs them (core/platform/erase-round.ts): each reads what is left of the user
+ *    by keys and indexes, as the store's kinds declare (items.ts), and deletes, forfeits or pseudonymizes it, every
+ *    write idempotent or conditional on the item being as read;
  * 3. the end, one transaction: the user item and the record deleted; after it the partner's user id leads to
  *    nothing, and a login with it makes a new, empty store user.
  * A later request with a new assertion for the same user finds the record and runs the same steps (taking its
@@ -142,15 +145,33 @@ async function join(deps: PartnerStoreDeps, assertion: Assertion, record: Stored
   return { subject, running: failed.length === 0 };
 }
 
+/**
+ * The user's deletion as it runs: the partner's user, the store user and the pseudonym that replaces them in what is
+ * kept, and when it started.
+ */
+interface Subject {
+  region: StoreRegion;
+  clientId: string;
+  /** The partner's user id. */
+  sub: string;
+  uid: string;
+  pseudonym: string;
+  deletedAt: string;
+}
+
 /** Rounds until nothing of the user is left but their user item; 409 (the deletion unfinished) when concurrent runs kept refusing each other's writes. */
 async function erase(deps: PartnerStoreDeps, subject: Subject) {
-  // The index answers a moment behind the table: entries this run deleted may still be listed.
-  const deleted = new Set<string>();
+  const user = { uid: subject.uid, address: undefined };
   await retrying(
     async () => {
-      const left = await leftOf(deps, subject, deleted);
+      const footprint = await readFootprint(deps, user, STORE_USER_KINDS);
+      if (footprintSize(footprint) === 0) return undefined;
+      const name = itemsOf(footprint, storeUser)[0]?.name;
+      // The uid is long and random: replaced wherever it occurs. The partner's user id and the name are any text.
+      const personal = { identifiers: [subject.uid], names: [subject.sub, ...(typeof name === 'string' ? [name] : [])], pseudonym: subject.pseudonym };
+      const run = { uid: subject.uid, pseudonym: subject.pseudonym, deletedAt: subject.deletedAt, now: deps.now() };
       // Nothing new is written for the user once the deletion has started, so a round whose writes all went through has left nothing.
-      return nothingLeft(left) || (await eraseRound(deps, subject, left, deleted)) ? undefined : AGAIN;
+      return (await eraseRound(deps, footprint, run, personal)) ? undefined : AGAIN;
     },
     {
       attempts: MAX_ROUNDS,

@@ -16,7 +16,7 @@ import { LEDGER_PREFIX } from '../tickets/balances.js';
  * - tickets_credited: a ledger entry inserted for a paid order's tickets (ref `order#…`, or `stranded#…` for a
  *   stranded payment credited), its change, on its `created_at`;
  * - tickets_spent: a ledger entry inserted by minus_tickets (ref `minus#…`), minus its change, on its `created_at`.
- * Ledger entries a deletion moves to a pseudonym (core/privacy/erase.ts) are inserted again there: not counted.
+ * Ledger entries a deletion moves to a pseudonym (core/platform/erase-round.ts) are inserted again there: not counted.
  */
 
 /**

@@ -22,7 +22,8 @@ export interface PlayerRef {
 
 /**
  * How a kind's items are found from a player, never by a scan:
- * - `own`: in the player's own partition (`USER#<uid>`), the sort keys beginning with `sortPrefix`;
+ * - `own`: in the player's own partition (`own` builds it from the uid: `USER#<uid>` for a player, `STOREUSER#<uid>`
+ *   for a partner store's user), the sort keys beginning with `sortPrefix`;
  * - `index`: in a partition of an index that the player names (`gsi1` `USER_ORDERS#<uid>`, …), every entry or
  *   those whose index sort key is `sortEquals`; `keysOnly` where the index projects only keys (the items are then
  *   read by key);
@@ -31,7 +32,7 @@ export interface PlayerRef {
  *   whose sort key begins with `sortPrefix` when one is given.
  */
 export type Reach =
-  | { readonly own: true; readonly sortPrefix: string }
+  | { readonly own: (uid: string) => string; readonly sortPrefix: string }
   | {
       readonly index: 'gsi1' | 'gsi2' | 'gsi6';
       readonly partition: (player: PlayerRef) => string | undefined;
@@ -46,15 +47,27 @@ export type Reach =
  * - `deleted`: the item goes;
  * - `pseudonymized`: it stays as the platform's accounting needs it, with every identifier of the player replaced by
  *   the deletion's pseudonym (a key that held one moves), less the attributes in `drop`, with those `set` gives;
- * - `forfeited`: a ticket balance: a ledger entry of minus the balance under the pseudonym, then the balance goes;
- * - `released`: `release` first gives back what the item holds outside the table (a hero's NFT), then it goes.
+ * - `forfeited`: a balance: `entry` builds the ledger entry of minus it under the pseudonym (none for an empty
+ *   balance), written with the balance's deletion in one transaction;
+ * - `released`: `release` first gives back what the item holds outside the table (a hero's NFT), then it goes;
+ * - `deletedLast`: the item that marks the deletion as running (a store user's): no round writes it, the deletion's
+ *   end deletes it with its record.
  * `owned` keeps an item that is no longer the player's (a wallet binding the address moved to another player).
  */
 export type Deletion<Deps = PlatformDeps> =
   | { readonly does: 'deleted'; readonly owned?: (item: Item, uid: string) => boolean }
   | { readonly does: 'pseudonymized'; readonly drop?: readonly string[]; readonly set?: (item: Item) => Item }
-  | { readonly does: 'forfeited' }
-  | { readonly does: 'released'; readonly release: (deps: Deps, uid: string, item: Item) => Promise<boolean> };
+  | { readonly does: 'forfeited'; readonly entry: (balance: Item, run: DeletionRun) => Item | undefined }
+  | { readonly does: 'released'; readonly release: (deps: Deps, uid: string, item: Item) => Promise<boolean> }
+  | { readonly does: 'deletedLast' };
+
+/** The deletion a round belongs to: whose, under which pseudonym, started when, and the time of this round. */
+export interface DeletionRun {
+  uid: string;
+  pseudonym: string;
+  deletedAt: string;
+  now: Date;
+}
 
 /**
  * A kind's player data: none (`holdsNoPlayerData`, a kind the deletion never looks at), or where a player's items of

@@ -13,15 +13,16 @@ import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange, isWriteConflict, transactOrFailures } from '../platform/transactions.js';
 import type { PrivacyDeps } from './deps.js';
 import { privacyError } from './errors.js';
-import { eraseRound, learnedFrom, type Learned } from './erase.js';
-import { readFootprint, footprintSize } from './footprint.js';
+import { eraseRound } from '../platform/erase-round.js';
+import { footprintSize } from '../platform/footprint.js';
+import { playerFootprint } from './player-kinds.js';
 import { leaveRankPages } from './rank-pages.js';
 import { ANSWER_DAYS, erasureKey, LEASE_SECONDS, RUNNING_ERASURES } from './keys.js';
 import type { DeletionBody, DeletionResult } from './models.js';
 import { writeNotices } from './notices.js';
 import { forfeitsOf } from './forfeits.js';
 import { proofIdOf, verifyProof, type ZkIdentity } from './proof.js';
-import { forgetLearned, keepLearned, learnedOf } from './learned.js';
+import { forgetLearned, keepLearned, learnedFrom, learnedOf, type Learned } from './learned.js';
 
 /**
  * A player's account deletion (docs/security.md "Deleting a player's account"), a run that a crash never leaves
@@ -29,7 +30,7 @@ import { forgetLearned, keepLearned, learnedOf } from './learned.js';
  * 1. the start, one transaction: the deletion's record `ERASURE#<proof id>` (on condition it is new: one
  *    deletion per proof), the gone mark (on condition it is new: one deletion per player; from here every token
  *    of the player is refused) and the consumed deletion message;
- * 2. rounds (erase.ts), each reading what is left of the player (footprint.ts) and deleting or pseudonymizing
+ * 2. rounds (core/platform/erase-round.ts), each reading what is left of the player (playerFootprint) and deleting or pseudonymizing
  *    it, every write conditional on the item being as read; a round that loses a race leaves its items to the
  *    next. Everything a round needs to find the player's items again (uid, address, names, studios) is in the
  *    record or beside it (learned.ts), written before any item it was learned from goes;
@@ -242,6 +243,17 @@ function updateHeld(
   });
 }
 
+/** The round's view of the run: whose deletion, under which pseudonym, and this round's time. */
+const runOf = (deps: PrivacyDeps, state: Omit<Running, 'proofId' | 'runner'>) => ({
+  uid: state.uid,
+  pseudonym: state.pseudonym,
+  deletedAt: state.deletedAt,
+  now: deps.now(),
+});
+
+/** What the kept records must no longer hold: the identifiers and names learned so far. */
+const personalOf = (state: Learned & { pseudonym: string }) => ({ identifiers: state.identifiers, names: state.names, pseudonym: state.pseudonym });
+
 /** Runs the deletion to its end; a run that fails lets go of its lease, so the request's retry takes over at once. */
 async function run(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
   try {
@@ -259,7 +271,7 @@ async function releaseLease(deps: PrivacyDeps, state: Running) {
 async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionResult> {
   let state = start;
   // Each round erases what the read before it found; the read after it is the next round's.
-  let footprint = await readFootprint(deps, { uid: state.uid, address: state.address });
+  let footprint = await playerFootprint(deps, { uid: state.uid, address: state.address });
   // A round whose writes lost to concurrent ones (or that met items written meanwhile) leaves some: another round.
   if (footprintSize(footprint) > 0) {
     await retrying(
@@ -271,8 +283,8 @@ async function runRounds(deps: PrivacyDeps, start: Running): Promise<DeletionRes
           await keepLearned(deps, state.proofId, state, learned);
           state = { ...state, ...learned };
         }
-        await eraseRound(deps, state, footprint);
-        footprint = await readFootprint(deps, { uid: state.uid, address: state.address });
+        await eraseRound(deps, footprint, runOf(deps, state), personalOf(state));
+        footprint = await playerFootprint(deps, { uid: state.uid, address: state.address });
         return footprintSize(footprint) > 0 ? AGAIN : undefined;
       },
       {
@@ -325,8 +337,8 @@ async function finish(deps: PrivacyDeps, state: Running, answer: DeletionResult)
  */
 async function sweep(deps: PrivacyDeps, proofId: string, record: ErasureRecord) {
   const state = { ...stateOf(record), runner: '' };
-  const footprint = await readFootprint(deps, { uid: state.uid, address: state.address });
-  if (footprintSize(footprint) > 0 && !(await eraseRound(deps, state, footprint))) {
+  const footprint = await playerFootprint(deps, { uid: state.uid, address: state.address });
+  if (footprintSize(footprint) > 0 && !(await eraseRound(deps, footprint, runOf(deps, state), personalOf(state)))) {
     throw platformError('data.changed_concurrently', "the player's items changed during the sweep; the next pass sweeps again");
   }
   await leaveRankPages(deps, state.uid, state.seasons);

@@ -1,5 +1,4 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { userPartition } from '../identity/keys.js';
 import { presentItems, type Item } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import type { PlayerKind } from '../platform/item-kinds.js';
@@ -14,7 +13,7 @@ type Kind = PlayerKind<PrivacyDeps>;
 /**
  * The long sections of a player's export, each the items of the kind whose declaration names it
  * (core/<domain>/items.ts), read a page at a time by one Query of the player's own partition of the table or of an
- * index (the same ones core/privacy/footprint.ts reads to delete them), so nothing of another player can be on a
+ * index (the same ones core/platform/footprint.ts reads to delete them), so nothing of another player can be on a
  * page: the ledger, pay orders, payment events, vendor goods orders and rewards (listed by the ledger entries that
  * name them, then read by key), reward history entries and scores (listed by key from gsi6, then read).
  * A page's cursor is the key of its last item, sealed and bound to the player and the section (core/platform/cursors.ts).
@@ -49,7 +48,7 @@ function listingOf(kind: Kind, who: Who): Listing {
     const listed = listingOf(reach.via as Kind, who);
     return { ...listed, ...(reach.sortPrefix === undefined ? {} : { sort: { prefix: reach.sortPrefix } }) };
   }
-  if ('own' in reach) return { partition: userPartition(who.uid), sort: { prefix: reach.sortPrefix } };
+  if ('own' in reach) return { partition: reach.own(who.uid), sort: { prefix: reach.sortPrefix } };
   if ('index' in reach) {
     return {
       index: reach.index,

@@ -3,7 +3,7 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 import { ledgerKey } from '../tickets/balances.js';
 
-/** A forfeit's ledger entry (erase.ts): minus the balance the player left in a project level. */
+/** A forfeit's ledger entry (core/tickets/items.ts `ticketBalance`): minus the balance the player left in a project level. */
 const ForfeitEntry = z.object({ projectName: z.string(), level: z.number(), change: z.number() });
 
 /**

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { userPartition } from '../identity/keys.js';
 import { itemKind } from '../platform/item-kinds.js';
-import { BALANCE_PREFIX, LEDGER_PREFIX } from './balances.js';
+import { BALANCE_PREFIX, LEDGER_PREFIX, ledgerKey } from './balances.js';
 
 /**
  * Tickets' items that hold a player's data (core/platform/item-kinds.ts), both in the player's own partition. A
@@ -8,10 +10,32 @@ import { BALANCE_PREFIX, LEDGER_PREFIX } from './balances.js';
  */
 export const ticketBalance = itemKind({
   name: 'tickets',
-  player: { reach: { own: true, sortPrefix: BALANCE_PREFIX }, deletion: { does: 'forfeited' } },
+  player: {
+    reach: { own: userPartition, sortPrefix: BALANCE_PREFIX },
+    deletion: {
+      does: 'forfeited',
+      // The entry's key is new for each forfeit, so a balance that appears again in the same level (a credit that
+      // landed during the deletion) is forfeited by a later round too, instead of failing on the first one's entry.
+      entry: (balance, { pseudonym, now }) => {
+        const tickets = Number(balance.balance ?? 0);
+        if (tickets === 0) return undefined;
+        const ref = `forfeit#${String(balance.projectName)}#${String(balance.level)}#${randomUUID()}`;
+        return {
+          ...ledgerKey(pseudonym, ref),
+          type: 'ledger',
+          uid: pseudonym,
+          projectName: balance.projectName,
+          level: balance.level,
+          ref,
+          change: -tickets,
+          created_at: now.toISOString(),
+        };
+      },
+    },
+  },
 });
 
 export const ledgerEntry = itemKind({
   name: 'ledger',
-  player: { reach: { own: true, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' }, export: { section: 'ledger' } },
+  player: { reach: { own: userPartition, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' }, export: { section: 'ledger' } },
 });

@@ -1,23 +1,36 @@
-import type { Item, ItemKey } from '../platform/batch.js';
-import type { TransactItem } from '../platform/transactions.js';
+import type { Item, ItemKey } from './batch.js';
+import type { TransactItem } from './transactions.js';
 
 /**
- * What a kept record must no longer hold, and what takes its place. Identifiers (the uid, the wallet address
- * with and without its 0x) are replaced wherever they occur inside a text, keys included: they are long and
- * random, so they never occur by chance. Names are replaced only where a whole text is the name: a short name
- * could be part of any other text.
+ * What a deletion's kept records must no longer hold, and what takes their place (core/platform/erase-round.ts).
+ * Identifiers (a player's uid and wallet address with and without its 0x, a store user's uid) are replaced by the
+ * pseudonym wherever they occur inside a text, keys included: they are long and random, so they never occur by
+ * chance. Names (a player's names on boards, a store user's name and their partner's user id) are any text at all,
+ * so only a text that is one as a whole becomes '', and never in an attribute whose values come from the platform's
+ * own catalogues: a player named `ledger` or a partner's user `coin` must not rename an item's kind or a currency.
  */
 export interface Personal {
-  identifiers: string[];
-  names: string[];
+  identifiers: readonly string[];
+  names: readonly string[];
   pseudonym: string;
 }
 
+/** Attributes whose values are the platform's own (kinds, codes, projects, games, states), never a person's. */
+const CATALOGUE_ATTRIBUTES = new Set(['type', 'holding', 'code', 'projectName', 'project_name', 'game_code', 'status', 'coin_type']);
+
 const INDEX_ATTRIBUTES = /^gsi\d+(pk|sk)$/;
 
-/** A copy of `value` with every personal value replaced by the pseudonym (names by ''). */
-export function scrubbed(value: unknown, personal: Personal): unknown {
+/**
+ * A copy of `value` with every personal value replaced. A kept answer's JSON text (core/platform/kept-answers.ts,
+ * an attribute `<name>_json`) is scrubbed as the value it holds, so that a whole name inside it goes too.
+ */
+export function scrubbed(value: unknown, personal: Personal, attribute?: string): unknown {
   if (typeof value === 'string') {
+    if (attribute !== undefined && CATALOGUE_ATTRIBUTES.has(attribute)) return value;
+    if (attribute?.endsWith('_json')) {
+      const held = parsed(value);
+      if (held.ok) return JSON.stringify(scrubbed(held.value, personal));
+    }
     if (personal.names.includes(value)) return '';
     let text = value;
     for (const identifier of personal.identifiers) if (identifier.length > 0) text = text.split(identifier).join(personal.pseudonym);
@@ -26,9 +39,17 @@ export function scrubbed(value: unknown, personal: Personal): unknown {
   if (Array.isArray(value)) return value.map((element) => scrubbed(element, personal));
   if (value instanceof Set) return new Set([...value].map((element) => scrubbed(element, personal)));
   if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
-    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, scrubbed(inner, personal)]));
+    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, scrubbed(inner, personal, name)]));
   }
   return value;
+}
+
+function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
 }
 
 const keyOf = (item: Item): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) });

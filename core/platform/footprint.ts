@@ -1,15 +1,13 @@
-import { userPartition } from '../identity/keys.js';
-import { presentItems, readItems, type Item, type ItemKey } from '../platform/batch.js';
-import type { PlatformDeps } from '../platform/deps.js';
-import type { PlayerKind, PlayerRef, Reach } from '../platform/item-kinds.js';
-import { queryItems } from '../platform/query.js';
-import type { PrivacyDeps } from './deps.js';
-import { PLAYER_KINDS } from './player-kinds.js';
+import { presentItems, readItems, type Item, type ItemKey } from './batch.js';
+import type { PlatformDeps } from './deps.js';
+import type { PlayerKind, PlayerRef, Reach } from './item-kinds.js';
+import { queryItems } from './query.js';
 
 /**
- * Everything the table holds about one player, found by keys and indexes, never by a scan: the items of each kind
- * of PLAYER_KINDS, read as its declaration says (core/platform/item-kinds.ts `Reach`). docs/data-model.md "Item
- * kinds and a player's data" lists them; docs/security.md "Deleting a player's account" says what happens to each.
+ * Everything the table holds about one player, found by keys and indexes, never by a scan: the items of each of the
+ * kinds a deletion walks (core/privacy/player-kinds.ts for a player, core/partner-store/user-kinds.ts for a store
+ * user), read as its declaration says (core/platform/item-kinds.ts `Reach`). docs/data-model.md "Item kinds and a
+ * player's data" lists them; docs/security.md "Deleting a player's account" says what happens to each.
  *
  * One Query reads the player's partition and one each index partition the kinds name (several kinds may share
  * one: gsi6's kinds are told apart by their index sort key); a kind reached through another is read as soon as
@@ -17,19 +15,25 @@ import { PLAYER_KINDS } from './player-kinds.js';
  * their lookup copies). An item of a read partition that no kind declares stops the read: nothing would say what
  * its deletion does.
  */
-export type Footprint = ReadonlyMap<PlayerKind<PrivacyDeps>, Item[]>;
+/** Each kind's items; `D`, the deps the kinds' releases take (a hero's release needs the chain). */
+export type Footprint<D = never> = ReadonlyMap<PlayerKind<D>, Item[]>;
+/** Reading needs no kind's deps: any kind is one. */
+type Kind = PlayerKind<never>;
 
 type Deps = Pick<PlatformDeps, 'db' | 'table'>;
-type Kind = PlayerKind<PrivacyDeps>;
 
 /** The items of one kind in the footprint (none when the kind is not there). */
-export const itemsOf = (footprint: Footprint, kind: PlayerKind<never>): Item[] => footprint.get(kind as Kind) ?? [];
+export const itemsOf = <D>(footprint: Footprint<D>, kind: Kind): Item[] => footprint.get(kind as PlayerKind<D>) ?? [];
 
-/** How many items the footprint holds (a finished deletion leaves none). */
-export const footprintSize = (footprint: Footprint) => [...footprint.values()].reduce((sum, items) => sum + items.length, 0);
+/**
+ * How many items a round has yet to write: a finished deletion leaves none (the item that marks it as running, a
+ * `deletedLast` kind's, is its end's to delete).
+ */
+export const footprintSize = <D>(footprint: Footprint<D>) =>
+  [...footprint].reduce((sum, [kind, items]) => sum + (kind.player.deletion.does === 'deletedLast' ? 0 : items.length), 0);
 
 /** The player's items; `player.address` is the wallet address the account had (kept by a deletion while it runs). */
-export async function readFootprint(deps: Deps, player: PlayerRef, kinds: readonly Kind[] = PLAYER_KINDS): Promise<Footprint> {
+export async function readFootprint<D>(deps: Deps, player: PlayerRef, kinds: readonly PlayerKind<D>[]): Promise<Footprint<D>> {
   const partitions = new Map<string, Promise<Item[]>>();
   const loaded = new Map<Kind, Promise<Item[]>>();
   const byKey = readByKey(deps, player, kinds);
@@ -57,9 +61,9 @@ async function readKind(
   if ('keys' in reach) throw new Error(`${kind.name} is read with the other kinds found by key`);
   if ('via' in reach) {
     const sources = (await load(reach.via as Kind)).filter((item) => reach.sortPrefix === undefined || String(item.sk).startsWith(reach.sortPrefix));
-    return presentItems(deps, sources.flatMap(reach.keysOf));
+    return presentItems(deps, distinct(sources.flatMap(reach.keysOf)));
   }
-  const partition = 'own' in reach ? userPartition(player.uid) : reach.partition(player);
+  const partition = 'own' in reach ? reach.own(player.uid) : reach.partition(player);
   if (partition === undefined) return [];
   const sharing = kinds.filter((other) => samePartition(other.player.reach, reach, player));
   const id = `${'index' in reach ? reach.index : 'table'} ${partition}`;
@@ -88,7 +92,8 @@ async function readByKey(deps: Deps, player: PlayerRef, kinds: readonly Kind[]):
 }
 
 const samePartition = (a: Reach, b: Reach, player: PlayerRef) =>
-  ('own' in a && 'own' in b) || ('index' in a && 'index' in b && a.index === b.index && a.partition(player) === b.partition(player));
+  ('own' in a && 'own' in b && a.own(player.uid) === b.own(player.uid)) ||
+  ('index' in a && 'index' in b && a.index === b.index && a.partition(player) === b.partition(player));
 
 /** Reads a whole partition of the table or an index; every item in it must be one of the kinds that share it. */
 async function listPartition(deps: Deps, reach: Reach, partition: string, sharing: readonly Kind[]): Promise<Item[]> {
@@ -125,3 +130,6 @@ function kindOfListed(item: Item, sharing: readonly Kind[]): Kind | undefined {
 }
 
 const keyOf = (item: Item): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) });
+
+/** Each key once: several items may name one (a partner's grant of three holdings, one ledger entry each). */
+const distinct = (keys: ItemKey[]) => [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk}`, key])).values()];
