@@ -7,7 +7,7 @@ import type { DeployedFunction } from '../functions/deployed.js';
 import type { DynamoProxy } from '../test/support/dynamo-proxy.js';
 import { apiEvent, type ApiEvent } from './events.js';
 import { type BenchDeps, deployedEnv } from './fixtures.js';
-import { operations } from '././operations.js';
+import { operations } from './operations.js';
 import type { OperationBench } from './operation-bench.js';
 import { specOf, withParams } from './requests.js';
 

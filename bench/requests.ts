@@ -7,7 +7,7 @@ import { routeTable } from '../functions/routes/index.js';
 import { call } from '../test/support/http.js';
 import { commandCounter } from '../test/support/rankings.js';
 import type { BenchDeps } from './fixtures.js';
-import { notBenched, operations } from '././operations.js';
+import { notBenched, operations } from './operations.js';
 import { FLOOR_WRITE_RATIO, type Floor, type BenchRequest, type OperationBench } from './operation-bench.js';
 import { ownerOf } from '../core/access/owners.js';
 import { principalState } from '../core/access/principals.js';

@@ -6,7 +6,7 @@ import { benchBigBoard, type BigBoardResult } from './big-board.js';
 import { benchBoardScaling, type ScalingResult } from './board-scaling.js';
 import { benchBundles, type BundleResult } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
-import { notBenched } from '././operations.js';
+import { notBenched } from './operations.js';
 import { FLOOR_WRITE_RATIO } from './operation-bench.js';
 import { benchHttpLoad, type HttpLoadResult } from './http-load.js';
 import { benchFloorRatios, type FloorRatio, MAX_P99_RATIO, MIN_RATIO } from './floor-ratios.js';

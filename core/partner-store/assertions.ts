@@ -6,6 +6,7 @@ import { assertionAlgOf } from './assertion-keys.js';
 import { findClient } from './clients.js';
 import { isClientId } from './names.js';
 import type { StoreRegion } from './regions.js';
+import { jtiKey } from './keys.js';
 
 /**
  * A partner backend's signed assertion of its user, the credential of login and of user/delete (docs/api.md
@@ -32,8 +33,6 @@ function claimProblem(value: unknown): string | undefined {
   if (LONE_SURROGATE.test(value)) return 'has a lone surrogate (not text)';
   return undefined;
 }
-
-export const jtiKey = (region: StoreRegion, clientId: string, jti: string) => ({ pk: `STOREJTI#${region}#${clientId}#${jti}`, sk: 'STOREJTI' });
 
 /** What a verified assertion says: the partner (its client id), its user and the assertion's own jti and expiry. */
 export interface Assertion {

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sha256Url } from '../platform/digest.js';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { PartnerStoreDeps } from './deps.js';
@@ -11,6 +10,7 @@ import { playerItemsKeys } from '../platform/players.js';
 import { userGone } from './challenges.js';
 import { STORE_REGIONS, type StoreRegion } from './regions.js';
 import { liveUserCheck } from './sessions.js';
+import { requestKey, codeKey } from './keys.js';
 
 /**
  * The authorization code flow's front half (RFC 6749 §4.1.1-§4.1.2, RFC 7636, RFC 9207): authorize2 checks the
@@ -29,8 +29,6 @@ const REQUEST_SECONDS = 600;
 /** How long a used or expired code is remembered, to recognise a replay (RFC 6749 §4.1.2). */
 const CODE_MEMORY_SECONDS = 24 * 3600;
 
-const requestKey = (id: string) => ({ pk: `STOREAUTHZ#${id}`, sk: 'STOREAUTHZ' });
-export const codeKey = (code: string) => ({ pk: `STORECODE#${sha256Url(code)}`, sk: 'STORECODE' });
 /** "a code" (codeKey): what it was issued for, until when (`validUntil`), and the family its use started. */
 export const StoredCode = z.object({
   region: z.string(),

@@ -3,7 +3,8 @@ import { indexBackfill } from '../platform/index-backfill.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { objectOf } from '../shared/records.js';
 import { StoredCode } from './authorization.js';
-import { clientListKey, StoreClient } from './clients.js';
+import { StoreClient } from './clients.js';
+import { clientListKey } from './keys.js';
 import { StoredRefresh } from './grants.js';
 
 /**

@@ -5,9 +5,10 @@ import { storeError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { challenged, insufficientScope, invalidToken, STORE_REALM, userGone } from './challenges.js';
 import { regionKey, verifyAccessToken, type StoreRegion } from './regions.js';
-import { userLive, verifySession } from '././sessions.js';
+import { userLive, verifySession } from './sessions.js';
 import { storeUserKey } from './keys.js';
-import { familyKey, familyLive } from './grants.js';
+import { familyLive } from './grants.js';
+import { familyKey } from './keys.js';
 
 /** What a partner store operation takes (a TokenRule's `store`, core/http/operation.ts). */
 export interface StoreTokenRule {

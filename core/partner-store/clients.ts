@@ -10,6 +10,7 @@ import { AssertionJwk, assertionKeyOf } from './assertion-keys.js';
 import { storeError } from './errors.js';
 import { StoreClientFields } from './models.js';
 import { isClientId, redirectUriProblem, STORE_SCOPES, type StoreRegion } from './names.js';
+import { clientKey, clientListKey, clientListPartition } from './keys.js';
 
 /**
  * Partner clients, registered per region by an operator (`npm run admin -- register-store-client`) or an admin
@@ -53,15 +54,6 @@ export function scopeWithin(allowed: readonly string[], asked: string | undefine
   const outside = scopes.find((scope) => !allowed.includes(scope));
   return outside === undefined ? { scope: scopes.join(' ') } : { outside };
 }
-
-export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STORECLIENT#${region}#${clientId}`, sk: 'STORECLIENT' });
-
-/** "a region's clients, newest first": the client's place in the region's list (gsi1, sparse). */
-const clientListPartition = (region: StoreRegion) => `STORECLIENTS#${region}`;
-export const clientListKey = (client: Pick<StoreClient, 'region' | 'created_at' | 'client_id'>) => ({
-  gsi1pk: clientListPartition(client.region),
-  gsi1sk: `${client.created_at}#${client.client_id}`,
-});
 
 /**
  * Registers a client, checking every rule first (nothing is written when one fails): each redirect URI

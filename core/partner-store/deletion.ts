@@ -6,14 +6,16 @@ import { newPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition } from '../platform/transactions.js';
-import { jtiKey, jtiUsedAlready, usedJti, verifyAssertion, type Assertion } from './assertions.js';
+import { jtiUsedAlready, usedJti, verifyAssertion, type Assertion } from './assertions.js';
+import { jtiKey } from './keys.js';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import { STORE_USER_KINDS, storeUser } from './items.js';
 import { storePartition, storeUserKey } from './keys.js';
 import type { UserDeleted } from './models.js';
 import { regionKey, type StoreRegion } from './regions.js';
-import { loginKey, StoredLogin } from './sessions.js';
+import { StoredLogin } from './sessions.js';
+import { loginKey } from './keys.js';
 
 /**
  * user/delete: a store user deletes their store account (docs/security.md "Deleting a player's account", "The

@@ -6,7 +6,8 @@ import { sha256Url } from '../platform/digest.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { oauthError } from './errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
-import { codeKey, StoredCode } from './authorization.js';
+import { StoredCode } from './authorization.js';
+import { codeKey, familyKey, refreshKey } from './keys.js';
 import { scopeWithin, type StoreClient } from './clients.js';
 import { regionKey, signAccessToken, type StoreRegion } from './regions.js';
 import { liveUserCheck } from './sessions.js';
@@ -29,8 +30,6 @@ import type { TokenDeps } from './deps.js';
  */
 export const REFRESH_SECONDS = 30 * 24 * 3600;
 
-export const familyKey = (id: string) => ({ pk: `STOREFAMILY#${id}`, sk: 'STOREFAMILY' });
-const refreshKey = (token: string) => ({ pk: `STOREREFRESH#${sha256Url(token)}`, sk: 'STOREREFRESH' });
 /** "a refresh token" (refreshKey): its grant, its expiry and when it was rotated. */
 export const StoredRefresh = z.object({
   region: z.string(),

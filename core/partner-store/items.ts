@@ -2,7 +2,7 @@ import { itemKind, type PlayerKind } from '../platform/item-kinds.js';
 import { idempotencyRecord } from '../platform/items.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition, type PlayerItemKind } from '../platform/players.js';
 import { BALANCE_PREFIX, FEEDLOG_PREFIX, LEDGER_PREFIX, PET_PREFIX, storeLedgerKey, storePartition, storeUserKey } from './keys.js';
-import { grantKey } from './wallet.js';
+import { grantKey } from './keys.js';
 
 /**
  * The partner store's items that hold a store user's data (core/platform/item-kinds.ts), as the user's deletion

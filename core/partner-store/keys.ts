@@ -1,3 +1,4 @@
+import { sha256Url } from '../platform/digest.js';
 import type { StoreRegion } from './regions.js';
 
 /**
@@ -21,3 +22,24 @@ export const petsCountKey = (uid: string) => ({ pk: storePartition(uid), sk: 'PE
 export const petBoardPartition = (region: StoreRegion) => `PETRANK#${region}`;
 export const FEEDLOG_PREFIX = 'FEEDLOG#';
 export const feedingKey = (uid: string, fedAt: string, feedingId: string) => ({ pk: storePartition(uid), sk: `${FEEDLOG_PREFIX}${fedAt}#${feedingId}` });
+
+/**
+ * The store's other items, each with its access pattern in the module that owns it: a partner's user's login
+ * (sessions.ts), a used assertion id (assertions.ts), a pending authorization request and a code (authorization.ts),
+ * a token family and a refresh token (grants.ts), a partner's grant (wallet.ts), a registered client and its place
+ * in its region's list (clients.ts). Codes and refresh tokens are keyed by their digest: the table never holds one.
+ */
+export const loginKey = (region: StoreRegion, clientId: string, sub: string) => ({ pk: `STORELOGIN#${region}#${clientId}#${sub}`, sk: 'STORELOGIN' });
+export const jtiKey = (region: StoreRegion, clientId: string, jti: string) => ({ pk: `STOREJTI#${region}#${clientId}#${jti}`, sk: 'STOREJTI' });
+export const requestKey = (id: string) => ({ pk: `STOREAUTHZ#${id}`, sk: 'STOREAUTHZ' });
+export const codeKey = (code: string) => ({ pk: `STORECODE#${sha256Url(code)}`, sk: 'STORECODE' });
+export const familyKey = (id: string) => ({ pk: `STOREFAMILY#${id}`, sk: 'STOREFAMILY' });
+export const refreshKey = (token: string) => ({ pk: `STOREREFRESH#${sha256Url(token)}`, sk: 'STOREREFRESH' });
+export const grantKey = (clientId: string, reference: string) => ({ pk: `STOREGRANT#${clientId}#${reference}`, sk: 'STOREGRANT' });
+export const clientKey = (region: StoreRegion, clientId: string) => ({ pk: `STORECLIENT#${region}#${clientId}`, sk: 'STORECLIENT' });
+/** "a region's clients, newest first": a client's place in its region's list (gsi1, sparse). */
+export const clientListPartition = (region: StoreRegion) => `STORECLIENTS#${region}`;
+export const clientListKey = (client: { region: StoreRegion; created_at: string; client_id: string }) => ({
+  gsi1pk: clientListPartition(client.region),
+  gsi1sk: `${client.created_at}#${client.client_id}`,
+});

@@ -7,7 +7,7 @@ import { storeError } from './errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { assertionRefused, jtiUsedAlready, usedJti, verifyAssertion } from './assertions.js';
 import { regionKey, type RegionKey, type StoreRegion } from './regions.js';
-import { storeUserKey } from './keys.js';
+import { storeUserKey, loginKey } from './keys.js';
 
 /**
  * Store users and their sign-in (login, getUser; docs/api.md "Partner store"). The partner store's backend vouches
@@ -21,7 +21,6 @@ import { storeUserKey } from './keys.js';
  */
 export const SESSION_SECONDS = 3600;
 
-export const loginKey = (region: StoreRegion, clientId: string, sub: string) => ({ pk: `STORELOGIN#${region}#${clientId}#${sub}`, sk: 'STORELOGIN' });
 /** "the store user of a partner's user" (loginKey); `pseudonym` and `deleted_at` while the user's deletion runs. */
 export const StoredLogin = z.object({ uid: z.string(), pseudonym: z.optional(z.string()), deleted_at: z.optional(z.string()) });
 export type StoredLogin = z.infer<typeof StoredLogin>;

@@ -10,8 +10,8 @@ import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import type { GrantBody } from './models.js';
 import type { StoreRegion } from './regions.js';
-import { liveUserCheck, userLive } from '././sessions.js';
-import { storeUserKey, BALANCE_PREFIX, balanceKey, type Holding, storeLedgerKey, storePartition } from './keys.js';
+import { liveUserCheck, userLive } from './sessions.js';
+import { storeUserKey, BALANCE_PREFIX, balanceKey, type Holding, storeLedgerKey, storePartition, grantKey } from './keys.js';
 
 /**
  * A store user's currencies and items (docs/api.md, "Partner store: currencies, items and pets": currencies_list,
@@ -40,8 +40,6 @@ export const ITEMS = [
   { code: 'fish', kind: 'food', name: 'Fish', experience: 25 },
   { code: 'cake', kind: 'food', name: 'Cake', experience: 60 },
 ] as const;
-
-export const grantKey = (clientId: string, reference: string) => ({ pk: `STOREGRANT#${clientId}#${reference}`, sk: 'STOREGRANT' });
 
 /** Transaction items adding `amount` (negative: taking, on condition the balance covers it) with its ledger entry. */
 export function changeItems(
