@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { revocationKey } from '../core/access/principals.js';
+import { revocationKey } from '../core/access/keys.js';
 import { createAccount, findAccount, loginThrottle } from '../core/merchants/accounts.js';
 import { createAllApps } from '../functions/apps.js';
 import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';

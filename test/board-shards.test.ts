@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { gameKey } from '../core/games/games.js';
+import { gameKey } from '../core/games/keys.js';
 import { type Board, scoreKey, scorePartition, shardOf } from '../core/rankings/keys.js';
 import {
   APPENDED_CHANGES,

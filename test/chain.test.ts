@@ -1,7 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChainNodeError } from '../core/chain/errors.js';
-import { cursorKey, indexEvents, type IndexerOptions } from '../core/chain/indexer.js';
+import { indexEvents, type IndexerOptions } from '../core/chain/indexer.js';
+import { cursorKey } from '../core/chain/keys.js';
 import { paymentHandlers } from '../core/payments/indexer-handlers.js';
 import { startIndexerLoop } from '../core/chain/loop.js';
 import { VendorPaymentEvent } from '../core/chain/models.js';

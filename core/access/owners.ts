@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { gameKey } from '../games/games.js';
+import { gameKey } from '../games/keys.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { goodsKey, projectKey } from './owned-keys.js';
+import { goodsKey, projectKey } from './keys.js';
 import { remember } from '../platform/process-memory.js';
 
 /**

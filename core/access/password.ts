@@ -3,7 +3,8 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { merchantError } from '../merchants/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
-import { forgetPrincipalState, revocationKey } from './principals.js';
+import { revocationKey } from './keys.js';
+import { forgetPrincipalState } from './principals.js';
 
 /**
  * A console account changes its own password (docs/security.md "Changing a console password"). The current

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { merchantKey } from '../merchants/keys.js';
+import { revocationKey } from './keys.js';
 import { MerchantStatus } from '../merchants/models.js';
 import { readItems, type Item, type ItemKey } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
@@ -34,8 +35,6 @@ export interface PrincipalState {
   /** The ids (`jti`) of server tokens revoked one by one, not yet expired (server-tokens.ts). */
   serverRevoked: ReadonlySet<string>;
 }
-
-export const revocationKey = (accountId: string) => ({ pk: `REVOKE#${accountId}`, sk: 'TOKENS' });
 
 const remembered = new Map<string, { state: PrincipalState; at: number }>();
 

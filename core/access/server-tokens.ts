@@ -11,7 +11,8 @@ import { tokenLifetimes, type TokenClaims } from '../platform/tokens.js';
 import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange } from '../platform/transactions.js';
 import { accessError } from './errors.js';
-import { forgetPrincipalState, principalStateOf, revocationKey } from './principals.js';
+import { revocationKey, SERVER_TOKEN_PREFIX, serverTokenKey, serverTokensPartition } from './keys.js';
+import { forgetPrincipalState, principalStateOf } from './principals.js';
 
 /**
  * A merchant's server tokens, each with an id (its `jti`) and a name, listed and revoked one by one
@@ -27,10 +28,6 @@ import { forgetPrincipalState, principalStateOf, revocationKey } from './princip
 export const MAX_REVOKED = 1000;
 const PAGE = 50;
 const TYPE = 'server-token';
-
-const tokensPk = (accountId: string) => `SERVERTOKENS#${accountId}`;
-const TOKEN_PREFIX = 'TOKEN#';
-const serverTokenKey = (accountId: string, id: string) => ({ pk: tokensPk(accountId), sk: `${TOKEN_PREFIX}${id}` });
 
 /** An id beginning with `at` (epoch ms, base 36, 9 characters: ids sort by issue time) and 96 random bits. */
 const idPrefix = (at: number) => at.toString(36).padStart(9, '0');
@@ -99,20 +96,20 @@ const isRevoked = (token: ServerTokenItem, ids: Record<string, number>, serverBe
  */
 export async function listServerTokens(deps: PlatformDeps, accountId: string, cursor: string | undefined) {
   const now = deps.now().getTime();
-  const lowest = `${TOKEN_PREFIX}${idPrefix(now - tokenLifetimes.server * 1000)}`;
+  const lowest = `${SERVER_TOKEN_PREFIX}${idPrefix(now - tokenLifetimes.server * 1000)}`;
   const scope = 'server_tokens';
   const start = cursor
-    ? decodeCursor(deps, cursor, { owner: accountId, scope, attributes: ['sk'], within: (key) => key.sk! > lowest && key.sk!.startsWith('TOKEN#') })
+    ? decodeCursor(deps, cursor, { owner: accountId, scope, attributes: ['sk'], within: (key) => key.sk! > lowest && key.sk!.startsWith(SERVER_TOKEN_PREFIX) })
     : undefined;
   const [page, revocation] = await Promise.all([
     deps.db.send(
       new QueryCommand({
         TableName: deps.table,
         KeyConditionExpression: 'pk = :pk AND sk > :lowest',
-        ExpressionAttributeValues: { ':pk': tokensPk(accountId), ':lowest': lowest },
+        ExpressionAttributeValues: { ':pk': serverTokensPartition(accountId), ':lowest': lowest },
         ScanIndexForward: false,
         Limit: PAGE,
-        ...(start ? { ExclusiveStartKey: { pk: tokensPk(accountId), sk: start.sk } } : {}),
+        ...(start ? { ExclusiveStartKey: { pk: serverTokensPartition(accountId), sk: start.sk } } : {}),
       }),
     ),
     deps.db.send(new GetCommand({ TableName: deps.table, Key: revocationKey(accountId), ConsistentRead: true })),

@@ -11,7 +11,8 @@ import { appStoreSettings, verifyNotification, verifyTransaction } from './apple
 import { answerConsumptionRequest } from './apple-consumption.js';
 import { assertBuys } from './apple-purchases.js';
 import { completeByStorePurchase } from './complete.js';
-import { claimOf, storeTxKey, type Claim } from './purchase-claims.js';
+import { noteKey, storeTxKey } from './keys.js';
+import { claimOf, type Claim } from './purchase-claims.js';
 import type { AppleNotificationBody, NotificationAnswer as NotificationAnswerSchema } from './models.js';
 import { recordNotification } from './notification-records.js';
 import { refundByStore } from './refunds.js';
@@ -46,7 +47,6 @@ import { refundByStore } from './refunds.js';
  */
 export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
 
-export const noteKey = (uuid: string) => ({ pk: `APPLENOTE#${uuid}`, sk: 'APPLENOTE' });
 /** "a notification seen" (noteKey): the order it was about, if any; what a redelivery is answered from. */
 const SeenNotification = z.object({ orderId: nullByDefault(z.int()) });
 

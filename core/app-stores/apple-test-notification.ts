@@ -4,7 +4,7 @@ import type { StoresDeps } from './deps.js';
 import { storesError } from './errors.js';
 import { appStoreSettings, verifyNotification, type AppleEnvironment } from './apple.js';
 import { apiFailure, appleApi, appleFailure, callApple } from './apple-api.js';
-import { noteKey } from './apple-notifications.js';
+import { noteKey } from './keys.js';
 import { acceptedEnvironments } from './apple-settings.js';
 import type { TestNotificationAnswer, TestNotificationBody } from './models.js';
 

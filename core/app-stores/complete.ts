@@ -8,7 +8,8 @@ import { orderKey, orderPaidUpdate, storedOrder, type StoredOrder } from '../pay
 import { readItems } from '../platform/batch.js';
 import { findOrder } from '../payments/orders.js';
 import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
-import { claimOf, readClaim, storeTxKey, type Claim, type Store } from './purchase-claims.js';
+import { storeTxKey } from './keys.js';
+import { claimOf, readClaim, type Claim, type Store } from './purchase-claims.js';
 
 /**
  * Completing an order by an app store purchase (docs/api.md, "App Store and Google Play purchases"), whichever way

@@ -13,7 +13,8 @@ import { logError } from '../platform/log.js';
 import { orderByStoreLink } from '../payments/orders.js';
 import type { StoredOrder } from '../payments/order-keys.js';
 import { completeByStorePurchase } from './complete.js';
-import { claimOf, storeTxKey, type Claim } from './purchase-claims.js';
+import { messageKey, storeTxKey } from './keys.js';
+import { claimOf, type Claim } from './purchase-claims.js';
 import { consumeProductPurchase, getProductPurchase, type ProductPurchase } from './google-play.js';
 import type { GoogleSettings } from './google-settings.js';
 import type { GooglePushAnswer, GooglePushBody } from './models.js';
@@ -59,7 +60,6 @@ interface Handled {
 /** Outcomes whose effect this delivery wrote (core/app-stores/complete.ts, refunds.ts). */
 const WROTE_EFFECT = new Set(['credited', 'refunded', 'barred']);
 
-const messageKey = (messageId: string) => ({ pk: `GOOGLEMSG#${messageId}`, sk: 'GOOGLEMSG' });
 /** "a handled message" (messageKey, with an outcome): what a redelivery is answered from. */
 const HandledMessage = z.object({ notification: z.string(), orderId: nullByDefault(z.int()) });
 

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { StoresDeps } from './deps.js';
 import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
+import { storeTxKey } from './keys.js';
 
 /**
  * The once-only key of an app store purchase: one item per store transaction, `STORETX#<store>#<transactionId>`,
@@ -19,8 +20,6 @@ export type Store = 'apple' | 'google';
 
 /** Why a purchase was barred: the store refunded it, revoked it (Family Sharing), or voided it (Google Play). */
 export type BarReason = 'refunded' | 'revoked' | 'voided';
-
-export const storeTxKey = (store: Store, transactionId: string) => ({ pk: `STORETX#${store}#${transactionId}`, sk: 'STORETX' });
 
 const ClaimItem = z.object({
   orderId: z.nullable(z.number()),

@@ -6,6 +6,7 @@ import type { ChainDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { readItems } from '../platform/batch.js';
 import { logError } from '../platform/log.js';
+import { cursorKey } from './keys.js';
 import { canonicalType } from './names.js';
 import type { ChainEvent, EventCursor, EventPage } from './types.js';
 import { wait } from '../platform/loop.js';
@@ -65,8 +66,6 @@ const PAGE_SIZE = 50;
 const DEFAULT_MAX_PAGES = 100;
 const DEFAULT_ATTEMPTS = 4;
 const DEFAULT_BACKOFF_MS = 500;
-
-export const cursorKey = (eventType: string) => ({ pk: `CURSOR#${canonicalType(eventType)}`, sk: 'CURSOR' });
 
 /** One pass over every handled event type (in parallel: one slow type does not hold the others up). */
 export async function indexEvents<D extends IndexerDeps>(deps: D, options: IndexerOptions<D>): Promise<Record<string, TypeSummary>> {

@@ -18,6 +18,7 @@ import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { GameRecord, type GameCreate, type GameListRecord, type GameUpdate } from './models.js';
 import { merchantGamesPartition } from '../merchants/keys.js';
+import { gameKey } from './keys.js';
 
 /**
  * The game catalogue. Access patterns (docs/data-model.md):
@@ -42,7 +43,6 @@ const StoredGame = z.lazy(() =>
 type GameItem = z.infer<typeof StoredGame>;
 const gameOf = (item: Record<string, unknown>): GameItem => StoredGame.parse(item);
 
-export const gameKey = (code: string) => ({ pk: `GAME#${code}`, sk: 'GAME' });
 const gameCounterKey = counterKey('game');
 /** The most games a single catalogue read returns (query_new_merchant, a merchant's own list). */
 export const CATALOGUE_LIMIT = 1000;

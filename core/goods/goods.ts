@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { goodsKey } from '../access/owned-keys.js';
+import { goodsKey } from '../access/keys.js';
 import type { z } from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
@@ -8,6 +8,7 @@ import { remember } from '../platform/process-memory.js';
 import { queryItems } from '../platform/query.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
+import { merchantGoodsPartition } from './keys.js';
 import type { Goods, GoodsCreate } from './models.js';
 
 /**
@@ -20,7 +21,6 @@ export interface StoredGoods extends Goods {
   accountId: string;
 }
 
-const merchantGoodsPartition = (accountId: string) => `MERCHANT_GOODS#${accountId}`;
 /** The most goods goods_list reads (and counts): a catalogue, bounded as a merchant's games are. */
 export const GOODS_LIST_LIMIT = 1000;
 

@@ -9,6 +9,8 @@ export const goodsOrderKey = (id: number | string) => ({ pk: `VORDER#${id}`, sk:
 export const traceKey = (key: string) => ({ pk: `TRACE#${key}`, sk: 'TRACE' });
 export const outerKey = (accountId: string, outerOrderId: string) => ({ pk: `OUTER#${accountId}#${outerOrderId}`, sk: 'OUTER' });
 export const rewardKey = (billNo: string) => ({ pk: `BILL#${billNo}`, sk: 'REWARD' });
+/** "a merchant's goods, newest first" (core/goods/goods.ts): the index partition gsi1pk `MERCHANT_GOODS#<accountId>`. */
+export const merchantGoodsPartition = (accountId: string) => `MERCHANT_GOODS#${accountId}`;
 
 /** The ledger references of a goods order's debit and of a reward's credit. */
 export const GOODS_REF = 'goods#';

@@ -10,7 +10,7 @@ import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { balanceKey, balanceOf, debitItems } from '../tickets/balances.js';
-import { goodsKey } from '../access/owned-keys.js';
+import { goodsKey } from '../access/keys.js';
 import { goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
 import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
 import { type ItemKey, readItems } from '../platform/batch.js';

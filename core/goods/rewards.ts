@@ -5,7 +5,7 @@ import { VendorEventType, VendorPaymentEvent } from '../chain/models.js';
 import { toAccountRecord } from '../identity/accounts.js';
 import { userKey } from '../identity/keys.js';
 import { objectOf } from '../shared/records.js';
-import { projectKey } from '../access/owned-keys.js';
+import { projectKey } from '../access/keys.js';
 import { storedProject } from '../payments/projects.js';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { canonicalType } from '../chain/names.js';
-import { projectKey } from '../access/owned-keys.js';
+import { projectKey } from '../access/keys.js';
 import { levelKey } from '../payments/projects.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';

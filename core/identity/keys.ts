@@ -1,3 +1,5 @@
+import { sha256Url } from '../platform/digest.js';
+
 /**
  * Identity's keys, built here alone (its kinds are declared in items.ts), apart from the reads and writes, so that
  * what an operation reads first can be named (core/http/operation.ts FirstReads) without loading the table's client.
@@ -20,6 +22,21 @@ export const walletKey = (address: string) => ({ pk: `WALLET#${address}`, sk: 'W
 
 /** "live nonce of an address" (core/identity/wallet.ts). */
 export const nonceKey = (address: string) => ({ pk: `NONCE#${address}`, sk: 'NONCE' });
+
+/** An OAuth identity, as zkLogin keys its salt (core/identity/zklogin.ts). */
+interface OAuthIdentity {
+  iss: string;
+  aud: string;
+  sub: string;
+}
+
+/** "salt of an identity" (core/identity/zklogin.ts): pk `ZKSALT#<iss>#<aud>#<sub>`, sk `SALT`. */
+export const saltKey = (token: OAuthIdentity) => ({ pk: `ZKSALT#${token.iss}#${token.aud}#${token.sub}`, sk: 'SALT' });
+/**
+ * "salt of a deleted identity": pk `ZKSALT#<SHA-256 of [iss, aud, sub] as JSON, Base64url>`, sk `SALT`. Joined as a
+ * JSON array, so no two identities give one text (a `#` inside iss, aud or sub could, joined by `#`).
+ */
+export const hiddenSaltKey = (token: OAuthIdentity) => ({ pk: `ZKSALT#${sha256Url(JSON.stringify([token.iss, token.aud, token.sub]))}`, sk: 'SALT' });
 
 /** The sort key prefix of "social accounts of a user", in the user's partition. */
 export const SOCIAL_LISTING_PREFIX = 'SOCIAL#';

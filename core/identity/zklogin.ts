@@ -6,10 +6,10 @@ import { requireGame } from '../games/games.js';
 import type { IdentityDeps } from './deps.js';
 import { readItems } from '../platform/batch.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
-import { sha256Url } from '../platform/digest.js';
 import { DomainError } from '../platform/errors.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
 import { identityError } from './errors.js';
+import { hiddenSaltKey, saltKey } from './keys.js';
 import { bindWallet, issueTokenPair, userOfAddress } from './accounts.js';
 import type { VerifiedIdToken } from './id-tokens.js';
 import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
@@ -26,9 +26,6 @@ import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
  *   though whoever knows the subject can compute it. A named salt is never made again for an identity whose
  *   salt was moved.
  */
-const saltKey = (token: VerifiedIdToken) => ({ pk: `ZKSALT#${token.iss}#${token.aud}#${token.sub}`, sk: 'SALT' });
-// Joined as a JSON array, so no two identities give one text (a `#` inside iss, aud or sub could, joined by `#`).
-const hiddenSaltKey = (token: VerifiedIdToken) => ({ pk: `ZKSALT#${sha256Url(JSON.stringify([token.iss, token.aud, token.sub]))}`, sk: 'SALT' });
 /** "salt of an identity" (saltKey) and "salt of a deleted identity" (hiddenSaltKey). */
 const StoredSalt = z.object({ salt: z.string() });
 const readSalt = (item: Record<string, unknown> | undefined) => item && StoredSalt.parse(item).salt;

@@ -6,6 +6,7 @@ import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { queryItems } from '../platform/query.js';
 import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
+import { billFirstPaymentPartition, payerPartition, paymentKey, transactionPaymentsPartition } from './order-keys.js';
 import { recordPayment } from './stranded.js';
 import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
 import { VendorEventType, VendorPaymentEvent } from '../chain/models.js';
@@ -165,15 +166,6 @@ export function normalizeAddress(value: unknown): string | undefined {
   return `0x${value.slice(2).toLowerCase().padStart(64, '0')}`;
 }
 const readAddress = normalizeAddress;
-
-/** The sort key prefix of a bill's payment events. */
-export const PAYMENT_PREFIX = 'PAY#';
-export const paymentKey = (billNo: string, txDigest: string, eventSeq: string) => ({ pk: `BILL#${billNo}`, sk: `${PAYMENT_PREFIX}${txDigest}#${eventSeq}` });
-/** "a payer's payment events" (gsi2): the partition of an address. */
-export const payerPartition = (address: string) => `PAYER#${address}`;
-/** "payment events of a transaction" (gsi1) and "a bill's first payment" (sparse gsi3): their partitions. */
-export const transactionPaymentsPartition = (txDigest: string) => `TX#${txDigest}`;
-export const billFirstPaymentPartition = (billNo: string) => `BILL_PAY#${billNo}`;
 
 const ITEM_TYPE = 'payment_event';
 

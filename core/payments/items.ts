@@ -1,9 +1,7 @@
 import type { Item } from '../platform/batch.js';
 import { itemKind } from '../platform/item-kinds.js';
-import { payerPartition, PAYMENT_PREFIX } from './chain-payments.js';
 import { OrderStatus } from './models.js';
-import { userOrdersPartition } from './order-keys.js';
-import { strandedKey } from './stranded.js';
+import { payerPartition, PAYMENT_PREFIX, strandedKey, userOrdersPartition } from './order-keys.js';
 
 /**
  * Payments' items that hold a player's data (core/platform/item-kinds.ts): kept for the platform's accounting,

@@ -9,7 +9,7 @@ import { paymentError } from './errors.js';
 import { OrderStatus } from './models.js';
 import { orderIdOfBill, orderKey, paidOrdersPartition, StoredOrder, storedOrder, userOrdersPartition } from './order-keys.js';
 import { toPayOrder } from './orders.js';
-import { projectKey } from '../access/owned-keys.js';
+import { projectKey } from '../access/keys.js';
 import { storedProject } from './projects.js';
 
 /** The most paid orders game/pay/coins reads for a user (one Query). */

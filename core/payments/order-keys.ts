@@ -2,11 +2,13 @@ import * as z from 'zod/mini';
 import { storedAmount } from '../shared/amounts.js';
 import { sortableInt } from '../platform/table.js';
 import { OrderStatus, PayOrder } from './models.js';
-import { projectKey } from '../access/owned-keys.js';
+import { projectKey } from '../access/keys.js';
 import { userKey } from '../identity/keys.js';
 
 /**
- * Pay order keys, shared by the order operations and the vendor ones, and the one write that turns an order paid.
+ * Payments' keys, built here alone (its kinds are declared in items.ts): pay order keys, shared by the order
+ * operations and the vendor ones, and the one write that turns an order paid; then, at the end, the keys of payments
+ * on chain (core/payments/chain-payments.ts) and of stranded payments (core/payments/stranded.ts).
  * - "order by id": pk `ORDER#<id>`, sk `ORDER`;
  * - "orders of a user, newest first": gsi1pk `USER_ORDERS#<uid>`, gsi1sk zero-padded id;
  * - "paid orders of a user, newest first": sparse gsi2pk `PAID#<uid>`, gsi2sk `<paid at>#<id>`;
@@ -132,6 +134,26 @@ export function orderPaidUpdate(
   };
 }
 export const txUseKey = (digest: string) => ({ pk: `TXUSE#${digest}`, sk: 'TXUSE' });
+
+/** The sort key prefix of a bill's payment events. */
+export const PAYMENT_PREFIX = 'PAY#';
+/** "payment events of a bill" (core/payments/chain-payments.ts): pk `BILL#<billNo>`, sk `PAY#<txDigest>#<eventSeq>`. */
+export const paymentKey = (billNo: string, txDigest: string, eventSeq: string) => ({ pk: `BILL#${billNo}`, sk: `${PAYMENT_PREFIX}${txDigest}#${eventSeq}` });
+/** "a payer's payment events, newest first" (gsi2): the partition `PAYER#<address>`. */
+export const payerPartition = (address: string) => `PAYER#${address}`;
+/** "payment events of a transaction" (gsi1): the partition `TX#<txDigest>`. */
+export const transactionPaymentsPartition = (txDigest: string) => `TX#${txDigest}`;
+/** "the first payment of a bill" (sparse gsi3): the partition `BILL_PAY#<billNo>`. */
+export const billFirstPaymentPartition = (billNo: string) => `BILL_PAY#${billNo}`;
+
+/** "stranded payment by its payment" (core/payments/stranded.ts): pk `STRANDED#<txDigest>#<eventSeq>`, sk `STRANDED`. */
+export const strandedKey = (txDigest: string, eventSeq: string) => ({ pk: `STRANDED#${txDigest}#${eventSeq}`, sk: 'STRANDED' });
+/** "refund transaction used": pk `REFUNDTX#<digest>`, sk `REFUNDTX`. */
+export const refundUseKey = (digest: string) => ({ pk: `REFUNDTX#${digest}`, sk: 'REFUNDTX' });
+/** "stranded payments of a project, newest first" (gsi1): the partition `STRANDED_OF#<project>`. */
+export const strandedOfProjectPartition = (project: string) => `STRANDED_OF#${project}`;
+/** "stranded payments to an address, newest first" (gsi1): the partition `STRANDED_TO#<address>`. */
+export const strandedToAddressPartition = (address: string) => `STRANDED_TO#${address}`;
 
 export const billNoOf = (orderId: number) => `PO${String(orderId).padStart(10, '0')}`;
 

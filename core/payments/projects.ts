@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
-import { projectKey } from '../access/owned-keys.js';
+import { projectKey } from '../access/keys.js';
 import { merchantOrNotFound } from '../merchants/merchants.js';
 import { merchantKey } from '../merchants/keys.js';
 import { readItems } from '../platform/batch.js';

@@ -15,8 +15,17 @@ import type { TokenClaims } from '../platform/tokens.js';
 import { creditItems, creditRefusedAsGone, playerDeleted } from '../tickets/balances.js';
 import { OrderStatus, StrandedPayment, StrandedStatus, type StrandedCreditBody, type StrandedQuery, type StrandedRefundBody } from './models.js';
 import { nullByDefault, objectOf } from '../shared/records.js';
-import { orderIdOfBill, orderKey, orderPaidUpdate, StoredOrder } from './order-keys.js';
-import { projectKey } from '../access/owned-keys.js';
+import {
+  orderIdOfBill,
+  orderKey,
+  orderPaidUpdate,
+  refundUseKey,
+  StoredOrder,
+  strandedKey,
+  strandedOfProjectPartition,
+  strandedToAddressPartition,
+} from './order-keys.js';
+import { projectKey } from '../access/keys.js';
 import { storedProject, type StoredProject } from './projects.js';
 
 /**
@@ -43,11 +52,6 @@ import { storedProject, type StoredProject } from './projects.js';
  * per-payment and per-player items (the payment, its stranded record, the order, the user's balance and ledger);
  * never a project, merchant or counter item. Ownership of the project is read, not a ConditionCheck.
  */
-
-export const strandedKey = (txDigest: string, eventSeq: string) => ({ pk: `STRANDED#${txDigest}#${eventSeq}`, sk: 'STRANDED' });
-export const refundUseKey = (digest: string) => ({ pk: `REFUNDTX#${digest}`, sk: 'REFUNDTX' });
-const ofProject = (project: string) => `STRANDED_OF#${project}`;
-const toAddress = (address: string) => `STRANDED_TO#${address}`;
 
 /** Why a payment matched no open order. */
 export type StrandedReason = 'no_order' | 'order_cancelled' | 'order_paid' | 'order_refunded' | 'coin_unknown' | 'coin' | 'amount' | 'address' | 'duplicate';
@@ -214,7 +218,7 @@ function strandedItem(deps: RecordDeps, payment: IncomingPayment, order: JudgedO
     refund_digest: null,
     created_at: now,
     updated_at: now,
-    gsi1pk: order ? ofProject(order.project_name) : toAddress(payment.to),
+    gsi1pk: order ? strandedOfProjectPartition(order.project_name) : strandedToAddressPartition(payment.to),
     gsi1sk: `${payment.time}#${position}`,
   };
 }
@@ -284,7 +288,10 @@ export async function listStranded(deps: PaymentsDeps, _caller: TokenClaims, inp
       },
       LIST_LIMIT,
     );
-  const [ofOrders, toAddr] = await Promise.all([query(ofProject(project.project_name)), query(toAddress(fullAddress(project.receive_address)))]);
+  const [ofOrders, toAddr] = await Promise.all([
+    query(strandedOfProjectPartition(project.project_name)),
+    query(strandedToAddressPartition(fullAddress(project.receive_address))),
+  ]);
   const items = [...ofOrders, ...toAddr].sort((a, b) => String(b.gsi1sk).localeCompare(String(a.gsi1sk)));
   const { page, pageSize } = input;
   return { total: String(items.length), payments: items.slice(page * pageSize, (page + 1) * pageSize).map(toStrandedPayment) };

@@ -1,3 +1,4 @@
+import { sha256Url } from '../platform/digest.js';
 /**
  * The items of a player's deletion (docs/security.md "Deleting a player's account"). Access patterns:
  * - "a deletion by its proof": pk `ERASURE#<SHA-256 of the proof>`, sk `ERASURE`. While it runs it holds what
@@ -16,6 +17,13 @@ export const erasureKey = (proofId: string) => ({ pk: `ERASURE#${proofId}`, sk: 
 export const RUNNING_ERASURES = 'ERASING';
 export const deletionNonceKey = (address: string) => ({ pk: `ERASENONCE#${address}`, sk: 'NONCE' });
 export const noticesPartition = (accountId: string) => `DELETIONS#${accountId}`;
+/** "a value a deletion learned": beside its record, keyed by the digest of the value (a name could break a key's rules). */
+export const LEARNED_PREFIX = 'LEARNED#';
+export const learnedKey = (proofId: string, kind: string, value: string) => ({
+  pk: erasureKey(proofId).pk,
+  sk: `${LEARNED_PREFIX}${kind}#${sha256Url(value)}`,
+});
+
 export const noticeKey = (accountId: string, deletedAt: string, uid: string) => ({ pk: noticesPartition(accountId), sk: `${deletedAt}#${uid}` });
 
 /** How long a studio's notice of a deleted player is kept: it reads them at least this often. */

@@ -4,14 +4,13 @@ import { hero, heroGrant } from '../heroes/items.js';
 import { payOrder } from '../payments/items.js';
 import type { Item } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { sha256Url } from '../platform/digest.js';
 import { itemsOf, type Footprint } from '../platform/footprint.js';
 import { idempotencyRecord } from '../platform/items.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { result, score } from '../rankings/items.js';
 import { historyEntry } from '../rewards/items.js';
 import type { PrivacyDeps } from './deps.js';
-import { erasureKey } from './keys.js';
+import { LEARNED_PREFIX as PREFIX, learnedKey } from './keys.js';
 import { scoreSeasonsOf } from './rank-pages.js';
 
 /**
@@ -101,9 +100,6 @@ async function studiosOf(deps: PrivacyDeps, footprint: Footprint<PrivacyDeps>): 
  */
 export const LEARNED_KINDS = ['identifiers', 'names', 'studios', 'nfts', 'seasons'] as const satisfies readonly (keyof Learned)[];
 type Kind = (typeof LEARNED_KINDS)[number];
-
-const PREFIX = 'LEARNED#';
-const learnedKey = (proofId: string, kind: Kind, value: string) => ({ pk: erasureKey(proofId).pk, sk: `${PREFIX}${kind}#${sha256Url(value)}` });
 
 /** Items per transaction: DynamoDB's most. */
 const PER_WRITE = 100;

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryItems } from '../platform/query.js';
 import * as z from 'zod/mini';
 import { gameError } from '../games/errors.js';
-import { gameKey } from '../games/games.js';
+import { gameKey } from '../games/keys.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { platformError } from '../platform/errors.js';
 import type { PlatformDeps } from '../platform/deps.js';

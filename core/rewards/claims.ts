@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { normalizeAddress } from '../payments/chain-payments.js';
-import { gameKey } from '../games/games.js';
+import { gameKey } from '../games/keys.js';
 import { findAccount } from '../identity/accounts.js';
 import type { RewardsDeps } from './deps.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
