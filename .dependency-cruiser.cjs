@@ -21,6 +21,7 @@ const DOMAIN_ORDER = [
   'goods',
   'rankings',
   'rewards',
+  'leagues',
   'heroes',
   'partner-store',
   'privacy',

@@ -11,6 +11,7 @@ import { writeNotices } from '../core/privacy/notices.js';
 import { deletionChallenge } from '../core/privacy/proof.js';
 import { accountWithToken, gamePayload, indexedPurchase, LEVEL_PRICE, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
 import { paymentOperations } from './payment-operations.js';
+import { leagueOperations } from './league-operations.js';
 import { rankingOperations } from './ranking-operations.js';
 import { goodsOperations } from './goods-operations.js';
 import { storeOperations } from './store-operations.js';
@@ -542,6 +543,7 @@ export const operations: OperationBench[] = [
   ...goodsOperations,
   ...storeOperations,
   ...rankingOperations,
+  ...leagueOperations,
   ...heroOperations,
   ...partnerStoreOperations,
   ...overviewOperations,

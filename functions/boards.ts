@@ -4,11 +4,12 @@ import { rankAround } from '../core/rankings/around.js';
 import { gameRank } from '../core/rankings/boards.js';
 import { addWin } from '../core/rankings/reports.js';
 import { boardShardsOf, setBoardShards } from '../core/rankings/shards.js';
+import { leagueHandlers } from './handlers/leagues.js';
 import { boardRewardHandlers } from './handlers/rewards.js';
 import { boardsRoutes } from './routes/boards.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 
-/** The boards group: score reports, the boards, a player's rank, and the seasons' rewards. Routes only translate HTTP to core/rankings and core/rewards. */
+/** The boards group: score reports, the boards, a player's rank, the seasons' rewards and the leagues. Routes only translate HTTP to core/rankings, core/rewards and core/leagues. */
 export const createBoardsApp = (deps: Deps) =>
   createGroupApp(deps, boardsRoutes, {
     addWin: ({ deps, body }) => addWin(deps, body),
@@ -17,6 +18,7 @@ export const createBoardsApp = (deps: Deps) =>
     board_shards_set: async ({ deps, body }) => boardShardsOf(deps, body.game_code, await setBoardShards(deps, body.game_code, body.shards)),
     board_shards_get: ({ deps, query }) => boardShardsOf(deps, query.game_code),
     ...boardRewardHandlers,
+    ...leagueHandlers,
   });
 
 export const handler = lambdaHandler(

@@ -442,6 +442,21 @@ describe('bad input: 400 naming the field, nothing written', () => {
       body: { userId: randomUUID(), projectName: 'p1', level: 1, amount: 0, reason: 'r' },
       field: /^body\.amount/,
     },
+    {
+      op: 'league set',
+      method: 'POST',
+      path: '/merchant/games/league',
+      body: { game_code: 'g1', cohort_size: 10, tiers: [{ name: 'Only', promote: 1 }] },
+      field: /^body\.tiers\.0\.promote/,
+    },
+    { op: 'league get', method: 'GET', path: '/merchant/games/league', query: { game_code: 'not a code' }, field: /^query\.game_code/ },
+    {
+      op: 'league standing',
+      method: 'GET',
+      path: '/merchant/games/league/standing',
+      query: { game_code: 'g1', game_player_id: '' },
+      field: /^query\.game_player_id/,
+    },
   ];
 
   it('covers every operation that takes input', () => {

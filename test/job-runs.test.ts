@@ -239,7 +239,7 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
     const resources = { ...appResource, Table: { name: deps.table } };
     const env = { DYNAMODB_ENDPOINT: deps.endpoint };
     expect((await invokeScheduled('functions/jobs/deletions.ts', resources, env)).result).toEqual({ finished: 0, failed: 0 });
-    expect((await invokeLambda('functions/jobs/rank-pages.ts', { Records: [] }, resources, env)).result).toEqual({ boards: 0 });
+    expect((await invokeLambda('functions/jobs/rank-pages.ts', { Records: [] }, resources, env)).result).toEqual({ boards: 0, placed: 0 });
     const jobs = await jobsOf(deps);
     expect(jobs.deletions.last_run).toMatchObject({ outcome: 'ok', did: { finished: 0, failed: 0 } });
     expect(jobs['rank-pages'].last_run).toMatchObject({ outcome: 'ok', did: { records: 0, boards: 0 } });

@@ -160,6 +160,7 @@ describe('the sections of the reference (tags)', () => {
       'players',
       'tickets and payments',
       'boards and rewards',
+      'leagues',
       'app stores',
       'partner store',
       'hero game',

@@ -70,7 +70,7 @@ describe('the live heads Lambda (functions/jobs/rank-pages.ts handler)', () => {
     const kills: RankBoard = { ...wins, board: 'kills' };
     const first = await invokeLambda('functions/jobs/rank-pages.ts', event, resources, env);
     // Wins and kills, each in the week and the month of the reports.
-    expect(first.result).toEqual({ boards: 4 });
+    expect(first.result).toEqual({ boards: 4, placed: 0 });
     const applied = {
       wins: {
         players: 3,
@@ -86,7 +86,7 @@ describe('the live heads Lambda (functions/jobs/rank-pages.ts handler)', () => {
 
     // Lambda delivers a batch again when a run failed after writing: applying is idempotent.
     const again = await invokeLambda('functions/jobs/rank-pages.ts', event, resources, env);
-    expect(again.result).toEqual({ boards: 4 });
+    expect(again.result).toEqual({ boards: 4, placed: 0 });
     expect({ wins: await standings(own, wins), kills: await standings(own, kills) }).toEqual(applied);
   }, 120_000);
 
@@ -100,7 +100,7 @@ describe('the live heads Lambda (functions/jobs/rank-pages.ts handler)', () => {
     const { resources, env } = linked(own);
     // The handler answers (Lambda moves on past the batch) instead of failing it at every retry.
     const run = await invokeLambda('functions/jobs/rank-pages.ts', lambdaEvent(records), resources, env);
-    expect(run.result).toEqual({ boards: 4, unreadable: 1 });
+    expect(run.result).toEqual({ boards: 4, placed: 0, unreadable: 1 });
     expect(run.output).toContain('rank pages: a stream record could not be read; skipped');
 
     // The readable records are applied: the week's wins board without the third player, the month's with them.

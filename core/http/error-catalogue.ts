@@ -7,6 +7,7 @@ import { merchantErrors } from '../merchants/errors.js';
 import { paymentErrors } from '../payments/errors.js';
 import { platformErrors, type ErrorCatalogue, type ErrorEntry } from '../platform/errors.js';
 import { privacyErrors } from '../privacy/errors.js';
+import { leagueErrors } from '../leagues/errors.js';
 import { rankingErrors } from '../rankings/errors.js';
 import { rewardErrors } from '../rewards/errors.js';
 import { storeErrors } from '../partner-store/errors.js';
@@ -31,6 +32,7 @@ export type ErrorCode = CodeOf<
   | typeof heroErrors
   | typeof rankingErrors
   | typeof rewardErrors
+  | typeof leagueErrors
   | typeof storeErrors
   | typeof storesErrors
   | typeof privacyErrors
@@ -50,6 +52,7 @@ export const errorCatalogues: readonly { folder: string; entries: readonly Error
   { folder: 'core/heroes', entries: heroErrors.entries },
   { folder: 'core/rankings', entries: rankingErrors.entries },
   { folder: 'core/rewards', entries: rewardErrors.entries },
+  { folder: 'core/leagues', entries: leagueErrors.entries },
   { folder: 'core/partner-store', entries: storeErrors.entries },
   { folder: 'core/app-stores', entries: storesErrors.entries },
   { folder: 'core/privacy', entries: privacyErrors.entries },

@@ -30,6 +30,10 @@ export const TAGS = [
       "Game servers' score reports, the weekly and monthly boards, each game's reward table, the settled seasons' history and the claims of their rewards.",
   },
   {
+    name: 'leagues',
+    description: "Each game's league: its tiers and cohorts, set by the studio, and a player's tier and cohort board in the current season.",
+  },
+  {
     name: 'app stores',
     description: "Orders paid through the App Store and Google Play: purchase verification and the stores' server notifications.",
   },

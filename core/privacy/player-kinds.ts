@@ -1,6 +1,7 @@
 import { goodsOrder, goodsOrderCopy, partnerReward } from '../goods/items.js';
 import { hero, heroGrant } from '../heroes/items.js';
 import { playerAccount, playerParams, socialBinding, socialListing, walletBinding, walletNonce } from '../identity/items.js';
+import { leagueTier } from '../leagues/items.js';
 import { payOrder, paymentEvent, strandedPayment } from '../payments/items.js';
 import { readFootprint } from '../platform/footprint.js';
 import type { PlayerKind, PlayerRef } from '../platform/item-kinds.js';
@@ -37,6 +38,7 @@ export const PLAYER_KINDS: readonly PlayerKind<PrivacyDeps>[] = [
   historyEntry,
   score,
   result,
+  leagueTier,
   idempotencyRecord,
 ];
 

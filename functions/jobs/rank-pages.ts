@@ -1,3 +1,4 @@
+import { placeNewPlayers } from '../../core/leagues/placement.js';
 import { withRequestContext } from '../../core/platform/request-context.js';
 import { RecordsSkipped, recordedRankBatch, standingChanges } from '../../core/rankings/rank-stream.js';
 import { logSkippedRecord, readScoreRecords } from '../../core/rankings/stream-filter.js';
@@ -13,6 +14,8 @@ import { deployedDeps } from '../deployed.js';
  * fail its batch at every retry: it is skipped instead, logged, and the batch's run recorded as failed
  * (`rank-pages.records_unreadable`), as the local server's reader does (tools/local/score-stream.ts), so the
  * shard goes on. Every batch is a run recorded for the stage overview (recordedRankBatch): its records and boards.
+ * The same batch places the players whose first score of a league's season it holds (core/leagues/placement.ts):
+ * one consumer of the stream for both, since a stream's shard takes two readers at most.
  */
 
 /** The part of the Lambda context this handler reads. */
@@ -26,19 +29,21 @@ const loadDeps = deployedDeps('rank-pages', {
   table: () => import('../../core/platform/db.js'),
 });
 
-export function handler(event: StreamEvent, context: LambdaContext): Promise<{ boards: number; unreadable?: number }> {
+export function handler(event: StreamEvent, context: LambdaContext): Promise<{ boards: number; placed: number; unreadable?: number }> {
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
     const deps = await loadDeps();
     const { changes, unreadable } = await readScoreRecords(
       event.Records.map((record) => record.dynamodb ?? {}),
       logSkippedRecord,
     );
+    // The league's new players are placed first: a failure retries the batch, and the heads apply it again harmlessly.
+    const placed = await placeNewPlayers(deps, changes);
     try {
-      return { boards: await recordedRankBatch(deps, changes, { unreadable }) };
+      return { boards: await recordedRankBatch(deps, changes, { unreadable }), placed };
     } catch (error) {
       // The readable records are applied and the run recorded as failed: nothing is left to retry.
       if (!(error instanceof RecordsSkipped)) throw error;
-      return { boards: standingChanges(changes).size, unreadable };
+      return { boards: standingChanges(changes).size, placed, unreadable };
     }
   });
 }

@@ -14,6 +14,7 @@ import {
   RankQuery,
 } from '../../core/rankings/models.js';
 import { CHANGE_DELAY_MS, DEFAULT_SHARDS, KEPT_CHANGES, LAUNCH_DELAY_MS, MAX_SHARDS } from '../../core/rankings/shards.js';
+import { leagueOps } from './leagues.js';
 import { boardRewardOps } from './rewards.js';
 import { addWinErrors, batchRead, merchantToken } from './errors.js';
 
@@ -128,4 +129,5 @@ export const boardsRoutes = defineGroup('boards', 'main', {
     errors: { 400: 'game_code missing or malformed', ...merchantToken, 403: "the game is another merchant's", 404: 'no game with that code' },
   },
   ...boardRewardOps,
+  ...leagueOps,
 });

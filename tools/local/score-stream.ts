@@ -1,4 +1,5 @@
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
+import { placeNewPlayers } from '../../core/leagues/placement.js';
 import type { PlatformDeps } from '../../core/platform/deps.js';
 import { recordFailedRun } from '../../core/platform/job-runs.js';
 import { repeatEvery, type Loop } from '../../core/platform/loop.js';
@@ -55,8 +56,8 @@ export class ScoreStreamReader extends TableStreamReader {
 }
 
 /**
- * What the local server's loop does with each GetRecords batch: its score records are one run of the rank-pages
- * job, applied and recorded as the deployed consumer records each batch Lambda delivers (recordedRankBatch),
+ * What the local server's loop does with each GetRecords batch: its score records place the leagues' new players
+ * and are one run of the rank-pages job, applied and recorded as the deployed consumer records each batch Lambda delivers (recordedRankBatch),
  * with the records skipped as unreadable (the run then fails, recorded, and the reader goes on past the batch:
  * read again, they would be skipped again). A poll that found no score record is not a run: deployed, Lambda is
  * not invoked for nothing.
@@ -65,6 +66,8 @@ export const recordedScoreBatches =
   (deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>) =>
   async (changes: ItemChange[], unreadable: number): Promise<void> => {
     if (changes.length === 0 && unreadable === 0) return;
+    // As the deployed consumer: the league's new players first (core/leagues/placement.ts), then the heads.
+    await placeNewPlayers(deps, changes);
     try {
       await recordedRankBatch(deps, changes, { unreadable });
     } catch (error) {

@@ -927,6 +927,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/games/league": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The league of one of the caller's games (extra operation)
+         * @description `current` is null while the game runs no league this season, `next` while no change waits for a later season.
+         *
+         *     Requires a Bearer `merchant` token. `query.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
+         */
+        get: operations["league_get"];
+        put?: never;
+        /**
+         * Set the league of one of the caller's games (extra operation)
+         * @description `tiers` (1-10, lowest first) each name a tier, how many of each cohort move up (`promote`, none from the top tier) and down (`demote`, none from the lowest) at a season's end, and what each rank of a cohort pays (`rewards`, ranks up to `cohort_size`, amounts positive integers up to 10^12 in base units of the stage's payout coin). `cohort_size` (10-100) is how many players compete in one cohort; `idle_drop` how many tiers a player with no score in a season drops; `start_tier` where a player's first season starts (1, the lowest, by default); `board` the board a cohort ranks on (`wins` by default, or `kills`); `season_type` 1 a week (default), 2 a month. A change applies from the next season of its kind: the current season keeps its rules, and a change waiting for the next season is replaced. Answers the rules now and next.
+         *
+         *     Requires a Bearer `merchant` token. `body.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
+         */
+        post: operations["league_set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/games/league/standing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's tier and cohort board in the game's current league season (extra operation)
+         * @description A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. The player's first score of a season places them in a cohort of their tier, a moment after the report; until then `placed` is false and the board empty. The board is the whole cohort, every player with their name, total on the league's board and rank; equal totals rank by who reached them first. The player's own rank is exact and their total current; the others' totals are at most a moment behind the reports. `rewards` is what each rank of a cohort of the tier pays at the season's end; `promote` and `demote` how many of the cohort move up and down.
+         *
+         *     Requires a Bearer `platform`, `game` or `server` token. `query.game_code` must name an existing game: for a `platform` or `game` token, of any merchant; for a `server` token, of the caller's merchant. `query.game_player_id` must be the signed-in player for a `platform` or `game` token; a `server` token may name any user (its other rules bound what it touches). Deleted players: a `platform` or `game` token of a player who deleted their account is refused (401), and a `server` token naming one in `query.game_player_id` (404); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         */
+        get: operations["league_standing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/admin/overview": {
         parameters: {
             query?: never;
@@ -12465,6 +12515,748 @@ export interface operations {
                      * @example {
                      *       "code": 503,
                      *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    league_get: {
+        parameters: {
+            query: {
+                game_code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @example demo-arena */
+                            game_code: string;
+                            current: {
+                                /** @enum {string} */
+                                board: "wins" | "kills";
+                                season_type: number;
+                                cohort_size: number;
+                                idle_drop: number;
+                                start_tier: number;
+                                tiers: {
+                                    tier: number;
+                                    name: string;
+                                    promote: number;
+                                    demote: number;
+                                    rewards: {
+                                        rank: number;
+                                        /**
+                                         * @description Base units: an integer written exactly, whatever its size.
+                                         * @example 100000000
+                                         */
+                                        amount: number;
+                                        /** @example 100000000 */
+                                        amount_base: string;
+                                    }[];
+                                }[];
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                from: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                updated_at: string;
+                            } | null;
+                            next: {
+                                /** @enum {string} */
+                                board: "wins" | "kills";
+                                season_type: number;
+                                cohort_size: number;
+                                idle_drop: number;
+                                start_tier: number;
+                                tiers: {
+                                    tier: number;
+                                    name: string;
+                                    promote: number;
+                                    demote: number;
+                                    rewards: {
+                                        rank: number;
+                                        /**
+                                         * @description Base units: an integer written exactly, whatever its size.
+                                         * @example 100000000
+                                         */
+                                        amount: number;
+                                        /** @example 100000000 */
+                                        amount_base: string;
+                                    }[];
+                                }[];
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                from: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                updated_at: string;
+                            } | null;
+                            /** @example 0x2::sui::SUI */
+                            coin_type: string;
+                        };
+                    };
+                };
+            };
+            /** @description game_code missing or malformed; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "game_code missing or malformed; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description the game is another merchant's; game_code names a game of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "the game is another merchant's; game_code names a game of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner";
+                    };
+                };
+            };
+            /** @description no game with that code; game_code names no game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no game with that code; game_code names no game",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    league_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example demo-arena */
+                    game_code: string;
+                    /**
+                     * @default wins
+                     * @enum {string}
+                     */
+                    board?: "wins" | "kills";
+                    /** @default 1 */
+                    season_type?: 1 | 2;
+                    cohort_size: number;
+                    /** @default 0 */
+                    idle_drop?: number;
+                    /** @default 1 */
+                    start_tier?: number;
+                    /** @description The tiers, lowest first. */
+                    tiers: {
+                        name: string;
+                        /** @default 0 */
+                        promote?: number;
+                        /** @default 0 */
+                        demote?: number;
+                        rewards?: {
+                            rank: number;
+                            /**
+                             * @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text.
+                             * @example 100000000
+                             * @example 100000000
+                             */
+                            amount: number | string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @example demo-arena */
+                            game_code: string;
+                            current: {
+                                /** @enum {string} */
+                                board: "wins" | "kills";
+                                season_type: number;
+                                cohort_size: number;
+                                idle_drop: number;
+                                start_tier: number;
+                                tiers: {
+                                    tier: number;
+                                    name: string;
+                                    promote: number;
+                                    demote: number;
+                                    rewards: {
+                                        rank: number;
+                                        /**
+                                         * @description Base units: an integer written exactly, whatever its size.
+                                         * @example 100000000
+                                         */
+                                        amount: number;
+                                        /** @example 100000000 */
+                                        amount_base: string;
+                                    }[];
+                                }[];
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                from: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                updated_at: string;
+                            } | null;
+                            next: {
+                                /** @enum {string} */
+                                board: "wins" | "kills";
+                                season_type: number;
+                                cohort_size: number;
+                                idle_drop: number;
+                                start_tier: number;
+                                tiers: {
+                                    tier: number;
+                                    name: string;
+                                    promote: number;
+                                    demote: number;
+                                    rewards: {
+                                        rank: number;
+                                        /**
+                                         * @description Base units: an integer written exactly, whatever its size.
+                                         * @example 100000000
+                                         */
+                                        amount: number;
+                                        /** @example 100000000 */
+                                        amount_base: string;
+                                    }[];
+                                }[];
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                from: string;
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                updated_at: string;
+                            } | null;
+                            /** @example 0x2::sui::SUI */
+                            coin_type: string;
+                        };
+                    };
+                };
+            };
+            /** @description a field is missing or invalid: a tier name used twice, a rank paid twice or beyond the cohort size, promotion from the top tier or demotion from the lowest, more moving than a cohort holds, a start tier beyond the tiers */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "a field is missing or invalid: a tier name used twice, a rank paid twice or beyond the cohort size, promotion from the top tier or demotion from the lowest, more moving than a cohort holds, a start tier beyond the tiers",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description the game is another merchant's; the merchant is suspended; game_code names a game of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "the game is another merchant's; the merchant is suspended; game_code names a game of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner" | "merchant.suspended";
+                    };
+                };
+            };
+            /** @description no game with that code; game_code names no game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no game with that code; game_code names no game",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    league_standing: {
+        parameters: {
+            query: {
+                game_code: string;
+                game_player_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @example demo-arena */
+                            game_code: string;
+                            season_type: number;
+                            /** @example 2026-03-09-03-15 */
+                            season_range: string;
+                            /** @enum {string} */
+                            board: "wins" | "kills";
+                            /** @example player-1042 */
+                            game_player_id: string;
+                            tier: number;
+                            tier_name: string;
+                            tiers: number;
+                            placed: boolean;
+                            cohort: string | null;
+                            rank: number | null;
+                            total: string;
+                            players: {
+                                rank: number;
+                                /** @example player-1042 */
+                                game_player_id: string;
+                                /** @example NovaFox */
+                                game_player_name: string;
+                                total: string;
+                            }[];
+                            promote: number;
+                            demote: number;
+                            rewards: {
+                                rank: number;
+                                /**
+                                 * @description Base units: an integer written exactly, whatever its size.
+                                 * @example 100000000
+                                 */
+                                amount: number;
+                                /** @example 100000000 */
+                                amount_base: string;
+                            }[];
+                            /** @example 0x2::sui::SUI */
+                            coin_type: string;
+                        };
+                    };
+                };
+            };
+            /** @description game_code or game_player_id missing or malformed; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "game_code or game_player_id missing or malformed; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired platform, game or server token; a platform or game token of a player who deleted their account; a server token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired platform, game or server token; a platform or game token of a player who deleted their account; a server token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.account_deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description a player token naming another player, or the game is another merchant's (server token); the merchant is suspended; game_code names a game of another merchant; game_player_id is not the signed-in player */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "a player token naming another player, or the game is another merchant's (server token); the merchant is suspended; game_code names a game of another merchant; game_player_id is not the signed-in player",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner" | "auth.not_caller" | "merchant.suspended";
+                    };
+                };
+            };
+            /** @description no game with that code, or the game runs no league this season; game_code names no game; game_player_id names a player who deleted their account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no game with that code, or the game runs no league this season; game_code names no game; game_player_id names a player who deleted their account",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found" | "league.not_running" | "player.deleted";
+                    };
+                };
+            };
+            /** @description the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
                      *       "data": null,
                      *       "error": "table.busy"
                      *     }

@@ -92,6 +92,7 @@ namespace GamePlatform.Client
         public const string IdempotencyReferenceReused = "idempotency.reference_reused";
         public const string IdempotencyStillRunning = "idempotency.still_running";
         public const string InputInvalid = "input.invalid";
+        public const string LeagueNotRunning = "league.not_running";
         public const string LevelNotOnSale = "level.not_on_sale";
         public const string LevelPriceMismatch = "level.price_mismatch";
         public const string MerchantExists = "merchant.exists";

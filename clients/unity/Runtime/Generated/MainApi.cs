@@ -914,6 +914,63 @@ namespace GamePlatform.Main
         }
 
         /// <summary>
+        /// The league of one of the caller's games (extra operation): GET /merchant/games/league (`league_get`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner
+        /// 404: access.not_found
+        /// 503: table.busy
+        /// </summary>
+        public async Task<LeagueGetResponse> LeagueGetAsync(string gameCode, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/games/league");
+            request.Authenticated = true;
+            request.Query("game_code", gameCode);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return LeagueGetResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Set the league of one of the caller's games (extra operation): POST /merchant/games/league (`league_set`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner, merchant.suspended
+        /// 404: access.not_found
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: table.busy
+        /// </summary>
+        public async Task<LeagueSetResponse> LeagueSetAsync(LeagueSetRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/games/league");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return LeagueSetResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// A player's tier and cohort board in the game's current league season (extra operation): GET /merchant/games/league/standing (`league_standing`).
+        /// Bearer token: platform or game or server (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner, auth.not_caller, merchant.suspended
+        /// 404: access.not_found, league.not_running, player.deleted
+        /// 503: table.busy
+        /// </summary>
+        public async Task<LeagueStandingResponse> LeagueStandingAsync(string gameCode, string gamePlayerId, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/games/league/standing");
+            request.Authenticated = true;
+            request.Query("game_code", gameCode);
+            request.Query("game_player_id", gamePlayerId);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return LeagueStandingResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
         /// The stage's money figures per day and its scheduled jobs' last runs (admin; extra operation): GET /merchant/admin/overview (`stage_overview`).
         /// Bearer token: merchant (Client.Token).
         /// 400: input.invalid

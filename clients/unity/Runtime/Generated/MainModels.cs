@@ -6638,6 +6638,1008 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class LeagueGetResponseDataCurrentTiersItemRewardsItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>
+        /// JSON `amount`, required.
+        /// Base units: an integer written exactly, whatever its size.
+        /// </summary>
+        public decimal Amount { get; set; }
+
+        /// <summary>JSON `amount_base`, required.</summary>
+        public string AmountBase { get; set; }
+
+        public static LeagueGetResponseDataCurrentTiersItemRewardsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueGetResponseDataCurrentTiersItemRewardsItem");
+            if (o == null) return null;
+            var m = new LeagueGetResponseDataCurrentTiersItemRewardsItem();
+            m.Rank = JsonCodec.Required(o, "rank", "LeagueGetResponseDataCurrentTiersItemRewardsItem", v0 => v0.AsLong());
+            m.Amount = JsonCodec.Required(o, "amount", "LeagueGetResponseDataCurrentTiersItemRewardsItem", v0 => v0.AsDecimal());
+            m.AmountBase = JsonCodec.Required(o, "amount_base", "LeagueGetResponseDataCurrentTiersItemRewardsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("amount", JsonCodec.Integer(Amount));
+            o.Set("amount_base", JsonValue.From(AmountBase));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueGetResponseDataCurrentTiersItem
+    {
+        /// <summary>JSON `tier`, required.</summary>
+        public long Tier { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `promote`, required.</summary>
+        public long Promote { get; set; }
+
+        /// <summary>JSON `demote`, required.</summary>
+        public long Demote { get; set; }
+
+        /// <summary>JSON `rewards`, required.</summary>
+        public List<LeagueGetResponseDataCurrentTiersItemRewardsItem> Rewards { get; set; }
+
+        public static LeagueGetResponseDataCurrentTiersItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueGetResponseDataCurrentTiersItem");
+            if (o == null) return null;
+            var m = new LeagueGetResponseDataCurrentTiersItem();
+            m.Tier = JsonCodec.Required(o, "tier", "LeagueGetResponseDataCurrentTiersItem", v0 => v0.AsLong());
+            m.Name = JsonCodec.Required(o, "name", "LeagueGetResponseDataCurrentTiersItem", v0 => v0.AsString());
+            m.Promote = JsonCodec.Required(o, "promote", "LeagueGetResponseDataCurrentTiersItem", v0 => v0.AsLong());
+            m.Demote = JsonCodec.Required(o, "demote", "LeagueGetResponseDataCurrentTiersItem", v0 => v0.AsLong());
+            m.Rewards = JsonCodec.Required(o, "rewards", "LeagueGetResponseDataCurrentTiersItem", v0 => JsonCodec.ReadList(v0, v1 => LeagueGetResponseDataCurrentTiersItemRewardsItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("tier", JsonValue.From(Tier));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("promote", JsonValue.From(Promote));
+            o.Set("demote", JsonValue.From(Demote));
+            o.Set("rewards", JsonCodec.WriteList(Rewards, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueGetResponseDataCurrent
+    {
+        /// <summary>JSON `board`, required.</summary>
+        public string Board { get; set; }
+
+        /// <summary>JSON `season_type`, required.</summary>
+        public long SeasonType { get; set; }
+
+        /// <summary>JSON `cohort_size`, required.</summary>
+        public long CohortSize { get; set; }
+
+        /// <summary>JSON `idle_drop`, required.</summary>
+        public long IdleDrop { get; set; }
+
+        /// <summary>JSON `start_tier`, required.</summary>
+        public long StartTier { get; set; }
+
+        /// <summary>JSON `tiers`, required.</summary>
+        public List<LeagueGetResponseDataCurrentTiersItem> Tiers { get; set; }
+
+        /// <summary>JSON `from`, required.</summary>
+        public string From { get; set; }
+
+        /// <summary>JSON `updated_at`, required.</summary>
+        public string UpdatedAt { get; set; }
+
+        public static LeagueGetResponseDataCurrent FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueGetResponseDataCurrent");
+            if (o == null) return null;
+            var m = new LeagueGetResponseDataCurrent();
+            m.Board = JsonCodec.Required(o, "board", "LeagueGetResponseDataCurrent", v0 => v0.AsString());
+            m.SeasonType = JsonCodec.Required(o, "season_type", "LeagueGetResponseDataCurrent", v0 => v0.AsLong());
+            m.CohortSize = JsonCodec.Required(o, "cohort_size", "LeagueGetResponseDataCurrent", v0 => v0.AsLong());
+            m.IdleDrop = JsonCodec.Required(o, "idle_drop", "LeagueGetResponseDataCurrent", v0 => v0.AsLong());
+            m.StartTier = JsonCodec.Required(o, "start_tier", "LeagueGetResponseDataCurrent", v0 => v0.AsLong());
+            m.Tiers = JsonCodec.Required(o, "tiers", "LeagueGetResponseDataCurrent", v0 => JsonCodec.ReadList(v0, v1 => LeagueGetResponseDataCurrentTiersItem.FromJson(v1)));
+            m.From = JsonCodec.Required(o, "from", "LeagueGetResponseDataCurrent", v0 => v0.AsString());
+            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "LeagueGetResponseDataCurrent", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("board", JsonValue.From(Board));
+            o.Set("season_type", JsonValue.From(SeasonType));
+            o.Set("cohort_size", JsonValue.From(CohortSize));
+            o.Set("idle_drop", JsonValue.From(IdleDrop));
+            o.Set("start_tier", JsonValue.From(StartTier));
+            o.Set("tiers", JsonCodec.WriteList(Tiers, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("from", JsonValue.From(From));
+            o.Set("updated_at", JsonValue.From(UpdatedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueGetResponseDataNextTiersItemRewardsItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>
+        /// JSON `amount`, required.
+        /// Base units: an integer written exactly, whatever its size.
+        /// </summary>
+        public decimal Amount { get; set; }
+
+        /// <summary>JSON `amount_base`, required.</summary>
+        public string AmountBase { get; set; }
+
+        public static LeagueGetResponseDataNextTiersItemRewardsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueGetResponseDataNextTiersItemRewardsItem");
+            if (o == null) return null;
+            var m = new LeagueGetResponseDataNextTiersItemRewardsItem();
+            m.Rank = JsonCodec.Required(o, "rank", "LeagueGetResponseDataNextTiersItemRewardsItem", v0 => v0.AsLong());
+            m.Amount = JsonCodec.Required(o, "amount", "LeagueGetResponseDataNextTiersItemRewardsItem", v0 => v0.AsDecimal());
+            m.AmountBase = JsonCodec.Required(o, "amount_base", "LeagueGetResponseDataNextTiersItemRewardsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("amount", JsonCodec.Integer(Amount));
+            o.Set("amount_base", JsonValue.From(AmountBase));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueGetResponseDataNextTiersItem
+    {
+        /// <summary>JSON `tier`, required.</summary>
+        public long Tier { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `promote`, required.</summary>
+        public long Promote { get; set; }
+
+        /// <summary>JSON `demote`, required.</summary>
+        public long Demote { get; set; }
+
+        /// <summary>JSON `rewards`, required.</summary>
+        public List<LeagueGetResponseDataNextTiersItemRewardsItem> Rewards { get; set; }
+
+        public static LeagueGetResponseDataNextTiersItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueGetResponseDataNextTiersItem");
+            if (o == null) return null;
+            var m = new LeagueGetResponseDataNextTiersItem();
+            m.Tier = JsonCodec.Required(o, "tier", "LeagueGetResponseDataNextTiersItem", v0 => v0.AsLong());
+            m.Name = JsonCodec.Required(o, "name", "LeagueGetResponseDataNextTiersItem", v0 => v0.AsString());
+            m.Promote = JsonCodec.Required(o, "promote", "LeagueGetResponseDataNextTiersItem", v0 => v0.AsLong());
+            m.Demote = JsonCodec.Required(o, "demote", "LeagueGetResponseDataNextTiersItem", v0 => v0.AsLong());
+            m.Rewards = JsonCodec.Required(o, "rewards", "LeagueGetResponseDataNextTiersItem", v0 => JsonCodec.ReadList(v0, v1 => LeagueGetResponseDataNextTiersItemRewardsItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("tier", JsonValue.From(Tier));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("promote", JsonValue.From(Promote));
+            o.Set("demote", JsonValue.From(Demote));
+            o.Set("rewards", JsonCodec.WriteList(Rewards, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueGetResponseDataNext
+    {
+        /// <summary>JSON `board`, required.</summary>
+        public string Board { get; set; }
+
+        /// <summary>JSON `season_type`, required.</summary>
+        public long SeasonType { get; set; }
+
+        /// <summary>JSON `cohort_size`, required.</summary>
+        public long CohortSize { get; set; }
+
+        /// <summary>JSON `idle_drop`, required.</summary>
+        public long IdleDrop { get; set; }
+
+        /// <summary>JSON `start_tier`, required.</summary>
+        public long StartTier { get; set; }
+
+        /// <summary>JSON `tiers`, required.</summary>
+        public List<LeagueGetResponseDataNextTiersItem> Tiers { get; set; }
+
+        /// <summary>JSON `from`, required.</summary>
+        public string From { get; set; }
+
+        /// <summary>JSON `updated_at`, required.</summary>
+        public string UpdatedAt { get; set; }
+
+        public static LeagueGetResponseDataNext FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueGetResponseDataNext");
+            if (o == null) return null;
+            var m = new LeagueGetResponseDataNext();
+            m.Board = JsonCodec.Required(o, "board", "LeagueGetResponseDataNext", v0 => v0.AsString());
+            m.SeasonType = JsonCodec.Required(o, "season_type", "LeagueGetResponseDataNext", v0 => v0.AsLong());
+            m.CohortSize = JsonCodec.Required(o, "cohort_size", "LeagueGetResponseDataNext", v0 => v0.AsLong());
+            m.IdleDrop = JsonCodec.Required(o, "idle_drop", "LeagueGetResponseDataNext", v0 => v0.AsLong());
+            m.StartTier = JsonCodec.Required(o, "start_tier", "LeagueGetResponseDataNext", v0 => v0.AsLong());
+            m.Tiers = JsonCodec.Required(o, "tiers", "LeagueGetResponseDataNext", v0 => JsonCodec.ReadList(v0, v1 => LeagueGetResponseDataNextTiersItem.FromJson(v1)));
+            m.From = JsonCodec.Required(o, "from", "LeagueGetResponseDataNext", v0 => v0.AsString());
+            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "LeagueGetResponseDataNext", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("board", JsonValue.From(Board));
+            o.Set("season_type", JsonValue.From(SeasonType));
+            o.Set("cohort_size", JsonValue.From(CohortSize));
+            o.Set("idle_drop", JsonValue.From(IdleDrop));
+            o.Set("start_tier", JsonValue.From(StartTier));
+            o.Set("tiers", JsonCodec.WriteList(Tiers, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("from", JsonValue.From(From));
+            o.Set("updated_at", JsonValue.From(UpdatedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueGetResponseData
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `current`, required.</summary>
+        public LeagueGetResponseDataCurrent Current { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public LeagueGetResponseDataNext Next { get; set; }
+
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
+        public static LeagueGetResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueGetResponseData");
+            if (o == null) return null;
+            var m = new LeagueGetResponseData();
+            m.GameCode = JsonCodec.Required(o, "game_code", "LeagueGetResponseData", v0 => v0.AsString());
+            m.Current = JsonCodec.Required(o, "current", "LeagueGetResponseData", v0 => LeagueGetResponseDataCurrent.FromJson(v0));
+            m.Next = JsonCodec.Required(o, "next", "LeagueGetResponseData", v0 => LeagueGetResponseDataNext.FromJson(v0));
+            m.CoinType = JsonCodec.Required(o, "coin_type", "LeagueGetResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("current", (Current == null ? JsonValue.Null : Current.ToJson()));
+            o.Set("next", (Next == null ? JsonValue.Null : Next.ToJson()));
+            o.Set("coin_type", JsonValue.From(CoinType));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueGetResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public LeagueGetResponseData Data { get; set; }
+
+        public static LeagueGetResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueGetResponse");
+            if (o == null) return null;
+            var m = new LeagueGetResponse();
+            m.Code = JsonCodec.Required(o, "code", "LeagueGetResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "LeagueGetResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "LeagueGetResponse", v0 => LeagueGetResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetRequestTiersItemRewardsItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>
+        /// JSON `amount`, required.
+        /// Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text.
+        /// </summary>
+        public decimal Amount { get; set; }
+
+        public static LeagueSetRequestTiersItemRewardsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetRequestTiersItemRewardsItem");
+            if (o == null) return null;
+            var m = new LeagueSetRequestTiersItemRewardsItem();
+            m.Rank = JsonCodec.Required(o, "rank", "LeagueSetRequestTiersItemRewardsItem", v0 => v0.AsLong());
+            m.Amount = JsonCodec.Required(o, "amount", "LeagueSetRequestTiersItemRewardsItem", v0 => JsonCodec.IntegerOrText(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("amount", JsonCodec.Integer(Amount));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetRequestTiersItem
+    {
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `promote`.</summary>
+        public long? Promote { get; set; }
+
+        /// <summary>JSON `demote`.</summary>
+        public long? Demote { get; set; }
+
+        /// <summary>JSON `rewards`.</summary>
+        public List<LeagueSetRequestTiersItemRewardsItem> Rewards { get; set; }
+
+        public static LeagueSetRequestTiersItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetRequestTiersItem");
+            if (o == null) return null;
+            var m = new LeagueSetRequestTiersItem();
+            m.Name = JsonCodec.Required(o, "name", "LeagueSetRequestTiersItem", v0 => v0.AsString());
+            m.Promote = JsonCodec.Optional(o, "promote", "LeagueSetRequestTiersItem", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.Demote = JsonCodec.Optional(o, "demote", "LeagueSetRequestTiersItem", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.Rewards = JsonCodec.Optional(o, "rewards", "LeagueSetRequestTiersItem", v0 => JsonCodec.ReadList(v0, v1 => LeagueSetRequestTiersItemRewardsItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("name", JsonValue.From(Name));
+            if (Promote != null) o.Set("promote", JsonValue.From(Promote));
+            if (Demote != null) o.Set("demote", JsonValue.From(Demote));
+            if (Rewards != null) o.Set("rewards", JsonCodec.WriteList(Rewards, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetRequest
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `board`.</summary>
+        public string Board { get; set; }
+
+        /// <summary>JSON `season_type`.</summary>
+        public double? SeasonType { get; set; }
+
+        /// <summary>JSON `cohort_size`, required.</summary>
+        public long CohortSize { get; set; }
+
+        /// <summary>JSON `idle_drop`.</summary>
+        public long? IdleDrop { get; set; }
+
+        /// <summary>JSON `start_tier`.</summary>
+        public long? StartTier { get; set; }
+
+        /// <summary>
+        /// JSON `tiers`, required.
+        /// The tiers, lowest first.
+        /// </summary>
+        public List<LeagueSetRequestTiersItem> Tiers { get; set; }
+
+        public static LeagueSetRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetRequest");
+            if (o == null) return null;
+            var m = new LeagueSetRequest();
+            m.GameCode = JsonCodec.Required(o, "game_code", "LeagueSetRequest", v0 => v0.AsString());
+            m.Board = JsonCodec.Optional(o, "board", "LeagueSetRequest", v0 => v0.AsString());
+            m.SeasonType = JsonCodec.Optional(o, "season_type", "LeagueSetRequest", v0 => v0.IsNull ? (double?)null : v0.AsDouble());
+            m.CohortSize = JsonCodec.Required(o, "cohort_size", "LeagueSetRequest", v0 => v0.AsLong());
+            m.IdleDrop = JsonCodec.Optional(o, "idle_drop", "LeagueSetRequest", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.StartTier = JsonCodec.Optional(o, "start_tier", "LeagueSetRequest", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.Tiers = JsonCodec.Required(o, "tiers", "LeagueSetRequest", v0 => JsonCodec.ReadList(v0, v1 => LeagueSetRequestTiersItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            if (Board != null) o.Set("board", JsonValue.From(Board));
+            if (SeasonType != null) o.Set("season_type", JsonValue.From(SeasonType));
+            o.Set("cohort_size", JsonValue.From(CohortSize));
+            if (IdleDrop != null) o.Set("idle_drop", JsonValue.From(IdleDrop));
+            if (StartTier != null) o.Set("start_tier", JsonValue.From(StartTier));
+            o.Set("tiers", JsonCodec.WriteList(Tiers, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetResponseDataCurrentTiersItemRewardsItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>
+        /// JSON `amount`, required.
+        /// Base units: an integer written exactly, whatever its size.
+        /// </summary>
+        public decimal Amount { get; set; }
+
+        /// <summary>JSON `amount_base`, required.</summary>
+        public string AmountBase { get; set; }
+
+        public static LeagueSetResponseDataCurrentTiersItemRewardsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetResponseDataCurrentTiersItemRewardsItem");
+            if (o == null) return null;
+            var m = new LeagueSetResponseDataCurrentTiersItemRewardsItem();
+            m.Rank = JsonCodec.Required(o, "rank", "LeagueSetResponseDataCurrentTiersItemRewardsItem", v0 => v0.AsLong());
+            m.Amount = JsonCodec.Required(o, "amount", "LeagueSetResponseDataCurrentTiersItemRewardsItem", v0 => v0.AsDecimal());
+            m.AmountBase = JsonCodec.Required(o, "amount_base", "LeagueSetResponseDataCurrentTiersItemRewardsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("amount", JsonCodec.Integer(Amount));
+            o.Set("amount_base", JsonValue.From(AmountBase));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetResponseDataCurrentTiersItem
+    {
+        /// <summary>JSON `tier`, required.</summary>
+        public long Tier { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `promote`, required.</summary>
+        public long Promote { get; set; }
+
+        /// <summary>JSON `demote`, required.</summary>
+        public long Demote { get; set; }
+
+        /// <summary>JSON `rewards`, required.</summary>
+        public List<LeagueSetResponseDataCurrentTiersItemRewardsItem> Rewards { get; set; }
+
+        public static LeagueSetResponseDataCurrentTiersItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetResponseDataCurrentTiersItem");
+            if (o == null) return null;
+            var m = new LeagueSetResponseDataCurrentTiersItem();
+            m.Tier = JsonCodec.Required(o, "tier", "LeagueSetResponseDataCurrentTiersItem", v0 => v0.AsLong());
+            m.Name = JsonCodec.Required(o, "name", "LeagueSetResponseDataCurrentTiersItem", v0 => v0.AsString());
+            m.Promote = JsonCodec.Required(o, "promote", "LeagueSetResponseDataCurrentTiersItem", v0 => v0.AsLong());
+            m.Demote = JsonCodec.Required(o, "demote", "LeagueSetResponseDataCurrentTiersItem", v0 => v0.AsLong());
+            m.Rewards = JsonCodec.Required(o, "rewards", "LeagueSetResponseDataCurrentTiersItem", v0 => JsonCodec.ReadList(v0, v1 => LeagueSetResponseDataCurrentTiersItemRewardsItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("tier", JsonValue.From(Tier));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("promote", JsonValue.From(Promote));
+            o.Set("demote", JsonValue.From(Demote));
+            o.Set("rewards", JsonCodec.WriteList(Rewards, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetResponseDataCurrent
+    {
+        /// <summary>JSON `board`, required.</summary>
+        public string Board { get; set; }
+
+        /// <summary>JSON `season_type`, required.</summary>
+        public long SeasonType { get; set; }
+
+        /// <summary>JSON `cohort_size`, required.</summary>
+        public long CohortSize { get; set; }
+
+        /// <summary>JSON `idle_drop`, required.</summary>
+        public long IdleDrop { get; set; }
+
+        /// <summary>JSON `start_tier`, required.</summary>
+        public long StartTier { get; set; }
+
+        /// <summary>JSON `tiers`, required.</summary>
+        public List<LeagueSetResponseDataCurrentTiersItem> Tiers { get; set; }
+
+        /// <summary>JSON `from`, required.</summary>
+        public string From { get; set; }
+
+        /// <summary>JSON `updated_at`, required.</summary>
+        public string UpdatedAt { get; set; }
+
+        public static LeagueSetResponseDataCurrent FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetResponseDataCurrent");
+            if (o == null) return null;
+            var m = new LeagueSetResponseDataCurrent();
+            m.Board = JsonCodec.Required(o, "board", "LeagueSetResponseDataCurrent", v0 => v0.AsString());
+            m.SeasonType = JsonCodec.Required(o, "season_type", "LeagueSetResponseDataCurrent", v0 => v0.AsLong());
+            m.CohortSize = JsonCodec.Required(o, "cohort_size", "LeagueSetResponseDataCurrent", v0 => v0.AsLong());
+            m.IdleDrop = JsonCodec.Required(o, "idle_drop", "LeagueSetResponseDataCurrent", v0 => v0.AsLong());
+            m.StartTier = JsonCodec.Required(o, "start_tier", "LeagueSetResponseDataCurrent", v0 => v0.AsLong());
+            m.Tiers = JsonCodec.Required(o, "tiers", "LeagueSetResponseDataCurrent", v0 => JsonCodec.ReadList(v0, v1 => LeagueSetResponseDataCurrentTiersItem.FromJson(v1)));
+            m.From = JsonCodec.Required(o, "from", "LeagueSetResponseDataCurrent", v0 => v0.AsString());
+            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "LeagueSetResponseDataCurrent", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("board", JsonValue.From(Board));
+            o.Set("season_type", JsonValue.From(SeasonType));
+            o.Set("cohort_size", JsonValue.From(CohortSize));
+            o.Set("idle_drop", JsonValue.From(IdleDrop));
+            o.Set("start_tier", JsonValue.From(StartTier));
+            o.Set("tiers", JsonCodec.WriteList(Tiers, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("from", JsonValue.From(From));
+            o.Set("updated_at", JsonValue.From(UpdatedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetResponseDataNextTiersItemRewardsItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>
+        /// JSON `amount`, required.
+        /// Base units: an integer written exactly, whatever its size.
+        /// </summary>
+        public decimal Amount { get; set; }
+
+        /// <summary>JSON `amount_base`, required.</summary>
+        public string AmountBase { get; set; }
+
+        public static LeagueSetResponseDataNextTiersItemRewardsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetResponseDataNextTiersItemRewardsItem");
+            if (o == null) return null;
+            var m = new LeagueSetResponseDataNextTiersItemRewardsItem();
+            m.Rank = JsonCodec.Required(o, "rank", "LeagueSetResponseDataNextTiersItemRewardsItem", v0 => v0.AsLong());
+            m.Amount = JsonCodec.Required(o, "amount", "LeagueSetResponseDataNextTiersItemRewardsItem", v0 => v0.AsDecimal());
+            m.AmountBase = JsonCodec.Required(o, "amount_base", "LeagueSetResponseDataNextTiersItemRewardsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("amount", JsonCodec.Integer(Amount));
+            o.Set("amount_base", JsonValue.From(AmountBase));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetResponseDataNextTiersItem
+    {
+        /// <summary>JSON `tier`, required.</summary>
+        public long Tier { get; set; }
+
+        /// <summary>JSON `name`, required.</summary>
+        public string Name { get; set; }
+
+        /// <summary>JSON `promote`, required.</summary>
+        public long Promote { get; set; }
+
+        /// <summary>JSON `demote`, required.</summary>
+        public long Demote { get; set; }
+
+        /// <summary>JSON `rewards`, required.</summary>
+        public List<LeagueSetResponseDataNextTiersItemRewardsItem> Rewards { get; set; }
+
+        public static LeagueSetResponseDataNextTiersItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetResponseDataNextTiersItem");
+            if (o == null) return null;
+            var m = new LeagueSetResponseDataNextTiersItem();
+            m.Tier = JsonCodec.Required(o, "tier", "LeagueSetResponseDataNextTiersItem", v0 => v0.AsLong());
+            m.Name = JsonCodec.Required(o, "name", "LeagueSetResponseDataNextTiersItem", v0 => v0.AsString());
+            m.Promote = JsonCodec.Required(o, "promote", "LeagueSetResponseDataNextTiersItem", v0 => v0.AsLong());
+            m.Demote = JsonCodec.Required(o, "demote", "LeagueSetResponseDataNextTiersItem", v0 => v0.AsLong());
+            m.Rewards = JsonCodec.Required(o, "rewards", "LeagueSetResponseDataNextTiersItem", v0 => JsonCodec.ReadList(v0, v1 => LeagueSetResponseDataNextTiersItemRewardsItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("tier", JsonValue.From(Tier));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("promote", JsonValue.From(Promote));
+            o.Set("demote", JsonValue.From(Demote));
+            o.Set("rewards", JsonCodec.WriteList(Rewards, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetResponseDataNext
+    {
+        /// <summary>JSON `board`, required.</summary>
+        public string Board { get; set; }
+
+        /// <summary>JSON `season_type`, required.</summary>
+        public long SeasonType { get; set; }
+
+        /// <summary>JSON `cohort_size`, required.</summary>
+        public long CohortSize { get; set; }
+
+        /// <summary>JSON `idle_drop`, required.</summary>
+        public long IdleDrop { get; set; }
+
+        /// <summary>JSON `start_tier`, required.</summary>
+        public long StartTier { get; set; }
+
+        /// <summary>JSON `tiers`, required.</summary>
+        public List<LeagueSetResponseDataNextTiersItem> Tiers { get; set; }
+
+        /// <summary>JSON `from`, required.</summary>
+        public string From { get; set; }
+
+        /// <summary>JSON `updated_at`, required.</summary>
+        public string UpdatedAt { get; set; }
+
+        public static LeagueSetResponseDataNext FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetResponseDataNext");
+            if (o == null) return null;
+            var m = new LeagueSetResponseDataNext();
+            m.Board = JsonCodec.Required(o, "board", "LeagueSetResponseDataNext", v0 => v0.AsString());
+            m.SeasonType = JsonCodec.Required(o, "season_type", "LeagueSetResponseDataNext", v0 => v0.AsLong());
+            m.CohortSize = JsonCodec.Required(o, "cohort_size", "LeagueSetResponseDataNext", v0 => v0.AsLong());
+            m.IdleDrop = JsonCodec.Required(o, "idle_drop", "LeagueSetResponseDataNext", v0 => v0.AsLong());
+            m.StartTier = JsonCodec.Required(o, "start_tier", "LeagueSetResponseDataNext", v0 => v0.AsLong());
+            m.Tiers = JsonCodec.Required(o, "tiers", "LeagueSetResponseDataNext", v0 => JsonCodec.ReadList(v0, v1 => LeagueSetResponseDataNextTiersItem.FromJson(v1)));
+            m.From = JsonCodec.Required(o, "from", "LeagueSetResponseDataNext", v0 => v0.AsString());
+            m.UpdatedAt = JsonCodec.Required(o, "updated_at", "LeagueSetResponseDataNext", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("board", JsonValue.From(Board));
+            o.Set("season_type", JsonValue.From(SeasonType));
+            o.Set("cohort_size", JsonValue.From(CohortSize));
+            o.Set("idle_drop", JsonValue.From(IdleDrop));
+            o.Set("start_tier", JsonValue.From(StartTier));
+            o.Set("tiers", JsonCodec.WriteList(Tiers, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("from", JsonValue.From(From));
+            o.Set("updated_at", JsonValue.From(UpdatedAt));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetResponseData
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `current`, required.</summary>
+        public LeagueSetResponseDataCurrent Current { get; set; }
+
+        /// <summary>JSON `next`, required.</summary>
+        public LeagueSetResponseDataNext Next { get; set; }
+
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
+        public static LeagueSetResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetResponseData");
+            if (o == null) return null;
+            var m = new LeagueSetResponseData();
+            m.GameCode = JsonCodec.Required(o, "game_code", "LeagueSetResponseData", v0 => v0.AsString());
+            m.Current = JsonCodec.Required(o, "current", "LeagueSetResponseData", v0 => LeagueSetResponseDataCurrent.FromJson(v0));
+            m.Next = JsonCodec.Required(o, "next", "LeagueSetResponseData", v0 => LeagueSetResponseDataNext.FromJson(v0));
+            m.CoinType = JsonCodec.Required(o, "coin_type", "LeagueSetResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("current", (Current == null ? JsonValue.Null : Current.ToJson()));
+            o.Set("next", (Next == null ? JsonValue.Null : Next.ToJson()));
+            o.Set("coin_type", JsonValue.From(CoinType));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueSetResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public LeagueSetResponseData Data { get; set; }
+
+        public static LeagueSetResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueSetResponse");
+            if (o == null) return null;
+            var m = new LeagueSetResponse();
+            m.Code = JsonCodec.Required(o, "code", "LeagueSetResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "LeagueSetResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "LeagueSetResponse", v0 => LeagueSetResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueStandingResponseDataPlayersItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>JSON `game_player_id`, required.</summary>
+        public string GamePlayerId { get; set; }
+
+        /// <summary>JSON `game_player_name`, required.</summary>
+        public string GamePlayerName { get; set; }
+
+        /// <summary>JSON `total`, required.</summary>
+        public string Total { get; set; }
+
+        public static LeagueStandingResponseDataPlayersItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueStandingResponseDataPlayersItem");
+            if (o == null) return null;
+            var m = new LeagueStandingResponseDataPlayersItem();
+            m.Rank = JsonCodec.Required(o, "rank", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsLong());
+            m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsString());
+            m.GamePlayerName = JsonCodec.Required(o, "game_player_name", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsString());
+            m.Total = JsonCodec.Required(o, "total", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("game_player_id", JsonValue.From(GamePlayerId));
+            o.Set("game_player_name", JsonValue.From(GamePlayerName));
+            o.Set("total", JsonValue.From(Total));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueStandingResponseDataRewardsItem
+    {
+        /// <summary>JSON `rank`, required.</summary>
+        public long Rank { get; set; }
+
+        /// <summary>
+        /// JSON `amount`, required.
+        /// Base units: an integer written exactly, whatever its size.
+        /// </summary>
+        public decimal Amount { get; set; }
+
+        /// <summary>JSON `amount_base`, required.</summary>
+        public string AmountBase { get; set; }
+
+        public static LeagueStandingResponseDataRewardsItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueStandingResponseDataRewardsItem");
+            if (o == null) return null;
+            var m = new LeagueStandingResponseDataRewardsItem();
+            m.Rank = JsonCodec.Required(o, "rank", "LeagueStandingResponseDataRewardsItem", v0 => v0.AsLong());
+            m.Amount = JsonCodec.Required(o, "amount", "LeagueStandingResponseDataRewardsItem", v0 => v0.AsDecimal());
+            m.AmountBase = JsonCodec.Required(o, "amount_base", "LeagueStandingResponseDataRewardsItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("amount", JsonCodec.Integer(Amount));
+            o.Set("amount_base", JsonValue.From(AmountBase));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueStandingResponseData
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `season_type`, required.</summary>
+        public long SeasonType { get; set; }
+
+        /// <summary>JSON `season_range`, required.</summary>
+        public string SeasonRange { get; set; }
+
+        /// <summary>JSON `board`, required.</summary>
+        public string Board { get; set; }
+
+        /// <summary>JSON `game_player_id`, required.</summary>
+        public string GamePlayerId { get; set; }
+
+        /// <summary>JSON `tier`, required.</summary>
+        public long Tier { get; set; }
+
+        /// <summary>JSON `tier_name`, required.</summary>
+        public string TierName { get; set; }
+
+        /// <summary>JSON `tiers`, required.</summary>
+        public long Tiers { get; set; }
+
+        /// <summary>JSON `placed`, required.</summary>
+        public bool Placed { get; set; }
+
+        /// <summary>JSON `cohort`, required.</summary>
+        public string Cohort { get; set; }
+
+        /// <summary>JSON `rank`, required.</summary>
+        public long? Rank { get; set; }
+
+        /// <summary>JSON `total`, required.</summary>
+        public string Total { get; set; }
+
+        /// <summary>JSON `players`, required.</summary>
+        public List<LeagueStandingResponseDataPlayersItem> Players { get; set; }
+
+        /// <summary>JSON `promote`, required.</summary>
+        public long Promote { get; set; }
+
+        /// <summary>JSON `demote`, required.</summary>
+        public long Demote { get; set; }
+
+        /// <summary>JSON `rewards`, required.</summary>
+        public List<LeagueStandingResponseDataRewardsItem> Rewards { get; set; }
+
+        /// <summary>JSON `coin_type`, required.</summary>
+        public string CoinType { get; set; }
+
+        public static LeagueStandingResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueStandingResponseData");
+            if (o == null) return null;
+            var m = new LeagueStandingResponseData();
+            m.GameCode = JsonCodec.Required(o, "game_code", "LeagueStandingResponseData", v0 => v0.AsString());
+            m.SeasonType = JsonCodec.Required(o, "season_type", "LeagueStandingResponseData", v0 => v0.AsLong());
+            m.SeasonRange = JsonCodec.Required(o, "season_range", "LeagueStandingResponseData", v0 => v0.AsString());
+            m.Board = JsonCodec.Required(o, "board", "LeagueStandingResponseData", v0 => v0.AsString());
+            m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "LeagueStandingResponseData", v0 => v0.AsString());
+            m.Tier = JsonCodec.Required(o, "tier", "LeagueStandingResponseData", v0 => v0.AsLong());
+            m.TierName = JsonCodec.Required(o, "tier_name", "LeagueStandingResponseData", v0 => v0.AsString());
+            m.Tiers = JsonCodec.Required(o, "tiers", "LeagueStandingResponseData", v0 => v0.AsLong());
+            m.Placed = JsonCodec.Required(o, "placed", "LeagueStandingResponseData", v0 => v0.AsBool());
+            m.Cohort = JsonCodec.Required(o, "cohort", "LeagueStandingResponseData", v0 => v0.AsString());
+            m.Rank = JsonCodec.Required(o, "rank", "LeagueStandingResponseData", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.Total = JsonCodec.Required(o, "total", "LeagueStandingResponseData", v0 => v0.AsString());
+            m.Players = JsonCodec.Required(o, "players", "LeagueStandingResponseData", v0 => JsonCodec.ReadList(v0, v1 => LeagueStandingResponseDataPlayersItem.FromJson(v1)));
+            m.Promote = JsonCodec.Required(o, "promote", "LeagueStandingResponseData", v0 => v0.AsLong());
+            m.Demote = JsonCodec.Required(o, "demote", "LeagueStandingResponseData", v0 => v0.AsLong());
+            m.Rewards = JsonCodec.Required(o, "rewards", "LeagueStandingResponseData", v0 => JsonCodec.ReadList(v0, v1 => LeagueStandingResponseDataRewardsItem.FromJson(v1)));
+            m.CoinType = JsonCodec.Required(o, "coin_type", "LeagueStandingResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("season_type", JsonValue.From(SeasonType));
+            o.Set("season_range", JsonValue.From(SeasonRange));
+            o.Set("board", JsonValue.From(Board));
+            o.Set("game_player_id", JsonValue.From(GamePlayerId));
+            o.Set("tier", JsonValue.From(Tier));
+            o.Set("tier_name", JsonValue.From(TierName));
+            o.Set("tiers", JsonValue.From(Tiers));
+            o.Set("placed", JsonValue.From(Placed));
+            o.Set("cohort", JsonValue.From(Cohort));
+            o.Set("rank", JsonValue.From(Rank));
+            o.Set("total", JsonValue.From(Total));
+            o.Set("players", JsonCodec.WriteList(Players, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("promote", JsonValue.From(Promote));
+            o.Set("demote", JsonValue.From(Demote));
+            o.Set("rewards", JsonCodec.WriteList(Rewards, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            o.Set("coin_type", JsonValue.From(CoinType));
+            return o;
+        }
+    }
+
+    public sealed partial class LeagueStandingResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public LeagueStandingResponseData Data { get; set; }
+
+        public static LeagueStandingResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "LeagueStandingResponse");
+            if (o == null) return null;
+            var m = new LeagueStandingResponse();
+            m.Code = JsonCodec.Required(o, "code", "LeagueStandingResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "LeagueStandingResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "LeagueStandingResponse", v0 => LeagueStandingResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
     public sealed partial class StageOverviewResponseDataDaysItem
     {
         /// <summary>JSON `day`, required.</summary>

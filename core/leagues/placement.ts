@@ -1,0 +1,126 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { readItems, type Item } from '../platform/batch.js';
+import { isConditionalFailure } from '../platform/conditional-failure.js';
+import type { PlatformDeps } from '../platform/deps.js';
+import { retrying } from '../platform/retry.js';
+import type { ItemChange } from '../platform/stream-records.js';
+import { isWriteConflict } from '../platform/transactions.js';
+import { toScoreItem } from '../rankings/items.js';
+import { SCORE_PREFIX } from '../rankings/keys.js';
+import { type Season, type SeasonTypeValue, parseSeasonRange, seasonKey } from '../rankings/seasons.js';
+import { arrivalsKey, cohortPartition, tierKey } from './keys.js';
+import { rulesForSeason, type StoredRules } from './rules.js';
+import { tierIn } from './tiers.js';
+
+/**
+ * Placement (docs/api.md "Leagues"): a player's first score of a league's season puts them in a cohort of their
+ * tier. It runs in the score stream's consumer, beside the boards' heads (functions/jobs/rank-pages.ts), not in the
+ * report: a report cannot tell a player's first score from a later one without reading first, and every report
+ * would pay for that read. Here a batch's new players cost one counter write per tier and one write each:
+ * - per (game, season, tier), one UpdateItem ADDs the batch's number of new players to the tier's arrivals
+ *   (keys.ts arrivalsKey) and answers the new count: the batch's players take the numbers just below it, in the
+ *   order they arrived, and a player's number over the cohort size is their cohort. Numbers are never given twice,
+ *   so no cohort ever holds more than the cohort size, however many consumers place at once;
+ * - per player, one UpdateItem of their score item sets the tier and the cohort (the cohort's index entry, gsi3),
+ *   on condition the item has none yet: a player is in one cohort of a season, and a batch placed again (Lambda
+ *   retries a failed one) places no one twice. A number taken by a batch that failed after the count is left
+ *   unused: a cohort may end with fewer players, never with more.
+ * Nothing a report writes is shared by other players, and the counter is written once per batch and tier, not per
+ * report: 1,000 first scores a second on one game are a few counter writes a second.
+ */
+
+/** A score item's record that asks for placement: the item is there and has no cohort yet. */
+const unplaced = (change: ItemChange) => change.after !== undefined && String(change.after.pk).startsWith(SCORE_PREFIX) && change.after.cohort === undefined;
+
+interface Candidate {
+  key: { pk: string; sk: string };
+  player: string;
+}
+
+/** Places the batch's players who have no cohort yet in their league seasons; answers how many it placed. */
+export async function placeNewPlayers(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, changes: readonly ItemChange[]): Promise<number> {
+  const seasons = new Map<string, { game: string; season: Season; candidates: Map<string, Candidate> }>();
+  for (const change of changes.filter(unplaced)) {
+    const item = toScoreItem(change.after!);
+    const season = parseSeasonRange(item.season_type as SeasonTypeValue, item.season_range);
+    if (!season) continue;
+    const id = `${item.game_code}\u0000${seasonKey(season)}`;
+    const entry = seasons.get(id) ?? { game: item.game_code, season, candidates: new Map<string, Candidate>() };
+    if (!entry.candidates.has(item.game_player_id))
+      entry.candidates.set(item.game_player_id, { key: { pk: String(change.after!.pk), sk: String(change.after!.sk) }, player: item.game_player_id });
+    seasons.set(id, entry);
+  }
+  let placed = 0;
+  for (const { game, season, candidates } of seasons.values()) {
+    const rules = await rulesForSeason(deps, game, season);
+    if (rules) placed += await placeSeason(deps, game, season, rules, [...candidates.values()]);
+  }
+  return placed;
+}
+
+async function placeSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, rules: StoredRules, candidates: Candidate[]) {
+  const tiers = await readItems(
+    deps,
+    candidates.map((candidate) => tierKey(candidate.player, game)),
+  );
+  const byTier = new Map<number, Candidate[]>();
+  candidates.forEach((candidate, i) => {
+    const tier = tierIn(rules, season, tiers[i]);
+    byTier.set(tier, [...(byTier.get(tier) ?? []), candidate]);
+  });
+  const results = await Promise.all(
+    [...byTier].map(async ([tier, players]) => {
+      const first = (await takeArrivals(deps, game, season, tier, players.length)) - players.length;
+      const done = await Promise.all(
+        players.map((candidate, i) => placeOne(deps, candidate, tier, cohortPartition(game, season, tier, Math.floor((first + i) / rules.cohort_size)))),
+      );
+      return done.filter(Boolean).length;
+    }),
+  );
+  return results.reduce((sum, n) => sum + n, 0);
+}
+
+/** ADDs `count` to the tier's arrivals and answers the new count. */
+async function takeArrivals(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, tier: number, count: number): Promise<number> {
+  const out = await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: arrivalsKey(game, season, tier),
+      UpdateExpression: 'SET #type = :type ADD arrived :count',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': 'league_arrivals', ':count': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number((out.Attributes as Item).arrived);
+}
+
+/** Sets the player's tier and cohort on their score item, unless it has a cohort already; true when placed. */
+async function placeOne(deps: Pick<PlatformDeps, 'db' | 'table'>, candidate: Candidate, tier: number, cohort: string): Promise<boolean> {
+  try {
+    // A report's transaction on the same item at the same moment refuses this lone write (TransactionConflict).
+    await retrying(
+      () =>
+        deps.db.send(
+          new UpdateCommand({
+            TableName: deps.table,
+            Key: candidate.key,
+            UpdateExpression: 'SET tier = :tier, cohort = :cohort, gsi3pk = :cohort, gsi3sk = :player',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(cohort)',
+            ExpressionAttributeValues: { ':tier': tier, ':cohort': cohort, ':player': candidate.player },
+          }),
+        ),
+      {
+        retryOn: isWriteConflict,
+        giveUp: (error) => {
+          throw error;
+        },
+      },
+    );
+    return true;
+  } catch (error) {
+    // Placed already (a batch seen again), or gone (the player deleted their account meanwhile).
+    if (isConditionalFailure(error)) return false;
+    throw error;
+  }
+}
