@@ -3,12 +3,16 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tierKey } from '../core/leagues/keys.js';
 import { placeNewPlayers } from '../core/leagues/placement.js';
+import { LEAGUE_GRACE_MS, settleDueLeagueSeasons, settleLeagueSeason } from '../core/leagues/settlement.js';
+import { readItems } from '../core/platform/batch.js';
+import { goneKey } from '../core/platform/players.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
 import { recordedScoreBatches } from '../tools/local/score-stream.js';
 import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
-import { scanAll } from './support/table-snapshot.js';
+import { faults, injectFaults } from './support/table-faults.js';
+import { restoreAll, scanAll } from './support/table-snapshot.js';
 import { gameWithServer, streamRecords } from './support/rankings.js';
 
 /**
@@ -293,3 +297,161 @@ const putTier = (player: string, game: string, tier: number, from: Date) =>
 
 /** The game's score items (a test-only Scan). */
 const scoresOf = async (game: string) => (await scanAll(deps)).filter((item) => String(item.pk).startsWith('SCORE#') && item.game_code === game);
+
+describe('a league season’s settlement', () => {
+  // A table of its own: the seasons other tests left due would settle with this one's.
+  beforeAll(async () => {
+    deps = await createTestDeps({ stream: true });
+    app = createAllApps(deps);
+  });
+
+  /** The table as compared between runs: history ids (a counter's blocks, wasted by a lost race) named alike. */
+  const normalized = (items: Record<string, unknown>[]) =>
+    items
+      .filter((item) => item.pk !== 'COUNTER#history_rank')
+      .map((item) => (item.type === 'history_rank' ? { ...item, pk: 'HISTORYID#*', id: 0, gsi1sk: String(item.gsi1sk).replace(/#\d+$/, '#*') } : item))
+      .map((item) => JSON.stringify(item))
+      .sort();
+
+  it('moves exactly the top and bottom of each cohort, pays its ranks once, skips the deleted; again or at once it writes nothing more; a fault at any command is finished by the next run', async () => {
+    const game = await leagueGame(setAt);
+    try {
+      await call(app, 'POST', `${base}/league`, { token: game.owner.token, body: rules(game.code) });
+      deps.setNow(running);
+      const season = weekOf(running);
+      const server = await game.serverToken();
+      const silver = Array.from({ length: 12 }, () => randomUUID());
+      const bronze = Array.from({ length: 10 }, () => randomUUID());
+      for (const id of silver) await putTier(id, game.code, 2, season.start);
+      // Totals with ties: a tie goes to who reached the total first.
+      await report(
+        server,
+        game.code,
+        silver.map((id, i) => ({ id, kills: 1 + (i % 6) })),
+      );
+      await report(
+        server,
+        game.code,
+        bronze.map((id, i) => ({ id, kills: 10 + i })),
+      );
+      await placeNewPlayers(
+        deps,
+        (await streamRecords(deps)).filter((change) => change.after?.game_code === game.code),
+      );
+      // A Bronze player deletes their account as the season ends: never promoted, no entry.
+      const deleted = bronze[9]!;
+      await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...goneKey(deleted), type: 'gone', deleted_at: 1 } }));
+
+      deps.setNow(new Date(season.end.getTime() + LEAGUE_GRACE_MS + 1_000));
+      const snapshot = await scanAll(deps);
+      const first = await settleDueLeagueSeasons(deps);
+      expect(first).toEqual({ settled: [{ game_code: game.code, season_range: season.range, cohorts: 3, settled_now: 3 }], failed: 0 });
+      const reference = await scanAll(deps);
+
+      // The tiers each player starts the next season in, against ranks computed here from the score items.
+      const all = (await scoresOf(game.code)).filter((item) => item.season_type === 1);
+      const tierNext = new Map(
+        reference.filter((item) => item.type === 'league_tier' && item.game_code === game.code).map((item) => [String(item.pk).slice(5), item]),
+      );
+      for (const cohort of new Set(all.map((item) => String(item.cohort)))) {
+        const members = all
+          .filter((item) => item.cohort === cohort && item.game_player_id !== deleted)
+          .sort(
+            (a, b) =>
+              Number(b.kills) - Number(a.kills) ||
+              String(a.killsAt).localeCompare(String(b.killsAt)) ||
+              String(a.game_player_id).localeCompare(String(b.game_player_id)),
+          );
+        const tier = Number(members[0]!.tier);
+        const [up, down] = tier === 1 ? [3, 0] : tier === 2 ? [2, 2] : [0, 3];
+        members.forEach((item, i) => {
+          const expected = i < up ? tier + 1 : i >= members.length - down ? tier - 1 : tier;
+          expect(tierNext.get(String(item.game_player_id)), `${cohort} rank ${i + 1}`).toMatchObject({ tier: expected, from: season.end.toISOString() });
+        });
+      }
+      expect(tierNext.has(deleted)).toBe(false);
+      // Entries: Bronze pays rank 1, Silver ranks 1 and 2, each in its cohort's listing and the player's rewards.
+      const entries = reference.filter((item) => item.type === 'history_rank' && item.game_code === game.code);
+      expect(entries.map((entry) => [entry.rank, Number(entry.reward_amount)]).sort()).toEqual(
+        [
+          [1, 2000],
+          [1, 2000],
+          [1, 500],
+          [2, 1000],
+          [2, 1000],
+        ].sort(),
+      );
+      for (const entry of entries) {
+        expect(String(entry.gsi2pk)).toMatch(/^LEAGUEHISTORY#/);
+        expect(entry.gsi1pk).toBe(`REWARDS#${entry.platform_player_id}`);
+        expect(entry.platform_player_id).not.toBe(deleted);
+      }
+      expect((await scanAll(deps)).filter((item) => item.pk === 'LEAGUE_SEASONS')).toEqual([]);
+
+      // Again: nothing written. The season is no longer due, and settling it by name writes nothing either.
+      expect(await settleDueLeagueSeasons(deps)).toEqual({ settled: [], failed: 0 });
+      expect((await settleLeagueSeason(deps, game.code, season)).settled_now).toBe(0);
+      expect(await scanAll(deps)).toEqual(reference);
+
+      // Twice at once, from before: the same table but for the history ids.
+      await restoreAll(deps, snapshot);
+      const both = await Promise.all([settleLeagueSeason(deps, game.code, season), settleLeagueSeason(deps, game.code, season)]);
+      expect(both[0].settled_now + both[1].settled_now).toBe(3);
+      expect(normalized(await scanAll(deps))).toEqual(normalized(reference));
+
+      // Cut short at each command in turn, then run again: as the uninterrupted run.
+      const injector = injectFaults(deps.db);
+      let through = false;
+      let cut = 0;
+      for (let n = 0; !through; n++) {
+        await restoreAll(deps, snapshot);
+        injector.arm(faults['service error']!, n);
+        through = await settleLeagueSeason(deps, game.code, season).then(
+          () => true,
+          () => false,
+        );
+        injector.disarm();
+        if (!through) {
+          cut++;
+          await settleLeagueSeason(deps, game.code, season);
+        }
+        expect(normalized(await scanAll(deps)), `a fault at command ${n}`).toEqual(normalized(reference));
+      }
+      expect(cut).toBeGreaterThan(10);
+
+      // The next season: a promoted player's first score places them in their new tier.
+      const promoted = [...tierNext].find(([, item]) => item.tier === 3)![0];
+      deps.setNow(new Date(season.end.getTime() + 86_400_000));
+      const next = await game.serverToken();
+      await report(next, game.code, [{ id: promoted, kills: 1 }]);
+      await placeNewPlayers(
+        deps,
+        (await streamRecords(deps)).filter((change) => change.after?.game_code === game.code),
+      );
+      expect((await standing(next, game.code, promoted)).body.data).toMatchObject({ tier: 3, tier_name: 'Gold', placed: true, rank: 1 });
+    } finally {
+      deps.setNow(undefined);
+    }
+  }, 300_000);
+
+  it('counts an idle player’s drop when they are next seen, writing nothing for them meanwhile', async () => {
+    const game = await leagueGame(setAt);
+    try {
+      await call(app, 'POST', `${base}/league`, { token: game.owner.token, body: rules(game.code) });
+      const later = new Date(running.getTime() + 2 * WEEK);
+      deps.setNow(later);
+      const season = weekOf(later);
+      const server = await game.serverToken();
+      // Gold from two seasons ago, idle since: two seasons idle, one tier each: Bronze (1) now.
+      const idle = randomUUID();
+      await putTier(idle, game.code, 3, new Date(season.start.getTime() - 2 * WEEK));
+      const view = (await standing(server, game.code, idle)).body.data;
+      expect(view).toMatchObject({ tier: 1, tier_name: 'Bronze', placed: false });
+      // The settlement wrote nothing for them meanwhile: the stored tier is as it was.
+      const [stored] = await readItems(deps, [tierKey(idle, game.code)]);
+      expect(stored).toMatchObject({ tier: 3 });
+    } finally {
+      deps.setNow(undefined);
+    }
+  });
+});

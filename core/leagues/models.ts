@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { gamePlayerId } from '../rankings/models.js';
+import { MAX_REWARDED_RANK } from '../rewards/models.js';
 import { baseUnits, exactInteger } from '../shared/amounts.js';
 import { answered, gameCode } from '../shared/fields.js';
 
@@ -21,8 +22,14 @@ const Tier = z.object({
   promote: z._default(count, 0),
   /** How many of a cohort of this tier move down a tier at the season's end (none from the lowest tier). */
   demote: z._default(count, 0),
-  /** What each rank of a cohort of this tier pays, in base units of the stage's payout coin; each rank at most once. */
-  rewards: z._default(z.array(z.object({ rank: z.int().check(z.minimum(1), z.maximum(MAX_COHORT)), amount: baseUnits() })).check(z.maxLength(MAX_COHORT)), []),
+  /**
+   * What each rank of a cohort of this tier pays, in base units of the stage's payout coin; each rank at most once,
+   * up to rank 99 (a cohort's entries are written in one transaction with its settled marker).
+   */
+  rewards: z._default(
+    z.array(z.object({ rank: z.int().check(z.minimum(1), z.maximum(MAX_REWARDED_RANK)), amount: baseUnits() })).check(z.maxLength(MAX_REWARDED_RANK)),
+    [],
+  ),
 });
 
 export const LeagueRulesSave = z.lazy(() =>

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems, type Item } from '../platform/batch.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
@@ -8,7 +8,7 @@ import { isWriteConflict } from '../platform/transactions.js';
 import { toScoreItem } from '../rankings/items.js';
 import { SCORE_PREFIX } from '../rankings/keys.js';
 import { type Season, type SeasonTypeValue, parseSeasonRange, seasonKey } from '../rankings/seasons.js';
-import { arrivalsKey, cohortPartition, tierKey } from './keys.js';
+import { arrivalsKey, cohortPartition, openLeagueSeasonKey, tierKey } from './keys.js';
 import { rulesForSeason, type StoredRules } from './rules.js';
 import { tierIn } from './tiers.js';
 
@@ -53,9 +53,25 @@ export async function placeNewPlayers(deps: Pick<PlatformDeps, 'db' | 'table' | 
   let placed = 0;
   for (const { game, season, candidates } of seasons.values()) {
     const rules = await rulesForSeason(deps, game, season);
-    if (rules) placed += await placeSeason(deps, game, season, rules, [...candidates.values()]);
+    if (!rules) continue;
+    // Before anyone is placed: a season with a cohort is always found by settlement.
+    await recordOpenSeason(deps, game, season);
+    placed += await placeSeason(deps, game, season, rules, [...candidates.values()]);
   }
   return placed;
+}
+
+/** The league seasons this process has recorded as to settle: each is put once per process, not per batch. */
+const recorded = new Set<string>();
+
+async function recordOpenSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season) {
+  const key = openLeagueSeasonKey(game, season);
+  const id = `${deps.table}\u0000${key.sk}`;
+  if (recorded.has(id)) return;
+  await deps.db.send(
+    new PutCommand({ TableName: deps.table, Item: { ...key, type: 'league_season', game_code: game, season_type: season.type, season_range: season.range } }),
+  );
+  recorded.add(id);
 }
 
 async function placeSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, rules: StoredRules, candidates: Candidate[]) {

@@ -2,10 +2,7 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { seasonTop } from '../rankings/season-scores.js';
 import { requireGame } from '../games/games.js';
-import { toAccountRecord } from '../identity/accounts.js';
-import { userKey } from '../identity/keys.js';
 import { readItems } from '../platform/batch.js';
-import { nextIds } from '../platform/counters.js';
 import type { RewardsDeps } from './deps.js';
 import { rewardError } from './errors.js';
 import { logError } from '../platform/log.js';
@@ -13,8 +10,9 @@ import { retrying } from '../platform/retry.js';
 import { ConcurrentChange, isTransactionConflict, isWriteConflict, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { openSeasonKey } from '../rankings/keys.js';
 import { SeasonType, seasonOf, type Season } from '../rankings/seasons.js';
-import { historyEntryKey, historyIndexKeys, rewardTableKey, settledKey } from './keys.js';
-import { HistoryStatus, SettlementResult, type HistoryEntry } from './models.js';
+import { historyEntriesOf, historyEntryPut } from './entries.js';
+import { rewardTableKey, settledKey } from './keys.js';
+import { SettlementResult } from './models.js';
 import { toBigInt } from '../shared/amounts.js';
 import { objectOf } from '../shared/records.js';
 import { StoredRewardTable } from './table.js';
@@ -82,39 +80,21 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
   const now = deps.now().toISOString();
   const rewards = table?.rewards ?? [];
   const amountOf = new Map(rewards.map((row) => [row.rank, row.amount]));
-  let entries: StoredHistoryEntry[] = [];
-  /** The board's display name of each entry's player (kept on the item, not part of the contract's entry). */
-  let names: string[] = [];
+  let entries: Awaited<ReturnType<typeof historyEntriesOf>> = [];
   if (table && rewards.length > 0) {
     const topRank = Math.max(...rewards.map((row) => row.rank));
     // The boards' own order and tie rule (core/rankings/order.ts), from every score item of the season.
-    const players = (await seasonTop(deps, table.board, game, season, topRank)).map(({ item, score }) => ({
+    const placings = (await seasonTop(deps, table.board, game, season, topRank)).map(({ item, score }, i) => ({
       playerId: item.game_player_id,
+      rank: i + 1,
       score,
       name: item.game_player_name,
       wallet: item.wallet_address || undefined,
+      amount: amountOf.has(i + 1) ? toBigInt(amountOf.get(i + 1)) : 0n,
     }));
-    const wallets = await accountWallets(
-      deps,
-      players.filter((player) => !player.wallet).map((player) => player.playerId),
-    );
     // After every check: a season already settled returned above; only a concurrent run's marker can refuse
-    // the transaction below, which wastes this block (history ids are unique, not dense).
-    const ids = await nextIds(deps, 'history_rank', players.length);
-    entries = players.map((player, i) => ({
-      id: ids[i]!,
-      season_type: season.type,
-      create_time: now,
-      season_range: season.range,
-      game_code: game,
-      platform_player_id: player.playerId,
-      wallet_address: player.wallet ?? wallets.get(player.playerId) ?? '',
-      rank: i + 1,
-      achievement: player.score,
-      reward_amount: amountOf.has(i + 1) ? toBigInt(amountOf.get(i + 1)) : 0n,
-      status: HistoryStatus.unclaimed,
-    }));
-    names = players.map((player) => player.name);
+    // the transaction below, which wastes the entries' block of ids.
+    entries = await historyEntriesOf(deps, game, season, placings, now);
   }
 
   const markerItem = { board: table?.board ?? null, entries: entries.length, settled_at: now };
@@ -126,21 +106,7 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    ...entries.map(
-      (entry, i): TransactItem => ({
-        Put: {
-          TableName: deps.table,
-          Item: {
-            ...historyEntryKey(entry.id),
-            ...historyIndexKeys(entry, season),
-            type: 'history_rank',
-            ...entry,
-            game_player_name: names[i] ?? '',
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      }),
-    ),
+    ...entries.map((entry) => historyEntryPut(deps.table, entry, season)),
   ];
   const deleteInTransaction = items.length < MAX_TRANSACTION_ITEMS;
   if (deleteInTransaction) items.push({ Delete: { TableName: deps.table, Key: openSeasonKey(game, season) } });
@@ -156,9 +122,6 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
   if (!deleteInTransaction) await deleteOpenSeason(deps, game, season);
   return resultOf(game, season, markerItem, true);
 }
-
-/** A history entry as stored: the contract's fields, with the reward a DynamoDB number of any size (amounts.ts). */
-type StoredHistoryEntry = Omit<HistoryEntry, 'reward_amount' | 'reward_amount_base'> & { reward_amount: bigint };
 
 /** "season settled" (settledKey): the settlement's answer as stored, but whether it was settled now. */
 const Marker = z.lazy(() => z.omit(objectOf(SettlementResult), { settled_now: true }));
@@ -179,16 +142,6 @@ async function readTableAndMarker(deps: SettleDeps, game: string, season: Season
   const keys = [rewardTableKey(game), settledKey(game, season), openSeasonKey(game, season)];
   const [table, marker, open] = await readItems(deps, keys);
   return { table: table && StoredRewardTable.parse(table), marker: marker && Marker.parse(marker), open: open !== undefined };
-}
-
-/** The wallet addresses of players that are platform users with an account (USER#<uid>), 100 per BatchGetItem. */
-async function accountWallets(deps: SettleDeps, playerIds: string[]): Promise<Map<string, string>> {
-  const wallets = new Map<string, string>();
-  for (const item of await readItems(deps, playerIds.map(userKey))) {
-    const account = item && toAccountRecord(item);
-    if (account && account.wallet_address !== '') wallets.set(account.uid, account.wallet_address);
-  }
-  return wallets;
 }
 
 async function deleteOpenSeason(deps: SettleDeps, game: string, season: Season) {

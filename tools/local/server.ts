@@ -4,6 +4,7 @@ import { paymentHandlers } from '../../core/payments/indexer-handlers.js';
 import { startIndexerLoop, type IndexerLoop } from '../../core/chain/loop.js';
 import { claimHandlers } from '../../core/rewards/claim-events.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';
+import { leagueSettlement } from '../../core/leagues/settlement.js';
 import { startSettlementLoop, type SettlementLoop } from '../../core/rewards/loop.js';
 import { startDeletionsLoop } from '../../core/privacy/loop.js';
 import { startSnapshotLoop } from '../../core/rankings/loop.js';
@@ -167,7 +168,7 @@ try {
     indexer = startIndexerLoop(deps, { intervalMs: settings.intervalsMs.indexer, handlers });
   }
   // The local stand-in for the deployed settlement cron: close finished seasons every SETTLEMENT_INTERVAL_MS.
-  settlement = startSettlementLoop(deps, { intervalMs: settings.intervalsMs.settlement });
+  settlement = startSettlementLoop(deps, { intervalMs: settings.intervalsMs.settlement, also: leagueSettlement(deps) });
   // The local stand-in for the deployed stream subscription: score changes into each board's live head every
   // RANK_STREAM_INTERVAL_MS.
   rankPages = startScoreStreamLoop(deps, connection, settings.intervalsMs.rankStream);
