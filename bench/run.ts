@@ -1,3 +1,4 @@
+import { benchLeague, type LeagueBenchResult } from './league-settlement.js';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,9 @@ import { benchWarm, type WarmResult } from './warm.js';
  *      heads and snapshots, rank_around on them (bench/rank-around.ts), and what keeping its ranks costs a report
  *      (bench/rank-keeping.ts);
  *   8. rank keeping under the emulated partition write limit: reports on one game with the stream drained into
- *      the heads all along, and the heads checked exact at the end (bench/rank-stream-load.ts).
+ *      the heads all along, and the heads checked exact at the end (bench/rank-stream-load.ts);
+ *   9. (only when named) a league of 100,000 players settled, its units per player, and placement of a stream
+ *      batch of first scores (bench/league-settlement.ts).
  * Prints markdown tables and writes bench/results.json.
  *
  * Environment: BENCH_PARTS (default 1,2,3,4,5,6,8), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
@@ -47,7 +50,8 @@ import { benchWarm, type WarmResult } from './warm.js';
  * BENCH_BOARD_PLAYERS (1000000), BENCH_BOARD_SHARDS (16), BENCH_BOARD_AROUND_READS (100 rank_around reads per
  * position), BENCH_BOARD_BATCHES (3 head batches of each size and workload), BENCH_BOARD_SNAPSHOT_CHANGES (60000
  * changes before the measured snapshot); part 8: BENCH_KEEPING_SECONDS (30), BENCH_KEEPING_PLAYERS (2000),
- * BENCH_KEEPING_HEAD (250 standings a head keeps), with BENCH_PARTITION_LIMIT and BENCH_SCALING_CONCURRENCY.
+ * BENCH_KEEPING_HEAD (250 standings a head keeps), with BENCH_PARTITION_LIMIT and BENCH_SCALING_CONCURRENCY; part 9:
+ * BENCH_LEAGUE_PLAYERS (100000), BENCH_LEAGUE_COHORT (50), BENCH_LEAGUE_METERED (2000), BENCH_LEAGUE_PLACED (1000).
  * BENCH_STRICT=1 exits 1 when a budget is missed.
  */
 const budgets = { firstResponseRatio: 1.3, warmRatio: 1.5 };
@@ -86,6 +90,34 @@ const mark = (pass: boolean) => (pass ? 'pass' : '**FAIL**');
 function table(headers: string[], rows: (string | number)[][]): string {
   const lines = [headers, headers.map(() => '---'), ...rows.map((r) => r.map(String))];
   return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function printLeague(league: LeagueBenchResult) {
+  console.log(
+    `\n## 9. A league of ${league.players.toLocaleString('en')} players in ${league.cohorts.toLocaleString('en')} cohorts (bulk-loaded in ${league.loadSeconds} s)\n`,
+  );
+  console.log(
+    table(
+      ['step', 'result'],
+      [
+        [
+          'settlement of the season',
+          `${league.settleSeconds} s, ${league.settledCohorts} of ${league.cohorts} cohorts settled${league.settleSeconds > 600 ? ' **ABOVE 10 min**' : ''}`,
+        ],
+        ['sample cohorts against ranks computed here', league.sampleCorrect ? 'right' : '**WRONG**'],
+        [
+          `units per player (metered on ${league.perPlayer.meteredPlayers.toLocaleString('en')} players)`,
+          `${league.perPlayer.write} write${league.perPlayer.write > 3 ? ' **ABOVE 3**' : ''}, ${league.perPlayer.read} read; the reward entries ${league.perPlayer.entriesWrite} write in all`,
+        ],
+        [
+          `placement of ${league.placement.players.toLocaleString('en')} first scores in one stream batch`,
+          `${Object.entries(league.placement.requests)
+            .map(([name, n]) => `${name} x${n}`)
+            .join(', ')}; ${league.placement.writePerPlayer} write units a player; ${league.placement.seconds} s`,
+        ],
+      ],
+    ),
+  );
 }
 
 function printBigBoard(board: BigBoardResult) {
@@ -616,7 +648,7 @@ async function main() {
   const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop(), deps?.suiNode.stop()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
-    if (['1', '2', '3', '4', '5', '6', '7', '8'].some((part) => config.parts.includes(part))) {
+    if (['1', '2', '3', '4', '5', '6', '7', '8', '9'].some((part) => config.parts.includes(part))) {
       dynamo = await startDynamoLocal();
       deps = await createBenchDeps(dynamo.endpoint);
       if (config.parts.includes('1')) {
@@ -702,6 +734,18 @@ async function main() {
         // A head off the score items, or a partition over the limit, is a failure.
         failed ||= !keeping.headsExact || keeping.hottestPerSecond > keeping.limit;
         printRankStreamLoad(keeping);
+      }
+      if (config.parts.includes('9')) {
+        const league = await benchLeague(dynamo.endpoint, {
+          players: envInt('BENCH_LEAGUE_PLAYERS', 100_000),
+          cohortSize: envInt('BENCH_LEAGUE_COHORT', 50),
+          meteredPlayers: envInt('BENCH_LEAGUE_METERED', 2_000),
+          placed: envInt('BENCH_LEAGUE_PLACED', 1_000),
+        });
+        results.league = league;
+        // Goals: every cohort settled, the sample right, under 10 minutes, at most 3 write units a player beside the entries.
+        failed ||= !league.sampleCorrect || league.settledCohorts !== league.cohorts || league.settleSeconds > 600 || league.perPlayer.write > 3;
+        printLeague(league);
       }
     }
   } finally {

@@ -1,5 +1,6 @@
 import { createGroupApp } from '../core/http/app.js';
 import type { Deps } from '../core/deps.js';
+import { cohortAround } from '../core/leagues/standing.js';
 import { rankAround } from '../core/rankings/around.js';
 import { gameRank } from '../core/rankings/boards.js';
 import { addWin } from '../core/rankings/reports.js';
@@ -14,7 +15,7 @@ export const createBoardsApp = (deps: Deps) =>
   createGroupApp(deps, boardsRoutes, {
     addWin: ({ deps, body }) => addWin(deps, body),
     gameRank: ({ deps, query }) => gameRank(deps, query.game_code, query.limit),
-    rank_around: ({ deps, query }) => rankAround(deps, query),
+    rank_around: ({ deps, query }) => (query.scope === 'cohort' ? cohortAround(deps, query) : rankAround(deps, query)),
     board_shards_set: async ({ deps, body }) => boardShardsOf(deps, body.game_code, await setBoardShards(deps, body.game_code, body.shards)),
     board_shards_get: ({ deps, query }) => boardShardsOf(deps, query.game_code),
     ...boardRewardHandlers,

@@ -455,3 +455,43 @@ describe('a league season’s settlement', () => {
     }
   });
 });
+
+describe('rank_around within a cohort', () => {
+  it('ranks the player among their cohort, with those just above and below; another season is no league', async () => {
+    const game = await leagueGame(setAt);
+    try {
+      await call(app, 'POST', `${base}/league`, { token: game.owner.token, body: rules(game.code) });
+      deps.setNow(running);
+      const server = await game.serverToken();
+      const ids = Array.from({ length: 12 }, () => randomUUID());
+      await report(
+        server,
+        game.code,
+        ids.map((id, i) => ({ id, kills: 10 * (i + 1) })),
+      );
+      await placeNewPlayers(
+        deps,
+        (await streamRecords(deps)).filter((change) => change.after?.game_code === game.code),
+      );
+      const cohort = String((await scoresOf(game.code)).find((item) => item.game_player_id === ids[11] && item.season_type === 1)!.cohort);
+      const mates = (await scoresOf(game.code)).filter((item) => item.cohort === cohort).sort((a, b) => Number(b.kills) - Number(a.kills));
+      const me = mates[4]!;
+      const around = await call(app, 'GET', `${base}/rank/around`, {
+        token: server,
+        query: { game_code: game.code, board: 'kills', season_type: 1, game_player_id: String(me.game_player_id), around: 2, scope: 'cohort' },
+      });
+      expect(around.status, JSON.stringify(around.body)).toBe(200);
+      expect(around.body.data).toMatchObject({ ranked: true, rank: 5, total: String(me.kills), players: mates.length, standings: 'cohort' });
+      expect(around.body.data.above.map((e: { game_player_id: string }) => e.game_player_id)).toEqual([mates[2]!.game_player_id, mates[3]!.game_player_id]);
+      expect(around.body.data.below.map((e: { rank: number }) => e.rank)).toEqual([6, 7]);
+      const month = await call(app, 'GET', `${base}/rank/around`, {
+        token: server,
+        query: { game_code: game.code, board: 'kills', season_type: 2, game_player_id: String(me.game_player_id), scope: 'cohort' },
+      });
+      expect(month.status).toBe(404);
+      expect(JSON.stringify(month.body)).toMatch(/league\.not_running/);
+    } finally {
+      deps.setNow(undefined);
+    }
+  });
+});

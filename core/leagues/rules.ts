@@ -102,7 +102,7 @@ const KNOWN_MOST = 1_000;
  * season's kind; undefined when the game runs no league in it.
  */
 export function rulesForSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season): Promise<StoredRules | undefined> {
-  const id = `${game}\u0000${season.type}\u0000${season.start.toISOString()}`;
+  const id = `${deps.table}\u0000${game}\u0000${season.type}\u0000${season.start.toISOString()}`;
   let rules = known.get(id);
   if (!rules) {
     rules = latestAt(deps, game, season).catch((error: unknown) => {

@@ -11,6 +11,7 @@ import type { RewardsDeps } from '../rewards/deps.js';
 import { leagueError } from './errors.js';
 import { COHORT_INDEX, tierKey } from './keys.js';
 import type { LeagueStanding } from './models.js';
+import type { PlayerRank, RankAroundQuery } from '../rankings/models.js';
 import { currentLeague, rewardRows, type StoredRules } from './rules.js';
 import { tierIn } from './tiers.js';
 
@@ -26,15 +27,8 @@ export function cohortOrder(board: StoredRules['board'], players: readonly Score
  * index (one Query, at most the cohort size), a moment behind the reports at most.
  */
 export async function leagueStanding(deps: RewardsDeps, game: string, playerId: string): Promise<LeagueStanding> {
-  const league = await currentLeague(deps, game);
-  if (!league) throw leagueError('league.not_running', `game_code: ${game} runs no league this season`);
-  const { season, rules } = league;
-  const shards = await seasonShards(deps, game, season);
-  const [own, stored] = await readItems(deps, [scoreKey(game, season, playerId, shards), tierKey(playerId, game)], { consistent: true });
-  const cohort = typeof own?.cohort === 'string' ? own.cohort : undefined;
-  const tier = typeof own?.tier === 'number' ? own.tier : tierIn(rules, season, stored);
+  const { season, rules, tier, cohort, players } = await playersCohort(deps, game, playerId);
   const rule = rules.tiers[tier - 1] ?? rules.tiers[0]!;
-  const players = cohort ? await cohortPlayers(deps, cohort, own!) : [];
   const ranked = cohortOrder(rules.board, players);
   const at = ranked.findIndex((player) => player.game_player_id === playerId);
   const totalOf = (player: ScoreItem) => String(standingOf(rules.board, player).score);
@@ -62,6 +56,57 @@ export async function leagueStanding(deps: RewardsDeps, game: string, playerId: 
     rewards: rewardRows(rule.rewards),
     coin_type: deps.claims?.coinType ?? DEFAULT_COIN_TYPE,
   };
+}
+
+/**
+ * rank_around within the player's cohort (`scope=cohort`): the player's rank among their cohort on `board` (the
+ * league's or the other), with the players just above and below; the league's current season only.
+ */
+export async function cohortAround(deps: RewardsDeps, query: RankAroundQuery): Promise<PlayerRank> {
+  const { season, cohort, players } = await playersCohort(deps, query.game_code, query.game_player_id);
+  if (season.type !== query.season_type || (query.season_range !== undefined && query.season_range !== season.range)) {
+    throw leagueError(
+      'league.not_running',
+      `season_type, season_range: game_code ${query.game_code} runs no league in that season (its league's is ${season.range})`,
+    );
+  }
+  const board = query.board;
+  const ranked = cohortOrder(board, players).filter((player) => standingOf(board, player).score > 0);
+  const at = ranked.findIndex((player) => player.game_player_id === query.game_player_id);
+  const entry = (player: ScoreItem, i: number) => ({
+    rank: i + 1,
+    total: String(standingOf(board, player).score),
+    game_player_id: player.game_player_id,
+    game_player_name: player.game_player_name,
+  });
+  return {
+    game_code: query.game_code,
+    board,
+    season_type: season.type,
+    season_range: season.range,
+    game_player_id: query.game_player_id,
+    ranked: at >= 0,
+    rank: at >= 0 ? at + 1 : null,
+    total: at >= 0 ? String(standingOf(board, ranked[at]!).score) : '0',
+    above: at >= 0 ? ranked.slice(Math.max(0, at - query.around), at).map((player, i) => entry(player, Math.max(0, at - query.around) + i)) : [],
+    below: at >= 0 ? ranked.slice(at + 1, at + 1 + query.around).map((player, i) => entry(player, at + 1 + i)) : [],
+    players: ranked.length,
+    as_of: cohort ? deps.now().toISOString() : null,
+    standings: 'cohort',
+  };
+}
+
+/** The current league season, the player's tier and, once placed, their cohort's players (their own item current). */
+async function playersCohort(deps: RewardsDeps, game: string, playerId: string) {
+  const league = await currentLeague(deps, game);
+  if (!league) throw leagueError('league.not_running', `game_code: ${game} runs no league this season`);
+  const { season, rules } = league;
+  const shards = await seasonShards(deps, game, season);
+  const [own, stored] = await readItems(deps, [scoreKey(game, season, playerId, shards), tierKey(playerId, game)], { consistent: true });
+  const cohort = typeof own?.cohort === 'string' ? own.cohort : undefined;
+  const tier = typeof own?.tier === 'number' ? own.tier : tierIn(rules, season, stored);
+  const players = cohort ? await cohortPlayers(deps, cohort, own!) : [];
+  return { season, rules, tier, cohort, players };
 }
 
 /** The cohort's players from its index, the player's own item as just read in place of its index copy. */

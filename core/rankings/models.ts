@@ -180,6 +180,8 @@ export const RankAroundQuery = z.lazy(() =>
     season_range: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD-MM-DD'), example(EXAMPLE.seasonRange))),
     game_player_id: gamePlayerId,
     around: z._default(intParam({ min: 0, max: MAX_AROUND }), 10),
+    /** `game` (the default): the game's whole board; `cohort`: the player's league cohort this season (core/leagues). */
+    scope: z._default(z.enum(['game', 'cohort']), 'game'),
   }),
 );
 export type RankAroundQuery = z.infer<typeof RankAroundQuery>;
@@ -218,9 +220,10 @@ export const PlayerRank = z.lazy(() =>
     /**
      * Where the other players' standings come from: `live`, the board's head, a stream batch behind the reports
      * (the top of the board, at least its top 10,000, or all of a smaller board); `snapshot`, the whole board as
-     * read at `as_of`, at most about a minute old.
+     * read at `as_of`, at most about a minute old; `cohort`, the player's league cohort (`scope=cohort`), its players'
+     * totals a moment behind the reports at most.
      */
-    standings: z.enum(['live', 'snapshot']),
+    standings: z.enum(['live', 'snapshot', 'cohort']),
   }),
 );
 export type PlayerRank = z.infer<typeof PlayerRank>;

@@ -73,7 +73,8 @@ export const boardsRoutes = defineGroup('boards', 'main', {
       `\`around\` (0-${MAX_AROUND}, default 10) is how many players above and below to include. ` +
       "A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. " +
       "The rank is exact and the player's total current; the other players are as of `as_of`, at most a few seconds behind the reports (docs/performance.md). " +
-      'Equal totals rank by who reached them first. A player with no score on the board gets `ranked: false`, not an error.',
+      'Equal totals rank by who reached them first. A player with no score on the board gets `ranked: false`, not an error. ' +
+      '`scope=cohort` ranks the player within their league cohort of the game\'s current league season instead (`standings: "cohort"`): the season must be the league\'s (404 `league.not_running` otherwise), and a player not yet placed gets `ranked: false`.',
     query: RankAroundQuery,
     status: 200,
     envelope: 'merchant',
@@ -82,10 +83,10 @@ export const boardsRoutes = defineGroup('boards', 'main', {
       400: 'a parameter is missing or invalid (board, season_type, season_range, game_player_id, around)',
       401: 'no token, or an invalid or expired platform, game or server token',
       403: "a player token naming another player, or the game is another merchant's (server token)",
-      404: 'no game with that code',
+      404: 'no game with that code, or (scope=cohort) the game runs no league in that season',
       ...batchRead,
     },
-    codes: ['season.range_invalid'],
+    codes: ['season.range_invalid', 'league.not_running'],
   },
   board_shards_set: {
     name: 'board shards set',

@@ -770,7 +770,7 @@ export interface paths {
         };
         /**
          * A player's rank on one board, with the players just above and below (extra operation)
-         * @description `board` is `kills` or `wins`; `season_type` 1 is the week, 2 the month; the current one unless `season_range` (YYYY-MM-DD-MM-DD of its first and last day) names another. `around` (0-25, default 10) is how many players above and below to include. A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. The rank is exact and the player's total current; the other players are as of `as_of`, at most a few seconds behind the reports (docs/performance.md). Equal totals rank by who reached them first. A player with no score on the board gets `ranked: false`, not an error.
+         * @description `board` is `kills` or `wins`; `season_type` 1 is the week, 2 the month; the current one unless `season_range` (YYYY-MM-DD-MM-DD of its first and last day) names another. `around` (0-25, default 10) is how many players above and below to include. A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. The rank is exact and the player's total current; the other players are as of `as_of`, at most a few seconds behind the reports (docs/performance.md). Equal totals rank by who reached them first. A player with no score on the board gets `ranked: false`, not an error. `scope=cohort` ranks the player within their league cohort of the game's current league season instead (`standings: "cohort"`): the season must be the league's (404 `league.not_running` otherwise), and a player not yet placed gets `ranked: false`.
          *
          *     Requires a Bearer `platform`, `game` or `server` token. `query.game_code` must name an existing game: for a `platform` or `game` token, of any merchant; for a `server` token, of the caller's merchant. `query.game_player_id` must be the signed-in player for a `platform` or `game` token; a `server` token may name any user (its other rules bound what it touches). Deleted players: a `platform` or `game` token of a player who deleted their account is refused (401), and a `server` token naming one in `query.game_player_id` (404); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
@@ -10670,6 +10670,7 @@ export interface operations {
                 season_range?: string;
                 game_player_id: string;
                 around?: number;
+                scope?: "game" | "cohort";
             };
             header?: never;
             path?: never;
@@ -10719,7 +10720,7 @@ export interface operations {
                             players: number;
                             as_of: string | null;
                             /** @enum {string} */
-                            standings: "live" | "snapshot";
+                            standings: "live" | "snapshot" | "cohort";
                         };
                     };
                 };
@@ -10805,7 +10806,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no game with that code; game_code names no game; game_player_id names a player who deleted their account */
+            /** @description no game with that code, or (scope=cohort) the game runs no league in that season; game_code names no game; game_player_id names a player who deleted their account */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10814,7 +10815,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "no game with that code; game_code names no game; game_player_id names a player who deleted their account",
+                     *       "message": "no game with that code, or (scope=cohort) the game runs no league in that season; game_code names no game; game_player_id names a player who deleted their account",
                      *       "data": null,
                      *       "error": "access.not_found"
                      *     }
@@ -10828,7 +10829,7 @@ export interface operations {
                          * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
                          * @enum {string}
                          */
-                        error: "access.not_found" | "player.deleted";
+                        error: "access.not_found" | "league.not_running" | "player.deleted";
                     };
                 };
             };

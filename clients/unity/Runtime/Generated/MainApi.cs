@@ -744,10 +744,10 @@ namespace GamePlatform.Main
         /// 400: input.invalid, season.range_invalid
         /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, auth.not_caller, merchant.suspended
-        /// 404: access.not_found, player.deleted
+        /// 404: access.not_found, league.not_running, player.deleted
         /// 503: table.busy
         /// </summary>
-        public async Task<RankAroundResponse> RankAroundAsync(string gameCode, string board, long seasonType, string gamePlayerId, string seasonRange = null, long? around = null, CancellationToken cancellationToken = default(CancellationToken))
+        public async Task<RankAroundResponse> RankAroundAsync(string gameCode, string board, long seasonType, string gamePlayerId, string seasonRange = null, long? around = null, string scope = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             var request = new ApiRequest("GET", "/merchant/games/rank/around");
             request.Authenticated = true;
@@ -757,6 +757,7 @@ namespace GamePlatform.Main
             request.Query("season_range", seasonRange);
             request.Query("game_player_id", gamePlayerId);
             request.Query("around", around);
+            request.Query("scope", scope);
             var response = await Client.SendAsync(request, cancellationToken);
             return RankAroundResponse.FromJson(response.Json);
         }
