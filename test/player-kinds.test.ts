@@ -5,6 +5,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ItemKind } from '../core/platform/item-kinds.js';
 import { playerItemsKeys } from '../core/platform/players.js';
+import { leagueTier } from '../core/leagues/items.js';
 import { STORE_USER_KINDS } from '../core/partner-store/items.js';
 import { footprintSize, itemsOf } from '../core/platform/footprint.js';
 import { scrubbed } from '../core/platform/scrub.js';
@@ -67,10 +68,12 @@ describe('the kinds of items that hold a player’s data', () => {
     const uid = randomUUID();
     await put({ pk: `USER#${uid}`, sk: 'TICKETS#shop#1', type: 'tickets', projectName: 'shop', level: 1, balance: 5 });
     await put({ pk: `USER#${uid}`, sk: 'LEDGER#order#7', type: 'ledger', projectName: 'shop', level: 1, change: 5 });
+    await put({ pk: `USER#${uid}`, sk: 'LEAGUE#arena', type: 'league_tier', game_code: 'arena', tier: 2, from: '2031-03-17T00:00:00.000Z' });
     const footprint = await playerFootprint(deps, { uid, address: undefined });
     expect(itemsOf(footprint, ticketBalance).map((item) => item.sk)).toEqual(['TICKETS#shop#1']);
     expect(itemsOf(footprint, ledgerEntry).map((item) => item.sk)).toEqual(['LEDGER#order#7']);
-    expect(footprintSize(footprint)).toBe(2);
+    expect(itemsOf(footprint, leagueTier).map((item) => item.sk)).toEqual(['LEAGUE#arena']);
+    expect(footprintSize(footprint)).toBe(3);
   });
 
   it('stops at an item of the player’s partition or of their index partition that no kind declares, naming it', async () => {

@@ -2,7 +2,10 @@ import * as z from 'zod/mini';
 import { EXAMPLE, example } from '../shared/examples.js';
 import { answered, gameCode, intParam, text } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
-import { MAX_SHARDS } from './shards.js';
+
+/** How many partitions a season's scores of a game are spread over (shards.ts): 1 unless the studio sets more, 16 at most. */
+export const DEFAULT_SHARDS = 1;
+export const MAX_SHARDS = 16;
 
 /** The most kills or wins one report may add for one player (a bound against typos and overflow). */
 export const MAX_POINTS = 1_000_000;

@@ -9,6 +9,7 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { remember } from '../platform/process-memory.js';
 import { AGAIN, retrying } from '../platform/retry.js';
 import { rankingError } from './errors.js';
+import { DEFAULT_SHARDS } from './models.js';
 import { scorePartition } from './keys.js';
 import { monthOf, type Season, seasonKey, weekOf } from './seasons.js';
 
@@ -34,8 +35,6 @@ import { monthOf, type Season, seasonKey, weekOf } from './seasons.js';
  * so at `from` the season's scores under the old K are what they will stay, and every process that looks then
  * finds the same (none: the new K; some: the old one, and the change waits for the next season).
  */
-export const DEFAULT_SHARDS = 1;
-export const MAX_SHARDS = 16;
 export const CHANGE_DELAY_MS = 10 * 60_000;
 const SETTING_MEMORY_MS = 60_000;
 /** How long after it is made a change applies to a current season without score: the memory's minute and half a minute more. */

@@ -6,14 +6,16 @@ import {
   AddWinResult,
   BoardShards,
   BoardShardsSave,
+  DEFAULT_SHARDS,
   GameRank,
   MAX_AROUND,
   MAX_BOARD,
+  MAX_SHARDS,
   PlayerRank,
   RankAroundQuery,
   RankQuery,
 } from '../../core/rankings/models.js';
-import { CHANGE_DELAY_MS, DEFAULT_SHARDS, KEPT_CHANGES, LAUNCH_DELAY_MS, MAX_SHARDS } from '../../core/rankings/shards.js';
+import { CHANGE_DELAY_MS, KEPT_CHANGES, LAUNCH_DELAY_MS } from '../../core/rankings/shards.js';
 import { leagueOps } from './leagues.js';
 import { boardRewardOps } from './rewards.js';
 import { addWinErrors, batchRead, merchantToken } from './errors.js';

@@ -8,8 +8,9 @@ import { AmountField, baseOf, emptyAmount, type TypedAmount } from '../ui/amount
 import { Field, FormEnd, Select } from '../ui/field.js';
 import { ReadState } from '../ui/status.js';
 import { Time } from '../ui/time.js';
+import { LeagueEditor } from './league.js';
 
-/** One game's current boards, its reward table, and its past seasons with what each player was paid and claimed. */
+/** One game's current boards, its reward table, its past seasons with what each player was paid and claimed, and its league. */
 export function BoardsScreen({ api }: { api: Api }) {
   const games = useRead(() => api.GET('/merchant/games', { params: { query: { page: 0, pageSize: 100 } } }), []);
   const [chosen, setChosen] = useState<string>();
@@ -21,6 +22,7 @@ export function BoardsScreen({ api }: { api: Api }) {
       <Select label="Game" name="game" value={game} options={codes.map((code) => ({ value: code, label: code }))} onValue={setChosen} />
       <CurrentBoards api={api} game={game} />
       <GameRewards api={api} game={game} />
+      <LeagueEditor api={api} game={game} />
     </>
   );
 }
