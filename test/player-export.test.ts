@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tierKey } from '../core/leagues/keys.js';
 import { FIRST_PAGE_ITEMS, PAGE_ITEMS } from '../core/privacy/export.js';
 import { EXPORT_SECTIONS } from '../core/privacy/models.js';
 import { ledgerKey } from '../core/tickets/balances.js';
@@ -142,8 +143,20 @@ describe('account_export', () => {
       params: null,
       balances: [],
       heroes: [],
+      league_tiers: [],
     });
     for (const name of EXPORT_SECTIONS) expect(nobody[name]).toEqual({ items: [], next: null });
+  });
+});
+
+describe('a league tier', () => {
+  it('is in the profile: the tier in each game’s league and the season it starts', async () => {
+    const player = await playerWithTokens(deps);
+    const from = '2031-03-17T00:00:00.000Z';
+    await deps.db.send(
+      new PutCommand({ TableName: deps.table, Item: { ...tierKey(player.uid, 'arena'), type: 'league_tier', game_code: 'arena', tier: 3, from } }),
+    );
+    expect((await exported(player.platform)).league_tiers).toEqual([{ game_code: 'arena', tier: 3, from }]);
   });
 });
 

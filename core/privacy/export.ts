@@ -1,3 +1,5 @@
+import { TIER_PREFIX } from '../leagues/keys.js';
+import { StoredTier } from '../leagues/tiers.js';
 import { findAccount, toAccountRecord } from '../identity/accounts.js';
 import { type AccountRecord, SavedParams, SocialBinding, WalletType } from '../identity/models.js';
 import { storedBalance } from '../tickets/balances.js';
@@ -50,12 +52,12 @@ async function exportPage(deps: PlatformDeps, uid: string, section: ExportSectio
   return { section, ...(await readSection(deps, section, { uid, address }, cursor, limit)) } as ExportSectionPage;
 }
 
-type Profile = Pick<PlayerExport, 'account' | 'wallet' | 'zklogin' | 'social' | 'params' | 'balances' | 'heroes'>;
+type Profile = Pick<PlayerExport, 'account' | 'wallet' | 'zklogin' | 'social' | 'params' | 'balances' | 'heroes' | 'league_tiers'>;
 
 /**
  * The player's partition but the ledger, which can be long and is a section of its own: the sort keys before
  * `LEDGER#` and those from `LEDGER$` on (`$` follows `#`, so no ledger entry's key is at or past it). Account,
- * social listing, params, balances and heroes: a player has few of each.
+ * social listing, params, balances, heroes and league tiers: a player has few of each.
  */
 async function readProfile(deps: Pick<PlatformDeps, 'db' | 'table'>, uid: string): Promise<Profile> {
   const range = (condition: string, bound: string) =>
@@ -83,6 +85,10 @@ async function readProfile(deps: Pick<PlatformDeps, 'db' | 'table'>, uid: string
     heroes: of('HERO#').map((item) => {
       const { userId: _player, ...hero } = toHero(item);
       return hero;
+    }),
+    league_tiers: of(TIER_PREFIX).map((item) => {
+      const { game_code, tier, from } = StoredTier.parse(item);
+      return { game_code, tier, from };
     }),
   };
 }

@@ -120,6 +120,8 @@ export const PlayerExport = z.lazy(() =>
     params: z.nullable(SavedParams),
     balances: z.array(z.object({ project: z.string(), level: z.int(), balance: z.int() })),
     heroes: z.array(ExportedHero),
+    /** The player's tier in each game's league, from the season `from` begins (as the last settlement they took part in wrote it). */
+    league_tiers: z.array(z.object({ game_code: answered.gameCode, tier: z.int(), from: answered.time })),
     ledger: itemsPage,
     orders: itemsPage,
     payments: itemsPage,

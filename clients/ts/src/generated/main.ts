@@ -15597,6 +15597,13 @@ export interface operations {
                                 /** @example 2026-03-14T09:30:00.000Z */
                                 updated_at: string;
                             }[];
+                            league_tiers: {
+                                /** @example demo-arena */
+                                game_code: string;
+                                tier: number;
+                                /** @example 2026-03-14T09:30:00.000Z */
+                                from: string;
+                            }[];
                             ledger: {
                                 items: {
                                     [key: string]: unknown;
