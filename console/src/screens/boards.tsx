@@ -5,6 +5,7 @@ import type { Api } from '../session.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
 import { type Coin, formatAmount, payoutCoinOf, typedAmount } from '../ui/amount.js';
 import { AmountField, baseOf, emptyAmount, type TypedAmount } from '../ui/amount-field.js';
+import { BoardSelect } from '../ui/board-select.js';
 import { Field, FormEnd, Select } from '../ui/field.js';
 import { ReadState } from '../ui/status.js';
 import { Time } from '../ui/time.js';
@@ -175,16 +176,7 @@ function RewardTableForm({
     <>
       <h3>Set the reward table</h3>
       <form onSubmit={submit} noValidate>
-        <Select
-          label="Board that pays"
-          name="board"
-          value={board}
-          options={[
-            { value: 'wins', label: 'Wins' },
-            { value: 'kills', label: 'Kills' },
-          ]}
-          onValue={(value) => setBoard(value as 'wins' | 'kills')}
-        />
+        <BoardSelect label="Board that pays" name="board" value={board} onValue={setBoard} />
         <fieldset aria-describedby={listError ? 'rewards-error' : undefined}>
           <legend>Rewards by rank, in {coin.baseOnly ? `base units of ${coin.symbol}` : coin.symbol}</legend>
           {listError && (

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { LeagueRulesSave } from '../../../core/leagues/models.js';
 import type { Api } from '../session.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
+import { BoardSelect } from '../ui/board-select.js';
 import { Field, FormEnd, Select } from '../ui/field.js';
 import { ReadState } from '../ui/status.js';
 import { Time } from '../ui/time.js';
@@ -84,7 +85,7 @@ function RulesTable({ caption, rules, coin }: { caption: string; rules: Rules; c
 }
 
 function LeagueForm({ api, game, saved, onSaved }: { api: Api; game: string; saved: Rules | null; onSaved: () => void }) {
-  const [board, setBoard] = useState(saved?.board === 'kills' ? 'kills' : 'wins');
+  const [board, setBoard] = useState<'wins' | 'kills'>(saved?.board === 'kills' ? 'kills' : 'wins');
   const [seasonType, setSeasonType] = useState(String(saved?.season_type ?? 1));
   const [cohortSize, setCohortSize] = useState(String(saved?.cohort_size ?? 50));
   const [idleDrop, setIdleDrop] = useState(String(saved?.idle_drop ?? 1));
@@ -123,16 +124,7 @@ function LeagueForm({ api, game, saved, onSaved }: { api: Api; game: string; sav
     <>
       <h3>Set the league</h3>
       <form onSubmit={submit} noValidate>
-        <Select
-          label="Board it ranks on"
-          name="league-board"
-          value={board}
-          options={[
-            { value: 'wins', label: 'Wins' },
-            { value: 'kills', label: 'Kills' },
-          ]}
-          onValue={setBoard}
-        />
+        <BoardSelect label="Board it ranks on" name="league-board" value={board} onValue={setBoard} />
         <Select
           label="Season"
           name="league-season"
