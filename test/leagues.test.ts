@@ -473,8 +473,12 @@ describe('rank_around within a cohort', () => {
         deps,
         (await streamRecords(deps)).filter((change) => change.after?.game_code === game.code),
       );
-      const cohort = String((await scoresOf(game.code)).find((item) => item.game_player_id === ids[11] && item.season_type === 1)!.cohort);
-      const mates = (await scoresOf(game.code)).filter((item) => item.cohort === cohort).sort((a, b) => Number(b.kills) - Number(a.kills));
+      // The full cohort of the two (which players fill it depends on the order the stream gives them).
+      const placed = (await scoresOf(game.code)).filter((item) => typeof item.cohort === 'string');
+      const sizes = new Map<string, number>();
+      for (const item of placed) sizes.set(String(item.cohort), (sizes.get(String(item.cohort)) ?? 0) + 1);
+      const cohort = [...sizes].find(([, size]) => size === 10)![0];
+      const mates = placed.filter((item) => item.cohort === cohort).sort((a, b) => Number(b.kills) - Number(a.kills));
       const me = mates[4]!;
       const around = await call(app, 'GET', `${base}/rank/around`, {
         token: server,
