@@ -76,6 +76,12 @@ const KNOWN: Stated[] = [
     at: 'body.levelCosts',
     rule: { description: expect.stringMatching(/every level from 2 to maxLevel: each level exactly once/) },
   },
+  {
+    op: 'league set',
+    refined: 'body',
+    at: 'body.tiers',
+    rule: { description: expect.stringMatching(/the top tier promotes no one and the lowest demotes no one/) },
+  },
   // An http(s) URL: JSON Schema's `uri` format allows any scheme.
   { op: 'savemerchantgame', at: 'body.game_url', rule: { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' } },
   { op: 'create_merchant', at: 'body.social_links[].url', rule: { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' } },

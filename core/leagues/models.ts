@@ -45,7 +45,15 @@ export const LeagueRulesSave = z.lazy(() =>
       idle_drop: z._default(z.int().check(z.minimum(0), z.maximum(MAX_TIERS - 1)), 0),
       /** The tier (1 the lowest) a player's first season starts in. */
       start_tier: z._default(z.int().check(z.minimum(1), z.maximum(MAX_TIERS)), 1),
-      tiers: z.array(Tier).check(z.minLength(1), z.maxLength(MAX_TIERS), z.describe('The tiers, lowest first.')),
+      tiers: z
+        .array(Tier)
+        .check(
+          z.minLength(1),
+          z.maxLength(MAX_TIERS),
+          z.describe(
+            'The tiers, lowest first: each named once; the top tier promotes no one and the lowest demotes no one; a tier moves at most cohort_size (promote and demote together); its reward ranks are at most cohort_size, each once; start_tier is at most the number of tiers.',
+          ),
+        ),
     })
     .check(
       z.superRefine((body, ctx) => {

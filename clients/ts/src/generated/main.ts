@@ -12784,7 +12784,7 @@ export interface operations {
                     idle_drop?: number;
                     /** @default 1 */
                     start_tier?: number;
-                    /** @description The tiers, lowest first. */
+                    /** @description The tiers, lowest first: each named once; the top tier promotes no one and the lowest demotes no one; a tier moves at most cohort_size (promote and demote together); its reward ranks are at most cohort_size, each once; start_tier is at most the number of tiers. */
                     tiers: {
                         name: string;
                         /** @default 0 */

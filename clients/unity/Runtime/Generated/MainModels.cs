@@ -7064,7 +7064,7 @@ namespace GamePlatform.Main
 
         /// <summary>
         /// JSON `tiers`, required.
-        /// The tiers, lowest first.
+        /// The tiers, lowest first: each named once; the top tier promotes no one and the lowest demotes no one; a tier moves at most cohort_size (promote and demote together); its reward ranks are at most cohort_size, each once; start_tier is at most the number of tiers.
         /// </summary>
         public List<LeagueSetRequestTiersItem> Tiers { get; set; }
 
