@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { gamePlayerId } from '../rankings/models.js';
 import { MAX_REWARDED_RANK } from '../rewards/models.js';
 import { baseUnits, exactInteger } from '../shared/amounts.js';
+import { example } from '../shared/examples.js';
 import { answered, gameCode } from '../shared/fields.js';
 
 /**
@@ -13,7 +14,7 @@ export const MAX_TIERS = 10;
 export const MIN_COHORT = 10;
 export const MAX_COHORT = 100;
 
-const tierName = z.string().check(z.minLength(1), z.maxLength(40), z.regex(/^\S(.*\S)?$/, 'expected no leading or trailing space'));
+const tierName = z.string().check(z.minLength(1), z.maxLength(40), z.regex(/^\S(.*\S)?$/, 'expected no leading or trailing space'), example('Gold'));
 const count = z.int().check(z.minimum(0), z.maximum(MAX_COHORT));
 
 const Tier = z.object({

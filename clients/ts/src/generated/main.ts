@@ -12786,6 +12786,7 @@ export interface operations {
                     start_tier?: number;
                     /** @description The tiers, lowest first: each named once; the top tier promotes no one and the lowest demotes no one; a tier moves at most cohort_size (promote and demote together); its reward ranks are at most cohort_size, each once; start_tier is at most the number of tiers. */
                     tiers: {
+                        /** @example Gold */
                         name: string;
                         /** @default 0 */
                         promote?: number;
