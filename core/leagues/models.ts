@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { gamePlayerId } from '../rankings/models.js';
+import { gamePlayerId, RankedEntry } from '../rankings/models.js';
 import { MAX_REWARDED_RANK } from '../rewards/models.js';
 import { baseUnits, exactInteger } from '../shared/amounts.js';
 import { example } from '../shared/examples.js';
@@ -122,14 +122,6 @@ export const LeagueQuery = z.lazy(() => z.object({ game_code: gameCode }));
 export const StandingQuery = z.lazy(() => z.object({ game_code: gameCode, game_player_id: gamePlayerId }));
 export type StandingQuery = z.infer<typeof StandingQuery>;
 
-/** A player of a cohort as its board shows them. */
-const CohortEntry = z.object({
-  rank: z.int(),
-  game_player_id: answered.playerId,
-  game_player_name: answered.playerName,
-  total: z.string(),
-});
-
 /** A player's league standing in the current season. */
 export const LeagueStanding = z.lazy(() =>
   z.object({
@@ -152,7 +144,7 @@ export const LeagueStanding = z.lazy(() =>
     rank: z.nullable(z.int()),
     total: z.string(),
     /** Every player of the cohort by rank (equal totals: who reached the total first ranks higher). */
-    players: z.array(CohortEntry),
+    players: z.array(RankedEntry),
     /** How many of the cohort go up and down at the season's end. */
     promote: z.int(),
     demote: z.int(),

@@ -7,6 +7,7 @@ import type { ItemChange } from '../platform/stream-records.js';
 import { isWriteConflict } from '../platform/transactions.js';
 import { toScoreItem } from '../rankings/items.js';
 import { SCORE_PREFIX } from '../rankings/keys.js';
+import { openSeasonOnce } from '../rankings/known.js';
 import { type Season, type SeasonTypeValue, parseSeasonRange, seasonKey } from '../rankings/seasons.js';
 import { arrivalsKey, cohortPartition, openLeagueSeasonKey, tierKey } from './keys.js';
 import { rulesForSeason, type StoredRules } from './rules.js';
@@ -61,17 +62,14 @@ export async function placeNewPlayers(deps: Pick<PlatformDeps, 'db' | 'table' | 
   return placed;
 }
 
-/** The league seasons this process has recorded as to settle: each is put once per process, not per batch. */
-const recorded = new Set<string>();
-
-async function recordOpenSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season) {
+/** The season's record for settlement, once per process (rankings/known.ts, keyed apart from the boards' own record). */
+function recordOpenSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season) {
   const key = openLeagueSeasonKey(game, season);
-  const id = `${deps.table}\u0000${key.sk}`;
-  if (recorded.has(id)) return;
-  await deps.db.send(
-    new PutCommand({ TableName: deps.table, Item: { ...key, type: 'league_season', game_code: game, season_type: season.type, season_range: season.range } }),
-  );
-  recorded.add(id);
+  return openSeasonOnce(deps, `${key.pk}#${key.sk}`, async () => {
+    await deps.db.send(
+      new PutCommand({ TableName: deps.table, Item: { ...key, type: 'league_season', game_code: game, season_type: season.type, season_range: season.range } }),
+    );
+  });
 }
 
 async function placeSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, rules: StoredRules, candidates: Candidate[]) {

@@ -1,12 +1,12 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
+import { remember } from '../platform/process-memory.js';
 import { queryItems } from '../platform/query.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { type Season, type SeasonTypeValue, seasonOf } from '../rankings/seasons.js';
-import { DEFAULT_COIN_TYPE } from '../rewards/claims.js';
 import type { RewardsDeps } from '../rewards/deps.js';
-import { jsonInteger, toBigInt } from '../shared/amounts.js';
+import { payoutCoin, shownRows } from '../rewards/table.js';
 import { RULES_PREFIX, rulesKey, rulesPartition } from './keys.js';
 import type { LeagueRules, LeagueRulesSave, ShownRules } from './models.js';
 
@@ -64,7 +64,7 @@ export async function setLeagueRules(deps: RewardsDeps, input: LeagueRulesSave):
   // A lone Put costs half a transaction's units; a change that replaces another waiting one deletes it in the same write.
   if (replaced.length === 0) await deps.db.send(new PutCommand(put));
   else await transactOrFailures(deps, [{ Put: put }, ...replaced]);
-  return { game_code: input.game_code, current: current ? shown(current) : null, next: shown(stored), coin_type: coinOf(deps) };
+  return { game_code: input.game_code, current: current ? shown(current) : null, next: shown(stored), coin_type: payoutCoin(deps) };
 }
 
 /** The rules of the current season and the change waiting for a later one, if any. */
@@ -74,12 +74,9 @@ export async function leagueRulesOf(deps: RewardsDeps, game: string): Promise<Le
     game_code: game,
     current: current ? shown(current) : null,
     next: waiting[0] ? shown(waiting[0]) : null,
-    coin_type: coinOf(deps),
+    coin_type: payoutCoin(deps),
   };
 }
-
-/** The coin the rewards are counted in: the stage's payout coin. */
-const coinOf = (deps: RewardsDeps) => deps.claims?.coinType ?? DEFAULT_COIN_TYPE;
 
 /** The rules in force now (the latest that began), and those waiting for a later season, earliest first. */
 async function versionsOf(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, now: Date) {
@@ -93,9 +90,8 @@ async function versionsOf(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string
   return { current: begun.at(-1), waiting: versions.filter((version) => new Date(version.from) > now) };
 }
 
-/** Rules of seasons that have begun, per process: they never change (see the top of the file). */
+/** Rules of seasons that have begun, per process (core/platform/process-memory.ts): they never change (see the top of the file). */
 const known = new Map<string, Promise<StoredRules | undefined>>();
-const KNOWN_MOST = 1_000;
 
 /**
  * The rules of a season that has begun: the latest change that began at or before it, when it is a league of that
@@ -109,8 +105,7 @@ export function rulesForSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: s
       known.delete(id);
       throw error;
     });
-    if (known.size >= KNOWN_MOST) known.delete(known.keys().next().value!);
-    known.set(id, rules);
+    remember(known, id, rules);
   }
   return rules;
 }
@@ -146,9 +141,6 @@ export async function currentLeague(
   return league;
 }
 
-export const rewardRows = (rows: StoredRules['tiers'][number]['rewards']) =>
-  rows.map(({ rank, amount }) => ({ rank, amount: jsonInteger(amount), amount_base: toBigInt(amount).toString() }));
-
 function shown(rules: StoredRules): ShownRules {
   return {
     board: rules.board,
@@ -156,7 +148,7 @@ function shown(rules: StoredRules): ShownRules {
     cohort_size: rules.cohort_size,
     idle_drop: rules.idle_drop,
     start_tier: rules.start_tier,
-    tiers: rules.tiers.map((tier, i) => ({ tier: i + 1, name: tier.name, promote: tier.promote, demote: tier.demote, rewards: rewardRows(tier.rewards) })),
+    tiers: rules.tiers.map((tier, i) => ({ tier: i + 1, name: tier.name, promote: tier.promote, demote: tier.demote, rewards: shownRows(tier.rewards) })),
     from: rules.from,
     updated_at: rules.updated_at,
   };

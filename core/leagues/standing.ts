@@ -6,13 +6,13 @@ import { scoreKey } from '../rankings/keys.js';
 import { compareStandings } from '../rankings/order.js';
 import { standingOf } from '../rankings/season-scores.js';
 import { seasonShards } from '../rankings/shards.js';
-import { DEFAULT_COIN_TYPE } from '../rewards/claims.js';
 import type { RewardsDeps } from '../rewards/deps.js';
+import { payoutCoin, shownRows } from '../rewards/table.js';
 import { leagueError } from './errors.js';
 import { COHORT_INDEX, tierKey } from './keys.js';
 import type { LeagueStanding } from './models.js';
-import type { PlayerRank, RankAroundQuery } from '../rankings/models.js';
-import { currentLeague, rewardRows, type StoredRules } from './rules.js';
+import type { PlayerRank, RankAroundQuery, RankedEntry } from '../rankings/models.js';
+import { currentLeague, type StoredRules } from './rules.js';
 import { tierIn } from './tiers.js';
 
 /** A cohort's players in its board's order: all of them, those with 0 on the league's board last. */
@@ -29,9 +29,8 @@ export function cohortOrder(board: StoredRules['board'], players: readonly Score
 export async function leagueStanding(deps: RewardsDeps, game: string, playerId: string): Promise<LeagueStanding> {
   const { season, rules, tier, cohort, players } = await playersCohort(deps, game, playerId);
   const rule = rules.tiers[tier - 1] ?? rules.tiers[0]!;
-  const ranked = cohortOrder(rules.board, players);
+  const ranked = rankedOn(rules.board, players);
   const at = ranked.findIndex((player) => player.game_player_id === playerId);
-  const totalOf = (player: ScoreItem) => String(standingOf(rules.board, player).score);
   return {
     game_code: game,
     season_type: season.type,
@@ -44,18 +43,23 @@ export async function leagueStanding(deps: RewardsDeps, game: string, playerId: 
     placed: cohort !== undefined,
     cohort: cohort ?? null,
     rank: at >= 0 ? at + 1 : null,
-    total: at >= 0 ? totalOf(ranked[at]!) : '0',
-    players: ranked.map((player, i) => ({
-      rank: i + 1,
-      game_player_id: player.game_player_id,
-      game_player_name: player.game_player_name,
-      total: totalOf(player),
-    })),
+    total: at >= 0 ? ranked[at]!.total : '0',
+    players: ranked,
     promote: rule.promote,
     demote: rule.demote,
-    rewards: rewardRows(rule.rewards),
-    coin_type: deps.claims?.coinType ?? DEFAULT_COIN_TYPE,
+    rewards: shownRows(rule.rewards),
+    coin_type: payoutCoin(deps),
   };
+}
+
+/** A cohort's players as its board on `board` shows them, in its order: rank, total, id and name. */
+function rankedOn(board: StoredRules['board'], players: readonly ScoreItem[]): RankedEntry[] {
+  return cohortOrder(board, players).map((player, i) => ({
+    rank: i + 1,
+    total: String(standingOf(board, player).score),
+    game_player_id: player.game_player_id,
+    game_player_name: player.game_player_name,
+  }));
 }
 
 /**
@@ -71,14 +75,9 @@ export async function cohortAround(deps: RewardsDeps, query: RankAroundQuery): P
     );
   }
   const board = query.board;
-  const ranked = cohortOrder(board, players).filter((player) => standingOf(board, player).score > 0);
+  // The board's own rule: a player is on it once they have a score on it.
+  const ranked = rankedOn(board, players).filter((player) => player.total !== '0');
   const at = ranked.findIndex((player) => player.game_player_id === query.game_player_id);
-  const entry = (player: ScoreItem, i: number) => ({
-    rank: i + 1,
-    total: String(standingOf(board, player).score),
-    game_player_id: player.game_player_id,
-    game_player_name: player.game_player_name,
-  });
   return {
     game_code: query.game_code,
     board,
@@ -87,9 +86,9 @@ export async function cohortAround(deps: RewardsDeps, query: RankAroundQuery): P
     game_player_id: query.game_player_id,
     ranked: at >= 0,
     rank: at >= 0 ? at + 1 : null,
-    total: at >= 0 ? String(standingOf(board, ranked[at]!).score) : '0',
-    above: at >= 0 ? ranked.slice(Math.max(0, at - query.around), at).map((player, i) => entry(player, Math.max(0, at - query.around) + i)) : [],
-    below: at >= 0 ? ranked.slice(at + 1, at + 1 + query.around).map((player, i) => entry(player, at + 1 + i)) : [],
+    total: at >= 0 ? ranked[at]!.total : '0',
+    above: at >= 0 ? ranked.slice(Math.max(0, at - query.around), at) : [],
+    below: at >= 0 ? ranked.slice(at + 1, at + 1 + query.around) : [],
     players: ranked.length,
     as_of: cohort ? deps.now().toISOString() : null,
     standings: 'cohort',

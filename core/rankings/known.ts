@@ -16,7 +16,8 @@ const openSeasons = new Map<string, Promise<void>>();
 const keyOf = (deps: Pick<PlatformDeps, 'table'>, ...parts: string[]) => [deps.table, ...parts].join('\u0000');
 
 /**
- * Runs `write` (the open-season record `sk`) once per process: the first caller writes, callers meanwhile wait
+ * Runs `write` (the open-season record `sk`, or a league season's record to settle, keyed by its own partition and
+ * sort key) once per process: the first caller writes, callers meanwhile wait
  * for that write, later callers return at once. A failed write is forgotten, so the next report writes again.
  */
 export function openSeasonOnce(deps: Pick<PlatformDeps, 'table'>, sk: string, write: () => Promise<void>): Promise<void> {

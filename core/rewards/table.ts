@@ -20,12 +20,12 @@ export const StoredRewardTable = z.object({
 });
 export type StoredRewardTable = z.infer<typeof StoredRewardTable>;
 
-/** A stored table's rows as the API shows them: the amount as an exact JSON integer and as decimal text. */
-const shownRows = (rows: StoredRewardTable['rewards']): RewardTable['rewards'] =>
+/** Stored reward rows as the API shows them (a reward table's, a league tier's): the amount as an exact JSON integer and as decimal text. */
+export const shownRows = (rows: StoredRewardTable['rewards']): RewardTable['rewards'] =>
   rows.map(({ rank, amount }) => ({ rank, amount: jsonInteger(amount), amount_base: toBigInt(amount).toString() }));
 
 /** The coin the stage's claims pay (its claim settings'), in which every table's amounts are counted. */
-const payoutCoin = (deps: RewardsDeps) => deps.claims?.coinType ?? DEFAULT_COIN_TYPE;
+export const payoutCoin = (deps: RewardsDeps) => deps.claims?.coinType ?? DEFAULT_COIN_TYPE;
 
 /**
  * Sets the table of one of the caller's games, in one request. The authorization layer has checked the game is

@@ -13115,11 +13115,11 @@ export interface operations {
                             total: string;
                             players: {
                                 rank: number;
+                                total: string;
                                 /** @example player-1042 */
                                 game_player_id: string;
                                 /** @example NovaFox */
                                 game_player_name: string;
-                                total: string;
                             }[];
                             promote: number;
                             demote: number;

@@ -7439,14 +7439,14 @@ namespace GamePlatform.Main
         /// <summary>JSON `rank`, required.</summary>
         public long Rank { get; set; }
 
+        /// <summary>JSON `total`, required.</summary>
+        public string Total { get; set; }
+
         /// <summary>JSON `game_player_id`, required.</summary>
         public string GamePlayerId { get; set; }
 
         /// <summary>JSON `game_player_name`, required.</summary>
         public string GamePlayerName { get; set; }
-
-        /// <summary>JSON `total`, required.</summary>
-        public string Total { get; set; }
 
         public static LeagueStandingResponseDataPlayersItem FromJson(JsonValue json)
         {
@@ -7454,9 +7454,9 @@ namespace GamePlatform.Main
             if (o == null) return null;
             var m = new LeagueStandingResponseDataPlayersItem();
             m.Rank = JsonCodec.Required(o, "rank", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsLong());
+            m.Total = JsonCodec.Required(o, "total", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsString());
             m.GamePlayerId = JsonCodec.Required(o, "game_player_id", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsString());
             m.GamePlayerName = JsonCodec.Required(o, "game_player_name", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsString());
-            m.Total = JsonCodec.Required(o, "total", "LeagueStandingResponseDataPlayersItem", v0 => v0.AsString());
             return m;
         }
 
@@ -7464,9 +7464,9 @@ namespace GamePlatform.Main
         {
             var o = JsonValue.NewObject();
             o.Set("rank", JsonValue.From(Rank));
+            o.Set("total", JsonValue.From(Total));
             o.Set("game_player_id", JsonValue.From(GamePlayerId));
             o.Set("game_player_name", JsonValue.From(GamePlayerName));
-            o.Set("total", JsonValue.From(Total));
             return o;
         }
     }
