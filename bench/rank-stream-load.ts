@@ -1,6 +1,9 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { rulesKey } from '../core/leagues/keys.js';
+import { placeNewPlayers } from '../core/leagues/placement.js';
 import { readItems } from '../core/platform/batch.js';
-import { type Board, headDirectoryKey, headPageKey, headTopKey } from '../core/rankings/keys.js';
+import { type Board, headDirectoryKey, headPageKey, headTopKey, scoreKey as scoreKeyOf } from '../core/rankings/keys.js';
 import { MAX_BOARD } from '../core/rankings/models.js';
 import { compareStandings, type Standing } from '../core/rankings/order.js';
 import { readHead } from '../core/rankings/rank-head.js';
@@ -30,6 +33,10 @@ import { round } from './stats.js';
  * that a pool this size fills them and they trim to a cutoff). At the end the stream is drained to its end and
  * each head is compared with the board computed from the score items: its pages must hold exactly the standings
  * above its cutoff (all of them without one), in order, and its top item the first MAX_BOARD.
+ *
+ * The game runs a weekly league (cohorts of LEAGUE_COHORT), so the same consumer places each player's first score
+ * of the week (core/leagues/placement.ts), under the same limit: at the end every player of the week is in exactly
+ * one cohort, none holds more than LEAGUE_COHORT, and the hottest partition above counts the placements too.
  */
 export interface HeadExact {
   board: string;
@@ -41,6 +48,17 @@ export interface HeadExact {
   exact: boolean;
   firstWrong?: string;
 }
+
+/** The league placed alongside: players of the week, how many have a cohort, the cohorts and the fullest. */
+export interface LeaguePlacement {
+  players: number;
+  placed: number;
+  cohorts: number;
+  fullest: number;
+  exact: boolean;
+}
+
+const LEAGUE_COHORT = 50;
 
 export interface RankStreamLoadResult {
   shards: number;
@@ -69,6 +87,7 @@ export interface RankStreamLoadResult {
   catchUpSeconds: number;
   heads: HeadExact[];
   headsExact: boolean;
+  league: LeaguePlacement;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -86,6 +105,25 @@ export async function benchRankStreamLoad(
   const game = await shardedGame(deps, options.shards);
   const now = new Date();
   const seasons = [weekOf(now), monthOf(now)];
+  // The week's league, its rules stored as if set the week before (a change applies from the next season).
+  await deps.db.send(
+    new PutCommand({
+      TableName: deps.table,
+      Item: {
+        ...rulesKey(game.code, seasons[0]!.start),
+        type: 'league_rules',
+        game_code: game.code,
+        board: 'kills',
+        season_type: 1,
+        cohort_size: LEAGUE_COHORT,
+        idle_drop: 0,
+        start_tier: 1,
+        tiers: [{ name: 'Only', promote: 0, demote: 0, rewards: [] }],
+        from: seasons[0]!.start.toISOString(),
+        updated_at: seasons[0]!.start.toISOString(),
+      },
+    }),
+  );
 
   // Each head transaction that commits, by board (its directory's partition), and each head partition's writes by second.
   let counting = false;
@@ -116,6 +154,8 @@ export async function benchRankStreamLoad(
   let records = 0;
   let failedPasses = 0;
   const reader = new ScoreStreamReader(deps, localConnection(endpoint), async (changes) => {
+    // As the deployed consumer: the league's new players first, then the heads (functions/jobs/rank-pages.ts).
+    await placeNewPlayers(deps, changes);
     await applyItemChanges(keeping, changes);
     if (!counting) return;
     records += changes.length;
@@ -214,6 +254,17 @@ export async function benchRankStreamLoad(
     }
   }
 
+  const week = await readSeasonScores(deps, game.code, seasons[0]!, true);
+  const stored = await readItems(
+    deps,
+    week.map((score) => scoreKeyOf(game.code, seasons[0]!, score.game_player_id, options.shards)),
+  );
+  const cohorts = new Map<string, number>();
+  for (const item of stored) if (typeof item?.cohort === 'string') cohorts.set(item.cohort, (cohorts.get(item.cohort) ?? 0) + 1);
+  const placed = [...cohorts.values()].reduce((sum, n) => sum + n, 0);
+  const fullest = Math.max(0, ...cohorts.values());
+  const league = { players: week.length, placed, cohorts: cohorts.size, fullest, exact: placed === week.length && fullest <= LEAGUE_COHORT };
+
   const headTransactionsPerSecond: Record<string, number> = {};
   for (const season of seasons) {
     for (const board of ['kills', 'wins'] as Board[]) {
@@ -243,5 +294,6 @@ export async function benchRankStreamLoad(
     catchUpSeconds: round(catchUpSeconds, 1),
     heads,
     headsExact: heads.every((head) => head.exact),
+    league,
   };
 }

@@ -319,6 +319,10 @@ function printRankStreamLoad(load: RankStreamLoadResult) {
   console.log(
     `\n${load.heads.map((h) => `${h.board}: ${h.inHead} of ${h.players} standings in the head${h.cutoff ? ' (trimmed to a cutoff)' : ''}, ${h.exact ? 'exact' : `**${h.firstWrong}**`}`).join('; ')}`,
   );
+  const league = load.league;
+  console.log(
+    `\nThe week's league, placed by the same consumer: ${league.placed} of ${league.players} players in ${league.cohorts} cohorts, the fullest holding ${league.fullest}: ${league.exact ? 'each player once, none overfilled' : '**NOT EXACT**'}`,
+  );
 }
 
 function printScaling(scaling: ScalingResult[]) {
@@ -732,7 +736,7 @@ async function main() {
         });
         results.rankStreamLoad = keeping;
         // A head off the score items, or a partition over the limit, is a failure.
-        failed ||= !keeping.headsExact || keeping.hottestPerSecond > keeping.limit;
+        failed ||= !keeping.headsExact || keeping.hottestPerSecond > keeping.limit || !keeping.league.exact;
         printRankStreamLoad(keeping);
       }
       if (config.parts.includes('9')) {

@@ -74,14 +74,20 @@ describe('the setting', () => {
 
   it('a season keeps the K it started with: a change moves no score, the next season takes it', async () => {
     const game = await gameWithServer(deps);
-    const now = new Date();
-    await addWin(game.server, { game_code: game.code, game_player_id: 'early', game_player_name: 'E', kills: 2, wins: 1 });
-    await setBoardShards(deps, game.code, 4);
-    expect(await seasonShards(deps, game.code, weekOf(now))).toBe(1);
-    await addWin(game.server, { game_code: game.code, game_player_id: 'early', game_player_name: 'E', kills: 3, wins: 0 });
-    expect((await scoreItems(game.code, weekOf(now), 1)).map(({ id, kills }) => ({ id, kills }))).toEqual([{ id: 'early', kills: 5 }]);
-    // Next week: the change applies (as every process reads it within a minute; here, read now).
-    expect(shardsAt(await readShardChanges(deps, game.code), weekOf(new Date(weekOf(now).end.getTime() + CHANGE_DELAY_MS)))).toBe(4);
+    // Mid-week, whenever the suite runs: run at the turn of a week, the reports would land in two weeks.
+    const now = new Date(weekOf(new Date()).start.getTime() + 3.5 * 86_400_000);
+    deps.setNow(now);
+    try {
+      await addWin(game.server, { game_code: game.code, game_player_id: 'early', game_player_name: 'E', kills: 2, wins: 1 });
+      await setBoardShards(deps, game.code, 4);
+      expect(await seasonShards(deps, game.code, weekOf(now))).toBe(1);
+      await addWin(game.server, { game_code: game.code, game_player_id: 'early', game_player_name: 'E', kills: 3, wins: 0 });
+      expect((await scoreItems(game.code, weekOf(now), 1)).map(({ id, kills }) => ({ id, kills }))).toEqual([{ id: 'early', kills: 5 }]);
+      // Next week: the change applies (as every process reads it within a minute; here, read now).
+      expect(shardsAt(await readShardChanges(deps, game.code), weekOf(new Date(weekOf(now).end.getTime() + CHANGE_DELAY_MS)))).toBe(4);
+    } finally {
+      deps.setNow(undefined);
+    }
   });
 });
 
@@ -232,6 +238,10 @@ describe('sharded writes', () => {
     const addWin = (server: string, body: Record<string, unknown>) => call(streamedApp, 'POST', `${base}/addWin`, { token: server, body });
     const scoreItems = (game: string, season: Season, shards: number) => seasonScores(streamed, game, season, shards);
     const game = await shardedGameOf(streamed, 8);
+    // Mid-week for the whole run, whenever the suite runs it: the reports of a run across the turn of a week would
+    // land in two weeks.
+    const midWeek = new Date(weekOf(new Date()).start.getTime() + 3.5 * 86_400_000);
+    streamed.setNow(midWeek);
     const players = Array.from({ length: 1000 }, (_, i) => `p${i}-${randomUUID().slice(0, 8)}`);
     const sent = Array.from({ length: 10_000 }, (_, i) => ({ id: players[(i * 7919) % 1000]!, kills: (i % 13) + 1, wins: i % 3 === 0 ? 1 : 0 }));
     const totals = new Map<string, { kills: number; wins: number }>();
@@ -247,7 +257,7 @@ describe('sharded writes', () => {
         totals.set(batch[i]!.id, { kills: total.kills + batch[i]!.kills, wins: total.wins + batch[i]!.wins });
       });
     }
-    const week = weekOf(new Date());
+    const week = weekOf(midWeek);
     const items = await scoreItems(game.code, week, 8);
     expect(items).toHaveLength(totals.size);
     for (const { shard, id, kills, wins } of items) {

@@ -2,7 +2,8 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems, type Item } from '../platform/batch.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { retrying } from '../platform/retry.js';
+import { backOff, retrying } from '../platform/retry.js';
+import { isThrottled } from '../platform/table-failures.js';
 import type { ItemChange } from '../platform/stream-records.js';
 import { isWriteConflict } from '../platform/transactions.js';
 import { toScoreItem } from '../rankings/items.js';
@@ -25,13 +26,26 @@ import { tierIn } from './tiers.js';
  * - per player, one UpdateItem of their score item sets the tier and the cohort (the cohort's index entry, gsi3),
  *   on condition the item has none yet: a player is in one cohort of a season, and a batch placed again (Lambda
  *   retries a failed one) places no one twice. A number taken by a batch that failed after the count is left
- *   unused: a cohort may end with fewer players, never with more.
+ *   unused: a cohort may end with fewer players, never with more;
+ * - those writes share their score partitions with the reports, under the partition's write limit: a batch reads
+ *   which of its players are placed already and writes for the others only, a few at a time per partition, backing
+ *   off when throttled (placeSeason).
  * Nothing a report writes is shared by other players, and the counter is written once per batch and tier, not per
  * report: 1,000 first scores a second on one game are a few counter writes a second.
  */
 
 /** A score item's record that asks for placement: the item is there and has no cohort yet. */
 const unplaced = (change: ItemChange) => change.after !== undefined && String(change.after.pk).startsWith(SCORE_PREFIX) && change.after.cohort === undefined;
+
+/**
+ * Placement writes in flight at once per score partition. Four writes of a few milliseconds each are some hundreds
+ * a second, under the thousand a partition takes, so a batch does not crowd out the reports of its partition.
+ */
+const LANES_PER_PARTITION = 4;
+/** Tries of one placement write (the SDK's own retries inside each), and the back-off between them: about 15 s at most. */
+const PLACEMENT_ATTEMPTS = 8;
+const PAUSE_BASE_MS = 50;
+const PAUSE_CAP_MS = 4_000;
 
 interface Candidate {
   key: { pk: string; sk: string };
@@ -72,26 +86,56 @@ function recordOpenSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string
   });
 }
 
+/**
+ * Places the season's candidates who are not placed yet. One strongly consistent read of their tiers and score items
+ * comes first: a batch given again after a failure (Lambda retries it whole) then writes only for the players its
+ * first try did not place. A conditional write that fails still costs a write on the score's partition, so
+ * skipping them is what lets a retried batch catch up under the partition limit.
+ */
 async function placeSeason(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string, season: Season, rules: StoredRules, candidates: Candidate[]) {
-  const tiers = await readItems(
-    deps,
-    candidates.map((candidate) => tierKey(candidate.player, game)),
-  );
+  const read = await readItems(deps, [...candidates.map((candidate) => tierKey(candidate.player, game)), ...candidates.map((candidate) => candidate.key)]);
   const byTier = new Map<number, Candidate[]>();
   candidates.forEach((candidate, i) => {
-    const tier = tierIn(rules, season, tiers[i]);
+    const score = read[candidates.length + i];
+    // Gone (the player deleted their account meanwhile) or placed already.
+    if (score === undefined || score.cohort !== undefined) return;
+    const tier = tierIn(rules, season, read[i]);
     byTier.set(tier, [...(byTier.get(tier) ?? []), candidate]);
   });
-  const results = await Promise.all(
-    [...byTier].map(async ([tier, players]) => {
-      const first = (await takeArrivals(deps, game, season, tier, players.length)) - players.length;
-      const done = await Promise.all(
-        players.map((candidate, i) => placeOne(deps, candidate, tier, cohortPartition(game, season, tier, Math.floor((first + i) / rules.cohort_size)))),
-      );
-      return done.filter(Boolean).length;
-    }),
+  const placements: Placement[] = [];
+  for (const [tier, players] of byTier) {
+    const first = (await takeArrivals(deps, game, season, tier, players.length)) - players.length;
+    for (const [i, candidate] of players.entries())
+      placements.push({ candidate, tier, cohort: cohortPartition(game, season, tier, Math.floor((first + i) / rules.cohort_size)) });
+  }
+  const done = await inPartitionLanes(
+    placements,
+    (placement) => placement.candidate.key.pk,
+    (placement) => placeOne(deps, placement),
   );
-  return results.reduce((sum, n) => sum + n, 0);
+  return done.filter(Boolean).length;
+}
+
+interface Placement {
+  candidate: Candidate;
+  tier: number;
+  cohort: string;
+}
+
+/**
+ * Runs `write` for each item, at most LANES_PER_PARTITION at once for the items of one partition (the partitions
+ * side by side): a batch's thousand placements on a few score partitions arrive paced, not all in the same
+ * moment, and what the table still throttles backs off (placeOne).
+ */
+async function inPartitionLanes<T, R>(items: readonly T[], partitionOf: (item: T) => string, write: (item: T) => Promise<R>): Promise<R[]> {
+  const queues = new Map<string, number[]>();
+  for (const [i, item] of items.entries()) queues.set(partitionOf(item), [...(queues.get(partitionOf(item)) ?? []), i]);
+  const out: R[] = new Array(items.length);
+  const lane = async (queue: number[]) => {
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) out[i] = await write(items[i]!);
+  };
+  await Promise.all([...queues.values()].flatMap((queue) => Array.from({ length: Math.min(LANES_PER_PARTITION, queue.length) }, () => lane(queue))));
+  return out;
 }
 
 /** ADDs `count` to the tier's arrivals and answers the new count. */
@@ -110,9 +154,11 @@ async function takeArrivals(deps: Pick<PlatformDeps, 'db' | 'table'>, game: stri
 }
 
 /** Sets the player's tier and cohort on their score item, unless it has a cohort already; true when placed. */
-async function placeOne(deps: Pick<PlatformDeps, 'db' | 'table'>, candidate: Candidate, tier: number, cohort: string): Promise<boolean> {
+async function placeOne(deps: Pick<PlatformDeps, 'db' | 'table'>, { candidate, tier, cohort }: Placement): Promise<boolean> {
   try {
-    // A report's transaction on the same item at the same moment refuses this lone write (TransactionConflict).
+    // Throttled (the score's partition is at its limit: reports and placements share it), or refused by a
+    // report's transaction on the same item at the same moment (TransactionConflict): wait and write again. Past
+    // the last try the batch fails, and is given again.
     await retrying(
       () =>
         deps.db.send(
@@ -125,7 +171,9 @@ async function placeOne(deps: Pick<PlatformDeps, 'db' | 'table'>, candidate: Can
           }),
         ),
       {
-        retryOn: isWriteConflict,
+        attempts: PLACEMENT_ATTEMPTS,
+        retryOn: (error) => isWriteConflict(error) || isThrottled(error),
+        pause: backOff(PAUSE_BASE_MS, PAUSE_CAP_MS),
         giveUp: (error) => {
           throw error;
         },
@@ -133,7 +181,7 @@ async function placeOne(deps: Pick<PlatformDeps, 'db' | 'table'>, candidate: Can
     );
     return true;
   } catch (error) {
-    // Placed already (a batch seen again), or gone (the player deleted their account meanwhile).
+    // Placed already (by a consumer racing this one), or gone (the player deleted their account meanwhile).
     if (isConditionalFailure(error)) return false;
     throw error;
   }

@@ -2,7 +2,7 @@ import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlatformDeps } from './deps.js';
 import { platformError } from './errors.js';
 import { idOf, takeReadAhead } from './read-ahead.js';
-import { AGAIN, retrying } from './retry.js';
+import { AGAIN, backOff, retrying } from './retry.js';
 
 /**
  * The one way the platform reads several items by key: BatchGetItem, read completely.
@@ -107,7 +107,7 @@ export async function writeItems(deps: Pick<PlatformDeps, 'db' | 'table'>, items
 }
 
 /** The back-off after try n, before retry n: full jitter, so that many callers' retries spread out. */
-const pause = (retry: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * BASE_PAUSE_MS * 2 ** retry));
+const pause = backOff(BASE_PAUSE_MS);
 
 /** Keys or writes still unprocessed after every retry: the 503. */
 const unprocessed = (): never => {

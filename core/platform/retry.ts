@@ -18,6 +18,15 @@ const CONFLICT_ATTEMPTS = 5;
 /** A short, growing, jittered pause, so that racing requests do not collide again in step. */
 const retryPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
 
+/**
+ * An exponential back-off with full jitter (AWS's advice for retries of many callers on one capacity: they spread
+ * out instead of arriving together): the pause after try n is random in [0, baseMs * 2^n), at most `capMs`.
+ */
+export const backOff =
+  (baseMs: number, capMs = Number.POSITIVE_INFINITY) =>
+  (attempt: number): Promise<unknown> =>
+    new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
+
 export interface RetryOptions<T> {
   /** Tries in all, the first included (CONFLICT_ATTEMPTS unless given): every loop ends. */
   attempts?: number;

@@ -19,6 +19,9 @@ const UNAVAILABLE = new Set([
 
 export const TABLE_RETRY_AFTER_SECONDS = 1;
 
+/** A lone write or read the table refused for capacity (not a transaction's cancellation): nothing was done. */
+export const isThrottled = (error: unknown): boolean => THROTTLING.has(String((error as { name?: unknown } | undefined)?.name));
+
 /** What the reference lists for the 503 of every operation that reads or writes the table. */
 export const TABLE_UNAVAILABLE =
   'the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)';
