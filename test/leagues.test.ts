@@ -266,6 +266,37 @@ describe('placement and standing', () => {
     }
   });
 
+  it('answers a console session of the game’s studio for any of its players, as its server; another studio’s console is 403', async () => {
+    const game = await leagueGame(setAt);
+    try {
+      await call(app, 'POST', `${base}/league`, { token: game.owner.token, body: rules(game.code) });
+      deps.setNow(running);
+      const server = await game.serverToken();
+      const [first, second] = [randomUUID(), randomUUID()];
+      await report(server, game.code, [
+        { id: first, kills: 5 },
+        { id: second, kills: 2 },
+      ]);
+      await placeUnplaced(game.code);
+      const studio = await game.consoleToken();
+      const seen = await standing(studio, game.code, second);
+      expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+      expect(seen.body.data).toMatchObject({ placed: true, tier_name: 'Bronze', rank: 2, total: '2' });
+      expect(seen.body.data.players.map((p: { game_player_id: string }) => p.game_player_id)).toEqual([first, second]);
+      expect(seen.body.data).toEqual((await standing(server, game.code, second)).body.data);
+
+      // Another studio's console: this game's standing is refused; its own game's is answered (no league runs there).
+      const other = await leagueGame(running);
+      const stranger = await other.consoleToken();
+      const refused = await standing(stranger, game.code, second);
+      expect([refused.status, refused.body.error]).toEqual([403, 'access.other_owner']);
+      const none = await standing(stranger, other.code, second);
+      expect([none.status, none.body.error]).toEqual([404, 'league.not_running']);
+    } finally {
+      deps.setNow(undefined);
+    }
+  });
+
   it('places through the local server’s stream loop as the deployed consumer does, and answers 404 where no league runs', async () => {
     const game = await leagueGame(setAt);
     try {

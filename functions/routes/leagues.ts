@@ -49,10 +49,12 @@ export const leagueOps = {
     method: 'GET',
     path: '/merchant/games/league/standing',
     tag: 'leagues',
-    auth: allow(['platform', 'game', 'server'], [owns.game('query.game_code'), owns.self('query.game_player_id')]),
+    // The studio's console reads any player's standing of its games as its server does (the boards screen), and
+    // still while suspended, as its other reads of its games.
+    auth: allow(['platform', 'game', 'server', 'merchant'], [owns.game('query.game_code'), owns.self('query.game_player_id')], { whileSuspended: true }),
     summary: "A player's tier and cohort board in the game's current league season (extra operation)",
     description:
-      "A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. " +
+      "A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server or console (merchant) token of the game's merchant for any player of the game. " +
       "The player's first score of a season places them in a cohort of their tier, a moment after the report; until then `placed` is false and the board empty. " +
       "The board is the whole cohort, every player with their name, total on the league's board and rank; equal totals rank by who reached them first. The player's own rank is exact and their total current; the others' totals are at most a moment behind the reports. " +
       "`rewards` is what each rank of a cohort of the tier pays at the season's end; `promote` and `demote` how many of the cohort move up and down.",
@@ -62,8 +64,8 @@ export const leagueOps = {
     response: LeagueStanding,
     errors: {
       400: 'game_code or game_player_id missing or malformed',
-      401: 'no token, or an invalid or expired platform, game or server token',
-      403: "a player token naming another player, or the game is another merchant's (server token)",
+      401: 'no token, or an invalid or expired platform, game, server or merchant token',
+      403: "a player token naming another player, or the game is another merchant's (server or merchant token)",
       404: 'no game with that code, or the game runs no league this season',
       ...batchRead,
     },

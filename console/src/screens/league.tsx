@@ -6,6 +6,7 @@ import { BoardSelect } from '../ui/board-select.js';
 import { Field, FormEnd, Select } from '../ui/field.js';
 import { ReadState } from '../ui/status.js';
 import { Time } from '../ui/time.js';
+import { LeagueStanding } from './league-standing.js';
 
 /** A tier as typed: its name, how many move up and down, and its rewards as `rank: base units` pairs. */
 type TierRow = { name: string; promote: string; demote: string; rewards: string };
@@ -37,7 +38,10 @@ const parsedRewards = (text: string) =>
 
 const count = (text: string) => (text.trim() ? Number(text) : 0);
 
-/** The game's league: the rules in force and a change waiting for the next season, and the form that sets them. */
+/**
+ * The game's league: the rules in force and a change waiting for the next season, a player's standing, and the
+ * form that sets the rules.
+ */
 export function LeagueEditor({ api, game }: { api: Api; game: string }) {
   const league = useLeague(api, game);
   const data = league.data;
@@ -48,6 +52,7 @@ export function LeagueEditor({ api, game }: { api: Api; game: string }) {
       {data && !data.current && !data.next && <p>No league: set one below; it starts with the next season.</p>}
       {data?.current && <RulesTable caption="This season's league" rules={data.current} coin={data.coin_type} />}
       {data?.next && <RulesTable caption="From the next season" rules={data.next} coin={data.coin_type} />}
+      <LeagueStanding key={game} api={api} game={game} />
       {data?.game_code === game && <LeagueForm key={game} api={api} game={game} saved={data.next ?? data.current} onSaved={league.reload} />}
     </section>
   );
