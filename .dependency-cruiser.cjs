@@ -22,6 +22,7 @@ const DOMAIN_ORDER = [
   'rankings',
   'rewards',
   'leagues',
+  'sponsorship',
   'heroes',
   'partner-store',
   'privacy',

@@ -199,6 +199,7 @@ const resourceOfNeed = (deps: BenchDeps): Record<Need, [string, object]> => ({
   oauthProviders: ['OAuthProviders', { value: '[]' }],
   chain: ['ChainConfig', { value: '' }],
   claimKey: ['ClaimSigningKey', { value: '' }],
+  sponsorKey: ['SponsorKey', { value: '' }],
   appStore: ['AppleConfig', { value: deps.settings.appStore }],
   googlePlay: ['GoogleConfig', { value: deps.settings.googlePlay }],
   storeKeys: ['StoreKeys', { value: deps.settings.storeKeys }],

@@ -59,6 +59,7 @@ const everyPart = depsWithParts({
   googlePlay: () => import('../core/app-stores/google-settings.js'),
   storeKeys: () => import('../core/partner-store/regions.js'),
   claimKey: () => import('../core/rewards/claim-key.js'),
+  sponsorKey: () => import('../core/sponsorship/sponsor-key.js'),
 });
 const app = createAllApps(await everyPart());
 const listening = (server: { once(event: 'listening', listener: () => void): unknown }) => new Promise<void>((done) => server.once('listening', done));

@@ -23,6 +23,7 @@ import { cursorKeyOf } from '../core/platform/cursors.js';
  * - `oauthProviders`: OAuthProviders, for the id_tokens of zkLogin and social binding.
  * - `chain`: ChainConfig, the chain node (payments, the indexer).
  * - `claimKey`: ClaimSigningKey, which signs reward claims (sign_code, get_sign).
+ * - `sponsorKey`: SponsorKey, the gas sponsor of players' claims (claim_sponsor).
  * - `appStore`: AppleConfig, the App Store settings (bundle id, root certificates, API key).
  * - `googlePlay`: GoogleConfig, the Google Play settings (package name, push audience and account, API key).
  * - `storeKeys`: StoreKeys, the partner store's signing key per region (core/partner-store/regions.ts).
@@ -38,6 +39,7 @@ export type Need =
   | 'oauthProviders'
   | 'chain'
   | 'claimKey'
+  | 'sponsorKey'
   | 'appStore'
   | 'googlePlay'
   | 'storeKeys'
@@ -61,8 +63,8 @@ export const functionNeeds = {
   // merchant_login, social binding, zkLogin lookups; a player's export and a studio's deleted players (cursor-paged).
   withoutkey: ['table', 'issueTokens', 'oauthProviders', 'cursorKey'],
   chain: ['table', 'verifyTokens'],
-  // orderComplete and the deposit listings read the chain.
-  pay: ['table', 'verifyTokens', 'chain'],
+  // orderComplete and the deposit listings read the chain; claim_sponsor reads it and signs with the sponsor key.
+  pay: ['table', 'verifyTokens', 'chain', 'sponsorKey'],
   // App Store and Google Play purchases.
   'third-pay': ['table', 'verifyTokens', 'appStore', 'googlePlay'],
   // The partner store's authorization servers: their own keys, one per region (no platform token is taken).
@@ -106,6 +108,7 @@ interface LinkedResources {
   OAuthProviders: { value: string };
   ChainConfig: { value: string };
   ClaimSigningKey: { value: string };
+  SponsorKey: { value: string };
   AppleConfig: { value: string };
   GoogleConfig: { value: string };
   StoreKeys: { value: string };
@@ -122,6 +125,7 @@ interface PartModules {
   googlePlay: typeof import('../core/app-stores/google-settings.js');
   storeKeys: typeof import('../core/partner-store/regions.js');
   claimKey: typeof import('../core/rewards/claim-key.js');
+  sponsorKey: typeof import('../core/sponsorship/sponsor-key.js');
 }
 
 /**
@@ -162,7 +166,7 @@ async function buildDeps(loaders: AnyPartLoaders): Promise<Deps> {
 
   // Each part's module is a chunk of the bundle, loaded only where its resource is linked; they load together,
   // not one after another, so the first request waits for one round of loading.
-  const [db, files, idTokens, chain, apple, google, regions, claimKey] = await Promise.all([
+  const [db, files, idTokens, chain, apple, google, regions, claimKey, sponsorKey] = await Promise.all([
     load('table', 'Table'),
     load('files', 'Files'),
     load('oauthProviders', 'OAuthProviders'),
@@ -171,6 +175,7 @@ async function buildDeps(loaders: AnyPartLoaders): Promise<Deps> {
     load('googlePlay', 'GoogleConfig'),
     load('storeKeys', 'StoreKeys'),
     load('claimKey', 'ClaimSigningKey'),
+    load('sponsorKey', 'SponsorKey'),
   ]);
   if (db) {
     // DYNAMODB_ENDPOINT is for running the Lambda handlers against DynamoDB Local (npm run bench).
@@ -202,6 +207,7 @@ async function buildDeps(loaders: AnyPartLoaders): Promise<Deps> {
   // A blank StoreKeys: the partner store is off on this stage (its endpoints answer 503).
   if (regions) built.storeKeys = resources.StoreKeys.value.trim() ? await regions.parseStoreKeys(resources.StoreKeys.value) : undefined;
   if (claimKey) built.claims = await claimKey.claimSignerFromSetting(resources.ClaimSigningKey.value);
+  if (sponsorKey) built.sponsor = await sponsorKey.sponsorFromSetting(resources.SponsorKey.value);
   if (linked('CursorKey')) built.cursorKey = cursorKeyOf(resources.CursorKey.key);
 
   const unlinked: Record<string, string> = {
@@ -212,6 +218,7 @@ async function buildDeps(loaders: AnyPartLoaders): Promise<Deps> {
     idTokens: 'OAuthProviders',
     chain: 'ChainConfig',
     claims: 'ClaimSigningKey',
+    sponsor: 'SponsorKey',
     appStore: 'AppleConfig',
     googlePlay: 'GoogleConfig',
     storeKeys: 'StoreKeys',

@@ -7,6 +7,7 @@ import { levelsOf, projectsOnSale } from '../core/payments/projects.js';
 import { minusTickets, remainingBalance, ticketBalance } from '../core/tickets/operations.js';
 import { payRoutes } from './routes/pay.js';
 import { payGoodsHandlers, payGoodsReads } from './handlers/goods.js';
+import { sponsorshipHandlers } from './handlers/sponsorship.js';
 import { orderCompleteReads, rechargeOrderReads } from '../core/payments/order-keys.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 
@@ -27,6 +28,7 @@ export const createPayApp = (deps: Deps) =>
       minus_tickets: ({ deps, auth, body, req }) => minusTickets(deps, auth, body, req.header('idempotency-key')),
       remainBalance: ({ deps, auth, query }) => remainingBalance(deps, auth, query),
       ...payGoodsHandlers,
+      ...sponsorshipHandlers,
     },
     {
       reads: {
@@ -42,5 +44,6 @@ export const handler = lambdaHandler(
   deployedDeps('pay', {
     table: () => import('../core/platform/db.js'),
     chain: () => import('../core/chain/source.js'),
+    sponsorKey: () => import('../core/sponsorship/sponsor-key.js'),
   }),
 );

@@ -61,8 +61,15 @@ export const chainConfig = new sst.Secret('ChainConfig', '');
  */
 export const claimSigningKey = new sst.Secret('ClaimSigningKey', '');
 
+/**
+ * The gas sponsor of players' reward claims (core/sponsorship/sponsor-key.ts): Sui's `suiprivkey1…` of an Ed25519
+ * key whose address holds the SUI that pays the gas, or the sponsor settings `{"key": "suiprivkey1…", "gas_cap":
+ * …, "player_daily_count": …, …}`. "" turns sponsored claims off (503).
+ */
+export const sponsorKey = new sst.Secret('SponsorKey', '');
+
 /** Every secret of the stage. */
-export const secrets = [tokenSigningKey, vendorSigningKey, oauthProviders, chainConfig, claimSigningKey];
+export const secrets = [tokenSigningKey, vendorSigningKey, oauthProviders, chainConfig, claimSigningKey, sponsorKey];
 
 /**
  * The stage's App Store settings, as JSON (core/app-stores/apple-settings.ts): `{"bundleId":"com.studio.game",

@@ -457,6 +457,16 @@ describe('bad input: 400 naming the field, nothing written', () => {
       query: { game_code: 'g1', game_player_id: '' },
       field: /^query\.game_player_id/,
     },
+    { op: 'claim sponsor', method: 'POST', path: '/merchant/sign/sponsor', body: { id: 1, transaction_kind: 'not base64!' }, field: /^body\.transaction_kind/ },
+    {
+      op: 'sponsorship set',
+      method: 'POST',
+      path: '/merchant/games/sponsorship',
+      body: { game_code: 'g1', target: '0x2::verifier' },
+      field: /^body\.target/,
+    },
+    { op: 'sponsorship get', method: 'GET', path: '/merchant/games/sponsorship', query: { game_code: 'not a code' }, field: /^query\.game_code/ },
+    { op: 'sponsored day', method: 'GET', path: '/merchant/admin/sponsorship', query: { day: '29-11-2026' }, field: /^query\.day/ },
   ];
 
   it('covers every operation that takes input', () => {

@@ -494,7 +494,8 @@ describe('secrets and permissions: each function is linked to what its code read
     withoutkey: ['Table', 'TokenSigningKey', 'OAuthProviders', 'CursorKey'],
     // Only verify tokens: the public keys, never the private ring.
     chain: ['Table', 'TokenPublicKeys'],
-    pay: ['Table', 'TokenPublicKeys', 'ChainConfig'],
+    // Reads the chain (payments, the sponsor's gas coins) and signs sponsored claims' gas.
+    pay: ['Table', 'TokenPublicKeys', 'ChainConfig', 'SponsorKey'],
     // App Store and Google Play purchases: their settings, verifying platform tokens.
     'third-pay': ['Table', 'TokenPublicKeys', 'AppleConfig', 'GoogleConfig'],
     // The hero game: issues hero tokens, reads hero NFTs from the chain.
@@ -529,6 +530,7 @@ describe('secrets and permissions: each function is linked to what its code read
     expect(holders('TokenSigningKey')).toEqual(['hero', 'inner', 'outer', 'withoutkey']);
     expect(holders('VendorSigningKey')).toEqual(['inner']);
     expect(holders('ClaimSigningKey')).toEqual(['boards']);
+    expect(holders('SponsorKey')).toEqual(['pay']);
     expect(holders('Files')).toEqual(['inner']);
     expect(holders('ChainConfig')).toEqual(['hero', 'inner', 'pay']);
     expect(holders('AppleConfig')).toEqual(['third-pay']);
@@ -559,6 +561,7 @@ describe('secrets and permissions: each function is linked to what its code read
       oauthProviders: /\bdeps\.idTokens\b/,
       chain: /\bdeps\.chain\b/,
       claimKey: /\bdeps\.claims\b/,
+      sponsorKey: /\bdeps\.sponsor\b/,
       appStore: /\bdeps\.appStore\b/,
       googlePlay: /\bdeps\.googlePlay\b/,
       storeKeys: /\bdeps\.storeKeys\b/,
@@ -614,6 +617,7 @@ describe('secrets and permissions: each function is linked to what its code read
       googlePlay: 'core/app-stores/google-settings.ts',
       storeKeys: 'core/partner-store/regions.ts',
       claimKey: 'core/rewards/claim-key.ts',
+      sponsorKey: 'core/sponsorship/sponsor-key.ts',
     };
     for (const [name, needs] of Object.entries(functionNeeds as Record<string, readonly string[]>)) {
       const out = await build({

@@ -161,6 +161,7 @@ describe('the sections of the reference (tags)', () => {
       'tickets and payments',
       'boards and rewards',
       'leagues',
+      'sponsored claims',
       'app stores',
       'partner store',
       'hero game',

@@ -1,4 +1,4 @@
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,7 +10,7 @@ import { STORE_USER_KINDS } from '../core/partner-store/items.js';
 import { footprintSize, itemsOf } from '../core/platform/footprint.js';
 import { scrubbed } from '../core/platform/scrub.js';
 import { EXPORT_SECTIONS } from '../core/privacy/models.js';
-import { PLAYER_KINDS, playerFootprint } from '../core/privacy/player-kinds.js';
+import { ITEM_KINDS, PLAYER_KINDS, playerFootprint } from '../core/privacy/player-kinds.js';
 import { ledgerEntry, ticketBalance } from '../core/tickets/items.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 
@@ -87,6 +87,56 @@ describe('the kinds of items that hold a player’s data', () => {
   });
 });
 
+describe('every kind of stored item', () => {
+  it('gives every `type` that core/ or functions/ writes exactly one declared kind, in the domain that writes it', async () => {
+    const written = writtenTypes();
+    // The scan finds every form: item literals, update values, and constants of the file they are written with.
+    const types = new Set(written.map(({ type }) => type));
+    for (const known of ['account', 'store_user', 'hero', 'tickets', 'job_run', 'revocation', 'server-token', 'payment_event', 'login-throttle'])
+      expect(types, known).toContain(known);
+    expect(types.size).toBeGreaterThanOrEqual(60);
+
+    // Each domain lists every kind it declares in its ITEM_KINDS, and the privacy domain's list is all of theirs.
+    const byDomain = new Map<string, readonly ItemKind<never>[]>();
+    for (const domain of readdirSync(core)) {
+      const file = join(core, domain, 'items.ts');
+      if (!existsSync(file)) continue;
+      const module = (await import(file)) as Record<string, unknown>;
+      const listed = (module.ITEM_KINDS ?? []) as readonly ItemKind<never>[];
+      const exported = Object.values(module).filter((value) => value && typeof value === 'object' && 'player' in value && 'name' in value);
+      expect(
+        exported.filter((kind) => !listed.includes(kind as ItemKind<never>)),
+        `core/${domain}/items.ts ITEM_KINDS`,
+      ).toEqual([]);
+      byDomain.set(domain, listed);
+    }
+    const every = [...byDomain.values()].flat();
+    expect(new Set(every).size, 'a kind listed twice').toBe(every.length);
+    expect(new Set(ITEM_KINDS)).toEqual(new Set(every));
+
+    const problems: string[] = [];
+    const unreached = new Set<string>();
+    for (const { type, domain, at } of written) {
+      if (type.startsWith('?')) {
+        problems.push(`${at}: writes a \`type\` the scan cannot read (${type.slice(1)}): write it as a text or a constant of the file`);
+        continue;
+      }
+      const kinds = (domain === undefined ? every : (byDomain.get(domain) ?? [])).filter((kind) => kind.type === type);
+      const key = `${domain} ${type}`;
+      if (UNDECLARED_PLAYER_TYPES.includes(key) && kinds.length === 0) unreached.add(key);
+      else if (kinds.length !== 1) problems.push(`${at}: writes \`type\` '${type}', which ${kinds.length} kinds of core/${domain ?? '*'}/items.ts declare`);
+    }
+    for (const [domain, kinds] of byDomain) {
+      for (const kind of kinds)
+        if (kind.type !== undefined && !written.some((w) => w.type === kind.type && w.domain === domain))
+          problems.push(`core/${domain}/items.ts declares ${kind.name} of \`type\` '${kind.type}', which nothing in core/${domain} writes`);
+    }
+    expect(problems).toEqual([]);
+    // The kinds that hold a player's data without a declaration that reaches them: written still, none declared.
+    expect([...unreached].sort()).toEqual(UNDECLARED_PLAYER_TYPES);
+  });
+});
+
 describe('what a kept record keeps of a deleted player', () => {
   const personal = { identifiers: ['u-123e4567', '0xabc'], names: ['ledger', 'Ann'], pseudonym: 'former:1' };
 
@@ -116,3 +166,53 @@ describe('what a kept record keeps of a deleted player', () => {
 });
 
 const put = (item: Record<string, unknown>) => deps.db.send(new PutCommand({ TableName: deps.table, Item: item }));
+
+/**
+ * Kinds whose items hold a player's data and that no declaration reaches (`<domain> <type>`): a deletion moves, marks
+ * or ends some of them itself, and a kind declared with its reach leaves this list.
+ */
+const UNDECLARED_PLAYER_TYPES = [
+  'heroes hero_nft',
+  'heroes hero_nft_cache',
+  'identity zksalt',
+  'partner-store store_login',
+  'privacy deletion_notice',
+  'privacy erasure',
+  'privacy erasure_learned',
+];
+
+/** Values of a `type:` that are no item's: JSON Schema types and an HTTP scheme (the OpenAPI document), an import attribute, a key format. */
+const NOT_ITEM_TYPES = new Set(['string', 'integer', 'object', 'null', 'http', 'json', 'pkcs8']);
+
+/**
+ * Every `type` core/ and functions/ write, and where: `type: '…'` in an item, `':type': '…'` in an update, or either
+ * naming a constant of the file (`const NAME = '…'`). A value the scan cannot read is given as `?<what it is>`: a
+ * constant it cannot find, or a variable as the `:type` of a file whose updates name `#type` the attribute `type`.
+ * The domains' items.ts are left out: they declare the types (a forfeit's ledger entry built there is of a type its
+ * domain writes elsewhere too).
+ */
+function writtenTypes(): { type: string; domain: string | undefined; at: string }[] {
+  const root = join(import.meta.dirname, '..');
+  const found: { type: string; domain: string | undefined; at: string }[] = [];
+  for (const top of ['core', 'functions']) {
+    for (const name of readdirSync(join(root, top), { recursive: true, encoding: 'utf8' })) {
+      const path = `${top}/${name.split('\\').join('/')}`;
+      if (!path.endsWith('.ts') || /^core\/[^/]+\/items\.ts$/.test(path)) continue;
+      const text = readFileSync(join(root, path), 'utf8');
+      const constants = new Map([...text.matchAll(/\bconst ([A-Z][A-Z0-9_]*) = '([^']*)'/g)].map((m) => [m[1]!, m[2]!]));
+      const updatesType = text.includes(`'#type': 'type'`);
+      const domain = /^core\/([^/]+)\//.exec(path)?.[1];
+      text.split('\n').forEach((line, i) => {
+        if (/^\s*(\/\/|\/\*|\*)/.test(line)) return;
+        for (const [, form, literal, named] of line.matchAll(/(?<![\w$#.'"])(type|':type'): (?:'([\w-]+)'|([A-Za-z_$][\w$.]*))/g)) {
+          const at = `${path}:${i + 1}`;
+          if (literal !== undefined) {
+            if (form === "':type'" || !NOT_ITEM_TYPES.has(literal)) found.push({ type: literal, domain, at });
+          } else if (/^[A-Z][A-Z0-9_]*$/.test(named!)) found.push({ type: constants.get(named!) ?? `?${named}`, domain, at });
+          else if (form === "':type'" && updatesType) found.push({ type: `?${named}`, domain, at });
+        }
+      });
+    }
+  }
+  return found;
+}

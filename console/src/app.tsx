@@ -12,6 +12,7 @@ import { PlayersScreen } from './screens/players.js';
 import { MerchantScreen } from './screens/merchant.js';
 import { ProjectsScreen } from './screens/projects.js';
 import { SignIn } from './screens/sign-in.js';
+import { SponsorshipScreen } from './screens/sponsorship.js';
 import { TokensScreen } from './screens/tokens.js';
 import { clientFor, forgetSession, keepSession, type Session, storedSession } from './session.js';
 
@@ -30,6 +31,7 @@ const screens: readonly Screen[] = [
   { path: 'players', title: 'Players', roles: ['merchant'] },
   { path: 'goods', title: 'Goods', roles: ['merchant'] },
   { path: 'boards', title: 'Boards and rewards', roles: ['merchant'] },
+  { path: 'sponsorship', title: 'Sponsored claims', roles: ['merchant'] },
   { path: 'admin/merchants', title: 'Merchants', roles: ['admin'] },
   { path: 'admin/stage', title: 'Stage', roles: ['admin'] },
   { path: 'admin/store-clients', title: 'Store clients', roles: ['admin'] },
@@ -134,6 +136,7 @@ export function App() {
         {screen.path === 'players' && <PlayersScreen api={api} />}
         {screen.path === 'goods' && <GoodsScreen api={api} />}
         {screen.path === 'boards' && <BoardsScreen api={api} />}
+        {screen.path === 'sponsorship' && <SponsorshipScreen api={api} />}
         {screen.path === 'tokens' && <TokensScreen api={api} onSignedOutEverywhere={forget} />}
         {screen.path === 'account' && (
           <AccountScreen

@@ -1,6 +1,6 @@
 import { DomainError } from '../platform/errors.js';
 import type { Item } from '../platform/batch.js';
-import { itemKind } from '../platform/item-kinds.js';
+import { type ItemKind, itemKind } from '../platform/item-kinds.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from '../platform/players.js';
 import { unbindNft } from './bindings.js';
 import type { HeroesDeps } from './deps.js';
@@ -14,11 +14,13 @@ import { HERO_PREFIX } from './keys.js';
  */
 export const hero = itemKind({
   name: 'hero',
+  type: 'hero',
   player: { reach: { own: userPartition, sortPrefix: HERO_PREFIX }, deletion: { does: 'released', release: releaseHero } },
 });
 
 export const heroGrant = itemKind({
   name: 'hero grant',
+  type: 'hero_grant',
   player: {
     reach: { index: PLAYER_ITEMS_INDEX, partition: ({ uid }) => playerItemsPartition(uid), sortEquals: 'HEROGRANT', keysOnly: true },
     deletion: { does: 'deleted' },
@@ -38,3 +40,14 @@ async function releaseHero(deps: HeroesDeps, uid: string, item: Item): Promise<b
     throw error;
   }
 }
+
+/**
+ * Every kind the hero game declares; its configuration is the stage's. An NFT's binding (`hero_nft`, which names its
+ * player while bound; a hero's release clears it) and its cache (`hero_nft_cache`, the object's on-chain owner) have
+ * no declaration: no reach finds them from a player.
+ */
+export const ITEM_KINDS: readonly ItemKind<never>[] = [
+  hero,
+  heroGrant,
+  itemKind({ name: 'hero configuration', type: 'hero_config', player: { holdsNoPlayerData: true } }),
+];

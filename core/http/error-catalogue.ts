@@ -10,6 +10,7 @@ import { privacyErrors } from '../privacy/errors.js';
 import { leagueErrors } from '../leagues/errors.js';
 import { rankingErrors } from '../rankings/errors.js';
 import { rewardErrors } from '../rewards/errors.js';
+import { sponsorErrors } from '../sponsorship/errors.js';
 import { storeErrors } from '../partner-store/errors.js';
 import { storesErrors } from '../app-stores/errors.js';
 import { ticketErrors } from '../tickets/errors.js';
@@ -33,6 +34,7 @@ export type ErrorCode = CodeOf<
   | typeof rankingErrors
   | typeof rewardErrors
   | typeof leagueErrors
+  | typeof sponsorErrors
   | typeof storeErrors
   | typeof storesErrors
   | typeof privacyErrors
@@ -53,6 +55,7 @@ export const errorCatalogues: readonly { folder: string; entries: readonly Error
   { folder: 'core/rankings', entries: rankingErrors.entries },
   { folder: 'core/rewards', entries: rewardErrors.entries },
   { folder: 'core/leagues', entries: leagueErrors.entries },
+  { folder: 'core/sponsorship', entries: sponsorErrors.entries },
   { folder: 'core/partner-store', entries: storeErrors.entries },
   { folder: 'core/app-stores', entries: storesErrors.entries },
   { folder: 'core/privacy', entries: privacyErrors.entries },

@@ -34,6 +34,10 @@ export const TAGS = [
     description: "Each game's league: its tiers and cohorts, set by the studio, and a player's tier and cohort board in the current season.",
   },
   {
+    name: 'sponsored claims',
+    description: "Reward claims whose gas the stage pays: a player's sponsored redemption, and each studio's sponsorship of its game.",
+  },
+  {
     name: 'app stores',
     description: "Orders paid through the App Store and Google Play: purchase verification and the stores' server notifications.",
   },

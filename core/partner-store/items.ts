@@ -1,4 +1,4 @@
-import { itemKind, type PlayerKind } from '../platform/item-kinds.js';
+import { type ItemKind, itemKind, type PlayerKind } from '../platform/item-kinds.js';
 import { idempotencyRecord } from '../platform/items.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition, type PlayerItemKind } from '../platform/players.js';
 import { BALANCE_PREFIX, FEEDLOG_PREFIX, LEDGER_PREFIX, PET_PREFIX, storeLedgerKey, storePartition, storeUserKey } from './keys.js';
@@ -13,6 +13,7 @@ import { grantKey } from './keys.js';
 /** The store user: it marks the deletion as running (its tokens refused, its writes refused) until the end deletes it. */
 export const storeUser = itemKind({
   name: 'store user',
+  type: 'store_user',
   player: { reach: { own: storePartition, sortPrefix: storeUserKey('').sk }, deletion: { does: 'deletedLast' } },
 });
 
@@ -45,13 +46,22 @@ export const storeBalance = itemKind({
 /** A ledger entry: kept under the pseudonym (its key names the uid, so it moves to `STOREUSER#<pseudonym>`). */
 export const storeLedgerEntry = itemKind({
   name: 'store ledger',
+  type: 'store_ledger',
   player: { reach: { own: storePartition, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' } },
 });
 
 /** A pet (with it, its place on the region's board), the adoption count and the feedings go. */
-export const pet = itemKind({ name: 'pet', player: { reach: { own: storePartition, sortPrefix: PET_PREFIX }, deletion: { does: 'deleted' } } });
+export const pet = itemKind({
+  name: 'pet',
+  type: 'store_pet',
+  player: { reach: { own: storePartition, sortPrefix: PET_PREFIX }, deletion: { does: 'deleted' } },
+});
 export const adoptions = itemKind({ name: 'adoptions', player: { reach: { own: storePartition, sortPrefix: 'PETS' }, deletion: { does: 'deleted' } } });
-export const feeding = itemKind({ name: 'feeding', player: { reach: { own: storePartition, sortPrefix: FEEDLOG_PREFIX }, deletion: { does: 'deleted' } } });
+export const feeding = itemKind({
+  name: 'feeding',
+  type: 'store_feeding',
+  player: { reach: { own: storePartition, sortPrefix: FEEDLOG_PREFIX }, deletion: { does: 'deleted' } },
+});
 
 /**
  * A partner's grant, which the ledger entry it made names (`grant#<client_id>#<reference>`; a reference has no `#`):
@@ -60,6 +70,7 @@ export const feeding = itemKind({ name: 'feeding', player: { reach: { own: store
  */
 export const partnerGrant = itemKind({
   name: 'partner grant',
+  type: 'store_grant',
   player: {
     reach: {
       via: storeLedgerEntry,
@@ -75,17 +86,18 @@ export const partnerGrant = itemKind({
 });
 
 /** The user's items that no key leads to, listed in gsi6 by their kind, all deleted. */
-const indexed = (name: string, kind: PlayerItemKind) =>
+const indexed = (name: string, type: string, kind: PlayerItemKind) =>
   itemKind({
     name,
+    type,
     player: {
       reach: { index: PLAYER_ITEMS_INDEX, partition: ({ uid }) => playerItemsPartition(uid), sortEquals: kind, keysOnly: true },
       deletion: { does: 'deleted' },
     },
   });
-export const authorizationCode = indexed('authorization code', 'STORECODE');
-export const tokenFamily = indexed('token family', 'STOREFAMILY');
-export const refreshToken = indexed('refresh token', 'STOREREFRESH');
+export const authorizationCode = indexed('authorization code', 'store_code', 'STORECODE');
+export const tokenFamily = indexed('token family', 'store_family', 'STOREFAMILY');
+export const refreshToken = indexed('refresh token', 'store_refresh', 'STOREREFRESH');
 
 /**
  * Every kind a store user's deletion walks: the ones above, and the idempotency records of the user's requests
@@ -103,4 +115,16 @@ export const STORE_USER_KINDS: readonly PlayerKind[] = [
   tokenFamily,
   refreshToken,
   idempotencyRecord,
+];
+
+/**
+ * Every kind the partner store declares (the idempotency record is the platform's). Its clients, pending authorization
+ * requests and spent assertion ids are a partner's, before any user. A partner user's login item (`store_login`: the
+ * partner's id of the user, and the uid) has no declaration: the user's deletion marks it first and deletes it last.
+ */
+export const ITEM_KINDS: readonly ItemKind<never>[] = [
+  ...STORE_USER_KINDS.filter((kind) => kind !== idempotencyRecord),
+  itemKind({ name: 'partner store client', type: 'store_client', player: { holdsNoPlayerData: true } }),
+  itemKind({ name: 'store authorization request', type: 'store_authz', player: { holdsNoPlayerData: true } }),
+  itemKind({ name: 'store assertion', type: 'store_jti', player: { holdsNoPlayerData: true } }),
 ];

@@ -1,5 +1,5 @@
 import type { Item } from '../platform/batch.js';
-import { itemKind } from '../platform/item-kinds.js';
+import { type ItemKind, itemKind } from '../platform/item-kinds.js';
 import { OrderStatus } from './models.js';
 import { payerPartition, PAYMENT_PREFIX, strandedKey, userOrdersPartition } from './order-keys.js';
 
@@ -12,6 +12,7 @@ const unpaid = (order: Item) => order.status === OrderStatus.pending && order.pa
 
 export const payOrder = itemKind({
   name: 'pay order',
+  type: 'order',
   player: {
     reach: { index: 'gsi1', partition: ({ uid }) => userOrdersPartition(uid) },
     deletion: { does: 'pseudonymized', set: (order) => (unpaid(order) ? { status: OrderStatus.cancelled } : {}) },
@@ -21,6 +22,7 @@ export const payOrder = itemKind({
 
 export const paymentEvent = itemKind({
   name: 'payment event',
+  type: 'payment_event',
   player: {
     reach: { index: 'gsi2', partition: ({ address }) => (address ? payerPartition(address) : undefined) },
     deletion: { does: 'pseudonymized' },
@@ -31,6 +33,7 @@ export const paymentEvent = itemKind({
 /** The stranded record of a payment event of the player's wallet: the payment's sort key names it. */
 export const strandedPayment = itemKind({
   name: 'stranded payment',
+  type: 'stranded_payment',
   player: {
     reach: {
       via: paymentEvent,
@@ -42,3 +45,14 @@ export const strandedPayment = itemKind({
     deletion: { does: 'pseudonymized' },
   },
 });
+
+/** Every kind payments declares; a project and its price levels are a studio's, and the claims name an order or a payment. */
+export const ITEM_KINDS: readonly ItemKind<never>[] = [
+  payOrder,
+  paymentEvent,
+  strandedPayment,
+  itemKind({ name: 'project', type: 'project', player: { holdsNoPlayerData: true } }),
+  itemKind({ name: 'price level', type: 'price_level', player: { holdsNoPlayerData: true } }),
+  itemKind({ name: 'tx claim', type: 'tx_use', player: { holdsNoPlayerData: true } }),
+  itemKind({ name: 'refund claim', type: 'refund_use', player: { holdsNoPlayerData: true } }),
+];

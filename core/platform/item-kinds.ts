@@ -6,11 +6,17 @@ import type { PlatformDeps } from './deps.js';
  * name, how its items are found from a player, and what a player's deletion and export do with them. The
  * privacy domain walks these declarations (core/privacy/player-kinds.ts lists them): a new kind that holds a
  * player's data is deleted and exported because it is declared, not because someone remembered to add it there.
+ * A kind that holds none is declared too (`holdsNoPlayerData`), in its domain's `ITEM_KINDS` with the others.
  * docs/data-model.md "Item kinds and a player's data" explains the vocabulary.
  */
 export interface ItemKind<Deps = PlatformDeps> {
   /** What the item is, as docs/data-model.md names it ("ticket balance", "pay order", …). */
   readonly name: string;
+  /**
+   * The value of the item's `type` attribute, which the stored items of this kind carry (none for a kind whose items
+   * have no `type`, as a score or a counter). test/player-kinds.test.ts holds every `type` that core/ writes to one kind.
+   */
+  readonly type?: string;
   readonly player: PlayerData<Deps>;
 }
 

@@ -1,4 +1,4 @@
-import { itemKind } from './item-kinds.js';
+import { type ItemKind, itemKind } from './item-kinds.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from './players.js';
 
 /**
@@ -8,8 +8,18 @@ import { PLAYER_ITEMS_INDEX, playerItemsPartition } from './players.js';
  */
 export const idempotencyRecord = itemKind({
   name: 'idempotency record',
+  type: 'idempotency',
   player: {
     reach: { index: PLAYER_ITEMS_INDEX, partition: ({ uid }) => playerItemsPartition(uid), sortEquals: 'IDEMPOTENCY', keysOnly: true },
     deletion: { does: 'deleted' },
   },
 });
+
+/** Every kind the platform declares; its counters, jobs' records and day figures are the platform's own bookkeeping. */
+export const ITEM_KINDS: readonly ItemKind<never>[] = [
+  idempotencyRecord,
+  itemKind({ name: 'counter', player: { holdsNoPlayerData: true } }),
+  itemKind({ name: 'job run', type: 'job_run', player: { holdsNoPlayerData: true } }),
+  itemKind({ name: 'job failure', type: 'job_failure', player: { holdsNoPlayerData: true } }),
+  itemKind({ name: 'day figures', type: 'day_stats', player: { holdsNoPlayerData: true } }),
+];

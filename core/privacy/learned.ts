@@ -1,5 +1,5 @@
 import { ownerOf } from '../access/owners.js';
-import { goodsOrder, goodsOrderCopy, partnerReward } from '../goods/items.js';
+import { goodsOrder, goodsOrderOuterCopy, goodsOrderTraceCopy, partnerReward } from '../goods/items.js';
 import { hero, heroGrant } from '../heroes/items.js';
 import { payOrder } from '../payments/items.js';
 import type { Item } from '../platform/batch.js';
@@ -81,7 +81,7 @@ async function studiosOf(deps: PrivacyDeps, footprint: Footprint<PrivacyDeps>): 
   for (const kind of [score, result, idempotencyRecord, heroGrant, historyEntry]) {
     for (const item of itemsOf(footprint, kind)) if (text(item.game_code)) games.add(String(item.game_code));
   }
-  for (const kind of [goodsOrder, goodsOrderCopy, partnerReward]) {
+  for (const kind of [goodsOrder, goodsOrderTraceCopy, goodsOrderOuterCopy, partnerReward]) {
     for (const item of itemsOf(footprint, kind)) if (text(item.accountId)) studios.add(String(item.accountId));
   }
   const owners = await Promise.all([...[...projects].map((name) => ownerOf(deps, 'project', name)), ...[...games].map((code) => ownerOf(deps, 'game', code))]);

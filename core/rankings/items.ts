@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Item } from '../platform/batch.js';
-import { itemKind } from '../platform/item-kinds.js';
+import { type ItemKind, itemKind } from '../platform/item-kinds.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from '../platform/players.js';
 
 /**
@@ -71,3 +71,10 @@ function exportedScore(item: Item) {
     wallet_address: stored.wallet_address ?? null,
   };
 }
+
+/**
+ * Every kind the boards declare (none of their items has a `type`); a season to settle names a game and a season. The
+ * boards' heads and snapshots, which list players' ids and names, have no declaration: a deletion takes the player
+ * off them (core/privacy/rank-pages.ts), no reach finds them.
+ */
+export const ITEM_KINDS: readonly ItemKind<never>[] = [score, result, itemKind({ name: 'season to settle', player: { holdsNoPlayerData: true } })];

@@ -325,3 +325,19 @@ export async function claimSignature(deps: RewardsDeps, caller: TokenClaims, id:
   if (!item.claim) throw rewardError('claim.not_signed', `id: history entry ${id} has no signed claim yet; call sign_code first`);
   return toSignature(id, item.claim);
 }
+
+/** An entry's claim as a sponsored redemption sees it (core/sponsorship): redeemable now, or why not. */
+export type RedeemableClaim =
+  | { state: 'ready'; game_code: string; claim: Required<ClaimSignature> }
+  | { state: 'paid' }
+  | { state: 'unsigned' }
+  | { state: 'expired' };
+
+/** The caller's entry's claim, when it can be redeemed now: signed, unexpired and not paid (404 as sign_code). */
+export async function redeemableClaim(deps: RewardsDeps, caller: TokenClaims, id: number): Promise<RedeemableClaim> {
+  const item = await callersEntry(deps, caller, id);
+  if (item.status === HistoryStatus.claimed) return { state: 'paid' };
+  if (!item.claim || item.status !== HistoryStatus.signed) return { state: 'unsigned' };
+  if (!isCurrent(item.claim) || deps.now().getTime() >= item.claim.expires_at_ms) return { state: 'expired' };
+  return { state: 'ready', game_code: item.game_code, claim: toSignature(id, item.claim) as Required<ClaimSignature> };
+}

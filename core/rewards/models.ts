@@ -102,7 +102,7 @@ export type SettlementResult = z.infer<typeof SettlementResult>;
 
 export const RewardHistoryQuery = z.lazy(() => z.object(paging));
 
-const historyId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
+export const historyId = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 export const ClaimBody = z.lazy(() => z.object({ id: historyId }));
 export const ClaimQuery = z.lazy(() => z.object({ id: intParam({ min: 1 }) }));
 

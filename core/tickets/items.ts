@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { userPartition } from '../identity/keys.js';
-import { itemKind } from '../platform/item-kinds.js';
+import { type ItemKind, itemKind } from '../platform/item-kinds.js';
 import { BALANCE_PREFIX, LEDGER_PREFIX, ledgerKey } from './balances.js';
 
 /**
@@ -10,6 +10,7 @@ import { BALANCE_PREFIX, LEDGER_PREFIX, ledgerKey } from './balances.js';
  */
 export const ticketBalance = itemKind({
   name: 'tickets',
+  type: 'tickets',
   player: {
     reach: { own: userPartition, sortPrefix: BALANCE_PREFIX },
     deletion: {
@@ -37,5 +38,9 @@ export const ticketBalance = itemKind({
 
 export const ledgerEntry = itemKind({
   name: 'ledger',
+  type: 'ledger',
   player: { reach: { own: userPartition, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' }, export: { section: 'ledger' } },
 });
+
+/** Every kind tickets declares. */
+export const ITEM_KINDS: readonly ItemKind<never>[] = [ticketBalance, ledgerEntry];

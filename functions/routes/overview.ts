@@ -1,6 +1,7 @@
 import { adminOnly } from '../../core/http/auth.js';
 import type { OperationSpec } from '../../core/http/operation.js';
 import { OverviewQuery, StageOverview } from '../../core/platform/stage-overview.js';
+import { SponsoredDay, SponsoredDayQuery } from '../../core/sponsorship/overview.js';
 import { merchantToken } from './errors.js';
 
 /**
@@ -30,5 +31,20 @@ export const adminOverviewOps = {
     envelope: 'merchant',
     response: StageOverview,
     errors: { 400: 'days is not an integer from 1 to 31', ...merchantToken, 403: 'not an admin account' },
+  },
+  sponsored_day: {
+    name: 'sponsored day',
+    method: 'GET',
+    path: '/merchant/admin/sponsorship',
+    tag: 'sponsored claims',
+    auth: adminOnly("the stage's gas sponsor is the platform's, not a merchant's"),
+    summary: "Each game's sponsored claims and their gas of one day (admin; extra operation)",
+    description:
+      "For the UTC `day` (yyyy-mm-dd, default today): each game whose players had claims sponsored, how many, and the gas budgets signed for them, the most they can have cost the stage's sponsor; most gas first. Days are kept 35 days.",
+    query: SponsoredDayQuery,
+    status: 200,
+    envelope: 'merchant',
+    response: SponsoredDay,
+    errors: { 400: 'day is not a date as yyyy-mm-dd', ...merchantToken, 403: 'not an admin account' },
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -21,6 +21,7 @@ import {
   TicketsQuery,
 } from '../../core/payments/models.js';
 import { payGoodsOps } from './goods.js';
+import { sponsorshipOps } from './sponsorship.js';
 import { batchRead, platformToken } from './errors.js';
 
 const playerOrServer = {
@@ -223,4 +224,5 @@ export const payRoutes = defineGroup('pay', 'main', {
     errors: { 400: 'a parameter is missing or malformed', ...playerOrServer, 404: 'no such project' },
   },
   ...payGoodsOps,
+  ...sponsorshipOps,
 });

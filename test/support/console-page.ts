@@ -15,10 +15,17 @@ export interface ConsoleStage {
   chain: SuiGraphQL;
   server: LocalServer;
   browser: Browser;
+  /** The server's DATA_DIR: its server file names the DynamoDB and table it runs on (tools/local/server-file.ts). */
+  dataDir: string;
   /** The demo studio's console account. */
   studio: { email: string; password: string };
   /** Where the file's screenshots go (test-results/<name>). */
   screenshots: string;
+  /**
+   * Stops the server and starts it again on the same port and data with `env` beside the stage's: its clock moved
+   * on (CLOCK_OFFSET_MS), as a season that was waiting has begun. `server` is then the new one.
+   */
+  restart(env: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -26,17 +33,26 @@ export interface ConsoleStage {
 export async function startConsoleStage(name: string, env: Record<string, string> = {}): Promise<ConsoleStage> {
   const chain = await startSuiGraphQL();
   const dataDir = join(mkdtempSync(join(tmpdir(), `${name}-`)), 'data');
-  const server = await startLocalServer(demoServerEnv(dataDir, chain.url, env));
+  const settings = demoServerEnv(dataDir, chain.url, env);
+  let server = await startLocalServer(settings);
   const studio = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as ConsoleStage['studio'];
   const browser = await launchBrowser();
   const screenshots = join('test-results', name);
   mkdirSync(screenshots, { recursive: true });
-  return {
+  const stage: ConsoleStage = {
     chain,
     server,
+    dataDir,
     browser,
     studio,
     screenshots,
+    async restart(more) {
+      // The same port: the browser's pages and the steps' requests find it where they did.
+      const port = new URL(server.base).port;
+      await server.stop();
+      server = await startLocalServer({ ...settings, ...more, PORT: port });
+      stage.server = server;
+    },
     async stop() {
       await browser.close();
       await server.stop();
@@ -44,6 +60,7 @@ export async function startConsoleStage(name: string, env: Record<string, string
       await chain.stop();
     },
   };
+  return stage;
 }
 
 export async function signIn(page: Page, who: { email: string; password: string }) {

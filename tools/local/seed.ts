@@ -6,6 +6,8 @@ import { createGame, updateGame } from '../../core/games/games.js';
 import { gameKey } from '../../core/games/keys.js';
 import { GameCreate, GameUpdate } from '../../core/games/models.js';
 import { claimTerms } from '../../core/rewards/claims.js';
+import { SponsorshipSave } from '../../core/sponsorship/models.js';
+import { setSponsorship, storedSponsorship } from '../../core/sponsorship/settings.js';
 import { createAccount, ensureAccount } from '../../core/merchants/accounts.js';
 import { createMerchant, setMerchantStatus } from '../../core/merchants/merchants.js';
 import { MerchantPayload, MerchantStatus } from '../../core/merchants/models.js';
@@ -90,4 +92,26 @@ export async function seedDemoVerifier(deps: Deps, chain: DevChain, log: (line: 
   const owner: TokenClaims = { kind: 'merchant', sub: game.accountId, role: 'merchant', exp: 0 };
   await updateGame(deps, owner, GameUpdate.parse({ code: 'demo-arena', package_id: VERIFIER_PACKAGE, object_id: objectId }));
   log(`development chain: demo-arena's claim verifier is ${objectId}`);
+}
+
+/** Gas coins the sponsor is given on the development chain: as many of its claims may be pending at once. */
+const SPONSOR_COINS = 3;
+
+/**
+ * On the development chain, the stage's gas sponsor gets SUI from the faucet (the Sui faucet's own protocol) when it
+ * holds none, and `demo-arena` is sponsored with its verifier's claim function, so a player without SUI redeems a
+ * reward locally as on a stage (docs/claims.md "Sponsored claims"). A sponsorship the studio changed is left alone.
+ */
+export async function seedDemoSponsor(deps: Deps, chain: DevChain, log: (line: string) => void) {
+  if (!deps.sponsor) return;
+  const owner = deps.sponsor.address;
+  const held = [...chain.state.objects.values()].some((object) => object.owner.kind === 'ADDRESS' && object.owner.address === owner);
+  if (!held) {
+    const { requestSuiFromFaucetV2 } = await import('@mysten/sui/faucet');
+    for (let i = 0; i < SPONSOR_COINS; i++) await requestSuiFromFaucetV2({ host: chain.faucetUrl, recipient: owner });
+    log(`development chain: the gas sponsor ${owner} got SUI from the faucet`);
+  }
+  const game = (await deps.db.send(new GetCommand({ TableName: deps.table, Key: gameKey('demo-arena') }))).Item;
+  if (!game || (await storedSponsorship(deps, 'demo-arena'))) return;
+  await setSponsorship(deps, SponsorshipSave.parse({ game_code: 'demo-arena', target: `${VERIFIER_PACKAGE}::verifier::redeem` }));
 }

@@ -4,6 +4,7 @@ import { paymentHandlers } from '../../core/payments/indexer-handlers.js';
 import { startIndexerLoop, type IndexerLoop } from '../../core/chain/loop.js';
 import { claimHandlers } from '../../core/rewards/claim-events.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';
+import { sponsorFromSetting } from '../../core/sponsorship/sponsor-key.js';
 import { leagueSettlement } from '../../core/leagues/settlement.js';
 import { startSettlementLoop, type SettlementLoop } from '../../core/rewards/loop.js';
 import { startDeletionsLoop } from '../../core/privacy/loop.js';
@@ -23,8 +24,8 @@ import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { checkPortFree, listenProblem } from './port-check.js';
 import { readLocalSettings } from './settings.js';
 import { StartRefused } from './start-refused.js';
-import { seedDemoVerifier, seedLocal } from './seed.js';
-import { localSignInKey, localSigningKey, localStoreKeys, localVendorKey } from './signing-key.js';
+import { seedDemoSponsor, seedDemoVerifier, seedLocal } from './seed.js';
+import { localSignInKey, localSigningKey, localSponsorKey, localStoreKeys, localVendorKey } from './signing-key.js';
 import { DEV_CLIENT_ID, DEV_SIGN_IN_PATH, devSignIn } from './dev-sign-in.js';
 import { parseStoreKeys } from '../../core/partner-store/regions.js';
 import { localClaimKey } from './claim-key.js';
@@ -155,12 +156,18 @@ try {
     googlePlay: settings.googlePlay,
     // CLAIM_SIGNING_KEY: the reward claim key; by default one generated into DATA_DIR.
     claims: settings.claims ?? (await createClaimSigner(await localClaimKey(dataDir))),
+    // SPONSOR_KEY: the gas sponsor of players' claims; on the development chain by default one generated into
+    // DATA_DIR and funded by its faucet (seedDemoSponsor); elsewhere none (503) unless set.
+    sponsor: settings.sponsor ?? (devChain ? await sponsorFromSetting(await localSponsorKey(dataDir)) : undefined),
     // STORE_KEYS: the partner store's region keys; by default generated into DATA_DIR/store-keys.json.
     storeKeys: settings.storeKeys ?? (await parseStoreKeys(await localStoreKeys(dataDir))),
     now,
   };
   await seedLocal(deps, dataDir, settings.seedAdmin, log);
-  if (devChain) await seedDemoVerifier(deps, devChain, log);
+  if (devChain) {
+    await seedDemoVerifier(deps, devChain, log);
+    await seedDemoSponsor(deps, devChain, log);
+  }
   // The local stand-ins for the deployed jobs record their runs as those do, for the stage overview.
   // The local stand-in for the deployed cron: index chain events every INDEXER_INTERVAL_MS.
   if (deps.chain) {

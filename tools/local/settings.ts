@@ -8,6 +8,7 @@ import { parseOAuthProviders, type OAuthProvider } from '../../core/identity/id-
 import { parseStoreKeys, type StoreKeys } from '../../core/partner-store/regions.js';
 import { SNAPSHOT_INTERVAL_MS } from '../../core/rankings/rank-snapshots.js';
 import { createClaimSigner, type ClaimSigner } from '../../core/rewards/claim-key.js';
+import { type GasSponsor, sponsorFromSetting } from '../../core/sponsorship/sponsor-key.js';
 import { email } from '../../core/shared/fields.js';
 import { configuredDynamo, type DynamoConnection } from './dynamo.js';
 import { StartRefused } from './start-refused.js';
@@ -34,6 +35,8 @@ export interface LocalSettings {
   storeKeys: StoreKeys | undefined;
   /** CLAIM_SIGNING_KEY's signer; undefined: the key generated into DATA_DIR. */
   claims: ClaimSigner | undefined;
+  /** SPONSOR_KEY's sponsor; undefined: on the development chain, a key generated into DATA_DIR and funded by its faucet. */
+  sponsor: GasSponsor | undefined;
   intervalsMs: { settlement: number; rankStream: number; rankSnapshots: number; deletions: number; indexer: number };
   clockOffsetMs: number;
   oauthProviders: OAuthProvider[];
@@ -73,6 +76,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
   const googlePlay = await setting('GOOGLE_CONFIG', parseGoogleSettings, ['google config']);
   const storeKeys = await setting('STORE_KEYS', parseStoreKeys, ['store keys']);
   const claims = await setting('CLAIM_SIGNING_KEY', createClaimSigner, ['claim key']);
+  const sponsor = await setting('SPONSOR_KEY', sponsorFromSetting, ['sponsor key', 'sponsor settings']);
   const settlement = (await setting('SETTLEMENT_INTERVAL_MS', milliseconds)) ?? 60_000;
   const rankStream = (await setting('RANK_STREAM_INTERVAL_MS', milliseconds)) ?? 1_000;
   const rankSnapshots = (await setting('RANK_SNAPSHOT_INTERVAL_MS', milliseconds)) ?? SNAPSHOT_INTERVAL_MS;
@@ -96,6 +100,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
     googlePlay,
     storeKeys,
     claims,
+    sponsor,
     intervalsMs: { settlement, rankStream, rankSnapshots, deletions, indexer },
     clockOffsetMs,
     oauthProviders,

@@ -48,6 +48,12 @@ async function keyFile(path: string, dataDir: string, generate: () => Promise<st
   }
 }
 
+/** The gas sponsor's key (`sponsor-key.txt`, Sui's `suiprivkey1…`), generated on first start: the SponsorKey setting's form. */
+export async function localSponsorKey(dataDir: string): Promise<string> {
+  const { generateSponsorKey } = await import('../../core/sponsorship/sponsor-key.js');
+  return keyFile(join(dataDir, 'sponsor-key.txt'), dataDir, generateSponsorKey);
+}
+
 /** The partner store's region keys (`store-keys.json`, in the StoreKeys secret's form), generated on first start. */
 export async function localStoreKeys(dataDir: string): Promise<string> {
   const { generateStoreKeys } = await import('../../core/partner-store/regions.js');

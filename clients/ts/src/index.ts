@@ -4,6 +4,7 @@
  * error answers as typed values.
  */
 export { type ClientOptions, createHeroClient, createMainClient, type HeroClient, type MainClient, type TokenChooser, type TokenKind } from './client.js';
+export { redeemSponsored, type SponsoredRedemption } from './claims.js';
 export { ApiError, type CodeOf, type ErrorCode, type Payload, type Result, settle, unwrap } from './errors.js';
 export type { RetryPolicy } from './retry.js';
 export { PlayerSession, type SessionOptions, type SignInOptions } from './session.js';

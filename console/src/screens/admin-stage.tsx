@@ -2,17 +2,22 @@ import { useState } from 'preact/hooks';
 import { lastRunOutcome } from '../job-runs.js';
 import type { Api } from '../session.js';
 import { useAction, useRead } from '../ui/call.js';
-import { FormError, Select, Submit } from '../ui/field.js';
+import { Field, FormError, Select, Submit } from '../ui/field.js';
+import { suiOfMist } from '../ui/gas.js';
 import { ReadState } from '../ui/status.js';
 import { Time } from '../ui/time.js';
 
 type Environment = 'Production' | 'Sandbox';
 
-/** Admins: the stage's money of the last days, its scheduled jobs, and the App Store's notifications reaching it. */
+/**
+ * Admins: the stage's money of the last days, its scheduled jobs, the gas its sponsor paid for games' claims, and
+ * the App Store's notifications reaching it.
+ */
 export function AdminStageScreen({ api }: { api: Api }) {
   return (
     <>
       <Overview api={api} />
+      <SponsoredGas api={api} />
       <AppStoreTest api={api} />
     </>
   );
@@ -109,6 +114,44 @@ function Overview({ api }: { api: Api }) {
         )}
       </section>
     </>
+  );
+}
+
+/** Each game's sponsored claims of one UTC day and the gas budgets signed for them, most gas first as the service answers. */
+function SponsoredGas({ api }: { api: Api }) {
+  const [day, setDay] = useState(() => new Date().toISOString().slice(0, 10));
+  // A cleared date input asks for no day: the service answers its today.
+  const query = /^\d{4}-\d{2}-\d{2}$/.test(day) ? { day } : {};
+  const sponsored = useRead(() => api.GET('/merchant/admin/sponsorship', { params: { query } }), [query.day]);
+  const data = sponsored.data;
+  return (
+    <section aria-labelledby="sponsored-gas-title">
+      <h2 id="sponsored-gas-title">Sponsored gas</h2>
+      <Field label="Day (UTC)" name="sponsored-day" type="date" value={day} onValue={setDay} />
+      <ReadState loading={sponsored.loading} error={sponsored.error} what="the sponsored claims" />
+      {data && data.games.length === 0 && <p>No claims were sponsored on {data.day}.</p>}
+      {data && data.games.length > 0 && (
+        <table>
+          <caption>Sponsored claims of {data.day}, most gas first (gas budgets: the most they can have cost the sponsor)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Game</th>
+              <th scope="col">Claims</th>
+              <th scope="col">Gas</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.games.map((game) => (
+              <tr key={game.game_code}>
+                <th scope="row">{game.game_code}</th>
+                <td>{game.claims}</td>
+                <td>{suiOfMist(game.gas)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
 

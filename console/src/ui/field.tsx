@@ -6,7 +6,7 @@ interface FieldProps {
   label: string;
   name: string;
   value: string;
-  type?: 'text' | 'email' | 'password' | 'url';
+  type?: 'text' | 'email' | 'password' | 'url' | 'date';
   autocomplete?: string;
   inputMode?: 'numeric' | 'decimal' | 'text';
   required?: boolean;

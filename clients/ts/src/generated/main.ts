@@ -964,9 +964,9 @@ export interface paths {
         };
         /**
          * A player's tier and cohort board in the game's current league season (extra operation)
-         * @description A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server token of the game's merchant for any player of the game. The player's first score of a season places them in a cohort of their tier, a moment after the report; until then `placed` is false and the board empty. The board is the whole cohort, every player with their name, total on the league's board and rank; equal totals rank by who reached them first. The player's own rank is exact and their total current; the others' totals are at most a moment behind the reports. `rewards` is what each rank of a cohort of the tier pays at the season's end; `promote` and `demote` how many of the cohort move up and down.
+         * @description A player's own platform or game token asks for themselves (`game_player_id` is then their user id); a server or console (merchant) token of the game's merchant for any player of the game. The player's first score of a season places them in a cohort of their tier, a moment after the report; until then `placed` is false and the board empty. The board is the whole cohort, every player with their name, total on the league's board and rank; equal totals rank by who reached them first. The player's own rank is exact and their total current; the others' totals are at most a moment behind the reports. `rewards` is what each rank of a cohort of the tier pays at the season's end; `promote` and `demote` how many of the cohort move up and down.
          *
-         *     Requires a Bearer `platform`, `game` or `server` token. `query.game_code` must name an existing game: for a `platform` or `game` token, of any merchant; for a `server` token, of the caller's merchant. `query.game_player_id` must be the signed-in player for a `platform` or `game` token; a `server` token may name any user (its other rules bound what it touches). Deleted players: a `platform` or `game` token of a player who deleted their account is refused (401), and a `server` token naming one in `query.game_player_id` (404); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `server` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `platform`, `game`, `server` or `merchant` token. `query.game_code` must name an existing game: for a `platform` or `game` token, of any merchant; for a `server` or `merchant` token, of the caller's merchant. `query.game_player_id` must be the signed-in player for a `platform` or `game` token; a `server` or `merchant` token may name any user (its other rules bound what it touches). Deleted players: a `platform` or `game` token of a player who deleted their account is refused (401), and a `server` or `merchant` token naming one in `query.game_player_id` (404); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `server` or `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `server` token of a suspended merchant (403). A suspended merchant's `merchant` token may still call it.
          */
         get: operations["league_standing"];
         put?: never;
@@ -991,6 +991,28 @@ export interface paths {
          *     Requires a Bearer `merchant` token of an admin account. Any record: the stage's money figures and its scheduled jobs are the platform's, not a merchant's. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
          */
         get: operations["stage_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/admin/sponsorship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each game's sponsored claims and their gas of one day (admin; extra operation)
+         * @description For the UTC `day` (yyyy-mm-dd, default today): each game whose players had claims sponsored, how many, and the gas budgets signed for them, the most they can have cost the stage's sponsor; most gas first. Days are kept 35 days.
+         *
+         *     Requires a Bearer `merchant` token of an admin account. Any record: the stage's gas sponsor is the platform's, not a merchant's. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
+         */
+        get: operations["sponsored_day"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1717,6 +1739,56 @@ export interface paths {
         get: operations["customGoods_query"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/sign/sponsor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Have the stage pay the gas of one of the caller's claims (extra operation)
+         * @description Takes the claim call the player built with the Sui SDK (`transaction_kind`: `redeem<T>(verifier, message, signature, clock)` of the game's claim function, built with `onlyTransactionKind: true`) for the entry's current claim (sign_code first), and answers the whole transaction with the claim's recipient as sender and the stage's sponsor as gas owner, signed by the sponsor. The player signs the same bytes and executes them with both signatures. Nothing is signed unless the kind is exactly that one call: no other command, no other input, no use of the gas coin. Asking again while the transaction is pending (its gas coin unmoved, its epoch current) answers the same transaction. Each signing counts against the player's and the game's day (claims, and gas budgets up to the stage's cap each).
+         *
+         *     Requires a Bearer `platform` token. `body.id` must name a history entry whose owner (platform_player_id) is the caller; others answer 404. Deleted players: a `platform` token of a player who deleted their account is refused (401); a deletion takes effect at once (read fresh on every call). Moves value.
+         */
+        post: operations["claim_sponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/games/sponsorship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sponsorship of one of the caller's games, and what it signed today (extra operation)
+         * @description `target` is null while the game has none: then none of its claims is sponsored. `today` counts the claims signed today (UTC) and their gas budgets, the most they can cost the sponsor.
+         *
+         *     Requires a Bearer `merchant` token. `query.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
+         */
+        get: operations["sponsorship_get"];
+        put?: never;
+        /**
+         * Sponsor the claims of one of the caller's games (extra operation)
+         * @description `target` is the game's claim function (`<package>::<module>::<function>`, the function its verifier object's module pays claims with): only one call of it, for the entry's own claim, is sponsored. `daily_count` and `daily_gas` lower the stage's daily limits for the game's players together (unset: the stage's). Answers the sponsorship in force.
+         *
+         *     Requires a Bearer `merchant` token. `body.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401), and a `merchant` token of a suspended merchant (403).
+         */
+        post: operations["sponsorship_set"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13166,7 +13238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description no token, or an invalid or expired platform, game or server token; a platform or game token of a player who deleted their account; a server token revoked by its account */
+            /** @description no token, or an invalid or expired platform, game, server or merchant token; a platform or game token of a player who deleted their account; a server or merchant token revoked by its account */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13175,7 +13247,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "no token, or an invalid or expired platform, game or server token; a platform or game token of a player who deleted their account; a server token revoked by its account",
+                     *       "message": "no token, or an invalid or expired platform, game, server or merchant token; a platform or game token of a player who deleted their account; a server or merchant token revoked by its account",
                      *       "data": null,
                      *       "error": "auth.account_deleted"
                      *     }
@@ -13193,7 +13265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description a player token naming another player, or the game is another merchant's (server token); the merchant is suspended; game_code names a game of another merchant; game_player_id is not the signed-in player */
+            /** @description a player token naming another player, or the game is another merchant's (server or merchant token); the merchant is suspended; game_code names a game of another merchant; game_player_id is not the signed-in player */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13202,7 +13274,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "a player token naming another player, or the game is another merchant's (server token); the merchant is suspended; game_code names a game of another merchant; game_player_id is not the signed-in player",
+                     *       "message": "a player token naming another player, or the game is another merchant's (server or merchant token); the merchant is suspended; game_code names a game of another merchant; game_player_id is not the signed-in player",
                      *       "data": null,
                      *       "error": "access.other_owner"
                      *     }
@@ -13354,6 +13426,152 @@ export interface operations {
                      * @example {
                      *       "code": 400,
                      *       "message": "days is not an integer from 1 to 31; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description not an admin account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "not an admin account",
+                     *       "data": null,
+                     *       "error": "auth.admin_only"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.admin_only";
+                    };
+                };
+            };
+            /** @description the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "table.busy"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    sponsored_day: {
+        parameters: {
+            query?: {
+                day?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            day: string;
+                            games: {
+                                /** @example demo-arena */
+                                game_code: string;
+                                claims: number;
+                                /** @example 100000000 */
+                                gas: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description day is not a date as yyyy-mm-dd; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "day is not a date as yyyy-mm-dd; a query parameter is given more than once",
                      *       "data": null,
                      *       "error": "input.invalid"
                      *     }
@@ -19825,6 +20043,706 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    claim_sponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                    /** @example AAAEAQ… */
+                    transaction_kind: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            transaction: string;
+                            /** @example sbQu2FiQD2bGUUB9kBpAy7aEMoPbVU1FyC5Z3CmvN1Rg */
+                            digest: string;
+                            sponsor_signature: string;
+                            /** @example 0xb6938979b46a36ded7c3ee5ce4ffb4bdc489f057cf49eed34177718ddd1d228c */
+                            sponsor: string;
+                            /** @example 100000000 */
+                            gas_budget: string;
+                            /** @example 100000000 */
+                            gas_price: string;
+                            epoch: string;
+                        };
+                    };
+                };
+            };
+            /** @description id or transaction_kind missing or malformed, or the transaction kind is not exactly the claim call (the message names what differs) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "id or transaction_kind missing or malformed, or the transaction kind is not exactly the claim call (the message names what differs)",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid" | "sponsor.transaction_refused";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired platform token; a platform token of a player who deleted their account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired platform token; a platform token of a player who deleted their account",
+                     *       "data": null,
+                     *       "error": "auth.account_deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.account_deleted" | "auth.token_expired" | "auth.token_invalid" | "auth.token_missing";
+                    };
+                };
+            };
+            /** @description no history entry with that id (another player's is as unknown) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no history entry with that id (another player's is as unknown)",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the entry's claim is not signed or has expired (sign_code), the reward is paid already, or the game has no claim function set for sponsorship */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "the entry's claim is not signed or has expired (sign_code), the reward is paid already, or the game has no claim function set for sponsorship",
+                     *       "data": null,
+                     *       "error": "data.changed_concurrently"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "data.changed_concurrently" | "sponsor.already_paid" | "sponsor.claim_not_ready" | "sponsor.game_not_sponsored";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the player's or the game's sponsored claims or gas of the day are used up (Retry-After: the day's end, UTC) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with sponsor.over_limit */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "the player's or the game's sponsored claims or gas of the day are used up (Retry-After: the day's end, UTC)",
+                     *       "data": null,
+                     *       "error": "sponsor.over_limit"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "sponsor.over_limit";
+                    };
+                };
+            };
+            /** @description the stage has no sponsor, the chain could not be read, the sponsor's balance is under its threshold, or every gas coin is in a pending transaction; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written) */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with chain.unreadable, sponsor.unavailable, table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the stage has no sponsor, the chain could not be read, the sponsor's balance is under its threshold, or every gas coin is in a pending transaction; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written)",
+                     *       "data": null,
+                     *       "error": "chain.unconfigured"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "chain.unconfigured" | "chain.unreadable" | "sponsor.unavailable" | "sponsor.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    sponsorship_get: {
+        parameters: {
+            query: {
+                game_code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @example demo-arena */
+                            game_code: string;
+                            target: string | null;
+                            daily_count: number;
+                            /** @example 100000000 */
+                            daily_gas: string;
+                            stage: {
+                                daily_count: number;
+                                /** @example 100000000 */
+                                daily_gas: string;
+                                /** @example 100000000 */
+                                gas_cap: string;
+                            };
+                            today: {
+                                count: number;
+                                /** @example 100000000 */
+                                gas: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description game_code missing or malformed; a query parameter is given more than once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "game_code missing or malformed; a query parameter is given more than once",
+                     *       "data": null,
+                     *       "error": "input.invalid"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "input.invalid";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description the game is another merchant's; game_code names a game of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "the game is another merchant's; game_code names a game of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner";
+                    };
+                };
+            };
+            /** @description no game with that code; game_code names no game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no game with that code; game_code names no game",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the stage has no sponsor; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the stage has no sponsor; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "sponsor.unconfigured"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "sponsor.unconfigured" | "table.busy";
+                    };
+                };
+            };
+        };
+    };
+    sponsorship_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example demo-arena */
+                    game_code: string;
+                    /** @example 0xc1c1…c1::verifier::redeem */
+                    target: string;
+                    daily_count?: number;
+                    /**
+                     * @description Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text.
+                     * @example 100000000
+                     * @example 100000000
+                     */
+                    daily_gas?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, in the merchant envelope `{code, message, data}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @example demo-arena */
+                            game_code: string;
+                            target: string | null;
+                            daily_count: number;
+                            /** @example 100000000 */
+                            daily_gas: string;
+                            stage: {
+                                daily_count: number;
+                                /** @example 100000000 */
+                                daily_gas: string;
+                                /** @example 100000000 */
+                                gas_cap: string;
+                            };
+                            today: {
+                                count: number;
+                                /** @example 100000000 */
+                                gas: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description a field is missing or invalid, or a daily limit is above the stage's */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "a field is missing or invalid, or a daily limit is above the stage's",
+                     *       "data": null,
+                     *       "error": "body.malformed"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.malformed" | "input.invalid" | "sponsor.limit_above_stage";
+                    };
+                };
+            };
+            /** @description no token, or an invalid or expired merchant token; a merchant token revoked by its account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "no token, or an invalid or expired merchant token; a merchant token revoked by its account",
+                     *       "data": null,
+                     *       "error": "auth.token_expired"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "auth.token_expired" | "auth.token_invalid" | "auth.token_missing" | "auth.token_revoked";
+                    };
+                };
+            };
+            /** @description the game is another merchant's; the merchant is suspended; game_code names a game of another merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "the game is another merchant's; the merchant is suspended; game_code names a game of another merchant",
+                     *       "data": null,
+                     *       "error": "access.other_owner"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.other_owner" | "merchant.suspended";
+                    };
+                };
+            };
+            /** @description no game with that code; game_code names no game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "no game with that code; game_code names no game",
+                     *       "data": null,
+                     *       "error": "access.not_found"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "access.not_found";
+                    };
+                };
+            };
+            /** @description the body is larger than 256 KiB (262,144 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "the body is larger than 256 KiB (262,144 bytes)",
+                     *       "data": null,
+                     *       "error": "body.too_large"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.too_large";
+                    };
+                };
+            };
+            /** @description the body is not sent with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "the body is not sent with Content-Type: application/json",
+                     *       "data": null,
+                     *       "error": "body.unsupported_type"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "body.unsupported_type";
+                    };
+                };
+            };
+            /** @description the stage has no sponsor; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again; sent with table.busy */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "the stage has no sponsor; the table throttled the request, did not answer, or was writing the same items for another request, after the SDK retried; Retry-After says when to try again (nothing was written); the table kept some keys of a batch read unprocessed (throttling) after every retry; Retry-After says when to try again",
+                     *       "data": null,
+                     *       "error": "sponsor.unconfigured"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the HTTP status */
+                        code: number;
+                        message: string;
+                        data: null;
+                        /**
+                         * @description the error code, `<area>.<reason>`: stable, for clients to match instead of the message (docs/api.md, "Error codes")
+                         * @enum {string}
+                         */
+                        error: "sponsor.unconfigured" | "table.busy";
                     };
                 };
             };

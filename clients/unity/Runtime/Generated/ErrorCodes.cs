@@ -144,6 +144,14 @@ namespace GamePlatform.Client
         public const string SignInUnconfigured = "sign_in.unconfigured";
         public const string SocialBoundToOtherUser = "social.bound_to_other_user";
         public const string SocialNotBound = "social.not_bound";
+        public const string SponsorAlreadyPaid = "sponsor.already_paid";
+        public const string SponsorClaimNotReady = "sponsor.claim_not_ready";
+        public const string SponsorGameNotSponsored = "sponsor.game_not_sponsored";
+        public const string SponsorLimitAboveStage = "sponsor.limit_above_stage";
+        public const string SponsorOverLimit = "sponsor.over_limit";
+        public const string SponsorTransactionRefused = "sponsor.transaction_refused";
+        public const string SponsorUnavailable = "sponsor.unavailable";
+        public const string SponsorUnconfigured = "sponsor.unconfigured";
         public const string StoreAssertionInvalid = "store.assertion_invalid";
         public const string StoreAssertionKeyInvalid = "store.assertion_key_invalid";
         public const string StoreAssertionKeyPublicClient = "store.assertion_key_public_client";

@@ -954,7 +954,7 @@ namespace GamePlatform.Main
 
         /// <summary>
         /// A player's tier and cohort board in the game's current league season (extra operation): GET /merchant/games/league/standing (`league_standing`).
-        /// Bearer token: platform or game or server (Client.Token).
+        /// Bearer token: platform or game or server or merchant (Client.Token).
         /// 400: input.invalid
         /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
         /// 403: access.other_owner, auth.not_caller, merchant.suspended
@@ -986,6 +986,23 @@ namespace GamePlatform.Main
             request.Query("days", days);
             var response = await Client.SendAsync(request, cancellationToken);
             return StageOverviewResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Each game's sponsored claims and their gas of one day (admin; extra operation): GET /merchant/admin/sponsorship (`sponsored_day`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: auth.admin_only
+        /// 503: table.busy
+        /// </summary>
+        public async Task<SponsoredDayResponse> SponsoredDayAsync(string day = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/admin/sponsorship");
+            request.Authenticated = true;
+            request.Query("day", day);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return SponsoredDayResponse.FromJson(response.Json);
         }
 
         /// <summary>
@@ -1622,6 +1639,65 @@ namespace GamePlatform.Main
             request.Query("outerOrderId", outerOrderId);
             var response = await Client.SendAsync(request, cancellationToken);
             return CustomGoodsQueryResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Have the stage pay the gas of one of the caller's claims (extra operation): POST /merchant/sign/sponsor (`claim_sponsor`).
+        /// Bearer token: platform (Client.Token).
+        /// 400: body.malformed, input.invalid, sponsor.transaction_refused
+        /// 401: auth.account_deleted, auth.token_expired, auth.token_invalid, auth.token_missing
+        /// 404: access.not_found
+        /// 409: data.changed_concurrently, sponsor.already_paid, sponsor.claim_not_ready, sponsor.game_not_sponsored
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 429: sponsor.over_limit
+        /// 503: chain.unconfigured, chain.unreadable, sponsor.unavailable, sponsor.unconfigured, table.busy
+        /// </summary>
+        public async Task<ClaimSponsorResponse> ClaimSponsorAsync(ClaimSponsorRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/sign/sponsor");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return ClaimSponsorResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// The sponsorship of one of the caller's games, and what it signed today (extra operation): GET /merchant/games/sponsorship (`sponsorship_get`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: input.invalid
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner
+        /// 404: access.not_found
+        /// 503: sponsor.unconfigured, table.busy
+        /// </summary>
+        public async Task<SponsorshipGetResponse> SponsorshipGetAsync(string gameCode, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("GET", "/merchant/games/sponsorship");
+            request.Authenticated = true;
+            request.Query("game_code", gameCode);
+            var response = await Client.SendAsync(request, cancellationToken);
+            return SponsorshipGetResponse.FromJson(response.Json);
+        }
+
+        /// <summary>
+        /// Sponsor the claims of one of the caller's games (extra operation): POST /merchant/games/sponsorship (`sponsorship_set`).
+        /// Bearer token: merchant (Client.Token).
+        /// 400: body.malformed, input.invalid, sponsor.limit_above_stage
+        /// 401: auth.token_expired, auth.token_invalid, auth.token_missing, auth.token_revoked
+        /// 403: access.other_owner, merchant.suspended
+        /// 404: access.not_found
+        /// 413: body.too_large
+        /// 415: body.unsupported_type
+        /// 503: sponsor.unconfigured, table.busy
+        /// </summary>
+        public async Task<SponsorshipSetResponse> SponsorshipSetAsync(SponsorshipSetRequest body, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            var request = new ApiRequest("POST", "/merchant/games/sponsorship");
+            request.Authenticated = true;
+            request.JsonBody = (body == null ? JsonValue.Null : body.ToJson());
+            var response = await Client.SendAsync(request, cancellationToken);
+            return SponsorshipSetResponse.FromJson(response.Json);
         }
 
         /// <summary>

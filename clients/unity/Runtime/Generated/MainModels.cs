@@ -7921,6 +7921,97 @@ namespace GamePlatform.Main
         }
     }
 
+    public sealed partial class SponsoredDayResponseDataGamesItem
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `claims`, required.</summary>
+        public long Claims { get; set; }
+
+        /// <summary>JSON `gas`, required.</summary>
+        public string Gas { get; set; }
+
+        public static SponsoredDayResponseDataGamesItem FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsoredDayResponseDataGamesItem");
+            if (o == null) return null;
+            var m = new SponsoredDayResponseDataGamesItem();
+            m.GameCode = JsonCodec.Required(o, "game_code", "SponsoredDayResponseDataGamesItem", v0 => v0.AsString());
+            m.Claims = JsonCodec.Required(o, "claims", "SponsoredDayResponseDataGamesItem", v0 => v0.AsLong());
+            m.Gas = JsonCodec.Required(o, "gas", "SponsoredDayResponseDataGamesItem", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("claims", JsonValue.From(Claims));
+            o.Set("gas", JsonValue.From(Gas));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsoredDayResponseData
+    {
+        /// <summary>JSON `day`, required.</summary>
+        public string Day { get; set; }
+
+        /// <summary>JSON `games`, required.</summary>
+        public List<SponsoredDayResponseDataGamesItem> Games { get; set; }
+
+        public static SponsoredDayResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsoredDayResponseData");
+            if (o == null) return null;
+            var m = new SponsoredDayResponseData();
+            m.Day = JsonCodec.Required(o, "day", "SponsoredDayResponseData", v0 => v0.AsString());
+            m.Games = JsonCodec.Required(o, "games", "SponsoredDayResponseData", v0 => JsonCodec.ReadList(v0, v1 => SponsoredDayResponseDataGamesItem.FromJson(v1)));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("day", JsonValue.From(Day));
+            o.Set("games", JsonCodec.WriteList(Games, x1 => (x1 == null ? JsonValue.Null : x1.ToJson())));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsoredDayResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public SponsoredDayResponseData Data { get; set; }
+
+        public static SponsoredDayResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsoredDayResponse");
+            if (o == null) return null;
+            var m = new SponsoredDayResponse();
+            m.Code = JsonCodec.Required(o, "code", "SponsoredDayResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "SponsoredDayResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "SponsoredDayResponse", v0 => SponsoredDayResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
     public sealed partial class StoreClientListResponseDataClientsItem
     {
         /// <summary>JSON `client_id`, required.</summary>
@@ -11886,6 +11977,438 @@ namespace GamePlatform.Main
             o.Set("statusCode", JsonValue.From(StatusCode));
             o.Set("message", JsonValue.From(Message));
             o.Set("totalPage", JsonValue.From(TotalPage));
+            return o;
+        }
+    }
+
+    public sealed partial class ClaimSponsorRequest
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public long Id { get; set; }
+
+        /// <summary>JSON `transaction_kind`, required.</summary>
+        public string TransactionKind { get; set; }
+
+        public static ClaimSponsorRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ClaimSponsorRequest");
+            if (o == null) return null;
+            var m = new ClaimSponsorRequest();
+            m.Id = JsonCodec.Required(o, "id", "ClaimSponsorRequest", v0 => v0.AsLong());
+            m.TransactionKind = JsonCodec.Required(o, "transaction_kind", "ClaimSponsorRequest", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("transaction_kind", JsonValue.From(TransactionKind));
+            return o;
+        }
+    }
+
+    public sealed partial class ClaimSponsorResponseData
+    {
+        /// <summary>JSON `id`, required.</summary>
+        public long Id { get; set; }
+
+        /// <summary>JSON `transaction`, required.</summary>
+        public string Transaction { get; set; }
+
+        /// <summary>JSON `digest`, required.</summary>
+        public string Digest { get; set; }
+
+        /// <summary>JSON `sponsor_signature`, required.</summary>
+        public string SponsorSignature { get; set; }
+
+        /// <summary>JSON `sponsor`, required.</summary>
+        public string Sponsor { get; set; }
+
+        /// <summary>JSON `gas_budget`, required.</summary>
+        public string GasBudget { get; set; }
+
+        /// <summary>JSON `gas_price`, required.</summary>
+        public string GasPrice { get; set; }
+
+        /// <summary>JSON `epoch`, required.</summary>
+        public string Epoch { get; set; }
+
+        public static ClaimSponsorResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ClaimSponsorResponseData");
+            if (o == null) return null;
+            var m = new ClaimSponsorResponseData();
+            m.Id = JsonCodec.Required(o, "id", "ClaimSponsorResponseData", v0 => v0.AsLong());
+            m.Transaction = JsonCodec.Required(o, "transaction", "ClaimSponsorResponseData", v0 => v0.AsString());
+            m.Digest = JsonCodec.Required(o, "digest", "ClaimSponsorResponseData", v0 => v0.AsString());
+            m.SponsorSignature = JsonCodec.Required(o, "sponsor_signature", "ClaimSponsorResponseData", v0 => v0.AsString());
+            m.Sponsor = JsonCodec.Required(o, "sponsor", "ClaimSponsorResponseData", v0 => v0.AsString());
+            m.GasBudget = JsonCodec.Required(o, "gas_budget", "ClaimSponsorResponseData", v0 => v0.AsString());
+            m.GasPrice = JsonCodec.Required(o, "gas_price", "ClaimSponsorResponseData", v0 => v0.AsString());
+            m.Epoch = JsonCodec.Required(o, "epoch", "ClaimSponsorResponseData", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("id", JsonValue.From(Id));
+            o.Set("transaction", JsonValue.From(Transaction));
+            o.Set("digest", JsonValue.From(Digest));
+            o.Set("sponsor_signature", JsonValue.From(SponsorSignature));
+            o.Set("sponsor", JsonValue.From(Sponsor));
+            o.Set("gas_budget", JsonValue.From(GasBudget));
+            o.Set("gas_price", JsonValue.From(GasPrice));
+            o.Set("epoch", JsonValue.From(Epoch));
+            return o;
+        }
+    }
+
+    public sealed partial class ClaimSponsorResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public ClaimSponsorResponseData Data { get; set; }
+
+        public static ClaimSponsorResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "ClaimSponsorResponse");
+            if (o == null) return null;
+            var m = new ClaimSponsorResponse();
+            m.Code = JsonCodec.Required(o, "code", "ClaimSponsorResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "ClaimSponsorResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "ClaimSponsorResponse", v0 => ClaimSponsorResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipGetResponseDataStage
+    {
+        /// <summary>JSON `daily_count`, required.</summary>
+        public long DailyCount { get; set; }
+
+        /// <summary>JSON `daily_gas`, required.</summary>
+        public string DailyGas { get; set; }
+
+        /// <summary>JSON `gas_cap`, required.</summary>
+        public string GasCap { get; set; }
+
+        public static SponsorshipGetResponseDataStage FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipGetResponseDataStage");
+            if (o == null) return null;
+            var m = new SponsorshipGetResponseDataStage();
+            m.DailyCount = JsonCodec.Required(o, "daily_count", "SponsorshipGetResponseDataStage", v0 => v0.AsLong());
+            m.DailyGas = JsonCodec.Required(o, "daily_gas", "SponsorshipGetResponseDataStage", v0 => v0.AsString());
+            m.GasCap = JsonCodec.Required(o, "gas_cap", "SponsorshipGetResponseDataStage", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("daily_count", JsonValue.From(DailyCount));
+            o.Set("daily_gas", JsonValue.From(DailyGas));
+            o.Set("gas_cap", JsonValue.From(GasCap));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipGetResponseDataToday
+    {
+        /// <summary>JSON `count`, required.</summary>
+        public long Count { get; set; }
+
+        /// <summary>JSON `gas`, required.</summary>
+        public string Gas { get; set; }
+
+        public static SponsorshipGetResponseDataToday FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipGetResponseDataToday");
+            if (o == null) return null;
+            var m = new SponsorshipGetResponseDataToday();
+            m.Count = JsonCodec.Required(o, "count", "SponsorshipGetResponseDataToday", v0 => v0.AsLong());
+            m.Gas = JsonCodec.Required(o, "gas", "SponsorshipGetResponseDataToday", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("count", JsonValue.From(Count));
+            o.Set("gas", JsonValue.From(Gas));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipGetResponseData
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `target`, required.</summary>
+        public string Target { get; set; }
+
+        /// <summary>JSON `daily_count`, required.</summary>
+        public long DailyCount { get; set; }
+
+        /// <summary>JSON `daily_gas`, required.</summary>
+        public string DailyGas { get; set; }
+
+        /// <summary>JSON `stage`, required.</summary>
+        public SponsorshipGetResponseDataStage Stage { get; set; }
+
+        /// <summary>JSON `today`, required.</summary>
+        public SponsorshipGetResponseDataToday Today { get; set; }
+
+        public static SponsorshipGetResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipGetResponseData");
+            if (o == null) return null;
+            var m = new SponsorshipGetResponseData();
+            m.GameCode = JsonCodec.Required(o, "game_code", "SponsorshipGetResponseData", v0 => v0.AsString());
+            m.Target = JsonCodec.Required(o, "target", "SponsorshipGetResponseData", v0 => v0.AsString());
+            m.DailyCount = JsonCodec.Required(o, "daily_count", "SponsorshipGetResponseData", v0 => v0.AsLong());
+            m.DailyGas = JsonCodec.Required(o, "daily_gas", "SponsorshipGetResponseData", v0 => v0.AsString());
+            m.Stage = JsonCodec.Required(o, "stage", "SponsorshipGetResponseData", v0 => SponsorshipGetResponseDataStage.FromJson(v0));
+            m.Today = JsonCodec.Required(o, "today", "SponsorshipGetResponseData", v0 => SponsorshipGetResponseDataToday.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("target", JsonValue.From(Target));
+            o.Set("daily_count", JsonValue.From(DailyCount));
+            o.Set("daily_gas", JsonValue.From(DailyGas));
+            o.Set("stage", (Stage == null ? JsonValue.Null : Stage.ToJson()));
+            o.Set("today", (Today == null ? JsonValue.Null : Today.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipGetResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public SponsorshipGetResponseData Data { get; set; }
+
+        public static SponsorshipGetResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipGetResponse");
+            if (o == null) return null;
+            var m = new SponsorshipGetResponse();
+            m.Code = JsonCodec.Required(o, "code", "SponsorshipGetResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "SponsorshipGetResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "SponsorshipGetResponse", v0 => SponsorshipGetResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipSetRequest
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `target`, required.</summary>
+        public string Target { get; set; }
+
+        /// <summary>JSON `daily_count`.</summary>
+        public long? DailyCount { get; set; }
+
+        /// <summary>
+        /// JSON `daily_gas`.
+        /// Base units, from 1 to 18446744073709551615: a JSON integer (read exactly, whatever its size) or the same integer as decimal text.
+        /// </summary>
+        public decimal? DailyGas { get; set; }
+
+        public static SponsorshipSetRequest FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipSetRequest");
+            if (o == null) return null;
+            var m = new SponsorshipSetRequest();
+            m.GameCode = JsonCodec.Required(o, "game_code", "SponsorshipSetRequest", v0 => v0.AsString());
+            m.Target = JsonCodec.Required(o, "target", "SponsorshipSetRequest", v0 => v0.AsString());
+            m.DailyCount = JsonCodec.Optional(o, "daily_count", "SponsorshipSetRequest", v0 => v0.IsNull ? (long?)null : v0.AsLong());
+            m.DailyGas = JsonCodec.Optional(o, "daily_gas", "SponsorshipSetRequest", v0 => v0.IsNull ? (decimal?)null : JsonCodec.IntegerOrText(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("target", JsonValue.From(Target));
+            if (DailyCount != null) o.Set("daily_count", JsonValue.From(DailyCount));
+            if (DailyGas != null) o.Set("daily_gas", JsonCodec.Integer(DailyGas));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipSetResponseDataStage
+    {
+        /// <summary>JSON `daily_count`, required.</summary>
+        public long DailyCount { get; set; }
+
+        /// <summary>JSON `daily_gas`, required.</summary>
+        public string DailyGas { get; set; }
+
+        /// <summary>JSON `gas_cap`, required.</summary>
+        public string GasCap { get; set; }
+
+        public static SponsorshipSetResponseDataStage FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipSetResponseDataStage");
+            if (o == null) return null;
+            var m = new SponsorshipSetResponseDataStage();
+            m.DailyCount = JsonCodec.Required(o, "daily_count", "SponsorshipSetResponseDataStage", v0 => v0.AsLong());
+            m.DailyGas = JsonCodec.Required(o, "daily_gas", "SponsorshipSetResponseDataStage", v0 => v0.AsString());
+            m.GasCap = JsonCodec.Required(o, "gas_cap", "SponsorshipSetResponseDataStage", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("daily_count", JsonValue.From(DailyCount));
+            o.Set("daily_gas", JsonValue.From(DailyGas));
+            o.Set("gas_cap", JsonValue.From(GasCap));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipSetResponseDataToday
+    {
+        /// <summary>JSON `count`, required.</summary>
+        public long Count { get; set; }
+
+        /// <summary>JSON `gas`, required.</summary>
+        public string Gas { get; set; }
+
+        public static SponsorshipSetResponseDataToday FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipSetResponseDataToday");
+            if (o == null) return null;
+            var m = new SponsorshipSetResponseDataToday();
+            m.Count = JsonCodec.Required(o, "count", "SponsorshipSetResponseDataToday", v0 => v0.AsLong());
+            m.Gas = JsonCodec.Required(o, "gas", "SponsorshipSetResponseDataToday", v0 => v0.AsString());
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("count", JsonValue.From(Count));
+            o.Set("gas", JsonValue.From(Gas));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipSetResponseData
+    {
+        /// <summary>JSON `game_code`, required.</summary>
+        public string GameCode { get; set; }
+
+        /// <summary>JSON `target`, required.</summary>
+        public string Target { get; set; }
+
+        /// <summary>JSON `daily_count`, required.</summary>
+        public long DailyCount { get; set; }
+
+        /// <summary>JSON `daily_gas`, required.</summary>
+        public string DailyGas { get; set; }
+
+        /// <summary>JSON `stage`, required.</summary>
+        public SponsorshipSetResponseDataStage Stage { get; set; }
+
+        /// <summary>JSON `today`, required.</summary>
+        public SponsorshipSetResponseDataToday Today { get; set; }
+
+        public static SponsorshipSetResponseData FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipSetResponseData");
+            if (o == null) return null;
+            var m = new SponsorshipSetResponseData();
+            m.GameCode = JsonCodec.Required(o, "game_code", "SponsorshipSetResponseData", v0 => v0.AsString());
+            m.Target = JsonCodec.Required(o, "target", "SponsorshipSetResponseData", v0 => v0.AsString());
+            m.DailyCount = JsonCodec.Required(o, "daily_count", "SponsorshipSetResponseData", v0 => v0.AsLong());
+            m.DailyGas = JsonCodec.Required(o, "daily_gas", "SponsorshipSetResponseData", v0 => v0.AsString());
+            m.Stage = JsonCodec.Required(o, "stage", "SponsorshipSetResponseData", v0 => SponsorshipSetResponseDataStage.FromJson(v0));
+            m.Today = JsonCodec.Required(o, "today", "SponsorshipSetResponseData", v0 => SponsorshipSetResponseDataToday.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("game_code", JsonValue.From(GameCode));
+            o.Set("target", JsonValue.From(Target));
+            o.Set("daily_count", JsonValue.From(DailyCount));
+            o.Set("daily_gas", JsonValue.From(DailyGas));
+            o.Set("stage", (Stage == null ? JsonValue.Null : Stage.ToJson()));
+            o.Set("today", (Today == null ? JsonValue.Null : Today.ToJson()));
+            return o;
+        }
+    }
+
+    public sealed partial class SponsorshipSetResponse
+    {
+        /// <summary>JSON `code`, required.</summary>
+        public long Code { get; set; }
+
+        /// <summary>JSON `message`, required.</summary>
+        public string Message { get; set; }
+
+        /// <summary>JSON `data`, required.</summary>
+        public SponsorshipSetResponseData Data { get; set; }
+
+        public static SponsorshipSetResponse FromJson(JsonValue json)
+        {
+            var o = JsonCodec.ObjectOf(json, "SponsorshipSetResponse");
+            if (o == null) return null;
+            var m = new SponsorshipSetResponse();
+            m.Code = JsonCodec.Required(o, "code", "SponsorshipSetResponse", v0 => v0.AsLong());
+            m.Message = JsonCodec.Required(o, "message", "SponsorshipSetResponse", v0 => v0.AsString());
+            m.Data = JsonCodec.Required(o, "data", "SponsorshipSetResponse", v0 => SponsorshipSetResponseData.FromJson(v0));
+            return m;
+        }
+
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("code", JsonValue.From(Code));
+            o.Set("message", JsonValue.From(Message));
+            o.Set("data", (Data == null ? JsonValue.Null : Data.ToJson()));
             return o;
         }
     }
