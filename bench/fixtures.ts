@@ -7,6 +7,7 @@ import { gamePayload, newCode as newGameCode } from '../test/support/games.js';
 import { functionNeeds, type DeployedFunction, type Need } from '../functions/deployed.js';
 import { publicJwk } from '../core/platform/tokens.js';
 import { cursorSecretOf } from '../core/platform/cursors.js';
+import { generateSponsorKey, sponsorFromSetting } from '../core/sponsorship/sponsor-key.js';
 import { createLocalDeps, type LocalDeps } from '../test/support/local-deps.js';
 import { makeAppleChain, type AppleChain } from '../test/support/app-store-signing.js';
 import { PUSH_ACCOUNT, startLoopbackGoogle, type LoopbackGoogle } from '../test/support/google-play.js';
@@ -72,6 +73,8 @@ export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
     googlePlay: parseGoogleSettings(settings.googlePlay),
     suiNode,
     storeKeys: await parseStoreKeys(settings.storeKeys),
+    // A gas sponsor: the sponsorship operations answer with its limits (claim_sponsor reads a chain: not benched).
+    sponsor: await sponsorFromSetting(await generateSponsorKey()),
     settings,
   };
 }
