@@ -9,22 +9,22 @@ import { BoardSelect } from '../ui/board-select.js';
 import { Field, FormEnd, Select } from '../ui/field.js';
 import { ReadState } from '../ui/status.js';
 import { Time } from '../ui/time.js';
+import { GamePicker } from '../ui/game-picker.js';
+import { RewardRows } from '../ui/reward-rows.js';
 import { LeagueEditor } from './league.js';
 
 /** One game's current boards, its reward table, its past seasons with what each player was paid and claimed, and its league. */
 export function BoardsScreen({ api }: { api: Api }) {
-  const games = useRead(() => api.GET('/merchant/games', { params: { query: { page: 0, pageSize: 100 } } }), []);
-  const [chosen, setChosen] = useState<string>();
-  const codes = games.data?.games.map((game) => game.code) ?? [];
-  const game = chosen ?? codes[0];
-  if (!game) return <ReadState loading={games.loading} error={games.error ?? (games.data ? 'you have no games yet' : undefined)} what="your games" />;
   return (
-    <>
-      <Select label="Game" name="game" value={game} options={codes.map((code) => ({ value: code, label: code }))} onValue={setChosen} />
-      <CurrentBoards api={api} game={game} />
-      <GameRewards api={api} game={game} />
-      <LeagueEditor api={api} game={game} />
-    </>
+    <GamePicker api={api}>
+      {(game) => (
+        <>
+          <CurrentBoards api={api} game={game} />
+          <GameRewards api={api} game={game} />
+          <LeagueEditor api={api} game={game} />
+        </>
+      )}
+    </GamePicker>
   );
 }
 
@@ -108,25 +108,15 @@ function RewardTableEditor({ api, game, table, coin }: { api: Api; game: string;
       <ReadState loading={table.loading} error={table.error} what="the reward table" />
       {current && current.rewards.length === 0 && <p>No reward table: no season of this game pays anything.</p>}
       {current && current.rewards.length > 0 && (
-        <table>
-          <caption>
-            Paid on the {current.board} board, set <Time iso={current.updated_at} />
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Rank</th>
-              <th scope="col">Reward</th>
-            </tr>
-          </thead>
-          <tbody>
-            {current.rewards.map((row) => (
-              <tr key={row.rank}>
-                <td>{row.rank}</td>
-                <td>{rewardText(row.amount_base, coin)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RewardRows
+          caption={
+            <>
+              Paid on the {current.board} board, set <Time iso={current.updated_at} />
+            </>
+          }
+          rows={current.rewards}
+          amount={(base) => rewardText(base, coin)}
+        />
       )}
       {/* The form starts from this game's saved table (a new one per game), so a change is an edit of it. */}
       {current?.game_code === game && coin && <RewardTableForm key={game} api={api} game={game} coin={coin} saved={current} onSaved={table.reload} />}

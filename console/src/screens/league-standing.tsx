@@ -6,6 +6,7 @@ import type { Api } from '../session.js';
 import { formatAmount, payoutCoinOf } from '../ui/amount.js';
 import { useRead } from '../ui/call.js';
 import { Field, FormEnd } from '../ui/field.js';
+import { RewardRows } from '../ui/reward-rows.js';
 import { ReadState } from '../ui/status.js';
 
 const readStanding = (api: Api, game: string, player: string) =>
@@ -109,23 +110,7 @@ function StandingDetails({ standing }: { standing: Standing }) {
       {standing.rewards.length === 0 ? (
         <p>No rank of this tier's cohorts is paid.</p>
       ) : (
-        <table>
-          <caption>What each rank of a {standing.tier_name} cohort pays</caption>
-          <thead>
-            <tr>
-              <th scope="col">Rank</th>
-              <th scope="col">Reward</th>
-            </tr>
-          </thead>
-          <tbody>
-            {standing.rewards.map((row) => (
-              <tr key={row.rank}>
-                <td>{row.rank}</td>
-                <td>{formatAmount(row.amount_base, coin)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RewardRows caption={`What each rank of a ${standing.tier_name} cohort pays`} rows={standing.rewards} amount={(base) => formatAmount(base, coin)} />
       )}
     </>
   );

@@ -6,8 +6,9 @@ import type { Api } from '../session.js';
 import { SUI } from '../ui/amount.js';
 import { AmountField, baseOf, emptyAmount, type TypedAmount } from '../ui/amount-field.js';
 import { useCheckedAction, useRead } from '../ui/call.js';
-import { Field, FormEnd, Select } from '../ui/field.js';
+import { Field, FormEnd } from '../ui/field.js';
 import { suiOfMist } from '../ui/gas.js';
+import { GamePicker } from '../ui/game-picker.js';
 import { ReadState } from '../ui/status.js';
 
 const readSponsorship = (api: Api, game: string) => api.GET('/merchant/games/sponsorship', { params: { query: { game_code: game } } });
@@ -20,17 +21,11 @@ const UNCONFIGURED =
 
 /** One game's sponsored claims: the claim function sponsored, its daily limits and the stage's, today's use, and the form that sets them. */
 export function SponsorshipScreen({ api }: { api: Api }) {
-  const games = useRead(() => api.GET('/merchant/games', { params: { query: { page: 0, pageSize: 100 } } }), []);
-  const [chosen, setChosen] = useState<string>();
-  const codes = games.data?.games.map((game) => game.code) ?? [];
-  const game = chosen ?? codes[0];
-  if (!game) return <ReadState loading={games.loading} error={games.error ?? (games.data ? 'you have no games yet' : undefined)} what="your games" />;
   return (
-    <>
-      <Select label="Game" name="game" value={game} options={codes.map((code) => ({ value: code, label: code }))} onValue={setChosen} />
+    <GamePicker api={api}>
       {/* A new key for each game: its form starts from that game's sponsorship. */}
-      <SponsoredClaims key={game} api={api} game={game} />
-    </>
+      {(game) => <SponsoredClaims key={game} api={api} game={game} />}
+    </GamePicker>
   );
 }
 
