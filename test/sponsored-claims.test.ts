@@ -20,6 +20,7 @@ import { redeemTransaction } from '../docs/quickstart/wallet.js';
 import { createAllApps } from '../functions/apps.js';
 import { VERIFIER_PACKAGE } from '../tools/local/dev-chain/claim-verifier.js';
 import { startDevChain, type DevChain } from '../tools/local/dev-chain/dev-chain.js';
+import { deleteAccountThroughApi } from './support/deleted-players.js';
 import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { playerWithTokens } from './support/payments.js';
@@ -240,5 +241,19 @@ describe('a sponsored claim (POST /merchant/sign/sponsor)', () => {
     expect(digest).toMatch(/^[1-9A-HJ-NP-Za-km-z]{43,44}$/);
     expect(await suiBalance(player.address)).toBe(500n);
     expect(chain.state.events.some((event) => event.type.endsWith('::RewardClaimed') && event.parsedJson.history_id === String(claims[0]!.id))).toBe(true);
+  });
+
+  it("goes with the player's account: the transaction signed for their reward and their sponsored day are deleted, the game's day kept", async () => {
+    const player = await playerWithTokens(deps);
+    const { game, verifier, claims } = await sponsoredGame([player]);
+    expect((await sponsor(player.platform, claims[0]!.id, await kindOf(claims[0]!, verifier))).status).toBe(200);
+    const held = async () => ({
+      sponsored: (await itemsOfType(deps, 'sponsored_claim')).filter((item) => item.pk === sponsoredKey(claims[0]!.id).pk).length,
+      playerDays: (await itemsOfType(deps, 'sponsor_player_day')).filter((item) => item.pk === `USER#${player.uid}`).length,
+      gameDays: (await itemsOfType(deps, 'sponsor_game_day')).filter((item) => item.sk === game.code).length,
+    });
+    expect(await held()).toEqual({ sponsored: 1, playerDays: 1, gameDays: 1 });
+    await deleteAccountThroughApi(app, player);
+    expect(await held()).toEqual({ sponsored: 0, playerDays: 0, gameDays: 1 });
   });
 });
