@@ -4,6 +4,8 @@ import { functionName, functions } from './functions.js';
 import { deletions, indexer, jobFailures, rankSnapshots, settlement } from './jobs.js';
 import { dayFigures } from './day-figures.js';
 import { rankPages } from './rank-pages.js';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../core/platform/metrics.js';
+import { SPONSOR_BALANCE_LOW } from '../core/sponsorship/metrics.js';
 
 /**
  * CloudWatch alarms, all sent to one SNS topic (state changes both ways: ALARM and back to OK). Every stage has
@@ -18,6 +20,8 @@ import { rankPages } from './rank-pages.js';
  * - The live heads falling behind: the consumer's `IteratorAge` (how old the last record of a batch was when
  *   Lambda handed the batch over) above a minute within 5 minutes. It stays small while the consumer keeps up;
  *   a minute means batches keep failing and are retried, or the consumer does not keep up with the reports.
+ * - The gas sponsor's balance under its threshold: the count core/sponsorship/sponsor.ts writes when it refuses a
+ *   claim for it (an EMF metric, `SponsorBalanceLow`), any in 5 minutes.
  * - Each API: its `5xx` answers, any in 5 minutes (500s the app could not handle, 503s when the table throttles,
  *   integration failures), which a function's `Errors` does not count.
  * test/infra.test.ts ("alarms") checks that every function, job, queue and API has its alarm.
@@ -133,6 +137,13 @@ anyIn5Minutes(
     statistic: 'Maximum',
   },
 );
+
+// The gas sponsor refused a claim for its low balance (core/sponsorship/sponsor.ts counts it): fund it.
+anyIn5Minutes('SponsorBalanceLow', "The gas sponsor's SUI is under its threshold: sponsored claims are refused (503) until it is funded", {
+  namespace: METRICS_NAMESPACE,
+  metricName: SPONSOR_BALANCE_LOW,
+  dimensions: { service: METRICS_SERVICE, stage: $app.stage },
+});
 
 for (const [component, gateway] of [
   ['Api', api],

@@ -1,4 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -6,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { SuiGraphQLClient } from '@mysten/sui/graphql';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redeemTransaction } from '../docs/quickstart/wallet.js';
 import { clientCsharp, clientCsharpDir } from '../tools/admin/client-csharp.js';
 import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
 import { payThroughKit } from './support/payment-kit.js';
@@ -20,6 +25,9 @@ import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
  * provider (clients/unity/Runtime/DevSignIn.cs; no other OpenID provider), orders tickets, completes the order
  * once the loopback chain holds the payment, has the game server spend a ticket with one Idempotency-Key sent
  * twice, and finds its win on the board; a name the provider refuses ends it with the provider's reason.
+ * The sponsored claim (clients/unity/Runtime/SponsoredClaims.cs) writes the claim call's transaction kind byte for
+ * byte as the Sui SDK does, and its example (Example~/SponsoredClaim.cs) redeems a settled reward against
+ * `npm start` with its development chain, for a player who holds no SUI, the test signing as the player's wallet.
  *
  * Without mcs and mono the Mono checks are skipped with a notice, unless REQUIRE_MONO=1 (set by .ci/run),
  * where their absence fails the run.
@@ -78,7 +86,7 @@ describe.skipIf(!available)('the C# client under Mono', () => {
     const library = join(build, 'GamePlatform.Client.dll');
     // The runtime and the generated code as one library, as Unity compiles Runtime/; then each example against it.
     await run('mcs', [...MCS_FLAGS, '-target:library', '-r:System.Net.Http.dll', `-out:${library}`, `-recurse:${join(UNITY, 'Runtime', '*.cs')}`]);
-    for (const program of ['PlayerFlow', 'JsonEcho', 'RetryCheck'])
+    for (const program of ['PlayerFlow', 'JsonEcho', 'RetryCheck', 'SponsoredClaim'])
       await run('mcs', [...MCS_FLAGS, `-r:${library}`, `-out:${join(build, `${program}.exe`)}`, join(UNITY, 'Example~', `${program}.cs`)]);
 
     chain = await startSuiGraphQL();
@@ -359,6 +367,169 @@ describe.skipIf(!available)('the C# client under Mono', () => {
     ]);
     for (const run of [bad, blank, nowhere]) expect(`${JSON.stringify(run.lines)}${run.stderr}`).not.toMatch(/ at [\w.]+\(|Exception/);
   }, 60_000);
+
+  it("writes a claim call's transaction kind byte for byte as the Sui SDK's tx.build({ onlyTransactionKind: true })", async () => {
+    const packageId = `0x${'ab'.repeat(32)}`;
+    const verifier = `0x${'0c'.repeat(32)}`;
+    const message = `5c1a${'00ff17'.repeat(60)}`;
+    const signature = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 37) % 256)).toString('base64');
+    const sdkKind = async (tx: Transaction) => Buffer.from(await tx.build({ onlyTransactionKind: true })).toString('base64');
+    // Another coin: a generic type with vector and primitive parameters, at a verifier version past one byte.
+    const generic = `0x5::pool::LP<0x2::sui::SUI, vector<u8>, u64>`;
+    const genericCall = new Transaction();
+    genericCall.moveCall({
+      target: `${packageId}::verifier::redeem`,
+      typeArguments: [generic],
+      arguments: [
+        genericCall.sharedObjectRef({ objectId: verifier, initialSharedVersion: 1_234_567, mutable: true }),
+        genericCall.pure.vector('u8', Buffer.from(message, 'hex')),
+        genericCall.pure.vector('u8', Buffer.from(signature, 'base64')),
+        genericCall.object.clock(),
+      ],
+    });
+    const cases = [
+      {
+        // The claim as sign_code answers it: the coin in type_name's form, without 0x.
+        claim: { version: 1, coin_type: `${'0'.repeat(63)}2::sui::SUI` },
+        expected: await sdkKind(redeemTransaction({ packageId, verifier, message, signature })),
+      },
+      { claim: { version: 1_234_567, coin_type: generic }, expected: await sdkKind(genericCall) },
+    ];
+    const child = spawn('mono', [join(build, 'SponsoredClaim.exe'), 'kind']);
+    child.stdin.end(
+      `${cases.map(({ claim }) => JSON.stringify({ target: `${packageId}::verifier::redeem`, verifier, message, signature, ...claim })).join('\n')}\n`,
+    );
+    let out = '';
+    for await (const chunk of child.stdout) out += chunk;
+    expect(out.trimEnd().split('\n')).toEqual(cases.map((c) => c.expected));
+  }, 60_000);
+
+  it('redeems a reward with the stage paying the gas in one call (RedeemSponsored) against npm start and its development chain', async () => {
+    // npm start without CHAIN_CONFIG: the development chain, demo-arena's funded verifier, and the stage's sponsor
+    // (a key in DATA_DIR funded by the chain's faucet) sponsoring demo-arena's claims.
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'client-csharp-sponsor-')), 'data');
+    const env = { DATA_DIR: dataDir, CHAIN_CONFIG: '', INDEXER_INTERVAL_MS: '1000', SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '' };
+    let local = await startLocalServer(env);
+    try {
+      const base = `${local.base}/v2-testing`;
+      const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
+      const merchant = (await request(base, 'POST', '/merchant/login', { body: { email: demo.email, password: demo.password } })).body.data.accessToken;
+      const rewards = await request(base, 'POST', '/merchant/games/rewards', {
+        token: merchant,
+        body: { game_code: 'demo-arena', board: 'wins', rewards: [{ rank: 1, amount: 500_000_000 }] },
+      });
+      expect(rewards.status, JSON.stringify(rewards.body)).toBe(200);
+      const sponsorship = await request(base, 'GET', '/merchant/games/sponsorship', { token: merchant, query: { game_code: 'demo-arena' } });
+      const target = sponsorship.body.data.target as string;
+      expect(target).toMatch(/^0x[0-9a-f]{64}::verifier::redeem$/);
+
+      // The player: a Sui wallet that signs in and is never given SUI.
+      const wallet = Ed25519Keypair.generate();
+      const address = wallet.toSuiAddress();
+      const uid = randomUUID();
+      const signIn = async () => {
+        const nonce = await request(base, 'GET', '/account/nonce', { query: { address } });
+        const { signature } = await wallet.signPersonalMessage(new TextEncoder().encode(nonce.body.data.message));
+        const tokens = await request(base, 'POST', '/account/register/chainwallet', { body: { uuid: uid, address, signature } });
+        expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+        return tokens.body.platformToken.accessToken as string;
+      };
+      await signIn();
+      // Its win this week, reported by the game's server; the boards follow a moment behind.
+      const serverToken = (await request(base, 'GET', '/merchant/token', { token: merchant })).body.data.accessToken;
+      const win = { game_code: 'demo-arena', game_player_id: uid, game_player_name: 'Unity sponsored', kills: 1, wins: 1 };
+      expect((await request(base, 'POST', '/merchant/games/addWin', { token: serverToken, body: win })).status).toBe(200);
+      await waitFor(async () => {
+        const boards = await request(base, 'GET', '/merchant/games/rank', { query: { game_code: 'demo-arena' } });
+        return boards.body.data?.gameWeekWinRank?.some((row: { game_player_id: string }) => row.game_player_id === uid);
+      });
+
+      // The week ends: the same server and data with its clock eight days ahead, settling every second
+      // (docs/quickstart.md step 10).
+      expect(await local.stop()).toBe(0);
+      local = await startLocalServer({ ...env, PORT: new URL(local.base).port, CLOCK_OFFSET_MS: '691200000', SETTLEMENT_INTERVAL_MS: '1000' });
+      const platform = await signIn();
+      const entry = await waitFor(async () => {
+        const history = await request(base, 'GET', '/chain/reward/history', { token: platform, query: { page: 0, pageSize: 1 } });
+        return history.body.data?.find((e: { game_code: string }) => e.game_code === 'demo-arena');
+      });
+      expect(entry).toMatchObject({ rank: 1, reward_amount: 500_000_000, status: 0 });
+
+      // The development chain's GraphQL service, where the restarted server serves it (server.json).
+      const graphql = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')).devChain.graphql as string;
+      const sui = new SuiGraphQLClient({ url: graphql, network: 'testnet' });
+      const balance = async () => (await sui.listCoins({ owner: address })).objects.reduce((sum, coin) => sum + BigInt(coin.balance), 0n);
+      expect(await balance()).toBe(0n);
+
+      // The C# program redeems; it asks the test, the player's wallet, to sign the transaction.
+      const redeem = async (signer: Ed25519Keypair = wallet) => {
+        const child = spawn('mono', [join(build, 'SponsoredClaim.exe')], {
+          env: {
+            ...process.env,
+            GP_BASE_URL: base,
+            GP_PLATFORM_TOKEN: platform,
+            GP_ENTRY_ID: String(entry.id),
+            GP_TARGET: target,
+            // Every shared object of the development chain starts at version 1.
+            GP_VERIFIER_VERSION: '1',
+            GP_GRAPHQL_URL: graphql,
+          },
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        const lines: any[] = [];
+        for await (const text of createInterface({ input: child.stdout })) {
+          const line = JSON.parse(text);
+          lines.push(line);
+          if (line.step === 'sign') {
+            const { signature } = await signer.signTransaction(Buffer.from(line.transaction, 'base64'));
+            child.stdin.write(`${JSON.stringify({ signature })}\n`);
+          }
+        }
+        const code = await new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+        return { code, lines, context: `${JSON.stringify(lines)}\n${stderr}\n${local.output().split('\n').slice(-10).join('\n')}` };
+      };
+      // Signed by another key than the player's: the chain refuses it, and the program says why.
+      const refused = await redeem(Ed25519Keypair.generate());
+      expect(refused.code, refused.context).toBe(1);
+      expect(refused.lines.map((l) => l.step)).toEqual(['sign', 'failed']);
+      expect(refused.lines[1]).toMatchObject({
+        chain: true,
+        digest: expect.any(String),
+        message: expect.stringMatching(/^the chain refused the sponsored claim: .+/),
+      });
+      expect(await balance()).toBe(0n);
+
+      // Signed by the player: the same transaction (still pending), executed.
+      const first = await redeem();
+      expect(first.code, first.context).toBe(0);
+      expect(first.lines.map((l) => l.step)).toEqual(['sign', 'redeemed']);
+      const [{ digest }] = first.lines.slice(-1);
+      expect(digest).toMatch(/^[1-9A-HJ-NP-Za-km-z]{43,44}$/);
+      // Paid on chain to the player, who held no SUI: the sponsor paid the gas.
+      expect(await balance()).toBe(500_000_000n);
+      const executed = await sui.getTransaction({ digest, include: { events: true } });
+      expect(JSON.stringify(executed)).toContain(String(entry.id));
+
+      // A second attempt: refused by the platform before anything is signed.
+      const second = await redeem();
+      expect(second.code, second.context).toBe(1);
+      expect(second.lines).toEqual([{ step: 'failed', status: 409, error: 'sponsor.already_paid', message: expect.stringContaining(String(entry.id)) }]);
+      expect(await balance()).toBe(500_000_000n);
+    } finally {
+      await local.stop();
+    }
+  }, 300_000);
+
+  /** What `read` answers once it answers something truthy, asked every 500 ms for up to 60 s. */
+  async function waitFor<T>(read: () => Promise<T>): Promise<NonNullable<T>> {
+    for (let attempt = 1; ; attempt++) {
+      const value = await read();
+      if (value) return value as NonNullable<T>;
+      if (attempt === 120) throw new Error(`not there after 60 s: ${read}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 
   /** An id_token for `name` from the development sign-in provider, as the test gets one over HTTP: the redirect's fragment. */
   async function devIdToken(name: string): Promise<string> {

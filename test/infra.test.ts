@@ -894,7 +894,7 @@ describe('production infrastructure', () => {
       });
     });
 
-    it("a message in the jobs' dead-letter queue and a 5xx answer on either API raise alarms too", () => {
+    it("a message in the jobs' dead-letter queue, a 5xx answer on either API and the gas sponsor's low balance raise alarms too", () => {
       const queue = only(dev, 'sst.aws.Queue');
       expect(queue.name).toBe('JobFailures');
       const dlq = alarmsOf(dev).filter((a) => a.args.namespace === 'AWS/SQS');
@@ -915,8 +915,13 @@ describe('production infrastructure', () => {
         ['Api5xx', '5xx', { ApiId: apiIds.Api }, 1],
         ['HeroApi5xx', '5xx', { ApiId: apiIds.HeroApi }, 1],
       ]);
+      // The gas sponsor under its threshold: the count the sponsor writes when it refuses for it.
+      const sponsor = alarmsOf(dev).filter((a) => a.args.namespace === 'GamePlatform');
+      expect(sponsor.map((a) => [a.name, a.args.metricName, a.args.dimensions, a.args.threshold])).toEqual([
+        ['SponsorBalanceLow', 'SponsorBalanceLow', { service: 'game-platform', stage: STAGE }, 1],
+      ]);
       // Nothing else: every alarm is one of these, a Lambda's or the stream consumer's IteratorAge.
-      expect(alarmsOf(dev)).toHaveLength(lambdasOf(dev).size * 2 + 1 + 1 + 2);
+      expect(alarmsOf(dev)).toHaveLength(lambdasOf(dev).size * 2 + 1 + 1 + 2 + 1);
     });
 
     it('every alarm notifies the Alarms topic when it fires and when it clears', () => {

@@ -61,6 +61,22 @@ function emfLine(dimensions: Record<string, string>, metrics: Record<string, [Un
   })}\n`;
 }
 
+/** The service's metrics dimension, for infra's alarms on what the code counts. */
+export const METRICS_SERVICE = SERVICE;
+
+/**
+ * Counts one event of `metric` (dimensions `service` and `stage`) for an alarm to watch, in Lambda only, as the
+ * request metrics; never throws.
+ */
+export function recordEvent(stage: string, metric: string): void {
+  if (!metricsEnabled()) return;
+  try {
+    process.stdout.write(emfLine({ service: SERVICE, stage }, { [metric]: ['Count', 1] }));
+  } catch {
+    // Metrics are best effort.
+  }
+}
+
 /**
  * Writes the request's metrics line (and the instance's cold start, once), straight to stdout: Lambda's
  * console prefixes each line it writes, and CloudWatch reads an EMF line only as a whole JSON object. Never

@@ -3,6 +3,8 @@ import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
 import type { ChainEvent } from '../chain/types.js';
 import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
+import { recordEvent } from '../platform/metrics.js';
+import { SPONSOR_BALANCE_LOW } from './metrics.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { redeemableClaim } from '../rewards/claims.js';
 import { releaseCoin, reserveCoin, stillPending } from './coins.js';
@@ -104,7 +106,8 @@ export async function sponsorClaim(deps: SponsorshipDeps, caller: TokenClaims, b
     if (await paidBy(deps, earlier.digest)) throw sponsorError('sponsor.already_paid', `id: the reward of history entry ${id} is paid already`);
   }
   if (state.balance < sponsor.limits.lowBalance) {
-    // The line the stage's alarm on the sponsor's balance watches (docs/claims.md "Limits and the sponsor's balance").
+    // The count the stage's SponsorBalanceLow alarm watches (infra/alarms.ts), and the line that says why.
+    recordEvent(deps.stage, SPONSOR_BALANCE_LOW);
     await logError('sponsor: balance under the threshold', {
       sponsor: sponsor.address,
       balance: state.balance.toString(),
