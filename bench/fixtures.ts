@@ -73,7 +73,7 @@ export async function createBenchDeps(endpoint: string): Promise<BenchDeps> {
     googlePlay: parseGoogleSettings(settings.googlePlay),
     suiNode,
     storeKeys: await parseStoreKeys(settings.storeKeys),
-    // A gas sponsor: the sponsorship operations answer with its limits (claim_sponsor reads a chain: not benched).
+    // A gas sponsor: the sponsorship operations answer with its limits, and claim_sponsor signs with it.
     sponsor: await sponsorFromSetting(await generateSponsorKey()),
     settings,
   };

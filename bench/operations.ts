@@ -12,7 +12,7 @@ import { deletionChallenge } from '../core/privacy/proof.js';
 import { accountWithToken, gamePayload, indexedPurchase, LEVEL_PRICE, merchantWithGames, merchantWithToken, newCode, type BenchDeps } from './fixtures.js';
 import { paymentOperations } from './payment-operations.js';
 import { leagueOperations } from './league-operations.js';
-import { sponsorshipOperations } from './sponsorship-operations.js';
+import { sponsoredClaimOperation, sponsorshipOperations } from './sponsorship-operations.js';
 import { rankingOperations } from './ranking-operations.js';
 import { goodsOperations } from './goods-operations.js';
 import { storeOperations } from './store-operations.js';
@@ -75,8 +75,6 @@ const idTokenFor = (deps: BenchDeps, sub: string) => deps.issuer.sign({ sub, aud
  */
 export const notBenched: Record<string, string> = {
   'inner.stranded_refund': 'checks the refund transaction on a chain node, which the bench runs for hero objects only',
-  'pay.claim_sponsor':
-    'reads the epoch and the sponsor\'s gas coins from a chain\'s GraphQL service, which the bench does not stand in for (docs/performance.md "Sponsored claims" counts it from the code)',
   'third-pay.app_trigger-test-notification':
     "asks Apple's App Store Server API to send a test notification (no table request), which the bench does not stand in for",
   'partner-store.consent_script': "the consent page's script, a fixed text: no table request",
@@ -553,4 +551,5 @@ export const operations: OperationBench[] = [
   ...overviewOperations,
   ...storeClientOperations,
   ...consoleOperations,
+  sponsoredClaimOperation,
 ];

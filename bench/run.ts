@@ -1,3 +1,4 @@
+import { stopSponsorChain } from './sponsorship-operations.js';
 import { benchLeague, type LeagueBenchResult } from './league-settlement.js';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -649,7 +650,7 @@ async function main() {
 
   let dynamo: LocalDynamo | undefined;
   let deps: Awaited<ReturnType<typeof createBenchDeps>> | undefined;
-  const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop(), deps?.suiNode.stop()]);
+  const stop = () => Promise.all([dynamo?.stop(), deps?.issuer.stop(), deps?.google.stop(), deps?.suiNode.stop(), stopSponsorChain()]);
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
     if (['1', '2', '3', '4', '5', '6', '7', '8', '9'].some((part) => config.parts.includes(part))) {

@@ -1,5 +1,19 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
+import { createChain, parseChainConfig } from '../core/chain/source.js';
+import { signClaim } from '../core/rewards/claims.js';
+import { seasonHistory } from '../core/rewards/history.js';
+import { settleSeason } from '../core/rewards/settlement.js';
+import { SponsorshipSave } from '../core/sponsorship/models.js';
+import { setSponsorship } from '../core/sponsorship/settings.js';
+import { redeemTransaction } from '../docs/quickstart/wallet.js';
+import { VERIFIER_PACKAGE } from '../tools/local/dev-chain/claim-verifier.js';
+import { type DevChain, startDevChain } from '../tools/local/dev-chain/dev-chain.js';
+import { playerWithTokens } from '../test/support/payments.js';
+import { claimableGame, pastWeek, rewardGame, scoresInPastWeek } from '../test/support/rewards.js';
 import { chargeDays } from '../core/sponsorship/days.js';
-import { rewardGame } from '../test/support/rewards.js';
 import { accountWithToken } from './fixtures.js';
 import type { OperationBench } from './operation-bench.js';
 
@@ -48,3 +62,46 @@ export const sponsorshipOperations: OperationBench[] = [
     },
   },
 ];
+
+let devChain: Promise<DevChain> | undefined;
+/** The development chain the sponsored claim is measured against, started once (bench/run.ts stops it). */
+const devChainOf = () => (devChain ??= startDevChain({ dataDir: mkdtempSync(join(tmpdir(), 'bench-chain-')), now: () => new Date() }));
+export const stopSponsorChain = async () => (devChain ? (await devChain).stop() : undefined);
+
+/**
+ * claim_sponsor against the development chain (GraphQL in Sui's real format, as the tests use it). Listed last in
+ * bench/operations.ts: its prepare points the deps' chain's GraphQL at the development chain, keeping the hero
+ * game's gRPC node, and no operation measured after it reads the chain.
+ */
+export const sponsoredClaimOperation: OperationBench = {
+  group: 'pay',
+  op: 'claim_sponsor',
+  minimum: 9,
+  reason:
+    "whether the caller deleted their account (GetItem, fresh on a request that moves value) + the entry ∥ its sponsored record (GetItem each), the game's sponsorship (GetItem), the entry's signing (PutItem), the player's day and the game's day (an UpdateItem each, never in one transaction: the game's is shared), a coin's reservation (PutItem), the signed transaction (PutItem); and the chain's epoch ∥ the sponsor's coins",
+  units: {
+    write: 6,
+    read: 4,
+    why: "the gone mark and three items read strongly consistent (4) + the signing (1), two days (2), the coin's reservation (1), the signed transaction of about 1.5 KB (2)",
+  },
+  prepare: async (deps) => {
+    const chain = await devChainOf();
+    const sponsor = deps.sponsor!;
+    if (!chain.state.objects.size || ![...chain.state.objects.values()].some((o) => o.owner.kind === 'ADDRESS' && o.owner.address === sponsor.address))
+      await requestSuiFromFaucetV2({ host: chain.faucetUrl, recipient: sponsor.address });
+    const setting = JSON.parse(chain.chainSetting) as Record<string, unknown>;
+    const grpcUrl = deps.chain?.config.grpcUrl;
+    deps.chain = createChain(parseChainConfig(JSON.stringify({ ...setting, ...(grpcUrl ? { grpcUrl } : {}) }))!);
+    const verifier = chain.createVerifier({ publicKey: deps.claims!.publicKey, chain: 'sui:testnet', pool: 1_000_000n });
+    const game = await claimableGame(deps, [{ rank: 1, amount: 500 }], verifier);
+    const player = await playerWithTokens(deps);
+    await scoresInPastWeek(deps, game, [{ id: player.uid, wins: 3 }]);
+    await settleSeason(deps, game.code, pastWeek());
+    const [entry] = await seasonHistory(deps, game.code, pastWeek());
+    const claim = await signClaim(deps, { kind: 'platform', sub: player.uid, exp: 0 }, Number(entry!.id));
+    await setSponsorship(deps, SponsorshipSave.parse({ game_code: game.code, target: TARGET }));
+    const tx = redeemTransaction({ packageId: VERIFIER_PACKAGE, verifier, message: claim.message, signature: claim.signature });
+    const kind = Buffer.from(await tx.build({ onlyTransactionKind: true })).toString('base64');
+    return { token: player.platform, body: { id: claim.id, transaction_kind: kind } };
+  },
+};
