@@ -100,8 +100,8 @@ describe.skipIf(!available)('console: sponsored claims', () => {
     const table = section.getByRole('table', { name: new RegExp(`^Sponsored claims of ${today()}, most gas first`) });
     await table.waitFor();
     expect(await rowsOf(table)).toEqual([
-      ['demo-arena', '1', '1.234567891 SUI'],
-      ['demo-puzzle', '2', '0.600000000 SUI'],
+      ['demo-arena', '1', '1.234567891 SUI', '0.000000000 SUI'],
+      ['demo-puzzle', '2', '0.600000000 SUI', '0.000000000 SUI'],
     ]);
 
     await section.getByLabel('Day (UTC)').fill('2020-01-01');

@@ -12,10 +12,10 @@ import { verifyTransactionSignature } from '@mysten/sui/verify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexEvents } from '../core/chain/indexer.js';
 import { createChain, parseChainConfig } from '../core/chain/source.js';
-import { claimHandlers } from '../core/rewards/claim-events.js';
 import { settleSeason } from '../core/rewards/settlement.js';
 import { sponsoredKey } from '../core/sponsorship/keys.js';
 import { sponsorFromSetting } from '../core/sponsorship/sponsor-key.js';
+import { claimAndGasHandlers, recordGasSpent } from '../core/sponsorship/spent.js';
 import { redeemTransaction } from '../docs/quickstart/wallet.js';
 import { createAllApps } from '../functions/apps.js';
 import { VERIFIER_PACKAGE } from '../tools/local/dev-chain/claim-verifier.js';
@@ -105,6 +105,7 @@ describe('a sponsored claim (POST /merchant/sign/sponsor)', () => {
   it('answers the transaction with the player as sender and the sponsor as gas owner, signed by the sponsor; the player signs and executes it once, holding no SUI', async () => {
     const player = await playerWithTokens(deps);
     const {
+      game,
       verifier,
       claims: [claim],
     } = await sponsoredGame([player]);
@@ -139,9 +140,17 @@ describe('a sponsored claim (POST /merchant/sign/sponsor)', () => {
     const paid = await sponsor(player.platform, claim!.id, kind);
     expect(paid.status).toBe(409);
     expect(paid.body.error).toBe('sponsor.already_paid');
-    await indexEvents(deps, { handlers: claimHandlers(deps), sleep: async () => {} });
+    // The indexer, as the deployed one runs it: the claim event marks the entry paid and records what the gas cost.
+    await indexEvents(deps, { handlers: claimAndGasHandlers(deps), sleep: async () => {} });
     const indexed = await sponsor(player.platform, claim!.id, kind);
     expect(indexed.body.error).toBe('sponsor.already_paid');
+    const today = await call(app, 'GET', `${base}/merchant/games/sponsorship`, { token: game.owner.token, query: { game_code: game.code } });
+    expect(today.body.data.today).toEqual({ count: 1, gas: '10000000', gas_spent: '2000000' });
+    // Seen again (the indexer's pass repeated): counted once.
+    await recordGasSpent(deps, { ...chain.state.events.find((e) => e.txDigest === sponsored.digest)!, parsedJson: { history_id: String(claim!.id) } } as never);
+    expect(
+      (await call(app, 'GET', `${base}/merchant/games/sponsorship`, { token: game.owner.token, query: { game_code: game.code } })).body.data.today.gas_spent,
+    ).toBe('2000000');
   });
 
   it('signs nothing but the claim call of the entry: a transfer beside it, another verifier, another entry’s claim or function, and bytes that are no kind are 400 naming it', async () => {
@@ -191,14 +200,14 @@ describe('a sponsored claim (POST /merchant/sign/sponsor)', () => {
       token: game.owner.token,
       body: { game_code: game.code, target: TARGET, daily_count: 1 },
     });
-    expect(lowered.body.data).toMatchObject({ daily_count: 1, today: { count: 0, gas: '0' } });
+    expect(lowered.body.data).toMatchObject({ daily_count: 1, today: { count: 0, gas: '0', gas_spent: '0' } });
     expect((await sponsor(first.platform, claims[0]!.id, await kindOf(claims[0]!, verifier))).status).toBe(200);
     const over = await sponsor(second.platform, claims[1]!.id, await kindOf(claims[1]!, verifier));
     expect(over.status).toBe(429);
     expect(over.body.error).toBe('sponsor.over_limit');
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     const today = await call(app, 'GET', `${base}/merchant/games/sponsorship`, { token: game.owner.token, query: { game_code: game.code } });
-    expect(today.body.data).toMatchObject({ target: TARGET, daily_count: 1, today: { count: 1, gas: '10000000' } });
+    expect(today.body.data).toMatchObject({ target: TARGET, daily_count: 1, today: { count: 1, gas: '10000000', gas_spent: '0' } });
     const tooHigh = await call(app, 'POST', `${base}/merchant/games/sponsorship`, {
       token: game.owner.token,
       body: { game_code: game.code, target: TARGET, daily_count: 1_000_000 },
@@ -215,7 +224,7 @@ describe('a sponsored claim (POST /merchant/sign/sponsor)', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(answers.map((a) => a.body.data.digest)).size).toBe(1);
     const today = await call(app, 'GET', `${base}/merchant/games/sponsorship`, { token: game.owner.token, query: { game_code: game.code } });
-    expect(today.body.data.today).toEqual({ count: 1, gas: '10000000' });
+    expect(today.body.data.today).toEqual({ count: 1, gas: '10000000', gas_spent: '0' });
   });
 
   it('signs nothing while the sponsor is under its balance threshold: 503 with Retry-After', async () => {

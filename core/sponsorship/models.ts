@@ -65,7 +65,8 @@ export const SponsorshipSave = z.lazy(() =>
 
 export const SponsorshipQuery = z.lazy(() => z.object({ game_code: gameCode }));
 
-const Day = z.object({ count: z.int(), gas: answered.baseUnits });
+/** Claims signed, their gas budgets (the most they can cost), and what those paid on chain so far cost. */
+const Day = z.object({ count: z.int(), gas: answered.baseUnits, gas_spent: answered.baseUnits });
 
 export const Sponsorship = z.lazy(() =>
   z.object({

@@ -18,7 +18,16 @@ export const SponsoredDayQuery = z.lazy(() =>
 export const SponsoredDay = z.lazy(() =>
   z.object({
     day: z.string(),
-    games: z.array(z.object({ game_code: answered.gameCode, claims: z.int(), gas: answered.baseUnits })),
+    games: z.array(
+      z.object({
+        game_code: answered.gameCode,
+        claims: z.int(),
+        /** The gas budgets signed: the most the claims can cost the sponsor. */
+        gas: answered.baseUnits,
+        /** What the claims seen paid on chain so far cost the sponsor. */
+        gas_spent: answered.baseUnits,
+      }),
+    ),
   }),
 );
 export type SponsoredDay = z.infer<typeof SponsoredDay>;
@@ -30,7 +39,12 @@ export async function sponsoredDay(deps: Pick<PlatformDeps, 'db' | 'table' | 'no
     ExpressionAttributeValues: { ':pk': stageDayPartition(day) },
   });
   const games = items
-    .map((item) => ({ game_code: String(item.sk), claims: Number(item.claims ?? 0), gas: BigInt(String(item.gas ?? 0)) }))
+    .map((item) => ({
+      game_code: String(item.sk),
+      claims: Number(item.claims ?? 0),
+      gas: BigInt(String(item.gas ?? 0)),
+      gas_spent: String(item.gas_spent ?? 0),
+    }))
     .sort((a, b) => (b.gas > a.gas ? 1 : b.gas < a.gas ? -1 : a.game_code.localeCompare(b.game_code)));
   return { day, games: games.map((game) => ({ ...game, gas: game.gas.toString() })) };
 }

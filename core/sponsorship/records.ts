@@ -27,6 +27,11 @@ const Signed = z.object({
   epoch: z.string(),
   coin: z.string(),
   coin_version: z.string(),
+  /** The entry's game and when it was signed: the game's day its budget was charged to. */
+  game_code: z.optional(z.string()),
+  signed_at: z.optional(z.string()),
+  /** What the transaction cost the sponsor, MIST, once its claim event was seen (spent.ts). */
+  spent: z.optional(z.string()),
 });
 export type Signed = z.infer<typeof Signed>;
 const Signing = z.object({ state: z.literal('signing'), nonce: z.string(), at: z.string() });
@@ -70,7 +75,7 @@ export async function takeSigning(deps: Deps, id: number, nonce: string, earlier
 }
 
 /** Replaces this request's signing with the transaction it signed. */
-export async function storeSigned(deps: Deps, id: number, at: string, signed: Omit<Signed, 'state'>): Promise<void> {
+export async function storeSigned(deps: Deps, id: number, at: string, signed: Omit<Signed, 'state' | 'signed_at' | 'spent'>): Promise<void> {
   await deps.db.send(
     new PutCommand({
       TableName: deps.table,

@@ -73,6 +73,6 @@ export async function sponsorshipOf(deps: SponsorshipDeps, game: string): Promis
       daily_gas: sponsor.limits.gameDailyGas.toString(),
       gas_cap: sponsor.limits.gasCap.toString(),
     },
-    today: { count: Number(today?.claims ?? 0), gas: String(today?.gas ?? 0) },
+    today: { count: Number(today?.claims ?? 0), gas: String(today?.gas ?? 0), gas_spent: String(today?.gas_spent ?? 0) },
   };
 }

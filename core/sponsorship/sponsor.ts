@@ -149,6 +149,7 @@ export async function sponsorClaim(deps: SponsorshipDeps, caller: TokenClaims, b
       epoch: state.epoch,
       coin: coin.objectId,
       coin_version: coin.version,
+      game_code: entry.game_code,
     };
     await storeSigned(deps, id, at, signed);
     return answerOf(id, { state: 'signed', ...signed });

@@ -1,7 +1,7 @@
 import type { TypeSummary } from '../../core/chain/indexer.js';
 import { recordedIndexerPass } from '../../core/chain/indexer-job.js';
 import { paymentHandlers } from '../../core/payments/indexer-handlers.js';
-import { claimHandlers } from '../../core/rewards/claim-events.js';
+import { claimAndGasHandlers } from '../../core/sponsorship/spent.js';
 import { withRequestContext } from '../../core/platform/request-context.js';
 import { deployedDeps } from '../deployed.js';
 
@@ -33,9 +33,9 @@ export function handler(_event: unknown, context: LambdaContext): Promise<Record
   return withRequestContext({ requestId: context.awsRequestId }, async () => {
     const deps = await loadDeps();
     if (!deps.chain) return {};
-    // Payments, and reward claims paid on chain when the stage names a claimEventType.
+    // Payments, and reward claims paid on chain when the stage names a claimEventType (with a sponsored claim's gas).
     return recordedIndexerPass(deps, {
-      handlers: { ...paymentHandlers(deps), ...claimHandlers(deps) },
+      handlers: { ...paymentHandlers(deps), ...claimAndGasHandlers(deps) },
       deadline: Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS,
     });
   });

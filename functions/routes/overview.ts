@@ -40,7 +40,7 @@ export const adminOverviewOps = {
     auth: adminOnly("the stage's gas sponsor is the platform's, not a merchant's"),
     summary: "Each game's sponsored claims and their gas of one day (admin; extra operation)",
     description:
-      "For the UTC `day` (yyyy-mm-dd, default today): each game whose players had claims sponsored, how many, and the gas budgets signed for them, the most they can have cost the stage's sponsor; most gas first. Days are kept 35 days.",
+      "For the UTC `day` (yyyy-mm-dd, default today): each game whose players had claims sponsored, how many, the gas budgets signed for them (`gas`, the most they can cost the stage's sponsor) and what the claims seen paid on chain so far cost it (`gas_spent`); most gas first. Days are kept 35 days.",
     query: SponsoredDayQuery,
     status: 200,
     envelope: 'merchant',

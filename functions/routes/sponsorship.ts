@@ -75,7 +75,7 @@ export const sponsorshipOps = {
     auth: consoleAuth([owns.game('query.game_code')], { whileSuspended: true }),
     summary: "The sponsorship of one of the caller's games, and what it signed today (extra operation)",
     description:
-      '`target` is null while the game has none: then none of its claims is sponsored. `today` counts the claims signed today (UTC) and their gas budgets, the most they can cost the sponsor.',
+      '`target` is null while the game has none: then none of its claims is sponsored. `today` counts the claims signed today (UTC), their gas budgets (`gas`, the most they can cost the sponsor) and what those already paid on chain cost it (`gas_spent`).',
     query: SponsorshipQuery,
     status: 200,
     envelope: 'merchant',

@@ -2,7 +2,7 @@ import { serve } from '@hono/node-server';
 import { join } from 'node:path';
 import { paymentHandlers } from '../../core/payments/indexer-handlers.js';
 import { startIndexerLoop, type IndexerLoop } from '../../core/chain/loop.js';
-import { claimHandlers } from '../../core/rewards/claim-events.js';
+import { claimAndGasHandlers } from '../../core/sponsorship/spent.js';
 import { createClaimSigner } from '../../core/rewards/claim-key.js';
 import { sponsorFromSetting } from '../../core/sponsorship/sponsor-key.js';
 import { leagueSettlement } from '../../core/leagues/settlement.js';
@@ -171,7 +171,7 @@ try {
   // The local stand-ins for the deployed jobs record their runs as those do, for the stage overview.
   // The local stand-in for the deployed cron: index chain events every INDEXER_INTERVAL_MS.
   if (deps.chain) {
-    const handlers = { ...paymentHandlers(deps), ...claimHandlers(deps) };
+    const handlers = { ...paymentHandlers(deps), ...claimAndGasHandlers(deps) };
     indexer = startIndexerLoop(deps, { intervalMs: settings.intervalsMs.indexer, handlers });
   }
   // The local stand-in for the deployed settlement cron: close finished seasons every SETTLEMENT_INTERVAL_MS.

@@ -117,7 +117,7 @@ function Overview({ api }: { api: Api }) {
   );
 }
 
-/** Each game's sponsored claims of one UTC day and the gas budgets signed for them, most gas first as the service answers. */
+/** Each game's sponsored claims of one UTC day, the gas budgets signed for them and the gas their claims paid on chain cost, most gas first as the service answers. */
 function SponsoredGas({ api }: { api: Api }) {
   const [day, setDay] = useState(() => new Date().toISOString().slice(0, 10));
   // A cleared date input asks for no day: the service answers its today.
@@ -132,12 +132,15 @@ function SponsoredGas({ api }: { api: Api }) {
       {data && data.games.length === 0 && <p>No claims were sponsored on {data.day}.</p>}
       {data && data.games.length > 0 && (
         <table>
-          <caption>Sponsored claims of {data.day}, most gas first (gas budgets: the most they can have cost the sponsor)</caption>
+          <caption>
+            Sponsored claims of {data.day}, most gas first (budgets: the most they can cost the sponsor; spent: what the claims seen paid on chain cost it)
+          </caption>
           <thead>
             <tr>
               <th scope="col">Game</th>
               <th scope="col">Claims</th>
-              <th scope="col">Gas</th>
+              <th scope="col">Gas budgets</th>
+              <th scope="col">Gas spent</th>
             </tr>
           </thead>
           <tbody>
@@ -146,6 +149,7 @@ function SponsoredGas({ api }: { api: Api }) {
                 <th scope="row">{game.game_code}</th>
                 <td>{game.claims}</td>
                 <td>{suiOfMist(game.gas)}</td>
+                <td>{suiOfMist(game.gas_spent)}</td>
               </tr>
             ))}
           </tbody>

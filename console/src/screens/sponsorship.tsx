@@ -60,7 +60,8 @@ function SponsorshipState({ sponsorship }: { sponsorship: Sponsorship }) {
         <dd class={target ? 'mono' : undefined}>{target ?? 'not sponsored'}</dd>
         <dt>Today (UTC)</dt>
         <dd>
-          {today.count} claim{today.count === 1 ? '' : 's'} sponsored, {suiOfMist(today.gas)} of gas budgets (the most they can cost)
+          {today.count} claim{today.count === 1 ? '' : 's'} sponsored, {suiOfMist(today.gas)} of gas budgets (the most they can cost),{' '}
+          {suiOfMist(today.gas_spent)} spent by those paid on chain
         </dd>
       </dl>
       <table>

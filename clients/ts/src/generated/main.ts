@@ -1008,7 +1008,7 @@ export interface paths {
         };
         /**
          * Each game's sponsored claims and their gas of one day (admin; extra operation)
-         * @description For the UTC `day` (yyyy-mm-dd, default today): each game whose players had claims sponsored, how many, and the gas budgets signed for them, the most they can have cost the stage's sponsor; most gas first. Days are kept 35 days.
+         * @description For the UTC `day` (yyyy-mm-dd, default today): each game whose players had claims sponsored, how many, the gas budgets signed for them (`gas`, the most they can cost the stage's sponsor) and what the claims seen paid on chain so far cost it (`gas_spent`); most gas first. Days are kept 35 days.
          *
          *     Requires a Bearer `merchant` token of an admin account. Any record: the stage's gas sponsor is the platform's, not a merchant's. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
          */
@@ -1776,7 +1776,7 @@ export interface paths {
         };
         /**
          * The sponsorship of one of the caller's games, and what it signed today (extra operation)
-         * @description `target` is null while the game has none: then none of its claims is sponsored. `today` counts the claims signed today (UTC) and their gas budgets, the most they can cost the sponsor.
+         * @description `target` is null while the game has none: then none of its claims is sponsored. `today` counts the claims signed today (UTC), their gas budgets (`gas`, the most they can cost the sponsor) and what those already paid on chain cost it (`gas_spent`).
          *
          *     Requires a Bearer `merchant` token. `query.game_code` must name an existing game of the caller's merchant. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
          */
@@ -13557,6 +13557,8 @@ export interface operations {
                                 claims: number;
                                 /** @example 100000000 */
                                 gas: string;
+                                /** @example 100000000 */
+                                gas_spent: string;
                             }[];
                         };
                     };
@@ -20059,7 +20061,7 @@ export interface operations {
             content: {
                 "application/json": {
                     id: number;
-                    /** @example AAAEAQ… */
+                    /** @example AAQBAQ== */
                     transaction_kind: string;
                 };
             };
@@ -20353,6 +20355,8 @@ export interface operations {
                                 count: number;
                                 /** @example 100000000 */
                                 gas: string;
+                                /** @example 100000000 */
+                                gas_spent: string;
                             };
                         };
                     };
@@ -20509,7 +20513,7 @@ export interface operations {
                 "application/json": {
                     /** @example demo-arena */
                     game_code: string;
-                    /** @example 0xc1c1…c1::verifier::redeem */
+                    /** @example 0xc1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1::verifier::redeem */
                     target: string;
                     daily_count?: number;
                     /**
@@ -20550,6 +20554,8 @@ export interface operations {
                                 count: number;
                                 /** @example 100000000 */
                                 gas: string;
+                                /** @example 100000000 */
+                                gas_spent: string;
                             };
                         };
                     };

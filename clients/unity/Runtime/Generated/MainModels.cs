@@ -7932,6 +7932,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `gas`, required.</summary>
         public string Gas { get; set; }
 
+        /// <summary>JSON `gas_spent`, required.</summary>
+        public string GasSpent { get; set; }
+
         public static SponsoredDayResponseDataGamesItem FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "SponsoredDayResponseDataGamesItem");
@@ -7940,6 +7943,7 @@ namespace GamePlatform.Main
             m.GameCode = JsonCodec.Required(o, "game_code", "SponsoredDayResponseDataGamesItem", v0 => v0.AsString());
             m.Claims = JsonCodec.Required(o, "claims", "SponsoredDayResponseDataGamesItem", v0 => v0.AsLong());
             m.Gas = JsonCodec.Required(o, "gas", "SponsoredDayResponseDataGamesItem", v0 => v0.AsString());
+            m.GasSpent = JsonCodec.Required(o, "gas_spent", "SponsoredDayResponseDataGamesItem", v0 => v0.AsString());
             return m;
         }
 
@@ -7949,6 +7953,7 @@ namespace GamePlatform.Main
             o.Set("game_code", JsonValue.From(GameCode));
             o.Set("claims", JsonValue.From(Claims));
             o.Set("gas", JsonValue.From(Gas));
+            o.Set("gas_spent", JsonValue.From(GasSpent));
             return o;
         }
     }
@@ -12137,6 +12142,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `gas`, required.</summary>
         public string Gas { get; set; }
 
+        /// <summary>JSON `gas_spent`, required.</summary>
+        public string GasSpent { get; set; }
+
         public static SponsorshipGetResponseDataToday FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "SponsorshipGetResponseDataToday");
@@ -12144,6 +12152,7 @@ namespace GamePlatform.Main
             var m = new SponsorshipGetResponseDataToday();
             m.Count = JsonCodec.Required(o, "count", "SponsorshipGetResponseDataToday", v0 => v0.AsLong());
             m.Gas = JsonCodec.Required(o, "gas", "SponsorshipGetResponseDataToday", v0 => v0.AsString());
+            m.GasSpent = JsonCodec.Required(o, "gas_spent", "SponsorshipGetResponseDataToday", v0 => v0.AsString());
             return m;
         }
 
@@ -12152,6 +12161,7 @@ namespace GamePlatform.Main
             var o = JsonValue.NewObject();
             o.Set("count", JsonValue.From(Count));
             o.Set("gas", JsonValue.From(Gas));
+            o.Set("gas_spent", JsonValue.From(GasSpent));
             return o;
         }
     }
@@ -12315,6 +12325,9 @@ namespace GamePlatform.Main
         /// <summary>JSON `gas`, required.</summary>
         public string Gas { get; set; }
 
+        /// <summary>JSON `gas_spent`, required.</summary>
+        public string GasSpent { get; set; }
+
         public static SponsorshipSetResponseDataToday FromJson(JsonValue json)
         {
             var o = JsonCodec.ObjectOf(json, "SponsorshipSetResponseDataToday");
@@ -12322,6 +12335,7 @@ namespace GamePlatform.Main
             var m = new SponsorshipSetResponseDataToday();
             m.Count = JsonCodec.Required(o, "count", "SponsorshipSetResponseDataToday", v0 => v0.AsLong());
             m.Gas = JsonCodec.Required(o, "gas", "SponsorshipSetResponseDataToday", v0 => v0.AsString());
+            m.GasSpent = JsonCodec.Required(o, "gas_spent", "SponsorshipSetResponseDataToday", v0 => v0.AsString());
             return m;
         }
 
@@ -12330,6 +12344,7 @@ namespace GamePlatform.Main
             var o = JsonValue.NewObject();
             o.Set("count", JsonValue.From(Count));
             o.Set("gas", JsonValue.From(Gas));
+            o.Set("gas_spent", JsonValue.From(GasSpent));
             return o;
         }
     }
