@@ -50,8 +50,17 @@ async function openDocs(base: string): Promise<Page> {
     if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text());
   });
   await page.goto(`${server.base}${base}/docs`);
-  await page.waitForSelector('.opblock', { timeout: 60_000 });
+  await page.waitForSelector('.opblock-tag', { timeout: 60_000 });
   return page;
+}
+
+/** Opens a section of the reference (they start closed) and answers it. */
+async function openSection(page: Page, tag: string) {
+  const heading = page.locator(`.opblock-tag[data-tag="${tag}"]`);
+  const section = page.locator('.opblock-tag-section', { has: heading });
+  if (!/is-open/.test((await section.getAttribute('class')) ?? '')) await heading.click();
+  await section.locator('.opblock').first().waitFor({ timeout: 30_000 });
+  return section;
 }
 
 interface Listed {
@@ -60,13 +69,23 @@ interface Listed {
 }
 
 /** The operations the page lists: `METHOD /path` and whether it shows a lock (a security requirement). */
-const listed = (page: Page) =>
-  page.$$eval('.opblock', (blocks) =>
-    blocks.map((block) => ({
-      key: `${block.querySelector('.opblock-summary-method')?.textContent?.trim()} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
-      locked: block.querySelector('.authorization__btn') !== null,
-    })),
-  );
+async function listed(page: Page): Promise<Listed[]> {
+  const shown: Listed[] = [];
+  for (const tag of await page.$$eval('.opblock-tag', (headings) => headings.map((h) => h.getAttribute('data-tag')!))) {
+    const section = await openSection(page, tag);
+    shown.push(
+      ...(await section.locator('.opblock').evaluateAll((blocks) =>
+        blocks.map((block) => ({
+          key: `${block.querySelector('.opblock-summary-method')?.textContent?.trim()} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+          locked: block.querySelector('.authorization__btn') !== null,
+        })),
+      )),
+    );
+    // Closed again: one section open at a time, as a reader goes through them.
+    await page.locator(`.opblock-tag[data-tag="${tag}"]`).click();
+  }
+  return shown;
+}
 
 /** The document's operations, as the page should list them. */
 async function documented(base: string): Promise<Listed[]> {
@@ -99,7 +118,8 @@ const linksOf = (page: Page) =>
   page.$$eval('a', (anchors) => anchors.map((a) => ({ text: a.textContent?.trim() ?? '', href: new URL(a.href).pathname + new URL(a.href).hash })));
 
 /** Opens an operation, presses "Try it out" and "Execute", and answers the status and body the page shows. */
-async function tryIt(page: Page, method: string, path: string): Promise<{ status: string; body: string }> {
+async function tryIt(page: Page, tag: string, method: string, path: string): Promise<{ status: string; body: string }> {
+  await openSection(page, tag);
   const block = page
     .locator('.opblock', { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) })
     .filter({ has: page.locator(`.opblock-summary-method:text-is("${method}")`) });
@@ -203,6 +223,7 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     await home.close();
 
     const studios = await openDocs('/v2-testing');
+    await openSection(studios, 'studios');
     const login = studios.locator('.opblock', { has: studios.locator('.opblock-summary-path[data-path="/merchant/login"]') });
     await login.locator('.opblock-summary').first().click();
     const body = JSON.parse((await login.locator('.opblock-section-request-body .highlight-code').first().textContent()) ?? '{}') as { email?: string };
@@ -223,7 +244,7 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     const sent: { url: string; authorization?: string }[] = [];
     page.on('request', (r) => sent.push({ url: r.url(), authorization: r.headers().authorization }));
 
-    const health = await tryIt(page, 'GET', '/health');
+    const health = await tryIt(page, 'platform', 'GET', '/health');
     expect(health.status).toBe('200');
     expect(JSON.parse(health.body)).toEqual({ status: 'ok', stage: 'v2-testing' });
     expect(sent.find((r) => r.url === `${server.base}/v2-testing/health`)).toBeDefined();
@@ -234,7 +255,7 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     await modal.locator('button.authorize').click();
     await modal.locator('button.btn-done, .close-modal').first().click();
 
-    const info = await tryIt(page, 'GET', '/merchant/info');
+    const info = await tryIt(page, 'studios', 'GET', '/merchant/info');
     expect(info.status).toBe('200');
     const merchant = JSON.parse(info.body) as { code: number; data: { merchant_name?: string } };
     expect(merchant.code).toBe(200);

@@ -20,7 +20,11 @@ export const PACKAGE_FILES = {
   'swagger-ui.css': 'text/css; charset=utf-8',
 } as const;
 
-/** The page's start-up script: Swagger UI on the document the page names, with nothing sent elsewhere. */
+/**
+ * The page's start-up script: Swagger UI on the document the page names, with nothing sent elsewhere. Its sections
+ * start closed (a section's deep link opens it): Swagger UI 5.35 stops rendering the main base's operations part
+ * way when every section starts open and the document holds more than about 140, with no error shown.
+ */
 const START = `const mount = document.getElementById('reference');
 window.ui = SwaggerUIBundle({
   url: mount.dataset.openapiUrl,
@@ -30,6 +34,7 @@ window.ui = SwaggerUIBundle({
   displayRequestDuration: true,
   defaultModelsExpandDepth: -1,
   persistAuthorization: false,
+  docExpansion: 'none',
 });
 `;
 
