@@ -70,13 +70,21 @@ export async function settleLeagueSeason(deps: RewardsDeps, game: string, season
     result.cohorts = cohorts.length;
     const pending = cohorts.filter(({ tier, cohort }) => !done.has(cohortSettledKey(game, season, tier, cohort).sk));
     let next = 0;
+    // A cohort that fails stops the others taking new cohorts, and the run answers its error only once every
+    // worker has stopped: none is left writing after the run has answered (the next run would race it).
+    let failure: { error: unknown } | undefined;
     const worker = async () => {
-      while (next < pending.length) {
+      while (!failure && next < pending.length) {
         const { tier, cohort } = pending[next++]!;
-        if (await settleCohort(deps, game, season, rules, tier, cohort)) result.settled_now++;
+        try {
+          if (await settleCohort(deps, game, season, rules, tier, cohort)) result.settled_now++;
+        } catch (error) {
+          failure ??= { error };
+        }
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    if (failure) throw failure.error;
   }
   await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: openLeagueSeasonKey(game, season) }));
   return result;
@@ -110,7 +118,10 @@ async function settleCohort(deps: RewardsDeps, game: string, season: Season, rul
   const demote = tier > 1 ? Math.min(rule.demote, ranked.length - promote) : 0;
   const nextTier = (i: number) => (i < promote ? tier + 1 : i >= ranked.length - demote ? tier - 1 : tier);
   const from = season.end.toISOString();
-  await Promise.all(ranked.map((player, i) => putTier(deps, player.game_player_id, game, nextTier(i), from)));
+  // Every tier's write ends before a failure is answered, as the cohorts' workers do.
+  const written = await Promise.allSettled(ranked.map((player, i) => putTier(deps, player.game_player_id, game, nextTier(i), from)));
+  const refused = written.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (refused) throw refused.reason;
 
   const amountOf = new Map(rule.rewards.map((row) => [row.rank, toBigInt(row.amount)]));
   const placings: Placing[] = ranked.flatMap((player, i) => {
