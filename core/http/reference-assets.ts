@@ -22,8 +22,7 @@ export const PACKAGE_FILES = {
 
 /**
  * The page's start-up script: Swagger UI on the document the page names, with nothing sent elsewhere. Its sections
- * start closed (a section's deep link opens it): Swagger UI 5.35 stops rendering the main base's operations part
- * way when every section starts open and the document holds more than about 140, with no error shown.
+ * start closed (a section's deep link opens it), for the reason docs/api.md "Sections by purpose" gives.
  */
 const START = `const mount = document.getElementById('reference');
 window.ui = SwaggerUIBundle({

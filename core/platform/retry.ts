@@ -19,8 +19,8 @@ const CONFLICT_ATTEMPTS = 5;
 const retryPause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
 
 /**
- * An exponential back-off with full jitter (AWS's advice for retries of many callers on one capacity: they spread
- * out instead of arriving together): the pause after try n is random in [0, baseMs * 2^n), at most `capMs`.
+ * An exponential back-off with full jitter, so that the retries of many callers on one capacity spread out
+ * instead of arriving together: the pause after try n is random in [0, baseMs * 2^n), at most `capMs`.
  */
 export const backOff =
   (baseMs: number, capMs = Number.POSITIVE_INFINITY) =>
