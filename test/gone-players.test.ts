@@ -62,7 +62,7 @@ const keyOf = (item: Record<string, unknown>) => ({ pk: String(item.pk), sk: Str
 
 /** The gone mark the deletion writes first (core/platform/players.ts), put directly. */
 async function markGone(uid: string) {
-  await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...goneKey(uid), deleted_at: Math.floor(Date.now() / 1000) } }));
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...goneKey(uid), type: 'gone', deleted_at: Math.floor(Date.now() / 1000) } }));
 }
 
 /** Every item of the table whose attributes hold `text` anywhere (a test-only Scan). */

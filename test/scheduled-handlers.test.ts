@@ -7,7 +7,7 @@ import { createTestDeps, itemsOfType, type TestDeps } from './support/deps.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { pastMonth, pastWeek, rewardGame, scoresInPastWeek } from './support/rewards.js';
 import { invokeScheduled } from './support/scheduled.js';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { rewardTableKey } from '../core/rewards/keys.js';
 import { PAYMENT_TYPE, SUI, startSuiNode, type Loopback, type ChainScript } from './support/sui-node.js';
 import { startSuiGraphQL } from './support/sui-graphql.js';
@@ -131,6 +131,8 @@ describe("a failed pass fails the invocation, so the job's Errors alarm sees it 
     );
     const settled = (await itemsOfType(own, 'history_rank')).map((item) => item.game_code);
     expect(settled.sort()).toEqual([good.code, good.code]);
+    // The table as code writes it again (test/stored-items.test.ts reads every item the suite leaves).
+    await own.db.send(new DeleteCommand({ TableName: own.table, Key: rewardTableKey(broken.code) }));
   }, 120_000);
 });
 

@@ -1,10 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { DynamoDBClient, paginateListTables, paginateScan } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { suiteDynamoFile } from './support/global-setup.js';
 import { LEAKS, leaksOf, readInspections, removeEndedRunInspections, responseInspectionDir } from './support/response-inspection.js';
 import { readServerLogs, removeEndedRunLogs, serverLogDir } from './support/server-logs.js';
+import { scanSuiteTables } from './support/suite-tables.js';
 
 /**
  * Secrets, stack traces and internal paths over the whole suite. Secrets in the service's logs (docs/security.md
@@ -65,39 +62,20 @@ describe("the run's logs", () => {
 
 describe("the run's tables", () => {
   it('no table of the run stores a private key: every stored private_key is "", no key material in any attribute', async () => {
-    const file = suiteDynamoFile(process.ppid);
-    expect(existsSync(file), 'run this file with the whole suite (npm test)').toBe(true);
-    const client = new DynamoDBClient({
-      endpoint: readFileSync(file, 'utf8'),
-      region: 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
     const found: string[] = [];
-    let items = 0;
     let accounts = 0;
-    let tables = 0;
-    for await (const page of paginateListTables({ client }, {})) {
-      for (const table of page.TableNames ?? []) {
-        tables++;
-        for await (const scan of paginateScan({ client }, { TableName: table })) {
-          for (const raw of scan.Items ?? []) {
-            items++;
-            const item = unmarshall(raw);
-            if ('private_key' in item) {
-              accounts++;
-              if (item.private_key !== '')
-                found.push(`${table} ${String(item.pk)} ${String(item.sk)}: private_key ${JSON.stringify(item.private_key).slice(0, 40)}`);
-            }
-            const text = JSON.stringify(item, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
-            for (const [what, pattern] of KEY_MATERIAL) if (pattern.test(text)) found.push(`${what} in ${table} ${String(item.pk)} ${String(item.sk)}`);
-          }
-        }
+    const scanned = await scanSuiteTables((table, item) => {
+      if ('private_key' in item) {
+        accounts++;
+        if (item.private_key !== '') found.push(`${table} ${String(item.pk)} ${String(item.sk)}: private_key ${JSON.stringify(item.private_key).slice(0, 40)}`);
       }
-    }
-    client.destroy();
-    console.log(`tables: ${items} items in ${tables} tables scanned for private keys (${accounts} carry private_key)`);
+      const text = JSON.stringify(item, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
+      for (const [what, pattern] of KEY_MATERIAL) if (pattern.test(text)) found.push(`${what} in ${table} ${String(item.pk)} ${String(item.sk)}`);
+    });
+    expect(scanned, 'run this file with the whole suite (npm test)').toBeDefined();
+    console.log(`tables: ${scanned!.items} items in ${scanned!.tables} tables scanned for private keys (${accounts} carry private_key)`);
     expect(found).toEqual([]);
-    expect(items).toBeGreaterThan(1000);
+    expect(scanned!.items).toBeGreaterThan(1000);
   }, 300_000);
 });
 

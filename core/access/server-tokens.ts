@@ -34,7 +34,7 @@ const idPrefix = (at: number) => at.toString(36).padStart(9, '0');
 const newTokenId = (at: number) => idPrefix(at) + randomBytes(12).toString('base64url');
 
 /** "a merchant's server token" (serverTokenKey), as stored. */
-const ServerTokenItem = z.object({
+export const ServerTokenItem = z.object({
   id: z.string(),
   name: z.string(),
   issuedAt: z.string(),

@@ -1,7 +1,6 @@
 import { readItems } from '../platform/batch.js';
 import type { JWSTransactionDecodedPayload, ResponseBodyV2DecodedPayload } from '@apple/app-store-server-library';
-import * as z from 'zod/mini';
-import { nullByDefault } from '../shared/records.js';
+import type * as z from 'zod/mini';
 import type { StoresDeps } from './deps.js';
 import { DomainError } from '../platform/errors.js';
 import { storesError } from './errors.js';
@@ -13,7 +12,7 @@ import { assertBuys } from './apple-purchases.js';
 import { completeByStorePurchase } from './complete.js';
 import { noteKey, storeTxKey } from './keys.js';
 import { claimOf, type Claim } from './purchase-claims.js';
-import type { AppleNotificationBody, NotificationAnswer as NotificationAnswerSchema } from './models.js';
+import { type AppleNotificationBody, type NotificationAnswer as NotificationAnswerSchema, SeenNotification } from './models.js';
 import { recordNotification } from './notification-records.js';
 import { refundByStore } from './refunds.js';
 
@@ -46,9 +45,6 @@ import { refundByStore } from './refunds.js';
  * or refund no order of this stage takes; recorded with why).
  */
 export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
-
-/** "a notification seen" (noteKey): the order it was about, if any; what a redelivery is answered from. */
-const SeenNotification = z.object({ orderId: nullByDefault(z.int()) });
 
 export async function receiveAppleNotification(deps: StoresDeps, input: z.infer<typeof AppleNotificationBody>): Promise<NotificationAnswer> {
   const settings = appStoreSettings(deps);

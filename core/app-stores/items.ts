@@ -1,11 +1,33 @@
-import { type ItemKind, itemKind } from '../platform/item-kinds.js';
+import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { APPLE_NOTE_PREFIX, APPLE_NOTE_SORT, GOOGLE_MESSAGE_PREFIX, GOOGLE_MESSAGE_SORT, STORE_TX_PREFIX, STORE_TX_SORT } from './keys.js';
+import { SeenNotification } from './models.js';
+import { ClaimItem } from './purchase-claims.js';
 
 /**
  * Every kind the app stores declare (core/platform/item-kinds.ts): a purchase's claim and the stores' notifications,
- * which name a store transaction and an order, never the player (the order does, and is payments' kind).
+ * which name a store transaction and an order, never the player (the order does, and is payments' kind). A Google
+ * Play message has no model: one whose handling failed holds only its count of failures until it is handled or
+ * acknowledged as poison, and google-notifications.ts reads a handled one alone.
  */
 export const ITEM_KINDS: readonly ItemKind<never>[] = [
-  itemKind({ name: 'store transaction claim', type: 'store_tx', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'App Store notification', type: 'apple_notification', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'Google Play notification', type: 'google_notification', player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'store transaction claim',
+    type: 'store_tx',
+    keys: { pk: startsWith(STORE_TX_PREFIX), sk: exactly(STORE_TX_SORT) },
+    model: ClaimItem,
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'App Store notification',
+    type: 'apple_notification',
+    keys: { pk: startsWith(APPLE_NOTE_PREFIX), sk: exactly(APPLE_NOTE_SORT) },
+    model: SeenNotification,
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'Google Play notification',
+    type: 'google_notification',
+    keys: { pk: startsWith(GOOGLE_MESSAGE_PREFIX), sk: exactly(GOOGLE_MESSAGE_SORT) },
+    player: { holdsNoPlayerData: true },
+  }),
 ];

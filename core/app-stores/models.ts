@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { EXAMPLE, example } from '../shared/examples.js';
 import { answered } from '../shared/fields.js';
+import { nullByDefault } from '../shared/records.js';
 
 /** The App Store and Google Play operations' bodies (docs/api.md, "App Store and Google Play purchases"). */
 
@@ -107,3 +108,9 @@ export const GooglePushAnswer = z.lazy(() =>
     orderId: z.nullable(z.int()),
   }),
 );
+
+/**
+ * "an App Store notification seen" (noteKey, core/app-stores/apple-notifications.ts), as stored: the order it was
+ * about, if any; what a redelivery is answered from.
+ */
+export const SeenNotification = z.object({ orderId: nullByDefault(z.int()) });

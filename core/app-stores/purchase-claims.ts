@@ -21,7 +21,8 @@ export type Store = 'apple' | 'google';
 /** Why a purchase was barred: the store refunded it, revoked it (Family Sharing), or voided it (Google Play). */
 export type BarReason = 'refunded' | 'revoked' | 'voided';
 
-const ClaimItem = z.object({
+/** "a store purchase's claim" (storeTxKey), as stored. */
+export const ClaimItem = z.object({
   orderId: z.nullable(z.number()),
   barred: z.optional(z.enum(['refunded', 'revoked', 'voided'])),
 });

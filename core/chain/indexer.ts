@@ -154,7 +154,7 @@ const fits = (cursor: EventCursor, kind: 'jsonrpc' | 'graphql') => ('graphql' in
  * "an event type's cursor" (cursorKey): where its stream was left, a JSON-RPC event id (as a payment record keeps
  * its own) or a GraphQL cursor, and the version each save checks.
  */
-const StoredCursor = z.lazy(() =>
+export const StoredCursor = z.lazy(() =>
   z.object({ cursor: z.union([objectOf(VendorPaymentEvent).shape.cursor, z.object({ graphql: z.string() })]), version: z.int() }),
 );
 

@@ -29,7 +29,7 @@ import { gameKey } from './keys.js';
  * - "live games, newest first" (games of active merchants): sparse gsi3pk `LIVE_GAME`, gsi3sk zero-padded id.
  */
 /** "game by code" (gameKey) and its index entries: the game record's fields under their stored names, its owner and whether it is live. */
-const StoredGame = z.lazy(() =>
+export const StoredGame = z.lazy(() =>
   z.extend(z.omit(objectOf(GameRecord), { merchant_id: true, head_image: true, gameName: true, create_time: true }), {
     merchantId: z.int(),
     accountId: z.string(),

@@ -120,7 +120,7 @@ export async function payReward(deps: PlatformDeps, caller: TokenClaims, body: R
 }
 
 /** "the reward of a bill" (rewardKey): the contract's record with its payer (`accountId`) and request fingerprint. */
-const StoredReward = z.lazy(() => z.extend(objectOf(VendorPaymentEvent), { accountId: z.string(), request: z.string() }));
+export const StoredReward = z.lazy(() => z.extend(objectOf(VendorPaymentEvent), { accountId: z.string(), request: z.string() }));
 
 /** The stored reward of a bill. */
 export async function findReward(deps: PlatformDeps, billNo: string) {

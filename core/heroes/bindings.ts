@@ -26,7 +26,7 @@ import { Hero } from './models.js';
  * "the binding of an NFT" (nftBindingKey) in either of its states: bound, its holder (`uid`) and since when; released,
  * the level and experience it keeps. `rev` counts both.
  */
-const StoredBinding = z.lazy(() =>
+export const StoredBinding = z.lazy(() =>
   z.extend(z.partial(z.pick(objectOf(Hero), { level: true, experience: true })), {
     uid: z.optional(z.string()),
     bound_at: z.optional(z.string()),

@@ -7,7 +7,7 @@ import { Hero, HeroConfig, StoredLevelCost } from './models.js';
  * "a hero of a player" and "a player's heroes" (heroKey): the API's hero under its stored names (`heroId`, `uid`);
  * an item without `experience` reads 0, one without `nftObjectId` (granted) reads null.
  */
-const StoredHero = z.lazy(() =>
+export const StoredHero = z.lazy(() =>
   z.extend(z.omit(objectOf(Hero), { id: true, userId: true }), {
     heroId: z.string(),
     uid: z.string(),
@@ -39,7 +39,7 @@ export const heroAttributes = (hero: Hero) => ({
  * "the stage's hero configuration" (heroConfigKey), stored as the API shows it. Its level costs are checked, not
  * rebuilt: the answer shows each as stored (attributes in the table's order), as before.
  */
-const StoredHeroConfig = z.lazy(() =>
+export const StoredHeroConfig = z.lazy(() =>
   z.extend(objectOf(HeroConfig), { levelCosts: z.array(z.custom<z.infer<typeof StoredLevelCost>>((cost) => StoredLevelCost.safeParse(cost).success)) }),
 );
 

@@ -16,9 +16,16 @@ export const heroConfigKey = { pk: 'HEROCONFIG', sk: 'HEROCONFIG' } as const;
 /** The sort key prefix of a player's heroes, in their partition. */
 export const HERO_PREFIX = 'HERO#';
 export const heroKey = (uid: string, heroId: string) => ({ pk: userPartition(uid), sk: `${HERO_PREFIX}${heroId}` });
-export const nftBindingKey = (objectId: string) => ({ pk: `HERONFT#${objectId}`, sk: 'BINDING' });
-export const nftCacheKey = (objectId: string) => ({ pk: `HERONFT#${objectId}`, sk: 'CACHE' });
-export const grantKey = (accountId: string, reference: string) => ({ pk: `HEROGRANT#${accountId}#${reference}`, sk: 'HEROGRANT' });
+/** The partition prefix of an NFT's items, and the sort keys of its binding and of its cache. */
+export const NFT_PREFIX = 'HERONFT#';
+export const NFT_BINDING_SORT = 'BINDING';
+export const NFT_CACHE_SORT = 'CACHE';
+export const nftBindingKey = (objectId: string) => ({ pk: `${NFT_PREFIX}${objectId}`, sk: NFT_BINDING_SORT });
+export const nftCacheKey = (objectId: string) => ({ pk: `${NFT_PREFIX}${objectId}`, sk: NFT_CACHE_SORT });
+/** The partition prefix and the sort key of a server's grant. */
+export const GRANT_PREFIX = 'HEROGRANT#';
+export const GRANT_SORT = 'HEROGRANT';
+export const grantKey = (accountId: string, reference: string) => ({ pk: `${GRANT_PREFIX}${accountId}#${reference}`, sk: GRANT_SORT });
 
 /** The namespace of heroes' NFT ids (a random UUID fixed for the platform). */
 const NFT_NAMESPACE = Buffer.from('6f1c2a9e4b7d4c53a0e8d2f35b91c7a4', 'hex');

@@ -18,7 +18,7 @@ const CachedObject = z.lazy(() => z.pick(objectOf(NftDetail), { objectId: true, 
  * "an NFT's on-chain fields, cached" (nftCacheKey): the object, its canonical type and when it was read. The object
  * is checked, not rebuilt: a cached answer shows it as stored (attributes in the table's order), as before.
  */
-const CachedNft = z.object({
+export const CachedNft = z.object({
   object: z.custom<ChainObject>((object) => CachedObject.safeParse(object).success),
   object_type: z.string(),
   fetched_at: z.string(),

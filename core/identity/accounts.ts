@@ -19,9 +19,9 @@ import { playerRewardsPartition, userKey, userPartition, walletKey } from './key
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** "account of a user" (userKey): the contract's record as stored, without its `private_key` (always ''). */
-const StoredAccount = z.lazy(() => z.omit(objectOf(AccountRecord), { private_key: true }));
+export const StoredAccount = z.lazy(() => z.omit(objectOf(AccountRecord), { private_key: true }));
 /** "user of an address" (walletKey): the user it belongs to. */
-const StoredWallet = z.object({ uid: z.string() });
+export const StoredWallet = z.object({ uid: z.string() });
 
 export const toAccountRecord = (item: Record<string, unknown>): AccountRecord => ({ ...StoredAccount.parse(item), private_key: '' });
 

@@ -5,7 +5,7 @@ import { objectOf } from '../shared/records.js';
 import type { IdentityDeps } from './deps.js';
 import { identityError } from './errors.js';
 import { findAccount } from './accounts.js';
-import { listingKey, SOCIAL_LISTING_PREFIX, socialKey, userPartition } from './keys.js';
+import { listingKey, SOCIAL_PREFIX, socialKey, userPartition } from './keys.js';
 import { SocialBinding, type SocialUser } from './models.js';
 
 /**
@@ -19,7 +19,7 @@ type Binding = z.infer<typeof SocialBinding>;
 
 /** "social accounts of a user" (listingKey) store the binding; "user of a social account" (socialKey) adds its user. */
 const toBinding = (item: Record<string, unknown>): Binding => SocialBinding.parse(item);
-const SocialHolder = z.lazy(() => z.extend(objectOf(SocialBinding), { uid: z.string() }));
+export const SocialHolder = z.lazy(() => z.extend(objectOf(SocialBinding), { uid: z.string() }));
 
 /** query social bind: the caller's bindings, in one Query (sorted by provider, then social id). */
 export async function listSocialBindings(deps: IdentityDeps, uid: string): Promise<Binding[]> {
@@ -27,7 +27,7 @@ export async function listSocialBindings(deps: IdentityDeps, uid: string): Promi
     new QueryCommand({
       TableName: deps.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :social)',
-      ExpressionAttributeValues: { ':pk': userPartition(uid), ':social': SOCIAL_LISTING_PREFIX },
+      ExpressionAttributeValues: { ':pk': userPartition(uid), ':social': SOCIAL_PREFIX },
     }),
   );
   return (out.Items ?? []).map(toBinding);

@@ -27,7 +27,7 @@ import { WalletType, type ZkInfo, type ZkLoginResult } from './models.js';
  *   salt was moved.
  */
 /** "salt of an identity" (saltKey) and "salt of a deleted identity" (hiddenSaltKey). */
-const StoredSalt = z.object({ salt: z.string() });
+export const StoredSalt = z.object({ salt: z.string() });
 const readSalt = (item: Record<string, unknown> | undefined) => item && StoredSalt.parse(item).salt;
 
 /** query_zk_info: the identity's salt and zkLogin address (the salt is created if this is its first use). */

@@ -1,6 +1,8 @@
-import { userPartition } from '../identity/keys.js';
-import { type ItemKind, itemKind } from '../platform/item-kinds.js';
-import { TIER_PREFIX } from './keys.js';
+import { USER_PREFIX, userPartition } from '../identity/keys.js';
+import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { ARRIVALS_PREFIX, LEAGUE_PREFIX, OPEN_LEAGUE_SEASON_SORT_PREFIX, OPEN_LEAGUE_SEASONS, RULES_PREFIX, SETTLED_PREFIX, TIER_PREFIX } from './keys.js';
+import { StoredRules } from './rules.js';
+import { StoredTier } from './tiers.js';
 
 /**
  * The league's item that holds a player's data (core/platform/item-kinds.ts): the player's tier in a game's league,
@@ -10,14 +12,40 @@ import { TIER_PREFIX } from './keys.js';
 export const leagueTier = itemKind({
   name: 'league tier',
   type: 'league_tier',
+  keys: { pk: startsWith(USER_PREFIX), sk: startsWith(TIER_PREFIX) },
+  model: StoredTier,
   player: { reach: { own: userPartition, sortPrefix: TIER_PREFIX }, deletion: { does: 'deleted' } },
 });
 
-/** Every kind the league declares; its rules, seasons and counts name games and tiers, never a player. */
+/**
+ * Every kind the league declares; its rules, seasons and counts name games and tiers, never a player. The seasons to
+ * settle, the arrivals and the settled markers have no model: placement and settlement read their attributes one by one.
+ */
 export const ITEM_KINDS: readonly ItemKind<never>[] = [
   leagueTier,
-  itemKind({ name: 'league rules', type: 'league_rules', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'league season to settle', type: 'league_season', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'league arrivals', type: 'league_arrivals', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'league cohort settled', type: 'league_cohort_settled', player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'league rules',
+    type: 'league_rules',
+    keys: { pk: startsWith(LEAGUE_PREFIX), sk: startsWith(RULES_PREFIX) },
+    model: StoredRules,
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'league season to settle',
+    type: 'league_season',
+    keys: { pk: exactly(OPEN_LEAGUE_SEASONS), sk: startsWith(OPEN_LEAGUE_SEASON_SORT_PREFIX) },
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'league arrivals',
+    type: 'league_arrivals',
+    keys: { pk: startsWith(LEAGUE_PREFIX), sk: startsWith(ARRIVALS_PREFIX) },
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'league cohort settled',
+    type: 'league_cohort_settled',
+    keys: { pk: startsWith(LEAGUE_PREFIX), sk: startsWith(SETTLED_PREFIX) },
+    player: { holdsNoPlayerData: true },
+  }),
 ];

@@ -17,7 +17,9 @@ import { type Season, seasonKey } from '../rankings/seasons.js';
  * - "league seasons to settle": pk `LEAGUE_SEASONS`, sk `<end ISO>#<game>#<season key>`, put by placement before
  *   it places a season's first players, deleted once every cohort of the season is settled.
  */
-const leaguePartition = (game: string) => `LEAGUE#${game}`;
+/** A game's league partition: its rules, arrivals and settled cohorts. */
+export const LEAGUE_PREFIX = 'LEAGUE#';
+const leaguePartition = (game: string) => `${LEAGUE_PREFIX}${game}`;
 export const RULES_PREFIX = 'RULES#';
 export const rulesKey = (game: string, from: Date) => ({ pk: leaguePartition(game), sk: `${RULES_PREFIX}${from.toISOString()}` });
 export const rulesPartition = leaguePartition;
@@ -26,15 +28,19 @@ export const COHORT_INDEX = 'gsi3';
 export const cohortPartition = (game: string, season: Season, tier: number, cohort: number) => `COHORT#${game}#${seasonKey(season)}#${tier}#${cohort}`;
 export const TIER_PREFIX = 'LEAGUE#';
 export const tierKey = (playerId: string, game: string) => ({ pk: userPartition(playerId), sk: `${TIER_PREFIX}${game}` });
-export const arrivalsPrefix = (season: Season) => `ARRIVALS#${seasonKey(season)}#`;
+export const ARRIVALS_PREFIX = 'ARRIVALS#';
+export const arrivalsPrefix = (season: Season) => `${ARRIVALS_PREFIX}${seasonKey(season)}#`;
 export const cohortSettledKey = (game: string, season: Season, tier: number, cohort: number) => ({
   pk: leaguePartition(game),
   sk: `${settledPrefix(season)}${tier}#${cohort}`,
 });
-export const settledPrefix = (season: Season) => `SETTLED#${seasonKey(season)}#`;
+export const SETTLED_PREFIX = 'SETTLED#';
+export const settledPrefix = (season: Season) => `${SETTLED_PREFIX}${seasonKey(season)}#`;
 export const cohortHistoryPartition = (game: string, season: Season, tier: number, cohort: number) =>
   `LEAGUEHISTORY#${game}#${seasonKey(season)}#${tier}#${cohort}`;
 export const OPEN_LEAGUE_SEASONS = 'LEAGUE_SEASONS';
+/** What a season to settle's sort key begins with: nothing fixed (the season's end, an ISO instant, comes first). */
+export const OPEN_LEAGUE_SEASON_SORT_PREFIX = '';
 export const openLeagueSeasonKey = (game: string, season: Season) => ({
   pk: OPEN_LEAGUE_SEASONS,
   sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}`,

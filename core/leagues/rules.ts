@@ -16,7 +16,7 @@ import type { LeagueRules, LeagueRulesSave, ShownRules } from './models.js';
  * keyed by the first season it applies to (keys.ts rulesKey); a season's rules are the latest that began at or
  * before it. A change made while another waits for a later season replaces it.
  */
-const StoredRules = z.object({
+export const StoredRules = z.object({
   game_code: z.string(),
   board: z.enum(['wins', 'kills']),
   season_type: z.union([z.literal(1), z.literal(2)]),

@@ -19,7 +19,7 @@ import { accountKey, accountWindowKey, pairKey, sourceWindowKey } from './keys.j
 export type Role = 'merchant' | 'admin';
 
 /** "account by email" (accountKey): the account as stored. */
-const AccountItem = z.object({
+export const AccountItem = z.object({
   accountId: z.string(),
   email: z.string(),
   passwordHash: z.string(),
@@ -176,7 +176,7 @@ export function backoffSeconds(failures: number): number {
 const THROTTLE_TYPE = 'login-throttle';
 
 /** "an email's failures from a source" (pairKey): what the login throttle remembers of the pair. */
-const PairItem = z.object({
+export const PairItem = z.object({
   failures: z.optional(z.number()),
   lastFailureAt: z.optional(z.string()),
   blockedUntil: z.optional(z.string()),

@@ -11,9 +11,13 @@ import { sortableInt } from '../platform/table.js';
  * - the login throttle: pk `LOGINTHROTTLE#<email>` with sk `SOURCE#<source>` (a pair) or `WINDOW#<start>` (the email's
  *   hour), and pk `LOGINSOURCE#<source>`, sk `WINDOW#<start>` (the source's hour) (accounts.ts).
  */
-export const accountKey = (email: string) => ({ pk: `ACCOUNT#${email.toLowerCase()}`, sk: 'ACCOUNT' });
+export const ACCOUNT_PREFIX = 'ACCOUNT#';
+export const ACCOUNT_SORT = 'ACCOUNT';
+export const accountKey = (email: string) => ({ pk: `${ACCOUNT_PREFIX}${email.toLowerCase()}`, sk: ACCOUNT_SORT });
 
-export const merchantKey = (accountId: string) => ({ pk: `MERCHANT#${accountId}`, sk: 'MERCHANT' });
+export const MERCHANT_PREFIX = 'MERCHANT#';
+export const MERCHANT_SORT = 'MERCHANT';
+export const merchantKey = (accountId: string) => ({ pk: `${MERCHANT_PREFIX}${accountId}`, sk: MERCHANT_SORT });
 export const merchantIdPartition = (id: number) => `MERCHANT_ID#${id}`;
 export const merchantsOfStatusPartition = (status: number) => `MERCHANTS#${status}`;
 export const merchantsOfStatusKeys = (status: number, merchant: { create_time: string; id: number }) => ({
@@ -23,6 +27,16 @@ export const merchantsOfStatusKeys = (status: number, merchant: { create_time: s
 
 export const merchantGamesPartition = (accountId: string) => `MERCHANT_GAMES#${accountId}`;
 
-export const pairKey = (email: string, source: string) => ({ pk: `LOGINTHROTTLE#${email}`, sk: `SOURCE#${source}` });
-export const accountWindowKey = (email: string, window: string) => ({ pk: `LOGINTHROTTLE#${email}`, sk: `WINDOW#${window}` });
-export const sourceWindowKey = (source: string, window: string) => ({ pk: `LOGINSOURCE#${source}`, sk: `WINDOW#${window}` });
+/**
+ * What the login throttle's partitions, an email's and a source's, begin with; and its sort keys: nothing fixed (a
+ * pair's begin `SOURCE#`, a window's `WINDOW#`).
+ */
+export const LOGIN_THROTTLE_PREFIX = 'LOGIN';
+export const LOGIN_THROTTLE_SORT_PREFIX = '';
+const EMAIL_THROTTLE_PREFIX = `${LOGIN_THROTTLE_PREFIX}THROTTLE#`;
+const SOURCE_THROTTLE_PREFIX = `${LOGIN_THROTTLE_PREFIX}SOURCE#`;
+const PAIR_PREFIX = 'SOURCE#';
+const WINDOW_PREFIX = 'WINDOW#';
+export const pairKey = (email: string, source: string) => ({ pk: `${EMAIL_THROTTLE_PREFIX}${email}`, sk: `${PAIR_PREFIX}${source}` });
+export const accountWindowKey = (email: string, window: string) => ({ pk: `${EMAIL_THROTTLE_PREFIX}${email}`, sk: `${WINDOW_PREFIX}${window}` });
+export const sourceWindowKey = (source: string, window: string) => ({ pk: `${SOURCE_THROTTLE_PREFIX}${source}`, sk: `${WINDOW_PREFIX}${window}` });

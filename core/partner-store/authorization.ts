@@ -63,7 +63,7 @@ const PendingRequest = z.object({
   code_challenge: z.string(),
 });
 export type PendingRequest = z.infer<typeof PendingRequest>;
-const StoredRequest = z.extend(PendingRequest, { expiresAt: z.number() });
+export const StoredRequest = z.extend(PendingRequest, { expiresAt: z.number() });
 
 /** Where the user agent goes next: the client's redirect URI with the response's parameters (and `iss`, RFC 9207). */
 export function redirectTo(redirectUri: string, issuer: string, params: Record<string, string | undefined>): string {

@@ -39,7 +39,7 @@ export type ClientType = StoreClient['type'];
  * "a client of a region" (clientKey): the client with its type as `client_type` (the item's `type` names its kind),
  * and a confidential client's secret hash.
  */
-const StoredClient = z.lazy(() =>
+export const StoredClient = z.lazy(() =>
   z.extend(z.omit(objectOf(StoreClient), { type: true }), { client_type: objectOf(StoreClient).shape.type, secret_hash: z.optional(z.string()) }),
 );
 

@@ -1,8 +1,41 @@
-import { type ItemKind, itemKind, type PlayerKind } from '../platform/item-kinds.js';
+import { exactly, type ItemKind, itemKind, type KeyShape, type PlayerKind, startsWith } from '../platform/item-kinds.js';
 import { idempotencyRecord } from '../platform/items.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition, type PlayerItemKind } from '../platform/players.js';
-import { BALANCE_PREFIX, FEEDLOG_PREFIX, LEDGER_PREFIX, PET_PREFIX, storeLedgerKey, storePartition, storeUserKey } from './keys.js';
+import { StoredCode, StoredRequest } from './authorization.js';
+import { StoredClient } from './clients.js';
+import { StoredRefresh } from './grants.js';
+import {
+  BALANCE_PREFIX,
+  CLIENT_PREFIX,
+  CLIENT_SORT,
+  CODE_PREFIX,
+  CODE_SORT,
+  FAMILY_PREFIX,
+  FAMILY_SORT,
+  FEEDLOG_PREFIX,
+  GRANT_PREFIX,
+  GRANT_SORT,
+  JTI_PREFIX,
+  JTI_SORT,
+  LEDGER_PREFIX,
+  LOGIN_PREFIX,
+  LOGIN_SORT,
+  PET_PREFIX,
+  PETS_COUNT_SORT,
+  REFRESH_PREFIX,
+  REFRESH_SORT,
+  REQUEST_PREFIX,
+  REQUEST_SORT,
+  STORE_USER_PREFIX,
+  STORE_USER_SORT,
+  storeLedgerKey,
+  storePartition,
+  storeUserKey,
+} from './keys.js';
 import { grantKey } from './keys.js';
+import { Feeding } from './models.js';
+import { StoredPet } from './pets.js';
+import { StoredLogin } from './sessions.js';
 
 /**
  * The partner store's items that hold a store user's data (core/platform/item-kinds.ts), as the user's deletion
@@ -14,12 +47,14 @@ import { grantKey } from './keys.js';
 export const storeUser = itemKind({
   name: 'store user',
   type: 'store_user',
+  keys: { pk: startsWith(STORE_USER_PREFIX), sk: exactly(STORE_USER_SORT) },
   player: { reach: { own: storePartition, sortPrefix: storeUserKey('').sk }, deletion: { does: 'deletedLast' } },
 });
 
 /** A balance: forfeited by a ledger entry of minus it, once per balance (the user's writes are refused meanwhile). */
 export const storeBalance = itemKind({
   name: 'store balance',
+  keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(BALANCE_PREFIX) },
   player: {
     reach: { own: storePartition, sortPrefix: BALANCE_PREFIX },
     deletion: {
@@ -47,19 +82,29 @@ export const storeBalance = itemKind({
 export const storeLedgerEntry = itemKind({
   name: 'store ledger',
   type: 'store_ledger',
+  keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(LEDGER_PREFIX) },
   player: { reach: { own: storePartition, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' } },
 });
 
-/** A pet (with it, its place on the region's board), the adoption count and the feedings go. */
+/** A pet (with it, its place on the region's board, gsi4), the adoption count and the feedings go. */
 export const pet = itemKind({
   name: 'pet',
   type: 'store_pet',
+  keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(PET_PREFIX) },
+  indexes: ['gsi4'],
+  model: StoredPet,
   player: { reach: { own: storePartition, sortPrefix: PET_PREFIX }, deletion: { does: 'deleted' } },
 });
-export const adoptions = itemKind({ name: 'adoptions', player: { reach: { own: storePartition, sortPrefix: 'PETS' }, deletion: { does: 'deleted' } } });
+export const adoptions = itemKind({
+  name: 'adoptions',
+  keys: { pk: startsWith(STORE_USER_PREFIX), sk: exactly(PETS_COUNT_SORT) },
+  player: { reach: { own: storePartition, sortPrefix: PETS_COUNT_SORT }, deletion: { does: 'deleted' } },
+});
 export const feeding = itemKind({
   name: 'feeding',
   type: 'store_feeding',
+  keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(FEEDLOG_PREFIX) },
+  model: Feeding,
   player: { reach: { own: storePartition, sortPrefix: FEEDLOG_PREFIX }, deletion: { does: 'deleted' } },
 });
 
@@ -71,6 +116,7 @@ export const feeding = itemKind({
 export const partnerGrant = itemKind({
   name: 'partner grant',
   type: 'store_grant',
+  keys: { pk: startsWith(GRANT_PREFIX), sk: exactly(GRANT_SORT) },
   player: {
     reach: {
       via: storeLedgerEntry,
@@ -85,19 +131,31 @@ export const partnerGrant = itemKind({
   },
 });
 
-/** The user's items that no key leads to, listed in gsi6 by their kind, all deleted. */
-const indexed = (name: string, type: string, kind: PlayerItemKind) =>
+/**
+ * The user's items that no key leads to, listed in gsi6 by their kind, all deleted. A token family has no model: the
+ * bearer check reads its `revoked` alone (grants.ts familyLive).
+ */
+const indexed = (name: string, type: string, kind: PlayerItemKind, keys: { pk: KeyShape; sk: KeyShape }, model?: { parse: (item: unknown) => unknown }) =>
   itemKind({
     name,
     type,
+    keys,
+    indexes: [PLAYER_ITEMS_INDEX],
+    ...(model ? { model } : {}),
     player: {
       reach: { index: PLAYER_ITEMS_INDEX, partition: ({ uid }) => playerItemsPartition(uid), sortEquals: kind, keysOnly: true },
       deletion: { does: 'deleted' },
     },
   });
-export const authorizationCode = indexed('authorization code', 'store_code', 'STORECODE');
-export const tokenFamily = indexed('token family', 'store_family', 'STOREFAMILY');
-export const refreshToken = indexed('refresh token', 'store_refresh', 'STOREREFRESH');
+export const authorizationCode = indexed('authorization code', 'store_code', 'STORECODE', { pk: startsWith(CODE_PREFIX), sk: exactly(CODE_SORT) }, StoredCode);
+export const tokenFamily = indexed('token family', 'store_family', 'STOREFAMILY', { pk: startsWith(FAMILY_PREFIX), sk: exactly(FAMILY_SORT) });
+export const refreshToken = indexed(
+  'refresh token',
+  'store_refresh',
+  'STOREREFRESH',
+  { pk: startsWith(REFRESH_PREFIX), sk: exactly(REFRESH_SORT) },
+  StoredRefresh,
+);
 
 /**
  * Every kind a store user's deletion walks: the ones above, and the idempotency records of the user's requests
@@ -118,13 +176,41 @@ export const STORE_USER_KINDS: readonly PlayerKind[] = [
 ];
 
 /**
- * Every kind the partner store declares (the idempotency record is the platform's). Its clients, pending authorization
- * requests and spent assertion ids are a partner's, before any user. A partner user's login item (`store_login`: the
- * partner's id of the user, and the uid) has no declaration: the user's deletion marks it first and deletes it last.
+ * A partner's user's login (`store_login`): the partner's id of the user in its key, and the uid. While the user's
+ * deletion runs it is the deletion's record, so the deletion itself, not one of its rounds, takes care of it.
+ */
+export const storeLogin = itemKind({
+  name: 'store login',
+  type: 'store_login',
+  keys: { pk: startsWith(LOGIN_PREFIX), sk: exactly(LOGIN_SORT) },
+  model: StoredLogin,
+  player: {
+    ownFlow:
+      "deleteStoreUser (deletion.ts) makes it the deletion's record (pseudonym, deleted_at) when the deletion starts and deletes it with the store user item when it ends; no reach finds it, as its key is built from the partner's id of the user that the deletion's assertion names (`STORELOGIN#<region>#<client_id>#<sub>`), and nothing keyed by the uid leads to it.",
+  },
+});
+
+/**
+ * Every kind the partner store declares (the idempotency record is the platform's). Its clients (in their region's
+ * list, gsi1), pending authorization requests and spent assertion ids are a partner's, before any user.
  */
 export const ITEM_KINDS: readonly ItemKind<never>[] = [
   ...STORE_USER_KINDS.filter((kind) => kind !== idempotencyRecord),
-  itemKind({ name: 'partner store client', type: 'store_client', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'store authorization request', type: 'store_authz', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'store assertion', type: 'store_jti', player: { holdsNoPlayerData: true } }),
+  storeLogin,
+  itemKind({
+    name: 'partner store client',
+    type: 'store_client',
+    keys: { pk: startsWith(CLIENT_PREFIX), sk: exactly(CLIENT_SORT) },
+    indexes: ['gsi1'],
+    model: StoredClient,
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'store authorization request',
+    type: 'store_authz',
+    keys: { pk: startsWith(REQUEST_PREFIX), sk: exactly(REQUEST_SORT) },
+    model: StoredRequest,
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({ name: 'store assertion', type: 'store_jti', keys: { pk: startsWith(JTI_PREFIX), sk: exactly(JTI_SORT) }, player: { holdsNoPlayerData: true } }),
 ];

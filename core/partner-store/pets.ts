@@ -37,7 +37,7 @@ const MAX_EXPERIENCE = LEVEL_XP[LEVEL_XP.length - 1]! * 10;
 const rankKey = (level: number, experience: number) => level * 1e9 + experience;
 
 /** A stored pet: a pet never fed has no `last_fed_at` (read as null). */
-const StoredPet = z.extend(Pet, { last_fed_at: z._default(z.nullable(z.string()), null) });
+export const StoredPet = z.extend(Pet, { last_fed_at: z._default(z.nullable(z.string()), null) });
 /** "a region's pets by level then experience": what the board index answers of each pet. */
 const RankedPet = z.pick(Pet, { petId: true, name: true, species: true, level: true, experience: true });
 

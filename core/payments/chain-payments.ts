@@ -65,7 +65,7 @@ export interface Payment {
  * A stored payment as the payment flows read it ("a payment of a bill", paymentKey; "a transaction's payments",
  * gsi1 `TX#<digest>`): the contract's record plus what the platform checked.
  */
-const IndexedPayment = z.lazy(() =>
+export const IndexedPayment = z.lazy(() =>
   z.extend(objectOf(VendorPaymentEvent), {
     /** The coin it was paid in (full form), or null (absent) when neither the event nor the transaction tells. */
     coin_type: z._default(z.nullable(z.string()), null),

@@ -1,7 +1,26 @@
+import { PROJECT_PREFIX, PROJECT_SORT } from '../access/keys.js';
 import type { Item } from '../platform/batch.js';
-import { type ItemKind, itemKind } from '../platform/item-kinds.js';
+import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { IndexedPayment } from './chain-payments.js';
 import { OrderStatus } from './models.js';
-import { payerPartition, PAYMENT_PREFIX, strandedKey, userOrdersPartition } from './order-keys.js';
+import {
+  BILL_PREFIX,
+  LEVEL_PREFIX,
+  ORDER_PREFIX,
+  ORDER_SORT,
+  payerPartition,
+  PAYMENT_PREFIX,
+  REFUND_USE_PREFIX,
+  REFUND_USE_SORT,
+  STRANDED_PREFIX,
+  STRANDED_SORT,
+  strandedKey,
+  TX_USE_PREFIX,
+  TX_USE_SORT,
+  userOrdersPartition,
+} from './order-keys.js';
+import { StoredLevel, StoredProject } from './projects.js';
+import { StoredStranded } from './stranded.js';
 
 /**
  * Payments' items that hold a player's data (core/platform/item-kinds.ts): kept for the platform's accounting,
@@ -10,9 +29,17 @@ import { payerPartition, PAYMENT_PREFIX, strandedKey, userOrdersPartition } from
  */
 const unpaid = (order: Item) => order.status === OrderStatus.pending && order.payment_seen === undefined;
 
+/**
+ * In "orders of a user" (gsi1), "paid orders of a user" once paid (gsi2), "order by its app store link" (gsi3; orders
+ * made before links have none) and "orders of a project" (gsi7). No model: StoredOrder (order-keys.ts) reads every
+ * order payments writes, but the suite's own pay orders (test/support/goods.ts putPayOrder) hold only what the vendor
+ * operations read.
+ */
 export const payOrder = itemKind({
   name: 'pay order',
   type: 'order',
+  keys: { pk: startsWith(ORDER_PREFIX), sk: exactly(ORDER_SORT) },
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi7'],
   player: {
     reach: { index: 'gsi1', partition: ({ uid }) => userOrdersPartition(uid) },
     deletion: { does: 'pseudonymized', set: (order) => (unpaid(order) ? { status: OrderStatus.cancelled } : {}) },
@@ -20,9 +47,13 @@ export const payOrder = itemKind({
   },
 });
 
+/** In "payment events of a transaction" (gsi1), "a payer's payment events" (gsi2) and "the first payment of a bill" (gsi3). */
 export const paymentEvent = itemKind({
   name: 'payment event',
   type: 'payment_event',
+  keys: { pk: startsWith(BILL_PREFIX), sk: startsWith(PAYMENT_PREFIX) },
+  indexes: ['gsi1', 'gsi2', 'gsi3'],
+  model: IndexedPayment,
   player: {
     reach: { index: 'gsi2', partition: ({ address }) => (address ? payerPartition(address) : undefined) },
     deletion: { does: 'pseudonymized' },
@@ -30,10 +61,16 @@ export const paymentEvent = itemKind({
   },
 });
 
-/** The stranded record of a payment event of the player's wallet: the payment's sort key names it. */
+/**
+ * The stranded record of a payment event of the player's wallet: the payment's sort key names it. In its project's or
+ * its address's list (gsi1).
+ */
 export const strandedPayment = itemKind({
   name: 'stranded payment',
   type: 'stranded_payment',
+  keys: { pk: startsWith(STRANDED_PREFIX), sk: exactly(STRANDED_SORT) },
+  indexes: ['gsi1'],
+  model: StoredStranded,
   player: {
     reach: {
       via: paymentEvent,
@@ -46,13 +83,34 @@ export const strandedPayment = itemKind({
   },
 });
 
-/** Every kind payments declares; a project and its price levels are a studio's, and the claims name an order or a payment. */
+/**
+ * Every kind payments declares; a project (in "all projects", gsi1, and "projects of a merchant", gsi2, under the key
+ * access builds) and its price levels, in its partition, are a studio's, and the claims name an order or a payment.
+ */
 export const ITEM_KINDS: readonly ItemKind<never>[] = [
   payOrder,
   paymentEvent,
   strandedPayment,
-  itemKind({ name: 'project', type: 'project', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'price level', type: 'price_level', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'tx claim', type: 'tx_use', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'refund claim', type: 'refund_use', player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'project',
+    type: 'project',
+    keys: { pk: startsWith(PROJECT_PREFIX), sk: exactly(PROJECT_SORT) },
+    indexes: ['gsi1', 'gsi2'],
+    model: StoredProject,
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'price level',
+    type: 'price_level',
+    keys: { pk: startsWith(PROJECT_PREFIX), sk: startsWith(LEVEL_PREFIX) },
+    model: StoredLevel,
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({ name: 'tx claim', type: 'tx_use', keys: { pk: startsWith(TX_USE_PREFIX), sk: exactly(TX_USE_SORT) }, player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'refund claim',
+    type: 'refund_use',
+    keys: { pk: startsWith(REFUND_USE_PREFIX), sk: exactly(REFUND_USE_SORT) },
+    player: { holdsNoPlayerData: true },
+  }),
 ];

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { storedAmount } from '../shared/amounts.js';
 import { sortableInt } from '../platform/table.js';
 import { OrderStatus, PayOrder } from './models.js';
-import { projectKey } from '../access/keys.js';
+import { PROJECT_PREFIX, projectKey } from '../access/keys.js';
 import { userKey } from '../identity/keys.js';
 
 /**
@@ -22,11 +22,12 @@ import { userKey } from '../identity/keys.js';
  * An order's bill number is `PO` and its zero-padded id: the payment carries it, and the order is found from it.
  */
 export const ORDER_PREFIX = 'ORDER#';
-export const orderKey = (id: number) => ({ pk: `${ORDER_PREFIX}${id}`, sk: 'ORDER' });
+export const ORDER_SORT = 'ORDER';
+export const orderKey = (id: number) => ({ pk: `${ORDER_PREFIX}${id}`, sk: ORDER_SORT });
 /** Whether a key is an order's ("order by id"), as the table's stream names items. */
-export const isOrderKey = (pk: string, sk: string) => pk.startsWith(ORDER_PREFIX) && sk === 'ORDER';
-/** "level of a project" (core/payments/projects.ts): pk `PROJECT#<name>`, sk `LEVEL#<zero-padded level>`. */
-export const levelKey = (name: string, level: number) => ({ pk: `PROJECT#${name}`, sk: `${LEVEL_PREFIX}${sortableInt(level, 8)}` });
+export const isOrderKey = (pk: string, sk: string) => pk.startsWith(ORDER_PREFIX) && sk === ORDER_SORT;
+/** "level of a project" (core/payments/projects.ts): pk `PROJECT#<name>` (the project's partition), sk `LEVEL#<zero-padded level>`. */
+export const levelKey = (name: string, level: number) => ({ pk: `${PROJECT_PREFIX}${name}`, sk: `${LEVEL_PREFIX}${sortableInt(level, 8)}` });
 
 /**
  * What rechargeOrder reads before anything else (its first reads, core/http/operation.ts FirstReads: the authorization layer's fresh read of the
@@ -133,12 +134,20 @@ export function orderPaidUpdate(
     },
   };
 }
-export const txUseKey = (digest: string) => ({ pk: `TXUSE#${digest}`, sk: 'TXUSE' });
+/** The partition prefix and the sort key of a transaction's claim ("order a transaction paid"). */
+export const TX_USE_PREFIX = 'TXUSE#';
+export const TX_USE_SORT = 'TXUSE';
+export const txUseKey = (digest: string) => ({ pk: `${TX_USE_PREFIX}${digest}`, sk: TX_USE_SORT });
 
 /** The sort key prefix of a bill's payment events. */
 export const PAYMENT_PREFIX = 'PAY#';
+/** The partition prefix of a bill's payment events. */
+export const BILL_PREFIX = 'BILL#';
 /** "payment events of a bill" (core/payments/chain-payments.ts): pk `BILL#<billNo>`, sk `PAY#<txDigest>#<eventSeq>`. */
-export const paymentKey = (billNo: string, txDigest: string, eventSeq: string) => ({ pk: `BILL#${billNo}`, sk: `${PAYMENT_PREFIX}${txDigest}#${eventSeq}` });
+export const paymentKey = (billNo: string, txDigest: string, eventSeq: string) => ({
+  pk: `${BILL_PREFIX}${billNo}`,
+  sk: `${PAYMENT_PREFIX}${txDigest}#${eventSeq}`,
+});
 /** "a payer's payment events, newest first" (gsi2): the partition `PAYER#<address>`. */
 export const payerPartition = (address: string) => `PAYER#${address}`;
 /** "payment events of a transaction" (gsi1): the partition `TX#<txDigest>`. */
@@ -146,10 +155,16 @@ export const transactionPaymentsPartition = (txDigest: string) => `TX#${txDigest
 /** "the first payment of a bill" (sparse gsi3): the partition `BILL_PAY#<billNo>`. */
 export const billFirstPaymentPartition = (billNo: string) => `BILL_PAY#${billNo}`;
 
+/** The partition prefix and the sort key of a stranded payment. */
+export const STRANDED_PREFIX = 'STRANDED#';
+export const STRANDED_SORT = 'STRANDED';
 /** "stranded payment by its payment" (core/payments/stranded.ts): pk `STRANDED#<txDigest>#<eventSeq>`, sk `STRANDED`. */
-export const strandedKey = (txDigest: string, eventSeq: string) => ({ pk: `STRANDED#${txDigest}#${eventSeq}`, sk: 'STRANDED' });
+export const strandedKey = (txDigest: string, eventSeq: string) => ({ pk: `${STRANDED_PREFIX}${txDigest}#${eventSeq}`, sk: STRANDED_SORT });
+/** The partition prefix and the sort key of a refund transaction's claim. */
+export const REFUND_USE_PREFIX = 'REFUNDTX#';
+export const REFUND_USE_SORT = 'REFUNDTX';
 /** "refund transaction used": pk `REFUNDTX#<digest>`, sk `REFUNDTX`. */
-export const refundUseKey = (digest: string) => ({ pk: `REFUNDTX#${digest}`, sk: 'REFUNDTX' });
+export const refundUseKey = (digest: string) => ({ pk: `${REFUND_USE_PREFIX}${digest}`, sk: REFUND_USE_SORT });
 /** "stranded payments of a project, newest first" (gsi1): the partition `STRANDED_OF#<project>`. */
 export const strandedOfProjectPartition = (project: string) => `STRANDED_OF#${project}`;
 /** "stranded payments to an address, newest first" (gsi1): the partition `STRANDED_TO#<address>`. */

@@ -227,7 +227,7 @@ function strandedItem(deps: RecordDeps, payment: IncomingPayment, order: JudgedO
  * "a stranded payment" (strandedKey) and its lists (gsi1): the API's record under the stored names of the
  * payment's id and position; the nullable attributes read null when absent.
  */
-const StoredStranded = z.lazy(() =>
+export const StoredStranded = z.lazy(() =>
   z.extend(z.omit(objectOf(StrandedPayment), { id: true, cursor: true }), {
     payment_id: z.int(),
     tx_digest: z.string(),

@@ -17,8 +17,11 @@ export async function nextId(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: str
   return id!;
 }
 
+/** The partition prefix and the sort key of every counter item. */
+export const COUNTER_PREFIX = 'COUNTER#';
+export const COUNTER_SORT_KEY = 'COUNTER';
 /** "next id of a kind": one counter item per kind. */
-export const counterKey = (kind: string) => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' });
+export const counterKey = (kind: string) => ({ pk: `${COUNTER_PREFIX}${kind}`, sk: COUNTER_SORT_KEY });
 
 /** `count` ids of a kind from one `ADD` (unique, consecutive within the block); none for 0, without a write. */
 export async function nextIds(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: string, count: number): Promise<number[]> {

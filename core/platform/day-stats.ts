@@ -33,11 +33,14 @@ const KEEP_SECONDS = 400 * 24 * 60 * 60;
 /** The UTC day of an instant, `YYYY-MM-DD`. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
+/** The partition prefix and the sort key of every day's shard item. */
+export const DAY_STATS_PREFIX = 'STATS#';
+export const DAY_STATS_SORT_KEY = 'STATS';
 /** "a day's figures, shard s". */
-export const dayStatsKey = (day: string, shard: number) => ({ pk: `STATS#${day}#${shard}`, sk: 'STATS' });
+export const dayStatsKey = (day: string, shard: number) => ({ pk: `${DAY_STATS_PREFIX}${day}#${shard}`, sk: DAY_STATS_SORT_KEY });
 
 /** A shard item as stored: a figure no count has reached yet is absent. */
-const StoredDayStats = z.object({
+export const StoredDayStats = z.object({
   orders_created: z._default(z.int(), 0),
   orders_paid: z._default(z.int(), 0),
   tickets_credited: z._default(z.int(), 0),

@@ -90,8 +90,11 @@ export function idempotentRequest(claims: Pick<TokenClaims, 'kind' | 'sub'>, ope
 }
 
 type RecordName = Pick<IdempotentRequest, 'caller' | 'operation' | 'key'>;
-const recordPartition = ({ caller, operation, key }: RecordName) => `IDEMPOTENCY#${caller}#${operation}#${key}`;
-export const idempotencyRecordKey = (request: RecordName) => ({ pk: recordPartition(request), sk: 'IDEMPOTENCY' });
+/** The partition prefix and the sort key of every idempotency record. */
+export const IDEMPOTENCY_PREFIX = 'IDEMPOTENCY#';
+export const IDEMPOTENCY_SORT_KEY = 'IDEMPOTENCY';
+const recordPartition = ({ caller, operation, key }: RecordName) => `${IDEMPOTENCY_PREFIX}${caller}#${operation}#${key}`;
+export const idempotencyRecordKey = (request: RecordName) => ({ pk: recordPartition(request), sk: IDEMPOTENCY_SORT_KEY });
 
 /** The record of `claims`' key for `operation`, as the request's reads name it before its fingerprint is known. */
 export const keyRecordOf = (claims: Pick<TokenClaims, 'kind' | 'sub'>, operation: string, key: string) =>

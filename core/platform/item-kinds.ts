@@ -1,5 +1,6 @@
 import type { Item, ItemKey } from './batch.js';
 import type { PlatformDeps } from './deps.js';
+import type { tableDefinition } from './table.js';
 
 /**
  * The declaration of a kind of stored item, made once in the domain that owns it (`core/<domain>/items.ts`): its
@@ -17,8 +18,26 @@ export interface ItemKind<Deps = PlatformDeps> {
    * have no `type`, as a score or a counter). test/player-kinds.test.ts holds every `type` that core/ writes to one kind.
    */
   readonly type?: string;
+  /**
+   * The shape of its items' `pk` and `sk`, made of the same constants its key builders (the domain's keys module)
+   * use: how a stored item is known to be of this kind. test/stored-items.test.ts holds every item the suite's tables
+   * keep to exactly one kind by it.
+   */
+  readonly keys: { readonly pk: KeyShape; readonly sk: KeyShape };
+  /** The secondary indexes its items have entries in: the only `gsiNpk`/`gsiNsk` attributes they carry. None: in no index. */
+  readonly indexes?: readonly IndexName[];
+  /** The model its items are read with (parsed, never cast): every item of the kind the suite stores parses with it. */
+  readonly model?: { readonly parse: (item: unknown) => unknown };
   readonly player: PlayerData<Deps>;
 }
+
+/** How a key attribute of a kind reads: exactly `equals`, or beginning with `prefix`. */
+export type KeyShape = { readonly equals: string } | { readonly prefix: string };
+export const exactly = (equals: string): KeyShape => ({ equals });
+export const startsWith = (prefix: string): KeyShape => ({ prefix });
+
+/** The table's secondary indexes (core/platform/table.ts). */
+export type IndexName = keyof typeof tableDefinition.indexes;
 
 /** The player whose items are walked: their id, and the wallet address their account had (none without one). */
 export interface PlayerRef {
@@ -76,12 +95,15 @@ export interface DeletionRun {
 }
 
 /**
- * A kind's player data: none (`holdsNoPlayerData`, a kind the deletion never looks at), or where a player's items of
- * it are, what their deletion does, and the section of their export that shows them (none: not exported, as a
+ * A kind's player data: none (`holdsNoPlayerData`, a kind the deletion never looks at); data that a flow of its own
+ * domain takes care of when the player goes, which `ownFlow` names (an item no reach finds from the player, as a
+ * zkLogin salt keyed by the identity's subject, or a board's head listing many players); or where a player's items
+ * of it are, what their deletion does, and the section of their export that shows them (none: not exported, as a
  * nonce or an idempotency record). `record` turns an item into the exported record when it is not the stored one.
  */
 export type PlayerData<Deps = PlatformDeps> =
   | { readonly holdsNoPlayerData: true }
+  | { readonly ownFlow: string }
   | {
       readonly reach: Reach;
       readonly deletion: Deletion<Deps>;
@@ -89,7 +111,9 @@ export type PlayerData<Deps = PlatformDeps> =
     };
 
 /** A kind that holds a player's data (the declarations the deletion and the export walk). */
-export type PlayerKind<Deps = PlatformDeps> = ItemKind<Deps> & { readonly player: Exclude<PlayerData<Deps>, { holdsNoPlayerData: true }> };
+export type PlayerKind<Deps = PlatformDeps> = ItemKind<Deps> & {
+  readonly player: Exclude<PlayerData<Deps>, { holdsNoPlayerData: true } | { ownFlow: string }>;
+};
 
 /**
  * Declares a kind: the one place its player-data policy is stated (the type makes it required). A kind's `release`

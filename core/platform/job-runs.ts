@@ -37,10 +37,17 @@ const SUMMARY_MAX = 300;
 /** Failed runs the overview lists per job at most (the newest). */
 export const FAILURES_LISTED = 50;
 
+/** The partition prefix and the sort key of every job's last run. */
+export const JOB_RUN_PREFIX = 'JOBRUN#';
+export const JOB_RUN_SORT_KEY = 'JOBRUN';
 /** "a job's last run". */
-export const jobRunKey = (job: JobName) => ({ pk: `JOBRUN#${job}`, sk: 'JOBRUN' });
+export const jobRunKey = (job: JobName) => ({ pk: `${JOB_RUN_PREFIX}${job}`, sk: JOB_RUN_SORT_KEY });
+/** The partition prefix of every job's failed runs. */
+export const JOB_FAILURE_PREFIX = 'JOBFAIL#';
+/** What a failed run's sort key begins with: nothing fixed (its end, an ISO instant, comes first). */
+export const JOB_FAILURE_SORT_PREFIX = '';
 /** The partition of "a job's failed runs, newest first". */
-const jobFailures = (job: JobName) => `JOBFAIL#${job}`;
+const jobFailures = (job: JobName) => `${JOB_FAILURE_PREFIX}${job}`;
 
 const RunError = z.object({ code: z.string(), summary: z.string() });
 
@@ -60,14 +67,14 @@ export const JobRun = z.object({
 export type JobRun = z.infer<typeof JobRun>;
 
 /** "a job's last run" as stored: the run, and when the job last succeeded. */
-const StoredJobRun = z.extend(JobRun, { last_success_at: nullByDefault(z.string()) });
+export const StoredJobRun = z.extend(JobRun, { last_success_at: nullByDefault(z.string()) });
 
 /** A failed run, as the overview lists it: when it failed (its end), why, and its Lambda request id. */
 export const JobFailure = z.object({ at: z.string(), error: RunError, request_id: nullByDefault(z.string()) });
 export type JobFailure = z.infer<typeof JobFailure>;
 
 /** "a job's failed runs" as stored. */
-const StoredJobFailure = z.object({ ended_at: z.string(), error: RunError, request_id: nullByDefault(z.string()) });
+export const StoredJobFailure = z.object({ ended_at: z.string(), error: RunError, request_id: nullByDefault(z.string()) });
 
 /** A run that did its work but must count as failed (some of it could not be done): its code and summary are recorded. */
 export class JobFailed extends Error {

@@ -28,7 +28,10 @@ export const playerItemsKeys = (uid: string, kind: PlayerItemKind) => ({ gsi6pk:
 
 export const playerItemsPartition = (uid: string) => `PLAYER_ITEMS#${uid}`;
 
-export const goneKey = (uid: string) => ({ pk: `GONE#${sha256Url(`player:${uid}`)}`, sk: 'GONE' });
+/** The partition prefix and the sort key of every gone mark (core/privacy/items.ts declares its kind). */
+export const GONE_PREFIX = 'GONE#';
+export const GONE_SORT_KEY = 'GONE';
+export const goneKey = (uid: string) => ({ pk: `${GONE_PREFIX}${sha256Url(`player:${uid}`)}`, sk: GONE_SORT_KEY });
 
 /**
  * A transaction item that holds only while `uid` has not deleted their account (the gone mark is absent): every
@@ -41,7 +44,7 @@ export const notGoneCheck = (table: string, uid: string): TransactItem => ({
 });
 
 /** Whether a transaction item is a notGoneCheck, so a refused transaction can tell a deleted player from a race. */
-export const isNotGoneCheck = (item: TransactItem | undefined) => item?.ConditionCheck?.Key?.sk === 'GONE';
+export const isNotGoneCheck = (item: TransactItem | undefined) => item?.ConditionCheck?.Key?.sk === GONE_SORT_KEY;
 
 /**
  * What a deletion keeps a player's (or a store user's) accounting under: `former:<random uuid>`, one per

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import { forgetPlayer } from '../access/players.js';
 import { forgetZkSubject } from '../identity/zklogin.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
@@ -17,8 +16,8 @@ import { eraseRound } from '../platform/erase-round.js';
 import { footprintSize } from '../platform/footprint.js';
 import { playerFootprint } from './player-kinds.js';
 import { leaveRankPages } from './rank-pages.js';
-import { ANSWER_DAYS, erasureKey, LEASE_SECONDS, RUNNING_ERASURES } from './keys.js';
-import type { DeletionBody, DeletionResult } from './models.js';
+import { ANSWER_DAYS, ERASURE_PREFIX, erasureKey, LEASE_SECONDS, RUNNING_ERASURES } from './keys.js';
+import { type DeletionBody, type DeletionResult, ErasureRecord } from './models.js';
 import { writeNotices } from './notices.js';
 import { forfeitsOf } from './forfeits.js';
 import { proofIdOf, verifyProof, type ZkIdentity } from './proof.js';
@@ -43,29 +42,6 @@ import { forgetLearned, keepLearned, learnedFrom, learnedOf, type Learned } from
 const MAX_ROUNDS = 6;
 /** How long after its answer a deletion's last sweep waits (deletions job): index reads and reports in flight settle. */
 export const SWEEP_AFTER_SECONDS = 5 * 60;
-
-const Zk = z.object({ provider: z.string(), iss: z.string(), aud: z.string(), sub: z.string() });
-const ErasureRecord = z.object({
-  status: z.enum(['running', 'done']),
-  /** The gone mark's key: which player, without the player's id. */
-  gone: z.string(),
-  deleted_at: z.string(),
-  uid: z.optional(z.string()),
-  address: z.optional(z.string()),
-  zk: z.optional(Zk),
-  pseudonym: z.optional(z.string()),
-  identifiers: z._default(z.array(z.string()), []),
-  names: z._default(z.array(z.string()), []),
-  studios: z._default(z.array(z.string()), []),
-  nfts: z._default(z.array(z.string()), []),
-  seasons: z._default(z.array(z.string()), []),
-  runner: z.optional(z.string()),
-  lease_until: z.optional(z.number()),
-  /** The answer's JSON text (kept-answers.ts); `answer`, the answer itself, in records written before. */
-  answer_json: z.optional(z.string()),
-  answer: z.optional(z.unknown()),
-});
-type ErasureRecord = z.infer<typeof ErasureRecord>;
 
 /** What a run works with: the record's running state. */
 interface Running extends Learned {
@@ -370,7 +346,7 @@ export async function resumeDeletions(deps: PrivacyDeps, { deadline }: { deadlin
   for (const item of waiting) {
     if (Date.now() >= deadline) break;
     const listed = ErasureRecord.parse(item);
-    const proofId = String(item.pk).slice('ERASURE#'.length);
+    const proofId = String(item.pk).slice(ERASURE_PREFIX.length);
     const now = deps.now();
     const due = listed.status === 'done' ? String(item.gsi3sk) <= now.toISOString() : (listed.lease_until ?? 0) <= now.getTime();
     if (!due) continue;

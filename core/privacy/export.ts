@@ -2,12 +2,13 @@ import { TIER_PREFIX } from '../leagues/keys.js';
 import { StoredTier } from '../leagues/tiers.js';
 import { findAccount, toAccountRecord } from '../identity/accounts.js';
 import { type AccountRecord, SavedParams, SocialBinding, WalletType } from '../identity/models.js';
-import { storedBalance } from '../tickets/balances.js';
+import { BALANCE_PREFIX, LEDGER_END, LEDGER_PREFIX, storedBalance } from '../tickets/balances.js';
 import { toHero } from '../heroes/heroes.js';
+import { HERO_PREFIX } from '../heroes/keys.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 import { readSection, type SectionPage } from './export-sections.js';
-import { userPartition } from '../identity/keys.js';
+import { ACCOUNT_SORT, PARAMS_SORT, SOCIAL_PREFIX, userPartition } from '../identity/keys.js';
 import { EXPORT_SECTIONS, type ExportSection, type ExportSectionPage, type PlayerExport } from './models.js';
 
 /**
@@ -66,23 +67,23 @@ async function readProfile(deps: Pick<PlatformDeps, 'db' | 'table'>, uid: string
       ExpressionAttributeValues: { ':pk': userPartition(uid), ':bound': bound },
       ConsistentRead: true,
     });
-  const items = (await Promise.all([range('<', 'LEDGER#'), range('>=', 'LEDGER$')])).flat();
+  const items = (await Promise.all([range('<', LEDGER_PREFIX), range('>=', LEDGER_END)])).flat();
   const of = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
-  const stored = items.find((item) => item.sk === 'ACCOUNT');
+  const stored = items.find((item) => item.sk === ACCOUNT_SORT);
   const account = stored ? withoutKey(toAccountRecord(stored)) : null;
-  const params = items.find((item) => item.sk === 'PARAMS');
+  const params = items.find((item) => item.sk === PARAMS_SORT);
   const zkLogin = account?.wallet_type === WalletType.zkLogin;
   return {
     account,
     wallet: account ? { address: account.wallet_address, type: account.wallet_type } : null,
     zklogin: { is_zklogin: zkLogin, address: zkLogin ? account.wallet_address : null },
-    social: of('SOCIAL#').map((item) => SocialBinding.parse(item)),
+    social: of(SOCIAL_PREFIX).map((item) => SocialBinding.parse(item)),
     params: params ? SavedParams.parse(params) : null,
-    balances: of('TICKETS#').map((item) => {
+    balances: of(BALANCE_PREFIX).map((item) => {
       const { projectName, level, balance } = storedBalance(item);
       return { project: projectName, level, balance };
     }),
-    heroes: of('HERO#').map((item) => {
+    heroes: of(HERO_PREFIX).map((item) => {
       const { userId: _player, ...hero } = toHero(item);
       return hero;
     }),

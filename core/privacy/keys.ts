@@ -13,10 +13,15 @@ import { sha256Url } from '../platform/digest.js';
  * - "a studio's deleted players, newest first": pk `DELETIONS#<accountId>`, sk `<deleted at>#<uid>` (TTL
  *   NOTICE_DAYS): the one place a deleted player's id stays, for the studio to delete what it holds.
  */
-export const erasureKey = (proofId: string) => ({ pk: `ERASURE#${proofId}`, sk: 'ERASURE' });
+export const ERASURE_PREFIX = 'ERASURE#';
+export const ERASURE_SORT = 'ERASURE';
+export const erasureKey = (proofId: string) => ({ pk: `${ERASURE_PREFIX}${proofId}`, sk: ERASURE_SORT });
 export const RUNNING_ERASURES = 'ERASING';
-export const deletionNonceKey = (address: string) => ({ pk: `ERASENONCE#${address}`, sk: 'NONCE' });
-export const noticesPartition = (accountId: string) => `DELETIONS#${accountId}`;
+export const DELETION_NONCE_PREFIX = 'ERASENONCE#';
+export const DELETION_NONCE_SORT = 'NONCE';
+export const deletionNonceKey = (address: string) => ({ pk: `${DELETION_NONCE_PREFIX}${address}`, sk: DELETION_NONCE_SORT });
+export const NOTICES_PREFIX = 'DELETIONS#';
+export const noticesPartition = (accountId: string) => `${NOTICES_PREFIX}${accountId}`;
 /** "a value a deletion learned": beside its record, keyed by the digest of the value (a name could break a key's rules). */
 export const LEARNED_PREFIX = 'LEARNED#';
 export const learnedKey = (proofId: string, kind: string, value: string) => ({
@@ -24,6 +29,8 @@ export const learnedKey = (proofId: string, kind: string, value: string) => ({
   sk: `${LEARNED_PREFIX}${kind}#${sha256Url(value)}`,
 });
 
+/** What a notice's sort key begins with: nothing fixed (the deletion's time, an ISO instant, comes first). */
+export const NOTICE_SORT_PREFIX = '';
 export const noticeKey = (accountId: string, deletedAt: string, uid: string) => ({ pk: noticesPartition(accountId), sk: `${deletedAt}#${uid}` });
 
 /** How long a studio's notice of a deleted player is kept: it reads them at least this often. */

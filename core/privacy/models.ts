@@ -29,6 +29,34 @@ export const DeletionBody = z.lazy(() =>
 );
 export type DeletionBody = z.infer<typeof DeletionBody>;
 
+const Zk = z.object({ provider: z.string(), iss: z.string(), aud: z.string(), sub: z.string() });
+/**
+ * "a deletion by its proof" (keys.ts erasureKey) as stored, as deletion.ts reads it: while the deletion runs, the
+ * player (uid, address, zkLogin identity, pseudonym) and the run's lease; once done, the answer too; after the
+ * sweep, nothing of the player.
+ */
+export const ErasureRecord = z.object({
+  status: z.enum(['running', 'done']),
+  /** The gone mark's key: which player, without the player's id. */
+  gone: z.string(),
+  deleted_at: z.string(),
+  uid: z.optional(z.string()),
+  address: z.optional(z.string()),
+  zk: z.optional(Zk),
+  pseudonym: z.optional(z.string()),
+  identifiers: z._default(z.array(z.string()), []),
+  names: z._default(z.array(z.string()), []),
+  studios: z._default(z.array(z.string()), []),
+  nfts: z._default(z.array(z.string()), []),
+  seasons: z._default(z.array(z.string()), []),
+  runner: z.optional(z.string()),
+  lease_until: z.optional(z.number()),
+  /** The answer's JSON text (kept-answers.ts); `answer`, the answer itself, in records written before. */
+  answer_json: z.optional(z.string()),
+  answer: z.optional(z.unknown()),
+});
+export type ErasureRecord = z.infer<typeof ErasureRecord>;
+
 /** The tickets a deletion forfeited in one project level. */
 const Forfeit = z.object({ projectName: answered.projectName, level: z.int(), tickets: z.int() });
 

@@ -29,7 +29,7 @@ export async function writeNotices(deps: Pick<PlatformDeps, 'db' | 'table'>, uid
 export const NOTICE_PAGE = 100;
 
 /** A studio's notice as stored (noticeKey): the player's id and when they deleted their account. */
-const StoredNotice = z.object({ game_player_id: z.string(), deleted_at: z.string(), expiresAt: z.number() });
+export const StoredNotice = z.object({ game_player_id: z.string(), deleted_at: z.string(), expiresAt: z.number() });
 
 /**
  * player_deletions: the studio's deleted players, newest first, at most `limit` a page, ids only. With `since`,

@@ -29,7 +29,7 @@ import type { DeletionBody } from './models.js';
 export const MESSAGE_TTL_SECONDS = 5 * 60;
 export const PROOF_MAX_AGE_SECONDS = 10 * 60;
 
-const StoredMessage = z.object({ nonce: z.string(), message: z.string(), expiresAt: z.number() });
+export const StoredMessage = z.object({ nonce: z.string(), message: z.string(), expiresAt: z.number() });
 
 export function deletionMessage(stage: string, address: string, uid: string, nonce: string, issuedAt: string, expiresAt: string) {
   return [

@@ -1,15 +1,11 @@
-import * as z from 'zod/mini';
 import { ownerOf } from '../access/owners.js';
 import { gameError } from '../games/errors.js';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { type Board, headTopKey } from './keys.js';
 import type { GameRank, RankEntry } from './models.js';
-import { type PageEntry, toEntries } from './rank-pages.js';
+import { type PageEntry, StoredTop, toEntries } from './rank-pages.js';
 import { monthOf, type Season, weekOf } from './seasons.js';
-
-/** "a board's live head" top (keys.ts headTopKey) as stored: the first MAX_BOARD standings, deflated. */
-const TopItem = z.object({ data: z.instanceof(Uint8Array) });
 
 const toRankEntry = (entry: PageEntry): RankEntry => ({ total: String(entry.score), game_player_id: entry.id, game_player_name: entry.name });
 
@@ -36,6 +32,6 @@ export async function gameRank(deps: PlatformDeps, game: string, limit: number):
     ),
   ]);
   if (owner === undefined) throw gameError('game.not_found', `game_code: no game ${game}`);
-  const [weekKills, weekWins, monthKills, monthWins] = tops.map((item) => (item ? toEntries(TopItem.parse(item).data).slice(0, limit).map(toRankEntry) : []));
+  const [weekKills, weekWins, monthKills, monthWins] = tops.map((item) => (item ? toEntries(StoredTop.parse(item).data).slice(0, limit).map(toRankEntry) : []));
   return { gameWeekKillRank: weekKills!, gameWeekWinRank: weekWins!, gameMothKillRank: monthKills!, gameMothWinRank: monthWins! };
 }

@@ -48,21 +48,35 @@ export const scoreKey = (game: string, season: Season, playerId: string, shards:
   pk: scorePartition(game, season, shardOf(playerId, shards), shards),
   sk: `${SCORE_PLAYER_PREFIX}${playerId}`,
 });
-const ranksPartition = (board: Board, game: string, season: Season) => `RANKS#${board === 'kills' ? 'KILLS' : 'WINS'}#${game}#${seasonKey(season)}`;
-export const headDirectoryKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: 'DIRECTORY' });
+/** The partition prefix of every item of a board's head and snapshot: its directories and top, and its pages. */
+export const RANKS_PREFIX = 'RANKS#';
+/** The sort keys of a board's head directory, its top and its snapshot's directory, in the board's partition. */
+export const HEAD_DIRECTORY_SORT_KEY = 'DIRECTORY';
+export const HEAD_TOP_SORT_KEY = 'TOP';
+export const SNAPSHOT_DIRECTORY_SORT_KEY = 'SNAPSHOT';
+/** The sort key of every rank page, a head's (`#P<id>` after the board) or a snapshot's (`#S<id>`): one a partition. */
+export const RANK_PAGE_SORT_KEY = 'PAGE';
+const ranksPartition = (board: Board, game: string, season: Season) => `${RANKS_PREFIX}${board === 'kills' ? 'KILLS' : 'WINS'}#${game}#${seasonKey(season)}`;
+export const headDirectoryKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: HEAD_DIRECTORY_SORT_KEY });
 export const headPageKey = (board: Board, game: string, season: Season, page: number) => ({
   pk: `${ranksPartition(board, game, season)}#P${page}`,
-  sk: 'PAGE',
+  sk: RANK_PAGE_SORT_KEY,
 });
-export const headTopKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: 'TOP' });
-export const snapshotDirectoryKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: 'SNAPSHOT' });
+export const headTopKey = (board: Board, game: string, season: Season) => ({ pk: ranksPartition(board, game, season), sk: HEAD_TOP_SORT_KEY });
+export const snapshotDirectoryKey = (board: Board, game: string, season: Season) => ({
+  pk: ranksPartition(board, game, season),
+  sk: SNAPSHOT_DIRECTORY_SORT_KEY,
+});
 export const snapshotPageKey = (board: Board, game: string, season: Season, page: number) => ({
   pk: `${ranksPartition(board, game, season)}#S${page}`,
-  sk: 'PAGE',
+  sk: RANK_PAGE_SORT_KEY,
 });
-/** The partition prefix of every result record. */
+/** The partition prefix and the sort key of every result record. */
 export const RESULT_PREFIX = 'RESULT#';
-export const resultKey = (game: string, resultId: string) => ({ pk: `${RESULT_PREFIX}${game}#${resultId}`, sk: 'RESULT' });
+export const RESULT_SORT_KEY = 'RESULT';
+export const resultKey = (game: string, resultId: string) => ({ pk: `${RESULT_PREFIX}${game}#${resultId}`, sk: RESULT_SORT_KEY });
 /** The partition of every season to settle: its sort keys begin with the season's end. */
 export const OPEN_SEASONS = 'SEASONS';
+/** What a season to settle's sort key begins with: nothing fixed (its end, an ISO instant, comes first). */
+export const OPEN_SEASON_SORT_PREFIX = '';
 export const openSeasonKey = (game: string, season: Season) => ({ pk: OPEN_SEASONS, sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}` });

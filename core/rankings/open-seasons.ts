@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
@@ -13,6 +14,9 @@ import type { Season } from './seasons.js';
  * seasons' records after its transaction, not in it (reports.ts): every report of a game would include them, and
  * DynamoDB cancels a transaction that includes an item another transaction in flight includes.
  */
+
+/** "seasons to settle" (keys.ts openSeasonKey) as stored, as the snapshot job reads it: the game and season it names. */
+export const StoredOpenSeason = z.object({ game_code: z.string(), season_type: z.number(), season_range: z.string() });
 
 /** The seasons' "to settle" records, once per process and season (known.ts); a failure is logged, the report has counted. */
 export async function recordOpenSeasons(deps: PlatformDeps, game: string, seasons: Season[], at: string) {

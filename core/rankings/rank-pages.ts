@@ -52,16 +52,18 @@ export interface Directory {
 
 const Packed = z.instanceof(Uint8Array);
 const StandingRow = z.tuple([z.number(), z.string(), z.string()]);
-/** A directory as stored; `data` is the deflated JSON of its pages. */
-const DirectoryItem = z.object({ version: z.number(), players: z.number(), updatedAt: z.string(), data: Packed });
+/** A directory as stored (keys.ts headDirectoryKey, snapshotDirectoryKey); `data` is the deflated JSON of its pages. */
+export const StoredDirectory = z.object({ version: z.number(), players: z.number(), updatedAt: z.string(), data: Packed });
 const DirectoryData = z.object({
   next: z.int(),
   /** [id, count, version, first score, first at, first id] per page. */
   pages: z.array(z.tuple([z.int(), z.int(), z.int(), z.number(), z.string(), z.string()])),
   cutoff: z.optional(StandingRow),
 });
-/** A page as stored; `data` is the deflated JSON of [score, at, id, name] rows. */
-const PageItem = z.object({ version: z.number(), data: Packed });
+/** A page as stored (keys.ts headPageKey, snapshotPageKey); `data` is the deflated JSON of [score, at, id, name] rows. */
+export const StoredPage = z.object({ version: z.number(), data: Packed });
+/** "a board's live head" top (keys.ts headTopKey) as stored: the first MAX_BOARD standings, deflated as a page's. */
+export const StoredTop = z.object({ data: Packed });
 const PageData = z.array(z.tuple([z.number(), z.string(), z.string(), z.string()]));
 
 export const pack = (value: unknown) => deflateRawSync(JSON.stringify(value));
@@ -72,7 +74,7 @@ export const EMPTY_DIRECTORY: Directory = { version: 0, next: 0, pages: [], play
 /** A stored directory read into a Directory; none is the empty board. */
 export function toDirectory(item: Record<string, unknown> | undefined): Directory {
   if (!item) return EMPTY_DIRECTORY;
-  const { version, players, updatedAt, data } = DirectoryItem.parse(item);
+  const { version, players, updatedAt, data } = StoredDirectory.parse(item);
   const { next, pages, cutoff } = DirectoryData.parse(unpack(data));
   return {
     version,
@@ -102,7 +104,7 @@ export function directoryItem(key: { pk: string; sk: string }, directory: Omit<D
 
 /** A stored page read into its entries, with the version it was written at. */
 export function toPage(item: Record<string, unknown>): { version: number; entries: PageEntry[] } {
-  const { version, data } = PageItem.parse(item);
+  const { version, data } = StoredPage.parse(item);
   return { version, entries: toEntries(data) };
 }
 

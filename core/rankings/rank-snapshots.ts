@@ -1,9 +1,9 @@
-import * as z from 'zod/mini';
 import { type ItemKey, writeItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { recordedRun } from '../platform/job-runs.js';
 import { queryItems } from '../platform/query.js';
 import { type Board, OPEN_SEASONS } from './keys.js';
+import { StoredOpenSeason } from './open-seasons.js';
 import { healHead } from './rank-head.js';
 import { SNAPSHOT_GRACE_MS, writeSnapshot } from './rank-snapshot.js';
 import { boardStandings, readSeasonScores } from './season-scores.js';
@@ -22,9 +22,6 @@ export const SNAPSHOT_INTERVAL_MS = 60_000;
 /** A season that ended this long ago gets no more snapshots: its last reports are in one by then. */
 const AFTER_END_MS = 10 * 60_000;
 const BOARDS: Board[] = ['kills', 'wins'];
-
-/** "seasons to settle" (keys.ts openSeasonKey) as the job reads it. */
-const OpenSeason = z.object({ game_code: z.string(), season_type: z.number(), season_range: z.string() });
 
 export interface SnapshotRun {
   seasons: number;
@@ -55,7 +52,7 @@ export async function snapshotSeasons(deps: Pick<PlatformDeps, 'db' | 'table' | 
   const retired: ItemKey[] = [];
   // One season at a time: a large season's items are the run's memory.
   for (const item of open) {
-    const { game_code: game, season_type, season_range } = OpenSeason.parse(item);
+    const { game_code: game, season_type, season_range } = StoredOpenSeason.parse(item);
     const season = parseSeasonRange(season_type as SeasonTypeValue, season_range);
     if (!season) continue;
     const asOf = deps.now().toISOString();

@@ -3,7 +3,7 @@ import { indexBackfill } from '../platform/index-backfill.js';
 import { answerTextOf, eitherForm } from '../platform/kept-answers.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { objectOf } from '../shared/records.js';
-import { RESULT_PREFIX, SCORE_PLAYER_PREFIX, SCORE_PREFIX } from './keys.js';
+import { RESULT_PREFIX, RESULT_SORT_KEY, SCORE_PLAYER_PREFIX, SCORE_PREFIX } from './keys.js';
 import { AddWinResult, ScoreResult } from './models.js';
 import { StoredScore } from './items.js';
 
@@ -32,7 +32,7 @@ export const scoresBackfill = indexBackfill({
 const Answered = z.union([z.pick(objectOf(AddWinResult), { game_player_id: true }), z.pick(objectOf(ScoreResult), { players: true })]);
 export const resultsBackfill = indexBackfill({
   kind: 'results',
-  match: { pkPrefix: RESULT_PREFIX, skPrefix: 'RESULT' },
+  match: { pkPrefix: RESULT_PREFIX, skPrefix: RESULT_SORT_KEY },
   source: z.object({ response: z.optional(Answered), response_json: z.optional(answerTextOf(Answered)) }).check(eitherForm('response')),
   keys: (result) => {
     const response = (result.response_json ?? result.response)!;

@@ -12,7 +12,7 @@ import { objectOf } from '../shared/records.js';
  * "a history entry" (historyEntryKey) and its indexes: the contract's entry as stored, with the reward a
  * storedAmount (keys, the claim and internal attributes such as the player's name stay inside).
  */
-const StoredHistoryEntry = z.lazy(() => z.extend(z.omit(objectOf(HistoryEntry), { reward_amount_base: true }), { reward_amount: storedAmount }));
+export const StoredHistoryEntry = z.lazy(() => z.extend(z.omit(objectOf(HistoryEntry), { reward_amount_base: true }), { reward_amount: storedAmount }));
 
 /** The contract's fields of a stored history entry. */
 export function toHistoryEntry(item: Record<string, unknown>): HistoryEntry {

@@ -8,7 +8,7 @@ import { rewardError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { retrying } from '../platform/retry.js';
 import { ConcurrentChange, isTransactionConflict, isWriteConflict, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
-import { openSeasonKey } from '../rankings/keys.js';
+import { OPEN_SEASONS, openSeasonKey } from '../rankings/keys.js';
 import { SeasonType, seasonOf, type Season } from '../rankings/seasons.js';
 import { historyEntriesOf, historyEntryPut } from './entries.js';
 import { rewardTableKey, settledKey } from './keys.js';
@@ -124,8 +124,8 @@ async function settleOnce(deps: SettleDeps, game: string, season: Season): Promi
 }
 
 /** "season settled" (settledKey): the settlement's answer as stored, but whether it was settled now. */
-const Marker = z.lazy(() => z.omit(objectOf(SettlementResult), { settled_now: true }));
-type Marker = Pick<z.infer<typeof Marker>, 'board' | 'entries' | 'settled_at'>;
+export const StoredSettledMarker = z.lazy(() => z.omit(objectOf(SettlementResult), { settled_now: true }));
+type Marker = Pick<z.infer<typeof StoredSettledMarker>, 'board' | 'entries' | 'settled_at'>;
 
 const resultOf = (game: string, season: Season, marker: Marker, settledNow: boolean): SettlementResult => ({
   game_code: game,
@@ -141,7 +141,7 @@ const resultOf = (game: string, season: Season, marker: Marker, settledNow: bool
 async function readTableAndMarker(deps: SettleDeps, game: string, season: Season) {
   const keys = [rewardTableKey(game), settledKey(game, season), openSeasonKey(game, season)];
   const [table, marker, open] = await readItems(deps, keys);
-  return { table: table && StoredRewardTable.parse(table), marker: marker && Marker.parse(marker), open: open !== undefined };
+  return { table: table && StoredRewardTable.parse(table), marker: marker && StoredSettledMarker.parse(marker), open: open !== undefined };
 }
 
 async function deleteOpenSeason(deps: SettleDeps, game: string, season: Season) {
@@ -179,7 +179,7 @@ export async function settleDueSeasons(deps: SettleDeps, options: { deadline?: n
       new QueryCommand({
         TableName: deps.table,
         KeyConditionExpression: 'pk = :pk AND sk < :before',
-        ExpressionAttributeValues: { ':pk': 'SEASONS', ':before': before },
+        ExpressionAttributeValues: { ':pk': OPEN_SEASONS, ':before': before },
         ProjectionExpression: 'sk',
         ExclusiveStartKey: start,
       }),

@@ -1,7 +1,20 @@
-import { userPartition } from '../identity/keys.js';
-import { type ItemKind, itemKind } from '../platform/item-kinds.js';
+import { USER_PREFIX, userPartition } from '../identity/keys.js';
+import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { historyEntry } from '../rewards/items.js';
-import { PLAYER_DAY_PREFIX, sponsoredKey } from './keys.js';
+import {
+  COIN_PREFIX,
+  COIN_SORT_KEY,
+  GAME_DAY_SORT_PREFIX,
+  PLAYER_DAY_PREFIX,
+  SPONSORED_PREFIX,
+  SPONSORED_SORT_KEY,
+  SPONSORSHIP_PREFIX,
+  SPONSORSHIP_SORT_KEY,
+  STAGE_DAY_PREFIX,
+  sponsoredKey,
+} from './keys.js';
+import { Sponsored } from './records.js';
+import { StoredSponsorship } from './settings.js';
 
 /**
  * Sponsored claims' items that hold a player's data (core/platform/item-kinds.ts): the transaction signed for one
@@ -12,6 +25,8 @@ import { PLAYER_DAY_PREFIX, sponsoredKey } from './keys.js';
 export const sponsoredClaim = itemKind({
   name: 'sponsored claim',
   type: 'sponsored_claim',
+  keys: { pk: startsWith(SPONSORED_PREFIX), sk: exactly(SPONSORED_SORT_KEY) },
+  model: Sponsored,
   player: {
     reach: { via: historyEntry, keysOf: (entry) => [sponsoredKey(Number(entry.id))] },
     deletion: { does: 'deleted' },
@@ -21,6 +36,7 @@ export const sponsoredClaim = itemKind({
 export const sponsoredDay = itemKind({
   name: 'sponsored day of a player',
   type: 'sponsor_player_day',
+  keys: { pk: startsWith(USER_PREFIX), sk: startsWith(PLAYER_DAY_PREFIX) },
   player: { reach: { own: userPartition, sortPrefix: PLAYER_DAY_PREFIX }, deletion: { does: 'deleted' } },
 });
 
@@ -28,7 +44,23 @@ export const sponsoredDay = itemKind({
 export const ITEM_KINDS: readonly ItemKind<never>[] = [
   sponsoredClaim,
   sponsoredDay,
-  itemKind({ name: 'sponsorship', type: 'sponsorship', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'sponsored day of a game', type: 'sponsor_game_day', player: { holdsNoPlayerData: true } }),
-  itemKind({ name: 'gas coin reservation', type: 'gas_coin_reservation', player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'sponsorship',
+    type: 'sponsorship',
+    keys: { pk: startsWith(SPONSORSHIP_PREFIX), sk: exactly(SPONSORSHIP_SORT_KEY) },
+    model: StoredSponsorship,
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'sponsored day of a game',
+    type: 'sponsor_game_day',
+    keys: { pk: startsWith(STAGE_DAY_PREFIX), sk: startsWith(GAME_DAY_SORT_PREFIX) },
+    player: { holdsNoPlayerData: true },
+  }),
+  itemKind({
+    name: 'gas coin reservation',
+    type: 'gas_coin_reservation',
+    keys: { pk: startsWith(COIN_PREFIX), sk: exactly(COIN_SORT_KEY) },
+    player: { holdsNoPlayerData: true },
+  }),
 ];

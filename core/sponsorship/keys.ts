@@ -12,12 +12,22 @@ import { userPartition } from '../identity/keys.js';
  *   `GASCOIN`.
  * Day items expire (expiresAt, days.ts): a limit reads only today's, the stage screen a month of a game's.
  */
-const gamePartition = (game: string) => `SPONSORSHIP#${game}`;
-export const sponsorshipKey = (game: string) => ({ pk: gamePartition(game), sk: 'SETTINGS' });
-export const stageDayPartition = (day: string) => `SPONSOREDDAY#${day}`;
+/** The partition prefixes and the sort keys of the items above, as their builders spell them. */
+export const SPONSORSHIP_PREFIX = 'SPONSORSHIP#';
+export const SPONSORSHIP_SORT_KEY = 'SETTINGS';
+const gamePartition = (game: string) => `${SPONSORSHIP_PREFIX}${game}`;
+export const sponsorshipKey = (game: string) => ({ pk: gamePartition(game), sk: SPONSORSHIP_SORT_KEY });
+export const STAGE_DAY_PREFIX = 'SPONSOREDDAY#';
+/** What a game's day's sort key begins with: nothing fixed (it is the game's code alone). */
+export const GAME_DAY_SORT_PREFIX = '';
+export const stageDayPartition = (day: string) => `${STAGE_DAY_PREFIX}${day}`;
 export const gameDayKey = (game: string, day: string) => ({ pk: stageDayPartition(day), sk: game });
 export const PLAYER_DAY_PREFIX = 'SPONSORDAY#';
 export const playerDayKey = (uid: string, day: string) => ({ pk: userPartition(uid), sk: `${PLAYER_DAY_PREFIX}${day}` });
-export const coinKey = (objectId: string) => ({ pk: `GASCOIN#${objectId}`, sk: 'GASCOIN' });
+export const COIN_PREFIX = 'GASCOIN#';
+export const COIN_SORT_KEY = 'GASCOIN';
+export const coinKey = (objectId: string) => ({ pk: `${COIN_PREFIX}${objectId}`, sk: COIN_SORT_KEY });
+export const SPONSORED_PREFIX = 'SPONSORED#';
+export const SPONSORED_SORT_KEY = 'SPONSORED';
 /** "a sponsored claim": the transaction signed for a history entry, pk `SPONSORED#<entry id>`, sk `SPONSORED`. */
-export const sponsoredKey = (entry: number) => ({ pk: `SPONSORED#${entry}`, sk: 'SPONSORED' });
+export const sponsoredKey = (entry: number) => ({ pk: `${SPONSORED_PREFIX}${entry}`, sk: SPONSORED_SORT_KEY });

@@ -35,7 +35,8 @@ const Signed = z.object({
 });
 export type Signed = z.infer<typeof Signed>;
 const Signing = z.object({ state: z.literal('signing'), nonce: z.string(), at: z.string() });
-const Sponsored = z.discriminatedUnion('state', [Signed, Signing]);
+/** "a sponsored claim" as stored: the entry's signing under way, or the transaction it signed. */
+export const Sponsored = z.discriminatedUnion('state', [Signed, Signing]);
 type Sponsored = z.infer<typeof Sponsored>;
 
 type Deps = Pick<PlatformDeps, 'db' | 'table' | 'now'>;

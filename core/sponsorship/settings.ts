@@ -14,7 +14,7 @@ import type { GasSponsor } from './sponsor-key.js';
  */
 
 /** "a game's sponsorship" as stored. */
-const StoredSponsorship = z.object({ target: z.string(), daily_count: z.optional(z.int()), daily_gas: z.optional(z.string()) });
+export const StoredSponsorship = z.object({ target: z.string(), daily_count: z.optional(z.int()), daily_gas: z.optional(z.string()) });
 type StoredSponsorship = z.infer<typeof StoredSponsorship>;
 
 const sponsorOf = (deps: SponsorshipDeps): GasSponsor => {

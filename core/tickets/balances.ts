@@ -21,12 +21,14 @@ export interface TicketTarget {
 }
 
 /** "balance of a user in a project level", "all balances of a user" (balanceKey): the balance item. */
-const StoredBalance = z.object({ projectName: z.string(), level: z.number(), balance: z.number() });
+export const StoredBalance = z.object({ projectName: z.string(), level: z.number(), balance: z.number() });
 export const storedBalance = (item: Record<string, unknown>) => StoredBalance.parse(item);
 
 /** Sort key prefixes of the balances and the ledger entries in a player's partition. */
 export const BALANCE_PREFIX = 'TICKETS#';
 export const LEDGER_PREFIX = 'LEDGER#';
+/** The first sort key past every ledger entry's (`$` follows `#`): what a read of the partition less its ledger starts again at. */
+export const LEDGER_END = 'LEDGER$';
 
 export const balanceKey = ({ uid, projectName, level }: TicketTarget) => ({ pk: userPartition(uid), sk: `${BALANCE_PREFIX}${projectName}#${level}` });
 export const ledgerKey = (uid: string, ref: string) => ({ pk: userPartition(uid), sk: `${LEDGER_PREFIX}${ref}` });
@@ -136,7 +138,7 @@ export async function balancesOf(deps: PlatformDeps, uid: string, projectName?: 
 }
 
 /** A stored ledger entry, as a studio's view of a player reads it (grants.ts ledgerPage). */
-const StoredLedger = z.object({
+export const StoredLedger = z.object({
   ref: z.string(),
   projectName: z.string(),
   level: z.number(),
@@ -171,4 +173,4 @@ export async function ledgerPage(deps: PlatformDeps, uid: string, limit: number,
 }
 
 /** Whether `sk` is a ledger entry's sort key (a cursor's check). */
-export const isLedgerSortKey = (sk: string) => sk.startsWith('LEDGER#');
+export const isLedgerSortKey = (sk: string) => sk.startsWith(LEDGER_PREFIX);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { userPartition } from '../identity/keys.js';
-import { type ItemKind, itemKind } from '../platform/item-kinds.js';
-import { BALANCE_PREFIX, LEDGER_PREFIX, ledgerKey } from './balances.js';
+import { USER_PREFIX, userPartition } from '../identity/keys.js';
+import { type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { BALANCE_PREFIX, LEDGER_PREFIX, ledgerKey, StoredBalance, StoredLedger } from './balances.js';
 
 /**
  * Tickets' items that hold a player's data (core/platform/item-kinds.ts), both in the player's own partition. A
@@ -11,6 +11,8 @@ import { BALANCE_PREFIX, LEDGER_PREFIX, ledgerKey } from './balances.js';
 export const ticketBalance = itemKind({
   name: 'tickets',
   type: 'tickets',
+  keys: { pk: startsWith(USER_PREFIX), sk: startsWith(BALANCE_PREFIX) },
+  model: StoredBalance,
   player: {
     reach: { own: userPartition, sortPrefix: BALANCE_PREFIX },
     deletion: {
@@ -39,6 +41,8 @@ export const ticketBalance = itemKind({
 export const ledgerEntry = itemKind({
   name: 'ledger',
   type: 'ledger',
+  keys: { pk: startsWith(USER_PREFIX), sk: startsWith(LEDGER_PREFIX) },
+  model: StoredLedger,
   player: { reach: { own: userPartition, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' }, export: { section: 'ledger' } },
 });
 

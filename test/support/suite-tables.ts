@@ -1,0 +1,36 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { DynamoDBClient, paginateListTables, paginateScan } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { suiteDynamoFile } from './global-setup.js';
+
+/**
+ * Every item of every table the suite's test files left in the run's DynamoDB Local, table by table, for the walk
+ * tests (vitest.config.ts runs them after the suite). Undefined when the suite did not run in this process's parent.
+ */
+export async function scanSuiteTables(visit: (table: string, item: Record<string, unknown>) => void): Promise<{ tables: number; items: number } | undefined> {
+  const file = suiteDynamoFile(process.ppid);
+  if (!existsSync(file)) return undefined;
+  const client = new DynamoDBClient({
+    endpoint: readFileSync(file, 'utf8'),
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  let tables = 0;
+  let items = 0;
+  try {
+    for await (const page of paginateListTables({ client }, {})) {
+      for (const table of page.TableNames ?? []) {
+        tables++;
+        for await (const scan of paginateScan({ client }, { TableName: table })) {
+          for (const raw of scan.Items ?? []) {
+            items++;
+            visit(table, unmarshall(raw));
+          }
+        }
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+  return { tables, items };
+}
