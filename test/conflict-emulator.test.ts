@@ -1,4 +1,5 @@
 import {
+  DeleteTableCommand,
   DynamoDBClient,
   PutItemCommand,
   TransactGetItemsCommand,
@@ -8,9 +9,10 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { transactOrFailures, type TransactItem } from '../core/platform/transactions.js';
+import { adminClient } from '../tools/local/dynamo.js';
 import { ConflictEmulator, type SentTransaction } from './support/conflict-emulator.js';
 import { createTestDeps } from './support/deps.js';
 import { createLocalDeps, type LocalDeps } from './support/local-deps.js';
@@ -23,9 +25,20 @@ import { createLocalDeps, type LocalDeps } from './support/local-deps.js';
 let deps: LocalDeps;
 let emulator: ConflictEmulator;
 
+/** The tables this file writes its emulator's items to (`EMULATED#…`, no kind of the platform's). */
+const tables: string[] = [];
+
 beforeAll(async () => {
   emulator = new ConflictEmulator({ holdMs: 300 });
   deps = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: emulator });
+  tables.push(deps.table);
+});
+
+// Gone once the file has run: test/stored-items.test.ts holds every item the suite leaves to a declared kind.
+afterAll(async () => {
+  const client = adminClient(inject('dynamoEndpoint'));
+  for (const TableName of tables) await client.send(new DeleteTableCommand({ TableName }));
+  client.destroy();
 });
 
 const key = (name: string) => ({ pk: `EMULATED#${name}`, sk: 'ITEM' });
@@ -201,6 +214,7 @@ describe("the tests' deps", () => {
     const standard = await createTestDeps();
     expect(standard.conflicts).toBeInstanceOf(ConflictEmulator);
     const off = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: false });
+    tables.push(off.table);
     expect(off.conflicts).toBeUndefined();
     // Without it, DynamoDB Local runs overlapping transactions one after the other: both are written.
     const shared = { pk: `EMULATED#${unique()}`, sk: 'ITEM' };
