@@ -4,7 +4,7 @@ import { revocationKey } from './keys.js';
 import { MerchantStatus } from '../merchants/models.js';
 import { readItems, type Item, type ItemKey } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import { remember } from '../platform/process-memory.js';
 
 /**
@@ -97,8 +97,8 @@ function revokedBefore(revocation: Item | undefined, which: 'console' | 'server'
 export async function revokeTokens(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, accountId: string, which: 'console' | 'server'): Promise<number> {
   const before = deps.now().getTime();
   const field = which === 'console' ? 'consoleBeforeMs' : 'serverBeforeMs';
-  await deps.db
-    .send(
+  await conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: revocationKey(accountId),
@@ -107,10 +107,8 @@ export async function revokeTokens(deps: Pick<PlatformDeps, 'db' | 'table' | 'no
         ExpressionAttributeNames: { '#field': field, '#type': 'type' },
         ExpressionAttributeValues: { ':before': before, ':type': 'revocation' },
       }),
-    )
-    .catch((error: Error) => {
-      if (!isConditionalFailure(error)) throw error;
-    });
+    ),
+  );
   forgetPrincipalState(deps, accountId);
   return before;
 }

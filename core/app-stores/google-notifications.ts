@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld, isConditionalFailure } from '../platform/conditional-failure.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
 import * as z from 'zod/mini';
 import { nullByDefault } from '../shared/records.js';
@@ -156,8 +156,8 @@ async function countFailure(deps: StoresDeps, settings: GoogleSettings, messageI
   const failures = Number(out.Attributes?.failures ?? 1);
   if (failures < settings.poisonAttempts) throw error;
   await logError('google play: poison message acknowledged', { messageId, failures, reason: error.message });
-  await deps.db
-    .send(
+  await conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: messageKey(messageId),
@@ -165,10 +165,8 @@ async function countFailure(deps: StoresDeps, settings: GoogleSettings, messageI
         ConditionExpression: 'attribute_not_exists(outcome)',
         ExpressionAttributeValues: { ':poison': 'poison', ':unknown': 'unreadable', ':why': error.message, ':none': null },
       }),
-    )
-    .catch((failure: unknown) => {
-      if (!isConditionalFailure(failure)) throw failure;
-    });
+    ),
+  );
   return { messageId, notification: 'unreadable', outcome: 'poison', orderId: null };
 }
 

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { StoresDeps } from './deps.js';
-import { conditionalFailure, isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld, conditionalFailure } from '../platform/conditional-failure.js';
 import { storeTxKey } from './keys.js';
 
 /**
@@ -74,13 +74,9 @@ export async function barPurchase(
 
 /** Lifts a purchase's bar (its refund was reversed); false when there was none to lift (lifted meanwhile). */
 export async function liftBar(deps: Pick<StoresDeps, 'db' | 'table'>, purchase: { store: Store; transactionId: string }): Promise<boolean> {
-  try {
-    await deps.db.send(
+  return conditionHeld(
+    deps.db.send(
       new DeleteCommand({ TableName: deps.table, Key: storeTxKey(purchase.store, purchase.transactionId), ConditionExpression: 'attribute_exists(barred)' }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { VendorPaymentEvent } from './models.js';
 import type { ChainDeps } from './deps.js';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import { readItems } from '../platform/batch.js';
 import { logError } from '../platform/log.js';
 import { cursorKey } from './keys.js';
@@ -194,8 +194,8 @@ async function readCursor(deps: IndexerDeps, eventType: string): Promise<{ curso
 
 /** Saves the cursor if no other run moved it since `version`; the new version, or undefined if one did. */
 async function saveCursor(deps: IndexerDeps, eventType: string, cursor: EventCursor, version: number) {
-  try {
-    await deps.db.send(
+  const saved = await conditionHeld(
+    deps.db.send(
       new PutCommand({
         TableName: deps.table,
         Item: { ...cursorKey(eventType), type: 'chain_cursor', event_type: eventType, cursor, version: version + 1, updated_at: deps.now().toISOString() },
@@ -203,13 +203,11 @@ async function saveCursor(deps: IndexerDeps, eventType: string, cursor: EventCur
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': version },
       }),
-    );
-    return version + 1;
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-    // Another run got further; it carries on from there, and this one leaves the type to it.
-    return undefined;
-  }
+    ),
+  );
+  // Another run got further; it carries on from there, and this one leaves the type to it.
+  if (!saved) return undefined;
+  return version + 1;
 }
 
 function describe(error: unknown): string {

@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems, type Item } from '../platform/batch.js';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { backOff, retrying } from '../platform/retry.js';
 import { isThrottled } from '../platform/table-failures.js';
@@ -155,11 +155,12 @@ async function takeArrivals(deps: Pick<PlatformDeps, 'db' | 'table'>, game: stri
 
 /** Sets the player's tier and cohort on their score item, unless it has a cohort already; true when placed. */
 async function placeOne(deps: Pick<PlatformDeps, 'db' | 'table'>, { candidate, tier, cohort }: Placement): Promise<boolean> {
-  try {
+  // False: placed already (by a consumer racing this one), or gone (the player deleted their account meanwhile).
+  return conditionHeld(
     // Throttled (the score's partition is at its limit: reports and placements share it), or refused by a
     // report's transaction on the same item at the same moment (TransactionConflict): wait and write again. Past
     // the last try the batch fails, and is given again.
-    await retrying(
+    retrying(
       () =>
         deps.db.send(
           new UpdateCommand({
@@ -178,11 +179,6 @@ async function placeOne(deps: Pick<PlatformDeps, 'db' | 'table'>, { candidate, t
           throw error;
         },
       },
-    );
-    return true;
-  } catch (error) {
-    // Placed already (by a consumer racing this one), or gone (the player deleted their account meanwhile).
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
 import { goneKey } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
@@ -150,13 +150,7 @@ async function settleCohort(deps: RewardsDeps, game: string, season: Season, rul
     settled_at: now,
   };
   if (placings.length === 0) {
-    try {
-      await deps.db.send(new PutCommand({ TableName: deps.table, Item: marker, ConditionExpression: 'attribute_not_exists(pk)' }));
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
+    return conditionHeld(deps.db.send(new PutCommand({ TableName: deps.table, Item: marker, ConditionExpression: 'attribute_not_exists(pk)' })));
   }
   const entries = await historyEntriesOf(deps, game, season, placings, now);
   const listing = cohortHistoryPartition(game, season, tier, cohort);
@@ -169,8 +163,8 @@ async function settleCohort(deps: RewardsDeps, game: string, season: Season, rul
 
 /** A player's tier from the next season on, unless this season's settlement wrote it already. */
 async function putTier(deps: RewardsDeps, player: string, game: string, tier: number, from: string) {
-  try {
-    await deps.db.send(
+  await conditionHeld(
+    deps.db.send(
       new PutCommand({
         TableName: deps.table,
         Item: { ...tierKey(player, game), type: 'league_tier', game_code: game, tier, from },
@@ -178,10 +172,8 @@ async function putTier(deps: RewardsDeps, player: string, game: string, tier: nu
         ExpressionAttributeNames: { '#from': 'from' },
         ExpressionAttributeValues: { ':from': from },
       }),
-    );
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import { sha256Url } from '../platform/digest.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { oauthError } from './errors.js';
@@ -48,8 +48,8 @@ const invalidGrant = (why: string) => oauthError('invalid_grant', 'oauth.grant_i
  * (its user deleted) has nothing to revoke, and is not written back.
  */
 async function revokeFamily(deps: TokenDeps, family: string) {
-  try {
-    await deps.db.send(
+  await conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: familyKey(family),
@@ -57,10 +57,8 @@ async function revokeFamily(deps: TokenDeps, family: string) {
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':yes': true, ':now': deps.now().toISOString() },
       }),
-    );
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 /** Whether a family item (as read) is of tokens that still work: there, and not revoked (the store's bearer check). */

@@ -1,6 +1,6 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
-import { isConditionalFailure } from './conditional-failure.js';
+import { conditionHeld } from './conditional-failure.js';
 import type { PlatformDeps } from './deps.js';
 import { tableDefinition } from './table.js';
 
@@ -191,8 +191,8 @@ async function setKeys(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: IndexBack
     values[`:s${i}`] = value;
     terms.push(`#s${i} = :s${i}`);
   });
-  try {
-    await deps.db.send(
+  return conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: { pk: item.pk, sk: item.sk },
@@ -201,12 +201,8 @@ async function setKeys(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: IndexBack
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Runs tasks with at most `size` at once; a finished task hands its slot straight to the next one waiting. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { nullByDefault } from '../shared/records.js';
-import { isConditionalFailure } from './conditional-failure.js';
+import { conditionHeld, isConditionalFailure } from './conditional-failure.js';
 import type { PlatformDeps } from './deps.js';
 import { DomainError } from './errors.js';
 import { logError } from './log.js';
@@ -215,8 +215,8 @@ async function writeLastRun(deps: Pick<PlatformDeps, 'db' | 'table'>, job: JobNa
   } catch (error) {
     if (!isConditionalFailure(error)) throw error;
     if (!ok) return;
-    try {
-      await deps.db.send(
+    await conditionHeld(
+      deps.db.send(
         new UpdateCommand({
           TableName: deps.table,
           Key: jobRunKey(job),
@@ -224,10 +224,8 @@ async function writeLastRun(deps: Pick<PlatformDeps, 'db' | 'table'>, job: JobNa
           ConditionExpression: 'attribute_not_exists(last_success_at) OR last_success_at < :ended',
           ExpressionAttributeValues: { ':ended': run.ended_at },
         }),
-      );
-    } catch (late) {
-      if (!isConditionalFailure(late)) throw late;
-    }
+      ),
+    );
   }
 }
 

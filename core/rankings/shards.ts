@@ -3,7 +3,7 @@ import { queryItems } from '../platform/query.js';
 import * as z from 'zod/mini';
 import { gameError } from '../games/errors.js';
 import { gameKey } from '../games/keys.js';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld, isConditionalFailure } from '../platform/conditional-failure.js';
 import { platformError } from '../platform/errors.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { remember } from '../platform/process-memory.js';
@@ -242,8 +242,8 @@ async function compactWith(
         return left.length > 0 ? { ...rest, seasons: left } : rest;
       });
       const changes = keptChanges([...before, change]);
-      const written = await deps.db
-        .send(
+      const written = await conditionHeld(
+        deps.db.send(
           new UpdateCommand({
             TableName: deps.table,
             Key: gameKey(game),
@@ -251,14 +251,8 @@ async function compactWith(
             ConditionExpression: read === undefined ? 'attribute_exists(pk) AND attribute_not_exists(board_shards)' : 'board_shards = :read',
             ExpressionAttributeValues: { ':changes': changes, ...(read === undefined ? {} : { ':read': read }) },
           }),
-        )
-        .then(
-          () => true,
-          (error: unknown) => {
-            if (isConditionalFailure(error)) return false;
-            throw error;
-          },
-        );
+        ),
+      );
       return written ? changes : AGAIN;
     },
     {

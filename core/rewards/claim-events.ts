@@ -4,7 +4,7 @@ import { normalizeAddress } from '../payments/chain-payments.js';
 import { canonicalType } from '../chain/names.js';
 import type { ChainEvent } from '../chain/types.js';
 import type { RewardsDeps } from './deps.js';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
 import { historyEntryKey } from './keys.js';
 import { HistoryStatus } from './models.js';
@@ -78,8 +78,8 @@ export async function recordClaimEvent(deps: Pick<IndexerDeps, 'db' | 'table' | 
     await logError('claims: event skipped, not a claim in our layout', { ...where, problem: claim });
     return 'skipped';
   }
-  try {
-    await deps.db.send(
+  const claimed = await conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: historyEntryKey(claim.historyId),
@@ -99,11 +99,9 @@ export async function recordClaimEvent(deps: Pick<IndexerDeps, 'db' | 'table' | 
           ':nonce': claim.nonce,
         },
       }),
-    );
-    return 'claimed';
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-  }
+    ),
+  );
+  if (claimed) return 'claimed';
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: historyEntryKey(claim.historyId), ConsistentRead: true }));
   const item = out.Item;
   if (item?.status === HistoryStatus.claimed && item.claimed_tx === event.txDigest && item.claimed_event_seq === event.eventSeq) return 'already-claimed';

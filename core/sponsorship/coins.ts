@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import type { GasCoin, GasState } from './gas-reads.js';
 import { coinKey } from './keys.js';
@@ -37,8 +37,8 @@ const TRIES = 6;
 export async function reserveCoin(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, state: GasState, gas: bigint, entry: number): Promise<GasCoin | undefined> {
   const able = state.coins.filter((coin) => coin.balance >= gas);
   for (const coin of shuffled(able).slice(0, TRIES)) {
-    try {
-      await deps.db.send(
+    const reserved = await conditionHeld(
+      deps.db.send(
         new PutCommand({
           TableName: deps.table,
           Item: {
@@ -53,11 +53,9 @@ export async function reserveCoin(deps: Pick<PlatformDeps, 'db' | 'table' | 'now
           ConditionExpression: 'attribute_not_exists(pk) OR version <> :version OR epoch < :epoch',
           ExpressionAttributeValues: { ':version': coin.version, ':epoch': Number(state.epoch) },
         }),
-      );
-      return coin;
-    } catch (error) {
-      if (!isConditionalFailure(error)) throw error;
-    }
+      ),
+    );
+    if (reserved) return coin;
   }
   return undefined;
 }
@@ -74,16 +72,14 @@ function shuffled<T>(items: readonly T[]): T[] {
 
 /** Frees a coin reserved for a signing that did not complete. */
 export async function releaseCoin(deps: Pick<PlatformDeps, 'db' | 'table'>, coin: GasCoin, entry: number) {
-  try {
-    await deps.db.send(
+  await conditionHeld(
+    deps.db.send(
       new DeleteCommand({
         TableName: deps.table,
         Key: coinKey(coin.objectId),
         ConditionExpression: 'entry = :entry AND version = :version',
         ExpressionAttributeValues: { ':entry': entry, ':version': coin.version },
       }),
-    );
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-  }
+    ),
+  );
 }

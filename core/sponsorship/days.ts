@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { gameDayKey, playerDayKey } from './keys.js';
 import { sponsorError } from './errors.js';
@@ -45,8 +45,8 @@ async function charge(
   limit: DayLimit,
 ): Promise<boolean> {
   if (gas > limit.gas) return false;
-  try {
-    await deps.db.send(
+  return conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: key,
@@ -62,18 +62,14 @@ async function charge(
           ':room': limit.gas - gas,
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Takes a charge back (a signing that did not complete); never makes a day that is gone (a player deleted since). */
 async function refund(deps: Pick<PlatformDeps, 'db' | 'table'>, key: Key, gas: bigint) {
-  try {
-    await deps.db.send(
+  await conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: key,
@@ -81,10 +77,8 @@ async function refund(deps: Pick<PlatformDeps, 'db' | 'table'>, key: Key, gas: b
         ConditionExpression: 'attribute_exists(claims)',
         ExpressionAttributeValues: { ':minusOne': -1, ':minusGas': -gas },
       }),
-    );
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { AGAIN, retrying } from '../platform/retry.js';
 import { sponsoredKey } from './keys.js';
@@ -59,20 +59,17 @@ export async function takeSigning(deps: Deps, id: number, nonce: string, earlier
       : earlier.state === 'signed'
         ? { ConditionExpression: 'digest = :earlier', ExpressionAttributeValues: { ':earlier': earlier.digest } }
         : { ConditionExpression: '#state = :signing AND #at = :earlier', ExpressionAttributeValues: { ':signing': 'signing', ':earlier': earlier.at } };
-  try {
-    await deps.db.send(
+  const taken = await conditionHeld(
+    deps.db.send(
       new PutCommand({
         TableName: deps.table,
         Item: { ...sponsoredKey(id), type: 'sponsored_claim', state: 'signing', nonce, at },
         ...condition,
         ...(earlier?.state === 'signing' ? { ExpressionAttributeNames: { '#state': 'state', '#at': 'at' } } : {}),
       }),
-    );
-    return at;
-  } catch (error) {
-    if (isConditionalFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return taken ? at : undefined;
 }
 
 /** Replaces this request's signing with the transaction it signed. */
@@ -90,8 +87,8 @@ export async function storeSigned(deps: Deps, id: number, at: string, signed: Om
 
 /** Gives up this request's signing (a refusal after it was taken: the days' limits, no free coin). */
 export async function dropSigning(deps: Deps, id: number, at: string): Promise<void> {
-  try {
-    await deps.db.send(
+  await conditionHeld(
+    deps.db.send(
       new DeleteCommand({
         TableName: deps.table,
         Key: sponsoredKey(id),
@@ -99,10 +96,8 @@ export async function dropSigning(deps: Deps, id: number, at: string): Promise<v
         ExpressionAttributeNames: { '#state': 'state', '#at': 'at' },
         ExpressionAttributeValues: { ':signing': 'signing', ':at': at },
       }),
-    );
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 /** The transaction another request is signing for the entry, once it is stored (a few short waits); undefined if not. */

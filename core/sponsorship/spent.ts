@@ -3,7 +3,7 @@ import type { ChainDeps } from '../chain/deps.js';
 import type { EventHandler } from '../chain/indexer.js';
 import { canonicalType } from '../chain/names.js';
 import type { ChainEvent } from '../chain/types.js';
-import { isConditionalFailure } from '../platform/conditional-failure.js';
+import { conditionHeld } from '../platform/conditional-failure.js';
 import { claimHandlers } from '../rewards/claim-events.js';
 import { dayOf } from './days.js';
 import { gameDayKey, sponsoredKey } from './keys.js';
@@ -41,8 +41,8 @@ export async function recordGasSpent(deps: Pick<ChainDeps, 'db' | 'table' | 'now
   const paid = (changes ?? []).filter((change) => change.owner === sponsored.sponsor && change.coinType === SUI);
   if (paid.length === 0) return;
   const spent = -paid.reduce((sum, change) => sum + BigInt(change.amount), 0n);
-  try {
-    await deps.db.send(
+  const recorded = await conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: sponsoredKey(id),
@@ -50,14 +50,12 @@ export async function recordGasSpent(deps: Pick<ChainDeps, 'db' | 'table' | 'now
         ConditionExpression: 'attribute_not_exists(spent) AND digest = :digest',
         ExpressionAttributeValues: { ':spent': spent.toString(), ':digest': event.txDigest },
       }),
-    );
-  } catch (error) {
-    if (isConditionalFailure(error)) return;
-    throw error;
-  }
+    ),
+  );
+  if (!recorded) return;
   if (!sponsored.game_code || !sponsored.signed_at) return;
-  try {
-    await deps.db.send(
+  await conditionHeld(
+    deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
         Key: gameDayKey(sponsored.game_code, dayOf(new Date(sponsored.signed_at))),
@@ -66,8 +64,6 @@ export async function recordGasSpent(deps: Pick<ChainDeps, 'db' | 'table' | 'now
         ConditionExpression: 'attribute_exists(claims)',
         ExpressionAttributeValues: { ':spent': spent },
       }),
-    );
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-  }
+    ),
+  );
 }
