@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { merchantKey } from '../merchants/keys.js';
 import { revocationKey } from './keys.js';
 import { MerchantStatus } from '../merchants/models.js';
@@ -36,6 +37,22 @@ export interface PrincipalState {
   serverRevoked: ReadonlySet<string>;
 }
 
+/**
+ * "a console account's revoked tokens" (revocationKey), as stored: the instants in epoch milliseconds, or in seconds on
+ * items written before milliseconds were kept (both read), and the server tokens revoked one by one with the version
+ * that orders their writes (server-tokens.ts). Each attribute is there once something of its kind was revoked.
+ */
+export const StoredRevocation = z.object({
+  consoleBeforeMs: z.optional(z.int()),
+  serverBeforeMs: z.optional(z.int()),
+  consoleBefore: z.optional(z.int()),
+  serverBefore: z.optional(z.int()),
+  /** A revoked server token's id (`jti`) → its expiry, epoch seconds. */
+  serverRevoked: z.optional(z.record(z.string(), z.int())),
+  serverRevokedVersion: z.optional(z.int()),
+});
+type StoredRevocation = z.infer<typeof StoredRevocation>;
+
 const remembered = new Map<string, { state: PrincipalState; at: number }>();
 
 export async function principalState(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, accountId: string, fresh: boolean): Promise<PrincipalState> {
@@ -54,7 +71,8 @@ export async function freshPrincipalState(
   accountId: string,
   also: readonly ItemKey[] = [],
 ): Promise<{ state: PrincipalState; also: (Item | undefined)[] }> {
-  const [merchant, revocation, ...others] = await readItems(deps, [merchantKey(accountId), revocationKey(accountId), ...also]);
+  const [merchant, item, ...others] = await readItems(deps, [merchantKey(accountId), revocationKey(accountId), ...also]);
+  const revocation = revocationOf(item);
   const state: PrincipalState = {
     suspended: merchant?.status === MerchantStatus.suspended,
     consoleBefore: revokedBefore(revocation, 'console'),
@@ -65,16 +83,23 @@ export async function freshPrincipalState(
   return { state, also: others };
 }
 
-/** What the revocation item says of server tokens: the all-at-once instant and the ids revoked one by one. */
-export const principalStateOf = (revocation: Item | undefined) => ({ serverBefore: revokedBefore(revocation, 'server'), ids: revokedIds(revocation) });
+const revocationOf = (item: Item | undefined) => item && StoredRevocation.parse(item);
+
+/**
+ * What the revocation item says of server tokens: the all-at-once instant, the ids revoked one by one, and the
+ * version of those ids (none before the first).
+ */
+export const principalStateOf = (item: Item | undefined) => {
+  const revocation = revocationOf(item);
+  return { serverBefore: revokedBefore(revocation, 'server'), ids: revokedIds(revocation), version: revocation?.serverRevokedVersion };
+};
 
 /**
  * The server tokens revoked one by one on the revocation item: `serverRevoked`, a map from the token's id (`jti`)
  * to its expiry (epoch seconds), so that a later revocation can drop the ids of tokens that have expired.
  */
-function revokedIds(revocation: Item | undefined): Record<string, number> {
-  const ids = revocation?.serverRevoked;
-  return ids !== null && typeof ids === 'object' ? Object.fromEntries(Object.entries(ids).map(([id, exp]) => [id, Number(exp)])) : {};
+function revokedIds(revocation: StoredRevocation | undefined): Record<string, number> {
+  return revocation?.serverRevoked ?? {};
 }
 
 /** Drops what this process remembers of the account's state: its next call reads it (after a revocation made here). */
@@ -83,9 +108,9 @@ export function forgetPrincipalState(deps: Pick<PlatformDeps, 'table'>, accountI
 }
 
 /** The revocation instant of `which` tokens in epoch milliseconds: the item's, or the end of its older seconds' value. */
-function revokedBefore(revocation: Item | undefined, which: 'console' | 'server'): number {
-  const ms = Number(revocation?.[`${which}BeforeMs`] ?? 0);
-  const seconds = Number(revocation?.[`${which}Before`] ?? 0);
+function revokedBefore(revocation: StoredRevocation | undefined, which: 'console' | 'server'): number {
+  const [ms = 0, seconds = 0] =
+    which === 'console' ? [revocation?.consoleBeforeMs, revocation?.consoleBefore] : [revocation?.serverBeforeMs, revocation?.serverBefore];
   return Math.max(ms, seconds > 0 ? seconds * 1000 + 999 : 0);
 }
 

@@ -146,7 +146,7 @@ export async function revokeServerToken(deps: PlatformDeps, accountId: string, i
           `this merchant has ${MAX_REVOKED} revoked server tokens that have not expired yet: revoke all its server tokens at once instead ({"tokens":"server"})`,
         );
       }
-      const seen = revocation?.serverRevokedVersion;
+      const seen = state.version;
       try {
         await deps.db.send(
           new UpdateCommand({

@@ -2,8 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Url } from '../platform/digest.js';
 import { conditionHeld, isConditionalFailure } from '../platform/conditional-failure.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
-import * as z from 'zod/mini';
-import { nullByDefault } from '../shared/records.js';
+import type * as z from 'zod/mini';
 import { createIdTokenVerifier, type IdTokenVerifier } from '../identity/id-tokens.js';
 import { readItems } from '../platform/batch.js';
 import type { StoresDeps } from './deps.js';
@@ -17,7 +16,7 @@ import { messageKey, storeTxKey } from './keys.js';
 import { claimOf, type Claim } from './purchase-claims.js';
 import { consumeProductPurchase, getProductPurchase, type ProductPurchase } from './google-play.js';
 import type { GoogleSettings } from './google-settings.js';
-import type { GooglePushAnswer, GooglePushBody } from './models.js';
+import { type GooglePushAnswer, type GooglePushBody, StoredGoogleMessage } from './models.js';
 import { recordNotification } from './notification-records.js';
 import { refundByStore } from './refunds.js';
 
@@ -60,9 +59,6 @@ interface Handled {
 /** Outcomes whose effect this delivery wrote (core/app-stores/complete.ts, refunds.ts). */
 const WROTE_EFFECT = new Set(['credited', 'refunded', 'barred']);
 
-/** "a handled message" (messageKey, with an outcome): what a redelivery is answered from. */
-const HandledMessage = z.object({ notification: z.string(), orderId: nullByDefault(z.int()) });
-
 /** The claim id of a purchase: its token, hashed (tokens are long and opaque; voided notifications carry them too). */
 export const purchaseClaimId = (purchaseToken: string) => sha256Url(purchaseToken);
 
@@ -80,10 +76,8 @@ export async function receiveGooglePush(deps: StoresDeps, authorization: string 
   const notification = decode(data);
   const token = notification && purchaseTokenOf(notification);
   const [record, claim] = await readItems(deps, [messageKey(messageId), ...(token ? [storeTxKey('google', purchaseClaimId(token))] : [])]);
-  if (record?.outcome) {
-    const { notification, orderId } = HandledMessage.parse(record);
-    return { messageId, notification, outcome: 'duplicate', orderId };
-  }
+  const stored = record && StoredGoogleMessage.parse(record);
+  if (stored && 'outcome' in stored) return { messageId, notification: stored.notification, outcome: 'duplicate', orderId: stored.orderId };
 
   let handled: Handled;
   try {
@@ -153,7 +147,7 @@ async function countFailure(deps: StoresDeps, settings: GoogleSettings, messageI
       if (isConditionalFailure(failure)) throw storesError('googleplay.delivery_concurrent', 'message.messageId: handled meanwhile by another delivery');
       throw failure;
     });
-  const failures = Number(out.Attributes?.failures ?? 1);
+  const failures = (out.Attributes && StoredGoogleMessage.parse(out.Attributes).failures) ?? 1;
   if (failures < settings.poisonAttempts) throw error;
   await logError('google play: poison message acknowledged', { messageId, failures, reason: error.message });
   await conditionHeld(

@@ -1,13 +1,11 @@
 import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { APPLE_NOTE_PREFIX, APPLE_NOTE_SORT, GOOGLE_MESSAGE_PREFIX, GOOGLE_MESSAGE_SORT, STORE_TX_PREFIX, STORE_TX_SORT } from './keys.js';
-import { SeenNotification } from './models.js';
+import { SeenNotification, StoredGoogleMessage } from './models.js';
 import { ClaimItem } from './purchase-claims.js';
 
 /**
  * Every kind the app stores declare (core/platform/item-kinds.ts): a purchase's claim and the stores' notifications,
- * which name a store transaction and an order, never the player (the order does, and is payments' kind). A Google
- * Play message has no model: one whose handling failed holds only its count of failures until it is handled or
- * acknowledged as poison, and google-notifications.ts reads a handled one alone.
+ * which name a store transaction and an order, never the player (the order does, and is payments' kind).
  */
 export const ITEM_KINDS: readonly ItemKind<never>[] = [
   itemKind({
@@ -28,6 +26,7 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
     name: 'Google Play notification',
     type: 'google_notification',
     keys: { pk: startsWith(GOOGLE_MESSAGE_PREFIX), sk: exactly(GOOGLE_MESSAGE_SORT) },
+    model: StoredGoogleMessage,
     player: { holdsNoPlayerData: true },
   }),
 ];

@@ -114,3 +114,13 @@ export const GooglePushAnswer = z.lazy(() =>
  * about, if any; what a redelivery is answered from.
  */
 export const SeenNotification = z.object({ orderId: nullByDefault(z.int()) });
+
+/**
+ * "a Google Play message" (messageKey, core/app-stores/google-notifications.ts), as stored: once handled, its outcome,
+ * what notification it was and the order it was about (what a redelivery is answered from); before, while its
+ * handling fails the same permanent way, only how many times it has. A poison message, acknowledged, has both.
+ */
+export const StoredGoogleMessage = z.union([
+  z.object({ outcome: z.string(), notification: z.string(), orderId: nullByDefault(z.int()), failures: z.optional(z.int()) }),
+  z.object({ failures: z.int() }),
+]);

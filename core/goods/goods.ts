@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { goodsKey } from '../access/keys.js';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { requireMerchant } from '../merchants/merchants.js';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
@@ -9,22 +9,26 @@ import { queryItems } from '../platform/query.js';
 import { sortableInt } from '../platform/table.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { merchantGoodsPartition } from './keys.js';
-import type { Goods, GoodsCreate } from './models.js';
+import { Goods, type GoodsCreate } from './models.js';
+import { objectOf } from '../shared/records.js';
 
 /**
  * Vendor goods: a catalogue per project, managed by the project's owner merchant, paid in tickets.
  * - "goods by id": pk `GOODS#<id>`, sk `GOODS`;
  * - "a merchant's goods, newest first": gsi1pk `MERCHANT_GOODS#<accountId>`, gsi1sk zero-padded id.
  */
-export interface StoredGoods extends Goods {
-  /** The owner merchant's console account: server tokens carry it as their subject. */
-  accountId: string;
-}
+/** "goods by id" (goodsKey), as stored: the goods with their owner merchant's console account (server tokens' subject). */
+export const StoredGoods = z.lazy(() => z.extend(objectOf(Goods), { accountId: z.string() }));
+export type StoredGoods = z.infer<typeof StoredGoods>;
 
 /** The most goods goods_list reads (and counts): a catalogue, bounded as a merchant's games are. */
 export const GOODS_LIST_LIMIT = 1000;
 
-export const toGoods = ({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, type: _t, accountId: _a, ...goods }: Record<string, unknown>) => goods as unknown as Goods;
+/** The goods as answered: a stored goods item without its owner account (keys and `type` the model leaves out). */
+export const toGoods = (item: Record<string, unknown>): Goods => {
+  const { accountId: _a, ...goods } = StoredGoods.parse(item);
+  return goods;
+};
 
 export async function createGoods(deps: PlatformDeps, caller: TokenClaims, input: z.infer<typeof GoodsCreate>): Promise<Goods> {
   // The authorization layer has checked the project is the caller's and the merchant not suspended (the route's

@@ -19,13 +19,13 @@ import {
   VENDOR_ORDER_PREFIX,
   VENDOR_ORDER_SORT,
 } from './keys.js';
+import { StoredGoods } from './goods.js';
+import { OuterClaim, StoredOrder, TraceLookup } from './orders.js';
 import { StoredReward } from './rewards.js';
 
 /**
  * The goods domain's items that hold a player's data (core/platform/item-kinds.ts), each found through the player's
- * ledger entry that paid or credited it, and kept pseudonymized for the studio's accounting. An order and its lookup
- * copies have no model: core/goods/orders.ts takes them unparsed, and lookups written before the copy name only the
- * order's id.
+ * ledger entry that paid or credited it, and kept pseudonymized for the studio's accounting.
  */
 const refOf = (entry: Item, ref: string) => String(entry.sk).slice(`${LEDGER_PREFIX}${ref}`.length);
 
@@ -33,6 +33,7 @@ export const goodsOrder = itemKind({
   name: 'vendor order',
   type: 'vendor_order',
   keys: { pk: startsWith(VENDOR_ORDER_PREFIX), sk: exactly(VENDOR_ORDER_SORT) },
+  model: StoredOrder,
   player: {
     reach: { via: ledgerEntry, sortPrefix: `${LEDGER_PREFIX}${GOODS_REF}`, keysOf: (entry) => [goodsOrderKey(refOf(entry, GOODS_REF))] },
     deletion: { does: 'pseudonymized' },
@@ -45,6 +46,7 @@ export const goodsOrderTraceCopy = itemKind({
   name: 'vendor order (lookup copy by trace key)',
   type: 'trace',
   keys: { pk: startsWith(TRACE_PREFIX), sk: exactly(TRACE_SORT) },
+  model: TraceLookup,
   player: {
     reach: { via: goodsOrder, keysOf: (order) => (typeof order.trace_key === 'string' ? [traceKey(order.trace_key)] : []) },
     deletion: { does: 'pseudonymized' },
@@ -55,6 +57,7 @@ export const goodsOrderOuterCopy = itemKind({
   name: 'vendor order (lookup copy by outer id)',
   type: 'outer_order',
   keys: { pk: startsWith(OUTER_PREFIX), sk: exactly(OUTER_SORT) },
+  model: OuterClaim,
   player: {
     reach: {
       via: goodsOrder,
@@ -87,6 +90,7 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
     type: 'goods',
     keys: { pk: startsWith(GOODS_PREFIX), sk: exactly(GOODS_SORT) },
     indexes: ['gsi1'],
+    model: StoredGoods,
     player: { holdsNoPlayerData: true },
   }),
 ];

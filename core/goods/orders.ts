@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { nextId } from '../platform/counters.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
@@ -11,8 +11,9 @@ import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from 
 import type { TokenClaims } from '../platform/tokens.js';
 import { balanceKey, balanceOf, debitItems } from '../tickets/balances.js';
 import { goodsKey } from '../access/keys.js';
-import { goodsPlace, rememberPlace, type GoodsPlace, type StoredGoods } from './goods.js';
-import { GoodsStatus, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody, type VendorOrder } from './models.js';
+import { goodsPlace, rememberPlace, type GoodsPlace, StoredGoods } from './goods.js';
+import { GoodsStatus, VendorOrder, VendorOrderStatus, type CreateOrderBody, type CustomGoodsBody } from './models.js';
+import { objectOf } from '../shared/records.js';
 import { type ItemKey, readItems } from '../platform/batch.js';
 import { answerOf, fingerprintOf, idempotencyRecordKey, keyedRequest, keyRecordOf, sameRequest, transactKeyed } from '../platform/idempotency.js';
 import { answerKept, keptAnswer } from '../platform/kept-answers.js';
@@ -33,14 +34,24 @@ import { goodsOrderKey, outerKey, traceKey } from './keys.js';
  * order id: those lookups read the order item too.
  * The debit's ledger entry is `goods#<orderId>`.
  */
-interface StoredOrder extends VendorOrder {
-  accountId: string;
-}
+/** "order by id" (goodsOrderKey), as stored, and the copy its lookup items carry: the order with its goods' owner account. */
+export const StoredOrder = z.lazy(() => z.extend(objectOf(VendorOrder), { accountId: z.string() }));
+type StoredOrder = z.infer<typeof StoredOrder>;
 
-/** The order as answered: without its keys and owner account. */
+/** "order by trace key" (traceKey), as stored: the order's id, and its copy (none in items written before the copy). */
+export const TraceLookup = z.object({ orderId: z.int(), order: z.optional(StoredOrder) });
+
+/**
+ * "order by outer id" (outerKey), as stored: the trace lookup's attributes, the request's fingerprint (the JSON of its
+ * values in claims written before fingerprintOf) and the first answer's JSON text (none in claims written before).
+ */
+export const OuterClaim = z.extend(TraceLookup, { request: z.string(), answer_json: z.optional(z.string()) });
+type OuterClaim = z.infer<typeof OuterClaim>;
+
+/** The order as answered: without its owner account (the model leaves out its keys and `type`). */
 function toOrder(item: StoredOrder): VendorOrder {
-  const { pk: _pk, sk: _sk, type: _t, accountId: _a, ...order } = item as StoredOrder & Record<string, unknown>;
-  return order as VendorOrder;
+  const { accountId: _a, ...order } = item;
+  return order;
 }
 
 /** createOrder: the player (platform token) buys goods for themself. */
@@ -78,7 +89,7 @@ export async function customGoods(deps: PlatformDeps, caller: TokenClaims, goods
       // The claim, the goods and (once the goods' level is known) the balance in one request. A replay answers
       // the first order even if the goods or the balance changed since.
       const read = await readForOrder(deps, goodsId, body.userId, claim);
-      if (read.claimed) return replay(deps, read.claimed, request, body.outerOrderId);
+      if (read.claimed) return replay(deps, OuterClaim.parse(read.claimed), request, body.outerOrderId);
 
       const goods = orderable(read.goods, goodsId, body.projectName);
       await assertBalance(deps, read, goods, body.userId, body.quantity);
@@ -128,7 +139,7 @@ export async function customGoods(deps: PlatformDeps, caller: TokenClaims, goods
 /** customGoods_query: the caller merchant's order with that outer id. */
 export async function orderByOuterId(deps: PlatformDeps, caller: TokenClaims, outerOrderId: string): Promise<VendorOrder> {
   const claimed = await deps.db.send(new GetCommand({ TableName: deps.table, Key: outerKey(caller.sub, outerOrderId), ConsistentRead: true }));
-  const order = claimed.Item && (await orderOf(deps, claimed.Item));
+  const order = claimed.Item && (await orderOf(deps, OuterClaim.parse(claimed.Item)));
   if (!order) throw goodsError('goods.order_not_found', `outerOrderId: no order ${outerOrderId}`);
   return toOrder(order);
 }
@@ -136,17 +147,15 @@ export async function orderByOuterId(deps: PlatformDeps, caller: TokenClaims, ou
 /** traceKey: an order by its trace key, for the merchant whose goods it bought; the same 404 for others. */
 export async function orderByTraceKey(deps: PlatformDeps, caller: TokenClaims, key: string): Promise<VendorOrder> {
   const traced = await deps.db.send(new GetCommand({ TableName: deps.table, Key: traceKey(key), ConsistentRead: true }));
-  const order = traced.Item && (await orderOf(deps, traced.Item));
-  return toOrder(
-    ownedRecord(order as (StoredOrder & Record<string, unknown>) | undefined, (found) => found.accountId === caller.sub, 'key: no order with that trace key'),
-  );
+  const order = traced.Item && (await orderOf(deps, TraceLookup.parse(traced.Item)));
+  return toOrder(ownedRecord(order, (found) => found.accountId === caller.sub, 'key: no order with that trace key'));
 }
 
 /** The order a lookup item (trace item or claim) names: its copy, or for an item without one the order item. */
-async function orderOf(deps: PlatformDeps, lookup: Record<string, unknown>): Promise<StoredOrder | undefined> {
-  if (lookup.order) return lookup.order as StoredOrder;
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: goodsOrderKey(lookup.orderId as number), ConsistentRead: true }));
-  return out.Item as StoredOrder | undefined;
+async function orderOf(deps: PlatformDeps, lookup: z.infer<typeof TraceLookup>): Promise<StoredOrder | undefined> {
+  if (lookup.order) return lookup.order;
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: goodsOrderKey(lookup.orderId), ConsistentRead: true }));
+  return out.Item && StoredOrder.parse(out.Item);
 }
 
 /**
@@ -158,7 +167,7 @@ interface OrderRead {
   goods?: StoredGoods;
   /** The buyer's balance item of the goods' remembered place: read when the place was known. */
   balance?: { place: GoodsPlace; item?: Record<string, unknown> };
-  /** customGoods' claim of the outer id, when one was asked for. */
+  /** customGoods' claim of the outer id, or createOrder's Idempotency-Key record, when one was asked for. */
   claimed?: Record<string, unknown>;
 }
 
@@ -184,7 +193,7 @@ async function readForOrder(deps: PlatformDeps, goodsId: number, buyer: string, 
   const keys = orderReadKeys(goodsId, buyer, place, claim);
   const items = await readItems(deps, keys);
   return {
-    goods: items[0] as StoredGoods | undefined,
+    goods: items[0] && StoredGoods.parse(items[0]),
     ...(place && { balance: { place, item: items[1] } }),
     ...(claim && { claimed: items[keys.length - 1] }),
   };
@@ -246,7 +255,7 @@ function orderItems(deps: PlatformDeps, goods: StoredGoods, order: StoredOrder):
 
 async function replay(
   deps: PlatformDeps,
-  claim: Record<string, unknown>,
+  claim: OuterClaim,
   request: { goodsId: number; userId: string; quantity: number; projectName: string },
   outerOrderId: string,
 ): Promise<VendorOrder> {

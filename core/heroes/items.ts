@@ -8,6 +8,7 @@ import { StoredHero, StoredHeroConfig } from './heroes.js';
 import { USER_PREFIX, userPartition } from '../identity/keys.js';
 import { GRANT_PREFIX, GRANT_SORT, HERO_PREFIX, heroConfigKey, NFT_BINDING_SORT, NFT_CACHE_SORT, NFT_PREFIX } from './keys.js';
 import { CachedNft } from './nft.js';
+import { StoredGrant } from './roster.js';
 
 /**
  * The hero game's items that hold a player's data (core/platform/item-kinds.ts). A hero bound from an NFT is
@@ -27,6 +28,7 @@ export const heroGrant = itemKind({
   type: 'hero_grant',
   keys: { pk: startsWith(GRANT_PREFIX), sk: exactly(GRANT_SORT) },
   indexes: [PLAYER_ITEMS_INDEX],
+  model: StoredGrant,
   player: {
     reach: { index: PLAYER_ITEMS_INDEX, partition: ({ uid }) => playerItemsPartition(uid), sortEquals: 'HEROGRANT', keysOnly: true },
     deletion: { does: 'deleted' },

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { userKey, userPartition } from '../identity/keys.js';
 import { readItems } from '../platform/batch.js';
 import type { HeroesDeps } from './deps.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
-import { keptAnswer } from '../platform/kept-answers.js';
+import { eitherForm, keptAnswer } from '../platform/kept-answers.js';
 import { heroError } from './errors.js';
 import { playerItemsKeys } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
@@ -36,6 +36,15 @@ export async function listHeroes(deps: HeroesDeps, uid: string, page: number, pa
 }
 
 /**
+ * "a server's grant, once per reference" (grantKey), as stored: the request's fingerprint and the hero it answered,
+ * kept as JSON text (`answer_json`), or as a map (`answer`) in grants written before (core/platform/kept-answers.ts).
+ * Both stay as stored, for answerOf to answer them as it reads them.
+ */
+export const StoredGrant = z
+  .object({ fingerprint: z.string(), answer_json: z.optional(z.string()), answer: z.optional(z.record(z.string(), z.unknown())) })
+  .check(eitherForm());
+
+/**
  * hero grant: a game server gives a player a hero (a starter hero), level 1. The server's merchant must own the
  * project (the route's policy); the project must be the hero game's (404 otherwise), the player must exist
  * (404). Once per (merchant, reference): the grant's record is written with the hero in one transaction and
@@ -52,7 +61,7 @@ export const grantReads = (caller: TokenClaims, body: Pick<z.infer<typeof GrantB
 export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.infer<typeof GrantBody>): Promise<Hero> {
   const request = { key: body.reference, fingerprint: fingerprintOf(body) };
   const [configItem, account, granted] = await readItems(deps, grantReads(caller, body));
-  if (granted) return answerOf<Hero>(granted, request, referenceReused('merchant'));
+  if (granted) return answerOf<Hero>(StoredGrant.parse(granted), request, referenceReused('merchant'));
   const config = requireConfig(configItem);
   if (config.projectName !== body.projectName)
     throw heroError('hero.other_project', `body.projectName: the hero game of this stage is not of project ${body.projectName}`);
@@ -82,7 +91,7 @@ export async function grantHero(deps: HeroesDeps, caller: TokenClaims, body: z.i
   ]);
   // The same reference granted concurrently: the first grant answers.
   const first = failed.find((failure) => failure.index === 0)?.item;
-  if (first) return answerOf<Hero>(first, request, referenceReused('merchant'));
+  if (first) return answerOf<Hero>(StoredGrant.parse(first), request, referenceReused('merchant'));
   if (failed.length > 0) throw new Error('hero grant: a fresh hero id was taken');
   return hero;
 }

@@ -18,7 +18,7 @@ import {
   walletKey,
   ZKSALT_PREFIX,
 } from './keys.js';
-import { SavedParams, SocialBinding } from './models.js';
+import { SavedParams, SocialBinding, StoredNonce } from './models.js';
 import { SocialHolder } from './social.js';
 import { StoredSalt } from './zklogin.js';
 
@@ -75,11 +75,11 @@ export const walletBinding = itemKind({
   player: { reach: { keys: ofAddress(walletKey) }, deletion: { does: 'deleted', owned: stillTheirs } },
 });
 
-/** No model: wallet.ts reads the nonce's attributes as stored (registerWallet). */
 export const walletNonce = itemKind({
   name: 'nonce',
   type: 'nonce',
   keys: { pk: startsWith(NONCE_PREFIX), sk: exactly(NONCE_SORT) },
+  model: StoredNonce,
   player: { reach: { keys: ofAddress(nonceKey) }, deletion: { does: 'deleted', owned: stillTheirs } },
 });
 

@@ -68,6 +68,11 @@ export const SavedParams = z.lazy(() => z.object({ params: z.record(z.string(), 
 
 export const NonceQuery = z.lazy(() => z.object({ address: suiAddress }));
 export const Nonce = z.lazy(() => z.object({ address: answered.address, nonce: z.string(), message: z.string(), expiresAt: answered.time }));
+/**
+ * "live nonce of an address" (nonceKey, core/identity/wallet.ts), as stored: the nonce, the message it is in, and its
+ * expiry in epoch seconds (the table's TTL, which deletes it some time after: a read checks it).
+ */
+export const StoredNonce = z.object({ nonce: z.string(), message: z.string(), expiresAt: z.int() });
 export const RegisterBody = z.lazy(() =>
   z.object({
     uuid: userId,

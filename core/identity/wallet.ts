@@ -7,7 +7,7 @@ import { goneKey, notGoneCheck } from '../platform/players.js';
 import { bearerTokenOf } from '../platform/authorization-header.js';
 import { identityError } from './errors.js';
 import { BindingRefused, bindWallet, issueTokenPair, knownWithoutAccount, readBinding } from './accounts.js';
-import { WalletType, type RegisterBody } from './models.js';
+import { StoredNonce, WalletType, type RegisterBody } from './models.js';
 import { nonceKey } from './keys.js';
 
 /**
@@ -85,8 +85,9 @@ export async function signedBy(message: string, signature: string, address: stri
 export async function registerWallet(deps: PlatformDeps, input: z.infer<typeof RegisterBody>, authorization?: string) {
   const { uuid, address, signature } = input;
   const state = await readBinding(deps, uuid, address, [nonceKey(address), goneKey(uuid)]);
-  const [nonce, gone] = state.extra as [{ nonce: string; message: string; expiresAt: number } | undefined, unknown];
+  const [stored, gone] = state.extra;
   if (gone) throw deletedUser();
+  const nonce = stored && StoredNonce.parse(stored);
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (!nonce || nonce.expiresAt <= nowSeconds) throw identityError('wallet.nonce_missing', 'address: no live sign-in nonce; ask getNonce for one');
   const [signed, known] = await Promise.all([signedBy(nonce.message, signature, address), state.user ? undefined : knownWithoutAccount(deps, uuid)]);

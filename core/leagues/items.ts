@@ -1,7 +1,9 @@
 import { USER_PREFIX, userPartition } from '../identity/keys.js';
 import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { ARRIVALS_PREFIX, LEAGUE_PREFIX, OPEN_LEAGUE_SEASON_SORT_PREFIX, OPEN_LEAGUE_SEASONS, RULES_PREFIX, SETTLED_PREFIX, TIER_PREFIX } from './keys.js';
+import { StoredArrivals, StoredLeagueSeason } from './placement.js';
 import { StoredRules } from './rules.js';
+import { StoredCohortSettled } from './settlement.js';
 import { StoredTier } from './tiers.js';
 
 /**
@@ -17,10 +19,7 @@ export const leagueTier = itemKind({
   player: { reach: { own: userPartition, sortPrefix: TIER_PREFIX }, deletion: { does: 'deleted' } },
 });
 
-/**
- * Every kind the league declares; its rules, seasons and counts name games and tiers, never a player. The seasons to
- * settle, the arrivals and the settled markers have no model: placement and settlement read their attributes one by one.
- */
+/** Every kind the league declares; its rules, seasons and counts name games and tiers, never a player. */
 export const ITEM_KINDS: readonly ItemKind<never>[] = [
   leagueTier,
   itemKind({
@@ -34,18 +33,21 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
     name: 'league season to settle',
     type: 'league_season',
     keys: { pk: exactly(OPEN_LEAGUE_SEASONS), sk: startsWith(OPEN_LEAGUE_SEASON_SORT_PREFIX) },
+    model: StoredLeagueSeason,
     player: { holdsNoPlayerData: true },
   }),
   itemKind({
     name: 'league arrivals',
     type: 'league_arrivals',
     keys: { pk: startsWith(LEAGUE_PREFIX), sk: startsWith(ARRIVALS_PREFIX) },
+    model: StoredArrivals,
     player: { holdsNoPlayerData: true },
   }),
   itemKind({
     name: 'league cohort settled',
     type: 'league_cohort_settled',
     keys: { pk: startsWith(LEAGUE_PREFIX), sk: startsWith(SETTLED_PREFIX) },
+    model: StoredCohortSettled,
     player: { holdsNoPlayerData: true },
   }),
 ];

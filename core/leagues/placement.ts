@@ -1,5 +1,6 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { readItems, type Item } from '../platform/batch.js';
+import * as z from 'zod/mini';
+import { readItems } from '../platform/batch.js';
 import { conditionHeld } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { backOff, retrying } from '../platform/retry.js';
@@ -9,7 +10,7 @@ import { isWriteConflict } from '../platform/transactions.js';
 import { toScoreItem } from '../rankings/items.js';
 import { SCORE_PREFIX } from '../rankings/keys.js';
 import { openSeasonOnce } from '../rankings/known.js';
-import { type Season, type SeasonTypeValue, parseSeasonRange, seasonKey } from '../rankings/seasons.js';
+import { type Season, SeasonType, type SeasonTypeValue, parseSeasonRange, seasonKey } from '../rankings/seasons.js';
 import { arrivalsKey, cohortPartition, openLeagueSeasonKey, tierKey } from './keys.js';
 import { rulesForSeason, type StoredRules } from './rules.js';
 import { tierIn } from './tiers.js';
@@ -33,6 +34,15 @@ import { tierIn } from './tiers.js';
  * Nothing a report writes is shared by other players, and the counter is written once per batch and tier, not per
  * report: 1,000 first scores a second on one game are a few counter writes a second.
  */
+
+/** "the arrivals of a tier in a season" (keys.ts arrivalsKey) as stored: the count of numbers placement has taken. */
+export const StoredArrivals = z.object({ arrived: z.int() });
+
+/**
+ * "league seasons to settle" (keys.ts openLeagueSeasonKey) as stored, as settlement reads it: the game, and the
+ * season's kind (its end is in the sort key).
+ */
+export const StoredLeagueSeason = z.object({ game_code: z.string(), season_type: z.union([z.literal(SeasonType.week), z.literal(SeasonType.month)]) });
 
 /** A score item's record that asks for placement: the item is there and has no cohort yet. */
 const unplaced = (change: ItemChange) => change.after !== undefined && String(change.after.pk).startsWith(SCORE_PREFIX) && change.after.cohort === undefined;
@@ -150,7 +160,8 @@ async function takeArrivals(deps: Pick<PlatformDeps, 'db' | 'table'>, game: stri
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number((out.Attributes as Item).arrived);
+  // UPDATED_NEW answers the attributes the update set: the type and the count.
+  return StoredArrivals.parse(out.Attributes).arrived;
 }
 
 /** Sets the player's tier and cohort on their score item, unless it has a cohort already; true when placed. */

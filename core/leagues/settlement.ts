@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import { conditionHeld } from '../platform/conditional-failure.js';
 import { logError } from '../platform/log.js';
@@ -6,7 +7,7 @@ import { goneKey } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { transactOrFailedConditions } from '../platform/transactions.js';
 import { toScoreItem } from '../rankings/items.js';
-import { SeasonType, type Season, seasonOf } from '../rankings/seasons.js';
+import { type Season, seasonOf } from '../rankings/seasons.js';
 import { standingOf } from '../rankings/season-scores.js';
 import type { RewardsDeps } from '../rewards/deps.js';
 import { historyEntriesOf, historyEntryPut, type Placing } from '../rewards/entries.js';
@@ -24,6 +25,7 @@ import {
   settledPrefix,
   tierKey,
 } from './keys.js';
+import { StoredArrivals, StoredLeagueSeason } from './placement.js';
 import { rulesForSeason, type StoredRules } from './rules.js';
 import { cohortOrder } from './standing.js';
 
@@ -47,6 +49,19 @@ export const LEAGUE_GRACE_MS = 2 * 60_000;
 /** Cohorts settled side by side. */
 const CONCURRENCY = 8;
 
+/**
+ * "a cohort settled" (keys.ts cohortSettledKey) as stored: what its settlement did, for whoever looks. Settlement
+ * itself reads only its key (a cohort whose marker is there is skipped).
+ */
+export const StoredCohortSettled = z.object({
+  game_code: z.string(),
+  players: z.int(),
+  promoted: z.int(),
+  demoted: z.int(),
+  entries: z.int(),
+  settled_at: z.string(),
+});
+
 export interface LeagueSettlement {
   game_code: string;
   season_range: string;
@@ -65,7 +80,8 @@ export async function settleLeagueSeason(deps: RewardsDeps, game: string, season
     const cohorts: { tier: number; cohort: number }[] = [];
     for (const item of arrivals) {
       const tier = Number(String(item.sk).slice(arrivalsPrefix(season).length));
-      for (let cohort = 0; cohort * rules.cohort_size < Number(item.arrived); cohort++) cohorts.push({ tier, cohort });
+      const { arrived } = StoredArrivals.parse(item);
+      for (let cohort = 0; cohort * rules.cohort_size < arrived; cohort++) cohorts.push({ tier, cohort });
     }
     result.cohorts = cohorts.length;
     const pending = cohorts.filter(({ tier, cohort }) => !done.has(cohortSettledKey(game, season, tier, cohort).sk));
@@ -190,10 +206,10 @@ export async function settleDueLeagueSeasons(deps: RewardsDeps, options: { deadl
   const run = { settled: [] as LeagueSettlement[], failed: 0 };
   for (const item of due) {
     if (options.deadline !== undefined && Date.now() >= options.deadline) break;
-    const game = String(item.game_code);
+    const { game_code: game, season_type } = StoredLeagueSeason.parse(item);
     // The sort key begins with the season's end: its last instant is in the season.
     const end = new Date(String(item.sk).slice(0, 24));
-    const season = seasonOf(item.season_type === SeasonType.month ? SeasonType.month : SeasonType.week, new Date(end.getTime() - 1));
+    const season = seasonOf(season_type, new Date(end.getTime() - 1));
     try {
       run.settled.push(await settleLeagueSeason(deps, game, season));
     } catch (error) {

@@ -1,6 +1,7 @@
 import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { AccountItem, PairItem } from './accounts.js';
 import { ACCOUNT_PREFIX, ACCOUNT_SORT, LOGIN_THROTTLE_PREFIX, LOGIN_THROTTLE_SORT_PREFIX, MERCHANT_PREFIX, MERCHANT_SORT } from './keys.js';
+import { StoredMerchant } from './merchants.js';
 
 /**
  * Every kind the merchants domain declares (core/platform/item-kinds.ts): a console account (its email), a merchant
@@ -8,8 +9,8 @@ import { ACCOUNT_PREFIX, ACCOUNT_SORT, LOGIN_THROTTLE_PREFIX, LOGIN_THROTTLE_SOR
  * `account`, as a player's account's is: each domain declares its own.
  *
  * A merchant is in "merchant by integer id" (gsi1) and "merchants of a status" (gsi2, which merchants made before it
- * lack until `backfill-indexes` or their next status change). It has no model: merchants.ts picks its fields as
- * stored, and review.ts's ListedMerchant reads it from gsi2 only, needing the index's sort key. The login throttle is
+ * lack until `backfill-indexes` or their next status change): its model leaves the index keys out (review.ts's
+ * ListedMerchant, which reads it from gsi2 only, needs the index's sort key). The login throttle is
  * one kind under three keys: an email's failures from a source (sk `SOURCE#…`) and its hour (sk `WINDOW#…`), and a
  * source's hour (pk `LOGINSOURCE#…`); each parses with the pair's model, all of whose attributes are optional.
  */
@@ -26,6 +27,7 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
     type: 'merchant',
     keys: { pk: startsWith(MERCHANT_PREFIX), sk: exactly(MERCHANT_SORT) },
     indexes: ['gsi1', 'gsi2'],
+    model: StoredMerchant,
     player: { holdsNoPlayerData: true },
   }),
   itemKind({

@@ -1,4 +1,5 @@
 import { decodeJwt, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import * as z from 'zod/mini';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import type { TransactItem } from '../platform/transactions.js';
@@ -88,6 +89,9 @@ export async function verifyAssertion(deps: PartnerStoreDeps, region: StoreRegio
     typeof payload.name === 'string' ? Array.from(payload.name).slice(0, 100).join('').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD') : null;
   return { region, clientId, sub: payload.sub as string, jti: payload.jti as string, exp, name };
 }
+
+/** "a used assertion" (jtiKey) as stored: its expiry (epoch seconds), when the table's TTL removes it; read only for being there. */
+export const StoredAssertion = z.object({ expiresAt: z.int() });
 
 /** The assertion's jti taken, on condition it was not: item of the transaction that does what the assertion is for. */
 export function usedJti(deps: Pick<PartnerStoreDeps, 'table'>, assertion: Assertion): TransactItem {

@@ -5,7 +5,7 @@ import { objectOf } from '../shared/records.js';
 import { StoredCode } from './authorization.js';
 import { StoreClient } from './clients.js';
 import { clientListKey } from './keys.js';
-import { StoredRefresh } from './grants.js';
+import { StoredFamily, StoredRefresh } from './grants.js';
 
 /**
  * The partner store's clients, codes, token families and refresh tokens: the kinds of items written before an index that `npm run admin -- backfill-indexes` gives its keys
@@ -39,7 +39,7 @@ export const storeCodesBackfill = indexBackfill({
 export const storeFamiliesBackfill = indexBackfill({
   kind: 'store_families',
   match: { type: 'store_family' },
-  source: z.object({ uid: z.string() }),
+  source: z.pick(StoredFamily, { uid: true }),
   keys: ({ uid }) => playerItemsKeys(uid, 'STOREFAMILY'),
 });
 

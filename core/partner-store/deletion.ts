@@ -14,7 +14,8 @@ import { STORE_USER_KINDS, storeUser } from './items.js';
 import { storePartition, storeUserKey } from './keys.js';
 import type { UserDeleted } from './models.js';
 import { regionKey, type StoreRegion } from './regions.js';
-import { StoredLogin } from './sessions.js';
+import { StoredLogin, StoredUser } from './sessions.js';
+import { StoredLedgerEntry } from './wallet.js';
 import { loginKey } from './keys.js';
 
 /**
@@ -168,7 +169,8 @@ async function erase(deps: PartnerStoreDeps, subject: Subject) {
     async () => {
       const footprint = await readFootprint(deps, user, STORE_USER_KINDS);
       if (footprintSize(footprint) === 0) return undefined;
-      const name = itemsOf(footprint, storeUser)[0]?.name;
+      const held = itemsOf(footprint, storeUser)[0];
+      const name = held && StoredUser.parse(held).name;
       // The uid is long and random: replaced wherever it occurs. The partner's user id and the name are any text.
       const personal = { identifiers: [subject.uid], names: [subject.sub, ...(typeof name === 'string' ? [name] : [])], pseudonym: subject.pseudonym };
       const run = { uid: subject.uid, pseudonym: subject.pseudonym, deletedAt: subject.deletedAt, now: deps.now() };
@@ -221,6 +223,9 @@ async function finish(deps: PartnerStoreDeps, subject: Subject, running: boolean
   return {
     deleted: true,
     deleted_at: subject.deletedAt,
-    forfeited: forfeits.map((entry) => ({ holding: entry.holding as 'currency' | 'item', code: String(entry.code), amount: -Number(entry.change) })),
+    forfeited: forfeits.map((item) => {
+      const entry = StoredLedgerEntry.parse(item);
+      return { holding: entry.holding, code: entry.code, amount: -entry.change };
+    }),
   };
 }

@@ -61,8 +61,14 @@ async function revokeFamily(deps: TokenDeps, family: string) {
   );
 }
 
+/**
+ * "a family" (familyKey) as stored, as the bearer check reads it (whether it is revoked) and the index backfill (the
+ * user whose items it joins).
+ */
+export const StoredFamily = z.object({ uid: z.string(), revoked: z.boolean() });
+
 /** Whether a family item (as read) is of tokens that still work: there, and not revoked (the store's bearer check). */
-export const familyLive = (item: Record<string, unknown> | undefined) => item !== undefined && item.revoked !== true;
+export const familyLive = (item: Record<string, unknown> | undefined) => item !== undefined && !StoredFamily.parse(item).revoked;
 
 /** A new access and refresh token of the family, and the items that store the refresh token. */
 async function issuePair(deps: TokenDeps, region: StoreRegion, issuer: string, grant: { uid: string; client_id: string; scope: string; family: string }) {

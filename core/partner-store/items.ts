@@ -1,9 +1,10 @@
 import { exactly, type ItemKind, itemKind, type KeyShape, type PlayerKind, startsWith } from '../platform/item-kinds.js';
 import { idempotencyRecord } from '../platform/items.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition, type PlayerItemKind } from '../platform/players.js';
+import { StoredAssertion } from './assertions.js';
 import { StoredCode, StoredRequest } from './authorization.js';
 import { StoredClient } from './clients.js';
-import { StoredRefresh } from './grants.js';
+import { StoredFamily, StoredRefresh } from './grants.js';
 import {
   BALANCE_PREFIX,
   CLIENT_PREFIX,
@@ -34,8 +35,9 @@ import {
 } from './keys.js';
 import { grantKey } from './keys.js';
 import { Feeding } from './models.js';
-import { StoredPet } from './pets.js';
-import { StoredLogin } from './sessions.js';
+import { StoredAdoptions, StoredPet } from './pets.js';
+import { StoredLogin, StoredUser } from './sessions.js';
+import { StoredBalance, StoredGrant, StoredLedgerEntry } from './wallet.js';
 
 /**
  * The partner store's items that hold a store user's data (core/platform/item-kinds.ts), as the user's deletion
@@ -48,6 +50,7 @@ export const storeUser = itemKind({
   name: 'store user',
   type: 'store_user',
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: exactly(STORE_USER_SORT) },
+  model: StoredUser,
   player: { reach: { own: storePartition, sortPrefix: storeUserKey('').sk }, deletion: { does: 'deletedLast' } },
 });
 
@@ -55,12 +58,13 @@ export const storeUser = itemKind({
 export const storeBalance = itemKind({
   name: 'store balance',
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(BALANCE_PREFIX) },
+  model: StoredBalance,
   player: {
     reach: { own: storePartition, sortPrefix: BALANCE_PREFIX },
     deletion: {
       does: 'forfeited',
       entry: (balance, { pseudonym, deletedAt }) => {
-        const amount = typeof balance.balance === 'number' ? balance.balance : 0;
+        const amount = StoredBalance.parse(balance).balance;
         if (amount === 0) return undefined;
         const [, holding, code] = String(balance.sk).split('#') as [string, string, string];
         return {
@@ -83,6 +87,7 @@ export const storeLedgerEntry = itemKind({
   name: 'store ledger',
   type: 'store_ledger',
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(LEDGER_PREFIX) },
+  model: StoredLedgerEntry,
   player: { reach: { own: storePartition, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' } },
 });
 
@@ -98,6 +103,7 @@ export const pet = itemKind({
 export const adoptions = itemKind({
   name: 'adoptions',
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: exactly(PETS_COUNT_SORT) },
+  model: StoredAdoptions,
   player: { reach: { own: storePartition, sortPrefix: PETS_COUNT_SORT }, deletion: { does: 'deleted' } },
 });
 export const feeding = itemKind({
@@ -117,12 +123,13 @@ export const partnerGrant = itemKind({
   name: 'partner grant',
   type: 'store_grant',
   keys: { pk: startsWith(GRANT_PREFIX), sk: exactly(GRANT_SORT) },
+  model: StoredGrant,
   player: {
     reach: {
       via: storeLedgerEntry,
       sortPrefix: `${LEDGER_PREFIX}grant#`,
       keysOf: (entry) => {
-        const ref = String(entry.ref ?? '');
+        const { ref } = StoredLedgerEntry.parse(entry);
         const last = ref.lastIndexOf('#');
         return ref.startsWith('grant#') ? [grantKey(ref.slice('grant#'.length, last), ref.slice(last + 1))] : [];
       },
@@ -131,10 +138,7 @@ export const partnerGrant = itemKind({
   },
 });
 
-/**
- * The user's items that no key leads to, listed in gsi6 by their kind, all deleted. A token family has no model: the
- * bearer check reads its `revoked` alone (grants.ts familyLive).
- */
+/** The user's items that no key leads to, listed in gsi6 by their kind, all deleted. */
 const indexed = (name: string, type: string, kind: PlayerItemKind, keys: { pk: KeyShape; sk: KeyShape }, model?: { parse: (item: unknown) => unknown }) =>
   itemKind({
     name,
@@ -148,7 +152,7 @@ const indexed = (name: string, type: string, kind: PlayerItemKind, keys: { pk: K
     },
   });
 export const authorizationCode = indexed('authorization code', 'store_code', 'STORECODE', { pk: startsWith(CODE_PREFIX), sk: exactly(CODE_SORT) }, StoredCode);
-export const tokenFamily = indexed('token family', 'store_family', 'STOREFAMILY', { pk: startsWith(FAMILY_PREFIX), sk: exactly(FAMILY_SORT) });
+export const tokenFamily = indexed('token family', 'store_family', 'STOREFAMILY', { pk: startsWith(FAMILY_PREFIX), sk: exactly(FAMILY_SORT) }, StoredFamily);
 export const refreshToken = indexed(
   'refresh token',
   'store_refresh',
@@ -212,5 +216,11 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
     model: StoredRequest,
     player: { holdsNoPlayerData: true },
   }),
-  itemKind({ name: 'store assertion', type: 'store_jti', keys: { pk: startsWith(JTI_PREFIX), sk: exactly(JTI_SORT) }, player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'store assertion',
+    type: 'store_jti',
+    keys: { pk: startsWith(JTI_PREFIX), sk: exactly(JTI_SORT) },
+    model: StoredAssertion,
+    player: { holdsNoPlayerData: true },
+  }),
 ];

@@ -38,6 +38,8 @@ const rankKey = (level: number, experience: number) => level * 1e9 + experience;
 
 /** A stored pet: a pet never fed has no `last_fed_at` (read as null). */
 export const StoredPet = z.extend(Pet, { last_fed_at: z._default(z.nullable(z.string()), null) });
+/** "how many pets a user adopted" (petsCountKey) as stored. */
+export const StoredAdoptions = z.object({ adopted: z.int() });
 /** "a region's pets by level then experience": what the board index answers of each pet. */
 const RankedPet = z.pick(Pet, { petId: true, name: true, species: true, level: true, experience: true });
 
@@ -70,7 +72,7 @@ export async function adoptPet(deps: PartnerStoreDeps, region: StoreRegion, uid:
   const keyed = keyedRequest({ kind: 'store', sub: uid }, 'adopt_pet', idempotencyHeader, input);
   const [count, record] = await readItems(deps, adoptReads(uid, keyed?.key));
   if (record && keyed) return answerOf<{ pet: Pet; paid: number }>(record, keyed);
-  const adopted = Number(count?.adopted ?? 0);
+  const adopted = count ? StoredAdoptions.parse(count).adopted : 0;
   const now = deps.now().toISOString();
   const pet: Pet = { petId: randomUUID(), name: input.name, species: input.species, level: 1, experience: 0, last_fed_at: null, adopted_at: now };
   const price = adopted === 0 ? 0 : ADOPTION_PRICE;

@@ -6,7 +6,8 @@ import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { assertionRefused, jtiUsedAlready, usedJti, verifyAssertion } from './assertions.js';
-import { regionKey, type RegionKey, type StoreRegion } from './regions.js';
+import { nullByDefault } from '../shared/records.js';
+import { regionKey, type RegionKey, STORE_REGIONS, type StoreRegion } from './regions.js';
 import { storeUserKey, loginKey } from './keys.js';
 
 /**
@@ -24,6 +25,20 @@ export const SESSION_SECONDS = 3600;
 /** "the store user of a partner's user" (loginKey); `pseudonym` and `deleted_at` while the user's deletion runs. */
 export const StoredLogin = z.object({ uid: z.string(), pseudonym: z.optional(z.string()), deleted_at: z.optional(z.string()) });
 export type StoredLogin = z.infer<typeof StoredLogin>;
+
+/**
+ * "a store user" (storeUserKey) as stored: the user, and `deleted_at` once their deletion has started. `name` is
+ * null when the partner's assertion gave none.
+ */
+export const StoredUser = z.object({
+  uid: z.string(),
+  region: z.enum(STORE_REGIONS),
+  partner: z.string(),
+  partner_user_id: z.string(),
+  name: nullByDefault(z.string()),
+  created_at: z.string(),
+  deleted_at: z.optional(z.string()),
+});
 
 /** Whether a store user item is of a user that is there: not absent, and not being deleted. */
 export const userLive = (item: Record<string, unknown> | undefined) => item !== undefined && item.deleted_at === undefined;
@@ -119,6 +134,6 @@ export async function userInfo(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid
 export async function storeUser(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string): Promise<StoreUser> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: storeUserKey(uid), ConsistentRead: true }));
   if (!userLive(out.Item)) throw storeError('store.user_not_found', 'no such store user');
-  const { uid: id, region, partner, partner_user_id, name, created_at } = out.Item!;
-  return { uid: id, region, partner, partner_user_id, name: name ?? null, created_at };
+  const { uid: id, region, partner, partner_user_id, name, created_at } = StoredUser.parse(out.Item);
+  return { uid: id, region, partner, partner_user_id, name, created_at };
 }

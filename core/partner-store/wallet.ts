@@ -1,16 +1,17 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { PartnerStoreDeps } from './deps.js';
 import { storeError } from './errors.js';
 import { answerOf, fingerprintOf, referenceReused } from '../platform/idempotency.js';
-import { answerKept, keptAnswer } from '../platform/kept-answers.js';
+import { answerTextOf, eitherForm, keptAnswer } from '../platform/kept-answers.js';
 import { isPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { ConcurrentChange, transactOrFailures, type TransactItem } from '../platform/transactions.js';
-import type { GrantBody } from './models.js';
+import { objectOf } from '../shared/records.js';
+import { type GrantBody, GrantResult } from './models.js';
 import type { StoreRegion } from './regions.js';
-import { liveUserCheck, userLive } from './sessions.js';
+import { liveUserCheck, StoredUser, userLive } from './sessions.js';
 import { storeUserKey, BALANCE_PREFIX, balanceKey, type Holding, storeLedgerKey, storePartition, grantKey } from './keys.js';
 
 /**
@@ -40,6 +41,15 @@ export const ITEMS = [
   { code: 'fish', kind: 'food', name: 'Fish', experience: 25 },
   { code: 'cake', kind: 'food', name: 'Cake', experience: 60 },
 ] as const;
+
+/** "a balance" (balanceKey) as stored: an integer, never below zero; the item is made by the first credit. */
+export const StoredBalance = z.object({ balance: z.int() });
+
+/**
+ * "a ledger entry" (storeLedgerKey) as stored: the change of one holding and the ref that makes it once. A user's
+ * deletion moves the entries under its pseudonym (the uid in them replaced), with a forfeit entry of each balance.
+ */
+export const StoredLedgerEntry = z.object({ holding: z.enum(['currency', 'item']), code: z.string(), change: z.int(), ref: z.string() });
 
 /** Transaction items adding `amount` (negative: taking, on condition the balance covers it) with its ledger entry. */
 export function changeItems(
@@ -84,7 +94,7 @@ export function changeItems(
 
 export async function balanceOf(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string, holding: Holding, code: string): Promise<number> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: balanceKey(uid, holding, code), ConsistentRead: true }));
-  return Number(out.Item?.balance ?? 0);
+  return out.Item ? StoredBalance.parse(out.Item).balance : 0;
 }
 
 export const premiumBalance = async (deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) => ({
@@ -99,7 +109,7 @@ export async function itemBalances(deps: Pick<PartnerStoreDeps, 'db' | 'table'>,
     ExpressionAttributeValues: { ':pk': storePartition(uid), ':items': `${BALANCE_PREFIX}item#` },
     ConsistentRead: true,
   });
-  const byCode = new Map(held.map((item) => [String(item.sk).slice('BAL#item#'.length), Number(item.balance)]));
+  const byCode = new Map(held.map((item) => [String(item.sk).slice('BAL#item#'.length), StoredBalance.parse(item).balance]));
   return { items: ITEMS.map((item) => ({ item: item.code, kind: item.kind, balance: byCode.get(item.code) ?? 0 })) };
 }
 
@@ -119,7 +129,7 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
     if (!userLive(user)) throw noUser();
     throw referenceReused('client')(body.reference);
   }
-  if (!userLive(user) || user!.region !== region) throw noUser();
+  if (!userLive(user) || StoredUser.parse(user).region !== region) throw noUser();
   const changes = [
     ...Object.entries(body.currencies ?? {}).map(([code, amount]) => ({ holding: 'currency' as const, code, amount })),
     ...Object.entries(body.items ?? {}).map(([code, amount]) => ({ holding: 'item' as const, code, amount })),
@@ -159,8 +169,25 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
   return answer;
 }
 
+/**
+ * "a partner's grant" (grantKey) as stored: its request's fingerprint (which the user's deletion drops) and its
+ * answer, as JSON text or, written before answers were kept as text, as the map itself.
+ */
+export const StoredGrant = z.lazy(() =>
+  z
+    .object({
+      fingerprint: z.optional(z.string()),
+      answer: z.optional(objectOf(GrantResult)),
+      answer_json: z.optional(answerTextOf(objectOf(GrantResult))),
+    })
+    .check(eitherForm()),
+);
+
 /** A grant kept by its user's deletion (core/partner-store/deletion.ts): it names the deletion's pseudonym, not a user. */
-const pseudonymized = (granted: Record<string, unknown>) => isPseudonym(String((answerKept(granted) as GrantAnswer | undefined)?.uid));
+const pseudonymized = (granted: Record<string, unknown>) => {
+  const { answer, answer_json } = StoredGrant.parse(granted);
+  return isPseudonym((answer_json ?? answer)!.uid);
+};
 
 interface GrantAnswer {
   uid: string;

@@ -15,6 +15,9 @@ import {
   STRANDED_PREFIX,
   STRANDED_SORT,
   strandedKey,
+  StoredOrder,
+  StoredRefundClaim,
+  StoredTxClaim,
   TX_USE_PREFIX,
   TX_USE_SORT,
   userOrdersPartition,
@@ -31,15 +34,14 @@ const unpaid = (order: Item) => order.status === OrderStatus.pending && order.pa
 
 /**
  * In "orders of a user" (gsi1), "paid orders of a user" once paid (gsi2), "order by its app store link" (gsi3; orders
- * made before links have none) and "orders of a project" (gsi7). No model: StoredOrder (order-keys.ts) reads every
- * order payments writes, but the suite's own pay orders (test/support/goods.ts putPayOrder) hold only what the vendor
- * operations read.
+ * made before links have none) and "orders of a project" (gsi7).
  */
 export const payOrder = itemKind({
   name: 'pay order',
   type: 'order',
   keys: { pk: startsWith(ORDER_PREFIX), sk: exactly(ORDER_SORT) },
   indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi7'],
+  model: StoredOrder,
   player: {
     reach: { index: 'gsi1', partition: ({ uid }) => userOrdersPartition(uid) },
     deletion: { does: 'pseudonymized', set: (order) => (unpaid(order) ? { status: OrderStatus.cancelled } : {}) },
@@ -106,11 +108,18 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
     model: StoredLevel,
     player: { holdsNoPlayerData: true },
   }),
-  itemKind({ name: 'tx claim', type: 'tx_use', keys: { pk: startsWith(TX_USE_PREFIX), sk: exactly(TX_USE_SORT) }, player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'tx claim',
+    type: 'tx_use',
+    keys: { pk: startsWith(TX_USE_PREFIX), sk: exactly(TX_USE_SORT) },
+    model: StoredTxClaim,
+    player: { holdsNoPlayerData: true },
+  }),
   itemKind({
     name: 'refund claim',
     type: 'refund_use',
     keys: { pk: startsWith(REFUND_USE_PREFIX), sk: exactly(REFUND_USE_SORT) },
+    model: StoredRefundClaim,
     player: { holdsNoPlayerData: true },
   }),
 ];

@@ -138,6 +138,8 @@ export function orderPaidUpdate(
 export const TX_USE_PREFIX = 'TXUSE#';
 export const TX_USE_SORT = 'TXUSE';
 export const txUseKey = (digest: string) => ({ pk: `${TX_USE_PREFIX}${digest}`, sk: TX_USE_SORT });
+/** A transaction's claim as stored (complete.ts): the order it paid. Only its absence is ever tested (a condition). */
+export const StoredTxClaim = z.object({ orderId: z.number(), bill_no: z.string() });
 
 /** The sort key prefix of a bill's payment events. */
 export const PAYMENT_PREFIX = 'PAY#';
@@ -165,6 +167,8 @@ export const REFUND_USE_PREFIX = 'REFUNDTX#';
 export const REFUND_USE_SORT = 'REFUNDTX';
 /** "refund transaction used": pk `REFUNDTX#<digest>`, sk `REFUNDTX`. */
 export const refundUseKey = (digest: string) => ({ pk: `${REFUND_USE_PREFIX}${digest}`, sk: REFUND_USE_SORT });
+/** A refund transaction's claim as stored (stranded.ts): the payment it refunded (`<txDigest>#<eventSeq>`), when. */
+export const StoredRefundClaim = z.object({ payment: z.string(), created_at: z.string() });
 /** "stranded payments of a project, newest first" (gsi1): the partition `STRANDED_OF#<project>`. */
 export const strandedOfProjectPartition = (project: string) => `STRANDED_OF#${project}`;
 /** "stranded payments to an address, newest first" (gsi1): the partition `STRANDED_TO#<address>`. */

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { PlatformDeps } from './deps.js';
 
 /**
@@ -22,6 +23,11 @@ export const COUNTER_PREFIX = 'COUNTER#';
 export const COUNTER_SORT_KEY = 'COUNTER';
 /** "next id of a kind": one counter item per kind. */
 export const counterKey = (kind: string) => ({ pk: `${COUNTER_PREFIX}${kind}`, sk: COUNTER_SORT_KEY });
+/**
+ * A counter as stored: the last id taken (`value`); the game counter also keeps the games total (`total`,
+ * core/games/games.ts), added to in each create's transaction after its id was taken.
+ */
+export const StoredCounter = z.object({ value: z.number(), total: z.optional(z.number()) });
 
 /** `count` ids of a kind from one `ADD` (unique, consecutive within the block); none for 0, without a write. */
 export async function nextIds(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: string, count: number): Promise<number[]> {
@@ -36,6 +42,7 @@ export async function nextIds(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: st
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  const last = Number(result.Attributes?.value);
+  // UPDATED_NEW: the counter's `value` alone.
+  const { value: last } = StoredCounter.parse(result.Attributes);
   return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }

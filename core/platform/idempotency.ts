@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { sha256Url } from './digest.js';
 import type { PlatformDeps } from './deps.js';
 import { DomainError, platformError } from './errors.js';
@@ -6,7 +7,7 @@ import type { TokenClaims } from './tokens.js';
 import { transactOrFailures, type FailedCondition, type TransactItem } from './transactions.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 import { playerItemsKeys } from './players.js';
-import { answerKept, keptAnswer } from './kept-answers.js';
+import { answerKept, eitherForm, keptAnswer } from './kept-answers.js';
 
 /**
  * The `Idempotency-Key` request header (IETF httpapi draft "The Idempotency-Key HTTP Header Field") for
@@ -95,6 +96,13 @@ export const IDEMPOTENCY_PREFIX = 'IDEMPOTENCY#';
 export const IDEMPOTENCY_SORT_KEY = 'IDEMPOTENCY';
 const recordPartition = ({ caller, operation, key }: RecordName) => `${IDEMPOTENCY_PREFIX}${caller}#${operation}#${key}`;
 export const idempotencyRecordKey = (request: RecordName) => ({ pk: recordPartition(request), sk: IDEMPOTENCY_SORT_KEY });
+/**
+ * A record as stored (recordItem): the request's fingerprint and its answer, as JSON text (`answer_json`) or, in
+ * records written before, the answer itself (`answer`); `expiresAt`, the table's TTL, in epoch seconds.
+ */
+export const StoredIdempotencyRecord = z
+  .object({ fingerprint: z.string(), answer_json: z.optional(z.string()), answer: z.optional(z.unknown()), expiresAt: z.number() })
+  .check(eitherForm());
 
 /** The record of `claims`' key for `operation`, as the request's reads name it before its fingerprint is known. */
 export const keyRecordOf = (claims: Pick<TokenClaims, 'kind' | 'sub'>, operation: string, key: string) =>

@@ -1,6 +1,6 @@
-import { COUNTER_PREFIX, COUNTER_SORT_KEY } from './counters.js';
+import { COUNTER_PREFIX, COUNTER_SORT_KEY, StoredCounter } from './counters.js';
 import { DAY_STATS_PREFIX, DAY_STATS_SORT_KEY, StoredDayStats } from './day-stats.js';
-import { IDEMPOTENCY_PREFIX, IDEMPOTENCY_SORT_KEY } from './idempotency.js';
+import { IDEMPOTENCY_PREFIX, IDEMPOTENCY_SORT_KEY, StoredIdempotencyRecord } from './idempotency.js';
 import { exactly, type ItemKind, itemKind, startsWith } from './item-kinds.js';
 import { JOB_FAILURE_PREFIX, JOB_FAILURE_SORT_PREFIX, JOB_RUN_PREFIX, JOB_RUN_SORT_KEY, StoredJobFailure, StoredJobRun } from './job-runs.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from './players.js';
@@ -16,6 +16,7 @@ export const idempotencyRecord = itemKind({
   type: 'idempotency',
   keys: { pk: startsWith(IDEMPOTENCY_PREFIX), sk: exactly(IDEMPOTENCY_SORT_KEY) },
   indexes: [PLAYER_ITEMS_INDEX],
+  model: StoredIdempotencyRecord,
   player: {
     reach: { index: PLAYER_ITEMS_INDEX, partition: ({ uid }) => playerItemsPartition(uid), sortEquals: 'IDEMPOTENCY', keysOnly: true },
     deletion: { does: 'deleted' },
@@ -29,7 +30,12 @@ export const idempotencyRecord = itemKind({
  */
 export const ITEM_KINDS: readonly ItemKind<never>[] = [
   idempotencyRecord,
-  itemKind({ name: 'counter', keys: { pk: startsWith(COUNTER_PREFIX), sk: exactly(COUNTER_SORT_KEY) }, player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'counter',
+    keys: { pk: startsWith(COUNTER_PREFIX), sk: exactly(COUNTER_SORT_KEY) },
+    model: StoredCounter,
+    player: { holdsNoPlayerData: true },
+  }),
   itemKind({
     name: 'job run',
     type: 'job_run',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import type { PlatformDeps } from './deps.js';
 import { sha256Url } from './digest.js';
 import type { TransactItem } from './transactions.js';
@@ -32,6 +33,8 @@ export const playerItemsPartition = (uid: string) => `PLAYER_ITEMS#${uid}`;
 export const GONE_PREFIX = 'GONE#';
 export const GONE_SORT_KEY = 'GONE';
 export const goneKey = (uid: string) => ({ pk: `${GONE_PREFIX}${sha256Url(`player:${uid}`)}`, sk: GONE_SORT_KEY });
+/** A gone mark as stored: when the player deleted their account, in epoch seconds. */
+export const StoredGoneMark = z.object({ deleted_at: z.number() });
 
 /**
  * A transaction item that holds only while `uid` has not deleted their account (the gone mark is absent): every
@@ -57,5 +60,5 @@ export const isPseudonym = (uid: string) => uid.startsWith(PSEUDONYM_PREFIX);
 /** When the player deleted their account (epoch seconds), or undefined while they have not. */
 export async function goneSince(deps: Pick<PlatformDeps, 'db' | 'table'>, uid: string, consistent = true): Promise<number | undefined> {
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: goneKey(uid), ConsistentRead: consistent }));
-  return out.Item ? Number(out.Item.deleted_at) : undefined;
+  return out.Item ? StoredGoneMark.parse(out.Item).deleted_at : undefined;
 }

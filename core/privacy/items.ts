@@ -1,5 +1,5 @@
 import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
-import { GONE_PREFIX, GONE_SORT_KEY } from '../platform/players.js';
+import { GONE_PREFIX, GONE_SORT_KEY, StoredGoneMark } from '../platform/players.js';
 import {
   DELETION_NONCE_PREFIX,
   DELETION_NONCE_SORT,
@@ -10,7 +10,7 @@ import {
   NOTICE_SORT_PREFIX,
   NOTICES_PREFIX,
 } from './keys.js';
-import { ErasureRecord } from './models.js';
+import { ErasureRecord, StoredLearned } from './models.js';
 import { StoredNotice } from './notices.js';
 import { StoredMessage } from './proof.js';
 
@@ -50,6 +50,7 @@ export const erasureLearned = itemKind({
   name: 'value a deletion learned',
   type: 'erasure_learned',
   keys: { pk: startsWith(ERASURE_PREFIX), sk: startsWith(LEARNED_PREFIX) },
+  model: StoredLearned,
   player: {
     ownFlow:
       'learned.ts keepLearned puts each value the deletion learns of the player (identifiers, names, studios, NFTs, seasons) beside its record, and forgetLearned, which the deletion’s sweep runs, deletes them; keyed by a digest of the deletion’s proof and of the value, which neither the player’s id nor their address leads to.',
@@ -74,5 +75,11 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
   erasure,
   erasureLearned,
   deletionNotice,
-  itemKind({ name: 'deleted player', type: 'gone', keys: { pk: startsWith(GONE_PREFIX), sk: exactly(GONE_SORT_KEY) }, player: { holdsNoPlayerData: true } }),
+  itemKind({
+    name: 'deleted player',
+    type: 'gone',
+    keys: { pk: startsWith(GONE_PREFIX), sk: exactly(GONE_SORT_KEY) },
+    model: StoredGoneMark,
+    player: { holdsNoPlayerData: true },
+  }),
 ];

@@ -11,6 +11,7 @@ import { result, score } from '../rankings/items.js';
 import { historyEntry } from '../rewards/items.js';
 import type { PrivacyDeps } from './deps.js';
 import { LEARNED_PREFIX as PREFIX, learnedKey } from './keys.js';
+import { StoredLearned } from './models.js';
 import { scoreSeasonsOf } from './rank-pages.js';
 
 /**
@@ -111,7 +112,7 @@ export function learnedOf(items: readonly Item[], inline: Learned): Learned {
     const sk = String(item.sk);
     if (!sk.startsWith(PREFIX)) continue;
     const kind = LEARNED_KINDS.find((known) => sk.startsWith(`${PREFIX}${known}#`));
-    if (kind && typeof item.value === 'string') learned[kind].add(item.value);
+    if (kind) learned[kind].add(StoredLearned.parse(item).value);
   }
   return Object.fromEntries(LEARNED_KINDS.map((kind) => [kind, [...learned[kind]]])) as unknown as Learned;
 }

@@ -57,6 +57,9 @@ export const ErasureRecord = z.object({
 });
 export type ErasureRecord = z.infer<typeof ErasureRecord>;
 
+/** A value a deletion learned of the player, as stored beside its record (learned.ts keepLearned). */
+export const StoredLearned = z.object({ value: z.string() });
+
 /** The tickets a deletion forfeited in one project level. */
 const Forfeit = z.object({ projectName: answered.projectName, level: z.int(), tickets: z.int() });
 

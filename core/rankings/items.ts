@@ -15,6 +15,7 @@ import {
   SCORE_PREFIX,
   SNAPSHOT_DIRECTORY_SORT_KEY,
 } from './keys.js';
+import { StoredResult } from './models.js';
 import { StoredOpenSeason } from './open-seasons.js';
 import { StoredDirectory, StoredPage, StoredTop } from './rank-pages.js';
 
@@ -84,6 +85,7 @@ export const result = itemKind({
   name: 'result',
   keys: { pk: startsWith(RESULT_PREFIX), sk: exactly(RESULT_SORT_KEY) },
   indexes: [PLAYER_ITEMS_INDEX],
+  model: StoredResult,
   player: { reach: playerItems('RESULT'), deletion: { does: 'pseudonymized' } },
 });
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { eitherForm } from '../platform/kept-answers.js';
 import { EXAMPLE, example } from '../shared/examples.js';
 import { answered, gameCode, intParam, text } from '../shared/fields.js';
 import { suiAddress } from '../shared/sui-address.js';
@@ -20,6 +21,15 @@ export const MAX_REPORT_PLAYERS = 48;
  * 100); a larger report reads the marks just before it (reports.ts).
  */
 export const CHECKED_REPORT_PLAYERS = 33;
+/**
+ * A result record as stored (reports.ts resultPut): the report's fingerprint (`request`; a SHA-256 of its
+ * JSON.stringify in records written before fingerprintOf) and the answer, as JSON text (`response_json`) or, in
+ * records written before, the answer itself (`response`); `expiresAt`, the table's TTL, in epoch seconds.
+ */
+export const StoredResult = z
+  .object({ request: z.string(), response_json: z.optional(z.string()), response: z.optional(z.unknown()), expiresAt: z.number() })
+  .check(eitherForm('response'));
+
 /** gameRank's default and largest `limit`. */
 export const MAX_BOARD = 100;
 

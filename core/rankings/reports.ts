@@ -12,7 +12,7 @@ import { ConcurrentChange, transactOrFailures, type FailedCondition, type Transa
 import { resultKey, scoreKey } from './keys.js';
 import { recordOpenSeasons } from './open-seasons.js';
 import { refuseWhileResharding, seasonShards } from './shards.js';
-import { type AddWinResult, CHECKED_REPORT_PLAYERS, type ScoreResult, type AddWinBody, type ScoreReport } from './models.js';
+import { type AddWinResult, CHECKED_REPORT_PLAYERS, type ScoreResult, StoredResult, type AddWinBody, type ScoreReport } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 
 /**
@@ -160,7 +160,8 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
   await refuseWhileResharding(deps, game, seasons);
   const shards = await Promise.all(seasons.map((season) => seasonShards(deps, game, season)));
 
-  const answerStored = (stored: Record<string, unknown> | undefined): R => {
+  const answerStored = (item: Record<string, unknown> | undefined): R => {
+    const stored = item && StoredResult.parse(item);
     // Results stored before fingerprintOf hold the SHA-256 of the content's JSON.stringify.
     if (stored && sameRequest(stored.request, content, () => sha256Url(JSON.stringify(content)))) return answerKept(stored, 'response') as R;
     throw rankingError('ranking.result_reused', `result_id: ${resultId} was reported already with other content`);

@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { conditionHeld } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import type { GasCoin, GasState } from './gas-reads.js';
@@ -15,11 +16,12 @@ import { coinKey } from './keys.js';
  * Both are read from the chain (gas-reads.ts), so no clock decides; a reservation outlives neither.
  */
 
-/** A reservation as stored: the coin's version and the epoch of the transaction it is in, and for which entry. */
-interface Reservation {
-  version: string;
-  epoch: number;
-}
+/**
+ * A reservation as stored: the coin's version and the epoch of the transaction it is in, and for which entry. Only
+ * the conditions of its Put and Delete read it.
+ */
+export const StoredReservation = z.object({ version: z.string(), epoch: z.number(), entry: z.number() });
+type Reservation = Pick<z.infer<typeof StoredReservation>, 'version' | 'epoch'>;
 
 /** Whether a reservation still holds the coin at `state`: same version, same epoch. */
 export const stillPending = (reservation: Reservation, coin: GasCoin | undefined, state: Pick<GasState, 'epoch'>) =>

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
 import { conditionHeld } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { gameDayKey, playerDayKey } from './keys.js';
@@ -30,6 +31,16 @@ export interface DayLimit {
 }
 
 type Key = { pk: string; sk: string };
+
+/** Gas in MIST as a DynamoDB number reads back: a bigint past 2^53. */
+const storedGas = z.union([z.number(), z.bigint()]);
+/**
+ * A player's sponsored day as stored (charge): its claims and their gas budgets (both 0 again after every charge
+ * was given back), until `expiresAt` (the table's TTL, epoch seconds).
+ */
+export const StoredPlayerDay = z.object({ claims: z.number(), gas: storedGas, expiresAt: z.number() });
+/** A game's sponsored day as stored: as a player's, and the gas its claims seen on chain cost (spent.ts), once one is. */
+export const StoredGameDay = z.extend(StoredPlayerDay, { gas_spent: z.optional(storedGas) });
 
 /** The `type` of a day item: a player's or a game's (as the update's `:type` value). */
 const PLAYER_DAY = 'sponsor_player_day';

@@ -1,6 +1,8 @@
 import { USER_PREFIX, userPartition } from '../identity/keys.js';
 import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { historyEntry } from '../rewards/items.js';
+import { StoredReservation } from './coins.js';
+import { StoredGameDay, StoredPlayerDay } from './days.js';
 import {
   COIN_PREFIX,
   COIN_SORT_KEY,
@@ -37,6 +39,7 @@ export const sponsoredDay = itemKind({
   name: 'sponsored day of a player',
   type: 'sponsor_player_day',
   keys: { pk: startsWith(USER_PREFIX), sk: startsWith(PLAYER_DAY_PREFIX) },
+  model: StoredPlayerDay,
   player: { reach: { own: userPartition, sortPrefix: PLAYER_DAY_PREFIX }, deletion: { does: 'deleted' } },
 });
 
@@ -55,12 +58,14 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
     name: 'sponsored day of a game',
     type: 'sponsor_game_day',
     keys: { pk: startsWith(STAGE_DAY_PREFIX), sk: startsWith(GAME_DAY_SORT_PREFIX) },
+    model: StoredGameDay,
     player: { holdsNoPlayerData: true },
   }),
   itemKind({
     name: 'gas coin reservation',
     type: 'gas_coin_reservation',
     keys: { pk: startsWith(COIN_PREFIX), sk: exactly(COIN_SORT_KEY) },
+    model: StoredReservation,
     player: { holdsNoPlayerData: true },
   }),
 ];

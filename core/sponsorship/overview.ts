@@ -3,7 +3,7 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { queryItems } from '../platform/query.js';
 import { example } from '../shared/examples.js';
 import { answered } from '../shared/fields.js';
-import { dayOf } from './days.js';
+import { dayOf, StoredGameDay } from './days.js';
 import { stageDayPartition } from './keys.js';
 
 /**
@@ -39,12 +39,10 @@ export async function sponsoredDay(deps: Pick<PlatformDeps, 'db' | 'table' | 'no
     ExpressionAttributeValues: { ':pk': stageDayPartition(day) },
   });
   const games = items
-    .map((item) => ({
-      game_code: String(item.sk),
-      claims: Number(item.claims ?? 0),
-      gas: BigInt(String(item.gas ?? 0)),
-      gas_spent: String(item.gas_spent ?? 0),
-    }))
+    .map((item) => {
+      const signed = StoredGameDay.parse(item);
+      return { game_code: String(item.sk), claims: signed.claims, gas: BigInt(signed.gas), gas_spent: String(signed.gas_spent ?? 0) };
+    })
     .sort((a, b) => (b.gas > a.gas ? 1 : b.gas < a.gas ? -1 : a.game_code.localeCompare(b.game_code)));
   return { day, games: games.map((game) => ({ ...game, gas: game.gas.toString() })) };
 }

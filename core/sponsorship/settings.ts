@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
-import { dayOf, type DayLimit } from './days.js';
+import { dayOf, type DayLimit, StoredGameDay } from './days.js';
 import type { SponsorshipDeps } from './deps.js';
 import { sponsorError } from './errors.js';
 import { gameDayKey, sponsorshipKey } from './keys.js';
@@ -62,6 +62,7 @@ export async function sponsorshipOf(deps: SponsorshipDeps, game: string): Promis
   const sponsor = sponsorOf(deps);
   const [stored, today] = await readItems(deps, [sponsorshipKey(game), gameDayKey(game, dayOf(deps.now()))]);
   const settings = stored ? StoredSponsorship.parse(stored) : undefined;
+  const signed = today && StoredGameDay.parse(today);
   const limit = gameLimit(settings, sponsor);
   return {
     game_code: game,
@@ -73,6 +74,6 @@ export async function sponsorshipOf(deps: SponsorshipDeps, game: string): Promis
       daily_gas: sponsor.limits.gameDailyGas.toString(),
       gas_cap: sponsor.limits.gasCap.toString(),
     },
-    today: { count: Number(today?.claims ?? 0), gas: String(today?.gas ?? 0), gas_spent: String(today?.gas_spent ?? 0) },
+    today: { count: signed?.claims ?? 0, gas: String(signed?.gas ?? 0), gas_spent: String(signed?.gas_spent ?? 0) },
   };
 }

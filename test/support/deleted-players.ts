@@ -14,7 +14,7 @@ import { call } from './http.js';
  */
 export async function markDeleted(deps: Deps, uid: string, address: string): Promise<void> {
   const deletedAt = Math.floor(deps.now().getTime() / 1000);
-  await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...goneKey(uid), deleted_at: deletedAt } }));
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...goneKey(uid), type: 'gone', deleted_at: deletedAt } }));
   const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${uid}` }, ConsistentRead: true });
   for (const item of items) await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: { pk: item.pk, sk: item.sk } }));
   await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: walletKey(address) }));

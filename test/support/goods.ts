@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { bindWallet } from '../../core/identity/accounts.js';
-import { ProjectCreate } from '../../core/payments/models.js';
-import { billNoOf, orderKey } from '../../core/payments/order-keys.js';
-import { createProject } from '../../core/payments/projects.js';
+import { bindWallet, toAccountRecord } from '../../core/identity/accounts.js';
+import { projectKey } from '../../core/access/keys.js';
+import { userKey } from '../../core/identity/keys.js';
+import { OrderStatus, ProjectCreate, TxType } from '../../core/payments/models.js';
+import { billNoOf, orderKey, type StoredOrder } from '../../core/payments/order-keys.js';
+import { createProject, storedProject } from '../../core/payments/projects.js';
+import { readItems } from '../../core/platform/batch.js';
 import { nextId } from '../../core/platform/counters.js';
 import type { Deps } from '../../core/deps.js';
 import { transactOrFailedConditions } from '../../core/platform/transactions.js';
@@ -60,21 +63,36 @@ export async function giveTickets(deps: Deps, target: TicketTarget, amount: numb
   if (failed.length > 0) throw new Error('credit refused');
 }
 
-/** A pay order item with the fields the vendor operations read (the order module writes the real ones). */
+/**
+ * A pay order item as rechargeOrder stores it (core/payments/orders.ts), for the vendor operations' tests: the
+ * project's id, coin and precision and the buyer's wallet address are read from their items, the level is one the
+ * project need not have. No index keys: the order is reached by its key alone.
+ */
 export async function putPayOrder(deps: Deps, fields: { userId: string; projectName: string; receiveAddress: string; status?: number; amountBase?: string }) {
+  const [projectItem, account] = await readItems(deps, [projectKey(fields.projectName), userKey(fields.userId)]);
+  const project = storedProject(projectItem);
+  if (!project || !account) throw new Error(`putPayOrder: no project ${fields.projectName} or no account ${fields.userId}`);
   const id = await nextId(deps, 'order');
+  const now = deps.now().toISOString();
   const order = {
     id,
-    user_id: fields.userId,
-    status: fields.status ?? 0,
+    project_id: project.project_id,
+    deposit_id: null,
     amount_base: fields.amountBase ?? '1500000000',
-    amount: '1.5',
-    precison: 9,
-    coin_type: '0x2::sui::SUI',
-    receive_address: fields.receiveAddress,
-    project_name: fields.projectName,
+    wallet_address: toAccountRecord(account).wallet_address,
+    coin_type: project.coin_type,
+    tx_type: TxType.chain,
+    status: fields.status ?? OrderStatus.pending,
+    created_at: now,
+    updated_at: now,
+    user_id: fields.userId,
+    level: 1,
+    precison: project.precison,
     bill_no: billNoOf(id),
-  };
+    tickets: 150,
+    project_name: fields.projectName,
+    receive_address: fields.receiveAddress,
+  } satisfies StoredOrder;
   await deps.db.send(new PutCommand({ TableName: deps.table, Item: { ...orderKey(id), type: 'order', ...order } }));
   return order;
 }
