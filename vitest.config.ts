@@ -4,7 +4,13 @@ import { defineConfig } from 'vitest/config';
  * The tests that read what every other test file left (the transactions they sent, the service's logs, the
  * tables, the error answers, the answers against the OpenAPI document): they run after all of them.
  */
-const WALK = ['test/contention.test.ts', 'test/server-logs.test.ts', 'test/stored-items.test.ts', 'test/error-answers.test.ts', 'test/contract-answers.test.ts'];
+const WALK = [
+  'test/contention.test.ts',
+  'test/server-logs.test.ts',
+  'test/stored-items.test.ts',
+  'test/error-answers.test.ts',
+  'test/contract-answers.test.ts',
+];
 
 /**
  * Tests of load, run by themselves once the suite has run: beside the suite's other files on one DynamoDB Local,

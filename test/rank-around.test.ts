@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Board, snapshotDirectoryKey } from '../core/rankings/keys.js';
+import { type Board, scoreKey, snapshotDirectoryKey } from '../core/rankings/keys.js';
+import { leaveBoards } from '../core/rankings/leave-boards.js';
 import { MAX_BOARD, MAX_REPORT_PLAYERS } from '../core/rankings/models.js';
 import { MAX_PAGE as HEAD_MAX_PAGE, MIN_PAGE as HEAD_MIN_PAGE, readHead } from '../core/rankings/rank-head.js';
 import type { Directory, PageEntry, RankBoard } from '../core/rankings/rank-pages.js';
@@ -528,6 +530,38 @@ describe('a board of several thousand players with big ties: its head live, the 
       expect.stringMatching(/^PAGE,PAGE,PAGE$/),
       expect.stringMatching(/^DIRECTORY,PAGE,PAGE,PAGE$/),
     ]);
+  });
+
+  it("a player who leaves the board while the head's cutoff names them is named there no longer, by the deletion's sweep or by the stream", async () => {
+    // The directory as read (its pages' first standings and its cutoff; stored packed).
+    const directoryText = async () => JSON.stringify(await readHead(deps, ref('kills')));
+    /** The head is sound and the board's next standing after it is its cutoff: the head's last one, taken out. */
+    const expectCutoffNext = async (rows: Row[]) => {
+      const { directory, entries } = await expectHeadSound(ref('kills'));
+      expect(entries).toEqual(rows.slice(0, entries.length));
+      expect(rows[entries.length]!.id).toBe(directory.cutoff!.id);
+      return directory.cutoff!;
+    };
+    // The deletion deletes the player's score items; its sweep (leaveBoards) may run before the stream is applied.
+    const { directory: head } = await expectHeadSound(ref('kills'), await expectedBoard(game.code, season(), 4, 'kills'));
+    const first = head.cutoff!.id;
+    expect(await directoryText()).toContain(first);
+    await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: scoreKey(game.code, season(), first, 4) }));
+    expect(await leaveBoards(deps, first, [ref('kills')])).toBe(1);
+    expect(await directoryText()).not.toContain(first);
+    await drainRankStream(deps);
+    let rows = await expectedBoard(game.code, season(), 4, 'kills');
+    const cutoff = await expectCutoffNext(rows);
+    // The standing taken out of the head is ranked from the snapshot, as any below the head.
+    expect((await askChecked('kills', rows.find((row) => row.id === cutoff.id)!, 2)).live).toBe(false);
+
+    // The stream alone: the new cutoff's player leaves the board, and applying the removal moves the cutoff.
+    await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: scoreKey(game.code, season(), cutoff.id, 4) }));
+    await drainRankStream(deps);
+    expect(await directoryText()).not.toContain(cutoff.id);
+    rows = await expectedBoard(game.code, season(), 4, 'kills');
+    expect(rows.some((row) => row.id === first || row.id === cutoff.id)).toBe(false);
+    await expectCutoffNext(rows);
   });
 });
 

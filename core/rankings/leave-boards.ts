@@ -9,7 +9,7 @@ import { leaveSnapshot } from './rank-snapshot.js';
 /**
  * A deleted player's sweep (core/privacy/deletion.ts): the player taken off each board's head and snapshot at
  * once. The stream takes a deleted score item off the head too, and the next snapshot leaves it out; this does
- * not wait for either, and finds the player wherever the head holds them (every head page is read: a head is at
+ * not wait for either, and finds the player wherever the head holds them, its cutoff included (every head page is read: a head is at
  * most a few hundred KB, and a deletion rare). Answers how many boards held the player. Running it again
  * changes nothing.
  */
@@ -27,8 +27,11 @@ export async function leaveBoards(
     );
     const found = pages.flatMap((item) => (item ? toPage(item).entries.filter((entry) => entry.id === uid) : []));
     for (const entry of found) await applyHeadChanges(deps, ref, [{ id: uid, before: entry }]);
+    // The first standing below the head, which the directory names as its cutoff, may be the player's.
+    const atCutoff = head.cutoff?.id === uid;
+    if (atCutoff) await applyHeadChanges(deps, ref, [{ id: uid, before: head.cutoff }]);
     const inSnapshot = await leaveSnapshot(deps, ref, uid);
-    if (found.length > 0 || inSnapshot) held++;
+    if (found.length > 0 || atCutoff || inSnapshot) held++;
   }
   return held;
 }

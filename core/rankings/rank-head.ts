@@ -133,7 +133,10 @@ interface WorkPage {
 /** The writes that apply `changes` to the head as `directory` has it (none when no change reaches the head). */
 async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, changes: StandingChange[]): Promise<TransactItem[]> {
   const moving = changes.filter((change) => (change.before && inHead(directory, change.before)) || (change.after && inHead(directory, change.after)));
-  if (moving.length === 0) return [];
+  // The cutoff is a player's standing: once that player has left the board (a deleted account), the head must stop
+  // naming them, though no page of it changes.
+  const cutoffLeaves = changes.some((change) => change.after === undefined && change.id === directory.cutoff?.id);
+  if (moving.length === 0 && !cutoffLeaves) return [];
   const work: WorkPage[] = directory.pages.map((page) => ({ id: page.id, ref: page, changed: false }));
   let next = directory.next;
   if (work.length === 0) work.push({ id: next++, entries: [], changed: true });
@@ -145,6 +148,8 @@ async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, change
     if (before && inHead(directory, before)) touched.add(placeOf(before));
     if (after && inHead(directory, after)) touched.add(placeOf(after));
   }
+  const lastFilled = cutoffLeaves ? work.map((page) => (page.ref?.count ?? 0) > 0).lastIndexOf(true) : -1;
+  if (lastFilled >= 0) touched.add(lastFilled);
   await load(deps, ref, work, [...touched]);
   const read = new Map([...touched].map((index) => [index, JSON.stringify(work[index]!.entries)]));
   for (const { id, before, after } of moving) {
@@ -158,6 +163,7 @@ async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, change
   }
   // Changes the head already has (a batch delivered again, a removal the deletion's sweep made first) write nothing.
   for (const [index, entries] of read) if (work[index]!.ref && JSON.stringify(work[index]!.entries) === entries) work[index]!.changed = false;
+  const takenOut = lastFilled >= 0 ? takeLastOut(work[lastFilled]!) : undefined;
   if (!work.some((page) => page.changed)) return [];
   const removed = await mergeSmall(deps, ref, work);
   const pages: WorkPage[] = [];
@@ -169,7 +175,7 @@ async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, change
     for (const [index, part] of splitEntries(page.entries!, MAX_PAGE).entries())
       pages.push(index === 0 ? { ...page, entries: part } : { id: next++, entries: part, changed: true });
   }
-  const cutoff = trim(pages, deps.rankHeadSize ?? HEAD_SIZE, removed) ?? directory.cutoff;
+  const cutoff = trim(pages, deps.rankHeadSize ?? HEAD_SIZE, removed) ?? takenOut ?? directory.cutoff;
   const version = directory.version + 1;
   const writes: TransactItem[] = [];
   const listed = pages.filter((page) => (page.entries ?? []).length > 0 || !page.changed);
@@ -227,6 +233,18 @@ function topWrite(deps: Pick<PlatformDeps, 'table' | 'now'>, ref: RankBoard, pag
       Item: { ...headTopKey(ref.board, ref.game, ref.season), updatedAt: deps.now().toISOString(), data: packEntries(top.slice(0, MAX_BOARD)) },
     },
   };
+}
+
+/**
+ * Takes the head's last standing (the last of its last page that held any) out of it, as the new cutoff in place of a
+ * player who left the board: everything above it stays in the head, and it is ranked from the snapshot as any
+ * standing below the head. None when this batch emptied that page: the old cutoff then stays.
+ */
+function takeLastOut(page: WorkPage): Standing | undefined {
+  const last = page.entries!.pop();
+  if (!last) return undefined;
+  page.changed = true;
+  return { score: last.score, at: last.at, id: last.id };
 }
 
 /**
