@@ -139,13 +139,13 @@ export const partnerGrant = itemKind({
 });
 
 /** The user's items that no key leads to, listed in gsi6 by their kind, all deleted. */
-const indexed = (name: string, type: string, kind: PlayerItemKind, keys: { pk: KeyShape; sk: KeyShape }, model?: { parse: (item: unknown) => unknown }) =>
+const indexed = (name: string, type: string, kind: PlayerItemKind, keys: { pk: KeyShape; sk: KeyShape }, model: { parse: (item: unknown) => unknown }) =>
   itemKind({
     name,
     type,
     keys,
     indexes: [PLAYER_ITEMS_INDEX],
-    ...(model ? { model } : {}),
+    model,
     player: {
       reach: { index: PLAYER_ITEMS_INDEX, partition: ({ uid }) => playerItemsPartition(uid), sortEquals: kind, keysOnly: true },
       deletion: { does: 'deleted' },

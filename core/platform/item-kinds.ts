@@ -27,7 +27,7 @@ export interface ItemKind<Deps = PlatformDeps> {
   /** The secondary indexes its items have entries in: the only `gsiNpk`/`gsiNsk` attributes they carry. None: in no index. */
   readonly indexes?: readonly IndexName[];
   /** The model its items are read with (parsed, never cast): every item of the kind the suite stores parses with it. */
-  readonly model?: { readonly parse: (item: unknown) => unknown };
+  readonly model: { readonly parse: (item: unknown) => unknown };
   readonly player: PlayerData<Deps>;
 }
 
