@@ -28,10 +28,16 @@ let emulator: ConflictEmulator;
 /** The tables this file writes its emulator's items to (`EMULATED#…`, no kind of the platform's). */
 const tables: string[] = [];
 
+/** Deps on a table of this file's own, dropped when the file ends. */
+async function emulatorDeps(options: Parameters<typeof createLocalDeps>[1]) {
+  const made = await createLocalDeps(inject('dynamoEndpoint'), options);
+  tables.push(made.table);
+  return made;
+}
+
 beforeAll(async () => {
   emulator = new ConflictEmulator({ holdMs: 300 });
-  deps = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: emulator });
-  tables.push(deps.table);
+  deps = await emulatorDeps({ conflicts: emulator });
 });
 
 // Gone once the file has run: test/stored-items.test.ts holds every item the suite leaves to a declared kind.
@@ -158,7 +164,7 @@ describe('the conflict emulator', () => {
 describe('the platform retry (transactOrFailures) under the emulated rule', () => {
   it('runs cancelled transactions again until every one is written once', async () => {
     const quick = new ConflictEmulator({ holdMs: 15 });
-    const own = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: quick });
+    const own = await emulatorDeps({ conflicts: quick });
     const counter = unique();
     const item = (i: number): TransactItem[] => [
       {
@@ -183,7 +189,7 @@ describe('the platform retry (transactOrFailures) under the emulated rule', () =
 
   it('answers 409 with the caller message when the item stays busy through every attempt', async () => {
     const slow = new ConflictEmulator({ holdMs: 2_000 });
-    const own = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: slow });
+    const own = await emulatorDeps({ conflicts: slow });
     const busy = unique();
     const holding = own.db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: own.table, Item: key(busy) } }] }));
     await expect(
@@ -213,8 +219,7 @@ describe("the tests' deps", () => {
   it.skipIf(process.env.CONFLICT_EMULATION === 'off')('run under the emulator unless turned off', async () => {
     const standard = await createTestDeps();
     expect(standard.conflicts).toBeInstanceOf(ConflictEmulator);
-    const off = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: false });
-    tables.push(off.table);
+    const off = await emulatorDeps({ conflicts: false });
     expect(off.conflicts).toBeUndefined();
     // Without it, DynamoDB Local runs overlapping transactions one after the other: both are written.
     const shared = { pk: `EMULATED#${unique()}`, sk: 'ITEM' };
