@@ -1,7 +1,9 @@
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
+import { adminClient } from '../tools/local/dynamo.js';
 import { createTestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { PartitionLimits } from './support/partition-limits.js';
@@ -22,8 +24,22 @@ async function limitedDeps() {
 }
 
 describe('the partition write limit', () => {
+  /** The tables of the items written here (`HOT`, `COLD`, `OWN#…`: no kind of the platform's), dropped at the end. */
+  const tables: string[] = [];
+  const plainDeps = async () => {
+    const made = await limitedDeps();
+    tables.push(made.deps.table);
+    return made;
+  };
+  // test/stored-items.test.ts holds every item the suite leaves to a declared kind.
+  afterAll(async () => {
+    const client = adminClient(inject('dynamoEndpoint'));
+    for (const TableName of tables) await client.send(new DeleteTableCommand({ TableName }));
+    client.destroy();
+  });
+
   it("a table partition takes LIMIT writes; the next is refused as the service refuses it, after the SDK's retries", async () => {
-    const { deps, limits } = await limitedDeps();
+    const { deps, limits } = await plainDeps();
     for (let i = 0; i < LIMIT; i++) await deps.db.send(new PutCommand({ TableName: deps.table, Item: { pk: 'HOT', sk: `item-${i}` } }));
     await expect(deps.db.send(new PutCommand({ TableName: deps.table, Item: { pk: 'HOT', sk: 'one more' } }))).rejects.toMatchObject({
       name: 'ProvisionedThroughputExceededException',
@@ -36,7 +52,7 @@ describe('the partition write limit', () => {
   });
 
   it('an index partition over its limit refuses the table write, though each item is in a partition of its own', async () => {
-    const { deps, limits } = await limitedDeps();
+    const { deps, limits } = await plainDeps();
     const put = (i: number) => deps.db.send(new PutCommand({ TableName: deps.table, Item: { pk: `OWN#${i}`, sk: 'x', gsi4pk: 'BOARD', gsi4sk: i } }));
     for (let i = 0; i < LIMIT; i++) await put(i);
     await expect(put(LIMIT)).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });

@@ -93,7 +93,9 @@ describe("the run's tables", () => {
       const kinds = kindsOf(item, ITEM_KINDS);
       if (kinds.length !== 1) {
         const of = kinds.length === 0 ? 'no declared kind' : `${kinds.length} kinds (${kinds.map((kind) => kind.name).join(', ')})`;
-        note(`an item${item.type === undefined ? ' without a type' : ` of type '${String(item.type)}'`} is of ${of}`, item);
+        // By the partition's prefix too, so that items of different sources are not counted as one.
+        const prefix = String(item.pk).split('#')[0];
+        note(`an item${item.type === undefined ? ' without a type' : ` of type '${String(item.type)}'`} in a partition ${prefix}… is of ${of}`, item);
         return;
       }
       seen.add(kinds[0]!);
