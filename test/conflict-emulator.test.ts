@@ -1,5 +1,4 @@
 import {
-  DeleteTableCommand,
   DynamoDBClient,
   PutItemCommand,
   TransactGetItemsCommand,
@@ -12,9 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { transactOrFailures, type TransactItem } from '../core/platform/transactions.js';
-import { adminClient } from '../tools/local/dynamo.js';
 import { ConflictEmulator, type SentTransaction } from './support/conflict-emulator.js';
-import { createTestDeps } from './support/deps.js';
+import { createTestDeps, dropTables } from './support/deps.js';
 import { createLocalDeps, type LocalDeps } from './support/local-deps.js';
 
 /**
@@ -41,11 +39,7 @@ beforeAll(async () => {
 });
 
 // Gone once the file has run: test/stored-items.test.ts holds every item the suite leaves to a declared kind.
-afterAll(async () => {
-  const client = adminClient(inject('dynamoEndpoint'));
-  for (const TableName of tables) await client.send(new DeleteTableCommand({ TableName }));
-  client.destroy();
-});
+afterAll(() => dropTables(tables));
 
 const key = (name: string) => ({ pk: `EMULATED#${name}`, sk: 'ITEM' });
 const put = (name: string): TransactItem => ({ Put: { TableName: deps.table, Item: { ...key(name), written: true } } });

@@ -1,10 +1,8 @@
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { weekOf } from '../core/rankings/seasons.js';
 import { createAllApps } from '../functions/apps.js';
-import { adminClient } from '../tools/local/dynamo.js';
-import { createTestDeps } from './support/deps.js';
+import { createTestDeps, dropTables } from './support/deps.js';
 import { call } from './support/http.js';
 import { PartitionLimits } from './support/partition-limits.js';
 import { seasonScores, shardedGame } from './support/rankings.js';
@@ -32,11 +30,7 @@ describe('the partition write limit', () => {
     return made;
   };
   // test/stored-items.test.ts holds every item the suite leaves to a declared kind.
-  afterAll(async () => {
-    const client = adminClient(inject('dynamoEndpoint'));
-    for (const TableName of tables) await client.send(new DeleteTableCommand({ TableName }));
-    client.destroy();
-  });
+  afterAll(() => dropTables(tables));
 
   it("a table partition takes LIMIT writes; the next is refused as the service refuses it, after the SDK's retries", async () => {
     const { deps, limits } = await plainDeps();

@@ -1,6 +1,8 @@
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../core/deps.js';
 import { inject } from 'vitest';
+import { adminClient } from '../../tools/local/dynamo.js';
 import { createLocalDeps, type LocalDeps } from './local-deps.js';
 
 export type TestDeps = LocalDeps;
@@ -35,4 +37,17 @@ export async function itemsOfType(deps: Deps, type: string): Promise<Record<stri
     start = out.LastEvaluatedKey;
   } while (start);
   return items;
+}
+
+/**
+ * Drops tables a test file wrote items to that are no kind of the platform's (an emulator's, a limit's): gone once the
+ * file has run, as test/stored-items.test.ts holds every item the suite leaves to a declared kind.
+ */
+export async function dropTables(tables: readonly string[]): Promise<void> {
+  const client = adminClient(inject('dynamoEndpoint'));
+  try {
+    for (const TableName of tables) await client.send(new DeleteTableCommand({ TableName }));
+  } finally {
+    client.destroy();
+  }
 }
