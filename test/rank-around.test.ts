@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Board, scoreKey, snapshotDirectoryKey } from '../core/rankings/keys.js';
 import { leaveBoards } from '../core/rankings/leave-boards.js';
 import { MAX_BOARD, MAX_REPORT_PLAYERS } from '../core/rankings/models.js';
-import { MAX_PAGE as HEAD_MAX_PAGE, MIN_PAGE as HEAD_MIN_PAGE, readHead } from '../core/rankings/rank-head.js';
+import { applyHeadChanges, MAX_PAGE as HEAD_MAX_PAGE, MIN_PAGE as HEAD_MIN_PAGE, healHead, readHead } from '../core/rankings/rank-head.js';
 import type { Directory, PageEntry, RankBoard } from '../core/rankings/rank-pages.js';
 import { MAX_PAGE as SNAPSHOT_MAX_PAGE, MIN_PAGE as SNAPSHOT_MIN_PAGE, readSnapshot, writeSnapshot } from '../core/rankings/rank-snapshot.js';
 import { applyItemChanges, type ItemChange } from '../core/rankings/rank-stream.js';
@@ -532,21 +532,23 @@ describe('a board of several thousand players with big ties: its head live, the 
     ]);
   });
 
+  // The directory as read (its pages' first standings and its cutoff; stored packed).
+  const directoryText = async () => JSON.stringify(await readHead(deps, ref('kills')));
+  /** The head is sound and the board's next standing after it is its cutoff: the head's last one, taken out. */
+  const expectCutoffNext = async (rows: Row[]) => {
+    const { directory, entries } = await expectHeadSound(ref('kills'));
+    expect(entries).toEqual(rows.slice(0, entries.length));
+    expect(rows[entries.length]!.id).toBe(directory.cutoff!.id);
+    return directory.cutoff!;
+  };
+  const leave = (id: string) => deps.db.send(new DeleteCommand({ TableName: deps.table, Key: scoreKey(game.code, season(), id, 4) }));
+
   it("a player who leaves the board while the head's cutoff names them is named there no longer, by the deletion's sweep or by the stream", async () => {
-    // The directory as read (its pages' first standings and its cutoff; stored packed).
-    const directoryText = async () => JSON.stringify(await readHead(deps, ref('kills')));
-    /** The head is sound and the board's next standing after it is its cutoff: the head's last one, taken out. */
-    const expectCutoffNext = async (rows: Row[]) => {
-      const { directory, entries } = await expectHeadSound(ref('kills'));
-      expect(entries).toEqual(rows.slice(0, entries.length));
-      expect(rows[entries.length]!.id).toBe(directory.cutoff!.id);
-      return directory.cutoff!;
-    };
     // The deletion deletes the player's score items; its sweep (leaveBoards) may run before the stream is applied.
     const { directory: head } = await expectHeadSound(ref('kills'), await expectedBoard(game.code, season(), 4, 'kills'));
     const first = head.cutoff!.id;
     expect(await directoryText()).toContain(first);
-    await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: scoreKey(game.code, season(), first, 4) }));
+    await leave(first);
     expect(await leaveBoards(deps, first, [ref('kills')])).toBe(1);
     expect(await directoryText()).not.toContain(first);
     await drainRankStream(deps);
@@ -556,11 +558,38 @@ describe('a board of several thousand players with big ties: its head live, the 
     expect((await askChecked('kills', rows.find((row) => row.id === cutoff.id)!, 2)).live).toBe(false);
 
     // The stream alone: the new cutoff's player leaves the board, and applying the removal moves the cutoff.
-    await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: scoreKey(game.code, season(), cutoff.id, 4) }));
+    await leave(cutoff.id);
     await drainRankStream(deps);
     expect(await directoryText()).not.toContain(cutoff.id);
     rows = await expectedBoard(game.code, season(), 4, 'kills');
     expect(rows.some((row) => row.id === first || row.id === cutoff.id)).toBe(false);
+    await expectCutoffNext(rows);
+  });
+
+  it("the cutoff's player and every player of the head's last page leave in one batch: the cutoff moves to the last standing left", async () => {
+    const { directory, pages } = await headPages(deps, ref('kills'));
+    expect(pages.length).toBeGreaterThan(1);
+    const changes = [...pages.at(-1)!.entries.map((entry) => ({ id: entry.id, before: entry })), { id: directory.cutoff!.id, before: directory.cutoff! }];
+    for (const { id } of changes) await leave(id);
+    await applyHeadChanges(deps, ref('kills'), changes);
+    const text = await directoryText();
+    for (const { id } of changes) expect(text).not.toContain(id);
+    // The stream's own removals of the same players find nothing left to do.
+    await drainRankStream(deps);
+    await expectCutoffNext(await expectedBoard(game.code, season(), 4, 'kills'));
+  });
+
+  it("the snapshot job moves a cutoff whose player's removal the stream skipped", async () => {
+    const gone = (await readHead(deps, ref('kills'))).cutoff!;
+    await leave(gone.id);
+    const rows = await expectedBoard(game.code, season(), 4, 'kills');
+    // The score items read a moment after the standing was reached, without the player: the head is healed.
+    const asOf = new Date(Date.now() + 10_000).toISOString();
+    expect(await healHead(deps, ref('kills'), new Set(rows.map((row) => row.id)), asOf)).toBe(1);
+    expect(await directoryText()).not.toContain(gone.id);
+    await expectCutoffNext(rows);
+    expect(await healHead(deps, ref('kills'), new Set(rows.map((row) => row.id)), asOf)).toBe(0);
+    await drainRankStream(deps);
     await expectCutoffNext(rows);
   });
 });

@@ -163,7 +163,7 @@ async function plan(deps: HeadDeps, ref: RankBoard, directory: Directory, change
   }
   // Changes the head already has (a batch delivered again, a removal the deletion's sweep made first) write nothing.
   for (const [index, entries] of read) if (work[index]!.ref && JSON.stringify(work[index]!.entries) === entries) work[index]!.changed = false;
-  const takenOut = lastFilled >= 0 ? takeLastOut(work[lastFilled]!) : undefined;
+  const takenOut = cutoffLeaves ? await takeLastOut(deps, ref, work, lastFilled) : undefined;
   if (!work.some((page) => page.changed)) return [];
   const removed = await mergeSmall(deps, ref, work);
   const pages: WorkPage[] = [];
@@ -236,15 +236,22 @@ function topWrite(deps: Pick<PlatformDeps, 'table' | 'now'>, ref: RankBoard, pag
 }
 
 /**
- * Takes the head's last standing (the last of its last page that held any) out of it, as the new cutoff in place of a
- * player who left the board: everything above it stays in the head, and it is ranked from the snapshot as any
- * standing below the head. None when this batch emptied that page: the old cutoff then stays.
+ * Takes the head's last standing out of it, as the new cutoff in place of a player who left the board: everything
+ * above it stays in the head, and it is ranked from the snapshot as any standing below the head. `from` is the
+ * last page that held any before the batch; a page the batch emptied is passed over for the one before it (read
+ * if need be). None only when the batch emptied the whole head: the old cutoff then stays until the snapshot job
+ * (healHead) finds its player gone.
  */
-function takeLastOut(page: WorkPage): Standing | undefined {
-  const last = page.entries!.pop();
-  if (!last) return undefined;
-  page.changed = true;
-  return { score: last.score, at: last.at, id: last.id };
+async function takeLastOut(deps: Pick<PlatformDeps, 'db' | 'table'>, ref: RankBoard, work: WorkPage[], from: number): Promise<Standing | undefined> {
+  for (let index = from; index >= 0; index--) {
+    await load(deps, ref, work, [index]);
+    const page = work[index]!;
+    const last = page.entries!.pop();
+    if (!last) continue;
+    page.changed = true;
+    return { score: last.score, at: last.at, id: last.id };
+  }
+  return undefined;
 }
 
 /**
@@ -358,8 +365,9 @@ const READ_MARGIN_MS = 5_000;
  * keeps only their higher entry; an entry of a player absent from the read and older than it (a removal the
  * stream skipped) goes. Both hold whatever the stream applies meanwhile: scores only grow, so the higher entry
  * is the newer, and a player whose entry was written before the read but who was not in it has been deleted.
- * An entry lower than the player's score now is left as it is: the player's next change moves it. Every head
- * page is read (a head is small). Answers the entries taken out.
+ * A cutoff naming such a player moves up to the head's last standing. An entry lower than the player's score now
+ * is left as it is: the player's next change moves it. Every head page is read (a head is small). Answers the
+ * standings taken out, a cutoff moved counting one.
  */
 export async function healHead(deps: HeadDeps, ref: RankBoard, present: ReadonlySet<string>, asOf: string): Promise<number> {
   const head = await readHead(deps, ref);
@@ -377,5 +385,9 @@ export async function healHead(deps: HeadDeps, ref: RankBoard, present: Readonly
     seen.add(entry.id);
   }
   for (const entry of stale) await applyHeadChanges(deps, ref, [{ id: entry.id, before: entry }]);
-  return stale.length;
+  // A cutoff naming a player who has left the board (a removal the stream skipped) moves to the head's last standing.
+  const cutoff = head.cutoff;
+  const cutoffGone = cutoff !== undefined && !present.has(cutoff.id) && cutoff.at < readBefore;
+  if (cutoffGone) await applyHeadChanges(deps, ref, [{ id: cutoff.id, before: cutoff }]);
+  return stale.length + (cutoffGone ? 1 : 0);
 }

@@ -31,7 +31,7 @@ export interface SnapshotRun {
   pages_deleted: number;
   /** Boards whose snapshot would have cost more than its changes' budget: left for a later run. */
   boards_deferred: number;
-  /** Head entries taken out: a player's second entry, or a deleted player's (rank-head.ts healHead). */
+  /** Head standings taken out: a player's second entry, or a deleted player's entry or cutoff (rank-head.ts healHead). */
   head_entries_healed: number;
 }
 
