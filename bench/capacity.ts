@@ -2,8 +2,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
 /**
  * DynamoDB's billing rules for on-demand capacity, applied to the items a request actually read or wrote
- * (bench/capacity-meter.ts captures them): item sizes, then write and read request units. The rules, as
- * DynamoDB's developer guide and pricing page state them:
+ * (bench/capacity-meter.ts captures them): item sizes, then write and read request units. The rules (two of them,
+ * a transaction's index writes and a missing BatchGetItem key, inferred: docs/performance.md):
  *
  * - Item size: the sum over its attributes of the name's UTF-8 length and the value's size. A string is its
  *   UTF-8 bytes, binary its bytes, a number about one byte per two significant digits plus one (plus one when
