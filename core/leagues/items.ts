@@ -1,6 +1,6 @@
 import { USER_PREFIX, userPartition } from '../identity/keys.js';
-import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
-import { ARRIVALS_PREFIX, LEAGUE_PREFIX, OPEN_LEAGUE_SEASON_SORT_PREFIX, OPEN_LEAGUE_SEASONS, RULES_PREFIX, SETTLED_PREFIX, TIER_PREFIX } from './keys.js';
+import { anyKey, exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { ARRIVALS_PREFIX, LEAGUE_PREFIX, OPEN_LEAGUE_SEASONS, RULES_PREFIX, SETTLED_PREFIX, TIER_PREFIX } from './keys.js';
 import { StoredArrivals, StoredLeagueSeason } from './placement.js';
 import { StoredRules } from './rules.js';
 import { StoredCohortSettled } from './settlement.js';
@@ -32,7 +32,8 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
   itemKind({
     name: 'league season to settle',
     type: 'league_season',
-    keys: { pk: exactly(OPEN_LEAGUE_SEASONS), sk: startsWith(OPEN_LEAGUE_SEASON_SORT_PREFIX) },
+    // The sort key begins with the season's end, an ISO instant.
+    keys: { pk: exactly(OPEN_LEAGUE_SEASONS), sk: anyKey },
     model: StoredLeagueSeason,
     player: { holdsNoPlayerData: true },
   }),

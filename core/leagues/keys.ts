@@ -39,8 +39,6 @@ export const settledPrefix = (season: Season) => `${SETTLED_PREFIX}${seasonKey(s
 export const cohortHistoryPartition = (game: string, season: Season, tier: number, cohort: number) =>
   `LEAGUEHISTORY#${game}#${seasonKey(season)}#${tier}#${cohort}`;
 export const OPEN_LEAGUE_SEASONS = 'LEAGUE_SEASONS';
-/** What a season to settle's sort key begins with: nothing fixed (the season's end, an ISO instant, comes first). */
-export const OPEN_LEAGUE_SEASON_SORT_PREFIX = '';
 export const openLeagueSeasonKey = (game: string, season: Season) => ({
   pk: OPEN_LEAGUE_SEASONS,
   sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}`,

@@ -1,6 +1,6 @@
-import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { anyKey, exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { AccountItem, PairItem } from './accounts.js';
-import { ACCOUNT_PREFIX, ACCOUNT_SORT, LOGIN_THROTTLE_PREFIX, LOGIN_THROTTLE_SORT_PREFIX, MERCHANT_PREFIX, MERCHANT_SORT } from './keys.js';
+import { ACCOUNT_PREFIX, ACCOUNT_SORT, LOGIN_THROTTLE_PREFIX, MERCHANT_PREFIX, MERCHANT_SORT } from './keys.js';
 import { StoredMerchant } from './merchants.js';
 
 /**
@@ -33,7 +33,7 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
   itemKind({
     name: 'login throttle',
     type: 'login-throttle',
-    keys: { pk: startsWith(LOGIN_THROTTLE_PREFIX), sk: startsWith(LOGIN_THROTTLE_SORT_PREFIX) },
+    keys: { pk: startsWith(LOGIN_THROTTLE_PREFIX), sk: anyKey },
     model: PairItem,
     player: { holdsNoPlayerData: true },
   }),

@@ -32,7 +32,6 @@ export const merchantGamesPartition = (accountId: string) => `MERCHANT_GAMES#${a
  * pair's begin `SOURCE#`, a window's `WINDOW#`).
  */
 export const LOGIN_THROTTLE_PREFIX = 'LOGIN';
-export const LOGIN_THROTTLE_SORT_PREFIX = '';
 const EMAIL_THROTTLE_PREFIX = `${LOGIN_THROTTLE_PREFIX}THROTTLE#`;
 const SOURCE_THROTTLE_PREFIX = `${LOGIN_THROTTLE_PREFIX}SOURCE#`;
 const PAIR_PREFIX = 'SOURCE#';

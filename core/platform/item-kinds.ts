@@ -35,6 +35,8 @@ export interface ItemKind<Deps = PlatformDeps> {
 export type KeyShape = { readonly equals: string } | { readonly prefix: string };
 export const exactly = (equals: string): KeyShape => ({ equals });
 export const startsWith = (prefix: string): KeyShape => ({ prefix });
+/** A key whose text has nothing fixed (it begins with a time, or is a code alone): any text. */
+export const anyKey: KeyShape = startsWith('');
 
 /** The table's secondary indexes (core/platform/table.ts). */
 export type IndexName = keyof typeof tableDefinition.indexes;

@@ -1,8 +1,8 @@
 import { COUNTER_PREFIX, COUNTER_SORT_KEY, StoredCounter } from './counters.js';
 import { DAY_STATS_PREFIX, DAY_STATS_SORT_KEY, StoredDayStats } from './day-stats.js';
 import { IDEMPOTENCY_PREFIX, IDEMPOTENCY_SORT_KEY, StoredIdempotencyRecord } from './idempotency.js';
-import { exactly, type ItemKind, itemKind, startsWith } from './item-kinds.js';
-import { JOB_FAILURE_PREFIX, JOB_FAILURE_SORT_PREFIX, JOB_RUN_PREFIX, JOB_RUN_SORT_KEY, StoredJobFailure, StoredJobRun } from './job-runs.js';
+import { anyKey, exactly, type ItemKind, itemKind, startsWith } from './item-kinds.js';
+import { JOB_FAILURE_PREFIX, JOB_RUN_PREFIX, JOB_RUN_SORT_KEY, StoredJobFailure, StoredJobRun } from './job-runs.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from './players.js';
 
 /**
@@ -46,7 +46,8 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
   itemKind({
     name: 'job failure',
     type: 'job_failure',
-    keys: { pk: startsWith(JOB_FAILURE_PREFIX), sk: startsWith(JOB_FAILURE_SORT_PREFIX) },
+    // The sort key begins with the run's end, an ISO instant.
+    keys: { pk: startsWith(JOB_FAILURE_PREFIX), sk: anyKey },
     model: StoredJobFailure,
     player: { holdsNoPlayerData: true },
   }),

@@ -44,8 +44,6 @@ export const JOB_RUN_SORT_KEY = 'JOBRUN';
 export const jobRunKey = (job: JobName) => ({ pk: `${JOB_RUN_PREFIX}${job}`, sk: JOB_RUN_SORT_KEY });
 /** The partition prefix of every job's failed runs. */
 export const JOB_FAILURE_PREFIX = 'JOBFAIL#';
-/** What a failed run's sort key begins with: nothing fixed (its end, an ISO instant, comes first). */
-export const JOB_FAILURE_SORT_PREFIX = '';
 /** The partition of "a job's failed runs, newest first". */
 const jobFailures = (job: JobName) => `${JOB_FAILURE_PREFIX}${job}`;
 

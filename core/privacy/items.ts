@@ -1,15 +1,6 @@
-import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { anyKey, exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { GONE_PREFIX, GONE_SORT_KEY, StoredGoneMark } from '../platform/players.js';
-import {
-  DELETION_NONCE_PREFIX,
-  DELETION_NONCE_SORT,
-  deletionNonceKey,
-  ERASURE_PREFIX,
-  ERASURE_SORT,
-  LEARNED_PREFIX,
-  NOTICE_SORT_PREFIX,
-  NOTICES_PREFIX,
-} from './keys.js';
+import { DELETION_NONCE_PREFIX, DELETION_NONCE_SORT, deletionNonceKey, ERASURE_PREFIX, ERASURE_SORT, LEARNED_PREFIX, NOTICES_PREFIX } from './keys.js';
 import { ErasureRecord, StoredLearned } from './models.js';
 import { StoredNotice } from './notices.js';
 import { StoredMessage } from './proof.js';
@@ -61,7 +52,8 @@ export const erasureLearned = itemKind({
 export const deletionNotice = itemKind({
   name: 'deletion notice',
   type: 'deletion_notice',
-  keys: { pk: startsWith(NOTICES_PREFIX), sk: startsWith(NOTICE_SORT_PREFIX) },
+  // The sort key begins with the deletion's time, an ISO instant.
+  keys: { pk: startsWith(NOTICES_PREFIX), sk: anyKey },
   model: StoredNotice,
   player: {
     ownFlow:

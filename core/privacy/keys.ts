@@ -29,8 +29,6 @@ export const learnedKey = (proofId: string, kind: string, value: string) => ({
   sk: `${LEARNED_PREFIX}${kind}#${sha256Url(value)}`,
 });
 
-/** What a notice's sort key begins with: nothing fixed (the deletion's time, an ISO instant, comes first). */
-export const NOTICE_SORT_PREFIX = '';
 export const noticeKey = (accountId: string, deletedAt: string, uid: string) => ({ pk: noticesPartition(accountId), sk: `${deletedAt}#${uid}` });
 
 /** How long a studio's notice of a deleted player is kept: it reads them at least this often. */

@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import type { Item } from '../platform/batch.js';
-import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { anyKey, exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { PLAYER_ITEMS_INDEX, playerItemsPartition } from '../platform/players.js';
 import {
   HEAD_DIRECTORY_SORT_KEY,
   HEAD_TOP_SORT_KEY,
-  OPEN_SEASON_SORT_PREFIX,
   OPEN_SEASONS,
   RANK_PAGE_SORT_KEY,
   RANKS_PREFIX,
@@ -119,7 +118,8 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
   result,
   itemKind({
     name: 'season to settle',
-    keys: { pk: exactly(OPEN_SEASONS), sk: startsWith(OPEN_SEASON_SORT_PREFIX) },
+    // The sort key begins with the season's end, an ISO instant.
+    keys: { pk: exactly(OPEN_SEASONS), sk: anyKey },
     model: StoredOpenSeason,
     player: { holdsNoPlayerData: true },
   }),

@@ -77,6 +77,4 @@ export const RESULT_SORT_KEY = 'RESULT';
 export const resultKey = (game: string, resultId: string) => ({ pk: `${RESULT_PREFIX}${game}#${resultId}`, sk: RESULT_SORT_KEY });
 /** The partition of every season to settle: its sort keys begin with the season's end. */
 export const OPEN_SEASONS = 'SEASONS';
-/** What a season to settle's sort key begins with: nothing fixed (its end, an ISO instant, comes first). */
-export const OPEN_SEASON_SORT_PREFIX = '';
 export const openSeasonKey = (game: string, season: Season) => ({ pk: OPEN_SEASONS, sk: `${season.end.toISOString()}#${game}#${seasonKey(season)}` });

@@ -1,12 +1,11 @@
 import { USER_PREFIX, userPartition } from '../identity/keys.js';
-import { exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
+import { anyKey, exactly, type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
 import { historyEntry } from '../rewards/items.js';
 import { StoredReservation } from './coins.js';
 import { StoredGameDay, StoredPlayerDay } from './days.js';
 import {
   COIN_PREFIX,
   COIN_SORT_KEY,
-  GAME_DAY_SORT_PREFIX,
   PLAYER_DAY_PREFIX,
   SPONSORED_PREFIX,
   SPONSORED_SORT_KEY,
@@ -57,7 +56,8 @@ export const ITEM_KINDS: readonly ItemKind<never>[] = [
   itemKind({
     name: 'sponsored day of a game',
     type: 'sponsor_game_day',
-    keys: { pk: startsWith(STAGE_DAY_PREFIX), sk: startsWith(GAME_DAY_SORT_PREFIX) },
+    // The sort key is the game's code alone.
+    keys: { pk: startsWith(STAGE_DAY_PREFIX), sk: anyKey },
     model: StoredGameDay,
     player: { holdsNoPlayerData: true },
   }),

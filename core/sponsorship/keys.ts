@@ -18,8 +18,6 @@ export const SPONSORSHIP_SORT_KEY = 'SETTINGS';
 const gamePartition = (game: string) => `${SPONSORSHIP_PREFIX}${game}`;
 export const sponsorshipKey = (game: string) => ({ pk: gamePartition(game), sk: SPONSORSHIP_SORT_KEY });
 export const STAGE_DAY_PREFIX = 'SPONSOREDDAY#';
-/** What a game's day's sort key begins with: nothing fixed (it is the game's code alone). */
-export const GAME_DAY_SORT_PREFIX = '';
 export const stageDayPartition = (day: string) => `${STAGE_DAY_PREFIX}${day}`;
 export const gameDayKey = (game: string, day: string) => ({ pk: stageDayPartition(day), sk: game });
 export const PLAYER_DAY_PREFIX = 'SPONSORDAY#';
