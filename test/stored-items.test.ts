@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactly, type ItemKind, type KeyShape, startsWith } from '../core/platform/item-kinds.js';
+import { exactly, fitsKey, type ItemKind, startsWith } from '../core/platform/item-kinds.js';
 import { tableDefinition } from '../core/platform/table.js';
 import { ITEM_KINDS } from '../core/privacy/player-kinds.js';
 import { scanSuiteTables } from './support/suite-tables.js';
@@ -13,12 +13,9 @@ import { scanSuiteTables } from './support/suite-tables.js';
 
 type Kind = ItemKind<never>;
 
-const fitsShape = (shape: KeyShape, value: unknown) =>
-  typeof value === 'string' && ('equals' in shape ? value === shape.equals : value.startsWith(shape.prefix));
-
 /** The kinds an item could be of: its keys fit their shapes, and their `type` is its own (or both have none). */
 function kindsOf(item: Record<string, unknown>, kinds: readonly Kind[]): Kind[] {
-  return kinds.filter((kind) => fitsShape(kind.keys.pk, item.pk) && fitsShape(kind.keys.sk, item.sk) && kind.type === item.type);
+  return kinds.filter((kind) => fitsKey(kind.keys.pk, item.pk) && fitsKey(kind.keys.sk, item.sk) && kind.type === item.type);
 }
 
 const INDEX_ATTRIBUTES = Object.entries(tableDefinition.indexes).map(([index, attributes]) => [index, attributes] as const);

@@ -20,7 +20,7 @@ export const hero = itemKind({
   type: 'hero',
   keys: { pk: startsWith(USER_PREFIX), sk: startsWith(HERO_PREFIX) },
   model: StoredHero,
-  player: { reach: { own: userPartition, sortPrefix: HERO_PREFIX }, deletion: { does: 'released', release: releaseHero } },
+  player: { reach: { own: userPartition }, deletion: { does: 'released', release: releaseHero } },
 });
 
 export const heroGrant = itemKind({

@@ -36,7 +36,7 @@ export const playerAccount = itemKind({
   type: 'account',
   keys: { pk: startsWith(USER_PREFIX), sk: exactly(ACCOUNT_SORT) },
   model: StoredAccount,
-  player: { reach: { own: userPartition, sortPrefix: ACCOUNT_SORT }, deletion: { does: 'deleted' } },
+  player: { reach: { own: userPartition }, deletion: { does: 'deleted' } },
 });
 
 export const playerParams = itemKind({
@@ -44,7 +44,7 @@ export const playerParams = itemKind({
   type: 'params',
   keys: { pk: startsWith(USER_PREFIX), sk: exactly(PARAMS_SORT) },
   model: SavedParams,
-  player: { reach: { own: userPartition, sortPrefix: PARAMS_SORT }, deletion: { does: 'deleted' } },
+  player: { reach: { own: userPartition }, deletion: { does: 'deleted' } },
 });
 
 export const socialListing = itemKind({
@@ -52,7 +52,7 @@ export const socialListing = itemKind({
   type: 'social_binding',
   keys: { pk: startsWith(USER_PREFIX), sk: startsWith(SOCIAL_PREFIX) },
   model: SocialBinding,
-  player: { reach: { own: userPartition, sortPrefix: SOCIAL_PREFIX }, deletion: { does: 'deleted' } },
+  player: { reach: { own: userPartition }, deletion: { does: 'deleted' } },
 });
 
 /** The binding a listing names: gone only while it is still this player's. */

@@ -16,7 +16,7 @@ export const leagueTier = itemKind({
   type: 'league_tier',
   keys: { pk: startsWith(USER_PREFIX), sk: startsWith(TIER_PREFIX) },
   model: StoredTier,
-  player: { reach: { own: userPartition, sortPrefix: TIER_PREFIX }, deletion: { does: 'deleted' } },
+  player: { reach: { own: userPartition }, deletion: { does: 'deleted' } },
 });
 
 /** Every kind the league declares; its rules, seasons and counts name games and tiers, never a player. */

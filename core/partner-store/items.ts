@@ -31,7 +31,6 @@ import {
   STORE_USER_SORT,
   storeLedgerKey,
   storePartition,
-  storeUserKey,
 } from './keys.js';
 import { grantKey } from './keys.js';
 import { Feeding } from './models.js';
@@ -51,7 +50,7 @@ export const storeUser = itemKind({
   type: 'store_user',
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: exactly(STORE_USER_SORT) },
   model: StoredUser,
-  player: { reach: { own: storePartition, sortPrefix: storeUserKey('').sk }, deletion: { does: 'deletedLast' } },
+  player: { reach: { own: storePartition }, deletion: { does: 'deletedLast' } },
 });
 
 /** A balance: forfeited by a ledger entry of minus it, once per balance (the user's writes are refused meanwhile). */
@@ -60,7 +59,7 @@ export const storeBalance = itemKind({
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(BALANCE_PREFIX) },
   model: StoredBalance,
   player: {
-    reach: { own: storePartition, sortPrefix: BALANCE_PREFIX },
+    reach: { own: storePartition },
     deletion: {
       does: 'forfeited',
       entry: (balance, { pseudonym, deletedAt }) => {
@@ -88,7 +87,7 @@ export const storeLedgerEntry = itemKind({
   type: 'store_ledger',
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(LEDGER_PREFIX) },
   model: StoredLedgerEntry,
-  player: { reach: { own: storePartition, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' } },
+  player: { reach: { own: storePartition }, deletion: { does: 'pseudonymized' } },
 });
 
 /** A pet (with it, its place on the region's board, gsi4), the adoption count and the feedings go. */
@@ -98,20 +97,20 @@ export const pet = itemKind({
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(PET_PREFIX) },
   indexes: ['gsi4'],
   model: StoredPet,
-  player: { reach: { own: storePartition, sortPrefix: PET_PREFIX }, deletion: { does: 'deleted' } },
+  player: { reach: { own: storePartition }, deletion: { does: 'deleted' } },
 });
 export const adoptions = itemKind({
   name: 'adoptions',
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: exactly(PETS_COUNT_SORT) },
   model: StoredAdoptions,
-  player: { reach: { own: storePartition, sortPrefix: PETS_COUNT_SORT }, deletion: { does: 'deleted' } },
+  player: { reach: { own: storePartition }, deletion: { does: 'deleted' } },
 });
 export const feeding = itemKind({
   name: 'feeding',
   type: 'store_feeding',
   keys: { pk: startsWith(STORE_USER_PREFIX), sk: startsWith(FEEDLOG_PREFIX) },
   model: Feeding,
-  player: { reach: { own: storePartition, sortPrefix: FEEDLOG_PREFIX }, deletion: { does: 'deleted' } },
+  player: { reach: { own: storePartition }, deletion: { does: 'deleted' } },
 });
 
 /**

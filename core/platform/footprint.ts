@@ -1,6 +1,6 @@
 import { presentItems, readItems, type Item, type ItemKey } from './batch.js';
 import type { PlatformDeps } from './deps.js';
-import type { PlayerKind, PlayerRef, Reach } from './item-kinds.js';
+import { fitsKey, type PlayerKind, type PlayerRef, type Reach } from './item-kinds.js';
 import { queryItems } from './query.js';
 
 /**
@@ -112,17 +112,18 @@ async function listPartition(deps: Deps, reach: Reach, partition: string, sharin
 }
 
 /**
- * The kind of an item listed from a partition the kinds share: in the player's partition the one whose sort key
- * prefix is the longest that matches; in an index the one whose index sort key it has, else the one that takes all.
+ * The kind of an item listed from a partition the kinds share: in the player's partition the one whose declared sort
+ * key shape fits it (an exact key before a prefix, a longer prefix before a shorter); in an index the one whose index
+ * sort key it has, else the one that takes all.
  */
 function kindOfListed(item: Item, sharing: readonly Kind[]): Kind | undefined {
   let found: Kind | undefined;
-  let length = -1;
+  let specific = -1;
   for (const kind of sharing) {
     const reach = kind.player.reach;
-    if ('own' in reach && String(item.sk).startsWith(reach.sortPrefix) && reach.sortPrefix.length > length) {
-      [found, length] = [kind, reach.sortPrefix.length];
-    }
+    const shape = kind.keys.sk;
+    const length = 'equals' in shape ? Number.POSITIVE_INFINITY : shape.prefix.length;
+    if ('own' in reach && fitsKey(shape, item.sk) && length > specific) [found, specific] = [kind, length];
     if ('index' in reach && reach.sortEquals !== undefined && item[`${reach.index}sk`] === reach.sortEquals) return kind;
     if ('index' in reach && reach.sortEquals === undefined) found = kind;
   }

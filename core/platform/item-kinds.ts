@@ -37,6 +37,9 @@ export const exactly = (equals: string): KeyShape => ({ equals });
 export const startsWith = (prefix: string): KeyShape => ({ prefix });
 /** A key whose text has nothing fixed (it begins with a time, or is a code alone): any text. */
 export const anyKey: KeyShape = startsWith('');
+/** Whether a stored key attribute reads as `shape` says: the one test of a key's shape, for the deletion, the export and the walk test. */
+export const fitsKey = (shape: KeyShape, value: unknown): boolean =>
+  typeof value === 'string' && ('equals' in shape ? value === shape.equals : value.startsWith(shape.prefix));
 
 /** The table's secondary indexes (core/platform/table.ts). */
 export type IndexName = keyof typeof tableDefinition.indexes;
@@ -50,7 +53,7 @@ export interface PlayerRef {
 /**
  * How a kind's items are found from a player, never by a scan:
  * - `own`: in the player's own partition (`own` builds it from the uid: `USER#<uid>` for a player, `STOREUSER#<uid>`
- *   for a partner store's user), the sort keys beginning with `sortPrefix`;
+ *   for a partner store's user), its sort keys those the kind's `keys.sk` shape fits;
  * - `index`: in a partition of an index that the player names (`gsi1` `USER_ORDERS#<uid>`, …), every entry or
  *   those whose index sort key is `sortEquals`; `keysOnly` where the index projects only keys (the items are then
  *   read by key);
@@ -59,7 +62,7 @@ export interface PlayerRef {
  *   whose sort key begins with `sortPrefix` when one is given.
  */
 export type Reach =
-  | { readonly own: (uid: string) => string; readonly sortPrefix: string }
+  | { readonly own: (uid: string) => string }
   | {
       readonly index: 'gsi1' | 'gsi2' | 'gsi6';
       readonly partition: (player: PlayerRef) => string | undefined;

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { presentItems, type Item } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import type { PlayerKind } from '../platform/item-kinds.js';
+import { fitsKey, type KeyShape, type PlayerKind } from '../platform/item-kinds.js';
 import { decodeCursor, encodeCursor, type StartKey } from '../platform/cursors.js';
 import type { PrivacyDeps } from './deps.js';
 import { exportedItem } from './exported-items.js';
@@ -40,7 +40,7 @@ const kindOf = (name: ExportSection): Kind => {
  * Where a section lists from: the kind's own partition or index partition, or, for a kind reached through another
  * (a goods order through its ledger entry), that kind's, narrowed to the entries that name one.
  */
-type Listing = { index?: 'gsi1' | 'gsi2' | 'gsi6'; partition: string | undefined; sort?: { prefix: string } | { equals: string } };
+type Listing = { index?: 'gsi1' | 'gsi2' | 'gsi6'; partition: string | undefined; sort?: KeyShape };
 
 function listingOf(kind: Kind, who: Who): Listing {
   const reach = kind.player.reach;
@@ -48,7 +48,7 @@ function listingOf(kind: Kind, who: Who): Listing {
     const listed = listingOf(reach.via as Kind, who);
     return { ...listed, ...(reach.sortPrefix === undefined ? {} : { sort: { prefix: reach.sortPrefix } }) };
   }
-  if ('own' in reach) return { partition: reach.own(who.uid), sort: { prefix: reach.sortPrefix } };
+  if ('own' in reach) return { partition: reach.own(who.uid), sort: kind.keys.sk };
   if ('index' in reach) {
     return {
       index: reach.index,
@@ -119,9 +119,6 @@ export async function readSection(
 }
 
 /** Whether a cursor's sort key is one the section's read covers (DynamoDB refuses a start key outside it). */
-function sortIn(section: Listing, sortKey: string): boolean {
-  if (section.sort === undefined) return true;
-  return 'prefix' in section.sort ? sortKey.startsWith(section.sort.prefix) : sortKey === section.sort.equals;
-}
+const sortIn = (section: Listing, sortKey: string): boolean => section.sort === undefined || fitsKey(section.sort, sortKey);
 
 const keyOf = (item: Item, attributes: readonly string[]): StartKey => Object.fromEntries(attributes.map((name) => [name, String(item[name])]));

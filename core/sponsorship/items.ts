@@ -39,7 +39,7 @@ export const sponsoredDay = itemKind({
   type: 'sponsor_player_day',
   keys: { pk: startsWith(USER_PREFIX), sk: startsWith(PLAYER_DAY_PREFIX) },
   model: StoredPlayerDay,
-  player: { reach: { own: userPartition, sortPrefix: PLAYER_DAY_PREFIX }, deletion: { does: 'deleted' } },
+  player: { reach: { own: userPartition }, deletion: { does: 'deleted' } },
 });
 
 /** Every kind sponsored claims declare; a game's sponsorship and day, and a coin's reservation, name no player. */

@@ -14,7 +14,7 @@ export const ticketBalance = itemKind({
   keys: { pk: startsWith(USER_PREFIX), sk: startsWith(BALANCE_PREFIX) },
   model: StoredBalance,
   player: {
-    reach: { own: userPartition, sortPrefix: BALANCE_PREFIX },
+    reach: { own: userPartition },
     deletion: {
       does: 'forfeited',
       // The entry's key is new for each forfeit, so a balance that appears again in the same level (a credit that
@@ -43,7 +43,7 @@ export const ledgerEntry = itemKind({
   type: 'ledger',
   keys: { pk: startsWith(USER_PREFIX), sk: startsWith(LEDGER_PREFIX) },
   model: StoredLedger,
-  player: { reach: { own: userPartition, sortPrefix: LEDGER_PREFIX }, deletion: { does: 'pseudonymized' }, export: { section: 'ledger' } },
+  player: { reach: { own: userPartition }, deletion: { does: 'pseudonymized' }, export: { section: 'ledger' } },
 });
 
 /** Every kind tickets declares. */
