@@ -121,9 +121,11 @@ function kindOfListed(item: Item, sharing: readonly Kind[]): Kind | undefined {
   let specific = -1;
   for (const kind of sharing) {
     const reach = kind.player.reach;
-    const shape = kind.keys.sk;
-    const length = 'equals' in shape ? Number.POSITIVE_INFINITY : shape.prefix.length;
-    if ('own' in reach && fitsKey(shape, item.sk) && length > specific) [found, specific] = [kind, length];
+    if ('own' in reach) {
+      const shape = kind.keys.sk;
+      const specificity = 'equals' in shape ? Number.POSITIVE_INFINITY : shape.prefix.length;
+      if (fitsKey(shape, item.sk) && specificity > specific) [found, specific] = [kind, specificity];
+    }
     if ('index' in reach && reach.sortEquals !== undefined && item[`${reach.index}sk`] === reach.sortEquals) return kind;
     if ('index' in reach && reach.sortEquals === undefined) found = kind;
   }

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { presentItems, type Item } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { anyKey, fitsKey, type KeyShape, type PlayerKind } from '../platform/item-kinds.js';
+import { fitsKey, type KeyShape, type PlayerKind } from '../platform/item-kinds.js';
 import { decodeCursor, encodeCursor, type StartKey } from '../platform/cursors.js';
 import type { PrivacyDeps } from './deps.js';
 import { exportedItem } from './exported-items.js';
@@ -48,8 +48,11 @@ function listingOf(kind: Kind, who: Who): Listing {
     const listed = listingOf(reach.via as Kind, who);
     return { ...listed, ...(reach.sortPrefix === undefined ? {} : { sort: { prefix: reach.sortPrefix } }) };
   }
-  // A sort key with nothing fixed narrows nothing (and DynamoDB refuses an empty begins_with).
-  if ('own' in reach) return { partition: reach.own(who.uid), ...(kind.keys.sk === anyKey ? {} : { sort: kind.keys.sk }) };
+  if ('own' in reach) {
+    const shape = kind.keys.sk;
+    // A sort key with nothing fixed narrows nothing (and DynamoDB refuses an empty begins_with).
+    return { partition: reach.own(who.uid), ...('prefix' in shape && shape.prefix === '' ? {} : { sort: shape }) };
+  }
   if ('index' in reach) {
     return {
       index: reach.index,

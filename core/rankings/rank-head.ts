@@ -377,17 +377,19 @@ export async function healHead(deps: HeadDeps, ref: RankBoard, present: Readonly
     head.pages.map((page) => headPageKey(ref.board, ref.game, ref.season, page.id)),
   );
   const readBefore = new Date(Date.parse(asOf) - READ_MARGIN_MS).toISOString();
+  /** A standing older than the read whose player the read did not find: that player has left the board. */
+  const left = (standing: Standing) => !present.has(standing.id) && standing.at < readBefore;
   const seen = new Set<string>();
   const stale: PageEntry[] = [];
   // In board order, a player's first entry is their highest.
   for (const entry of items.flatMap((item) => (item ? toPage(item).entries : []))) {
-    if (seen.has(entry.id) || (!present.has(entry.id) && entry.at < readBefore)) stale.push(entry);
+    if (seen.has(entry.id) || left(entry)) stale.push(entry);
     seen.add(entry.id);
   }
   for (const entry of stale) await applyHeadChanges(deps, ref, [{ id: entry.id, before: entry }]);
   // A cutoff naming a player who has left the board (a removal the stream skipped) moves to the head's last standing.
   const cutoff = head.cutoff;
-  const cutoffGone = cutoff !== undefined && !present.has(cutoff.id) && cutoff.at < readBefore;
+  const cutoffGone = cutoff !== undefined && left(cutoff);
   if (cutoffGone) await applyHeadChanges(deps, ref, [{ id: cutoff.id, before: cutoff }]);
   return stale.length + (cutoffGone ? 1 : 0);
 }
