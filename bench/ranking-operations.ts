@@ -323,11 +323,12 @@ export const rankingOperations: OperationBench[] = [
     group: 'chain',
     op: 'gameCode',
     minimum: 1,
-    reason: 'Query of the all-games index, projected to code and chain ids',
+    reason:
+      'Query of the all-games index, projected to code and chain ids; read once a minute per process (core/games/chain-ids.ts), and this is the first call since a game was created',
     units: {
       write: 0,
       read: 0.5,
-      why: "the answer is each game's code and chain ids: an index projecting only those reads about 60 B a game (61 games here: 0.5); the all-games index reads every attribute",
+      why: "the answer is each game's code and chain ids: an index projecting only those reads about 60 B a game (61 games here: 0.5); the all-games index reads every attribute, once a minute per process, and a warm call reads nothing",
     },
     prepare: async (deps) => {
       await rewardGame(deps);

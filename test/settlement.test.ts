@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAllApps } from '../functions/apps.js';
+import { GAME_LIST_MEMORY_MS } from '../core/games/chain-ids.js';
+import { gameKey } from '../core/games/keys.js';
 import { bindWallet } from '../core/identity/accounts.js';
 import { openSeasonKey } from '../core/rankings/keys.js';
 import { SeasonType, monthOf, parseSeasonRange, weekOf } from '../core/rankings/seasons.js';
@@ -574,6 +576,40 @@ describe('gameCode (GET /chain/game/code)', () => {
     const bad = await call(own.app, 'POST', `${base}/merchant/games/update`, { token: merchant.token, body: { code: without, package_id: '0x12' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^body\.package_id/);
+  });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is read once a minute per process: a change written by another process shows within the minute, its own writes at once', async () => {
+    const own = await freshApp();
+    const merchant = await merchantWithToken(own.deps);
+    const code = newCode('remembered');
+    await call(own.app, 'POST', `${base}/merchant/games/save`, { token: merchant.token, body: gamePayload(code) });
+    const listed = async () => {
+      const counter = commandCounter(own.deps);
+      counter.start();
+      const res = await call(own.app, 'GET', `${base}/chain/game/code`);
+      expect(res.status).toBe(200);
+      return { requests: counter.stop(), data: res.body.data as { code: string; object_id: string | null }[] };
+    };
+    expect(await listed()).toEqual({ requests: { Query: 1 }, data: [{ code, package_id: null, object_id: null }] });
+
+    // Another process (another Lambda container) sets the object id: this one answers what it read, with no request.
+    const object = `0x${'d4'.repeat(32)}`;
+    await own.deps.db.send(
+      new UpdateCommand({ TableName: own.deps.table, Key: gameKey(code), UpdateExpression: 'SET object_id = :o', ExpressionAttributeValues: { ':o': object } }),
+    );
+    expect(await listed()).toEqual({ requests: {}, data: [{ code, package_id: null, object_id: null }] });
+
+    // A minute on, it reads again.
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now + GAME_LIST_MEMORY_MS);
+    expect(await listed()).toEqual({ requests: { Query: 1 }, data: [{ code, package_id: null, object_id: object }] });
+
+    // A game this process creates is listed at once.
+    const second = newCode('remembered');
+    await call(own.app, 'POST', `${base}/merchant/games/save`, { token: merchant.token, body: gamePayload(second) });
+    expect((await listed()).data.map((game) => game.code)).toEqual([second, code]);
   });
 });
 

@@ -18,6 +18,7 @@ import * as z from 'zod/mini';
 import { objectOf } from '../shared/records.js';
 import { GameRecord, type GameCreate, type GameListRecord, type GameUpdate } from './models.js';
 import { merchantGamesPartition } from '../merchants/keys.js';
+import { forgetGameChainIds } from './chain-ids.js';
 import { gameKey } from './keys.js';
 
 /**
@@ -147,6 +148,7 @@ export async function createGame(deps: PlatformDeps, caller: TokenClaims, input:
   );
   if (failed.includes(0)) throw gameError('game.code_taken', `code: game ${input.code} exists already`);
   if (failed.includes(1)) throw platformError('data.changed_concurrently', 'merchant status changed meanwhile; retry');
+  forgetGameChainIds(deps);
   return toGameRecord(item);
 }
 
@@ -295,6 +297,7 @@ export async function updateGame(deps: PlatformDeps, caller: TokenClaims, input:
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
+    if (input.package_id !== undefined || input.object_id !== undefined) forgetGameChainIds(deps);
     const name = String(out.Attributes?.game_name ?? '');
     return { response: 'success', status: 201, message: `game ${input.code} updated`, name };
   } catch (error) {

@@ -160,7 +160,7 @@ export const chainRewardOps = {
     auth: open,
     summary: 'Game codes with their on-chain ids',
     description:
-      'Every game, newest first: its code, Move package id and shared object id (0x and 64 hex digits; null when its merchant has not set them with savemerchantgame or update_single_game).',
+      'Every game, newest first: its code, Move package id and shared object id (0x and 64 hex digits; null when its merchant has not set them with savemerchantgame or update_single_game). The list may be up to a minute old: a game created or given ids shows within a minute.',
     status: 200,
     envelope: 'data',
     response: z.array(GameChainIds),
