@@ -87,11 +87,11 @@ export const rankingOperations: OperationBench[] = [
     op: 'addWin',
     minimum: 2,
     reason:
-      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (the player's week and month scores, and the check that the player has no gone mark); the game's owner and its board shard setting are remembered per process (its first report of the game: +1 GetItem each; the setting read again each minute)",
+      "the account state and the player's gone mark read fresh in one BatchGet (it moves value: suspension, revocation; a deleted player is not written) + one transaction (the player's week and month scores); the game's owner and its board shard setting are remembered per process (its first report of the game: +1 GetItem each; the setting read again each minute)",
     units: {
-      write: 6,
-      read: 2,
-      why: "the account state read fresh (2); one transaction: the player's week and month score items, under 1 KB each (2 × 2), the gone-mark check (2). No index orders the score items: the ranks are kept from the table's stream (core/rankings/rank-head.ts), outside the report",
+      write: 4,
+      read: 3,
+      why: "the account state and the gone mark read fresh (3 × 1); one transaction: the player's week and month score items, under 1 KB each (2 × 2). No gone-mark check in the transaction (a write unit pair a player; a deletion racing the read is swept). No index orders the score items: the ranks are kept from the table's stream (core/rankings/rank-head.ts), outside the report",
     },
     prepare: async (deps) => {
       const game = await reportedGame(deps);
@@ -103,11 +103,11 @@ export const rankingOperations: OperationBench[] = [
     op: 'submitgamescore',
     minimum: 2,
     reason:
-      "the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction (result record on condition, week and month scores of each player, each player's gone-mark check; a report of more than 33 players reads the marks in one BatchGetItem before instead); the game's owner and board shard setting remembered per process",
+      "the account state and the players' gone marks read fresh in one BatchGet (it moves value; deleted players are skipped) + one transaction (result record on condition, week and month scores of each player); the game's owner and board shard setting remembered per process",
     units: {
-      write: 20,
-      read: 2,
-      why: "the account state read fresh (2); one transaction: the result record (2), a gone-mark check per player (3 × 2), each player's week and month score items, under 1 KB each (6 × 2); no index entry (the ranks are kept from the stream)",
+      write: 14,
+      read: 5,
+      why: "the account state and 3 gone marks read fresh (5 × 1); one transaction: the result record (2), each player's week and month score items, under 1 KB each (6 × 2); no index entry (the ranks are kept from the stream)",
     },
     prepare: async (deps) => {
       const game = await reportedGame(deps);
@@ -120,11 +120,11 @@ export const rankingOperations: OperationBench[] = [
     label: 'submitgamescore (same result_id again)',
     minimum: 2,
     reason:
-      'the account state read fresh (it moves value: suspension, revocation; one BatchGet) + one transaction refused on the result record, whose cancellation can carry the stored record (ReturnValuesOnConditionCheckFailure) to compare and answer',
+      "the account state and the players' gone marks read fresh (one BatchGet) + one transaction refused on the result record, whose cancellation can carry the stored record (ReturnValuesOnConditionCheckFailure) to compare and answer",
     units: {
       write: 0,
-      read: 3,
-      why: 'the account state read fresh (2) + the stored result, strongly consistent (it decides the answer: 1); nothing is written. Measured: the transaction refused on the result record, charged as if its items were written (bench/capacity.ts)',
+      read: 6,
+      why: 'the account state and 3 gone marks read fresh (5) + the stored result, strongly consistent (it decides the answer: 1); nothing is written. Measured: the transaction refused on the result record, charged as if its items were written (bench/capacity.ts)',
     },
     prepare: async (deps) => {
       const game = await reportedGame(deps);

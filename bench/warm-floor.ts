@@ -52,21 +52,19 @@ async function subjectOf(s: Setup, event: Event, audience = 'merchant'): Promise
 }
 
 /** The merchant's state, read fresh as a value-moving call must (suspension, revocation): one BatchGet. */
-async function suspended(s: Setup, sub: string): Promise<boolean> {
+async function suspended(s: Setup, sub: string, also: { pk: string; sk: string }[] = []): Promise<{ suspended: boolean; alsoFound: boolean }> {
   const state = await s.db.send(
     new BatchGetCommand({
       RequestItems: {
         [s.table]: {
-          Keys: [
-            { pk: `MERCHANT#${sub}`, sk: 'MERCHANT' },
-            { pk: `REVOKE#${sub}`, sk: 'TOKENS' },
-          ],
+          Keys: [{ pk: `MERCHANT#${sub}`, sk: 'MERCHANT' }, { pk: `REVOKE#${sub}`, sk: 'TOKENS' }, ...also],
           ConsistentRead: true,
         },
       },
     }),
   );
-  return state.Responses?.[s.table]?.some((item) => item.status === 2) ?? false;
+  const items = state.Responses?.[s.table] ?? [];
+  return { suspended: items.some((item) => item.status === 2), alsoFound: items.some((item) => also.some((key) => key.pk === item.pk && key.sk === item.sk)) };
 }
 
 const bodyOf = <T>(event: Event) => JSON.parse(event.body ?? '{}') as T;
@@ -95,7 +93,7 @@ export const handlers = {
     const request = createHash('sha256').update(JSON.stringify(input)).digest('base64url');
     const { userId: uid, projectName, level, amount } = input;
     // The project's owner is known in a warm process.
-    if (await suspended(s, sub)) return json(403, { statusCode: 403, message: 'merchant is suspended' });
+    if ((await suspended(s, sub)).suspended) return json(403, { statusCode: 403, message: 'merchant is suspended' });
     try {
       await s.db.send(
         new TransactWriteCommand({
@@ -138,24 +136,25 @@ export const handlers = {
     return json(201, { data: ref, statusCode: 201, message: 'success', totalPage: 1 });
   },
   /**
-   * The inner group's addWin without a result_id (core/rankings/reports.ts): one transaction of the player's gone
-   * mark checked absent (core/platform/players.ts: pk `GONE#<SHA-256 of player:<id>, base64url>`, sk `GONE`) and
-   * the player's week and month score items, each ADDing to `kills`/`wins` and stamping when they grew; no index
+   * The inner group's addWin without a result_id (core/rankings/reports.ts): the player's gone mark
+   * (core/platform/players.ts: pk `GONE#<SHA-256 of player:<id>, base64url>`, sk `GONE`) read with the account
+   * state, then one transaction of the player's week and month score items, each ADDing to `kills`/`wins` and stamping when they grew; no index
    * keys. The game's owner and the seasons' "to settle" records are remembered in a warm process.
    */
   async addWin(event: Event) {
     const s = await load();
     const sub = await subjectOf(s, event, 'server');
     const input = bodyOf<{ game_code: string; game_player_id: string; game_player_name: string; kills: number; wins: number }>(event);
-    if (await suspended(s, sub)) return json(403, { statusCode: 403, message: 'merchant is suspended' });
+    const gone = { pk: `GONE#${createHash('sha256').update(`player:${input.game_player_id}`).digest('base64url')}`, sk: 'GONE' };
+    const state = await suspended(s, sub, [gone]);
+    if (state.suspended) return json(403, { statusCode: 403, message: 'merchant is suspended' });
+    if (state.alsoFound) return json(404, { statusCode: 404, message: 'this player deleted their account' });
     const now = new Date();
     const at = now.toISOString();
     const seasons = [weekOf(now), monthOf(now)];
-    const gone = { pk: `GONE#${createHash('sha256').update(`player:${input.game_player_id}`).digest('base64url')}`, sk: 'GONE' };
     await s.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          { ConditionCheck: { TableName: s.table, Key: gone, ConditionExpression: 'attribute_not_exists(pk)' } },
           ...seasons.map((season) => ({
             Update: {
               TableName: s.table,

@@ -18,7 +18,7 @@ import { scanAll } from './support/table-snapshot.js';
 import { goodsFor } from './support/goods.js';
 import { grantedHero, heroNft, heroPlayer, heroWorld } from './support/heroes.js';
 import { busyPlayer as usedEverything, settledSeason, startSharedWorld, type World } from './support/busy-players.js';
-import { drainRankStream, headPages, headTop, snapshotPages, takeSnapshots } from './support/rankings.js';
+import { drainRankStream, gameWithServer, headPages, headTop, seasonScores, snapshotPages, takeSnapshots } from './support/rankings.js';
 import { weekOf } from '../core/rankings/seasons.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
@@ -328,6 +328,39 @@ describe('account delete under races and faults', () => {
     });
     await jobAt(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000);
     await expectGone(someone.personal);
+  });
+
+  it('a score report that read no gone mark and commits after the deletion has answered: the sweep deletes what it wrote', async () => {
+    const someone = await player();
+    const game = await gameWithServer(deps);
+    const signature = await deletionSignature(someone.platform, someone.keypair);
+    const name = `Racer-${randomUUID().slice(0, 8)}`;
+    // The report's transaction is held until the whole deletion has run and answered: the report read the player's
+    // gone mark before it existed, and commits after the deletion's last round.
+    let deletion: Promise<{ status: number; body: unknown }> | undefined;
+    const hold = `holdReport${randomUUID()}`;
+    deps.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const report = context.commandName === 'TransactWriteItemsCommand' && JSON.stringify(args.input).includes(`SCORE#${game.code}`);
+        if (!deletion && report) {
+          deletion = call(app, 'POST', `${base}/account/delete`, { token: someone.platform, body: { signature } });
+          await ok(deletion);
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: hold },
+    );
+    const report = await call(app, 'POST', `${base}/merchant/games/addWin`, {
+      token: game.server,
+      body: { game_code: game.code, game_player_id: someone.uid, game_player_name: name, kills: 5, wins: 1 },
+    });
+    deps.db.middlewareStack.remove(hold);
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    expect(deletion).toBeDefined();
+    expect((await seasonScores(deps, game.code, weekOf(new Date()), 1)).map(({ id }) => id)).toEqual([someone.uid]);
+    await jobAt(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000);
+    expect(await seasonScores(deps, game.code, weekOf(new Date()), 1)).toEqual([]);
+    await expectGone([...someone.personal, name]);
   });
 
   it('keeps what it learned beside its record, so the record stays small however many seasons and names the player had', async () => {

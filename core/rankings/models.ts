@@ -17,11 +17,6 @@ export const MAX_POINTS = 1_000_000;
  */
 export const MAX_REPORT_PLAYERS = 48;
 /**
- * The most players whose gone marks a report checks inside its transaction (a third item a player: 3 × 33 + 1 =
- * 100); a larger report reads the marks just before it (reports.ts).
- */
-export const CHECKED_REPORT_PLAYERS = 33;
-/**
  * A result record as stored (reports.ts resultPut): the report's fingerprint (`request`; a SHA-256 of its
  * JSON.stringify in records written before fingerprintOf) and the answer, as JSON text (`response_json`) or, in
  * records written before, the answer itself (`response`); `expiresAt`, the table's TTL, in epoch seconds.

@@ -5,14 +5,13 @@ import { fingerprintOf, sameRequest } from '../platform/idempotency.js';
 import { answerKept, keptAnswer } from '../platform/kept-answers.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { platformError } from '../platform/errors.js';
-import { goneKey, notGoneCheck, playerItemsKeys } from '../platform/players.js';
-import { AGAIN, retrying } from '../platform/retry.js';
+import { goneKey, playerItemsKeys } from '../platform/players.js';
 import { rankingError } from './errors.js';
 import { ConcurrentChange, transactOrFailures, type FailedCondition, type TransactItem } from '../platform/transactions.js';
 import { resultKey, scoreKey } from './keys.js';
 import { recordOpenSeasons } from './open-seasons.js';
 import { refuseWhileResharding, seasonShards } from './shards.js';
-import { type AddWinResult, CHECKED_REPORT_PLAYERS, type ScoreResult, StoredResult, type AddWinBody, type ScoreReport } from './models.js';
+import { type AddWinResult, type ScoreResult, StoredResult, type AddWinBody, type ScoreReport } from './models.js';
 import { monthOf, weekOf, type Season } from './seasons.js';
 
 /**
@@ -22,11 +21,11 @@ import { monthOf, weekOf, type Season } from './seasons.js';
  *   stamps `killsAt`/`winsAt` when that score grows (ties: earlier first). No index orders the score items: each
  *   index entry a report moved would cost two more writes per board (docs/performance.md "What a report
  *   costs"); the ranks are kept from the table's stream instead (rank-stream.ts);
- * - with a result id, a Put of the result record on condition it is absent, so a resubmission adds nothing;
- * - per player, a ConditionCheck that the player's gone mark is absent (core/platform/players.ts): a player who
- *   deleted their account is never written again (addWin refuses, submitgamescore skips them; record() below).
- * Nothing in it is shared by reports of other players: the score items and gone marks are the players', the
- * result record the report's. The score items and board entries of a season are spread over its shards (shards.ts), so the
+ * - with a result id, a Put of the result record on condition it is absent, so a resubmission adds nothing.
+ * A player who deleted their account is not written (addWin refuses, submitgamescore skips them; record() below):
+ * their gone marks (core/platform/players.ts) are read fresh just before, in the authorization layer's batch.
+ * Nothing in it is shared by reports of other players: the score items are the players', the result record the
+ * report's. The score items and board entries of a season are spread over its shards (shards.ts), so the
  * reports of a game are not held to one partition's writes. What all reports of a game share stays out of it,
  * because DynamoDB cancels a transaction that includes an item another transaction in flight includes
  * (TransactionConflict):
@@ -94,20 +93,7 @@ export async function addWin(deps: PlatformDeps, input: AddWinBody): Promise<Add
  * retry answers the same.
  */
 export async function submitScores(deps: PlatformDeps, input: ScoreReport): Promise<ScoreResult> {
-  const byId = new Map<string, PlayerPoints>();
-  for (const line of input.scores) {
-    const seen = byId.get(line.game_player_id);
-    if (!seen) {
-      byId.set(line.game_player_id, { id: line.game_player_id, name: line.game_player_name, wallet: line.wallet_address, kills: line.kills, wins: line.wins });
-      continue;
-    }
-    seen.kills += line.kills;
-    seen.wins += line.wins;
-    if (line.game_player_name !== '') seen.name = line.game_player_name;
-    if (line.wallet_address !== undefined) seen.wallet = line.wallet_address;
-  }
-  // The content is the players' points, whatever the order of the lines.
-  const players = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const players = reportPlayers(input.scores);
   return record(deps, {
     game: input.game_code,
     players,
@@ -120,6 +106,27 @@ export async function submitScores(deps: PlatformDeps, input: ScoreReport): Prom
       seasons: seasonRefs(seasons),
     }),
   });
+}
+
+/**
+ * A report's players: lines of one player added together (one transaction may not touch an item twice), the last
+ * non-empty name and the last wallet given kept; ordered by id, so that the content is the players' points
+ * whatever the order of the lines.
+ */
+function reportPlayers(lines: ScoreReport['scores']): PlayerPoints[] {
+  const byId = new Map<string, PlayerPoints>();
+  for (const line of lines) {
+    const seen = byId.get(line.game_player_id);
+    if (!seen) {
+      byId.set(line.game_player_id, { id: line.game_player_id, name: line.game_player_name, wallet: line.wallet_address, kills: line.kills, wins: line.wins });
+      continue;
+    }
+    seen.kills += line.kills;
+    seen.wins += line.wins;
+    if (line.game_player_name !== '') seen.name = line.game_player_name;
+    if (line.wallet_address !== undefined) seen.wallet = line.wallet_address;
+  }
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** A report as record() writes it. */
@@ -140,15 +147,16 @@ interface Report<R> {
 /**
  * Writes one report in one transaction (see the top of the file), retried (transactOrFailures: bounded, jittered) while
  * it collides with concurrent transactions on the same items: DynamoDB then cancels it with
- * `TransactionConflict` and nothing was written, so running it again cannot count twice. Two kinds of condition:
- * - the result record's: when it fails, the stored record says whether this is the same report (answer what it
- *   answered) or another one (409);
- * - each player's gone mark absent (core/platform/players.ts): when a player deleted their account, the report
- *   is written again without them (or refused, `refuseGone`). In the transaction, not read before it, so a
- *   deletion that marks the player a moment before the report commits still keeps the report from writing them.
- *   A report of more than CHECKED_REPORT_PLAYERS players has no room for the checks: it reads the marks in one
- *   BatchGetItem just before, and what a deletion starting in between lets it write, the deletion's last sweep
- *   deletes (core/privacy/deletion.ts).
+ * `TransactionConflict` and nothing was written, so running it again cannot count twice. The result record's
+ * condition is the only one: when it fails, the stored record says whether this is the same report (answer what
+ * it answered) or another one (409).
+ *
+ * The players' gone marks are read just before, strongly consistent (`reportReads`: in the authorization layer's
+ * batch, no request of their own), not checked inside the transaction: a check there is an item a player billed as
+ * a write (2 write units of a report's 6 for one player, 6 of a 3-player match's 20). A deletion that starts
+ * between that read and the transaction's commit, a few milliseconds, lets the report write the player's scores;
+ * the deletion's last sweep deletes them (core/privacy/deletion.ts), as it deletes whatever else lands after its
+ * last round (docs/security.md "Deleting a player's account").
  */
 async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
   const { game, resultId, content } = report;
@@ -167,66 +175,54 @@ async function record<R>(deps: PlatformDeps, report: Report<R>): Promise<R> {
     throw rankingError('ranking.result_reused', `result_id: ${resultId} was reported already with other content`);
   };
 
-  // Each round writes nothing but in the last: a round refused on gone marks runs again without those players.
-  const checked = report.players.length <= CHECKED_REPORT_PLAYERS;
-  let players = checked ? report.players : await withoutGone(deps, report.players);
-  return retrying(
-    async () => {
-      const response = report.answer(seasons, players);
-      const items: TransactItem[] = [];
-      if (resultId !== undefined) items.push(resultPut(deps, game, resultId, request, response, now, report.resultPlayer));
-      const firstCheck = items.length;
-      if (checked) for (const player of players) items.push(notGoneCheck(deps.table, player.id));
-      seasons.forEach((season, i) => {
-        for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
-      });
+  const marks = await readItems(deps, goneKeysOf(report.players));
+  const players = report.players.filter((_, i) => marks[i] === undefined);
+  if (report.refuseGone && players.length < report.players.length) {
+    // The result was counted before the player deleted their account: its first answer stands.
+    const stored = resultId === undefined ? undefined : await findResult(deps, game, resultId);
+    if (stored) return answerStored(stored);
+    throw report.refuseGone();
+  }
+  const response = report.answer(seasons, players);
+  const items: TransactItem[] = [];
+  if (resultId !== undefined) items.push(resultPut(deps, game, resultId, request, response, now, report.resultPlayer));
+  seasons.forEach((season, i) => {
+    for (const player of players) items.push(scoreUpdate(deps, game, season, shards[i]!, player, at));
+  });
+  if (items.length === 0) return response;
 
-      let failed: FailedCondition[];
-      try {
-        failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
-      } catch (error) {
-        // Submissions of one result racing each other cancel each other on the result record until one is written
-        // (DynamoDB's TransactionConflict); a submission that ran out of attempts answers what that one stored.
-        if (resultId === undefined || !(error instanceof ConcurrentChange)) throw error;
-        const stored = await findResult(deps, game, resultId);
-        if (!stored) throw error;
-        return answerStored(stored);
-      }
-      if (failed.length === 0) {
-        if (players.length > 0) await recordOpenSeasons(deps, game, seasons, at);
-        return response;
-      }
-      // The result id was counted before: its first answer stands, whoever was deleted since.
-      const result = resultId === undefined ? undefined : failed.find((failure) => failure.index === 0);
-      if (result) return answerStored(result.item);
-      // Else only gone checks have conditions (the score updates have none).
-      const gone = failed.map((failure) => players[failure.index - firstCheck]!);
-      if (!checked || failed.some((failure) => failure.index < firstCheck || failure.index >= firstCheck + players.length)) {
-        throw new Error('scores: a condition the report does not set failed');
-      }
-      if (report.refuseGone) throw report.refuseGone();
-      players = players.filter((player) => !gone.includes(player));
-      return AGAIN;
-    },
-    {
-      // Each round run again has fewer players (at least one was gone), so one more round than players always ends.
-      attempts: players.length + 1,
-      pause: false,
-      giveUp: () => {
-        throw new Error('scores: a round without gone players still found some gone');
-      },
-    },
-  );
+  let failed: FailedCondition[];
+  try {
+    failed = await transactOrFailures(deps, items, 'scores: changed concurrently; retry');
+  } catch (error) {
+    // Submissions of one result racing each other cancel each other on the result record until one is written
+    // (DynamoDB's TransactionConflict); a submission that ran out of attempts answers what that one stored.
+    if (resultId === undefined || !(error instanceof ConcurrentChange)) throw error;
+    const stored = await findResult(deps, game, resultId);
+    if (!stored) throw error;
+    return answerStored(stored);
+  }
+  if (failed.length === 0) {
+    if (players.length > 0) await recordOpenSeasons(deps, game, seasons, at);
+    return response;
+  }
+  // The result id was counted before: its first answer stands, whoever was deleted since.
+  const result = resultId === undefined ? undefined : failed.find((failure) => failure.index === 0);
+  if (!result || failed.length > 1) throw new Error('scores: a condition the report does not set failed');
+  return answerStored(result.item);
 }
 
-/** The players without a gone mark, read in one BatchGetItem (a report too large for checks in its transaction). */
-async function withoutGone(deps: PlatformDeps, players: PlayerPoints[]): Promise<PlayerPoints[]> {
-  const marks = await readItems(
-    deps,
-    players.map((player) => goneKey(player.id)),
-  );
-  return players.filter((_, i) => marks[i] === undefined);
-}
+/** The gone marks of a report's players, in their order (core/platform/players.ts). */
+const goneKeysOf = (players: readonly Pick<PlayerPoints, 'id'>[]) => players.map((player) => goneKey(player.id));
+
+/**
+ * What a report reads first (core/http/operation.ts FirstReads): its players' gone marks, as record() reads them.
+ * Declared beside the handlers, so that the authorization layer reads them in its own fresh batch.
+ */
+export const reportReads = {
+  addWin: (body: Pick<AddWinBody, 'game_player_id'>) => goneKeysOf([{ id: body.game_player_id }]),
+  submitgamescore: (body: Pick<ScoreReport, 'scores'>) => goneKeysOf(reportPlayers(body.scores)),
+};
 
 /** The result record, put on condition it is absent; `player`: the player its answer names (addWin's). */
 function resultPut(deps: PlatformDeps, game: string, resultId: string, request: string, response: unknown, now: Date, player?: string): TransactItem {
