@@ -19,6 +19,9 @@ export interface LocalServer {
 
 const started: ChildProcess[] = [];
 
+/** How long a start may take before the server is stopped and the start fails. */
+const START_LIMIT_MS = 90_000;
+
 export async function startLocalServer(env: Record<string, string>): Promise<LocalServer> {
   // A PORT given is kept (a server started again where its clients know it), else a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -32,13 +35,20 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  const began = Date.now();
+  const deadline = began + START_LIMIT_MS;
   for (;;) {
-    const health = await fetch(`${base}/v2-testing/health`).catch(() => undefined);
+    // Each probe is bounded: a connection that is accepted and never answered must not outlast the deadline.
+    const health = await fetch(`${base}/v2-testing/health`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
     if (health?.status === 200) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      // Which way it failed, so that a failure in CI says whether the server gave up or was given up on.
+      const why =
+        child.exitCode !== null || child.signalCode !== null
+          ? `it exited (code ${child.exitCode}, signal ${child.signalCode}) after ${Date.now() - began} ms`
+          : `it did not answer within ${START_LIMIT_MS} ms, and was stopped`;
       await stopChild(child);
-      throw new Error(`server did not start:\n${output}`);
+      throw new Error(`server did not start: ${why}:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
