@@ -3,6 +3,7 @@ import { inflateRawSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
+import { goneKey } from '../core/platform/players.js';
 import { monthOf, type Season, seasonKey, weekOf } from '../core/rankings/seasons.js';
 
 /**
@@ -137,7 +138,7 @@ export const handlers = {
   },
   /**
    * The inner group's addWin without a result_id (core/rankings/reports.ts): the player's gone mark
-   * (core/platform/players.ts: pk `GONE#<SHA-256 of player:<id>, base64url>`, sk `GONE`) read with the account
+   * (core/platform/players.ts goneKey) read with the account
    * state, then one transaction of the player's week and month score items, each ADDing to `kills`/`wins` and stamping when they grew; no index
    * keys. The game's owner and the seasons' "to settle" records are remembered in a warm process.
    */
@@ -145,8 +146,7 @@ export const handlers = {
     const s = await load();
     const sub = await subjectOf(s, event, 'server');
     const input = bodyOf<{ game_code: string; game_player_id: string; game_player_name: string; kills: number; wins: number }>(event);
-    const gone = { pk: `GONE#${createHash('sha256').update(`player:${input.game_player_id}`).digest('base64url')}`, sk: 'GONE' };
-    const state = await suspended(s, sub, [gone]);
+    const state = await suspended(s, sub, [goneKey(input.game_player_id)]);
     if (state.suspended) return json(403, { statusCode: 403, message: 'merchant is suspended' });
     if (state.alsoFound) return json(404, { statusCode: 404, message: 'this player deleted their account' });
     const now = new Date();

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { PlatformDeps } from '../platform/deps.js';
-import { remember } from '../platform/process-memory.js';
+import { readRemembered, type RememberedRead } from '../platform/process-memory.js';
 import { queryItems } from '../platform/query.js';
 
 /** An on-chain id of a game (0x + 64 hex), null while its merchant has not set it (absent, null or ''). */
@@ -27,17 +27,11 @@ export type GameChainIds = z.infer<typeof GameChainIds>;
  */
 export const GAME_LIST_MEMORY_MS = 60_000;
 
-const lists = new Map<string, { games: Promise<GameChainIds[]>; readAt: number }>();
+const lists = new Map<string, RememberedRead<GameChainIds[]>>();
 
 /** gameCode: every game's code with its on-chain ids, newest game first, as read within the last minute. */
 export function gameChainIds(deps: Pick<PlatformDeps, 'db' | 'table'>): Promise<GameChainIds[]> {
-  const known = lists.get(deps.table);
-  if (known && Date.now() - known.readAt < GAME_LIST_MEMORY_MS) return known.games;
-  const games = readGameChainIds(deps);
-  remember(lists, deps.table, { games, readAt: Date.now() });
-  // A failed read is not remembered: the next call reads again.
-  games.catch(() => lists.get(deps.table)?.games === games && lists.delete(deps.table));
-  return games;
+  return readRemembered(lists, deps.table, GAME_LIST_MEMORY_MS, () => readGameChainIds(deps));
 }
 
 /** Forgets the remembered list: this process has just created a game or changed a game's chain ids. */

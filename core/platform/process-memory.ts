@@ -15,3 +15,22 @@ export function remember<V>(memory: Map<string, V>, key: string, value: V): void
   if (memory.size >= MEMORY_LIMIT) memory.clear();
   memory.set(key, value);
 }
+
+/** What a memory of reads holds per key: the read (a promise, so concurrent callers share it) and when it began. */
+export interface RememberedRead<V> {
+  value: Promise<V>;
+  readAt: number;
+}
+
+/**
+ * The value read at `key` within the last `maxAgeMs` (this process's clock), else `read()` again, remembered. A read
+ * that fails is forgotten, so the next call reads again rather than answering the failure for the rest of the time.
+ */
+export function readRemembered<V>(memory: Map<string, RememberedRead<V>>, key: string, maxAgeMs: number, read: () => Promise<V>): Promise<V> {
+  const known = memory.get(key);
+  if (known && Date.now() - known.readAt < maxAgeMs) return known.value;
+  const value = read();
+  remember(memory, key, { value, readAt: Date.now() });
+  value.catch(() => memory.get(key)?.value === value && memory.delete(key));
+  return value;
+}

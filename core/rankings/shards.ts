@@ -6,7 +6,7 @@ import { gameKey } from '../games/keys.js';
 import { conditionHeld, isConditionalFailure } from '../platform/conditional-failure.js';
 import { platformError } from '../platform/errors.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { remember } from '../platform/process-memory.js';
+import { readRemembered, remember, type RememberedRead } from '../platform/process-memory.js';
 import { AGAIN, retrying } from '../platform/retry.js';
 import { rankingError } from './errors.js';
 import { DEFAULT_SHARDS } from './models.js';
@@ -71,17 +71,11 @@ function shardsFrom(changes: readonly ShardChange[], instant: string): number {
   return effective?.shards ?? DEFAULT_SHARDS;
 }
 
-const settings = new Map<string, { changes: Promise<ShardChange[]>; readAt: number }>();
+const settings = new Map<string, RememberedRead<ShardChange[]>>();
 
 /** A game's shard changes, oldest first, remembered a minute per process. */
 export function shardChanges(deps: Pick<PlatformDeps, 'db' | 'table'>, game: string): Promise<ShardChange[]> {
-  const key = `${deps.table}\u0000${game}`;
-  const known = settings.get(key);
-  if (known && Date.now() - known.readAt < SETTING_MEMORY_MS) return known.changes;
-  const changes = readShardChanges(deps, game);
-  remember(settings, key, { changes, readAt: Date.now() });
-  changes.catch(() => settings.get(key)?.changes === changes && settings.delete(key));
-  return changes;
+  return readRemembered(settings, `${deps.table}\u0000${game}`, SETTING_MEMORY_MS, () => readShardChanges(deps, game));
 }
 
 /** A game's shard changes as stored now (one consistent GetItem of the game item's setting). */

@@ -41,12 +41,12 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
     // Each probe is bounded: a connection that is accepted and never answered must not outlast the deadline.
     const health = await fetch(`${base}/v2-testing/health`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
     if (health?.status === 200) break;
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+    const exited = child.exitCode !== null || child.signalCode !== null;
+    if (exited || Date.now() > deadline) {
       // Which way it failed, so that a failure in CI says whether the server gave up or was given up on.
-      const why =
-        child.exitCode !== null || child.signalCode !== null
-          ? `it exited (code ${child.exitCode}, signal ${child.signalCode}) after ${Date.now() - began} ms`
-          : `it did not answer within ${START_LIMIT_MS} ms, and was stopped`;
+      const why = exited
+        ? `it exited (code ${child.exitCode}, signal ${child.signalCode}) after ${Date.now() - began} ms`
+        : `it did not answer within ${START_LIMIT_MS} ms, and was stopped`;
       await stopChild(child);
       throw new Error(`server did not start: ${why}:\n${output}`);
     }
