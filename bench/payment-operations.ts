@@ -270,7 +270,7 @@ export const paymentOperations: OperationBench[] = [
     floor: {
       roundTrips: 2,
       write: 4,
-      why: "The account state and the named player's gone mark read fresh, so that a suspension or a revocation stops value at once; the transaction. The balance and the ledger entry, 2 each in a transaction; the ledger entry is the Idempotency-Key's record.",
+      why: "The account state and the named player's gone mark read fresh (a process's first call of the account in a second; later ones read the gone mark only), so that a suspension or a revocation stops value from its answer; the transaction. The balance and the ledger entry, 2 each in a transaction; the ledger entry is the Idempotency-Key's record.",
     },
     prepare: async (deps) => {
       const { shop, player, projectName } = await playerWithTickets(deps);

@@ -98,7 +98,7 @@ async function warmAuthorization(deps: BenchDeps, spec: OperationSpec, request: 
     if (value !== undefined) await ownerOf(deps, rule.rule, String(value));
   }
   if (claims.game_code) await ownerOf(deps, 'game', claims.game_code);
-  if ((claims.kind === 'server' || claims.kind === 'merchant') && !spec.auth.movesValue) await principalState(deps, claims.sub, false);
+  if ((claims.kind === 'server' || claims.kind === 'merchant') && !spec.auth.movesValue) await principalState(deps, claims.sub);
   if (goneReadFresh(spec.method, spec.auth)) return;
   if (callerGoneChecked(claims.kind, spec.auth)) await playerGone(deps, claims.sub, false);
   if (!namedGoneChecked(claims.kind)) return;

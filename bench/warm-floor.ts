@@ -4,6 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import { goneKey } from '../core/platform/players.js';
+import { VALUE_STATE_MS } from '../core/platform/process-memory.js';
 import { monthOf, type Season, seasonKey, weekOf } from '../core/rankings/seasons.js';
 
 /**
@@ -52,20 +53,34 @@ async function subjectOf(s: Setup, event: Event, audience = 'merchant'): Promise
   return String(payload.sub);
 }
 
-/** The merchant's state, read fresh as a value-moving call must (suspension, revocation): one BatchGet. */
+/** Per merchant account: whether it was suspended, and when that read was sent. */
+const stateRead = new Map<string, { suspended: boolean; sentAt: number }>();
+
+/**
+ * The merchant's state as a value-moving call uses it (suspension, revocation): the one this process read in the
+ * last VALUE_STATE_MS, else read with `also` (the items read fresh beside it) in one BatchGet; `also` alone when the
+ * state is remembered, nothing when there is none.
+ */
 async function suspended(s: Setup, sub: string, also: { pk: string; sk: string }[] = []): Promise<{ suspended: boolean; alsoFound: boolean }> {
-  const state = await s.db.send(
-    new BatchGetCommand({
-      RequestItems: {
-        [s.table]: {
-          Keys: [{ pk: `MERCHANT#${sub}`, sk: 'MERCHANT' }, { pk: `REVOKE#${sub}`, sk: 'TOKENS' }, ...also],
-          ConsistentRead: true,
-        },
-      },
-    }),
-  );
-  const items = state.Responses?.[s.table] ?? [];
-  return { suspended: items.some((item) => item.status === 2), alsoFound: items.some((item) => also.some((key) => key.pk === item.pk && key.sk === item.sk)) };
+  const known = stateRead.get(sub);
+  const remembered = known !== undefined && Date.now() - known.sentAt < VALUE_STATE_MS;
+  const keys = [
+    ...(remembered
+      ? []
+      : [
+          { pk: `MERCHANT#${sub}`, sk: 'MERCHANT' },
+          { pk: `REVOKE#${sub}`, sk: 'TOKENS' },
+        ]),
+    ...also,
+  ];
+  const sentAt = Date.now();
+  const items =
+    keys.length === 0
+      ? []
+      : ((await s.db.send(new BatchGetCommand({ RequestItems: { [s.table]: { Keys: keys, ConsistentRead: true } } }))).Responses?.[s.table] ?? []);
+  const found = (key: { pk: string; sk: string }) => items.some((item) => key.pk === item.pk && key.sk === item.sk);
+  if (!remembered) stateRead.set(sub, { suspended: items.some((item) => item.pk === `MERCHANT#${sub}` && item.status === 2), sentAt });
+  return { suspended: stateRead.get(sub)?.suspended ?? false, alsoFound: also.some(found) };
 }
 
 const bodyOf = <T>(event: Event) => JSON.parse(event.body ?? '{}') as T;
@@ -93,8 +108,10 @@ export const handlers = {
     const now = new Date().toISOString();
     const request = createHash('sha256').update(JSON.stringify(input)).digest('base64url');
     const { userId: uid, projectName, level, amount } = input;
-    // The project's owner is known in a warm process.
-    if ((await suspended(s, sub)).suspended) return json(403, { statusCode: 403, message: 'merchant is suspended' });
+    // The project's owner is known in a warm process; the player's gone mark is read fresh.
+    const state = await suspended(s, sub, [goneKey(uid)]);
+    if (state.suspended) return json(403, { statusCode: 403, message: 'merchant is suspended' });
+    if (state.alsoFound) return json(404, { statusCode: 404, message: 'this player deleted their account' });
     try {
       await s.db.send(
         new TransactWriteCommand({

@@ -3,6 +3,7 @@ import type { PlatformDeps } from '../platform/deps.js';
 import { merchantError } from '../merchants/errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { ConcurrentChange, transactOrFailedConditions } from '../platform/transactions.js';
+import { outlastRememberedStates } from '../platform/process-memory.js';
 import { revocationKey } from './keys.js';
 import { forgetPrincipalState } from './principals.js';
 
@@ -33,7 +34,8 @@ export async function changePassword(deps: PlatformDeps, caller: TokenClaims, bo
   ]);
   if (failed.length > 0) throw new ConcurrentChange('the password was changed concurrently; sign in again with the password now set');
   forgetPrincipalState(deps, caller.sub);
-  // The new session must be issued after the revocation instant (tokens carry their issue time to the millisecond).
-  for (let wait = 0; wait < 20 && deps.now().getTime() <= before; wait++) await new Promise((resolve) => setTimeout(resolve, 1));
+  // From the answer, no process moves value on a state read before the revocation; the new session is then issued
+  // after the revocation instant too (tokens carry their issue time to the millisecond).
+  await outlastRememberedStates();
   return { ...(await signedIn(deps, account)), sessions_revoked_before: new Date(before).toISOString() };
 }

@@ -6,7 +6,7 @@ import { MerchantStatus } from '../merchants/models.js';
 import { readItems, type Item, type ItemKey } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { conditionHeld } from '../platform/conditional-failure.js';
-import { remember } from '../platform/process-memory.js';
+import { outlastRememberedStates, remember, VALUE_STATE_MS } from '../platform/process-memory.js';
 
 /**
  * What the platform knows of a console account that holds merchant (console) or server (game server) tokens:
@@ -20,9 +20,10 @@ import { remember } from '../platform/process-memory.js';
  *   tokens revoked one by one (server-tokens.ts), so checking a token against them costs no request of its own.
  * One BatchGet reads both (core/platform/batch.ts: read completely, or 503).
  *
- * Reads are remembered per process for STATE_TTL_MS, except for operations that move value, which read the
- * state fresh (strongly consistent) on every call: a suspension or revocation stops value moving at once and
- * everything else within STATE_TTL_MS (docs/security.md).
+ * Reads are remembered per process for STATE_TTL_MS. Operations that move value use a state read (strongly
+ * consistent) in the last VALUE_STATE_MS only, and confirm a refusal with a fresh read; a suspension or revocation
+ * answers once every such read before it has aged out (outlastRememberedStates), so from its answer value stops
+ * moving, and everything else stops within STATE_TTL_MS (docs/security.md).
  */
 export const STATE_TTL_MS = 60_000;
 
@@ -53,13 +54,31 @@ export const StoredRevocation = z.object({
 });
 type StoredRevocation = z.infer<typeof StoredRevocation>;
 
-const remembered = new Map<string, { state: PrincipalState; at: number }>();
+/** Per account: the state, when it was read on the deps' clock (for STATE_TTL_MS) and when its read was sent on this process's (for VALUE_STATE_MS). */
+const remembered = new Map<string, { state: PrincipalState; at: number; sentAt: number }>();
+const memoryKey = (deps: Pick<PlatformDeps, 'table'>, accountId: string) => `${deps.table}\u0000${accountId}`;
 
-export async function principalState(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, accountId: string, fresh: boolean): Promise<PrincipalState> {
-  const key = `${deps.table}\u0000${accountId}`;
-  const cached = remembered.get(key);
-  if (!fresh && cached && deps.now().getTime() - cached.at < STATE_TTL_MS) return cached.state;
+export async function principalState(deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>, accountId: string): Promise<PrincipalState> {
+  const cached = remembered.get(memoryKey(deps, accountId));
+  if (cached && deps.now().getTime() - cached.at < STATE_TTL_MS) return cached.state;
   return (await freshPrincipalState(deps, accountId)).state;
+}
+
+/**
+ * The account's state for a value-moving call, and the items at `also` read fresh. A state this process read in the
+ * last VALUE_STATE_MS is used (`remembered`), and then only `also` is read, if anything; else the state is read fresh
+ * with `also` in one BatchGet.
+ */
+export async function valueMovingState(
+  deps: Pick<PlatformDeps, 'db' | 'table' | 'now'>,
+  accountId: string,
+  also: readonly ItemKey[],
+): Promise<{ state: PrincipalState; also: (Item | undefined)[]; remembered: boolean }> {
+  const cached = remembered.get(memoryKey(deps, accountId));
+  if (cached && Date.now() - cached.sentAt < VALUE_STATE_MS) {
+    return { state: cached.state, also: also.length > 0 ? await readItems(deps, also) : [], remembered: true };
+  }
+  return { ...(await freshPrincipalState(deps, accountId, also)), remembered: false };
 }
 
 /**
@@ -71,6 +90,7 @@ export async function freshPrincipalState(
   accountId: string,
   also: readonly ItemKey[] = [],
 ): Promise<{ state: PrincipalState; also: (Item | undefined)[] }> {
+  const sentAt = Date.now();
   const [merchant, item, ...others] = await readItems(deps, [merchantKey(accountId), revocationKey(accountId), ...also]);
   const revocation = revocationOf(item);
   const state: PrincipalState = {
@@ -79,7 +99,7 @@ export async function freshPrincipalState(
     serverBefore: revokedBefore(revocation, 'server'),
     serverRevoked: new Set(Object.keys(revokedIds(revocation))),
   };
-  remember(remembered, `${deps.table}\u0000${accountId}`, { state, at: deps.now().getTime() });
+  remember(remembered, memoryKey(deps, accountId), { state, at: deps.now().getTime(), sentAt });
   return { state, also: others };
 }
 
@@ -104,7 +124,7 @@ function revokedIds(revocation: StoredRevocation | undefined): Record<string, nu
 
 /** Drops what this process remembers of the account's state: its next call reads it (after a revocation made here). */
 export function forgetPrincipalState(deps: Pick<PlatformDeps, 'table'>, accountId: string): void {
-  remembered.delete(`${deps.table}\u0000${accountId}`);
+  remembered.delete(memoryKey(deps, accountId));
 }
 
 /** The revocation instant of `which` tokens in epoch milliseconds: the item's, or the end of its older seconds' value. */
@@ -135,5 +155,6 @@ export async function revokeTokens(deps: Pick<PlatformDeps, 'db' | 'table' | 'no
     ),
   );
   forgetPrincipalState(deps, accountId);
+  await outlastRememberedStates();
   return before;
 }

@@ -9,6 +9,7 @@ import { decodeCursor, encodeCursor } from '../platform/cursors.js';
 import type { PlatformDeps } from '../platform/deps.js';
 import { tokenLifetimes, type TokenClaims } from '../platform/tokens.js';
 import { AGAIN, retrying } from '../platform/retry.js';
+import { outlastRememberedStates } from '../platform/process-memory.js';
 import { ConcurrentChange } from '../platform/transactions.js';
 import { accessError } from './errors.js';
 import { revocationKey, SERVER_TOKEN_PREFIX, serverTokenKey, serverTokensPartition } from './keys.js';
@@ -164,6 +165,7 @@ export async function revokeServerToken(deps: PlatformDeps, accountId: string, i
           }),
         );
         forgetPrincipalState(deps, accountId);
+        await outlastRememberedStates();
         return entryOf(token, true);
       } catch (error) {
         if (!isConditionalFailure(error)) throw error;

@@ -61,7 +61,8 @@ export interface TokenRule {
   readonly owns: readonly Ownership[];
   /**
    * Moves value (tickets, orders, rewards, payouts): the state of a console or server token's account (its
-   * merchant's suspension, its revocations) is read fresh. Player tokens carry no account state to read.
+   * merchant's suspension, its revocations) may be at most VALUE_STATE_MS old (core/access/principals.ts
+   * valueMovingState). Player tokens carry no account state to read.
    */
   readonly movesValue?: boolean;
   /** A suspended merchant's console token may still call it: reads of its own records, so it sees its status. */

@@ -11,7 +11,7 @@ import type { Method, TokenRule } from './operation.js';
 
 /** What the layer reads of the account behind a token: its revocations (always), its merchant's suspension. */
 export interface AccountChecks {
-  /** The state is read fresh on every call (value-moving operations), else it may be STATE_TTL_MS old. */
+  /** The state may be VALUE_STATE_MS old and is read again before it refuses (value-moving operations), else STATE_TTL_MS. */
   readonly fresh: boolean;
   /** A suspended merchant's token is refused (403). */
   readonly suspension: boolean;

@@ -5,6 +5,7 @@ import { formBodyErrors } from './form-body.js';
 import type { AuthRule, Method, OperationSpec, Ownership, TokenRule } from './operation.js';
 import { accountChecks, callerGoneChecked, goneReadFresh, namedGoneChecked, ownerCheck, selfChecked, type OwnerCheck } from './policy-rules.js';
 import { STATE_TTL_MS } from '../access/principals.js';
+import { VALUE_STATE_MS } from '../platform/process-memory.js';
 import type { OwnedKind } from '../access/owners.js';
 import type { TokenKind } from '../platform/tokens.js';
 import type { StoreTokenRule } from '../partner-store/bearer.js';
@@ -78,7 +79,9 @@ function describeAccountState(auth: TokenRule): string[] {
     return checks ? [{ kind, ...checks }] : [];
   });
   if (checked.length === 0) return moves;
-  const when = auth.movesValue ? 'read fresh' : `at most ${STATE_TTL_MS / 1000} seconds old`;
+  const when = auth.movesValue
+    ? `at most ${VALUE_STATE_MS / 1000} second old (a suspension or revocation answers once that second has passed, so value stops from its answer)`
+    : `at most ${STATE_TTL_MS / 1000} seconds old`;
   const suspended = checked.filter((check) => check.suspension).map((check) => check.kind);
   const refused = suspended.length > 0 ? `, and a ${kindList(suspended)} token of a suspended merchant (403)` : '';
   const exempt = checked.filter((check) => !check.suspension).map((check) => check.kind);

@@ -1,5 +1,5 @@
 import { ownerOf, type OwnedKind } from '../access/owners.js';
-import { freshPrincipalState, principalState, type PrincipalState } from '../access/principals.js';
+import { freshPrincipalState, principalState, valueMovingState, type PrincipalState } from '../access/principals.js';
 import { playerGone, rememberGone } from '../access/players.js';
 import type { Deps } from '../deps.js';
 import { httpError } from './errors.js';
@@ -86,15 +86,16 @@ export async function enforcePolicy(
   // The players the request names, when their marks are read fresh anyway with a fresh account state: one BatchGet.
   const named = account?.fresh && namedGoneChecked(caller.kind) ? namedPlayers(rule, input) : [];
   const known = new Map<string, boolean>();
-  if (account) {
-    const keys = account.fresh ? declared() : [];
-    const read = account.fresh
-      ? await freshPrincipalState(deps, caller.sub, [...named.map(goneKey), ...keys])
-      : { state: await principalState(deps, caller.sub, false), also: [] };
+  if (account?.fresh) {
+    const keys = declared();
+    const read = await valueMovingState(deps, caller.sub, [...named.map(goneKey), ...keys]);
     for (const [i, uid] of named.entries()) known.set(uid, rememberGone(deps, uid, read.also[i]));
     if (keys.length > 0) ahead = { keys, items: read.also.slice(named.length) };
-    checkAccountState(read.state, account, caller);
-  }
+    // A remembered state refuses only once read again: a reactivated merchant is not refused on an old read.
+    const refused = accountRefusal(read.state, account, caller);
+    if (refused && read.remembered) checkAccountState((await freshPrincipalState(deps, caller.sub)).state, account, caller);
+    else if (refused) throw refused;
+  } else if (account) checkAccountState(await principalState(deps, caller.sub), account, caller);
   for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input, fresh, known);
   return ahead;
 }
@@ -115,14 +116,20 @@ const namedPlayers = (rule: TokenRule, input: PolicyInput): string[] => [
   ),
 ];
 
-function checkAccountState(state: PrincipalState, checks: AccountChecks, caller: TokenClaims) {
-  // Value-moving calls read the account's state fresh; others may use the state remembered for STATE_TTL_MS.
+/** Why the account's state refuses the call, if it does: a revoked token (401) or a suspended merchant (403). */
+function accountRefusal(state: PrincipalState, checks: AccountChecks, caller: TokenClaims): Error | undefined {
   const before = caller.kind === 'server' ? state.serverBefore : state.consoleBefore;
-  if (before > 0 && (caller.iat ?? 0) * 1000 <= before) throw httpError('auth.token_revoked', 'token has been revoked');
+  if (before > 0 && (caller.iat ?? 0) * 1000 <= before) return httpError('auth.token_revoked', 'token has been revoked');
   // A server token revoked by its id (core/access/server-tokens.ts): its id is on the revocation item read above.
   if (caller.kind === 'server' && caller.jti !== undefined && state.serverRevoked.has(caller.jti))
-    throw httpError('auth.token_revoked', 'token has been revoked');
-  if (state.suspended && checks.suspension) throw merchantError('merchant.suspended', 'merchant is suspended');
+    return httpError('auth.token_revoked', 'token has been revoked');
+  if (state.suspended && checks.suspension) return merchantError('merchant.suspended', 'merchant is suspended');
+  return undefined;
+}
+
+function checkAccountState(state: PrincipalState, checks: AccountChecks, caller: TokenClaims) {
+  const refused = accountRefusal(state, checks, caller);
+  if (refused) throw refused;
 }
 
 async function checkOwnership(deps: Deps, ownership: Ownership, caller: TokenClaims, input: PolicyInput, fresh: boolean, known: ReadonlyMap<string, boolean>) {

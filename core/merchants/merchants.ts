@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { queryItems } from '../platform/query.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { AGAIN, retrying } from '../platform/retry.js';
+import { outlastRememberedStates } from '../platform/process-memory.js';
 import { transactOrFailures, type TransactItem } from '../platform/transactions.js';
 import { nextId } from '../platform/counters.js';
 import { sortableInt } from '../platform/table.js';
@@ -227,6 +228,8 @@ export async function setMerchantStatus(
       );
       if (failed.length === 0) {
         await moveRemainingGames(deps, merchant.account_id, status, rest);
+        // From the answer, no process moves value on a state read before the suspension (docs/security.md).
+        if (status === MerchantStatus.suspended) await outlastRememberedStates();
         return { merchant_id: merchant.id, status, ...shownChange({ ...recorded, status_changed_at: now }, true) };
       }
       return AGAIN;

@@ -34,3 +34,16 @@ export function readRemembered<V>(memory: Map<string, RememberedRead<V>>, key: s
   value.catch(() => memory.get(key)?.value === value && memory.delete(key));
   return value;
 }
+
+/**
+ * How long a value-moving call may use the account state (suspension, revocations: core/access/principals.ts) that
+ * its process read, measured from when the read was sent. It spares the busiest calls a read on each request.
+ */
+export const VALUE_STATE_MS = 1_000;
+
+/**
+ * Waits until every account state read before now has aged past VALUE_STATE_MS. A write that suspends a merchant
+ * or revokes tokens waits for this before it answers, so from its answer no process moves value on a state read
+ * before it. The margin covers timers that fire a millisecond early and clocks read to the millisecond.
+ */
+export const outlastRememberedStates = () => new Promise<void>((resolve) => setTimeout(resolve, VALUE_STATE_MS + 20));

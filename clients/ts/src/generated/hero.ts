@@ -146,7 +146,7 @@ export interface paths {
          * Give a player a hero (game servers)
          * @description A game server of the merchant owning the hero game's project gives a player a level 1 hero (a starter hero). Once per (merchant, `reference`): the same request again answers the first hero, 201; the reference reused for another request is 422.
          *
-         *     Requires a Bearer `server` token. `body.userId` names a user: a `server` token may name any user (its other rules bound what it touches). `body.projectName` must name an existing project of the caller's merchant. Deleted players: a `server` token naming a player who deleted their account in `body.userId` is refused (404); a deletion takes effect at once (read fresh on every call). Moves value. The account behind a `server` token is checked on every call, with its state read fresh: a revoked token is refused (401), and a `server` token of a suspended merchant (403).
+         *     Requires a Bearer `server` token. `body.userId` names a user: a `server` token may name any user (its other rules bound what it touches). `body.projectName` must name an existing project of the caller's merchant. Deleted players: a `server` token naming a player who deleted their account in `body.userId` is refused (404); a deletion takes effect at once (read fresh on every call). Moves value. The account behind a `server` token is checked on every call, with its state at most 1 second old (a suspension or revocation answers once that second has passed, so value stops from its answer): a revoked token is refused (401), and a `server` token of a suspended merchant (403).
          */
         post: operations["hero_grant"];
         delete?: never;
