@@ -62,7 +62,7 @@ describe('every operation declares its policy', () => {
 });
 
 const KINDS: readonly TokenKind[] = ['merchant', 'server', 'platform', 'game', 'hero', 'store'];
-const ACCOUNT_STATE = /revoked|suspen|seconds old|read fresh/;
+const ACCOUNT_STATE = /revoked|suspen|seconds? old|read fresh/;
 
 describe('every policy sentence says what the authorization layer does for the kinds the policy admits', () => {
   it.each(ops.filter(([, op]) => op.auth !== 'open'))('%s', (_name, op) => {
@@ -112,7 +112,7 @@ describe('every policy sentence says what the authorization layer does for the k
     const suspends = checks.some((check) => check.suspension);
     expect(text.includes('of a suspended merchant (403)'), 'refused while suspended').toBe(suspends);
     expect(Object.values(errorsOf(op)).some((cause) => cause.includes('the merchant is suspended'))).toBe(suspends);
-    if (checks.length > 0) expect(text.includes('read fresh'), 'fresh on value-moving calls').toBe(auth.movesValue === true);
+    if (checks.length > 0) expect(text.includes('at most 1 second old'), 'a second old on value-moving calls').toBe(auth.movesValue === true);
     expect(text.includes('Moves value.')).toBe(auth.movesValue === true);
     if (auth.role === 'admin') expect(suspends, "admin operations are the platform's").toBe(false);
 

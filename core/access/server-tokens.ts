@@ -125,9 +125,9 @@ export async function listServerTokens(deps: PlatformDeps, accountId: string, cu
 }
 
 /**
- * Revokes one of the caller's server tokens by its id: refused at once by every call that reads the account's state
- * fresh (value-moving ones), by other calls once the state their process remembers is refreshed (STATE_TTL_MS), and
- * at once in this process. An id that is not one of the caller's live tokens is 404 (ids of other merchants cannot
+ * Revokes one of the caller's server tokens by its id: refused by every value-moving call from the answer on (which
+ * waits out the state they may remember: outlastRememberedStates), by other calls once the state their process
+ * remembers is refreshed (STATE_TTL_MS), and at once in this process. An id that is not one of the caller's live tokens is 404 (ids of other merchants cannot
  * be probed). A token revoked already answers the same and writes nothing. One conditional write of the revocation
  * item, made on the version read (a concurrent revocation is read again and retried).
  */
@@ -139,7 +139,11 @@ export async function revokeServerToken(deps: PlatformDeps, accountId: string, i
       const token = record && ServerTokenItem.parse(record);
       if (!token || Date.parse(token.tokenExpiresAt) <= now) throw accessError('access.not_found', `id: no live server token ${id}`);
       const state = principalStateOf(revocation);
-      if (isRevoked(token, state.ids, state.serverBefore)) return entryOf(token, true);
+      // Revoked already, perhaps by a request still waiting out the remembered states: this answer waits as long.
+      if (isRevoked(token, state.ids, state.serverBefore)) {
+        await outlastRememberedStates();
+        return entryOf(token, true);
+      }
       const live = Object.fromEntries(Object.entries(state.ids).filter(([, exp]) => exp * 1000 > now));
       if (Object.keys(live).length >= MAX_REVOKED) {
         throw accessError(

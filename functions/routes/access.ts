@@ -17,7 +17,8 @@ import { batchRead, merchantToken } from './errors.js';
 
 const revokeText =
   '`server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. ' +
-  'Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes.';
+  'Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes. ' +
+  'The answer comes a second after the write, once no process moves value on what it read before: from the answer on, every value-moving call refuses those tokens.';
 
 /** Token revocation, named server tokens and password changes (docs/security.md), console operations of the inner group. */
 export const innerAccessOps = {
@@ -95,7 +96,7 @@ export const innerAccessOps = {
     auth: consoleAuth([owns.own], { whileSuspended: true }),
     summary: "Revoke one of the caller's server tokens, by its id",
     description:
-      'The token is refused (401 `auth.token_revoked`) from the answer on by every value-moving call (minus_tickets, addWin, rewards …), which read the revocations fresh, ' +
+      'The token is refused (401 `auth.token_revoked`) from the answer on by every value-moving call (minus_tickets, addWin, rewards …): the answer comes a second after the write, once no process uses revocations read before it; ' +
       "and by other calls within 60 seconds; the merchant's other server tokens keep working. Revoking a revoked token answers the same and writes nothing. " +
       'At most 1,000 revoked tokens that have not expired yet are kept per merchant (409 past it: revoke them all at once with revoke_tokens).',
     body: ServerTokenRevokeBody,

@@ -153,6 +153,7 @@ export const innerRoutes = defineGroup('inner', 'main', {
     summary: "Set a merchant's status (admins)",
     description:
       'Activating a merchant publishes its games; pending or suspended hides them. ' +
+      'A suspension answers a second after its write, once no process moves value on a state read before it: from the answer on, the merchant moves no value. ' +
       'Added: an optional `reason` (1-500 characters once trimmed) is kept with the change, with when and by which admin: merchantStatus, ' +
       'get_merchant_info and admin_merchants show it (and the answer here shows it back); a change without one removes the last one’s.',
     body: MerchantStatusBody,

@@ -168,7 +168,7 @@ export interface paths {
         put?: never;
         /**
          * Set a merchant's status (admins)
-         * @description Activating a merchant publishes its games; pending or suspended hides them. Added: an optional `reason` (1-500 characters once trimmed) is kept with the change, with when and by which admin: merchantStatus, get_merchant_info and admin_merchants show it (and the answer here shows it back); a change without one removes the last one’s.
+         * @description Activating a merchant publishes its games; pending or suspended hides them. A suspension answers a second after its write, once no process moves value on a state read before it: from the answer on, the merchant moves no value. Added: an optional `reason` (1-500 characters once trimmed) is kept with the change, with when and by which admin: merchantStatus, get_merchant_info and admin_merchants show it (and the answer here shows it back); a change without one removes the last one’s.
          *
          *     Requires a Bearer `merchant` token of an admin account. Any record: admins review, activate and suspend any merchant. Moves value. The account behind a `merchant` token is checked on every call, with its state at most 1 second old (a suspension or revocation answers once that second has passed, so value stops from its answer): a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
          */
@@ -458,7 +458,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the caller's server tokens or console sessions
-         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes.
+         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes. The answer comes a second after the write, once no process moves value on what it read before: from the answer on, every value-moving call refuses those tokens.
          *
          *     Requires a Bearer `merchant` token. Acts on the caller's own records only. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
          */
@@ -480,7 +480,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke any account's server tokens or console sessions (admin)
-         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes.
+         * @description `server` revokes every server token of the merchant issued up to now (a leaked game-server token); `console` every console session of the account. Every token of that set issued up to the revocation instant (`revoked_before`, to the millisecond) is refused; one issued after it, even in the same second, is not. No key changes. The answer comes a second after the write, once no process moves value on what it read before: from the answer on, every value-moving call refuses those tokens.
          *
          *     Requires a Bearer `merchant` token of an admin account. Any record: admins revoke any console account's tokens. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). The suspension of a merchant the admin account owns does not refuse it: the operation is the platform's, not the merchant's.
          */
@@ -530,7 +530,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke one of the caller's server tokens, by its id
-         * @description The token is refused (401 `auth.token_revoked`) from the answer on by every value-moving call (minus_tickets, addWin, rewards …), which read the revocations fresh, and by other calls within 60 seconds; the merchant's other server tokens keep working. Revoking a revoked token answers the same and writes nothing. At most 1,000 revoked tokens that have not expired yet are kept per merchant (409 past it: revoke them all at once with revoke_tokens).
+         * @description The token is refused (401 `auth.token_revoked`) from the answer on by every value-moving call (minus_tickets, addWin, rewards …): the answer comes a second after the write, once no process uses revocations read before it; and by other calls within 60 seconds; the merchant's other server tokens keep working. Revoking a revoked token answers the same and writes nothing. At most 1,000 revoked tokens that have not expired yet are kept per merchant (409 past it: revoke them all at once with revoke_tokens).
          *
          *     Requires a Bearer `merchant` token. Acts on the caller's own records only. The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
          */
