@@ -4,14 +4,20 @@ import { StartRefused } from './start-refused.js';
 /**
  * Refuses the start when HOST:PORT cannot be listened on, checked before anything is started: found only by the
  * HTTP server at the end of start-up, it would cost the whole start (DynamoDB Local, the console's build) and
- * leave them to stop. The HTTP server listens there a few seconds later; one that takes the port meanwhile is
- * still refused then, by the server's own error.
+ * leave them to stop. The port stays held until `release()`, called just before the HTTP server listens: the
+ * parts started meanwhile (DynamoDB Local, the development chain) take ports of the system's choosing, which could
+ * otherwise be this one, free again between a probe and the listen.
  */
-export function checkPortFree(host: string, port: number): Promise<void> {
+export function reservePort(host: string, port: number): Promise<{ release(): Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => reject(new StartRefused([listenProblem(host, port, error)])));
-    probe.listen(port, host, () => probe.close(() => resolve()));
+    // A client that connects early (a health probe) is turned away at once: the holder answers nothing.
+    const holder = createServer((socket) => socket.destroy());
+    holder.once('error', (error: NodeJS.ErrnoException) => reject(new StartRefused([listenProblem(host, port, error)])));
+    holder.listen(port, host, () => {
+      // A start that fails before the release must not be kept alive by the holder.
+      holder.unref();
+      resolve({ release: () => new Promise<void>((done) => holder.close(() => done())) });
+    });
   });
 }
 

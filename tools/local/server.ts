@@ -21,7 +21,7 @@ import { createAllApps } from '../../functions/apps.js';
 import { buildConsole } from '../../console/build.js';
 import { ensureTable, localConnection, startDynamoLocal, type LocalDynamo } from './dynamo.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
-import { checkPortFree, listenProblem } from './port-check.js';
+import { listenProblem, reservePort } from './port-check.js';
 import { readLocalSettings } from './settings.js';
 import { StartRefused } from './start-refused.js';
 import { seedDemoSponsor, seedDemoVerifier, seedLocal } from './seed.js';
@@ -101,7 +101,7 @@ process.on('SIGTERM', () => stop('SIGTERM'));
 try {
   const settings = await readLocalSettings(process.env);
   const { dataDir, port, host } = settings;
-  await checkPortFree(host, port);
+  const reserved = await reservePort(host, port);
   lock = lockDataDir(dataDir);
 
   const configured = settings.dynamo;
@@ -224,6 +224,7 @@ try {
   if (signIn) edge.route(DEV_SIGN_IN_PATH, signIn.app);
   edge.all('*', (c) => local(c.req.raw, c.env));
   // The rest of a body the app answered unread is read off the connection, or the connection closed (unread-body.ts).
+  await reserved.release();
   server = serve({ fetch: withUnreadBodyDiscarded(edge.fetch), port, hostname: host }, (info) => {
     const base = `http://localhost:${info.port}`;
     log(`serving ${base}${mainBasePath(stage)} and ${base}${heroBasePath(stage)}`);
