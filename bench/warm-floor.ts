@@ -79,8 +79,9 @@ async function suspended(s: Setup, sub: string, also: { pk: string; sk: string }
       ? []
       : ((await s.db.send(new BatchGetCommand({ RequestItems: { [s.table]: { Keys: keys, ConsistentRead: true } } }))).Responses?.[s.table] ?? []);
   const found = (key: { pk: string; sk: string }) => items.some((item) => key.pk === item.pk && key.sk === item.sk);
-  if (!remembered) stateRead.set(sub, { suspended: items.some((item) => item.pk === `MERCHANT#${sub}` && item.status === 2), sentAt });
-  return { suspended: stateRead.get(sub)?.suspended ?? false, alsoFound: also.some(found) };
+  const state = remembered ? known : { suspended: items.some((item) => item.pk === `MERCHANT#${sub}` && item.status === 2), sentAt };
+  stateRead.set(sub, state);
+  return { suspended: state.suspended, alsoFound: also.some(found) };
 }
 
 const bodyOf = <T>(event: Event) => JSON.parse(event.body ?? '{}') as T;

@@ -83,7 +83,7 @@ export async function enforcePolicy(
     ahead = read.ahead;
   }
   const account = accountChecks(rule, caller.kind);
-  // The players the request names, when their marks are read fresh anyway with a fresh account state: one BatchGet.
+  // The players the request names, when a value-moving call reads the account state: their marks ride in its BatchGet.
   const named = account?.fresh && namedGoneChecked(caller.kind) ? namedPlayers(rule, input) : [];
   const known = new Map<string, boolean>();
   if (account?.fresh) {
@@ -92,9 +92,8 @@ export async function enforcePolicy(
     for (const [i, uid] of named.entries()) known.set(uid, rememberGone(deps, uid, read.also[i]));
     if (keys.length > 0) ahead = { keys, items: read.also.slice(named.length) };
     // A remembered state refuses only once read again: a reactivated merchant is not refused on an old read.
-    const refused = accountRefusal(read.state, account, caller);
-    if (refused && read.remembered) checkAccountState((await freshPrincipalState(deps, caller.sub)).state, account, caller);
-    else if (refused) throw refused;
+    const again = read.remembered && accountRefusal(read.state, account, caller) !== undefined;
+    checkAccountState(again ? (await freshPrincipalState(deps, caller.sub)).state : read.state, account, caller);
   } else if (account) checkAccountState(await principalState(deps, caller.sub), account, caller);
   for (const ownership of rule.owns) await checkOwnership(deps, ownership, caller, input, fresh, known);
   return ahead;
