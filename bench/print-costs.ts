@@ -2,7 +2,7 @@ import type { BundleResult } from './bundles.js';
 import { notBenched } from './operations.js';
 import { FLOOR_WRITE_RATIO } from './operation-bench.js';
 import type { HttpLoadResult } from './http-load.js';
-import { type FloorRatio, MAX_P99_RATIO, MIN_RATIO } from './floor-ratios.js';
+import { type FloorRatio, MAX_P99_RATIO, MIN_RATIO, WARMUP_SECONDS } from './floor-ratios.js';
 import { ITEM_WRITE_LIMIT, PRODUCTION_RPS, type LoadResult } from './load.js';
 import type { RequestResult } from './requests.js';
 import type { Charge } from './capacity-meter.js';
@@ -159,7 +159,7 @@ export function printFloorRatios(ratios: FloorRatio[]) {
   const r0 = ratios[0];
   if (!r0) return;
   console.log(
-    `\nThe service beside the floor making the same calls (bench/warm-floor.ts) and a server making only the minimal DynamoDB call (bench/minimal-floor.ts: a deduction is one conditional UpdateItem, a report one UpdateItem; its own DynamoDB Local, its table with a stream), ${r0.connections} connections, ${r0.seconds} s of each in slices of ${r0.seconds / 2} s; budget: at least ${MIN_RATIO}x its requests a second, p99 at most ${MAX_P99_RATIO}x its p99\n`,
+    `\nThe service beside the floor making the same calls (bench/warm-floor.ts) and a server making only the minimal DynamoDB call (bench/minimal-floor.ts: a deduction is one conditional UpdateItem, a report one UpdateItem; its own DynamoDB Local, its table with a stream), ${r0.connections} connections, each warmed ${WARMUP_SECONDS} s, then ${r0.seconds} s of each in slices of ${r0.seconds / 2} s; budget: at least ${MIN_RATIO}x its requests a second, p99 at most ${MAX_P99_RATIO}x its p99\n`,
   );
   console.log(
     table(
@@ -174,6 +174,7 @@ export function printFloorRatios(ratios: FloorRatio[]) {
         'same calls p50 / p99 ms',
         'minimal p50 / p99 ms',
         'p99 x minimal',
+        'service x same calls: req/s; p99',
         'errors',
         'invariants',
         'budget',
@@ -189,6 +190,7 @@ export function printFloorRatios(ratios: FloorRatio[]) {
         `${r.same.p50Ms} / ${r.same.p99Ms}`,
         `${r.floor.p50Ms} / ${r.floor.p99Ms}`,
         r.p99Ratio,
+        `${round(r.service.rps / r.same.rps, 2)}; ${round(r.service.p99Ms / r.same.p99Ms, 2)}`,
         r.service.errors + r.same.errors + r.floor.errors + r.service.non2xx + r.same.non2xx,
         r.violations.length === 0 ? 'exact' : `**${r.violations.length} off** (${r.violations[0]})`,
         mark(r.pass),
