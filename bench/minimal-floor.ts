@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { goneKey } from '../core/platform/players.js';
 
 /**
  * The minimal floor of the bench's load part (bench/floor-ratios.ts): a bare node:http server that answers a ticket
@@ -10,6 +12,12 @@ import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
  * is). No token, no validation, no ledger, no idempotency, no account state: the least a server storing the value
  * could do, so that the service's ratio to it says what its guarantees cost. Routes: `POST /deduct` (minus_tickets'
  * body), `POST /report` (addWin's body). Prints its port as one JSON line and stops when its standard input closes.
+ *
+ * Beside them, each minimal call with one item more (bench/emulator-items.ts): what one more item costs DynamoDB
+ * Local, whether the request waits for it or not. `POST /deduct-read`: the player's gone mark read first (as the
+ * service's deduction reads it). `POST /deduct-ledger-later`: a ledger entry put after the answer is sent (as a
+ * consumer of the table's stream would write it). `POST /report-month-later`: the month's score item updated after
+ * the answer; `POST /report-month-parallel`: the week's and the month's updated at once.
  */
 const table = process.env.MINIMAL_TABLE ?? '';
 const db = DynamoDBDocumentClient.from(
@@ -42,19 +50,55 @@ async function deduct(body: Record<string, unknown>) {
   }
 }
 
+const scoreUpdate = (body: Record<string, unknown>, season = '') =>
+  new UpdateCommand({
+    TableName: table,
+    Key: { pk: `SCORE#${String(body.game_code)}${season}`, sk: `PLAYER#${String(body.game_player_id)}` },
+    UpdateExpression: 'ADD kills :kills, wins :wins',
+    ExpressionAttributeValues: { ':kills': body.kills, ':wins': body.wins },
+  });
+
 async function report(body: Record<string, unknown>) {
-  await db.send(
-    new UpdateCommand({
-      TableName: table,
-      Key: { pk: `SCORE#${String(body.game_code)}`, sk: `PLAYER#${String(body.game_player_id)}` },
-      UpdateExpression: 'ADD kills :kills, wins :wins',
-      ExpressionAttributeValues: { ':kills': body.kills, ':wins': body.wins },
-    }),
-  );
+  await db.send(scoreUpdate(body));
   return answer(200, { code: 200 });
 }
 
-const routes: Record<string, (body: Record<string, unknown>) => Promise<{ statusCode: number; body: string }>> = { '/deduct': deduct, '/report': report };
+/** Writes sent after the answer: awaited before the process stops, so none is cut off. */
+const later = new Set<Promise<unknown>>();
+function afterAnswer(write: () => Promise<unknown>) {
+  const sent = write().finally(() => later.delete(sent));
+  later.add(sent);
+}
+
+const withOneMore: Record<string, (body: Record<string, unknown>) => Promise<{ statusCode: number; body: string }>> = {
+  '/deduct-read': async (body) => {
+    await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: [goneKey(String(body.userId))], ConsistentRead: true } } }));
+    return deduct(body);
+  },
+  '/deduct-ledger-later': async (body) => {
+    const answered = await deduct(body);
+    const ref = `minus#${randomUUID()}`;
+    afterAnswer(() =>
+      db.send(new PutCommand({ TableName: table, Item: { pk: `USER#${String(body.userId)}`, sk: `LEDGER#${ref}`, ref, change: -Number(body.amount) } })),
+    );
+    return answered;
+  },
+  '/report-month-later': async (body) => {
+    const answered = await report(body);
+    afterAnswer(() => db.send(scoreUpdate(body, '#month')));
+    return answered;
+  },
+  '/report-month-parallel': async (body) => {
+    await Promise.all([db.send(scoreUpdate(body)), db.send(scoreUpdate(body, '#month'))]);
+    return answer(200, { code: 200 });
+  },
+};
+
+const routes: Record<string, (body: Record<string, unknown>) => Promise<{ statusCode: number; body: string }>> = {
+  '/deduct': deduct,
+  '/report': report,
+  ...withOneMore,
+};
 
 const server = createServer((request, response) => {
   const route = routes[new URL(request.url ?? '/', 'http://floor').pathname];
@@ -66,5 +110,5 @@ server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: (server.a
 process.stdin.resume();
 process.stdin.on('end', () => {
   server.close();
-  process.exit(0);
+  void Promise.allSettled(later).then(() => process.exit(0));
 });

@@ -2,6 +2,7 @@ import type { BundleResult } from './bundles.js';
 import { notBenched } from './operations.js';
 import { FLOOR_WRITE_RATIO } from './operation-bench.js';
 import type { HttpLoadResult } from './http-load.js';
+import type { ItemCost } from './emulator-items.js';
 import { type FloorRatio, MAX_P99_RATIO, MIN_RATIO, WARMUP_SECONDS } from './floor-ratios.js';
 import { ITEM_WRITE_LIMIT, PRODUCTION_RPS, type LoadResult } from './load.js';
 import type { RequestResult } from './requests.js';
@@ -195,6 +196,18 @@ export function printFloorRatios(ratios: FloorRatio[]) {
         r.violations.length === 0 ? 'exact' : `**${r.violations.length} off** (${r.violations[0]})`,
         mark(r.pass),
       ]),
+    ),
+  );
+}
+
+export function printItemCosts(costs: ItemCost[]) {
+  console.log(
+    `\n## 10. What one more item costs DynamoDB Local (bench/emulator-items.ts: the minimal floor's call, and the same with one item more, each connection its own player, each path warmed ${WARMUP_SECONDS} s, then slices alternating with the minimal call)\n`,
+  );
+  console.log(
+    table(
+      ['workload', 'one item more', 'minimal req/s', 'with it req/s', 'x minimal', 'p99 ms: minimal, with it', 'non-2xx and errors'],
+      costs.map((c) => [c.workload, `${c.what} (${c.variant})`, c.minimalRps, c.variantRps, c.ratio, `${c.minimalP99Ms}, ${c.variantP99Ms}`, c.non2xx]),
     ),
   );
 }

@@ -9,6 +9,7 @@ import { benchBoardScaling } from './board-scaling.js';
 import { benchBundles } from './bundles.js';
 import { createBenchDeps } from './fixtures.js';
 import { benchHttpLoad } from './http-load.js';
+import { benchEmulatorItems } from './emulator-items.js';
 import { benchFloorRatios } from './floor-ratios.js';
 import { benchRankStreamLoad } from './rank-stream-load.js';
 import { benchLoad, ITEM_WRITE_LIMIT, PRODUCTION_RPS } from './load.js';
@@ -16,7 +17,7 @@ import { benchRequests, unbenchedOperations } from './requests.js';
 import { envInt, round } from './stats.js';
 import { benchWarm } from './warm.js';
 import { budgets, config } from './bench-config.js';
-import { printBundles, printFloorRatios, printHttpLoad, printLoad, printRequests, printWarm } from './print-costs.js';
+import { printBundles, printFloorRatios, printHttpLoad, printItemCosts, printLoad, printRequests, printWarm } from './print-costs.js';
 import { printBigBoard, printLeague, printRankStreamLoad, printScaling } from './print-rankings.js';
 
 /**
@@ -38,7 +39,9 @@ import { printBigBoard, printLeague, printRankStreamLoad, printScaling } from '.
  *   8. rank keeping under the emulated partition write limit: reports on one game with the stream drained into
  *      the heads all along, and the heads checked exact at the end (bench/rank-stream-load.ts);
  *   9. (only when named) a league of 100,000 players settled, its units per player, and placement of a stream
- *      batch of first scores (bench/league-settlement.ts).
+ *      batch of first scores (bench/league-settlement.ts);
+ *  10. (only when named) what one more item read or written costs DynamoDB Local, beside part 5's minimal call
+ *      (bench/emulator-items.ts), with BENCH_FLOOR_CONNECTIONS and BENCH_FLOOR_SECONDS.
  * Prints markdown tables and writes bench/results.json.
  *
  * Environment: BENCH_PARTS (default 1,2,3,4,5,6,8), BENCH_COLD_RUNS (15), BENCH_WARM_REQUESTS (1000),
@@ -182,6 +185,14 @@ async function main() {
         failed ||= !league.sampleCorrect || league.settledCohorts !== league.cohorts || league.settleSeconds > 600 || league.perPlayer.write > 3;
         printLeague(league);
       }
+    }
+    if (config.parts.includes('10')) {
+      // On a DynamoDB Local of its own: it needs none of the parts above.
+      const costs = await benchEmulatorItems({ connections: config.floorConnections, seconds: config.floorSeconds });
+      results.emulatorItems = costs;
+      // A measure, not a budget: only an error or a refused request is a finding.
+      failed ||= costs.some((c) => c.non2xx > 0);
+      printItemCosts(costs);
     }
   } finally {
     await stop();
