@@ -14,6 +14,7 @@ import { round } from './stats.js';
  * WARMUP_SECONDS, and each variant runs in slices of `seconds / 2` in the order minimal, variant, variant, minimal.
  */
 const FRESH_WARMUP_SECONDS = 30;
+
 export interface ItemCost {
   workload: 'deduction' | 'report';
   variant: string;
@@ -43,6 +44,16 @@ const WORKLOADS = {
   },
 } as const;
 
+/** One connection per player, each sending its own body to `path` again and again. */
+function callers(players: string[], workload: ItemCost['workload'], path: string) {
+  return players.map((uid) => {
+    const body =
+      workload === 'deduction' ? { userId: uid, projectName: 'items', level: 1, amount: 1 } : { game_code: 'items', game_player_id: uid, kills: 1, wins: 1 };
+    const request: autocannon.Request = { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+    return { requests: [request], tally: { sent: 0 } };
+  });
+}
+
 export async function benchEmulatorItems(options: { connections: number; seconds: number }): Promise<ItemCost[]> {
   const table = `items-${Date.now()}`;
   const floor = await startMinimalFloor(table);
@@ -52,23 +63,13 @@ export async function benchEmulatorItems(options: { connections: number; seconds
     await Promise.all(
       players.map((uid) => floor.db.send(new PutCommand({ TableName: table, Item: { pk: `USER#${uid}`, sk: 'TICKETS#items#1', balance: 1e9 } }))),
     );
-    let fresh = true;
+    await drive(floor.port, callers(players, 'deduction', WORKLOADS.deduction.minimal), FRESH_WARMUP_SECONDS);
     for (const [workload, { minimal, variants }] of Object.entries(WORKLOADS) as [ItemCost['workload'], (typeof WORKLOADS)[ItemCost['workload']]][]) {
-      const callers = (path: string) =>
-        players.map((uid) => {
-          const body =
-            workload === 'deduction'
-              ? { userId: uid, projectName: 'items', level: 1, amount: 1 }
-              : { game_code: 'items', game_player_id: uid, kills: 1, wins: 1 };
-          const request: autocannon.Request = { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-          return { requests: [request], tally: { sent: 0 } };
-        });
-      if (fresh) await drive(floor.port, callers(minimal), FRESH_WARMUP_SECONDS);
-      fresh = false;
-      for (const path of [minimal, ...Object.keys(variants)]) await drive(floor.port, callers(path), WARMUP_SECONDS);
+      const callersOf = (path: string) => callers(players, workload, path);
+      for (const path of [minimal, ...Object.keys(variants)]) await drive(floor.port, callersOf(path), WARMUP_SECONDS);
       for (const [variant, what] of Object.entries(variants)) {
         const slices: Record<string, Awaited<ReturnType<typeof drive>>[]> = { [minimal]: [], [variant]: [] };
-        for (const path of [minimal, variant, variant, minimal]) slices[path]!.push(await drive(floor.port, callers(path), options.seconds / 2));
+        for (const path of [minimal, variant, variant, minimal]) slices[path]!.push(await drive(floor.port, callersOf(path), options.seconds / 2));
         const base = slicesSummary(slices[minimal]!);
         const one = slicesSummary(slices[variant]!);
         results.push({
