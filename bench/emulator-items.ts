@@ -24,7 +24,8 @@ export interface ItemCost {
   ratio: number;
   minimalP99Ms: number;
   variantP99Ms: number;
-  non2xx: number;
+  /** Answers other than 2xx, and errors, on both paths: none expected. */
+  failures: number;
 }
 
 const WORKLOADS = {
@@ -81,7 +82,7 @@ export async function benchEmulatorItems(options: { connections: number; seconds
           ratio: round(one.rps / base.rps, 2),
           minimalP99Ms: base.p99Ms,
           variantP99Ms: one.p99Ms,
-          non2xx: base.non2xx + one.non2xx + base.errors + one.errors,
+          failures: base.non2xx + one.non2xx + base.errors + one.errors,
         });
       }
     }

@@ -25,8 +25,8 @@ import { round } from './stats.js';
  * or score item). Beside both, the floor making the same DynamoDB calls as the service with no framework
  * (bench/warm-floor.ts, on the service's table): what separates it from the minimal floor is what DynamoDB Local
  * charges for the calls the guarantees need, and what separates the service from it is the service's own work.
- * Per workload: a warm-up of each (WARMUP_SECONDS), then slices of `seconds / 2` in the order service, same, minimal, minimal, same,
- * service. The budget: the service answers at least MIN_RATIO of the floor's requests a second, with a p99 at most
+ * Per workload: a warm-up of each (WARMUP_SECONDS), then slices of `seconds / 2` in the order service, same,
+ * minimal, minimal, same, service. The budget: the service answers at least MIN_RATIO of the floor's requests a second, with a p99 at most
  * MAX_P99_RATIO of the floor's. Afterwards, per player: the service's ledger sums to the balance, and the tickets
  * taken and kills counted (on both sides) lie between the accepted answers and those plus the unanswered requests.
  */
@@ -67,6 +67,8 @@ export interface FloorRatio {
   p99Ratio: number;
   /** The same-calls floor's requests a second over the minimal floor's: what the guarantees' calls cost DynamoDB Local. */
   sameRatio: number;
+  /** The service's requests a second and p99 over the same-calls floor's: what the service's own work costs. */
+  sameServiceRatio: { rps: number; p99: number };
   pass: boolean;
   violations: string[];
 }
@@ -172,6 +174,7 @@ export async function benchFloorRatios(deps: BenchDeps, options: { connections: 
         ratio,
         p99Ratio,
         sameRatio: round(same.rps / floor.rps, 2),
+        sameServiceRatio: { rps: round(service.rps / same.rps, 2), p99: round(service.p99Ms / same.p99Ms, 2) },
         pass:
           ratio >= MIN_RATIO &&
           p99Ratio <= MAX_P99_RATIO &&

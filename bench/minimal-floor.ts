@@ -77,6 +77,7 @@ const withOneMore: Record<string, (body: Record<string, unknown>) => Promise<{ s
   },
   '/deduct-ledger-later': async (body) => {
     const answered = await deduct(body);
+    if (answered.statusCode !== 201) return answered;
     const ref = `minus#${randomUUID()}`;
     afterAnswer(() =>
       db.send(new PutCommand({ TableName: table, Item: { pk: `USER#${String(body.userId)}`, sk: `LEDGER#${ref}`, ref, change: -Number(body.amount) } })),

@@ -191,7 +191,7 @@ export function printFloorRatios(ratios: FloorRatio[]) {
         `${r.same.p50Ms} / ${r.same.p99Ms}`,
         `${r.floor.p50Ms} / ${r.floor.p99Ms}`,
         r.p99Ratio,
-        `${round(r.service.rps / r.same.rps, 2)}; ${round(r.service.p99Ms / r.same.p99Ms, 2)}`,
+        `${r.sameServiceRatio.rps}; ${r.sameServiceRatio.p99}`,
         r.service.errors + r.same.errors + r.floor.errors + r.service.non2xx + r.same.non2xx,
         r.violations.length === 0 ? 'exact' : `**${r.violations.length} off** (${r.violations[0]})`,
         mark(r.pass),
@@ -207,7 +207,7 @@ export function printItemCosts(costs: ItemCost[]) {
   console.log(
     table(
       ['workload', 'one item more', 'minimal req/s', 'with it req/s', 'x minimal', 'p99 ms: minimal, with it', 'non-2xx and errors'],
-      costs.map((c) => [c.workload, `${c.what} (${c.variant})`, c.minimalRps, c.variantRps, c.ratio, `${c.minimalP99Ms}, ${c.variantP99Ms}`, c.non2xx]),
+      costs.map((c) => [c.workload, `${c.what} (${c.variant})`, c.minimalRps, c.variantRps, c.ratio, `${c.minimalP99Ms}, ${c.variantP99Ms}`, c.failures]),
     ),
   );
 }

@@ -191,7 +191,7 @@ async function main() {
       const costs = await benchEmulatorItems({ connections: config.floorConnections, seconds: config.floorSeconds });
       results.emulatorItems = costs;
       // A measure, not a budget: only an error or a refused request is a finding.
-      failed ||= costs.some((c) => c.non2xx > 0);
+      failed ||= costs.some((c) => c.failures > 0);
       printItemCosts(costs);
     }
   } finally {

@@ -128,8 +128,9 @@ export async function listServerTokens(deps: PlatformDeps, accountId: string, cu
  * Revokes one of the caller's server tokens by its id: refused by every value-moving call from the answer on (which
  * waits out the state they may remember: outlastRememberedStates), by other calls once the state their process
  * remembers is refreshed (STATE_TTL_MS), and at once in this process. An id that is not one of the caller's live
- * tokens is 404 (ids of other merchants cannot be probed). A token revoked already answers the same and writes nothing. One conditional write of the revocation
- * item, made on the version read (a concurrent revocation is read again and retried).
+ * tokens is 404 (ids of other merchants cannot be probed). A token revoked already answers the same and writes
+ * nothing. One conditional write of the revocation item, made on the version read (a concurrent revocation is read
+ * again and retried).
  */
 export async function revokeServerToken(deps: PlatformDeps, accountId: string, id: string): Promise<ServerTokenEntry> {
   return retrying(
