@@ -5,10 +5,11 @@ import { drive, slicesSummary } from './http-load.js';
 import { round } from './stats.js';
 
 /**
- * What one more item costs DynamoDB Local (docs/performance.md "Under load, beside a server making only the minimal
- * call"): the minimal floor's deduction and report (bench/minimal-floor.ts) beside the same call with one item
- * more, read first, written after the answer is sent, or written at once beside it. On this machine DynamoDB
- * Local's rate is set by the items it handles, so a design's ratio to the minimal call can be told from its items
+ * What one more item, or a transaction, costs DynamoDB Local (docs/performance.md "Under load, beside a server
+ * making only the minimal call"): the minimal floor's deduction and report (bench/minimal-floor.ts) beside the
+ * same call with one item more (read first, written after the answer is sent, or written at once beside it) or
+ * made inside a TransactWriteItems, alone or with the item more. On this machine DynamoDB Local's rate is set by
+ * the items it handles and the transactions it runs, so a design's ratio to the minimal call can be told from them
  * before it is built. Each connection is its own player. The fresh DynamoDB Local first warms FRESH_WARMUP_SECONDS
  * on the minimal deduction (its JIT still sped it up by half after 30 s); then per workload every path warms
  * WARMUP_SECONDS, and each variant runs in slices of `seconds / 2` in the order minimal, variant, variant, minimal.
@@ -34,6 +35,8 @@ const WORKLOADS = {
     variants: {
       '/deduct-read': "the player's gone mark read first",
       '/deduct-ledger-later': 'a ledger entry put after the answer',
+      '/deduct-transaction': "the balance's update alone in a transaction",
+      '/deduct-ledger-transaction': 'the balance and a ledger entry in one transaction',
     },
   },
   report: {
@@ -41,6 +44,7 @@ const WORKLOADS = {
     variants: {
       '/report-month-later': "the month's score item updated after the answer",
       '/report-month-parallel': "the month's score item updated beside the week's",
+      '/report-transaction': "the week's and the month's in one transaction",
     },
   },
 } as const;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { goneKey } from '../core/platform/players.js';
 
 /**
@@ -13,11 +13,14 @@ import { goneKey } from '../core/platform/players.js';
  * could do, so that the service's ratio to it says what its guarantees cost. Routes: `POST /deduct` (minus_tickets'
  * body), `POST /report` (addWin's body). Prints its port as one JSON line and stops when its standard input closes.
  *
- * Beside them, each minimal call with one item more (bench/emulator-items.ts): what one more item costs DynamoDB
- * Local, whether the request waits for it or not. `POST /deduct-read`: the player's gone mark read first (as the
- * service's deduction reads it). `POST /deduct-ledger-later`: a ledger entry put after the answer is sent (as a
- * consumer of the table's stream would write it). `POST /report-month-later`: the month's score item updated after
- * the answer; `POST /report-month-parallel`: the week's and the month's updated at once.
+ * Beside them, each minimal call with one item more, or inside a transaction (bench/emulator-items.ts): what each
+ * costs DynamoDB Local, whether the request waits for it or not. `POST /deduct-read`: the player's gone mark read
+ * first (as the service's deduction reads it). `POST /deduct-ledger-later`: a ledger entry put after the answer is
+ * sent (as a consumer of the table's stream would write it). `POST /deduct-transaction`: the balance's update alone
+ * in a TransactWriteItems; `POST /deduct-ledger-transaction`: the balance and a ledger entry in one (as the
+ * service's deduction without an Idempotency-Key writes them). `POST /report-month-later`: the month's score item
+ * updated after the answer; `POST /report-month-parallel`: the week's and the month's updated at once;
+ * `POST /report-transaction`: both in one TransactWriteItems (as the service's report writes them).
  */
 const table = process.env.MINIMAL_TABLE ?? '';
 const db = DynamoDBDocumentClient.from(
@@ -32,34 +35,44 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
 
 const answer = (statusCode: number, body: unknown) => ({ statusCode, body: JSON.stringify(body) });
 
-async function deduct(body: Record<string, unknown>) {
+/** The deduction's one write: the balance less the amount, on condition it covers it. */
+const balanceUpdate = (body: Record<string, unknown>) => ({
+  TableName: table,
+  Key: { pk: `USER#${String(body.userId)}`, sk: `TICKETS#${String(body.projectName)}#${String(body.level)}` },
+  UpdateExpression: 'SET balance = balance - :amount',
+  ConditionExpression: 'balance >= :amount',
+  ExpressionAttributeValues: { ':amount': body.amount },
+});
+
+/** A deduction's answer once `write` ran: 201, or 409 when the balance's condition refused it (alone or in a transaction). */
+async function deducted(write: () => Promise<unknown>) {
   try {
-    await db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: { pk: `USER#${String(body.userId)}`, sk: `TICKETS#${String(body.projectName)}#${String(body.level)}` },
-        UpdateExpression: 'SET balance = balance - :amount',
-        ConditionExpression: 'balance >= :amount',
-        ExpressionAttributeValues: { ':amount': body.amount },
-      }),
-    );
+    await write();
     return answer(201, { data: 'deducted' });
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return answer(409, { message: 'short' });
+    const name = (error as Error).name;
+    if (name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException') return answer(409, { message: 'short' });
     throw error;
   }
 }
 
-const scoreUpdate = (body: Record<string, unknown>, season = '') =>
-  new UpdateCommand({
-    TableName: table,
-    Key: { pk: `SCORE#${String(body.game_code)}${season}`, sk: `PLAYER#${String(body.game_player_id)}` },
-    UpdateExpression: 'ADD kills :kills, wins :wins',
-    ExpressionAttributeValues: { ':kills': body.kills, ':wins': body.wins },
-  });
+const deduct = (body: Record<string, unknown>) => deducted(() => db.send(new UpdateCommand(balanceUpdate(body))));
+
+/** A ledger entry of the deduction, written once (its key is new). */
+const ledgerPut = (body: Record<string, unknown>) => {
+  const ref = `minus#${randomUUID()}`;
+  return { TableName: table, Item: { pk: `USER#${String(body.userId)}`, sk: `LEDGER#${ref}`, ref, change: -Number(body.amount) } };
+};
+
+const scoreUpdate = (body: Record<string, unknown>, season = '') => ({
+  TableName: table,
+  Key: { pk: `SCORE#${String(body.game_code)}${season}`, sk: `PLAYER#${String(body.game_player_id)}` },
+  UpdateExpression: 'ADD kills :kills, wins :wins',
+  ExpressionAttributeValues: { ':kills': body.kills, ':wins': body.wins },
+});
 
 async function report(body: Record<string, unknown>) {
-  await db.send(scoreUpdate(body));
+  await db.send(new UpdateCommand(scoreUpdate(body)));
   return answer(200, { code: 200 });
 }
 
@@ -77,20 +90,29 @@ const withOneMore: Record<string, (body: Record<string, unknown>) => Promise<{ s
   },
   '/deduct-ledger-later': async (body) => {
     const answered = await deduct(body);
-    if (answered.statusCode !== 201) return answered;
-    const ref = `minus#${randomUUID()}`;
-    afterAnswer(() =>
-      db.send(new PutCommand({ TableName: table, Item: { pk: `USER#${String(body.userId)}`, sk: `LEDGER#${ref}`, ref, change: -Number(body.amount) } })),
-    );
+    if (answered.statusCode === 201) afterAnswer(() => db.send(new PutCommand(ledgerPut(body))));
     return answered;
   },
+  '/deduct-transaction': (body) => deducted(() => db.send(new TransactWriteCommand({ TransactItems: [{ Update: balanceUpdate(body) }] }))),
+  '/deduct-ledger-transaction': (body) =>
+    deducted(() =>
+      db.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Update: balanceUpdate(body) }, { Put: { ...ledgerPut(body), ConditionExpression: 'attribute_not_exists(pk)' } }],
+        }),
+      ),
+    ),
   '/report-month-later': async (body) => {
     const answered = await report(body);
-    afterAnswer(() => db.send(scoreUpdate(body, '#month')));
+    afterAnswer(() => db.send(new UpdateCommand(scoreUpdate(body, '#month'))));
     return answered;
   },
   '/report-month-parallel': async (body) => {
-    await Promise.all([db.send(scoreUpdate(body)), db.send(scoreUpdate(body, '#month'))]);
+    await Promise.all([db.send(new UpdateCommand(scoreUpdate(body))), db.send(new UpdateCommand(scoreUpdate(body, '#month')))]);
+    return answer(200, { code: 200 });
+  },
+  '/report-transaction': async (body) => {
+    await db.send(new TransactWriteCommand({ TransactItems: [{ Update: scoreUpdate(body) }, { Update: scoreUpdate(body, '#month') }] }));
     return answer(200, { code: 200 });
   },
 };

@@ -202,11 +202,11 @@ export function printFloorRatios(ratios: FloorRatio[]) {
 
 export function printItemCosts(costs: ItemCost[]) {
   console.log(
-    `\n## 10. What one more item costs DynamoDB Local (bench/emulator-items.ts: the minimal floor's call, and the same with one item more, each connection its own player, each path warmed ${WARMUP_SECONDS} s, then slices alternating with the minimal call)\n`,
+    `\n## 10. What one more item, or a transaction, costs DynamoDB Local (bench/emulator-items.ts: the minimal floor's call, and the same with one item more or in a transaction, each connection its own player, each path warmed ${WARMUP_SECONDS} s, then slices alternating with the minimal call)\n`,
   );
   console.log(
     table(
-      ['workload', 'one item more', 'minimal req/s', 'with it req/s', 'x minimal', 'p99 ms: minimal, with it', 'non-2xx and errors'],
+      ['workload', 'beside the minimal call', 'minimal req/s', 'with it req/s', 'x minimal', 'p99 ms: minimal, with it', 'non-2xx and errors'],
       costs.map((c) => [c.workload, `${c.what} (${c.variant})`, c.minimalRps, c.variantRps, c.ratio, `${c.minimalP99Ms}, ${c.variantP99Ms}`, c.failures]),
     ),
   );
