@@ -37,6 +37,8 @@ const WORKLOADS = {
       '/deduct-ledger-later': 'a ledger entry put after the answer',
       '/deduct-transaction': "the balance's update alone in a transaction",
       '/deduct-ledger-transaction': 'the balance and a ledger entry in one transaction',
+      '/deduct-as-built': 'the gone mark read, then the balance and a ledger entry in one transaction (as built)',
+      '/deduct-entry-in-balance': "the gone mark read, then the entry kept in the balance's update, paged every 8th (weighed)",
     },
   },
   report: {

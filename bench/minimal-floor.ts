@@ -18,9 +18,11 @@ import { goneKey } from '../core/platform/players.js';
  * first (as the service's deduction reads it). `POST /deduct-ledger-later`: a ledger entry put after the answer is
  * sent (as a consumer of the table's stream would write it). `POST /deduct-transaction`: the balance's update alone
  * in a TransactWriteItems; `POST /deduct-ledger-transaction`: the balance and a ledger entry in one (as the
- * service's deduction without an Idempotency-Key writes them). `POST /report-month-later`: the month's score item
- * updated after the answer; `POST /report-month-parallel`: the week's and the month's updated at once;
- * `POST /report-transaction`: both in one TransactWriteItems (as the service's report writes them).
+ * service's deduction without an Idempotency-Key writes them). `POST /deduct-as-built`: the gone mark read, then
+ * that transaction; `POST /deduct-entry-in-balance`: the gone mark read, then the weighed design (entryInBalance).
+ * `POST /report-month-later`: the month's score item updated after the answer; `POST /report-month-parallel`: the
+ * week's and the month's updated at once; `POST /report-transaction`: both in one TransactWriteItems (as the
+ * service's report writes them).
  */
 const table = process.env.MINIMAL_TABLE ?? '';
 const db = DynamoDBDocumentClient.from(
@@ -64,6 +66,69 @@ const ledgerPut = (body: Record<string, unknown>) => {
   return { TableName: table, Item: { pk: `USER#${String(body.userId)}`, sk: `LEDGER#${ref}`, ref, change: -Number(body.amount) } };
 };
 
+/** The player's gone mark, read as the service's deduction reads it. */
+const readGoneMark = (body: Record<string, unknown>) =>
+  db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: [goneKey(String(body.userId))], ConsistentRead: true } } }));
+
+/** The balance and its ledger entry in one transaction, as the service's deduction without an Idempotency-Key writes them. */
+const ledgerTransaction = (body: Record<string, unknown>) => [
+  { Update: balanceUpdate(body) },
+  { Put: { ...ledgerPut(body), ConditionExpression: 'attribute_not_exists(pk)' } },
+];
+
+/** How many entries the balance item holds before they move to a page item of the ledger (entryInBalance). */
+const PAGE_ENTRIES = 8;
+
+/**
+ * The weighed design of a deduction without a key (docs/performance.md "Under load, beside a server making only the
+ * minimal call"): the entry appended to a list in the balance item by the balance's own conditional UpdateItem; the
+ * deduction that fills the list moves its PAGE_ENTRIES entries into a page item in a two-item transaction, on
+ * condition the list still starts with them (a concurrent move wins, and this one writes nothing).
+ */
+async function entryInBalance(body: Record<string, unknown>) {
+  const update = balanceUpdate(body);
+  const ref = `minus#${randomUUID()}`;
+  const out = await db.send(
+    new UpdateCommand({
+      ...update,
+      UpdateExpression: `${update.UpdateExpression}, entries = list_append(if_not_exists(entries, :none), :entry)`,
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':none': [], ':entry': [{ ref, change: -Number(body.amount) }] },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const entries = (out.Attributes?.entries ?? []) as { ref: string }[];
+  if (entries.length < PAGE_ENTRIES) return;
+  const page = entries.slice(0, PAGE_ENTRIES);
+  const moved = page.map((_, i) => `entries[${i}]`).join(', ');
+  await db
+    .send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table,
+              Item: { pk: update.Key.pk, sk: `LEDGER#page#${page[0]!.ref}`, entries: page },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName: table,
+              Key: update.Key,
+              UpdateExpression: `REMOVE ${moved}`,
+              ConditionExpression: 'entries[0].#ref = :first',
+              ExpressionAttributeNames: { '#ref': 'ref' },
+              ExpressionAttributeValues: { ':first': page[0]!.ref },
+            },
+          },
+        ],
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+    });
+}
+
 const scoreUpdate = (body: Record<string, unknown>, season = '') => ({
   TableName: table,
   Key: { pk: `SCORE#${String(body.game_code)}${season}`, sk: `PLAYER#${String(body.game_player_id)}` },
@@ -85,7 +150,7 @@ function afterAnswer(write: () => Promise<unknown>) {
 
 const withOneMore: Record<string, (body: Record<string, unknown>) => Promise<{ statusCode: number; body: string }>> = {
   '/deduct-read': async (body) => {
-    await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: [goneKey(String(body.userId))], ConsistentRead: true } } }));
+    await readGoneMark(body);
     return deduct(body);
   },
   '/deduct-ledger-later': async (body) => {
@@ -94,14 +159,15 @@ const withOneMore: Record<string, (body: Record<string, unknown>) => Promise<{ s
     return answered;
   },
   '/deduct-transaction': (body) => deducted(() => db.send(new TransactWriteCommand({ TransactItems: [{ Update: balanceUpdate(body) }] }))),
-  '/deduct-ledger-transaction': (body) =>
-    deducted(() =>
-      db.send(
-        new TransactWriteCommand({
-          TransactItems: [{ Update: balanceUpdate(body) }, { Put: { ...ledgerPut(body), ConditionExpression: 'attribute_not_exists(pk)' } }],
-        }),
-      ),
-    ),
+  '/deduct-ledger-transaction': (body) => deducted(() => db.send(new TransactWriteCommand({ TransactItems: ledgerTransaction(body) }))),
+  '/deduct-as-built': async (body) => {
+    await readGoneMark(body);
+    return deducted(() => db.send(new TransactWriteCommand({ TransactItems: ledgerTransaction(body) })));
+  },
+  '/deduct-entry-in-balance': async (body) => {
+    await readGoneMark(body);
+    return deducted(() => entryInBalance(body));
+  },
   '/report-month-later': async (body) => {
     const answered = await report(body);
     afterAnswer(() => db.send(new UpdateCommand(scoreUpdate(body, '#month'))));
