@@ -148,7 +148,7 @@ function afterAnswer(write: () => Promise<unknown>) {
   later.add(sent);
 }
 
-const withOneMore: Record<string, (body: Record<string, unknown>) => Promise<{ statusCode: number; body: string }>> = {
+const variants: Record<string, (body: Record<string, unknown>) => Promise<{ statusCode: number; body: string }>> = {
   '/deduct-read': async (body) => {
     await readGoneMark(body);
     return deduct(body);
@@ -186,7 +186,7 @@ const withOneMore: Record<string, (body: Record<string, unknown>) => Promise<{ s
 const routes: Record<string, (body: Record<string, unknown>) => Promise<{ statusCode: number; body: string }>> = {
   '/deduct': deduct,
   '/report': report,
-  ...withOneMore,
+  ...variants,
 };
 
 const server = createServer((request, response) => {
