@@ -26,8 +26,8 @@ import { round } from './stats.js';
  * (bench/warm-floor.ts, on the service's table): what separates it from the minimal floor is what DynamoDB Local
  * charges for the calls the guarantees need, and what separates the service from it is the service's own work.
  * Per workload: a warm-up of each (WARMUP_SECONDS), then slices of `seconds / 2` in the order service, same,
- * minimal, minimal, same, service. The budget: the service answers at least MIN_RATIO of the floor's requests a second, with a p99 at most
- * MAX_P99_RATIO of the floor's. Afterwards, per player: the service's ledger sums to the balance, and the tickets
+ * minimal, minimal, same, service. The budget: the service answers at least MIN_RATIO of the floor's requests a
+ * second, with a p99 at most MAX_P99_RATIO of the floor's. Afterwards, per player: the service's ledger sums to the balance, and the tickets
  * taken and kills counted (on both sides) lie between the accepted answers and those plus the unanswered requests.
  */
 export const MIN_RATIO = 0.5;

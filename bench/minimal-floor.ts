@@ -71,10 +71,14 @@ const readGoneMark = (body: Record<string, unknown>) =>
   db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: [goneKey(String(body.userId))], ConsistentRead: true } } }));
 
 /** The balance and its ledger entry in one transaction, as the service's deduction without an Idempotency-Key writes them. */
-const ledgerTransaction = (body: Record<string, unknown>) => [
-  { Update: balanceUpdate(body) },
-  { Put: { ...ledgerPut(body), ConditionExpression: 'attribute_not_exists(pk)' } },
-];
+const deductWithLedger = (body: Record<string, unknown>) =>
+  deducted(() =>
+    db.send(
+      new TransactWriteCommand({
+        TransactItems: [{ Update: balanceUpdate(body) }, { Put: { ...ledgerPut(body), ConditionExpression: 'attribute_not_exists(pk)' } }],
+      }),
+    ),
+  );
 
 /** How many entries the balance item holds before they move to a page item of the ledger (entryInBalance). */
 const PAGE_ENTRIES = 8;
@@ -159,10 +163,10 @@ const variants: Record<string, (body: Record<string, unknown>) => Promise<{ stat
     return answered;
   },
   '/deduct-transaction': (body) => deducted(() => db.send(new TransactWriteCommand({ TransactItems: [{ Update: balanceUpdate(body) }] }))),
-  '/deduct-ledger-transaction': (body) => deducted(() => db.send(new TransactWriteCommand({ TransactItems: ledgerTransaction(body) }))),
+  '/deduct-ledger-transaction': deductWithLedger,
   '/deduct-as-built': async (body) => {
     await readGoneMark(body);
-    return deducted(() => db.send(new TransactWriteCommand({ TransactItems: ledgerTransaction(body) })));
+    return deductWithLedger(body);
   },
   '/deduct-entry-in-balance': async (body) => {
     await readGoneMark(body);
