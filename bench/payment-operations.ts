@@ -282,16 +282,16 @@ export const paymentOperations: OperationBench[] = [
     op: 'minus_tickets',
     label: 'minus_tickets (game token)',
     minimum: 2,
-    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one transaction (balance debit on condition, ledger entry)',
+    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + one UpdateItem (balance debited on condition, holding its ledger entry)',
     units: {
-      write: 4,
+      write: 1,
       read: 1,
-      why: 'the gone mark read fresh (1); one transaction: the balance debited on condition and the ledger entry (2 × 2)',
+      why: "the gone mark read fresh (1); one UpdateItem of the balance holding its ledger entry (1 while the item is under 1 KB, as for a player's first deductions; 2 once it holds about 8 entries, and every 8th deduction moves a page in a transaction: about 3 on average, docs/performance.md)",
     },
     floor: {
       roundTrips: 2,
-      write: 4,
-      why: "The caller's gone mark read fresh; the transaction. The balance and the ledger entry, 2 each in a transaction (with an Idempotency-Key, the ledger entry is its record).",
+      write: 1,
+      why: "The caller's gone mark read fresh; the balance's update. Without an Idempotency-Key the ledger entry needs no item of its own: the balance holds it, so one item is written, outside a transaction.",
     },
     prepare: async (deps) => {
       const { player, projectName } = await playerWithTickets(deps);

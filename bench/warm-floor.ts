@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -100,57 +100,80 @@ export const handlers = {
     const out = await s.db.send(new GetCommand({ TableName: s.table, Key: { pk: `GAME#${code}`, sk: 'GAME' } }));
     return json(200, { code: 200, data: out.Item });
   },
-  /** The pay group's minus_tickets for a server token, without an Idempotency-Key (core/tickets). */
+  /** The pay group's minus_tickets for a server token, without an Idempotency-Key (core/tickets/held-ledger.ts). */
   async minus_tickets(event: Event) {
     const s = await load();
     const sub = await subjectOf(s, event, 'server');
     const input = bodyOf<{ userId: string; projectName: string; level: number; amount: number }>(event);
     const ref = `minus#${randomUUID()}`;
     const now = new Date().toISOString();
-    const request = createHash('sha256').update(JSON.stringify(input)).digest('base64url');
     const { userId: uid, projectName, level, amount } = input;
     // The project's owner is known in a warm process; the player's gone mark is read fresh.
     const state = await suspended(s, sub, [goneKey(uid)]);
     if (state.suspended) return json(403, { statusCode: 403, message: 'merchant is suspended' });
     if (state.alsoFound) return json(404, { statusCode: 404, message: 'this player deleted their account' });
+    // The balance holds the ledger entry (core/tickets/held-ledger.ts): one UpdateItem; at 16 held, the oldest 8
+    // move into a page item in a transaction.
+    const key = { pk: `USER#${uid}`, sk: `TICKETS#${projectName}#${level}` };
+    const entry = { ref, change: -amount, created_at: now };
+    let held: (typeof entry)[];
     try {
-      await s.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: s.table,
-                Key: { pk: `USER#${uid}`, sk: `TICKETS#${projectName}#${level}` },
-                UpdateExpression: 'SET balance = balance - :amount, updated_at = :now',
-                ConditionExpression: 'balance >= :amount',
-                ExpressionAttributeValues: { ':amount': amount, ':now': now },
-              },
-            },
-            {
-              Put: {
-                TableName: s.table,
-                Item: {
-                  pk: `USER#${uid}`,
-                  sk: `LEDGER#${ref}`,
-                  type: 'ledger',
-                  uid,
-                  projectName,
-                  level,
-                  ref,
-                  change: -amount,
-                  created_at: now,
-                  request,
-                  response: ref,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
+      const out = await s.db.send(
+        new UpdateCommand({
+          TableName: s.table,
+          Key: key,
+          UpdateExpression: 'SET balance = balance - :amount, updated_at = :now, entries = list_append(if_not_exists(entries, :none), :entry)',
+          ConditionExpression: 'balance >= :amount AND NOT contains(entries, :held)',
+          ExpressionAttributeValues: { ':amount': amount, ':now': now, ':none': [], ':entry': [entry], ':held': entry },
+          ReturnValues: 'UPDATED_NEW',
         }),
       );
+      held = out.Attributes?.entries ?? [];
     } catch (error) {
-      if ((error as Error).name === 'TransactionCanceledException') return json(409, { statusCode: 409, message: 'refused' });
+      if ((error as Error).name === 'ConditionalCheckFailedException') return json(409, { statusCode: 409, message: 'refused' });
       throw error;
+    }
+    if (held.length >= 16) {
+      const page = held.slice(0, 8);
+      const first = page[0]!.ref;
+      await s.db
+        .send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: s.table,
+                  Key: key,
+                  UpdateExpression: `REMOVE ${page.map((_, i) => `entries[${i}]`).join(', ')} SET pages = if_not_exists(pages, :zero) + :one`,
+                  ConditionExpression: 'entries[0].#ref = :first',
+                  ExpressionAttributeNames: { '#ref': 'ref' },
+                  ExpressionAttributeValues: { ':first': first, ':zero': 0, ':one': 1 },
+                },
+              },
+              {
+                Put: {
+                  TableName: s.table,
+                  Item: {
+                    pk: key.pk,
+                    sk: `LEDGER#page#${first}`,
+                    type: 'ledger',
+                    uid,
+                    projectName,
+                    level,
+                    ref: `page#${first}`,
+                    change: page.reduce((sum, e) => sum + e.change, 0),
+                    created_at: page[0]!.created_at,
+                    entries: page,
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+            ],
+          }),
+        )
+        .catch((error: Error) => {
+          if (error.name !== 'TransactionCanceledException') throw error;
+        });
     }
     return json(201, { data: ref, statusCode: 201, message: 'success', totalPage: 1 });
   },

@@ -9,8 +9,9 @@ import { table } from './table.js';
  * subscription reads the stream on its own, so one falling behind or failing holds up nothing of the other.
  * Built and linked like the other functions (functions/deployed.ts `functionNeeds`: the table only). Settings, and why:
  *
- * - Filters: pay orders' records (any change: made, paid) and ledger entries' inserts; nothing else reaches the
- *   function (moneyRecordsFilters, the rule the local server's reader applies too).
+ * - Filters: pay orders' records (any change: made, paid), ledger entries' inserts and ticket balances' inserts and
+ *   changes (the ledger entries a balance holds); nothing else reaches the function (moneyRecordsFilters, the rule
+ *   the local server's reader applies too).
  * - Starting position TRIM_HORIZON, batches of up to 1,000 gathered for up to 5 seconds: the figures are a day's,
  *   so a few seconds late costs nothing and bigger batches make fewer writes (one per day a batch touches).
  * - A failing batch is retried up to 10 times, whole (no halving: the counting reads no record it could choke on;

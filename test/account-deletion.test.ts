@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { goneKey, isNotGoneCheck, playerItemsKeys } from '../core/platform/players.js';
 import { scoreKey } from '../core/rankings/keys.js';
-import { balanceOf, creditItems } from '../core/tickets/balances.js';
+import { balanceKey, balanceOf, creditItems, type HeldEntry } from '../core/tickets/balances.js';
+import { HOLD_MAX, PAGE_ENTRIES, pageMoveItems } from '../core/tickets/held-ledger.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { resumeDeletions, SWEEP_AFTER_SECONDS } from '../core/privacy/deletion.js';
@@ -204,7 +205,10 @@ describe('account delete', () => {
   });
 });
 
-/** A lighter player for the loops below: tickets, a keyed spend, a score, a goods order and a social binding. */
+/**
+ * A lighter player for the loops below: tickets, a keyed spend, a spend without a key (its entry held in the
+ * balance), a score, a goods order and a social binding.
+ */
 async function player() {
   const shop = await projectWithLevel(deps);
   const projectName = shop.project.project_name;
@@ -216,6 +220,10 @@ async function player() {
       headers: { 'Idempotency-Key': `spend-${randomUUID()}` },
       body: { userId: someone.uid, projectName, level: 1, amount: 4 },
     }),
+    201,
+  );
+  await ok(
+    call(app, 'POST', `${base}/account/game/minus_tickets`, { token: shop.server, body: { userId: someone.uid, projectName, level: 1, amount: 2 } }),
     201,
   );
   const name = `Ann-${randomUUID().slice(0, 8)}`;
@@ -231,7 +239,7 @@ async function player() {
   );
   const socialId = `social-${randomUUID()}`;
   await ok(call(app, 'POST', `${base}/account/social/bind`, { token: someone.platform, body: { id_token: await issuer.sign({ sub: socialId }) } }));
-  return { ...someone, projectName, personal: [someone.uid, someone.address, someone.address.slice(2), name, socialId], tickets: 30 - 4 - 3 };
+  return { ...someone, projectName, personal: [someone.uid, someone.address, someone.address.slice(2), name, socialId], tickets: 30 - 4 - 2 - 3 };
 }
 
 /** The deletions job's pass at `at` (its sweeps fall due five minutes after an answer). */
@@ -418,6 +426,85 @@ describe('account delete under races and faults', () => {
     const written = (await scanAll(deps)).filter((item) => !before.some((seen) => seen.pk === item.pk && seen.sk === item.sk));
     expect(written.map((item) => String(item.pk)).filter((pk) => !pk.startsWith('COUNTER#'))).toEqual([goneKey(someone.uid).pk]);
     expect(await balanceOf(deps, { uid: someone.uid, projectName: shop.project.project_name, level: 1 })).toBe(0);
+  });
+});
+
+describe('a player whose deductions are held in their balances (core/tickets/held-ledger.ts)', () => {
+  /** A player and `count` deductions of `amount` without an Idempotency-Key in a new project's level 1, from `tickets`; their refs. */
+  async function spender(tickets: number, count: number, amount: number, someone?: Awaited<ReturnType<typeof playerWithTokens>>) {
+    const shop = await projectWithLevel(deps);
+    const player = someone ?? (await playerWithTokens(deps, shop.gameCode));
+    const projectName = shop.project.project_name;
+    await giveTickets(deps, player.uid, projectName, 1, tickets);
+    const refs: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const body = { userId: player.uid, projectName, level: 1, amount };
+      refs.push((await ok(call(app, 'POST', `${base}/account/game/minus_tickets`, { token: shop.server, body }), 201)).data);
+    }
+    return { player, projectName, refs };
+  }
+
+  /** The deletion's pseudonym, from its record (until the sweep). */
+  const pseudonymOf = async (uid: string) => String((await scanAll(deps)).find((item) => item.type === 'erasure' && item.uid === uid)!.pseudonym);
+
+  it('keeps the entries a balance held under the pseudonym, beside its forfeit: the ledger sums and the forfeit is the balance alone', async () => {
+    // A page moved out and 12 entries held; in a second project, every ticket spent: nothing to forfeit, 3 entries held.
+    const paged = await spender(100, HOLD_MAX + 4, 2);
+    const spent = await spender(3, 3, 1, paged.player);
+    const { uid } = paged.player;
+    const own = (await scanAll(deps)).filter((item) => item.pk === `USER#${uid}`);
+    expect(own.filter((item) => String(item.sk).startsWith('TICKETS#')).map((item) => (item.entries as unknown[]).length)).toEqual(
+      expect.arrayContaining([HOLD_MAX + 4 - PAGE_ENTRIES, 3]),
+    );
+    expect(own.filter((item) => String(item.sk).startsWith('LEDGER#page#'))).toHaveLength(1);
+
+    const signature = await deletionSignature(paged.player.platform, paged.player.keypair);
+    const answer = await ok(call(app, 'POST', `${base}/account/delete`, { token: paged.player.platform, body: { signature } }));
+    const left = 100 - 2 * (HOLD_MAX + 4);
+    expect(answer.data).toMatchObject({ forfeited_tickets: left, forfeited: [{ projectName: paged.projectName, level: 1, tickets: left }] });
+
+    const pseudonym = await pseudonymOf(uid);
+    const items = await scanAll(deps);
+    expect(items.filter((item) => item.pk === `USER#${uid}`)).toEqual([]);
+    expect(ledgerMismatches(items)).toEqual([]);
+    const kept = items.filter((item) => item.pk === `USER#${pseudonym}`);
+    // Every deduction once, in a page (the one moved, or one per balance of what it held).
+    const lines = kept.flatMap((item) => ((item.entries ?? []) as HeldEntry[]).map((entry) => [item.projectName, entry.ref]));
+    expect(lines.sort()).toEqual([...paged.refs.map((ref) => [paged.projectName, ref]), ...spent.refs.map((ref) => [spent.projectName, ref])].sort());
+    expect(kept.map((item) => `${String(item.projectName)} ${String(item.sk).split('#').slice(0, 2).join('#')}`).sort()).toEqual(
+      [
+        `${paged.projectName} LEDGER#forfeit`,
+        ...[paged.projectName, paged.projectName, spent.projectName].map((project) => `${project} LEDGER#page`),
+        ...[paged.projectName, spent.projectName].map((project) => `${project} LEDGER#test`),
+      ].sort(),
+    );
+    await jobAt(Date.now() + (SWEEP_AFTER_SECONDS + 1) * 1000);
+    await expectGone([uid, paged.player.address, paged.player.address.slice(2)]);
+  });
+
+  it('a page moved out between the deletion’s read and its forfeit: the forfeit is refused, and the next round keeps each entry once', async () => {
+    const { player, projectName, refs } = await spender(30, PAGE_ENTRIES + 2, 1);
+    const target = { uid: player.uid, projectName, level: 1 };
+    // The move a deduction made just before the gone mark, landing late: the balance had no `pages` yet.
+    const moved = afterTransaction(
+      (input) => input.includes('LEDGER#forfeit#') && input.includes(`USER#${player.uid}`),
+      async () => {
+        const stored = await deps.db.send(new GetCommand({ TableName: deps.table, Key: balanceKey(target), ConsistentRead: true }));
+        const held = stored.Item!.entries as HeldEntry[];
+        await deps.db.send(new TransactWriteCommand({ TransactItems: pageMoveItems(deps.table, target, held.slice(0, PAGE_ENTRIES)) }));
+      },
+      { before: true },
+    );
+    const signature = await deletionSignature(player.platform, player.keypair);
+    const answer = await ok(call(app, 'POST', `${base}/account/delete`, { token: player.platform, body: { signature } }));
+    expect(moved.count()).toBe(1);
+    expect(answer.data).toMatchObject({ forfeited_tickets: 30 - refs.length });
+
+    const pseudonym = await pseudonymOf(player.uid);
+    const items = await scanAll(deps);
+    expect(ledgerMismatches(items)).toEqual([]);
+    const kept = items.filter((item) => item.pk === `USER#${pseudonym}`);
+    expect(kept.flatMap((item) => ((item.entries ?? []) as HeldEntry[]).map((entry) => entry.ref)).sort()).toEqual([...refs].sort());
   });
 });
 

@@ -295,6 +295,7 @@ describe('table', () => {
 
   it("has a stream of each item before and after its change, as DynamoDB Local's table has (core/platform/table.ts)", () => {
     const { args } = only<DynamoArgs>(dev, 'sst.aws.Dynamo');
+    // Both images: the day figures tell the ledger entries a write of a balance added by what it held before.
     expect(args.stream).toBe('new-and-old-images');
     // What SST makes of it is what the local table is created with.
     expect(dynamoTableArgs(args)).toMatchObject({ streamEnabled: true, streamViewType: 'NEW_AND_OLD_IMAGES' });
@@ -419,7 +420,7 @@ describe("the day figures' stream subscription (infra/day-figures.ts)", () => {
     expect(fn.permissions).toEqual([{ actions: ['sqs:SendMessage'], resources: [queueArn()] }]);
   });
 
-  it("is given pay orders' records and ledger entries' inserts only, as the local reader's rule says", () => {
+  it("is given pay orders' records, ledger entries' inserts and balances' inserts and changes only, as the local reader's rule says", () => {
     const patterns = subscription().args.filters!.map((filter) => JSON.parse(JSON.stringify(filter)) as unknown);
     const delivered = (key: Record<string, unknown>, eventName: string) => {
       const record = { eventName, dynamodb: { Keys: marshall(key) } };
@@ -432,7 +433,10 @@ describe("the day figures' stream subscription (infra/day-figures.ts)", () => {
     for (const eventName of ['INSERT', 'MODIFY', 'REMOVE']) {
       expect(delivered(orderKey(42), eventName), `order, ${eventName}`).toBe(true);
       expect(delivered(ledgerKey('u1', 'minus#x'), eventName), `ledger entry, ${eventName}`).toBe(eventName === 'INSERT');
-      expect(delivered(balanceKey({ uid: 'u1', projectName: 'p', level: 1 }), eventName), `balance, ${eventName}`).toBe(false);
+      expect(delivered(ledgerKey('u1', 'page#minus#x'), eventName), `page of held entries, ${eventName}`).toBe(eventName === 'INSERT');
+      // A balance holds the ledger entries of deductions without a key: the changes that add them are counted.
+      expect(delivered(balanceKey({ uid: 'u1', projectName: 'p', level: 1 }), eventName), `balance, ${eventName}`).toBe(eventName !== 'REMOVE');
+      expect(delivered({ pk: 'USER#u1', sk: 'ACCOUNT' }, eventName), `a player's account, ${eventName}`).toBe(false);
       expect(delivered({ pk: 'ORDER#42', sk: 'OTHER' }, eventName), `another item of an order's partition, ${eventName}`).toBe(false);
       expect(delivered(scoreKey('g1', weekOf(new Date('2026-11-18T12:00:00Z')), 'p1', 1), eventName), `score item, ${eventName}`).toBe(false);
     }

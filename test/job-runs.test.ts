@@ -256,12 +256,24 @@ describe('the deployed jobs record their runs (each handler as Lambda runs it, i
       eventName: 'INSERT',
       dynamodb: { Keys: marshall({ pk: item.pk, sk: item.sk }), NewImage: marshall(item) },
     });
+    // A deduction without a key: the balance's change adds the entry it holds (core/tickets/held-ledger.ts).
+    const heldBefore = { ref: 'minus#b', change: -1, created_at: `${day}T00:30:00.000Z` };
+    const balance = { pk: 'USER#u2', sk: 'TICKETS#p#1', type: 'tickets', projectName: 'p', level: 1 };
+    const modified = {
+      eventName: 'MODIFY',
+      dynamodb: {
+        Keys: marshall({ pk: balance.pk, sk: balance.sk }),
+        OldImage: marshall({ ...balance, balance: 9, entries: [heldBefore] }),
+        NewImage: marshall({ ...balance, balance: 4, entries: [heldBefore, { ref: 'minus#c', change: -5, created_at: `${day}T03:00:00.000Z` }] }),
+      },
+    };
     const records = [
       inserted({ pk: 'USER#u1', sk: 'LEDGER#minus#a', ref: 'minus#a', change: -3, created_at: `${day}T01:00:00.000Z` }),
       inserted({ pk: 'ORDER#1', sk: 'ORDER', type: 'order', status: 0, created_at: `${day}T02:00:00.000Z` }),
+      modified,
     ];
     expect((await invokeLambda('functions/jobs/day-figures.ts', { Records: records }, resources, env)).result).toEqual({ days: 1 });
     const shards = await readItems(deps, dayStatsKeys([day]));
-    expect(figuresOfDays([day], shards)).toEqual([{ orders_created: 1, orders_paid: 0, tickets_credited: 0, tickets_spent: 3 }]);
+    expect(figuresOfDays([day], shards)).toEqual([{ orders_created: 1, orders_paid: 0, tickets_credited: 0, tickets_spent: 8 }]);
   }, 120_000);
 });

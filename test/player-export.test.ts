@@ -5,13 +5,14 @@ import { tierKey } from '../core/leagues/keys.js';
 import { FIRST_PAGE_ITEMS, PAGE_ITEMS } from '../core/privacy/export.js';
 import { EXPORT_SECTIONS } from '../core/privacy/models.js';
 import { ledgerKey } from '../core/tickets/balances.js';
+import { HOLD_MAX, PAGE_ENTRIES, pageItem } from '../core/tickets/held-ledger.js';
 import type { createAllApps } from '../functions/apps.js';
 import { busyPlayer, settledSeason, startSharedWorld, type World } from './support/busy-players.js';
 import type { TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import type { TestIssuer } from './support/oauth-issuer.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
-import { playerWithTokens } from './support/payments.js';
+import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
 
 /**
  * account_export (docs/api.md, "Players' data: export and deletion"): a player who used every part of the
@@ -69,7 +70,7 @@ describe('account_export', () => {
     expect(data.social).toEqual([{ provider: 'google', socialId: ann.socialId, email: `${ann.name}@example.com`, bound_at: expect.any(String) }]);
     expect(data.params).toEqual({ params: { referrer: `friend-of-${ann.name}` }, updated_at: expect.any(String) });
     // 100 bought, 7 spent, 10 on goods, 40 rewarded; the hero grant's project holds nothing.
-    expect(data.balances).toEqual([{ project: ann.projectName, level: 1, balance: 123 }]);
+    expect(data.balances).toEqual([{ project: ann.projectName, level: 1, balance: 123, entries: [] }]);
     expect(data.heroes).toHaveLength(2);
     expect(data.heroes).toEqual(
       expect.arrayContaining([
@@ -146,6 +147,65 @@ describe('account_export', () => {
       league_tiers: [],
     });
     for (const name of EXPORT_SECTIONS) expect(nobody[name]).toEqual({ items: [], next: null });
+  });
+});
+
+describe('deductions held in a balance item (core/tickets/held-ledger.ts)', () => {
+  it('are each exported once: a page of them as its lines in the ledger, those the balance holds in the balance', async () => {
+    const shop = await projectWithLevel(deps);
+    const player = await playerWithTokens(deps, shop.gameCode);
+    const projectName = shop.project.project_name;
+    await giveTickets(deps, player.uid, projectName, 1, 200);
+    const refs: string[] = [];
+    for (let i = 0; i < HOLD_MAX + 3; i++) {
+      const res = await call(app, 'POST', `${base}/account/game/minus_tickets`, {
+        token: shop.server,
+        body: { userId: player.uid, projectName, level: 1, amount: i + 1 },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      refs.push(res.body.data);
+    }
+    const data = await exported(player.platform);
+    const [balance] = data.balances;
+    // One page moved out (the oldest PAGE_ENTRIES), the rest held.
+    expect(balance.entries.map((entry: { ref: string }) => entry.ref)).toEqual(refs.slice(PAGE_ENTRIES));
+    expect(balance.entries[0]).toEqual({ ref: refs[PAGE_ENTRIES], change: -(PAGE_ENTRIES + 1), created_at: expect.any(String) });
+    const lines = data.ledger.items as { ref: string; change: number }[];
+    expect(lines.filter((line) => line.ref.startsWith('page#'))).toEqual([]);
+    const deductions = lines.filter((line) => line.ref.startsWith('minus#'));
+    expect(deductions.map((line) => line.ref)).toEqual(refs.slice(0, PAGE_ENTRIES));
+    // A paged line reads as an entry of its own would.
+    expect(deductions[0]).toEqual({ uid: player.uid, projectName, level: 1, ref: refs[0], change: -1, created_at: expect.any(String) });
+    const sum = (changes: { change: number }[]) => changes.reduce((total, line) => total + line.change, 0);
+    expect(sum(lines) + sum(balance.entries)).toBe(balance.balance);
+    expect(balance.balance).toBe(200 - ((HOLD_MAX + 3) * (HOLD_MAX + 4)) / 2);
+  });
+
+  it('pages the ledger by its items, a page item with all its lines on one page, each line once', async () => {
+    const player = await playerWithTokens(deps);
+    const target = { uid: player.uid, projectName: 'p-paged', level: 1 };
+    const pages = Array.from({ length: FIRST_PAGE_ITEMS + 20 }, (_, p) =>
+      pageItem(
+        target,
+        Array.from({ length: PAGE_ENTRIES }, (_, i) => ({
+          ref: `minus#${String(p).padStart(3, '0')}-${i}-${randomUUID()}`,
+          change: -1,
+          created_at: new Date().toISOString(),
+        })),
+      ),
+    );
+    for (let start = 0; start < pages.length; start += 25)
+      await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.table]: pages.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+
+    const first = (await exported(player.platform)).ledger;
+    expect(first.items).toHaveLength(FIRST_PAGE_ITEMS * PAGE_ENTRIES);
+    const refs: string[] = first.items.map((line: { ref: string }) => line.ref);
+    const rest = await exportOf(player.platform, { section: 'ledger', cursor: first.next });
+    expect(rest.body.data).toMatchObject({ section: 'ledger', next: null });
+    refs.push(...rest.body.data.items.map((line: { ref: string }) => line.ref));
+    const written = pages.flatMap((page) => (page.entries as { ref: string }[]).map((entry) => entry.ref));
+    expect(refs).toHaveLength(written.length);
+    expect(refs.sort()).toEqual(written.sort());
   });
 });
 

@@ -11,6 +11,7 @@ import { footprintSize, itemsOf } from '../core/platform/footprint.js';
 import { scrubbed } from '../core/platform/scrub.js';
 import { EXPORT_SECTIONS } from '../core/privacy/models.js';
 import { ITEM_KINDS, PLAYER_KINDS, playerFootprint } from '../core/privacy/player-kinds.js';
+import { pageItem } from '../core/tickets/held-ledger.js';
 import { ledgerEntry, ticketBalance } from '../core/tickets/items.js';
 import { createTestDeps, type TestDeps } from './support/deps.js';
 
@@ -78,11 +79,59 @@ describe('the kinds of items that hold a player’s data', () => {
       created_at: '2026-11-01T00:00:00.000Z',
     });
     await put({ pk: `USER#${uid}`, sk: 'LEAGUE#arena', type: 'league_tier', game_code: 'arena', tier: 2, from: '2031-03-17T00:00:00.000Z' });
+    // A page of ledger entries a balance held (core/tickets/held-ledger.ts) is a ledger item.
+    await put(pageItem({ uid, projectName: 'shop', level: 1 }, [{ ref: 'minus#a', change: -1, created_at: '2026-11-02T00:00:00.000Z' }]));
     const footprint = await playerFootprint(deps, { uid, address: undefined });
     expect(itemsOf(footprint, ticketBalance).map((item) => item.sk)).toEqual(['TICKETS#shop#1']);
-    expect(itemsOf(footprint, ledgerEntry).map((item) => item.sk)).toEqual(['LEDGER#order#7']);
+    expect(itemsOf(footprint, ledgerEntry).map((item) => item.sk)).toEqual(['LEDGER#order#7', 'LEDGER#page#minus#a']);
     expect(itemsOf(footprint, leagueTier).map((item) => item.sk)).toEqual(['LEAGUE#arena']);
-    expect(footprintSize(footprint)).toBe(3);
+    expect(footprintSize(footprint)).toBe(4);
+  });
+
+  it('forfeits a balance with the ledger entries it holds, and exports a ledger page as its lines', () => {
+    const run = { uid: 'u-1', pseudonym: 'former:1', deletedAt: '2026-11-03T00:00:00.000Z', now: new Date('2026-11-03T00:00:01.000Z') };
+    const held = [
+      { ref: 'minus#a', change: -2, created_at: '2026-11-01T00:00:00.000Z' },
+      { ref: 'minus#b', change: -3, created_at: '2026-11-02T00:00:00.000Z' },
+    ];
+    const balance = { pk: 'USER#u-1', sk: 'TICKETS#shop#1', type: 'tickets', projectName: 'shop', level: 1, balance: 5, entries: held, pages: 2 };
+    const kept = ticketBalance.player.deletion.kept(balance, run);
+    expect(kept).toEqual([
+      {
+        pk: 'USER#former:1',
+        sk: 'LEDGER#page#minus#a',
+        type: 'ledger',
+        uid: 'former:1',
+        projectName: 'shop',
+        level: 1,
+        ref: 'page#minus#a',
+        change: -5,
+        created_at: held[0]!.created_at,
+        entries: held,
+      },
+      expect.objectContaining({ pk: 'USER#former:1', sk: expect.stringMatching(/^LEDGER#forfeit#shop#1#/), uid: 'former:1', change: -5 }),
+    ]);
+    // An empty balance forfeits nothing, but what it held is kept; one that held nothing leaves nothing.
+    expect(ticketBalance.player.deletion.kept({ ...balance, balance: 0 }, run).map((item) => item.sk)).toEqual(['LEDGER#page#minus#a']);
+    expect(ticketBalance.player.deletion.kept({ ...balance, balance: 0, entries: [] }, run)).toEqual([]);
+
+    const lines = ledgerEntry.player.export.lines;
+    const entry = {
+      pk: 'USER#u-1',
+      sk: 'LEDGER#order#7',
+      type: 'ledger',
+      uid: 'u-1',
+      projectName: 'shop',
+      level: 1,
+      ref: 'order#7',
+      change: 5,
+      created_at: 't',
+    };
+    expect(lines(entry)).toEqual([entry]);
+    const page = pageItem({ uid: 'u-1', projectName: 'shop', level: 1 }, held);
+    expect(lines(page)).toEqual(
+      held.map((line) => ({ pk: 'USER#u-1', sk: 'LEDGER#page#minus#a', type: 'ledger', uid: 'u-1', projectName: 'shop', level: 1, ...line })),
+    );
   });
 
   it('stops at an item of the player’s partition or of their index partition that no kind declares, naming it', async () => {

@@ -139,6 +139,18 @@ describe('the stage overview: money figures per UTC day', () => {
     expect(res.body.data.days).toEqual([{ day: '2031-06-10', orders_created: 10, orders_paid: 1, tickets_credited: 100, tickets_spent: tickets }]);
   }, 120_000);
 
+  it("counts one player's 20 racing deductions once each, the page their held entries move into not again", async () => {
+    deps.setNow(new Date('2031-06-15T12:00:00.000Z'));
+    const s = await shopAndPlayer();
+    await giveTickets(deps, s.player.uid, s.project, 1, 50);
+    const spent = await Promise.all(Array.from({ length: 20 }, (_, i) => s.spend(1 + (i % 2))));
+    expect(spent.map((r) => r.status)).toEqual(spent.map(() => 201));
+    // 20 held entries reach 16: a page of 8 moved out of the balance (core/tickets/held-ledger.ts).
+    const pages = (await itemsOfType(deps, 'ledger')).filter((item) => item.pk === `USER#${s.player.uid}` && String(item.sk).startsWith('LEDGER#page#'));
+    expect(pages).toHaveLength(1);
+    expect((await overview({ days: 1 })).body.data.days).toEqual([{ day: '2031-06-15', ...zero, tickets_spent: 30 }]);
+  });
+
   it('counts an order an app store purchase paid once, however many deliveries of the purchase race', async () => {
     deps.setNow(new Date('2031-06-20T09:00:00.000Z'));
     const s = await shopAndPlayer();

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPayApp } from '../functions/pay.js';
-import { balanceOf } from '../core/tickets/balances.js';
+import { balanceOf, StoredBalance, StoredLedger } from '../core/tickets/balances.js';
+import { heldLinesOf, ledgerLinesOf } from '../core/tickets/held-ledger.js';
+import { ledgerMismatches } from './support/ledgers.js';
 import { queryItems } from '../core/platform/query.js';
 import { commandCounter } from './support/rankings.js';
 import { call } from './support/http.js';
@@ -90,12 +92,86 @@ describe('minus_tickets', () => {
     expect(refused).toHaveLength(100);
     for (const r of refused) expect(r.body).toEqual({ statusCode: 409, message: expect.stringMatching(/^amount:/), error: 'tickets.balance_short' });
     expect(await balanceNow()).toBe(0);
-    const ledger = await queryItems(deps, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :minus)',
-      ExpressionAttributeValues: { ':pk': `USER#${player.uid}`, ':minus': 'LEDGER#minus#' },
+    const lines = await deductionLines(player.uid);
+    expect(lines).toHaveLength(100);
+    expect(new Set(lines.map((line) => line.ref))).toEqual(new Set(results.filter((r) => r.status === 201).map((r) => r.body.data)));
+  });
+});
+
+/** The lines of a player's unkeyed deductions: held in their balances, and in pages (core/tickets/held-ledger.ts). */
+async function deductionLines(uid: string) {
+  const items = await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${uid}` }, ConsistentRead: true });
+  const held = items.filter((item) => String(item.sk).startsWith('TICKETS#')).flatMap((item) => heldLinesOf(StoredBalance.parse(item)));
+  const paged = items.filter((item) => String(item.sk).startsWith('LEDGER#page#')).flatMap((item) => ledgerLinesOf(StoredLedger.parse(item)));
+  return [...paged, ...held];
+}
+
+describe('minus_tickets without an Idempotency-Key: the ledger entry held in the balance item', () => {
+  it('is one UpdateItem; the 16th held entry moves the oldest 8 into a page, and the ledger sums at every step', async () => {
+    const { shop, player, body, balanceNow } = await setup(100);
+    const refs: string[] = [];
+    const counter = commandCounter(deps);
+    for (let i = 1; i <= 20; i++) {
+      counter.start();
+      const res = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(i % 3 === 0 ? 2 : 1) });
+      const sent = counter.stop();
+      expect(res.status).toBe(201);
+      refs.push(res.body.data);
+      // The 16th deduction finds 16 held and moves a page in a transaction of its own; every other is one write.
+      expect({ i, UpdateItem: sent.UpdateItem, TransactWriteItems: sent.TransactWriteItems ?? 0 }).toEqual({
+        i,
+        UpdateItem: 1,
+        TransactWriteItems: i === 16 ? 1 : 0,
+      });
+      expect(
+        ledgerMismatches(await queryItems(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${player.uid}` } })),
+      ).toEqual([]);
+    }
+    expect(await balanceNow()).toBe(100 - 20 - 6);
+    const items = await queryItems(deps, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${player.uid}` },
       ConsistentRead: true,
     });
-    expect(ledger).toHaveLength(100);
+    const pages = items.filter((item) => String(item.sk).startsWith('LEDGER#page#'));
+    expect(pages.map((page) => [page.sk, page.change, (page.entries as unknown[]).length])).toEqual([[`LEDGER#page#${refs[0]}`, -10, 8]]);
+    const balance = StoredBalance.parse(items.find((item) => String(item.sk).startsWith('TICKETS#')));
+    expect(balance.entries?.map((entry) => entry.ref)).toEqual(refs.slice(8));
+    expect((await deductionLines(player.uid)).map((line) => line.ref)).toEqual(refs);
+  });
+
+  it("the SDK's retry of a deduction whose answer was lost finds its entry held and takes nothing more", async () => {
+    const { shop, body, balanceNow } = await setup(10);
+    // Below the SDK's retry: the first UpdateItem is carried out and its answer lost, so the SDK sends it again.
+    let lose = true;
+    deps.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        if (lose && context.commandName === 'UpdateItemCommand') {
+          lose = false;
+          throw Object.assign(new Error('Request timed out'), { name: 'TimeoutError' });
+        }
+        return out;
+      },
+      { step: 'deserialize', name: 'loseOneUpdateAnswer' },
+    );
+    try {
+      const res = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(3) });
+      expect(lose).toBe(false);
+      expect(res.status).toBe(201);
+    } finally {
+      deps.db.middlewareStack.remove('loseOneUpdateAnswer');
+    }
+    expect(await balanceNow()).toBe(7);
+  });
+
+  it('a short balance holds nothing and answers 409', async () => {
+    const { shop, player, body, balanceNow } = await setup(2);
+    expect((await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(2) })).status).toBe(201);
+    const short = await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: body(1) });
+    expect(short.status).toBe(409);
+    expect(await balanceNow()).toBe(0);
+    expect(await deductionLines(player.uid)).toHaveLength(1);
   });
 });
 

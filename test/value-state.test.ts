@@ -73,7 +73,7 @@ describe("a value-moving call's account state", () => {
     const counter = commandCounter(deps);
     counter.start();
     expect((await s.spend(app)).status).toBe(201);
-    expect(counter.stop()).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
+    expect(counter.stop()).toEqual({ BatchGetItem: 1, UpdateItem: 1 });
     expect(reads).toEqual([[goneKey(s.player.uid)]]);
     expect(await s.balance()).toBe(8);
   });

@@ -62,20 +62,22 @@ export const storeBalance = itemKind({
     reach: { own: storePartition },
     deletion: {
       does: 'forfeited',
-      entry: (balance, { pseudonym, deletedAt }) => {
+      kept: (balance, { pseudonym, deletedAt }) => {
         const amount = StoredBalance.parse(balance).balance;
-        if (amount === 0) return undefined;
+        if (amount === 0) return [];
         const [, holding, code] = String(balance.sk).split('#') as [string, string, string];
-        return {
-          ...storeLedgerKey(pseudonym, `forfeit#${holding}#${code}`),
-          type: 'store_ledger',
-          uid: pseudonym,
-          holding,
-          code,
-          change: -amount,
-          ref: 'forfeit',
-          created_at: deletedAt,
-        };
+        return [
+          {
+            ...storeLedgerKey(pseudonym, `forfeit#${holding}#${code}`),
+            type: 'store_ledger',
+            uid: pseudonym,
+            holding,
+            code,
+            change: -amount,
+            ref: 'forfeit',
+            created_at: deletedAt,
+          },
+        ];
       },
     },
   },

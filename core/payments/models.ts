@@ -343,7 +343,7 @@ export const PlayerView = z.lazy(() =>
     balances: z.array(z.object({ project_name: answered.projectName, level: z.int(), balance: z.int() })),
     /** A page of the player's recharge orders of the studio's projects, newest first. */
     orders: z.object({ items: z.array(StudioOrder), next: z.nullable(pageCursor) }),
-    /** A page of the changes of the player's balances in the studio's projects: pages follow the ledger's references (by operation), each page newest first. */
+    /** A page of the changes of the player's balances in the studio's projects: first the newest deductions their balances hold, then the ledger's references (by operation); each page newest first. */
     ledger: z.object({ items: z.array(PlayerLedgerLine), next: z.nullable(pageCursor) }),
     /** The player's scores on the current week's and month's boards of the studio's games. */
     scores: z.array(

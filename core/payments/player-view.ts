@@ -4,9 +4,10 @@ import { userKey } from '../identity/keys.js';
 import { readItems } from '../platform/batch.js';
 import { decodeCursor, encodeCursor } from '../platform/cursors.js';
 import type { TokenClaims } from '../platform/tokens.js';
-import { balancesOf, isLedgerSortKey, ledgerPage, type StoredLedger } from '../tickets/balances.js';
+import { balancesOf, type StoredLedger } from '../tickets/balances.js';
 import { ticketError } from '../tickets/errors.js';
 import { grantTickets } from '../tickets/grants.js';
+import { isLedgerPosition, LEDGER_POSITION, type LedgerPosition, ledgerLinesPage } from '../tickets/ledger-page.js';
 import { toStudioOrder } from './console-orders.js';
 import type { PaymentsDeps } from './deps.js';
 import type { PlayerLedgerLine, PlayerTicketsGrant, PlayerView, PlayerViewQuery, TicketGrant } from './models.js';
@@ -19,10 +20,14 @@ import { projectsOf } from './projects.js';
  * - the player: by user id, their account (`USER#<uid>` `ACCOUNT`); by address, the address's binding
  *   (`WALLET#<address>`) then the account: 1 or 2 GetItems;
  * - the studio's projects (gsi2 `MERCHANT_PROJECTS#<accountId>`): 1 Query;
- * - the player's balances (`USER#<uid>`, `TICKETS#…`): 1 Query, kept to the studio's projects;
- * - a page of the player's ledger (`USER#<uid>`, `LEDGER#…`, backwards) and of their orders (gsi1
- *   `USER_ORDERS#<uid>`, newest first): 1 Query each of at most `limit` (50) entries, kept to the studio's
- *   projects, so a page may hold fewer (even none) with a `next`.
+ * - the player's balances (`USER#<uid>`, `TICKETS#…`): 1 Query, kept to the studio's projects; the ledger
+ *   entries they hold are the first lines of the ledger;
+ * - a page of at most `limit` (50) lines of the player's ledger (core/tickets/ledger-page.ts): the held entries,
+ *   then the ledger items (`USER#<uid>`, `LEDGER#…`, backwards), a page item as its entries: at most 1 Query of
+ *   at most `limit` + 1 items (none when the held entries fill the page);
+ * - a page of their orders (gsi1 `USER_ORDERS#<uid>`, newest first): 1 Query of at most `limit` orders.
+ * Both pages are kept to the studio's projects after the read (the held entries before), so a page may hold
+ * fewer (even none) with a `next`.
  * The scores are the rankings domain's (core/rankings/player-scores.ts).
  */
 
@@ -45,15 +50,7 @@ export async function studioPlayerView(
   player: { uid: string; address: string | null },
   query: PlayerViewQuery,
 ): Promise<Omit<PlayerView, 'scores'>> {
-  const ledgerBefore =
-    query.ledger_cursor === undefined
-      ? undefined
-      : decodeCursor(deps, query.ledger_cursor, {
-          owner: accountId,
-          scope: scopeOf('ledger', player.uid),
-          attributes: ['sk'],
-          within: (key) => isLedgerSortKey(key.sk!),
-        }).sk;
+  const ledgerFrom = query.ledger_cursor === undefined ? undefined : ledgerPosition(deps, accountId, player.uid, query.ledger_cursor);
   const ordersAfter =
     query.orders_cursor === undefined
       ? undefined
@@ -64,9 +61,10 @@ export async function studioPlayerView(
           within: (key) => key.gsi1pk === userOrdersPartition(player.uid),
         });
   const projects = new Set((await projectsOf(deps, accountId)).map((project) => project.project_name));
+  const balancesRead = balancesOf(deps, player.uid);
   const [balances, ledger, orders] = await Promise.all([
-    balancesOf(deps, player.uid),
-    ledgerPage(deps, player.uid, query.limit, ledgerBefore),
+    balancesRead,
+    ledgerLinesPage(deps, player.uid, query.limit, ledgerFrom, balancesRead, (project) => projects.has(project)),
     deps.db.send(
       new QueryCommand({
         TableName: deps.table,
@@ -101,13 +99,16 @@ export async function studioPlayerView(
             }),
     },
     ledger: {
-      items: ledger.entries
-        .filter((entry) => projects.has(entry.projectName))
-        .map(toLedgerLine)
-        .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)),
-      next: ledger.last === undefined ? null : encodeCursor(deps, accountId, scopeOf('ledger', player.uid), { sk: ledger.last }),
+      items: ledger.lines.map(toLedgerLine).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)),
+      next: ledger.next === undefined ? null : encodeCursor(deps, accountId, scopeOf('ledger', player.uid), { sk: ledger.next.sk, line: ledger.next.line }),
     },
   };
+}
+
+/** The position a ledger cursor names (sealed for this studio and player; else 400). */
+function ledgerPosition(deps: PaymentsDeps, accountId: string, uid: string, cursor: string): LedgerPosition {
+  const key = decodeCursor(deps, cursor, { owner: accountId, scope: scopeOf('ledger', uid), attributes: LEDGER_POSITION, within: isLedgerPosition });
+  return { sk: key.sk!, line: key.line! };
 }
 
 function toLedgerLine(entry: StoredLedger): PlayerLedgerLine {

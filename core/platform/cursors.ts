@@ -5,8 +5,9 @@ import type { TokenKeyRing } from './tokens.js';
 /**
  * The cursors of the cursor-paged reads (a player's export sections, a studio's deleted players, a studio's
  * orders, the merchants an admin reviews, a region's store clients): Base64url of `{o: owner, s: scope, k: where
- * the next page starts, m: seal}` (`k` is DynamoDB's key to start after, or the sort key below which a merged read
- * of several partitions goes on). Opaque to callers, and not secret. The seal is a MAC of owner, scope and key
+ * the next page starts, m: seal}` (`k` is DynamoDB's key to start after, the sort key below which a merged read
+ * of several partitions goes on, or a place inside a read's lines: an item's sort key and the ref of the last line
+ * given). Opaque to callers, and not secret. The seal is a MAC of owner, scope and key
  * with the stage's cursor key, so a cursor is good only as this service wrote it: one moved to another place of
  * the caller's own list (which its other checks would let through) is refused like one of another caller.
  * On the way back a cursor must also be of this owner (the player, the studio, the admin, the region) and scope

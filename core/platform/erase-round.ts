@@ -12,7 +12,7 @@ import { ConcurrentChange, transactOrFailures, type TransactItem } from './trans
  * runs them, what is kept between them, when the deletion ends) is each deletion's own.
  */
 
-/** Items per TransactWriteItems: a unit (1-2 items) never splits, and a lost race costs a bounded redo. */
+/** Items per TransactWriteItems: a unit (1-3 items) never splits, and a lost race costs a bounded redo. */
 const ITEMS_PER_TRANSACTION = 50;
 
 /**
@@ -63,7 +63,7 @@ function writesOf<D>(table: string, kind: PlayerKind<D>, item: Item, run: Deleti
     case 'pseudonymized':
       return keepScrubbed(table, item, personal, deletion.drop, deletion.set?.(item));
     case 'forfeited':
-      return forfeit(table, item, deletion.entry(item, run));
+      return forfeit(table, item, deletion.kept(item, run));
     case 'released':
       return [remove(table, item)];
     case 'deletedLast':
@@ -85,14 +85,36 @@ async function releaseAll<D>(deps: D, uid: string, footprint: Footprint<D>): Pro
 const remove = (table: string, item: Item): TransactItem => ({ Delete: { TableName: table, Key: { pk: item.pk, sk: item.sk } } });
 
 /**
- * A balance forfeited: the ledger entry of minus it under the pseudonym (new: its key is taken once), and the
- * balance deleted on condition it is still the one read, in one transaction: that condition makes it once. An empty
- * balance just goes.
+ * A balance forfeited: the ledger items that take its place under the pseudonym (new: their keys are taken once),
+ * and the balance deleted on condition it is still the one read, in one transaction: that condition makes it once.
+ * An empty balance that holds nothing else just goes.
  */
-function forfeit(table: string, balance: Item, entry: Item | undefined): TransactItem[] {
-  if (!entry) return [deleteUnchanged(table, balance)];
-  return [deleteUnchanged(table, balance), { Put: { TableName: table, Item: entry, ConditionExpression: 'attribute_not_exists(pk)' } }];
+function forfeit(table: string, balance: Item, kept: Item[]): TransactItem[] {
+  return [deleteAsRead(table, balance), ...kept.map((Item) => ({ Put: { TableName: table, Item, ConditionExpression: 'attribute_not_exists(pk)' } }))];
 }
+
+/**
+ * deleteUnchanged, its lists and maps as read too: what the forfeit keeps of them (the ledger entries a balance
+ * holds) must be what goes. A scalar does not always tell (a balance's first page move leaves its balance and
+ * time as they were, and adds `pages`, which the condition cannot name when the item read had none).
+ */
+function deleteAsRead(table: string, item: Item): TransactItem {
+  const asRead = deleteUnchanged(table, item).Delete!;
+  const documents = Object.entries(item).filter(([, value]) => isDocument(value));
+  if (documents.length === 0) return { Delete: asRead };
+  return {
+    Delete: {
+      ...asRead,
+      ConditionExpression: [asRead.ConditionExpression, ...documents.map((_, i) => `#d${i} = :d${i}`)].join(' AND '),
+      ExpressionAttributeNames: { ...asRead.ExpressionAttributeNames, ...Object.fromEntries(documents.map(([name], i) => [`#d${i}`, name])) },
+      ExpressionAttributeValues: { ...asRead.ExpressionAttributeValues, ...Object.fromEntries(documents.map(([, value], i) => [`:d${i}`, value])) },
+    },
+  };
+}
+
+/** A list or a map as the document client reads them (a set or binary is neither). */
+const isDocument = (value: unknown) =>
+  Array.isArray(value) || (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype);
 
 /** Writes the units in transactions of at most ITEMS_PER_TRANSACTION items; true when none lost a race. */
 async function writeUnits(deps: Pick<PlatformDeps, 'db' | 'table'>, units: TransactItem[][]): Promise<boolean> {

@@ -77,8 +77,9 @@ export type Reach =
  * - `deleted`: the item goes;
  * - `pseudonymized`: it stays as the platform's accounting needs it, with every identifier of the player replaced by
  *   the deletion's pseudonym (a key that held one moves), less the attributes in `drop`, with those `set` gives;
- * - `forfeited`: a balance: `entry` builds the ledger entry of minus it under the pseudonym (none for an empty
- *   balance), written with the balance's deletion in one transaction;
+ * - `forfeited`: a balance: `kept` builds the ledger items that take its place under the pseudonym, written with the
+ *   balance's deletion in one transaction: the entry of minus it (none for an empty balance), and any ledger entries
+ *   the balance item itself holds (the deletion is then on condition they are still the ones read);
  * - `released`: `release` first gives back what the item holds outside the table (a hero's NFT), then it goes;
  * - `deletedLast`: the item that marks the deletion as running (a store user's): no round writes it, the deletion's
  *   end deletes it with its record.
@@ -87,7 +88,7 @@ export type Reach =
 export type Deletion<Deps = PlatformDeps> =
   | { readonly does: 'deleted'; readonly owned?: (item: Item, uid: string) => boolean }
   | { readonly does: 'pseudonymized'; readonly drop?: readonly string[]; readonly set?: (item: Item) => Item }
-  | { readonly does: 'forfeited'; readonly entry: (balance: Item, run: DeletionRun) => Item | undefined }
+  | { readonly does: 'forfeited'; readonly kept: (balance: Item, run: DeletionRun) => Item[] }
   | { readonly does: 'released'; readonly release: (deps: Deps, uid: string, item: Item) => Promise<boolean> }
   | { readonly does: 'deletedLast' };
 
@@ -104,7 +105,8 @@ export interface DeletionRun {
  * domain takes care of when the player goes, which `ownFlow` names (an item no reach finds from the player, as a
  * zkLogin salt keyed by the identity's subject, or a board's head listing many players); or where a player's items
  * of it are, what their deletion does, and the section of their export that shows them (none: not exported, as a
- * nonce or an idempotency record). `record` turns an item into the exported record when it is not the stored one.
+ * nonce or an idempotency record). `lines` parts an item that holds several records into those (a ledger page, its
+ * entries: each as an item of its own); `record` turns an item into the exported record when it is not the stored one.
  */
 export type PlayerData<Deps = PlatformDeps> =
   | { readonly holdsNoPlayerData: true }
@@ -112,7 +114,7 @@ export type PlayerData<Deps = PlatformDeps> =
   | {
       readonly reach: Reach;
       readonly deletion: Deletion<Deps>;
-      readonly export?: { readonly section: string; readonly record?: (item: Item) => unknown };
+      readonly export?: { readonly section: string; readonly lines?: (item: Item) => Item[]; readonly record?: (item: Item) => unknown };
     };
 
 /** A kind that holds a player's data (the declarations the deletion and the export walk). */

@@ -63,9 +63,14 @@ function listingOf(kind: Kind, who: Who): Listing {
   throw new Error(`the kind ${kind.name} is read by key: it cannot be a section`);
 }
 
-/** The listed items as the section's records: the items they name or are (read by key where listed by key). */
+/**
+ * The listed items as the section's records: the items they name or are (read by key where listed by key), an item
+ * that holds several records parted into them (a ledger page, its entries). A page of the section holds `limit`
+ * items, so it can hold more records; its cursor is still its last item's key, so each record comes once.
+ */
 async function recordsOf(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: Kind, listed: Item[]): Promise<unknown[]> {
-  return (await itemsOfListed(deps, kind, listed)).map(kind.player.export?.record ?? exportedItem);
+  const lines = kind.player.export?.lines ?? ((item: Item) => [item]);
+  return (await itemsOfListed(deps, kind, listed)).flatMap(lines).map(kind.player.export?.record ?? exportedItem);
 }
 
 async function itemsOfListed(deps: Pick<PlatformDeps, 'db' | 'table'>, kind: Kind, listed: Item[]): Promise<Item[]> {

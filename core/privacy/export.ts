@@ -21,7 +21,10 @@ import { EXPORT_SECTIONS, type ExportSection, type ExportSectionPage, type Playe
  * again (each signing's nonce is kept, up to 1,000 of them: about 23 KB); but a Query reads at most 1 MB of
  * items, so a page of stored records stays near 1 MB whatever they hold (the page is then shorter, with its
  * `next`). A section's page of PAGE_ITEMS is thus at most about 0.5 MB, or 1.2 MB of such history entries; the
- * document, seven first pages of FIRST_PAGE_ITEMS, about 0.7 MB, or 1.7 MB at worst.
+ * document, seven first pages of FIRST_PAGE_ITEMS, about 0.7 MB, or 1.7 MB at worst. A ledger page item
+ * (core/tickets/held-ledger.ts) is exported as its PAGE_ENTRIES lines, about 1.7 KB together: a ledger section's
+ * page of them about 0.85 MB, the document's first one 0.17 MB. A balance shows the entries its item holds, about
+ * 0.1 KB each, up to HOLD_MAX of them (more only while page moves fail).
  */
 export const EXPORT_FORMAT = 'player-export/1';
 /** Items of a section's page asked for by `section` (and `cursor`). */
@@ -79,9 +82,10 @@ async function readProfile(deps: Pick<PlatformDeps, 'db' | 'table'>, uid: string
     zklogin: { is_zklogin: zkLogin, address: zkLogin ? account.wallet_address : null },
     social: of(SOCIAL_PREFIX).map((item) => SocialBinding.parse(item)),
     params: params ? SavedParams.parse(params) : null,
+    // With the ledger entries the balance item holds (core/tickets/held-ledger.ts), which no ledger item shows.
     balances: of(BALANCE_PREFIX).map((item) => {
-      const { projectName, level, balance } = storedBalance(item);
-      return { project: projectName, level, balance };
+      const { projectName, level, balance, entries = [] } = storedBalance(item);
+      return { project: projectName, level, balance, entries };
     }),
     heroes: of(HERO_PREFIX).map((item) => {
       const { userId: _player, ...hero } = toHero(item);

@@ -137,6 +137,20 @@ const ExportedHero = z.object({
   updated_at: answered.time,
 });
 
+/**
+ * A balance, with the ledger entries its item holds (core/tickets/held-ledger.ts): deductions not (yet) moved into
+ * the ledger, which the `ledger` section therefore does not list. The balance is the sum of the `ledger` section's
+ * changes of its project level and of these.
+ */
+const ExportedBalance = z.object({
+  project: z.string(),
+  level: z.int(),
+  balance: z.int(),
+  entries: z
+    .array(z.object({ ref: z.string(), change: z.int(), created_at: answered.time }))
+    .check(z.describe('The ledger entries the balance holds itself, oldest first: the `ledger` section does not list them.')),
+});
+
 /** account_export's document: everything the platform holds about the caller, the long sections' first pages. */
 export const PlayerExport = z.lazy(() =>
   z.object({
@@ -149,7 +163,7 @@ export const PlayerExport = z.lazy(() =>
     zklogin: z.object({ is_zklogin: z.boolean(), address: z.nullable(answered.address) }),
     social: z.array(SocialBinding),
     params: z.nullable(SavedParams),
-    balances: z.array(z.object({ project: z.string(), level: z.int(), balance: z.int() })),
+    balances: z.array(ExportedBalance),
     heroes: z.array(ExportedHero),
     /** The player's tier in each game's league, from the season `from` begins (as the last settlement they took part in wrote it). */
     league_tiers: z.array(z.object({ game_code: answered.gameCode, tier: z.int(), from: answered.time })),

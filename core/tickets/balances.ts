@@ -20,8 +20,15 @@ export interface TicketTarget {
   level: number;
 }
 
-/** "balance of a user in a project level", "all balances of a user" (balanceKey): the balance item. */
-export const StoredBalance = z.object({ projectName: z.string(), level: z.number(), balance: z.number() });
+/** A ledger entry held in the balance item, or in a page of them (held-ledger.ts). */
+export const HeldEntry = z.object({ ref: z.string(), change: z.int(), created_at: z.string() });
+export type HeldEntry = z.infer<typeof HeldEntry>;
+
+/**
+ * "balance of a user in a project level", "all balances of a user" (balanceKey): the balance item, with the
+ * ledger entries it holds (held-ledger.ts).
+ */
+export const StoredBalance = z.object({ projectName: z.string(), level: z.number(), balance: z.number(), entries: z.optional(z.array(HeldEntry)) });
 export const storedBalance = (item: Record<string, unknown>) => StoredBalance.parse(item);
 
 /** Sort key prefixes of the balances and the ledger entries in a player's partition. */
@@ -137,7 +144,7 @@ export async function balancesOf(deps: PlatformDeps, uid: string, projectName?: 
   return (out.Items ?? []).map(storedBalance);
 }
 
-/** A stored ledger entry, as a studio's view of a player reads it (grants.ts ledgerPage). */
+/** A stored ledger entry, as a studio's view of a player reads it (ledger-page.ts). */
 export const StoredLedger = z.object({
   ref: z.string(),
   projectName: z.string(),
@@ -147,30 +154,7 @@ export const StoredLedger = z.object({
   reason: z.optional(z.string()),
   granted_by: z.optional(z.string()),
   balance_after: z.optional(z.number()),
+  /** A page's entries (held-ledger.ts): the page's change is their sum. */
+  entries: z.optional(z.array(HeldEntry)),
 });
 export type StoredLedger = z.infer<typeof StoredLedger>;
-
-/**
- * "a user's ledger", in the order of its sort keys (`LEDGER#<ref>`, so by operation, then reference; no key orders
- * it by time), backwards: one Query of the user's partition, sort keys `LEDGER#…` below `before` (a ledger
- * sort key a previous page ended on), at most `limit` entries; `last` is the sort key of the last entry read when
- * the read stopped before the end.
- */
-export async function ledgerPage(deps: PlatformDeps, uid: string, limit: number, before?: string) {
-  const out = await deps.db.send(
-    new QueryCommand({
-      TableName: deps.table,
-      KeyConditionExpression: before === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :prefix AND :before',
-      ExpressionAttributeValues: { ':pk': userPartition(uid), ':prefix': LEDGER_PREFIX, ...(before === undefined ? {} : { ':before': before }) },
-      ScanIndexForward: false,
-      Limit: before === undefined ? limit : limit + 1,
-    }),
-  );
-  const items = (out.Items ?? []).filter((item) => item.sk !== before);
-  const entries = items.slice(0, limit);
-  const more = out.LastEvaluatedKey !== undefined || items.length > limit;
-  return { entries: entries.map((item) => StoredLedger.parse(item)), last: more && entries.length > 0 ? String(entries.at(-1)!.sk) : undefined };
-}
-
-/** Whether `sk` is a ledger entry's sort key (a cursor's check). */
-export const isLedgerSortKey = (sk: string) => sk.startsWith(LEDGER_PREFIX);

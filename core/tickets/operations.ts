@@ -4,8 +4,8 @@ import { ticketError } from './errors.js';
 import type { TokenClaims } from '../platform/tokens.js';
 import { idempotentRequest, transactWithRecordIn } from '../platform/idempotency.js';
 import { idempotencyKeyOf } from '../platform/idempotency-key.js';
-import { transactOrFailedConditions } from '../platform/transactions.js';
 import { balanceOf, balancesOf, debitItems, ledgerKey } from './balances.js';
+import { debitHeld } from './held-ledger.js';
 
 /**
  * A deduction, as minus_tickets' body (MinusTicketsBody in core/payments/models.ts, where the contract's schemas
@@ -44,12 +44,14 @@ export async function remainingBalance(deps: PlatformDeps, caller: TokenClaims, 
 }
 
 /**
- * minus_tickets (docs/api.md, "Payments and tickets"): takes `amount` tickets in one TransactWriteItems of two items,
- * the balance (its condition keeps it from going below zero: 409 when short) and the ledger entry. A server token's
+ * minus_tickets (docs/api.md, "Payments and tickets"): takes `amount` tickets from the balance, whose condition keeps
+ * it from going below zero (409 when short). Without an Idempotency-Key, one UpdateItem of the balance, which holds
+ * the ledger entry (held-ledger.ts; every PAGE_ENTRIES-th deduction or so also moves a page of them out); with
+ * one, one TransactWriteItems of the balance and the ledger entry that is the key's record. A server token's
  * merchant must own the project, and a game token's user must be `userId`: the authorization layer checks both
  * before the handler, never inside the transaction (no shared item in a player's transaction: docs/data-model.md
  * "Transactions and contention"). The stage overview's count is made from the table's stream, off the request's
- * path (core/payments/day-figures.ts). One request: the TransactWriteItems (and on a retry, its cancellation answers).
+ * path (core/payments/day-figures.ts). One request: the UpdateItem or the TransactWriteItems (on a retry, its refusal answers).
  *
  * With an Idempotency-Key the ledger entry is the key's record: keyed by the caller and the key in the player's
  * partition (`LEDGER#minus#<caller>#<key>`), it holds the request's fingerprint and answer (`minus#<key>`), so a
@@ -68,8 +70,7 @@ export async function minusTickets(deps: PlatformDeps, caller: TokenClaims, inpu
 
   if (key === undefined) {
     const ref = `minus#${randomUUID()}`;
-    const failed = await transactOrFailedConditions(deps, debitItems(deps, target, input.amount, ref));
-    if (failed.length > 0) throw short();
+    if (!(await debitHeld(deps, target, input.amount, ref))) throw short();
     return ref;
   }
 

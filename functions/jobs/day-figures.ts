@@ -4,8 +4,8 @@ import type { StreamEvent } from '../../core/platform/stream-records.js';
 import { deployedDeps } from '../deployed.js';
 
 /**
- * The day figures' Lambda (infra/day-figures.ts subscribes it to the table's stream, pay orders and ledger entries
- * only): each batch of records is counted into the stage overview's figures (core/payments/day-figures.ts), one
+ * The day figures' Lambda (infra/day-figures.ts subscribes it to the table's stream: pay orders, ledger entries and
+ * ticket balances only): each batch of records is counted into the stage overview's figures (core/payments/day-figures.ts), one
  * UpdateItem per day the batch touches. A failed write fails the batch, which Lambda retries (infra/day-figures.ts).
  */
 

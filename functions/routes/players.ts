@@ -23,8 +23,8 @@ export const innerPlayersOps = {
       'what made it (`operation`, from its reference), the reason and the granting account of a studio grant, the balance after it where stored), ' +
       "and their kills and wins on the current week's and month's boards of the studio's 50 newest games (boards without a score left out). " +
       '`limit` (1-50, 20 by default) bounds each page; `ledger_cursor` and `orders_cursor` are the `next` of the section’s previous page (null on the last). ' +
-      "A page reads `limit` of the player's entries and keeps the studio's, so it may hold fewer (even none) with a `next`. " +
-      'Ledger pages follow the ledger’s references (grouped by what made them), each page newest first. ' +
+      "A page holds at most `limit` orders or ledger lines; it reads at most `limit` of the player's orders or ledger entries and keeps the studio's, so it may hold fewer (even none) with a `next`. " +
+      'The ledger starts with the newest deductions made without an Idempotency-Key (kept with their balance, balance by balance), then follows the ledger’s references (grouped by what made them); each page newest first. ' +
       'A player who deleted their account is 404 `player.deleted` by id, and unknown by address (their wallet binding is gone). A suspended merchant may still read it.',
     query: PlayerViewQuery,
     status: 200,

@@ -1,7 +1,8 @@
 /**
  * The ledger invariant over a table scan (test/support/table-snapshot.ts): every balance equals the sum of its
  * ledger entries' changes, and none is below zero. Ticket balances (`USER#<uid>` `TICKETS#<project>#<level>`,
- * entries `LEDGER#…` with projectName, level and change: core/tickets/balances.ts) and the partner store's
+ * entries `LEDGER#…` with projectName, level and change, a page of entries counting as its summed change, and the
+ * entries the balance item holds: core/tickets/balances.ts, core/tickets/held-ledger.ts) and the partner store's
  * (`STOREUSER#<uid>` `BAL#<holding>#<code>`, entries `LEDGER#…` with holding, code and change:
  * core/partner-store/wallet.ts). Answers one line per balance that breaks it.
  */
@@ -11,8 +12,10 @@ export function ledgerMismatches(items: Record<string, unknown>[]): string[] {
   for (const item of items) {
     const pk = String(item.pk);
     const sk = String(item.sk);
-    if (pk.startsWith('USER#') && sk.startsWith('TICKETS#')) balances.set(`${pk} ${sk}`, Number(item.balance ?? 0));
-    else if (pk.startsWith('USER#') && sk.startsWith('LEDGER#'))
+    if (pk.startsWith('USER#') && sk.startsWith('TICKETS#')) {
+      balances.set(`${pk} ${sk}`, Number(item.balance ?? 0));
+      for (const held of (item.entries ?? []) as { change: unknown }[]) add(sums, `${pk} ${sk}`, Number(held.change));
+    } else if (pk.startsWith('USER#') && sk.startsWith('LEDGER#'))
       add(sums, `${pk} TICKETS#${String(item.projectName)}#${String(item.level)}`, Number(item.change));
     else if (pk.startsWith('STOREUSER#') && sk.startsWith('BAL#')) balances.set(`${pk} ${sk}`, Number(item.balance ?? 0));
     else if (pk.startsWith('STOREUSER#') && sk.startsWith('LEDGER#')) add(sums, `${pk} BAL#${String(item.holding)}#${String(item.code)}`, Number(item.change));

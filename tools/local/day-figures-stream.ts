@@ -8,9 +8,9 @@ import { TableStreamReader } from './table-stream.js';
 
 /**
  * The local stand-in for the deployed day figures' subscription (infra/day-figures.ts): each GetRecords batch's
- * pay order and ledger records (passesMoneyFilter, the deployed filter's rule) counted into the stage overview's
- * figures (core/payments/day-figures.ts), as functions/jobs/day-figures.ts counts each batch Lambda delivers. A batch
- * whose count fails is read again at the next pass, as Lambda retries one.
+ * pay order, ledger and balance records (passesMoneyFilter, the deployed filter's rule) counted into the stage
+ * overview's figures (core/payments/day-figures.ts), as functions/jobs/day-figures.ts counts each batch Lambda
+ * delivers. A batch whose count fails is read again at the next pass, as Lambda retries one.
  */
 export class DayFiguresReader extends TableStreamReader {
   constructor(

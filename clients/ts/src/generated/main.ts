@@ -682,7 +682,7 @@ export interface paths {
         };
         /**
          * A player as the caller's studio sees them: balances, orders, ledger, scores (extra operation)
-         * @description Names the player by `user_id` or by `address` (the Sui address of their wallet, `0x` + 64 hex), exactly one. Answers only what concerns the caller's own projects and games: the player's ticket balances per project and level, a page of their recharge orders (as merchant_orders shows an order), newest first, a page of their ledger (each change of a balance: time, change, what made it (`operation`, from its reference), the reason and the granting account of a studio grant, the balance after it where stored), and their kills and wins on the current week's and month's boards of the studio's 50 newest games (boards without a score left out). `limit` (1-50, 20 by default) bounds each page; `ledger_cursor` and `orders_cursor` are the `next` of the section’s previous page (null on the last). A page reads `limit` of the player's entries and keeps the studio's, so it may hold fewer (even none) with a `next`. Ledger pages follow the ledger’s references (grouped by what made them), each page newest first. A player who deleted their account is 404 `player.deleted` by id, and unknown by address (their wallet binding is gone). A suspended merchant may still read it.
+         * @description Names the player by `user_id` or by `address` (the Sui address of their wallet, `0x` + 64 hex), exactly one. Answers only what concerns the caller's own projects and games: the player's ticket balances per project and level, a page of their recharge orders (as merchant_orders shows an order), newest first, a page of their ledger (each change of a balance: time, change, what made it (`operation`, from its reference), the reason and the granting account of a studio grant, the balance after it where stored), and their kills and wins on the current week's and month's boards of the studio's 50 newest games (boards without a score left out). `limit` (1-50, 20 by default) bounds each page; `ledger_cursor` and `orders_cursor` are the `next` of the section’s previous page (null on the last). A page holds at most `limit` orders or ledger lines; it reads at most `limit` of the player's orders or ledger entries and keeps the studio's, so it may hold fewer (even none) with a `next`. The ledger starts with the newest deductions made without an Idempotency-Key (kept with their balance, balance by balance), then follows the ledger’s references (grouped by what made them); each page newest first. A player who deleted their account is 404 `player.deleted` by id, and unknown by address (their wallet binding is gone). A suspended merchant may still read it.
          *
          *     Requires a Bearer `merchant` token. Acts on the caller's own records only. `query.user_id` names a user: a `merchant` token may name any user (its other rules bound what it touches). Deleted players: a `merchant` token naming a player who deleted their account in `query.user_id` is refused (404); a deletion takes effect within 60 seconds (a process may use what it read up to 60 seconds before). The account behind a `merchant` token is checked on every call, with its state at most 60 seconds old: a revoked token is refused (401). A suspended merchant's `merchant` token may still call it.
          */
@@ -15805,6 +15805,13 @@ export interface operations {
                                 project: string;
                                 level: number;
                                 balance: number;
+                                /** @description The ledger entries the balance holds itself, oldest first: the `ledger` section does not list them. */
+                                entries: {
+                                    ref: string;
+                                    change: number;
+                                    /** @example 2026-03-14T09:30:00.000Z */
+                                    created_at: string;
+                                }[];
                             }[];
                             heroes: {
                                 id: string;
