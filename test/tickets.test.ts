@@ -289,14 +289,22 @@ describe('game/tickets and remainBalance', () => {
     const stranger = await projectWithLevel(deps);
     expect((await call(app, 'GET', `${base}/tickets`, { token: stranger.server, query: { ...query, userId: player.uid } })).status).toBe(403);
 
+    // A deduction's ledger entry, held in the balance item, is not part of the answer.
+    expect((await call(app, 'POST', `${base}/minus_tickets`, { token: shop.server, body: { ...query, userId: player.uid, amount: 1 } })).status).toBe(201);
     const remain = await call(app, 'GET', `${base}/remainBalance`, { token: player.platform });
-    expect(remain.body.data.total).toBe(12);
+    expect(remain.body.data.total).toBe(11);
+    expect(remain.body.data.balances).toEqual(
+      expect.arrayContaining([
+        { ...query, balance: 6 },
+        { ...query, level: 2, balance: 5 },
+      ]),
+    );
     expect(remain.body.data.balances).toHaveLength(2);
     const byServer = await call(app, 'GET', `${base}/remainBalance`, {
       token: shop.server,
       query: { userId: player.uid, projectName: shop.project.project_name },
     });
-    expect(byServer.body.data.total).toBe(12);
+    expect(byServer.body.data.total).toBe(11);
     const none = await call(app, 'GET', `${base}/tickets`, { token: player.platform, query: { projectName: shop.project.project_name, level: 9 } });
     expect(none.body.data.balance).toBe(0);
   });

@@ -17,8 +17,8 @@ import { balanceKey, HeldEntry, ledgerKey, type StoredBalance, type StoredLedger
  *
  * Stored:
  * - the balance item (`USER#<uid>` `TICKETS#<project>#<level>`) holds `entries`, a list of {ref, change,
- *   created_at}, oldest first, and `pages`, how many pages it has moved out (a scalar that every move changes, so
- *   a deletion's "delete as read" refuses a balance whose entries moved meanwhile);
+ *   created_at}, oldest first, and `pages`, how many pages it has moved out (a deletion deletes the balance on
+ *   condition its entries are as read: core/platform/erase-round.ts);
  * - once it holds HOLD_MAX entries, the oldest PAGE_ENTRIES move into a page, a ledger item of their own:
  *   `LEDGER#page#<first entry's ref>`, ref `page#<first entry's ref>`, change the entries' sum, created_at the
  *   first entry's, and the entries themselves. Every reader that sums changes (a deletion's forfeits, the

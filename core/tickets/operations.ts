@@ -39,7 +39,8 @@ export async function ticketBalance(deps: PlatformDeps, caller: TokenClaims, que
 export async function remainingBalance(deps: PlatformDeps, caller: TokenClaims, query: { projectName?: string; userId?: string }) {
   const userId = subjectOf(caller, query.userId);
   if (caller.kind === 'server' && !query.projectName) throw ticketError('tickets.server_needs_field', 'query.projectName: required with a server token');
-  const balances = await balancesOf(deps, userId, query.projectName);
+  // The ledger entries a balance item holds are not the answer's.
+  const balances = (await balancesOf(deps, userId, query.projectName)).map(({ projectName, level, balance }) => ({ projectName, level, balance }));
   return { userId, total: balances.reduce((sum, b) => sum + b.balance, 0), balances };
 }
 
