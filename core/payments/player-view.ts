@@ -23,8 +23,8 @@ import { projectsOf } from './projects.js';
  * - the player's balances (`USER#<uid>`, `TICKETS#…`): 1 Query, kept to the studio's projects; the ledger
  *   entries they hold are the first lines of the ledger;
  * - a page of at most `limit` (50) lines of the player's ledger (core/tickets/ledger-page.ts): the held entries,
- *   then the ledger items (`USER#<uid>`, `LEDGER#…`, backwards), a page item as its entries: at most 1 Query of
- *   at most `limit` + 1 items (none when the held entries fill the page);
+ *   then the ledger items (`USER#<uid>`, `LEDGER#…`, backwards), a page item as its entries: 1 Query of at most
+ *   `limit` + 1 items, sent beside the balances' read (unused when the held entries fill the page);
  * - a page of their orders (gsi1 `USER_ORDERS#<uid>`, newest first): 1 Query of at most `limit` orders.
  * Both pages are kept to the studio's projects after the read (the held entries before), so a page may hold
  * fewer (even none) with a `next`.

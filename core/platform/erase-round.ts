@@ -90,31 +90,13 @@ const remove = (table: string, item: Item): TransactItem => ({ Delete: { TableNa
  * An empty balance that holds nothing else just goes.
  */
 function forfeit(table: string, balance: Item, kept: Item[]): TransactItem[] {
-  return [deleteAsRead(table, balance), ...kept.map((Item) => ({ Put: { TableName: table, Item, ConditionExpression: 'attribute_not_exists(pk)' } }))];
+  // Its lists as read too: what it holds (the ledger entries a balance holds) is what `kept` keeps. A scalar does not
+  // always tell: a balance's first page move adds `pages`, which the condition cannot name when the item read had none.
+  return [
+    deleteUnchanged(table, balance, { documents: true }),
+    ...kept.map((Item) => ({ Put: { TableName: table, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
+  ];
 }
-
-/**
- * deleteUnchanged, its lists and maps as read too: what the forfeit keeps of them (the ledger entries a balance
- * holds) must be what goes. A scalar does not always tell (a balance's first page move leaves its balance and
- * time as they were, and adds `pages`, which the condition cannot name when the item read had none).
- */
-function deleteAsRead(table: string, item: Item): TransactItem {
-  const asRead = deleteUnchanged(table, item).Delete!;
-  const documents = Object.entries(item).filter(([, value]) => isDocument(value));
-  if (documents.length === 0) return { Delete: asRead };
-  return {
-    Delete: {
-      ...asRead,
-      ConditionExpression: [asRead.ConditionExpression, ...documents.map((_, i) => `#d${i} = :d${i}`)].join(' AND '),
-      ExpressionAttributeNames: { ...asRead.ExpressionAttributeNames, ...Object.fromEntries(documents.map(([name], i) => [`#d${i}`, name])) },
-      ExpressionAttributeValues: { ...asRead.ExpressionAttributeValues, ...Object.fromEntries(documents.map(([, value], i) => [`:d${i}`, value])) },
-    },
-  };
-}
-
-/** A list or a map as the document client reads them (a set or binary is neither). */
-const isDocument = (value: unknown) =>
-  Array.isArray(value) || (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype);
 
 /** Writes the units in transactions of at most ITEMS_PER_TRANSACTION items; true when none lost a race. */
 async function writeUnits(deps: Pick<PlatformDeps, 'db' | 'table'>, units: TransactItem[][]): Promise<boolean> {

@@ -73,24 +73,27 @@ export function keepScrubbed(table: string, item: Item, personal: Personal, drop
   ];
 }
 
-/** A delete of `item` on condition it is still the one read. */
-export function deleteUnchanged(table: string, item: Item): TransactItem {
-  return { Delete: { TableName: table, Key: keyOf(item), ...unchanged(item) } };
+/**
+ * A delete of `item` on condition it is still the one read; with `documents`, its lists and maps as read too, for a
+ * delete that keeps what they hold elsewhere (a forfeited balance's held ledger entries: core/platform/erase-round.ts).
+ */
+export function deleteUnchanged(table: string, item: Item, { documents = false } = {}): TransactItem {
+  return { Delete: { TableName: table, Key: keyOf(item), ...unchanged(item, documents) } };
 }
 
 /**
  * The condition that the stored item is the one read: each of its scalar attributes as read (the state a
  * concurrent writer changes: a status, a version, a balance, a time), and that it exists. Index attributes are
- * left out: they follow the others.
+ * left out: they follow the others. With `documents`, its lists and maps are compared whole too.
  */
-function unchanged(item: Item) {
+function unchanged(item: Item, documents = false) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const terms = ['attribute_exists(pk)'];
   let n = 0;
   for (const [name, value] of Object.entries(item)) {
     if (name === 'pk' || name === 'sk' || INDEX_ATTRIBUTES.test(name)) continue;
-    if (!['string', 'number', 'boolean'].includes(typeof value)) continue;
+    if (!['string', 'number', 'boolean'].includes(typeof value) && !(documents && isDocument(value))) continue;
     n++;
     names[`#a${n}`] = name;
     values[`:a${n}`] = value;
@@ -101,3 +104,7 @@ function unchanged(item: Item) {
     ...(n > 0 ? { ExpressionAttributeNames: names, ExpressionAttributeValues: values } : {}),
   };
 }
+
+/** A list or a map as the document client reads them (a set or binary is neither). */
+const isDocument = (value: unknown) =>
+  Array.isArray(value) || (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype);

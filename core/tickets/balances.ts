@@ -113,12 +113,14 @@ export function debitItems(deps: PlatformDeps, target: TicketTarget, amount: num
   ];
 }
 
+/** The ledger item of an entry (its key in `entry.uid`'s ledger, its type, the entry): the shape every writer of one uses. */
+export const ledgerItem = <Entry extends LedgerEntry>(entry: Entry) => ({ ...ledgerKey(entry.uid, entry.ref), type: 'ledger', ...entry });
+
 function ledgerPut(deps: PlatformDeps, target: TicketTarget, change: number, ref: string, now: string, extra: Partial<LedgerEntry>): TransactItem {
-  const entry: LedgerEntry = { ...target, ref, change, created_at: now, ...extra };
   return {
     Put: {
       TableName: deps.table,
-      Item: { ...ledgerKey(target.uid, ref), type: 'ledger', ...entry },
+      Item: ledgerItem({ ...target, ref, change, created_at: now, ...extra }),
       ConditionExpression: 'attribute_not_exists(pk)',
       // A retried change is answered from the entry that made it, with no read.
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -6,7 +6,7 @@ import { logError } from '../platform/log.js';
 import { describeError } from '../platform/loop.js';
 import { retrying } from '../platform/retry.js';
 import { ConcurrentChange, isWriteConflict, type TransactItem } from '../platform/transactions.js';
-import { balanceKey, HeldEntry, ledgerKey, type StoredBalance, type StoredLedger, type TicketTarget } from './balances.js';
+import { balanceKey, HeldEntry, ledgerItem, type StoredBalance, type StoredLedger, type TicketTarget } from './balances.js';
 
 /**
  * Ledger entries held in the balance item. A deduction without an Idempotency-Key writes its entry into the
@@ -131,16 +131,13 @@ export function pageMoveItems(table: string, target: TicketTarget, entries: Held
  */
 export function pageItem(target: TicketTarget, entries: HeldEntry[]): Record<string, unknown> {
   const first = entries[0]!;
-  const ref = `${PAGE_REF}${first.ref}`;
-  return {
-    ...ledgerKey(target.uid, ref),
-    type: 'ledger',
+  return ledgerItem({
     uid: target.uid,
     projectName: target.projectName,
     level: target.level,
-    ref,
+    ref: `${PAGE_REF}${first.ref}`,
     change: entries.reduce((sum, entry) => sum + entry.change, 0),
     created_at: first.created_at,
     entries,
-  };
+  });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { USER_PREFIX, userPartition } from '../identity/keys.js';
 import type { Item } from '../platform/batch.js';
 import { type ItemKind, itemKind, startsWith } from '../platform/item-kinds.js';
-import { BALANCE_PREFIX, LEDGER_PREFIX, ledgerKey, StoredBalance, StoredLedger } from './balances.js';
+import { BALANCE_PREFIX, LEDGER_PREFIX, ledgerItem, StoredBalance, StoredLedger } from './balances.js';
 import { ledgerLinesOf, pageItem } from './held-ledger.js';
 
 /**
@@ -27,7 +27,7 @@ export const ticketBalance = itemKind({
         const { projectName, level, balance, entries = [] } = StoredBalance.parse(item);
         const ref = `forfeit#${projectName}#${level}#${randomUUID()}`;
         const target = { uid: pseudonym, projectName, level };
-        const forfeit = { ...ledgerKey(pseudonym, ref), type: 'ledger', ...target, ref, change: -balance, created_at: now.toISOString() };
+        const forfeit = ledgerItem({ ...target, ref, change: -balance, created_at: now.toISOString() });
         return [...(entries.length > 0 ? [pageItem(target, entries)] : []), ...(balance === 0 ? [] : [forfeit])];
       },
     },

@@ -47,8 +47,8 @@ interface Lines {
  * page when undefined), and the position to go on from (undefined at the end). `balances` are the user's balance
  * items (balancesOf), awaited only while the page lists held lines. Reads: one Query of at most `limit` ledger
  * items (each holds at least one line), one more when it starts inside an item, sent beside the balances' read
- * (so the page costs no round trip more; read in vain when the held lines fill it). Lines of other projects' items are read and left out, so a page may hold fewer
- * (even none) with a next position.
+ * (so the page costs no round trip more; read in vain when the held lines fill it). Lines of other projects'
+ * items are read and left out, so a page may hold fewer (even none) with a next position.
  */
 export async function ledgerLinesPage(
   deps: PlatformDeps,
