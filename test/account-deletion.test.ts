@@ -14,7 +14,7 @@ import { call } from './support/http.js';
 import { ledgerMismatches } from './support/ledgers.js';
 import type { TestIssuer } from './support/oauth-issuer.js';
 import { giveTickets, playerWithTokens, projectWithLevel } from './support/payments.js';
-import { faults, injectFaults, withFault } from './support/table-faults.js';
+import { type FaultInjector, faults, injectFaults, withFault } from './support/table-faults.js';
 import { scanAll } from './support/table-snapshot.js';
 import { goodsFor } from './support/goods.js';
 import { grantedHero, heroNft, heroPlayer, heroWorld } from './support/heroes.js';
@@ -260,6 +260,10 @@ async function expectGone(personal: string[]) {
 }
 
 describe('account delete under races and faults', () => {
+  let injector: FaultInjector | undefined;
+  /** The table's fault injector, installed on the first use (once per client). */
+  const tableFaults = () => (injector ??= injectFaults(deps.db));
+
   it('several requests at once: one deletion; the others 409 deletion.running or its answer; never a 5xx', async () => {
     const someone = await player();
     const signature = await deletionSignature(someone.platform, someone.keypair);
@@ -269,7 +273,7 @@ describe('account delete under races and faults', () => {
       expect([200, 409], JSON.stringify(res.body)).toContain(res.status);
       expect(documentErrors(document, '/account/delete', 'post', res.status, res.body)).toEqual([]);
       if (res.status === 409) {
-        expect(res.body.error).toBe('deletion.running');
+        expect(res.body.error, JSON.stringify(res.body)).toBe('deletion.running');
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       }
     }
@@ -283,8 +287,24 @@ describe('account delete under races and faults', () => {
     await expectGone(someone.personal);
   });
 
+  it('a start cancelled by other transactions at every try: 409 deletion.running with a short Retry-After, nothing written; sent again, it deletes', async () => {
+    const someone = await player();
+    const signature = await deletionSignature(someone.platform, someone.keypair);
+    const send = () => call(app, 'POST', `${base}/account/delete`, { token: someone.platform, body: { signature } });
+    const raced = await withFault(tableFaults(), faults['transaction conflict']!, 0, send, 'TransactWriteItemsCommand');
+    expect(raced.status, JSON.stringify(raced.body)).toBe(409);
+    expect(raced.body.error).toBe('deletion.running');
+    expect(raced.headers.get('retry-after')).toBe('1');
+    expect(documentErrors(document, '/account/delete', 'post', raced.status, raced.body)).toEqual([]);
+    const items = await scanAll(deps);
+    expect(items.filter((item) => item.type === 'erasure' && item.gone === goneKey(someone.uid).pk)).toEqual([]);
+    expect(items.filter((item) => item.pk === goneKey(someone.uid).pk)).toEqual([]);
+    // The proof was not consumed either: the same request deletes the account.
+    expect((await ok(send())).data.forfeited_tickets).toBe(someone.tickets);
+  });
+
   it('a failure at any command of the deletion: the same request again (or the job) finishes it, and the table ends as after a clean one', async () => {
-    const injector = injectFaults(deps.db);
+    const injector = tableFaults();
     let interrupted = 0;
     for (let after = 0; ; after++) {
       const someone = await player();

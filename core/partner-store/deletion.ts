@@ -5,7 +5,7 @@ import { footprintSize, itemsOf, readFootprint } from '../platform/footprint.js'
 import { newPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { AGAIN, retrying } from '../platform/retry.js';
-import { ConcurrentChange, transactOrFailures, type FailedCondition } from '../platform/transactions.js';
+import { ConcurrentChange, RACED, transactOrFailures, transactOrRaced } from '../platform/transactions.js';
 import { jtiUsedAlready, usedJti, verifyAssertion, type Assertion } from './assertions.js';
 import { jtiKey } from './keys.js';
 import type { PartnerStoreDeps } from './deps.js';
@@ -82,33 +82,31 @@ interface Joined {
 /** The deletion's first write; a request that loses the race to another's start joins that one. */
 async function start(deps: PartnerStoreDeps, assertion: Assertion, uid: string): Promise<Joined> {
   const subject = subjectOf(assertion, uid, newPseudonym(), deps.now().toISOString());
-  const failed = await transactOrFailures(
-    deps,
-    [
-      usedJti(deps, assertion),
-      {
-        Update: {
-          TableName: deps.table,
-          Key: loginKey(subject.region, subject.clientId, subject.sub),
-          UpdateExpression: 'SET pseudonym = :pseudonym, deleted_at = :at',
-          ConditionExpression: 'uid = :uid AND attribute_not_exists(pseudonym)',
-          ExpressionAttributeValues: { ':pseudonym': subject.pseudonym, ':at': subject.deletedAt, ':uid': uid },
-        },
+  // Requests at once for one user collide on its items until the platform's retries give up (RACED): what was
+  // written meanwhile (another request's start, or its end) decides, so the loser reads it rather than answering 409.
+  const failed = await transactOrRaced(deps, [
+    usedJti(deps, assertion),
+    {
+      Update: {
+        TableName: deps.table,
+        Key: loginKey(subject.region, subject.clientId, subject.sub),
+        UpdateExpression: 'SET pseudonym = :pseudonym, deleted_at = :at',
+        ConditionExpression: 'uid = :uid AND attribute_not_exists(pseudonym)',
+        ExpressionAttributeValues: { ':pseudonym': subject.pseudonym, ':at': subject.deletedAt, ':uid': uid },
       },
-      {
-        Update: {
-          TableName: deps.table,
-          Key: storeUserKey(uid),
-          UpdateExpression: 'SET deleted_at = :at',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
-          ExpressionAttributeValues: { ':at': subject.deletedAt },
-        },
+    },
+    {
+      Update: {
+        TableName: deps.table,
+        Key: storeUserKey(uid),
+        UpdateExpression: 'SET deleted_at = :at',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+        ExpressionAttributeValues: { ':at': subject.deletedAt },
       },
-    ],
-    'user/delete: the deletion was started concurrently; retry',
-  ).catch(racing);
-  if (failed.length === 0) return { subject, running: true };
-  if (failed.some((failure) => failure.index === 0)) throw jtiUsedAlready();
+    },
+  ]);
+  if (failed !== RACED && failed.length === 0) return { subject, running: true };
+  if (failed !== RACED && failed.some((failure) => failure.index === 0)) throw jtiUsedAlready();
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: loginKey(subject.region, subject.clientId, subject.sub), ConsistentRead: true }));
   if (!out.Item) throw noSuchUser(assertion);
   const record = StoredLogin.parse(out.Item);
@@ -118,16 +116,6 @@ async function start(deps: PartnerStoreDeps, assertion: Assertion, uid: string):
     throw new Error('store user deletion: the user item is missing or marked, and its login item is no deletion record');
   }
   return join(deps, assertion, record);
-}
-
-/**
- * Requests at once for one user collide on its items until the platform's retries give up: what was written
- * meanwhile (another request's start, or its end) decides, so the loser reads it rather than answering 409.
- */
-const RACED: FailedCondition[] = [{ index: -1 }];
-function racing(error: unknown): FailedCondition[] {
-  if (error instanceof ConcurrentChange) return RACED;
-  throw error;
 }
 
 /** A request for a deletion that is running: its assertion is taken, on condition the deletion is still running. */
@@ -201,7 +189,7 @@ async function finish(deps: PartnerStoreDeps, subject: Subject, running: boolean
     ConsistentRead: true,
   });
   if (running) {
-    const ended = await transactOrFailures(deps, [
+    const ended = await transactOrRaced(deps, [
       { Delete: { TableName: deps.table, Key: storeUserKey(subject.uid) } },
       {
         Delete: {
@@ -211,7 +199,7 @@ async function finish(deps: PartnerStoreDeps, subject: Subject, running: boolean
           ExpressionAttributeValues: { ':pseudonym': subject.pseudonym },
         },
       },
-    ]).catch(racing);
+    ]);
     if (ended === RACED) {
       const out = await deps.db.send(
         new GetCommand({ TableName: deps.table, Key: loginKey(subject.region, subject.clientId, subject.sub), ConsistentRead: true }),

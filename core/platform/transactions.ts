@@ -80,6 +80,20 @@ export async function transactOrFailures(
   );
 }
 
+/** What transactOrRaced answers when every try was cancelled by other transactions in flight: nothing was written. */
+export const RACED: unique symbol = Symbol('raced');
+
+/**
+ * transactOrFailures for a request that, when its collisions persist, answers from what the winning request
+ * wrote (read afresh) instead of a 409: RACED then.
+ */
+export function transactOrRaced(deps: Pick<PlatformDeps, 'db'>, items: TransactItem[]): Promise<FailedCondition[] | typeof RACED> {
+  return transactOrFailures(deps, items).catch((error: unknown) => {
+    if (error instanceof ConcurrentChange) return RACED;
+    throw error;
+  });
+}
+
 /** transactOrFailures, answering only the indexes of the items whose condition failed. */
 export async function transactOrFailedConditions(deps: Pick<PlatformDeps, 'db'>, items: TransactItem[], conflictMessage?: string): Promise<number[]> {
   return (await transactOrFailures(deps, items, conflictMessage)).map((failure) => failure.index);

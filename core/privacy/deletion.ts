@@ -9,7 +9,7 @@ import { logError } from '../platform/log.js';
 import { goneKey, newPseudonym } from '../platform/players.js';
 import { queryItems } from '../platform/query.js';
 import { AGAIN, retrying } from '../platform/retry.js';
-import { ConcurrentChange, isWriteConflict, transactOrFailures } from '../platform/transactions.js';
+import { ConcurrentChange, isWriteConflict, RACED, transactOrRaced } from '../platform/transactions.js';
 import type { PrivacyDeps } from './deps.js';
 import { privacyError } from './errors.js';
 import { eraseRound } from '../platform/erase-round.js';
@@ -113,27 +113,28 @@ export async function deleteAccount(deps: PrivacyDeps, uid: string, body: Deleti
     gsi3pk: RUNNING_ERASURES,
     gsi3sk: deletedAt,
   };
-  const failed = await transactOrFailures(
-    deps,
-    [
-      { Put: { TableName: deps.table, Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
-      {
-        Put: {
-          TableName: deps.table,
-          Item: { ...goneKey(uid), type: 'gone', deleted_at: Math.floor(now.getTime() / 1000) },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
+  // Every try cancelled (RACED) means another start of this account's deletion was in flight: the record, the gone
+  // mark and the proof are what a start writes. It may have been cancelled as well.
+  const failed = await transactOrRaced(deps, [
+    { Put: { TableName: deps.table, Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: deps.table,
+        Item: { ...goneKey(uid), type: 'gone', deleted_at: Math.floor(now.getTime() / 1000) },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-      ...proof.consume,
-    ],
-    'account: its deletion started concurrently; retry',
-  );
-  if (failed.length > 0) {
+    },
+    ...proof.consume,
+  ]);
+  if (failed === RACED || failed.length > 0) {
     // The same proof raced this request (the record), or another proof started first (the gone mark): one
     // deletion runs; this request says so. A message consumed meanwhile is that same race.
     const other = await readErasure(deps, proofId);
     if (other) return rejoin(deps, uid, proofId, other);
-    throw privacyError('deletion.running', 'account: its deletion is running in another request', { retryAfterSeconds: LEASE_SECONDS });
+    // A start that only collided may have left nothing running: a retry soon starts it or finds the one that won.
+    throw privacyError('deletion.running', 'account: its deletion is running in another request', {
+      retryAfterSeconds: failed === RACED ? 1 : LEASE_SECONDS,
+    });
   }
   forgetPlayer(uid);
   return run(deps, state);

@@ -31,8 +31,11 @@ export const faults: Record<string, () => Error> = {
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
 export interface FaultInjector {
-  /** From the `after`-th next command on (0: the very next), `times` commands (all unless told) fail with `fault`. */
-  arm(fault: () => Error, after: number, times?: number): void;
+  /**
+   * From the `after`-th next command on (0: the very next), `times` commands (all unless told) fail with `fault`;
+   * with `command` (a command's name, `TransactWriteItemsCommand`), only commands of that name count and fail.
+   */
+  arm(fault: () => Error, after: number, times?: number, command?: string): void;
   disarm(): void;
   /** The next write is carried out, and its answer lost on the way back (a timeout). */
   loseNextWriteAnswer(): void;
@@ -45,13 +48,15 @@ export function injectFaults(db: DynamoDBDocumentClient): FaultInjector {
   let failing: (() => Error) | undefined;
   let failAfter = 0;
   let failTimes = Infinity;
+  let failCommand: string | undefined;
   let loseAnswer = false;
   const injector: FaultInjector = {
     sent: 0,
-    arm(fault, after, times = Infinity) {
+    arm(fault, after, times = Infinity, command) {
       failing = fault;
       failAfter = after;
       failTimes = times;
+      failCommand = command;
       injector.sent = 0;
     },
     disarm() {
@@ -64,7 +69,8 @@ export function injectFaults(db: DynamoDBDocumentClient): FaultInjector {
   db.middlewareStack.add(
     (next, context) => async (args) => {
       injector.sent++;
-      if (failing && failAfter-- <= 0 && failTimes-- > 0) throw failing();
+      const counted = failCommand === undefined || context.commandName === failCommand;
+      if (failing && counted && failAfter-- <= 0 && failTimes-- > 0) throw failing();
       const out = await next(args);
       if (loseAnswer && WRITES.has(context.commandName ?? '')) {
         loseAnswer = false;
@@ -77,9 +83,9 @@ export function injectFaults(db: DynamoDBDocumentClient): FaultInjector {
   return injector;
 }
 
-/** Runs `run` with `fault` armed from the `after`-th command on. */
-export async function withFault<T>(injector: FaultInjector, fault: () => Error, after: number, run: () => Promise<T>): Promise<T> {
-  injector.arm(fault, after);
+/** Runs `run` with `fault` armed from the `after`-th command on (of those named `command`, when given). */
+export async function withFault<T>(injector: FaultInjector, fault: () => Error, after: number, run: () => Promise<T>, command?: string): Promise<T> {
+  injector.arm(fault, after, Infinity, command);
   try {
     return await run();
   } finally {
