@@ -101,11 +101,13 @@ describe('the list of changes stays bounded', () => {
   const DAY = 86_400_000;
 
   it(`keeps what decides a season's K and the last ${KEPT_CHANGES} written, however many changes are made`, async () => {
+    const CHANGES = 375;
+    const CHANGE_EVERY_MS = 16 * 3_600_000;
     const game = await gameWithServer(deps);
     const start = Date.parse('2026-01-01T00:00:00Z');
     // Every season current at a change has a score, whatever its K (in shard 0 of one shard and of several): each
     // change is one for the seasons to come (one made in a season without score is a launch: board-launch.test.ts).
-    for (const season of seasonsBetween(start, start + 1_500 * 4 * 3_600_000)) {
+    for (const season of seasonsBetween(start, start + CHANGES * CHANGE_EVERY_MS)) {
       for (const pk of [scorePartition(game.code, season, 0, 1), scorePartition(game.code, season, 0, 2)]) {
         await deps.db.send(
           new PutCommand({
@@ -117,9 +119,9 @@ describe('the list of changes stays bounded', () => {
     }
     const written: ShardChange[] = [];
     try {
-      // 1,500 changes, one every 4 hours for 250 days, K going round 1 to 16.
-      for (let i = 0; i < 1_500; i++) {
-        const at = start + i * 4 * 3_600_000;
+      // One change every 16 hours for 250 days, K going round 1 to 16: past APPENDED_CHANGES, the list compacts several times.
+      for (let i = 0; i < CHANGES; i++) {
+        const at = start + i * CHANGE_EVERY_MS;
         deps.setNow(new Date(at));
         const shards = (i % 16) + 1;
         await setBoardShards(deps, game.code, shards);
