@@ -19,12 +19,12 @@ const WALK = [
 const LOAD = ['test/board-shards.test.ts'];
 
 /**
- * The suite's files at a time: three, whatever the machine. vitest's default is one less than the cores, one on the
- * 2-core machine CI runs on. Most of a file's time is waiting on DynamoDB Local, a browser or a child process, so
- * more files than cores still gain: on that machine the test command took 42 minutes one file at a time, 25 two at
- * a time and 21 three at a time.
+ * The suite's files at a time: two, whatever the machine. vitest's default is one less than the cores, one on the
+ * 2-core machine CI runs on, where the test command took 42 minutes one file at a time and 26 two at a time. Three
+ * took 21 minutes in one run and 28 in a clean-clone CI run, with the tests' summed time half again as long as
+ * with two: on two cores a third file mostly adds waiting.
  */
-const SUITE_WORKERS = 3;
+const SUITE_WORKERS = 2;
 
 export default defineConfig({
   // `@game-platform/client` is clients/ts's source (tsconfig.json's paths), as for tsc, tsx and esbuild: the
