@@ -21,10 +21,14 @@ async function match() {
   );
   const result = { game_code: 'demo-arena', game_player_id: player, game_player_name: 'Quickstart', kills: 3, wins: 1 };
   await unwrap(server.POST('/merchant/games/addWin', { body: result }));
-  // The boards follow the reports a moment behind (the table's stream, about a second): read until the player is on them.
+  // The boards follow the reports a moment behind (the table's stream, about a second), each board on its own: read
+  // until the player is on all four.
   const readBoards = () => unwrap(server.GET('/merchant/games/rank', { params: { query: { game_code: 'demo-arena' } } }));
+  type Boards = Awaited<ReturnType<typeof readBoards>>;
+  const onEveryBoard = (b: Boards) =>
+    [b.gameWeekKillRank, b.gameWeekWinRank, b.gameMothKillRank, b.gameMothWinRank].every((rows) => rows.some((row) => row.game_player_id === player));
   let boards = await readBoards();
-  for (let attempt = 1; attempt < 80 && !boards.gameWeekKillRank.some((row) => row.game_player_id === player); attempt++) {
+  for (let attempt = 1; attempt < 80 && !onEveryBoard(boards); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     boards = await readBoards();
   }
