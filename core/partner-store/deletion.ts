@@ -105,8 +105,10 @@ async function start(deps: PartnerStoreDeps, assertion: Assertion, uid: string):
       },
     },
   ]);
-  if (failed !== RACED && failed.length === 0) return { subject, running: true };
-  if (failed !== RACED && failed.some((failure) => failure.index === 0)) throw jtiUsedAlready();
+  if (failed !== RACED) {
+    if (failed.length === 0) return { subject, running: true };
+    if (failed.some((failure) => failure.index === 0)) throw jtiUsedAlready();
+  }
   const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: loginKey(subject.region, subject.clientId, subject.sub), ConsistentRead: true }));
   if (!out.Item) throw noSuchUser(assertion);
   const record = StoredLogin.parse(out.Item);
