@@ -286,7 +286,7 @@ export const paymentOperations: OperationBench[] = [
     units: {
       write: 1,
       read: 1,
-      why: "the gone mark read fresh (1); one UpdateItem of the balance holding its ledger entry (1 while the item is under 1 KB, as for a player's first deductions; 2 once it holds about 8 entries, and every 8th deduction moves a page in a transaction: about 3 on average, docs/performance.md)",
+      why: "the gone mark read fresh (1); one UpdateItem of the balance holding its ledger entry (1 while the item is under 1 KB, as for a player's first deductions; 2 from about 10 held entries on, and every 8th deduction moves a page in a transaction: about 2.75 on average, docs/performance.md)",
     },
     floor: {
       roundTrips: 2,
