@@ -160,14 +160,13 @@ describe('a batch read whose keys stay unprocessed', () => {
     const before = await itemCount(deps);
     throttle.calls = 0;
     throttle.forever = true;
-    const started = Date.now();
+    // How long the retries pause in all is the schedule's (test/retry-pauses.test.ts), not timed here.
     const res = await order().finally(() => (throttle.forever = false));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
     expect(res.body).toEqual({ statusCode: 503, message: expect.stringMatching(/try again/), error: 'table.busy' });
     expect(documentErrors('/account/user/rechargeOrder', 'post', 503, res.body)).toEqual([]);
     expect(throttle.calls).toBe(RETRIES + 1);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(await itemCount(deps)).toBe(before);
   });
 

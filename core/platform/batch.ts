@@ -74,7 +74,7 @@ async function readChunk(deps: Pick<PlatformDeps, 'db' | 'table'>, keys: ItemKey
       pending = (out.UnprocessedKeys?.[deps.table]?.Keys as ItemKey[] | undefined) ?? [];
       return pending.length > 0 ? AGAIN : undefined;
     },
-    { attempts: 1 + RETRIES, pause, giveUp: unprocessed },
+    { attempts: 1 + RETRIES, pause: batchPause, giveUp: unprocessed },
   );
 }
 
@@ -100,14 +100,14 @@ export async function writeItems(deps: Pick<PlatformDeps, 'db' | 'table'>, items
           pending = (out.UnprocessedItems?.[deps.table] as Write[] | undefined) ?? [];
           return pending.length > 0 ? AGAIN : undefined;
         },
-        { attempts: 1 + RETRIES, pause, giveUp: unprocessed },
+        { attempts: 1 + RETRIES, pause: batchPause, giveUp: unprocessed },
       );
     }),
   );
 }
 
 /** The back-off after try n, before retry n: full jitter, so that many callers' retries spread out. */
-const pause = backOff(BASE_PAUSE_MS);
+export const batchPause = backOff(BASE_PAUSE_MS);
 
 /** Keys or writes still unprocessed after every retry: the 503. */
 const unprocessed = (): never => {
