@@ -217,7 +217,7 @@ function regionOperations(region: StoreRegion): OperationBench[] {
     op(
       `grant${s}`,
       2,
-      "one BatchGet (the user, the reference's grant) + one transaction (the grant record, each balance and its ledger entry)",
+      "one BatchGet (the user, the reference's grant) + one transaction (the grant record, each balance, one ledger entry of them all)",
       {
         write: 8,
         read: 1,

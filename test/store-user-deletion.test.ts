@@ -56,9 +56,12 @@ describe('user/delete', () => {
     const kept = items.filter((item) => String(item.pk).startsWith('STOREUSER#former:'));
     expect(new Set(kept.map((item) => item.pk)).size).toBe(1);
     const pseudonym = String(kept[0]!.pk).slice('STOREUSER#'.length);
-    // Every credit and debit of the user, and a forfeit of what was left: each holding sums to nothing.
+    // Every credit and debit of the user (a grant's entry records each holding it credited), and a forfeit of what
+    // was left: each holding sums to nothing.
     const sums = new Map<string, number>();
-    for (const entry of kept) sums.set(`${entry.holding}#${entry.code}`, (sums.get(`${entry.holding}#${entry.code}`) ?? 0) + Number(entry.change));
+    for (const entry of kept)
+      for (const { holding, code, change } of (entry.changes ?? [entry]) as Record<string, unknown>[])
+        sums.set(`${holding}#${code}`, (sums.get(`${holding}#${code}`) ?? 0) + Number(change));
     expect([...sums.keys()].sort()).toEqual(['currency#coin', 'currency#gem', 'item#cake', 'item#fish', 'item#kibble']);
     expect([...sums.values()].every((sum) => sum === 0)).toBe(true);
     expect(kept.every((entry) => entry.uid === pseudonym && entry.type === 'store_ledger')).toBe(true);

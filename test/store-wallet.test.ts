@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/partner-store/clients.js';
@@ -8,7 +8,9 @@ import type { createPartnerStoreApp } from '../functions/partner-store.js';
 import { itemCount, type TestDeps } from './support/deps.js';
 import { storeIssuerOf, storePathOf, storeWorld, type StoreWorld } from './support/store.js';
 import { call } from './support/http.js';
+import { ledgerMismatches } from './support/ledgers.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
+import { scanAll } from './support/table-snapshot.js';
 
 /**
  * A store user's currencies and items: the catalogue, balances read with the store session, and the
@@ -91,6 +93,19 @@ describe('currencies and items', () => {
       kind: 'food',
       balance: 3,
     });
+    // One ledger entry records the grant's every credit (one write, not one per holding), and the ledger adds up.
+    const items = await scanAll(deps);
+    const ledger = items.filter((item) => item.pk === `STOREUSER#${user.uid}` && String(item.sk).startsWith('LEDGER#'));
+    expect(ledger).toEqual([
+      expect.objectContaining({
+        ref: `grant#${decodeJwt(token).client_id}#${body.reference}`,
+        changes: [
+          { holding: 'currency', code: 'gem', change: 50 },
+          { holding: 'item', code: 'kibble', change: 3 },
+        ],
+      }),
+    ]);
+    expect(ledgerMismatches(items)).toEqual([]);
     const reused = await call(app, 'POST', `${pathOf('default')}/grants`, { token, body: { ...body, currencies: { gem: 51 } } });
     expect(reused).toMatchObject({ status: 422, body: { statusCode: 422, message: expect.stringMatching(/^body\.reference:/) } });
   });

@@ -15,7 +15,7 @@ import { storePartition, storeUserKey } from './keys.js';
 import type { UserDeleted } from './models.js';
 import { regionKey, type StoreRegion } from './regions.js';
 import { StoredLogin, StoredUser } from './sessions.js';
-import { StoredLedgerEntry } from './wallet.js';
+import { StoredLedgerChange } from './wallet.js';
 import { loginKey } from './keys.js';
 
 /**
@@ -214,7 +214,7 @@ async function finish(deps: PartnerStoreDeps, subject: Subject, running: boolean
     deleted: true,
     deleted_at: subject.deletedAt,
     forfeited: forfeits.map((item) => {
-      const entry = StoredLedgerEntry.parse(item);
+      const entry = StoredLedgerChange.parse(item);
       return { holding: entry.holding, code: entry.code, amount: -entry.change };
     }),
   };

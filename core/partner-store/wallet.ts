@@ -45,11 +45,59 @@ export const ITEMS = [
 /** "a balance" (balanceKey) as stored: an integer, never below zero; the item is made by the first credit. */
 export const StoredBalance = z.object({ balance: z.int() });
 
+/** One change of one holding, as a ledger entry records it. */
+const LedgerChange = z.object({ holding: z.enum(['currency', 'item']), code: z.string(), change: z.int() });
+
 /**
- * "a ledger entry" (storeLedgerKey) as stored: the change of one holding and the ref that makes it once. A user's
+ * "a ledger entry" (storeLedgerKey) of one holding, as stored: its change and the ref that makes it once. A user's
  * deletion moves the entries under its pseudonym (the uid in them replaced), with a forfeit entry of each balance.
  */
-export const StoredLedgerEntry = z.object({ holding: z.enum(['currency', 'item']), code: z.string(), change: z.int(), ref: z.string() });
+export const StoredLedgerChange = z.extend(LedgerChange, { ref: z.string() });
+
+/**
+ * "a ledger entry" as stored: one holding's change, or a partner's grant, which records every holding it changed
+ * in one entry (`changes`), so that a grant writes one entry however many holdings it credits. Grants made before
+ * wrote an entry per holding (`<ref>#<holding>#<code>`), which stay as they are.
+ */
+export const StoredLedgerEntry = z.union([StoredLedgerChange, z.object({ changes: z.array(LedgerChange), ref: z.string() })]);
+
+/** A balance's update adding `amount` (negative: taking, on condition the balance covers it). */
+function balanceChange(deps: Pick<PartnerStoreDeps, 'table'>, uid: string, holding: Holding, code: string, amount: number, now: string): TransactItem {
+  return amount >= 0
+    ? {
+        Update: {
+          TableName: deps.table,
+          Key: balanceKey(uid, holding, code),
+          UpdateExpression: 'ADD balance :n SET updated_at = :now',
+          ExpressionAttributeValues: { ':n': amount, ':now': now },
+        },
+      }
+    : {
+        Update: {
+          TableName: deps.table,
+          Key: balanceKey(uid, holding, code),
+          UpdateExpression: 'SET balance = balance - :n, updated_at = :now',
+          ConditionExpression: 'balance >= :n',
+          ExpressionAttributeValues: { ':n': -amount, ':now': now },
+        },
+      };
+}
+
+/** A new ledger entry (`fields`: one change, or a grant's `changes`) at `key`, written once (its key is new). */
+const ledgerPut = (
+  deps: Pick<PartnerStoreDeps, 'table'>,
+  uid: string,
+  key: string,
+  ref: string,
+  fields: Record<string, unknown>,
+  now: string,
+): TransactItem => ({
+  Put: {
+    TableName: deps.table,
+    Item: { ...storeLedgerKey(uid, key), type: 'store_ledger', uid, ...fields, ref, created_at: now },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
 
 /** Transaction items adding `amount` (negative: taking, on condition the balance covers it) with its ledger entry. */
 export function changeItems(
@@ -61,34 +109,15 @@ export function changeItems(
   ref: string,
 ): TransactItem[] {
   const now = deps.now().toISOString();
-  const balance: TransactItem =
-    amount >= 0
-      ? {
-          Update: {
-            TableName: deps.table,
-            Key: balanceKey(uid, holding, code),
-            UpdateExpression: 'ADD balance :n SET updated_at = :now',
-            ExpressionAttributeValues: { ':n': amount, ':now': now },
-          },
-        }
-      : {
-          Update: {
-            TableName: deps.table,
-            Key: balanceKey(uid, holding, code),
-            UpdateExpression: 'SET balance = balance - :n, updated_at = :now',
-            ConditionExpression: 'balance >= :n',
-            ExpressionAttributeValues: { ':n': -amount, ':now': now },
-          },
-        };
+  return [balanceChange(deps, uid, holding, code, amount, now), ledgerPut(deps, uid, `${ref}#${holding}#${code}`, ref, { holding, code, change: amount }, now)];
+}
+
+/** A grant's credits: each balance's `ADD`, then one ledger entry recording them all (keyed by the grant's ref). */
+function creditItems(deps: Pick<PartnerStoreDeps, 'table' | 'now'>, uid: string, changes: GrantAnswer['granted'], ref: string): TransactItem[] {
+  const now = deps.now().toISOString();
   return [
-    balance,
-    {
-      Put: {
-        TableName: deps.table,
-        Item: { ...storeLedgerKey(uid, `${ref}#${holding}#${code}`), type: 'store_ledger', uid, holding, code, change: amount, ref, created_at: now },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    ...changes.map((c) => balanceChange(deps, uid, c.holding, c.code, c.amount, now)),
+    ledgerPut(deps, uid, ref, ref, { changes: changes.map((c) => ({ holding: c.holding, code: c.code, change: c.amount })) }, now),
   ];
 }
 
@@ -152,7 +181,7 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    ...changes.flatMap((change) => changeItems(deps, body.uid, change.holding, change.code, change.amount, ref)),
+    ...creditItems(deps, body.uid, changes, ref),
     liveUserCheck(deps, body.uid),
   ]).catch(async (error: unknown) => {
     // Still colliding after the platform's retries (the same grant sent many times at once): the winner's
@@ -164,7 +193,8 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
   });
   const first = failed.find((failure) => failure.index === 0)?.item;
   if (first) return answerOf<GrantAnswer>(first, request, referenceReused('client'));
-  if (failed.some((failure) => failure.index === 1 + 2 * changes.length)) throw noUser();
+  // After the record, each balance and the one ledger entry: the user's check is last.
+  if (failed.some((failure) => failure.index === changes.length + 2)) throw noUser();
   if (failed.length > 0) throw new Error('store grant: a ledger entry of a new grant existed');
   return answer;
 }

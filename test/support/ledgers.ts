@@ -3,8 +3,8 @@
  * ledger entries' changes, and none is below zero. Ticket balances (`USER#<uid>` `TICKETS#<project>#<level>`,
  * entries `LEDGER#…` with projectName, level and change, a page of entries counting as its summed change, and the
  * entries the balance item holds: core/tickets/balances.ts, core/tickets/held-ledger.ts) and the partner store's
- * (`STOREUSER#<uid>` `BAL#<holding>#<code>`, entries `LEDGER#…` with holding, code and change:
- * core/partner-store/wallet.ts). Answers one line per balance that breaks it.
+ * (`STOREUSER#<uid>` `BAL#<holding>#<code>`, entries `LEDGER#…` with holding, code and change, or a grant's
+ * `changes` of each: core/partner-store/wallet.ts). Answers one line per balance that breaks it.
  */
 export function ledgerMismatches(items: Record<string, unknown>[]): string[] {
   const balances = new Map<string, number>();
@@ -18,7 +18,9 @@ export function ledgerMismatches(items: Record<string, unknown>[]): string[] {
     } else if (pk.startsWith('USER#') && sk.startsWith('LEDGER#'))
       add(sums, `${pk} TICKETS#${String(item.projectName)}#${String(item.level)}`, Number(item.change));
     else if (pk.startsWith('STOREUSER#') && sk.startsWith('BAL#')) balances.set(`${pk} ${sk}`, Number(item.balance ?? 0));
-    else if (pk.startsWith('STOREUSER#') && sk.startsWith('LEDGER#')) add(sums, `${pk} BAL#${String(item.holding)}#${String(item.code)}`, Number(item.change));
+    else if (pk.startsWith('STOREUSER#') && sk.startsWith('LEDGER#'))
+      for (const change of (item.changes ?? [item]) as Record<string, unknown>[])
+        add(sums, `${pk} BAL#${String(change.holding)}#${String(change.code)}`, Number(change.change));
   }
   const mismatches: string[] = [];
   for (const key of new Set([...balances.keys(), ...sums.keys()])) {
