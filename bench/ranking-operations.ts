@@ -283,9 +283,9 @@ export const rankingOperations: OperationBench[] = [
     group: 'boards',
     op: 'sign_code',
     label: 'sign_code (first time)',
-    minimum: 4,
+    minimum: 3,
     reason:
-      "whether the caller deleted their account (GetItem, fresh on a write) + entry GetItem (owner, amount, wallet: the signed message is made from it) + the game's GetItem (its on-chain object, which the claim names) + conditional UpdateItem storing the claim",
+      "whether the caller deleted their account (fresh on a write) with the entry (owner, amount, wallet: the signed message is made from it) in one BatchGet + the game's GetItem (its on-chain object, which the claim names) + conditional UpdateItem storing the claim",
     units: {
       write: 1,
       read: 2,
@@ -300,8 +300,8 @@ export const rankingOperations: OperationBench[] = [
     group: 'boards',
     op: 'sign_code',
     label: 'sign_code (signed already)',
-    minimum: 2,
-    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + entry GetItem (the stored claim answers)',
+    minimum: 1,
+    reason: 'whether the caller deleted their account (fresh on a write) with the entry (the stored claim answers) in one BatchGet',
     units: { write: 0, read: 1.5, why: 'the gone mark read fresh (1) + the entry, eventually consistent (0.5)' },
     prepare: async (deps) => {
       const { player, id } = await signedReward(deps);
@@ -312,7 +312,7 @@ export const rankingOperations: OperationBench[] = [
     group: 'boards',
     op: 'get_sign',
     minimum: 1,
-    reason: 'entry GetItem (the stored claim)',
+    reason: 'the entry (the stored claim), one BatchGet',
     units: { write: 0, read: 0.5, why: 'the entry, only shown: eventually consistent' },
     prepare: async (deps) => {
       const { player, id } = await signedReward(deps);

@@ -4,6 +4,7 @@ import { cohortAround } from '../core/leagues/standing.js';
 import { rankAround } from '../core/rankings/around.js';
 import { gameRank } from '../core/rankings/boards.js';
 import { addWin, reportReads } from '../core/rankings/reports.js';
+import { claimReads } from '../core/rewards/claims.js';
 import { boardShardsOf, setBoardShards } from '../core/rankings/shards.js';
 import { leagueHandlers } from './handlers/leagues.js';
 import { boardRewardHandlers } from './handlers/rewards.js';
@@ -24,7 +25,7 @@ export const createBoardsApp = (deps: Deps) =>
       ...boardRewardHandlers,
       ...leagueHandlers,
     },
-    { reads: { addWin: ({ body }) => reportReads.addWin(body) } },
+    { reads: { addWin: ({ body }) => reportReads.addWin(body), sign_code: ({ body }) => claimReads.sign_code(body) } },
   );
 
 export const handler = lambdaHandler(

@@ -4,6 +4,7 @@ import { normalizeAddress } from '../payments/chain-payments.js';
 import { gameKey } from '../games/keys.js';
 import { findAccount } from '../identity/accounts.js';
 import type { RewardsDeps } from './deps.js';
+import { readItems } from '../platform/batch.js';
 import { isConditionalFailure } from '../platform/conditional-failure.js';
 import { platformError } from '../platform/errors.js';
 import { rewardError } from './errors.js';
@@ -165,9 +166,17 @@ function toSignature(id: number, claim: StoredClaim): ClaimSignature {
 
 /** The caller's entry (the route's `record` rule): another player's is as unknown as a missing one (404). */
 async function callersEntry(deps: RewardsDeps, caller: TokenClaims, id: number) {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: historyEntryKey(id), ConsistentRead: true }));
-  return ClaimEntry.parse(ownedRecord(out.Item, (entry) => entry.platform_player_id === caller.sub, `id: no history entry ${id}`));
+  const [item] = await readItems(deps, claimReads.sign_code({ id }));
+  return ClaimEntry.parse(ownedRecord(item, (entry) => entry.platform_player_id === caller.sub, `id: no history entry ${id}`));
 }
+
+/**
+ * What sign_code reads first: the history entry, strongly consistent. The authorization layer reads it in the
+ * batch of its fresh gone-mark read (core/platform/read-ahead.ts), so the entry costs no request of its own.
+ */
+export const claimReads = {
+  sign_code: (body: { id: number }) => [historyEntryKey(body.id)],
+};
 
 /** The on-chain object of the entry's game; 409 naming object_id when the game has none. */
 async function gameObject(deps: RewardsDeps, id: number, code: string): Promise<string> {
