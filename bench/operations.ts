@@ -326,8 +326,8 @@ export const identityOperations: OperationBench[] = [
   {
     group: 'withoutkey',
     op: 'account_deletion_challenge',
-    minimum: 3,
-    reason: 'whether the caller deleted their account (GetItem, fresh on a write) + the account (BatchGetItem) + the message PutItem',
+    minimum: 2,
+    reason: "whether the caller deleted their account (fresh on a write) with the account (the route's reads) in one BatchGet + the message PutItem",
     units: { write: 1, read: 1.5, why: 'the gone mark read fresh (1) + the account, eventually consistent (0.5) + the message PutItem (1)' },
     prepare: async (deps) => ({ token: (await player(deps)).token }),
   },

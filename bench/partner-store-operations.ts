@@ -145,8 +145,8 @@ function regionOperations(region: StoreRegion): OperationBench[] {
     ),
     op(
       `accept${s}`,
-      3,
-      "the session's check of the store user (a BatchGetItem, the operation reading nothing first) + GetItem of the pending request + one transaction (request deleted, code put, the user there)",
+      2,
+      "one BatchGet: the session's check of the store user with the pending request (the route's reads) + one transaction (request deleted, code put, the user there)",
       {
         write: 7,
         read: 1.5,
@@ -198,8 +198,8 @@ function regionOperations(region: StoreRegion): OperationBench[] {
     op(`currencies_list${s}`, 0, 'the catalogue, in code', NO_TABLE, async () => ({})),
     op(
       `premium_balance${s}`,
-      2,
-      "the session's check of the store user (a BatchGetItem) + the balance's GetItem",
+      1,
+      "one BatchGet: the session's check of the store user with the balance (the route's reads)",
       { write: 0, read: 2, why: 'the store user read fresh (1) + the balance, strongly consistent (1)' },
       async (deps) => ({
         token: (await signedIn(deps, region)).session,

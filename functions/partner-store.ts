@@ -1,7 +1,7 @@
 import { composeApps, createGroupApp } from '../core/http/app.js';
 import type { FirstReads, Handlers } from '../core/http/operation.js';
 import type { Deps } from '../core/deps.js';
-import { accept } from '../core/partner-store/authorization.js';
+import { accept, acceptReads } from '../core/partner-store/authorization.js';
 import { verifyStoreBearer } from '../core/partner-store/bearer.js';
 import { authorizationPage } from '../core/partner-store/consent-page.js';
 import { CONSENT_SCRIPT } from '../core/partner-store/consent-script.js';
@@ -12,7 +12,7 @@ import { adoptPet, adoptReads, feedLog, feedPet, feedReads, petRank, userPets } 
 import { requestIssuer, type StoreRegion } from '../core/partner-store/regions.js';
 import { login, storeUser, userInfo } from '../core/partner-store/sessions.js';
 import { tokenEndpoint } from '../core/partner-store/token-endpoint.js';
-import { currencies, grant, itemBalances, premiumBalance } from '../core/partner-store/wallet.js';
+import { currencies, grant, itemBalances, premiumBalance, premiumReads } from '../core/partner-store/wallet.js';
 import { deployedDeps, lambdaHandler } from './deployed.js';
 import { everyRegion, partnerStoreRootRoutes, partnerStoreRoutes, type regionRootRoutes, type regionRoutes } from './routes/partner-store.js';
 
@@ -85,6 +85,8 @@ export const handler = lambdaHandler(
 
 /** What a region's pet handlers read first (operation.ts FirstReads): the same in every region. */
 const regionReads: FirstReads<ReturnType<typeof regionRoutes>> = {
+  accept: ({ body }) => acceptReads(body.request_id),
+  premium_balance: (_, caller) => premiumReads(caller.sub),
   adopt_pet: ({ idempotencyKey }, caller) => adoptReads(caller.sub, idempotencyKey),
   feed_pet: ({ body, idempotencyKey }, caller) => feedReads(caller.sub, body.petId, idempotencyKey),
 };

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { PartnerStoreDeps } from './deps.js';
 import { RedirectAnswer } from '../platform/redirect.js';
 import { storeError } from './errors.js';
+import { readItems } from '../platform/batch.js';
 import { transactOrFailures } from '../platform/transactions.js';
 import { findClient, scopeWithin } from './clients.js';
 import { playerItemsKeys } from '../platform/players.js';
@@ -114,6 +115,12 @@ export async function authorize(deps: PartnerStoreDeps, region: StoreRegion, iss
 }
 
 /**
+ * What accept reads first (core/http/operation.ts FirstReads): the pending request, strongly consistent. The
+ * authorization layer reads it with the session's user, so it costs no request of its own.
+ */
+export const acceptReads = (requestId: string) => [requestKey(requestId)];
+
+/**
  * accept: the signed-in store user's decision on a pending request of this region. Allowed: a code (single use,
  * CODE_SECONDS) bound to the user, the client, the redirect URI, the scope and the PKCE challenge; denied:
  * `access_denied`. Either way the request is used up (it is deleted with the code written, on condition it is
@@ -126,8 +133,8 @@ export async function accept(
   uid: string,
   input: { request_id: string; decision: 'allow' | 'deny' },
 ) {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: requestKey(input.request_id), ConsistentRead: true }));
-  const item = out.Item && StoredRequest.parse(out.Item);
+  const [read] = await readItems(deps, acceptReads(input.request_id));
+  const item = read && StoredRequest.parse(read);
   const now = deps.now();
   if (!item || item.region !== region || item.expiresAt * 1000 <= now.getTime())
     throw storeError('authorize.request_not_found', 'request_id: no pending authorization request (unknown, used or expired)');

@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import type { PartnerStoreDeps } from './deps.js';
@@ -121,15 +120,16 @@ function creditItems(deps: Pick<PartnerStoreDeps, 'table' | 'now'>, uid: string,
   ];
 }
 
-export async function balanceOf(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string, holding: Holding, code: string): Promise<number> {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: balanceKey(uid, holding, code), ConsistentRead: true }));
-  return out.Item ? StoredBalance.parse(out.Item).balance : 0;
-}
+/**
+ * What premium-currencies-balance reads first (core/http/operation.ts FirstReads): the premium balance, strongly
+ * consistent. For a session, the authorization layer reads it with the session's user: one request.
+ */
+export const premiumReads = (uid: string) => [balanceKey(uid, 'currency', PREMIUM)];
 
-export const premiumBalance = async (deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) => ({
-  currency: PREMIUM,
-  balance: await balanceOf(deps, uid, 'currency', PREMIUM),
-});
+export const premiumBalance = async (deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) => {
+  const [item] = await readItems(deps, premiumReads(uid));
+  return { currency: PREMIUM, balance: item ? StoredBalance.parse(item).balance : 0 };
+};
 
 /** Every item the catalogue has, with the user's balance of it (0 where none): one Query. */
 export async function itemBalances(deps: Pick<PartnerStoreDeps, 'db' | 'table'>, uid: string) {

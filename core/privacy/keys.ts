@@ -1,3 +1,4 @@
+import { userKey } from '../identity/keys.js';
 import { sha256Url } from '../platform/digest.js';
 /**
  * The items of a player's deletion (docs/security.md "Deleting a player's account"). Access patterns:
@@ -37,3 +38,9 @@ export const NOTICE_DAYS = 30;
 export const ANSWER_DAYS = 30;
 /** How long a run holds a deletion before another request or the resume job may take it over. */
 export const LEASE_SECONDS = 60;
+
+/**
+ * What the deletion challenge reads first (core/http/operation.ts FirstReads): the caller's account. The
+ * authorization layer reads it in the batch of its fresh gone-mark read, so the account costs no request of its own.
+ */
+export const challengeReads = (uid: string) => [userKey(uid)];

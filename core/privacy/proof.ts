@@ -3,7 +3,6 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import * as z from 'zod/mini';
 import { toAccountRecord } from '../identity/accounts.js';
-import { userKey } from '../identity/keys.js';
 import type { IdentityDeps } from '../identity/deps.js';
 import type { VerifiedIdToken } from '../identity/id-tokens.js';
 import { WalletType, type AccountRecord } from '../identity/models.js';
@@ -13,7 +12,7 @@ import { readItems } from '../platform/batch.js';
 import { sha256Url } from '../platform/digest.js';
 import type { TransactItem } from '../platform/transactions.js';
 import { privacyError } from './errors.js';
-import { deletionNonceKey } from './keys.js';
+import { challengeReads, deletionNonceKey } from './keys.js';
 import type { DeletionBody } from './models.js';
 
 /**
@@ -46,7 +45,7 @@ export function deletionMessage(stage: string, address: string, uid: string, non
 }
 
 async function accountOf(deps: IdentityDeps, uid: string) {
-  const [item] = await readItems(deps, [userKey(uid)]);
+  const [item] = await readItems(deps, challengeReads(uid));
   if (!item) throw privacyError('deletion.no_account', 'this user has no account to delete');
   return { account: toAccountRecord(item) };
 }
