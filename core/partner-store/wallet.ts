@@ -112,7 +112,7 @@ export function changeItems(
 }
 
 /** A grant's credits: each balance's `ADD`, then one ledger entry recording them all (keyed by the grant's ref). */
-function creditItems(deps: Pick<PartnerStoreDeps, 'table' | 'now'>, uid: string, changes: GrantAnswer['granted'], ref: string): TransactItem[] {
+function grantCredits(deps: Pick<PartnerStoreDeps, 'table' | 'now'>, uid: string, changes: GrantAnswer['granted'], ref: string): TransactItem[] {
   const now = deps.now().toISOString();
   return [
     ...changes.map((c) => balanceChange(deps, uid, c.holding, c.code, c.amount, now)),
@@ -181,7 +181,7 @@ export async function grant(deps: PartnerStoreDeps, region: StoreRegion, clientI
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    ...creditItems(deps, body.uid, changes, ref),
+    ...grantCredits(deps, body.uid, changes, ref),
     liveUserCheck(deps, body.uid),
   ]).catch(async (error: unknown) => {
     // Still colliding after the platform's retries (the same grant sent many times at once): the winner's
