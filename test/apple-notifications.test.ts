@@ -1,3 +1,4 @@
+import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../core/payments/orders.js';
 import type { AppleSettings } from '../core/app-stores/apple-settings.js';
@@ -238,6 +239,37 @@ describe('a refund that comes before the credit', () => {
       // Credited first then refunded (3), or barred before any credit (still pending, 0).
       expect(refunded.body.data.outcome === 'refunded' ? status === 3 && verified.status === 200 : status === 0 && verified.status === 409).toBe(true);
     }
+  });
+
+  it("a bar refused because the credit's transaction held the claim at that moment is sent again: the refund then takes the credit back", async () => {
+    const { order, notification, tickets, verify } = await purchase();
+    const refund = await notification('REFUND');
+    // The race of the test above, made certain: the refund found no claim and puts its bar while the verification's
+    // credit is committing. DynamoDB refuses such a lone write (TransactionConflictException, nothing written);
+    // here the credit completes meanwhile, and the bar's put is sent again.
+    let puts = 0;
+    let verified: Awaited<ReturnType<typeof verify>> | undefined;
+    deps.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const pk = (args.input as { Item?: { pk?: { S?: string } } }).Item?.pk?.S;
+        if (context.commandName === 'PutItemCommand' && pk?.startsWith('STORETX#') && puts++ === 0) {
+          verified = await verify();
+          throw new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: {} });
+        }
+        return next(args);
+      },
+      { step: 'build', name: 'bar-meets-the-credit', tags: ['TEST'] },
+    );
+    try {
+      const refunded = await notify(refund);
+      expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+      expect(refunded.body.data).toMatchObject({ outcome: 'refunded', orderId: order.id });
+    } finally {
+      deps.db.middlewareStack.remove('bar-meets-the-credit');
+    }
+    expect({ puts, verified: verified?.status }).toEqual({ puts: 2, verified: 200 });
+    expect(await tickets()).toBe(0);
+    expect((await findOrder(deps, order.id))?.status).toBe(3);
   });
 
   it('a verification retried after the refund of its credited purchase answers the order as it is now', async () => {

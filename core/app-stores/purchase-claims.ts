@@ -2,6 +2,8 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { StoresDeps } from './deps.js';
 import { conditionHeld, conditionalFailure } from '../platform/conditional-failure.js';
+import { retrying } from '../platform/retry.js';
+import { isWriteConflict } from '../platform/transactions.js';
 import { storeTxKey } from './keys.js';
 
 /**
@@ -58,8 +60,24 @@ export async function barPurchase(
     created_at: deps.now().toISOString(),
   };
   try {
-    await deps.db.send(
-      new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
+    // The credit's transaction may be writing the claim at this moment: the put is then refused as a conflict,
+    // with nothing written, and is sent again (it then finds the credit's claim, or puts the bar).
+    await retrying(
+      () =>
+        deps.db.send(
+          new PutCommand({
+            TableName: deps.table,
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      {
+        retryOn: isWriteConflict,
+        giveUp: (lastError) => {
+          throw lastError;
+        },
+      },
     );
     return { barred: true, claim: { orderId: null, barred: reason } };
   } catch (error) {

@@ -37,7 +37,9 @@ export function tableUnavailable(error: unknown): DomainError | undefined {
   }
   // A transaction another one was writing at that moment, where the code does not run it again itself
   // (core/platform/transactions.ts does, then answers a documented 409): nothing was written, so try again.
-  if (reasons.includes('TransactionConflict') || name === 'TransactionInProgressException') {
+  // A lone write refused because a transaction in flight held its item (TransactionConflictException) is the
+  // same: nothing was written.
+  if (reasons.includes('TransactionConflict') || name === 'TransactionInProgressException' || name === 'TransactionConflictException') {
     return platformError('table.busy', 'the table was writing the same items for another request; try again shortly', {
       retryAfterSeconds: TABLE_RETRY_AFTER_SECONDS,
     });
