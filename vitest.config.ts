@@ -31,11 +31,12 @@ export default defineConfig({
   // package's exports name its build (dist), which a clone has only once `npm run build -w clients/ts` ran.
   resolve: { tsconfigPaths: true },
   test: {
-    // One DynamoDB Local for the whole run; every test file makes its own table in it (test/support/deps.ts).
+    // A DynamoDB Local per worker of a project (test/support/global-setup.ts); every test file makes its own table in
+    // its worker's (test/support/deps.ts).
     globalSetup: ['test/support/global-setup.ts'],
     // Every test process keeps the service's log output for test/server-logs.test.ts.
     setupFiles: ['test/support/capture-setup.ts'],
-    // Limits that catch a hang, not a slow machine: files side by side on two cores and one DynamoDB Local run a
+    // Limits that catch a hang, not a slow machine: files side by side on two cores run a
     // test up to three times slower than alone (with two at a time, the slowest test on a 30 s limit took 29 s).
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
 import { createAccount, findAccount } from '../core/merchants/accounts.js';
 import { createWithoutkeyApp } from '../functions/withoutkey.js';
 import { call } from './support/http.js';
-import { createTestDeps, type TestDeps } from './support/deps.js';
+import { createTestDeps, dynamoEndpoint, type TestDeps } from './support/deps.js';
 
 let deps: TestDeps;
 let app: ReturnType<typeof createWithoutkeyApp>;
@@ -50,18 +49,7 @@ describe('merchant_login', () => {
 describe('npm run admin -- create-account', () => {
   it('creates an account in the named table that can then sign in, and is idempotent', async () => {
     const run = (args: string[]) => promisify(execFile)('npx', ['tsx', 'tools/admin/cli.ts', 'create-account', ...args], { cwd: process.cwd() });
-    const args = [
-      '--email',
-      'ops@example.com',
-      '--password',
-      'ops password 1',
-      '--role',
-      'admin',
-      '--table',
-      deps.table,
-      '--endpoint',
-      inject('dynamoEndpoint'),
-    ];
+    const args = ['--email', 'ops@example.com', '--password', 'ops password 1', '--role', 'admin', '--table', deps.table, '--endpoint', dynamoEndpoint()];
     expect((await run(args)).stdout).toContain('created: ops@example.com (admin)');
     expect((await run(args)).stdout).toContain('exists already');
     const res = await login('ops@example.com', 'ops password 1');

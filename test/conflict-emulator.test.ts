@@ -9,10 +9,9 @@ import {
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { transactOrFailures, type TransactItem } from '../core/platform/transactions.js';
 import { ConflictEmulator, type SentTransaction } from './support/conflict-emulator.js';
-import { createTestDeps, dropTables } from './support/deps.js';
+import { createTestDeps, dropTables, dynamoEndpoint } from './support/deps.js';
 import { createLocalDeps, type LocalDeps } from './support/local-deps.js';
 
 /**
@@ -28,7 +27,7 @@ const tables: string[] = [];
 
 /** Deps on a table of this file's own, dropped when the file ends. */
 async function emulatorDeps(options: Parameters<typeof createLocalDeps>[1]) {
-  const made = await createLocalDeps(inject('dynamoEndpoint'), options);
+  const made = await createLocalDeps(dynamoEndpoint(), options);
   tables.push(made.table);
   return made;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dynamoEndpoint } from './support/deps.js';
 import { createRechargeOrder } from '../core/payments/orders.js';
 import { openSeasonKey } from '../core/rankings/keys.js';
 import { monthOf, weekOf } from '../core/rankings/seasons.js';
@@ -32,7 +33,7 @@ const emulator = new ConflictEmulator();
 keepJournal(emulator, runJournalDir()!);
 
 beforeAll(async () => {
-  deps = await createLocalDeps(inject('dynamoEndpoint'), { conflicts: emulator });
+  deps = await createLocalDeps(dynamoEndpoint(), { conflicts: emulator });
   app = createAllApps(deps);
 });
 

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { createPartnerStoreApp } from '../functions/partner-store.js';
-import type { TestDeps } from './support/deps.js';
+import { dynamoEndpoint, type TestDeps } from './support/deps.js';
 import { call } from './support/http.js';
 import { storeIssuerOf, storePathOf, storeWorld, type StoreWorld } from './support/store.js';
 import { scanAll } from './support/table-snapshot.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 /** `npm run -s admin -- register-store-client <args>` against this file's table, as the docs give it. */
 const admin = (args: string[]) =>
-  promisify(execFile)('npm', ['run', '-s', 'admin', '--', 'register-store-client', ...args, '--table', deps.table, '--endpoint', inject('dynamoEndpoint')], {
+  promisify(execFile)('npm', ['run', '-s', 'admin', '--', 'register-store-client', ...args, '--table', deps.table, '--endpoint', dynamoEndpoint()], {
     cwd: process.cwd(),
   });
 

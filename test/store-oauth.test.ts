@@ -2,11 +2,11 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../core/partner-store/clients.js';
 import { parseStoreKeys, type StoreRegion } from '../core/partner-store/regions.js';
 import { createPartnerStoreApp } from '../functions/partner-store.js';
-import { itemCount, type TestDeps } from './support/deps.js';
+import { dynamoEndpoint, itemCount, type TestDeps } from './support/deps.js';
 import { storeIssuerOf, storeWorld, type StoreWorld } from './support/store.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
@@ -247,7 +247,7 @@ describe('npm run admin -- store commands', () => {
     expect(parsed.default.jwk.x).not.toBe(parsed.chengdu.jwk.x);
     expect(keys.stderr).not.toContain('"d"');
 
-    const where = ['--table', deps.table, '--endpoint', inject('dynamoEndpoint')];
+    const where = ['--table', deps.table, '--endpoint', dynamoEndpoint()];
     const registered = await run([
       'register-store-client',
       '--region',

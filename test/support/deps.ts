@@ -7,9 +7,15 @@ import { createLocalDeps, type LocalDeps } from './local-deps.js';
 
 export type TestDeps = LocalDeps;
 
-/** Deps on a fresh table of the run's DynamoDB Local (started by the global setup). */
+/** This worker's DynamoDB Local, of those the global setup started (one per worker of the file's project). */
+export function dynamoEndpoint(): string {
+  const endpoints = inject('dynamoEndpoints');
+  return endpoints[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % endpoints.length]!;
+}
+
+/** Deps on a fresh table of the worker's DynamoDB Local (started by the global setup). */
 export function createTestDeps(options: Parameters<typeof createLocalDeps>[1] = {}): Promise<TestDeps> {
-  return createLocalDeps(inject('dynamoEndpoint'), options);
+  return createLocalDeps(dynamoEndpoint(), options);
 }
 
 /** How many items the deps' table holds: "nothing written" checks compare it before and after. */
@@ -44,7 +50,7 @@ export async function itemsOfType(deps: Deps, type: string): Promise<Record<stri
  * file has run, as test/stored-items.test.ts holds every item the suite leaves to a declared kind.
  */
 export async function dropTables(tables: readonly string[]): Promise<void> {
-  const client = adminClient(inject('dynamoEndpoint'));
+  const client = adminClient(dynamoEndpoint());
   try {
     for (const TableName of tables) await client.send(new DeleteTableCommand({ TableName }));
   } finally {
