@@ -227,7 +227,7 @@ describe('stage and issuer availability: 503, nothing written', () => {
     expect(await itemCount()).toBe(before);
   });
 
-  it('when the JWKS hangs past the timeout, answers 500 or is unreachable; and recovers when it answers', async () => {
+  it('when the JWKS answers after the timeout, fails or is unreachable: 503; and recovers when it answers', async () => {
     const flaky = await startOAuthIssuer();
     const on = { ...deps, idTokens: createIdTokenVerifier([flaky.provider('flaky', ['client-a'])], { timeoutMs: 200 }) };
     const idToken = await flaky.sign();
@@ -238,10 +238,11 @@ describe('stage and issuer availability: 503, nothing written', () => {
       expect(res.body).toEqual({ statusCode: 503, message: "id_token: the issuer's keys could not be fetched", error: 'id_token.keys_unavailable' });
     };
     try {
-      flaky.setMode('hang');
-      const started = Date.now();
+      // Keys that come 1.5 s late are past the configured 200 ms: refused. Had the verifier's default (3 s) or jose's
+      // (5 s) applied instead, they would have come in time and the sign-in passed. No clock is read: the client's
+      // timer is set before the server's, so it fires first.
+      flaky.setMode('late');
       await refused();
-      expect(Date.now() - started).toBeLessThan(2000);
       flaky.setMode('error');
       await refused();
       expect(await itemCount()).toBe(before);

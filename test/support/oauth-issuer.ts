@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import type { OAuthProvider } from '../../core/identity/id-tokens.js';
 
-/** How the JWKS endpoint behaves: answers, never answers (for timeouts), or answers 500. */
-export type JwksMode = 'ok' | 'hang' | 'error';
+/**
+ * How the JWKS endpoint behaves: answers; answers `LATE_JWKS_MS` late (past a short timeout a test configures, well
+ * within the verifier's default of 3 s and jose's of 5 s: a verifier that gives up before the keys come applied the
+ * configured timeout); or answers 500.
+ */
+export type JwksMode = 'ok' | 'late' | 'error';
+
+/** How late the `late` JWKS answers. */
+export const LATE_JWKS_MS = 1_500;
 
 export interface IdTokenOptions {
   /** Default a fresh one; null leaves the claim out. */
@@ -52,14 +59,19 @@ export async function startOAuthIssuer(): Promise<TestIssuer> {
   const forgers = { RS256: await signingKey('RS256', keys.RS256.kid), ES256: await signingKey('ES256', keys.ES256.kid) };
   let mode: JwksMode = 'ok';
   let requests = 0;
-  const hanging: ServerResponse[] = [];
+  const late = new Set<NodeJS.Timeout>();
 
   const server = createServer((req, res) => {
     if (req.url !== '/jwks.json') return res.writeHead(404).end();
     requests++;
-    if (mode === 'hang') return void hanging.push(res);
     if (mode === 'error') return res.writeHead(500).end('unavailable');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [keys.RS256.publicJwk, keys.ES256.publicJwk] }));
+    const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [keys.RS256.publicJwk, keys.ES256.publicJwk] }));
+    if (mode === 'ok') return answer();
+    const timer = setTimeout(() => {
+      late.delete(timer);
+      answer();
+    }, LATE_JWKS_MS);
+    late.add(timer);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -85,7 +97,7 @@ export async function startOAuthIssuer(): Promise<TestIssuer> {
     setMode: (next) => (mode = next),
     jwksRequests: () => requests,
     async stop() {
-      for (const res of hanging) res.destroy();
+      for (const timer of late) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
