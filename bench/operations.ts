@@ -179,9 +179,9 @@ export const accessOperations: OperationBench[] = [
   {
     group: 'inner',
     op: 'stranded_credit',
-    minimum: 5,
+    minimum: 3,
     reason:
-      "the account state read fresh (it moves value) + project GetItem (its address) + the stranded payment's GetItem + its order's GetItem (user, level, tickets) + one transaction (stranded record credited on condition, order, balance, ledger)",
+      "the account state read fresh (it moves value) with the project (its address) and the stranded payment in one BatchGet + its order's GetItem (user, level, tickets) + one transaction (stranded record credited on condition, order, balance, ledger)",
     units: {
       write: 15,
       read: 3.5,

@@ -8,7 +8,7 @@ import { createProject, projectsOf, saveLevel, updateProject } from '../core/pay
 import { innerGoodsHandlers, innerGoodsReads } from './handlers/goods.js';
 import { innerAccessHandlers } from './handlers/access.js';
 import { issueServerToken } from '../core/access/server-tokens.js';
-import { innerStrandedHandlers } from './handlers/stranded.js';
+import { innerStrandedHandlers, innerStrandedReads } from './handlers/stranded.js';
 import { innerConsoleHandlers } from './handlers/console.js';
 import { innerPlayersHandlers, innerPlayersReads } from './handlers/players.js';
 import { innerRoutes } from './routes/inner.js';
@@ -52,7 +52,7 @@ export const createInnerApp = (deps: Deps) =>
       ...innerConsoleHandlers,
       ...innerPlayersHandlers,
     },
-    { reads: { ...innerGoodsReads, ...innerPlayersReads } },
+    { reads: { ...innerGoodsReads, ...innerPlayersReads, ...innerStrandedReads } },
   );
 
 export const handler = lambdaHandler(

@@ -11,6 +11,7 @@ import { goneKey } from '../core/platform/players.js';
 import { deleteAccountThroughApi } from './support/deleted-players.js';
 import { call } from './support/http.js';
 import { createTestDeps, itemCount, itemsOfType, type TestDeps } from './support/deps.js';
+import { commandCounter } from './support/rankings.js';
 import { merchantWithToken } from './support/merchants.js';
 import { playerWithTokens, projectWithLevel, rechargeThrough } from './support/payments.js';
 import { ChainScript, PAYMENT_TYPE, SUI, randomAddress, randomDigest, startSuiNode, type SuiNode } from './support/sui-node.js';
@@ -123,7 +124,11 @@ describe('stranded payments', () => {
     expect(await itemCount(deps)).toBe(before);
     expect(await s.tickets()).toBe(0);
 
+    const counter = commandCounter(deps);
+    counter.start();
     const credited = await s.act('credit', late);
+    // The merchant's state (fresh: it moves value), the project and the payment in one batch; the order; the credit.
+    expect(counter.stop()).toEqual({ BatchGetItem: 1, GetItem: 1, TransactWriteItems: 1 });
     expect(credited.status).toBe(200);
     expect(credited.body.data).toMatchObject({ status: 1, order_id: first.id, reason: 'order_cancelled' });
     expect(await s.tickets()).toBe(100);
@@ -132,7 +137,10 @@ describe('stranded payments', () => {
     expect(await s.orderStatus(second.id)).toBe(0);
 
     // Idempotent: the same answer, nothing more credited; and a credited payment cannot be refunded too.
+    counter.start();
     const again = await s.act('credit', late);
+    // The batch answers it: the payment is credited already.
+    expect(counter.stop()).toEqual({ BatchGetItem: 1 });
     expect(again.status).toBe(200);
     expect(again.body.data.status).toBe(1);
     expect(await s.tickets()).toBe(100);

@@ -8,6 +8,7 @@ import { platformError } from '../platform/errors.js';
 import { paymentError } from './errors.js';
 import { logError } from '../platform/log.js';
 import { isPseudonym } from '../platform/players.js';
+import { readItems } from '../platform/batch.js';
 import { queryItems } from '../platform/query.js';
 import { AGAIN, retrying } from '../platform/retry.js';
 import { ConcurrentChange, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
@@ -298,12 +299,32 @@ export async function listStranded(deps: PaymentsDeps, _caller: TokenClaims, inp
 }
 
 /** The stranded payment, if it is the project's: 404 otherwise (the same answer for another's). */
-async function strandedOf(deps: PaymentsDeps, project: StoredProject, txDigest: string, eventSeq: string) {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: strandedKey(txDigest, eventSeq), ConsistentRead: true }));
-  if (!out.Item || !belongsTo(out.Item, project)) {
+/** The payment a credit or refund names (`item`, as read), when it is the project's to handle. */
+function ownStranded(item: Record<string, unknown> | undefined, project: StoredProject, txDigest: string, eventSeq: string): StrandedPayment {
+  if (!item || !belongsTo(item, project)) {
     throw paymentError('stranded.not_found', `tx_digest: project ${project.project_name} has no stranded payment ${txDigest}#${eventSeq}`);
   }
-  return toStrandedPayment(out.Item);
+  return toStrandedPayment(item);
+}
+
+async function strandedOf(deps: PaymentsDeps, project: StoredProject, txDigest: string, eventSeq: string) {
+  const [item] = await readItems(deps, [strandedKey(txDigest, eventSeq)]);
+  return ownStranded(item, project, txDigest, eventSeq);
+}
+
+type StrandedTarget = Pick<z.infer<typeof StrandedCreditBody>, 'project_name' | 'tx_digest' | 'event_seq'>;
+
+/**
+ * What a credit or refund reads first, in one strongly consistent batch: the project (its address) and the payment.
+ * stranded_credit declares it to the authorization layer, which reads it in its own batch (one request for both).
+ */
+export const strandedReads = (input: StrandedTarget) => [projectKey(input.project_name), strandedKey(input.tx_digest, input.event_seq)];
+
+async function projectAndStranded(deps: PaymentsDeps, input: StrandedTarget): Promise<{ project: StoredProject; stranded: StrandedPayment }> {
+  const [projectItem, item] = await readItems(deps, strandedReads(input));
+  const project = storedProject(projectItem);
+  if (!project) throw paymentError('project.not_found', `project_name: no project ${input.project_name}`);
+  return { project, stranded: ownStranded(item, project, input.tx_digest, input.event_seq) };
 }
 
 /**
@@ -313,11 +334,14 @@ async function strandedOf(deps: PaymentsDeps, project: StoredProject, txDigest: 
  * A payment naming no order has no one to credit (409: refund it); a refunded one is 409.
  */
 export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof StrandedCreditBody>): Promise<StrandedPayment> {
-  const project = await projectNamed(deps, input.project_name);
+  const { project, stranded: first } = await projectAndStranded(deps, input);
   const position = `${input.tx_digest}#${input.event_seq}`;
-  // The payment as stored: answered when credited, refused when refunded or naming no order.
+  let readFirst: StrandedPayment | undefined = first;
+  // The payment as stored (read with the project first, afresh on every pass after): answered when credited,
+  // refused when refunded or naming no order.
   const read = async () => {
-    const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
+    const stranded = readFirst ?? (await strandedOf(deps, project, input.tx_digest, input.event_seq));
+    readFirst = undefined;
     if (stranded.status === StrandedStatus.credited) return stranded;
     if (stranded.status === StrandedStatus.refunded)
       throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded (${String(stranded.refund_digest)})`);
@@ -396,9 +420,8 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
  * digest again answers the same record; another digest, or a credited payment, is 409.
  */
 export async function refundStranded(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof StrandedRefundBody>): Promise<StrandedPayment> {
-  const project = await projectNamed(deps, input.project_name);
+  const { project, stranded } = await projectAndStranded(deps, input);
   const position = `${input.tx_digest}#${input.event_seq}`;
-  const stranded = await strandedOf(deps, project, input.tx_digest, input.event_seq);
   const settled = answerSettled(stranded, input.refund_digest, position);
   if (settled) return settled;
   await verifyRefund(deps, stranded, input.refund_digest);
