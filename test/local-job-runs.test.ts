@@ -24,7 +24,7 @@ import { PAYMENT_TYPE, SUI, startSuiNode, type SuiNode } from './support/sui-nod
 import { scanAll } from './support/table-snapshot.js';
 
 /**
- * The local server's loops (tools/local/server.ts, the stand-ins for the deployed jobs under `npm start`)
+ * The local server's loops (tools/local/serve.ts, the stand-ins for the deployed jobs under `npm start`)
  * record their passes as the deployed jobs record their runs (test/job-runs.test.ts), so the stage overview
  * shows them locally too: each loop started as the server starts it, on a fresh table, its runs read through
  * the overview as an admin reads them. A failed pass (a failing node's, a broken reward table's) is recorded

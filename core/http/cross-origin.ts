@@ -6,7 +6,7 @@
  * needs the headers a retry or a sign-in reads: Retry-After (a 429 or 503), WWW-Authenticate (the partner
  * store's bearer challenges) and Location (the consent flow's redirects); browsers hide every other but the few
  * CORS safelists. Deployed, API Gateway answers the preflights and adds the headers (infra/gateways.ts); `npm start`
- * does the same with Hono's cors middleware (tools/local/server.ts), from this one policy.
+ * does the same with Hono's cors middleware (tools/local/serve.ts), from this one policy.
  */
 export const crossOrigin = {
   allowOrigins: ['*'],

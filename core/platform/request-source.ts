@@ -4,7 +4,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 /**
  * The address a request came from, as the adapter in front of the app saw it: in Lambda, the API Gateway v2
  * event's `requestContext.http.sourceIp` (functions/deployed.ts); locally, the socket's remote address
- * (tools/local/server.ts). Never a header: X-Forwarded-For and the like are the client's to write.
+ * (tools/local/serve.ts). Never a header: X-Forwarded-For and the like are the client's to write.
  *
  * The entry point runs the request inside `withRequestSource`; code that needs the source (login throttling,
  * core/merchants/accounts.ts) reads `requestSource()`. Outside any request it is undefined.

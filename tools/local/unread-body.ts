@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 
 /**
- * What a server over Node's http (`npm start`, tools/local/server.ts; the bench's service) does with the part
+ * What a server over Node's http (`npm start`, tools/local/serve.ts; the bench's service) does with the part
  * of a request's body the app answered without reading (docs/api.md, "Answers given before the body is read").
  *
  * Many answers are ready before the body is read: a 413 judged from the Content-Length or from the first 256 KiB
