@@ -1,5 +1,6 @@
 import type { FirstReads, Handlers, RouteGroup } from '../../core/http/operation.js';
-import { creditStranded, listStranded, refundStranded, strandedReads } from '../../core/payments/stranded.js';
+import { listStranded } from '../../core/payments/stranded.js';
+import { creditStranded, refundStranded, strandedReads } from '../../core/payments/stranded-settlement.js';
 import type { innerStrandedOps } from '../routes/stranded.js';
 
 /** Stranded payments of the inner group, spread into its handlers. Routes only translate HTTP to core/payments. */
