@@ -13,7 +13,7 @@ import { StartRefused } from './start-refused.js';
  *
  * Before anything is started, the settings are read and checked (settings.ts), the port is checked free
  * (port-check.ts) and DATA_DIR is locked (data-dir-lock.ts): each refusal is a line naming what is wrong, and
- * leaves nothing running. Only then is the rest loaded and started (serve.ts): a refusal answers in well under a
+ * leaves nothing running. Only then is the rest loaded and started (serve.ts), so a refusal answers in about a
  * second, before the service's modules load. Any later failure stops what was started (DynamoDB Local, the loops)
  * before exiting.
  */
