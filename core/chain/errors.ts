@@ -1,4 +1,5 @@
 import { platformError } from '../platform/errors.js';
+import { logError } from '../platform/log.js';
 
 /**
  * A chain node (GraphQL service, JSON-RPC or gRPC full node) that could not answer: unreachable, timed out,
@@ -39,3 +40,17 @@ export const CHAIN_RETRY_AFTER_SECONDS = 5;
 /** The 503 of a request whose chain read failed; `field` names what was being read for (the message's field). */
 export const chainUnreadable = (field: string) =>
   platformError('chain.unreadable', `${field}: the chain node could not be read; try again shortly`, { retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS });
+
+/**
+ * A request path's chain read: a node that could not answer is logged (`failure`, with `details` and the node's own
+ * words, which stay in the log: they may name the node's address) and answered as the 503 naming `field`.
+ */
+export async function readForRequest<T>(read: () => Promise<T>, field: string, failure: string, details: Record<string, unknown>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof ChainNodeError)) throw error;
+    await logError(failure, { ...details, error: error.message });
+    throw chainUnreadable(field);
+  }
+}

@@ -1,8 +1,7 @@
-import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
+import { readForRequest } from '../chain/errors.js';
 import type { ChainObject, ObjectOwner } from '../chain/types.js';
 import type { HeroesDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
-import { logError } from '../platform/log.js';
 
 /**
  * An object as the full node holds it now (never a cache: bind checks ownership against it): undefined when
@@ -12,13 +11,7 @@ import { logError } from '../platform/log.js';
 export async function liveObject(deps: Pick<HeroesDeps, 'chain'>, objectId: string): Promise<ChainObject | undefined> {
   const reads = deps.chain?.reads;
   if (!reads) throw platformError('chain.unconfigured', 'objectId: the stage reads no objects from the chain (the grpcUrl of its ChainConfig setting)');
-  try {
-    return await reads.object(objectId);
-  } catch (error) {
-    if (!(error instanceof ChainNodeError)) throw error;
-    await logError('chain: object read failed', { objectId, error: error.message });
-    throw chainUnreadable('objectId');
-  }
+  return readForRequest(() => reads.object(objectId), 'objectId', 'chain: object read failed', { objectId });
 }
 
 /** Who owns an object, in words for a refusal's message. */

@@ -8,7 +8,7 @@ import { logError } from '../platform/log.js';
 import { sortableInt } from '../platform/table.js';
 import { billFirstPaymentPartition, payerPartition, paymentKey, transactionPaymentsPartition } from './order-keys.js';
 import { recordPayment } from './stranded.js';
-import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
+import { ChainNodeError, chainUnreadable, readForRequest } from '../chain/errors.js';
 import { VendorEventType, VendorPaymentEvent } from '../chain/models.js';
 import { objectOf } from '../shared/records.js';
 import { receiptAsPayment, receiptFilter, receiptRegistry, receiptType } from './payment-kit.js';
@@ -307,15 +307,8 @@ export async function paymentsOfTransaction(deps: Pick<PaymentsDeps, 'db' | 'tab
   });
   if (stored.length > 0 || !deps.chain) return stored.map(toIndexed);
 
-  let events: ChainEvent[] | undefined;
-  try {
-    events = await deps.chain.source.transactionEvents(digest);
-  } catch (error) {
-    if (!(error instanceof ChainNodeError)) throw error;
-    // The node's own words stay in the log: they may name the node's address.
-    await logError('chain: transaction read failed', { digest, error: error.message });
-    throw chainUnreadable('transactionId');
-  }
+  const source = deps.chain.source;
+  const events = await readForRequest(() => source.transactionEvents(digest), 'transactionId', 'chain: transaction read failed', { digest });
   const { paymentEventType, paymentKit } = deps.chain.config;
   const paymentType = paymentEventType && canonicalType(paymentEventType);
   const kitType = paymentKit && receiptType(paymentKit);

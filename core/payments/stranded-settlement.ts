@@ -1,10 +1,8 @@
 import type * as z from 'zod/mini';
-import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
-import type { BalanceChange } from '../chain/types.js';
+import { readForRequest } from '../chain/errors.js';
 import type { PaymentsDeps } from './deps.js';
 import { platformError } from '../platform/errors.js';
 import { paymentError } from './errors.js';
-import { logError } from '../platform/log.js';
 import { isPseudonym } from '../platform/players.js';
 import { readItems } from '../platform/batch.js';
 import { AGAIN, retrying } from '../platform/retry.js';
@@ -206,14 +204,8 @@ function answerSettled(item: StrandedPayment, refundDigest: string, position: st
 
 async function verifyRefund(deps: PaymentsDeps, stranded: StrandedPayment, digest: string) {
   if (!deps.chain) throw platformError('chain.unconfigured', 'refund_digest: the stage has no chain configured to check the refund on');
-  let changes: BalanceChange[] | undefined;
-  try {
-    changes = await deps.chain.source.balanceChanges(digest);
-  } catch (error) {
-    if (!(error instanceof ChainNodeError)) throw error;
-    await logError('chain: refund read failed', { digest, error: error.message });
-    throw chainUnreadable('refund_digest');
-  }
+  const source = deps.chain.source;
+  const changes = await readForRequest(() => source.balanceChanges(digest), 'refund_digest', 'chain: refund read failed', { digest });
   if (!changes) throw paymentError('stranded.refund_not_on_chain', `refund_digest: the chain has no transaction ${digest}`);
   const payer = stranded.fromer;
   const amount = BigInt(stranded.amount);

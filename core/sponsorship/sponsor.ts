@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
-import { ChainNodeError, chainUnreadable } from '../chain/errors.js';
-import type { ChainEvent } from '../chain/types.js';
+import { readForRequest } from '../chain/errors.js';
 import { platformError } from '../platform/errors.js';
 import { logError } from '../platform/log.js';
 import { recordEvent } from '../platform/metrics.js';
@@ -65,14 +64,7 @@ const moveType = (typeName: string) => typeName.replace(/(^|[<,\s])([0-9a-fA-F]{
  * (EAlreadyRedeemed) at the sponsor's cost. A failed run (an abort) pays nothing: the entry may be sponsored again.
  */
 async function paidBy(deps: SponsorshipDeps, digest: string): Promise<boolean> {
-  let events: ChainEvent[] | undefined;
-  try {
-    events = await deps.chain!.source.transactionEvents(digest);
-  } catch (error) {
-    if (!(error instanceof ChainNodeError)) throw error;
-    await logError('chain: sponsored transaction read failed', { digest, error: error.message });
-    throw chainUnreadable('id');
-  }
+  const events = await readForRequest(() => deps.chain!.source.transactionEvents(digest), 'id', 'chain: sponsored transaction read failed', { digest });
   const claimEvent = deps.chain!.config.claimEventType;
   return (events ?? []).some((event) => (claimEvent ? event.type === claimEvent : event.type.endsWith('::RewardClaimed')));
 }
