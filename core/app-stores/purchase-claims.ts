@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import type { StoresDeps } from './deps.js';
 import { conditionHeld, conditionalFailure } from '../platform/conditional-failure.js';
-import { retrying } from '../platform/retry.js';
+import { retrying, rethrowLast } from '../platform/retry.js';
 import { isWriteConflict } from '../platform/transactions.js';
 import { storeTxKey } from './keys.js';
 
@@ -74,9 +74,7 @@ export async function barPurchase(
         ),
       {
         retryOn: isWriteConflict,
-        giveUp: (lastError) => {
-          throw lastError;
-        },
+        giveUp: rethrowLast,
       },
     );
     return { barred: true, claim: { orderId: null, barred: reason } };

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { readItems } from '../platform/batch.js';
 import { conditionHeld } from '../platform/conditional-failure.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { backOff, retrying } from '../platform/retry.js';
+import { backOff, retrying, rethrowLast } from '../platform/retry.js';
 import { isThrottled } from '../platform/table-failures.js';
 import type { ItemChange } from '../platform/stream-records.js';
 import { isWriteConflict } from '../platform/transactions.js';
@@ -186,9 +186,7 @@ async function placeOne(deps: Pick<PlatformDeps, 'db' | 'table'>, { candidate, t
         attempts: PLACEMENT_ATTEMPTS,
         retryOn: (error) => isWriteConflict(error) || isThrottled(error),
         pause: backOff(PAUSE_BASE_MS, PAUSE_CAP_MS),
-        giveUp: (error) => {
-          throw error;
-        },
+        giveUp: rethrowLast,
       },
     ),
   );

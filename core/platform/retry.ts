@@ -9,6 +9,11 @@
  * a 409 naming what raced, a few answer a value or the last error.
  */
 
+/** A `giveUp` that lets the last try's error stand (the caller's own answer to it, or the shared 503s). */
+export const rethrowLast = (lastError: unknown): never => {
+  throw lastError;
+};
+
 /** What a try answers when it lost a race and must run again. */
 export const AGAIN: unique symbol = Symbol('again');
 

@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { readItems } from '../platform/batch.js';
 import type { PlatformDeps } from '../platform/deps.js';
-import { retrying } from '../platform/retry.js';
+import { retrying, rethrowLast } from '../platform/retry.js';
 import { failedConditionsOf, isTransactionConflict, type TransactItem } from '../platform/transactions.js';
 import { headDirectoryKey, headPageKey, headTopKey } from './keys.js';
 import { MAX_BOARD } from './models.js';
@@ -110,9 +110,7 @@ async function applyInOneWrite(deps: HeadDeps, ref: RankBoard, changes: Standing
       // A page moved under the read (HeadMoved), the directory's version moved (its condition failed), or another
       // consumer's transaction was in flight: read again. Past the last try, that error fails the batch.
       retryOn: (error) => error instanceof HeadMoved || failedConditionsOf(error).length > 0 || isTransactionConflict(error),
-      giveUp: (error) => {
-        throw error;
-      },
+      giveUp: rethrowLast,
     },
   );
   if (tooLarge) {

@@ -6,7 +6,7 @@ import { readItems } from '../platform/batch.js';
 import type { RewardsDeps } from './deps.js';
 import { rewardError } from './errors.js';
 import { logError } from '../platform/log.js';
-import { retrying } from '../platform/retry.js';
+import { retrying, rethrowLast } from '../platform/retry.js';
 import { ConcurrentChange, isTransactionConflict, isWriteConflict, transactOrFailedConditions, type TransactItem } from '../platform/transactions.js';
 import { OPEN_SEASONS, openSeasonKey } from '../rankings/keys.js';
 import { SeasonType, seasonOf, type Season } from '../rankings/seasons.js';
@@ -50,9 +50,7 @@ export async function settleSeason(deps: SettleDeps, game: string, season: Seaso
   // marker of the one that won, or writes the season itself if none did. Past the last try, its error stands.
   return retrying(() => settleOnce(deps, game, season), {
     retryOn: (error) => isTransactionConflict(error) || isWriteConflict(error) || error instanceof ConcurrentChange,
-    giveUp: (error) => {
-      throw error;
-    },
+    giveUp: rethrowLast,
   });
 }
 
