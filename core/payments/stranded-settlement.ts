@@ -59,12 +59,10 @@ async function projectAndStranded(deps: PaymentsDeps, input: StrandedTarget): Pr
 export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, input: z.infer<typeof StrandedCreditBody>): Promise<StrandedPayment> {
   const { project, stranded: first } = await projectAndStranded(deps, input);
   const position = `${input.tx_digest}#${input.event_seq}`;
-  let readFirst: StrandedPayment | undefined = first;
-  // The payment as stored (read with the project first, afresh on every pass after): answered when credited,
+  // The payment as stored (read with the project for the first pass, afresh after): answered when credited,
   // refused when refunded or naming no order.
-  const read = async () => {
-    const stranded = readFirst ?? (await strandedOf(deps, project, input.tx_digest, input.event_seq));
-    readFirst = undefined;
+  const afresh = () => strandedOf(deps, project, input.tx_digest, input.event_seq);
+  const checked = (stranded: StrandedPayment) => {
     if (stranded.status === StrandedStatus.credited) return stranded;
     if (stranded.status === StrandedStatus.refunded)
       throw paymentError('stranded.refunded', `tx_digest: payment ${position} was refunded (${String(stranded.refund_digest)})`);
@@ -74,8 +72,8 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
     return stranded;
   };
   return retrying(
-    async () => {
-      const stranded = await read();
+    async (attempt) => {
+      const stranded = checked(attempt === 1 ? first : await afresh());
       if (stranded.status === StrandedStatus.credited) return stranded;
       const order = await readOrder(deps, stranded.order_id!, StoredOrder);
       if (!order) throw paymentError('stranded.order_gone', `tx_digest: the order ${String(stranded.order_id)} of payment ${position} is gone`);
@@ -128,7 +126,7 @@ export async function creditStranded(deps: PaymentsDeps, caller: TokenClaims, in
       pause: false,
       // A last read answers a payment credited meanwhile (or refused since) before the 409.
       giveUp: async () => {
-        const stranded = await read();
+        const stranded = checked(await afresh());
         if (stranded.status === StrandedStatus.credited) return stranded;
         throw platformError('data.changed_concurrently', `tx_digest: payment ${position} changed concurrently; retry`);
       },
