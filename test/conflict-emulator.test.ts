@@ -1,5 +1,4 @@
 import {
-  DynamoDBClient,
   PutItemCommand,
   TransactGetItemsCommand,
   TransactWriteItemsCommand,
@@ -11,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactOrFailures, type TransactItem } from '../core/platform/transactions.js';
 import { ConflictEmulator, type SentTransaction } from './support/conflict-emulator.js';
+import { adminClient } from '../tools/local/dynamo.js';
 import { createTestDeps, dropTables, dynamoEndpoint } from './support/deps.js';
 import { createLocalDeps, type LocalDeps } from './support/local-deps.js';
 
@@ -123,7 +123,7 @@ describe('the conflict emulator', () => {
   });
 
   it('applies to the plain client too (marshalled keys), sharing what is in flight with the document client', async () => {
-    const plain = new DynamoDBClient({ endpoint: deps.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const plain = adminClient(deps.endpoint);
     emulator.attach(plain);
     const shared = unique();
     const marshalled = { pk: { S: key(shared).pk }, sk: { S: key(shared).sk } };

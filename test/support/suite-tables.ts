@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { DynamoDBClient, paginateListTables, paginateScan } from '@aws-sdk/client-dynamodb';
+import { paginateListTables, paginateScan } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { adminClient } from '../../tools/local/dynamo.js';
 import { suiteDynamoFile } from './global-setup.js';
 
 /**
@@ -13,7 +14,7 @@ export async function scanSuiteTables(visit: (table: string, item: Record<string
   let tables = 0;
   let items = 0;
   for (const endpoint of readFileSync(file, 'utf8').split('\n')) {
-    const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = adminClient(endpoint);
     try {
       for await (const page of paginateListTables({ client }, {})) {
         for (const table of page.TableNames ?? []) {
