@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { statusOfCode } from '../../core/http/error-catalogue.js';
 import { openApiDocument } from '../../core/http/openapi.js';
 import type { Base } from '../../core/http/operation.js';
@@ -7,6 +7,16 @@ import { routeTable } from '../../functions/routes/index.js';
 /** A base's served document (the main base unless told), as clients are generated from it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const servedDocument = (basePath: string, base: Base = 'main') => openApiDocument(routeTable, base, { basePath }) as Record<string, any>;
+
+const ajv = new Ajv2020({ strict: false });
+/** Each response schema compiled once: compiling took more time than the requests it checked (most of it in a file of many answers). */
+const validators = new WeakMap<object, ValidateFunction>();
+
+function validatorOf(schema: object): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
+  return validate;
+}
 
 /**
  * The ways a real response's body departs from what the OpenAPI document gives its path (as documented,
@@ -24,6 +34,6 @@ export function documentErrors(document: Record<string, any>, path: string, meth
   const response = document.paths[path]?.[method]?.responses?.[String(status)];
   if (!response) return [`${method} ${path} does not document ${status}`];
   const schema = response.content['application/json'].schema;
-  const validate = new Ajv2020({ strict: false }).compile(schema);
+  const validate = validatorOf(schema);
   return validate(body) ? [] : validate.errors;
 }
