@@ -46,7 +46,9 @@ export function referenceAssetsDir(env: NodeJS.ProcessEnv = process.env): string
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 
-export const referenceAsset = (file: ReferenceFile): Promise<ServedFile> =>
-  servedFile(`reference\u0000${file}`, REFERENCE_FILES[file], async () =>
-    file === 'reference.js' ? new TextEncoder().encode(START) : new Uint8Array(await readFile(join(referenceAssetsDir(), file))),
-  );
+/** Keyed by the folder read, as the console's files are: a process whose REFERENCE_ASSETS_DIR changes serves what it names. */
+export function referenceAsset(file: ReferenceFile): Promise<ServedFile> {
+  if (file === 'reference.js') return servedFile('reference\u0000reference.js', REFERENCE_FILES[file], async () => new TextEncoder().encode(START));
+  const dir = referenceAssetsDir();
+  return servedFile(`${dir}\u0000${file}`, REFERENCE_FILES[file], async () => new Uint8Array(await readFile(join(dir, file))));
+}
