@@ -1,20 +1,12 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { join, relative } from 'node:path';
+import type { Metafile } from 'esbuild';
+import { bundleAsDeployed } from './deployed-bundle.js';
 import { routeTable } from '../functions/routes/index.js';
 import { median, round } from './stats.js';
 import type { BenchDeps } from './fixtures.js';
 import { startDynamoProxy } from '../test/support/dynamo-proxy.js';
 import { type ColdSample, coldStarts, firstRequests } from './first-response.js';
-
-/** ESM output that bundles CommonJS dependencies (the AWS SDK) needs `require`, `__filename` and `__dirname`. */
-const banner = [
-  `import { createRequire as topLevelCreateRequire } from 'module';`,
-  `const require = topLevelCreateRequire(import.meta.url);`,
-  `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from 'url';`,
-  `const __filename = topLevelFileUrlToPath(import.meta.url);`,
-  `const __dirname = topLevelFileUrlToPath(new topLevelURL('.', import.meta.url));`,
-].join('\n');
 
 /** The groups that have a function to deploy: those with at least one operation in the route table. */
 export function deployedGroups(): string[] {
@@ -47,32 +39,11 @@ export interface BundleResult {
   top: Contributor[];
 }
 
-/**
- * Bundles one entry the way infra deploys a function (infra/functions.ts: esm, minified, split, everything
- * bundled) into `outfile`'s folder. Dynamic imports become chunks beside it, loaded on first use; the chunks
- * the entry imports statically load with it, so the size that matters at cold init is the entry's with them
- * (`staticBytes`). The total of all chunks is reported beside it.
- */
+/** Bundles one entry as infra deploys it (deployed-bundle.ts), with its sizes: the entry's with its static chunks, and all. */
 export async function bundle(entry: string, outfile: string) {
-  const result = await build({
-    entryPoints: { [basename(outfile, '.mjs')]: entry },
-    outdir: dirname(outfile),
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
-    platform: 'node', // node builtins stay external; nothing else does
-    format: 'esm',
-    target: 'node22',
-    minify: true,
-    treeShaking: true,
-    mainFields: ['module', 'main'],
-    banner: { js: banner },
-    metafile: true,
-    logLevel: 'error',
-  });
-  const totalBytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-  return { bytes: statSync(outfile).size, staticBytes: staticBytes(result.metafile, outfile), totalBytes, top: topPackages(result.metafile, outfile) };
+  const { metafile } = await bundleAsDeployed(entry, outfile);
+  const totalBytes = Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+  return { bytes: statSync(outfile).size, staticBytes: staticBytes(metafile, outfile), totalBytes, top: topPackages(metafile, outfile) };
 }
 
 /** The package a bundled input belongs to (the innermost node_modules entry), or `(app code)`. */
