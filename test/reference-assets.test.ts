@@ -23,7 +23,7 @@ let folder: string;
 const previous = process.env.REFERENCE_ASSETS_DIR;
 
 beforeAll(async () => {
-  // The installed package's file served first, as by a file before this one in the process: the deployed copy must
+  // The installed package's file served first, by the same process: the deployed copy must
   // still be what is served once the folder is named.
   expect((await invoke(assetEvent('/v2-testing/docs/assets/swagger-ui-bundle.js', ''))).statusCode).toBe(200);
   folder = mkdtempSync(join(tmpdir(), 'reference-'));
