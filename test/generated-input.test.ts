@@ -13,7 +13,9 @@ import { accountWithToken } from './support/merchants.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 import { playerWithTokens, projectWithLevel } from './support/payments.js';
 import { attemptsOf, bodyText, contentTypeOf, expectedRefusal, percentEncoded, routes, type Attempt, type Route } from './support/generated-requests.js';
-import { scanAll, withoutLoginCounters, writesSent } from './support/table-snapshot.js';
+import { commandCounter } from './support/rankings.js';
+import { WRITE_COMMANDS } from './support/table-faults.js';
+import { scanAll, withoutLoginCounters } from './support/table-snapshot.js';
 import { storeIssuerOf, storeSessionOf } from './support/store.js';
 
 /**
@@ -40,8 +42,8 @@ const RUNS = Number(process.env.FC_RUNS ?? 12);
 let deps: TestDeps;
 let app: ReturnType<typeof createAllApps>;
 let world: World;
-/** The write requests the current table's client has sent. */
-let writes: () => number;
+/** The commands the current table's client sends during a request. */
+let commands: ReturnType<typeof commandCounter>;
 const stats = { requests: 0, refusedBroken: 0, refusedValid: 0, served: 0, snapshots: 0, unwritten: 0 };
 
 let storeKeys: TestDeps['storeKeys'];
@@ -64,7 +66,7 @@ afterAll(() => {
 async function freshTable() {
   deps = await createTestDeps();
   deps.storeKeys = storeKeys;
-  writes = writesSent(deps);
+  commands = commandCounter(deps);
   app = createAllApps(deps);
   world = await newWorld();
 }
@@ -159,10 +161,10 @@ async function check(route: Route, attempt: Attempt) {
   const { op, group } = route;
   const label = `${op.method} ${op.path}: ${attempt.mutation}`;
   baseline ??= await scanAll(deps);
-  const sentBefore = writes();
+  commands.start();
   const res = await send(route, attempt);
   // No write request sent: the table is the baseline, without a scan to show it.
-  const unwritten = writes() === sentBefore;
+  const unwritten = !Object.keys(commands.stop()).some((name) => WRITE_COMMANDS.has(`${name}Command`));
   if (unwritten) stats.unwritten++;
   stats.requests++;
   const expected = expectedRefusal(route, attempt, res.text);

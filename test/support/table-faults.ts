@@ -28,7 +28,8 @@ export const faults: Record<string, () => Error> = {
   'timed out': () => Object.assign(new Error('Request timed out'), { name: 'TimeoutError' }),
 };
 
-const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+/** The commands that write items, by the SDK's command name. */
+export const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
 export interface FaultInjector {
   /**
@@ -72,7 +73,7 @@ export function injectFaults(db: DynamoDBDocumentClient): FaultInjector {
       const counted = failCommand === undefined || context.commandName === failCommand;
       if (failing && counted && failAfter-- <= 0 && failTimes-- > 0) throw failing();
       const out = await next(args);
-      if (loseAnswer && WRITES.has(context.commandName ?? '')) {
+      if (loseAnswer && WRITE_COMMANDS.has(context.commandName ?? '')) {
         loseAnswer = false;
         throw faults['timed out']!();
       }

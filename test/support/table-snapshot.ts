@@ -14,25 +14,6 @@ export async function scanAll(deps: Pick<Deps, 'db' | 'table'>): Promise<Record<
   return items.sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
 }
 
-const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
-
-/**
- * How many write requests the deps' client has sent, read by the function returned. A request during which it did
- * not move sent none, so the table is as it was without a scan; one that did is scanned (a write it sent may have
- * been refused by its condition).
- */
-export function writesSent(deps: Pick<Deps, 'db'>): () => number {
-  let sent = 0;
-  deps.db.middlewareStack.add(
-    (next, context) => (args) => {
-      if (WRITES.has((context.commandName ?? '').replace(/Command$/, ''))) sent++;
-      return next(args);
-    },
-    { step: 'initialize', name: 'writesSent' },
-  );
-  return () => sent;
-}
-
 /**
  * The items but the login failure counters (core/merchants/accounts.ts): a refused sign-in counts the failure on
  * purpose, the one write a refused request makes (docs/security.md "Login throttling").
