@@ -16,3 +16,15 @@ const answers = errorAnswersDir();
 if (answers) afterAll(recordErrorAnswers(answers));
 const contract = contractAnswersDir();
 if (contract) afterAll(recordContractAnswers(contract));
+
+// A file finds the global Request and Response a fresh process gives it (the inspected Response above), though a
+// file before it in the same process started a server with @hono/node-server, which puts its own classes in their
+// place (login-throttle.test.ts does): a Request made with the node's class is then no `instanceof Request`, and
+// Hono's `app.request` takes it for a path.
+const FRESH = Symbol.for('game-platform.fresh-fetch-globals');
+const fresh = ((globalThis as Record<symbol, unknown>)[FRESH] ??= { Request: globalThis.Request, Response: globalThis.Response }) as {
+  Request: typeof Request;
+  Response: typeof Response;
+};
+globalThis.Request = fresh.Request;
+globalThis.Response = fresh.Response;
