@@ -1,13 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { type Context, Hono } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import { basePathOf } from '../../core/http/app.js';
 import { routePathOf, type Base, type OperationSpec } from '../../core/http/operation.js';
 import { routeTable } from '../../functions/routes/index.js';
-import { servedDocument } from './openapi-check.js';
+import { servedDocument, validatorOf } from './openapi-check.js';
 import { removeEndedRunFolders, runFolder } from './transaction-journal.js';
 
 /**
@@ -71,8 +69,6 @@ function install() {
 /** The served document, plain JSON. */
 type Document = Record<string, any>;
 const documents = new Map<string, Document>();
-const validators = new Map<string, ValidateFunction>();
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: false }));
 
 /**
  * The served document a base's operation is in: the hero document, or the main one (which holds the root's
@@ -122,9 +118,7 @@ async function checkAnswer({ op, base }: { op: OperationSpec; base: Base }, res:
     return;
   }
   if (type !== 'application/json' || !media.schema) return;
-  const key = `${base} ${path} ${op.method} ${status}`;
-  if (!validators.has(key)) validators.set(key, ajv.compile(media.schema));
-  const validate = validators.get(key)!;
+  const validate = validatorOf(media.schema);
   if (!validate(await res.clone().json())) {
     const [first] = validate.errors ?? [];
     found.violations.add(`${name}: the body departs from its schema at ${first?.instancePath || '/'} (${first?.message})`);

@@ -1,4 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { statusOfCode } from '../../core/http/error-catalogue.js';
 import { openApiDocument } from '../../core/http/openapi.js';
 import type { Base } from '../../core/http/operation.js';
@@ -8,11 +9,13 @@ import { routeTable } from '../../functions/routes/index.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const servedDocument = (basePath: string, base: Base = 'main') => openApiDocument(routeTable, base, { basePath }) as Record<string, any>;
 
-const ajv = new Ajv2020({ strict: false });
+/** One validator for every check of an answer against the document, formats (date-time, email, uri…) included. */
+const ajv = addFormats(new Ajv2020({ strict: false }));
 /** Each response schema compiled once: compiling took more time than the requests it checked (most of it in a file of many answers). */
 const validators = new WeakMap<object, ValidateFunction>();
 
-function validatorOf(schema: object): ValidateFunction {
+/** The validator of a schema of the document, compiled the first time it is asked for. */
+export function validatorOf(schema: object): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
   return validate;
