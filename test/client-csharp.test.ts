@@ -13,7 +13,7 @@ import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redeemTransaction } from '../docs/quickstart/wallet.js';
 import { clientCsharp, clientCsharpDir } from '../tools/admin/client-csharp.js';
-import { demoServerEnv, killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
+import { demoServerEnv, killLocalServers, onWorkersDynamo, request, startLocalServer, type LocalServer } from './support/local-server.js';
 import { payThroughKit } from './support/payment-kit.js';
 import { startSuiGraphQL, type SuiGraphQL } from './support/sui-graphql.js';
 
@@ -408,7 +408,14 @@ describe.skipIf(!available)('the C# client under Mono', () => {
     // npm start without CHAIN_CONFIG: the development chain, demo-arena's funded verifier, and the stage's sponsor
     // (a key in DATA_DIR funded by the chain's faucet) sponsoring demo-arena's claims.
     const dataDir = join(mkdtempSync(join(tmpdir(), 'client-csharp-sponsor-')), 'data');
-    const env = { DATA_DIR: dataDir, CHAIN_CONFIG: '', INDEXER_INTERVAL_MS: '1000', SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '' };
+    const env = {
+      DATA_DIR: dataDir,
+      ...onWorkersDynamo(dataDir),
+      CHAIN_CONFIG: '',
+      INDEXER_INTERVAL_MS: '1000',
+      SEED_ADMIN_EMAIL: '',
+      SEED_ADMIN_PASSWORD: '',
+    };
     let local = await startLocalServer(env);
     try {
       const base = `${local.base}/v2-testing`;

@@ -75,9 +75,8 @@ let signatures = 0;
 /** The order the player paid. */
 let paidBill: string;
 
-/** `npm run admin -- register-store-client …` against the server's DynamoDB Local, as an operator registers one. */
+/** `npm run admin -- register-store-client …` against the server's DynamoDB and table, as an operator registers one. */
 async function registerStoreClient(args: string[]): Promise<string> {
-  const endpoint = /DynamoDB: the embedded DynamoDB Local at (\S+),/.exec(server.output())![1]!;
   const { stdout } = await promisify(execFile)('npm', [
     'run',
     '-s',
@@ -86,9 +85,9 @@ async function registerStoreClient(args: string[]): Promise<string> {
     'register-store-client',
     ...args,
     '--table',
-    'game-platform',
+    env.DYNAMODB_TABLE!,
     '--endpoint',
-    endpoint,
+    env.AWS_ENDPOINT_URL_DYNAMODB!,
   ]);
   return (JSON.parse(stdout) as { client_id: string }).client_id;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launchBrowser } from './support/browser.js';
-import { killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
+import { killLocalServers, onWorkersDynamo, request, startLocalServer, type LocalServer } from './support/local-server.js';
 
 /**
  * The development sign-in provider `npm start` serves (tools/local/dev-sign-in.ts): an OpenID Connect
@@ -18,7 +18,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = join(mkdtempSync(join(tmpdir(), 'dev-sign-in-')), 'data');
-  server = await startLocalServer({ DATA_DIR: dataDir, SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '', DEV_CHAIN: 'off' });
+  server = await startLocalServer({ DATA_DIR: dataDir, ...onWorkersDynamo(dataDir), SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '', DEV_CHAIN: 'off' });
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -98,7 +98,14 @@ describe('the development sign-in provider', () => {
   });
 
   it('is not there with DEV_SIGN_IN=off', async () => {
-    const off = await startLocalServer({ DATA_DIR: `${dataDir}-off`, SEED_ADMIN_EMAIL: '', SEED_ADMIN_PASSWORD: '', DEV_CHAIN: 'off', DEV_SIGN_IN: 'off' });
+    const off = await startLocalServer({
+      DATA_DIR: `${dataDir}-off`,
+      ...onWorkersDynamo(`${dataDir}-off`),
+      SEED_ADMIN_EMAIL: '',
+      SEED_ADMIN_PASSWORD: '',
+      DEV_CHAIN: 'off',
+      DEV_SIGN_IN: 'off',
+    });
     try {
       expect((await fetch(`${off.base}/dev-sign-in/.well-known/openid-configuration`)).status).toBe(404);
       const refused = await request(off.base, 'POST', '/v2-testing/account/login/zk', { body: { id_token: await idTokenOf('gina') } });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launchBrowser } from './support/browser.js';
-import { killLocalServers, request, startLocalServer, type LocalServer } from './support/local-server.js';
+import { killLocalServers, onWorkersDynamo, request, startLocalServer, type LocalServer } from './support/local-server.js';
 
 /**
  * The API reference in a real browser (docs/api.md "The API reference"): headless Chromium from the
@@ -30,7 +30,8 @@ const violations: string[] = [];
 
 beforeAll(async () => {
   if (!available) return;
-  server = await startLocalServer({ DATA_DIR: mkdtempSync(join(tmpdir(), 'docs-browser-')) });
+  const dataDir = mkdtempSync(join(tmpdir(), 'docs-browser-'));
+  server = await startLocalServer({ DATA_DIR: dataDir, ...onWorkersDynamo(dataDir) });
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../core/http/json-body.js';
 import { DISCARD_LIMIT } from '../tools/local/unread-body.js';
-import { killLocalServers, startLocalServer, type LocalServer } from './support/local-server.js';
+import { killLocalServers, onWorkersDynamo, startLocalServer, type LocalServer } from './support/local-server.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
@@ -25,7 +25,8 @@ let server: LocalServer;
 let port: number;
 
 beforeAll(async () => {
-  server = await startLocalServer({ DATA_DIR: mkdtempSync(join(tmpdir(), 'keep-alive-')) });
+  const dataDir = mkdtempSync(join(tmpdir(), 'keep-alive-'));
+  server = await startLocalServer({ DATA_DIR: dataDir, ...onWorkersDynamo(dataDir) });
   port = Number(new URL(server.base).port);
 }, 120_000);
 

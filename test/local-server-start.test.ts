@@ -117,6 +117,7 @@ describe('npm start refuses to start, leaving nothing running', () => {
     ['SEED_ADMIN_EMAIL', { SEED_ADMIN_EMAIL: 'admin', SEED_ADMIN_PASSWORD: 'long enough password' }, /^SEED_ADMIN_EMAIL: expected an email address/],
     ['SEED_ADMIN_PASSWORD', { SEED_ADMIN_EMAIL: 'admin@example.com', SEED_ADMIN_PASSWORD: 'short' }, /^SEED_ADMIN_PASSWORD: expected 8 to 256 characters/],
     ['AWS_ENDPOINT_URL_DYNAMODB', { AWS_ENDPOINT_URL_DYNAMODB: 'localhost:8000' }, /^AWS_ENDPOINT_URL_DYNAMODB: expected an http\(s\) URL/],
+    ['DYNAMODB_TABLE', { DYNAMODB_TABLE: 'my table' }, /^DYNAMODB_TABLE: expected a table name of 3 to 255 letters, digits, "_", "-" or "\.", got "my table"$/],
     ['CONSOLE_ASSETS_DIR', { CONSOLE_ASSETS_DIR: join(tmpdir(), 'no-such-console-folder') }, /^CONSOLE_ASSETS_DIR: .* holds no built console/],
   ];
 

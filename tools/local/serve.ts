@@ -40,7 +40,6 @@ import type { Loop } from '../../core/platform/loop.js';
 import type { LocalSettings } from './settings.js';
 
 const stage = LOCAL_STAGE;
-const table = 'game-platform';
 
 /** What the start has started so far, recorded here as each part runs: what server.ts stops on exit. */
 export interface Started {
@@ -63,7 +62,7 @@ export async function startServer(
   started: Started,
   { signal, log, failed }: { signal: AbortSignal; log: (line: string) => void; failed: (error: unknown) => void },
 ): Promise<void> {
-  const { dataDir, port, host } = settings;
+  const { dataDir, port, host, table } = settings;
 
   const configured = settings.dynamo;
   started.dynamo = configured ? undefined : await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb'), signal });

@@ -25,6 +25,8 @@ export interface LocalSettings {
   dataDir: string;
   /** AWS_ENDPOINT_URL_DYNAMODB's DynamoDB; undefined: the embedded DynamoDB Local. */
   dynamo: DynamoConnection | undefined;
+  /** DYNAMODB_TABLE: the table the server keeps everything in, created when missing. */
+  table: string;
   seedAdmin: { email: string; password: string } | undefined;
   chain: Chain | undefined;
   /** CHAIN_CONFIG unset and DEV_CHAIN not `off`: the development chain (tools/local/dev-chain) stands in. */
@@ -69,6 +71,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
   const host = given('HOST')?.trim() ?? '127.0.0.1';
   const dataDir = given('DATA_DIR') ?? '.data';
   const endpoint = await setting('AWS_ENDPOINT_URL_DYNAMODB', httpUrl);
+  const table = (await setting('DYNAMODB_TABLE', tableName)) ?? 'game-platform';
   const seedAdmin = seedAdminOf(given('SEED_ADMIN_EMAIL'), given('SEED_ADMIN_PASSWORD'), problems);
   const chain = await setting('CHAIN_CONFIG', chainFromSetting, ['chain config']);
   const devChain = await setting('DEV_CHAIN', oneOf(['on', 'off']));
@@ -93,6 +96,7 @@ export async function readLocalSettings(env: NodeJS.ProcessEnv): Promise<LocalSe
     host,
     dataDir,
     dynamo: endpoint ? configuredDynamo(env) : undefined,
+    table,
     seedAdmin,
     chain,
     devChain: chain === undefined && given('CHAIN_CONFIG') === undefined && devChain !== 'off',
@@ -154,6 +158,15 @@ function httpUrl(value: string): string {
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
     throw new Error(`expected an http(s) URL such as http://localhost:8000, got ${JSON.stringify(text.slice(0, 80))}`);
+  }
+  return text;
+}
+
+/** A name DynamoDB takes for a table. */
+function tableName(value: string): string {
+  const text = value.trim();
+  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(text)) {
+    throw new Error(`expected a table name of 3 to 255 letters, digits, "_", "-" or ".", got ${JSON.stringify(text.slice(0, 80))}`);
   }
   return text;
 }
