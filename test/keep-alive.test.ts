@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../core/http/json-body.js';
 import { DISCARD_LIMIT } from '../tools/local/unread-body.js';
 import { killLocalServers, onWorkersDynamo, startLocalServer, type LocalServer } from './support/local-server.js';
+import { sendChunks } from './support/chunked-body.js';
 import { documentErrors, servedDocument } from './support/openapi-check.js';
 
 /**
@@ -213,16 +213,6 @@ function rawExchange(head: string, write: (socket: Socket, answered: Promise<voi
       write(socket, whenAnswered).catch(() => undefined);
     });
   });
-}
-
-/** Sends 1 MiB chunks of a chunked body (never its last chunk) while `more(bytes sent so far)` and the connection is open. */
-async function sendChunks(socket: Socket, more: (sent: number) => boolean) {
-  const chunk = Buffer.alloc(1024 * 1024, 0x20);
-  for (let sent = 0; more(sent) && !socket.destroyed; sent += chunk.length) {
-    socket.write(`${chunk.length.toString(16)}\r\n`);
-    socket.write(chunk);
-    if (!socket.write('\r\n')) await once(socket, 'drain');
-  }
 }
 
 describe(`a body larger than the ${DISCARD_LIMIT / 1024 / 1024} MiB the server reads off the connection`, () => {

@@ -1,18 +1,19 @@
 import { once } from 'node:events';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { setTimeout as wallSleep } from 'node:timers/promises';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LINGER_MS, withUnreadBodyDiscarded } from '../tools/local/unread-body.js';
+import { sendChunks } from './support/chunked-body.js';
 
 /**
  * The time bound on a connection closed after its answer (tools/local/unread-body.ts), on the test's clock: a client
- * that sends a chunked body past the limit read off the connection (DISCARD_LIMIT) and never stops reads its answer (`Connection: close`); what it sends
- * after is read until LINGER_MS after the answer, and then the connection is closed. The server is the one
- * `npm start` runs, @hono/node-server with the body handling around the app, in this process, so that the linger's
- * timer is a fake one; test/keep-alive.test.ts shows the same closing against `npm start` itself, on the wall's clock
- * with no bound. The app answers without reading the body, as the service's 413, 415, 401 and 404 do.
+ * that sends a chunked body past the limit read off the connection (DISCARD_LIMIT) and never stops reads its answer
+ * (`Connection: close`); what it sends after is read until LINGER_MS after the answer, and then the connection is
+ * closed. The server is the one `npm start` runs, @hono/node-server with the body handling around the app, in this
+ * process, so that the linger's timer is a fake one; test/keep-alive.test.ts shows the same closing against
+ * `npm start` itself, on the wall's clock with no bound. The app answers without reading the body, as the service's 413, 415, 401 and 404 do.
  */
 let server: ServerType;
 let port: number;
@@ -29,17 +30,6 @@ afterAll(() => new Promise<void>((done) => server.close(() => done())));
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** 1 MiB chunks of a chunked body, never its last one, for as long as the connection is open. */
-async function sendForever(socket: Socket) {
-  const chunk = Buffer.alloc(1024 * 1024, 0x20);
-  while (!socket.destroyed) {
-    socket.write(`${chunk.length.toString(16)}\r\n`);
-    socket.write(chunk);
-    // A reset connection's error is the test's to read (`error`), not this loop's.
-    if (!socket.write('\r\n')) await Promise.race([once(socket, 'drain'), once(socket, 'close')]).catch(() => undefined);
-  }
-}
 
 /**
  * Waits on the wall's clock until `done()` (expect.poll would move the fake clock on by its interval at each try, and
@@ -66,7 +56,7 @@ describe('a connection closed after its answer, on the clock', () => {
     socket.once('end', () => (ended = true));
     socket.once('close', () => (closed = true));
     socket.write('POST /merchant/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
-    const sending = sendForever(socket);
+    const sending = sendChunks(socket, () => true);
     try {
       // Answered once the body passed DISCARD_LIMIT, saying the connection closes.
       await until(() => received.includes('answered unread'), 'the answer');

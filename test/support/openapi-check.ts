@@ -9,7 +9,7 @@ import { routeTable } from '../../functions/routes/index.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const servedDocument = (basePath: string, base: Base = 'main') => openApiDocument(routeTable, base, { basePath }) as Record<string, any>;
 
-/** One validator for every check of an answer against the document, formats (date-time, email, uri…) included. */
+/** One validator for every check of an answer against the document, the document's formats (uuid, uri, email) included. */
 const ajv = addFormats(new Ajv2020({ strict: false }));
 /** Each response schema compiled once: compiling took more time than the requests it checked (most of it in a file of many answers). */
 const validators = new WeakMap<object, ValidateFunction>();
