@@ -87,7 +87,7 @@ const json = (token: string | undefined, body: unknown) => ({
 
 /** Starts bench/minimal-floor.ts on a DynamoDB Local of its own; answers its port and how to stop both. */
 export async function startMinimalFloor(table: string) {
-  const dynamo = await startDynamoLocal();
+  const dynamo = await startDynamoLocal({ jvm: 'peak' });
   await ensureTable(dynamo.endpoint, table, { stream: true });
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'minimal-floor.ts')], {
     env: { ...process.env, MINIMAL_ENDPOINT: dynamo.endpoint, MINIMAL_TABLE: table },

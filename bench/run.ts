@@ -87,7 +87,7 @@ async function main() {
   process.once('SIGINT', () => void Promise.resolve(stop()).finally(() => process.exit(130)));
   try {
     if (['1', '2', '3', '4', '5', '6', '7', '8', '9'].some((part) => config.parts.includes(part))) {
-      dynamo = await startDynamoLocal();
+      dynamo = await startDynamoLocal({ jvm: 'peak' });
       deps = await createBenchDeps(dynamo.endpoint);
       if (config.parts.includes('1')) {
         const bundles = await benchBundles({ outDir, runs: config.coldRuns, budget: budgets.firstResponseRatio, deps });

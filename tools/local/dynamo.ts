@@ -34,6 +34,34 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * How the JVM under DynamoDB Local compiles and collects. `quick` (the default: the tests and `npm start`, a
+ * process that lives for a run or a developer's session) compiles with C1 alone and collects with the serial
+ * collector: no C2 compiler threads and no G1 threads competing with the tests on a small machine. On the 2-core
+ * machine CI runs on, five of the suite's heaviest database files ran in 105 and 116 s against 124 and 125 s with
+ * the JVM's defaults, and `npm start` answered its first request in 6.2 and 6.5 s against 7.4 and 7.9 s.
+ * `peak` keeps the JVM's defaults, whose C2 code the bench's warm figures are measured on.
+ */
+type JvmTuning = 'quick' | 'peak';
+const JVM_OPTIONS: Record<JvmTuning, string[]> = { quick: ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'], peak: [] };
+
+/**
+ * Spawns DynamoDB Local with the tuning's JVM options. The package's spawn passes this process's environment, so the
+ * options go through the Java launcher's JDK_JAVA_OPTIONS, set for the call alone; a value the user set comes after
+ * them, so that theirs wins.
+ */
+function spawnTuned(tuning: JvmTuning, args: Parameters<typeof spawnDynamo>[0]) {
+  const theirs = process.env.JDK_JAVA_OPTIONS;
+  const options = [...JVM_OPTIONS[tuning], ...(theirs ? [theirs] : [])].join(' ');
+  if (options) process.env.JDK_JAVA_OPTIONS = options;
+  try {
+    return spawnDynamo(args);
+  } finally {
+    if (theirs === undefined) delete process.env.JDK_JAVA_OPTIONS;
+    else process.env.JDK_JAVA_OPTIONS = theirs;
+  }
+}
+
 /** The DynamoDB Local processes this process started and has not stopped: stopped when it exits (below). */
 const children = new Set<ChildProcess>();
 let stopsOnExit = false;
@@ -44,12 +72,12 @@ let stopsOnExit = false;
  * start fails, and one still running when this process exits (a crash, a process.exit without stop()) is sent
  * SIGTERM then, so that no DynamoDB Local outlives the process that started it.
  */
-export async function startDynamoLocal(options: { dataDir?: string; port?: number; signal?: AbortSignal } = {}): Promise<LocalDynamo> {
+export async function startDynamoLocal(options: { dataDir?: string; port?: number; signal?: AbortSignal; jvm?: JvmTuning } = {}): Promise<LocalDynamo> {
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
   options.signal?.throwIfAborted();
-  const child = spawnDynamo({ port, path, sharedDb: true, stdio: 'pipe' });
+  const child = spawnTuned(options.jvm ?? 'quick', { port, path, sharedDb: true, stdio: 'pipe' });
   children.add(child);
   if (!stopsOnExit) {
     stopsOnExit = true;
