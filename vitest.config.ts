@@ -14,9 +14,10 @@ const WALK = [
 
 /**
  * Tests of load, run by themselves once the suite has run: beside the suite's other files on one DynamoDB Local,
- * the 10,000 reports of board-shards.test.ts took most of their time limit (about 90 s alone, up to 540 s beside).
+ * the 10,000 reports of board-shards-load.test.ts took most of their time limit (about 90 s alone, up to 540 s
+ * beside). A load file holds its load alone: its other checks run in the suite, two files at a time.
  */
-const LOAD = ['test/board-shards.test.ts'];
+const LOAD = ['test/board-shards-load.test.ts'];
 
 /**
  * The suite's files at a time: two, whatever the machine. vitest's default is one less than the cores, one on the
