@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launchBrowser } from './support/browser.js';
 import { killLocalServers, onWorkersDynamo, request, startLocalServer, type LocalServer } from './support/local-server.js';
@@ -52,6 +52,18 @@ async function openDocs(base: string): Promise<Page> {
   });
   await page.goto(`${server.base}${base}/docs`);
   await page.waitForSelector('.opblock-tag', { timeout: 60_000 });
+  return page;
+}
+
+/**
+ * Each base's reference, loaded once and shared by the tests that read it, as a reader keeps one tab open: a load
+ * renders the whole document in the browser (about 6 s for the main base on an idle 2-core machine, twice that beside
+ * the suite). A test leaves its sections as it found them, or opens them through openSection, which minds either.
+ */
+const docsPages = new Map<string, Promise<Page>>();
+function docsPage(base: string): Promise<Page> {
+  const page = docsPages.get(base) ?? openDocs(base);
+  docsPages.set(base, page);
   return page;
 }
 
@@ -142,14 +154,13 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     ['hero', '/hero-testing'],
   ] as const) {
     it(`${base}/docs lists every operation of the base's document with its auth, loading nothing from elsewhere`, async () => {
-      const page = await openDocs(base);
+      const page = await docsPage(base);
       const shown = (await listed(page)).sort(byKey);
       const expected = (await documented(base)).sort(byKey);
       expect(shown.length).toBeGreaterThan(name === 'main' ? 90 : 8);
       expect(shown).toEqual(expected);
       expect(shown.some((op) => op.locked) && shown.some((op) => !op.locked)).toBe(true);
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
-      await page.close();
       expect(outside).toEqual([]);
       expect(violations).toEqual([]);
     }, 120_000);
@@ -158,7 +169,7 @@ describe.skipIf(!available)('the API reference in a browser', () => {
   it("lists the operations under the document's sections, in its order, each with its description", async () => {
     for (const base of ['/v2-testing', '/hero-testing']) {
       const doc = (await request(server.base, 'GET', `${base}/openapi.json`)).body as { tags: { name: string; description: string }[] };
-      const page = await openDocs(base);
+      const page = await docsPage(base);
       const sections = await page.$$eval('.opblock-tag', (headings) =>
         headings.map((h) => ({ name: h.getAttribute('data-tag'), description: h.querySelector('small, .markdown, p')?.textContent?.trim() })),
       );
@@ -166,7 +177,6 @@ describe.skipIf(!available)('the API reference in a browser', () => {
       for (const [index, tag] of doc.tags.entries()) expect(sections[index]!.description, tag.name).toBe(tag.description);
       // No section is a deployment group's.
       expect(sections.map((section) => section.name)).not.toContain('inner');
-      await page.close();
     }
     expect(outside).toEqual([]);
     expect(violations).toEqual([]);
@@ -223,13 +233,12 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     await home.screenshot({ path: join(SCREENSHOTS, 'section.png'), fullPage: false });
     await home.close();
 
-    const studios = await openDocs('/v2-testing');
+    const studios = await docsPage('/v2-testing');
     await openSection(studios, 'studios');
     const login = studios.locator('.opblock', { has: studios.locator('.opblock-summary-path[data-path="/merchant/login"]') });
     await login.locator('.opblock-summary').first().click();
     const body = JSON.parse((await login.locator('.opblock-section-request-body .highlight-code').first().textContent()) ?? '{}') as { email?: string };
     expect(body.email).toBe('studio@example.com');
-    await studios.close();
     expect(outside).toEqual([]);
     expect(violations).toEqual([]);
   }, 120_000);
@@ -241,9 +250,10 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     expect(login.status).toBe(200);
     const token = login.body.data.accessToken as string;
 
-    const page = await openDocs('/v2-testing');
+    const page = await docsPage('/v2-testing');
     const sent: { url: string; authorization?: string }[] = [];
-    page.on('request', (r) => sent.push({ url: r.url(), authorization: r.headers().authorization }));
+    const watch = (r: Request) => sent.push({ url: r.url(), authorization: r.headers().authorization });
+    page.on('request', watch);
 
     const health = await tryIt(page, 'platform', 'GET', '/health');
     expect(health.status).toBe('200');
@@ -263,7 +273,7 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     expect(merchant.data.merchant_name).toBeTruthy();
     expect(sent.find((r) => r.url === `${server.base}/v2-testing/merchant/info`)?.authorization).toBe(`Bearer ${token}`);
     await page.screenshot({ path: join(SCREENSHOTS, 'try-it.png'), fullPage: false });
-    await page.close();
+    page.off('request', watch);
     expect(outside).toEqual([]);
     expect(violations).toEqual([]);
   }, 120_000);
