@@ -42,15 +42,9 @@ afterAll(async () => {
   await killLocalServers();
 });
 
+/** Opens a base's reference (openPage's watch on what it loads) and waits until it lists its sections. */
 async function openDocs(base: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('request', (r) => {
-    if (!r.url().startsWith(server.base) && !r.url().startsWith('data:')) outside.push(r.url());
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text());
-  });
-  await page.goto(`${server.base}${base}/docs`);
+  const page = await openPage(`${base}/docs`);
   await page.waitForSelector('.opblock-tag', { timeout: 60_000 });
   return page;
 }
@@ -58,7 +52,8 @@ async function openDocs(base: string): Promise<Page> {
 /**
  * Each base's reference, loaded once and shared by the tests that read it, as a reader keeps one tab open: a load
  * renders the whole document in the browser (about 6 s for the main base on an idle 2-core machine, twice that beside
- * the suite). A test leaves its sections as it found them, or opens them through openSection, which minds either.
+ * the suite). A test opens the sections it reads through openSection, which minds one another test left open, and
+ * each opens operations no other test opens (a click on an open one would close it).
  */
 const docsPages = new Map<string, Promise<Page>>();
 function docsPage(base: string): Promise<Page> {
@@ -112,7 +107,7 @@ async function documented(base: string): Promise<Listed[]> {
 
 const byKey = (a: Listed, b: Listed) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-/** Opens a page of the server (a home page), watching what it loads and what its policy refuses. */
+/** Opens a page of the server (a home page, a reference), watching what it loads and what its policy refuses. */
 async function openPage(path: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('request', (r) => {

@@ -13,7 +13,8 @@ import { sendChunks } from './support/chunked-body.js';
  * (`Connection: close`); what it sends after is read until LINGER_MS after the answer, and then the connection is
  * closed. The server is the one `npm start` runs, @hono/node-server with the body handling around the app, in this
  * process, so that the linger's timer is a fake one; test/keep-alive.test.ts shows the same closing against
- * `npm start` itself, on the wall's clock with no bound. The app answers without reading the body, as the service's 413, 415, 401 and 404 do.
+ * `npm start` itself, on the wall's clock with no bound. The app answers without reading the body, as the service's
+ * 413, 415, 401 and 404 do.
  */
 let server: ServerType;
 let port: number;
